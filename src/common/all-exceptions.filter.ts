@@ -1,0 +1,86 @@
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  HttpStatus,
+  Logger,
+} from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from './api-error.js';
+import { RequestValidationError } from './validation-error.js';
+
+const CODES_BY_STATUS: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  406: 'NOT_ACCEPTABLE',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/**
+ * Renders every error in one of two shapes: the 422 HTTPValidationError body, or the
+ * `{"error":{code,message}}` envelope. 5xx bodies carry the request id and nothing internal.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HttpError');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
+
+    if (exception instanceof RequestValidationError) {
+      void reply.status(422).send({ detail: exception.detail });
+      return;
+    }
+    if (exception instanceof ApiError) {
+      for (const [name, value] of Object.entries(exception.headers)) void reply.header(name, value);
+      void reply.status(exception.getStatus()).send(exception.getResponse());
+      return;
+    }
+    const status =
+      exception instanceof HttpException ? exception.getStatus() : errorStatus(exception);
+    if (status >= 500) {
+      this.logger.error({ err: exception, requestId: request.id }, 'request failed');
+      void reply.status(status).send({
+        error: { code: 'INTERNAL_ERROR', message: 'Internal server error', requestId: request.id },
+      });
+      return;
+    }
+    if (status === 401) void reply.header('WWW-Authenticate', 'Bearer');
+    void reply.status(status).send({
+      error: {
+        code: CODES_BY_STATUS[status] ?? 'ERROR',
+        message: clientMessage(exception, status),
+      },
+    });
+  }
+}
+
+/** Fastify's own errors (bad JSON, body too large) carry a statusCode. */
+function errorStatus(exception: unknown): number {
+  const statusCode = (exception as { statusCode?: unknown })?.statusCode;
+  return typeof statusCode === 'number' && statusCode >= 400 && statusCode < 600
+    ? statusCode
+    : HttpStatus.INTERNAL_SERVER_ERROR;
+}
+
+function clientMessage(exception: unknown, status: number): string {
+  if (exception instanceof HttpException) {
+    const response = exception.getResponse();
+    if (typeof response === 'string') return response;
+    const message = (response as { message?: unknown }).message;
+    if (Array.isArray(message)) return message.join('; ');
+    if (typeof message === 'string') return message;
+  }
+  if (exception instanceof Error && exception.message) return exception.message;
+  return HttpStatus[status] ?? 'Error';
+}

@@ -1,0 +1,127 @@
+import path from 'node:path';
+
+/** Raised when an environment variable is invalid; the message names the variable. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`Invalid environment variable ${variable}: ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseFile: string;
+  logLevel: string;
+  /** Public base address of this service, used in presigned and result URLs. */
+  publicBaseUrl: string;
+  kafka: KafkaConfig | null;
+  /** Bearer token for the local admin endpoints the CLI talks to; generated per DATA_DIR when unset. */
+  adminToken: string | null;
+}
+
+export interface KafkaConfig {
+  brokers: string[];
+  clientId: string;
+  usageTopic: string;
+  deadLetterTopic: string;
+  consumerGroup: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function readInt(
+  env: Env,
+  name: string,
+  fallback: number,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(name, `expected an integer, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max)
+    throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+export function readBool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const normalized = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(normalized)) return true;
+  if (['0', 'false', 'no', 'off'].includes(normalized)) return false;
+  throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+export function readEnum<T extends string>(
+  env: Env,
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `expected one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function readKafka(env: Env): KafkaConfig | null {
+  const raw = env.KAFKA_BROKERS;
+  if (raw === undefined || raw.trim() === '') return null;
+  const brokers = raw
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
+  for (const broker of brokers) {
+    if (!/^[^\s:]+:\d{1,5}$/.test(broker))
+      throw new ConfigError('KAFKA_BROKERS', `"${broker}" is not host:port`);
+  }
+  const usageTopic = env.KAFKA_USAGE_TOPIC || 'docproc.usage.v1';
+  return {
+    brokers,
+    clientId: env.KAFKA_CLIENT_ID || 'docproc',
+    usageTopic,
+    deadLetterTopic: env.KAFKA_DLQ_TOPIC || `${usageTopic}.dlq`,
+    consumerGroup: env.KAFKA_CONSUMER_GROUP || 'docproc-usage-ingest',
+  };
+}
+
+/** Reads and validates the whole environment once; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const port = readInt(env, 'PORT', 3000, 0, 65535);
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  const host = env.HOST || '0.0.0.0';
+  const logLevel = readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info');
+  const publicBaseUrl = (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  try {
+    new URL(publicBaseUrl);
+  } catch {
+    throw new ConfigError('PUBLIC_BASE_URL', `"${publicBaseUrl}" is not an absolute URL`);
+  }
+  const adminToken = env.ADMIN_TOKEN || null;
+  if (adminToken !== null && adminToken.length < 16) {
+    throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters');
+  }
+  return {
+    port,
+    host,
+    dataDir,
+    databaseFile: env.DATABASE_FILE
+      ? path.resolve(env.DATABASE_FILE)
+      : path.join(dataDir, 'docproc.duckdb'),
+    logLevel,
+    publicBaseUrl,
+    kafka: readKafka(env),
+    adminToken,
+  };
+}

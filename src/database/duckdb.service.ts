@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import {
+  DuckDBConnection,
+  DuckDBInstance,
+  DuckDBValue,
+  JSDuckDBValueConverter,
+} from '@duckdb/node-api';
+import { APP_CONFIG } from '../config/config.module.js';
+import type { AppConfig } from '../config/app-config.js';
+import { Mutex } from '../common/mutex.js';
+
+export type SqlParams = DuckDBValue[] | Record<string, DuckDBValue>;
+export type Row = Record<string, unknown>;
+
+/**
+ * The one DuckDB instance of this process. Reads go through a small pool of
+ * connections so exports run in parallel; every write goes through one writer
+ * connection behind a mutex, because DuckDB's optimistic concurrency would
+ * otherwise abort concurrent writers on conflicting rows.
+ */
+@Injectable()
+export class DuckDbService implements OnApplicationShutdown {
+  private instance!: DuckDBInstance;
+  private writer!: DuckDBConnection;
+  private readers: DuckDBConnection[] = [];
+  private nextReader = 0;
+  private readonly writeLock = new Mutex();
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  async open(): Promise<void> {
+    if (this.instance) return;
+    const file = this.config.databaseFile;
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.instance = await DuckDBInstance.create(file);
+    this.writer = await this.instance.connect();
+    for (let i = 0; i < 2; i++) this.readers.push(await this.instance.connect());
+  }
+
+  /** Runs a read-only query on a pooled connection and returns plain JS row objects. */
+  async all<T = Row>(sql: string, params?: SqlParams): Promise<T[]> {
+    const connection = this.readers[this.nextReader++ % this.readers.length];
+    const reader = await connection.runAndReadAll(sql, params);
+    return reader.getRowObjectsJS() as T[];
+  }
+
+  /** Runs a query and streams its rows in chunks, for large exports. */
+  async *stream<T = Row>(sql: string, params?: SqlParams): AsyncGenerator<T[]> {
+    const connection = await this.instance.connect();
+    try {
+      const result = await connection.stream(sql, params);
+      const names = result.columnNames();
+      for (;;) {
+        const chunk = await result.fetchChunk();
+        if (!chunk || chunk.rowCount === 0) break;
+        const rows = chunk.convertRows(JSDuckDBValueConverter);
+        yield rows.map(
+          (values) => Object.fromEntries(names.map((name, i) => [name, values[i]])) as T,
+        );
+      }
+    } finally {
+      connection.closeSync();
+    }
+  }
+
+  /** Runs one write statement on the writer connection. */
+  async run(sql: string, params?: SqlParams): Promise<void> {
+    await this.writeLock.runExclusive(async () => {
+      await this.writer.run(sql, params);
+    });
+  }
+
+  /** Runs `work` inside one transaction on the writer connection; rolls back when it throws. */
+  async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.writeLock.runExclusive(async () => {
+      await this.writer.run('BEGIN TRANSACTION');
+      try {
+        const result = await work(new Transaction(this.writer));
+        await this.writer.run('COMMIT');
+        return result;
+      } catch (error) {
+        await this.writer.run('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
+  onApplicationShutdown(): void {
+    for (const connection of [...this.readers, this.writer]) connection?.closeSync();
+    this.readers = [];
+    this.instance?.closeSync();
+  }
+}
+
+/** The writer connection as seen inside a transaction. */
+export class Transaction {
+  constructor(readonly connection: DuckDBConnection) {}
+
+  async run(sql: string, params?: SqlParams): Promise<void> {
+    await this.connection.run(sql, params);
+  }
+
+  async all<T = Row>(sql: string, params?: SqlParams): Promise<T[]> {
+    const reader = await this.connection.runAndReadAll(sql, params);
+    return reader.getRowObjectsJS() as T[];
+  }
+}

@@ -1,0 +1,2 @@
+/** Jest global teardown: stops what global setup started. */
+export default async function globalTeardown(): Promise<void> {}
