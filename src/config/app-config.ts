@@ -1,4 +1,6 @@
 import path from 'node:path';
+import type { NormalizerPolicy } from '../usage/ingestion/usage-event.normalizer.js';
+import type { CardinalityRule } from '../usage/ingestion/usage-store.repository.js';
 
 /** Raised when an environment variable is invalid; the message names the variable. */
 export class ConfigError extends Error {
@@ -22,6 +24,12 @@ export interface AppConfig {
   kafka: KafkaConfig | null;
   /** Bearer token for the local admin endpoints the CLI talks to; generated per DATA_DIR when unset. */
   adminToken: string | null;
+  usage: UsageConfig;
+}
+
+export interface UsageConfig {
+  normalizer: NormalizerPolicy;
+  cardinality: CardinalityRule;
 }
 
 export interface KafkaConfig {
@@ -49,6 +57,22 @@ export function readInt(
   const value = Number(raw);
   if (value < min || value > max)
     throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+export function readFloat(
+  env: Env,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^-?\d+(\.\d+)?$/.test(raw.trim()) || value < min || value > max) {
+    throw new ConfigError(name, `expected a number between ${min} and ${max}, got "${raw}"`);
+  }
   return value;
 }
 
@@ -96,6 +120,20 @@ function readKafka(env: Env): KafkaConfig | null {
   };
 }
 
+function readUsage(env: Env): UsageConfig {
+  return {
+    normalizer: {
+      maxFutureSkewMs: readInt(env, 'USAGE_MAX_FUTURE_SKEW_SEC', 300, 0, 86_400) * 1000,
+      maxAgeMs: readInt(env, 'USAGE_MAX_EVENT_AGE_DAYS', 730, 1, 36_500) * 86_400_000,
+    },
+    cardinality: {
+      maxDistinctValues: readInt(env, 'METADATA_KEY_MAX_DISTINCT', 1000, 2),
+      minEventsForRatio: readInt(env, 'METADATA_KEY_MIN_EVENTS', 200, 1),
+      maxDistinctRatio: readFloat(env, 'METADATA_KEY_MAX_DISTINCT_RATIO', 0.5, 0.01, 1),
+    },
+  };
+}
+
 /** Reads and validates the whole environment once; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): AppConfig {
   const port = readInt(env, 'PORT', 3000, 0, 65535);
@@ -123,5 +161,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     publicBaseUrl,
     kafka: readKafka(env),
     adminToken,
+    usage: readUsage(env),
   };
 }

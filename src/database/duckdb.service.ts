@@ -72,6 +72,14 @@ export class DuckDbService implements OnApplicationShutdown {
     });
   }
 
+  /**
+   * Gives `work` the writer connection alone, for repositories that need more than
+   * statements (appenders, temp tables) around their own transaction.
+   */
+  async exclusive<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.writeLock.runExclusive(() => work(this.writer));
+  }
+
   /** Runs `work` inside one transaction on the writer connection; rolls back when it throws. */
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     return this.writeLock.runExclusive(async () => {

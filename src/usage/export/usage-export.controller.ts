@@ -1,0 +1,59 @@
+import { Readable } from 'node:stream';
+import { Controller, Get, Headers, Query, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { AccountAuthGuard } from '../../accounts/auth/account-auth.guard.js';
+import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
+import type { AccountPrincipal } from '../../accounts/principal.js';
+import { parseUsageExportQuery } from './usage-export.query.js';
+import { UsageExportService, ResolvedExport } from './usage-export.service.js';
+import { CSV_HEADER, csvFileName, csvRow, exportJson } from './usage-export.serializer.js';
+
+@Controller('api/v1/usage')
+@UseGuards(AccountAuthGuard)
+export class UsageExportController {
+  constructor(private readonly exports: UsageExportService) {}
+
+  /** Credits and requests per day and group; CSV for finance when the client accepts text/csv. */
+  @Get('export')
+  async export(
+    @CurrentPrincipal() principal: AccountPrincipal,
+    @Query() rawQuery: Record<string, string | string[]>,
+    @Headers('accept') accept: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const resolved = await this.exports.resolve(principal, parseUsageExportQuery(rawQuery));
+    if (prefersCsv(accept)) {
+      void reply
+        .header('Content-Type', 'text/csv; charset=utf-8')
+        .header(
+          'Content-Disposition',
+          `attachment; filename="${csvFileName(resolved.orgId, resolved.query)}"`,
+        )
+        .send(Readable.from(this.csvLines(resolved)));
+      return;
+    }
+    const rows = await this.exports.rows(resolved);
+    void reply
+      .header('Content-Type', 'application/json; charset=utf-8')
+      .send(exportJson(resolved.orgId, resolved.query, rows));
+  }
+
+  private async *csvLines(resolved: ResolvedExport): AsyncGenerator<string> {
+    yield CSV_HEADER;
+    for await (const chunk of this.exports.stream(resolved)) yield chunk.map(csvRow).join('');
+  }
+}
+
+/** text/csv wins only when the client names it and does not rank JSON higher. */
+function prefersCsv(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const ranked = accept.split(',').map((part) => {
+    const [type, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return { type: type.trim(), q: q ? Number(q.slice(2)) : 1 };
+  });
+  const quality = (type: string) =>
+    Math.max(0, ...ranked.filter((r) => r.type === type).map((r) => r.q));
+  const csv = quality('text/csv');
+  return csv > 0 && csv >= quality('application/json');
+}

@@ -1,0 +1,132 @@
+import { ApiError } from '../../common/api-error.js';
+import { truncateCodePoints } from '../ingestion/metadata-values.js';
+
+export const GROUP_BY_VALUES = ['product', 'feature', 'api_key', 'file_type', 'metadata'] as const;
+export type GroupBy = (typeof GROUP_BY_VALUES)[number];
+
+export const DEFAULT_PERIOD_DAYS = 30;
+export const MAX_PERIOD_DAYS = 366;
+
+/** The export's parameters after validation; dates are yyyy-mm-dd (UTC days, inclusive). */
+export interface UsageExportQuery {
+  orgId: string | null;
+  startDate: string;
+  endDate: string;
+  groupBy: GroupBy;
+  metadataKey: string | null;
+  metadataValues: string[];
+  products: string[];
+  features: string[];
+  apiKeys: string[];
+  fileTypes: string[];
+}
+
+type RawQuery = Record<string, string | string[] | undefined>;
+
+const DAY_MS = 86_400_000;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function single(query: RawQuery, name: string): string | undefined {
+  const value = query[name];
+  if (Array.isArray(value)) {
+    throw ApiError.badRequest('INVALID_PARAMETER', `${name} may be given only once`, {
+      parameter: name,
+    });
+  }
+  return value;
+}
+
+function repeated(query: RawQuery, name: string): string[] {
+  const value = query[name];
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+function parseDay(name: string, text: string): number {
+  const match = ISO_DATE.exec(text);
+  const epoch = match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : NaN;
+  if (!match || Number.isNaN(epoch) || new Date(epoch).toISOString().slice(0, 10) !== text) {
+    throw ApiError.badRequest(
+      'INVALID_DATE',
+      `${name} must be a calendar date in yyyy-mm-dd form, got "${text}"`,
+      {
+        parameter: name,
+      },
+    );
+  }
+  return epoch;
+}
+
+const toDay = (epoch: number): string => new Date(epoch).toISOString().slice(0, 10);
+
+/**
+ * Validates the export's query string. Defaults: endDate = today (UTC); startDate = 30
+ * days before endDate. Ranges are inclusive and at most 366 days.
+ */
+export function parseUsageExportQuery(query: RawQuery, today: Date = new Date()): UsageExportQuery {
+  const groupByText = single(query, 'groupBy') ?? 'product';
+  if (!(GROUP_BY_VALUES as readonly string[]).includes(groupByText)) {
+    throw ApiError.badRequest(
+      'INVALID_GROUP_BY',
+      `groupBy must be one of ${GROUP_BY_VALUES.join(', ')}, got "${groupByText}"`,
+      { parameter: 'groupBy' },
+    );
+  }
+  const groupBy = groupByText as GroupBy;
+
+  const endText = single(query, 'endDate');
+  const end =
+    endText !== undefined
+      ? parseDay('endDate', endText)
+      : Date.parse(today.toISOString().slice(0, 10));
+  const startText = single(query, 'startDate');
+  const start =
+    startText !== undefined ? parseDay('startDate', startText) : end - DEFAULT_PERIOD_DAYS * DAY_MS;
+  if (start > end) {
+    throw ApiError.badRequest(
+      'INVALID_DATE_RANGE',
+      `startDate ${toDay(start)} is after endDate ${toDay(end)}`,
+      { parameter: 'startDate' },
+    );
+  }
+  const days = (end - start) / DAY_MS + 1;
+  if (days > MAX_PERIOD_DAYS) {
+    throw ApiError.badRequest(
+      'DATE_RANGE_TOO_LONG',
+      `the period covers ${days} days; at most ${MAX_PERIOD_DAYS} days can be exported at once`,
+      { parameter: 'startDate' },
+    );
+  }
+
+  const metadataKey = single(query, 'metadataKey') ?? null;
+  const metadataValues = repeated(query, 'metadataValue').map((v) => truncateCodePoints(v));
+  if (metadataKey === null && groupBy === 'metadata') {
+    throw ApiError.badRequest('METADATA_KEY_REQUIRED', 'groupBy=metadata requires metadataKey', {
+      parameter: 'metadataKey',
+    });
+  }
+  if (metadataKey === null && metadataValues.length > 0) {
+    throw ApiError.badRequest('METADATA_KEY_REQUIRED', 'metadataValue requires metadataKey', {
+      parameter: 'metadataKey',
+    });
+  }
+  if (metadataKey !== null && metadataKey.length === 0) {
+    throw ApiError.badRequest('METADATA_KEY_REQUIRED', 'metadataKey must not be empty', {
+      parameter: 'metadataKey',
+    });
+  }
+
+  const orgId = single(query, 'orgId');
+  return {
+    orgId: orgId === undefined || orgId === '' ? null : orgId,
+    startDate: toDay(start),
+    endDate: toDay(end),
+    groupBy,
+    metadataKey,
+    metadataValues,
+    products: repeated(query, 'product'),
+    features: repeated(query, 'feature'),
+    apiKeys: repeated(query, 'apiKey'),
+    fileTypes: repeated(query, 'fileType'),
+  };
+}

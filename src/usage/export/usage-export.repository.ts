@@ -1,0 +1,157 @@
+import { Injectable } from '@nestjs/common';
+import { DuckDBValue, listValue } from '@duckdb/node-api';
+import { DuckDbService } from '../../database/duckdb.service.js';
+import type { GroupBy, UsageExportQuery } from './usage-export.query.js';
+
+/** One (day, group) of the export; credits as exact DECIMAL text. */
+export interface UsageExportRow {
+  date: string;
+  group: string;
+  credits: string;
+  requestCount: number;
+}
+
+const DIMENSION_COLUMNS: Record<Exclude<GroupBy, 'metadata'>, string> = {
+  product: 'product',
+  feature: 'feature',
+  api_key: 'api_key_id',
+  file_type: 'file_type',
+};
+
+/** Bucket for usage that does not carry the metadata key (spec rule 3). */
+export const UNKNOWN_GROUP = 'unknown';
+
+/** Parameterized WHERE clause over a rollup: org, period, and the repeatable filters. */
+class Filter {
+  readonly params: DuckDBValue[] = [];
+  private readonly conditions: string[] = [];
+
+  constructor(query: UsageExportQuery, orgId: string) {
+    this.add('org_id = ?', orgId);
+    this.add('day >= CAST(? AS DATE)', query.startDate);
+    this.add('day <= CAST(? AS DATE)', query.endDate);
+    this.list('product', query.products);
+    this.list('feature', query.features);
+    this.list('api_key_id', query.apiKeys);
+    this.list('file_type', query.fileTypes);
+  }
+
+  withMetadata(key: string, values: string[]): string {
+    const extra = [`meta_key = ${this.placeholder(key)}`];
+    if (values.length > 0)
+      extra.push(`list_contains(${this.placeholder(listValue(values))}, meta_value)`);
+    return [...this.conditions, ...extra].join(' AND ');
+  }
+
+  get sql(): string {
+    return this.conditions.join(' AND ');
+  }
+
+  private placeholder(value: DuckDBValue): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+
+  private add(condition: string, value: DuckDBValue): void {
+    this.conditions.push(condition.replace('?', this.placeholder(value)));
+  }
+
+  private list(column: string, values: string[]): void {
+    if (values.length > 0)
+      this.conditions.push(`list_contains(${this.placeholder(listValue(values))}, ${column})`);
+  }
+}
+
+/**
+ * The export's queries. They read the daily rollups, never the event table, so their cost
+ * is bounded by (days x distinct dimension values), not by the number of events.
+ */
+@Injectable()
+export class UsageExportRepository {
+  constructor(private readonly db: DuckDbService) {}
+
+  async rows(query: UsageExportQuery, orgId: string): Promise<UsageExportRow[]> {
+    const { sql, params } = buildExportSql(query, orgId);
+    const rows = await this.db.all<{
+      date: string;
+      grp: string;
+      credits: string;
+      request_count: bigint;
+    }>(sql, params);
+    return rows.map((r) => ({
+      date: r.date,
+      group: r.grp,
+      credits: r.credits,
+      requestCount: Number(r.request_count),
+    }));
+  }
+
+  async *stream(query: UsageExportQuery, orgId: string): AsyncGenerator<UsageExportRow[]> {
+    const { sql, params } = buildExportSql(query, orgId);
+    for await (const chunk of this.db.stream<{
+      date: string;
+      grp: string;
+      credits: string;
+      request_count: bigint;
+    }>(sql, params)) {
+      yield chunk.map((r) => ({
+        date: r.date,
+        group: r.grp,
+        credits: r.credits,
+        requestCount: Number(r.request_count),
+      }));
+    }
+  }
+}
+
+const FINAL_SELECT = `SELECT strftime(day, '%Y-%m-%d') AS date, grp, CAST(sum(credits) AS VARCHAR) AS credits,
+         sum(request_count) AS request_count`;
+const FINAL_GROUP = 'GROUP BY day, grp HAVING sum(request_count) > 0 ORDER BY day, grp';
+
+export function buildExportSql(
+  query: UsageExportQuery,
+  orgId: string,
+): { sql: string; params: DuckDBValue[] } {
+  const filter = new Filter(query, orgId);
+  if (query.metadataKey === null) {
+    const column = DIMENSION_COLUMNS[query.groupBy as Exclude<GroupBy, 'metadata'>];
+    const sql = `${FINAL_SELECT} FROM (
+        SELECT day, ${column} AS grp, credits, request_count FROM usage_daily WHERE ${filter.sql}
+      ) ${FINAL_GROUP}`;
+    return { sql, params: filter.params };
+  }
+  const metadataWhere = filter.withMetadata(query.metadataKey, query.metadataValues);
+  if (query.groupBy !== 'metadata') {
+    // Rules 7 and 8: only usage that carried the key (and one of the values, if given).
+    const column = DIMENSION_COLUMNS[query.groupBy];
+    const sql = `${FINAL_SELECT} FROM (
+        SELECT day, ${column} AS grp, credits, request_count FROM usage_daily_metadata WHERE ${metadataWhere}
+      ) ${FINAL_GROUP}`;
+    return { sql, params: filter.params };
+  }
+  if (query.metadataValues.length > 0) {
+    // Filtering on values selects usage that carried the key: no `unknown` bucket.
+    const sql = `${FINAL_SELECT} FROM (
+        SELECT day, meta_value AS grp, credits, request_count FROM usage_daily_metadata WHERE ${metadataWhere}
+      ) ${FINAL_GROUP}`;
+    return { sql, params: filter.params };
+  }
+  // Rule 6: per value, plus `unknown` = total - carried, per day, so groups add up to the total exactly.
+  const sql = `WITH carried AS (
+        SELECT day, meta_value AS grp, credits, request_count FROM usage_daily_metadata WHERE ${metadataWhere}
+      ),
+      total AS (
+        SELECT day, sum(credits) AS credits, sum(request_count) AS request_count FROM usage_daily
+        WHERE ${filter.sql} GROUP BY day
+      ),
+      carried_total AS (
+        SELECT day, sum(credits) AS credits, sum(request_count) AS request_count FROM carried GROUP BY day
+      ),
+      unknown AS (
+        SELECT t.day, '${UNKNOWN_GROUP}' AS grp, t.credits - coalesce(c.credits, 0) AS credits,
+               t.request_count - coalesce(c.request_count, 0) AS request_count
+        FROM total t LEFT JOIN carried_total c USING (day)
+      )
+      ${FINAL_SELECT} FROM (SELECT * FROM carried UNION ALL SELECT * FROM unknown) ${FINAL_GROUP}`;
+  return { sql, params: filter.params };
+}

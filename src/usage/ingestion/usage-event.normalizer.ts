@@ -1,0 +1,185 @@
+import { PRODUCTS, Product, USAGE_EVENT_TYPE } from '../usage-event.js';
+import { parseCredits } from './decimal-credits.js';
+import { groupableEntries } from './metadata-values.js';
+import type { NormalizationResult, RejectionReason } from './normalized-usage-event.js';
+
+export interface NormalizerPolicy {
+  /** Events stamped further than this in the future are refused (clock skew). */
+  maxFutureSkewMs: number;
+  /** Events older than this are refused: they would rewrite closed finance periods. */
+  maxAgeMs: number;
+}
+
+export const DEFAULT_NORMALIZER_POLICY: NormalizerPolicy = {
+  maxFutureSkewMs: 5 * 60 * 1000,
+  maxAgeMs: 400 * 24 * 60 * 60 * 1000,
+};
+
+const MAX_ID_LENGTH = 256;
+const MAX_LABEL_LENGTH = 128;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/i;
+
+/** Parses an RFC 3339 timestamp, refusing impossible calendar values that Date would roll over. */
+function parseRfc3339(text: string): Date | null {
+  const m = RFC3339.exec(text);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const offsetOk = m[9] === undefined || (Number(m[9]) < 24 && Number(m[10]) < 60);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) return null;
+  if (!offsetOk) return null;
+  const instant = new Date(text);
+  return Number.isNaN(instant.getTime()) ? null : instant;
+}
+
+class Refusal extends Error {
+  constructor(
+    readonly reason: RejectionReason,
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function requireString(
+  obj: Record<string, unknown>,
+  field: string,
+  path: string,
+  max: number,
+): string {
+  const value = obj[field];
+  if (value === undefined || value === null)
+    throw new Refusal('missing_field', `${path}${field} is required`);
+  if (typeof value !== 'string')
+    throw new Refusal('wrong_type', `${path}${field} must be a string`);
+  if (value.trim() === '') throw new Refusal('missing_field', `${path}${field} must not be empty`);
+  if (value.length > max)
+    throw new Refusal('wrong_type', `${path}${field} is longer than ${max} characters`);
+  return value;
+}
+
+/**
+ * Validates and normalizes one usage CloudEvent. Shared by the Kafka consumer, the
+ * in-process bus and `docproc-admin usage import`, so every path applies the same rules.
+ * Org existence is checked by the caller (it needs the store).
+ */
+export function normalizeUsageEvent(
+  raw: unknown,
+  now: Date = new Date(),
+  policy: NormalizerPolicy = DEFAULT_NORMALIZER_POLICY,
+): NormalizationResult {
+  try {
+    return { ok: true, event: normalizeOrThrow(parsePayload(raw), now, policy) };
+  } catch (error) {
+    if (error instanceof Refusal)
+      return { ok: false, rejection: { reason: error.reason, detail: error.message } };
+    throw error;
+  }
+}
+
+function parsePayload(raw: unknown): unknown {
+  if (typeof raw !== 'string' && !Buffer.isBuffer(raw)) return raw;
+  const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : raw;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Refusal('malformed_json', `not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function normalizeOrThrow(payload: unknown, now: Date, policy: NormalizerPolicy) {
+  if (!isObject(payload)) throw new Refusal('invalid_envelope', 'event must be a JSON object');
+  if (payload.specversion !== '1.0')
+    throw new Refusal('invalid_envelope', 'specversion must be "1.0"');
+  const eventId = requireString(payload, 'id', '', MAX_ID_LENGTH);
+  const source = requireString(payload, 'source', '', MAX_ID_LENGTH);
+  if (payload.type !== USAGE_EVENT_TYPE) {
+    throw new Refusal(
+      'unsupported_type',
+      `type must be "${USAGE_EVENT_TYPE}", got ${JSON.stringify(payload.type)}`,
+    );
+  }
+  const time = requireString(payload, 'time', '', 64);
+  const instant = parseRfc3339(time);
+  if (!instant) {
+    throw new Refusal('invalid_time', `time must be an RFC 3339 timestamp, got "${time}"`);
+  }
+  if (instant.getTime() - now.getTime() > policy.maxFutureSkewMs) {
+    throw new Refusal(
+      'time_skew',
+      `time ${time} is more than ${policy.maxFutureSkewMs / 1000}s in the future`,
+    );
+  }
+  if (now.getTime() - instant.getTime() > policy.maxAgeMs) {
+    throw new Refusal(
+      'time_skew',
+      `time ${time} is older than ${Math.round(policy.maxAgeMs / 86_400_000)} days`,
+    );
+  }
+
+  const data = payload.data;
+  if (data === undefined || data === null) throw new Refusal('missing_field', 'data is required');
+  if (!isObject(data)) throw new Refusal('wrong_type', 'data must be an object');
+  const orgId = requireString(data, 'orgId', 'data.', MAX_ID_LENGTH);
+  const apiKeyId = requireString(data, 'apiKeyId', 'data.', MAX_ID_LENGTH);
+  const product = requireString(data, 'product', 'data.', MAX_LABEL_LENGTH);
+  if (!(PRODUCTS as readonly string[]).includes(product)) {
+    throw new Refusal(
+      'unknown_product',
+      `data.product "${product}" is not one of ${PRODUCTS.join(', ')}`,
+    );
+  }
+  const feature = requireString(data, 'feature', 'data.', MAX_LABEL_LENGTH);
+  const fileType = requireString(data, 'fileType', 'data.', MAX_LABEL_LENGTH);
+  if (data.pages === undefined || data.pages === null)
+    throw new Refusal('missing_field', 'data.pages is required');
+  if (
+    typeof data.pages !== 'number' ||
+    !Number.isInteger(data.pages) ||
+    data.pages < 0 ||
+    data.pages > 1e6
+  ) {
+    throw new Refusal('wrong_type', 'data.pages must be a non-negative integer');
+  }
+  if (data.credits === undefined || data.credits === null) {
+    throw new Refusal('missing_field', 'data.credits is required');
+  }
+  const credits = parseCredits(data.credits);
+  if (!credits.ok)
+    throw new Refusal(credits.negative ? 'negative_credits' : 'invalid_credits', credits.detail);
+  if (typeof data.async !== 'boolean') {
+    throw new Refusal(
+      data.async === undefined ? 'missing_field' : 'wrong_type',
+      'data.async must be a boolean',
+    );
+  }
+  const jobId = data.jobId;
+  if (jobId !== undefined && jobId !== null && typeof jobId !== 'string') {
+    throw new Refusal('wrong_type', 'data.jobId must be a string');
+  }
+  // Only async requests carry metadata, and only a JSON object is groupable; other values
+  // are meaningful to webhooks alone. Sync usage therefore lands in the `unknown` group.
+  const metadata = data.async && isObject(data.metadata) ? data.metadata : null;
+
+  return {
+    source,
+    eventId,
+    orgId,
+    eventTime: instant.toISOString(),
+    day: instant.toISOString().slice(0, 10),
+    product: product as Product,
+    feature,
+    apiKeyId,
+    fileType,
+    pages: data.pages,
+    credits: credits.value,
+    jobId: typeof jobId === 'string' ? jobId : null,
+    isAsync: data.async,
+    metadataJson: metadata ? JSON.stringify(metadata) : null,
+    metadata: metadata ? groupableEntries(metadata) : {},
+  };
+}

@@ -1,0 +1,61 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { OrgDirectoryRepository } from './org-directory.repository.js';
+import { UsageStoreRepository } from './usage-store.repository.js';
+import { normalizeUsageEvent } from './usage-event.normalizer.js';
+import type { NormalizedUsageEvent, UsageEventRejection } from './normalized-usage-event.js';
+
+export interface IngestOutcome {
+  accepted: number;
+  duplicates: number;
+  /** Index in the input and why, for every refused event (dead-letter material). */
+  rejected: { index: number; rejection: UsageEventRejection }[];
+}
+
+/**
+ * The one ingestion path: validate and normalize, check the org, then write the batch
+ * atomically. The Kafka consumer, the in-process bus and `usage import` all call it.
+ */
+@Injectable()
+export class UsageIngestService {
+  private readonly logger = new Logger(UsageIngestService.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly orgs: OrgDirectoryRepository,
+    private readonly store: UsageStoreRepository,
+  ) {}
+
+  /** `payloads` are raw message values (bytes or text) or already-parsed objects. */
+  async ingest(payloads: readonly unknown[], now = new Date()): Promise<IngestOutcome> {
+    const rejected: IngestOutcome['rejected'] = [];
+    const candidates: { index: number; event: NormalizedUsageEvent }[] = [];
+    payloads.forEach((payload, index) => {
+      const result = normalizeUsageEvent(payload, now, this.config.usage.normalizer);
+      if (result.ok) candidates.push({ index, event: result.event });
+      else rejected.push({ index, rejection: result.rejection });
+    });
+
+    const known = await this.orgs.existing(new Set(candidates.map((c) => c.event.orgId)));
+    const accepted: NormalizedUsageEvent[] = [];
+    for (const { index, event } of candidates) {
+      if (known.has(event.orgId)) accepted.push(event);
+      else
+        rejected.push({
+          index,
+          rejection: { reason: 'unknown_org', detail: `org ${event.orgId} does not exist` },
+        });
+    }
+    rejected.sort((a, b) => a.index - b.index);
+
+    const written = await this.store.writeBatch(accepted, this.config.usage.cardinality);
+    for (const { orgId, key } of written.newlyRejectedKeys) {
+      this.logger.warn(
+        { orgId, metadataKey: key },
+        'metadata key rejected as identifier-like; grouping by it is refused',
+      );
+    }
+    return { accepted: written.inserted, duplicates: written.duplicates, rejected };
+  }
+}

@@ -1,0 +1,287 @@
+import { Injectable } from '@nestjs/common';
+import {
+  BIGINT,
+  BOOLEAN,
+  DuckDBConnection,
+  DuckDBDataChunk,
+  INTEGER,
+  JSToDuckDBValueConverter,
+  LIST,
+  VARCHAR,
+} from '@duckdb/node-api';
+import { DuckDbService } from '../../database/duckdb.service.js';
+import type { NormalizedUsageEvent } from './normalized-usage-event.js';
+
+export interface CardinalityRule {
+  /** A key with this many distinct values is identifier-like. */
+  maxDistinctValues: number;
+  /** ...and so is one whose distinct/event ratio exceeds `maxDistinctRatio` once it has this many events. */
+  minEventsForRatio: number;
+  maxDistinctRatio: number;
+}
+
+export interface BatchWriteResult {
+  inserted: number;
+  duplicates: number;
+  /** (org, key) pairs that this batch turned identifier-like. */
+  newlyRejectedKeys: { orgId: string; key: string }[];
+}
+
+const STAGING_COLUMNS: [string, string][] = [
+  ['seq', 'BIGINT'],
+  ['source', 'VARCHAR'],
+  ['event_id', 'VARCHAR'],
+  ['org_id', 'VARCHAR'],
+  ['event_time', 'VARCHAR'],
+  ['day', 'VARCHAR'],
+  ['product', 'VARCHAR'],
+  ['feature', 'VARCHAR'],
+  ['api_key_id', 'VARCHAR'],
+  ['file_type', 'VARCHAR'],
+  ['pages', 'INTEGER'],
+  ['credits', 'VARCHAR'],
+  ['job_id', 'VARCHAR'],
+  ['is_async', 'BOOLEAN'],
+  ['metadata_json', 'VARCHAR'],
+  ['meta_keys', 'VARCHAR[]'],
+  ['meta_values', 'VARCHAR[]'],
+];
+const STAGING_TYPES = [
+  BIGINT,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  INTEGER,
+  VARCHAR,
+  VARCHAR,
+  BOOLEAN,
+  VARCHAR,
+  LIST(VARCHAR),
+  LIST(VARCHAR),
+];
+
+/**
+ * Writes batches of normalized usage events: the events table (deduped on (source, id))
+ * and both rollups, in one transaction, so the export never sees a half-written batch and
+ * a redelivered batch changes nothing.
+ */
+@Injectable()
+export class UsageStoreRepository {
+  private stagingReady = false;
+
+  constructor(private readonly db: DuckDbService) {}
+
+  async writeBatch(
+    events: NormalizedUsageEvent[],
+    rule: CardinalityRule,
+  ): Promise<BatchWriteResult> {
+    if (events.length === 0) return { inserted: 0, duplicates: 0, newlyRejectedKeys: [] };
+    return this.db.exclusive(async (connection) => {
+      await this.stage(connection, events);
+      await connection.run('BEGIN TRANSACTION');
+      try {
+        const result = await this.applyStaged(connection, events.length, rule);
+        await connection.run('COMMIT');
+        return result;
+      } catch (error) {
+        await connection.run('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
+  /** Loads the batch into a connection-local temp table through one data chunk per 2048 rows. */
+  private async stage(connection: DuckDBConnection, events: NormalizedUsageEvent[]): Promise<void> {
+    if (!this.stagingReady) {
+      const columns = STAGING_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ');
+      await connection.run(`CREATE OR REPLACE TEMP TABLE usage_staging (${columns})`);
+      this.stagingReady = true;
+    } else {
+      await connection.run('DELETE FROM usage_staging');
+    }
+    const appender = await connection.createAppender('usage_staging', 'main', 'temp');
+    const chunkSize = 2048;
+    for (let start = 0; start < events.length; start += chunkSize) {
+      const slice = events.slice(start, start + chunkSize);
+      const chunk = DuckDBDataChunk.create(STAGING_TYPES, slice.length);
+      chunk.setRowsConverted(
+        slice.map((e, i) => {
+          const keys = Object.keys(e.metadata);
+          return [
+            start + i,
+            e.source,
+            e.eventId,
+            e.orgId,
+            e.eventTime,
+            e.day,
+            e.product,
+            e.feature,
+            e.apiKeyId,
+            e.fileType,
+            e.pages,
+            e.credits,
+            e.jobId,
+            e.isAsync,
+            e.metadataJson,
+            keys,
+            keys.map((k) => e.metadata[k]),
+          ];
+        }),
+        JSToDuckDBValueConverter,
+      );
+      appender.appendDataChunk(chunk);
+    }
+    appender.closeSync();
+  }
+
+  private async applyStaged(
+    connection: DuckDBConnection,
+    staged: number,
+    rule: CardinalityRule,
+  ): Promise<BatchWriteResult> {
+    const batchRows = await connection.runAndReadAll("SELECT nextval('usage_batch_seq') AS id");
+    const batchId = batchRows.getRowObjectsJS()[0].id as bigint;
+    await connection.run(
+      `INSERT INTO usage_events
+       SELECT md5_number(source || chr(0) || event_id), source, event_id, org_id,
+              CAST(event_time AS TIMESTAMPTZ), CAST(day AS DATE), product, feature, api_key_id, file_type,
+              pages, CAST(credits AS DECIMAL(18, 6)), job_id, is_async, metadata_json,
+              map(meta_keys, meta_values), $1, now()
+       FROM usage_staging
+       QUALIFY row_number() OVER (PARTITION BY source, event_id ORDER BY seq) = 1
+       ON CONFLICT DO NOTHING`,
+      [batchId],
+    );
+    const insertedRows = await connection.runAndReadAll(
+      'SELECT count(*) AS n FROM usage_events WHERE batch_id = $1',
+      [batchId],
+    );
+    const inserted = Number(insertedRows.getRowObjectsJS()[0].n);
+    if (inserted === 0) return { inserted, duplicates: staged, newlyRejectedKeys: [] };
+
+    await connection.run(
+      `INSERT INTO usage_daily
+       SELECT org_id, day, product, feature, api_key_id, file_type, sum(credits), count(*)
+       FROM usage_events WHERE batch_id = $1
+       GROUP BY ALL
+       ON CONFLICT DO UPDATE SET
+         credits = usage_daily.credits + EXCLUDED.credits,
+         request_count = usage_daily.request_count + EXCLUDED.request_count`,
+      [batchId],
+    );
+    const newlyRejectedKeys = await this.applyMetadata(connection, batchId, rule);
+    return { inserted, duplicates: staged - inserted, newlyRejectedKeys };
+  }
+
+  /** Cardinality tracking and the metadata rollup for the events of one batch. */
+  private async applyMetadata(
+    connection: DuckDBConnection,
+    batchId: bigint,
+    rule: CardinalityRule,
+  ): Promise<{ orgId: string; key: string }[]> {
+    await connection.run(
+      `CREATE OR REPLACE TEMP TABLE batch_metadata AS
+       SELECT org_id, day, product, feature, api_key_id, file_type, credits,
+              unnest(map_keys(metadata)) AS meta_key, unnest(map_values(metadata)) AS meta_value
+       FROM usage_events
+       WHERE batch_id = $1 AND cardinality(metadata) > 0`,
+      [batchId],
+    );
+    await connection.run(
+      `CREATE OR REPLACE TEMP TABLE batch_keys AS
+       SELECT b.org_id, b.meta_key, count(*) AS events, any_value(s.rejected_at) AS rejected_at
+       FROM batch_metadata b
+       LEFT JOIN metadata_key_stats s ON s.org_id = b.org_id AND s.meta_key = b.meta_key
+       GROUP BY b.org_id, b.meta_key`,
+    );
+    await connection.run(
+      `INSERT INTO metadata_key_values
+       SELECT DISTINCT b.org_id, b.meta_key, b.meta_value
+       FROM batch_metadata b
+       JOIN batch_keys k ON k.org_id = b.org_id AND k.meta_key = b.meta_key AND k.rejected_at IS NULL
+       ON CONFLICT DO NOTHING`,
+    );
+    const rejectedRows = await connection.runAndReadAll(
+      `INSERT INTO metadata_key_stats
+       SELECT k.org_id, k.meta_key, coalesce(s.event_count, 0) + k.events,
+              CASE WHEN k.rejected_at IS NOT NULL THEN s.distinct_values ELSE v.n END,
+              CASE
+                WHEN k.rejected_at IS NOT NULL THEN k.rejected_at
+                WHEN v.n >= $1 THEN now()
+                WHEN coalesce(s.event_count, 0) + k.events >= $2
+                 AND v.n > $3 * (coalesce(s.event_count, 0) + k.events) THEN now()
+              END,
+              CASE
+                WHEN k.rejected_at IS NOT NULL THEN s.rejected_reason
+                WHEN v.n >= $1 THEN 'has ' || v.n || ' distinct values (limit ' || $1 || ')'
+                WHEN coalesce(s.event_count, 0) + k.events >= $2
+                 AND v.n > $3 * (coalesce(s.event_count, 0) + k.events)
+                THEN 'has ' || v.n || ' distinct values in ' || (coalesce(s.event_count, 0) + k.events) || ' events'
+              END
+       FROM batch_keys k
+       LEFT JOIN metadata_key_stats s ON s.org_id = k.org_id AND s.meta_key = k.meta_key
+       LEFT JOIN (
+         SELECT v.org_id, v.meta_key, count(*) AS n
+         FROM metadata_key_values v SEMI JOIN batch_keys k ON k.org_id = v.org_id AND k.meta_key = v.meta_key
+         GROUP BY ALL
+       ) v ON v.org_id = k.org_id AND v.meta_key = k.meta_key
+       ON CONFLICT DO UPDATE SET
+         event_count = EXCLUDED.event_count,
+         distinct_values = EXCLUDED.distinct_values,
+         rejected_at = EXCLUDED.rejected_at,
+         rejected_reason = EXCLUDED.rejected_reason
+       RETURNING org_id, meta_key, rejected_at`,
+      [rule.maxDistinctValues, rule.minEventsForRatio, rule.maxDistinctRatio],
+    );
+    const wasRejected = new Set(
+      (
+        await connection.runAndReadAll(
+          'SELECT org_id, meta_key FROM batch_keys WHERE rejected_at IS NOT NULL',
+        )
+      )
+        .getRowObjectsJS()
+        .map((r) => `${String(r.org_id)}\u0000${String(r.meta_key)}`),
+    );
+    const newlyRejected = rejectedRows
+      .getRowObjectsJS()
+      .filter(
+        (r) =>
+          r.rejected_at !== null &&
+          !wasRejected.has(`${String(r.org_id)}\u0000${String(r.meta_key)}`),
+      )
+      .map((r) => ({ orgId: String(r.org_id), key: String(r.meta_key) }));
+
+    if (newlyRejected.length > 0) {
+      await connection.run(
+        `CREATE OR REPLACE TEMP TABLE newly_rejected AS
+         SELECT org_id, meta_key FROM metadata_key_stats
+         SEMI JOIN batch_keys USING (org_id, meta_key)
+         WHERE rejected_at IS NOT NULL`,
+      );
+      for (const table of ['usage_daily_metadata', 'metadata_key_values']) {
+        await connection.run(
+          `DELETE FROM ${table} WHERE (org_id, meta_key) IN (SELECT (org_id, meta_key) FROM newly_rejected)`,
+        );
+      }
+    }
+    await connection.run(
+      `INSERT INTO usage_daily_metadata
+       SELECT b.org_id, b.meta_key, b.day, b.meta_value, b.product, b.feature, b.api_key_id, b.file_type,
+              sum(b.credits), count(*)
+       FROM batch_metadata b
+       SEMI JOIN metadata_key_stats s
+         ON s.org_id = b.org_id AND s.meta_key = b.meta_key AND s.rejected_at IS NULL
+       GROUP BY ALL
+       ON CONFLICT DO UPDATE SET
+         credits = usage_daily_metadata.credits + EXCLUDED.credits,
+         request_count = usage_daily_metadata.request_count + EXCLUDED.request_count`,
+    );
+    return newlyRejected;
+  }
+}

@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { DuckDbService } from '../../database/duckdb.service.js';
+
+export interface MetadataKeyStatus {
+  key: string;
+  enabled: boolean;
+  enabledAt: string | null;
+  eventCount: number;
+  distinctValues: number;
+  rejectedAt: string | null;
+  rejectedReason: string | null;
+}
+
+const STATUS_SELECT = `
+  SELECT coalesce(e.meta_key, s.meta_key) AS key,
+         e.meta_key IS NOT NULL AS enabled,
+         CAST(e.enabled_at AS VARCHAR) AS enabled_at,
+         coalesce(s.event_count, 0) AS event_count,
+         coalesce(s.distinct_values, 0) AS distinct_values,
+         CAST(s.rejected_at AS VARCHAR) AS rejected_at,
+         s.rejected_reason
+  FROM (SELECT * FROM org_metadata_keys WHERE org_id = $1) e
+  FULL OUTER JOIN (SELECT * FROM metadata_key_stats WHERE org_id = $1) s ON s.meta_key = e.meta_key`;
+
+interface StatusRow {
+  key: string;
+  enabled: boolean;
+  enabled_at: string | null;
+  event_count: bigint | number;
+  distinct_values: bigint | number;
+  rejected_at: string | null;
+  rejected_reason: string | null;
+}
+
+function toStatus(row: StatusRow): MetadataKeyStatus {
+  return {
+    key: row.key,
+    enabled: row.enabled,
+    enabledAt: row.enabled_at,
+    eventCount: Number(row.event_count),
+    distinctValues: Number(row.distinct_values),
+    rejectedAt: row.rejected_at,
+    rejectedReason: row.rejected_reason,
+  };
+}
+
+@Injectable()
+export class MetadataKeyRepository {
+  constructor(private readonly db: DuckDbService) {}
+
+  async status(orgId: string, key: string): Promise<MetadataKeyStatus | null> {
+    const rows = await this.db.all<StatusRow>(`SELECT * FROM (${STATUS_SELECT}) WHERE key = $2`, [
+      orgId,
+      key,
+    ]);
+    return rows.length > 0 ? toStatus(rows[0]) : null;
+  }
+
+  async list(orgId: string): Promise<MetadataKeyStatus[]> {
+    const rows = await this.db.all<StatusRow>(`${STATUS_SELECT} ORDER BY key`, [orgId]);
+    return rows.map(toStatus);
+  }
+
+  async enable(orgId: string, key: string): Promise<void> {
+    await this.db.run(
+      'INSERT INTO org_metadata_keys (org_id, meta_key, enabled_at) VALUES ($1, $2, now()) ON CONFLICT DO NOTHING',
+      [orgId, key],
+    );
+  }
+
+  async disable(orgId: string, key: string): Promise<boolean> {
+    const before = await this.status(orgId, key);
+    await this.db.run('DELETE FROM org_metadata_keys WHERE org_id = $1 AND meta_key = $2', [
+      orgId,
+      key,
+    ]);
+    return before?.enabled ?? false;
+  }
+}

@@ -1,0 +1,33 @@
+import { Global, Module } from '@nestjs/common';
+import { USAGE_EVENT_SINK } from './usage-event.js';
+import { OrgDirectoryRepository } from './ingestion/org-directory.repository.js';
+import { UsageStoreRepository } from './ingestion/usage-store.repository.js';
+import { UsageIngestService } from './ingestion/usage-ingest.service.js';
+import { InProcessUsageSink } from './ingestion/in-process-usage.sink.js';
+import { MetadataKeyRepository } from './metadata/metadata-key.repository.js';
+import { MetadataKeyService } from './metadata/metadata-key.service.js';
+import { MetadataKeyController } from './metadata/metadata-key.controller.js';
+import { UsageExportRepository } from './export/usage-export.repository.js';
+import { UsageExportService } from './export/usage-export.service.js';
+import { UsageExportController } from './export/usage-export.controller.js';
+import { UsageImportService } from './import/usage-import.service.js';
+
+/** The usage plane: ingestion into the DuckDB store, metadata keys, and the export API. */
+@Global()
+@Module({
+  controllers: [UsageExportController, MetadataKeyController],
+  providers: [
+    OrgDirectoryRepository,
+    UsageStoreRepository,
+    UsageIngestService,
+    InProcessUsageSink,
+    { provide: USAGE_EVENT_SINK, useExisting: InProcessUsageSink },
+    MetadataKeyRepository,
+    MetadataKeyService,
+    UsageExportRepository,
+    UsageExportService,
+    UsageImportService,
+  ],
+  exports: [USAGE_EVENT_SINK, UsageIngestService, MetadataKeyService, UsageImportService],
+})
+export class UsageModule {}
