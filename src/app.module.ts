@@ -5,6 +5,7 @@ import { requestIdOf } from './common/request-id.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { AccountsModule } from './accounts/accounts.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { HealthController } from './operations/health/health.controller.js';
 
@@ -23,6 +24,7 @@ export class AppModule {
           },
         }),
         DatabaseModule,
+        AccountsModule,
       ],
       controllers: [HealthController],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
