@@ -5,6 +5,8 @@ import { requestIdOf } from './common/request-id.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { AccountsModule } from './accounts/accounts.module.js';
+import { UsageModule } from './usage/usage.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { HealthController } from './operations/health/health.controller.js';
 
@@ -23,6 +25,8 @@ export class AppModule {
           },
         }),
         DatabaseModule,
+        AccountsModule,
+        UsageModule,
       ],
       controllers: [HealthController],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],

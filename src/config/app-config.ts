@@ -24,6 +24,13 @@ export interface AppConfig {
   kafka: KafkaConfig | null;
   /** Bearer token for the local admin endpoints the CLI talks to; generated per DATA_DIR when unset. */
   adminToken: string | null;
+  /**
+   * Spec "SkippableHTTPBearer": when true, processing requests without a key are accepted
+   * and attributed to `defaultOrgId` (a present but invalid key is still refused).
+   */
+  authDisabled: boolean;
+  /** The org keyless processing requests count against; set exactly when auth is disabled. */
+  defaultOrgId: string | null;
   usage: UsageConfig;
 }
 
@@ -150,6 +157,20 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (adminToken !== null && adminToken.length < 16) {
     throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters');
   }
+  const authDisabled = readBool(env, 'AUTH_DISABLED', false);
+  const defaultOrgId = env.AUTH_DEFAULT_ORG_ID?.trim() || null;
+  if (authDisabled && defaultOrgId === null) {
+    throw new ConfigError(
+      'AUTH_DEFAULT_ORG_ID',
+      'required when AUTH_DISABLED=true (the org that keyless requests are attributed to)',
+    );
+  }
+  if (defaultOrgId !== null && !/^[A-Za-z0-9_-]{1,64}$/.test(defaultOrgId)) {
+    throw new ConfigError(
+      'AUTH_DEFAULT_ORG_ID',
+      `expected 1 to 64 letters, digits, "_" or "-", got "${defaultOrgId}"`,
+    );
+  }
   return {
     port,
     host,
@@ -161,6 +182,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     publicBaseUrl,
     kafka: readKafka(env),
     adminToken,
+    authDisabled,
+    defaultOrgId: authDisabled ? defaultOrgId : null,
     usage: readUsage(env),
   };
 }

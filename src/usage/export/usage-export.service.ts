@@ -47,14 +47,14 @@ export class UsageExportService {
       return principal.defaultOrgId;
     }
     const orgs = await this.accounts.orgsOfUser(principal.userId);
-    if (orgs.length === 1) return orgs[0].id;
+    if (orgs.length === 1) return orgs[0].orgId;
     if (orgs.length === 0) {
       throw ApiError.forbidden('NO_ORGANIZATION', 'This account belongs to no organization');
     }
     throw ApiError.badRequest(
       'ORG_ID_REQUIRED',
       `This account belongs to ${orgs.length} organizations; pass orgId to choose one`,
-      { parameter: 'orgId', organizations: orgs.map((o) => o.id) },
+      { parameter: 'orgId', organizations: orgs.map((o) => o.orgId) },
     );
   }
 }

@@ -1,0 +1,46 @@
+import { Global, Inject, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import { AccountsService } from './accounts.service.js';
+import { AccountAuthGuard } from './auth/account-auth.guard.js';
+import { ProcessingAuthGuard } from './auth/processing-auth.guard.js';
+import { ApiKeyRepository } from './keys/api-key.repository.js';
+import { ApiKeyService } from './keys/api-key.service.js';
+import { OrganizationRepository } from './organization.repository.js';
+import { UserRepository } from './user.repository.js';
+
+/**
+ * Organizations, users, memberships and API keys, plus the two auth guards. Global so any
+ * module can put `@UseGuards(AccountAuthGuard)` or `@UseGuards(ProcessingAuthGuard)` on a
+ * controller without importing this module.
+ */
+@Global()
+@Module({
+  providers: [
+    OrganizationRepository,
+    UserRepository,
+    ApiKeyRepository,
+    AccountsService,
+    ApiKeyService,
+    AccountAuthGuard,
+    ProcessingAuthGuard,
+  ],
+  exports: [AccountsService, ApiKeyService, AccountAuthGuard, ProcessingAuthGuard],
+})
+export class AccountsModule implements OnApplicationBootstrap {
+  private readonly logger = new Logger(AccountsModule.name);
+
+  constructor(
+    private readonly accounts: AccountsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Keyless requests must count against an org that exists, so create it on first start. */
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.authDisabled || !this.config.defaultOrgId) return;
+    const org = await this.accounts.ensureOrg(this.config.defaultOrgId, 'Default organization');
+    this.logger.warn(
+      `AUTH_DISABLED=true: processing requests without a key are attributed to ${org.orgId}`,
+    );
+  }
+}
