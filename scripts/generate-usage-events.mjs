@@ -15,7 +15,9 @@ const args = Object.fromEntries(
     .map((pair) => pair.trim().split(/\s+/, 2)),
 );
 if (!args.orgs) {
-  process.stderr.write('usage: generate-usage-events.mjs --orgs ORG[,ORG...] [--events N] [--days D] [--seed S] [--out FILE]\n');
+  process.stderr.write(
+    'usage: generate-usage-events.mjs --orgs ORG[,ORG...] [--events N] [--days D] [--seed S] [--out FILE]\n',
+  );
   process.exit(2);
 }
 const orgs = args.orgs.split(',');
@@ -58,7 +60,8 @@ for (let i = 0; i < total; i++) {
   const item = pick(CATALOG);
   const pages = 1 + Math.floor(random() * 12);
   const isAsync = random() < 0.6;
-  const metadata = isAsync && random() < 0.85 ? { team: pick(TEAMS), env: pick(['prod', 'staging']) } : undefined;
+  const metadata =
+    isAsync && random() < 0.85 ? { team: pick(TEAMS), env: pick(['prod', 'staging']) } : undefined;
   if (metadata) {
     if (random() < 0.5) metadata.batch = 1 + Math.floor(random() * 20);
     if (random() < 0.3) metadata.priority = random() < 0.5;

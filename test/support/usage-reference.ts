@@ -13,7 +13,7 @@ export interface ReferenceEvent {
     product: string;
     feature: string;
     fileType: string;
-    credits: string;
+    credits: string | number;
     async: boolean;
     metadata?: unknown;
   };
@@ -57,19 +57,26 @@ function firstCodePoints(text: string, n: number): string {
 /** The value of `key` as compared text, or undefined when the event does not carry it. */
 function carried(event: ReferenceEvent, key: string): string | undefined {
   const metadata = event.data.metadata;
-  if (!event.data.async || typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
+  if (
+    !event.data.async ||
+    typeof metadata !== 'object' ||
+    metadata === null ||
+    Array.isArray(metadata)
+  ) {
     return undefined;
   }
   const value = (metadata as Record<string, unknown>)[key];
   if (typeof value === 'string') return firstCodePoints(value, 256);
-  if (typeof value === 'number' || typeof value === 'boolean') return firstCodePoints(String(value), 256);
+  if (typeof value === 'number' || typeof value === 'boolean')
+    return firstCodePoints(String(value), 256);
   return undefined;
 }
 
 export function referenceExport(events: ReferenceEvent[], query: ReferenceQuery): ReferenceRow[] {
   const seen = new Set<string>();
   const totals = new Map<string, { credits: bigint; count: number }>();
-  const wanted = (list: string[] | undefined, value: string) => !list || list.length === 0 || list.includes(value);
+  const wanted = (list: string[] | undefined, value: string) =>
+    !list || list.length === 0 || list.includes(value);
   const values = query.metadataValues?.map((v) => firstCodePoints(v, 256));
   for (const event of events) {
     const dedupeKey = `${event.source}\u0000${event.id}`;
@@ -82,7 +89,8 @@ export function referenceExport(events: ReferenceEvent[], query: ReferenceQuery)
     if (!wanted(query.apiKeys, d.apiKeyId) || !wanted(query.fileTypes, d.fileType)) continue;
     let group: string;
     const value = query.metadataKey !== undefined ? carried(event, query.metadataKey) : undefined;
-    if (query.metadataKey !== undefined && query.groupBy !== 'metadata' && value === undefined) continue;
+    if (query.metadataKey !== undefined && query.groupBy !== 'metadata' && value === undefined)
+      continue;
     if (values && values.length > 0 && (value === undefined || !values.includes(value))) continue;
     switch (query.groupBy) {
       case 'product':
@@ -103,7 +111,7 @@ export function referenceExport(events: ReferenceEvent[], query: ReferenceQuery)
     }
     const key = `${day}\u0000${group}`;
     const entry = totals.get(key) ?? { credits: 0n, count: 0 };
-    entry.credits += toMicros(d.credits);
+    entry.credits += toMicros(String(d.credits));
     entry.count += 1;
     totals.set(key, entry);
   }
@@ -112,7 +120,9 @@ export function referenceExport(events: ReferenceEvent[], query: ReferenceQuery)
       const [date, group] = key.split('\u0000');
       return { date, group, credits: microsToText(credits), requestCount: count };
     })
-    .sort((a, b) => (a.date !== b.date ? (a.date < b.date ? -1 : 1) : compareBytes(a.group, b.group)));
+    .sort((a, b) =>
+      a.date !== b.date ? (a.date < b.date ? -1 : 1) : compareBytes(a.group, b.group),
+    );
 }
 
 /** DuckDB orders VARCHAR by UTF-8 bytes. */
@@ -121,9 +131,19 @@ function compareBytes(a: string, b: string): number {
 }
 
 /** Reads an export JSON body keeping each `credits` literal exactly as sent. */
-export function parseExportBody(text: string): { body: Record<string, unknown>; rows: ReferenceRow[] } {
-  const body = JSON.parse(text) as { data: { date: string; group: string; requestCount: number }[] };
+export function parseExportBody(text: string): {
+  body: Record<string, unknown>;
+  rows: ReferenceRow[];
+} {
+  const body = JSON.parse(text) as {
+    data: { date: string; group: string; requestCount: number }[];
+  };
   const literals = [...text.matchAll(/"credits":(-?[0-9.eE+-]+)/g)].map((m) => m[1]);
-  const rows = body.data.map((r, i) => ({ date: r.date, group: r.group, credits: literals[i], requestCount: r.requestCount }));
+  const rows = body.data.map((r, i) => ({
+    date: r.date,
+    group: r.group,
+    credits: literals[i],
+    requestCount: r.requestCount,
+  }));
   return { body, rows };
 }

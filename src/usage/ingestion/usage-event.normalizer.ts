@@ -17,7 +17,8 @@ export const DEFAULT_NORMALIZER_POLICY: NormalizerPolicy = {
 
 const MAX_ID_LENGTH = 256;
 const MAX_LABEL_LENGTH = 128;
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/i;
+const RFC3339 =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/i;
 
 /** Parses an RFC 3339 timestamp, refusing impossible calendar values that Date would roll over. */
 function parseRfc3339(text: string): Date | null {
@@ -26,7 +27,16 @@ function parseRfc3339(text: string): Date | null {
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   const offsetOk = m[9] === undefined || (Number(m[9]) < 24 && Number(m[10]) < 60);
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) return null;
+  if (
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > daysInMonth ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59
+  )
+    return null;
   if (!offsetOk) return null;
   const instant = new Date(text);
   return Number.isNaN(instant.getTime()) ? null : instant;
