@@ -438,3 +438,39 @@ describe('agreement with a reference computation', () => {
     );
   });
 });
+
+describe('enabling metadata keys through the dashboard API', () => {
+  it('enables a low-cardinality key for a member and refuses an identifier-like one with a reason', async () => {
+    const org = await seedAccount(t.app, 'Keys');
+    await ingest(
+      Array.from({ length: 40 }, (_, i) =>
+        usageEvent({
+          orgId: org.orgId,
+          async: true,
+          metadata: { team: i % 2 ? 'a' : 'b', requestId: `r${i}` },
+        }),
+      ),
+    );
+    const post = (key: string, orgId = org.orgId, secret = org.accountKey) =>
+      fetch(`${t.baseUrl}/api/v1/orgs/${orgId}/metadata-keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ key }),
+      });
+    const enabled = await post('team');
+    expect(enabled.status).toBe(201);
+    expect(await enabled.json()).toEqual(
+      expect.objectContaining({ key: 'team', enabled: true, distinctValues: 2 }),
+    );
+
+    const refused = await post('requestId');
+    expect(refused.status).toBe(400);
+    const body = (await refused.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('METADATA_KEY_REJECTED');
+    expect(body.error.message).toMatch(/40 distinct values in 40 events/);
+
+    expect((await post('team', acme.orgId)).status).toBe(403);
+    const grouped = await exportRows({ groupBy: 'metadata', metadataKey: 'team' }, org.accountKey);
+    expect(grouped.rows.map((r) => r.group)).toEqual(['a', 'b']);
+  });
+});

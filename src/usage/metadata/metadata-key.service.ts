@@ -1,7 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/api-error.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/app-config.js';
 import { METADATA_KEY_MAX_LENGTH } from '../ingestion/metadata-values.js';
 import { MetadataKeyRepository, MetadataKeyStatus } from './metadata-key.repository.js';
+
+/** Observed events needed before the distinct-value ratio says anything when enabling. */
+const ENABLE_MIN_EVENTS = 20;
 
 /**
  * Which async-metadata keys an organization may group and filter its usage by. A key must
@@ -10,7 +15,10 @@ import { MetadataKeyRepository, MetadataKeyStatus } from './metadata-key.reposit
  */
 @Injectable()
 export class MetadataKeyService {
-  constructor(private readonly keys: MetadataKeyRepository) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly keys: MetadataKeyRepository,
+  ) {}
 
   async enable(orgId: string, key: string): Promise<MetadataKeyStatus> {
     if (key.length === 0 || key.length > METADATA_KEY_MAX_LENGTH) {
@@ -20,15 +28,32 @@ export class MetadataKeyService {
       );
     }
     const current = await this.keys.status(orgId, key);
-    if (current?.rejectedAt) {
+    const identifierLike =
+      current?.rejectedReason ?? (current ? this.looksLikeIdentifier(current) : null);
+    if (identifierLike) {
       throw ApiError.badRequest(
         'METADATA_KEY_REJECTED',
-        `metadata key "${key}" looks like a per-request identifier (${current.rejectedReason}); keys must have low cardinality`,
+        `metadata key "${key}" looks like a per-request identifier: it ${identifierLike}; keys must have low cardinality`,
         { metadataKey: key },
       );
     }
     await this.keys.enable(orgId, key);
     return (await this.keys.status(orgId, key)) as MetadataKeyStatus;
+  }
+
+  /**
+   * Enabling asks for more than ingestion's rule: a key whose observed values are mostly
+   * distinct is refused as soon as there are a few dozen events, before it would be marked.
+   */
+  private looksLikeIdentifier(status: MetadataKeyStatus): string | null {
+    const { maxDistinctRatio } = this.config.usage.cardinality;
+    if (
+      status.eventCount >= ENABLE_MIN_EVENTS &&
+      status.distinctValues > maxDistinctRatio * status.eventCount
+    ) {
+      return `has ${status.distinctValues} distinct values in ${status.eventCount} events`;
+    }
+    return null;
   }
 
   async disable(orgId: string, key: string): Promise<void> {
