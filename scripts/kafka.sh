@@ -42,6 +42,9 @@ die() {
   exit 1
 }
 
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+secs() { printf '%d.%d' $(($1 / 1000)) $((($1 % 1000) / 100)); }
+
 brokers() { echo "${KAFKA_HOST}:${KAFKA_PORT}"; }
 
 print_env() { echo "export KAFKA_BROKERS=$(brokers)"; }
@@ -262,10 +265,13 @@ cmd_start() {
   if port_open "$KAFKA_PORT" || port_open "$KAFKA_CONTROLLER_PORT"; then
     die "port ${KAFKA_PORT} or ${KAFKA_CONTROLLER_PORT} is in use by another process; set KAFKA_PORT"
   fi
-  local started=$SECONDS
+  local t0 t1 t2 t3 t4
+  t0=$(now_ms)
   fetch_jars
+  t1=$(now_ms)
   write_config
   format_storage
+  t2=$(now_ms)
   : >"${LOG_DIR}/server.log"
   # Started from a non-interactive shell, the JVM ignores SIGINT, so a Ctrl-C in the terminal
   # that ran `start` does not take it down; `stop` (or the test runner's trap) ends it by pid.
@@ -275,9 +281,13 @@ cmd_start() {
   # A start that fails half-way must not leave a broker behind.
   trap 'kill -KILL '"$pid"' 2>/dev/null || true; rm -f "$PID_FILE"' EXIT
   wait_until_serving "$pid"
+  t3=$(now_ms)
   create_topics
+  t4=$(now_ms)
   trap - EXIT
-  log "broker ${KAFKA_VERSION} serving on $(brokers) (pid ${pid}, started in $((SECONDS - started))s)"
+  log "broker ${KAFKA_VERSION} serving on $(brokers) (pid ${pid}) in $(secs $((t4 - t0)))s:" \
+    "fetch $(secs $((t1 - t0)))s, format $(secs $((t2 - t1)))s, broker $(secs $((t3 - t2)))s," \
+    "topics $(secs $((t4 - t3)))s"
   print_env
 }
 
