@@ -1,5 +1,45 @@
 #!/usr/bin/env bash
-# The whole test suite: system packages the tests need, then lint, typecheck and jest.
+# The whole test suite against real components (README's `npm run test:all`, and CI):
+# the system packages the tests need, a private Kafka broker and Redis on free loopback
+# ports, then lint, typecheck and jest (`npm test`). What this script started is always
+# stopped and its data deleted; the exit status is the test run's.
+#
+# TEST_KAFKA_BROKERS / TEST_REDIS_URL, when set, point the specs at existing instances
+# (e.g. the docker-compose ones) and nothing is started for them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+bash scripts/install-test-deps.sh
+
+started_kafka=""
+started_redis=""
+cleanup() {
+  local status=$?
+  trap - EXIT INT TERM
+  if [[ -n "$started_kafka" ]]; then KAFKA_PORT="$started_kafka" bash scripts/kafka.sh reset || true; fi
+  if [[ -n "$started_redis" ]]; then REDIS_PORT="$started_redis" bash scripts/redis.sh stop || true; fi
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Free ports rather than the defaults: a developer's own broker, or another checkout's test
+# run on the same machine, is never touched.
+mapfile -t ports < <(node scripts/free-ports.mjs 3)
+
+if [[ -z "${TEST_KAFKA_BROKERS:-}" ]]; then
+  started_kafka="${ports[0]}"
+  kafka_env="$(KAFKA_PORT="${ports[0]}" KAFKA_CONTROLLER_PORT="${ports[1]}" bash scripts/kafka.sh start)"
+  TEST_KAFKA_BROKERS="$(sed -n 's/^export KAFKA_BROKERS=//p' <<<"$kafka_env")"
+  export TEST_KAFKA_BROKERS
+fi
+if [[ -z "${TEST_REDIS_URL:-}" ]]; then
+  started_redis="${ports[2]}"
+  redis_env="$(REDIS_PORT="${ports[2]}" bash scripts/redis.sh start)"
+  TEST_REDIS_URL="$(sed -n 's/^export REDIS_URL=//p' <<<"$redis_env")"
+  export TEST_REDIS_URL
+fi
+echo "test-all.sh: TEST_KAFKA_BROKERS=${TEST_KAFKA_BROKERS} TEST_REDIS_URL=${TEST_REDIS_URL}" >&2
+
 npm test

@@ -1,2 +1,163 @@
-/** Jest global setup: external components the integration specs need are started here. */
-export default async function globalSetup(): Promise<void> {}
+import { execFile, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+// Jest loads this file (and the teardown) as CommonJS outside the module mapper, so it
+// imports nothing relative; the teardown only calls the `stop` this setup leaves behind.
+
+const run = promisify(execFile);
+
+type ServiceName = 'kafka' | 'redis';
+
+/** A service this run started: the script's variables (ports) that select its instance. */
+interface OwnedService {
+  name: ServiceName;
+  env: Record<string, string>;
+}
+
+declare global {
+  /** Set by global setup, called by global teardown (same process). */
+  var __docprocStopTestServices: (() => Promise<void>) | undefined;
+}
+
+/** Runs `scripts/<name>.sh <command>`; returns the `export X=Y` lines it printed as a map. */
+async function serviceScript(
+  root: string,
+  name: ServiceName,
+  command: string,
+  env: Record<string, string> = {},
+): Promise<Record<string, string>> {
+  const pending = run('bash', [path.join(root, 'scripts', `${name}.sh`), command], {
+    env: { ...process.env, ...env },
+  });
+  // Progress (such as the first download of Kafka) goes to the developer's terminal.
+  pending.child.stderr?.pipe(process.stderr);
+  const { stdout } = await pending;
+  const exported: Record<string, string> = {};
+  for (const line of stdout.split('\n')) {
+    const match = /^export ([A-Z_]+)=(.*)$/.exec(line.trim());
+    if (match) exported[match[1]] = match[2];
+  }
+  return exported;
+}
+
+async function isRunning(root: string, name: ServiceName): Promise<boolean> {
+  return serviceScript(root, name, 'status').then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Distinct free loopback ports, so concurrent test runs on one machine never share a broker. */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<net.Server>((resolve, reject) => {
+          const server = net.createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  return ports;
+}
+
+/**
+ * A developer's own instance (`scripts/kafka.sh start`, `scripts/redis.sh start`) is reused
+ * and left running, which makes repeated runs fast; otherwise this run gets a private
+ * instance on free ports that teardown removes. Returns the service's exported variables.
+ */
+async function provide(
+  root: string,
+  name: ServiceName,
+  owned: OwnedService[],
+): Promise<Record<string, string>> {
+  if (await isRunning(root, name)) return serviceScript(root, name, 'env');
+  const env =
+    name === 'kafka'
+      ? await freePorts(2).then(([port, controller]) => ({
+          KAFKA_PORT: String(port),
+          KAFKA_CONTROLLER_PORT: String(controller),
+        }))
+      : await freePorts(1).then(([port]) => ({ REDIS_PORT: String(port) }));
+  // Recorded before starting, so a start that fails half-way is still cleaned up.
+  owned.push({ name, env });
+  return serviceScript(root, name, 'start', env);
+}
+
+function stopCommand(service: OwnedService): string {
+  return service.name === 'kafka' ? 'reset' : 'stop';
+}
+
+/**
+ * If jest dies before its teardown (killed, crashed), this detached watcher stops what the
+ * run started once the jest process is gone. Returns the watcher's pid.
+ */
+function watchForOrphans(root: string, owned: OwnedService[]): number | undefined {
+  if (owned.length === 0) return undefined;
+  const stops = owned
+    .map((s) => {
+      const vars = Object.entries(s.env).map(([k, v]) => `${k}=${v}`);
+      const script = path.join(root, 'scripts', `${s.name}.sh`);
+      return `${vars.join(' ')} bash '${script}' ${stopCommand(s)}`;
+    })
+    .join('; ');
+  const watcher = spawn(
+    'bash',
+    ['-c', `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; ${stops}`],
+    { detached: true, stdio: 'ignore' },
+  );
+  watcher.unref();
+  return watcher.pid;
+}
+
+/**
+ * Jest global setup: the real Kafka broker and Redis the integration specs use.
+ * `scripts/test-all.sh` (CI) starts them itself and passes TEST_KAFKA_BROKERS and
+ * TEST_REDIS_URL; when a developer runs jest directly without them, they are provided here
+ * and the workers inherit the variables. DOCPROC_TEST_SERVICES=none (or a list such as
+ * `redis`) limits this for quick unit-only runs; specs needing a missing service then fail
+ * with a message saying so.
+ */
+export default async function globalSetup(
+  _globalConfig: unknown,
+  projectConfig: { rootDir: string },
+): Promise<void> {
+  const root = projectConfig.rootDir;
+  const wanted = (process.env.DOCPROC_TEST_SERVICES ?? 'kafka,redis').split(',');
+  const owned: OwnedService[] = [];
+  const tasks: Promise<void>[] = [];
+  if (wanted.includes('kafka') && !process.env.TEST_KAFKA_BROKERS) {
+    tasks.push(
+      provide(root, 'kafka', owned).then((out) => {
+        process.env.TEST_KAFKA_BROKERS = out.KAFKA_BROKERS;
+      }),
+    );
+  }
+  if (wanted.includes('redis') && !process.env.TEST_REDIS_URL) {
+    tasks.push(
+      provide(root, 'redis', owned).then((out) => {
+        process.env.TEST_REDIS_URL = out.REDIS_URL;
+      }),
+    );
+  }
+  const settled = await Promise.allSettled(tasks);
+  const watcherPid = watchForOrphans(root, owned);
+  globalThis.__docprocStopTestServices = async () => {
+    if (watcherPid !== undefined) {
+      try {
+        process.kill(watcherPid);
+      } catch {
+        // already gone
+      }
+    }
+    await Promise.all(owned.map((s) => serviceScript(root, s.name, stopCommand(s), s.env)));
+  };
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}

@@ -1,2 +1,6 @@
-/** Jest global teardown: stops what global setup started. */
-export default async function globalTeardown(): Promise<void> {}
+/** Jest global teardown: stops what global setup started (never a developer's own instance). */
+export default async function globalTeardown(): Promise<void> {
+  const stop = globalThis.__docprocStopTestServices;
+  globalThis.__docprocStopTestServices = undefined;
+  if (stop) await stop();
+}

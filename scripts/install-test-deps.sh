@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the test suite needs, only those that are missing, with one
+# `apt-get update` first. Safe to run repeatedly: with everything present it does nothing.
+#   redis-server   the real Redis behind the BullMQ queue specs (scripts/redis.sh)
+#   kcat           a plain external Kafka client, used by the specs that feed the broker
+#   java + mvn     fetch and run the Kafka broker (scripts/kafka.sh)
+set -euo pipefail
+
+missing=()
+command -v redis-server >/dev/null || missing+=(redis-server)
+command -v kcat >/dev/null || missing+=(kcat)
+command -v java >/dev/null || missing+=(default-jre-headless)
+command -v mvn >/dev/null || missing+=(maven)
+
+if [[ ${#missing[@]} -eq 0 ]]; then exit 0; fi
+
+if [[ $(id -u) -ne 0 ]]; then
+  if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+    SUDO=(sudo -n)
+  else
+    echo "install-test-deps.sh: missing ${missing[*]}; install them with: sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+else
+  SUDO=()
+fi
+
+echo "install-test-deps.sh: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" apt-get update -qq
+"${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

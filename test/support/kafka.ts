@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import { IHeaders, Kafka, logLevel, Partitioners } from 'kafkajs';
+
+/** The real broker of this test run (started by global setup or scripts/test-all.sh). */
+export function testKafkaBrokers(): string[] {
+  const raw = process.env.TEST_KAFKA_BROKERS;
+  if (!raw) {
+    throw new Error(
+      'TEST_KAFKA_BROKERS is not set: run the specs through jest (its global setup starts ' +
+        'Kafka with scripts/kafka.sh) and do not set DOCPROC_TEST_SERVICES=none',
+    );
+  }
+  return raw.split(',').map((b) => b.trim());
+}
+
+function testKafka(clientId: string): Kafka {
+  return new Kafka({
+    clientId,
+    brokers: testKafkaBrokers(),
+    // Failures reach the specs as rejections; kafkajs' own log of retried ones is noise.
+    logLevel: logLevel.NOTHING,
+    retry: { retries: 5 },
+  });
+}
+
+/**
+ * Creates a topic with a name no other spec uses (specs run in parallel against one broker)
+ * and waits until every partition has a leader. Returns the name.
+ */
+export async function createTestTopic(prefix: string, partitions = 3): Promise<string> {
+  const topic = `${prefix}.${randomUUID().slice(0, 8)}`;
+  const admin = testKafka('docproc-test-admin').admin();
+  await admin.connect();
+  try {
+    await admin.createTopics({
+      topics: [{ topic, numPartitions: partitions, replicationFactor: 1 }],
+      waitForLeaders: true,
+    });
+  } finally {
+    await admin.disconnect();
+  }
+  return topic;
+}
+
+export interface TestMessage {
+  key?: string | null;
+  value: string | Buffer | null;
+  headers?: IHeaders;
+  partition?: number;
+}
+
+/** Produces messages and waits until the broker acknowledged all of them (acks = all). */
+export async function produce(topic: string, messages: TestMessage[]): Promise<void> {
+  const producer = testKafka('docproc-test-producer').producer({
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
+  await producer.connect();
+  try {
+    await producer.send({ topic, messages, acks: -1 });
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+export interface ConsumedMessage {
+  partition: number;
+  offset: string;
+  key: string | null;
+  value: Buffer | null;
+  headers: Record<string, string>;
+}
+
+export interface ConsumeOptions {
+  /** Wait until the topic holds at least this many messages before reading (default 0). */
+  atLeast?: number;
+}
+
+function isRetriable(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { retriable?: unknown }).retriable === true
+  );
+}
+
+/**
+ * End offsets per partition. Right after a topic is created the broker may still answer
+ * "leader not available" for a moment; those retriable answers are retried until `deadline`.
+ */
+async function endOffsets(
+  kafka: Kafka,
+  topic: string,
+  deadline: number,
+): Promise<Map<number, bigint>> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    for (;;) {
+      try {
+        const offsets = await admin.fetchTopicOffsets(topic);
+        return new Map(offsets.map((o) => [o.partition, BigInt(o.high)]));
+      } catch (error) {
+        if (!isRetriable(error) || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+function total(ends: Map<number, bigint>): number {
+  let sum = 0n;
+  for (const end of ends.values()) sum += end;
+  return Number(sum);
+}
+
+/**
+ * Reads every message in the topic, from the beginning up to the end offsets at the time of
+ * the call (after waiting for `atLeast` messages), ordered by partition then offset.
+ * Fails after `timeoutMs` rather than returning a partial read.
+ */
+export async function consumeAll(
+  topic: string,
+  timeoutMs = 15_000,
+  options: ConsumeOptions = {},
+): Promise<ConsumedMessage[]> {
+  const deadline = Date.now() + timeoutMs;
+  const kafka = testKafka('docproc-test-reader');
+  let ends = await endOffsets(kafka, topic, deadline);
+  while (total(ends) < (options.atLeast ?? 0)) {
+    if (Date.now() > deadline) {
+      throw new Error(
+        `consumeAll(${topic}): ${total(ends)} messages after ${timeoutMs} ms, ` +
+          `expected at least ${options.atLeast}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    ends = await endOffsets(kafka, topic, deadline);
+  }
+  const messages: ConsumedMessage[] = [];
+  const pending = new Set([...ends].filter(([, end]) => end > 0n).map(([p]) => p));
+  if (pending.size === 0) return messages;
+
+  // A throwaway group: the reader must not share committed offsets with anything else.
+  const consumer = kafka.consumer({
+    groupId: `docproc-test-reader-${randomUUID()}`,
+    maxWaitTimeInMs: 100,
+  });
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `consumeAll(${topic}): partitions ${[...pending]} unread after ${timeoutMs} ms`,
+            ),
+          ),
+        Math.max(deadline - Date.now(), 1),
+      );
+      // kafkajs restarts the consumer itself after retriable failures (such as a group
+      // coordinator still loading); only a crash it gives up on fails the read.
+      consumer.on(consumer.events.CRASH, ({ payload }) => {
+        if (payload.restart) return;
+        clearTimeout(timer);
+        reject(payload.error);
+      });
+      consumer
+        .run({
+          autoCommit: false,
+          eachMessage: async ({ partition, message }) => {
+            const end = ends.get(partition) ?? 0n;
+            const offset = BigInt(message.offset);
+            if (offset >= end) return;
+            const headers: Record<string, string> = {};
+            for (const [name, value] of Object.entries(message.headers ?? {})) {
+              if (value === undefined) continue;
+              headers[name] = Array.isArray(value) ? value.map(String).join(',') : String(value);
+            }
+            messages.push({
+              partition,
+              offset: message.offset,
+              key: message.key === null ? null : message.key.toString('utf8'),
+              value: message.value,
+              headers,
+            });
+            if (offset + 1n >= end) {
+              pending.delete(partition);
+              if (pending.size === 0) {
+                clearTimeout(timer);
+                resolve();
+              }
+            }
+          },
+        })
+        .catch((error: unknown) => {
+          clearTimeout(timer);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        });
+    });
+  } finally {
+    await consumer.disconnect();
+  }
+  return messages.sort((a, b) =>
+    a.partition !== b.partition
+      ? a.partition - b.partition
+      : Number(BigInt(a.offset) - BigInt(b.offset)),
+  );
+}
