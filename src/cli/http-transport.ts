@@ -1,8 +1,16 @@
+import { Agent, fetch, type Response } from 'undici';
 import type { AdminEndpointFile } from '../admin/admin-file.js';
 import type { AdminTransport } from './admin-transport.js';
 import { CliError, describeErrorBody } from './cli-error.js';
 
 const PING_TIMEOUT_MS = 2000;
+
+/**
+ * A command may run for minutes (a large usage import); the server keeps working whatever
+ * the client does, so the client must not give up on a slow answer after fetch's default
+ * five minutes and report a failure that did not happen.
+ */
+const patientAgent = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
 
 /** Runs commands through `POST /admin/v1/commands/<name>` of the server that owns the file. */
 export class HttpTransport implements AdminTransport {
@@ -35,6 +43,7 @@ export class HttpTransport implements AdminTransport {
           'content-type': 'application/json',
         },
         body: JSON.stringify(input),
+        dispatcher: patientAgent,
       });
     } catch (error) {
       throw new CliError(
@@ -46,5 +55,7 @@ export class HttpTransport implements AdminTransport {
     return body;
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    await patientAgent.close();
+  }
 }

@@ -1,6 +1,8 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import type { AdminCommand } from '../admin/admin-command.js';
+import { CliError } from './cli-error.js';
 
 /** Runs one admin command by name with its input; the transport is the caller's business. */
 export type CommandInvoker = (
@@ -44,13 +46,30 @@ export function buildProgram(commands: AdminCommand[], invoke: CommandInvoker): 
       for (const [attribute, spec] of fields) {
         const value = values[attribute];
         if (value === undefined) continue;
-        input[spec.field] = spec.path ? path.resolve(String(value)) : value;
+        input[spec.field] = spec.path ? readableFile(String(value), spec.flags) : value;
       }
       const globals = self.optsWithGlobals<{ dataDir?: string }>();
       await invoke(command.name, input, { dataDir: globals.dataDir });
     });
   }
   return program;
+}
+
+/**
+ * A file option as an absolute path, checked here because in HTTP mode the server opens
+ * it and could only answer with a less helpful error.
+ */
+function readableFile(value: string, flags: string): string {
+  const absolute = path.resolve(value);
+  try {
+    fs.accessSync(absolute, fs.constants.R_OK);
+    if (!fs.statSync(absolute).isFile()) throw new Error('not a regular file');
+  } catch (error) {
+    throw new CliError(
+      `${flags.split(' ')[0]}: cannot read ${absolute}: ${(error as Error).message}`,
+    );
+  }
+  return absolute;
 }
 
 export { CommanderError };
