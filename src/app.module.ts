@@ -7,6 +7,7 @@ import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { AccountsModule } from './accounts/accounts.module.js';
 import { UsageModule } from './usage/usage.module.js';
+import { AdminModule } from './admin/admin.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { HealthController } from './operations/health/health.controller.js';
 
@@ -27,6 +28,7 @@ export class AppModule {
         DatabaseModule,
         AccountsModule,
         UsageModule,
+        AdminModule,
       ],
       controllers: [HealthController],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],

@@ -2,6 +2,7 @@ import { Global, Inject, Logger, Module, OnApplicationBootstrap } from '@nestjs/
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { AccountsService } from './accounts.service.js';
+import { OrgsController } from './dashboard/orgs.controller.js';
 import { AccountAuthGuard } from './auth/account-auth.guard.js';
 import { ProcessingAuthGuard } from './auth/processing-auth.guard.js';
 import { ApiKeyRepository } from './keys/api-key.repository.js';
@@ -16,6 +17,7 @@ import { UserRepository } from './user.repository.js';
  */
 @Global()
 @Module({
+  controllers: [OrgsController],
   providers: [
     OrganizationRepository,
     UserRepository,

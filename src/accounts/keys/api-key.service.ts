@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/api-error.js';
 import { AccountsService } from '../accounts.service.js';
-import type { CreatedKey, ProcessingKeySummary } from '../accounts.types.js';
+import type { AccountKeySummary, CreatedKey, ProcessingKeySummary } from '../accounts.types.js';
 import type { AccountPrincipal, ProcessingPrincipal } from '../principal.js';
 import { ApiKeyRepository } from './api-key.repository.js';
 import { hashToken, issueToken, parseToken, tokenMatchesHash } from './api-key-token.js';
@@ -60,6 +60,10 @@ export class ApiKeyService {
       createdByUserId: options.createdByUserId ?? null,
     });
     return { keyId: issued.keyId, secret: issued.secret };
+  }
+
+  listAccountKeys(userId: string): Promise<AccountKeySummary[]> {
+    return this.keys.listAccountKeys(userId);
   }
 
   listProcessingKeys(orgId: string): Promise<ProcessingKeySummary[]> {

@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+import 'reflect-metadata';
+import { ADMIN_COMMANDS } from './admin/admin-commands.js';
+import { describeError, EXIT } from './cli/cli-error.js';
+import { connect } from './cli/connect.js';
+import { buildProgram, CommanderError } from './cli/program.js';
+import { ConfigError, loadConfig } from './config/app-config.js';
+
+/**
+ * docproc-admin: one admin command per run, JSON result on stdout, one-line error on
+ * stderr with a non-zero exit (1 failure, 2 usage, 3 database busy).
+ */
+async function main(argv: string[]): Promise<number> {
+  let result: unknown;
+  const program = buildProgram(ADMIN_COMMANDS, async (name, input, globals) => {
+    const env = globals.dataDir ? { ...process.env, DATA_DIR: globals.dataDir } : process.env;
+    const transport = await connect(loadConfig(env));
+    try {
+      result = await transport.run(name, input);
+    } finally {
+      await transport.close();
+    }
+  });
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (error instanceof ConfigError) {
+      process.stderr.write(`docproc-admin: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    process.stderr.write(`docproc-admin: ${describeError(error)}\n`);
+    return (error as { exitCode?: number }).exitCode ?? EXIT.failed;
+  }
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  return EXIT.ok;
+}
+
+main(process.argv).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`docproc-admin: ${describeError(error)}\n`);
+    process.exitCode = EXIT.failed;
+  },
+);

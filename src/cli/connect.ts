@@ -1,0 +1,45 @@
+import { readAdminFile } from '../admin/admin-file.js';
+import type { AppConfig } from '../config/app-config.js';
+import type { AdminTransport } from './admin-transport.js';
+import { CliError, EXIT } from './cli-error.js';
+import { DatabaseLockedError, DirectTransport } from './direct-transport.js';
+import { HttpTransport } from './http-transport.js';
+
+/**
+ * DuckDB allows one read-write process per file, so the CLI never opens the file under a
+ * running server: if DATA_DIR/admin.json names a live server that answers, commands go to
+ * its admin endpoint; otherwise the CLI opens the file itself, and if some other process
+ * holds the lock it refuses instead of waiting or touching the file.
+ */
+export async function connect(config: AppConfig): Promise<AdminTransport> {
+  const endpoint = readAdminFile(config.dataDir);
+  const serverAlive = endpoint !== null && processAlive(endpoint.pid);
+  if (endpoint && serverAlive && (await HttpTransport.reachable(endpoint))) {
+    return new HttpTransport(endpoint);
+  }
+  try {
+    return await DirectTransport.open(config);
+  } catch (error) {
+    if (!(error instanceof DatabaseLockedError)) throw error;
+    const holder = error.holderPid === null ? 'another process' : `process ${error.holderPid}`;
+    const why =
+      endpoint && serverAlive && (error.holderPid === null || error.holderPid === endpoint.pid)
+        ? `the docproc server (pid ${endpoint.pid}) holds it but does not answer at ${endpoint.url}`
+        : `${holder} holds it and is not a docproc server this CLI can reach`;
+    throw new CliError(
+      `refusing to open ${error.file}: ${why}. Nothing was changed; retry once the server ` +
+        'answers, or stop that process.',
+      EXIT.busy,
+    );
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

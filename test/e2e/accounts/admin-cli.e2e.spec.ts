@@ -1,0 +1,350 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+
+/**
+ * docproc-admin as a user runs it: the compiled CLI as a child process, against a real
+ * DuckDB file, with no server (direct mode), with a server child process (HTTP mode), with
+ * a hung server and with a foreign lock holder (refusal).
+ */
+// Every CLI run starts a Node process (about a second, more on a busy machine).
+jest.setTimeout(60000);
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+// Its own build output, so a developer's `dist/` (maybe serving `npm start`) is untouched.
+const buildDir = path.join(repoRoot, 'dist', 'cli-e2e');
+const cliJs = path.join(buildDir, 'src', 'cli.js');
+const mainJs = path.join(buildDir, 'src', 'main.js');
+
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: () => Record<string, unknown>;
+}
+
+function runCli(dataDir: string, args: string[]): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [cliJs, ...args],
+      { env: { PATH: process.env.PATH, DATA_DIR: dataDir }, timeout: 20000 },
+      (error, stdout, stderr) => {
+        const code = error ? ((error as { code?: unknown }).code as number) : 0;
+        resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) });
+      },
+    );
+  });
+}
+
+/** Runs a command that must succeed and returns its JSON output. */
+async function ok(dataDir: string, args: string[]): Promise<Record<string, unknown>> {
+  const run = await runCli(dataDir, args);
+  if (run.code !== 0) throw new Error(`${args.join(' ')} failed (${run.code}): ${run.stderr}`);
+  expect(run.stderr).toBe('');
+  expect(run.stdout.trim().split('\n')).toHaveLength(1);
+  return run.json();
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(check: () => boolean, what: string, timeoutMs = 20000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+interface Server {
+  child: ChildProcess;
+  baseUrl: string;
+  stderr: () => string;
+}
+
+async function startServer(dataDir: string): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [mainJs], {
+    env: {
+      PATH: process.env.PATH,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const adminFile = path.join(dataDir, 'admin.json');
+  await waitFor(
+    () => fs.existsSync(adminFile) || child.exitCode !== null,
+    `the server to publish ${adminFile}`,
+  );
+  if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
+  return { child, baseUrl: `http://127.0.0.1:${port}`, stderr: () => stderr };
+}
+
+async function stopServer(server: Server): Promise<void> {
+  server.child.kill('SIGTERM');
+  await exited(server.child);
+}
+
+beforeAll(async () => {
+  await new Promise<void>((resolve, reject) =>
+    execFile(
+      process.execPath,
+      [
+        path.join(repoRoot, 'node_modules/typescript/bin/tsc'),
+        '-p',
+        path.join(repoRoot, 'tsconfig.build.json'),
+        '--outDir',
+        buildDir,
+      ],
+      { cwd: repoRoot },
+      (error, stdout) => (error ? reject(new Error(`build failed: ${stdout}`)) : resolve()),
+    ),
+  );
+}, 180000);
+
+describe('docproc-admin', () => {
+  let dataDir: string;
+  let orgId: string;
+  let userId: string;
+  let server: Server | undefined;
+
+  beforeAll(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-cli-'));
+  });
+  afterAll(async () => {
+    if (server) await stopServer(server);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  describe('with no server (direct mode on the DuckDB file)', () => {
+    it('creates an org, a user and a membership, printing JSON', async () => {
+      orgId = String((await ok(dataDir, ['org', 'create', '--name', 'Acme'])).orgId);
+      expect(orgId).toMatch(/^org_[0-9a-f]{16}$/);
+      const user = await ok(dataDir, ['user', 'create', '--email', 'Ada@Example.com']);
+      userId = String(user.userId);
+      expect(user).toEqual({ userId: expect.stringMatching(/^usr_/), email: 'ada@example.com' });
+      expect(await ok(dataDir, ['member', 'add', '--org', orgId, '--user', userId])).toMatchObject({
+        orgId,
+        userId,
+        role: 'member',
+      });
+      expect(fs.existsSync(path.join(dataDir, 'docproc.duckdb'))).toBe(true);
+    });
+
+    it('creates keys with secrets shown once', async () => {
+      const account = await ok(dataDir, [
+        'account-key',
+        'create',
+        '--user',
+        userId,
+        '--org',
+        orgId,
+      ]);
+      expect(account).toEqual({
+        keyId: expect.stringMatching(/^ak_/),
+        secret: expect.stringMatching(/^dpa_/),
+      });
+      const processing = await ok(dataDir, [
+        'processing-key',
+        'create',
+        '--org',
+        orgId,
+        '--name',
+        'ci',
+      ]);
+      expect(processing.secret).toMatch(/^dpk_/);
+      const listed = await runCli(dataDir, ['processing-key', 'list', '--org', orgId]);
+      expect(listed.json()).toEqual([
+        expect.objectContaining({ keyId: processing.keyId, name: 'ci' }),
+      ]);
+      expect(listed.stdout).not.toContain(String(processing.secret));
+    });
+
+    it('lists orgs and users', async () => {
+      expect(await ok(dataDir, ['org', 'list'])).toEqual([
+        expect.objectContaining({ orgId, name: 'Acme' }),
+      ]);
+      expect(await ok(dataDir, ['user', 'list'])).toEqual([expect.objectContaining({ userId })]);
+    });
+
+    it.each([
+      [
+        ['user', 'create', '--email', 'not-an-email'],
+        /"not-an-email" is not a valid email address/,
+      ],
+      [['user', 'create', '--email', 'ada@example.com'], /already exists/],
+      [
+        ['member', 'add', '--org', 'org_nope', '--user', 'usr_x'],
+        /Organization org_nope does not exist/,
+      ],
+      [['processing-key', 'create', '--org', 'org_nope'], /Organization org_nope does not exist/],
+      [['account-key', 'create', '--user', 'usr_nope'], /User usr_nope does not exist/],
+      [
+        ['member', 'add', '--org', 'org_x', '--user', 'usr_x', '--role', 'god'],
+        /role must be one of/,
+      ],
+    ])('fails with exit 1 and a clear message: %j', async (args, message) => {
+      const run = await runCli(dataDir, args);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/^docproc-admin: /);
+      expect(run.stderr).toMatch(message);
+    });
+
+    it('refuses an account key default org the user does not belong to', async () => {
+      const other = String((await ok(dataDir, ['org', 'create', '--name', 'Other'])).orgId);
+      const run = await runCli(dataDir, [
+        'account-key',
+        'create',
+        '--user',
+        userId,
+        '--org',
+        other,
+      ]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/not a member of organization/);
+    });
+
+    it.each([
+      [['org', 'create']],
+      [['org', 'explode']],
+      [['member', 'add', '--org', 'o']],
+      [['org', 'create', '--name', 'x', '--bogus']],
+    ])('exits 2 with usage on bad arguments: %j', async (args) => {
+      const run = await runCli(dataDir, args);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/error: /);
+      expect(run.stderr).toMatch(/Usage: docproc-admin/);
+    });
+
+    it('ignores a stale admin.json whose process is gone', async () => {
+      const gone = spawn(process.execPath, ['-e', '']);
+      await exited(gone);
+      const adminFile = path.join(dataDir, 'admin.json');
+      fs.writeFileSync(
+        adminFile,
+        JSON.stringify({ url: 'http://127.0.0.1:9', token: 'x', pid: gone.pid }),
+      );
+      try {
+        expect(await ok(dataDir, ['org', 'list'])).toHaveLength(2);
+      } finally {
+        fs.rmSync(adminFile);
+      }
+    });
+  });
+
+  describe('with the server running (HTTP mode)', () => {
+    beforeAll(async () => {
+      server = await startServer(dataDir);
+    }, 30000);
+
+    it('runs commands through the server, which keeps the file lock, and sees earlier data', async () => {
+      const orgs = (await ok(dataDir, ['org', 'list'])) as unknown as { orgId: string }[];
+      expect(orgs.map((o) => o.orgId)).toContain(orgId);
+      const created = await ok(dataDir, ['org', 'create', '--name', 'Made while serving']);
+      const health = await fetch(`${server!.baseUrl}/health`);
+      expect(health.status).toBe(200);
+      expect(((await ok(dataDir, ['org', 'list'])) as unknown as unknown[]).length).toBe(3);
+      expect(created.orgId).toMatch(/^org_/);
+    });
+
+    it('issues an account key the running server accepts on the dashboard API', async () => {
+      const key = await ok(dataDir, ['account-key', 'create', '--user', userId, '--org', orgId]);
+      const res = await fetch(`${server!.baseUrl}/api/v1/orgs`, {
+        headers: { authorization: `Bearer ${String(key.secret)}` },
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({
+        data: [expect.objectContaining({ orgId, name: 'Acme', role: 'member' })],
+      });
+    });
+
+    it('reports service errors from the server with the same messages', async () => {
+      const run = await runCli(dataDir, ['member', 'add', '--org', 'org_nope', '--user', userId]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/Organization org_nope does not exist \(ORG_NOT_FOUND\)/);
+      const email = await runCli(dataDir, ['user', 'create', '--email', 'nope']);
+      expect(email.stderr).toMatch(/not a valid email address/);
+    });
+
+    it('refuses, without touching the file, while the server holds the lock but does not answer', async () => {
+      server!.child.kill('SIGSTOP');
+      try {
+        const run = await runCli(dataDir, ['org', 'create', '--name', 'Never']);
+        expect(run.code).toBe(3);
+        expect(run.stdout).toBe('');
+        expect(run.stderr).toMatch(/refusing to open .*docproc\.duckdb/);
+        expect(run.stderr).toMatch(new RegExp(`docproc server \\(pid ${server!.child.pid}\\)`));
+      } finally {
+        server!.child.kill('SIGCONT');
+      }
+      const orgs = (await ok(dataDir, ['org', 'list'])) as unknown as { name: string }[];
+      expect(orgs.map((o) => o.name)).not.toContain('Never');
+    });
+
+    it('removes admin.json on SIGTERM, after which the CLI opens the file directly', async () => {
+      await stopServer(server!);
+      // Nest's shutdown hooks clean up, then re-raise SIGTERM on themselves.
+      expect(server!.child.signalCode ?? server!.child.exitCode).toMatch(/^(SIGTERM|0)$/);
+      expect(server!.stderr()).not.toMatch(/error/i);
+      server = undefined;
+      expect(fs.existsSync(path.join(dataDir, 'admin.json'))).toBe(false);
+      const orgs = (await ok(dataDir, ['org', 'list'])) as unknown as { name: string }[];
+      expect(orgs.map((o) => o.name)).toContain('Made while serving');
+    });
+  });
+
+  describe('with a foreign process holding the file', () => {
+    it('refuses and names the process', async () => {
+      const holder = spawn(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `import { DuckDBInstance } from '@duckdb/node-api';
+         const db = await DuckDBInstance.create(process.argv[1]);
+         await db.connect();
+         process.stdout.write('locked\\n');
+         setInterval(() => {}, 1000);`,
+          path.join(dataDir, 'docproc.duckdb'),
+        ],
+        { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      try {
+        await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
+        const run = await runCli(dataDir, ['org', 'list']);
+        expect(run.code).toBe(3);
+        expect(run.stderr).toMatch(
+          new RegExp(`process ${holder.pid} holds it and is not a docproc server`),
+        );
+      } finally {
+        holder.kill('SIGTERM');
+        await exited(holder);
+      }
+    });
+  });
+});
