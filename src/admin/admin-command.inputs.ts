@@ -80,3 +80,20 @@ export class ProcessingKeyRevokeInput {
   @IsNotEmpty()
   keyId!: string;
 }
+
+export class MetadataKeyInput {
+  @IsString()
+  @IsNotEmpty()
+  orgId!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(256)
+  key!: string;
+}
+
+export class FileInput {
+  @IsString()
+  @IsNotEmpty()
+  file!: string;
+}

@@ -1,8 +1,12 @@
 import { AccountsService } from '../accounts/accounts.service.js';
 import { ApiKeyService } from '../accounts/keys/api-key.service.js';
+import { MetadataKeyService } from '../usage/metadata/metadata-key.service.js';
+import { UsageImportService } from '../usage/import/usage-import.service.js';
 import { AdminCommand, defineCommand } from './admin-command.js';
 import {
   AccountKeyCreateInput,
+  FileInput,
+  MetadataKeyInput,
   MemberAddInput,
   NoInput,
   OrgCreateInput,
@@ -141,5 +145,46 @@ export const ADMIN_COMMANDS: AdminCommand[] = [
     input: ProcessingKeyRevokeInput,
     run: (services, input) =>
       services.get(ApiKeyService, { strict: false }).revokeProcessingKey(input.orgId, input.keyId),
+  }),
+  defineCommand({
+    name: 'metadata-key.enable',
+    description:
+      'Enable an async-metadata key for usage grouping; refused when its values look like per-request identifiers',
+    options: [
+      { ...org, required: true },
+      { flags: '--key <key>', field: 'key', description: 'metadata key', required: true },
+    ],
+    input: MetadataKeyInput,
+    run: async (services, input) => {
+      await services.get(AccountsService, { strict: false }).requireOrg(input.orgId);
+      return services.get(MetadataKeyService, { strict: false }).enable(input.orgId, input.key);
+    },
+  }),
+  defineCommand({
+    name: 'metadata-key.list',
+    description: 'List the metadata keys of an organization: enabled, observed, rejected',
+    options: [{ ...org, required: true }],
+    input: OrgInput,
+    run: async (services, input) => {
+      await services.get(AccountsService, { strict: false }).requireOrg(input.orgId);
+      return services.get(MetadataKeyService, { strict: false }).list(input.orgId);
+    },
+  }),
+  defineCommand({
+    name: 'usage.import',
+    description:
+      'Load usage events (CloudEvents, one per line) through ingestion; prints accepted/duplicate/rejected counts',
+    options: [
+      {
+        flags: '--file <path>',
+        field: 'file',
+        description: 'NDJSON file',
+        required: true,
+        path: true,
+      },
+    ],
+    input: FileInput,
+    run: (services, input) =>
+      services.get(UsageImportService, { strict: false }).importFile(input.file),
   }),
 ];

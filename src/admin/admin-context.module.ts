@@ -4,6 +4,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { ConfigModule } from '../config/config.module.js';
 import { DatabaseModule } from '../database/database.module.js';
 import { AdminCommandsModule } from './admin-commands.module.js';
+import { UsageModule } from '../usage/usage.module.js';
 
 /**
  * What `docproc-admin` loads when no server owns the DuckDB file: the store and the
@@ -15,7 +16,13 @@ export class AdminContextModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AdminContextModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, AccountsModule, AdminCommandsModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule,
+        AccountsModule,
+        UsageModule,
+        AdminCommandsModule,
+      ],
     };
   }
 }
