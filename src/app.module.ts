@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { requestIdOf } from './common/request-id.js';
@@ -19,6 +19,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         LoggerModule.forRoot({
+          forRoutes: [{ path: '*splat', method: RequestMethod.ALL }],
           pinoHttp: {
             level: config.logLevel,
             genReqId: requestIdOf,
