@@ -2,6 +2,7 @@ import { Global, Inject, Logger, Module, OnApplicationBootstrap } from '@nestjs/
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { AccountsService } from './accounts.service.js';
+import { AccountKeysController } from './dashboard/account-keys.controller.js';
 import { OrgsController } from './dashboard/orgs.controller.js';
 import { AccountAuthGuard } from './auth/account-auth.guard.js';
 import { ProcessingAuthGuard } from './auth/processing-auth.guard.js';
@@ -17,7 +18,7 @@ import { UserRepository } from './user.repository.js';
  */
 @Global()
 @Module({
-  controllers: [OrgsController],
+  controllers: [OrgsController, AccountKeysController],
   providers: [
     OrganizationRepository,
     UserRepository,

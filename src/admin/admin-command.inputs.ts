@@ -97,3 +97,13 @@ export class FileInput {
   @IsNotEmpty()
   file!: string;
 }
+
+export class AccountKeyRevokeInput {
+  @IsString()
+  @IsNotEmpty()
+  userId!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  keyId!: string;
+}

@@ -5,6 +5,7 @@ import { UsageImportService } from '../usage/import/usage-import.service.js';
 import { AdminCommand, defineCommand } from './admin-command.js';
 import {
   AccountKeyCreateInput,
+  AccountKeyRevokeInput,
   FileInput,
   MetadataKeyInput,
   MemberAddInput,
@@ -111,6 +112,17 @@ export const ADMIN_COMMANDS: AdminCommand[] = [
       await services.get(AccountsService, { strict: false }).requireUser(input.userId);
       return services.get(ApiKeyService, { strict: false }).listAccountKeys(input.userId);
     },
+  }),
+  defineCommand({
+    name: 'account-key.revoke',
+    description: 'Revoke an account API key of a user',
+    options: [
+      { ...user, required: true },
+      { flags: '--key <keyId>', field: 'keyId', description: 'key id (ak_...)', required: true },
+    ],
+    input: AccountKeyRevokeInput,
+    run: (services, input) =>
+      services.get(ApiKeyService, { strict: false }).revokeAccountKey(input.userId, input.keyId),
   }),
   defineCommand({
     name: 'processing-key.create',

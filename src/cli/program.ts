@@ -52,6 +52,9 @@ export function buildProgram(commands: AdminCommand[], invoke: CommandInvoker): 
       await invoke(command.name, input, { dataDir: globals.dataDir });
     });
   }
+  for (const group of groups.values()) {
+    group.description(group.commands.map((c) => c.name()).join(', '));
+  }
   return program;
 }
 

@@ -130,20 +130,22 @@ export class ApiKeyRepository {
     return rows.map(toProcessingKey);
   }
 
+  async findAccountKey(keyId: string): Promise<AccountKeySummary | null> {
+    const rows = await this.db.all<AccountKeyRow>(
+      `SELECT id, user_id, default_org_id, name, created_at, revoked_at FROM account_api_keys
+        WHERE id = $1`,
+      [keyId],
+    );
+    return rows.length ? toAccountKey(rows[0]) : null;
+  }
+
   async listAccountKeys(userId: string): Promise<AccountKeySummary[]> {
     const rows = await this.db.all<AccountKeyRow>(
       `SELECT id, user_id, default_org_id, name, created_at, revoked_at FROM account_api_keys
         WHERE user_id = $1 ORDER BY created_at, id`,
       [userId],
     );
-    return rows.map((row) => ({
-      keyId: row.id,
-      userId: row.user_id,
-      defaultOrgId: row.default_org_id,
-      name: row.name,
-      createdAt: iso(row.created_at),
-      revokedAt: isoOrNull(row.revoked_at),
-    }));
+    return rows.map(toAccountKey);
   }
 
   /** Marks a key revoked once; a second revocation keeps the first time. */
@@ -160,6 +162,17 @@ export class ApiKeyRepository {
       [keyId],
     );
   }
+}
+
+function toAccountKey(row: AccountKeyRow): AccountKeySummary {
+  return {
+    keyId: row.id,
+    userId: row.user_id,
+    defaultOrgId: row.default_org_id,
+    name: row.name,
+    createdAt: iso(row.created_at),
+    revokedAt: isoOrNull(row.revoked_at),
+  };
 }
 
 function toProcessingKey(row: ProcessingKeyRow): ProcessingKeySummary {

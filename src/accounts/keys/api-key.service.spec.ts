@@ -131,6 +131,22 @@ describe(ApiKeyService.name, () => {
     expect(await sut.verifyProcessingKey(created.secret)).toBeNull();
   });
 
+  it('serves a busy key from cache but refuses it as soon as it is revoked here', async () => {
+    const created = await sut.createProcessingKey('org_a');
+    expect(await sut.verifyProcessingKey(created.secret)).not.toBeNull();
+    expect(await sut.verifyProcessingKey(created.secret)).not.toBeNull();
+    expect(store.repo.findProcessingKeyForAuth).toHaveBeenCalledTimes(1);
+    await sut.revokeProcessingKey('org_a', created.keyId);
+    expect(await sut.verifyProcessingKey(created.secret)).toBeNull();
+  });
+
+  it('still checks the secret of a cached key', async () => {
+    const created = await sut.createProcessingKey('org_a');
+    await sut.verifyProcessingKey(created.secret);
+    const forged = created.secret.slice(0, 21) + 'e'.repeat(64);
+    expect(await sut.verifyProcessingKey(forged)).toBeNull();
+  });
+
   it('refuses over-long key names', async () => {
     await expect(sut.createProcessingKey('org_a', { name: 'x'.repeat(101) })).rejects.toMatchObject(
       { code: 'INVALID_NAME' },

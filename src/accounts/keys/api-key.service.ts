@@ -3,7 +3,8 @@ import { ApiError } from '../../common/api-error.js';
 import { AccountsService } from '../accounts.service.js';
 import type { AccountKeySummary, CreatedKey, ProcessingKeySummary } from '../accounts.types.js';
 import type { AccountPrincipal, ProcessingPrincipal } from '../principal.js';
-import { ApiKeyRepository } from './api-key.repository.js';
+import { ApiKeyRepository, StoredAccountKey, StoredProcessingKey } from './api-key.repository.js';
+import { KeyCache } from './key-cache.js';
 import { hashToken, issueToken, parseToken, tokenMatchesHash } from './api-key-token.js';
 
 const MAX_KEY_NAME_LENGTH = 100;
@@ -11,9 +12,21 @@ const MAX_KEY_NAME_LENGTH = 100;
 /** Compared against when a key id is unknown, so a miss costs about what a hit does. */
 const UNKNOWN_KEY_HASH = hashToken('docproc:no-such-key');
 
+const KEY_CACHE_TTL_MS = 60_000;
+const KEY_CACHE_MAX_ENTRIES = 10_000;
+
 /** Issues, lists, revokes and verifies account and processing API keys. */
 @Injectable()
 export class ApiKeyService {
+  private readonly accountKeyCache = new KeyCache<StoredAccountKey>(
+    KEY_CACHE_TTL_MS,
+    KEY_CACHE_MAX_ENTRIES,
+  );
+  private readonly processingKeyCache = new KeyCache<StoredProcessingKey>(
+    KEY_CACHE_TTL_MS,
+    KEY_CACHE_MAX_ENTRIES,
+  );
+
   constructor(
     private readonly keys: ApiKeyRepository,
     private readonly accounts: AccountsService,
@@ -80,14 +93,28 @@ export class ApiKeyService {
       );
     }
     await this.keys.revokeProcessingKey(keyId);
+    this.processingKeyCache.delete(keyId);
     return (await this.keys.findProcessingKey(keyId))!;
+  }
+
+  /** Revokes a personal key of `userId`; 404 when the user has no such key. Idempotent. */
+  async revokeAccountKey(userId: string, keyId: string): Promise<AccountKeySummary> {
+    const key = await this.keys.findAccountKey(keyId);
+    if (!key || key.userId !== userId) {
+      throw ApiError.notFound('KEY_NOT_FOUND', `User ${userId} has no account key ${keyId}`);
+    }
+    await this.keys.revokeAccountKey(keyId);
+    this.accountKeyCache.delete(keyId);
+    return (await this.keys.findAccountKey(keyId))!;
   }
 
   /** The principal of a valid, unrevoked account key; null for anything else, processing keys included. */
   async verifyAccountKey(token: string): Promise<AccountPrincipal | null> {
     const parsed = parseToken(token);
     if (!parsed || parsed.kind !== 'account') return null;
-    const key = await this.keys.findAccountKeyForAuth(parsed.keyId);
+    const key = await this.cached(this.accountKeyCache, parsed.keyId, (id) =>
+      this.keys.findAccountKeyForAuth(id),
+    );
     const matches = tokenMatchesHash(token, key?.secretHash ?? UNKNOWN_KEY_HASH);
     if (!key || !matches || key.revoked) return null;
     return {
@@ -102,10 +129,25 @@ export class ApiKeyService {
   async verifyProcessingKey(token: string): Promise<ProcessingPrincipal | null> {
     const parsed = parseToken(token);
     if (!parsed || parsed.kind !== 'processing') return null;
-    const key = await this.keys.findProcessingKeyForAuth(parsed.keyId);
+    const key = await this.cached(this.processingKeyCache, parsed.keyId, (id) =>
+      this.keys.findProcessingKeyForAuth(id),
+    );
     const matches = tokenMatchesHash(token, key?.secretHash ?? UNKNOWN_KEY_HASH);
     if (!key || !matches || key.revoked) return null;
     return { kind: 'processing', keyId: key.keyId, orgId: key.orgId };
+  }
+
+  /** Live keys are cached; unknown and revoked ones always go to the store. */
+  private async cached<T extends { revoked: boolean }>(
+    cache: KeyCache<T>,
+    keyId: string,
+    load: (keyId: string) => Promise<T | null>,
+  ): Promise<T | null> {
+    const hit = cache.get(keyId);
+    if (hit) return hit;
+    const loaded = await load(keyId);
+    if (loaded && !loaded.revoked) cache.set(keyId, loaded);
+    return loaded;
   }
 }
 

@@ -161,6 +161,83 @@ describe('account dashboard: orgs and processing keys over HTTP', () => {
   });
 });
 
+describe('account dashboard: personal account keys over HTTP', () => {
+  let t: TestApp;
+  let acme: string;
+  let other: string;
+  let adaId: string;
+  let adaKey: { keyId: string; secret: string };
+
+  function call(method: string, route: string, token: string, body?: unknown) {
+    return fetch(`${t.baseUrl}${route}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const accounts = t.app.get(AccountsService);
+    acme = (await accounts.createOrg('Acme')).orgId;
+    other = (await accounts.createOrg('Other')).orgId;
+    adaId = (await accounts.createUser('ada@example.com')).userId;
+    await accounts.addMember(acme, adaId);
+    adaKey = await t.app.get(ApiKeyService).createAccountKey(adaId);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('creates another personal key with a default org and lists keys without secrets', async () => {
+    const res = await call('POST', '/api/v1/account-keys', adaKey.secret, {
+      name: 'laptop',
+      defaultOrgId: acme,
+    });
+    expect(res.status).toBe(201);
+    const created = (await res.json()) as { keyId: string; secret: string };
+    expect(created).toEqual({
+      keyId: expect.stringMatching(/^ak_/),
+      secret: expect.stringMatching(/^dpa_/),
+      defaultOrgId: acme,
+      name: 'laptop',
+    });
+    const listRes = await call('GET', '/api/v1/account-keys', created.secret);
+    const list = (await listRes.json()) as { data: Json[] };
+    expect(list.data.map((k) => k.keyId)).toEqual([adaKey.keyId, created.keyId]);
+    expect(list.data[1]).toMatchObject({ userId: adaId, defaultOrgId: acme, revokedAt: null });
+    expect(JSON.stringify(list)).not.toMatch(/dpa_/);
+  });
+
+  it('answers 403 for a default org the caller does not belong to, 400 for bad bodies', async () => {
+    const res = await call('POST', '/api/v1/account-keys', adaKey.secret, { defaultOrgId: other });
+    expect(res.status).toBe(403);
+    const bad = await call('POST', '/api/v1/account-keys', adaKey.secret, { defaultOrgId: '' });
+    expect(bad.status).toBe(400);
+  });
+
+  it('revokes a key of the caller, which then stops authenticating', async () => {
+    const spare = await t.app.get(ApiKeyService).createAccountKey(adaId);
+    const res = await call('DELETE', `/api/v1/account-keys/${spare.keyId}`, adaKey.secret);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Json).revokedAt).toEqual(expect.any(String));
+    expect((await call('GET', '/api/v1/account-keys', spare.secret)).status).toBe(401);
+    expect((await call('GET', '/api/v1/account-keys', adaKey.secret)).status).toBe(200);
+  });
+
+  it("answers 404 for another user's key and leaves it working", async () => {
+    const accounts = t.app.get(AccountsService);
+    const bob = await accounts.createUser('bob@example.com');
+    const bobKey = await t.app.get(ApiKeyService).createAccountKey(bob.userId);
+    const res = await call('DELETE', `/api/v1/account-keys/${bobKey.keyId}`, adaKey.secret);
+    expect(res.status).toBe(404);
+    expect((await call('GET', '/api/v1/account-keys', bobKey.secret)).status).toBe(200);
+  });
+});
+
 describe('admin endpoint of a running server', () => {
   let t: TestApp;
   beforeAll(async () => {

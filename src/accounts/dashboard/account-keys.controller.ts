@@ -1,0 +1,49 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { AccountsService } from '../accounts.service.js';
+import type { AccountKeySummary, CreatedKey } from '../accounts.types.js';
+import { AccountAuthGuard } from '../auth/account-auth.guard.js';
+import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
+import { ApiKeyService } from '../keys/api-key.service.js';
+import type { AccountPrincipal } from '../principal.js';
+import { CreateAccountKeyDto } from './account-key.dto.js';
+import { bodyValidationPipe } from './body-validation.pipe.js';
+
+/** The dashboard's key page: the caller's own personal account API keys. */
+@Controller('api/v1/account-keys')
+@UseGuards(AccountAuthGuard)
+export class AccountKeysController {
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly keys: ApiKeyService,
+  ) {}
+
+  @Get()
+  async list(
+    @CurrentPrincipal() principal: AccountPrincipal,
+  ): Promise<{ data: AccountKeySummary[] }> {
+    return { data: await this.keys.listAccountKeys(principal.userId) };
+  }
+
+  @Post()
+  @HttpCode(201)
+  async create(
+    @CurrentPrincipal() principal: AccountPrincipal,
+    @Body(bodyValidationPipe()) body: CreateAccountKeyDto,
+  ): Promise<CreatedKey & { defaultOrgId: string | null; name: string | null }> {
+    const defaultOrgId = body.defaultOrgId ?? null;
+    if (defaultOrgId !== null) await this.accounts.requireMember(principal.userId, defaultOrgId);
+    const created = await this.keys.createAccountKey(principal.userId, {
+      defaultOrgId,
+      name: body.name,
+    });
+    return { ...created, defaultOrgId, name: body.name?.trim() || null };
+  }
+
+  @Delete(':keyId')
+  revoke(
+    @CurrentPrincipal() principal: AccountPrincipal,
+    @Param('keyId') keyId: string,
+  ): Promise<AccountKeySummary> {
+    return this.keys.revokeAccountKey(principal.userId, keyId);
+  }
+}
