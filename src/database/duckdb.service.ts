@@ -34,7 +34,7 @@ export class DuckDbService implements OnApplicationShutdown {
     if (this.instance) return;
     const file = this.config.databaseFile;
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-    this.instance = await DuckDBInstance.create(file);
+    this.instance = await openWithRetry(file);
     this.writer = await this.instance.connect();
     for (let i = 0; i < 2; i++) this.readers.push(await this.instance.connect());
   }
@@ -99,6 +99,22 @@ export class DuckDbService implements OnApplicationShutdown {
     for (const connection of [...this.readers, this.writer]) connection?.closeSync();
     this.readers = [];
     this.instance?.closeSync();
+  }
+}
+
+/**
+ * `docproc-admin` opens the file for about a second when no server runs; a server
+ * starting in that moment waits for it instead of failing on the lock.
+ */
+async function openWithRetry(file: string, attempts = 20, delayMs = 250): Promise<DuckDBInstance> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await DuckDBInstance.create(file);
+    } catch (error) {
+      const locked = error instanceof Error && /Could not set lock on file/i.test(error.message);
+      if (!locked || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
   }
 }
 
