@@ -42,6 +42,43 @@ export async function createTestTopic(prefix: string, partitions = 3): Promise<s
   return topic;
 }
 
+/** Topics and group of their own for one app under test, and the env that selects them. */
+export interface TestUsageTopics {
+  topic: string;
+  deadLetterTopic: string;
+  consumerGroup: string;
+  /** For `startTestApp(env)`: KAFKA_BROKERS, KAFKA_USAGE_TOPIC, KAFKA_DLQ_TOPIC, KAFKA_CONSUMER_GROUP. */
+  env: Record<string, string>;
+}
+
+/** A private usage topic, its dead-letter topic and a consumer group for one spec's app. */
+export async function createUsageTopics(prefix: string, partitions = 3): Promise<TestUsageTopics> {
+  const topic = await createTestTopic(prefix, partitions);
+  const deadLetterTopic = `${topic}.dlq`;
+  const admin = testKafka('docproc-test-admin').admin();
+  await admin.connect();
+  try {
+    await admin.createTopics({
+      topics: [{ topic: deadLetterTopic, numPartitions: partitions, replicationFactor: 1 }],
+      waitForLeaders: true,
+    });
+  } finally {
+    await admin.disconnect();
+  }
+  const consumerGroup = `${topic}.group`;
+  return {
+    topic,
+    deadLetterTopic,
+    consumerGroup,
+    env: {
+      KAFKA_BROKERS: testKafkaBrokers().join(','),
+      KAFKA_USAGE_TOPIC: topic,
+      KAFKA_DLQ_TOPIC: deadLetterTopic,
+      KAFKA_CONSUMER_GROUP: consumerGroup,
+    },
+  };
+}
+
 export interface TestMessage {
   key?: string | null;
   value: string | Buffer | null;
