@@ -33,17 +33,42 @@ function testKafka(clientId: string): Kafka {
  */
 export async function createTestTopic(prefix: string, partitions = 3): Promise<string> {
   const topic = `${prefix}.${randomUUID().slice(0, 8)}`;
+  await createTopics([topic], partitions);
+  return topic;
+}
+
+/**
+ * Creates topics and waits until every partition has a leader. kafkajs' own
+ * `waitForLeaders` gives up when a KRaft broker still answers "unknown topic" for a moment
+ * after creating one (seen on a loaded machine), so the wait here retries until a deadline.
+ */
+async function createTopics(topics: string[], partitions: number, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
   const admin = testKafka('docproc-test-admin').admin();
   await admin.connect();
   try {
     await admin.createTopics({
-      topics: [{ topic, numPartitions: partitions, replicationFactor: 1 }],
-      waitForLeaders: true,
+      topics: topics.map((topic) => ({ topic, numPartitions: partitions, replicationFactor: 1 })),
+      waitForLeaders: false,
     });
+    for (;;) {
+      try {
+        const { topics: found } = await admin.fetchTopicMetadata({ topics });
+        const led = found.every(
+          (t) => t.partitions.length === partitions && t.partitions.every((p) => p.leader >= 0),
+        );
+        if (led) return;
+      } catch (error) {
+        // Whatever the broker answers while it settles, only the deadline ends the wait.
+        if (Date.now() > deadline) throw error;
+      }
+      if (Date.now() > deadline)
+        throw new Error(`topics ${topics} have no leaders after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   } finally {
     await admin.disconnect();
   }
-  return topic;
 }
 
 /** Topics and group of their own for one app under test, and the env that selects them. */
@@ -57,18 +82,9 @@ export interface TestUsageTopics {
 
 /** A private usage topic, its dead-letter topic and a consumer group for one spec's app. */
 export async function createUsageTopics(prefix: string, partitions = 3): Promise<TestUsageTopics> {
-  const topic = await createTestTopic(prefix, partitions);
+  const topic = `${prefix}.${randomUUID().slice(0, 8)}`;
   const deadLetterTopic = `${topic}.dlq`;
-  const admin = testKafka('docproc-test-admin').admin();
-  await admin.connect();
-  try {
-    await admin.createTopics({
-      topics: [{ topic: deadLetterTopic, numPartitions: partitions, replicationFactor: 1 }],
-      waitForLeaders: true,
-    });
-  } finally {
-    await admin.disconnect();
-  }
+  await createTopics([topic, deadLetterTopic], partitions);
   const consumerGroup = `${topic}.group`;
   return {
     topic,
