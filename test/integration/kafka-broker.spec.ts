@@ -1,6 +1,13 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from '@jest/globals';
-import { consumeAll, createTestTopic, produce, testKafkaBrokers } from '../support/kafka.js';
+import { loadConfig } from '../../src/config/app-config.js';
+import {
+  consumeAll,
+  createTestTopic,
+  createUsageTopics,
+  produce,
+  testKafkaBrokers,
+} from '../support/kafka.js';
 
 /** Feeds lines to `kcat` in producer mode; resolves when kcat has flushed and exited. */
 function kcatProduce(topic: string, lines: string[]): Promise<void> {
@@ -57,6 +64,24 @@ describe('the real Kafka broker', () => {
 
     expect(await consumeAll(b, 10_000)).toEqual([]);
     expect((await consumeAll(a, 10_000)).map((m) => m.value?.toString())).toEqual(['only-in-a']);
+  });
+
+  it('gives a spec its own usage and dead-letter topics that the app config selects', async () => {
+    const usage = await createUsageTopics('test.usage');
+
+    expect(loadConfig(usage.env).kafka).toEqual({
+      brokers: testKafkaBrokers(),
+      clientId: 'docproc',
+      usageTopic: usage.topic,
+      deadLetterTopic: usage.deadLetterTopic,
+      consumerGroup: usage.consumerGroup,
+    });
+    await produce(usage.deadLetterTopic, [
+      { key: 'org_1', value: 'bad', headers: { reason: 'x' } },
+    ]);
+    const dead = await consumeAll(usage.deadLetterTopic, 10_000);
+    expect(dead.map((m) => [m.value?.toString(), m.headers.reason])).toEqual([['bad', 'x']]);
+    expect(await consumeAll(usage.topic, 10_000)).toEqual([]);
   });
 
   it('accepts events from a plain external client (kcat) that kafkajs then reads', async () => {

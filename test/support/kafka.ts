@@ -1,4 +1,8 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { IHeaders, Kafka, logLevel, Partitioners } from 'kafkajs';
 
 /** The real broker of this test run (started by global setup or scripts/test-all.sh). */
@@ -29,17 +33,70 @@ function testKafka(clientId: string): Kafka {
  */
 export async function createTestTopic(prefix: string, partitions = 3): Promise<string> {
   const topic = `${prefix}.${randomUUID().slice(0, 8)}`;
+  await createTopics([topic], partitions);
+  return topic;
+}
+
+/**
+ * Creates topics and waits until every partition has a leader. kafkajs' own
+ * `waitForLeaders` gives up when a KRaft broker still answers "unknown topic" for a moment
+ * after creating one (seen on a loaded machine), so the wait here retries until a deadline.
+ */
+async function createTopics(topics: string[], partitions: number, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
   const admin = testKafka('docproc-test-admin').admin();
   await admin.connect();
   try {
     await admin.createTopics({
-      topics: [{ topic, numPartitions: partitions, replicationFactor: 1 }],
-      waitForLeaders: true,
+      topics: topics.map((topic) => ({ topic, numPartitions: partitions, replicationFactor: 1 })),
+      waitForLeaders: false,
     });
+    for (;;) {
+      try {
+        const { topics: found } = await admin.fetchTopicMetadata({ topics });
+        const led = found.every(
+          (t) => t.partitions.length === partitions && t.partitions.every((p) => p.leader >= 0),
+        );
+        if (led) return;
+      } catch (error) {
+        // Whatever the broker answers while it settles, only the deadline ends the wait.
+        if (Date.now() > deadline) throw error;
+      }
+      if (Date.now() > deadline)
+        throw new Error(`topics ${topics} have no leaders after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   } finally {
     await admin.disconnect();
   }
-  return topic;
+}
+
+/** Topics and group of their own for one app under test, and the env that selects them. */
+export interface TestUsageTopics {
+  topic: string;
+  deadLetterTopic: string;
+  consumerGroup: string;
+  /** For `startTestApp(env)`: KAFKA_BROKERS, KAFKA_USAGE_TOPIC, KAFKA_DLQ_TOPIC, KAFKA_CONSUMER_GROUP. */
+  env: Record<string, string>;
+}
+
+/** A private usage topic, its dead-letter topic and a consumer group for one spec's app. */
+export async function createUsageTopics(prefix: string, partitions = 3): Promise<TestUsageTopics> {
+  const topic = `${prefix}.${randomUUID().slice(0, 8)}`;
+  const deadLetterTopic = `${topic}.dlq`;
+  await createTopics([topic, deadLetterTopic], partitions);
+  const consumerGroup = `${topic}.group`;
+  return {
+    topic,
+    deadLetterTopic,
+    consumerGroup,
+    env: {
+      KAFKA_BROKERS: testKafkaBrokers().join(','),
+      KAFKA_USAGE_TOPIC: topic,
+      KAFKA_DLQ_TOPIC: deadLetterTopic,
+      KAFKA_CONSUMER_GROUP: consumerGroup,
+    },
+  };
 }
 
 export interface TestMessage {
@@ -208,4 +265,50 @@ export async function consumeAll(
       ? a.partition - b.partition
       : Number(BigInt(a.offset) - BigInt(b.offset)),
   );
+}
+
+/** A broker of one spec's own, for specs that stop and restart it. */
+export interface DedicatedKafka {
+  brokers: string[];
+  /** Stops the broker (SIGTERM, by pid); its data stays. */
+  stop(): Promise<void>;
+  /** Starts it again on the same ports with the same data. */
+  start(): Promise<void>;
+  /** Stops it and deletes its data. */
+  remove(): Promise<void>;
+}
+
+const kafkaScript = fileURLToPath(new URL('../../scripts/kafka.sh', import.meta.url));
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * Starts a second broker, on free ports, that only this spec uses: stopping the shared one
+ * would break the specs running beside it. Takes a few seconds; call `remove()` in afterAll.
+ */
+export async function startDedicatedKafka(): Promise<DedicatedKafka> {
+  const env = {
+    ...process.env,
+    KAFKA_PORT: String(await freePort()),
+    KAFKA_CONTROLLER_PORT: String(await freePort()),
+  };
+  const script = async (command: string) => {
+    await promisify(execFile)('bash', [kafkaScript, command], { env });
+  };
+  await script('start');
+  return {
+    brokers: [`127.0.0.1:${env.KAFKA_PORT}`],
+    stop: () => script('stop'),
+    start: () => script('start'),
+    remove: () => script('reset'),
+  };
 }
