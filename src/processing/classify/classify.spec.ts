@@ -1,0 +1,201 @@
+import { describe, expect, it } from '@jest/globals';
+import { classify, groupOf } from './classify.js';
+import type { ClassificationCategory } from './classify.types.js';
+
+const schema: ClassificationCategory[] = [
+  {
+    category: 'invoice',
+    criteria: ['invoice number', 'total amount due', 'payment terms and due date'],
+  },
+  {
+    category: 'receipt',
+    criteria: ['store name and purchase date', 'amount paid by card or cash', 'thank you'],
+  },
+  {
+    category: 'medical_record',
+    criteria: ['patient name', 'diagnosis', 'physician notes', 'medications'],
+  },
+];
+
+const invoiceText =
+  'INVOICE\nInvoice number: 4411\nTotal amount due: $500.00\nPayment terms: net 30, due date May 1.';
+
+describe('classify', () => {
+  it('returns the DESIGN.md result shape', () => {
+    const output = classify({ pages: [invoiceText], classificationSchema: schema });
+    expect(Object.keys(output).sort()).toEqual(['response_confidence', 'result', 'usage']);
+    expect(output.result).toEqual({ category: 'invoice' });
+    expect(output.usage).toEqual({ num_pages: 1, num_categories: 3 });
+    const invoice = output.response_confidence.categories[0];
+    expect(invoice).toEqual({
+      category: 'invoice',
+      confidence: 1,
+      criteria_confidence: [
+        { criterion: 'invoice number', confidence: 'high' },
+        { criterion: 'total amount due', confidence: 'high' },
+        { criterion: 'payment terms and due date', confidence: 'high' },
+      ],
+    });
+    expect(output.response_confidence.categories.map((c) => c.category)).toEqual([
+      'invoice',
+      'receipt',
+      'medical_record',
+    ]);
+  });
+
+  it('sets category confidence to the share of criteria rated high', () => {
+    for (const model of ['default', 'accurate'] as const) {
+      const output = classify({
+        pages: ['Patient: Jane Roe. Diagnosis: influenza.'],
+        classificationSchema: schema,
+        model,
+      });
+      for (const category of output.response_confidence.categories) {
+        const high = category.criteria_confidence.filter((c) => c.confidence === 'high').length;
+        expect(category.confidence).toBeCloseTo(high / category.criteria_confidence.length, 4);
+      }
+      expect(output.result.category).toBe('medical_record');
+    }
+  });
+
+  it('accepts page objects and counts pages', () => {
+    const output = classify({
+      pages: [
+        { pageNumber: 3, text: invoiceText },
+        { pageNumber: 4, text: 'Terms apply.' },
+      ],
+      classificationSchema: schema,
+      model: 'accurate',
+    });
+    expect(output.result.category).toBe('invoice');
+    expect(output.usage.num_pages).toBe(2);
+  });
+
+  it('returns a null category for an empty schema', () => {
+    const output = classify({ pages: ['anything'], classificationSchema: [] });
+    expect(output).toEqual({
+      result: { category: null },
+      response_confidence: { categories: [] },
+      usage: { num_pages: 1, num_categories: 0 },
+    });
+  });
+
+  it('rates a category without criteria at confidence 0', () => {
+    const output = classify({
+      pages: ['hello'],
+      classificationSchema: [{ category: 'other', criteria: [] }],
+    });
+    expect(output.result.category).toBe('other');
+    expect(output.response_confidence.categories[0]).toEqual({
+      category: 'other',
+      confidence: 0,
+      criteria_confidence: [],
+    });
+  });
+
+  it('adds extra_metadata.grouping only when category_groups is given', () => {
+    const groups = { finance: ['invoice', 'receipt'], health: ['medical_record'] };
+    const grouped = classify({
+      pages: [invoiceText],
+      classificationSchema: schema,
+      categoryGroups: groups,
+    });
+    expect(grouped.extra_metadata).toEqual({ grouping: 'finance' });
+    const ungrouped = classify({
+      pages: [invoiceText],
+      classificationSchema: schema,
+      categoryGroups: { health: ['medical_record'] },
+    });
+    expect(ungrouped.extra_metadata).toEqual({ grouping: 'ungrouped' });
+    expect(classify({ pages: [invoiceText], classificationSchema: schema }).extra_metadata).toBe(
+      undefined,
+    );
+  });
+
+  it('takes document_metadata into account', () => {
+    for (const model of ['default', 'accurate'] as const) {
+      const pages = ['Reference 2291. Amount 45.00.'];
+      const withReceipt = classify({
+        pages,
+        classificationSchema: schema,
+        documentMetadata: 'Store receipt, paid by card, thank you note',
+        model,
+      });
+      const withInvoice = classify({
+        pages,
+        classificationSchema: schema,
+        documentMetadata: 'Supplier invoice with payment terms, due date next month',
+        model,
+      });
+      expect(withReceipt.result.category).toBe('receipt');
+      expect(withInvoice.result.category).toBe('invoice');
+    }
+  });
+
+  it('is deterministic', () => {
+    const input = { pages: [invoiceText, 'Patient notes'], classificationSchema: schema };
+    expect(classify({ ...input, model: 'accurate' })).toEqual(
+      classify({ ...input, model: 'accurate' }),
+    );
+    expect(classify(input)).toEqual(classify(input));
+  });
+
+  it('breaks ties in favour of the category listed first', () => {
+    const output = classify({
+      pages: ['nothing relevant here'],
+      classificationSchema: [
+        { category: 'b', criteria: ['zebra'] },
+        { category: 'a', criteria: ['giraffe'] },
+      ],
+    });
+    expect(output.result.category).toBe('b');
+  });
+});
+
+describe('accurate model', () => {
+  const receipt =
+    'PAYMENT RECEIPT\nThis is not an invoice. No payment is due.\n' +
+    'Received from Harbor Logistics on April 1. Amount paid by card: 1,200.00 for invoice ' +
+    'number 4411. Thank you.';
+
+  it('does not count a denied category as evidence for it', () => {
+    expect(
+      classify({ pages: [receipt], classificationSchema: schema, model: 'accurate' }).result
+        .category,
+    ).toBe('receipt');
+  });
+
+  it('matches criteria through WordNet synonyms', () => {
+    const criterion = (model: 'default' | 'accurate') =>
+      classify({
+        pages: ['Seen by the doctor today; the patient is improving.'],
+        classificationSchema: [{ category: 'medical', criteria: ['physician', 'patient'] }],
+        model,
+      }).response_confidence.categories[0].criteria_confidence[0].confidence;
+    expect(criterion('default')).toBe('low');
+    expect(criterion('accurate')).toBe('high');
+  });
+
+  it('lets the best page speak even when other pages are about something else', () => {
+    const pages = [
+      invoiceText,
+      ...Array.from(
+        { length: 4 },
+        () => 'Patient history, diagnosis and medications are kept on file by the physician.',
+      ),
+    ];
+    expect(
+      classify({ pages, classificationSchema: schema, model: 'accurate' }).result.category,
+    ).toBe('invoice');
+  });
+});
+
+describe('groupOf', () => {
+  it('returns the first group listing the category, else ungrouped', () => {
+    const groups = { a: ['x'], b: ['x', 'y'] };
+    expect(groupOf('x', groups)).toBe('a');
+    expect(groupOf('y', groups)).toBe('b');
+    expect(groupOf('z', groups)).toBe('ungrouped');
+    expect(groupOf(null, groups)).toBe('ungrouped');
+  });
+});

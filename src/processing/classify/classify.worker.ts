@@ -1,0 +1,22 @@
+/**
+ * Piscina worker entry: loads documents (PDF text, OCR, DOCX...) and classifies them off
+ * the main event loop. Run from compiled output (`dist/`); see ClassifierPool.
+ */
+import { warmUpClassifier } from './classify.js';
+import {
+  runClassifyTask,
+  serializeError,
+  type ClassifyTask,
+  type ClassifyTaskReply,
+} from './classify.task.js';
+
+// Language model and WordNet load once per thread, when the thread starts.
+warmUpClassifier();
+
+export default async function classifyWorker(task: ClassifyTask): Promise<ClassifyTaskReply> {
+  try {
+    return { ok: true, result: await runClassifyTask(task) };
+  } catch (error) {
+    return { ok: false, error: serializeError(error) };
+  }
+}

@@ -1,0 +1,29 @@
+/** Document types docproc reads. `image` covers PNG, JPEG, TIFF and WebP. */
+export type DocumentFileType = 'pdf' | 'docx' | 'image' | 'txt' | 'md' | 'html';
+
+/** Where a page's text came from: a PDF text layer, OCR, or the format's own text. */
+export type PageTextSource = 'text-layer' | 'ocr' | 'native';
+
+export interface DocumentPage {
+  /** 1-indexed page number in the (possibly concatenated) document. */
+  pageNumber: number;
+  text: string;
+  source: PageTextSource;
+}
+
+/** A document reduced to the text of its selected pages. */
+export interface LoadedDocument {
+  /** For a concatenation, the type of the first part (see docs/decisions.md). */
+  fileType: DocumentFileType;
+  /** Pages of the whole document (all parts), not only the selected ones. */
+  totalPages: number;
+  /** Selected pages in document order. */
+  pages: DocumentPage[];
+}
+
+/** Bytes of one document plus an optional file name or extension used as a hint. */
+export interface DocumentSource {
+  bytes: Uint8Array;
+  /** File name (`report.md`) or bare extension (`md`, `.md`); only a hint. */
+  name?: string;
+}

@@ -1,0 +1,97 @@
+import { fileTypeFromBuffer } from 'file-type';
+import { UnsupportedDocumentError } from './document.errors.js';
+import type { DocumentFileType } from './document.types.js';
+
+export interface DetectedType {
+  fileType: DocumentFileType;
+  /** MIME type for the detected content, e.g. `image/png`, `text/markdown`. */
+  mime: string;
+}
+
+const IMAGE_MIMES = new Set(['image/png', 'image/jpeg', 'image/tiff', 'image/webp']);
+const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+const MARKDOWN_HINTS = new Set(['md', 'markdown', 'mdown', 'mkd']);
+const HTML_HINTS = new Set(['html', 'htm', 'xhtml']);
+
+/** `report.MD`, `.md` and `md` all give `md`. */
+export function extensionOf(hint: string | undefined): string | undefined {
+  if (!hint) return undefined;
+  const base = hint.split(/[?#]/)[0].split('/').pop() ?? '';
+  const dot = base.lastIndexOf('.');
+  const ext = (dot >= 0 ? base.slice(dot + 1) : base).trim().toLowerCase();
+  return ext === '' ? undefined : ext;
+}
+
+/**
+ * Decodes bytes that carry no magic number as text: UTF-8 (or UTF-16 with a BOM). Returns
+ * undefined for binary content, so unknown binaries are refused rather than read as garbage.
+ */
+export function decodeText(bytes: Uint8Array): string | undefined {
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) {
+    return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  }
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) {
+    return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    // Legacy 8-bit text (Windows-1252) is still text if it has no control bytes.
+    text = new TextDecoder('windows-1252').decode(bytes);
+  }
+  let control = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0) return undefined;
+    if (code < 32 && code !== 9 && code !== 10 && code !== 13 && code !== 12) control++;
+  }
+  if (control > Math.max(2, text.length * 0.01)) return undefined;
+  return text;
+}
+
+function looksLikeHtml(text: string): boolean {
+  const head = text.slice(0, 2048).trimStart().toLowerCase();
+  return (
+    head.startsWith('<!doctype html') ||
+    head.startsWith('<html') ||
+    /^<\?xml[^>]*>\s*(<!doctype html|<html)/.test(head) ||
+    (/<(head|body)[\s>]/.test(head) && /<\/(p|div|body|title)>/.test(text.slice(0, 8192)))
+  );
+}
+
+/**
+ * Detects the document type from content (magic bytes) first; the name/extension hint only
+ * decides between text flavours (plain text vs Markdown vs HTML), which carry no magic.
+ */
+export async function detectDocumentType(bytes: Uint8Array, hint?: string): Promise<DetectedType> {
+  if (bytes.length === 0) throw new UnsupportedDocumentError('The document is empty');
+  const detected = await fileTypeFromBuffer(bytes);
+  if (detected) {
+    if (detected.mime === 'application/pdf') return { fileType: 'pdf', mime: detected.mime };
+    if (detected.mime === DOCX_MIME) return { fileType: 'docx', mime: detected.mime };
+    if (IMAGE_MIMES.has(detected.mime)) return { fileType: 'image', mime: detected.mime };
+    // file-type reports XHTML and other XML this way; only HTML is a document we read.
+    if (detected.mime !== 'application/xml' && detected.mime !== 'text/xml') {
+      throw new UnsupportedDocumentError(
+        `Unsupported document type ${detected.mime} (.${detected.ext}); supported: PDF, DOCX, ` +
+          'PNG, JPEG, TIFF, WebP, plain text, Markdown, HTML',
+        detected.mime,
+      );
+    }
+  }
+  const text = decodeText(bytes);
+  if (text === undefined) {
+    throw new UnsupportedDocumentError(
+      'Unrecognised binary content; supported: PDF, DOCX, PNG, JPEG, TIFF, WebP, plain text, ' +
+        'Markdown, HTML',
+    );
+  }
+  const ext = extensionOf(hint);
+  if (looksLikeHtml(text) || (ext !== undefined && HTML_HINTS.has(ext))) {
+    return { fileType: 'html', mime: 'text/html' };
+  }
+  if (ext !== undefined && MARKDOWN_HINTS.has(ext))
+    return { fileType: 'md', mime: 'text/markdown' };
+  return { fileType: 'txt', mime: 'text/plain' };
+}

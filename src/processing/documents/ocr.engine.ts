@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { createWorker, OEM, type Worker } from 'tesseract.js';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * English LSTM data bundled by `@tesseract.js-data/eng`. An absolute local directory makes
+ * tesseract.js read the file from disk; it only fetches when langPath is a URL or unset.
+ */
+export function bundledLangPath(): string {
+  const pkg = path.dirname(require.resolve('@tesseract.js-data/eng/package.json'));
+  return path.join(pkg, '4.0.0_best_int');
+}
+
+let worker: Promise<Worker> | undefined;
+
+async function startWorker(): Promise<Worker> {
+  const langPath = bundledLangPath();
+  if (!fs.existsSync(path.join(langPath, 'eng.traineddata.gz'))) {
+    // Refuse instead of letting tesseract.js fall back to a download.
+    throw new Error(`Bundled OCR data missing at ${langPath}`);
+  }
+  return createWorker('eng', OEM.LSTM_ONLY, {
+    langPath,
+    gzip: true,
+    // 'none' neither reads nor writes a cache copy in the working directory.
+    cacheMethod: 'none',
+    cachePath: langPath,
+  });
+}
+
+/** The process-wide OCR worker, started on first use (a worker thread of its own). */
+function ocrWorker(): Promise<Worker> {
+  if (!worker) {
+    worker = startWorker();
+    worker.catch(() => (worker = undefined));
+  }
+  return worker;
+}
+
+/** Text of an image (PNG, JPEG, WebP, TIFF bytes). Calls are queued on one worker. */
+export async function recognizeImage(image: Uint8Array): Promise<string> {
+  const w = await ocrWorker();
+  const result = await w.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
+  return result.data.text;
+}
+
+/** Stops the OCR worker thread (tests, shutdown). The next call starts a new one. */
+export async function terminateOcr(): Promise<void> {
+  const current = worker;
+  worker = undefined;
+  if (current) await (await current).terminate();
+}

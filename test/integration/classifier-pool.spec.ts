@@ -1,0 +1,99 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { ClassifierPool } from '../../src/processing/classify/classifier.pool.js';
+import type { ClassificationCategory } from '../../src/processing/classify/classify.types.js';
+import {
+  TooManyPagesSelectedError,
+  UnsupportedDocumentError,
+} from '../../src/processing/documents/document.errors.js';
+import { terminateOcr } from '../../src/processing/documents/ocr.engine.js';
+import { makePdf, makeScannedPdf } from '../support/documents.js';
+
+const run = promisify(execFile);
+
+const schema: ClassificationCategory[] = [
+  { category: 'invoice', criteria: ['invoice number', 'total amount due'] },
+  { category: 'medical_record', criteria: ['patient name', 'diagnosis'] },
+];
+
+afterAll(async () => {
+  await terminateOcr();
+});
+
+describe(ClassifierPool.name, () => {
+  it('runs inline under jest, with typed errors', async () => {
+    const pool = new ClassifierPool();
+    expect(pool.inline).toBe(true);
+    const result = await pool.run({
+      documents: [{ bytes: await makePdf(['Invoice number 77. Total amount due: 120.00']) }],
+      classificationSchema: schema,
+      categoryGroups: { finance: ['invoice'] },
+    });
+    expect(result.output.result.category).toBe('invoice');
+    expect(result.output.extra_metadata).toEqual({ grouping: 'finance' });
+    expect(result.document).toEqual({
+      fileType: 'pdf',
+      totalPages: 1,
+      pages: [{ pageNumber: 1, source: 'text-layer', characters: 43 }],
+    });
+    await expect(
+      pool.run({
+        documents: [{ bytes: Buffer.from('GIF89a\x01\x00\x01\x00') }],
+        classificationSchema: schema,
+      }),
+    ).rejects.toThrow(UnsupportedDocumentError);
+    await pool.close();
+  });
+
+  it('runs in piscina worker threads from compiled output, OCR included', async () => {
+    // Compile the sources the way `npm run build` does, into a directory under the repo so
+    // that node_modules resolves, then drive the pool from a plain node process.
+    const outDir = path.resolve('node_modules/.cache/docproc-pool-spec');
+    fs.rmSync(outDir, { recursive: true, force: true });
+    await run(process.execPath, [
+      'node_modules/typescript/bin/tsc',
+      '-p',
+      'tsconfig.build.json',
+      '--outDir',
+      outDir,
+    ]);
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-pool-'));
+    const scan = path.join(work, 'scan.pdf');
+    fs.writeFileSync(scan, await makeScannedPdf(['Patient name: Jane Roe', 'Diagnosis: migraine']));
+    const script = `
+        import fs from 'node:fs';
+        import { ClassifierPool } from ${JSON.stringify(path.join(outDir, 'src/processing/classify/classifier.pool.js'))};
+        const pool = new ClassifierPool({ maxThreads: 2 });
+        const out = { inline: pool.inline };
+        const task = {
+          documents: [{ bytes: fs.readFileSync(${JSON.stringify(scan)}), name: 'scan.pdf' }],
+          classificationSchema: ${JSON.stringify(schema)},
+          model: 'accurate',
+        };
+        out.result = await pool.run(task);
+        try { await pool.run({ ...task, pageRange: { start: 1, end: 11 } }); }
+        catch (error) { out.error = { name: error.constructor.name, count: error.count }; }
+        out.threads = pool.threads;
+        await pool.close();
+        console.log(JSON.stringify(out));
+      `;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: process.cwd(),
+      env: { ...process.env, JEST_WORKER_ID: '' },
+    });
+    fs.rmSync(work, { recursive: true, force: true });
+    const out = JSON.parse(stdout.trim().split('\n').pop() as string);
+    expect(out.inline).toBe(false);
+    expect(out.threads).toBeGreaterThanOrEqual(1);
+    expect(out.result.output.result.category).toBe('medical_record');
+    expect(out.result.document.pages).toEqual([
+      { pageNumber: 1, source: 'ocr', characters: expect.any(Number) },
+      { pageNumber: 2, source: 'ocr', characters: expect.any(Number) },
+    ]);
+    expect(out.error).toEqual({ name: TooManyPagesSelectedError.name, count: 11 });
+  }, 240_000);
+});

@@ -1,0 +1,57 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { classify, warmUpClassifier } from '../../src/processing/classify/classify.js';
+import { evaluate, loadEvalSet, type EvalSet } from '../support/classify-eval.js';
+
+let set: EvalSet;
+
+beforeAll(async () => {
+  set = await loadEvalSet();
+  warmUpClassifier();
+});
+
+describe('classification evaluation set', () => {
+  it('covers at least 8 document types with at least 6 documents each', () => {
+    const perType = new Map<string, number>();
+    for (const document of set.documents) {
+      perType.set(document.category, (perType.get(document.category) ?? 0) + 1);
+    }
+    expect(perType.size).toBeGreaterThanOrEqual(8);
+    for (const count of perType.values()) expect(count).toBeGreaterThanOrEqual(6);
+    expect(set.schema.map((category) => category.category).sort()).toEqual(
+      [...perType.keys()].sort(),
+    );
+  });
+
+  it('accurate is more accurate than default, both above their floors', () => {
+    const fast = evaluate(set, 'default');
+    const deep = evaluate(set, 'accurate');
+    const fastHoldout = evaluate(set, 'default', 'holdout');
+    const deepHoldout = evaluate(set, 'accurate', 'holdout');
+    const line = (name: string, o: typeof fast, h: typeof fast) =>
+      `${name}: ${(o.accuracy * 100).toFixed(1)}% (${o.correct}/${o.total}), holdout ` +
+      `${(h.accuracy * 100).toFixed(1)}% (${h.correct}/${h.total})`;
+    console.log(
+      `classify-eval\n${line('default ', fast, fastHoldout)}\n${line('accurate', deep, deepHoldout)}`,
+    );
+    expect(fast.accuracy).toBeGreaterThanOrEqual(0.7);
+    expect(deep.accuracy).toBeGreaterThanOrEqual(0.88);
+    expect(deep.accuracy).toBeGreaterThan(fast.accuracy + 0.05);
+    expect(deepHoldout.accuracy).toBeGreaterThanOrEqual(fastHoldout.accuracy);
+  });
+
+  it('classifies a 5-page document with the default model quickly after warm-up', () => {
+    const words = set.documents.flatMap((document) => document.pages.join(' ').split(/\s+/));
+    const pages = Array.from({ length: 5 }, (_, p) =>
+      words.slice(p * 400, p * 400 + 400).join(' '),
+    );
+    const times: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      const start = performance.now();
+      classify({ pages, classificationSchema: set.schema });
+      times.push(performance.now() - start);
+    }
+    times.sort((a, b) => a - b);
+    // The target is < 50 ms on an idle core; the bound is loose because CI machines are shared.
+    expect(times[Math.floor(times.length / 2)]).toBeLessThan(250);
+  });
+});

@@ -1,0 +1,171 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import {
+  CorruptDocumentError,
+  TooManyPagesSelectedError,
+  UnsupportedDocumentError,
+} from '../../src/processing/documents/document.errors.js';
+import {
+  concatDocuments,
+  loadDocument,
+  loadDocuments,
+} from '../../src/processing/documents/document.loader.js';
+import { detectDocumentType } from '../../src/processing/documents/file-type.detector.js';
+import { terminateOcr } from '../../src/processing/documents/ocr.engine.js';
+import { makeDocx, makePdf, makePng, PAGE_BREAK } from '../support/documents.js';
+
+const utf8 = (text: string) => Buffer.from(text, 'utf8');
+const pageTexts = (n: number) =>
+  Array.from({ length: n }, (_, i) => `This is page number ${i + 1} of the quarterly report.`);
+
+afterAll(async () => {
+  await terminateOcr();
+});
+
+describe('detectDocumentType', () => {
+  it('detects PDF, DOCX and PNG from content, whatever the name says', async () => {
+    expect((await detectDocumentType(await makePdf(['hello world']), 'notes.txt')).fileType).toBe(
+      'pdf',
+    );
+    expect((await detectDocumentType(await makeDocx(['hello']), 'x.pdf')).fileType).toBe('docx');
+    expect((await detectDocumentType(makePng('hi'), 'scan.pdf')).fileType).toBe('image');
+  });
+
+  it('uses the hint only to tell text flavours apart', async () => {
+    expect((await detectDocumentType(utf8('# Title\n\ntext'), 'readme.md')).fileType).toBe('md');
+    expect((await detectDocumentType(utf8('# Title'), 'MD')).fileType).toBe('md');
+    expect((await detectDocumentType(utf8('plain words'), undefined)).fileType).toBe('txt');
+    expect((await detectDocumentType(utf8('<p>hi</p>'), 'page.html')).fileType).toBe('html');
+    expect(
+      (await detectDocumentType(utf8('<!DOCTYPE html><html><body>x</body></html>'), 'a.txt'))
+        .fileType,
+    ).toBe('html');
+  });
+
+  it('refuses empty, binary and unsupported content with a typed error', async () => {
+    await expect(detectDocumentType(new Uint8Array(0))).rejects.toThrow(UnsupportedDocumentError);
+    await expect(
+      detectDocumentType(new Uint8Array([0, 1, 2, 3, 0, 255, 254, 0, 7])),
+    ).rejects.toThrow(UnsupportedDocumentError);
+    // A GIF is an image, but not one of the supported formats.
+    const gif = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+    await expect(detectDocumentType(gif)).rejects.toThrow(/image\/gif/);
+  });
+});
+
+describe('loadDocument', () => {
+  it('reads the text layer of each selected PDF page, first 5 by default', async () => {
+    const doc = await loadDocument(await makePdf(pageTexts(7)));
+    expect(doc.fileType).toBe('pdf');
+    expect(doc.totalPages).toBe(7);
+    expect(doc.pages.map((p) => p.pageNumber)).toEqual([1, 2, 3, 4, 5]);
+    expect(doc.pages[2]).toEqual({
+      pageNumber: 3,
+      text: 'This is page number 3 of the quarterly report.',
+      source: 'text-layer',
+    });
+  });
+
+  it('applies page_range to PDFs', async () => {
+    const pdf = await makePdf(pageTexts(12));
+    const doc = await loadDocument(pdf, 'a.pdf', {
+      pageRange: [{ start: 11 }, { start: 2, end: 2 }],
+    });
+    expect(doc.pages.map((p) => p.pageNumber)).toEqual([2, 11, 12]);
+    expect(doc.pages[1].text).toContain('page number 11');
+    await expect(loadDocument(pdf, 'a.pdf', { pageRange: { start: 1 } })).rejects.toThrow(
+      TooManyPagesSelectedError,
+    );
+  });
+
+  it('ignores page_range for other types', async () => {
+    const doc = await loadDocument(utf8('one\fpage two\fpage three'), 'x.txt', {
+      pageRange: { start: 3, end: 3 },
+    });
+    expect(doc).toEqual({
+      fileType: 'txt',
+      totalPages: 3,
+      pages: [
+        { pageNumber: 1, text: 'one', source: 'native' },
+        { pageNumber: 2, text: 'page two', source: 'native' },
+        { pageNumber: 3, text: 'page three', source: 'native' },
+      ],
+    });
+  });
+
+  it('reads DOCX paragraphs and splits on explicit page breaks', async () => {
+    const docx = await makeDocx([
+      'Employment Agreement',
+      'The parties agree.',
+      PAGE_BREAK,
+      'Signatures follow.',
+    ]);
+    const doc = await loadDocument(docx);
+    expect(doc.fileType).toBe('docx');
+    expect(doc.totalPages).toBe(2);
+    expect(doc.pages[0].text).toContain('Employment Agreement');
+    expect(doc.pages[0].text).toContain('The parties agree.');
+    expect(doc.pages[1]).toEqual({ pageNumber: 2, text: 'Signatures follow.', source: 'native' });
+  });
+
+  it('strips tags, scripts and styles from HTML', async () => {
+    const html =
+      '<html><head><title>t</title><style>.a{color:red}</style><script>var secret = 1;</script></head>' +
+      '<body><h1>Invoice</h1><p>Total <b>due</b>: <a href="http://x.test/pay">pay now</a></p>' +
+      '<noscript>enable js</noscript><img src="logo.png" alt="logo"></body></html>';
+    const doc = await loadDocument(utf8(html), 'page.html');
+    expect(doc.fileType).toBe('html');
+    const text = doc.pages[0].text;
+    expect(text).toContain('Invoice');
+    expect(text).toContain('Total due: pay now');
+    expect(text).not.toMatch(/secret|color|x\.test|enable js|<|>/);
+  });
+
+  it('keeps Markdown as text', async () => {
+    const doc = await loadDocument(utf8('# Résumé\n\n- Python\n- SQL\n'), 'cv.md');
+    expect(doc.fileType).toBe('md');
+    expect(doc.pages[0].text).toBe('# Résumé\n\n- Python\n- SQL');
+  });
+
+  it('reports a broken PDF as corrupt', async () => {
+    const pdf = await makePdf(['hello']);
+    const broken = Buffer.concat([pdf.subarray(0, 20), Buffer.alloc(200, 0x20)]);
+    await expect(loadDocument(broken)).rejects.toThrow(CorruptDocumentError);
+  });
+
+  it('reports a broken DOCX as corrupt', async () => {
+    const docx = await makeDocx(['hello']);
+    await expect(loadDocument(docx.subarray(0, Math.floor(docx.length / 2)))).rejects.toThrow(
+      /cannot be read|Unsupported/,
+    );
+  });
+});
+
+describe('loadDocuments (concatenation)', () => {
+  it('continues page numbers across parts and applies page_range to PDF pages', async () => {
+    const doc = await loadDocuments(
+      [
+        { bytes: utf8('cover letter'), name: 'cover.txt' },
+        { bytes: await makePdf(pageTexts(6)) },
+        { bytes: await makeDocx(['appendix']) },
+      ],
+      { pageRange: { start: 1, end: 3 } },
+    );
+    expect(doc.fileType).toBe('txt');
+    expect(doc.totalPages).toBe(8);
+    expect(doc.pages.map((p) => [p.pageNumber, p.text.split(' ')[0]])).toEqual([
+      [1, 'cover'],
+      [2, 'This'],
+      [3, 'This'],
+      [8, 'appendix'],
+    ]);
+    expect(doc.pages[1].text).toContain('page number 1 ');
+  });
+
+  it('concatDocuments renumbers already loaded documents', async () => {
+    const a = await loadDocument(await makePdf(pageTexts(7)), 'a.pdf', { pageRange: [7] });
+    const b = await loadDocument(utf8('x\fy'), 'b.txt');
+    const joined = concatDocuments([a, b]);
+    expect(joined.totalPages).toBe(9);
+    expect(joined.pages.map((p) => p.pageNumber)).toEqual([7, 8, 9]);
+  });
+});

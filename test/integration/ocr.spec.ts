@@ -1,0 +1,61 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { loadDocument } from '../../src/processing/documents/document.loader.js';
+import { terminateOcr } from '../../src/processing/documents/ocr.engine.js';
+import { makePdf, makePng, makeScannedPdf } from '../support/documents.js';
+
+// OCR runs tesseract.js (WASM) with the bundled English data: slow, so few cases and
+// generous time-outs.
+const OCR_TIMEOUT = 120_000;
+
+/** OCR may drop punctuation or merge spaces; compare on lower-case words. */
+const words = (text: string) => text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+
+afterAll(async () => {
+  await terminateOcr();
+});
+
+describe('OCR of generated documents', () => {
+  it(
+    'reads the text of a PNG',
+    async () => {
+      const doc = await loadDocument(makePng('INVOICE 4711\nTotal amount due: 1250.00 USD'));
+      expect(doc.fileType).toBe('image');
+      expect(doc.totalPages).toBe(1);
+      expect(doc.pages[0].source).toBe('ocr');
+      expect(words(doc.pages[0].text)).toEqual(
+        expect.arrayContaining(['invoice', '4711', 'total', 'amount', 'due', 'usd']),
+      );
+    },
+    OCR_TIMEOUT,
+  );
+
+  it(
+    'reads image-only PDF pages through OCR and only the selected ones',
+    async () => {
+      const pdf = await makeScannedPdf([
+        'Patient discharge summary',
+        'Diagnosis: acute bronchitis',
+        'Follow up with your physician',
+      ]);
+      const doc = await loadDocument(pdf, 'scan.pdf', { pageRange: [1, 3] });
+      expect(doc.fileType).toBe('pdf');
+      expect(doc.totalPages).toBe(3);
+      expect(doc.pages.map((p) => [p.pageNumber, p.source])).toEqual([
+        [1, 'ocr'],
+        [3, 'ocr'],
+      ]);
+      expect(words(doc.pages[0].text)).toEqual(['patient', 'discharge', 'summary']);
+      expect(words(doc.pages[1].text)).toEqual(['follow', 'up', 'with', 'your', 'physician']);
+    },
+    OCR_TIMEOUT,
+  );
+
+  it(
+    'does not OCR pages that have a text layer',
+    async () => {
+      const doc = await loadDocument(await makePdf(['A page with a proper text layer of words.']));
+      expect(doc.pages[0].source).toBe('text-layer');
+    },
+    OCR_TIMEOUT,
+  );
+});

@@ -1,0 +1,98 @@
+/**
+ * Generators of real documents for tests: text-layer PDFs, image-only ("scanned") PDFs,
+ * PNGs and DOCX files, so specs exercise the same parsers and OCR as production input.
+ */
+import { createRequire } from 'node:module';
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { Document, Packer, PageBreak, Paragraph, TextRun } from 'docx';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+
+const require = createRequire(import.meta.url);
+const FONT_FAMILY = 'DocprocTestSans';
+let fontRegistered = false;
+
+/** A font shipped in an npm package, so rendering never depends on system fonts. */
+function ensureFont(): void {
+  if (fontRegistered) return;
+  GlobalFonts.registerFromPath(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'), FONT_FAMILY);
+  fontRegistered = true;
+}
+
+/** Splits text into lines of at most `width` characters at word boundaries. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let line = '';
+    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+      if (line !== '' && line.length + 1 + word.length > width) {
+        lines.push(line);
+        line = word;
+      } else {
+        line = line === '' ? word : `${line} ${word}`;
+      }
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+/** A PDF with a real text layer, one page per entry (US Letter, Helvetica). */
+export async function makePdf(pages: string[]): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (const text of pages) {
+    const page = pdf.addPage([612, 792]);
+    let y = 740;
+    for (const line of wrap(text, 85)) {
+      if (y < 40) break;
+      page.drawText(line, { x: 50, y, size: 11, font });
+      y -= 15;
+    }
+  }
+  return Buffer.from(await pdf.save());
+}
+
+/** A PNG of black text on white, large enough for OCR (about 150 dpi for 12pt text). */
+export function makePng(text: string, width = 1275): Buffer {
+  ensureFont();
+  const fontSize = 30;
+  const lineHeight = Math.round(fontSize * 1.5);
+  const lines = wrap(text, Math.floor(width / (fontSize * 0.6)));
+  const height = Math.max(300, 120 + lines.length * lineHeight);
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, width, height);
+  context.fillStyle = '#000000';
+  context.font = `${fontSize}px ${FONT_FAMILY}`;
+  lines.forEach((line, index) => context.fillText(line, 60, 80 + index * lineHeight));
+  return canvas.toBuffer('image/png');
+}
+
+/** A PDF whose pages are only images of text (no text layer), as a scanner makes them. */
+export async function makeScannedPdf(pages: string[]): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  for (const text of pages) {
+    const image = await pdf.embedPng(makePng(text));
+    const page = pdf.addPage([612, 792]);
+    const scale = 612 / image.width;
+    const height = Math.min(792, image.height * scale);
+    page.drawImage(image, { x: 0, y: 792 - height, width: 612, height });
+  }
+  return Buffer.from(await pdf.save());
+}
+
+/**
+ * A DOCX with one paragraph per entry. An entry that is exactly `PAGE_BREAK` becomes an
+ * explicit page break.
+ */
+export const PAGE_BREAK = '\f';
+export async function makeDocx(paragraphs: string[]): Promise<Buffer> {
+  const children = paragraphs.map((text) =>
+    text === PAGE_BREAK
+      ? new Paragraph({ children: [new PageBreak()] })
+      : new Paragraph({ children: [new TextRun(text)] }),
+  );
+  const document = new Document({ sections: [{ children }] });
+  return Packer.toBuffer(document);
+}
