@@ -11,7 +11,7 @@
 #
 # Settings (environment): KAFKA_PORT (19092), KAFKA_CONTROLLER_PORT (KAFKA_PORT+1),
 # KAFKA_VERSION (3.9.1), DOCPROC_CACHE (~/.cache/docproc), KAFKA_HEAP_OPTS (-Xms128m -Xmx512m),
-# KAFKA_START_TIMEOUT (90 seconds), KAFKA_TOPICS (docproc.usage.v1 docproc.usage.v1.dlq).
+# KAFKA_START_TIMEOUT (90 seconds), KAFKA_TOPICS (docproc.usage.v1 docproc.usage.v1.dlq; empty: none).
 set -euo pipefail
 
 KAFKA_VERSION="${KAFKA_VERSION:-3.9.1}"
@@ -36,7 +36,8 @@ fi
 KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-$((KAFKA_PORT + 1))}"
 LOG4J_FILE="${INSTANCE_DIR}/log4j.properties"
 START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
-TOPICS="${KAFKA_TOPICS:-docproc.usage.v1 docproc.usage.v1.dlq}"
+# Set but empty: create no topics (e.g. when the app under test creates its own).
+TOPICS="${KAFKA_TOPICS-docproc.usage.v1 docproc.usage.v1.dlq}"
 TOPIC_PARTITIONS=3
 HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms128m -Xmx512m}"
 

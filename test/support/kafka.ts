@@ -1,8 +1,4 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { IHeaders, Kafka, logLevel, Partitioners } from 'kafkajs';
 
 /** The real broker of this test run (started by global setup or scripts/test-all.sh). */
@@ -265,50 +261,4 @@ export async function consumeAll(
       ? a.partition - b.partition
       : Number(BigInt(a.offset) - BigInt(b.offset)),
   );
-}
-
-/** A broker of one spec's own, for specs that stop and restart it. */
-export interface DedicatedKafka {
-  brokers: string[];
-  /** Stops the broker (SIGTERM, by pid); its data stays. */
-  stop(): Promise<void>;
-  /** Starts it again on the same ports with the same data. */
-  start(): Promise<void>;
-  /** Stops it and deletes its data. */
-  remove(): Promise<void>;
-}
-
-const kafkaScript = fileURLToPath(new URL('../../scripts/kafka.sh', import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/**
- * Starts a second broker, on free ports, that only this spec uses: stopping the shared one
- * would break the specs running beside it. Takes a few seconds; call `remove()` in afterAll.
- */
-export async function startDedicatedKafka(): Promise<DedicatedKafka> {
-  const env = {
-    ...process.env,
-    KAFKA_PORT: String(await freePort()),
-    KAFKA_CONTROLLER_PORT: String(await freePort()),
-  };
-  const script = async (command: string) => {
-    await promisify(execFile)('bash', [kafkaScript, command], { env });
-  };
-  await script('start');
-  return {
-    brokers: [`127.0.0.1:${env.KAFKA_PORT}`],
-    stop: () => script('stop'),
-    start: () => script('start'),
-    remove: () => script('reset'),
-  };
 }
