@@ -192,7 +192,7 @@ EOF
 
 # Replaces the calling (sub)shell with the JVM, so the background pid is the broker's own.
 java_cmd() {
-  # shellcheck disable=SC2086 # HEAP_OPTS is a list of JVM flags
+  # shellcheck disable=SC2086,SC2046 # HEAP_OPTS and cds_opts are lists of JVM flags
   exec java $HEAP_OPTS -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true \
     $(cds_opts dump) -Dlog4j.configuration="file:${LOG4J_FILE}" -Dkafka.logs.dir="$LOG_DIR" \
     -cp "${LIB_DIR}/*" "$@"
