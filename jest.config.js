@@ -22,5 +22,6 @@ export default {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 30000,
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   maxWorkers: 2,
 };

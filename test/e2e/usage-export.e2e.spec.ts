@@ -436,7 +436,7 @@ describe('agreement with a reference computation', () => {
       ),
       { numRuns: 40 },
     );
-  });
+  }, 180_000);
 });
 
 describe('enabling metadata keys through the dashboard API', () => {
