@@ -1,3 +1,5 @@
+import process from 'node:process';
+
 /**
  * Ends a jest run with one plain line, `tests: N passed, N failed, N skipped`, which CI
  * reads to tell a run that executed tests from one that executed none.
