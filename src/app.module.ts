@@ -10,6 +10,7 @@ import { UsageModule } from './usage/usage.module.js';
 import { AdminModule } from './admin/admin.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { HealthController } from './operations/health/health.controller.js';
+import { ProcessingModule } from './processing/processing.module.js';
 
 @Module({})
 export class AppModule {
@@ -30,6 +31,7 @@ export class AppModule {
         AccountsModule,
         UsageModule,
         AdminModule,
+        ProcessingModule,
       ],
       controllers: [HealthController],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],

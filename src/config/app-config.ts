@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { NormalizerPolicy } from '../usage/ingestion/usage-event.normalizer.js';
 import type { CardinalityRule } from '../usage/ingestion/usage-store.repository.js';
+import { loadProcessingConfig, ProcessingConfig } from '../processing/processing.config.js';
 
 /** Raised when an environment variable is invalid; the message names the variable. */
 export class ConfigError extends Error {
@@ -32,6 +33,7 @@ export interface AppConfig {
   /** The org keyless processing requests count against; set exactly when auth is disabled. */
   defaultOrgId: string | null;
   usage: UsageConfig;
+  processing: ProcessingConfig;
 }
 
 export interface UsageConfig {
@@ -185,5 +187,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     authDisabled,
     defaultOrgId: authDisabled ? defaultOrgId : null,
     usage: readUsage(env),
+    processing: loadProcessingConfig(env),
   };
 }

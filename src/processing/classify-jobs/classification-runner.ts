@@ -1,0 +1,58 @@
+import type { PageSelection } from '../requests/classify-config.dto.js';
+
+/** One resolved input document, bytes in memory (transferable to a worker thread). */
+export interface InputDocument {
+  bytes: Uint8Array;
+  /** File name from the URL or upload, for type hints only: the type is detected from content. */
+  fileName: string;
+  contentType: string | null;
+}
+
+export interface ClassificationTaskInput {
+  /** Concatenated in order into one document. */
+  documents: InputDocument[];
+  classificationSchema: { category: string; criteria: string[] }[];
+  model: 'default' | 'accurate';
+  pageRange: PageSelection;
+  documentMetadata: string | null;
+  categoryGroups?: Record<string, string[]>;
+}
+
+export interface CategoryConfidence {
+  category: string;
+  /** Share of the category's criteria rated high. */
+  confidence: number;
+  criteria_confidence: { criterion: string; confidence: 'high' | 'low' }[];
+}
+
+export interface ClassificationOutcome {
+  category: string;
+  categories: CategoryConfidence[];
+  /** Pages classified (and billed). */
+  numPages: number;
+  /** Pages in the input documents. */
+  totalPages: number;
+  /** Detected type of the input (e.g. `pdf`, `docx`, `txt`), `mixed` for several types. */
+  fileType: string;
+  /** Group of the chosen category when `categoryGroups` was given, else `ungrouped`. */
+  grouping?: string;
+}
+
+/**
+ * The classification pipeline as the job layer sees it: documents and config in, outcome out.
+ * The real implementation runs document decoding and classification on a worker-thread pool;
+ * errors a client caused are thrown as `ProcessingError`.
+ */
+export interface ClassificationRunner {
+  run(input: ClassificationTaskInput): Promise<ClassificationOutcome>;
+}
+
+export const CLASSIFICATION_RUNNER = Symbol('CLASSIFICATION_RUNNER');
+
+/** `extra_metadata.grouping`: the first group listing the category, else `ungrouped`. */
+export function groupOf(category: string, groups: Record<string, string[]> | undefined): string {
+  for (const [group, members] of Object.entries(groups ?? {})) {
+    if (members.includes(category)) return group;
+  }
+  return 'ungrouped';
+}

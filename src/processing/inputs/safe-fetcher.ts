@@ -1,0 +1,184 @@
+import dns from 'node:dns';
+import { isIP, LookupFunction } from 'node:net';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Agent, Dispatcher, request } from 'undici';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { ProcessingError } from '../jobs/job.types.js';
+import { isBlockedAddress } from './address-guard.js';
+
+export class BlockedAddressError extends ProcessingError {
+  constructor(host: string) {
+    super(
+      'INPUT_URL_BLOCKED',
+      `Refusing to connect to ${host}: private, loopback or link-local address`,
+      400,
+    );
+  }
+}
+
+export interface FetchedBody {
+  bytes: Buffer;
+  contentType: string | null;
+  finalUrl: string;
+}
+
+const MAX_REDIRECTS = 5;
+
+/**
+ * Outbound HTTP for inputs and webhooks with an SSRF guard: every address a host name
+ * resolves to is checked, and the connection is made to the checked address (no DNS
+ * rebinding window). Allow-listed hosts (FETCH_ALLOW_HOSTS) or FETCH_ALLOW_PRIVATE skip it.
+ */
+@Injectable()
+export class SafeFetcher implements OnModuleDestroy {
+  private readonly agent: Agent;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.agent = new Agent({
+      connect: { lookup: this.guardedLookup },
+      headersTimeout: config.processing.fetchTimeoutMs,
+      bodyTimeout: config.processing.fetchTimeoutMs,
+    });
+  }
+
+  private allowed(host: string): boolean {
+    const { fetchAllowPrivate, fetchAllowHosts } = this.config.processing;
+    const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+    return fetchAllowPrivate || fetchAllowHosts.includes(bare);
+  }
+
+  private readonly guardedLookup: LookupFunction = (hostname, options, callback) => {
+    dns.lookup(hostname, { all: true, family: options.family ?? 0 }, (error, addresses) => {
+      if (error) return callback(error, '', 4);
+      if (!this.allowed(hostname)) {
+        const bad = addresses.find((a) => isBlockedAddress(a.address));
+        if (bad || addresses.length === 0)
+          return callback(new BlockedAddressError(hostname), '', 4);
+      }
+      if ((options as { all?: boolean }).all) {
+        (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
+      } else {
+        callback(null, addresses[0].address, addresses[0].family);
+      }
+    });
+  };
+
+  /** Rejects URLs whose literal IP host is blocked (connections to IPs skip DNS lookup). */
+  assertAllowedUrl(url: URL): void {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new ProcessingError('INPUT_URL_INVALID', `Unsupported URL scheme ${url.protocol}`, 400);
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host) && !this.allowed(host) && isBlockedAddress(host))
+      throw new BlockedAddressError(host);
+    if (
+      !isIP(host) &&
+      (host === 'localhost' || host.endsWith('.localhost')) &&
+      !this.allowed(host)
+    ) {
+      throw new BlockedAddressError(host);
+    }
+  }
+
+  /** GETs a document with a size cap and time-out, following a few redirects, each checked. */
+  async fetchDocument(rawUrl: string, maxBytes: number): Promise<FetchedBody> {
+    let url = new URL(rawUrl);
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      this.assertAllowedUrl(url);
+      const response = await this.send(url, { method: 'GET' });
+      if ([301, 302, 303, 307, 308].includes(response.statusCode)) {
+        const location = response.headers.location;
+        await response.body.dump();
+        if (typeof location !== 'string') break;
+        url = new URL(location, url);
+        continue;
+      }
+      if (response.statusCode < 200 || response.statusCode >= 300) {
+        await response.body.dump();
+        throw new ProcessingError(
+          'INPUT_FETCH_FAILED',
+          `Fetching ${url.origin}${url.pathname} answered HTTP ${response.statusCode}`,
+          400,
+        );
+      }
+      const declared = Number(response.headers['content-length']);
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        response.body.destroy();
+        throw tooLarge(maxBytes);
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > maxBytes) {
+          response.body.destroy();
+          throw tooLarge(maxBytes);
+        }
+        chunks.push(chunk as Buffer);
+      }
+      const type = response.headers['content-type'];
+      return {
+        bytes: Buffer.concat(chunks),
+        contentType: typeof type === 'string' ? type : null,
+        finalUrl: url.toString(),
+      };
+    }
+    throw new ProcessingError('INPUT_FETCH_FAILED', 'Too many redirects', 400);
+  }
+
+  /** POSTs (webhooks): no redirects followed, time-out from the caller. */
+  async post(
+    rawUrl: string,
+    body: string,
+    headers: Record<string, string>,
+    timeoutMs: number,
+  ): Promise<{ statusCode: number }> {
+    const url = new URL(rawUrl);
+    this.assertAllowedUrl(url);
+    const response = await this.send(url, { method: 'POST', body, headers, timeoutMs });
+    await response.body.dump().catch(() => undefined);
+    return { statusCode: response.statusCode };
+  }
+
+  private async send(
+    url: URL,
+    options: {
+      method: 'GET' | 'POST';
+      body?: string;
+      headers?: Record<string, string>;
+      timeoutMs?: number;
+    },
+  ): Promise<Dispatcher.ResponseData> {
+    const timeout = options.timeoutMs ?? this.config.processing.fetchTimeoutMs;
+    try {
+      return await request(url, {
+        method: options.method,
+        body: options.body,
+        headers: { 'user-agent': 'docproc/1', ...options.headers },
+        dispatcher: this.agent,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+        signal: AbortSignal.timeout(timeout),
+      });
+    } catch (error) {
+      if (error instanceof ProcessingError) throw error;
+      const cause = (error as { cause?: unknown }).cause;
+      if (cause instanceof ProcessingError) throw cause;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ProcessingError(
+        'INPUT_FETCH_FAILED',
+        `Fetching ${url.host} failed: ${reason}`,
+        400,
+      );
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.agent.close().catch(() => undefined);
+  }
+}
+
+function tooLarge(maxBytes: number): ProcessingError {
+  return new ProcessingError('INPUT_TOO_LARGE', `Input is larger than ${maxBytes} bytes`, 413);
+}

@@ -1,0 +1,56 @@
+/** Internal job states; the API shows Pending (queued, running), Completed and Failed. */
+export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+export type JobType = 'Classify';
+export type ApiJobStatus = 'Pending' | 'Completed' | 'Failed' | 'Idle';
+
+export interface JobRecord {
+  jobId: string;
+  orgId: string;
+  apiKeyId: string;
+  type: JobType;
+  state: JobState;
+  isAsync: boolean;
+  request: Record<string, unknown>;
+  /** async.metadata as sent: any JSON value, undefined when absent. */
+  metadata: unknown;
+  result: Record<string, unknown> | null;
+  reason: string | null;
+  errorCode: string | null;
+  errorStatus: number | null;
+  progress: number;
+  attempts: number;
+  numPages: number | null;
+  totalPages: number | null;
+  persistResult: boolean;
+  resultExpired: boolean;
+  cancelRequested: boolean;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+export interface NewJob {
+  jobId: string;
+  orgId: string;
+  apiKeyId: string;
+  type: JobType;
+  isAsync: boolean;
+  request: Record<string, unknown>;
+  metadata: unknown;
+  persistResult: boolean;
+}
+
+/**
+ * A failure the client can be told about: its message becomes the job's `reason`, and a
+ * sync request answers with `status` and `{"error":{code,message}}`.
+ */
+export class ProcessingError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+    this.name = 'ProcessingError';
+  }
+}

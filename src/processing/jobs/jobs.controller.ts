@@ -1,0 +1,96 @@
+import { Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import type { ProcessingPrincipal } from '../../accounts/principal.js';
+import { RequestValidationError } from '../../common/validation-error.js';
+import type { ValidationErrorItem } from '../../common/validation-error.js';
+import { CurrentPrincipal, ProcessingAuthGuard } from '../auth/interim-processing-auth.guard.js';
+import { JobView } from './job.presenter.js';
+import { JobListQuery, JobsService } from './jobs.service.js';
+
+/** `limit` (1..500, default 100), `cursor`, `exclude_configs` as the reductoai SDK sends them. */
+function parseListQuery(query: Record<string, unknown>): JobListQuery {
+  const issues: ValidationErrorItem[] = [];
+  let limit = 100;
+  if (query.limit !== undefined) {
+    const raw = String(query.limit);
+    if (!/^\d+$/.test(raw)) {
+      issues.push({
+        loc: ['query', 'limit'],
+        type: 'int_parsing',
+        msg: 'Input should be a valid integer, unable to parse string as an integer',
+        input: query.limit,
+      });
+    } else if (Number(raw) < 1 || Number(raw) > 500) {
+      issues.push({
+        loc: ['query', 'limit'],
+        type: Number(raw) < 1 ? 'greater_than_equal' : 'less_than_equal',
+        msg: 'Input should be between 1 and 500',
+        input: query.limit,
+        ctx: { ge: 1, le: 500 },
+      });
+    } else limit = Number(raw);
+  }
+  let excludeConfigs = false;
+  if (query.exclude_configs !== undefined) {
+    const raw = String(query.exclude_configs).toLowerCase();
+    if (['true', '1', 'yes', 'on'].includes(raw)) excludeConfigs = true;
+    else if (!['false', '0', 'no', 'off'].includes(raw)) {
+      issues.push({
+        loc: ['query', 'exclude_configs'],
+        type: 'bool_parsing',
+        msg: 'Input should be a valid boolean, unable to interpret input',
+        input: query.exclude_configs,
+      });
+    }
+  }
+  if (issues.length) throw new RequestValidationError(issues);
+  const cursor = typeof query.cursor === 'string' && query.cursor !== '' ? query.cursor : null;
+  return { cursor, limit, excludeConfigs };
+}
+
+@Controller()
+@UseGuards(ProcessingAuthGuard)
+export class JobsController {
+  constructor(private readonly jobs: JobsService) {}
+
+  @Get('job/:job_id')
+  get(
+    @Param('job_id') jobId: string,
+    @CurrentPrincipal() principal: ProcessingPrincipal,
+  ): Promise<JobView> {
+    return this.jobs.view(principal.orgId, jobId);
+  }
+
+  @Get('jobs')
+  list(
+    @Query() query: Record<string, unknown>,
+    @CurrentPrincipal() principal: ProcessingPrincipal,
+  ) {
+    return this.jobs.list(principal.orgId, parseListQuery(query));
+  }
+
+  @Post('cancel/:job_id')
+  @HttpCode(200)
+  cancel(@Param('job_id') jobId: string, @CurrentPrincipal() principal: ProcessingPrincipal) {
+    return this.jobs.cancel(principal.orgId, jobId);
+  }
+
+  @Delete('job/:job_id')
+  remove(@Param('job_id') jobId: string, @CurrentPrincipal() principal: ProcessingPrincipal) {
+    return this.jobs.delete(principal.orgId, jobId);
+  }
+}
+
+/** `force_url_result` URLs: authorized by their signature, so no bearer key is needed. */
+@Controller()
+export class JobResultController {
+  constructor(private readonly jobs: JobsService) {}
+
+  @Get('job/:job_id/result')
+  result(
+    @Param('job_id') jobId: string,
+    @Query('expires') expires: unknown,
+    @Query('signature') signature: unknown,
+  ): Promise<Record<string, unknown>> {
+    return this.jobs.signedResult(jobId, expires, signature);
+  }
+}

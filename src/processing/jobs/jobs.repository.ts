@@ -1,0 +1,207 @@
+import { Injectable } from '@nestjs/common';
+import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
+import { JobRecord, JobState, NewJob } from './job.types.js';
+
+interface JobRow {
+  job_id: string;
+  org_id: string;
+  api_key_id: string;
+  type: string;
+  status: string;
+  is_async: boolean;
+  request: string;
+  metadata: string | null;
+  result: string | null;
+  reason: string | null;
+  error_code: string | null;
+  error_status: number | null;
+  progress: number;
+  attempts: number;
+  num_pages: number | null;
+  total_pages: number | null;
+  persist_result: boolean;
+  result_expired: boolean;
+  cancel_requested: boolean;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+const COLUMNS = `job_id, org_id, api_key_id, type, status, is_async, CAST(request AS VARCHAR) AS request,
+  CAST(metadata AS VARCHAR) AS metadata, CAST(result AS VARCHAR) AS result, reason, error_code,
+  error_status, progress, attempts, num_pages, total_pages, persist_result, result_expired,
+  cancel_requested, created_at, started_at, finished_at`;
+
+function toRecord(row: JobRow): JobRecord {
+  return {
+    jobId: row.job_id,
+    orgId: row.org_id,
+    apiKeyId: row.api_key_id,
+    type: row.type as JobRecord['type'],
+    state: row.status as JobState,
+    isAsync: row.is_async,
+    request: JSON.parse(row.request) as Record<string, unknown>,
+    metadata: row.metadata === null ? undefined : (JSON.parse(row.metadata) as unknown),
+    result: row.result === null ? null : (JSON.parse(row.result) as Record<string, unknown>),
+    reason: row.reason,
+    errorCode: row.error_code,
+    errorStatus: row.error_status === null ? null : Number(row.error_status),
+    progress: Number(row.progress),
+    attempts: Number(row.attempts),
+    numPages: row.num_pages === null ? null : Number(row.num_pages),
+    totalPages: row.total_pages === null ? null : Number(row.total_pages),
+    persistResult: row.persist_result,
+    resultExpired: row.result_expired,
+    cancelRequested: row.cancel_requested,
+    createdAt: row.created_at,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+  };
+}
+
+export interface JobPageCursor {
+  createdAtMicros: bigint;
+  jobId: string;
+}
+
+@Injectable()
+export class JobsRepository {
+  constructor(private readonly db: DuckDbService) {}
+
+  async insert(tx: Transaction, job: NewJob): Promise<void> {
+    await tx.run(
+      `INSERT INTO processing_jobs (job_id, org_id, api_key_id, type, status, is_async, request,
+         metadata, persist_result, created_at)
+       VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $8, now())`,
+      [
+        job.jobId,
+        job.orgId,
+        job.apiKeyId,
+        job.type,
+        job.isAsync,
+        JSON.stringify(job.request),
+        job.metadata === undefined ? null : JSON.stringify(job.metadata),
+        job.persistResult,
+      ],
+    );
+  }
+
+  async find(jobId: string, tx?: Transaction): Promise<JobRecord | null> {
+    const sql = `SELECT ${COLUMNS} FROM processing_jobs WHERE job_id = $1`;
+    const rows = tx ? await tx.all<JobRow>(sql, [jobId]) : await this.db.all<JobRow>(sql, [jobId]);
+    return rows.length ? toRecord(rows[0]) : null;
+  }
+
+  async findForOrg(orgId: string, jobId: string): Promise<JobRecord | null> {
+    const rows = await this.db.all<JobRow>(
+      `SELECT ${COLUMNS} FROM processing_jobs WHERE job_id = $1 AND org_id = $2`,
+      [jobId, orgId],
+    );
+    return rows.length ? toRecord(rows[0]) : null;
+  }
+
+  /** Newest first; the cursor is the (created_at, job_id) of the last row of the previous page. */
+  async listForOrg(
+    orgId: string,
+    limit: number,
+    after: JobPageCursor | null,
+  ): Promise<(JobRecord & { createdAtMicros: bigint })[]> {
+    const rows = await this.db.all<JobRow & { created_us: bigint }>(
+      `SELECT ${COLUMNS}, epoch_us(created_at) AS created_us FROM processing_jobs
+       WHERE org_id = $1
+         AND (CAST($2 AS BIGINT) IS NULL OR epoch_us(created_at) < CAST($2 AS BIGINT)
+           OR (epoch_us(created_at) = CAST($2 AS BIGINT) AND job_id < $3))
+       ORDER BY created_at DESC, job_id DESC LIMIT $4`,
+      [orgId, after ? after.createdAtMicros.toString() : null, after?.jobId ?? '', limit],
+    );
+    return rows.map((row) => ({ ...toRecord(row), createdAtMicros: BigInt(row.created_us) }));
+  }
+
+  /** queued -> running; false when the job is no longer queued (cancelled or deleted). */
+  async markRunning(jobId: string): Promise<boolean> {
+    const rows = await this.db.transaction((tx) =>
+      tx.all(
+        `UPDATE processing_jobs SET status = 'running', progress = 0.1, attempts = attempts + 1,
+           started_at = COALESCE(started_at, now())
+         WHERE job_id = $1 AND status IN ('queued', 'running') AND NOT cancel_requested
+         RETURNING job_id`,
+        [jobId],
+      ),
+    );
+    return rows.length > 0;
+  }
+
+  async markCompleted(
+    tx: Transaction,
+    jobId: string,
+    result: Record<string, unknown>,
+    numPages: number,
+    totalPages: number,
+  ): Promise<void> {
+    await tx.run(
+      `UPDATE processing_jobs SET status = 'completed', progress = 1, result = $2, num_pages = $3,
+         total_pages = $4, finished_at = now(), reason = NULL
+       WHERE job_id = $1`,
+      [jobId, JSON.stringify(result), numPages, totalPages],
+    );
+  }
+
+  async markFailed(
+    tx: Transaction,
+    jobId: string,
+    code: string,
+    reason: string,
+    status: number,
+  ): Promise<void> {
+    await tx.run(
+      `UPDATE processing_jobs SET status = 'failed', progress = 1, reason = $2, error_code = $3,
+         error_status = $4, finished_at = now()
+       WHERE job_id = $1`,
+      [jobId, reason, code, status],
+    );
+  }
+
+  async markCancelled(tx: Transaction, jobId: string): Promise<void> {
+    await tx.run(
+      `UPDATE processing_jobs SET status = 'cancelled', cancel_requested = true,
+         reason = 'Job was cancelled', finished_at = now()
+       WHERE job_id = $1`,
+      [jobId],
+    );
+  }
+
+  async requestCancel(tx: Transaction, jobId: string): Promise<void> {
+    await tx.run(`UPDATE processing_jobs SET cancel_requested = true WHERE job_id = $1`, [jobId]);
+  }
+
+  async delete(tx: Transaction, jobId: string): Promise<void> {
+    await tx.run(`DELETE FROM processing_jobs WHERE job_id = $1`, [jobId]);
+  }
+
+  /** Sync jobs whose request died with the previous process: nobody is waiting any more. */
+  async failOrphanedSyncJobs(): Promise<string[]> {
+    const rows = await this.db.transaction((tx) =>
+      tx.all<{ job_id: string }>(
+        `UPDATE processing_jobs SET status = 'failed', progress = 1, error_code = 'INTERRUPTED',
+           error_status = 503, finished_at = now(),
+           reason = 'The synchronous request was interrupted by a restart'
+         WHERE NOT is_async AND status IN ('queued', 'running') RETURNING job_id`,
+      ),
+    );
+    return rows.map((r) => r.job_id);
+  }
+
+  /** Drops results finished more than `seconds` ago, unless the request asked to persist them. */
+  async expireResults(seconds: number): Promise<number> {
+    const rows = await this.db.transaction((tx) =>
+      tx.all(
+        `UPDATE processing_jobs SET result = NULL, result_expired = true
+         WHERE status = 'completed' AND NOT persist_result AND NOT result_expired
+           AND finished_at < now() - to_seconds(CAST($1 AS BIGINT))
+         RETURNING job_id`,
+        [seconds],
+      ),
+    );
+    return rows.length;
+  }
+}

@@ -1,0 +1,163 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+} from '@nestjs/common';
+import { ApiError } from '../../common/api-error.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { DuckDbService } from '../../database/duckdb.service.js';
+import { asUrlResult, ClassifyResult } from '../classify-jobs/classify-result.js';
+import { UrlSigner } from '../upload/url-signer.service.js';
+import { JobEvents } from './job-events.js';
+import { JobView, presentJob, presentListItem } from './job.presenter.js';
+import { JobRecord } from './job.types.js';
+import { JobsRepository } from './jobs.repository.js';
+
+const RESULT_PURPOSE = 'job-result';
+const SWEEP_INTERVAL_MS = 60_000;
+
+export interface JobListQuery {
+  cursor: string | null;
+  limit: number;
+  excludeConfigs: boolean;
+}
+
+function encodeCursor(createdAtMicros: bigint, jobId: string): string {
+  return Buffer.from(`${createdAtMicros}|${jobId}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAtMicros: bigint; jobId: string } {
+  const [micros, jobId] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!/^\d+$/.test(micros ?? '') || !jobId) {
+    throw ApiError.badRequest('INVALID_CURSOR', 'cursor is not one this service returned');
+  }
+  return { createdAtMicros: BigInt(micros), jobId };
+}
+
+/** Reading and managing jobs: poll, list, cancel, delete, result URLs and retention. */
+@Injectable()
+export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(JobsService.name);
+  private sweeper: NodeJS.Timeout | null = null;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly jobs: JobsRepository,
+    private readonly db: DuckDbService,
+    private readonly signer: UrlSigner,
+    private readonly events: JobEvents,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.processing.resultRetentionSeconds > 0) {
+      void this.sweep();
+      this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
+      this.sweeper.unref();
+    }
+  }
+
+  onModuleDestroy(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.events.releaseAll();
+  }
+
+  async sweep(): Promise<number> {
+    try {
+      const n = await this.jobs.expireResults(this.config.processing.resultRetentionSeconds);
+      if (n) this.logger.log(`dropped ${n} job result(s) past retention`);
+      return n;
+    } catch (error) {
+      this.logger.error({ err: error }, 'result retention sweep failed');
+      return 0;
+    }
+  }
+
+  /** Another org's job is indistinguishable from a missing one. */
+  async getOwned(orgId: string, jobId: string): Promise<JobRecord> {
+    const job = await this.jobs.findForOrg(orgId, jobId);
+    if (!job) throw ApiError.notFound('JOB_NOT_FOUND', `No job ${jobId}`);
+    return job;
+  }
+
+  /** The job's result as the client sees it: full, or a signed URL for `force_url_result`. */
+  resultView(job: JobRecord): Record<string, unknown> | null {
+    if (job.state !== 'completed' || !job.result) return null;
+    const full = job.result as unknown as ClassifyResult;
+    if (job.request.force_url_result !== true) return job.result;
+    const query = this.signer.sign(
+      RESULT_PURPOSE,
+      job.jobId,
+      this.config.processing.resultUrlTtlSeconds,
+    );
+    const url = `${this.config.publicBaseUrl}/job/${encodeURIComponent(job.jobId)}/result?${query}`;
+    return asUrlResult(full, url) as unknown as Record<string, unknown>;
+  }
+
+  async view(orgId: string, jobId: string): Promise<JobView> {
+    const job = await this.getOwned(orgId, jobId);
+    return presentJob(job, this.resultView(job));
+  }
+
+  async signedResult(
+    jobId: string,
+    expires: unknown,
+    signature: unknown,
+  ): Promise<Record<string, unknown>> {
+    if (!this.signer.verify(RESULT_PURPOSE, jobId, expires, signature)) {
+      throw ApiError.forbidden('INVALID_SIGNATURE', 'The result URL is invalid or has expired');
+    }
+    const job = await this.jobs.find(jobId);
+    if (!job || job.state !== 'completed' || !job.result) {
+      throw ApiError.notFound('RESULT_NOT_FOUND', 'The result is not available');
+    }
+    return job.result;
+  }
+
+  async list(
+    orgId: string,
+    query: JobListQuery,
+  ): Promise<{ jobs: Record<string, unknown>[]; next_cursor: string | null }> {
+    const after = query.cursor ? decodeCursor(query.cursor) : null;
+    const rows = await this.jobs.listForOrg(orgId, query.limit + 1, after);
+    const page = rows.slice(0, query.limit);
+    const last = page[page.length - 1];
+    return {
+      jobs: page.map((job) => presentListItem(job, !query.excludeConfigs)),
+      next_cursor:
+        rows.length > query.limit && last ? encodeCursor(last.createdAtMicros, last.jobId) : null,
+    };
+  }
+
+  /**
+   * Queued jobs are cancelled at once; a running one finishes its current step and is then
+   * discarded (not billed, no webhook). Finished jobs cannot be cancelled.
+   */
+  async cancel(orgId: string, jobId: string): Promise<{ job_id: string; status: string }> {
+    const outcome = await this.db.transaction(async (tx) => {
+      const job = await this.jobs.find(jobId, tx);
+      if (!job || job.orgId !== orgId) throw ApiError.notFound('JOB_NOT_FOUND', `No job ${jobId}`);
+      if (job.state === 'queued') await this.jobs.markCancelled(tx, jobId);
+      else if (job.state === 'running') await this.jobs.requestCancel(tx, jobId);
+      else if (job.state !== 'cancelled') {
+        throw new ApiError(409, 'JOB_NOT_CANCELLABLE', `Job ${jobId} has already finished`);
+      }
+      return job.state;
+    });
+    if (outcome === 'queued') this.events.finished(jobId);
+    return { job_id: jobId, status: outcome === 'running' ? 'Cancelling' : 'Cancelled' };
+  }
+
+  /** Removes the job and its result; usage already recorded stays (it was billed). */
+  async delete(orgId: string, jobId: string): Promise<{ job_id: string; deleted: true }> {
+    await this.db.transaction(async (tx) => {
+      const job = await this.jobs.find(jobId, tx);
+      if (!job || job.orgId !== orgId) throw ApiError.notFound('JOB_NOT_FOUND', `No job ${jobId}`);
+      await this.jobs.delete(tx, jobId);
+    });
+    this.events.finished(jobId);
+    return { job_id: jobId, deleted: true };
+  }
+}

@@ -1,0 +1,86 @@
+import multipart from '@fastify/multipart';
+import { Inject, Module, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import { APP_CONFIG } from '../config/config.module.js';
+import type { AppConfig } from '../config/app-config.js';
+import { CLASSIFICATION_RUNNER } from './classify-jobs/classification-runner.js';
+import { ClassifyController } from './classify-jobs/classify.controller.js';
+import { ClassifyJobsService } from './classify-jobs/classify-jobs.service.js';
+import { PlainTextClassificationRunner } from './classify-jobs/plain-text-classification.runner.js';
+import { InputResolver } from './inputs/input-resolver.service.js';
+import { SafeFetcher } from './inputs/safe-fetcher.js';
+import { JobEvents } from './jobs/job-events.js';
+import { JobResultController, JobsController } from './jobs/jobs.controller.js';
+import { JobsRepository } from './jobs/jobs.repository.js';
+import { JobsService } from './jobs/jobs.service.js';
+import { UsageOutboxRelay } from './outbox/usage-outbox.relay.js';
+import { UsageOutboxRepository } from './outbox/usage-outbox.repository.js';
+import { DatabaseQueueDriver } from './queue/database-queue.repository.js';
+import { QUEUE_DRIVER } from './queue/queue-driver.js';
+import { QueueWorkers } from './queue/queue-workers.service.js';
+import { installJsonBodyParser } from './requests/json-body.parser.js';
+import { presignedPutPlugin } from './upload/presigned-put.plugin.js';
+import { ProcessingSecretsRepository } from './upload/processing-secrets.repository.js';
+import { UploadController } from './upload/upload.controller.js';
+import { UploadService } from './upload/upload.service.js';
+import { UploadsRepository } from './upload/uploads.repository.js';
+import { UrlSigner } from './upload/url-signer.service.js';
+import { WebhooksController } from './webhooks/webhooks.controller.js';
+import { WebhooksRepository } from './webhooks/webhooks.repository.js';
+import { WebhooksService } from './webhooks/webhooks.service.js';
+
+const PROCESSING_ROUTES = /^\/(classify|classify_async|job|jobs|cancel|upload|webhooks)(\/|\?|$)/;
+
+/**
+ * The processing plane: classify endpoints, the job store, the database queue and its
+ * workers, uploads and input fetching, webhooks and the usage outbox.
+ */
+@Module({
+  controllers: [
+    ClassifyController,
+    JobsController,
+    JobResultController,
+    UploadController,
+    WebhooksController,
+  ],
+  providers: [
+    { provide: QUEUE_DRIVER, useClass: DatabaseQueueDriver },
+    // The documents/classify library's worker-pool runner replaces this one line.
+    { provide: CLASSIFICATION_RUNNER, useClass: PlainTextClassificationRunner },
+    QueueWorkers,
+    JobEvents,
+    JobsRepository,
+    JobsService,
+    ClassifyJobsService,
+    InputResolver,
+    SafeFetcher,
+    UploadsRepository,
+    UploadService,
+    ProcessingSecretsRepository,
+    UrlSigner,
+    WebhooksRepository,
+    WebhooksService,
+    UsageOutboxRepository,
+    UsageOutboxRelay,
+  ],
+  exports: [QUEUE_DRIVER, QueueWorkers, JobsService],
+})
+export class ProcessingModule implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly uploads: UploadService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Fastify-level pieces: 422 for bad JSON, multipart uploads, the presigned PUT route. */
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
+    if (!fastify) return;
+    installJsonBodyParser(fastify, (url) => PROCESSING_ROUTES.test(url));
+    void fastify.register(multipart, {
+      limits: { fileSize: this.config.processing.maxUploadBytes, files: 1 },
+    });
+    void fastify.register(presignedPutPlugin(this.uploads));
+  }
+}

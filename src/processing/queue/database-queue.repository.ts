@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
+import {
+  EnqueueOptions,
+  Lane,
+  LANES,
+  QueueDepth,
+  QueueDriver,
+  QueueName,
+  QueueTask,
+} from './queue-driver.js';
+
+interface TaskRow {
+  task_id: string;
+  queue: QueueName;
+  lane: Lane;
+  kind: string;
+  payload: string;
+  attempts: number;
+  max_attempts: number;
+  enqueued_at: Date;
+}
+
+const LANE_ORDER = `CASE lane WHEN 'priority' THEN 0 WHEN 'standard' THEN 1 ELSE 2 END`;
+
+function toTask(row: TaskRow): QueueTask {
+  return {
+    taskId: row.task_id,
+    queue: row.queue,
+    lane: row.lane,
+    kind: row.kind,
+    payload: JSON.parse(row.payload) as unknown,
+    attempts: Number(row.attempts),
+    maxAttempts: Number(row.max_attempts),
+    enqueuedAt: row.enqueued_at,
+  };
+}
+
+/**
+ * The legacy "database queue": tasks are rows of `queue_tasks`. Claims are single UPDATEs on
+ * the serialized writer connection, so two workers never get the same task.
+ */
+@Injectable()
+export class DatabaseQueueDriver implements QueueDriver {
+  constructor(private readonly db: DuckDbService) {}
+
+  async enqueue<P>(
+    queue: QueueName,
+    kind: string,
+    payload: P,
+    options: EnqueueOptions,
+    tx?: Transaction,
+  ): Promise<string> {
+    const taskId = randomUUID();
+    const sql = `INSERT INTO queue_tasks (task_id, seq, queue, lane, kind, payload, state, attempts,
+        max_attempts, available_at, enqueued_at)
+      VALUES ($1, nextval('queue_tasks_seq'), $2, $3, $4, $5, 'queued', 0, $6,
+        COALESCE(CAST($7 AS TIMESTAMPTZ), now()), now())`;
+    const params = [
+      taskId,
+      queue,
+      options.lane,
+      kind,
+      JSON.stringify(payload),
+      options.maxAttempts ?? 1,
+      options.availableAt ? options.availableAt.toISOString() : null,
+    ];
+    if (tx) await tx.run(sql, params);
+    else await this.db.run(sql, params);
+    return taskId;
+  }
+
+  async claim(queue: QueueName): Promise<QueueTask | null> {
+    const rows = await this.db.transaction((tx) =>
+      tx.all<TaskRow>(
+        `UPDATE queue_tasks SET state = 'running', attempts = attempts + 1, claimed_at = now()
+         WHERE task_id = (
+           SELECT task_id FROM queue_tasks
+           WHERE queue = $1 AND state = 'queued' AND available_at <= now()
+           ORDER BY ${LANE_ORDER}, seq LIMIT 1)
+         RETURNING task_id, queue, lane, kind, CAST(payload AS VARCHAR) AS payload, attempts,
+           max_attempts, enqueued_at`,
+        [queue],
+      ),
+    );
+    return rows.length ? toTask(rows[0]) : null;
+  }
+
+  async complete(task: QueueTask, tx?: Transaction): Promise<void> {
+    const sql = `DELETE FROM queue_tasks WHERE task_id = $1`;
+    if (tx) await tx.run(sql, [task.taskId]);
+    else await this.db.run(sql, [task.taskId]);
+  }
+
+  async fail(task: QueueTask, error: string, retryAt?: Date, tx?: Transaction): Promise<void> {
+    const sql = retryAt
+      ? `UPDATE queue_tasks SET state = 'queued', last_error = $2, available_at = CAST($3 AS TIMESTAMPTZ),
+           max_attempts = GREATEST(max_attempts, attempts + 1) WHERE task_id = $1`
+      : `UPDATE queue_tasks SET state = 'dead', last_error = $2 WHERE task_id = $1`;
+    const params = retryAt ? [task.taskId, error, retryAt.toISOString()] : [task.taskId, error];
+    if (tx) await tx.run(sql, params);
+    else await this.db.run(sql, params);
+  }
+
+  async depth(queue: QueueName): Promise<QueueDepth> {
+    const rows = await this.db.all<{ lane: Lane; state: string; n: bigint }>(
+      `SELECT lane, state, count(*) AS n FROM queue_tasks
+       WHERE queue = $1 AND state IN ('queued', 'running') GROUP BY lane, state`,
+      [queue],
+    );
+    const lanes = Object.fromEntries(
+      LANES.map((l) => [l, { queued: 0, running: 0 }]),
+    ) as QueueDepth['lanes'];
+    let active = 0;
+    for (const row of rows) {
+      const n = Number(row.n);
+      if (row.state === 'queued') lanes[row.lane].queued = n;
+      else lanes[row.lane].running = n;
+      active += n;
+    }
+    return { queue, active, lanes };
+  }
+
+  async drained(): Promise<boolean> {
+    const rows = await this.db.all<{ n: bigint }>(
+      `SELECT count(*) AS n FROM queue_tasks WHERE state IN ('queued', 'running')`,
+    );
+    return Number(rows[0].n) === 0;
+  }
+
+  async recoverInterrupted(): Promise<QueueTask[]> {
+    return this.db.transaction(async (tx) => {
+      await tx.run(
+        `UPDATE queue_tasks SET state = 'queued', last_error = 'interrupted by a restart'
+         WHERE state = 'running' AND attempts < max_attempts`,
+      );
+      const exhausted = await tx.all<TaskRow>(
+        `UPDATE queue_tasks SET state = 'dead', last_error = 'interrupted by a restart'
+         WHERE state = 'running'
+         RETURNING task_id, queue, lane, kind, CAST(payload AS VARCHAR) AS payload, attempts,
+           max_attempts, enqueued_at`,
+      );
+      return exhausted.map(toTask);
+    });
+  }
+
+  async nextAvailableAt(queue: QueueName): Promise<Date | null> {
+    const rows = await this.db.all<{ at: Date | null }>(
+      `SELECT min(available_at) AS at FROM queue_tasks WHERE queue = $1 AND state = 'queued'`,
+      [queue],
+    );
+    return rows[0]?.at ?? null;
+  }
+}

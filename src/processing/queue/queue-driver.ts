@@ -1,0 +1,75 @@
+import type { Transaction } from '../../database/duckdb.service.js';
+
+/** Issue 6's two queues: `cpu` (decoding, OCR, classification) and `io` (fetches, webhooks). */
+export const QUEUES = ['cpu', 'io'] as const;
+export type QueueName = (typeof QUEUES)[number];
+
+/** Lanes in the order every worker polls them: priority always before standard, batch last. */
+export const LANES = ['priority', 'standard', 'batch'] as const;
+export type Lane = (typeof LANES)[number];
+
+export interface QueueTask<P = unknown> {
+  taskId: string;
+  queue: QueueName;
+  lane: Lane;
+  kind: string;
+  payload: P;
+  /** Claims so far, this one included. */
+  attempts: number;
+  maxAttempts: number;
+  enqueuedAt: Date;
+}
+
+export interface EnqueueOptions {
+  lane: Lane;
+  /** Claims allowed before an interrupted task is given up (see recoverInterrupted). */
+  maxAttempts?: number;
+  /** Not claimable before this time (retry back-off). */
+  availableAt?: Date;
+}
+
+export interface LaneDepth {
+  queued: number;
+  running: number;
+}
+
+export interface QueueDepth {
+  queue: QueueName;
+  /** Queued plus running: the figure the admission cap and queue metrics use. */
+  active: number;
+  lanes: Record<Lane, LaneDepth>;
+}
+
+/**
+ * The queue behind the workers. The database driver keeps tasks as DuckDB rows; a BullMQ
+ * driver (issue 6) can implement the same contract. `tx`: the DuckDB transaction the
+ * enqueue/complete belongs to, so a job's completion and its follow-up tasks commit
+ * together; a driver that cannot join it must enqueue after commit.
+ */
+export interface QueueDriver {
+  enqueue<P>(
+    queue: QueueName,
+    kind: string,
+    payload: P,
+    options: EnqueueOptions,
+    tx?: Transaction,
+  ): Promise<string>;
+  /** Claims the next available task, polling lanes in LANES order; null when none. */
+  claim(queue: QueueName): Promise<QueueTask | null>;
+  /** Removes a finished task. */
+  complete(task: QueueTask, tx?: Transaction): Promise<void>;
+  /** Puts a task back for another attempt at `retryAt`, or marks it dead without one. */
+  fail(task: QueueTask, error: string, retryAt?: Date, tx?: Transaction): Promise<void>;
+  depth(queue: QueueName): Promise<QueueDepth>;
+  /** True when no task is queued or running on any queue. */
+  drained(): Promise<boolean>;
+  /**
+   * At start-up: tasks left running by a dead process go back to the queue while they have
+   * attempts left; the exhausted ones are returned (and marked dead) for their handlers.
+   */
+  recoverInterrupted(): Promise<QueueTask[]>;
+  /** Earliest time a queued task becomes available, so idle workers can sleep until then. */
+  nextAvailableAt(queue: QueueName): Promise<Date | null>;
+}
+
+export const QUEUE_DRIVER = Symbol('QUEUE_DRIVER');

@@ -1,0 +1,143 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+} from '@nestjs/common';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/app-config.js';
+import {
+  QUEUE_DRIVER,
+  type QueueDriver,
+  type QueueName,
+  type QueueTask,
+  QUEUES,
+} from './queue-driver.js';
+
+/** The work of one task kind. It completes or fails its task itself, inside its own transaction. */
+export interface TaskHandler<P = unknown> {
+  readonly kind: string;
+  handle(task: QueueTask<P>): Promise<void>;
+  /** A task whose attempts ran out (its worker died every time): record the failure. */
+  exhausted?(task: QueueTask<P>, reason: string): Promise<void>;
+  /** Runs at start-up, before interrupted tasks are recovered and workers start. */
+  recover?(): Promise<void>;
+}
+
+/**
+ * The database-queue workers of this process: per queue, `concurrency` loops that claim a
+ * task (priority lane first), run its handler and go back for more. Enqueues wake idle loops
+ * at once; the poll interval is only a fallback (and paces delayed retries).
+ */
+@Injectable()
+export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(QueueWorkers.name);
+  private readonly handlers = new Map<string, TaskHandler>();
+  private readonly wakers: Record<QueueName, Set<() => void>> = { cpu: new Set(), io: new Set() };
+  private readonly inFlight = new Map<string, { task: QueueTask; startedAt: number }>();
+  private readonly loops: Promise<void>[] = [];
+  private running = false;
+
+  constructor(
+    @Inject(QUEUE_DRIVER) private readonly driver: QueueDriver,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  register(handler: TaskHandler): void {
+    this.handlers.set(handler.kind, handler as TaskHandler);
+  }
+
+  /** Wakes idle workers of a queue (called after an enqueue commits). */
+  notify(queue: QueueName): void {
+    for (const wake of [...this.wakers[queue]]) wake();
+  }
+
+  /** Age in ms of the oldest task in flight in this process, -1 when idle (issue 6's watchdog). */
+  oldestInFlightMs(now = Date.now()): number {
+    let oldest = -1;
+    for (const { startedAt } of this.inFlight.values()) oldest = Math.max(oldest, now - startedAt);
+    return oldest;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    for (const handler of this.handlers.values()) await handler.recover?.();
+    for (const task of await this.driver.recoverInterrupted()) {
+      const reason = `Interrupted ${task.attempts} time(s) by a restart; giving up after ${task.maxAttempts} attempt(s)`;
+      this.logger.error({ taskId: task.taskId, kind: task.kind }, reason);
+      await this.handlers.get(task.kind)?.exhausted?.(task, reason);
+    }
+    this.running = true;
+    const { cpuWorkerConcurrency, ioWorkerConcurrency } = this.config.processing;
+    for (const queue of QUEUES) {
+      const concurrency = queue === 'cpu' ? cpuWorkerConcurrency : ioWorkerConcurrency;
+      for (let i = 0; i < concurrency; i++) this.loops.push(this.loop(queue));
+    }
+  }
+
+  /**
+   * Stops claiming and lets tasks in flight finish. Tasks still running when the process
+   * dies stay `running` in the store and are recovered at the next start.
+   */
+  async onModuleDestroy(): Promise<void> {
+    this.running = false;
+    for (const queue of QUEUES) this.notify(queue);
+    await Promise.allSettled(this.loops);
+  }
+
+  private async loop(queue: QueueName): Promise<void> {
+    while (this.running) {
+      let task: QueueTask | null = null;
+      try {
+        task = await this.driver.claim(queue);
+      } catch (error) {
+        if (!this.running) return;
+        this.logger.error({ err: error, queue }, 'queue claim failed');
+      }
+      if (!task) {
+        await this.idle(queue);
+        continue;
+      }
+      await this.execute(task);
+    }
+  }
+
+  private async execute(task: QueueTask): Promise<void> {
+    const handler = this.handlers.get(task.kind);
+    this.inFlight.set(task.taskId, { task, startedAt: Date.now() });
+    try {
+      if (!handler) throw new Error(`no handler for task kind ${task.kind}`);
+      await handler.handle(task);
+    } catch (error) {
+      // A handler records expected failures itself; reaching here is a bug or a store
+      // outage. The task is marked dead, never dropped silently.
+      const message = error instanceof Error ? error.message : String(error);
+      this.logger.error({ err: error, taskId: task.taskId, kind: task.kind }, 'task failed');
+      await this.driver.fail(task, message).catch((e: unknown) => {
+        this.logger.error({ err: e, taskId: task.taskId }, 'could not record task failure');
+      });
+      await handler
+        ?.exhausted?.(task, 'Internal error while processing the job')
+        .catch((e: unknown) => {
+          this.logger.error({ err: e, taskId: task.taskId }, 'could not record job failure');
+        });
+    } finally {
+      this.inFlight.delete(task.taskId);
+    }
+  }
+
+  private async idle(queue: QueueName): Promise<void> {
+    let wait = this.config.processing.queuePollIntervalMs;
+    const next = await this.driver.nextAvailableAt(queue).catch(() => null);
+    if (next) wait = Math.max(5, Math.min(wait, next.getTime() - Date.now()));
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.wakers[queue].delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, wait);
+      this.wakers[queue].add(wake);
+    });
+  }
+}

@@ -1,0 +1,275 @@
+import { Allow, IsBoolean, IsIn } from 'class-validator';
+import {
+  Check,
+  Checker,
+  CheckResult,
+  dict,
+  fail,
+  Issue,
+  int,
+  isPlainObject,
+  list,
+  model,
+  nonEmptyStr,
+  nullable,
+  ok,
+  prefix,
+  Required,
+  str,
+} from './request-validation.js';
+
+/** The most pages a classification may select (spec "Limits"). */
+export const MAX_SELECTED_PAGES = 10;
+export const INPUT_SCHEMES = ['http:', 'https:', 'docproc:'];
+
+export const httpUrlChecker: Checker = (v) => {
+  const base = nonEmptyStr(v);
+  if (base.issues.length) return base;
+  let url: URL;
+  try {
+    url = new URL(v as string);
+  } catch {
+    return fail('url_parsing', 'Input should be a valid URL', v, { error: 'invalid URL' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return fail('url_scheme', "URL scheme should be 'http' or 'https'", v, {
+      expected_schemes: "'http', 'https'",
+    });
+  }
+  return ok(v);
+};
+
+const inputUrl: Checker = (v) => {
+  const base = nonEmptyStr(v);
+  if (base.issues.length) return base;
+  let url: URL;
+  try {
+    url = new URL(v as string);
+  } catch {
+    return fail('url_parsing', 'Input should be a valid URL', v, { error: 'invalid URL' });
+  }
+  if (!INPUT_SCHEMES.includes(url.protocol)) {
+    return fail('url_scheme', "URL scheme should be 'http', 'https' or 'docproc'", v, {
+      expected_schemes: "'http', 'https', 'docproc'",
+    });
+  }
+  return ok(v);
+};
+
+export class UploadResponseDto {
+  @Required()
+  @Check(inputUrl)
+  file_id!: string;
+
+  @Check(nullable(str))
+  presigned_url: string | null = null;
+}
+
+export class ClassificationCategoryDto {
+  @Required()
+  @Check(str)
+  category!: string;
+
+  @Required()
+  @Check(list(str))
+  criteria!: string[];
+}
+
+export class PageRangeDto {
+  @Check(nullable(int({ ge: 1 })))
+  start: number | null = null;
+
+  @Check(nullable(int({ ge: 1 })))
+  end: number | null = null;
+}
+
+export class HostedWebhookConfigDto {
+  @IsIn(['hosted'])
+  mode = 'hosted' as const;
+
+  @Check(list(str), { optional: true })
+  channels?: string[];
+}
+
+export class DirectWebhookConfigDto {
+  @IsIn(['direct'])
+  mode = 'direct' as const;
+
+  @Required()
+  @Check(httpUrlChecker)
+  url!: string;
+}
+
+export type WebhookConfig = HostedWebhookConfigDto | DirectWebhookConfigDto;
+
+/**
+ * Discriminated by `mode`. Without `mode`, a body with `url` can only be the direct variant
+ * (the hosted one forbids extra fields), anything else is hosted, as pydantic would pick.
+ */
+const webhookConfig: Checker = (v) => {
+  if (v === null) return ok(null);
+  if (!isPlainObject(v)) {
+    return fail(
+      'model_attributes_type',
+      'Input should be a valid dictionary or object to extract fields from',
+      v,
+    );
+  }
+  const mode = v.mode;
+  if (mode === 'direct' || (mode === undefined && 'url' in v))
+    return model(DirectWebhookConfigDto)(v);
+  if (mode === 'hosted' || mode === undefined) return model(HostedWebhookConfigDto)(v);
+  return fail(
+    'union_tag_invalid',
+    `Input tag '${String(mode)}' found using 'mode' does not match any of the expected tags: 'hosted', 'direct'`,
+    v,
+    { discriminator: "'mode'", tag: String(mode), expected_tags: "'hosted', 'direct'" },
+  );
+};
+
+export class AsyncConfigDto {
+  /** Any JSON value; included in the webhook body, and in usage events when an object. */
+  @Allow()
+  metadata?: unknown;
+
+  @IsBoolean()
+  priority = false;
+
+  @Check(webhookConfig, { optional: true })
+  webhook?: WebhookConfig | null;
+}
+
+/** string | string[] | UploadResponse, chosen by the JSON shape. */
+const classifyInput: Checker = (v) => {
+  if (typeof v === 'string') return inputUrl(v);
+  if (Array.isArray(v)) return list(inputUrl, { minItems: 1 })(v);
+  if (isPlainObject(v)) return model(UploadResponseDto)(v);
+  return fail(
+    'string_type',
+    'Input should be a valid string, a list of strings or an UploadResponse object',
+    v,
+  );
+};
+
+export type PageSelection = PageRangeDto | PageRangeDto[] | number[] | null;
+
+/**
+ * PageRange | PageRange[] | int[] | null, then the spec's page rules: ranges in order and at
+ * most 10 selected pages. Open-ended ranges are counted when the document's page count is
+ * known (by the document loader), closed ones here.
+ */
+const pageRange: Checker = (v) => {
+  let result: CheckResult;
+  if (v === null) return ok(null);
+  if (Array.isArray(v)) {
+    result =
+      v.length > 0 && typeof v[0] === 'number'
+        ? list(int({ ge: 1 }))(v)
+        : list(model(PageRangeDto))(v);
+  } else if (isPlainObject(v)) {
+    result = model(PageRangeDto)(v);
+  } else {
+    return fail(
+      'model_attributes_type',
+      'Input should be a PageRange object, a list of PageRange objects, a list of integers or null',
+      v,
+    );
+  }
+  if (result.issues.length) return result;
+  const value = result.value as PageSelection;
+  const issues: Issue[] = [];
+  const ranges = Array.isArray(value) ? value : value ? [value] : [];
+  ranges.forEach((range, index) => {
+    if (typeof range === 'number') return;
+    if (range.start !== null && range.end !== null && range.start > range.end) {
+      const loc = Array.isArray(value) ? [index] : [];
+      issues.push(
+        ...prefix(loc, [
+          {
+            loc: [],
+            type: 'value_error',
+            msg: 'Value error, start must not be greater than end',
+            input: range,
+            ctx: { error: 'start must not be greater than end' },
+          },
+        ]),
+      );
+    }
+  });
+  if (issues.length) return { issues };
+  const selected = countSelectedPages(value);
+  if (selected > MAX_SELECTED_PAGES) {
+    return fail(
+      'value_error',
+      `Value error, at most ${MAX_SELECTED_PAGES} pages can be selected, got ${selected}`,
+      v,
+      {
+        error: `at most ${MAX_SELECTED_PAGES} pages can be selected`,
+        max_pages: MAX_SELECTED_PAGES,
+      },
+    );
+  }
+  return ok(value);
+};
+
+/** Distinct pages selected by the closed parts of a selection (open-ended ranges count their known part). */
+export function countSelectedPages(selection: PageSelection): number {
+  if (selection === null) return 0;
+  const items = Array.isArray(selection) ? selection : [selection];
+  const intervals: [number, number][] = [];
+  for (const item of items) {
+    if (typeof item === 'number') intervals.push([item, item]);
+    else if (item.start !== null && item.end !== null) intervals.push([item.start, item.end]);
+    else if (item.start !== null || item.end !== null) {
+      const only = (item.start ?? item.end) as number;
+      intervals.push([only, only]);
+    }
+  }
+  intervals.sort((a, b) => a[0] - b[0]);
+  let count = 0;
+  let coveredTo = 0;
+  for (const [start, end] of intervals) {
+    const from = Math.max(start, coveredTo + 1);
+    if (end >= from) count += end - from + 1;
+    coveredTo = Math.max(coveredTo, end);
+  }
+  return count;
+}
+
+export class ClassifyConfigDto {
+  @Required()
+  @Check(classifyInput)
+  input!: string | string[] | UploadResponseDto;
+
+  @IsIn(['default', 'accurate'])
+  model: 'default' | 'accurate' = 'default';
+
+  @IsBoolean()
+  priority = true;
+
+  @Check(model(AsyncConfigDto))
+  async: AsyncConfigDto = new AsyncConfigDto();
+
+  @IsBoolean()
+  force_url_result = false;
+
+  @Check(list(model(ClassificationCategoryDto)))
+  classification_schema: ClassificationCategoryDto[] = [];
+
+  @Check(dict(list(str)), { optional: true })
+  category_groups?: Record<string, string[]>;
+
+  @Check(pageRange)
+  page_range: PageSelection = null;
+
+  @Check(nullable(str))
+  document_metadata: string | null = null;
+
+  /** Declared by the reductoai SDK's ClassifyRunParams: keep the result past the retention period. */
+  @IsBoolean()
+  persist_results = false;
+
+  /** Issue 6's batch lane: `batch` requests queue behind everything else and have their own cap. */
+  @IsIn(['default', 'batch'])
+  queue_priority: 'default' | 'batch' = 'default';
+}

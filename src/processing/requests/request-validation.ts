@@ -1,0 +1,267 @@
+import { plainToInstance } from 'class-transformer';
+import { getMetadataStorage, ValidateBy, ValidationError, validateSync } from 'class-validator';
+import type { ValidationErrorItem } from '../../common/validation-error.js';
+
+/**
+ * FastAPI-style request validation on top of class-validator DTOs.
+ *
+ * class-validator reports one message per constraint and knows nothing of locations inside
+ * unions or lists, while the spec's HTTPValidationError wants pydantic's `loc`/`type`/`ctx`.
+ * So DTO fields use plain class-validator decorators where they fit (booleans, enums) and
+ * `@Check(checker)` for composite types; a checker returns issues relative to the field,
+ * which `validateModel` prefixes with the field's location.
+ */
+export type Loc = (string | number)[];
+export type Issue = ValidationErrorItem;
+export interface CheckResult {
+  issues: Issue[];
+  /** The converted value (a DTO instance for nested models) when there are no issues. */
+  value?: unknown;
+}
+export type Checker = (value: unknown) => CheckResult;
+type Class<T> = new () => T;
+
+const CHECK = 'docproc_check';
+const REQUIRED = 'docproc_required';
+const stash = new WeakMap<object, Map<string, Issue[]>>();
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export const ok = (value: unknown): CheckResult => ({ issues: [], value });
+
+export function fail(
+  type: string,
+  msg: string,
+  input: unknown,
+  ctx?: Record<string, unknown>,
+  loc: Loc = [],
+): CheckResult {
+  return { issues: [{ loc, msg, type, input, ...(ctx ? { ctx } : {}) }] };
+}
+
+export function prefix(loc: Loc, issues: Issue[]): Issue[] {
+  return issues.map((issue) => ({ ...issue, loc: [...loc, ...issue.loc] }));
+}
+
+/** A required field: present in the body (null is a present value, checked by the type). */
+export function Required(): PropertyDecorator {
+  return ValidateBy({ name: REQUIRED, validator: { validate: (value) => value !== undefined } });
+}
+
+/**
+ * Validates (and converts) a field with a checker. `optional`: an absent field passes,
+ * for fields without a default.
+ */
+export function Check(checker: Checker, options: { optional?: boolean } = {}): PropertyDecorator {
+  return ValidateBy({
+    name: CHECK,
+    validator: {
+      validate(value: unknown, args) {
+        if (value === undefined) return options.optional === true || args === undefined;
+        const result = checker(value);
+        const target = args?.object as Record<string, unknown> | undefined;
+        if (!target) return result.issues.length === 0;
+        if (result.issues.length === 0) {
+          target[args!.property] = result.value;
+          return true;
+        }
+        let byField = stash.get(target);
+        if (!byField) stash.set(target, (byField = new Map()));
+        byField.set(args!.property, result.issues);
+        return false;
+      },
+    },
+  });
+}
+
+function knownProperties(cls: Class<unknown>): Set<string> {
+  return new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(cls, '', true, false)
+      .map((m) => m.propertyName),
+  );
+}
+
+/** Issue for a plain class-validator constraint, in pydantic's vocabulary. */
+function constraintIssue(name: string, error: ValidationError): Issue {
+  const input = error.value;
+  switch (name) {
+    case 'isBoolean':
+      return { loc: [], type: 'bool_type', msg: 'Input should be a valid boolean', input };
+    case 'isString':
+      return { loc: [], type: 'string_type', msg: 'Input should be a valid string', input };
+    case 'isInt':
+      return { loc: [], type: 'int_type', msg: 'Input should be a valid integer', input };
+    case 'isIn': {
+      const allowed = (error.contexts?.isIn?.allowed as unknown[] | undefined) ?? [];
+      const expected = quoteList(allowed);
+      return allowed.length === 1
+        ? {
+            loc: [],
+            type: 'literal_error',
+            msg: `Input should be ${expected}`,
+            input,
+            ctx: { expected },
+          }
+        : { loc: [], type: 'enum', msg: `Input should be ${expected}`, input, ctx: { expected } };
+    }
+    default:
+      return {
+        loc: [],
+        type: 'value_error',
+        msg: error.constraints?.[name] ?? 'Invalid value',
+        input,
+      };
+  }
+}
+
+export function quoteList(values: unknown[]): string {
+  const quoted = values.map((v) => `'${String(v)}'`);
+  return quoted.length <= 1
+    ? (quoted[0] ?? '')
+    : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
+}
+
+/**
+ * Validates a JSON value against a DTO class: unknown fields are `extra_forbidden`,
+ * defaults come from the class's property initializers. Returns the DTO instance when
+ * there are no issues.
+ */
+export function validateModel<T extends object>(
+  cls: Class<T>,
+  value: unknown,
+  loc: Loc = [],
+): { instance?: T; issues: Issue[] } {
+  if (!isPlainObject(value)) {
+    return {
+      issues: [
+        {
+          loc,
+          type: 'model_attributes_type',
+          msg: 'Input should be a valid dictionary or object to extract fields from',
+          input: value,
+        },
+      ],
+    };
+  }
+  const known = knownProperties(cls);
+  const issues: Issue[] = [];
+  const picked: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    if (known.has(key)) picked[key] = value[key];
+    else
+      issues.push({
+        loc: [...loc, key],
+        type: 'extra_forbidden',
+        msg: 'Extra inputs are not permitted',
+        input: value[key],
+      });
+  }
+  // Only known keys reach class-transformer; values are not converted (no implicit casts),
+  // so a "true" string stays a string and fails `bool_type`.
+  const instance = Object.assign(plainToInstance(cls, {}), picked);
+  for (const error of validateSync(instance, { forbidUnknownValues: false })) {
+    const names = Object.keys(error.constraints ?? {});
+    const fieldLoc = [...loc, error.property];
+    if (names.includes(REQUIRED)) {
+      issues.push({ loc: fieldLoc, type: 'missing', msg: 'Field required', input: value });
+    } else if (names.includes(CHECK)) {
+      issues.push(...prefix(fieldLoc, stash.get(instance)?.get(error.property) ?? []));
+    } else if (names.length > 0) {
+      issues.push(...prefix(fieldLoc, [constraintIssue(names[0], error)]));
+    }
+  }
+  stash.delete(instance);
+  return issues.length > 0 ? { issues } : { instance, issues };
+}
+
+// ---- checkers for composite field types ------------------------------------------------
+
+export const str: Checker = (v) =>
+  typeof v === 'string' ? ok(v) : fail('string_type', 'Input should be a valid string', v);
+
+export const nonEmptyStr: Checker = (v) =>
+  typeof v !== 'string'
+    ? str(v)
+    : v.length > 0
+      ? ok(v)
+      : fail('string_too_short', 'String should have at least 1 character', v, { min_length: 1 });
+
+export const bool: Checker = (v) =>
+  typeof v === 'boolean' ? ok(v) : fail('bool_type', 'Input should be a valid boolean', v);
+
+export function int(options: { ge?: number } = {}): Checker {
+  return (v) => {
+    if (typeof v !== 'number' || !Number.isFinite(v) || typeof v === 'boolean') {
+      return fail('int_type', 'Input should be a valid integer', v);
+    }
+    if (!Number.isInteger(v)) {
+      return fail(
+        'int_from_float',
+        'Input should be a valid integer, got a number with a fractional part',
+        v,
+      );
+    }
+    if (!Number.isSafeInteger(v)) return fail('int_type', 'Input should be a valid integer', v);
+    if (options.ge !== undefined && v < options.ge) {
+      return fail(
+        'greater_than_equal',
+        `Input should be greater than or equal to ${options.ge}`,
+        v,
+        {
+          ge: options.ge,
+        },
+      );
+    }
+    return ok(v);
+  };
+}
+
+export function nullable(checker: Checker): Checker {
+  return (v) => (v === null ? ok(null) : checker(v));
+}
+
+export function list(item: Checker, options: { minItems?: number } = {}): Checker {
+  return (v) => {
+    if (!Array.isArray(v)) return fail('list_type', 'Input should be a valid list', v);
+    if (options.minItems !== undefined && v.length < options.minItems) {
+      return fail(
+        'too_short',
+        `List should have at least ${options.minItems} item after validation, not ${v.length}`,
+        v,
+        { field_type: 'List', min_length: options.minItems, actual_length: v.length },
+      );
+    }
+    const issues: Issue[] = [];
+    const out: unknown[] = [];
+    v.forEach((element, index) => {
+      const result = item(element);
+      issues.push(...prefix([index], result.issues));
+      out.push(result.value);
+    });
+    return issues.length ? { issues } : ok(out);
+  };
+}
+
+export function dict(valueChecker: Checker): Checker {
+  return (v) => {
+    if (!isPlainObject(v)) return fail('dict_type', 'Input should be a valid dictionary', v);
+    const issues: Issue[] = [];
+    const out: Record<string, unknown> = {};
+    for (const [key, element] of Object.entries(v)) {
+      const result = valueChecker(element);
+      issues.push(...prefix([key], result.issues));
+      out[key] = result.value;
+    }
+    return issues.length ? { issues } : ok(out);
+  };
+}
+
+export function model<T extends object>(cls: Class<T>): Checker {
+  return (v) => {
+    const { instance, issues } = validateModel(cls, v);
+    return issues.length ? { issues } : ok(instance);
+  };
+}

@@ -1,0 +1,45 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ApiError } from '../../common/api-error.js';
+import type { UploadService } from './upload.service.js';
+
+/**
+ * `PUT /upload/:fileId?expires&signature`: the target of a presigned upload URL. An
+ * encapsulated Fastify plugin, so its accept-any-body parser (streamed to disk, not
+ * buffered) applies to this route only.
+ */
+export function presignedPutPlugin(uploads: UploadService) {
+  return async (scope: FastifyInstance): Promise<void> => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    scope.put<{ Params: { fileId: string }; Querystring: Record<string, string> }>(
+      '/upload/:fileId',
+      async (request, reply) => {
+        try {
+          await uploads.receivePresigned(
+            request.params.fileId,
+            request.query.expires,
+            request.query.signature,
+            request.raw as unknown as AsyncIterable<Buffer>,
+          );
+          return reply.status(200).send({ file_id: `docproc://${request.params.fileId}` });
+        } catch (error) {
+          return sendError(reply, error);
+        }
+      },
+    );
+  };
+}
+
+function sendError(reply: FastifyReply, error: unknown): FastifyReply {
+  if (error instanceof ApiError) {
+    return reply.status(error.getStatus()).send(error.getResponse());
+  }
+  reply.log.error({ err: error }, 'presigned upload failed');
+  return reply.status(500).send({
+    error: {
+      code: 'INTERNAL_ERROR',
+      message: 'Internal server error',
+      requestId: reply.request.id,
+    },
+  });
+}

@@ -1,0 +1,47 @@
+import { Controller, HttpCode, Post, Query, Req, UseGuards } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import type { ProcessingPrincipal } from '../../accounts/principal.js';
+import { CurrentPrincipal, ProcessingAuthGuard } from '../auth/interim-processing-auth.guard.js';
+import { tooLargeError, UploadResponse, UploadService } from './upload.service.js';
+
+@Controller()
+@UseGuards(ProcessingAuthGuard)
+export class UploadController {
+  constructor(private readonly uploads: UploadService) {}
+
+  /**
+   * Multipart field `file` -> stored, `presigned_url: null`. No file -> a signed, expiring
+   * URL to PUT the bytes to.
+   */
+  @Post('upload')
+  @HttpCode(200)
+  async upload(
+    @Req() request: FastifyRequest,
+    @CurrentPrincipal() principal: ProcessingPrincipal,
+    @Query('extension') extension?: string,
+  ): Promise<UploadResponse> {
+    if (request.isMultipart()) {
+      let stored: UploadResponse | null = null;
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === 'file' && part.fieldname === 'file' && stored === null) {
+            const ext = this.uploads.normalizeExtension(extension || undefined, part.filename);
+            stored = await this.uploads.storeUpload(principal.orgId, ext, part.file);
+          } else if (part.type === 'file') {
+            part.file.resume();
+          }
+        }
+      } catch (error) {
+        if ((error as { statusCode?: number }).statusCode === 413) {
+          throw tooLargeError(this.uploads.maxUploadBytes);
+        }
+        throw error;
+      }
+      if (stored) return stored;
+    }
+    return this.uploads.createPresigned(
+      principal.orgId,
+      this.uploads.normalizeExtension(extension || undefined),
+    );
+  }
+}

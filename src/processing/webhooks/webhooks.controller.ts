@@ -1,0 +1,111 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  UseGuards,
+} from '@nestjs/common';
+import type { ProcessingPrincipal } from '../../accounts/principal.js';
+import { CurrentPrincipal, ProcessingAuthGuard } from '../auth/interim-processing-auth.guard.js';
+import { ProcessingError } from '../jobs/job.types.js';
+import { ApiError } from '../../common/api-error.js';
+import { ValidatedBodyPipe } from '../requests/validated-body.pipe.js';
+import { CreateWebhookEndpointDto } from './webhook-endpoint.dto.js';
+import { WebhookEndpoint } from './webhooks.repository.js';
+import { WebhooksService } from './webhooks.service.js';
+
+function presentEndpoint(endpoint: WebhookEndpoint, withSecret: boolean) {
+  return {
+    endpoint_id: endpoint.endpointId,
+    url: endpoint.url,
+    channels: endpoint.channels,
+    description: endpoint.description,
+    created_at: endpoint.createdAt.toISOString(),
+    ...(withSecret ? { secret: endpoint.secret } : {}),
+  };
+}
+
+/** Hosted webhook endpoints, the direct-mode signing secret, and delivery attempts. */
+@Controller('webhooks')
+@UseGuards(ProcessingAuthGuard)
+export class WebhooksController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Post('endpoints')
+  @HttpCode(201)
+  async create(
+    @Body(new ValidatedBodyPipe(CreateWebhookEndpointDto)) body: CreateWebhookEndpointDto,
+    @CurrentPrincipal() principal: ProcessingPrincipal,
+  ) {
+    try {
+      const endpoint = await this.webhooks.createEndpoint(
+        principal.orgId,
+        body.url,
+        body.channels,
+        body.description,
+      );
+      return presentEndpoint(endpoint, true);
+    } catch (error) {
+      if (error instanceof ProcessingError)
+        throw ApiError.badRequest('WEBHOOK_URL_BLOCKED', error.message);
+      throw error;
+    }
+  }
+
+  @Get('endpoints')
+  async list(@CurrentPrincipal() principal: ProcessingPrincipal) {
+    const endpoints = await this.webhooks.listEndpoints(principal.orgId);
+    return { endpoints: endpoints.map((e) => presentEndpoint(e, false)) };
+  }
+
+  @Delete('endpoints/:endpoint_id')
+  async remove(
+    @Param('endpoint_id') endpointId: string,
+    @CurrentPrincipal() principal: ProcessingPrincipal,
+  ) {
+    await this.webhooks.deleteEndpoint(principal.orgId, endpointId);
+    return { endpoint_id: endpointId, deleted: true };
+  }
+
+  /** The secret that signs direct-mode (`async.webhook.url`) deliveries of this organization. */
+  @Get('secret')
+  async secret(@CurrentPrincipal() principal: ProcessingPrincipal) {
+    return { secret: await this.webhooks.orgSecret(principal.orgId) };
+  }
+
+  @Get('deliveries')
+  async deliveries(
+    @Query('job_id') jobId: string | undefined,
+    @CurrentPrincipal() principal: ProcessingPrincipal,
+  ) {
+    const list = await this.webhooks.deliveries(principal.orgId, jobId || null);
+    return {
+      deliveries: list.map((d) => ({
+        delivery_id: d.deliveryId,
+        job_id: d.jobId,
+        mode: d.mode,
+        endpoint_id: d.endpointId,
+        url: d.url,
+        message_id: d.messageId,
+        status: d.status,
+        attempts: d.attempts,
+        next_attempt_at: d.nextAttemptAt?.toISOString() ?? null,
+        last_status_code: d.lastStatusCode,
+        last_error: d.lastError,
+        created_at: d.createdAt.toISOString(),
+        delivered_at: d.deliveredAt?.toISOString() ?? null,
+        attempt_log: d.attemptLog.map((a) => ({
+          attempt: a.attempt,
+          attempted_at: a.attemptedAt.toISOString(),
+          status_code: a.statusCode,
+          error: a.error,
+          duration_ms: a.durationMs,
+        })),
+      })),
+    };
+  }
+}

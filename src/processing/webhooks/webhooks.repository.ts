@@ -1,0 +1,284 @@
+import { Injectable } from '@nestjs/common';
+import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
+
+export interface WebhookEndpoint {
+  endpointId: string;
+  orgId: string;
+  url: string;
+  channels: string[];
+  secret: string;
+  description: string | null;
+  createdAt: Date;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
+
+export interface WebhookDelivery {
+  deliveryId: string;
+  orgId: string;
+  jobId: string;
+  mode: 'direct' | 'hosted';
+  endpointId: string | null;
+  url: string;
+  messageId: string;
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  deliveredAt: Date | null;
+}
+
+export interface WebhookAttempt {
+  attempt: number;
+  attemptedAt: Date;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+interface EndpointRow {
+  endpoint_id: string;
+  org_id: string;
+  url: string;
+  channels: string;
+  secret: string;
+  description: string | null;
+  created_at: Date;
+}
+
+interface DeliveryRow {
+  delivery_id: string;
+  org_id: string;
+  job_id: string;
+  mode: string;
+  endpoint_id: string | null;
+  url: string;
+  message_id: string;
+  payload: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Date;
+  delivered_at: Date | null;
+}
+
+const ENDPOINT_COLUMNS = `endpoint_id, org_id, url, CAST(channels AS VARCHAR) AS channels, secret, description, created_at`;
+const DELIVERY_COLUMNS = `delivery_id, org_id, job_id, mode, endpoint_id, url, message_id,
+  CAST(payload AS VARCHAR) AS payload, status, attempts, next_attempt_at, last_status_code, last_error,
+  created_at, delivered_at`;
+
+function toEndpoint(row: EndpointRow): WebhookEndpoint {
+  return {
+    endpointId: row.endpoint_id,
+    orgId: row.org_id,
+    url: row.url,
+    channels: JSON.parse(row.channels) as string[],
+    secret: row.secret,
+    description: row.description,
+    createdAt: row.created_at,
+  };
+}
+
+function toDelivery(row: DeliveryRow): WebhookDelivery {
+  return {
+    deliveryId: row.delivery_id,
+    orgId: row.org_id,
+    jobId: row.job_id,
+    mode: row.mode as WebhookDelivery['mode'],
+    endpointId: row.endpoint_id,
+    url: row.url,
+    messageId: row.message_id,
+    payload: row.payload,
+    status: row.status as DeliveryStatus,
+    attempts: Number(row.attempts),
+    nextAttemptAt: row.next_attempt_at,
+    lastStatusCode: row.last_status_code === null ? null : Number(row.last_status_code),
+    lastError: row.last_error,
+    createdAt: row.created_at,
+    deliveredAt: row.delivered_at,
+  };
+}
+
+@Injectable()
+export class WebhooksRepository {
+  constructor(private readonly db: DuckDbService) {}
+
+  async insertEndpoint(endpoint: Omit<WebhookEndpoint, 'createdAt'>): Promise<void> {
+    await this.db.run(
+      `INSERT INTO webhook_endpoints (endpoint_id, org_id, url, channels, secret, description, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, now())`,
+      [
+        endpoint.endpointId,
+        endpoint.orgId,
+        endpoint.url,
+        JSON.stringify(endpoint.channels),
+        endpoint.secret,
+        endpoint.description,
+      ],
+    );
+  }
+
+  async listEndpoints(orgId: string, tx?: Transaction): Promise<WebhookEndpoint[]> {
+    const sql = `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE org_id = $1 ORDER BY created_at, endpoint_id`;
+    const rows = tx
+      ? await tx.all<EndpointRow>(sql, [orgId])
+      : await this.db.all<EndpointRow>(sql, [orgId]);
+    return rows.map(toEndpoint);
+  }
+
+  async findEndpoint(endpointId: string): Promise<WebhookEndpoint | null> {
+    const rows = await this.db.all<EndpointRow>(
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE endpoint_id = $1`,
+      [endpointId],
+    );
+    return rows.length ? toEndpoint(rows[0]) : null;
+  }
+
+  async deleteEndpoint(orgId: string, endpointId: string): Promise<boolean> {
+    const rows = await this.db.transaction((tx) =>
+      tx.all(
+        `DELETE FROM webhook_endpoints WHERE org_id = $1 AND endpoint_id = $2 RETURNING endpoint_id`,
+        [orgId, endpointId],
+      ),
+    );
+    return rows.length > 0;
+  }
+
+  async orgSecret(orgId: string, candidate: string, tx?: Transaction): Promise<string> {
+    const insert = `INSERT INTO webhook_org_secrets (org_id, secret, created_at) VALUES ($1, $2, now())
+      ON CONFLICT (org_id) DO NOTHING`;
+    const select = `SELECT secret FROM webhook_org_secrets WHERE org_id = $1`;
+    if (tx) {
+      await tx.run(insert, [orgId, candidate]);
+      return (await tx.all<{ secret: string }>(select, [orgId]))[0].secret;
+    }
+    await this.db.run(insert, [orgId, candidate]);
+    return (await this.db.all<{ secret: string }>(select, [orgId]))[0].secret;
+  }
+
+  async insertDelivery(
+    tx: Transaction,
+    d: Pick<
+      WebhookDelivery,
+      | 'deliveryId'
+      | 'orgId'
+      | 'jobId'
+      | 'mode'
+      | 'endpointId'
+      | 'url'
+      | 'messageId'
+      | 'payload'
+      | 'status'
+      | 'lastError'
+    >,
+  ): Promise<void> {
+    await tx.run(
+      `INSERT INTO webhook_deliveries (delivery_id, org_id, job_id, mode, endpoint_id, url, message_id,
+         payload, status, last_error, next_attempt_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $9 = 'pending' THEN now() END, now())`,
+      [
+        d.deliveryId,
+        d.orgId,
+        d.jobId,
+        d.mode,
+        d.endpointId,
+        d.url,
+        d.messageId,
+        d.payload,
+        d.status,
+        d.lastError,
+      ],
+    );
+  }
+
+  async findDelivery(deliveryId: string): Promise<WebhookDelivery | null> {
+    const rows = await this.db.all<DeliveryRow>(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE delivery_id = $1`,
+      [deliveryId],
+    );
+    return rows.length ? toDelivery(rows[0]) : null;
+  }
+
+  async listDeliveries(
+    orgId: string,
+    jobId: string | null,
+    limit: number,
+  ): Promise<WebhookDelivery[]> {
+    const rows = await this.db.all<DeliveryRow>(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
+       WHERE org_id = $1 AND ($2 = '' OR job_id = $2) ORDER BY created_at DESC, delivery_id LIMIT $3`,
+      [orgId, jobId ?? '', limit],
+    );
+    return rows.map(toDelivery);
+  }
+
+  async attemptsOf(deliveryIds: string[]): Promise<Map<string, WebhookAttempt[]>> {
+    const byDelivery = new Map<string, WebhookAttempt[]>();
+    if (!deliveryIds.length) return byDelivery;
+    const rows = await this.db.all<{
+      delivery_id: string;
+      attempt: number;
+      attempted_at: Date;
+      status_code: number | null;
+      error: string | null;
+      duration_ms: number;
+    }>(
+      `SELECT delivery_id, attempt, attempted_at, status_code, error, duration_ms FROM webhook_attempts
+       WHERE delivery_id IN (SELECT unnest(CAST($1 AS VARCHAR[]))) ORDER BY delivery_id, attempt`,
+      [JSON.stringify(deliveryIds)],
+    );
+    for (const row of rows) {
+      const list = byDelivery.get(row.delivery_id) ?? [];
+      list.push({
+        attempt: Number(row.attempt),
+        attemptedAt: row.attempted_at,
+        statusCode: row.status_code === null ? null : Number(row.status_code),
+        error: row.error,
+        durationMs: Number(row.duration_ms),
+      });
+      byDelivery.set(row.delivery_id, list);
+    }
+    return byDelivery;
+  }
+
+  /** Records one attempt and the delivery's new state, in the caller's transaction. */
+  async recordAttempt(
+    tx: Transaction,
+    deliveryId: string,
+    attempt: WebhookAttempt,
+    status: DeliveryStatus,
+    nextAttemptAt: Date | null,
+  ): Promise<void> {
+    await tx.run(
+      `INSERT INTO webhook_attempts (delivery_id, attempt, attempted_at, status_code, error, duration_ms)
+       VALUES ($1, $2, CAST($3 AS TIMESTAMPTZ), $4, $5, $6)`,
+      [
+        deliveryId,
+        attempt.attempt,
+        attempt.attemptedAt.toISOString(),
+        attempt.statusCode,
+        attempt.error,
+        attempt.durationMs,
+      ],
+    );
+    await tx.run(
+      `UPDATE webhook_deliveries SET status = $2, attempts = $3, last_status_code = $4, last_error = $5,
+         next_attempt_at = CAST($6 AS TIMESTAMPTZ),
+         delivered_at = CASE WHEN $2 = 'delivered' THEN now() ELSE delivered_at END
+       WHERE delivery_id = $1`,
+      [
+        deliveryId,
+        status,
+        attempt.attempt,
+        attempt.statusCode,
+        attempt.error,
+        nextAttemptAt?.toISOString() ?? null,
+      ],
+    );
+  }
+}

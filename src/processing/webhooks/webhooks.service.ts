@@ -1,0 +1,260 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Webhook } from 'standardwebhooks';
+import { ApiError } from '../../common/api-error.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
+import type { JobRecord } from '../jobs/job.types.js';
+import { QUEUE_DRIVER, type QueueDriver, type QueueTask } from '../queue/queue-driver.js';
+import { QueueWorkers, TaskHandler } from '../queue/queue-workers.service.js';
+import { SafeFetcher } from '../inputs/safe-fetcher.js';
+import type { WebhookConfig } from '../requests/classify-config.dto.js';
+import {
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhooksRepository,
+} from './webhooks.repository.js';
+
+export const WEBHOOK_TASK = 'webhook.deliver';
+
+interface DeliverPayload {
+  deliveryId: string;
+}
+
+function newSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/**
+ * Webhooks of async jobs: direct (`url`, signed with the org's secret) and hosted (every
+ * registered endpoint subscribed to one of the listed channels, all when none are listed;
+ * an endpoint without channels receives everything). Deliveries are rows plus io-queue
+ * tasks, so retries with exponential back-off survive restarts; a delivery that runs out of
+ * attempts stays visible as `failed` and is logged as an error.
+ */
+@Injectable()
+export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleInit {
+  readonly kind = WEBHOOK_TASK;
+  private readonly logger = new Logger(WebhooksService.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repository: WebhooksRepository,
+    private readonly db: DuckDbService,
+    @Inject(QUEUE_DRIVER) private readonly queue: QueueDriver,
+    private readonly workers: QueueWorkers,
+    private readonly fetcher: SafeFetcher,
+  ) {}
+
+  onModuleInit(): void {
+    this.workers.register(this);
+  }
+
+  // ---- endpoints --------------------------------------------------------------------------
+
+  async createEndpoint(
+    orgId: string,
+    url: string,
+    channels: string[],
+    description: string | null,
+  ): Promise<WebhookEndpoint> {
+    this.fetcher.assertAllowedUrl(new URL(url));
+    const endpoint = {
+      endpointId: `ep_${randomUUID()}`,
+      orgId,
+      url,
+      channels,
+      secret: newSecret(),
+      description,
+    };
+    await this.repository.insertEndpoint(endpoint);
+    return (await this.repository.findEndpoint(endpoint.endpointId))!;
+  }
+
+  listEndpoints(orgId: string): Promise<WebhookEndpoint[]> {
+    return this.repository.listEndpoints(orgId);
+  }
+
+  async deleteEndpoint(orgId: string, endpointId: string): Promise<void> {
+    if (!(await this.repository.deleteEndpoint(orgId, endpointId))) {
+      throw ApiError.notFound('WEBHOOK_ENDPOINT_NOT_FOUND', `No webhook endpoint ${endpointId}`);
+    }
+  }
+
+  /** The secret direct-mode webhooks of this organization are signed with. */
+  orgSecret(orgId: string): Promise<string> {
+    return this.repository.orgSecret(orgId, newSecret());
+  }
+
+  async deliveries(
+    orgId: string,
+    jobId: string | null,
+  ): Promise<(WebhookDelivery & { attemptLog: WebhookAttempt[] })[]> {
+    const list = await this.repository.listDeliveries(orgId, jobId, 200);
+    const attempts = await this.repository.attemptsOf(list.map((d) => d.deliveryId));
+    return list.map((d) => ({ ...d, attemptLog: attempts.get(d.deliveryId) ?? [] }));
+  }
+
+  // ---- scheduling (inside the job's completion transaction) -------------------------------
+
+  async scheduleForJob(
+    tx: Transaction,
+    job: JobRecord,
+    status: 'Completed' | 'Failed',
+  ): Promise<number> {
+    const asyncConfig = (job.request.async ?? {}) as { webhook?: WebhookConfig | null };
+    const webhook = asyncConfig.webhook;
+    if (!job.isAsync || !webhook) return 0;
+    const payload = JSON.stringify({ status, job_id: job.jobId, metadata: job.metadata ?? null });
+    const messageId = `msg_${job.jobId}`;
+    const targets: { url: string; endpointId: string | null }[] = [];
+    if (webhook.mode === 'direct') {
+      targets.push({ url: webhook.url, endpointId: null });
+    } else {
+      const wanted = webhook.channels;
+      for (const endpoint of await this.repository.listEndpoints(job.orgId, tx)) {
+        const subscribed =
+          wanted === undefined ||
+          endpoint.channels.length === 0 ||
+          endpoint.channels.some((c) => wanted.includes(c));
+        if (subscribed) targets.push({ url: endpoint.url, endpointId: endpoint.endpointId });
+      }
+      if (targets.length === 0) {
+        // Recorded rather than dropped: the client can see why nothing arrived.
+        await this.repository.insertDelivery(tx, {
+          deliveryId: `dlv_${randomUUID()}`,
+          orgId: job.orgId,
+          jobId: job.jobId,
+          mode: 'hosted',
+          endpointId: null,
+          url: '',
+          messageId,
+          payload,
+          status: 'skipped',
+          lastError: 'No webhook endpoint is subscribed to the requested channels',
+        });
+        this.logger.warn(
+          { jobId: job.jobId },
+          'hosted webhook requested but no endpoint subscribed',
+        );
+        return 0;
+      }
+    }
+    for (const target of targets) {
+      const deliveryId = `dlv_${randomUUID()}`;
+      await this.repository.insertDelivery(tx, {
+        deliveryId,
+        orgId: job.orgId,
+        jobId: job.jobId,
+        mode: webhook.mode,
+        endpointId: target.endpointId,
+        url: target.url,
+        messageId,
+        payload,
+        status: 'pending',
+        lastError: null,
+      });
+      await this.queue.enqueue<DeliverPayload>(
+        'io',
+        WEBHOOK_TASK,
+        { deliveryId },
+        { lane: 'standard', maxAttempts: 3 },
+        tx,
+      );
+    }
+    return targets.length;
+  }
+
+  // ---- delivery (io queue task) -----------------------------------------------------------
+
+  async handle(task: QueueTask<DeliverPayload>): Promise<void> {
+    const delivery = await this.repository.findDelivery(task.payload.deliveryId);
+    if (!delivery || delivery.status !== 'pending') {
+      await this.queue.complete(task);
+      return;
+    }
+    const secret =
+      delivery.endpointId === null
+        ? await this.orgSecret(delivery.orgId)
+        : (await this.repository.findEndpoint(delivery.endpointId))?.secret;
+    const attemptNo = delivery.attempts + 1;
+    const started = Date.now();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    if (!secret) {
+      error = 'The webhook endpoint was deleted';
+    } else {
+      const timestamp = new Date();
+      const signature = new Webhook(secret).sign(delivery.messageId, timestamp, delivery.payload);
+      try {
+        const response = await this.fetcher.post(
+          delivery.url,
+          delivery.payload,
+          {
+            'content-type': 'application/json',
+            'webhook-id': delivery.messageId,
+            'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+            'webhook-signature': signature,
+          },
+          this.config.processing.webhookTimeoutMs,
+        );
+        statusCode = response.statusCode;
+        if (statusCode < 200 || statusCode >= 300) error = `HTTP ${statusCode}`;
+      } catch (e) {
+        error = e instanceof Error ? e.message : String(e);
+      }
+    }
+    const attempt: WebhookAttempt = {
+      attempt: attemptNo,
+      attemptedAt: new Date(started),
+      statusCode,
+      error,
+      durationMs: Date.now() - started,
+    };
+    const { webhookMaxAttempts, webhookRetryBaseMs, webhookRetryMaxMs } = this.config.processing;
+    const permanent = secret === undefined;
+    if (error === null) {
+      await this.db.transaction(async (tx) => {
+        await this.repository.recordAttempt(tx, delivery.deliveryId, attempt, 'delivered', null);
+        await this.queue.complete(task, tx);
+      });
+      return;
+    }
+    if (attemptNo >= webhookMaxAttempts || permanent) {
+      this.logger.error(
+        {
+          deliveryId: delivery.deliveryId,
+          jobId: delivery.jobId,
+          url: delivery.url,
+          attempts: attemptNo,
+          error,
+        },
+        'webhook delivery failed permanently',
+      );
+      await this.db.transaction(async (tx) => {
+        await this.repository.recordAttempt(tx, delivery.deliveryId, attempt, 'failed', null);
+        await this.queue.complete(task, tx);
+      });
+      return;
+    }
+    const delay = Math.min(webhookRetryMaxMs, webhookRetryBaseMs * 2 ** (attemptNo - 1));
+    const retryAt = new Date(Date.now() + delay);
+    this.logger.warn(
+      { deliveryId: delivery.deliveryId, attempt: attemptNo, error, retryAt },
+      'webhook delivery failed; retrying',
+    );
+    await this.db.transaction(async (tx) => {
+      await this.repository.recordAttempt(tx, delivery.deliveryId, attempt, 'pending', retryAt);
+      await this.queue.fail(task, error, retryAt, tx);
+    });
+  }
+
+  async exhausted(task: QueueTask<DeliverPayload>, reason: string): Promise<void> {
+    this.logger.error(
+      { deliveryId: task.payload.deliveryId, reason },
+      'webhook delivery task gave up',
+    );
+  }
+}

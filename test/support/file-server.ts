@@ -1,0 +1,45 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FileServer {
+  baseUrl: string;
+  /** Serves `body` at `path` (with an optional content type). */
+  put(path: string, body: string | Buffer, contentType?: string): string;
+  requests: string[];
+  close(): Promise<void>;
+}
+
+/** A local HTTP server with documents for `input` URLs (reached through FETCH_ALLOW_HOSTS). */
+export async function startFileServer(): Promise<FileServer> {
+  const files = new Map<string, { body: Buffer; type: string }>();
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    requests.push(req.url ?? '');
+    const file = files.get((req.url ?? '').split('?')[0]);
+    if (!file) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res
+      .writeHead(200, { 'content-type': file.type, 'content-length': file.body.length })
+      .end(file.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    baseUrl,
+    requests,
+    put(path, body, contentType = 'text/plain') {
+      files.set(path, {
+        body: Buffer.isBuffer(body) ? body : Buffer.from(body),
+        type: contentType,
+      });
+      return `${baseUrl}${path}`;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,57 @@
+/** Tiny JSON-over-HTTP helper for processing specs. */
+// Response bodies are arbitrary JSON that specs index freely.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+export interface JsonResponse<T = Json> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export function client(baseUrl: string, apiKey: string | null) {
+  async function call<T = Json>(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<JsonResponse<T>> {
+    const headers: Record<string, string> = {};
+    if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+    let payload: string | undefined;
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+    }
+    const res = await fetch(`${baseUrl}${path}`, { method, headers, body: payload });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+  return {
+    get: <T = Json>(path: string) => call<T>('GET', path),
+    post: <T = Json>(path: string, body?: unknown) => call<T>('POST', path, body),
+    delete: <T = Json>(path: string) => call<T>('DELETE', path),
+  };
+}
+
+/** Polls GET /job/:id until the job leaves Pending. */
+export async function waitForJob(
+  api: ReturnType<typeof client>,
+  jobId: string,
+  timeoutMs = 15_000,
+): Promise<Json> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await api.get(`/job/${jobId}`);
+    if (res.status !== 200)
+      throw new Error(`GET /job answered ${res.status}: ${JSON.stringify(res.body)}`);
+    if (res.body.status !== 'Pending') return res.body;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} still Pending`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
