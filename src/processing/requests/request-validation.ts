@@ -85,7 +85,14 @@ function knownProperties(cls: Class<unknown>): Set<string> {
 }
 
 /** Issue for a plain class-validator constraint, in pydantic's vocabulary. */
-function constraintIssue(name: string, error: ValidationError): Issue {
+function constraintsOf(cls: Class<unknown>, property: string, name: string): unknown[] {
+  const meta = getMetadataStorage()
+    .getTargetValidationMetadatas(cls, '', true, false)
+    .find((m) => m.propertyName === property && m.name === name);
+  return (meta?.constraints as unknown[] | undefined) ?? [];
+}
+
+function constraintIssue(cls: Class<unknown>, name: string, error: ValidationError): Issue {
   const input = error.value;
   switch (name) {
     case 'isBoolean':
@@ -95,7 +102,8 @@ function constraintIssue(name: string, error: ValidationError): Issue {
     case 'isInt':
       return { loc: [], type: 'int_type', msg: 'Input should be a valid integer', input };
     case 'isIn': {
-      const allowed = (error.contexts?.isIn?.allowed as unknown[] | undefined) ?? [];
+      const allowed =
+        (constraintsOf(cls, error.property, 'isIn')[0] as unknown[] | undefined) ?? [];
       const expected = quoteList(allowed);
       return allowed.length === 1
         ? {
@@ -170,7 +178,7 @@ export function validateModel<T extends object>(
     } else if (names.includes(CHECK)) {
       issues.push(...prefix(fieldLoc, stash.get(instance)?.get(error.property) ?? []));
     } else if (names.length > 0) {
-      issues.push(...prefix(fieldLoc, [constraintIssue(names[0], error)]));
+      issues.push(...prefix(fieldLoc, [constraintIssue(cls, names[0], error)]));
     }
   }
   stash.delete(instance);

@@ -1,0 +1,215 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startTestApp, TestApp } from '../../support/test-app.js';
+import { client } from '../../support/processing-client.js';
+
+/** 422 bodies of /classify_async: pydantic-like loc/type/msg/input/ctx for each rule of the spec. */
+describe('ClassifyConfig validation', () => {
+  let t: TestApp;
+  let api: ReturnType<typeof client>;
+  const input = 'https://example.com/doc.pdf';
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    api = client(t.baseUrl, 'key-validation');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function detail(body: unknown) {
+    const res = await api.post('/classify_async', body);
+    expect(res.status).toBe(422);
+    return res.body.detail;
+  }
+
+  it('requires input', async () => {
+    expect(await detail({})).toEqual([
+      { loc: ['body', 'input'], type: 'missing', msg: 'Field required', input: {} },
+    ]);
+  });
+
+  it('rejects a missing body and malformed JSON with 422', async () => {
+    expect((await api.post('/classify_async')).body.detail).toEqual([
+      { loc: ['body'], type: 'missing', msg: 'Field required', input: null },
+    ]);
+    const bad = await api.post('/classify_async', '{"input": ');
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0]).toMatchObject({
+      type: 'json_invalid',
+      msg: 'JSON decode error',
+      loc: expect.arrayContaining(['body']),
+    });
+  });
+
+  it('rejects unknown fields such as alpha (classification has no pinning)', async () => {
+    expect(await detail({ input, alpha: { classify_model: 'v2' } })).toEqual([
+      {
+        loc: ['body', 'alpha'],
+        type: 'extra_forbidden',
+        msg: 'Extra inputs are not permitted',
+        input: { classify_model: 'v2' },
+      },
+    ]);
+  });
+
+  it('types every field', async () => {
+    const issues = await detail({
+      input: 42,
+      model: 'fast',
+      priority: 'yes',
+      force_url_result: 1,
+      classification_schema: [{ category: 'a' }, { category: 3, criteria: ['x', 4] }],
+      category_groups: { g: 'a' },
+      document_metadata: 5,
+    });
+    expect(issues).toEqual([
+      expect.objectContaining({ loc: ['body', 'input'], type: 'string_type', input: 42 }),
+      {
+        loc: ['body', 'model'],
+        type: 'enum',
+        msg: "Input should be 'default' or 'accurate'",
+        input: 'fast',
+        ctx: { expected: "'default' or 'accurate'" },
+      },
+      {
+        loc: ['body', 'priority'],
+        type: 'bool_type',
+        msg: 'Input should be a valid boolean',
+        input: 'yes',
+      },
+      {
+        loc: ['body', 'force_url_result'],
+        type: 'bool_type',
+        msg: 'Input should be a valid boolean',
+        input: 1,
+      },
+      expect.objectContaining({
+        loc: ['body', 'classification_schema', 0, 'criteria'],
+        type: 'missing',
+      }),
+      expect.objectContaining({
+        loc: ['body', 'classification_schema', 1, 'category'],
+        type: 'string_type',
+        input: 3,
+      }),
+      expect.objectContaining({
+        loc: ['body', 'classification_schema', 1, 'criteria', 1],
+        type: 'string_type',
+        input: 4,
+      }),
+      expect.objectContaining({ loc: ['body', 'category_groups', 'g'], type: 'list_type' }),
+      expect.objectContaining({ loc: ['body', 'document_metadata'], type: 'string_type' }),
+    ]);
+  });
+
+  it('validates both webhook variants, discriminated by mode', async () => {
+    expect(await detail({ input, async: { webhook: { mode: 'direct' } } })).toEqual([
+      {
+        loc: ['body', 'async', 'webhook', 'url'],
+        type: 'missing',
+        msg: 'Field required',
+        input: { mode: 'direct' },
+      },
+    ]);
+    expect(await detail({ input, async: { webhook: { mode: 'svix' } } })).toEqual([
+      expect.objectContaining({
+        loc: ['body', 'async', 'webhook'],
+        type: 'union_tag_invalid',
+        ctx: { discriminator: "'mode'", tag: 'svix', expected_tags: "'hosted', 'direct'" },
+      }),
+    ]);
+    expect(
+      await detail({
+        input,
+        async: { webhook: { mode: 'hosted', channels: 'a', url: 'https://x' } },
+      }),
+    ).toEqual([
+      expect.objectContaining({
+        loc: ['body', 'async', 'webhook', 'url'],
+        type: 'extra_forbidden',
+      }),
+      expect.objectContaining({ loc: ['body', 'async', 'webhook', 'channels'], type: 'list_type' }),
+    ]);
+    expect(await detail({ input, async: { priority: null, webhook: { url: 'ftp://x' } } })).toEqual(
+      [
+        expect.objectContaining({ loc: ['body', 'async', 'priority'], type: 'bool_type' }),
+        expect.objectContaining({ loc: ['body', 'async', 'webhook', 'url'], type: 'url_scheme' }),
+      ],
+    );
+  });
+
+  it('validates UploadResponse inputs and lists of URLs', async () => {
+    expect(await detail({ input: { presigned_url: null } })).toEqual([
+      expect.objectContaining({ loc: ['body', 'input', 'file_id'], type: 'missing' }),
+    ]);
+    expect(await detail({ input: [input, 7] })).toEqual([
+      expect.objectContaining({ loc: ['body', 'input', 1], type: 'string_type', input: 7 }),
+    ]);
+    expect(await detail({ input: [] })).toEqual([
+      expect.objectContaining({ loc: ['body', 'input'], type: 'too_short' }),
+    ]);
+  });
+
+  it('applies the page_range rules: shapes, 1-indexed integers, at most 10 pages', async () => {
+    expect(await detail({ input, page_range: { start: 0 } })).toEqual([
+      expect.objectContaining({
+        loc: ['body', 'page_range', 'start'],
+        type: 'greater_than_equal',
+        ctx: { ge: 1 },
+      }),
+    ]);
+    expect(await detail({ input, page_range: [1, 2.5] })).toEqual([
+      expect.objectContaining({ loc: ['body', 'page_range', 1], type: 'int_from_float' }),
+    ]);
+    expect(await detail({ input, page_range: [{ start: 4, end: 2 }] })).toEqual([
+      expect.objectContaining({ loc: ['body', 'page_range', 0], type: 'value_error' }),
+    ]);
+    expect(await detail({ input, page_range: { start: 1, end: 11 } })).toEqual([
+      expect.objectContaining({
+        loc: ['body', 'page_range'],
+        type: 'value_error',
+        ctx: expect.objectContaining({ max_pages: 10 }),
+      }),
+    ]);
+    expect(await detail({ input, page_range: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] })).toHaveLength(
+      1,
+    );
+    expect(await detail({ input, page_range: 'all' })).toEqual([
+      expect.objectContaining({ loc: ['body', 'page_range'], type: 'model_attributes_type' }),
+    ]);
+  });
+
+  it('accepts every valid shape (then fails later only on the unreachable input)', async () => {
+    for (const body of [
+      { input, page_range: null },
+      {
+        input,
+        page_range: [
+          { start: 1, end: 5 },
+          { start: 8, end: null },
+        ],
+      },
+      { input, page_range: [1, 3, 5] },
+      { input: [input, input], model: 'accurate', priority: false, document_metadata: null },
+      { input: { file_id: input, presigned_url: null } },
+      { input, async: { metadata: [1, 'x'], priority: true, webhook: null } },
+      { input, async: { webhook: { channels: ['a'] } } },
+      { input, async: { webhook: { url: 'https://example.com/hook' } } },
+      {
+        input,
+        category_groups: { g: ['a'] },
+        force_url_result: true,
+        persist_results: true,
+        queue_priority: 'batch',
+      },
+    ]) {
+      const res = await api.post('/classify_async', body);
+      expect([res.status, body]).toEqual([200, body]);
+    }
+  });
+
+  it('checks auth before the body', async () => {
+    const res = await client(t.baseUrl, null).post('/classify_async', {});
+    expect(res.status).toBe(401);
+  });
+});
