@@ -48,8 +48,17 @@ export class SafeFetcher implements OnModuleDestroy {
     return fetchAllowPrivate || fetchAllowHosts.includes(bare);
   }
 
+  /** Name resolution (all addresses of a host); a seam for tests of the guard. */
+  protected resolveAll(
+    hostname: string,
+    family: number,
+    callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
+  ): void {
+    dns.lookup(hostname, { all: true, family }, callback);
+  }
+
   private readonly guardedLookup: LookupFunction = (hostname, options, callback) => {
-    dns.lookup(hostname, { all: true, family: options.family ?? 0 }, (error, addresses) => {
+    this.resolveAll(hostname, Number(options.family ?? 0), (error, addresses) => {
       if (error) return callback(error, '', 4);
       if (!this.allowed(hostname)) {
         const bad = addresses.find((a) => isBlockedAddress(a.address));
@@ -104,7 +113,7 @@ export class SafeFetcher implements OnModuleDestroy {
       }
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > maxBytes) {
-        response.body.destroy();
+        discard(response.body);
         throw tooLarge(maxBytes);
       }
       const chunks: Buffer[] = [];
@@ -112,7 +121,7 @@ export class SafeFetcher implements OnModuleDestroy {
       for await (const chunk of response.body) {
         size += (chunk as Buffer).length;
         if (size > maxBytes) {
-          response.body.destroy();
+          discard(response.body);
           throw tooLarge(maxBytes);
         }
         chunks.push(chunk as Buffer);
@@ -181,4 +190,10 @@ export class SafeFetcher implements OnModuleDestroy {
 
 function tooLarge(maxBytes: number): ProcessingError {
   return new ProcessingError('INPUT_TOO_LARGE', `Input is larger than ${maxBytes} bytes`, 413);
+}
+
+/** Aborts a response body without an unhandled 'error' event (which would crash the process). */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }

@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startTestApp, TestApp } from '../../support/test-app.js';
+import { FileServer, startFileServer } from '../../support/file-server.js';
+import { client, waitForJob } from '../../support/processing-client.js';
+
+const schema = [
+  { category: 'invoice', criteria: ['invoice number', 'amount due'] },
+  { category: 'resume', criteria: ['work experience', 'education'] },
+];
+
+async function uploadMultipart(baseUrl: string, key: string, body: string, extension = 'txt') {
+  const form = new FormData();
+  form.append('file', new Blob([body]), `doc.${extension}`);
+  const res = await fetch(`${baseUrl}/upload?extension=${extension}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+    body: form,
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+describe('uploads and input resolution', () => {
+  let t: TestApp;
+  let files: FileServer;
+  beforeAll(async () => {
+    files = await startFileServer();
+    t = await startTestApp({ FETCH_ALLOW_HOSTS: '127.0.0.1', MAX_UPLOAD_BYTES: '4096' });
+  });
+  afterAll(async () => {
+    await t.close();
+    await files.close();
+  });
+
+  it('stores a multipart upload and classifies it through docproc://', async () => {
+    const uploaded = await uploadMultipart(
+      t.baseUrl,
+      'org-upload',
+      'Invoice number 7, amount due 10',
+    );
+    expect(uploaded).toEqual({
+      status: 200,
+      body: {
+        file_id: expect.stringMatching(/^docproc:\/\/[0-9a-f-]{36}\.txt$/),
+        presigned_url: null,
+      },
+    });
+    const api = client(t.baseUrl, 'org-upload');
+    const viaString = await api.post('/classify', {
+      input: uploaded.body.file_id,
+      classification_schema: schema,
+    });
+    expect(viaString.body.result).toEqual({ category: 'invoice' });
+    const viaObject = await api.post('/classify', {
+      input: uploaded.body,
+      classification_schema: schema,
+    });
+    expect(viaObject.body.result).toEqual({ category: 'invoice' });
+  });
+
+  it("hides one organization's files from another (404, no job)", async () => {
+    const uploaded = await uploadMultipart(t.baseUrl, 'org-owner', 'Invoice number 7');
+    const other = client(t.baseUrl, 'org-intruder');
+    const sync = await other.post('/classify', {
+      input: uploaded.body.file_id,
+      classification_schema: schema,
+    });
+    expect(sync.status).toBe(404);
+    expect(sync.body.error.code).toBe('FILE_NOT_FOUND');
+    const async = await other.post('/classify_async', { input: uploaded.body.file_id });
+    expect(async.status).toBe(404);
+    expect((await other.get('/jobs')).body.jobs).toEqual([]);
+  });
+
+  it('rejects uploads over MAX_UPLOAD_BYTES with 413', async () => {
+    const res = await uploadMultipart(t.baseUrl, 'org-upload', 'x'.repeat(5000));
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('hands out a signed, expiring presigned URL to PUT the bytes to', async () => {
+    const api = client(t.baseUrl, 'org-presign');
+    const created = await api.post('/upload?extension=txt');
+    expect(created.status).toBe(200);
+    expect(created.body.presigned_url).toMatch(/\/upload\/.+\?expires=\d+&signature=/);
+    const early = await api.post('/classify_async', { input: created.body.file_id });
+    expect(early.status).toBe(409);
+
+    const forged = created.body.presigned_url.replace(/signature=[^&]+/, 'signature=AAAA');
+    expect((await fetch(forged, { method: 'PUT', body: 'x' })).status).toBe(403);
+    const tooBig = await fetch(created.body.presigned_url, {
+      method: 'PUT',
+      body: 'y'.repeat(5000),
+    });
+    expect(tooBig.status).toBe(413);
+    const put = await fetch(created.body.presigned_url, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: 'Work experience and education',
+    });
+    expect(put.status).toBe(200);
+    const res = await api.post('/classify', {
+      input: created.body.file_id,
+      classification_schema: schema,
+    });
+    expect(res.body.result).toEqual({ category: 'resume' });
+  });
+
+  it('concatenates an array of inputs in order', async () => {
+    const a = files.put('/part-a.txt', 'Invoice number 9');
+    const b = files.put('/part-b.txt', 'amount due 5');
+    const res = await client(t.baseUrl, 'org-upload').post('/classify', {
+      input: [a, b],
+      classification_schema: schema,
+    });
+    expect(res.body.usage.num_pages).toBe(2);
+    expect(res.body.response_confidence.categories[0]).toMatchObject({
+      category: 'invoice',
+      confidence: 1,
+    });
+  });
+
+  it('fails an async job whose URL cannot be fetched, with a reason and no usage', async () => {
+    const api = client(t.baseUrl, 'org-upload');
+    const submitted = await api.post('/classify_async', { input: `${files.baseUrl}/missing.txt` });
+    const job = await waitForJob(api, submitted.body.job_id);
+    expect(job).toMatchObject({
+      status: 'Failed',
+      reason: expect.stringContaining('HTTP 404'),
+      result: null,
+    });
+    const sync = await api.post('/classify', { input: `${files.baseUrl}/missing.txt` });
+    expect(sync.status).toBe(400);
+    expect(sync.body.error.code).toBe('INPUT_FETCH_FAILED');
+  });
+});
+
+describe('SSRF guard on inputs', () => {
+  let t: TestApp;
+  let files: FileServer;
+  beforeAll(async () => {
+    files = await startFileServer();
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+    await files.close();
+  });
+
+  it.each([
+    ['loopback literal', (port: string) => `http://127.0.0.1:${port}/a.txt`],
+    ['localhost name (resolved)', (port: string) => `http://localhost:${port}/a.txt`],
+    ['IPv4-mapped IPv6', (port: string) => `http://[::ffff:127.0.0.1]:${port}/a.txt`],
+    ['metadata address', () => 'http://169.254.169.254/latest/meta-data/'],
+    ['private network', () => 'http://10.0.0.1/a.txt'],
+  ])('refuses %s without fetching it', async (_name, url) => {
+    files.put('/a.txt', 'secret');
+    const port = new URL(files.baseUrl).port;
+    const before = files.requests.length;
+    const res = await client(t.baseUrl, 'org-ssrf').post('/classify', { input: url(port) });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('INPUT_URL_BLOCKED');
+    expect(files.requests.length).toBe(before);
+  });
+});
