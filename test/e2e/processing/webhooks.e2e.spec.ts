@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startTestApp, TestApp } from '../../support/test-app.js';
+import { FileServer, startFileServer } from '../../support/file-server.js';
+import { client, waitForJob } from '../../support/processing-client.js';
+import { startWebhookReceiver, WebhookReceiver } from '../../support/webhook-receiver.js';
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('webhooks', () => {
+  let t: TestApp;
+  let files: FileServer;
+  let receiver: WebhookReceiver;
+  let doc: string;
+  const env = {
+    FETCH_ALLOW_HOSTS: '127.0.0.1',
+    WEBHOOK_RETRY_BASE_MS: '100',
+    WEBHOOK_MAX_ATTEMPTS: '3',
+  };
+
+  beforeAll(async () => {
+    files = await startFileServer();
+    receiver = await startWebhookReceiver();
+    t = await startTestApp(env);
+    doc = files.put('/doc.txt', 'invoice number 5');
+  });
+  afterAll(async () => {
+    await t.close();
+    await files.close();
+    await receiver.close();
+  });
+
+  it('delivers a direct webhook signed with the org secret, with async.metadata', async () => {
+    const api = client(t.baseUrl, 'org-hooks');
+    receiver.secrets.push((await api.get('/webhooks/secret')).body.secret);
+    const submitted = await api.post('/classify_async', {
+      input: doc,
+      async: { metadata: ['any', { json: true }], webhook: { url: `${receiver.baseUrl}/direct` } },
+    });
+    await until(() => receiver.received.some((r) => r.body.job_id === submitted.body.job_id));
+    const hook = receiver.received.find((r) => r.body.job_id === submitted.body.job_id)!;
+    expect(hook.path).toBe('/direct');
+    expect(hook.body).toEqual({
+      status: 'Completed',
+      job_id: submitted.body.job_id,
+      metadata: ['any', { json: true }],
+    });
+    expect(hook.headers['webhook-id']).toBe(`msg_${submitted.body.job_id}`);
+  });
+
+  it('sends Failed for failed jobs', async () => {
+    const api = client(t.baseUrl, 'org-hooks');
+    const submitted = await api.post('/classify_async', {
+      input: `${files.baseUrl}/nope.txt`,
+      async: { webhook: { mode: 'direct', url: `${receiver.baseUrl}/failed` } },
+    });
+    await until(() => receiver.received.some((r) => r.body.job_id === submitted.body.job_id));
+    expect(receiver.received.find((r) => r.body.job_id === submitted.body.job_id)!.body).toEqual({
+      status: 'Failed',
+      job_id: submitted.body.job_id,
+      metadata: null,
+    });
+  });
+
+  it('fans hosted webhooks out to endpoints subscribed to the listed channels', async () => {
+    const api = client(t.baseUrl, 'org-hosted');
+    const make = async (path: string, channels: string[]) => {
+      const res = await api.post('/webhooks/endpoints', {
+        url: `${receiver.baseUrl}${path}`,
+        channels,
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.secret).toMatch(/^whsec_/);
+      receiver.secrets.push(res.body.secret);
+      return res.body;
+    };
+    await make('/billing', ['billing']);
+    await make('/ops', ['ops']);
+    await make('/everything', []);
+    expect((await api.get('/webhooks/endpoints')).body.endpoints).toHaveLength(3);
+
+    const billing = await api.post('/classify_async', {
+      input: doc,
+      async: { webhook: { channels: ['billing'] } },
+    });
+    await until(
+      () => receiver.received.filter((r) => r.body.job_id === billing.body.job_id).length === 2,
+    );
+    const all = await api.post('/classify_async', {
+      input: doc,
+      async: { webhook: { mode: 'hosted' } },
+    });
+    await until(
+      () => receiver.received.filter((r) => r.body.job_id === all.body.job_id).length === 3,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    const paths = (jobId: string) =>
+      receiver.received
+        .filter((r) => r.body.job_id === jobId)
+        .map((r) => r.path)
+        .sort();
+    expect(paths(billing.body.job_id)).toEqual(['/billing', '/everything']);
+    expect(paths(all.body.job_id)).toEqual(['/billing', '/everything', '/ops']);
+  });
+
+  it('retries failed deliveries with back-off and shows every attempt', async () => {
+    const api = client(t.baseUrl, 'org-hooks');
+    receiver.failNext(2);
+    const submitted = await api.post('/classify_async', {
+      input: doc,
+      async: { webhook: { url: `${receiver.baseUrl}/flaky` } },
+    });
+    await until(async () => {
+      const res = await api.get(`/webhooks/deliveries?job_id=${submitted.body.job_id}`);
+      return res.body.deliveries[0]?.status === 'delivered';
+    });
+    const res = await api.get(`/webhooks/deliveries?job_id=${submitted.body.job_id}`);
+    const [delivery] = res.body.deliveries;
+    expect(delivery).toMatchObject({ status: 'delivered', attempts: 3, last_status_code: 204 });
+    expect(delivery.attempt_log.map((a: { status_code: number }) => a.status_code)).toEqual([
+      500, 500, 204,
+    ]);
+    const times = delivery.attempt_log.map((a: { attempted_at: string }) =>
+      Date.parse(a.attempted_at),
+    );
+    expect(times[2] - times[1]).toBeGreaterThanOrEqual(times[1] - times[0]);
+  });
+
+  it('marks a delivery failed after its last attempt instead of dropping it', async () => {
+    const api = client(t.baseUrl, 'org-hooks');
+    receiver.failNext(10);
+    const submitted = await api.post('/classify_async', {
+      input: doc,
+      async: { webhook: { url: `${receiver.baseUrl}/down` } },
+    });
+    await waitForJob(api, submitted.body.job_id);
+    await until(async () => {
+      const res = await api.get(`/webhooks/deliveries?job_id=${submitted.body.job_id}`);
+      return res.body.deliveries[0]?.status === 'failed';
+    });
+    const res = await api.get(`/webhooks/deliveries?job_id=${submitted.body.job_id}`);
+    expect(res.body.deliveries[0]).toMatchObject({ attempts: 3, last_error: 'HTTP 500' });
+    receiver.failNext(0);
+  });
+
+  it('refuses webhook targets on private addresses', async () => {
+    const api = client(t.baseUrl, 'org-ssrf-hooks');
+    const res = await api.post('/webhooks/endpoints', { url: 'http://169.254.169.254/hook' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('WEBHOOK_URL_BLOCKED');
+  });
+
+  it('keeps retry state across a restart', async () => {
+    const api = client(t.baseUrl, 'org-hooks');
+    receiver.failNext(1);
+    // app.close() keeps the data directory (t.close() would delete it).
+    await t.app.close();
+    t = await startTestApp({ ...env, WEBHOOK_RETRY_BASE_MS: '1500', DATA_DIR: t.dataDir });
+    const api2 = client(t.baseUrl, 'org-hooks');
+    const submitted = await api2.post('/classify_async', {
+      input: doc,
+      async: { webhook: { url: `${receiver.baseUrl}/restart` } },
+    });
+    await until(async () => {
+      const res = await api2.get(`/webhooks/deliveries?job_id=${submitted.body.job_id}`);
+      return res.body.deliveries[0]?.attempts === 1;
+    });
+    await t.app.close();
+    t = await startTestApp({ ...env, DATA_DIR: t.dataDir });
+    await until(async () => {
+      const res = await client(t.baseUrl, 'org-hooks').get(
+        `/webhooks/deliveries?job_id=${submitted.body.job_id}`,
+      );
+      return res.body.deliveries[0]?.status === 'delivered';
+    });
+    expect(receiver.received.some((r) => r.body.job_id === submitted.body.job_id)).toBe(true);
+    const res = await client(t.baseUrl, 'org-hooks').get(
+      `/webhooks/deliveries?job_id=${submitted.body.job_id}`,
+    );
+    expect(res.body.deliveries[0]).toMatchObject({ status: 'delivered', attempts: 2 });
+    expect(api).toBeDefined();
+  });
+});
