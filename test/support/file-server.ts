@@ -5,13 +5,15 @@ export interface FileServer {
   baseUrl: string;
   /** Serves `body` at `path` (with an optional content type). */
   put(path: string, body: string | Buffer, contentType?: string): string;
+  /** Serves `body` at `path` only once `release()` is called (holds a worker busy). */
+  hold(path: string, body: string): { url: string; release(): void };
   requests: string[];
   close(): Promise<void>;
 }
 
 /** A local HTTP server with documents for `input` URLs (reached through FETCH_ALLOW_HOSTS). */
 export async function startFileServer(): Promise<FileServer> {
-  const files = new Map<string, { body: Buffer; type: string }>();
+  const files = new Map<string, { body: Buffer; type: string; gate?: Promise<void> }>();
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
     requests.push(req.url ?? '');
@@ -20,9 +22,11 @@ export async function startFileServer(): Promise<FileServer> {
       res.writeHead(404).end('not found');
       return;
     }
-    res
-      .writeHead(200, { 'content-type': file.type, 'content-length': file.body.length })
-      .end(file.body);
+    void (file.gate ?? Promise.resolve()).then(() =>
+      res
+        .writeHead(200, { 'content-type': file.type, 'content-length': file.body.length })
+        .end(file.body),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -35,6 +39,12 @@ export async function startFileServer(): Promise<FileServer> {
         type: contentType,
       });
       return `${baseUrl}${path}`;
+    },
+    hold(path, body) {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      files.set(path, { body: Buffer.from(body), type: 'text/plain', gate });
+      return { url: `${baseUrl}${path}`, release };
     },
     close: () =>
       new Promise<void>((resolve) => {
