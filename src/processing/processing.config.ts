@@ -21,6 +21,8 @@ export interface ProcessingConfig {
   jobMaxAttempts: number;
   cpuWorkerConcurrency: number;
   ioWorkerConcurrency: number;
+  /** How long shutdown waits for tasks in flight; the rest stay `running` and are retried at start-up. */
+  workerShutdownGraceMs: number;
   /** Fallback poll interval of idle workers; enqueues wake them at once. */
   queuePollIntervalMs: number;
   webhookMaxAttempts: number;
@@ -51,6 +53,7 @@ export function loadProcessingConfig(env: Env): ProcessingConfig {
     jobMaxAttempts: readInt(env, 'JOB_MAX_ATTEMPTS', 3, 1, 100),
     cpuWorkerConcurrency: readInt(env, 'CPU_WORKER_CONCURRENCY', 2, 1, 256),
     ioWorkerConcurrency: readInt(env, 'IO_WORKER_CONCURRENCY', 8, 1, 1024),
+    workerShutdownGraceMs: readInt(env, 'WORKER_SHUTDOWN_GRACE_MS', 30_000, 0),
     queuePollIntervalMs: readInt(env, 'QUEUE_POLL_INTERVAL_MS', 500, 10),
     webhookMaxAttempts: readInt(env, 'WEBHOOK_MAX_ATTEMPTS', 8, 1, 100),
     webhookRetryBaseMs: readInt(env, 'WEBHOOK_RETRY_BASE_MS', 5_000, 1),

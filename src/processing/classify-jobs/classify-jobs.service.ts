@@ -199,6 +199,7 @@ export class ClassifyJobsService implements TaskHandler<ClassifyPayload>, OnModu
         categoryGroups: request.category_groups,
       });
     } catch (error) {
+      if (this.workers.stopping) throw error;
       const failure =
         error instanceof ProcessingError
           ? error

@@ -45,7 +45,7 @@ describe(SafeFetcher.name, () => {
     await expect(sut.fetchDocument(`http://docs.example:${port}/`, 100)).rejects.toBeInstanceOf(
       BlockedAddressError,
     );
-    await sut.onModuleDestroy();
+    await sut.beforeApplicationShutdown();
   });
 
   it('connects to the checked address when the host is allow-listed', async () => {
@@ -55,7 +55,7 @@ describe(SafeFetcher.name, () => {
     );
     const body = await sut.fetchDocument(`http://files.test:${port}/`, 100);
     expect(body.bytes.toString()).toBe('hello');
-    await sut.onModuleDestroy();
+    await sut.beforeApplicationShutdown();
   });
 
   it('enforces the size cap while streaming', async () => {
@@ -63,7 +63,7 @@ describe(SafeFetcher.name, () => {
     await expect(sut.fetchDocument(`http://127.0.0.1:${port}/`, 3)).rejects.toMatchObject({
       code: 'INPUT_TOO_LARGE',
     });
-    await sut.onModuleDestroy();
+    await sut.beforeApplicationShutdown();
   });
 
   it.each([

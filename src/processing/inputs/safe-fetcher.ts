@@ -1,6 +1,6 @@
 import dns from 'node:dns';
 import { isIP, LookupFunction } from 'node:net';
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { Agent, Dispatcher, request } from 'undici';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
@@ -31,7 +31,7 @@ const MAX_REDIRECTS = 5;
  * rebinding window). Allow-listed hosts (FETCH_ALLOW_HOSTS) or FETCH_ALLOW_PRIVATE skip it.
  */
 @Injectable()
-export class SafeFetcher implements OnModuleDestroy {
+export class SafeFetcher implements BeforeApplicationShutdown {
   private readonly agent: Agent;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
@@ -183,8 +183,9 @@ export class SafeFetcher implements OnModuleDestroy {
     }
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.agent.close().catch(() => undefined);
+  /** After the workers' grace period: aborts fetches still running (their tasks are retried). */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.agent.destroy().catch(() => undefined);
   }
 }
 

@@ -44,6 +44,11 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** True once shutdown began: handlers must not record failures caused by it. */
+  get stopping(): boolean {
+    return !this.running;
+  }
+
   register(handler: TaskHandler): void {
     this.handlers.set(handler.kind, handler as TaskHandler);
   }
@@ -82,7 +87,18 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.running = false;
     for (const queue of QUEUES) this.notify(queue);
-    await Promise.allSettled(this.loops);
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.config.processing.workerShutdownGraceMs);
+    });
+    const outcome = await Promise.race([Promise.allSettled(this.loops), grace]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') {
+      this.logger.warn(
+        { inFlight: [...this.inFlight.keys()] },
+        'shutdown grace period over; tasks still in flight will be retried at the next start',
+      );
+    }
   }
 
   private async loop(queue: QueueName): Promise<void> {
@@ -109,6 +125,11 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
       if (!handler) throw new Error(`no handler for task kind ${task.kind}`);
       await handler.handle(task);
     } catch (error) {
+      if (!this.running) {
+        // Cut off by shutdown: the task stays `running` and is retried at the next start.
+        this.logger.warn({ taskId: task.taskId, kind: task.kind }, 'task interrupted by shutdown');
+        return;
+      }
       // A handler records expected failures itself; reaching here is a bug or a store
       // outage. The task is marked dead, never dropped silently.
       const message = error instanceof Error ? error.message : String(error);
