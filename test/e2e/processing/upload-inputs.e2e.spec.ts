@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
-import { client, waitForJob } from '../../support/processing-client.js';
+import { client, Json, waitForJob } from '../../support/processing-client.js';
 
 const schema = [
   { category: 'invoice', criteria: ['invoice number', 'amount due'] },
@@ -16,7 +16,7 @@ async function uploadMultipart(baseUrl: string, key: string, body: string, exten
     headers: { authorization: `Bearer ${key}` },
     body: form,
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as Json };
 }
 
 describe('uploads and input resolution', () => {
