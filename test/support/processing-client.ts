@@ -1,3 +1,5 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { seedAccount } from './accounts.js';
 /** Tiny JSON-over-HTTP helper for processing specs. */
 // Response bodies are arbitrary JSON that specs index freely.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -54,4 +56,23 @@ export async function waitForJob(
     if (Date.now() > deadline) throw new Error(`job ${jobId} still Pending`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+const seeded = new Map<string, Promise<string>>();
+
+/**
+ * A processing key of an organization named `name`, created once per data directory (so it
+ * survives restarts of the same DATA_DIR): distinct names are distinct organizations.
+ */
+export function keyOf(
+  t: { app: INestApplicationContext; dataDir: string },
+  name: string,
+): Promise<string> {
+  const cacheKey = `${t.dataDir}\n${name}`;
+  let key = seeded.get(cacheKey);
+  if (!key) {
+    key = seedAccount(t.app, name).then((account) => account.processingKey);
+    seeded.set(cacheKey, key);
+  }
+  return key;
 }

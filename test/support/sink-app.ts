@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Global, Module } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { AppModule } from '../../src/app.module.js';
@@ -22,7 +21,7 @@ export class RecordingSink implements UsageEventSink {
 }
 
 /**
- * The real app on a random port, with the usage sink replaced by `sink` (so specs observe
+ * The real app on a random port, with the usage sink (UsageModule's USAGE_EVENT_SINK) replaced by `sink` (so specs observe
  * what the outbox relays). Same data directory rules as startTestApp.
  */
 export async function startAppWithSink(
@@ -38,15 +37,8 @@ export async function startAppWithSink(
     HOST: '127.0.0.1',
   });
 
-  @Global()
-  @Module({
-    providers: [{ provide: USAGE_EVENT_SINK, useValue: sink }],
-    exports: [USAGE_EVENT_SINK],
-  })
-  class TestSinkModule {}
-
   const moduleRef = await Test.createTestingModule({
-    imports: [AppModule.forRoot(config), TestSinkModule],
+    imports: [AppModule.forRoot(config)],
   })
     .overrideProvider(USAGE_EVENT_SINK)
     .useValue(sink)

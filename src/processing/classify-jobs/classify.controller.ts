@@ -1,7 +1,8 @@
 import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
-import { CurrentPrincipal, ProcessingAuthGuard } from '../auth/interim-processing-auth.guard.js';
+import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
+import { ProcessingAuthGuard } from '../../accounts/auth/processing-auth.guard.js';
 import { ClassifyConfigDto } from '../requests/classify-config.dto.js';
 import { ValidatedBodyPipe } from '../requests/validated-body.pipe.js';
 import { ClassifyJobsService } from './classify-jobs.service.js';

@@ -2,7 +2,8 @@ import { Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { RequestValidationError } from '../../common/validation-error.js';
 import type { ValidationErrorItem } from '../../common/validation-error.js';
-import { CurrentPrincipal, ProcessingAuthGuard } from '../auth/interim-processing-auth.guard.js';
+import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
+import { ProcessingAuthGuard } from '../../accounts/auth/processing-auth.guard.js';
 import { JobView } from './job.presenter.js';
 import { JobListQuery, JobsService } from './jobs.service.js';
 

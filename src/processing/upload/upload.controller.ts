@@ -1,7 +1,8 @@
 import { Controller, HttpCode, Post, Query, Req, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
-import { CurrentPrincipal, ProcessingAuthGuard } from '../auth/interim-processing-auth.guard.js';
+import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
+import { ProcessingAuthGuard } from '../../accounts/auth/processing-auth.guard.js';
 import { tooLargeError, UploadResponse, UploadService } from './upload.service.js';
 
 @Controller()

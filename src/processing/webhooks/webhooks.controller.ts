@@ -10,7 +10,8 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
-import { CurrentPrincipal, ProcessingAuthGuard } from '../auth/interim-processing-auth.guard.js';
+import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
+import { ProcessingAuthGuard } from '../../accounts/auth/processing-auth.guard.js';
 import { ProcessingError } from '../jobs/job.types.js';
 import { ApiError } from '../../common/api-error.js';
 import { ValidatedBodyPipe } from '../requests/validated-body.pipe.js';

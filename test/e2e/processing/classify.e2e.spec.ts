@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
-import { client, waitForJob } from '../../support/processing-client.js';
+import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 
 const schema = [
   { category: 'invoice', criteria: ['invoice number', 'amount due', 'bill to'] },
@@ -17,7 +17,7 @@ describe('classify over HTTP', () => {
   beforeAll(async () => {
     files = await startFileServer();
     t = await startTestApp({ FETCH_ALLOW_HOSTS: '127.0.0.1' });
-    api = client(t.baseUrl, 'key-org-a');
+    api = client(t.baseUrl, await keyOf(t, 'key-org-a'));
     invoiceUrl = files.put(
       '/invoice.txt',
       'INVOICE\nInvoice number 42\nBill to: ACME\nAmount due: 100 EUR',

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
-import { client, waitForJob } from '../../support/processing-client.js';
+import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 
 const schema = [{ category: 'invoice', criteria: ['invoice number'] }];
 
@@ -21,10 +21,10 @@ describe('jobs API', () => {
   });
 
   it("answers 404 for unknown ids and for other organizations' jobs", async () => {
-    const owner = client(t.baseUrl, 'org-jobs-owner');
+    const owner = client(t.baseUrl, await keyOf(t, 'org-jobs-owner'));
     const { body } = await owner.post('/classify_async', { input: doc });
     expect((await owner.get(`/job/${body.job_id}`)).status).toBe(200);
-    const other = client(t.baseUrl, 'org-jobs-other');
+    const other = client(t.baseUrl, await keyOf(t, 'org-jobs-other'));
     for (const res of [
       await other.get(`/job/${body.job_id}`),
       await other.post(`/cancel/${body.job_id}`),
@@ -38,7 +38,7 @@ describe('jobs API', () => {
   });
 
   it('lists jobs newest first with cursor pagination', async () => {
-    const api = client(t.baseUrl, 'org-jobs-list');
+    const api = client(t.baseUrl, await keyOf(t, 'org-jobs-list'));
     const ids: string[] = [];
     for (let i = 0; i < 5; i++)
       ids.push(
@@ -77,7 +77,7 @@ describe('jobs API', () => {
   });
 
   it('deletes jobs', async () => {
-    const api = client(t.baseUrl, 'org-jobs-delete');
+    const api = client(t.baseUrl, await keyOf(t, 'org-jobs-delete'));
     const id = (await api.post('/classify_async', { input: doc })).body.job_id;
     await waitForJob(api, id);
     expect(await api.delete(`/job/${id}`)).toMatchObject({
@@ -88,7 +88,7 @@ describe('jobs API', () => {
   });
 
   it('returns force_url_result results as a signed URL that serves the full result', async () => {
-    const api = client(t.baseUrl, 'org-jobs-url');
+    const api = client(t.baseUrl, await keyOf(t, 'org-jobs-url'));
     const res = await api.post('/classify', {
       input: doc,
       classification_schema: schema,
@@ -138,7 +138,7 @@ describe('queue order and cancellation with one busy cpu worker', () => {
   }
 
   it('runs priority before standard before batch, whatever the submission order', async () => {
-    const api = client(t.baseUrl, 'org-order');
+    const api = client(t.baseUrl, await keyOf(t, 'org-order'));
     const blocker = files.hold('/block-order.txt', 'invoice number');
     const busy = (
       await api.post('/classify_async', { input: blocker.url, async: { priority: true } })
@@ -165,7 +165,7 @@ describe('queue order and cancellation with one busy cpu worker', () => {
   });
 
   it('cancels a queued job (no result, no usage) and discards a running one', async () => {
-    const api = client(t.baseUrl, 'org-cancel');
+    const api = client(t.baseUrl, await keyOf(t, 'org-cancel'));
     const blocker = files.hold('/block-cancel.txt', 'invoice number');
     const running = (await api.post('/classify_async', { input: blocker.url })).body.job_id;
     await new Promise((r) => setTimeout(r, 200));
@@ -213,7 +213,7 @@ describe('result retention', () => {
     });
     try {
       const doc = files.put('/doc.txt', 'invoice number 1');
-      const api = client(t.baseUrl, 'org-retention');
+      const api = client(t.baseUrl, await keyOf(t, 'org-retention'));
       const plain = (await api.post('/classify', { input: doc })).body.job_id;
       const kept = (await api.post('/classify', { input: doc, persist_results: true })).body.job_id;
       await new Promise((r) => setTimeout(r, 1200));

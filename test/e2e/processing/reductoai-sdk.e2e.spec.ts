@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Reducto, { toFile } from 'reductoai';
+import { keyOf } from '../../support/processing-client.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
 
@@ -16,7 +17,7 @@ describe('reductoai SDK compatibility', () => {
   beforeAll(async () => {
     files = await startFileServer();
     t = await startTestApp({ FETCH_ALLOW_HOSTS: '127.0.0.1' });
-    sdk = new Reducto({ apiKey: 'sdk-org-key', baseURL: t.baseUrl, maxRetries: 0 });
+    sdk = new Reducto({ apiKey: await keyOf(t, 'sdk-org'), baseURL: t.baseUrl, maxRetries: 0 });
   });
   afterAll(async () => {
     await t.close();

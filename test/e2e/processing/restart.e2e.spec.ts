@@ -1,13 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
-import { client, waitForJob } from '../../support/processing-client.js';
+import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 
 /**
  * Jobs accepted before the process goes away are not lost: queued ones run after the
  * restart, and the one cut off mid-run is retried (bounded attempts) or Failed with a reason.
  */
+jest.setTimeout(90_000);
+
 describe('restart mid-queue', () => {
   let files: FileServer;
   beforeAll(async () => {
@@ -25,7 +27,7 @@ describe('restart mid-queue', () => {
 
   it('completes every job submitted before the app stopped, retrying the interrupted one', async () => {
     let t: TestApp = await startTestApp(env);
-    const api = client(t.baseUrl, 'org-restart');
+    const api = client(t.baseUrl, await keyOf(t, 'org-restart'));
     const blocker = files.hold('/blocker.txt', 'invoice number');
     const interrupted = (await api.post('/classify_async', { input: blocker.url })).body.job_id;
     const doc = files.put('/doc.txt', 'invoice number');
@@ -37,7 +39,7 @@ describe('restart mid-queue', () => {
     await t.app.close();
     blocker.release();
     t = await startTestApp({ ...env, DATA_DIR: t.dataDir });
-    const api2 = client(t.baseUrl, 'org-restart');
+    const api2 = client(t.baseUrl, await keyOf(t, 'org-restart'));
     try {
       for (const id of [interrupted, ...queued]) {
         expect((await waitForJob(api2, id)).status).toBe('Completed');
@@ -59,7 +61,7 @@ describe('restart mid-queue', () => {
 
   it('fails a job interrupted more often than JOB_MAX_ATTEMPTS, with a reason', async () => {
     let t: TestApp = await startTestApp({ ...env, JOB_MAX_ATTEMPTS: '1' });
-    const api = client(t.baseUrl, 'org-restart-fail');
+    const api = client(t.baseUrl, await keyOf(t, 'org-restart-fail'));
     const blocker = files.hold('/blocker-2.txt', 'invoice number');
     const interrupted = (await api.post('/classify_async', { input: blocker.url })).body.job_id;
     await new Promise((r) => setTimeout(r, 200));
@@ -67,7 +69,10 @@ describe('restart mid-queue', () => {
     blocker.release();
     t = await startTestApp({ ...env, DATA_DIR: t.dataDir });
     try {
-      const job = await waitForJob(client(t.baseUrl, 'org-restart-fail'), interrupted);
+      const job = await waitForJob(
+        client(t.baseUrl, await keyOf(t, 'org-restart-fail')),
+        interrupted,
+      );
       expect(job).toMatchObject({
         status: 'Failed',
         reason: expect.stringMatching(/Interrupted 1 time/),
@@ -79,7 +84,7 @@ describe('restart mid-queue', () => {
 
   it('fails sync requests cut off by a restart instead of running them for nobody', async () => {
     let t: TestApp = await startTestApp(env);
-    const api = client(t.baseUrl, 'org-restart-sync');
+    const api = client(t.baseUrl, await keyOf(t, 'org-restart-sync'));
     const blocker = files.hold('/blocker-3.txt', 'invoice number');
     const pending = api.post('/classify', { input: blocker.url });
     await new Promise((r) => setTimeout(r, 200));
@@ -89,7 +94,10 @@ describe('restart mid-queue', () => {
     blocker.release();
     t = await startTestApp({ ...env, DATA_DIR: t.dataDir });
     try {
-      const job = await waitForJob(client(t.baseUrl, 'org-restart-sync'), answer.body.error.job_id);
+      const job = await waitForJob(
+        client(t.baseUrl, await keyOf(t, 'org-restart-sync')),
+        answer.body.error.job_id,
+      );
       expect(job).toMatchObject({
         status: 'Failed',
         reason: expect.stringContaining('interrupted'),

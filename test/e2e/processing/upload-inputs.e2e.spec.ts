@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
-import { client, Json, waitForJob } from '../../support/processing-client.js';
+import { Json, client, keyOf, waitForJob } from '../../support/processing-client.js';
 
 const schema = [
   { category: 'invoice', criteria: ['invoice number', 'amount due'] },
@@ -34,7 +34,7 @@ describe('uploads and input resolution', () => {
   it('stores a multipart upload and classifies it through docproc://', async () => {
     const uploaded = await uploadMultipart(
       t.baseUrl,
-      'org-upload',
+      await keyOf(t, 'org-upload'),
       'Invoice number 7, amount due 10',
     );
     expect(uploaded).toEqual({
@@ -44,7 +44,7 @@ describe('uploads and input resolution', () => {
         presigned_url: null,
       },
     });
-    const api = client(t.baseUrl, 'org-upload');
+    const api = client(t.baseUrl, await keyOf(t, 'org-upload'));
     const viaString = await api.post('/classify', {
       input: uploaded.body.file_id,
       classification_schema: schema,
@@ -58,8 +58,12 @@ describe('uploads and input resolution', () => {
   });
 
   it("hides one organization's files from another (404, no job)", async () => {
-    const uploaded = await uploadMultipart(t.baseUrl, 'org-owner', 'Invoice number 7');
-    const other = client(t.baseUrl, 'org-intruder');
+    const uploaded = await uploadMultipart(
+      t.baseUrl,
+      await keyOf(t, 'org-owner'),
+      'Invoice number 7',
+    );
+    const other = client(t.baseUrl, await keyOf(t, 'org-intruder'));
     const sync = await other.post('/classify', {
       input: uploaded.body.file_id,
       classification_schema: schema,
@@ -72,13 +76,13 @@ describe('uploads and input resolution', () => {
   });
 
   it('rejects uploads over MAX_UPLOAD_BYTES with 413', async () => {
-    const res = await uploadMultipart(t.baseUrl, 'org-upload', 'x'.repeat(5000));
+    const res = await uploadMultipart(t.baseUrl, await keyOf(t, 'org-upload'), 'x'.repeat(5000));
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('hands out a signed, expiring presigned URL to PUT the bytes to', async () => {
-    const api = client(t.baseUrl, 'org-presign');
+    const api = client(t.baseUrl, await keyOf(t, 'org-presign'));
     const created = await api.post('/upload?extension=txt');
     expect(created.status).toBe(200);
     expect(created.body.presigned_url).toMatch(/\/upload\/.+\?expires=\d+&signature=/);
@@ -108,7 +112,7 @@ describe('uploads and input resolution', () => {
   it('concatenates an array of inputs in order', async () => {
     const a = files.put('/part-a.txt', 'Invoice number 9');
     const b = files.put('/part-b.txt', 'amount due 5');
-    const res = await client(t.baseUrl, 'org-upload').post('/classify', {
+    const res = await client(t.baseUrl, await keyOf(t, 'org-upload')).post('/classify', {
       input: [a, b],
       classification_schema: schema,
     });
@@ -120,7 +124,7 @@ describe('uploads and input resolution', () => {
   });
 
   it('fails an async job whose URL cannot be fetched, with a reason and no usage', async () => {
-    const api = client(t.baseUrl, 'org-upload');
+    const api = client(t.baseUrl, await keyOf(t, 'org-upload'));
     const submitted = await api.post('/classify_async', { input: `${files.baseUrl}/missing.txt` });
     const job = await waitForJob(api, submitted.body.job_id);
     expect(job).toMatchObject({
@@ -156,7 +160,9 @@ describe('SSRF guard on inputs', () => {
     files.put('/a.txt', 'secret');
     const port = new URL(files.baseUrl).port;
     const before = files.requests.length;
-    const res = await client(t.baseUrl, 'org-ssrf').post('/classify', { input: url(port) });
+    const res = await client(t.baseUrl, await keyOf(t, 'org-ssrf')).post('/classify', {
+      input: url(port),
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('INPUT_URL_BLOCKED');
     expect(files.requests.length).toBe(before);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
-import { client, waitForJob } from '../../support/processing-client.js';
+import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { RecordingSink, startAppWithSink } from '../../support/sink-app.js';
 import type { TestApp } from '../../support/test-app.js';
 
@@ -35,7 +35,7 @@ describe('usage events through the outbox', () => {
   });
 
   it('emits exactly one event per billable request, sync without metadata, async with it', async () => {
-    const api = client(t.baseUrl, 'org-usage');
+    const api = client(t.baseUrl, await keyOf(t, 'org-usage'));
     const sync = await api.post('/classify', { input: threePages, classification_schema: schema });
     expect(sync.body.usage).toEqual({ num_pages: 3, num_categories: 1, credits: 1.5 });
     const deep = await api.post('/classify_async', {
@@ -85,7 +85,7 @@ describe('usage events through the outbox', () => {
   });
 
   it('keeps events through a sink outage and delivers them once it recovers', async () => {
-    const api = client(t.baseUrl, 'org-outage');
+    const api = client(t.baseUrl, await keyOf(t, 'org-outage'));
     sink.failing = true;
     const callsBefore = sink.calls;
     const res = await api.post('/classify', { input: threePages, classification_schema: schema });

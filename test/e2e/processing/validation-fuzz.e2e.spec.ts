@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { startTestApp, TestApp } from '../../support/test-app.js';
-import { client } from '../../support/processing-client.js';
+import { client, keyOf } from '../../support/processing-client.js';
 
 /**
  * Property: whatever JSON arrives at /classify_async or /classify, the answer is 200 or 422
@@ -78,7 +78,7 @@ describe('request body fuzzing', () => {
   let api: ReturnType<typeof client>;
   beforeAll(async () => {
     t = await startTestApp();
-    api = client(t.baseUrl, 'key-fuzz');
+    api = client(t.baseUrl, await keyOf(t, 'key-fuzz'));
   });
   afterAll(async () => {
     await t.close();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestApp, TestApp } from '../../support/test-app.js';
-import { client } from '../../support/processing-client.js';
+import { client, keyOf } from '../../support/processing-client.js';
 
 /** 422 bodies of /classify_async: pydantic-like loc/type/msg/input/ctx for each rule of the spec. */
 describe('ClassifyConfig validation', () => {
@@ -10,7 +10,7 @@ describe('ClassifyConfig validation', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    api = client(t.baseUrl, 'key-validation');
+    api = client(t.baseUrl, await keyOf(t, 'key-validation'));
   });
   afterAll(async () => {
     await t.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
-import { client, waitForJob } from '../../support/processing-client.js';
+import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { startWebhookReceiver, WebhookReceiver } from '../../support/webhook-receiver.js';
 
 async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
@@ -36,7 +36,7 @@ describe('webhooks', () => {
   });
 
   it('delivers a direct webhook signed with the org secret, with async.metadata', async () => {
-    const api = client(t.baseUrl, 'org-hooks');
+    const api = client(t.baseUrl, await keyOf(t, 'org-hooks'));
     receiver.secrets.push((await api.get('/webhooks/secret')).body.secret);
     const submitted = await api.post('/classify_async', {
       input: doc,
@@ -54,7 +54,7 @@ describe('webhooks', () => {
   });
 
   it('sends Failed for failed jobs', async () => {
-    const api = client(t.baseUrl, 'org-hooks');
+    const api = client(t.baseUrl, await keyOf(t, 'org-hooks'));
     const submitted = await api.post('/classify_async', {
       input: `${files.baseUrl}/nope.txt`,
       async: { webhook: { mode: 'direct', url: `${receiver.baseUrl}/failed` } },
@@ -68,7 +68,7 @@ describe('webhooks', () => {
   });
 
   it('fans hosted webhooks out to endpoints subscribed to the listed channels', async () => {
-    const api = client(t.baseUrl, 'org-hosted');
+    const api = client(t.baseUrl, await keyOf(t, 'org-hosted'));
     const make = async (path: string, channels: string[]) => {
       const res = await api.post('/webhooks/endpoints', {
         url: `${receiver.baseUrl}${path}`,
@@ -109,7 +109,7 @@ describe('webhooks', () => {
   });
 
   it('retries failed deliveries with back-off and shows every attempt', async () => {
-    const api = client(t.baseUrl, 'org-hooks');
+    const api = client(t.baseUrl, await keyOf(t, 'org-hooks'));
     receiver.failNext(2);
     const submitted = await api.post('/classify_async', {
       input: doc,
@@ -132,7 +132,7 @@ describe('webhooks', () => {
   });
 
   it('marks a delivery failed after its last attempt instead of dropping it', async () => {
-    const api = client(t.baseUrl, 'org-hooks');
+    const api = client(t.baseUrl, await keyOf(t, 'org-hooks'));
     receiver.failNext(10);
     const submitted = await api.post('/classify_async', {
       input: doc,
@@ -149,19 +149,19 @@ describe('webhooks', () => {
   });
 
   it('refuses webhook targets on private addresses', async () => {
-    const api = client(t.baseUrl, 'org-ssrf-hooks');
+    const api = client(t.baseUrl, await keyOf(t, 'org-ssrf-hooks'));
     const res = await api.post('/webhooks/endpoints', { url: 'http://169.254.169.254/hook' });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('WEBHOOK_URL_BLOCKED');
   });
 
   it('keeps retry state across a restart', async () => {
-    const api = client(t.baseUrl, 'org-hooks');
+    const api = client(t.baseUrl, await keyOf(t, 'org-hooks'));
     receiver.failNext(1);
     // app.close() keeps the data directory (t.close() would delete it).
     await t.app.close();
     t = await startTestApp({ ...env, WEBHOOK_RETRY_BASE_MS: '1500', DATA_DIR: t.dataDir });
-    const api2 = client(t.baseUrl, 'org-hooks');
+    const api2 = client(t.baseUrl, await keyOf(t, 'org-hooks'));
     const submitted = await api2.post('/classify_async', {
       input: doc,
       async: { webhook: { url: `${receiver.baseUrl}/restart` } },
@@ -173,13 +173,13 @@ describe('webhooks', () => {
     await t.app.close();
     t = await startTestApp({ ...env, DATA_DIR: t.dataDir });
     await until(async () => {
-      const res = await client(t.baseUrl, 'org-hooks').get(
+      const res = await client(t.baseUrl, await keyOf(t, 'org-hooks')).get(
         `/webhooks/deliveries?job_id=${submitted.body.job_id}`,
       );
       return res.body.deliveries[0]?.status === 'delivered';
     });
     expect(receiver.received.some((r) => r.body.job_id === submitted.body.job_id)).toBe(true);
-    const res = await client(t.baseUrl, 'org-hooks').get(
+    const res = await client(t.baseUrl, await keyOf(t, 'org-hooks')).get(
       `/webhooks/deliveries?job_id=${submitted.body.job_id}`,
     );
     expect(res.body.deliveries[0]).toMatchObject({ status: 'delivered', attempts: 2 });
