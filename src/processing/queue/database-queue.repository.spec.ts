@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { loadConfig } from '../../config/app-config.js';
+import { DuckDbService } from '../../database/duckdb.service.js';
+import { MigrationRunner } from '../../database/migration-runner.js';
+import { DatabaseQueueDriver } from './database-queue.repository.js';
+
+/** The database queue against a real DuckDB file with the migrations applied. */
+describe(DatabaseQueueDriver.name, () => {
+  let dir: string;
+  let db: DuckDbService;
+  let sut: DatabaseQueueDriver;
+
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-queue-'));
+    db = new DuckDbService(loadConfig({ DATA_DIR: dir }));
+    await db.open();
+    await new MigrationRunner(db).migrate();
+    sut = new DatabaseQueueDriver(db);
+  });
+  afterEach(() => {
+    db.onApplicationShutdown();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('claims priority before standard before batch, oldest first within a lane', async () => {
+    await sut.enqueue('cpu', 'k', { n: 'batch' }, { lane: 'batch' });
+    await sut.enqueue('cpu', 'k', { n: 'standard-1' }, { lane: 'standard' });
+    await sut.enqueue('cpu', 'k', { n: 'standard-2' }, { lane: 'standard' });
+    await sut.enqueue('cpu', 'k', { n: 'priority' }, { lane: 'priority' });
+    await sut.enqueue('io', 'k', { n: 'other-queue' }, { lane: 'priority' });
+    const order: unknown[] = [];
+    for (let task = await sut.claim('cpu'); task; task = await sut.claim('cpu')) {
+      order.push((task.payload as { n: string }).n);
+    }
+    expect(order).toEqual(['priority', 'standard-1', 'standard-2', 'batch']);
+  });
+
+  it('reports depth per queue and lane (queued + running) and drained', async () => {
+    await sut.enqueue('cpu', 'k', {}, { lane: 'standard' });
+    await sut.enqueue('cpu', 'k', {}, { lane: 'priority' });
+    await sut.enqueue('io', 'k', {}, { lane: 'batch' });
+    const running = await sut.claim('cpu');
+    const depth = await sut.depth('cpu');
+    expect(depth.active).toBe(2);
+    expect(depth.lanes).toEqual({
+      priority: { queued: 0, running: 1 },
+      standard: { queued: 1, running: 0 },
+      batch: { queued: 0, running: 0 },
+    });
+    expect((await sut.depth('io')).active).toBe(1);
+    expect(await sut.drained()).toBe(false);
+    await sut.complete(running!);
+    for (const q of ['cpu', 'io'] as const)
+      for (let t = await sut.claim(q); t; t = await sut.claim(q)) await sut.complete(t);
+    expect(await sut.drained()).toBe(true);
+  });
+
+  it('delays retried tasks until their time', async () => {
+    await sut.enqueue('io', 'k', {}, { lane: 'standard' });
+    const task = (await sut.claim('io'))!;
+    await sut.fail(task, 'HTTP 500', new Date(Date.now() + 60_000));
+    expect(await sut.claim('io')).toBeNull();
+    expect((await sut.nextAvailableAt('io'))!.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('re-queues tasks left running while attempts remain, and returns the exhausted ones', async () => {
+    await sut.enqueue('cpu', 'k', { n: 'retry' }, { lane: 'standard', maxAttempts: 2 });
+    await sut.enqueue('cpu', 'k', { n: 'give-up' }, { lane: 'standard', maxAttempts: 1 });
+    await sut.claim('cpu');
+    await sut.claim('cpu');
+    const exhausted = await sut.recoverInterrupted();
+    expect(exhausted.map((t) => t.payload)).toEqual([{ n: 'give-up' }]);
+    const again = await sut.claim('cpu');
+    expect(again).toMatchObject({ payload: { n: 'retry' }, attempts: 2 });
+    expect(await sut.claim('cpu')).toBeNull();
+  });
+});
