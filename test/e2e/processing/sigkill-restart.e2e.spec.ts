@@ -1,0 +1,134 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { DuckDbService } from '../../../src/database/duckdb.service.js';
+import { seedAccount } from '../../support/accounts.js';
+import { FileServer, startFileServer } from '../../support/file-server.js';
+import { client, waitForJob } from '../../support/processing-client.js';
+import { startTestApp } from '../../support/test-app.js';
+
+/**
+ * The issue's restart check with a real crash: the compiled server runs as a child process,
+ * accepts jobs, is SIGKILLed mid-queue (one job mid-run), and a new process on the same
+ * data directory completes every one of them, billing each exactly once.
+ */
+jest.setTimeout(240_000);
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const buildDir = path.join(repoRoot, 'dist', 'processing-e2e');
+const mainJs = path.join(buildDir, 'src', 'main.js');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServerProcess(dataDir: string, env: Record<string, string>) {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [mainJs], {
+    env: {
+      PATH: process.env.PATH,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
+    const up = await fetch(`${baseUrl}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) return { child, baseUrl };
+    if (Date.now() > deadline) throw new Error(`server did not start: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('restart after SIGKILL', () => {
+  let files: FileServer;
+  beforeAll(async () => {
+    files = await startFileServer();
+    await new Promise<void>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        [
+          path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'),
+          '-p',
+          path.join(repoRoot, 'tsconfig.build.json'),
+          '--outDir',
+          buildDir,
+        ],
+        (error, stdout) => (error ? reject(new Error(`tsc failed: ${stdout}`)) : resolve()),
+      ),
+    );
+  });
+  afterAll(async () => {
+    await files.close();
+  });
+
+  it('completes every job accepted before the crash', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-sigkill-'));
+    const env = { FETCH_ALLOW_HOSTS: '127.0.0.1', CPU_WORKER_CONCURRENCY: '1' };
+    try {
+      // Seed a processing key while no server holds the DuckDB file.
+      const seeding = await startTestApp({ ...env, DATA_DIR: dataDir });
+      const key = (await seedAccount(seeding.app, 'Crashy')).processingKey;
+      await seeding.app.close();
+
+      const server = await startServerProcess(dataDir, env);
+      const api = client(server.baseUrl, key);
+      const blocker = files.hold('/kill-blocker.txt', 'invoice number');
+      const ids = [
+        (await api.post('/classify_async', { input: blocker.url, async: { metadata: { n: 0 } } }))
+          .body.job_id,
+      ];
+      const doc = files.put('/kill-doc.txt', 'invoice number');
+      for (let i = 1; i <= 20; i++) {
+        const res = await api.post('/classify_async', {
+          input: doc,
+          async: { metadata: { n: i } },
+        });
+        expect(res.status).toBe(200);
+        ids.push(res.body.job_id);
+      }
+      expect((await api.get(`/job/${ids[20]}`)).body.status).toBe('Pending');
+      server.child.kill('SIGKILL');
+      await new Promise((r) => server.child.once('exit', r));
+      blocker.release();
+
+      const t = await startTestApp({ ...env, DATA_DIR: dataDir });
+      try {
+        const api2 = client(t.baseUrl, key);
+        for (const id of ids) expect((await waitForJob(api2, id, 60_000)).status).toBe('Completed');
+        const rows = await t.app
+          .get(DuckDbService)
+          .all<{ n: bigint; jobs: bigint }>(
+            `SELECT count(*) AS n, count(DISTINCT job_id) AS jobs FROM usage_outbox`,
+          );
+        expect([Number(rows[0].n), Number(rows[0].jobs)]).toEqual([21, 21]);
+      } finally {
+        await t.close();
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
