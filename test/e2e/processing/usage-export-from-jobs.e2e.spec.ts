@@ -58,7 +58,7 @@ describe('usage export of processing requests (in-process bus)', () => {
       [number, number]
     >;
     const deadline = Date.now() + 15_000;
-    let byGroup: Record<string, [number, number]> = {};
+    let byGroup: Record<string, [number, number]>;
     do {
       byGroup = {};
       for (const row of await exportData('groupBy=metadata&metadataKey=team')) {
