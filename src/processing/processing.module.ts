@@ -7,7 +7,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { CLASSIFICATION_RUNNER } from './classify-jobs/classification-runner.js';
 import { ClassifyController } from './classify-jobs/classify.controller.js';
 import { ClassifyJobsService } from './classify-jobs/classify-jobs.service.js';
-import { PlainTextClassificationRunner } from './classify-jobs/plain-text-classification.runner.js';
+import { PooledClassificationRunner } from './classify-jobs/pooled-classification.runner.js';
 import { InputResolver } from './inputs/input-resolver.service.js';
 import { SafeFetcher } from './inputs/safe-fetcher.js';
 import { JobEvents } from './jobs/job-events.js';
@@ -46,8 +46,8 @@ const PROCESSING_ROUTES = /^\/(classify|classify_async|job|jobs|cancel|upload|we
   ],
   providers: [
     { provide: QUEUE_DRIVER, useClass: DatabaseQueueDriver },
-    // The documents/classify library's worker-pool runner replaces this one line.
-    { provide: CLASSIFICATION_RUNNER, useClass: PlainTextClassificationRunner },
+    // The pipeline behind the job layer: one line to swap (e.g. for a remote classifier).
+    { provide: CLASSIFICATION_RUNNER, useClass: PooledClassificationRunner },
     QueueWorkers,
     JobEvents,
     JobsRepository,

@@ -26,7 +26,8 @@ export interface CategoryConfidence {
 }
 
 export interface ClassificationOutcome {
-  category: string;
+  /** null only when the schema has no categories. */
+  category: string | null;
   categories: CategoryConfidence[];
   /** Pages classified (and billed). */
   numPages: number;
@@ -50,9 +51,12 @@ export interface ClassificationRunner {
 export const CLASSIFICATION_RUNNER = Symbol('CLASSIFICATION_RUNNER');
 
 /** `extra_metadata.grouping`: the first group listing the category, else `ungrouped`. */
-export function groupOf(category: string, groups: Record<string, string[]> | undefined): string {
+export function groupOf(
+  category: string | null,
+  groups: Record<string, string[]> | undefined,
+): string {
   for (const [group, members] of Object.entries(groups ?? {})) {
-    if (members.includes(category)) return group;
+    if (category !== null && members.includes(category)) return group;
   }
   return 'ungrouped';
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { ApiError } from '../../common/api-error.js';
+import { RequestValidationError } from '../../common/validation-error.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
@@ -33,6 +34,7 @@ import {
   groupOf,
 } from './classification-runner.js';
 import { buildClassifyResult } from './classify-result.js';
+import { PAGE_RANGE_INVALID } from './pooled-classification.runner.js';
 
 export const CLASSIFY_TASK = 'classify';
 
@@ -145,6 +147,17 @@ export class ClassifyJobsService implements TaskHandler<ClassifyPayload>, OnModu
     if (job.state === 'completed') return this.jobsService.resultView(job) ?? {};
     if (job.state === 'cancelled')
       throw new ApiError(HttpStatus.CONFLICT, 'JOB_CANCELLED', 'The job was cancelled');
+    if (job.state === 'failed' && job.errorCode === PAGE_RANGE_INVALID) {
+      throw new RequestValidationError([
+        {
+          loc: ['body', 'page_range'],
+          msg: `Value error, ${job.reason}`,
+          type: 'value_error',
+          input: config.page_range,
+          ctx: { error: job.reason },
+        },
+      ]);
+    }
     if (job.state === 'failed') {
       throw new ApiError(
         (job.errorStatus ?? 500) as HttpStatus,

@@ -4,7 +4,7 @@ import type { ClassificationOutcome } from './classification-runner.js';
 export interface ClassifyResult {
   job_id: string;
   response_type: 'classify';
-  result: { category: string } | { type: 'url'; url: string };
+  result: { category: string | null } | { type: 'url'; url: string };
   response_confidence?: { categories: ClassificationOutcome['categories'] };
   usage: { num_pages: number; num_categories: number; credits: number };
   duration: number;

@@ -39,18 +39,28 @@ describe('classify over HTTP', () => {
         categories: [
           {
             category: 'invoice',
-            confidence: 1,
+            confidence: expect.any(Number),
             criteria_confidence: schema[0].criteria.map((criterion) => ({
               criterion,
-              confidence: 'high',
+              confidence: expect.stringMatching(/^(high|low)$/),
             })),
           },
-          expect.objectContaining({ category: 'resume', confidence: 0 }),
+          expect.objectContaining({ category: 'resume', confidence: expect.any(Number) }),
         ],
       },
       usage: { num_pages: 1, num_categories: 2, credits: 0.5 },
       duration: expect.any(Number),
     });
+    // A category's confidence is the share of its criteria rated high.
+    for (const c of res.body.response_confidence.categories) {
+      const high = c.criteria_confidence.filter(
+        (x: { confidence: string }) => x.confidence === 'high',
+      ).length;
+      expect(c.confidence).toBeCloseTo(high / c.criteria_confidence.length, 3);
+    }
+    expect(res.body.response_confidence.categories[0].confidence).toBeGreaterThan(
+      res.body.response_confidence.categories[1].confidence,
+    );
   });
 
   it('runs async jobs to Completed and shows them in GET /job', async () => {

@@ -1,0 +1,71 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { ClassifierPool } from '../classify/classifier.pool.js';
+import {
+  CorruptDocumentError,
+  PageSelectionError,
+  UnsupportedDocumentError,
+} from '../documents/document.errors.js';
+import { ProcessingError } from '../jobs/job.types.js';
+import type {
+  ClassificationOutcome,
+  ClassificationRunner,
+  ClassificationTaskInput,
+} from './classification-runner.js';
+
+/** Code of a `page_range` the document cannot satisfy; a sync request answers it with a 422. */
+export const PAGE_RANGE_INVALID = 'PAGE_RANGE_INVALID';
+
+/**
+ * The classification pipeline on the documents/classify library's worker-thread pool
+ * (piscina): document decoding, OCR and classification never run on the event loop. One
+ * thread per concurrent cpu task (CPU_WORKER_CONCURRENCY).
+ */
+@Injectable()
+export class PooledClassificationRunner implements ClassificationRunner, OnApplicationShutdown {
+  private readonly pool: ClassifierPool;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.pool = new ClassifierPool({ maxThreads: config.processing.cpuWorkerConcurrency });
+  }
+
+  async run(input: ClassificationTaskInput): Promise<ClassificationOutcome> {
+    try {
+      const { document, output } = await this.pool.run({
+        documents: input.documents.map((d) => ({ bytes: d.bytes, name: d.fileName })),
+        pageRange: input.pageRange ?? undefined,
+        classificationSchema: input.classificationSchema,
+        documentMetadata: input.documentMetadata,
+        categoryGroups: input.categoryGroups ?? null,
+        model: input.model,
+      });
+      return {
+        category: output.result.category,
+        categories: output.response_confidence.categories,
+        numPages: output.usage.num_pages,
+        totalPages: document.totalPages,
+        fileType: document.fileType,
+        grouping: output.extra_metadata?.grouping,
+      };
+    } catch (error) {
+      throw toProcessingError(error);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.close();
+  }
+}
+
+/** The library's typed errors as client-facing failures; anything else stays internal. */
+function toProcessingError(error: unknown): unknown {
+  if (error instanceof PageSelectionError)
+    return new ProcessingError(PAGE_RANGE_INVALID, error.message, 422);
+  if (error instanceof UnsupportedDocumentError) {
+    return new ProcessingError('UNSUPPORTED_DOCUMENT', error.message, 400);
+  }
+  if (error instanceof CorruptDocumentError)
+    return new ProcessingError('CORRUPT_DOCUMENT', error.message, 400);
+  return error;
+}
