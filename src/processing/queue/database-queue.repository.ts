@@ -72,6 +72,13 @@ export class DatabaseQueueDriver implements QueueDriver {
   }
 
   async claim(queue: QueueName): Promise<QueueTask | null> {
+    // A pooled read first: idle workers poll, and must not queue up on the single writer
+    // connection that every other write of the process shares.
+    const available = await this.db.all(
+      `SELECT 1 FROM queue_tasks WHERE queue = $1 AND state = 'queued' AND available_at <= now() LIMIT 1`,
+      [queue],
+    );
+    if (available.length === 0) return null;
     const rows = await this.db.transaction((tx) =>
       tx.all<TaskRow>(
         `UPDATE queue_tasks SET state = 'running', attempts = attempts + 1, claimed_at = now()
