@@ -9,7 +9,8 @@ import { AccountsModule } from './accounts/accounts.module.js';
 import { UsageModule } from './usage/usage.module.js';
 import { AdminModule } from './admin/admin.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
-import { HealthController } from './operations/health/health.controller.js';
+import { HealthModule } from './operations/health/health.module.js';
+import { MetricsModule } from './common/metrics/metrics.module.js';
 
 @Module({})
 export class AppModule {
@@ -26,12 +27,13 @@ export class AppModule {
             redact: ['req.headers.authorization', 'req.headers.cookie'],
           },
         }),
+        MetricsModule,
+        HealthModule,
         DatabaseModule,
         AccountsModule,
         UsageModule,
         AdminModule,
       ],
-      controllers: [HealthController],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };
   }
