@@ -4,6 +4,12 @@ import { OrgDirectoryRepository } from './ingestion/org-directory.repository.js'
 import { UsageStoreRepository } from './ingestion/usage-store.repository.js';
 import { UsageIngestService } from './ingestion/usage-ingest.service.js';
 import { InProcessUsageSink } from './ingestion/in-process-usage.sink.js';
+import { UsageIngestMetrics } from './ingestion/usage-ingest.metrics.js';
+import { KafkaClients } from './ingestion/kafka/kafka-clients.service.js';
+import { KafkaUsageSink } from './ingestion/kafka/kafka-usage.sink.js';
+import { UsageKafkaConsumer } from './ingestion/kafka/usage-kafka.consumer.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import type { AppConfig } from '../config/app-config.js';
 import { MetadataKeyRepository } from './metadata/metadata-key.repository.js';
 import { MetadataKeyService } from './metadata/metadata-key.service.js';
 import { MetadataKeyController } from './metadata/metadata-key.controller.js';
@@ -19,15 +25,33 @@ import { UsageImportService } from './import/usage-import.service.js';
   providers: [
     OrgDirectoryRepository,
     UsageStoreRepository,
+    UsageIngestMetrics,
     UsageIngestService,
     InProcessUsageSink,
-    { provide: USAGE_EVENT_SINK, useExisting: InProcessUsageSink },
+    KafkaClients,
+    KafkaUsageSink,
+    UsageKafkaConsumer,
+    {
+      // Kafka mode (KAFKA_BROKERS set): events go to the topic and come back through the
+      // consumer; embedded mode: straight into the same ingestion code.
+      provide: USAGE_EVENT_SINK,
+      inject: [APP_CONFIG, InProcessUsageSink, KafkaUsageSink],
+      useFactory: (config: AppConfig, inProcess: InProcessUsageSink, kafka: KafkaUsageSink) =>
+        config.kafka ? kafka : inProcess,
+    },
     MetadataKeyRepository,
     MetadataKeyService,
     UsageExportRepository,
     UsageExportService,
     UsageImportService,
   ],
-  exports: [USAGE_EVENT_SINK, UsageIngestService, MetadataKeyService, UsageImportService],
+  exports: [
+    USAGE_EVENT_SINK,
+    UsageIngestService,
+    MetadataKeyService,
+    UsageImportService,
+    KafkaClients,
+    UsageKafkaConsumer,
+  ],
 })
 export class UsageModule {}
