@@ -9,7 +9,6 @@ describe(deadLetterMessage.name, () => {
     timestamp: '1700000000000',
     attributes: 0,
     offset: '42',
-    size: 3,
     headers: { 'x-trace': Buffer.from('abc') },
   };
 
