@@ -7,6 +7,7 @@ import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { AccountsModule } from './accounts/accounts.module.js';
 import { UsageModule } from './usage/usage.module.js';
+import { UsageKafkaConsumerModule } from './usage/ingestion/kafka/usage-kafka-consumer.module.js';
 import { AdminModule } from './admin/admin.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { HealthModule } from './operations/health/health.module.js';
@@ -32,6 +33,7 @@ export class AppModule {
         DatabaseModule,
         AccountsModule,
         UsageModule,
+        UsageKafkaConsumerModule,
         AdminModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],

@@ -5,9 +5,8 @@ import { UsageStoreRepository } from './ingestion/usage-store.repository.js';
 import { UsageIngestService } from './ingestion/usage-ingest.service.js';
 import { InProcessUsageSink } from './ingestion/in-process-usage.sink.js';
 import { UsageIngestMetrics } from './ingestion/usage-ingest.metrics.js';
-import { KafkaClients } from './ingestion/kafka/kafka-clients.service.js';
+import { UsageKafkaModule } from './ingestion/kafka/usage-kafka.module.js';
 import { KafkaUsageSink } from './ingestion/kafka/kafka-usage.sink.js';
-import { UsageKafkaConsumer } from './ingestion/kafka/usage-kafka.consumer.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/app-config.js';
 import { MetadataKeyRepository } from './metadata/metadata-key.repository.js';
@@ -21,6 +20,7 @@ import { UsageImportService } from './import/usage-import.service.js';
 /** The usage plane: ingestion into the DuckDB store, metadata keys, and the export API. */
 @Global()
 @Module({
+  imports: [UsageKafkaModule],
   controllers: [UsageExportController, MetadataKeyController],
   providers: [
     OrgDirectoryRepository,
@@ -28,9 +28,7 @@ import { UsageImportService } from './import/usage-import.service.js';
     UsageIngestMetrics,
     UsageIngestService,
     InProcessUsageSink,
-    KafkaClients,
     KafkaUsageSink,
-    UsageKafkaConsumer,
     {
       // Kafka mode (KAFKA_BROKERS set): events go to the topic and come back through the
       // consumer; embedded mode: straight into the same ingestion code.
@@ -50,8 +48,7 @@ import { UsageImportService } from './import/usage-import.service.js';
     UsageIngestService,
     MetadataKeyService,
     UsageImportService,
-    KafkaClients,
-    UsageKafkaConsumer,
+    UsageKafkaModule,
   ],
 })
 export class UsageModule {}

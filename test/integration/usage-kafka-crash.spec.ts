@@ -28,7 +28,10 @@ let child: ChildApp;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-crash-'));
-  const [, createdTopic] = await Promise.all([buildDist(), createTestTopic('usage-crash', 3)]);
+  const [buildDir, createdTopic] = await Promise.all([
+    buildDist('kafka-crash'),
+    createTestTopic('usage-crash', 3),
+  ]);
   topic = createdTopic;
   // Orgs are seeded before the child owns the DuckDB file (one writer process per file).
   const seeding = await startTestApp({ DATA_DIR: dataDir });
@@ -42,7 +45,7 @@ beforeAll(async () => {
     KAFKA_FETCH_MAX_BYTES_PER_PARTITION: '65536',
   });
   group = env.KAFKA_CONSUMER_GROUP;
-  child = new ChildApp(await freePort(), env);
+  child = new ChildApp(buildDir, await freePort(), env);
 }, 240_000);
 
 afterAll(async () => {

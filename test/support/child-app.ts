@@ -6,15 +6,18 @@ import { waitFor } from './usage-kafka.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** Compiles `src` to `dist` (what `npm start` runs), for specs that run the server as a child. */
-export async function buildDist(): Promise<void> {
+/**
+ * Compiles `src` as `npm run build` does, into `dist/<name>` so a developer's `dist/` (maybe
+ * serving `npm start`) and other specs' builds are untouched. Returns the output directory.
+ */
+export async function buildDist(name: string): Promise<string> {
+  const outDir = path.join(ROOT, 'dist', name);
   await promisify(execFile)(
-    'node',
-    ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'],
-    {
-      cwd: ROOT,
-    },
+    process.execPath,
+    ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--outDir', outDir],
+    { cwd: ROOT },
   );
+  return outDir;
 }
 
 export async function freePort(): Promise<number> {
@@ -25,7 +28,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** The real server (`node dist/src/main.js`) as a child process on `port`. */
+/** The real server (`node <build>/src/main.js`, i.e. `npm start`) as a child process on `port`. */
 export class ChildApp {
   readonly baseUrl: string;
   private child: ChildProcess | null = null;
@@ -33,6 +36,7 @@ export class ChildApp {
   stderr = '';
 
   constructor(
+    private readonly buildDir: string,
     readonly port: number,
     private readonly env: Record<string, string>,
   ) {
@@ -41,7 +45,7 @@ export class ChildApp {
 
   async start(): Promise<void> {
     this.stderr = '';
-    const child = spawn(process.execPath, ['dist/src/main.js'], {
+    const child = spawn(process.execPath, [path.join(this.buildDir, 'src', 'main.js')], {
       cwd: ROOT,
       env: { ...process.env, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'ignore', 'pipe'],

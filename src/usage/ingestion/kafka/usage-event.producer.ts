@@ -63,15 +63,28 @@ export class UsageEventProducer {
    * the orgId when the text is a JSON object that has one; anything else is still sent,
    * so the consumer's validation dead-letters it with a reason instead of it vanishing here.
    */
-  async publishRaw(values: readonly string[]): Promise<void> {
-    await this.send(values.map((value) => ({ key: orgIdOf(value), value })));
+  async publishRaw(values: readonly string[]): Promise<(string | null)[]> {
+    const keys = values.map(orgIdOf);
+    await this.send(values.map((value, i) => ({ key: keys[i], value })));
+    return keys;
   }
 
-  /** Sends to any topic through this idempotent producer (the consumer's dead-letter path). */
+  /**
+   * Sends to any topic through this idempotent producer (the consumer's dead-letter path).
+   * Large lists go in several requests: kafkajs puts one send's messages for a partition
+   * in one record batch, and the broker refuses batches over `message.max.bytes` (1 MiB).
+   */
   async sendTo(topic: string, messages: Message[]): Promise<void> {
     if (messages.length === 0) return;
     await this.connect();
-    await this.producer.send({ topic, messages, acks: -1, compression: CompressionTypes.None });
+    for (const chunk of chunksOf(messages, MAX_REQUEST_BYTES)) {
+      await this.producer.send({
+        topic,
+        messages: chunk,
+        acks: -1,
+        compression: CompressionTypes.None,
+      });
+    }
   }
 
   async disconnect(): Promise<void> {
@@ -83,6 +96,36 @@ export class UsageEventProducer {
   private send(messages: Message[]): Promise<void> {
     return this.sendTo(this.topic, messages);
   }
+}
+
+/** Below the broker's default 1 MiB `message.max.bytes`, with room for batch overhead. */
+const MAX_REQUEST_BYTES = 768 * 1024;
+
+function sizeOf(message: Message): number {
+  const bytes = (v: unknown) =>
+    v == null ? 0 : Buffer.isBuffer(v) ? v.length : Buffer.byteLength(String(v));
+  let size = 70 + bytes(message.key) + bytes(message.value);
+  for (const [name, value] of Object.entries(message.headers ?? {})) {
+    size +=
+      name.length + (Array.isArray(value) ? value.reduce((n, v) => n + bytes(v), 0) : bytes(value));
+  }
+  return size;
+}
+
+function* chunksOf(messages: Message[], maxBytes: number): Generator<Message[]> {
+  let chunk: Message[] = [];
+  let bytes = 0;
+  for (const message of messages) {
+    const size = sizeOf(message);
+    if (chunk.length > 0 && bytes + size > maxBytes) {
+      yield chunk;
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(message);
+    bytes += size;
+  }
+  if (chunk.length > 0) yield chunk;
 }
 
 function orgIdOf(text: string): string | null {
