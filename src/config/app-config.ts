@@ -18,6 +18,8 @@ export interface AppConfig {
   host: string;
   dataDir: string;
   databaseFile: string;
+  /** DuckDB `checkpoint_threshold`: WAL size that triggers a checkpoint. */
+  duckdbCheckpointThreshold: string;
   logLevel: string;
   /** Public base address of this service, used in presigned and result URLs. */
   publicBaseUrl: string;
@@ -126,6 +128,15 @@ export function readEnum<T extends string>(
   return raw as T;
 }
 
+function readByteSize(env: Env, name: string, fallback: string): string {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+(\.\d+)?\s*(B|KB|MB|GB|KiB|MiB|GiB)$/i.test(raw)) {
+    throw new ConfigError(name, `expected a size such as 256MB, got "${raw}"`);
+  }
+  return raw;
+}
+
 function readKafka(env: Env): KafkaConfig | null {
   const raw = env.KAFKA_BROKERS;
   if (raw === undefined || raw.trim() === '') return null;
@@ -150,11 +161,11 @@ function readKafka(env: Env): KafkaConfig | null {
     topicPartitions: readInt(env, 'KAFKA_TOPIC_PARTITIONS', 3, 1, 1000),
     consumer: {
       minBytes: readInt(env, 'KAFKA_FETCH_MIN_BYTES', 64 * 1024, 1, 64 * MB),
-      maxBytes: readInt(env, 'KAFKA_FETCH_MAX_BYTES', 24 * MB, 1024, 512 * MB),
+      maxBytes: readInt(env, 'KAFKA_FETCH_MAX_BYTES', 8 * MB, 1024, 512 * MB),
       maxBytesPerPartition: readInt(
         env,
         'KAFKA_FETCH_MAX_BYTES_PER_PARTITION',
-        8 * MB,
+        2 * MB,
         1024,
         512 * MB,
       ),
@@ -218,6 +229,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseFile: env.DATABASE_FILE
       ? path.resolve(env.DATABASE_FILE)
       : path.join(dataDir, 'docproc.duckdb'),
+    duckdbCheckpointThreshold: readByteSize(env, 'DUCKDB_CHECKPOINT_THRESHOLD', '256MB'),
     logLevel,
     publicBaseUrl,
     kafka: readKafka(env),
