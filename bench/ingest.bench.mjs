@@ -36,8 +36,9 @@ const args = Object.fromEntries(
 const TOTAL = Number(args.events ?? 2_000_000);
 const PARTITIONS = Number(args.partitions ?? 3);
 const LATENCY_SECONDS = Number(args['latency-seconds'] ?? 20);
-const LATENCY_RATE = Number(args['latency-rate'] ?? 20_000);
+const LATENCY_RATE_ARG = args['latency-rate'] ? Number(args['latency-rate']) : null;
 const BASELINE_EVENTS = Number(args['baseline-events'] ?? 20_000);
+const BASELINE_SECONDS = Number(args['baseline-seconds'] ?? 15);
 
 const { Kafka, logLevel, Partitioners } = await import('kafkajs');
 await import('reflect-metadata');
@@ -141,6 +142,12 @@ async function produceBacklog(producer, topic, orgIds) {
   return TOTAL / ((performance.now() - started) / 1000);
 }
 
+/** User + system CPU seconds the process has used (all its threads, DuckDB's included). */
+function cpuSecondsOf(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function rssOf(pid) {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
@@ -216,6 +223,7 @@ async function main() {
   let firstAt = null;
   let ingested = 0;
   const drainStarted = performance.now();
+  const cpuAtStart = cpuSecondsOf(child.pid);
   while (ingested < TOTAL) {
     await sleep(500);
     ingested = await metric(baseUrl, 'docproc_usage_events_ingested_total');
@@ -226,6 +234,7 @@ async function main() {
     samples.push({ at, ingested });
     if (at - drainStarted > 30 * 60_000) throw new Error('drain took more than 30 minutes');
   }
+  const drainCpuSeconds = cpuSecondsOf(child.pid) - cpuAtStart;
   const last = samples[samples.length - 1];
   const sustained = (last.ingested - firstAt.ingested) / ((last.at - firstAt.at) / 1000);
   const windows = [];
@@ -239,7 +248,11 @@ async function main() {
   const writeSeconds = await metric(baseUrl, 'docproc_usage_batch_write_seconds_sum');
   log(`drained ${TOTAL} at ${Math.round(sustained)} events/s; ${batches} batches`);
 
-  // Phase 3: produce-to-queryable latency under a steady load.
+  // Phase 3: produce-to-queryable latency under a steady load below the measured capacity
+  // (a load above it only measures queueing).
+  const LATENCY_RATE =
+    LATENCY_RATE_ARG ?? Math.max(1_000, Math.round((sustained * 0.5) / 1_000) * 1_000);
+  log(`latency phase: ${LATENCY_SECONDS} s at ${LATENCY_RATE} events/s with a probe every 50 ms`);
   const probeLatencies = [];
   const pending = new Map();
   let probeSeq = 0;
@@ -311,7 +324,10 @@ async function main() {
        CAST($5 AS DATE), $6, $7, $8, $9, $10, CAST($11 AS DECIMAL(18, 6)), $12, $13, $14, NULL, 0, now())
      ON CONFLICT DO NOTHING`,
   );
+  let baselineDone = 0;
   for (let i = 0; i < BASELINE_EVENTS; i++) {
+    if (performance.now() - baselineStart > BASELINE_SECONDS * 1000) break;
+    baselineDone++;
     const e = JSON.parse(eventJson(i, orgIds, now, 'row'));
     insert.bind([
       e.source,
@@ -331,7 +347,8 @@ async function main() {
     ]);
     await insert.run();
   }
-  const baseline = BASELINE_EVENTS / ((performance.now() - baselineStart) / 1000);
+  const baseline = baselineDone / ((performance.now() - baselineStart) / 1000);
+  log(`row-by-row baseline: ${baselineDone} INSERTs at ${Math.round(baseline)} events/s`);
   connection.closeSync();
   instance.closeSync();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -343,6 +360,8 @@ async function main() {
     loadAverage1m: Number(os.loadavg()[0].toFixed(2)),
     produceEventsPerSec: Math.round(produceRate),
     sustainedEventsPerSec: Math.round(sustained),
+    serverCpuSecondsPerMillionEvents: Math.round((drainCpuSeconds / TOTAL) * 1e6),
+    eventsPerServerCpuSecond: Math.round(TOTAL / drainCpuSeconds),
     windowEventsPerSec5s: {
       min: Math.round(windows[0] ?? sustained),
       median: Math.round(percentile(windows, 50) ?? sustained),
@@ -360,6 +379,7 @@ async function main() {
       maxMs: Math.round(probeLatencies[probeLatencies.length - 1]),
     },
     peakRssMB: Math.round(peakRss / 1024 / 1024),
+    rowByRowBaselineEvents: baselineDone,
     rowByRowBaselineEventsPerSec: Math.round(baseline),
     speedupVsRowByRow: Number((sustained / baseline).toFixed(1)),
   };
