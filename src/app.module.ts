@@ -7,10 +7,12 @@ import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { AccountsModule } from './accounts/accounts.module.js';
 import { UsageModule } from './usage/usage.module.js';
+import { UsageKafkaConsumerModule } from './usage/ingestion/kafka/usage-kafka-consumer.module.js';
 import { AdminModule } from './admin/admin.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
-import { HealthController } from './operations/health/health.controller.js';
 import { ProcessingModule } from './processing/processing.module.js';
+import { HealthModule } from './operations/health/health.module.js';
+import { MetricsModule } from './common/metrics/metrics.module.js';
 
 @Module({})
 export class AppModule {
@@ -27,13 +29,15 @@ export class AppModule {
             redact: ['req.headers.authorization', 'req.headers.cookie'],
           },
         }),
+        MetricsModule,
+        HealthModule,
         DatabaseModule,
         AccountsModule,
         UsageModule,
+        UsageKafkaConsumerModule,
         AdminModule,
         ProcessingModule,
       ],
-      controllers: [HealthController],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };
   }

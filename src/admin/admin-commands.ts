@@ -1,4 +1,5 @@
 import { AccountsService } from '../accounts/accounts.service.js';
+import { UsagePublishService } from '../usage/ingestion/kafka/usage-publish.service.js';
 import { ApiKeyService } from '../accounts/keys/api-key.service.js';
 import { MetadataKeyService } from '../usage/metadata/metadata-key.service.js';
 import { UsageImportService } from '../usage/import/usage-import.service.js';
@@ -198,5 +199,23 @@ export const ADMIN_COMMANDS: AdminCommand[] = [
     input: FileInput,
     run: (services, input) =>
       services.get(UsageImportService, { strict: false }).importFile(input.file),
+  }),
+  defineCommand({
+    name: 'usage.publish',
+    description:
+      'Send an NDJSON file of usage CloudEvents to the Kafka usage topic (backfills; needs ' +
+      'KAFKA_BROKERS); prints {"topic","published","unkeyed"}',
+    options: [
+      {
+        flags: '--file <path>',
+        field: 'file',
+        description: 'NDJSON file, one CloudEvent per line',
+        required: true,
+        path: true,
+      },
+    ],
+    input: FileInput,
+    run: (services, input) =>
+      services.get(UsagePublishService, { strict: false }).publishFile(input.file),
   }),
 ];

@@ -19,6 +19,8 @@ export interface AppConfig {
   host: string;
   dataDir: string;
   databaseFile: string;
+  /** DuckDB `checkpoint_threshold`: WAL size that triggers a checkpoint. */
+  duckdbCheckpointThreshold: string;
   logLevel: string;
   /** Public base address of this service, used in presigned and result URLs. */
   publicBaseUrl: string;
@@ -47,6 +49,26 @@ export interface KafkaConfig {
   usageTopic: string;
   deadLetterTopic: string;
   consumerGroup: string;
+  /** Run the usage consumer in this process (it must be the one that owns the DuckDB file). */
+  consumerEnabled: boolean;
+  /** Create the usage and dead-letter topics at start-up when missing (with this many partitions). */
+  createTopics: boolean;
+  topicPartitions: number;
+  consumer: KafkaConsumerTuning;
+  /** How often consumer lag is measured against the broker's high watermarks. */
+  lagIntervalMs: number;
+  /** `/ready` fails when there is lag and no batch has been written for this long. */
+  stallTimeoutMs: number;
+}
+
+export interface KafkaConsumerTuning {
+  /** Fetch answers wait for this many bytes (or maxWaitTimeInMs), so batches are not tiny. */
+  minBytes: number;
+  maxBytes: number;
+  maxBytesPerPartition: number;
+  maxWaitTimeInMs: number;
+  partitionsConsumedConcurrently: number;
+  sessionTimeoutMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -108,6 +130,15 @@ export function readEnum<T extends string>(
   return raw as T;
 }
 
+function readByteSize(env: Env, name: string, fallback: string): string {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+(\.\d+)?\s*(B|KB|MB|GB|KiB|MiB|GiB)$/i.test(raw)) {
+    throw new ConfigError(name, `expected a size such as 256MB, got "${raw}"`);
+  }
+  return raw;
+}
+
 function readKafka(env: Env): KafkaConfig | null {
   const raw = env.KAFKA_BROKERS;
   if (raw === undefined || raw.trim() === '') return null;
@@ -120,12 +151,32 @@ function readKafka(env: Env): KafkaConfig | null {
       throw new ConfigError('KAFKA_BROKERS', `"${broker}" is not host:port`);
   }
   const usageTopic = env.KAFKA_USAGE_TOPIC || 'docproc.usage.v1';
+  const MB = 1024 * 1024;
   return {
     brokers,
     clientId: env.KAFKA_CLIENT_ID || 'docproc',
     usageTopic,
     deadLetterTopic: env.KAFKA_DLQ_TOPIC || `${usageTopic}.dlq`,
     consumerGroup: env.KAFKA_CONSUMER_GROUP || 'docproc-usage-ingest',
+    consumerEnabled: readBool(env, 'KAFKA_CONSUMER_ENABLED', true),
+    createTopics: readBool(env, 'KAFKA_CREATE_TOPICS', true),
+    topicPartitions: readInt(env, 'KAFKA_TOPIC_PARTITIONS', 3, 1, 1000),
+    consumer: {
+      minBytes: readInt(env, 'KAFKA_FETCH_MIN_BYTES', 64 * 1024, 1, 64 * MB),
+      maxBytes: readInt(env, 'KAFKA_FETCH_MAX_BYTES', 8 * MB, 1024, 512 * MB),
+      maxBytesPerPartition: readInt(
+        env,
+        'KAFKA_FETCH_MAX_BYTES_PER_PARTITION',
+        2 * MB,
+        1024,
+        512 * MB,
+      ),
+      maxWaitTimeInMs: readInt(env, 'KAFKA_FETCH_MAX_WAIT_MS', 100, 0, 60_000),
+      partitionsConsumedConcurrently: readInt(env, 'KAFKA_PARTITIONS_CONCURRENCY', 2, 1, 64),
+      sessionTimeoutMs: readInt(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, 6_000, 300_000),
+    },
+    lagIntervalMs: readInt(env, 'KAFKA_LAG_INTERVAL_MS', 5_000, 100, 600_000),
+    stallTimeoutMs: readInt(env, 'KAFKA_STALL_TIMEOUT_MS', 60_000, 500, 3_600_000),
   };
 }
 
@@ -180,6 +231,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseFile: env.DATABASE_FILE
       ? path.resolve(env.DATABASE_FILE)
       : path.join(dataDir, 'docproc.duckdb'),
+    duckdbCheckpointThreshold: readByteSize(env, 'DUCKDB_CHECKPOINT_THRESHOLD', '256MB'),
     logLevel,
     publicBaseUrl,
     kafka: readKafka(env),

@@ -34,7 +34,11 @@ export class DuckDbService implements OnApplicationShutdown {
     if (this.instance) return;
     const file = this.config.databaseFile;
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-    this.instance = await openWithRetry(file);
+    // A larger WAL between checkpoints: each checkpoint rewrites the dedupe index, so
+    // DuckDB's 16 MB default made ingestion checkpoint every few batches (docs/benchmarks.md).
+    this.instance = await openWithRetry(file, {
+      checkpoint_threshold: this.config.duckdbCheckpointThreshold,
+    });
     this.writer = await this.instance.connect();
     for (let i = 0; i < 2; i++) this.readers.push(await this.instance.connect());
   }
@@ -106,10 +110,15 @@ export class DuckDbService implements OnApplicationShutdown {
  * `docproc-admin` opens the file for about a second when no server runs; a server
  * starting in that moment waits for it instead of failing on the lock.
  */
-async function openWithRetry(file: string, attempts = 20, delayMs = 250): Promise<DuckDBInstance> {
+async function openWithRetry(
+  file: string,
+  options: Record<string, string>,
+  attempts = 20,
+  delayMs = 250,
+): Promise<DuckDBInstance> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await DuckDBInstance.create(file);
+      return await DuckDBInstance.create(file, options);
     } catch (error) {
       const locked = error instanceof Error && /Could not set lock on file/i.test(error.message);
       if (!locked || attempt >= attempts) throw error;

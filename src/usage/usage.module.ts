@@ -4,6 +4,11 @@ import { OrgDirectoryRepository } from './ingestion/org-directory.repository.js'
 import { UsageStoreRepository } from './ingestion/usage-store.repository.js';
 import { UsageIngestService } from './ingestion/usage-ingest.service.js';
 import { InProcessUsageSink } from './ingestion/in-process-usage.sink.js';
+import { UsageIngestMetrics } from './ingestion/usage-ingest.metrics.js';
+import { UsageKafkaModule } from './ingestion/kafka/usage-kafka.module.js';
+import { KafkaUsageSink } from './ingestion/kafka/kafka-usage.sink.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import type { AppConfig } from '../config/app-config.js';
 import { MetadataKeyRepository } from './metadata/metadata-key.repository.js';
 import { MetadataKeyService } from './metadata/metadata-key.service.js';
 import { MetadataKeyController } from './metadata/metadata-key.controller.js';
@@ -15,19 +20,35 @@ import { UsageImportService } from './import/usage-import.service.js';
 /** The usage plane: ingestion into the DuckDB store, metadata keys, and the export API. */
 @Global()
 @Module({
+  imports: [UsageKafkaModule],
   controllers: [UsageExportController, MetadataKeyController],
   providers: [
     OrgDirectoryRepository,
     UsageStoreRepository,
+    UsageIngestMetrics,
     UsageIngestService,
     InProcessUsageSink,
-    { provide: USAGE_EVENT_SINK, useExisting: InProcessUsageSink },
+    KafkaUsageSink,
+    {
+      // Kafka mode (KAFKA_BROKERS set): events go to the topic and come back through the
+      // consumer; embedded mode: straight into the same ingestion code.
+      provide: USAGE_EVENT_SINK,
+      inject: [APP_CONFIG, InProcessUsageSink, KafkaUsageSink],
+      useFactory: (config: AppConfig, inProcess: InProcessUsageSink, kafka: KafkaUsageSink) =>
+        config.kafka ? kafka : inProcess,
+    },
     MetadataKeyRepository,
     MetadataKeyService,
     UsageExportRepository,
     UsageExportService,
     UsageImportService,
   ],
-  exports: [USAGE_EVENT_SINK, UsageIngestService, MetadataKeyService, UsageImportService],
+  exports: [
+    USAGE_EVENT_SINK,
+    UsageIngestService,
+    MetadataKeyService,
+    UsageImportService,
+    UsageKafkaModule,
+  ],
 })
 export class UsageModule {}

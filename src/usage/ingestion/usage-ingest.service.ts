@@ -3,6 +3,7 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { OrgDirectoryRepository } from './org-directory.repository.js';
 import { UsageStoreRepository } from './usage-store.repository.js';
+import { UsageIngestMetrics } from './usage-ingest.metrics.js';
 import { normalizeUsageEvent } from './usage-event.normalizer.js';
 import type { NormalizedUsageEvent, UsageEventRejection } from './normalized-usage-event.js';
 
@@ -25,6 +26,7 @@ export class UsageIngestService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly orgs: OrgDirectoryRepository,
     private readonly store: UsageStoreRepository,
+    private readonly metrics: UsageIngestMetrics,
   ) {}
 
   /** `payloads` are raw message values (bytes or text) or already-parsed objects. */
@@ -49,7 +51,12 @@ export class UsageIngestService {
     }
     rejected.sort((a, b) => a.index - b.index);
 
+    const stopTimer = this.metrics.batchWrite.startTimer();
     const written = await this.store.writeBatch(accepted, this.config.usage.cardinality);
+    stopTimer();
+    this.metrics.ingested.inc(written.inserted);
+    this.metrics.duplicates.inc(written.duplicates);
+    for (const { rejection } of rejected) this.metrics.rejected.inc({ reason: rejection.reason });
     for (const { orgId, key } of written.newlyRejectedKeys) {
       this.logger.warn(
         { orgId, metadataKey: key },

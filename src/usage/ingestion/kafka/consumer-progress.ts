@@ -1,0 +1,149 @@
+import type { ReadinessReport } from '../../../operations/health/readiness.service.js';
+
+export type ConsumerState = 'starting' | 'running' | 'restarting' | 'crashed' | 'stopped';
+
+export interface PartitionLag {
+  partition: number;
+  /** Broker high watermark: the offset the next produced message gets. */
+  highWatermark: number;
+  /** Next offset this group will process (processed here, or committed by the group). */
+  position: number;
+  lag: number;
+}
+
+/**
+ * What the usage consumer has been doing, fed by kafkajs instrumentation events, batch
+ * outcomes and periodic lag measurements, and the readiness rule built on it.
+ *
+ * Readiness fails when the consumer crashed for good or stopped on its own, or when its
+ * partitions have lag and nothing was written for `stallTimeoutMs` (the consumer that
+ * stops fetching after a rebalance while staying connected), or when lag could not be
+ * measured for that long. An idle consumer with no lag is making progress by definition.
+ */
+export class ConsumerProgress {
+  state: ConsumerState = 'starting';
+  readonly startedAt: number;
+  lastBatchAt: number | null = null;
+  lastFetchAt: number | null = null;
+  lastProgressAt: number;
+  lastLagAt: number | null = null;
+  lastError: string | null = null;
+  /** Partitions assigned to this member at the last group join (null before any join). */
+  assigned: Set<number> | null = null;
+  private readonly processed = new Map<number, number>();
+  private lagByPartition: PartitionLag[] = [];
+
+  constructor(
+    private readonly stallTimeoutMs: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.startedAt = now();
+    this.lastProgressAt = this.startedAt;
+  }
+
+  onGroupJoin(partitions: number[]): void {
+    this.state = 'running';
+    this.assigned = new Set(partitions);
+    // A rebalance is not a stall: give the new assignment a full window to show progress.
+    this.lastProgressAt = Math.max(this.lastProgressAt, this.now());
+  }
+
+  onFetch(): void {
+    this.lastFetchAt = this.now();
+  }
+
+  onBatchWritten(partition: number, nextOffset: number): void {
+    const at = this.now();
+    this.lastBatchAt = at;
+    this.lastProgressAt = at;
+    this.lastError = null;
+    this.processed.set(partition, Math.max(this.processed.get(partition) ?? 0, nextOffset));
+  }
+
+  onBatchFailed(error: unknown): void {
+    this.lastError = error instanceof Error ? error.message : String(error);
+  }
+
+  onCrash(error: unknown, restart: boolean): void {
+    this.state = restart ? 'restarting' : 'crashed';
+    this.lastError = error instanceof Error ? error.message : String(error);
+  }
+
+  onStop(): void {
+    this.state = 'stopped';
+  }
+
+  /** Combines broker high watermarks with committed offsets and what this process wrote. */
+  onLagMeasured(
+    highWatermarks: Map<number, { high: number; low: number }>,
+    committed: Map<number, number>,
+  ): PartitionLag[] {
+    const at = this.now();
+    this.lastLagAt = at;
+    this.lagByPartition = [...highWatermarks.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([partition, { high, low }]) => {
+        const groupOffset = committed.get(partition);
+        const position = Math.max(
+          this.processed.get(partition) ?? 0,
+          groupOffset !== undefined && groupOffset >= 0 ? groupOffset : low,
+        );
+        return { partition, highWatermark: high, position, lag: Math.max(0, high - position) };
+      });
+    if (this.state !== 'crashed' && this.state !== 'stopped' && this.ownLag() === 0) {
+      this.lastProgressAt = at;
+    }
+    return this.lagByPartition;
+  }
+
+  /** Lag of the partitions this member owns (all partitions before the first join). */
+  ownLag(): number {
+    return this.lagByPartition
+      .filter((p) => this.assigned === null || this.assigned.has(p.partition))
+      .reduce((sum, p) => sum + p.lag, 0);
+  }
+
+  secondsSinceLastBatch(): number {
+    return (this.now() - (this.lastBatchAt ?? this.startedAt)) / 1000;
+  }
+
+  readiness(): ReadinessReport {
+    const at = this.now();
+    const lag = this.ownLag();
+    const stalledForMs = at - this.lastProgressAt;
+    const detail: Record<string, unknown> = {
+      state: this.state,
+      lag,
+      assignedPartitions: this.assigned ? [...this.assigned].sort((a, b) => a - b) : null,
+      secondsSinceLastBatch: Math.round(this.secondsSinceLastBatch()),
+      secondsSinceProgress: Math.round(stalledForMs / 1000),
+      ...(this.lastError ? { lastError: this.lastError } : {}),
+    };
+    if (this.state === 'crashed') {
+      return {
+        ready: false,
+        detail: { ...detail, reason: 'consumer crashed and will not restart' },
+      };
+    }
+    if (this.state === 'stopped') {
+      return { ready: false, detail: { ...detail, reason: 'consumer stopped' } };
+    }
+    const lagAgeMs = at - (this.lastLagAt ?? this.startedAt);
+    if (lagAgeMs > this.stallTimeoutMs) {
+      return {
+        ready: false,
+        detail: { ...detail, reason: `lag not measurable for ${Math.round(lagAgeMs / 1000)}s` },
+      };
+    }
+    if (lag > 0 && stalledForMs > this.stallTimeoutMs) {
+      return {
+        ready: false,
+        detail: {
+          ...detail,
+          reason: `no progress for ${Math.round(stalledForMs / 1000)}s with ${lag} events of lag`,
+        },
+      };
+    }
+    return { ready: true, detail };
+  }
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { UsageKafkaModule } from './usage-kafka.module.js';
+import { UsageKafkaConsumer } from './usage-kafka.consumer.js';
+
+/**
+ * The usage consumer, for the server only: `docproc-admin` loads UsageModule in its
+ * application context and must never join the consumer group.
+ */
+@Module({
+  imports: [UsageKafkaModule],
+  providers: [UsageKafkaConsumer],
+  exports: [UsageKafkaConsumer],
+})
+export class UsageKafkaConsumerModule {}

@@ -1,0 +1,278 @@
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
+import type { Consumer, EachBatchPayload } from 'kafkajs';
+import type { Counter, Gauge } from 'prom-client';
+import type { AppConfig, KafkaConfig } from '../../../config/app-config.js';
+import { APP_CONFIG } from '../../../config/config.module.js';
+import { MetricsService } from '../../../common/metrics/metrics.service.js';
+import {
+  ReadinessCheck,
+  ReadinessReport,
+  ReadinessService,
+} from '../../../operations/health/readiness.service.js';
+import { UsageIngestService } from '../usage-ingest.service.js';
+import { ConsumerProgress } from './consumer-progress.js';
+import { deadLetterMessage } from './dead-letter.js';
+import { KafkaClients } from './kafka-clients.service.js';
+
+const START_RETRY_MS = 2_000;
+
+/**
+ * The Kafka half of usage ingestion: consumer group `docproc-usage-ingest` on
+ * `docproc.usage.v1`, in the process that owns the DuckDB file.
+ *
+ * Per fetched batch (one partition): ONE call to the shared ingestion path, i.e. one DuckDB
+ * transaction for the events and rollups; then the refused messages go to the dead-letter
+ * topic and their acknowledgement is awaited; only then is the last offset resolved and
+ * committed (kafkajs commits `offset + 1` after the batch). Any failure before that
+ * (DuckDB, DLQ send) throws, so kafkajs retries the same batch and then restarts the
+ * consumer from the committed offset: nothing is skipped. A redelivered batch is harmless
+ * because the store dedupes on (source, id); a crash between the DuckDB commit and the
+ * offset commit therefore costs a redelivery, never a double count.
+ */
+@Injectable()
+export class UsageKafkaConsumer
+  implements OnApplicationBootstrap, BeforeApplicationShutdown, ReadinessCheck
+{
+  readonly name = 'usageConsumer';
+  private readonly logger = new Logger(UsageKafkaConsumer.name);
+  private consumer: Consumer | null = null;
+  private progress: ConsumerProgress | null = null;
+  private lagTimer: NodeJS.Timeout | null = null;
+  private startTimer: NodeJS.Timeout | null = null;
+  private shuttingDown = false;
+  private readonly deadLettered: Counter<'reason'>;
+  private readonly batches: Counter<'outcome'>;
+  private readonly crashes: Counter;
+  private readonly rebalances: Counter;
+  private readonly lag: Gauge<'topic' | 'partition'>;
+  private readonly ready: Gauge;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly appConfig: AppConfig,
+    private readonly clients: KafkaClients,
+    private readonly ingest: UsageIngestService,
+    private readonly readinessService: ReadinessService,
+    metrics: MetricsService,
+  ) {
+    this.deadLettered = metrics.counter({
+      name: 'docproc_usage_dead_lettered_total',
+      help: 'Usage messages sent to the dead-letter topic (acknowledged), by reason',
+      labelNames: ['reason'],
+    });
+    this.batches = metrics.counter({
+      name: 'docproc_usage_consumer_batches_total',
+      help: 'Batches handled by the usage consumer, by outcome',
+      labelNames: ['outcome'],
+    });
+    this.crashes = metrics.counter({
+      name: 'docproc_usage_consumer_crashes_total',
+      help: 'kafkajs consumer crashes (restarted or not)',
+    });
+    this.rebalances = metrics.counter({
+      name: 'docproc_usage_consumer_group_joins_total',
+      help: 'Times the usage consumer joined its group (start and every rebalance)',
+    });
+    this.lag = metrics.gauge({
+      name: 'docproc_usage_consumer_lag',
+      help: 'Messages between the broker high watermark and the group position, per partition',
+      labelNames: ['topic', 'partition'],
+    });
+    const progress = () => this.progress;
+    metrics.gauge({
+      name: 'docproc_usage_consumer_seconds_since_last_batch',
+      help: 'Seconds since the usage consumer last wrote a batch (since start when none yet)',
+      collect() {
+        const p = progress();
+        if (p) this.set(p.secondsSinceLastBatch());
+      },
+    });
+    this.ready = metrics.gauge({
+      name: 'docproc_usage_consumer_ready',
+      help: '1 when the usage consumer is making progress (same rule as /ready), else 0',
+    });
+  }
+
+  private get config(): KafkaConfig {
+    return this.clients.config;
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.appConfig.kafka || !this.appConfig.kafka.consumerEnabled) return;
+    this.progress = new ConsumerProgress(this.config.stallTimeoutMs);
+    this.readinessService.register(this);
+    this.lagTimer = setInterval(() => void this.measureLag(), this.config.lagIntervalMs);
+    this.lagTimer.unref();
+    // Started in the background: the export API serves while the broker is unreachable,
+    // and /ready says why ingestion is not happening.
+    void this.startUntilRunning();
+  }
+
+  readiness(): ReadinessReport {
+    if (!this.progress) return { ready: true, detail: { state: 'disabled' } };
+    const report = this.progress.readiness();
+    this.ready.set(report.ready ? 1 : 0);
+    return report;
+  }
+
+  /** Stops fetching (operations, tests); offsets stay where they are. */
+  pause(): void {
+    this.consumer?.pause([{ topic: this.config.usageTopic }]);
+  }
+
+  resume(): void {
+    this.consumer?.resume([{ topic: this.config.usageTopic }]);
+  }
+
+  private async startUntilRunning(): Promise<void> {
+    try {
+      await this.start();
+    } catch (error) {
+      if (this.shuttingDown) return;
+      this.progress?.onBatchFailed(error);
+      this.logger.error(
+        `usage consumer could not start, retrying in ${START_RETRY_MS} ms: ${String(error)}`,
+      );
+      const consumer = this.consumer;
+      this.consumer = null;
+      await consumer?.disconnect().catch(() => undefined);
+      this.startTimer = setTimeout(() => void this.startUntilRunning(), START_RETRY_MS);
+    }
+  }
+
+  private async start(): Promise<void> {
+    const config = this.config;
+    if (config.createTopics) await this.clients.ensureTopics();
+    const tuning = config.consumer;
+    const consumer = this.clients.kafka().consumer({
+      groupId: config.consumerGroup,
+      minBytes: tuning.minBytes,
+      maxBytes: tuning.maxBytes,
+      maxBytesPerPartition: tuning.maxBytesPerPartition,
+      maxWaitTimeInMs: tuning.maxWaitTimeInMs,
+      sessionTimeout: tuning.sessionTimeoutMs,
+      heartbeatInterval: Math.min(3_000, Math.floor(tuning.sessionTimeoutMs / 3)),
+      // Retries of one failing batch in place; after them kafkajs restarts the consumer
+      // (restartOnFailure defaults to true) and refetches from the committed offset.
+      retry: { initialRetryTime: 500, retries: 5, maxRetryTime: 10_000 },
+    });
+    this.consumer = consumer;
+    this.instrument(consumer);
+    await consumer.connect();
+    // A new group starts at the earliest offset: nothing published before it is missed.
+    await consumer.subscribe({ topics: [config.usageTopic], fromBeginning: true });
+    await consumer.run({
+      eachBatchAutoResolve: false,
+      autoCommit: true,
+      partitionsConsumedConcurrently: tuning.partitionsConsumedConcurrently,
+      eachBatch: (payload) => this.handleBatch(payload),
+    });
+    this.logger.log(
+      `usage consumer started: group ${config.consumerGroup}, topic ${config.usageTopic}`,
+    );
+  }
+
+  private instrument(consumer: Consumer): void {
+    const { GROUP_JOIN, FETCH, CRASH, STOP } = consumer.events;
+    consumer.on(GROUP_JOIN, (event) => {
+      this.rebalances.inc();
+      const partitions = event.payload.memberAssignment[this.config.usageTopic] ?? [];
+      this.progress?.onGroupJoin(partitions);
+      this.logger.log(`usage consumer joined group; partitions [${partitions.join(', ')}]`);
+    });
+    consumer.on(FETCH, () => this.progress?.onFetch());
+    consumer.on(CRASH, (event) => {
+      this.crashes.inc();
+      this.progress?.onCrash(event.payload.error, event.payload.restart);
+      this.logger.error(
+        `usage consumer crashed (${event.payload.restart ? 'restarting' : 'not restarting'}): ${event.payload.error.message}`,
+      );
+    });
+    consumer.on(STOP, () => {
+      if (!this.shuttingDown) this.progress?.onStop();
+    });
+  }
+
+  private async handleBatch({
+    batch,
+    resolveOffset,
+    heartbeat,
+    isRunning,
+    isStale,
+  }: EachBatchPayload): Promise<void> {
+    if (!isRunning() || isStale() || batch.messages.length === 0) return;
+    const { topic, partition, messages } = batch;
+    try {
+      const outcome = await this.ingest.ingest(messages.map((m) => m.value));
+      if (outcome.rejected.length > 0) {
+        const failedAt = new Date();
+        // Awaited: the broker acknowledged every dead letter (acks = all) before any offset moves.
+        await this.clients.producer().sendTo(
+          this.config.deadLetterTopic,
+          outcome.rejected.map(({ index, rejection }) =>
+            deadLetterMessage(messages[index], { topic, partition }, rejection, failedAt),
+          ),
+        );
+        for (const { rejection } of outcome.rejected) {
+          this.deadLettered.inc({ reason: rejection.reason });
+        }
+      }
+    } catch (error) {
+      this.batches.inc({ outcome: 'error' });
+      this.progress?.onBatchFailed(error);
+      this.logger.error(
+        `usage batch ${topic}[${partition}] @${messages[0].offset} not written; it will be retried: ${String(error)}`,
+      );
+      throw error;
+    }
+    const last = messages[messages.length - 1].offset;
+    resolveOffset(last);
+    this.batches.inc({ outcome: 'ok' });
+    this.progress?.onBatchWritten(partition, Number(last) + 1);
+    await heartbeat();
+  }
+
+  private async measureLag(): Promise<void> {
+    const progress = this.progress;
+    if (!progress || this.shuttingDown) return;
+    try {
+      const admin = await this.clients.admin();
+      const { usageTopic, consumerGroup } = this.config;
+      const [watermarks, groupOffsets] = await Promise.all([
+        admin.fetchTopicOffsets(usageTopic),
+        admin.fetchOffsets({ groupId: consumerGroup, topics: [usageTopic] }),
+      ]);
+      const high = new Map(
+        watermarks.map((w) => [w.partition, { high: Number(w.high), low: Number(w.low) }]),
+      );
+      const committed = new Map(
+        (groupOffsets.find((t) => t.topic === usageTopic)?.partitions ?? []).map((p) => [
+          p.partition,
+          Number(p.offset),
+        ]),
+      );
+      for (const p of progress.onLagMeasured(high, committed)) {
+        this.lag.set({ topic: usageTopic, partition: String(p.partition) }, p.lag);
+      }
+    } catch (error) {
+      this.logger.warn(`could not measure usage consumer lag: ${String(error)}`);
+    }
+    this.readiness();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.shuttingDown = true;
+    if (this.lagTimer) clearInterval(this.lagTimer);
+    if (this.startTimer) clearTimeout(this.startTimer);
+    this.readinessService.unregister(this.name);
+    // Waits for the batch in hand to finish, so DuckDB is not closed under it.
+    await this.consumer?.disconnect().catch((error: unknown) => {
+      this.logger.warn(`usage consumer disconnect failed: ${String(error)}`);
+    });
+  }
+}

@@ -1,0 +1,128 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createKafka } from '../../src/usage/ingestion/kafka/kafka-client.js';
+import { UsageEventProducer } from '../../src/usage/ingestion/kafka/usage-event.producer.js';
+import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
+import { seedAccount, type SeededAccount } from '../support/accounts.js';
+import { freePort } from '../support/child-app.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { usageEventMix } from '../support/usage-event-mix.js';
+import { daysAgo } from '../support/usage-events.js';
+import {
+  exportMatchesReference,
+  groupCaughtUp,
+  kafkaAppEnv,
+  waitFor,
+} from '../support/usage-kafka.js';
+
+const run = promisify(execFile);
+const SCRIPT = path.resolve(import.meta.dirname, '../../scripts/kafka.sh');
+
+/**
+ * This spec stops and starts a broker, so it runs its own instance on free ports (the
+ * script keeps one data directory per port) instead of the shared test broker.
+ */
+let brokerEnv: Record<string, string>;
+let brokers: string[];
+let t: TestApp | undefined;
+let org: SeededAccount;
+let topic: string;
+let group: string;
+
+async function broker(command: 'start' | 'stop' | 'reset'): Promise<void> {
+  await run('bash', [SCRIPT, command], {
+    env: { ...process.env, ...brokerEnv, KAFKA_TOPICS: '' },
+    timeout: 180_000,
+  });
+}
+
+beforeAll(async () => {
+  brokerEnv = {
+    KAFKA_PORT: String(await freePort()),
+    KAFKA_CONTROLLER_PORT: String(await freePort()),
+  };
+  await broker('start');
+  brokers = [`127.0.0.1:${brokerEnv.KAFKA_PORT}`];
+  topic = `usage-restart.${Date.now()}`;
+  const env = {
+    ...kafkaAppEnv(topic),
+    KAFKA_BROKERS: brokers.join(','),
+    KAFKA_STALL_TIMEOUT_MS: '5000',
+  };
+  group = env.KAFKA_CONSUMER_GROUP;
+  // The app creates the topic (KAFKA_CREATE_TOPICS defaults to true), 3 partitions.
+  t = await startTestApp(env);
+  org = await seedAccount(t.app, 'Acme');
+}, 240_000);
+
+afterAll(async () => {
+  await t?.close();
+  if (brokerEnv) await broker('reset');
+}, 120_000);
+
+async function publish(events: UsageCloudEvent[]): Promise<void> {
+  const producer = new UsageEventProducer(
+    createKafka({ brokers, clientId: 'restart-producer' }),
+    topic,
+  );
+  await producer.connect();
+  try {
+    await producer.publish(events);
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+async function ingested(): Promise<number> {
+  const text = await (await fetch(`${t!.baseUrl}/metrics`)).text();
+  return Number(/^docproc_usage_events_ingested_total (\d+)/m.exec(text)?.[1] ?? 0);
+}
+
+describe('Kafka usage ingestion across a broker restart', () => {
+  it('reconnects after the broker comes back and catches up; the export equals the reference', async () => {
+    const before = usageEventMix([org.orgId], 20_000, { seed: 1, prefix: 'before' });
+    await waitFor('the topic to exist', async () => {
+      const admin = createKafka({ brokers, clientId: 'restart-admin' }).admin();
+      await admin.connect();
+      try {
+        return (await admin.listTopics()).includes(topic);
+      } finally {
+        await admin.disconnect();
+      }
+    });
+    await publish(before);
+    // Stop the broker in the middle of ingestion.
+    await waitFor('ingestion to start', async () => (await ingested()) > 0, 60_000, 20);
+    await broker('stop');
+    const atStop = await ingested();
+
+    await broker('start');
+    const after = usageEventMix([org.orgId], 2_000, { seed: 2, prefix: 'after' });
+    await publish(after);
+    await waitFor(
+      'the consumer to catch up',
+      () => groupCaughtUp(topic, group, brokers),
+      180_000,
+      500,
+    );
+    expect(await ingested()).toBe(22_000);
+    expect(atStop).toBeLessThan(22_000);
+
+    const comparisons = await exportMatchesReference(
+      t!.baseUrl,
+      org.accountKey,
+      [...before, ...after],
+      {
+        orgId: org.orgId,
+        startDate: daysAgo(30),
+        endDate: daysAgo(0),
+      },
+    );
+    for (const { groupBy, actual, expected } of comparisons) {
+      expect({ groupBy, rows: actual }).toEqual({ groupBy, rows: expected });
+    }
+    await waitFor('ready', async () => (await fetch(`${t!.baseUrl}/ready`)).status === 200, 30_000);
+  }, 400_000);
+});

@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
+import { seedAccount, type SeededAccount } from '../support/accounts.js';
+import { buildDist, ChildApp, freePort } from '../support/child-app.js';
+import { createTestTopic, produce } from '../support/kafka.js';
+import { startTestApp } from '../support/test-app.js';
+import { seeded, usageEventMix } from '../support/usage-event-mix.js';
+import { daysAgo } from '../support/usage-events.js';
+import {
+  exportMatchesReference,
+  groupCaughtUp,
+  kafkaAppEnv,
+  sleep,
+  waitFor,
+} from '../support/usage-kafka.js';
+
+const KILLS = 12;
+const CHUNK = 1500;
+
+let dataDir: string;
+let topic: string;
+let group: string;
+let orgs: SeededAccount[];
+let child: ChildApp;
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-crash-'));
+  const [buildDir, createdTopic] = await Promise.all([
+    buildDist('kafka-crash'),
+    createTestTopic('usage-crash', 3),
+  ]);
+  topic = createdTopic;
+  // Orgs are seeded before the child owns the DuckDB file (one writer process per file).
+  const seeding = await startTestApp({ DATA_DIR: dataDir });
+  orgs = [await seedAccount(seeding.app, 'Acme'), await seedAccount(seeding.app, 'Globex')];
+  await seeding.close();
+  const env = kafkaAppEnv(topic, {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'error',
+    // Small fetches: many batches, so kills land between DuckDB commits and offset commits.
+    KAFKA_FETCH_MIN_BYTES: '1',
+    KAFKA_FETCH_MAX_BYTES_PER_PARTITION: '65536',
+  });
+  group = env.KAFKA_CONSUMER_GROUP;
+  child = new ChildApp(buildDir, await freePort(), env);
+}, 240_000);
+
+afterAll(async () => {
+  await child?.stop('SIGKILL');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('Kafka usage ingestion under SIGKILL', () => {
+  it(`loses nothing and counts nothing twice when the consumer process is killed ${KILLS} times during ingestion`, async () => {
+    const random = seeded(2024);
+    const orgIds = orgs.map((o) => o.orgId);
+    const published: UsageCloudEvent[] = [];
+    let killedWhileBehind = 0;
+    for (let round = 0; round < KILLS; round++) {
+      const fresh = usageEventMix(orgIds, CHUNK, { seed: round + 1, prefix: `crash${round}` });
+      // Republished earlier events: the dedupe must hold across restarts too.
+      const replay = published.filter(() => random() < 0.03);
+      const batch = [...fresh, ...replay];
+      await produce(
+        topic,
+        batch.map((e) => ({ key: e.data.orgId, value: JSON.stringify(e) })),
+      );
+      published.push(...batch);
+
+      await child.start();
+      // Kill at a random point once this process has written at least one batch.
+      await waitFor(
+        `round ${round}: the child to write a batch`,
+        async () =>
+          (await child.metric(/docproc_usage_consumer_batches_total\{outcome="ok"\} (\d+)/)) > 0,
+        30_000,
+        20,
+      ).catch((error: unknown) => {
+        throw new Error(`${String(error)}\nchild stderr:\n${child.stderr.slice(-3000)}`);
+      });
+      await sleep(Math.floor(random() * 400));
+      if (!(await groupCaughtUp(topic, group))) killedWhileBehind++;
+      expect(await child.stop('SIGKILL')).toBe('SIGKILL');
+    }
+    // Most kills must have hit mid-ingestion, or this test proves little.
+    expect(killedWhileBehind).toBeGreaterThanOrEqual(KILLS / 2);
+
+    await child.start();
+    await waitFor('the group to catch up', () => groupCaughtUp(topic, group), 120_000);
+    for (const org of orgs) {
+      const comparisons = await exportMatchesReference(child.baseUrl, org.accountKey, published, {
+        orgId: org.orgId,
+        startDate: daysAgo(30),
+        endDate: daysAgo(0),
+      });
+      for (const { groupBy, actual, expected } of comparisons) {
+        expect({ groupBy, rows: actual }).toEqual({ groupBy, rows: expected });
+      }
+    }
+    // A graceful stop: Nest closes the app, then re-raises the signal.
+    expect([0, 'SIGTERM']).toContain(await child.stop('SIGTERM'));
+  }, 600_000);
+});

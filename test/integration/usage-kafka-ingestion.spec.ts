@@ -1,0 +1,264 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createKafka } from '../../src/usage/ingestion/kafka/kafka-client.js';
+import { UsageEventProducer } from '../../src/usage/ingestion/kafka/usage-event.producer.js';
+import { UsageKafkaConsumer } from '../../src/usage/ingestion/kafka/usage-kafka.consumer.js';
+import {
+  USAGE_EVENT_SINK,
+  type UsageCloudEvent,
+  type UsageEventSink,
+} from '../../src/usage/usage-event.js';
+import { seedAccount, type SeededAccount } from '../support/accounts.js';
+import { consumeAll, createTestTopic, produce, testKafkaBrokers } from '../support/kafka.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { usageEventMix } from '../support/usage-event-mix.js';
+import { daysAgo, usageEvent } from '../support/usage-events.js';
+import {
+  exportMatchesReference,
+  groupCaughtUp,
+  kafkaAppEnv,
+  sleep,
+  waitFor,
+} from '../support/usage-kafka.js';
+
+const run = promisify(execFile);
+
+let t: TestApp;
+let topic: string;
+let group: string;
+let orgs: SeededAccount[];
+/** Every valid event published to the topic so far, duplicates included. */
+const published: UsageCloudEvent[] = [];
+
+async function caughtUp(): Promise<void> {
+  await waitFor(`group ${group} to commit the end of ${topic}`, () => groupCaughtUp(topic, group));
+}
+
+async function expectExportsMatch(): Promise<void> {
+  for (const org of orgs) {
+    const comparisons = await exportMatchesReference(t.baseUrl, org.accountKey, published, {
+      orgId: org.orgId,
+      startDate: daysAgo(30),
+      endDate: daysAgo(0),
+    });
+    for (const { groupBy, actual, expected } of comparisons) {
+      expect({ org: org.orgId, groupBy, rows: actual }).toEqual({
+        org: org.orgId,
+        groupBy,
+        rows: expected,
+      });
+    }
+  }
+}
+
+async function metricsText(): Promise<string> {
+  const res = await fetch(`${t.baseUrl}/metrics`);
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+function metricValue(text: string, name: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  if (!line) throw new Error(`metric ${name} missing`);
+  return Number(line.slice(name.length + 1));
+}
+
+beforeAll(async () => {
+  topic = await createTestTopic('usage-it', 3);
+  const env = kafkaAppEnv(topic, { KAFKA_STALL_TIMEOUT_MS: '2000' });
+  group = env.KAFKA_CONSUMER_GROUP;
+  t = await startTestApp(env);
+  orgs = [];
+  for (const name of ['Acme', 'Globex', 'Initech']) orgs.push(await seedAccount(t.app, name));
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('Kafka usage ingestion (real broker)', () => {
+  it('ingests events of several orgs over several partitions, with duplicates and out-of-order times, and the export equals the reference', async () => {
+    const events = usageEventMix(
+      orgs.map((o) => o.orgId),
+      3000,
+      { seed: 11, prefix: 'mix' },
+    );
+    const producer = new UsageEventProducer(
+      createKafka({ brokers: testKafkaBrokers(), clientId: 'it-producer' }),
+      topic,
+    );
+    await producer.connect();
+    try {
+      await producer.publish(events.slice(0, 2000));
+      // Redeliveries: the same (source, id) again, some in the same fetch, some much later.
+      const again = events.filter((_, i) => i % 7 === 0);
+      await producer.publish(again);
+      await producer.publish(events.slice(2000));
+      await producer.publish(again.slice(0, 50));
+      published.push(...events, ...again, ...again.slice(0, 50));
+    } finally {
+      await producer.disconnect();
+    }
+    await caughtUp();
+
+    const admin = createKafka({ brokers: testKafkaBrokers(), clientId: 'it-admin' }).admin();
+    await admin.connect();
+    const offsets = await admin.fetchTopicOffsets(topic);
+    await admin.disconnect();
+    expect(offsets.filter((o) => Number(o.high) > 0).length).toBeGreaterThan(1);
+
+    await expectExportsMatch();
+    const metrics = await metricsText();
+    expect(metricValue(metrics, 'docproc_usage_events_ingested_total')).toBe(3000);
+    expect(metricValue(metrics, 'docproc_usage_events_duplicate_total')).toBe(
+      published.length - 3000,
+    );
+  }, 120_000);
+
+  it('publishes through USAGE_EVENT_SINK (the Kafka sink in Kafka mode) and ingests those events', async () => {
+    const sink = t.app.get<UsageEventSink>(USAGE_EVENT_SINK);
+    const events = usageEventMix([orgs[0].orgId], 40, { seed: 3, prefix: 'sink' });
+    // Concurrent publishes share produce requests; each resolves once its events are acked.
+    await Promise.all(events.map((e) => sink.publish([e])));
+    published.push(...events);
+    await caughtUp();
+    await expectExportsMatch();
+  });
+
+  it('dead-letters malformed events of every kind with the reason, original bytes and headers, and ingests the good ones around them', async () => {
+    const org = orgs[1].orgId;
+    const good = (n: number) =>
+      usageEvent({ orgId: org, credits: '0.000001' }, { id: `dlq-good-${n}` });
+    const base = usageEvent({ orgId: org }, { id: 'dlq-bad' });
+    const withData = (data: Record<string, unknown>, id: string) =>
+      JSON.stringify({ ...base, id, data: { ...base.data, ...data } });
+    const noOrg: Record<string, unknown> = { ...base.data };
+    delete noOrg.orgId;
+    const bad: { value: string | null; reason: string }[] = [
+      { value: '{"specversion":"1.0", "id": ', reason: 'malformed_json' },
+      { value: JSON.stringify({ ...base, id: 'b-missing', data: noOrg }), reason: 'missing_field' },
+      { value: withData({ pages: 'many' }, 'b-type'), reason: 'wrong_type' },
+      { value: withData({ product: 'teleport' }, 'b-product'), reason: 'unknown_product' },
+      { value: withData({ credits: '-1.5' }, 'b-negative'), reason: 'negative_credits' },
+      {
+        value: JSON.stringify({ ...base, id: 'b-time', time: 'yesterday' }),
+        reason: 'invalid_time',
+      },
+      { value: withData({ orgId: 'org_does_not_exist' }, 'b-org'), reason: 'unknown_org' },
+      {
+        value: JSON.stringify({
+          ...base,
+          id: 'b-future',
+          time: new Date(Date.now() + 86_400_000).toISOString(),
+        }),
+        reason: 'time_skew',
+      },
+      {
+        value: JSON.stringify({
+          ...base,
+          id: 'b-ancient',
+          time: new Date(Date.now() - 800 * 86_400_000).toISOString(),
+        }),
+        reason: 'time_skew',
+      },
+      { value: null, reason: 'invalid_envelope' },
+    ];
+    const goods = [good(0), good(1), good(2)];
+    // One key, so one partition and this exact order: good, bad..., good, bad..., good.
+    const messages = [
+      { value: JSON.stringify(goods[0]) },
+      ...bad.slice(0, 5).map((b) => ({ value: b.value })),
+      { value: JSON.stringify(goods[1]) },
+      ...bad.slice(5).map((b) => ({ value: b.value })),
+      { value: JSON.stringify(goods[2]) },
+    ].map((m) => ({ ...m, key: 'dlq-key', headers: { 'x-trace': 'trace-42' } }));
+    await produce(topic, messages);
+    published.push(...goods);
+    await caughtUp();
+
+    const dead = await consumeAll(`${topic}.dlq`, 20_000, { atLeast: bad.length });
+    expect(dead).toHaveLength(bad.length);
+    expect(dead.map((d) => d.headers['docproc-dlq-reason'])).toEqual(bad.map((b) => b.reason));
+    dead.forEach((d, i) => {
+      const original = bad[i].value;
+      expect(d.value === null ? null : d.value.toString('utf8')).toEqual(original);
+      expect(d.key).toBe('dlq-key');
+      expect(d.headers['x-trace']).toBe('trace-42');
+      expect(d.headers['docproc-dlq-source-topic']).toBe(topic);
+      expect(d.headers['docproc-dlq-detail']).toEqual(expect.any(String));
+      expect(Number(d.headers['docproc-dlq-source-offset'])).toBeGreaterThanOrEqual(0);
+      expect(d.headers['docproc-dlq-source-partition']).toMatch(/^\d+$/);
+    });
+    expect(
+      dead.find((d) => d.headers['docproc-dlq-reason'] === 'time_skew')?.headers[
+        'docproc-dlq-detail'
+      ],
+    ).toMatch(/future/);
+    await expectExportsMatch();
+
+    const metrics = await metricsText();
+    expect(metrics).toMatch(/docproc_usage_dead_lettered_total\{reason="time_skew"\} 2/);
+    expect(metrics).toMatch(/docproc_usage_dead_lettered_total\{reason="malformed_json"\} 1/);
+    expect(metrics).toMatch(/docproc_usage_batch_write_seconds_count \d+/);
+    expect(metrics).toMatch(/docproc_usage_consumer_seconds_since_last_batch \d/);
+    expect(metrics).toMatch(/process_resident_memory_bytes \d/);
+  }, 60_000);
+
+  it('ingests events produced by a plain external client (kcat)', async () => {
+    const events = usageEventMix([orgs[2].orgId], 25, { seed: 5, prefix: 'kcat' });
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kcat-')), 'events.ndjson');
+    fs.writeFileSync(file, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
+    await run('kcat', ['-P', '-b', testKafkaBrokers()[0], '-t', topic, '-l', file]);
+    published.push(...events);
+    await caughtUp();
+    await expectExportsMatch();
+  });
+
+  it('reports per-partition lag in /metrics and turns /ready 503 when the consumer stops making progress while lag exists', async () => {
+    await waitFor('ready', async () => (await fetch(`${t.baseUrl}/ready`)).status === 200, 10_000);
+    expect(await metricsText()).toMatch(
+      new RegExp(
+        `docproc_usage_consumer_lag\\{topic="${topic.replace(/\./g, '\\.')}",partition="0"\\} 0`,
+      ),
+    );
+
+    // The silent stop: still in the group, not fetching.
+    const consumer = t.app.get(UsageKafkaConsumer);
+    consumer.pause();
+    await sleep(500);
+    const stuck = usageEventMix([orgs[0].orgId], 30, { seed: 9, prefix: 'stall' });
+    await produce(
+      topic,
+      stuck.map((e) => ({ key: e.data.orgId, value: JSON.stringify(e) })),
+    );
+    published.push(...stuck);
+    await waitFor(
+      '503 from /ready',
+      async () => (await fetch(`${t.baseUrl}/ready`)).status === 503,
+      15_000,
+    );
+    const body = (await (await fetch(`${t.baseUrl}/ready`)).json()) as {
+      error: {
+        code: string;
+        checks: { usageConsumer: { detail: { lag: number; reason: string } } };
+      };
+    };
+    expect(body.error.code).toBe('NOT_READY');
+    expect(body.error.checks.usageConsumer.detail.lag).toBe(30);
+    expect(body.error.checks.usageConsumer.detail.reason).toMatch(/no progress/);
+    expect(await metricsText()).toMatch(/docproc_usage_consumer_ready 0/);
+
+    consumer.resume();
+    await caughtUp();
+    await waitFor(
+      'ready again',
+      async () => (await fetch(`${t.baseUrl}/ready`)).status === 200,
+      15_000,
+    );
+    await expectExportsMatch();
+  }, 60_000);
+});

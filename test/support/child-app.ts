@@ -1,0 +1,88 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { waitFor } from './usage-kafka.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * Compiles `src` as `npm run build` does, into `dist/<name>` so a developer's `dist/` (maybe
+ * serving `npm start`) and other specs' builds are untouched. Returns the output directory.
+ */
+export async function buildDist(name: string): Promise<string> {
+  const outDir = path.join(ROOT, 'dist', name);
+  await promisify(execFile)(
+    process.execPath,
+    ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--outDir', outDir],
+    { cwd: ROOT },
+  );
+  return outDir;
+}
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The real server (`node <build>/src/main.js`, i.e. `npm start`) as a child process on `port`. */
+export class ChildApp {
+  readonly baseUrl: string;
+  private child: ChildProcess | null = null;
+  private exited: Promise<NodeJS.Signals | number | null> | null = null;
+  stderr = '';
+
+  constructor(
+    private readonly buildDir: string,
+    readonly port: number,
+    private readonly env: Record<string, string>,
+  ) {
+    this.baseUrl = `http://127.0.0.1:${port}`;
+  }
+
+  async start(): Promise<void> {
+    this.stderr = '';
+    const child = spawn(process.execPath, [path.join(this.buildDir, 'src', 'main.js')], {
+      cwd: ROOT,
+      env: { ...process.env, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString('utf8')).slice(-20_000);
+    });
+    this.child = child;
+    this.exited = new Promise((resolve) =>
+      child.once('exit', (code, signal) => resolve(signal ?? code)),
+    );
+    await waitFor(
+      `child server on ${this.baseUrl} (stderr: ${this.stderr.slice(-2000)})`,
+      async () => {
+        if (child.exitCode !== null) throw new Error(`child exited: ${this.stderr.slice(-2000)}`);
+        return (await fetch(`${this.baseUrl}/health`)).status === 200;
+      },
+      60_000,
+      100,
+    );
+  }
+
+  /** Sends `signal` and waits until the process is gone. */
+  async stop(signal: NodeJS.Signals): Promise<NodeJS.Signals | number | null> {
+    if (!this.child || !this.exited) return null;
+    this.child.kill(signal);
+    const result = await this.exited;
+    this.child = null;
+    return result;
+  }
+
+  async metric(line: RegExp): Promise<number> {
+    if (this.child && this.child.exitCode !== null) {
+      throw new Error(`child exited with ${this.child.exitCode}: ${this.stderr.slice(-3000)}`);
+    }
+    const text = await (await fetch(`${this.baseUrl}/metrics`)).text();
+    const match = line.exec(text);
+    return match ? Number(match[1]) : 0;
+  }
+}

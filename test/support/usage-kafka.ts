@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
+import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
+import { parseExportBody, ReferenceQuery, referenceExport } from './usage-reference.js';
+import { testKafkaBrokers } from './kafka.js';
+
+/** Env of an app whose usage consumer reads `topic` (a spec's own topic, DLQ and group). */
+export function kafkaAppEnv(topic: string, extra: Record<string, string> = {}) {
+  return {
+    KAFKA_BROKERS: testKafkaBrokers().join(','),
+    KAFKA_USAGE_TOPIC: topic,
+    KAFKA_DLQ_TOPIC: `${topic}.dlq`,
+    KAFKA_CONSUMER_GROUP: `docproc-usage-test-${randomUUID().slice(0, 8)}`,
+    KAFKA_LAG_INTERVAL_MS: '200',
+    KAFKA_SESSION_TIMEOUT_MS: '10000',
+    ...extra,
+  };
+}
+
+export async function sleep(ms: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls `probe` until it returns true, or fails naming what it waited for. */
+export async function waitFor(
+  what: string,
+  probe: () => Promise<boolean>,
+  timeoutMs = 60_000,
+  everyMs = 200,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown = null;
+  for (;;) {
+    try {
+      if (await probe()) return;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (${String(lastError)})`);
+    }
+    await sleep(everyMs);
+  }
+}
+
+/** True once `group` has committed the end offset of every partition of `topic`. */
+export async function groupCaughtUp(
+  topic: string,
+  group: string,
+  brokers = testKafkaBrokers(),
+): Promise<boolean> {
+  const admin = new Kafka({
+    clientId: 'docproc-test-lag',
+    brokers,
+    logLevel: logLevel.NOTHING,
+  }).admin();
+  await admin.connect();
+  try {
+    const [ends, committed] = await Promise.all([
+      admin.fetchTopicOffsets(topic),
+      admin.fetchOffsets({ groupId: group, topics: [topic] }),
+    ]);
+    const byPartition = new Map(
+      (committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]),
+    );
+    return ends.every(
+      (e) => Number(e.high) === 0 || byPartition.get(e.partition) === Number(e.high),
+    );
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** Every `groupBy` of the export for one org over `days` days, over HTTP. */
+export async function exportMatchesReference(
+  baseUrl: string,
+  accountKey: string,
+  events: UsageCloudEvent[],
+  query: Omit<ReferenceQuery, 'groupBy'>,
+): Promise<{ groupBy: string; actual: unknown; expected: unknown }[]> {
+  const results = [];
+  for (const groupBy of ['product', 'feature', 'api_key', 'file_type'] as const) {
+    const params = new URLSearchParams({
+      orgId: query.orgId,
+      startDate: query.startDate,
+      endDate: query.endDate,
+      groupBy,
+    });
+    const res = await fetch(`${baseUrl}/api/v1/usage/export?${params}`, {
+      headers: { authorization: `Bearer ${accountKey}` },
+    });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`export ${res.status}: ${text}`);
+    results.push({
+      groupBy,
+      actual: parseExportBody(text).rows,
+      expected: referenceExport(events, { ...query, groupBy }),
+    });
+  }
+  return results;
+}
