@@ -144,6 +144,19 @@ const ROLLUP_SQL = [
    SEMI JOIN metadata_key_stats s ON s.org_id = b.org_id AND s.meta_key = b.meta_key AND s.rejected_at IS NULL
    GROUP BY ALL ORDER BY day`,
   'DROP TABLE bench_metadata',
+  // The narrow rollups, as migration 021 backfills them.
+  `INSERT INTO usage_daily_dimension
+   SELECT md5_number_upper(org_id), org_id, dimension, day, value, sum(credits), sum(request_count)
+   FROM (
+     SELECT org_id, day, credits, request_count,
+            unnest(['product', 'feature', 'api_key', 'file_type']) AS dimension,
+            unnest([product, feature, api_key_id, file_type]) AS value
+     FROM usage_daily
+   )
+   GROUP BY ALL ORDER BY day`,
+  `INSERT INTO usage_daily_metadata_value
+   SELECT md5_number_upper(org_id), org_id, meta_key, day, meta_value, sum(credits), sum(request_count)
+   FROM usage_daily_metadata GROUP BY ALL ORDER BY day`,
 ];
 
 async function timed(label, timings, work) {

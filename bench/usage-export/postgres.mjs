@@ -3,7 +3,8 @@
 // physical designs a team would pick:
 //   raw     - the events table with a btree on (org_id, day) and the groupable metadata as
 //             jsonb; every export aggregates events.
-//   rollups - the same two daily rollup tables as docproc, with the same primary keys.
+//   rollups - docproc's two full daily rollup tables, with the same primary keys.
+//   narrow  - those plus the narrow rollups of migration 021, read the way docproc reads them.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -112,6 +113,49 @@ const SCHEMA = `
     credits numeric(38, 6) NOT NULL, request_count bigint NOT NULL
   );`;
 
+// The narrow rollups of migration 021, built with the same SQL from the full ones.
+const NARROW_ROLLUPS = [
+  'DROP TABLE IF EXISTS usage_daily_dimension, usage_daily_metadata_value',
+  `CREATE TABLE usage_daily_dimension AS
+   SELECT org_id, dimension, day, value, sum(credits)::numeric(38, 6) AS credits,
+          sum(request_count)::bigint AS request_count
+   FROM (
+     SELECT org_id, day, credits, request_count,
+            unnest(ARRAY['product', 'feature', 'api_key', 'file_type']) AS dimension,
+            unnest(ARRAY[product, feature, api_key_id, file_type]) AS value
+     FROM usage_daily
+   ) s
+   GROUP BY org_id, dimension, day, value ORDER BY day`,
+  `CREATE TABLE usage_daily_metadata_value AS
+   SELECT org_id, meta_key, day, meta_value, sum(credits)::numeric(38, 6) AS credits,
+          sum(request_count)::bigint AS request_count
+   FROM usage_daily_metadata GROUP BY org_id, meta_key, day, meta_value ORDER BY day`,
+  'ALTER TABLE usage_daily_dimension ADD PRIMARY KEY (org_id, dimension, day, value)',
+  'ALTER TABLE usage_daily_metadata_value ADD PRIMARY KEY (org_id, meta_key, day, meta_value)',
+  // Same physical order as docproc's clustered narrow rollups.
+  'CLUSTER usage_daily_dimension USING usage_daily_dimension_pkey',
+  'CLUSTER usage_daily_metadata_value USING usage_daily_metadata_value_pkey',
+  'VACUUM (ANALYZE) usage_daily_dimension',
+  'VACUUM (ANALYZE) usage_daily_metadata_value',
+];
+
+/** Adds the narrow rollups to a loaded cluster when they are missing. */
+export async function ensureNarrowRollups(connection) {
+  const client = new pg.Client(connection);
+  await client.connect();
+  try {
+    const found = await client.query(
+      "SELECT to_regclass('usage_daily_metadata_value') IS NOT NULL AS present",
+    );
+    if (found.rows[0].present) return null;
+    const start = performance.now();
+    for (const sql of NARROW_ROLLUPS) await client.query(sql);
+    return Math.round(performance.now() - start);
+  } finally {
+    await client.end();
+  }
+}
+
 const INDEXES = [
   'CREATE INDEX usage_events_org_day ON usage_events (org_id, day)',
   'ALTER TABLE usage_daily ADD PRIMARY KEY (org_id, day, product, feature, api_key_id, file_type)',
@@ -161,6 +205,10 @@ export async function prewarm(connection) {
       'usage_daily_pkey',
       'usage_daily_metadata',
       'usage_daily_metadata_pkey',
+      'usage_daily_dimension',
+      'usage_daily_dimension_pkey',
+      'usage_daily_metadata_value',
+      'usage_daily_metadata_value_pkey',
     ]) {
       await client.query('SELECT pg_prewarm($1)', [rel]);
     }
@@ -184,6 +232,26 @@ const FINAL_GROUP = 'GROUP BY day, grp HAVING sum(request_count) > 0 ORDER BY da
  * Parameters: $1 org, $2 start day, $3 end day, $4 metadata key (metadata only).
  */
 export function pgExportSql(variant, groupBy) {
+  if (variant === 'narrow') {
+    if (groupBy !== 'metadata') {
+      return `${FINAL} FROM (SELECT day, value AS grp, credits, request_count FROM usage_daily_dimension
+        WHERE org_id = $1 AND day >= $2::date AND day <= $3::date AND dimension = '${groupBy}') s ${FINAL_GROUP}`;
+    }
+    return `WITH carried AS (
+        SELECT day, meta_value AS grp, credits, request_count FROM usage_daily_metadata_value
+        WHERE org_id = $1 AND day >= $2::date AND day <= $3::date AND meta_key = $4
+      ), total AS (
+        SELECT day, sum(credits) AS credits, sum(request_count) AS request_count FROM usage_daily_dimension
+        WHERE org_id = $1 AND day >= $2::date AND day <= $3::date AND dimension = 'product' GROUP BY day
+      ), carried_total AS (
+        SELECT day, sum(credits) AS credits, sum(request_count) AS request_count FROM carried GROUP BY day
+      ), unknown AS (
+        SELECT t.day, 'unknown' AS grp, t.credits - coalesce(c.credits, 0) AS credits,
+               t.request_count - coalesce(c.request_count, 0) AS request_count
+        FROM total t LEFT JOIN carried_total c USING (day)
+      )
+      ${FINAL} FROM (SELECT * FROM carried UNION ALL SELECT * FROM unknown) s ${FINAL_GROUP}`;
+  }
   if (variant === 'rollups') {
     if (groupBy !== 'metadata') {
       return `${FINAL} FROM (SELECT day, ${DIMENSION[groupBy]} AS grp, credits, request_count FROM usage_daily
