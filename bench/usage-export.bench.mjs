@@ -346,7 +346,7 @@ async function measurePostgres(client, variant, s) {
   const started = performance.now();
   while (
     samples.length < ITERATIONS &&
-    (samples.length < 10 || performance.now() - started < PG_BUDGET_MS)
+    (samples.length < 5 || performance.now() - started < PG_BUDGET_MS)
   ) {
     const start = performance.now();
     await query();
@@ -555,7 +555,7 @@ async function main() {
     );
     lines.push(
       `docproc: HTTP, ${WARMUP} warm-up + ${ITERATIONS} sequential requests per row. PostgreSQL: node-postgres` +
-        ` prepared statements without HTTP, 2 warm-up + up to ${ITERATIONS} (stops after ${PG_BUDGET_MS / 1000} s, at least 10).` +
+        ` prepared statements without HTTP, 2 warm-up + up to ${ITERATIONS} (stops after ${PG_BUDGET_MS / 1000} s, at least 5).` +
         ' Ratio = best PostgreSQL variant (lower p99) / docproc.',
     );
     lines.push('');
