@@ -355,6 +355,54 @@ async function measurePostgres(client, variant, s) {
   return { ...percentiles(samples), rows: rows.length, canonical: canonical(rows) };
 }
 
+/** The PostgreSQL wrapper of pg-http.mjs, in its own process like the docproc server. */
+async function startPgHttp(connection) {
+  const child = spawn(
+    process.execPath,
+    [path.join(root, 'bench/usage-export/pg-http.mjs'), JSON.stringify(connection)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.once('data', (chunk) => resolve(Number(String(chunk).trim())));
+    child.once('exit', (code) => reject(new Error(`pg-http exited with ${code}`)));
+  });
+  return {
+    http: new Pool(`http://127.0.0.1:${port}`, { connections: 8, pipelining: 1 }),
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+async function measurePgHttp(http, variant, s) {
+  const search = new URLSearchParams({
+    variant,
+    orgId: s.orgId,
+    startDate: s.startDate,
+    endDate: s.endDate,
+    groupBy: s.groupBy,
+  });
+  if (s.metadataKey) search.set('metadataKey', s.metadataKey);
+  const request = async () => {
+    const res = await http.request({ method: 'GET', path: `/?${search}` });
+    const text = await res.body.text();
+    if (res.statusCode !== 200) throw new Error(`pg-http ${res.statusCode}: ${text}`);
+  };
+  for (let i = 0; i < WARMUP; i++) await request();
+  const samples = [];
+  const started = performance.now();
+  while (
+    samples.length < ITERATIONS &&
+    (samples.length < 5 || performance.now() - started < PG_BUDGET_MS)
+  ) {
+    const start = performance.now();
+    await request();
+    samples.push(performance.now() - start);
+  }
+  return percentiles(samples);
+}
+
 async function concurrentDocproc(server, accountKey, s, connections, seconds) {
   const result = await autocannon({
     url: `${server.baseUrl}${exportPath(s)}`,
@@ -418,12 +466,15 @@ function printTable(results, pgVariants) {
     ...pgVariants.map((v) => `pg ${v} p50/p95/p99 ms (n)`),
     'ratio p50',
     'ratio p99',
+    'pg narrow over HTTP p50/p95/p99 ms (n)',
+    'ratio p99 vs HTTP',
     'same rows',
   ];
   const lines = [header];
   for (const r of results) {
     const d = r.docproc;
     const b = best(r);
+    const h = r.pgNarrowHttp;
     lines.push([
       r.scenario,
       r.groupBy,
@@ -437,6 +488,8 @@ function printTable(results, pgVariants) {
       ),
       b ? `${(b.p50 / d.p50).toFixed(1)}x` : '-',
       b ? `${(b.p99 / d.p99).toFixed(1)}x` : '-',
+      h ? `${ms(h.p50)} / ${ms(h.p95)} / ${ms(h.p99)} (${h.n})` : '-',
+      h ? `${(h.p99 / d.p99).toFixed(1)}x` : '-',
       r.sameRows,
     ]);
   }
@@ -464,6 +517,7 @@ async function main() {
   const http = new Pool(server.baseUrl, { connections: 8, pipelining: 1 });
   const pgClient = cluster ? new pg.Client(cluster.connection) : null;
   await pgClient?.connect();
+  const pgHttp = cluster ? await startPgHttp(cluster.connection) : null;
   const pgVariants = cluster ? ['narrow', 'rollups', 'raw'] : [];
   const results = [];
   try {
@@ -473,6 +527,7 @@ async function main() {
       const pgResults = {};
       for (const variant of pgVariants)
         pgResults[variant] = await measurePostgres(pgClient, variant, s);
+      const pgNarrowHttp = pgHttp ? await measurePgHttp(pgHttp.http, 'narrow', s) : null;
       const sameRows = pgVariants.every((v) => pgResults[v].canonical === docproc.canonical)
         ? 'yes'
         : `NO (${pgVariants.map((v) => `${v}: ${pgResults[v].rows}`).join(', ')})`;
@@ -485,6 +540,7 @@ async function main() {
         window: s.window,
         docproc: strip(docproc),
         pg: Object.fromEntries(Object.entries(pgResults).map(([k, v]) => [k, strip(v)])),
+        pgNarrowHttp,
         sameRows,
       });
     }
@@ -556,7 +612,8 @@ async function main() {
     lines.push(
       `docproc: HTTP, ${WARMUP} warm-up + ${ITERATIONS} sequential requests per row. PostgreSQL: node-postgres` +
         ` prepared statements without HTTP, 2 warm-up + up to ${ITERATIONS} (stops after ${PG_BUDGET_MS / 1000} s, at least 5).` +
-        ' Ratio = best PostgreSQL variant (lower p99) / docproc.',
+        ' Ratio = best PostgreSQL variant (lower p99) / docproc. "over HTTP": the narrow variant behind' +
+        ' a tiny node:http + pg wrapper (bench/usage-export/pg-http.mjs), same client as docproc.',
     );
     lines.push('');
     lines.push(printTable(results, pgVariants));
@@ -571,6 +628,8 @@ async function main() {
   } finally {
     await http.close();
     await pgClient?.end();
+    await pgHttp?.http.close();
+    await pgHttp?.stop();
     await server.stop();
     cluster?.stop();
   }
