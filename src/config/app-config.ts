@@ -41,6 +41,8 @@ export interface AppConfig {
 export interface UsageConfig {
   normalizer: NormalizerPolicy;
   cardinality: CardinalityRule;
+  /** How often the narrow rollups are rewritten in org order; 0 turns it off. */
+  rollupClusterIntervalMs: number;
 }
 
 export interface KafkaConfig {
@@ -191,6 +193,8 @@ function readUsage(env: Env): UsageConfig {
       minEventsForRatio: readInt(env, 'METADATA_KEY_MIN_EVENTS', 200, 1),
       maxDistinctRatio: readFloat(env, 'METADATA_KEY_MAX_DISTINCT_RATIO', 0.5, 0.01, 1),
     },
+    rollupClusterIntervalMs:
+      readInt(env, 'USAGE_ROLLUP_CLUSTER_INTERVAL_MIN', 60, 0, 7 * 24 * 60) * 60_000,
   };
 }
 

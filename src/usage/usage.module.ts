@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { USAGE_EVENT_SINK } from './usage-event.js';
 import { OrgDirectoryRepository } from './ingestion/org-directory.repository.js';
 import { UsageStoreRepository } from './ingestion/usage-store.repository.js';
+import { UsageRollupClusterService } from './ingestion/usage-rollup-cluster.service.js';
 import { UsageIngestService } from './ingestion/usage-ingest.service.js';
 import { InProcessUsageSink } from './ingestion/in-process-usage.sink.js';
 import { UsageIngestMetrics } from './ingestion/usage-ingest.metrics.js';
@@ -26,6 +27,7 @@ import { UsageImportService } from './import/usage-import.service.js';
     OrgDirectoryRepository,
     UsageStoreRepository,
     UsageIngestMetrics,
+    UsageRollupClusterService,
     UsageIngestService,
     InProcessUsageSink,
     KafkaUsageSink,

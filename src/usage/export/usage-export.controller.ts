@@ -32,10 +32,10 @@ export class UsageExportController {
         .send(Readable.from(this.csvLines(resolved)));
       return;
     }
-    const rows = await this.exports.rows(resolved);
+    const data = await this.exports.jsonData(resolved);
     void reply
       .header('Content-Type', 'application/json; charset=utf-8')
-      .send(exportJson(resolved.orgId, resolved.query, rows));
+      .send(exportJson(resolved.orgId, resolved.query, data));
   }
 
   private async *csvLines(resolved: ResolvedExport): AsyncGenerator<string> {

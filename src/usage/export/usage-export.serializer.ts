@@ -3,20 +3,14 @@ import type { UsageExportRow } from './usage-export.repository.js';
 import type { UsageExportQuery } from './usage-export.query.js';
 
 /**
- * The JSON body, written by hand so that `credits` go on the wire as the exact decimal
- * (a JSON number literal) instead of passing through binary floating point.
+ * The JSON body around the `data` array, which the repository renders as JSON text so
+ * that `credits` go on the wire as the exact decimal (a JSON number literal) instead of
+ * passing through binary floating point.
  */
-export function exportJson(orgId: string, query: UsageExportQuery, rows: UsageExportRow[]): string {
-  const data = rows
-    .map(
-      (r) =>
-        `{"date":${JSON.stringify(r.date)},"group":${JSON.stringify(r.group)},` +
-        `"credits":${formatCredits(r.credits)},"requestCount":${r.requestCount}}`,
-    )
-    .join(',');
+export function exportJson(orgId: string, query: UsageExportQuery, dataJson: string): string {
   return (
     `{"orgId":${JSON.stringify(orgId)},"startDate":"${query.startDate}","endDate":"${query.endDate}",` +
-    `"groupBy":"${query.groupBy}","data":[${data}]}`
+    `"groupBy":"${query.groupBy}","data":[${dataJson}]}`
   );
 }
 

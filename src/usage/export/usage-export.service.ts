@@ -27,8 +27,9 @@ export class UsageExportService {
     return { orgId, query };
   }
 
-  rows({ orgId, query }: ResolvedExport): Promise<UsageExportRow[]> {
-    return this.exports.rows(query, orgId);
+  /** The `data` array of the JSON body, as JSON text. */
+  jsonData({ orgId, query }: ResolvedExport): Promise<string> {
+    return this.exports.jsonData(query, orgId);
   }
 
   stream({ orgId, query }: ResolvedExport): AsyncGenerator<UsageExportRow[]> {

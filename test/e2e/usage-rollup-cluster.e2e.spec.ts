@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DuckDbService } from '../../src/database/duckdb.service.js';
+import { UsageIngestService } from '../../src/usage/ingestion/usage-ingest.service.js';
+import { UsageRollupClusterService } from '../../src/usage/ingestion/usage-rollup-cluster.service.js';
+import { MetadataKeyService } from '../../src/usage/metadata/metadata-key.service.js';
+import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
+import { seedAccount, SeededAccount } from '../support/accounts.js';
+import { startTestApp, TestApp } from '../support/test-app.js';
+import { usageEvent } from '../support/usage-events.js';
+import { parseExportBody } from '../support/usage-reference.js';
+
+let t: TestApp;
+let acme: SeededAccount;
+let other: SeededAccount;
+
+const PRODUCTS = ['classify', 'parse', 'extract'] as const;
+
+function events(orgId: string, count: number, salt: number): UsageCloudEvent[] {
+  return Array.from({ length: count }, (_, i) =>
+    usageEvent(
+      {
+        orgId,
+        product: PRODUCTS[(i + salt) % 3],
+        feature: `f${i % 2}`,
+        apiKeyId: `pk_${(i * 7 + salt) % 4}`,
+        fileType: i % 3 === 0 ? 'png' : 'pdf',
+        credits: `${(i % 5) + 1}.${salt}25`,
+        async: i % 2 === 0,
+        ...(i % 4 === 0 ? { metadata: { team: ['risk', 'ops'][(i + salt) % 2] } } : {}),
+      },
+      { daysBack: (i * 3 + salt) % 20 },
+    ),
+  );
+}
+
+async function exportRows(params: Record<string, string | string[]>) {
+  const search = new URLSearchParams({
+    startDate: new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10),
+  });
+  for (const [name, value] of Object.entries(params)) {
+    for (const v of Array.isArray(value) ? value : [value]) search.append(name, v);
+  }
+  const res = await fetch(`${t.baseUrl}/api/v1/usage/export?${search}`, {
+    headers: { authorization: `Bearer ${acme.accountKey}` },
+  });
+  expect(res.status).toBe(200);
+  return parseExportBody(await res.text()).rows;
+}
+
+/** Every unfiltered grouping (narrow rollups) next to the same grouping read from the full rollups. */
+async function snapshot() {
+  const all = {
+    product: [...PRODUCTS],
+    feature: ['f0', 'f1'],
+    apiKey: ['pk_0', 'pk_1', 'pk_2', 'pk_3'],
+    fileType: ['pdf', 'png'],
+  };
+  const result: Record<string, unknown> = {};
+  for (const groupBy of ['product', 'feature', 'api_key', 'file_type']) {
+    result[groupBy] = await exportRows({ groupBy });
+    // A filter that keeps everything sends the query to the full rollups.
+    expect(await exportRows({ groupBy, product: all.product })).toEqual(result[groupBy]);
+  }
+  result.metadata = await exportRows({ groupBy: 'metadata', metadataKey: 'team' });
+  expect(
+    await exportRows({ groupBy: 'metadata', metadataKey: 'team', fileType: all.fileType }),
+  ).toEqual(result.metadata);
+  return result;
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  acme = await seedAccount(t.app, 'Acme');
+  other = await seedAccount(t.app, 'Other');
+  await t.app.get(MetadataKeyService).enable(acme.orgId, 'team');
+  const outcome = await t.app
+    .get(UsageIngestService)
+    .ingest([...events(acme.orgId, 120, 1), ...events(other.orgId, 60, 2)]);
+  expect(outcome.rejected).toEqual([]);
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+describe(UsageRollupClusterService.name, () => {
+  it('rewrites the narrow rollups in org order without changing any export', async () => {
+    const before = await snapshot();
+    await t.app.get(UsageRollupClusterService).cluster();
+    expect(await snapshot()).toEqual(before);
+
+    const db = t.app.get(DuckDbService);
+    const rows = await db.all<{ org_key: bigint; org_id: string; dimension: string; day: string }>(
+      `SELECT org_key, org_id, dimension, CAST(day AS VARCHAR) AS day
+       FROM usage_daily_dimension ORDER BY rowid`,
+    );
+    const keys = rows.map((r) => `${String(r.org_key).padStart(20, '0')}|${r.dimension}|${r.day}`);
+    expect(keys).toEqual([...keys].sort());
+    expect(new Set(rows.map((r) => r.org_id))).toEqual(new Set([acme.orgId, other.orgId]));
+  });
+
+  it('keeps accepting upserts into the rewritten tables', async () => {
+    await t.app.get(UsageRollupClusterService).cluster();
+    const before = await exportRows({ groupBy: 'metadata', metadataKey: 'team' });
+    const outcome = await t.app.get(UsageIngestService).ingest(events(acme.orgId, 40, 3));
+    expect(outcome.rejected).toEqual([]);
+    const after = await snapshot();
+    const count = (rows: unknown) =>
+      (rows as { requestCount: number }[]).reduce((n, r) => n + r.requestCount, 0);
+    expect(count(after.metadata)).toBe(count(before) + 40);
+    expect(count(after.product)).toBe(160);
+  });
+});
