@@ -11,7 +11,8 @@ import {
 } from '../../src/processing/documents/document.loader.js';
 import { detectDocumentType } from '../../src/processing/documents/file-type.detector.js';
 import { terminateOcr } from '../../src/processing/documents/ocr.engine.js';
-import { makeDocx, makePdf, makePng, PAGE_BREAK } from '../support/documents.js';
+import { createCanvas } from '@napi-rs/canvas';
+import { makeDocx, makePdf, makePng, makeTiff, PAGE_BREAK } from '../support/documents.js';
 
 const utf8 = (text: string) => Buffer.from(text, 'utf8');
 const pageTexts = (n: number) =>
@@ -28,6 +29,18 @@ describe('detectDocumentType', () => {
     );
     expect((await detectDocumentType(await makeDocx(['hello']), 'x.pdf')).fileType).toBe('docx');
     expect((await detectDocumentType(makePng('hi'), 'scan.pdf')).fileType).toBe('image');
+  });
+
+  it('detects JPEG, WebP and TIFF images', async () => {
+    const canvas = createCanvas(40, 20);
+    canvas.getContext('2d').fillRect(0, 0, 10, 10);
+    for (const [bytes, mime] of [
+      [canvas.toBuffer('image/jpeg'), 'image/jpeg'],
+      [canvas.toBuffer('image/webp'), 'image/webp'],
+      [makeTiff('x'), 'image/tiff'],
+    ] as const) {
+      expect(await detectDocumentType(bytes, 'file.txt')).toEqual({ fileType: 'image', mime });
+    }
   });
 
   it('uses the hint only to tell text flavours apart', async () => {

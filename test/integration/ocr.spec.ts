@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { loadDocument } from '../../src/processing/documents/document.loader.js';
 import { terminateOcr } from '../../src/processing/documents/ocr.engine.js';
-import { makePdf, makePng, makeScannedPdf } from '../support/documents.js';
+import { makePdf, makePng, makeScannedPdf, makeTiff } from '../support/documents.js';
 
 // OCR runs tesseract.js (WASM) with the bundled English data: slow, so few cases and
 // generous time-outs.
@@ -25,6 +25,16 @@ describe('OCR of generated documents', () => {
       expect(words(doc.pages[0].text)).toEqual(
         expect.arrayContaining(['invoice', '4711', 'total', 'amount', 'due', 'usd']),
       );
+    },
+    OCR_TIMEOUT,
+  );
+
+  it(
+    'reads the text of a TIFF',
+    async () => {
+      const doc = await loadDocument(makeTiff('Bank statement for March'));
+      expect(doc.fileType).toBe('image');
+      expect(words(doc.pages[0].text)).toEqual(['bank', 'statement', 'for', 'march']);
     },
     OCR_TIMEOUT,
   );

@@ -96,3 +96,55 @@ export async function makeDocx(paragraphs: string[]): Promise<Buffer> {
   const document = new Document({ sections: [{ children }] });
   return Packer.toBuffer(document);
 }
+
+/**
+ * An uncompressed 8-bit grayscale baseline TIFF of the text (canvases cannot encode TIFF,
+ * and scanners still produce it).
+ */
+export function makeTiff(text: string): Buffer {
+  ensureFont();
+  const width = 1275;
+  const lines = wrap(text, 40);
+  const height = Math.max(300, 120 + lines.length * 45);
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, width, height);
+  context.fillStyle = '#000000';
+  context.font = `30px ${FONT_FAMILY}`;
+  lines.forEach((line, index) => context.fillText(line, 60, 80 + index * 45));
+  const rgba = context.getImageData(0, 0, width, height).data;
+  const pixels = Buffer.alloc(width * height);
+  for (let i = 0; i < pixels.length; i++) {
+    pixels[i] = Math.round((rgba[i * 4] + rgba[i * 4 + 1] + rgba[i * 4 + 2]) / 3);
+  }
+  const tags: [number, number, number][] = [
+    [256, 4, width], // ImageWidth (LONG)
+    [257, 4, height], // ImageLength
+    [258, 3, 8], // BitsPerSample (SHORT)
+    [259, 3, 1], // Compression: none
+    [262, 3, 1], // PhotometricInterpretation: BlackIsZero
+    [273, 4, 0], // StripOffsets, patched below
+    [277, 3, 1], // SamplesPerPixel
+    [278, 4, height], // RowsPerStrip
+    [279, 4, pixels.length], // StripByteCounts
+  ];
+  const ifdSize = 2 + tags.length * 12 + 4;
+  const dataOffset = 8 + ifdSize;
+  const header = Buffer.alloc(dataOffset);
+  header.write('II', 0, 'latin1');
+  header.writeUInt16LE(42, 2);
+  header.writeUInt32LE(8, 4);
+  header.writeUInt16LE(tags.length, 8);
+  tags.forEach(([tag, type, value], index) => {
+    const at = 10 + index * 12;
+    header.writeUInt16LE(tag, at);
+    header.writeUInt16LE(type, at + 2);
+    header.writeUInt32LE(1, at + 4);
+    const actual = tag === 273 ? dataOffset : value;
+    if (type === 3) header.writeUInt16LE(actual, at + 8);
+    else header.writeUInt32LE(actual, at + 8);
+  });
+  header.writeUInt32LE(0, 10 + tags.length * 12);
+  return Buffer.concat([header, pixels]);
+}
