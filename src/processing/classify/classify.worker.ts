@@ -2,6 +2,7 @@
  * Piscina worker entry: loads documents (PDF text, OCR, DOCX...) and classifies them off
  * the main event loop. Run from compiled output (`dist/`); see ClassifierPool.
  */
+import { warmUpPdf } from '../documents/pdf.reader.js';
 import { warmUpClassifier } from './classify.js';
 import {
   runClassifyTask,
@@ -10,8 +11,10 @@ import {
   type ClassifyTaskReply,
 } from './classify.task.js';
 
-// Language model and WordNet load once per thread, when the thread starts.
+// Language model, WordNet and pdf.js load once per thread, when the thread starts.
 warmUpClassifier();
+// A failed warm-up only costs the first task its speed; it must not kill the thread.
+await warmUpPdf().catch(() => undefined);
 
 export default async function classifyWorker(task: ClassifyTask): Promise<ClassifyTaskReply> {
   try {

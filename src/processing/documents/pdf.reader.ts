@@ -86,6 +86,36 @@ interface CanvasFactory {
   destroy(entry: { canvas: NodeCanvas; context: NodeContext }): void;
 }
 
+/** A one-page PDF with a line of Helvetica text, read once to warm pdf.js up. */
+const WARM_UP_PDF =
+  'JVBERi0xLjcKJYGBgYEKCjEgMCBvYmoKPDwKL1R5cGUgL1BhZ2VzCi9LaWRzIFsgNCAwIFIgXQovQ291' +
+  'bnQgMQo+PgplbmRvYmoKCjIgMCBvYmoKPDwKL1R5cGUgL0NhdGFsb2cKL1BhZ2VzIDEgMCBSCj4+CmVu' +
+  'ZG9iagoKMyAwIG9iago8PAovVHlwZSAvRm9udAovU3VidHlwZSAvVHlwZTEKL0Jhc2VGb250IC9IZWx2' +
+  'ZXRpY2EKL0VuY29kaW5nIC9XaW5BbnNpRW5jb2RpbmcKPj4KZW5kb2JqCgo0IDAgb2JqCjw8Ci9UeXBl' +
+  'IC9QYWdlCi9QYXJlbnQgMSAwIFIKL1Jlc291cmNlcyA8PAovRm9udCA8PAovSGVsdmV0aWNhLTcwOTg0' +
+  'ODA3ODkgMyAwIFIKPj4KL1hPYmplY3QgPDwKPj4KL0V4dEdTdGF0ZSA8PAo+Pgo+PgovTWVkaWFCb3gg' +
+  'WyAwIDAgMjAwIDEwMCBdCi9Bbm5vdHMgWyBdCi9Db250ZW50cyBbIDUgMCBSIF0KPj4KZW5kb2JqCgo1' +
+  'IDAgb2JqCjw8Ci9GaWx0ZXIgL0ZsYXRlRGVjb2RlCi9MZW5ndGggMTI1Cj4+CnN0cmVhbQp4nB2KSwoC' +
+  'QQwF9zlF1oKYhHy6QWahM+DCjZALiIyijAtFPL9t8+BBFfWCXQLhf+8bbA7z8p0/98t5HVSLFopSkQXz' +
+  'CqKYR+CeMjKhEeYTthbOIT4KhQW1Vy9uQkaq6p0tSqiQ71tZG0mz4ubs2mkaMB+QK5gSTvADd7Ifogpl' +
+  'bmRzdHJlYW0KZW5kb2JqCgp4cmVmCjAgNgowMDAwMDAwMDAwIDY1NTM1IGYgCjAwMDAwMDAwMTYgMDAw' +
+  'MDAgbiAKMDAwMDAwMDA3NiAwMDAwMCBuIAowMDAwMDAwMTI2IDAwMDAwIG4gCjAwMDAwMDAyMjQgMDAw' +
+  'MDAgbiAKMDAwMDAwMDQxOSAwMDAwMCBuIAoKdHJhaWxlcgo8PAovU2l6ZSA2Ci9Sb290IDIgMCBSCj4+' +
+  'CgpzdGFydHhyZWYKNjE3CiUlRU9G';
+
+/**
+ * Loads pdf.js and reads a tiny PDF, so the first real document in this thread does not pay
+ * for module loading (hundreds of ms).
+ */
+export async function warmUpPdf(): Promise<void> {
+  const pdf = await openPdf(Buffer.from(WARM_UP_PDF, 'base64'));
+  try {
+    await pdf.readPage(1);
+  } finally {
+    await pdf.close();
+  }
+}
+
 /** Opens a PDF for page-by-page reading; only the pages asked for are parsed. */
 export async function openPdf(bytes: Uint8Array): Promise<PdfReader> {
   const { getDocument } = await loadPdfJs();
