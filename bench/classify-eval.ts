@@ -6,7 +6,10 @@
 import os from 'node:os';
 import { classify, warmUpClassifier } from '../src/processing/classify/classify.js';
 import type { ClassifyModel } from '../src/processing/classify/classify.types.js';
+import { loadDocument } from '../src/processing/documents/document.loader.js';
+import { terminateOcr } from '../src/processing/documents/ocr.engine.js';
 import { evaluate, loadEvalSet } from '../test/support/classify-eval.js';
+import { makePdf, makeScannedPdf } from '../test/support/documents.js';
 
 const set = await loadEvalSet();
 warmUpClassifier();
@@ -82,4 +85,27 @@ console.log(`load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParalle
 console.log(
   `accurate vs default: +${((deep.accuracy - fast.accuracy) * 100).toFixed(1)} points, ` +
     `${(fast.pagesPerSecond / deep.pagesPerSecond).toFixed(1)}x slower`,
+);
+
+/** Document loading cost per page: PDF text layer vs OCR of an image-only page. */
+async function loadingCost(bytes: Buffer, pages: number): Promise<{ wall: number; cpu: number }> {
+  await loadDocument(bytes, 'a.pdf');
+  const rounds = 3;
+  const start = performance.now();
+  const startCpu = process.cpuUsage();
+  for (let i = 0; i < rounds; i++) await loadDocument(bytes, 'a.pdf');
+  const used = process.cpuUsage(startCpu);
+  return {
+    wall: (performance.now() - start) / (rounds * pages),
+    cpu: (used.user + used.system) / 1000 / (rounds * pages),
+  };
+}
+const sample = set.documents.slice(0, 5).map((document) => document.pages[0]);
+const textLayer = await loadingCost(await makePdf(sample), 5);
+const scanned = await loadingCost(await makeScannedPdf(sample.slice(0, 2)), 2);
+await terminateOcr();
+console.log(
+  `PDF text layer ${textLayer.wall.toFixed(1)} ms/page wall (${textLayer.cpu.toFixed(1)} ms cpu); ` +
+    `OCR of image-only pages ${scanned.wall.toFixed(0)} ms/page wall ` +
+    `(${scanned.cpu.toFixed(0)} ms cpu, all threads)`,
 );
