@@ -14,6 +14,10 @@ import {
 export interface ClassifierPoolOptions {
   /** Worker threads (default: CPU cores - 1, at least 1). */
   maxThreads?: number;
+  /**
+   * Threads kept alive when idle (default: maxThreads). A new thread spends 1-2 s loading
+   * the language model, WordNet and pdf.js, so keeping them warm keeps latency flat.
+   */
   minThreads?: number;
   /** ms an idle extra thread is kept (default 60 s). */
   idleTimeout?: number;
@@ -47,7 +51,7 @@ export class ClassifierPool {
     this.pool = new Piscina({
       filename: WORKER_URL.href,
       maxThreads,
-      minThreads: Math.min(options.minThreads ?? 1, maxThreads),
+      minThreads: Math.min(options.minThreads ?? maxThreads, maxThreads),
       idleTimeout: options.idleTimeout ?? 60_000,
     });
   }
