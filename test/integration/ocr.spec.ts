@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
+import { CorruptDocumentError } from '../../src/processing/documents/document.errors.js';
 import { loadDocument } from '../../src/processing/documents/document.loader.js';
 import { terminateOcr } from '../../src/processing/documents/ocr.engine.js';
 import { makePdf, makePng, makeScannedPdf, makeTiff } from '../support/documents.js';
@@ -56,6 +57,26 @@ describe('OCR of generated documents', () => {
       ]);
       expect(words(doc.pages[0].text)).toEqual(['patient', 'discharge', 'summary']);
       expect(words(doc.pages[1].text)).toEqual(['follow', 'up', 'with', 'your', 'physician']);
+    },
+    OCR_TIMEOUT,
+  );
+
+  it(
+    'reports an unreadable image as corrupt without crashing the process',
+    async () => {
+      const uncaught: unknown[] = [];
+      const listener = (error: unknown) => uncaught.push(error);
+      process.on('uncaughtException', listener);
+      try {
+        const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(100, 7)]);
+        await expect(loadDocument(jpeg)).rejects.toThrow(CorruptDocumentError);
+        // The OCR worker still works afterwards.
+        const doc = await loadDocument(makePng('Still reading text'));
+        expect(words(doc.pages[0].text)).toEqual(['still', 'reading', 'text']);
+      } finally {
+        process.off('uncaughtException', listener);
+      }
+      expect(uncaught).toEqual([]);
     },
     OCR_TIMEOUT,
   );

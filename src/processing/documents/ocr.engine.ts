@@ -28,6 +28,10 @@ async function startWorker(): Promise<Worker> {
     // 'none' neither reads nor writes a cache copy in the working directory.
     cacheMethod: 'none',
     cachePath: langPath,
+    // Without a handler tesseract.js also throws a failed job's error from its message
+    // listener, an uncaught exception that would take the process down; the job's promise
+    // is rejected either way, and that is where callers handle it.
+    errorHandler: () => undefined,
   });
 }
 
