@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import {
   CorruptDocumentError,
   TooManyPagesSelectedError,
@@ -181,4 +182,46 @@ describe('loadDocuments (concatenation)', () => {
     expect(joined.totalPages).toBe(9);
     expect(joined.pages.map((p) => p.pageNumber)).toEqual([7, 8, 9]);
   });
+});
+
+describe('loadDocument on damaged input', () => {
+  /** Any outcome but a typed document error or a result is a bug (it would be a 500). */
+  async function outcome(bytes: Uint8Array): Promise<string> {
+    try {
+      await loadDocument(bytes, 'file.bin');
+      return 'ok';
+    } catch (error) {
+      if (error instanceof UnsupportedDocumentError || error instanceof CorruptDocumentError) {
+        return 'typed';
+      }
+      throw error;
+    }
+  }
+
+  it('gives a result or a typed error for random bytes', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ minLength: 0, maxLength: 2048 }), async (bytes) => {
+        expect(['ok', 'typed']).toContain(await outcome(bytes));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('gives a result or a typed error for truncated and bit-flipped PDFs and DOCX files', async () => {
+    const pdf = await makePdf(['Invoice number 4411', 'Total amount due']);
+    const docx = await makeDocx(['Employment Agreement', 'The parties agree.']);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(pdf, docx),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.integer({ min: 0, max: 255 }),
+        async (file, cut, flip) => {
+          const bytes = Buffer.from(file.subarray(0, Math.floor(file.length * cut)));
+          if (bytes.length > 8) bytes[Math.floor(bytes.length / 2)] ^= flip;
+          expect(['ok', 'typed']).toContain(await outcome(bytes));
+        },
+      ),
+      { numRuns: 80 },
+    );
+  }, 120_000);
 });
