@@ -5,6 +5,7 @@ import { ConfigModule } from '../config/config.module.js';
 import { DatabaseModule } from '../database/database.module.js';
 import { AdminCommandsModule } from './admin-commands.module.js';
 import { UsageModule } from '../usage/usage.module.js';
+import { MetricsModule } from '../common/metrics/metrics.module.js';
 
 /**
  * What `docproc-admin` loads when no server owns the DuckDB file: the store and the
@@ -18,6 +19,7 @@ export class AdminContextModule {
       module: AdminContextModule,
       imports: [
         ConfigModule.forRoot(config),
+        MetricsModule,
         DatabaseModule,
         AccountsModule,
         UsageModule,

@@ -69,13 +69,14 @@ describe('the real Kafka broker', () => {
   it('gives a spec its own usage and dead-letter topics that the app config selects', async () => {
     const usage = await createUsageTopics('test.usage');
 
-    expect(loadConfig(usage.env).kafka).toEqual({
-      brokers: testKafkaBrokers(),
-      clientId: 'docproc',
-      usageTopic: usage.topic,
-      deadLetterTopic: usage.deadLetterTopic,
-      consumerGroup: usage.consumerGroup,
-    });
+    expect(loadConfig(usage.env).kafka).toEqual(
+      expect.objectContaining({
+        brokers: testKafkaBrokers(),
+        usageTopic: usage.topic,
+        deadLetterTopic: usage.deadLetterTopic,
+        consumerGroup: usage.consumerGroup,
+      }),
+    );
     await produce(usage.deadLetterTopic, [
       { key: 'org_1', value: 'bad', headers: { reason: 'x' } },
     ]);
