@@ -3,6 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { requestIdOf } from './common/request-id.js';
 import type { AppConfig } from './config/app-config.js';
+import type { Clock } from './common/clock.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { AccountsModule } from './accounts/accounts.module.js';
@@ -11,10 +12,16 @@ import { AdminModule } from './admin/admin.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { HealthController } from './operations/health/health.controller.js';
 import { ProcessingModule } from './processing/processing.module.js';
+import { VersionsModule } from './processing/versions/versions.module.js';
+
+/** Replacements tests make to providers of the real app (e.g. a fixed clock). */
+export interface AppOverrides {
+  clock?: Clock;
+}
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, overrides: AppOverrides = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -32,6 +39,7 @@ export class AppModule {
         UsageModule,
         AdminModule,
         ProcessingModule,
+        VersionsModule.forRoot(overrides.clock),
       ],
       controllers: [HealthController],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
