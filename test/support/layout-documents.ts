@@ -12,6 +12,8 @@ export type LayoutElement =
   | { list: string[] }
   | { table: string[][] }
   | { keyValues: [string, string][] }
+  /** Lines set closely, one under the other (an address block). */
+  | { lines: string[] }
   | { gap: number };
 
 export interface LayoutPageSpec {
@@ -104,6 +106,12 @@ export async function makeLayoutPdf(
         for (const [label, value] of element.keyValues) {
           draw(`${label}: ${value}`, MARGIN, y, 11);
           y -= 16;
+        }
+        y -= 10;
+      } else if ('lines' in element) {
+        for (const line of element.lines) {
+          draw(line, MARGIN, y, 11);
+          y -= 13;
         }
         y -= 10;
       } else {

@@ -84,7 +84,7 @@ function lineBlock({ line, type, confidence }: TypedLine): ParseBlock {
 }
 
 /** True when `row`'s columns start where `header`'s do (within 3% of the page width). */
-function alignedColumns(header: LayoutLine, row: LayoutLine): boolean {
+export function alignedColumns(header: LayoutLine, row: LayoutLine): boolean {
   if (row.segments.length !== header.segments.length) return false;
   return row.segments.every((segment, i) => {
     const column = header.segments[i];
