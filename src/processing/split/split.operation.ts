@@ -1,6 +1,13 @@
 import { collectEvidence } from '../extract/document-evidence.js';
 import { labelVariants, normalize, similarity, stems } from '../extract/text-match.js';
-import type { LayoutDocument, LayoutLine, LayoutPage } from '../parse/layout.types.js';
+import { scoreDefault } from '../classify/default.classifier.js';
+import { compileSchema } from '../classify/schema.compiler.js';
+import {
+  pageText,
+  type LayoutDocument,
+  type LayoutLine,
+  type LayoutPage,
+} from '../parse/layout.types.js';
 import type { DeepSplitEngine } from '../versions/engines.js';
 
 /** A `split_description` entry (reductoai SplitCategory). */
@@ -87,7 +94,23 @@ function sectionTerms(sections: readonly SplitSection[]): SectionTerms[] {
   });
 }
 
-function scorePage(page: LayoutPage, sections: SectionTerms[]): PageScore {
+/**
+ * Scores from the classify library's default model, run on one page with each section as
+ * a category whose criterion is its description: split is a classification per page.
+ */
+function classifierScorer(sections: readonly SplitSection[]): (page: LayoutPage) => number[] {
+  const compiled = compileSchema(
+    sections.map((s) => ({ category: s.name, criteria: [s.description] })),
+    false,
+  );
+  return (page) => scoreDefault(compiled, [pageText(page)], undefined).map((s) => s.score);
+}
+
+function scorePage(
+  page: LayoutPage,
+  sections: SectionTerms[],
+  scorer?: (page: LayoutPage) => number[],
+): PageScore {
   const body = medianSize(page);
   const tf = new Map<string, number>();
   const lineStems = page.lines.map((line, index) => {
@@ -96,16 +119,18 @@ function scorePage(page: LayoutPage, sections: SectionTerms[]): PageScore {
     for (const t of lineTerms) tf.set(t, (tf.get(t) ?? 0) + weight);
     return new Set(lineTerms);
   });
-  const scores = sections.map(({ terms }) => {
-    let total = 0;
-    let found = 0;
-    for (const [term, weight] of terms) {
-      total += weight;
-      const count = tf.get(term) ?? 0;
-      if (count > 0) found += weight * Math.min(1, Math.log2(1 + count) / 2);
-    }
-    return total === 0 ? 0 : found / total;
-  });
+  const scores =
+    scorer?.(page) ??
+    sections.map(({ terms }) => {
+      let total = 0;
+      let found = 0;
+      for (const [term, weight] of terms) {
+        total += weight;
+        const count = tf.get(term) ?? 0;
+        if (count > 0) found += weight * Math.min(1, Math.log2(1 + count) / 2);
+      }
+      return total === 0 ? 0 : found / total;
+    });
   const best = scores.indexOf(Math.max(...scores));
   // Evidence: a heading naming the section, else the line sharing most of its terms.
   const headingLine = page.lines.find((line, index) => {
@@ -211,8 +236,9 @@ export function splitDocument(
 ): SplitResult {
   check(sections);
   const terms = sectionTerms(sections);
+  const scorer = classifierScorer(sections);
   const assignments = assign(
-    document.pages.map((p) => scorePage(p, terms)),
+    document.pages.map((p) => scorePage(p, terms, scorer)),
     true,
     false,
   );
