@@ -4,6 +4,7 @@ import { Logger } from 'nestjs-pino';
 import { requestIdOf } from './common/request-id.js';
 import type { AppConfig } from './config/app-config.js';
 import { AppModule, type AppOverrides } from './app.module.js';
+import { serveOpenApi } from './processing/versions/api-description.js';
 
 /** Builds the HTTP application; shared by `main.ts` and the e2e tests. */
 export async function createApp(
@@ -27,5 +28,6 @@ export async function createApp(
   fastify.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  serveOpenApi(app);
   return app;
 }

@@ -3,6 +3,7 @@ import { CLOCK, systemClock, type Clock } from '../../common/clock.js';
 import { ModelVersionRepository } from './model-version.repository.js';
 import { VersionRegistry } from './version-registry.service.js';
 import { VersionsController } from './versions.controller.js';
+import { ApiVersionController } from './api-version.controller.js';
 
 /** The model version registry and `GET /versions`. */
 @Global()
@@ -12,7 +13,7 @@ export class VersionsModule {
   static forRoot(clock: Clock = systemClock): DynamicModule {
     return {
       module: VersionsModule,
-      controllers: [VersionsController],
+      controllers: [VersionsController, ApiVersionController],
       providers: [ModelVersionRepository, VersionRegistry, { provide: CLOCK, useValue: clock }],
       exports: [VersionRegistry, CLOCK],
     };

@@ -100,3 +100,30 @@ describe('frozen model snapshots (self-hosted)', () => {
     ).rejects.toThrow(/FROZEN_MODEL_SNAPSHOTS.*layout-v0/);
   });
 });
+
+describe('API description version', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('serves /openapi.json with info.version v<major>.<minor>.<patch>-<suffix>, equal to GET /version', async () => {
+    const res = await fetch(`${t.baseUrl}/openapi.json`);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as {
+      openapi: string;
+      info: { version: string };
+      paths: Record<string, unknown>;
+    };
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.info.version).toMatch(/^v\d+\.\d+\.\d+-[0-9A-Za-z.-]+$/);
+    const version = (await (await fetch(`${t.baseUrl}/version`)).json()) as { version: string };
+    expect(version).toEqual({ version: doc.info.version });
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/versions', '/version', '/health', '/api/v1/usage/export']),
+    );
+  });
+});

@@ -1,0 +1,29 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { apiVersion } from './api-version.js';
+
+/**
+ * The OpenAPI document, generated from the controllers and DTOs when the app is built and
+ * served at `/openapi.json`. `info.version` is the API description version.
+ */
+export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('docproc')
+    .setDescription('Document-processing API: classify, parse, extract, split; usage export.')
+    .setVersion(apiVersion())
+    .addBearerAuth({ type: 'http', scheme: 'bearer' }, 'SkippableHTTPBearer')
+    .build();
+  return SwaggerModule.createDocument(app, config);
+}
+
+export function serveOpenApi(app: NestFastifyApplication): void {
+  let document: OpenAPIObject | undefined;
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .get('/openapi.json', async (_request, reply) => {
+      // Built on first request, once every module's routes are registered.
+      document ??= buildOpenApiDocument(app);
+      return reply.header('content-type', 'application/json; charset=utf-8').send(document);
+    });
+}
