@@ -4,7 +4,7 @@ import { Logger } from 'nestjs-pino';
 import { requestIdOf } from './common/request-id.js';
 import type { AppConfig } from './config/app-config.js';
 import { AppModule, type AppOverrides } from './app.module.js';
-import { serveOpenApi } from './processing/versions/api-description.js';
+import { serveOpenApi, trackRoutes } from './processing/versions/api-description.js';
 
 /** Builds the HTTP application; shared by `main.ts` and the e2e tests. */
 export async function createApp(
@@ -28,6 +28,7 @@ export async function createApp(
   fastify.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  trackRoutes(app);
   serveOpenApi(app);
   return app;
 }

@@ -16,6 +16,28 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
   return SwaggerModule.createDocument(app, config);
 }
 
+const routesByApp = new WeakMap<NestFastifyApplication, { method: string; path: string }[]>();
+
+/**
+ * Records every route the HTTP server registers (call before the app initializes), so a
+ * spec can check that the OpenAPI document covers all of them.
+ */
+export function trackRoutes(app: NestFastifyApplication): void {
+  const routes: { method: string; path: string }[] = [];
+  routesByApp.set(app, routes);
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      for (const method of methods) routes.push({ method: String(method), path: route.url });
+    });
+}
+
+export function registeredRoutes(app: NestFastifyApplication): { method: string; path: string }[] {
+  return [...(routesByApp.get(app) ?? [])];
+}
+
 export function serveOpenApi(app: NestFastifyApplication): void {
   let document: OpenAPIObject | undefined;
   app

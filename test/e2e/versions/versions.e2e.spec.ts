@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '../../../src/common/clock.js';
+import { registeredRoutes } from '../../../src/processing/versions/api-description.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 
 interface Listing {
@@ -125,5 +126,22 @@ describe('API description version', () => {
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining(['/versions', '/version', '/health', '/api/v1/usage/export']),
     );
+  });
+
+  it('documents every route the server registers', async () => {
+    const doc = (await (await fetch(`${t.baseUrl}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const documented = new Set(
+      Object.entries(doc.paths).flatMap(([path, operations]) =>
+        Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+      ),
+    );
+    const routes = registeredRoutes(t.app)
+      .filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && r.path !== '/openapi.json')
+      .filter((r) => r.path !== '*' && r.path !== '/*')
+      .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`);
+    expect(routes).toEqual(expect.arrayContaining(['GET /versions', 'GET /api/v1/usage/export']));
+    expect(routes.filter((r) => !documented.has(r))).toEqual([]);
   });
 });
