@@ -13,7 +13,33 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     .setVersion(apiVersion())
     .addBearerAuth({ type: 'http', scheme: 'bearer' }, 'SkippableHTTPBearer')
     .build();
-  return SwaggerModule.createDocument(app, config);
+  const document = SwaggerModule.createDocument(app, config);
+  // Routes registered on Fastify directly (outside Nest controllers) are described here.
+  document.paths['/upload/{fileId}'] = {
+    put: {
+      operationId: 'presignedUpload',
+      summary: 'Upload the bytes of a file to a presigned upload URL',
+      description:
+        'Target of the `presigned_url` returned by `POST /upload` without a file. The query ' +
+        'carries the signature; the body is the raw file.',
+      tags: ['upload'],
+      parameters: [
+        { name: 'fileId', in: 'path', required: true, schema: { type: 'string' } },
+        { name: 'expires', in: 'query', required: true, schema: { type: 'string' } },
+        { name: 'signature', in: 'query', required: true, schema: { type: 'string' } },
+      ],
+      requestBody: {
+        required: true,
+        content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+      },
+      responses: {
+        '200': { description: '`{"file_id":"docproc://<id>.<ext>"}`' },
+        '403': { description: 'The signature is invalid or expired' },
+        '413': { description: 'The file is larger than the upload limit' },
+      },
+    },
+  };
+  return document;
 }
 
 const routesByApp = new WeakMap<NestFastifyApplication, { method: string; path: string }[]>();
