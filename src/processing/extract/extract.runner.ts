@@ -19,6 +19,8 @@ export interface ExtractRequest {
 }
 
 export interface ExtractOutcome {
+  /** What was read: for usage events (fileType) and job records (total pages). */
+  document: { fileType: string; totalPages: number };
   result: Record<string, unknown>;
   usage: { num_pages: number; num_fields: number };
   model_versions: ModelVersionsReport;
@@ -46,6 +48,7 @@ export async function runExtract(
     citations: request.settings?.citations?.enabled === true,
   });
   return {
+    document: { fileType: document.fileType, totalPages: document.totalPages },
     result,
     usage: { num_pages: document.pages.length, num_fields: numFields },
     model_versions: reportVersions([versions.extract, versions.deepExtract]),

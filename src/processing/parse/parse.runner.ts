@@ -23,6 +23,8 @@ export interface ParseRequest {
 }
 
 export interface ParseOutcome {
+  /** What was read: for usage events (fileType) and job records (total pages). */
+  document: { fileType: string; totalPages: number };
   result: ParseResult;
   usage: { num_pages: number };
   model_versions: ModelVersionsReport;
@@ -51,6 +53,7 @@ export async function runParse(
     addPageMarkers: request.formatting?.add_page_markers,
   });
   return {
+    document: { fileType: document.fileType, totalPages: document.totalPages },
     result,
     usage: { num_pages: document.pages.length },
     model_versions: reportVersions([versions.layout]),

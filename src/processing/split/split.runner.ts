@@ -24,6 +24,8 @@ export interface SplitRequest {
 }
 
 export interface SplitOutcome {
+  /** What was read: for usage events (fileType) and job records (total pages). */
+  document: { fileType: string; totalPages: number };
   result: SplitResult | DeepSplitResult;
   usage: { num_pages: number };
   model_versions: ModelVersionsReport;
@@ -115,6 +117,7 @@ export async function runSplit(
     ? deepSplitDocument(document, sections, versions.deepSplit.engine as DeepSplitEngine)
     : splitDocument(document, sections);
   return {
+    document: { fileType: document.fileType, totalPages: document.totalPages },
     result,
     usage: { num_pages: document.pages.length },
     model_versions: reportVersions([versions.deepSplit]),
