@@ -3,6 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { requestIdOf } from './common/request-id.js';
 import type { AppConfig } from './config/app-config.js';
+import type { Clock } from './common/clock.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { AccountsModule } from './accounts/accounts.module.js';
@@ -13,10 +14,16 @@ import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { ProcessingModule } from './processing/processing.module.js';
 import { HealthModule } from './operations/health/health.module.js';
 import { MetricsModule } from './common/metrics/metrics.module.js';
+import { VersionsModule } from './processing/versions/versions.module.js';
+
+/** Replacements tests make to providers of the real app (e.g. a fixed clock). */
+export interface AppOverrides {
+  clock?: Clock;
+}
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, overrides: AppOverrides = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -37,6 +44,7 @@ export class AppModule {
         UsageKafkaConsumerModule,
         AdminModule,
         ProcessingModule,
+        VersionsModule.forRoot(overrides.clock),
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };

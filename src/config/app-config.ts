@@ -36,6 +36,11 @@ export interface AppConfig {
   defaultOrgId: string | null;
   usage: UsageConfig;
   processing: ProcessingConfig;
+  /**
+   * Removed model versions kept pinnable from frozen snapshots (`FROZEN_MODEL_SNAPSHOTS`,
+   * `family:version,...`). Spec: only on-prem or private-network deployments have them.
+   */
+  frozenModelSnapshots: { family: string; version: string }[];
 }
 
 export interface UsageConfig {
@@ -198,6 +203,22 @@ function readUsage(env: Env): UsageConfig {
   };
 }
 
+function readFrozenSnapshots(env: Env): { family: string; version: string }[] {
+  const raw = env.FROZEN_MODEL_SNAPSHOTS;
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const match = /^([a-z_]+):([A-Za-z0-9._-]+)$/.exec(entry);
+      if (!match) {
+        throw new ConfigError('FROZEN_MODEL_SNAPSHOTS', `"${entry}" is not family:version`);
+      }
+      return { family: match[1], version: match[2] };
+    });
+}
+
 /** Reads and validates the whole environment once; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): AppConfig {
   const port = readInt(env, 'PORT', 3000, 0, 65535);
@@ -244,5 +265,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     defaultOrgId: authDisabled ? defaultOrgId : null,
     usage: readUsage(env),
     processing: loadProcessingConfig(env),
+    frozenModelSnapshots: readFrozenSnapshots(env),
   };
 }

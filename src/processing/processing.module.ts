@@ -29,8 +29,11 @@ import { UrlSigner } from './upload/url-signer.service.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { WebhooksRepository } from './webhooks/webhooks.repository.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
+import { OperationsController } from './operations/operations.controller.js';
+import { OperationJobsService } from './operations/operation-jobs.service.js';
 
-const PROCESSING_ROUTES = /^\/(classify|classify_async|job|jobs|cancel|upload|webhooks)(\/|\?|$)/;
+const PROCESSING_ROUTES =
+  /^\/(classify|classify_async|parse|parse_async|extract|extract_async|split|split_async|job|jobs|cancel|upload|webhooks)(\/|\?|$)/;
 
 /**
  * The processing plane: classify endpoints, the job store, the database queue and its
@@ -43,6 +46,7 @@ const PROCESSING_ROUTES = /^\/(classify|classify_async|job|jobs|cancel|upload|we
     JobResultController,
     UploadController,
     WebhooksController,
+    OperationsController,
   ],
   providers: [
     { provide: QUEUE_DRIVER, useClass: DatabaseQueueDriver },
@@ -53,6 +57,7 @@ const PROCESSING_ROUTES = /^\/(classify|classify_async|job|jobs|cancel|upload|we
     JobsRepository,
     JobsService,
     ClassifyJobsService,
+    OperationJobsService,
     InputResolver,
     SafeFetcher,
     UploadsRepository,

@@ -59,7 +59,7 @@ export class PooledClassificationRunner implements ClassificationRunner, OnAppli
 }
 
 /** The library's typed errors as client-facing failures; anything else stays internal. */
-function toProcessingError(error: unknown): unknown {
+export function toProcessingError(error: unknown): unknown {
   if (error instanceof PageSelectionError)
     return new ProcessingError(PAGE_RANGE_INVALID, error.message, 422);
   if (error instanceof UnsupportedDocumentError) {

@@ -57,3 +57,44 @@ export async function terminateOcr(): Promise<void> {
   worker = undefined;
   if (current) await (await current).terminate();
 }
+
+/** A recognized line with pixel boxes (x0,y0 top-left; x1,y1 bottom-right). */
+export interface OcrLine {
+  text: string;
+  bbox: { x0: number; y0: number; x1: number; y1: number };
+  words: { text: string; bbox: { x0: number; y0: number; x1: number; y1: number } }[];
+  confidence: number;
+}
+
+/**
+ * Lines and words of an image with their boxes, for parse's layout (added by the versions
+ * branch). Uses the same worker as recognizeImage.
+ */
+export async function recognizeLayout(
+  image: Uint8Array,
+): Promise<{ text: string; lines: OcrLine[] }> {
+  const w = await ocrWorker();
+  const result = await w.recognize(
+    Buffer.from(image.buffer, image.byteOffset, image.byteLength),
+    {},
+    { text: true, blocks: true },
+  );
+  const lines: OcrLine[] = [];
+  for (const block of result.data.blocks ?? []) {
+    for (const paragraph of block.paragraphs) {
+      for (const line of paragraph.lines) {
+        const words = line.words
+          .filter((word) => word.text.trim() !== '')
+          .map((word) => ({ text: word.text, bbox: word.bbox }));
+        if (words.length === 0) continue;
+        lines.push({
+          text: words.map((word) => word.text).join(' '),
+          bbox: line.bbox,
+          words,
+          confidence: line.confidence,
+        });
+      }
+    }
+  }
+  return { text: result.data.text, lines };
+}

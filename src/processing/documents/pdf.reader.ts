@@ -55,7 +55,8 @@ function alnumCount(text: string): number {
   return (text.match(/[\p{L}\p{N}]/gu) ?? []).length;
 }
 
-async function renderPng(page: PDFPageProxy, pdf: PDFDocumentProxy): Promise<Buffer> {
+/** PNG of a page at OCR resolution (also used by parse for OCR line boxes). */
+export async function renderPng(page: PDFPageProxy, pdf: PDFDocumentProxy): Promise<Buffer> {
   const base = page.getViewport({ scale: 1 });
   const scale = Math.min(OCR_SCALE, OCR_MAX_SIDE / Math.max(base.width, base.height));
   const viewport = page.getViewport({ scale });
@@ -116,12 +117,14 @@ export async function warmUpPdf(): Promise<void> {
   }
 }
 
-/** Opens a PDF for page-by-page reading; only the pages asked for are parsed. */
-export async function openPdf(bytes: Uint8Array): Promise<PdfReader> {
+/**
+ * Opens a PDF with pdf.js (the legacy Node build, bundled fonts, cmaps and wasm); a
+ * CorruptDocumentError when it cannot be read. Also used by parse for text positions.
+ */
+export async function openPdfDocument(bytes: Uint8Array): Promise<PDFDocumentProxy> {
   const { getDocument } = await loadPdfJs();
-  let pdf: PDFDocumentProxy;
   try {
-    pdf = await getDocument({
+    return await getDocument({
       // A copy: pdf.js may transfer (detach) the buffer it is given.
       data: new Uint8Array(bytes),
       standardFontDataUrl: assetDir('standard_fonts'),
@@ -143,6 +146,11 @@ export async function openPdf(bytes: Uint8Array): Promise<PdfReader> {
       { cause: error },
     );
   }
+}
+
+/** Opens a PDF for page-by-page reading; only the pages asked for are parsed. */
+export async function openPdf(bytes: Uint8Array): Promise<PdfReader> {
+  const pdf = await openPdfDocument(bytes);
   return {
     numPages: pdf.numPages,
     async readPage(pageNumber) {

@@ -1,6 +1,6 @@
 /** Internal job states; the API shows Pending (queued, running), Completed and Failed. */
 export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
-export type JobType = 'Classify';
+export type JobType = 'Classify' | 'Parse' | 'Extract' | 'Split';
 export type ApiJobStatus = 'Pending' | 'Completed' | 'Failed' | 'Idle';
 
 export interface JobRecord {

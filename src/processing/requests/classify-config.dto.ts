@@ -140,7 +140,7 @@ export class AsyncConfigDto {
 }
 
 /** string | string[] | UploadResponse, chosen by the JSON shape. */
-const classifyInput: Checker = (v) => {
+export const classifyInput: Checker = (v) => {
   if (typeof v === 'string') return inputUrl(v);
   if (Array.isArray(v)) return list(inputUrl, { minItems: 1 })(v);
   if (isPlainObject(v)) return model(UploadResponseDto)(v);

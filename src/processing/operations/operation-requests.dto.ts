@@ -1,0 +1,322 @@
+import { Allow } from 'class-validator';
+import {
+  AsyncConfigDto,
+  classifyInput,
+  PageRangeDto,
+  UploadResponseDto,
+} from '../requests/classify-config.dto.js';
+import {
+  bool,
+  Check,
+  type Checker,
+  fail,
+  int,
+  isPlainObject,
+  list,
+  model,
+  nullable,
+  ok,
+  quoteList,
+  Required,
+  str,
+} from '../requests/request-validation.js';
+
+/**
+ * Request bodies of parse, extract and split, after the reductoai SDK's types (every field
+ * the SDK can send is accepted; fields docproc does not act on are validated loosely and
+ * ignored, see docs/decisions.md) plus the spec's pinning fields.
+ */
+
+function oneOf(values: readonly string[]): Checker {
+  return (v) =>
+    typeof v === 'string' && values.includes(v)
+      ? ok(v)
+      : fail('enum', `Input should be ${quoteList([...values])}`, v, {
+          expected: quoteList([...values]),
+        });
+}
+
+const anyObject: Checker = (v) =>
+  isPlainObject(v) ? ok(v) : fail('dict_type', 'Input should be a valid dictionary', v);
+
+const number: Checker = (v) =>
+  typeof v === 'number' && Number.isFinite(v)
+    ? ok(v)
+    : fail('float_type', 'Input should be a valid number', v);
+
+/** PageRange | PageRange[] | int[] | null; no page cap (parse reads the whole document). */
+const operationPageRange: Checker = (v) => {
+  if (v === null) return ok(null);
+  if (Array.isArray(v)) {
+    return v.length > 0 && typeof v[0] === 'number'
+      ? list(int({ ge: 1 }))(v)
+      : list(model(PageRangeDto))(v);
+  }
+  if (isPlainObject(v)) return model(PageRangeDto)(v);
+  return fail(
+    'model_attributes_type',
+    'Input should be a PageRange object, a list of PageRange objects, a list of integers or null',
+    v,
+  );
+};
+
+export const CHUNK_MODES = ['variable', 'section', 'page', 'disabled', 'block', 'page_sections'];
+export const BLOCK_TYPES = [
+  'Header',
+  'Footer',
+  'Title',
+  'Section Header',
+  'Page Number',
+  'List Item',
+  'Figure',
+  'Table',
+  'Key Value',
+  'Text',
+  'Comment',
+  'Signature',
+];
+
+export class ParseAlphaDto {
+  @Check(str, { optional: true })
+  layout_model?: string;
+}
+
+export class ParseSettingsDto {
+  @Check(operationPageRange, { optional: true })
+  page_range?: unknown;
+
+  /** Spec "Versioning": pins the layout model version. */
+  @Check(model(ParseAlphaDto), { optional: true })
+  alpha?: ParseAlphaDto;
+
+  @Check(bool, { optional: true })
+  return_ocr_data?: boolean;
+
+  @Check(bool, { optional: true })
+  force_url_result?: boolean;
+
+  @Check(bool, { optional: true })
+  persist_results?: boolean;
+
+  @Check(bool, { optional: true })
+  embed_pdf_metadata?: boolean;
+
+  @Check(nullable(str), { optional: true })
+  document_password?: string | null;
+
+  @Check(nullable(str), { optional: true })
+  force_file_extension?: string | null;
+
+  @Check(oneOf(['ocr', 'hybrid']), { optional: true })
+  extraction_mode?: string;
+
+  @Check(oneOf(['standard', 'legacy']), { optional: true })
+  ocr_system?: string;
+
+  @Check(list(oneOf(['figure', 'table', 'page'])), { optional: true })
+  return_images?: string[];
+
+  @Check(nullable(number), { optional: true })
+  timeout?: number | null;
+}
+
+export class ChunkingDto {
+  @Check(oneOf(CHUNK_MODES), { optional: true })
+  chunk_mode?: string;
+
+  @Check(nullable(int({ ge: 1 })), { optional: true })
+  chunk_size?: number | null;
+
+  @Check(int({ ge: 0 }), { optional: true })
+  chunk_overlap?: number;
+}
+
+export class RetrievalDto {
+  @Check(model(ChunkingDto), { optional: true })
+  chunking?: ChunkingDto;
+
+  @Check(bool, { optional: true })
+  embedding_optimized?: boolean;
+
+  @Check(list(oneOf(BLOCK_TYPES)), { optional: true })
+  filter_blocks?: string[];
+}
+
+export class FormattingDto {
+  @Check(bool, { optional: true })
+  add_page_markers?: boolean;
+
+  @Check(list(str), { optional: true })
+  include?: string[];
+
+  @Check(bool, { optional: true })
+  merge_tables?: boolean;
+
+  @Check(oneOf(['html', 'json', 'md', 'jsonbbox', 'dynamic', 'csv']), { optional: true })
+  table_output_format?: string;
+}
+
+/** Fields every operation request shares with classify (input, queueing, async). */
+export class OperationBaseDto {
+  @Required()
+  @Check(classifyInput)
+  input!: string | string[] | UploadResponseDto;
+
+  @Check(model(AsyncConfigDto))
+  async: AsyncConfigDto = new AsyncConfigDto();
+
+  /** Sync requests go to the priority lane unless this is false (spec `priority`). */
+  @Check(bool)
+  priority = true;
+
+  @Check(oneOf(['auto', 'default', 'batch']))
+  queue_priority: 'auto' | 'default' | 'batch' = 'auto';
+}
+
+export class ParseConfigDto extends OperationBaseDto {
+  @Check(anyObject, { optional: true })
+  enhance?: Record<string, unknown>;
+
+  @Check(model(FormattingDto), { optional: true })
+  formatting?: FormattingDto;
+
+  @Check(model(RetrievalDto), { optional: true })
+  retrieval?: RetrievalDto;
+
+  @Check(model(ParseSettingsDto), { optional: true })
+  settings?: ParseSettingsDto;
+
+  @Check(anyObject, { optional: true })
+  spreadsheet?: Record<string, unknown>;
+}
+
+/** `parsing` of extract and split: parse options applied before the operation. */
+export class ParseOptionsDto {
+  @Check(anyObject, { optional: true })
+  enhance?: Record<string, unknown>;
+
+  @Check(model(FormattingDto), { optional: true })
+  formatting?: FormattingDto;
+
+  @Check(model(RetrievalDto), { optional: true })
+  retrieval?: RetrievalDto;
+
+  @Check(model(ParseSettingsDto), { optional: true })
+  settings?: ParseSettingsDto;
+
+  @Check(anyObject, { optional: true })
+  spreadsheet?: Record<string, unknown>;
+}
+
+export class InstructionsDto {
+  /** A JSON Schema; checked by the extract pipeline's own rules (422 at its location). */
+  @Allow()
+  schema?: unknown;
+
+  @Check(str, { optional: true })
+  system_prompt?: string;
+}
+
+export class CitationsDto {
+  @Check(bool, { optional: true })
+  enabled?: boolean;
+
+  @Check(bool, { optional: true })
+  numerical_confidence?: boolean;
+}
+
+export class ExtractAlphaDto {
+  @Check(str, { optional: true })
+  extract_model?: string;
+
+  @Check(str, { optional: true })
+  deep_extract_model?: string;
+}
+
+export class ExtractSettingsDto {
+  @Check(bool, { optional: true })
+  array_extract?: boolean;
+
+  @Check(model(CitationsDto), { optional: true })
+  citations?: CitationsDto;
+
+  @Check(bool, { optional: true })
+  deep_extract?: boolean;
+
+  @Check(bool, { optional: true })
+  include_images?: boolean;
+
+  @Check(bool, { optional: true })
+  optimize_for_latency?: boolean;
+
+  /** Spec "Versioning": extract and deep extract pins. */
+  @Check(model(ExtractAlphaDto), { optional: true })
+  alpha?: ExtractAlphaDto;
+}
+
+export class ExtractConfigDto extends OperationBaseDto {
+  @Required()
+  @Check(model(InstructionsDto))
+  instructions!: InstructionsDto;
+
+  @Check(model(ParseOptionsDto), { optional: true })
+  parsing?: ParseOptionsDto;
+
+  @Check(model(ExtractSettingsDto), { optional: true })
+  settings?: ExtractSettingsDto;
+}
+
+export class SplitCategoryDto {
+  @Required()
+  @Check(str)
+  name!: string;
+
+  @Required()
+  @Check(str)
+  description!: string;
+
+  @Check(nullable(str), { optional: true })
+  partition_key?: string | null;
+}
+
+export class SplitSettingsDto {
+  @Check(bool, { optional: true })
+  allow_page_overlap?: boolean;
+
+  @Check(oneOf(['truncate', 'preserve']), { optional: true })
+  table_cutoff?: string;
+
+  @Check(bool, { optional: true })
+  deep_split?: boolean;
+
+  /**
+   * Accepted here only to answer a deep split pin placed under `settings` with a 422 that
+   * says where it belongs (top-level `alpha.deep_split_model`).
+   */
+  @Check(anyObject, { optional: true })
+  alpha?: Record<string, unknown>;
+}
+
+export class SplitAlphaDto {
+  @Check(str, { optional: true })
+  deep_split_model?: string;
+}
+
+export class SplitConfigDto extends OperationBaseDto {
+  @Required()
+  @Check(list(model(SplitCategoryDto), { minItems: 1 }))
+  split_description!: SplitCategoryDto[];
+
+  @Check(model(ParseOptionsDto), { optional: true })
+  parsing?: ParseOptionsDto;
+
+  @Check(model(SplitSettingsDto), { optional: true })
+  settings?: SplitSettingsDto;
+
+  @Check(str, { optional: true })
+  split_rules?: string;
+
+  /** Spec "Versioning": the deep split pin lives here, at the top level. */
+  @Check(model(SplitAlphaDto), { optional: true })
+  alpha?: SplitAlphaDto;
+}

@@ -1,0 +1,114 @@
+import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import type { ProcessingPrincipal } from '../../accounts/principal.js';
+import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
+import { ProcessingAuthGuard } from '../../accounts/auth/processing-auth.guard.js';
+import { ValidatedBodyPipe } from '../requests/validated-body.pipe.js';
+import { OperationJobsService, type OperationKind } from './operation-jobs.service.js';
+import {
+  ExtractConfigDto,
+  type OperationBaseDto,
+  ParseConfigDto,
+  SplitConfigDto,
+} from './operation-requests.dto.js';
+
+const parseBody = new ValidatedBodyPipe(ParseConfigDto);
+const extractBody = new ValidatedBodyPipe(ExtractConfigDto);
+const splitBody = new ValidatedBodyPipe(SplitConfigDto);
+
+function abortOnClose(request: FastifyRequest): AbortSignal {
+  const aborted = new AbortController();
+  request.raw.once('close', () => {
+    if (!request.raw.complete) aborted.abort();
+  });
+  return aborted.signal;
+}
+
+/** parse, extract and split: sync (waits for the job) and `_async` (returns `job_id`). */
+@ApiTags('operations')
+@ApiBearerAuth('SkippableHTTPBearer')
+@Controller()
+@UseGuards(ProcessingAuthGuard)
+export class OperationsController {
+  constructor(private readonly operations: OperationJobsService) {}
+
+  private sync(
+    kind: OperationKind,
+    config: OperationBaseDto,
+    principal: ProcessingPrincipal,
+    request: FastifyRequest,
+  ): Promise<Record<string, unknown>> {
+    return this.operations.runSync(kind, principal, config, abortOnClose(request));
+  }
+
+  @Post('parse')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Parse: typed blocks with bounding boxes (pin: settings.alpha.layout_model)',
+  })
+  parse(
+    @Body(parseBody) config: ParseConfigDto,
+    @CurrentPrincipal() principal: ProcessingPrincipal,
+    @Req() request: FastifyRequest,
+  ): Promise<Record<string, unknown>> {
+    return this.sync('parse', config, principal, request);
+  }
+
+  @Post('parse_async')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Parse as a job; returns job_id' })
+  parseAsync(
+    @Body(parseBody) config: ParseConfigDto,
+    @CurrentPrincipal() principal: ProcessingPrincipal,
+  ): Promise<{ job_id: string }> {
+    return this.operations.submitAsync('parse', principal, config);
+  }
+
+  @Post('extract')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Extract: schema values with citations (pins: settings.alpha.extract_model, settings.alpha.deep_extract_model)',
+  })
+  extract(
+    @Body(extractBody) config: ExtractConfigDto,
+    @CurrentPrincipal() principal: ProcessingPrincipal,
+    @Req() request: FastifyRequest,
+  ): Promise<Record<string, unknown>> {
+    return this.sync('extract', config, principal, request);
+  }
+
+  @Post('extract_async')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Extract as a job; returns job_id' })
+  extractAsync(
+    @Body(extractBody) config: ExtractConfigDto,
+    @CurrentPrincipal() principal: ProcessingPrincipal,
+  ): Promise<{ job_id: string }> {
+    return this.operations.submitAsync('extract', principal, config);
+  }
+
+  @Post('split')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Split: page ranges per section (pin: top-level alpha.deep_split_model)',
+  })
+  split(
+    @Body(splitBody) config: SplitConfigDto,
+    @CurrentPrincipal() principal: ProcessingPrincipal,
+    @Req() request: FastifyRequest,
+  ): Promise<Record<string, unknown>> {
+    return this.sync('split', config, principal, request);
+  }
+
+  @Post('split_async')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Split as a job; returns job_id' })
+  splitAsync(
+    @Body(splitBody) config: SplitConfigDto,
+    @CurrentPrincipal() principal: ProcessingPrincipal,
+  ): Promise<{ job_id: string }> {
+    return this.operations.submitAsync('split', principal, config);
+  }
+}

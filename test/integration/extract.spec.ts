@@ -1,0 +1,218 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { RequestValidationError } from '../../src/common/validation-error.js';
+import {
+  extractDocument,
+  validateSchema,
+  type JsonSchema,
+} from '../../src/processing/extract/extract.operation.js';
+import { loadLayoutDocument } from '../../src/processing/parse/layout.loader.js';
+import type { LayoutDocument } from '../../src/processing/parse/layout.types.js';
+import { makeLayoutPdf, type DrawnLine } from '../support/layout-documents.js';
+
+const schema: JsonSchema = {
+  type: 'object',
+  properties: {
+    invoice_number: { type: 'string' },
+    invoice_date: { type: 'string', format: 'date' },
+    due_date: { type: 'string', format: 'date' },
+    customer_name: { type: 'string', title: 'Customer' },
+    paid: { type: 'boolean' },
+    total: { type: 'number' },
+    ship_to: { type: 'string' },
+    shipping_carrier: { type: 'string', description: 'Carrier used for shipping' },
+    line_items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          description: { type: 'string' },
+          quantity: { type: 'integer' },
+          unit_price: { type: 'number' },
+          amount: { type: 'number' },
+        },
+      },
+    },
+  },
+};
+
+let doc: LayoutDocument;
+let drawn: DrawnLine[];
+
+beforeAll(async () => {
+  const pdf = await makeLayoutPdf([
+    {
+      elements: [
+        { title: 'INVOICE' },
+        {
+          keyValues: [
+            ['Invoice Number', 'INV-2026-0042'],
+            ['Invoice Date', 'March 5, 2026'],
+            ['Due Date', '04/04/2026'],
+            ['Customer', 'Globex Corporation'],
+            ['Paid', 'No'],
+          ],
+        },
+        { lines: ['Ship To:', '221B Baker Street', 'London NW1 6XE'] },
+        { lines: ['Carrier: DHL Express'] },
+        { heading: 'Line items' },
+        {
+          table: [
+            ['Description', 'Qty', 'Unit Price', 'Amount'],
+            ['Widget A', '10', '12.50', '125.00'],
+            ['Widget B', '4', '30.00', '120.00'],
+          ],
+        },
+      ],
+    },
+    {
+      elements: [
+        // The table continues on page 2 without its header.
+        { table: [['Service fee', '1', '55.00', '55.00']] },
+        { keyValues: [['Total Amount Due', '$300.00']] },
+      ],
+    },
+  ]);
+  drawn = pdf.lines;
+  doc = await loadLayoutDocument(pdf.bytes);
+});
+
+function drawnLine(text: string): DrawnLine {
+  const line = drawn.find((l) => l.text === text);
+  if (!line) throw new Error(`not drawn: ${text}`);
+  return line;
+}
+
+interface Cited {
+  value: unknown;
+  citations: { type: string; content: string; bbox: Record<string, number> }[];
+}
+
+function expectCitedAt(field: unknown, text: string) {
+  const cited = field as Cited;
+  const line = drawnLine(text);
+  expect(cited.citations).toHaveLength(1);
+  expect(cited.citations[0].content).toBe(text);
+  expect(cited.citations[0].bbox.page).toBe(line.page);
+  expect(cited.citations[0].bbox.left).toBeCloseTo(line.left, 2);
+  expect(cited.citations[0].bbox.top).toBeCloseTo(line.top, 2);
+  expect(cited.citations[0].bbox.width).toBeCloseTo(line.width, 2);
+  expect(cited.citations[0].bbox.height).toBeCloseTo(line.height, 2);
+}
+
+describe('extract with extract-v3 (label-typed)', () => {
+  it('finds key-value lines and cites the line each value was read from', () => {
+    const { result, numFields } = extractDocument(doc, schema, {
+      engine: 'label-typed',
+      citations: true,
+    });
+    expect(numFields).toBe(12);
+    expect((result.invoice_number as Cited).value).toBe('INV-2026-0042');
+    expectCitedAt(result.invoice_number, 'Invoice Number: INV-2026-0042');
+    expect((result.invoice_date as Cited).value).toBe('2026-03-05');
+    expectCitedAt(result.invoice_date, 'Invoice Date: March 5, 2026');
+    expect((result.due_date as Cited).value).toBe('2026-04-04');
+    expect((result.customer_name as Cited).value).toBe('Globex Corporation');
+    expect((result.paid as Cited).value).toBe(false);
+    // The value below its label: the first line only for the non-deep engines.
+    expect((result.ship_to as Cited).value).toBe('221B Baker Street');
+    expectCitedAt(result.ship_to, '221B Baker Street');
+    // Neither "Total Amount Due" nor "Carrier" is the property's own label.
+    expect(result.total).toEqual({ value: null, citations: [] });
+    expect(result.shipping_carrier).toEqual({ value: null, citations: [] });
+  });
+
+  it('reads table rows whose headers match the item properties, citing each cell', () => {
+    const { result } = extractDocument(doc, schema, { engine: 'label-typed', citations: true });
+    const rows = result.line_items as Record<string, Cited>[];
+    expect(
+      rows.map((r) => [r.description.value, r.quantity.value, r.unit_price.value, r.amount.value]),
+    ).toEqual([
+      ['Widget A', null, 12.5, 125],
+      ['Widget B', null, 30, 120],
+    ]);
+    expectCitedAt(rows[1].amount, '120.00');
+  });
+
+  it('returns plain values when citations are off', () => {
+    const { result } = extractDocument(doc, schema, { engine: 'label-typed', citations: false });
+    expect(result.invoice_number).toBe('INV-2026-0042');
+    expect(result.line_items).toEqual([
+      { description: 'Widget A', quantity: null, unit_price: 12.5, amount: 125 },
+      { description: 'Widget B', quantity: null, unit_price: 30, amount: 120 },
+    ]);
+  });
+});
+
+describe('extract engines differ', () => {
+  it('extract-v2 (label-normalized) returns dates as written', () => {
+    const { result } = extractDocument(doc, schema, {
+      engine: 'label-normalized',
+      citations: false,
+    });
+    expect(result.invoice_date).toBe('March 5, 2026');
+    expect(result.due_date).toBe('04/04/2026');
+  });
+
+  it('extract-v1 (label-exact) uses only property names and reads no tables', () => {
+    const { result } = extractDocument(doc, schema, { engine: 'label-exact', citations: false });
+    expect(result.invoice_number).toBe('INV-2026-0042');
+    expect(result.customer_name).toBeNull();
+    expect(result.ship_to).toBeNull();
+    expect(result.line_items).toEqual([]);
+  });
+
+  it('deep extract (deep-extract-v2) fills synonyms, multi-line values and tables across pages', () => {
+    const { result } = extractDocument(doc, schema, {
+      engine: 'label-typed',
+      deepEngine: 'fuzzy-synonyms',
+      citations: true,
+    });
+    expect((result.total as Cited).value).toBe(300);
+    expectCitedAt(result.total, 'Total Amount Due: $300.00');
+    expect((result.ship_to as Cited).value).toBe('221B Baker Street\nLondon NW1 6XE');
+    const rows = result.line_items as Record<string, Cited>[];
+    expect(rows.map((r) => [r.description.value, r.quantity.value, r.amount.value])).toEqual([
+      ['Widget A', 10, 125],
+      ['Widget B', 4, 120],
+      ['Service fee', 1, 55],
+    ]);
+    expect(rows[2].amount.citations[0].bbox.page).toBe(2);
+    expect((result.shipping_carrier as Cited).value).toBeNull();
+  });
+
+  it('deep-extract-v3 also matches labels against property descriptions', () => {
+    const { result } = extractDocument(doc, schema, {
+      engine: 'label-typed',
+      deepEngine: 'fuzzy-synonyms-described',
+      citations: true,
+    });
+    expect((result.shipping_carrier as Cited).value).toBe('DHL Express');
+    expectCitedAt(result.shipping_carrier, 'Carrier: DHL Express');
+  });
+});
+
+describe(validateSchema.name, () => {
+  const loc = ['body', 'instructions', 'schema'];
+
+  it('accepts an object schema', () => {
+    expect(validateSchema(schema, loc)).toBe(schema);
+  });
+
+  it.each([
+    ['a string', 'invoice', loc],
+    ['an array schema at the root', { type: 'array', items: { type: 'string' } }, loc],
+    [
+      'an unknown property type',
+      { type: 'object', properties: { when: { type: 'datetime' } } },
+      [...loc, 'properties', 'when', 'type'],
+    ],
+  ])('refuses %s with a 422 pointing at it', (_name, bad, expectedLoc) => {
+    try {
+      validateSchema(bad, loc);
+      throw new Error('accepted');
+    } catch (error) {
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect((error as RequestValidationError).detail[0].loc).toEqual(expectedLoc);
+    }
+  });
+});
