@@ -45,7 +45,7 @@ export function client(baseUrl: string, apiKey: string | null) {
 export async function waitForJob(
   api: ReturnType<typeof client>,
   jobId: string,
-  timeoutMs = 15_000,
+  timeoutMs = 60_000,
 ): Promise<Json> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

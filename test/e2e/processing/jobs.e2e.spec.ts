@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
@@ -115,6 +115,8 @@ describe('jobs API', () => {
 });
 
 describe('queue order and cancellation with one busy cpu worker', () => {
+  // One worker runs everything in turn: slow on a loaded machine.
+  jest.setTimeout(120_000);
   let t: TestApp;
   let files: FileServer;
   beforeAll(async () => {
@@ -127,7 +129,7 @@ describe('queue order and cancellation with one busy cpu worker', () => {
   });
 
   async function finishedAt(api: ReturnType<typeof client>, id: string): Promise<number> {
-    await waitForJob(api, id);
+    await waitForJob(api, id, 60_000);
     const rows = await t.app
       .get(DuckDbService)
       .all<{ at: bigint }>(

@@ -101,6 +101,15 @@ describe('usage events through the outbox', () => {
 
     sink.failing = false;
     await until(() => sink.events.some((e) => e.data.jobId === res.body.job_id), 40_000);
+    // Marked sent right after publish resolved.
+    await until(
+      async () =>
+        (
+          await db.all(`SELECT 1 FROM usage_outbox WHERE job_id = $1 AND sent_at IS NOT NULL`, [
+            res.body.job_id,
+          ])
+        ).length === 1,
+    );
     const sent = await db.all(
       `SELECT 1 FROM usage_outbox WHERE job_id = $1 AND sent_at IS NOT NULL`,
       [res.body.job_id],
