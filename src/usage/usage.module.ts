@@ -7,6 +7,7 @@ import { UsageIngestService } from './ingestion/usage-ingest.service.js';
 import { InProcessUsageSink } from './ingestion/in-process-usage.sink.js';
 import { UsageIngestMetrics } from './ingestion/usage-ingest.metrics.js';
 import { UsageKafkaModule } from './ingestion/kafka/usage-kafka.module.js';
+import { MetricsModule } from '../common/metrics/metrics.module.js';
 import { KafkaUsageSink } from './ingestion/kafka/kafka-usage.sink.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -21,7 +22,8 @@ import { UsageImportService } from './import/usage-import.service.js';
 /** The usage plane: ingestion into the DuckDB store, metadata keys, and the export API. */
 @Global()
 @Module({
-  imports: [UsageKafkaModule],
+  // MetricsModule is global in the server; importing it here also serves docproc-admin's context.
+  imports: [MetricsModule, UsageKafkaModule],
   controllers: [UsageExportController, MetadataKeyController],
   providers: [
     OrgDirectoryRepository,
