@@ -1,3 +1,4 @@
+import { Partitioners } from 'kafkajs';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -74,6 +75,10 @@ beforeAll(async () => {
   t = await startTestApp(env);
   orgs = [];
   for (const name of ['Acme', 'Globex', 'Initech']) orgs.push(await seedAccount(t.app, name));
+  // Org ids are random and events are keyed by org: make sure the keys span partitions.
+  while (new Set(orgs.map((o) => partitionOf(o.orgId))).size < 2) {
+    orgs.push(await seedAccount(t.app, `Extra ${orgs.length}`));
+  }
 }, 60_000);
 
 afterAll(async () => {
@@ -262,3 +267,16 @@ describe('Kafka usage ingestion (real broker)', () => {
     await expectExportsMatch();
   }, 60_000);
 });
+
+/** The partition kafkajs' default partitioner picks for a key on a 3-partition topic. */
+function partitionOf(key: string): number {
+  const partitioner = Partitioners.DefaultPartitioner();
+  const partitionMetadata = [0, 1, 2].map((partitionId) => ({
+    partitionId,
+    partitionErrorCode: 0,
+    leader: 1,
+    replicas: [1],
+    isr: [1],
+  }));
+  return partitioner({ topic: 'any', partitionMetadata, message: { key, value: null } });
+}
