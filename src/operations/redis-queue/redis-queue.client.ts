@@ -9,7 +9,7 @@ import {
   QUEUES,
 } from '../../processing/queue/queue-driver.js';
 import type { RedisQueueConfig } from '../operations.config.js';
-import { redisConnection } from './redis-connection.js';
+import { redisConnection, withTimeout } from './redis-connection.js';
 import { LANE_PRIORITY, PRIORITY_LANE } from './redis-queue.types.js';
 
 /**
@@ -22,9 +22,12 @@ export class RedisQueueClient {
   readonly connection: Redis;
   private readonly queues: Record<QueueName, Queue>;
   private events: Partial<Record<QueueName, QueueEvents>> = {};
+  /** Connections this client opened; BullMQ never closes a connection it was given. */
+  private readonly owned: Redis[] = [];
 
   constructor(readonly config: RedisQueueConfig) {
     this.connection = redisConnection(config.url, false);
+    this.owned.push(this.connection);
     this.queues = {
       cpu: this.queue('cpu'),
       io: this.queue('io'),
@@ -45,8 +48,10 @@ export class RedisQueueClient {
   queueEvents(name: QueueName): QueueEvents {
     let events = this.events[name];
     if (!events) {
+      const connection = redisConnection(this.config.url, true);
+      this.owned.push(connection);
       events = new QueueEvents(name, {
-        connection: redisConnection(this.config.url, true),
+        connection,
         prefix: this.config.prefix,
       });
       events.on('error', () => undefined);
@@ -87,11 +92,16 @@ export class RedisQueueClient {
     return this.queues[name].getWorkersCount();
   }
 
+  /** Bounded: with Redis gone the queues would wait for a reconnect forever. */
   async close(): Promise<void> {
-    await Promise.allSettled([
-      ...QUEUES.map((q) => this.queues[q].close()),
-      ...Object.values(this.events).map((e) => e.close()),
-    ]);
-    this.connection.disconnect();
+    await withTimeout(
+      Promise.allSettled([
+        ...QUEUES.map((q) => this.queues[q].close()),
+        ...Object.values(this.events).map((e) => e.close()),
+      ]),
+      3000,
+      'queue close',
+    ).catch(() => undefined);
+    for (const connection of this.owned) connection.disconnect();
   }
 }

@@ -6,6 +6,7 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
@@ -18,7 +19,7 @@ import { ProcessingError } from '../../processing/jobs/job.types.js';
 import { JobsRepository } from '../../processing/jobs/jobs.repository.js';
 import type { QueueTask } from '../../processing/queue/queue-driver.js';
 import { RedisDispatchRepository, type Dispatch } from './redis-dispatch.repository.js';
-import { redisConnection } from './redis-connection.js';
+import { redisConnection, withTimeout } from './redis-connection.js';
 import { REDIS_QUEUE_CLIENT, type OptionalRedisQueueClient } from './redis-queue.token.js';
 import {
   CLASSIFY_JOB,
@@ -41,6 +42,7 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
   private readonly logger = new Logger(RedisResultsConsumer.name);
   private worker: Worker<RemoteResult> | null = null;
   private reconciler: NodeJS.Timeout | null = null;
+  private connection: Redis | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -55,8 +57,9 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
   onApplicationBootstrap(): void {
     const redis = this.config.operations.redis;
     if (!redis || !this.redis) return;
+    this.connection = redisConnection(redis.url, true);
     this.worker = new Worker<RemoteResult>(RESULTS_QUEUE, (job) => this.apply(job.data), {
-      connection: redisConnection(redis.url, true),
+      connection: this.connection,
       prefix: redis.prefix,
       concurrency: 4,
       removeOnComplete: { count: 0 },
@@ -70,7 +73,16 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
 
   async onApplicationShutdown(): Promise<void> {
     if (this.reconciler) clearInterval(this.reconciler);
-    await this.worker?.close();
+    // Bounded: with Redis gone a graceful close would wait for a reconnect forever; an
+    // unfinished result stays in Redis and is consumed at the next start.
+    if (this.worker) {
+      const worker = this.worker;
+      await withTimeout(worker.close(), 3000, 'results consumer close').catch(() => {
+        void worker.close(true).catch(() => undefined);
+        void worker.disconnect().catch(() => undefined);
+      });
+    }
+    this.connection?.disconnect();
   }
 
   /** Records one worker outcome; safe to run twice for the same job. */

@@ -7,6 +7,7 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { Queue, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { ProcessingError } from '../../processing/jobs/job.types.js';
@@ -40,6 +41,7 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
   readonly inFlight = new InFlightTracker();
   private watchdog: WorkerWatchdog | null = null;
   private readonly name = `${os.hostname()}:${process.pid}`;
+  private readonly connections: Redis[] = [];
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -50,7 +52,7 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
     const redis = this.config.operations.redis;
     if (!redis) throw new Error('REDIS_URL is required for the worker process');
     this.results = new Queue<RemoteResult>(RESULTS_QUEUE, {
-      connection: redisConnection(redis.url, false),
+      connection: this.connect(redis.url, false),
       prefix: redis.prefix,
     });
     this.results.on('error', () => undefined);
@@ -60,7 +62,7 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
     ];
     for (const [queue, concurrency] of pools) {
       const worker = new Worker(queue, (job) => this.process(queue, job), {
-        connection: redisConnection(redis.url, true),
+        connection: this.connect(redis.url, true),
         prefix: redis.prefix,
         concurrency,
         name: this.name,
@@ -99,6 +101,13 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
     }
     this.watchdog?.stop();
     await this.results?.close();
+    for (const connection of this.connections) connection.disconnect();
+  }
+
+  private connect(url: string, blocking: boolean): Redis {
+    const connection = redisConnection(url, blocking);
+    this.connections.push(connection);
+    return connection;
   }
 
   private async process(queue: QueueName, job: Job): Promise<unknown> {
