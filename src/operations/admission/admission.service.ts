@@ -53,8 +53,19 @@ export class AdmissionService {
     });
   }
 
-  /** Resolves when the request may be queued; throws the 503 QUEUE_FULL ApiError otherwise. */
-  async admit(request: AdmissionRequest): Promise<void> {
+  /**
+   * Requests admitted whose job is not committed yet, per queue and lane kind. The depth
+   * read cannot see them, so without this a burst of simultaneous requests would all read
+   * the same depth and overshoot the cap. Check and reservation run in one synchronous
+   * step after the read, so they are atomic on the event loop.
+   */
+  private readonly reserved = new Map<string, number>();
+
+  /**
+   * Resolves when the request may be queued, with a release to call once its job is
+   * committed (or the submission failed); throws the 503 QUEUE_FULL ApiError otherwise.
+   */
+  async admit(request: AdmissionRequest): Promise<() => void> {
     const caps = this.config.operations.admission;
     const batch = request.lane === 'batch';
     const cap = batch
@@ -64,7 +75,7 @@ export class AdmissionService {
         : request.queue === 'cpu'
           ? caps.cpuMaxDepth
           : caps.ioMaxDepth;
-    if (cap === null) return;
+    if (cap === null) return () => undefined;
     let depth: number;
     try {
       const combined = await withTimeout(
@@ -85,9 +96,20 @@ export class AdmissionService {
         },
         READ_FAILED_LOG,
       );
-      return;
+      return () => undefined;
     }
-    if (depth < cap) return;
+    const key = `${request.queue}:${batch ? 'batch' : 'main'}`;
+    const reserved = this.reserved.get(key) ?? 0;
+    if (depth + reserved < cap) {
+      this.reserved.set(key, reserved + 1);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        this.reserved.set(key, (this.reserved.get(key) ?? 1) - 1);
+      };
+    }
+    depth += reserved;
     this.queueFull.inc({ queue: request.queue, lane: request.lane, signal: QUEUE_FULL_SIGNAL });
     this.logger.warn(
       {

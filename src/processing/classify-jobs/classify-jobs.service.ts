@@ -99,10 +99,14 @@ export class ClassifyJobsService implements TaskHandler<ClassifyPayload>, OnModu
       throw error;
     }
     // Issue 6: the queue admission cap refuses before any job exists (503 QUEUE_FULL).
-    await this.admission.admit({ queue: 'cpu', lane: laneFor(config, isAsync), sync: !isAsync });
+    const admitted = await this.admission.admit({
+      queue: 'cpu',
+      lane: laneFor(config, isAsync),
+      sync: !isAsync,
+    });
     const jobId = randomUUID();
     const request = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
-    await this.db.transaction(async (tx) => {
+    const committed = this.db.transaction(async (tx) => {
       await this.jobs.insert(tx, {
         jobId,
         orgId: principal.orgId,
@@ -124,6 +128,7 @@ export class ClassifyJobsService implements TaskHandler<ClassifyPayload>, OnModu
         tx,
       );
     });
+    await committed.finally(admitted);
     return jobId;
   }
 

@@ -62,13 +62,22 @@ describe('worker liveness', () => {
   it('warns at 80% of the stuck threshold and fails the probe past it (unless disabled)', async () => {
     const api = client(t.baseUrl, 'org-liveness');
     const slow = files.hold('/stuck.txt', 'invoice number 1');
-    const job = await api.post('/classify_async', { input: slow.url, classification_schema: schema });
+    const job = await api.post('/classify_async', {
+      input: slow.url,
+      classification_schema: schema,
+    });
     await until(
       () => logs.entries.some((e) => e.event === 'worker_watchdog.task_near_stuck_threshold'),
       'the watchdog warning',
     );
-    const warning = logs.entries.find((e) => e.event === 'worker_watchdog.task_near_stuck_threshold')!;
-    expect(warning).toMatchObject({ level: 'warn', stuckThresholdSeconds: 2, role: 'database-queue-worker' });
+    const warning = logs.entries.find(
+      (e) => e.event === 'worker_watchdog.task_near_stuck_threshold',
+    )!;
+    expect(warning).toMatchObject({
+      level: 'warn',
+      stuckThresholdSeconds: 2,
+      role: 'database-queue-worker',
+    });
     expect(Number(warning.oldestTaskAgeSeconds)).toBeGreaterThanOrEqual(1);
     await until(
       () => Number(fs.readFileSync(stateFile, 'utf8').trim().split(' ')[1]) > 2,
@@ -77,7 +86,10 @@ describe('worker liveness', () => {
     const probe = await runLivenessProbe(probeEnv);
     expect(probe.code).toBe(1);
     expect(probe.stderr).toMatch(/stuck/);
-    const disabled = await runLivenessProbe({ ...probeEnv, WORKER_LIVENESS_PROBE_ENABLED: 'false' });
+    const disabled = await runLivenessProbe({
+      ...probeEnv,
+      WORKER_LIVENESS_PROBE_ENABLED: 'false',
+    });
     expect(disabled.code).toBe(0);
 
     slow.release();
