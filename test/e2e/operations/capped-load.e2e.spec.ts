@@ -7,7 +7,7 @@ import { Agent } from 'undici';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
 import { type ChildRun, startWorkerProcess, until } from '../../support/operations.js';
-import { client } from '../../support/processing-client.js';
+import { client, type Json } from '../../support/processing-client.js';
 import { testRedisUrl } from '../../support/redis.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
@@ -74,7 +74,7 @@ describe('capped deployment under load', () => {
         return {
           status: res.status,
           retryAfter: res.headers.get('retry-after'),
-          body: (await res.json()) as any,
+          body: (await res.json()) as Json,
         };
       }),
     );

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FileServer, startFileServer } from '../../support/file-server.js';
 import { type PrivateRedis, recordLogs, startPrivateRedis } from '../../support/operations.js';
-import { client } from '../../support/processing-client.js';
+import { client, type Json } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 const schema = [{ category: 'invoice', criteria: ['invoice number'] }];
@@ -45,7 +45,7 @@ describe('queue depth read time-out', () => {
 
   it('reads both queue systems while Redis answers', async () => {
     const res = await fetch(`${t.baseUrl}/queue_metrics`);
-    const body = (await res.json()) as Record<string, any>;
+    const body = (await res.json()) as Json;
     expect(body.queues.cpu.new_queue).toMatchObject({ queue: 'cpu', active: 0 });
     expect(body.queue_cpu_active_queue_length).toBe(0);
   });
