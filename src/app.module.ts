@@ -14,6 +14,8 @@ import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { ProcessingModule } from './processing/processing.module.js';
 import { HealthModule } from './operations/health/health.module.js';
 import { MetricsModule } from './common/metrics/metrics.module.js';
+import { OperationsModule } from './operations/operations.module.js';
+import { QueueOperationsModule } from './operations/redis-queue/redis-queue.module.js';
 import { VersionsModule } from './processing/versions/versions.module.js';
 
 /** Replacements tests make to providers of the real app (e.g. a fixed clock). */
@@ -45,6 +47,8 @@ export class AppModule {
         AdminModule,
         ProcessingModule,
         VersionsModule.forRoot(overrides.clock),
+        QueueOperationsModule,
+        OperationsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };

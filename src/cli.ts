@@ -5,6 +5,7 @@ import { describeError, EXIT } from './cli/cli-error.js';
 import { connect } from './cli/connect.js';
 import { buildProgram, CommanderError } from './cli/program.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
+import { addOperationsCommands } from './operations/preflight/operations-commands.js';
 
 /**
  * docproc-admin: one admin command per run, JSON result on stdout, one-line error on
@@ -21,6 +22,11 @@ async function main(argv: string[]): Promise<number> {
       await transport.close();
     }
   });
+  let printed = false;
+  addOperationsCommands(program, (report) => {
+    printed = true;
+    process.stdout.write(`${JSON.stringify(report)}\n`);
+  });
   try {
     await program.parseAsync(argv);
   } catch (error) {
@@ -32,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`docproc-admin: ${describeError(error)}\n`);
     return (error as { exitCode?: number }).exitCode ?? EXIT.failed;
   }
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  if (!printed) process.stdout.write(`${JSON.stringify(result)}\n`);
   return EXIT.ok;
 }
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { NormalizerPolicy } from '../usage/ingestion/usage-event.normalizer.js';
 import type { CardinalityRule } from '../usage/ingestion/usage-store.repository.js';
 import { loadProcessingConfig, ProcessingConfig } from '../processing/processing.config.js';
+import { loadOperationsConfig, OperationsConfig } from '../operations/operations.config.js';
 
 /** Raised when an environment variable is invalid; the message names the variable. */
 export class ConfigError extends Error {
@@ -41,6 +42,7 @@ export interface AppConfig {
    * `family:version,...`). Spec: only on-prem or private-network deployments have them.
    */
   frozenModelSnapshots: { family: string; version: string }[];
+  operations: OperationsConfig;
 }
 
 export interface UsageConfig {
@@ -249,6 +251,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
       `expected 1 to 64 letters, digits, "_" or "-", got "${defaultOrgId}"`,
     );
   }
+  const processing = loadProcessingConfig(env);
+  const operations = loadOperationsConfig(env);
+  // The spec's grace period setting bounds the database-queue workers' shutdown unless the
+  // finer WORKER_SHUTDOWN_GRACE_MS is given.
+  if (!env.WORKER_SHUTDOWN_GRACE_MS) {
+    processing.workerShutdownGraceMs = operations.terminationGraceSeconds * 1000;
+  }
   return {
     port,
     host,
@@ -264,7 +273,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     authDisabled,
     defaultOrgId: authDisabled ? defaultOrgId : null,
     usage: readUsage(env),
-    processing: loadProcessingConfig(env),
+    processing,
+    operations,
     frozenModelSnapshots: readFrozenSnapshots(env),
   };
 }

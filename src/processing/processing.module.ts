@@ -16,9 +16,9 @@ import { JobsRepository } from './jobs/jobs.repository.js';
 import { JobsService } from './jobs/jobs.service.js';
 import { UsageOutboxRelay } from './outbox/usage-outbox.relay.js';
 import { UsageOutboxRepository } from './outbox/usage-outbox.repository.js';
-import { DatabaseQueueDriver } from './queue/database-queue.repository.js';
 import { QUEUE_DRIVER } from './queue/queue-driver.js';
 import { QueueWorkers } from './queue/queue-workers.service.js';
+import { RoutingQueueDriver } from '../operations/redis-queue/routing-queue.driver.js';
 import { installJsonBodyParser } from './requests/json-body.parser.js';
 import { presignedPutPlugin } from './upload/presigned-put.plugin.js';
 import { ProcessingSecretsRepository } from './upload/processing-secrets.repository.js';
@@ -49,7 +49,8 @@ const PROCESSING_ROUTES =
     OperationsController,
   ],
   providers: [
-    { provide: QUEUE_DRIVER, useClass: DatabaseQueueDriver },
+    // Issue 6: rollout routing between the database queue and the new (BullMQ) queue.
+    { provide: QUEUE_DRIVER, useClass: RoutingQueueDriver },
     // The pipeline behind the job layer: one line to swap (e.g. for a remote classifier).
     { provide: CLASSIFICATION_RUNNER, useClass: PooledClassificationRunner },
     QueueWorkers,
@@ -69,7 +70,14 @@ const PROCESSING_ROUTES =
     UsageOutboxRepository,
     UsageOutboxRelay,
   ],
-  exports: [QUEUE_DRIVER, QueueWorkers, JobsService],
+  exports: [
+    QUEUE_DRIVER,
+    QueueWorkers,
+    JobsService,
+    ClassifyJobsService,
+    JobsRepository,
+    JobEvents,
+  ],
 })
 export class ProcessingModule implements OnModuleInit {
   constructor(

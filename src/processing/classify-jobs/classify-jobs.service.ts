@@ -3,6 +3,7 @@ import { HttpStatus, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/co
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { ApiError } from '../../common/api-error.js';
 import { RequestValidationError } from '../../common/validation-error.js';
+import { AdmissionService } from '../../operations/admission/admission.service.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
@@ -77,6 +78,7 @@ export class ClassifyJobsService implements TaskHandler<ClassifyPayload>, OnModu
     private readonly outbox: UsageOutboxRepository,
     private readonly relay: UsageOutboxRelay,
     private readonly webhooks: WebhooksService,
+    private readonly admission: AdmissionService,
   ) {}
 
   onModuleInit(): void {
@@ -96,9 +98,15 @@ export class ClassifyJobsService implements TaskHandler<ClassifyPayload>, OnModu
       if (error instanceof ProcessingError) throw apiErrorOf(error);
       throw error;
     }
+    // Issue 6: the queue admission cap refuses before any job exists (503 QUEUE_FULL).
+    const admitted = await this.admission.admit({
+      queue: 'cpu',
+      lane: laneFor(config, isAsync),
+      sync: !isAsync,
+    });
     const jobId = randomUUID();
     const request = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
-    await this.db.transaction(async (tx) => {
+    const committed = this.db.transaction(async (tx) => {
       await this.jobs.insert(tx, {
         jobId,
         orgId: principal.orgId,
@@ -120,6 +128,7 @@ export class ClassifyJobsService implements TaskHandler<ClassifyPayload>, OnModu
         tx,
       );
     });
+    await committed.finally(admitted);
     return jobId;
   }
 
@@ -233,7 +242,8 @@ export class ClassifyJobsService implements TaskHandler<ClassifyPayload>, OnModu
     await this.finishFailed(task, new ProcessingError('INTERRUPTED', reason, 500), false);
   }
 
-  private async finishCompleted(
+  /** Public for the new queue system's results consumer (issue 6). */
+  async finishCompleted(
     task: QueueTask<ClassifyPayload>,
     started: JobRecord,
     outcome: ClassificationOutcome,
@@ -272,7 +282,7 @@ export class ClassifyJobsService implements TaskHandler<ClassifyPayload>, OnModu
     this.afterFinish(jobId);
   }
 
-  private async finishFailed(
+  async finishFailed(
     task: QueueTask<ClassifyPayload>,
     failure: ProcessingError,
     completeTask = true,

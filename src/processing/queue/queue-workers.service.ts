@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
+import { databaseQueueLoops } from '../../operations/operations.config.js';
 import {
   QUEUE_DRIVER,
   type QueueDriver,
@@ -73,10 +74,14 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
       await this.handlers.get(task.kind)?.exhausted?.(task, reason);
     }
     this.running = true;
-    const { cpuWorkerConcurrency, ioWorkerConcurrency } = this.config.processing;
+    // Issue 6: the legacy worker kinds (worker, priority worker, gpu worker) set the cpu loops.
+    const loops = databaseQueueLoops(
+      this.config.operations.legacyWorkers,
+      this.config.processing.cpuWorkerConcurrency,
+      this.config.processing.ioWorkerConcurrency,
+    );
     for (const queue of QUEUES) {
-      const concurrency = queue === 'cpu' ? cpuWorkerConcurrency : ioWorkerConcurrency;
-      for (let i = 0; i < concurrency; i++) this.loops.push(this.loop(queue));
+      for (let i = 0; i < loops[queue]; i++) this.loops.push(this.loop(queue));
     }
   }
 

@@ -1,0 +1,46 @@
+import { Controller, Get } from '@nestjs/common';
+import { QUEUES, type QueueName } from '../../processing/queue/queue-driver.js';
+import { RolloutService, type RolloutReport } from '../rollout/rollout.service.js';
+import { LegacyQueueRepository } from '../upgrade/legacy-queue.repository.js';
+import { QueueDepthService, type CombinedDepth } from './queue-depth.service.js';
+
+/**
+ * The self-hosted operational endpoints (unauthenticated like `/health` and `/metrics`:
+ * serve them on an internal network only).
+ */
+@Controller()
+export class OperationsController {
+  constructor(
+    private readonly depths: QueueDepthService,
+    private readonly legacy: LegacyQueueRepository,
+    private readonly rollout: RolloutService,
+  ) {}
+
+  /** Queued plus running jobs per queue, both queue systems together, with per-lane detail. */
+  @Get('queue_metrics')
+  async queueMetrics(): Promise<Record<string, unknown>> {
+    const read = await Promise.all(QUEUES.map((q) => this.depths.read(q)));
+    const byQueue = Object.fromEntries(read.map((d) => [d.queue, d])) as Record<
+      QueueName,
+      CombinedDepth
+    >;
+    return {
+      queue_cpu_active_queue_length: byQueue.cpu.active,
+      queue_io_active_queue_length: byQueue.io.active,
+      queues: byQueue,
+    };
+  }
+
+  /** True when the legacy database queue has no queued or running worker task. */
+  @Get('drain_status')
+  async drainStatus(): Promise<{ drained: boolean; legacy_active_tasks: number }> {
+    const active = await this.legacy.activeLegacyTasks();
+    return { drained: active === 0, legacy_active_tasks: active };
+  }
+
+  /** The rollout ratios this running process routes by, and its legacy worker roles. */
+  @Get('rollout')
+  report(): RolloutReport {
+    return this.rollout.report();
+  }
+}

@@ -1,0 +1,158 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { DuckDbService } from '../../database/duckdb.service.js';
+import {
+  CLASSIFY_TASK,
+  ClassifyJobsService,
+} from '../../processing/classify-jobs/classify-jobs.service.js';
+import { JobEvents } from '../../processing/jobs/job-events.js';
+import { ProcessingError } from '../../processing/jobs/job.types.js';
+import { JobsRepository } from '../../processing/jobs/jobs.repository.js';
+import type { QueueTask } from '../../processing/queue/queue-driver.js';
+import { RedisDispatchRepository, type Dispatch } from './redis-dispatch.repository.js';
+import { redisConnection, withTimeout } from './redis-connection.js';
+import { REDIS_QUEUE_CLIENT, type OptionalRedisQueueClient } from './redis-queue.token.js';
+import {
+  CLASSIFY_JOB,
+  LANE_PRIORITY,
+  RESULTS_QUEUE,
+  type RemoteResult,
+} from './redis-queue.types.js';
+import { REDIS_TASK_PREFIX } from './routing-queue.driver.js';
+
+/**
+ * The API process's half of the new queue system. Redis workers have no DuckDB, so their
+ * outcomes come back on the BullMQ `results` queue and are written here, in the same
+ * transaction shape as a legacy worker's (job row, usage outbox, webhooks, dispatch row
+ * removed). BullMQ keeps a result until this consumer has processed it, and the write is
+ * idempotent (a finished job ignores a second result). A reconciler puts dispatches Redis
+ * lost back on the queue and fails the ones BullMQ gave up on: nothing accepted is lost.
+ */
+@Injectable()
+export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(RedisResultsConsumer.name);
+  private worker: Worker<RemoteResult> | null = null;
+  private reconciler: NodeJS.Timeout | null = null;
+  private connection: Redis | null = null;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(REDIS_QUEUE_CLIENT) private readonly redis: OptionalRedisQueueClient,
+    private readonly db: DuckDbService,
+    private readonly jobs: JobsRepository,
+    private readonly classify: ClassifyJobsService,
+    private readonly events: JobEvents,
+    private readonly dispatches: RedisDispatchRepository,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const redis = this.config.operations.redis;
+    if (!redis || !this.redis) return;
+    this.connection = redisConnection(redis.url, true);
+    this.worker = new Worker<RemoteResult>(RESULTS_QUEUE, (job) => this.apply(job.data), {
+      connection: this.connection,
+      prefix: redis.prefix,
+      concurrency: 4,
+      removeOnComplete: { count: 0 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    });
+    this.worker.on('error', (error) => this.logger.warn({ err: error }, 'results consumer error'));
+    const interval = Number(process.env.REDIS_RECONCILE_INTERVAL_MS ?? 30_000);
+    this.reconciler = setInterval(() => void this.reconcile(), interval);
+    this.reconciler.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.reconciler) clearInterval(this.reconciler);
+    // Bounded: with Redis gone a graceful close would wait for a reconnect forever; an
+    // unfinished result stays in Redis and is consumed at the next start.
+    if (this.worker) {
+      const worker = this.worker;
+      await withTimeout(worker.close(), 3000, 'results consumer close').catch(() => {
+        void worker.close(true).catch(() => undefined);
+        void worker.disconnect().catch(() => undefined);
+      });
+    }
+    this.connection?.disconnect();
+  }
+
+  /** Records one worker outcome; safe to run twice for the same job. */
+  async apply(result: RemoteResult): Promise<void> {
+    const { jobId } = result;
+    const dispatch: QueueTask<{ jobId: string }> = {
+      taskId: `${REDIS_TASK_PREFIX}${jobId}`,
+      queue: 'cpu',
+      lane: 'standard',
+      kind: CLASSIFY_TASK,
+      payload: { jobId },
+      attempts: 1,
+      maxAttempts: 1,
+      enqueuedAt: new Date(),
+    };
+    if (!(await this.jobs.markRunning(jobId))) {
+      // Cancelled, deleted or already finished (maybe by a legacy worker after a fallback).
+      await this.db.transaction(async (tx) => {
+        const job = await this.jobs.find(jobId, tx);
+        if (job && job.cancelRequested && (job.state === 'queued' || job.state === 'running')) {
+          await this.jobs.markCancelled(tx, jobId);
+        }
+        await this.dispatches.remove(tx, jobId);
+      });
+      this.events.finished(jobId);
+      return;
+    }
+    if ('outcome' in result) {
+      const job = (await this.jobs.find(jobId))!;
+      await this.classify.finishCompleted(dispatch, job, result.outcome);
+    } else {
+      const { code, message, status } = result.failure;
+      await this.classify.finishFailed(dispatch, new ProcessingError(code, message, status));
+    }
+  }
+
+  /** Dispatches older than a minute whose BullMQ job is gone or failed for good. */
+  async reconcile(olderThanMs = 60_000): Promise<void> {
+    if (!this.redis) return;
+    try {
+      for (const dispatch of await this.dispatches.older(olderThanMs, 100)) {
+        const queue: Queue = this.redis.get(dispatch.queue);
+        const state = await queue.getJobState(dispatch.bullJobId);
+        if (state === 'unknown') await this.redispatch(queue, dispatch);
+        else if (state === 'failed') {
+          const job = await queue.getJob(dispatch.bullJobId);
+          await this.apply({
+            jobId: dispatch.jobId,
+            failure: {
+              code: 'PROCESSING_FAILED',
+              message: job?.failedReason || 'Processing failed on the new queue',
+              status: 500,
+            },
+          });
+        }
+      }
+    } catch (error) {
+      this.logger.warn({ err: error }, 'new-queue reconcile failed; retrying later');
+    }
+  }
+
+  private async redispatch(queue: Queue, dispatch: Dispatch): Promise<void> {
+    // Gone from Redis with no result recorded (e.g. Redis restarted without persistence).
+    this.logger.warn({ jobId: dispatch.jobId }, 'job lost by Redis; queued again');
+    await queue.add(CLASSIFY_JOB, dispatch.payload, {
+      jobId: dispatch.bullJobId,
+      priority: LANE_PRIORITY[dispatch.lane],
+      attempts: this.config.processing.jobMaxAttempts,
+      removeOnComplete: true,
+      removeOnFail: { age: 7 * 24 * 3600 },
+    });
+  }
+}

@@ -1,0 +1,34 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { ConfigError, loadConfig } from './config/app-config.js';
+import { WorkerModule } from './operations/worker/worker.module.js';
+
+/** `npm run start:worker`: a new-queue (BullMQ) worker process, no HTTP server. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+    if (!config.operations.redis)
+      throw new ConfigError('REDIS_URL', 'required by the worker process');
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`docproc-worker: ${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), {
+    bufferLogs: true,
+  });
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
+  await app.init();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `docproc-worker: failed to start: ${error instanceof Error ? error.stack : String(error)}\n`,
+  );
+  process.exit(1);
+});

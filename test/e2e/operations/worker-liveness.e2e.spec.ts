@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { FileServer, startFileServer } from '../../support/file-server.js';
+import {
+  type ChildRun,
+  recordLogs,
+  runLivenessProbe,
+  startWorkerProcess,
+  until,
+} from '../../support/operations.js';
+import { client, waitForJob } from '../../support/processing-client.js';
+import { testRedisUrl } from '../../support/redis.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+
+jest.setTimeout(90_000);
+
+const schema = [{ category: 'invoice', criteria: ['invoice number'] }];
+
+/** The watchdog file and the exec probe, with seconds-scale thresholds. */
+describe('worker liveness', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-liveness-'));
+  const stateFile = path.join(dir, 'worker-state');
+  const probeEnv = {
+    WORKER_STATE_FILE: stateFile,
+    WORKER_LIVENESS_WATCHDOG_STALE_SEC: '2',
+    WORKER_LIVENESS_STUCK_THRESHOLD_SEC: '2',
+  };
+  let t: TestApp;
+  let files: FileServer;
+  const logs = recordLogs();
+
+  beforeAll(async () => {
+    files = await startFileServer();
+    t = await startTestApp({
+      ...probeEnv,
+      FETCH_ALLOW_HOSTS: '127.0.0.1',
+      CPU_WORKER_CONCURRENCY: '1',
+      WORKER_WATCHDOG_INTERVAL_MS: '200',
+      WORKER_SHUTDOWN_GRACE_MS: '100',
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await files.close();
+    logs.restore();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes "<timestamp> -1" while idle, and the probe passes', async () => {
+    await until(() => fs.existsSync(stateFile), 'the state file');
+    const [stamp, age] = fs.readFileSync(stateFile, 'utf8').trim().split(' ');
+    expect(Math.abs(Number(stamp) - Date.now() / 1000)).toBeLessThan(3);
+    expect(age).toBe('-1');
+    const probe = await runLivenessProbe(probeEnv);
+    expect(probe.code).toBe(0);
+    expect(probe.stdout).toMatch(/idle/);
+  });
+
+  it('warns at 80% of the stuck threshold and fails the probe past it (unless disabled)', async () => {
+    const api = client(t.baseUrl, 'org-liveness');
+    const slow = files.hold('/stuck.txt', 'invoice number 1');
+    const job = await api.post('/classify_async', {
+      input: slow.url,
+      classification_schema: schema,
+    });
+    await until(
+      () => logs.entries.some((e) => e.event === 'worker_watchdog.task_near_stuck_threshold'),
+      'the watchdog warning',
+    );
+    const warning = logs.entries.find(
+      (e) => e.event === 'worker_watchdog.task_near_stuck_threshold',
+    )!;
+    expect(warning).toMatchObject({
+      level: 'warn',
+      stuckThresholdSeconds: 2,
+      role: 'database-queue-worker',
+    });
+    expect(Number(warning.oldestTaskAgeSeconds)).toBeGreaterThanOrEqual(1);
+    await until(
+      () => Number(fs.readFileSync(stateFile, 'utf8').trim().split(' ')[1]) > 2,
+      'the task age to pass the threshold',
+    );
+    const probe = await runLivenessProbe(probeEnv);
+    expect(probe.code).toBe(1);
+    expect(probe.stderr).toMatch(/stuck/);
+    const disabled = await runLivenessProbe({
+      ...probeEnv,
+      WORKER_LIVENESS_PROBE_ENABLED: 'false',
+    });
+    expect(disabled.code).toBe(0);
+
+    slow.release();
+    expect((await waitForJob(api, job.body.job_id)).status).toBe('Completed');
+    await until(() => fs.readFileSync(stateFile, 'utf8').trim().endsWith(' -1'), 'idle again');
+    expect((await runLivenessProbe(probeEnv)).code).toBe(0);
+  });
+
+  it('a blocked worker event loop leaves the file stale: the probe fails while /health answers 200', async () => {
+    const workerState = path.join(dir, 'redis-worker-state');
+    const env = { ...probeEnv, WORKER_STATE_FILE: workerState };
+    const worker: ChildRun = await startWorkerProcess({
+      REDIS_URL: testRedisUrl(),
+      REDIS_QUEUE_PREFIX: `docproc-test-${randomUUID()}`,
+      WORKER_STATE_FILE: workerState,
+      WORKER_WATCHDOG_INTERVAL_MS: '200',
+    });
+    try {
+      await until(() => fs.existsSync(workerState), 'the worker state file');
+      expect((await runLivenessProbe(env)).code).toBe(0);
+      // SIGSTOP freezes the worker's event loop exactly like a long synchronous task.
+      worker.child.kill('SIGSTOP');
+      await new Promise((r) => setTimeout(r, 3500));
+      const probe = await runLivenessProbe(env);
+      expect(probe.code).toBe(1);
+      expect(probe.stderr).toMatch(/event loop blocked/);
+      expect((await fetch(`${t.baseUrl}/health`)).status).toBe(200);
+      worker.child.kill('SIGCONT');
+      await until(async () => (await runLivenessProbe(env)).code === 0, 'the probe to pass again');
+    } finally {
+      await worker.stop();
+    }
+  });
+});

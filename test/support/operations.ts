@@ -1,0 +1,193 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const register = path.join(repoRoot, 'test/support/ts-register.mjs');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+export interface ChildRun {
+  child: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** A docproc entry point (`src/worker.ts`, `src/cli.ts`) as a child process, from source. */
+export function spawnSource(entry: string, args: string[], env: Record<string, string>): ChildRun {
+  const child = spawn(
+    process.execPath,
+    ['--import', register, path.join(repoRoot, entry), ...args],
+    {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return {
+    child,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGCONT');
+        child.kill('SIGTERM');
+      }
+      await exited(child);
+    },
+  };
+}
+
+/** A new-queue worker process (`npm run start:worker` from source), ready once it logs so. */
+export async function startWorkerProcess(env: Record<string, string>): Promise<ChildRun> {
+  const run = spawnSource('src/worker.ts', [], env);
+  await until(
+    () =>
+      run.output().includes('new-queue worker serving cpu and io') || run.child.exitCode !== null,
+    'the worker process to start',
+    60_000,
+  );
+  if (run.child.exitCode !== null) throw new Error(`worker exited: ${run.output()}`);
+  return run;
+}
+
+/** Runs a command to completion: exit code and combined output. */
+export function runCommand(
+  file: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      file,
+      args,
+      { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', ...env }, timeout: timeoutMs },
+      (error, stdout, stderr) => {
+        const code = error ? Number((error as { code?: unknown }).code ?? 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** `docproc-admin <args>` from source. */
+export function runAdmin(args: string[], env: Record<string, string>) {
+  return runCommand(
+    process.execPath,
+    ['--import', register, path.join(repoRoot, 'src/cli.ts'), ...args],
+    env,
+  );
+}
+
+export function runLivenessProbe(env: Record<string, string>) {
+  return runCommand('sh', [path.join(repoRoot, 'scripts/worker-liveness.sh')], env, 10_000);
+}
+
+/** A private redis-server (not the shared test one) that specs may pause or stop. */
+export interface PrivateRedis {
+  url: string;
+  pause(): void;
+  resume(): void;
+  stop(): Promise<void>;
+}
+
+export async function startPrivateRedis(): Promise<PrivateRedis> {
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-redis-'));
+  const child = spawn(
+    'redis-server',
+    [
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+    ],
+    { stdio: 'ignore' },
+  );
+  const url = `redis://127.0.0.1:${port}`;
+  await until(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const socket = net.connect(port, '127.0.0.1');
+        socket.once('connect', () => {
+          socket.end();
+          resolve(true);
+        });
+        socket.once('error', () => resolve(false));
+      }),
+    'redis-server to listen',
+  );
+  return {
+    url,
+    pause: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGCONT');
+        child.kill('SIGTERM');
+        await exited(child);
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Log entries this process writes through Nest's Logger (pino behind it), as
+ * `{ ...fields, msg }`: pino itself writes to fd 1 outside jest's reach.
+ */
+export function recordLogs(): { entries: Record<string, unknown>[]; restore(): void } {
+  const entries: Record<string, unknown>[] = [];
+  const spies = (['log', 'warn', 'error'] as const).map((level) =>
+    jest.spyOn(Logger.prototype, level).mockImplementation(function (
+      this: Logger,
+      ...args: unknown[]
+    ) {
+      const [first, second] = args;
+      if (typeof first === 'object' && first !== null)
+        entries.push({ level, ...(first as Record<string, unknown>), msg: second });
+      else entries.push({ level, msg: first });
+    }),
+  );
+  return { entries, restore: () => spies.forEach((s) => s.mockRestore()) };
+}
