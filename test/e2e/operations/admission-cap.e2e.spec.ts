@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
 import { recordLogs, until } from '../../support/operations.js';
-import { client, waitForJob } from '../../support/processing-client.js';
+import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 const schema = [{ category: 'invoice', criteria: ['invoice number'] }];
@@ -45,7 +45,7 @@ describe('queue admission cap', () => {
   });
 
   it('refuses request N+1 with 503 QUEUE_FULL and Retry-After: 30, creating no job and no usage', async () => {
-    const api = client(t.baseUrl, 'org-cap');
+    const api = client(t.baseUrl, await keyOf(t, 'org-cap'));
     const slow = files.hold('/slow.txt', 'invoice number 7');
     // N sync requests on one slow worker: one running, N-1 queued.
     const accepted = Array.from({ length: CAP }, () =>

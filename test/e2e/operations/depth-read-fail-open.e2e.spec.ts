@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FileServer, startFileServer } from '../../support/file-server.js';
 import { type PrivateRedis, recordLogs, startPrivateRedis } from '../../support/operations.js';
-import { client, type Json } from '../../support/processing-client.js';
+import { client, keyOf, type Json } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 const schema = [{ category: 'invoice', criteria: ['invoice number'] }];
@@ -51,7 +51,7 @@ describe('queue depth read time-out', () => {
   });
 
   it('lets the request through within about a second when Redis hangs, and counts it', async () => {
-    const api = client(t.baseUrl, 'org-failopen');
+    const api = client(t.baseUrl, await keyOf(t, 'org-failopen'));
     const doc = files.put('/doc.txt', 'invoice number 42');
     redis.pause();
     const started = Date.now();
@@ -73,7 +73,7 @@ describe('queue depth read time-out', () => {
   });
 
   it('fails open too when Redis is stopped', async () => {
-    const api = client(t.baseUrl, 'org-failopen');
+    const api = client(t.baseUrl, await keyOf(t, 'org-failopen'));
     const doc = files.put('/doc2.txt', 'invoice number 43');
     await redis.stop();
     const started = Date.now();

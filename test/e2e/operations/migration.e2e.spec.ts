@@ -16,7 +16,7 @@ import {
   startWorkerProcess,
   until,
 } from '../../support/operations.js';
-import { client, waitForJob } from '../../support/processing-client.js';
+import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { testRedisUrl } from '../../support/redis.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
@@ -70,7 +70,7 @@ describe('upgrade to the new queue system', () => {
 
     // Step 1: legacy only (every ratio 0). Work sits in the database queue.
     let t: TestApp = await startTestApp(base);
-    let api = client(t.baseUrl, 'org-upgrade');
+    let api = client(t.baseUrl, await keyOf(t, 'org-upgrade'));
     const legacyJobs: string[] = [];
     for (let i = 0; i < 3; i++) {
       const res = await api.post('/classify_async', {
@@ -95,7 +95,7 @@ describe('upgrade to the new queue system', () => {
 
     // Step 2: a separate deploy with every ratio 1.0, legacy workers still on.
     t = await startTestApp({ ...base, ...ALL_ONE });
-    api = client(t.baseUrl, 'org-upgrade');
+    api = client(t.baseUrl, await keyOf(t, 'org-upgrade'));
     const rollout = (await api.get('/rollout')).body;
     expect(rollout.all_ratios_one).toBe(true);
     const sync = await api.post('/classify', { input: fast, classification_schema: schema });
@@ -140,7 +140,7 @@ describe('upgrade to the new queue system', () => {
       GPU_WORKER_ENABLED: 'false',
     };
     t = await startTestApp({ ...base, ...ALL_ONE, ...disabled });
-    api = client(t.baseUrl, 'org-upgrade');
+    api = client(t.baseUrl, await keyOf(t, 'org-upgrade'));
     expect((await api.get('/rollout')).body.legacy_workers.enabled).toBe(false);
     const late = await api.post('/classify', { input: fast, classification_schema: schema });
     expect(late.status).toBe(200);

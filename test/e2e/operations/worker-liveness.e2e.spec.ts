@@ -11,7 +11,7 @@ import {
   startWorkerProcess,
   until,
 } from '../../support/operations.js';
-import { client, waitForJob } from '../../support/processing-client.js';
+import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { testRedisUrl } from '../../support/redis.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
@@ -60,7 +60,7 @@ describe('worker liveness', () => {
   });
 
   it('warns at 80% of the stuck threshold and fails the probe past it (unless disabled)', async () => {
-    const api = client(t.baseUrl, 'org-liveness');
+    const api = client(t.baseUrl, await keyOf(t, 'org-liveness'));
     const slow = files.hold('/stuck.txt', 'invoice number 1');
     const job = await api.post('/classify_async', {
       input: slow.url,
