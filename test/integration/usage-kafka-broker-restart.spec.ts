@@ -33,7 +33,9 @@ let group: string;
 
 async function broker(command: 'start' | 'stop' | 'reset'): Promise<void> {
   await run('bash', [SCRIPT, command], {
-    env: { ...process.env, ...brokerEnv, KAFKA_TOPICS: '' },
+    // The broker script creates this spec's topics with Kafka's own tool, which waits for
+    // their leaders; kafkajs' createTopics can give up on KRaft's brief unknown-topic answer.
+    env: { ...process.env, ...brokerEnv, KAFKA_TOPICS: `${topic} ${topic}.dlq` },
     timeout: 180_000,
   });
 }
@@ -43,16 +45,15 @@ beforeAll(async () => {
     KAFKA_PORT: String(await freePort()),
     KAFKA_CONTROLLER_PORT: String(await freePort()),
   };
+  topic = `usage-restart.${Date.now()}`;
   await broker('start');
   brokers = [`127.0.0.1:${brokerEnv.KAFKA_PORT}`];
-  topic = `usage-restart.${Date.now()}`;
   const env = {
     ...kafkaAppEnv(topic),
     KAFKA_BROKERS: brokers.join(','),
     KAFKA_STALL_TIMEOUT_MS: '5000',
   };
   group = env.KAFKA_CONSUMER_GROUP;
-  // The app creates the topic (KAFKA_CREATE_TOPICS defaults to true), 3 partitions.
   t = await startTestApp(env);
   org = await seedAccount(t.app, 'Acme');
 }, 240_000);
