@@ -9,15 +9,27 @@ import {
   type Organization,
   type User,
 } from './accounts.types.js';
+import { TtlCache } from '../common/ttl-cache.js';
 import { newId } from './ids.js';
 import { OrganizationRepository } from './organization.repository.js';
 import { UserRepository } from './user.repository.js';
 
 const MAX_NAME_LENGTH = 200;
+const MEMBERSHIP_CACHE_TTL_MS = 60_000;
+const MEMBERSHIP_CACHE_MAX_ENTRIES = 10_000;
 
 /** Organizations, users and who belongs where. */
 @Injectable()
 export class AccountsService {
+  /**
+   * Memberships seen, so the dashboard's exports do not read them from DuckDB on every
+   * request. Only positive answers are kept: memberships are added, never removed.
+   */
+  private readonly knownMemberships = new TtlCache<true>(
+    MEMBERSHIP_CACHE_TTL_MS,
+    MEMBERSHIP_CACHE_MAX_ENTRIES,
+  );
+
   constructor(
     private readonly orgs: OrganizationRepository,
     private readonly users: UserRepository,
@@ -80,7 +92,11 @@ export class AccountsService {
   }
 
   async isMember(userId: string, orgId: string): Promise<boolean> {
-    return (await this.orgs.findMembership(orgId, userId)) !== null;
+    const cacheKey = `${orgId}\u0000${userId}`;
+    if (this.knownMemberships.get(cacheKey)) return true;
+    const member = (await this.orgs.findMembership(orgId, userId)) !== null;
+    if (member) this.knownMemberships.set(cacheKey, true);
+    return member;
   }
 
   /** Throws 403 NOT_A_MEMBER unless the user belongs to the org (an unknown org included, so ids do not leak). */

@@ -4,7 +4,7 @@ import { AccountsService } from '../accounts.service.js';
 import type { AccountKeySummary, CreatedKey, ProcessingKeySummary } from '../accounts.types.js';
 import type { AccountPrincipal, ProcessingPrincipal } from '../principal.js';
 import { ApiKeyRepository, StoredAccountKey, StoredProcessingKey } from './api-key.repository.js';
-import { KeyCache } from './key-cache.js';
+import { TtlCache } from '../../common/ttl-cache.js';
 import { hashToken, issueToken, parseToken, tokenMatchesHash } from './api-key-token.js';
 
 const MAX_KEY_NAME_LENGTH = 100;
@@ -18,11 +18,11 @@ const KEY_CACHE_MAX_ENTRIES = 10_000;
 /** Issues, lists, revokes and verifies account and processing API keys. */
 @Injectable()
 export class ApiKeyService {
-  private readonly accountKeyCache = new KeyCache<StoredAccountKey>(
+  private readonly accountKeyCache = new TtlCache<StoredAccountKey>(
     KEY_CACHE_TTL_MS,
     KEY_CACHE_MAX_ENTRIES,
   );
-  private readonly processingKeyCache = new KeyCache<StoredProcessingKey>(
+  private readonly processingKeyCache = new TtlCache<StoredProcessingKey>(
     KEY_CACHE_TTL_MS,
     KEY_CACHE_MAX_ENTRIES,
   );
@@ -137,9 +137,13 @@ export class ApiKeyService {
     return { kind: 'processing', keyId: key.keyId, orgId: key.orgId };
   }
 
-  /** Live keys are cached; unknown and revoked ones always go to the store. */
+  /**
+   * Live key records are cached, never verdicts: every request still compares its token
+   * with the stored hash. Unknown and revoked keys always go to the store; revocation in
+   * this process evicts at once.
+   */
   private async cached<T extends { revoked: boolean }>(
-    cache: KeyCache<T>,
+    cache: TtlCache<T>,
     keyId: string,
     load: (keyId: string) => Promise<T | null>,
   ): Promise<T | null> {

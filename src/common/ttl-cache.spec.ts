@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { KeyCache } from './key-cache.js';
+import { TtlCache } from './ttl-cache.js';
 
-describe(KeyCache.name, () => {
+describe(TtlCache.name, () => {
   it('returns entries until their TTL passes', () => {
     let now = 1000;
-    const sut = new KeyCache<string>(50, 10, () => now);
+    const sut = new TtlCache<string>(50, 10, () => now);
     sut.set('pk_a', 'A');
     now = 1049;
     expect(sut.get('pk_a')).toBe('A');
@@ -13,7 +13,7 @@ describe(KeyCache.name, () => {
   });
 
   it('evicts the oldest entry beyond its capacity', () => {
-    const sut = new KeyCache<number>(60_000, 2);
+    const sut = new TtlCache<number>(60_000, 2);
     sut.set('a', 1);
     sut.set('b', 2);
     sut.set('c', 3);
@@ -21,7 +21,7 @@ describe(KeyCache.name, () => {
   });
 
   it('forgets a deleted entry', () => {
-    const sut = new KeyCache<number>(60_000, 2);
+    const sut = new TtlCache<number>(60_000, 2);
     sut.set('a', 1);
     sut.delete('a');
     expect(sut.get('a')).toBeUndefined();
