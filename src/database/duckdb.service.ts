@@ -10,6 +10,7 @@ import {
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/app-config.js';
 import { Mutex } from '../common/mutex.js';
+import { ReaderConnection } from './reader-connection.js';
 
 export type SqlParams = DuckDBValue[] | Record<string, DuckDBValue>;
 export type Row = Record<string, unknown>;
@@ -24,7 +25,7 @@ export type Row = Record<string, unknown>;
 export class DuckDbService implements OnApplicationShutdown {
   private instance!: DuckDBInstance;
   private writer!: DuckDBConnection;
-  private readers: DuckDBConnection[] = [];
+  private readers: ReaderConnection[] = [];
   private nextReader = 0;
   private readonly writeLock = new Mutex();
 
@@ -40,14 +41,13 @@ export class DuckDbService implements OnApplicationShutdown {
       checkpoint_threshold: this.config.duckdbCheckpointThreshold,
     });
     this.writer = await this.instance.connect();
-    for (let i = 0; i < 2; i++) this.readers.push(await this.instance.connect());
+    for (let i = 0; i < 2; i++)
+      this.readers.push(new ReaderConnection(await this.instance.connect()));
   }
 
-  /** Runs a read-only query on a pooled connection and returns plain JS row objects. */
-  async all<T = Row>(sql: string, params?: SqlParams): Promise<T[]> {
-    const connection = this.readers[this.nextReader++ % this.readers.length];
-    const reader = await connection.runAndReadAll(sql, params);
-    return reader.getRowObjectsJS() as T[];
+  /** Runs one read-only statement on a pooled connection and returns plain JS row objects. */
+  all<T = Row>(sql: string, params?: SqlParams): Promise<T[]> {
+    return this.readers[this.nextReader++ % this.readers.length].all<T>(sql, params);
   }
 
   /** Runs a query and streams its rows in chunks, for large exports. */
@@ -100,7 +100,8 @@ export class DuckDbService implements OnApplicationShutdown {
   }
 
   onApplicationShutdown(): void {
-    for (const connection of [...this.readers, this.writer]) connection?.closeSync();
+    for (const reader of this.readers) reader.close();
+    this.writer?.closeSync();
     this.readers = [];
     this.instance?.closeSync();
   }
