@@ -142,6 +142,12 @@ describe('parameter validation (400)', () => {
   it('refuses a key that ingestion marked identifier-like, even once enabled', async () => {
     const org = await seedAccount(t.app, 'Ids');
     await t.app.get(MetadataKeyService).enable(org.orgId, 'documentId');
+    // Usable at first (and remembered as usable by the export's cache)...
+    const before = await getExport(
+      { groupBy: 'metadata', metadataKey: 'documentId' },
+      org.accountKey,
+    );
+    expect(before.status).toBe(200);
     const events = Array.from({ length: 300 }, (_, i) =>
       usageEvent({ orgId: org.orgId, async: true, metadata: { documentId: `doc-${i}` } }),
     );
@@ -152,6 +158,21 @@ describe('parameter validation (400)', () => {
     // Its usage is still stored and counted.
     const totals = await exportRows({}, org.accountKey);
     expect(totals.rows.reduce((n, r) => n + r.requestCount, 0)).toBe(300);
+  });
+
+  it('refuses a key as soon as it is disabled, after exports used it', async () => {
+    const org = await seedAccount(t.app, 'Disabled');
+    await t.app.get(MetadataKeyService).enable(org.orgId, 'team');
+    const query = { groupBy: 'metadata', metadataKey: 'team' };
+    expect((await getExport(query, org.accountKey)).status).toBe(200);
+    const disabled = await fetch(`${t.baseUrl}/api/v1/orgs/${org.orgId}/metadata-keys/team`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${org.accountKey}` },
+    });
+    expect(disabled.status).toBeLessThan(300);
+    const res = await getExport(query, org.accountKey);
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text).error.code).toBe('METADATA_KEY_NOT_ENABLED');
   });
 });
 

@@ -4,6 +4,7 @@ import type { AppConfig } from '../../config/app-config.js';
 import { OrgDirectoryRepository } from './org-directory.repository.js';
 import { UsageStoreRepository } from './usage-store.repository.js';
 import { UsageIngestMetrics } from './usage-ingest.metrics.js';
+import { MetadataKeyService } from '../metadata/metadata-key.service.js';
 import { normalizeUsageEvent } from './usage-event.normalizer.js';
 import type { NormalizedUsageEvent, UsageEventRejection } from './normalized-usage-event.js';
 
@@ -27,6 +28,7 @@ export class UsageIngestService {
     private readonly orgs: OrgDirectoryRepository,
     private readonly store: UsageStoreRepository,
     private readonly metrics: UsageIngestMetrics,
+    private readonly metadataKeys: MetadataKeyService,
   ) {}
 
   /** `payloads` are raw message values (bytes or text) or already-parsed objects. */
@@ -58,6 +60,7 @@ export class UsageIngestService {
     this.metrics.duplicates.inc(written.duplicates);
     for (const { rejection } of rejected) this.metrics.rejected.inc({ reason: rejection.reason });
     for (const { orgId, key } of written.newlyRejectedKeys) {
+      this.metadataKeys.forgetUsable(orgId, key);
       this.logger.warn(
         { orgId, metadataKey: key },
         'metadata key rejected as identifier-like; grouping by it is refused',

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/api-error.js';
+import { TtlCache } from '../../common/ttl-cache.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { METADATA_KEY_MAX_LENGTH } from '../ingestion/metadata-values.js';
@@ -7,6 +8,8 @@ import { MetadataKeyRepository, MetadataKeyStatus } from './metadata-key.reposit
 
 /** Observed events needed before the distinct-value ratio says anything when enabling. */
 const ENABLE_MIN_EVENTS = 20;
+const USABLE_CACHE_TTL_MS = 30_000;
+const USABLE_CACHE_MAX_ENTRIES = 10_000;
 
 /**
  * Which async-metadata keys an organization may group and filter its usage by. A key must
@@ -15,6 +18,12 @@ const ENABLE_MIN_EVENTS = 20;
  */
 @Injectable()
 export class MetadataKeyService {
+  /**
+   * (org, key) pairs last seen usable, so exports grouped by metadata skip a DuckDB read.
+   * Disabling and ingestion's rejection evict at once (both happen in this process).
+   */
+  private readonly usableKeys = new TtlCache<true>(USABLE_CACHE_TTL_MS, USABLE_CACHE_MAX_ENTRIES);
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly keys: MetadataKeyRepository,
@@ -57,6 +66,7 @@ export class MetadataKeyService {
   }
 
   async disable(orgId: string, key: string): Promise<void> {
+    this.forgetUsable(orgId, key);
     if (!(await this.keys.disable(orgId, key))) {
       throw ApiError.notFound(
         'METADATA_KEY_NOT_ENABLED',
@@ -71,6 +81,7 @@ export class MetadataKeyService {
 
   /** Throws the export's 400 unless `key` is enabled for the org and not rejected. */
   async assertUsable(orgId: string, key: string): Promise<void> {
+    if (this.usableKeys.get(cacheKey(orgId, key))) return;
     const status = await this.keys.status(orgId, key);
     if (!status?.enabled) {
       throw ApiError.badRequest(
@@ -86,5 +97,15 @@ export class MetadataKeyService {
         { metadataKey: key },
       );
     }
+    this.usableKeys.set(cacheKey(orgId, key), true);
   }
+
+  /** Called when ingestion marks a key rejected, so exports refuse it at once. */
+  forgetUsable(orgId: string, key: string): void {
+    this.usableKeys.delete(cacheKey(orgId, key));
+  }
+}
+
+function cacheKey(orgId: string, key: string): string {
+  return `${orgId}\u0000${key}`;
 }
