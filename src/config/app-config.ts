@@ -181,7 +181,7 @@ function readKafka(env: Env): KafkaConfig | null {
         512 * MB,
       ),
       maxWaitTimeInMs: readInt(env, 'KAFKA_FETCH_MAX_WAIT_MS', 100, 0, 60_000),
-      partitionsConsumedConcurrently: readInt(env, 'KAFKA_PARTITIONS_CONCURRENCY', 2, 1, 64),
+      partitionsConsumedConcurrently: readInt(env, 'KAFKA_PARTITIONS_CONCURRENCY', 3, 1, 64),
       sessionTimeoutMs: readInt(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, 6_000, 300_000),
     },
     lagIntervalMs: readInt(env, 'KAFKA_LAG_INTERVAL_MS', 5_000, 100, 600_000),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import { normalizeUsageEvent } from './usage-event.normalizer.js';
 import { parseCredits, formatCredits } from './decimal-credits.js';
 import { groupableEntries, truncateCodePoints } from './metadata-values.js';
@@ -47,6 +48,47 @@ describe('normalizeUsageEvent', () => {
         metadataJson: '{"team":"risk","batch":7}',
       }),
     });
+  });
+
+  it('reads every valid RFC 3339 timestamp as Date.parse does, offsets and fractions included', () => {
+    const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+    const anyTime = { maxFutureSkewMs: Number.MAX_SAFE_INTEGER, maxAgeMs: Number.MAX_SAFE_INTEGER };
+    fc.assert(
+      fc.property(
+        fc.record({
+          year: fc.integer({ min: 100, max: 9999 }),
+          month: fc.integer({ min: 1, max: 12 }),
+          day: fc.integer({ min: 1, max: 28 }),
+          hour: fc.integer({ min: 0, max: 23 }),
+          minute: fc.integer({ min: 0, max: 59 }),
+          second: fc.integer({ min: 0, max: 59 }),
+          fraction: fc.option(fc.stringMatching(/^[0-9]{1,9}$/), { nil: undefined }),
+          offset: fc.option(fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 }), {
+            nil: undefined,
+          }),
+        }),
+        (t) => {
+          const zone =
+            t.offset === undefined
+              ? 'Z'
+              : `${t.offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(t.offset) / 60))}:${pad(Math.abs(t.offset) % 60)}`;
+          const text = `${pad(t.year, 4)}-${pad(t.month)}-${pad(t.day)}T${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}${t.fraction === undefined ? '' : `.${t.fraction}`}${zone}`;
+          const result = normalizeUsageEvent(event({}, { time: text }), NOW, anyTime);
+          expect(result.ok && result.event.eventTime).toBe(new Date(text).toISOString());
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('refuses calendar dates that do not exist, leap days included', () => {
+    expect(reasonOf(event({}, { time: '2026-02-29T00:00:00Z' }))).toBe('invalid_time');
+    expect(reasonOf(event({}, { time: '2026-04-31T00:00:00Z' }))).toBe('invalid_time');
+    const leap = normalizeUsageEvent(event({}, { time: '2024-02-29T00:00:00Z' }), NOW, {
+      maxFutureSkewMs: 0,
+      maxAgeMs: Number.MAX_SAFE_INTEGER,
+    });
+    expect(leap.ok && leap.event.day).toBe('2024-02-29');
   });
 
   it('takes the UTC day of an offset timestamp', () => {

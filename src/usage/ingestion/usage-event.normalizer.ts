@@ -20,26 +20,40 @@ const MAX_LABEL_LENGTH = 128;
 const RFC3339 =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/i;
 
-/** Parses an RFC 3339 timestamp, refusing impossible calendar values that Date would roll over. */
+/**
+ * Parses an RFC 3339 timestamp, refusing impossible calendar values that Date would roll
+ * over. Computed from the matched fields (no second parse of the text): it runs for every
+ * ingested event.
+ */
 function parseRfc3339(text: string): Date | null {
   const m = RFC3339.exec(text);
   if (!m) return null;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const offsetOk = m[9] === undefined || (Number(m[9]) < 24 && Number(m[10]) < 60);
-  if (
-    month < 1 ||
-    month > 12 ||
-    day < 1 ||
-    day > daysInMonth ||
-    hour > 23 ||
-    minute > 59 ||
-    second > 59
-  )
-    return null;
-  if (!offsetOk) return null;
-  const instant = new Date(text);
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = Number(m[4]);
+  const minute = Number(m[5]);
+  const second = Number(m[6]);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  let offsetMinutes = 0;
+  if (m[9] !== undefined) {
+    const offsetHours = Number(m[9]);
+    const offsetMins = Number(m[10]);
+    if (offsetHours > 23 || offsetMins > 59) return null;
+    offsetMinutes = (m[8].startsWith('-') ? -1 : 1) * (offsetHours * 60 + offsetMins);
+  }
+  // Date keeps milliseconds: further fraction digits are truncated, as Date.parse does.
+  const millis = m[7] ? Math.floor(Number(`0${m[7]}`) * 1000 + 1e-6) : 0;
+  const instant = new Date(Date.UTC(year, month - 1, day, hour, minute, second, millis));
+  if (year < 100) instant.setUTCFullYear(year); // Date.UTC reads 0-99 as 1900-1999
+  instant.setTime(instant.getTime() - offsetMinutes * 60_000);
   return Number.isNaN(instant.getTime()) ? null : instant;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 class Refusal extends Error {
@@ -175,12 +189,13 @@ function normalizeOrThrow(payload: unknown, now: Date, policy: NormalizerPolicy)
   // are meaningful to webhooks alone. Sync usage therefore lands in the `unknown` group.
   const metadata = data.async && isObject(data.metadata) ? data.metadata : null;
 
+  const eventTime = instant.toISOString();
   return {
     source,
     eventId,
     orgId,
-    eventTime: instant.toISOString(),
-    day: instant.toISOString().slice(0, 10),
+    eventTime,
+    day: eventTime.slice(0, 10),
     product: product as Product,
     feature,
     apiKeyId,

@@ -2,11 +2,20 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { OrgDirectoryRepository } from './org-directory.repository.js';
+import { GroupCommit } from './group-commit.js';
 import { UsageStoreRepository } from './usage-store.repository.js';
 import { UsageIngestMetrics } from './usage-ingest.metrics.js';
 import { MetadataKeyService } from '../metadata/metadata-key.service.js';
 import { normalizeUsageEvent } from './usage-event.normalizer.js';
 import type { NormalizedUsageEvent, UsageEventRejection } from './normalized-usage-event.js';
+
+/** Events of one merged write at most (a few Kafka partition batches). */
+const MAX_EVENTS_PER_WRITE = 50_000;
+
+interface GroupCounts {
+  inserted: number;
+  duplicates: number;
+}
 
 export interface IngestOutcome {
   accepted: number;
@@ -22,6 +31,10 @@ export interface IngestOutcome {
 @Injectable()
 export class UsageIngestService {
   private readonly logger = new Logger(UsageIngestService.name);
+  private readonly writes = new GroupCommit<NormalizedUsageEvent, GroupCounts>(
+    (groups) => this.write(groups),
+    MAX_EVENTS_PER_WRITE,
+  );
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -53,12 +66,21 @@ export class UsageIngestService {
     }
     rejected.sort((a, b) => a.index - b.index);
 
-    const stopTimer = this.metrics.batchWrite.startTimer();
-    const written = await this.store.writeBatch(accepted, this.config.usage.cardinality);
-    stopTimer();
-    this.metrics.ingested.inc(written.inserted);
-    this.metrics.duplicates.inc(written.duplicates);
+    const written =
+      accepted.length > 0 ? await this.writes.submit(accepted) : { inserted: 0, duplicates: 0 };
     for (const { rejection } of rejected) this.metrics.rejected.inc({ reason: rejection.reason });
+    return { accepted: written.inserted, duplicates: written.duplicates, rejected };
+  }
+
+  /** One transaction for the groups merged by the group commit. */
+  private async write(groups: NormalizedUsageEvent[][]): Promise<GroupCounts[]> {
+    const stopTimer = this.metrics.batchWrite.startTimer();
+    const written = await this.store.writeBatch(groups, this.config.usage.cardinality);
+    stopTimer();
+    for (const counts of written.groups) {
+      this.metrics.ingested.inc(counts.inserted);
+      this.metrics.duplicates.inc(counts.duplicates);
+    }
     for (const { orgId, key } of written.newlyRejectedKeys) {
       this.metadataKeys.forgetUsable(orgId, key);
       this.logger.warn(
@@ -66,6 +88,6 @@ export class UsageIngestService {
         'metadata key rejected as identifier-like; grouping by it is refused',
       );
     }
-    return { accepted: written.inserted, duplicates: written.duplicates, rejected };
+    return written.groups;
   }
 }

@@ -21,14 +21,14 @@ export interface CardinalityRule {
 }
 
 export interface BatchWriteResult {
-  inserted: number;
-  duplicates: number;
-  /** (org, key) pairs that this batch turned identifier-like. */
+  /** Per group written, in order: events new to the store and events it already had. */
+  groups: { inserted: number; duplicates: number }[];
+  /** (org, key) pairs that this write turned identifier-like. */
   newlyRejectedKeys: { orgId: string; key: string }[];
 }
 
 const STAGING_COLUMNS: [string, string][] = [
-  ['seq', 'BIGINT'],
+  ['batch_id', 'BIGINT'],
   ['source', 'VARCHAR'],
   ['event_id', 'VARCHAR'],
   ['org_id', 'VARCHAR'],
@@ -94,16 +94,25 @@ export class UsageStoreRepository {
 
   constructor(private readonly db: DuckDbService) {}
 
+  /**
+   * Writes several groups of events (e.g. batches of several partitions) in one
+   * transaction; each group gets its own batch id so its counts stay its own. Within the
+   * write, the first occurrence of an event wins: later copies count as duplicates.
+   */
   async writeBatch(
-    events: NormalizedUsageEvent[],
+    groups: NormalizedUsageEvent[][],
     rule: CardinalityRule,
   ): Promise<BatchWriteResult> {
-    if (events.length === 0) return { inserted: 0, duplicates: 0, newlyRejectedKeys: [] };
+    const staged = groups.reduce((n, g) => n + g.length, 0);
+    if (staged === 0) {
+      return { groups: groups.map(() => ({ inserted: 0, duplicates: 0 })), newlyRejectedKeys: [] };
+    }
     return this.db.exclusive(async (connection) => {
-      await this.stage(connection, events);
+      const batchIds = await this.reserveBatchIds(connection, groups.length);
+      await this.stage(connection, withoutRepeats(groups), batchIds);
       await connection.run('BEGIN TRANSACTION');
       try {
-        const result = await this.applyStaged(connection, events.length, rule);
+        const result = await this.applyStaged(connection, groups, batchIds, rule);
         await connection.run('COMMIT');
         return result;
       } catch (error) {
@@ -146,8 +155,21 @@ export class UsageStoreRepository {
     });
   }
 
-  /** Loads the batch into a connection-local temp table through one data chunk per 2048 rows. */
-  private async stage(connection: DuckDBConnection, events: NormalizedUsageEvent[]): Promise<void> {
+  /** Consecutive batch ids (the writer connection is exclusive while it takes them). */
+  private async reserveBatchIds(connection: DuckDBConnection, count: number): Promise<bigint[]> {
+    const reader = await connection.runAndReadAll(
+      "SELECT nextval('usage_batch_seq') AS id FROM range($1) ORDER BY id",
+      [count],
+    );
+    return reader.getRowObjectsJS().map((row) => row.id as bigint);
+  }
+
+  /** Loads the groups into a connection-local temp table through one data chunk per 2048 rows. */
+  private async stage(
+    connection: DuckDBConnection,
+    groups: NormalizedUsageEvent[][],
+    batchIds: bigint[],
+  ): Promise<void> {
     if (!this.stagingReady) {
       const columns = STAGING_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ');
       await connection.run(`CREATE OR REPLACE TEMP TABLE usage_staging (${columns})`);
@@ -157,73 +179,80 @@ export class UsageStoreRepository {
     }
     const appender = await connection.createAppender('usage_staging', 'main', 'temp');
     const chunkSize = 2048;
-    for (let start = 0; start < events.length; start += chunkSize) {
-      const slice = events.slice(start, start + chunkSize);
-      const chunk = DuckDBDataChunk.create(STAGING_TYPES, slice.length);
-      chunk.setRowsConverted(
-        slice.map((e, i) => {
-          const keys = Object.keys(e.metadata);
-          return [
-            start + i,
-            e.source,
-            e.eventId,
-            e.orgId,
-            e.eventTime,
-            e.day,
-            e.product,
-            e.feature,
-            e.apiKeyId,
-            e.fileType,
-            e.pages,
-            e.credits,
-            e.jobId,
-            e.isAsync,
-            e.metadataJson,
-            keys,
-            keys.map((k) => e.metadata[k]),
-          ];
-        }),
-        JSToDuckDBValueConverter,
-      );
-      appender.appendDataChunk(chunk);
-    }
+    groups.forEach((events, group) => {
+      for (let start = 0; start < events.length; start += chunkSize) {
+        const slice = events.slice(start, start + chunkSize);
+        const chunk = DuckDBDataChunk.create(STAGING_TYPES, slice.length);
+        chunk.setRowsConverted(
+          slice.map((e) => {
+            const keys = Object.keys(e.metadata);
+            return [
+              batchIds[group],
+              e.source,
+              e.eventId,
+              e.orgId,
+              e.eventTime,
+              e.day,
+              e.product,
+              e.feature,
+              e.apiKeyId,
+              e.fileType,
+              e.pages,
+              e.credits,
+              e.jobId,
+              e.isAsync,
+              e.metadataJson,
+              keys,
+              keys.map((k) => e.metadata[k]),
+            ];
+          }),
+          JSToDuckDBValueConverter,
+        );
+        appender.appendDataChunk(chunk);
+      }
+    });
     appender.closeSync();
   }
 
   private async applyStaged(
     connection: DuckDBConnection,
-    staged: number,
+    groups: NormalizedUsageEvent[][],
+    batchIds: bigint[],
     rule: CardinalityRule,
   ): Promise<BatchWriteResult> {
-    const batchRows = await connection.runAndReadAll("SELECT nextval('usage_batch_seq') AS id");
-    const batchId = batchRows.getRowObjectsJS()[0].id as bigint;
+    const range = [batchIds[0], batchIds[batchIds.length - 1]];
+    const inBatch = 'batch_id BETWEEN $1 AND $2';
     await connection.run(
       `INSERT INTO usage_events
        SELECT md5_number(source || chr(0) || event_id), source, event_id, org_id,
               CAST(event_time AS TIMESTAMPTZ), CAST(day AS DATE), product, feature, api_key_id, file_type,
               pages, CAST(credits AS DECIMAL(18, 6)), job_id, is_async, metadata_json,
-              map(meta_keys, meta_values), $1, now()
+              map(meta_keys, meta_values), batch_id, now()
        FROM usage_staging
-       QUALIFY row_number() OVER (PARTITION BY source, event_id ORDER BY seq) = 1
        ON CONFLICT DO NOTHING`,
-      [batchId],
     );
     const insertedRows = await connection.runAndReadAll(
-      'SELECT count(*) AS n FROM usage_events WHERE batch_id = $1',
-      [batchId],
+      `SELECT batch_id, count(*) AS n FROM usage_events WHERE ${inBatch} GROUP BY batch_id`,
+      range,
     );
-    const inserted = Number(insertedRows.getRowObjectsJS()[0].n);
-    if (inserted === 0) return { inserted, duplicates: staged, newlyRejectedKeys: [] };
+    const insertedByBatch = new Map(
+      insertedRows.getRowObjectsJS().map((r) => [r.batch_id as bigint, Number(r.n)]),
+    );
+    const counts = groups.map((events, group) => {
+      const inserted = insertedByBatch.get(batchIds[group]) ?? 0;
+      return { inserted, duplicates: events.length - inserted };
+    });
+    if (insertedByBatch.size === 0) return { groups: counts, newlyRejectedKeys: [] };
 
     await connection.run(
       `INSERT INTO usage_daily
        SELECT org_id, day, product, feature, api_key_id, file_type, sum(credits), count(*)
-       FROM usage_events WHERE batch_id = $1
+       FROM usage_events WHERE ${inBatch}
        GROUP BY ALL
        ON CONFLICT DO UPDATE SET
          credits = usage_daily.credits + EXCLUDED.credits,
          request_count = usage_daily.request_count + EXCLUDED.request_count`,
-      [batchId],
+      range,
     );
     await connection.run(
       `INSERT INTO usage_daily_dimension
@@ -232,22 +261,22 @@ export class UsageStoreRepository {
          SELECT org_id, day, credits,
                 unnest(['product', 'feature', 'api_key', 'file_type']) AS dimension,
                 unnest([product, feature, api_key_id, file_type]) AS value
-         FROM usage_events WHERE batch_id = $1
+         FROM usage_events WHERE ${inBatch}
        )
        GROUP BY ALL
        ON CONFLICT DO UPDATE SET
          credits = usage_daily_dimension.credits + EXCLUDED.credits,
          request_count = usage_daily_dimension.request_count + EXCLUDED.request_count`,
-      [batchId],
+      range,
     );
-    const newlyRejectedKeys = await this.applyMetadata(connection, batchId, rule);
-    return { inserted, duplicates: staged - inserted, newlyRejectedKeys };
+    const newlyRejectedKeys = await this.applyMetadata(connection, range, rule);
+    return { groups: counts, newlyRejectedKeys };
   }
 
   /** Cardinality tracking and the metadata rollup for the events of one batch. */
   private async applyMetadata(
     connection: DuckDBConnection,
-    batchId: bigint,
+    batchRange: bigint[],
     rule: CardinalityRule,
   ): Promise<{ orgId: string; key: string }[]> {
     await connection.run(
@@ -255,8 +284,8 @@ export class UsageStoreRepository {
        SELECT org_id, day, product, feature, api_key_id, file_type, credits,
               unnest(map_keys(metadata)) AS meta_key, unnest(map_values(metadata)) AS meta_value
        FROM usage_events
-       WHERE batch_id = $1 AND cardinality(metadata) > 0`,
-      [batchId],
+       WHERE batch_id BETWEEN $1 AND $2 AND cardinality(metadata) > 0`,
+      batchRange,
     );
     await connection.run(
       `CREATE OR REPLACE TEMP TABLE batch_keys AS
@@ -364,4 +393,17 @@ export class UsageStoreRepository {
     );
     return newlyRejected;
   }
+}
+
+/** The groups with every repeat of an earlier (source, id) of the same write left out. */
+function withoutRepeats(groups: NormalizedUsageEvent[][]): NormalizedUsageEvent[][] {
+  const seen = new Set<string>();
+  return groups.map((events) =>
+    events.filter((e) => {
+      const key = `${e.source}\u0000${e.eventId}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    }),
+  );
 }
