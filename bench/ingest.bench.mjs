@@ -2,6 +2,7 @@
 // Kafka ingestion benchmark (`npm run bench:ingest`, after `npm run build`):
 //   node bench/ingest.bench.mjs [--events 2000000] [--latency-seconds 20] [--latency-rate 20000]
 //                               [--baseline-events 20000] [--partitions 3]
+//   BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the server process.
 //
 // 1. Produces N usage events (5 orgs, 3 partitions) to a fresh topic on the local broker
 //    (KAFKA_BROKERS, or the one `scripts/kafka.sh start` runs).
@@ -192,7 +193,9 @@ async function main() {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const group = `bench-${Date.now()}`;
-  const child = spawn(process.execPath, [dist('main.js')], {
+  // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, dist('main.js')], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -22,6 +22,8 @@ export interface AppConfig {
   databaseFile: string;
   /** DuckDB `checkpoint_threshold`: WAL size that triggers a checkpoint. */
   duckdbCheckpointThreshold: string;
+  /** DuckDB's buffer pool limit; null keeps DuckDB's default (80 % of RAM). */
+  duckdbMemoryLimit: string | null;
   logLevel: string;
   /** Public base address of this service, used in presigned and result URLs. */
   publicBaseUrl: string;
@@ -266,6 +268,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
       ? path.resolve(env.DATABASE_FILE)
       : path.join(dataDir, 'docproc.duckdb'),
     duckdbCheckpointThreshold: readByteSize(env, 'DUCKDB_CHECKPOINT_THRESHOLD', '256MB'),
+    duckdbMemoryLimit: env.DUCKDB_MEMORY_LIMIT?.trim()
+      ? readByteSize(env, 'DUCKDB_MEMORY_LIMIT', '')
+      : null,
     logLevel,
     publicBaseUrl,
     kafka: readKafka(env),

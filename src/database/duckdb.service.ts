@@ -39,6 +39,7 @@ export class DuckDbService implements OnApplicationShutdown {
     // DuckDB's 16 MB default made ingestion checkpoint every few batches (docs/benchmarks.md).
     this.instance = await openWithRetry(file, {
       checkpoint_threshold: this.config.duckdbCheckpointThreshold,
+      ...(this.config.duckdbMemoryLimit ? { memory_limit: this.config.duckdbMemoryLimit } : {}),
     });
     this.writer = await this.instance.connect();
     for (let i = 0; i < 2; i++)

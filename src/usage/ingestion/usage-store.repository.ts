@@ -46,6 +46,7 @@ const STAGING_COLUMNS: [string, string][] = [
   ['meta_keys', 'VARCHAR[]'],
   ['meta_values', 'VARCHAR[]'],
 ];
+const STAGING_TABLE_COLUMNS = STAGING_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ');
 const STAGING_TYPES = [
   BIGINT,
   VARCHAR,
@@ -90,8 +91,6 @@ const CLUSTERED_ROLLUPS = [
  */
 @Injectable()
 export class UsageStoreRepository {
-  private stagingReady = false;
-
   constructor(private readonly db: DuckDbService) {}
 
   /**
@@ -170,13 +169,10 @@ export class UsageStoreRepository {
     groups: NormalizedUsageEvent[][],
     batchIds: bigint[],
   ): Promise<void> {
-    if (!this.stagingReady) {
-      const columns = STAGING_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ');
-      await connection.run(`CREATE OR REPLACE TEMP TABLE usage_staging (${columns})`);
-      this.stagingReady = true;
-    } else {
-      await connection.run('DELETE FROM usage_staging');
-    }
+    // Replaced, not emptied: the temp database is never checkpointed, so rows deleted
+    // from a kept table stayed in memory, and a long-running consumer's RSS grew with
+    // every event it had ever staged.
+    await connection.run(`CREATE OR REPLACE TEMP TABLE usage_staging (${STAGING_TABLE_COLUMNS})`);
     const appender = await connection.createAppender('usage_staging', 'main', 'temp');
     const chunkSize = 2048;
     groups.forEach((events, group) => {
