@@ -466,6 +466,7 @@ function printTable(results, pgVariants) {
     ...pgVariants.map((v) => `pg ${v} p50/p95/p99 ms (n)`),
     'ratio p50',
     'ratio p99',
+    'ratio p99 vs raw',
     'pg narrow over HTTP p50/p95/p99 ms (n)',
     'ratio p99 vs HTTP',
     'same rows',
@@ -488,6 +489,7 @@ function printTable(results, pgVariants) {
       ),
       b ? `${(b.p50 / d.p50).toFixed(1)}x` : '-',
       b ? `${(b.p99 / d.p99).toFixed(1)}x` : '-',
+      r.pg.raw ? `${(r.pg.raw.p99 / d.p99).toFixed(1)}x` : '-',
       h ? `${ms(h.p50)} / ${ms(h.p95)} / ${ms(h.p99)} (${h.n})` : '-',
       h ? `${(h.p99 / d.p99).toFixed(1)}x` : '-',
       r.sameRows,
@@ -612,7 +614,7 @@ async function main() {
     lines.push(
       `docproc: HTTP, ${WARMUP} warm-up + ${ITERATIONS} sequential requests per row. PostgreSQL: node-postgres` +
         ` prepared statements without HTTP, 2 warm-up + up to ${ITERATIONS} (stops after ${PG_BUDGET_MS / 1000} s, at least 5).` +
-        ' Ratio = best PostgreSQL variant (lower p99) / docproc. "over HTTP": the narrow variant behind' +
+        ' Ratio = best PostgreSQL variant (lower p99) / docproc; "vs raw" = the events table with a btree on (org_id, day), no rollups. "over HTTP": the narrow variant behind' +
         ' a tiny node:http + pg wrapper (bench/usage-export/pg-http.mjs), same client as docproc.',
     );
     lines.push('');
