@@ -10,7 +10,7 @@ import { normalizeUsageEvent } from './usage-event.normalizer.js';
 import type { NormalizedUsageEvent, UsageEventRejection } from './normalized-usage-event.js';
 
 /** Events of one merged write at most (a few Kafka partition batches). */
-const MAX_EVENTS_PER_WRITE = 50_000;
+const MAX_EVENTS_PER_WRITE = 20_000;
 
 interface GroupCounts {
   inserted: number;
