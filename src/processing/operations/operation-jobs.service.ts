@@ -22,6 +22,7 @@ import { type ClassifyInputValue, InputResolver } from '../inputs/input-resolver
 import { JobEvents } from '../jobs/job-events.js';
 import { type JobRecord, type JobType, ProcessingError } from '../jobs/job.types.js';
 import { JobsRepository } from '../jobs/jobs.repository.js';
+import { syncTimeoutError } from '../jobs/sync-timeout.js';
 import { UsageOutboxRelay } from '../outbox/usage-outbox.relay.js';
 import { UsageOutboxRepository } from '../outbox/usage-outbox.repository.js';
 import {
@@ -191,11 +192,14 @@ export class OperationJobsService
     signal?: AbortSignal,
   ): Promise<Record<string, unknown>> {
     const jobId = await this.submit(kind, principal, config, false);
-    const finished = this.events.waitFor(jobId, signal);
+    const timeoutMs = this.config.processing.syncTimeoutMs;
+    const waited = this.events.waitFor(jobId, signal, timeoutMs);
     this.workers.notify('cpu');
-    await finished;
+    const outcome = await waited;
     const job = await this.jobs.find(jobId);
     if (!job) throw ApiError.notFound('JOB_NOT_FOUND', 'The job was deleted');
+    if (outcome === 'timeout' && (job.state === 'queued' || job.state === 'running'))
+      throw syncTimeoutError(jobId, timeoutMs);
     if (job.state === 'completed') return job.result ?? {};
     if (job.state === 'cancelled') {
       throw new ApiError(HttpStatus.CONFLICT, 'JOB_CANCELLED', 'The job was cancelled');
