@@ -25,6 +25,12 @@ export interface ProcessingConfig {
   workerShutdownGraceMs: number;
   /** Fallback poll interval of idle workers; enqueues wake them at once. */
   queuePollIntervalMs: number;
+  /**
+   * How long a sync request (`POST /classify`, `/parse`, `/extract`, `/split`) waits for its
+   * job before answering 504 SYNC_TIMEOUT with the job id to poll; the job keeps running.
+   * 0: no limit.
+   */
+  syncTimeoutMs: number;
   webhookMaxAttempts: number;
   webhookRetryBaseMs: number;
   webhookRetryMaxMs: number;
@@ -55,6 +61,7 @@ export function loadProcessingConfig(env: Env): ProcessingConfig {
     ioWorkerConcurrency: readInt(env, 'IO_WORKER_CONCURRENCY', 8, 1, 1024),
     workerShutdownGraceMs: readInt(env, 'WORKER_SHUTDOWN_GRACE_MS', 30_000, 0),
     queuePollIntervalMs: readInt(env, 'QUEUE_POLL_INTERVAL_MS', 500, 10),
+    syncTimeoutMs: readInt(env, 'SYNC_TIMEOUT_MS', 300_000, 0, 86_400_000),
     webhookMaxAttempts: readInt(env, 'WEBHOOK_MAX_ATTEMPTS', 8, 1, 100),
     webhookRetryBaseMs: readInt(env, 'WEBHOOK_RETRY_BASE_MS', 5_000, 1),
     webhookRetryMaxMs: readInt(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000, 1),

@@ -11,6 +11,7 @@ import { PooledClassificationRunner } from './classify-jobs/pooled-classificatio
 import { InputResolver } from './inputs/input-resolver.service.js';
 import { SafeFetcher } from './inputs/safe-fetcher.js';
 import { JobEvents } from './jobs/job-events.js';
+import { JobRunner } from './jobs/job-runner.service.js';
 import { JobResultController, JobsController } from './jobs/jobs.controller.js';
 import { JobsRepository } from './jobs/jobs.repository.js';
 import { JobsService } from './jobs/jobs.service.js';
@@ -57,6 +58,7 @@ const PROCESSING_ROUTES =
     JobEvents,
     JobsRepository,
     JobsService,
+    JobRunner,
     ClassifyJobsService,
     OperationJobsService,
     InputResolver,

@@ -49,7 +49,7 @@ describe(ClassifierPool.name, () => {
     await pool.close();
   });
 
-  it('runs in piscina worker threads from compiled output, OCR included', async () => {
+  it('runs in piscina worker threads from compiled output, OCR included (OperationPool too)', async () => {
     // Compile the sources the way `npm run build` does, into a directory under the repo so
     // that node_modules resolves, then drive the pool from a plain node process.
     const outDir = path.resolve('node_modules/.cache/docproc-pool-spec');
@@ -64,6 +64,8 @@ describe(ClassifierPool.name, () => {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-pool-'));
     const scan = path.join(work, 'scan.pdf');
     fs.writeFileSync(scan, await makeScannedPdf(['Patient name: Jane Roe', 'Diagnosis: migraine']));
+    const text = path.join(work, 'text.pdf');
+    fs.writeFileSync(text, await makePdf(['Invoice number 77', 'Second page']));
     const script = `
         import fs from 'node:fs';
         import { ClassifierPool } from ${JSON.stringify(path.join(outDir, 'src/processing/classify/classifier.pool.js'))};
@@ -79,6 +81,17 @@ describe(ClassifierPool.name, () => {
         catch (error) { out.error = { name: error.constructor.name, count: error.count }; }
         out.threads = pool.threads;
         await pool.close();
+        // Parse/extract/split share the generic TaskPool: the same worker-thread path.
+        const { OperationPool } = await import(${JSON.stringify(path.join(outDir, 'src/processing/operations/operation.pool.js'))});
+        const operations = new OperationPool({ maxThreads: 1 });
+        out.operationsInline = operations.inline;
+        const layout = { family: 'layout_model', version: 'layout-v3', engine: 'line-blocks', stage: 'default', pinned: false, frozenSnapshot: false };
+        const parse = { kind: 'parse', request: {}, versions: { layout } };
+        const parsed = await operations.run({ ...parse, documents: [{ bytes: fs.readFileSync(${JSON.stringify(text)}), name: 'text.pdf' }] });
+        out.parsed = { pages: parsed.usage.num_pages, fileType: parsed.document.fileType };
+        try { await operations.run({ ...parse, documents: [{ bytes: Buffer.from('GIF89a'), name: 'x.gif' }] }); }
+        catch (error) { out.operationError = error.constructor.name; }
+        await operations.close();
         console.log(JSON.stringify(out));
       `;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
@@ -95,5 +108,8 @@ describe(ClassifierPool.name, () => {
       { pageNumber: 2, source: 'ocr', characters: expect.any(Number) },
     ]);
     expect(out.error).toEqual({ name: TooManyPagesSelectedError.name, count: 11 });
+    expect(out.operationsInline).toBe(false);
+    expect(out.parsed).toEqual({ pages: 2, fileType: 'pdf' });
+    expect(out.operationError).toBe(UnsupportedDocumentError.name);
   }, 240_000);
 });

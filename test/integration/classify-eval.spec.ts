@@ -34,6 +34,9 @@ describe('classification evaluation set', () => {
       `classify-eval\n${line('default ', fast, fastHoldout)}\n${line('accurate', deep, deepHoldout)}`,
     );
     expect(fast.accuracy).toBeGreaterThanOrEqual(0.7);
+    // No change to the models may fall below the figures recorded in docs/benchmarks.md.
+    expect(fast.correct).toBeGreaterThanOrEqual(59);
+    expect(deep.correct).toBeGreaterThanOrEqual(68);
     expect(deep.accuracy).toBeGreaterThanOrEqual(0.88);
     expect(deep.accuracy).toBeGreaterThan(fast.accuracy + 0.05);
     expect(deepHoldout.accuracy).toBeGreaterThanOrEqual(fastHoldout.accuracy);

@@ -41,7 +41,7 @@ export function client(baseUrl: string, apiKey: string | null) {
   };
 }
 
-/** Polls GET /job/:id until the job leaves Pending. */
+/** Polls GET /job/:id until the job finishes (leaves Pending and Idle). */
 export async function waitForJob(
   api: ReturnType<typeof client>,
   jobId: string,
@@ -52,8 +52,8 @@ export async function waitForJob(
     const res = await api.get(`/job/${jobId}`);
     if (res.status !== 200)
       throw new Error(`GET /job answered ${res.status}: ${JSON.stringify(res.body)}`);
-    if (res.body.status !== 'Pending') return res.body;
-    if (Date.now() > deadline) throw new Error(`job ${jobId} still Pending`);
+    if (res.body.status !== 'Pending' && res.body.status !== 'Idle') return res.body;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${res.body.status}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }

@@ -2,20 +2,12 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { ClassifierPool } from '../classify/classifier.pool.js';
-import {
-  CorruptDocumentError,
-  PageSelectionError,
-  UnsupportedDocumentError,
-} from '../documents/document.errors.js';
-import { ProcessingError } from '../jobs/job.types.js';
+import { toProcessingError } from '../jobs/job.types.js';
 import type {
   ClassificationOutcome,
   ClassificationRunner,
   ClassificationTaskInput,
 } from './classification-runner.js';
-
-/** Code of a `page_range` the document cannot satisfy; a sync request answers it with a 422. */
-export const PAGE_RANGE_INVALID = 'PAGE_RANGE_INVALID';
 
 /**
  * The classification pipeline on the documents/classify library's worker-thread pool
@@ -56,16 +48,4 @@ export class PooledClassificationRunner implements ClassificationRunner, OnAppli
   async onApplicationShutdown(): Promise<void> {
     await this.pool.close();
   }
-}
-
-/** The library's typed errors as client-facing failures; anything else stays internal. */
-export function toProcessingError(error: unknown): unknown {
-  if (error instanceof PageSelectionError)
-    return new ProcessingError(PAGE_RANGE_INVALID, error.message, 422);
-  if (error instanceof UnsupportedDocumentError) {
-    return new ProcessingError('UNSUPPORTED_DOCUMENT', error.message, 400);
-  }
-  if (error instanceof CorruptDocumentError)
-    return new ProcessingError('CORRUPT_DOCUMENT', error.message, 400);
-  return error;
 }

@@ -132,6 +132,49 @@ describe('classify', () => {
     }
   });
 
+  it('rates "amount due" high on a short invoice that contains it (both models)', () => {
+    // wink's stop-word list has "amount" and "due": the criterion used to compile to no
+    // evidence at all and was rated low whatever the document said.
+    const shortSchema: ClassificationCategory[] = [
+      { category: 'invoice', criteria: ['invoice number', 'amount due', 'bill to'] },
+      { category: 'resume', criteria: ['work experience', 'education', 'skills'] },
+    ];
+    const texts = [
+      'INVOICE\nInvoice number 42\nBill to: ACME\nAmount due: 100 EUR',
+      'Invoice number 7, amount due 10',
+      'Amount Due: $12.00',
+    ];
+    for (const model of ['default', 'accurate'] as const) {
+      for (const text of texts) {
+        const invoice = classify({ pages: [text], classificationSchema: shortSchema, model })
+          .response_confidence.categories[0];
+        expect({ model, text, amountDue: invoice.criteria_confidence[1].confidence }).toEqual({
+          model,
+          text,
+          amountDue: 'high',
+        });
+      }
+      const unrelated = classify({
+        pages: ['Work experience: 5 years. Education: MSc.'],
+        classificationSchema: shortSchema,
+        model,
+      }).response_confidence.categories[0];
+      expect(unrelated.criteria_confidence[1].confidence).toBe('low');
+    }
+  });
+
+  it('rates a criterion made only of stop-listed words by those words', () => {
+    const output = classify({
+      pages: ['Applicant: first name Jane, last name Roe.'],
+      classificationSchema: [
+        { category: 'form', criteria: ['first name and last name'] },
+        { category: 'other', criteria: ['zebra'] },
+      ],
+    });
+    expect(output.response_confidence.categories[0].criteria_confidence[0].confidence).toBe('high');
+    expect(output.result.category).toBe('form');
+  });
+
   it('is deterministic', () => {
     const input = { pages: [invoiceText, 'Patient notes'], classificationSchema: schema };
     expect(classify({ ...input, model: 'accurate' })).toEqual(

@@ -1,9 +1,3 @@
-import {
-  CorruptDocumentError,
-  PageSelectionError,
-  TooManyPagesSelectedError,
-  UnsupportedDocumentError,
-} from '../documents/document.errors.js';
 import { loadDocuments } from '../documents/document.loader.js';
 import type {
   DocumentFileType,
@@ -35,16 +29,6 @@ export interface ClassifyTaskResult {
   output: ClassifyOutput;
 }
 
-/** An error as it crosses the thread boundary (structured clone drops classes and fields). */
-export interface SerializedTaskError {
-  name: string;
-  message: string;
-  fields: Record<string, unknown>;
-}
-
-export type ClassifyTaskReply =
-  { ok: true; result: ClassifyTaskResult } | { ok: false; error: SerializedTaskError };
-
 /** Loads the documents and classifies them. The body of the worker and of inline mode. */
 export async function runClassifyTask(task: ClassifyTask): Promise<ClassifyTaskResult> {
   const document = await loadDocuments(task.documents, { pageRange: task.pageRange });
@@ -67,38 +51,4 @@ export async function runClassifyTask(task: ClassifyTask): Promise<ClassifyTaskR
     },
     output,
   };
-}
-
-export function serializeError(error: unknown): SerializedTaskError {
-  if (!(error instanceof Error)) return { name: 'Error', message: String(error), fields: {} };
-  const fields: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(error)) {
-    if (key !== 'cause') fields[key] = value;
-  }
-  return { name: error.name, message: error.message, fields };
-}
-
-/** Rebuilds the typed document errors so callers can map them to 4xx responses. */
-export function deserializeError(error: SerializedTaskError): Error {
-  const f = error.fields;
-  switch (error.name) {
-    case 'UnsupportedDocumentError':
-      return new UnsupportedDocumentError(error.message, f.detectedMime as string | undefined);
-    case 'CorruptDocumentError':
-      return new CorruptDocumentError(String(f.fileType), error.message);
-    case 'TooManyPagesSelectedError':
-      return new TooManyPagesSelectedError(Number(f.count), Number(f.max), f.input);
-    case 'PageSelectionError':
-      return new PageSelectionError(
-        f.kind as PageSelectionError['kind'],
-        error.message,
-        f.input,
-        f.ctx as Record<string, unknown>,
-      );
-    default: {
-      const rebuilt = new Error(error.message);
-      rebuilt.name = error.name;
-      return rebuilt;
-    }
-  }
 }

@@ -3,23 +3,13 @@
  * the main event loop. Run from compiled output (`dist/`); see ClassifierPool.
  */
 import { warmUpPdf } from '../documents/pdf.reader.js';
+import { taskWorker } from '../worker-pool/task-reply.js';
 import { warmUpClassifier } from './classify.js';
-import {
-  runClassifyTask,
-  serializeError,
-  type ClassifyTask,
-  type ClassifyTaskReply,
-} from './classify.task.js';
+import { runClassifyTask } from './classify.task.js';
 
 // Language model, WordNet and pdf.js load once per thread, when the thread starts.
 warmUpClassifier();
 // A failed warm-up only costs the first task its speed; it must not kill the thread.
 await warmUpPdf().catch(() => undefined);
 
-export default async function classifyWorker(task: ClassifyTask): Promise<ClassifyTaskReply> {
-  try {
-    return { ok: true, result: await runClassifyTask(task) };
-  } catch (error) {
-    return { ok: false, error: serializeError(error) };
-  }
-}
+export default taskWorker(runClassifyTask);

@@ -24,14 +24,26 @@ function add(counts: Map<string, number>, key: string, weight: number): void {
 
 /**
  * Adds terms to `into`. With `phrases`, adjacent lemmas of one sentence also count as a
- * phrase; with `stems`, each word's stem counts too. With `negation`, negated terms are set aside instead of counted.
+ * phrase; with `stems`, each word's stem counts too. With `negation`, negated terms are set
+ * aside instead of counted. Weak terms (stop-listed nouns and adjectives) count as words
+ * only: they neither form phrases nor separate the words around them, nor add to `length`,
+ * so evidence for criteria without them is what it was before they were kept.
  */
 export function addTerms(
   into: Evidence,
-  terms: readonly Term[],
+  allTerms: readonly Term[],
   options: { phrases: boolean; stems?: boolean; negation: boolean; weight?: number },
 ): Evidence {
   const weight = options.weight ?? 1;
+  const terms: Term[] = [];
+  for (const term of allTerms) {
+    if (!term.weak) terms.push(term);
+    else if (options.negation && term.negated) into.negated.add(term.lemma);
+    else {
+      add(into.counts, term.lemma, weight);
+      if (options.stems) add(into.counts, STEM_PREFIX + term.stem, weight);
+    }
+  }
   for (let i = 0; i < terms.length; i++) {
     const term = terms[i];
     if (options.negation && term.negated) {

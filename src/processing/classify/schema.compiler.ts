@@ -34,8 +34,14 @@ const PHRASE_WEIGHT = 0.6;
 const MAX_CACHED = 64;
 const cache = new Map<string, CompiledSchema>();
 
+/**
+ * The terms a criterion or label looks for: its content words, or, when it has none (e.g.
+ * "amount due", "first name and last name"), its stop-listed nouns and adjectives.
+ */
 function termsOf(text: string): Term[] {
-  return analyze(text.replace(/_/g, ' '), true);
+  const terms = analyze(text.replace(/_/g, ' '), true);
+  const strong = terms.filter((term) => !term.weak);
+  return strong.length > 0 ? strong : terms;
 }
 
 function pairs(lemmas: readonly string[]): string[] {
@@ -49,7 +55,8 @@ function relativesOf(lemma: string, broad: boolean): string[] {
   if (/\d/.test(lemma) || lemma.length < 3) return [];
   const out = new Set<string>();
   for (const word of relatedWords(lemma, broad)) {
-    const key = termsOf(word)
+    const key = analyze(word.replace(/_/g, ' '), true)
+      .filter((term) => !term.weak)
       .map((term) => term.lemma)
       .join(' ');
     if (key !== '' && key !== lemma && key.split(' ').length <= 2) out.add(key);

@@ -10,6 +10,11 @@ export interface Term {
   negated: boolean;
   /** Index of the sentence the token is in (phrases never span sentences). */
   sentence: number;
+  /**
+   * A content word the model's stop-word list holds ("amount", "due", "name", "first"):
+   * documents count it, criteria use it only when they have no other word (see WEAK_POS).
+   */
+  weak: boolean;
 }
 
 /**
@@ -50,8 +55,18 @@ const EXTRA_STOP = new Set([
 ]);
 
 /**
+ * Parts of speech of stop-listed words kept as weak terms. wink's stop-word list (like
+ * spaCy's and scikit-learn's) holds nouns and adjectives such as "amount", "due", "name",
+ * "first" and "last": dropping them left a criterion like "amount due" with no evidence to
+ * look for, rated low on the very invoice that says "Amount due". Function words (articles,
+ * pronouns, prepositions, auxiliaries) and generic verbs ("get", "make") stay dropped.
+ */
+const WEAK_POS = new Set(['NOUN', 'PROPN', 'ADJ']);
+
+/**
  * Lower-cased lemmas of the words and numbers of `text`, without stop words and
- * punctuation. Lower-casing first keeps lemmas stable for headings in capitals.
+ * punctuation; stop-listed nouns and adjectives come back marked `weak`. Lower-casing first
+ * keeps lemmas stable for headings in capitals.
  */
 export function analyze(text: string, deep: boolean): Term[] {
   const nlp = nlpFor(deep);
@@ -61,6 +76,7 @@ export function analyze(text: string, deep: boolean): Term[] {
   const stems = deep ? (doc.tokens().out(its.stem as ItsFunction<string>) as string[]) : [];
   const types = doc.tokens().out(its.type) as string[];
   const stops = doc.tokens().out(its.stopWordFlag) as boolean[];
+  const tags = doc.tokens().out(its.pos) as string[];
   const negations = deep ? (doc.tokens().out(its.negationFlag) as boolean[]) : [];
   const sentenceOf: number[] = new Array(lemmas.length).fill(0);
   if (deep) {
@@ -75,13 +91,16 @@ export function analyze(text: string, deep: boolean): Term[] {
     const type = types[i];
     if (type !== 'word' && type !== 'number') continue;
     const lemma = lemmas[i];
-    if (stops[i] || EXTRA_STOP.has(lemma)) continue;
+    if (EXTRA_STOP.has(lemma)) continue;
+    const weak = stops[i];
+    if (weak && !WEAK_POS.has(tags[i])) continue;
     if (lemma.length < 2 && type === 'word') continue;
     terms.push({
       lemma,
       stem: stems[i] ?? lemma,
       negated: negations[i] === true,
       sentence: sentenceOf[i],
+      weak,
     });
   }
   return terms;

@@ -1,22 +1,36 @@
 import { Injectable } from '@nestjs/common';
 
+/** Why a wait for a job ended. */
+export type WaitOutcome = 'finished' | 'aborted' | 'timeout';
+
 /** In-process "job finished" signals, for sync requests awaiting their job. */
 @Injectable()
 export class JobEvents {
   private readonly waiters = new Map<string, Set<() => void>>();
 
-  /** Register before the job can finish (i.e. before enqueueing) so no signal is missed. */
-  waitFor(jobId: string, signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves when the job finishes, `signal` aborts (the client went away) or `timeoutMs`
+   * passes (0 or undefined: no limit). Register before the job can finish (i.e. before
+   * workers are woken) so no signal is missed; callers re-read the job either way.
+   */
+  waitFor(jobId: string, signal?: AbortSignal, timeoutMs?: number): Promise<WaitOutcome> {
     return new Promise((resolve) => {
       const set = this.waiters.get(jobId) ?? new Set<() => void>();
-      const done = () => {
-        set.delete(done);
-        if (set.size === 0) this.waiters.delete(jobId);
-        resolve();
+      let timer: NodeJS.Timeout | undefined;
+      const settle = (outcome: WaitOutcome) => {
+        if (!set.delete(done)) return;
+        if (set.size === 0 && this.waiters.get(jobId) === set) this.waiters.delete(jobId);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        resolve(outcome);
       };
+      const done = () => settle('finished');
+      const onAbort = () => settle('aborted');
       set.add(done);
       this.waiters.set(jobId, set);
-      signal?.addEventListener('abort', done, { once: true });
+      if (signal?.aborted) return settle('aborted');
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (timeoutMs) timer = setTimeout(() => settle('timeout'), timeoutMs);
     });
   }
 

@@ -17,8 +17,13 @@ const LIST_STATUS: Record<JobState, string> = {
   cancelled: 'Cancelled',
 };
 
-export function apiStatus(state: JobState): ApiJobStatus {
-  return API_STATUS[state];
+/**
+ * `idle`: the job is queued where no worker of this deployment claims it (see
+ * QueueWorkers.claims), so it makes no progress until one starts. Pending means it is
+ * queued for a worker or running.
+ */
+export function apiStatus(state: JobState, idle = false): ApiJobStatus {
+  return idle && state === 'queued' ? 'Idle' : API_STATUS[state];
 }
 
 export function durationSeconds(job: JobRecord): number | null {
@@ -40,13 +45,17 @@ export interface JobView {
 }
 
 /** The `GET /job/{id}` body (reductoai SDK `EnhancedAsyncJobResponse`). */
-export function presentJob(job: JobRecord, result: Record<string, unknown> | null): JobView {
+export function presentJob(
+  job: JobRecord,
+  result: Record<string, unknown> | null,
+  idle = false,
+): JobView {
   let reason = job.reason;
   if (job.state === 'completed' && job.resultExpired)
     reason = 'The result was deleted after the retention period';
   return {
     job_id: job.jobId,
-    status: apiStatus(job.state),
+    status: apiStatus(job.state, idle),
     progress: job.progress,
     reason,
     result,
@@ -59,10 +68,14 @@ export function presentJob(job: JobRecord, result: Record<string, unknown> | nul
 }
 
 /** One item of `GET /jobs` (SDK `JobGetAllResponse.Job`). */
-export function presentListItem(job: JobRecord, includeConfig: boolean): Record<string, unknown> {
+export function presentListItem(
+  job: JobRecord,
+  includeConfig: boolean,
+  idle = false,
+): Record<string, unknown> {
   return {
     job_id: job.jobId,
-    status: LIST_STATUS[job.state],
+    status: idle && job.state === 'queued' ? 'Idle' : LIST_STATUS[job.state],
     type: job.type,
     created_at: job.createdAt.toISOString(),
     duration: durationSeconds(job),

@@ -1,3 +1,9 @@
+import {
+  CorruptDocumentError,
+  PageSelectionError,
+  UnsupportedDocumentError,
+} from '../documents/document.errors.js';
+
 /** Internal job states; the API shows Pending (queued, running), Completed and Failed. */
 export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export type JobType = 'Classify' | 'Parse' | 'Extract' | 'Split';
@@ -53,4 +59,19 @@ export class ProcessingError extends Error {
     super(message);
     this.name = 'ProcessingError';
   }
+}
+
+/** Code of a `page_range` the document cannot satisfy; a sync request answers it with a 422. */
+export const PAGE_RANGE_INVALID = 'PAGE_RANGE_INVALID';
+
+/** The document library's typed errors as client-facing failures; anything else stays internal. */
+export function toProcessingError(error: unknown): unknown {
+  if (error instanceof PageSelectionError)
+    return new ProcessingError(PAGE_RANGE_INVALID, error.message, 422);
+  if (error instanceof UnsupportedDocumentError) {
+    return new ProcessingError('UNSUPPORTED_DOCUMENT', error.message, 400);
+  }
+  if (error instanceof CorruptDocumentError)
+    return new ProcessingError('CORRUPT_DOCUMENT', error.message, 400);
+  return error;
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
+import type { Lane, QueueName } from '../queue/queue-driver.js';
 import { JobRecord, JobState, NewJob } from './job.types.js';
 
 interface JobRow {
@@ -59,6 +60,11 @@ function toRecord(row: JobRow): JobRecord {
   };
 }
 
+export interface WaitingTask {
+  queue: QueueName;
+  lane: Lane;
+}
+
 export interface JobPageCursor {
   createdAtMicros: bigint;
   jobId: string;
@@ -115,6 +121,23 @@ export class JobsRepository {
       [orgId, after ? after.createdAtMicros.toString() : null, after?.jobId ?? '', limit],
     );
     return rows.map((row) => ({ ...toRecord(row), createdAtMicros: BigInt(row.created_us) }));
+  }
+
+  /**
+   * Where queued jobs wait in the database queue (queue and lane of their task), by job id.
+   * Jobs handed to the new queue system (Redis) have no such task and are absent.
+   */
+  async waitingTasks(jobIds: readonly string[]): Promise<Map<string, WaitingTask>> {
+    const waiting = new Map<string, WaitingTask>();
+    if (jobIds.length === 0) return waiting;
+    const rows = await this.db.all<{ job_id: string; queue: QueueName; lane: Lane }>(
+      `SELECT json_extract_string(payload, '$.jobId') AS job_id, queue, lane FROM queue_tasks
+       WHERE state = 'queued'
+         AND list_contains(string_split($1, ','), json_extract_string(payload, '$.jobId'))`,
+      [jobIds.join(',')],
+    );
+    for (const row of rows) waiting.set(row.job_id, { queue: row.queue, lane: row.lane });
+    return waiting;
   }
 
   /** queued -> running; false when the job is no longer queued (cancelled or deleted). */

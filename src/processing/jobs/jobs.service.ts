@@ -10,11 +10,13 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
 import { asUrlResult, ClassifyResult } from '../classify-jobs/classify-result.js';
+import { LANES, QUEUES } from '../queue/queue-driver.js';
 import { UrlSigner } from '../upload/url-signer.service.js';
 import { JobEvents } from './job-events.js';
 import { JobView, presentJob, presentListItem } from './job.presenter.js';
 import { JobRecord } from './job.types.js';
 import { JobsRepository } from './jobs.repository.js';
+import { QueueWorkers } from '../queue/queue-workers.service.js';
 
 const RESULT_PURPOSE = 'job-result';
 const SWEEP_INTERVAL_MS = 60_000;
@@ -49,6 +51,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly db: DuckDbService,
     private readonly signer: UrlSigner,
     private readonly events: JobEvents,
+    private readonly workers: QueueWorkers,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -98,7 +101,24 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
 
   async view(orgId: string, jobId: string): Promise<JobView> {
     const job = await this.getOwned(orgId, jobId);
-    return presentJob(job, this.resultView(job));
+    const idle = await this.idleJobs([job]);
+    return presentJob(job, this.resultView(job), idle.has(job.jobId));
+  }
+
+  /**
+   * The queued jobs among `jobs` that no worker of this deployment will claim: their task
+   * waits in a database-queue lane without workers (e.g. the legacy workers were turned off
+   * while it was queued). Usually every lane has workers and nothing is read.
+   */
+  private async idleJobs(jobs: readonly JobRecord[]): Promise<Set<string>> {
+    const idle = new Set<string>();
+    if (QUEUES.every((queue) => LANES.every((lane) => this.workers.claims(queue, lane))))
+      return idle;
+    const queued = jobs.filter((job) => job.state === 'queued').map((job) => job.jobId);
+    for (const [jobId, task] of await this.jobs.waitingTasks(queued)) {
+      if (!this.workers.claims(task.queue, task.lane)) idle.add(jobId);
+    }
+    return idle;
   }
 
   async signedResult(
@@ -124,8 +144,9 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     const rows = await this.jobs.listForOrg(orgId, query.limit + 1, after);
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];
+    const idle = await this.idleJobs(page);
     return {
-      jobs: page.map((job) => presentListItem(job, !query.excludeConfigs)),
+      jobs: page.map((job) => presentListItem(job, !query.excludeConfigs, idle.has(job.jobId))),
       next_cursor:
         rows.length > query.limit && last ? encodeCursor(last.createdAtMicros, last.jobId) : null,
     };

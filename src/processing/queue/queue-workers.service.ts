@@ -9,6 +9,7 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { databaseQueueLoops } from '../../operations/operations.config.js';
 import {
+  type Lane,
   QUEUE_DRIVER,
   type QueueDriver,
   type QueueName,
@@ -52,6 +53,21 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
 
   register(handler: TaskHandler): void {
     this.handlers.set(handler.kind, handler as TaskHandler);
+  }
+
+  /**
+   * Whether a worker loop of this process claims tasks of `queue` in `lane`. This process
+   * owns the database queue (DuckDB is single-process), so when it does not, nothing will:
+   * the job waits as `Idle` until a deployment with such workers starts.
+   */
+  claims(queue: QueueName, lane: Lane): boolean {
+    void lane; // every loop polls all lanes of its queue, priority first
+    const loops = databaseQueueLoops(
+      this.config.operations.legacyWorkers,
+      this.config.processing.cpuWorkerConcurrency,
+      this.config.processing.ioWorkerConcurrency,
+    );
+    return loops[queue] > 0;
   }
 
   /** Wakes idle workers of a queue (called after an enqueue commits). */

@@ -1,0 +1,387 @@
+import { randomUUID } from 'node:crypto';
+import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import type { ProcessingPrincipal } from '../../accounts/principal.js';
+import { ApiError } from '../../common/api-error.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { DuckDbService, type Transaction } from '../../database/duckdb.service.js';
+import { AdmissionService } from '../../operations/admission/admission.service.js';
+import {
+  type Product,
+  USAGE_EVENT_SOURCE_PROCESSING,
+  USAGE_EVENT_TYPE,
+  type UsageCloudEvent,
+} from '../../usage/usage-event.js';
+import type { InputDocument } from '../classify-jobs/classification-runner.js';
+import { type ClassifyInputValue, InputResolver } from '../inputs/input-resolver.service.js';
+import { UsageOutboxRelay } from '../outbox/usage-outbox.relay.js';
+import { UsageOutboxRepository } from '../outbox/usage-outbox.repository.js';
+import {
+  type Lane,
+  QUEUE_DRIVER,
+  type QueueDriver,
+  type QueueTask,
+} from '../queue/queue-driver.js';
+import { QueueWorkers, type TaskHandler } from '../queue/queue-workers.service.js';
+import { WebhooksService } from '../webhooks/webhooks.service.js';
+import { JobEvents } from './job-events.js';
+import { type JobRecord, type JobType, ProcessingError, toProcessingError } from './job.types.js';
+import { JobsRepository } from './jobs.repository.js';
+import { syncTimeoutError } from './sync-timeout.js';
+
+/** The queue payload of every job task. */
+export interface JobPayload {
+  jobId: string;
+}
+
+/** The request fields that choose a lane (ClassifyConfig and the operations' bodies). */
+export interface LaneFields {
+  queue_priority?: string;
+  priority: boolean;
+  async: { priority: boolean };
+}
+
+/** Lane of a request: batch when asked, else priority/standard per the spec's two flags. */
+export function laneFor(config: LaneFields, isAsync: boolean): Lane {
+  if (config.queue_priority === 'batch') return 'batch';
+  const priority = isAsync ? config.async.priority : config.priority;
+  return priority ? 'priority' : 'standard';
+}
+
+/** What one billable completion records: the usage event's dimensions and page counts. */
+export interface Billing {
+  product: Product;
+  feature: string;
+  /** Pages processed (billed). */
+  pages: number;
+  /** Pages in the input documents. */
+  totalPages: number;
+  fileType: string;
+}
+
+/**
+ * What differs between kinds of jobs (classify; parse, extract, split): how a stored
+ * request runs on resolved documents, and how its outcome is billed and shown.
+ * Everything else (job store, queue, admission, sync waits, cancellation, usage outbox,
+ * webhooks) is the JobRunner's.
+ */
+export interface JobPipeline<Outcome> {
+  /** Queue task kind of these jobs. */
+  readonly taskKind: string;
+  /** Runs a started job. Errors the client caused are thrown as ProcessingError. */
+  run(job: JobRecord, documents: InputDocument[]): Promise<Outcome>;
+  billing(job: JobRecord, outcome: Outcome): Billing;
+  /** The stored result (the body of a sync response and of `GET /job`'s `result`). */
+  result(
+    job: JobRecord,
+    outcome: Outcome,
+    credits: string,
+    durationSeconds: number,
+  ): Record<string, unknown>;
+  /** The sync answer of a completed job (default: its stored result). */
+  syncResult?(job: JobRecord): Record<string, unknown>;
+  /** A failed sync job's own error, when its failure is not the generic error envelope. */
+  syncFailure?(job: JobRecord): Error | undefined;
+}
+
+/** A job about to be stored: its row and its task. */
+export interface Submission {
+  type: JobType;
+  /** Stored with the job; `input` is what the worker resolves. */
+  request: Record<string, unknown> & { input: unknown };
+  isAsync: boolean;
+  /** `async.metadata` of an async request (any JSON value), undefined for sync ones. */
+  metadata: unknown;
+  persistResult: boolean;
+  lane: Lane;
+  /** Whether the queue admission cap applies (spec: sync and parse requests). */
+  gated: boolean;
+}
+
+/**
+ * The job plumbing shared by every kind of processing job. Submission checks the inputs,
+ * passes the admission cap (503 QUEUE_FULL before any job exists), then stores the job and
+ * its cpu task in one transaction. Sync requests wait for their job up to SYNC_TIMEOUT_MS.
+ * A worker runs the kind's pipeline; completion, the usage event (outbox) and the webhook
+ * deliveries commit in one transaction: exactly one usage event per completed job, none
+ * for failed or cancelled ones.
+ */
+@Injectable()
+export class JobRunner {
+  private readonly logger = new Logger(JobRunner.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly db: DuckDbService,
+    private readonly jobs: JobsRepository,
+    @Inject(QUEUE_DRIVER) private readonly queue: QueueDriver,
+    private readonly workers: QueueWorkers,
+    private readonly events: JobEvents,
+    private readonly inputs: InputResolver,
+    private readonly outbox: UsageOutboxRepository,
+    private readonly relay: UsageOutboxRelay,
+    private readonly webhooks: WebhooksService,
+    private readonly admission: AdmissionService,
+  ) {}
+
+  /** Registers the pipeline's task handler with this process's queue workers. */
+  register<Outcome>(pipeline: JobPipeline<Outcome>): void {
+    const handler: TaskHandler<JobPayload> = {
+      kind: pipeline.taskKind,
+      handle: (task) => this.handle(pipeline, task),
+      exhausted: (task, reason) =>
+        this.finishFailed(task, new ProcessingError('INTERRUPTED', reason, 500), false),
+      recover: () => this.recover(),
+    };
+    this.workers.register(handler);
+  }
+
+  // ---- submission -------------------------------------------------------------------------
+
+  private async submit(
+    pipeline: JobPipeline<unknown>,
+    principal: ProcessingPrincipal,
+    submission: Submission,
+  ): Promise<string> {
+    try {
+      await this.inputs.precheck(principal.orgId, submission.request.input as ClassifyInputValue);
+    } catch (error) {
+      if (error instanceof ProcessingError)
+        throw new ApiError(error.status as HttpStatus, error.code, error.message);
+      throw error;
+    }
+    const admitted = await this.admission.admit({
+      queue: 'cpu',
+      lane: submission.lane,
+      sync: submission.gated,
+    });
+    const jobId = randomUUID();
+    const committed = this.db.transaction(async (tx) => {
+      await this.jobs.insert(tx, {
+        jobId,
+        orgId: principal.orgId,
+        apiKeyId: principal.keyId,
+        type: submission.type,
+        isAsync: submission.isAsync,
+        request: submission.request,
+        metadata: submission.isAsync ? submission.metadata : undefined,
+        persistResult: submission.persistResult,
+      });
+      await this.queue.enqueue<JobPayload>(
+        'cpu',
+        pipeline.taskKind,
+        { jobId },
+        {
+          lane: submission.lane,
+          // A sync job's caller is gone after a restart: it is not retried (see recover).
+          maxAttempts: submission.isAsync ? this.config.processing.jobMaxAttempts : 1,
+        },
+        tx,
+      );
+    });
+    await committed.finally(admitted);
+    return jobId;
+  }
+
+  async submitAsync(
+    pipeline: JobPipeline<unknown>,
+    principal: ProcessingPrincipal,
+    submission: Submission,
+  ): Promise<{ job_id: string }> {
+    const jobId = await this.submit(pipeline, principal, submission);
+    this.workers.notify('cpu');
+    return { job_id: jobId };
+  }
+
+  /** Sync: the same pipeline through the queue (priority lane by default), awaited. */
+  async runSync(
+    pipeline: JobPipeline<unknown>,
+    principal: ProcessingPrincipal,
+    submission: Submission,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    const jobId = await this.submit(pipeline, principal, submission);
+    const timeoutMs = this.config.processing.syncTimeoutMs;
+    const waited = this.events.waitFor(jobId, signal, timeoutMs);
+    this.workers.notify('cpu');
+    const outcome = await waited;
+    const job = await this.jobs.find(jobId);
+    if (!job) throw ApiError.notFound('JOB_NOT_FOUND', 'The job was deleted');
+    if (job.state === 'completed') return pipeline.syncResult?.(job) ?? job.result ?? {};
+    if (job.state === 'cancelled')
+      throw new ApiError(HttpStatus.CONFLICT, 'JOB_CANCELLED', 'The job was cancelled');
+    if (job.state === 'failed') {
+      throw (
+        pipeline.syncFailure?.(job) ??
+        new ApiError(
+          (job.errorStatus ?? 500) as HttpStatus,
+          job.errorCode ?? 'PROCESSING_FAILED',
+          job.reason ?? 'Processing failed',
+          { job_id: jobId },
+        )
+      );
+    }
+    if (outcome === 'timeout') throw syncTimeoutError(jobId, timeoutMs);
+    // Woken by shutdown (or the client left) with the job unfinished.
+    throw new ApiError(
+      HttpStatus.SERVICE_UNAVAILABLE,
+      'SHUTTING_DOWN',
+      'The service is shutting down',
+      { job_id: jobId },
+    );
+  }
+
+  // ---- the cpu task -----------------------------------------------------------------------
+
+  /** Sync jobs whose request died with the previous process are failed, not retried. */
+  private async recover(): Promise<void> {
+    const orphaned = await this.jobs.failOrphanedSyncJobs();
+    if (orphaned.length)
+      this.logger.warn(`failed ${orphaned.length} sync job(s) interrupted by a restart`);
+  }
+
+  private async handle<Outcome>(
+    pipeline: JobPipeline<Outcome>,
+    task: QueueTask<JobPayload>,
+  ): Promise<void> {
+    const { jobId } = task.payload;
+    if (!(await this.jobs.markRunning(jobId))) {
+      await this.discard(jobId, (tx) => this.queue.complete(task, tx));
+      return;
+    }
+    const job = (await this.jobs.find(jobId))!;
+    let outcome: Outcome;
+    try {
+      const input = job.request.input as ClassifyInputValue;
+      const documents = await this.inputs.resolve(job.orgId, input);
+      outcome = await pipeline.run(job, documents);
+    } catch (error) {
+      if (this.workers.stopping) throw error;
+      const mapped = toProcessingError(error);
+      if (!(mapped instanceof ProcessingError))
+        this.logger.error({ err: error, jobId, kind: pipeline.taskKind }, 'job failed');
+      const failure =
+        mapped instanceof ProcessingError
+          ? mapped
+          : new ProcessingError(
+              'PROCESSING_FAILED',
+              'Internal error while processing the document',
+              500,
+            );
+      await this.finishFailed(task, failure);
+      return;
+    }
+    await this.finishCompleted(pipeline, task, job, outcome);
+  }
+
+  /**
+   * A job that cannot start (cancelled, deleted or finished while its task waited): a
+   * cancellation requested meanwhile is recorded, `removeTask` drops the task.
+   */
+  async discard(jobId: string, removeTask: (tx: Transaction) => Promise<void>): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const job = await this.jobs.find(jobId, tx);
+      if (job && job.cancelRequested && (job.state === 'queued' || job.state === 'running')) {
+        await this.jobs.markCancelled(tx, jobId);
+      }
+      await removeTask(tx);
+    });
+    this.events.finished(jobId);
+  }
+
+  /** Public for the new queue system's results consumer (issue 6). */
+  async finishCompleted<Outcome>(
+    pipeline: JobPipeline<Outcome>,
+    task: QueueTask<JobPayload>,
+    started: JobRecord,
+    outcome: Outcome,
+  ): Promise<void> {
+    const jobId = started.jobId;
+    await this.db.transaction(async (tx) => {
+      const job = await this.jobs.find(jobId, tx);
+      if (!job || job.state !== 'running') {
+        await this.queue.complete(task, tx);
+        return;
+      }
+      if (job.cancelRequested) {
+        // Cancelled while running: the result is discarded, not billed, no webhook.
+        await this.jobs.markCancelled(tx, jobId);
+        await this.queue.complete(task, tx);
+        return;
+      }
+      const billing = pipeline.billing(job, outcome);
+      const credits = await this.outbox.credits(
+        tx,
+        billing.product,
+        billing.feature,
+        billing.pages,
+      );
+      const duration = (Date.now() - job.createdAt.getTime()) / 1000;
+      const result = pipeline.result(job, outcome, credits, duration);
+      await this.jobs.markCompleted(tx, jobId, result, billing.pages, billing.totalPages);
+      await this.outbox.insert(tx, usageEvent(job, billing, credits));
+      await this.webhooks.scheduleForJob(tx, job, 'Completed');
+      await this.queue.complete(task, tx);
+    });
+    this.afterFinish(jobId);
+  }
+
+  /** Public for the new queue system's results consumer (issue 6). */
+  async finishFailed(
+    task: QueueTask<JobPayload>,
+    failure: ProcessingError,
+    completeTask = true,
+  ): Promise<void> {
+    const jobId = task.payload.jobId;
+    await this.db.transaction(async (tx) => {
+      const job = await this.jobs.find(jobId, tx);
+      if (job && (job.state === 'queued' || job.state === 'running')) {
+        if (job.cancelRequested) {
+          await this.jobs.markCancelled(tx, jobId);
+        } else {
+          await this.jobs.markFailed(tx, jobId, failure.code, failure.message, failure.status);
+          await this.webhooks.scheduleForJob(tx, job, 'Failed');
+        }
+      }
+      if (completeTask) await this.queue.complete(task, tx);
+    });
+    this.afterFinish(jobId);
+  }
+
+  private afterFinish(jobId: string): void {
+    this.events.finished(jobId);
+    this.relay.kick();
+    this.workers.notify('io');
+  }
+}
+
+/** The job's usage CloudEvent: async metadata only when it is a JSON object. */
+function usageEvent(job: JobRecord, billing: Billing, credits: string): UsageCloudEvent {
+  const metadata =
+    job.isAsync &&
+    typeof job.metadata === 'object' &&
+    job.metadata !== null &&
+    !Array.isArray(job.metadata)
+      ? (job.metadata as Record<string, unknown>)
+      : null;
+  return {
+    specversion: '1.0',
+    id: `evt_${job.jobId}`,
+    source: USAGE_EVENT_SOURCE_PROCESSING,
+    type: USAGE_EVENT_TYPE,
+    time: new Date().toISOString(),
+    datacontenttype: 'application/json',
+    data: {
+      orgId: job.orgId,
+      apiKeyId: job.apiKeyId,
+      product: billing.product,
+      feature: billing.feature,
+      fileType: billing.fileType,
+      pages: billing.pages,
+      credits,
+      jobId: job.jobId,
+      async: job.isAsync,
+      metadata,
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { FileServer, startFileServer } from '../../support/file-server.js';
+import { until } from '../../support/operations.js';
+import { client, keyOf, waitForJob } from '../../support/processing-client.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+
+/**
+ * Parse, extract and split share classification's job plumbing, admission cap included:
+ * the spec caps "sync/parse requests", so sync requests of every operation and async parse
+ * requests are refused with 503 QUEUE_FULL when the cpu queue is at the cap, with no job.
+ */
+describe('queue admission cap on parse, extract and split', () => {
+  let t: TestApp;
+  let files: FileServer;
+
+  beforeAll(async () => {
+    files = await startFileServer();
+    t = await startTestApp({
+      FETCH_ALLOW_HOSTS: '127.0.0.1',
+      CPU_WORKER_CONCURRENCY: '1',
+      CPU_MAX_QUEUE_DEPTH: '1',
+      QUEUE_POLL_INTERVAL_MS: '50',
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await files.close();
+  });
+
+  it('refuses sync operations and async parse at the cap, accepts async extract', async () => {
+    const api = client(t.baseUrl, await keyOf(t, 'org-op-cap'));
+    const slow = files.hold('/slow.txt', 'Invoice number 7');
+    const doc = files.put('/doc.txt', 'Invoice number 8');
+    const running = api.post('/parse', { input: slow.url });
+    await until(
+      async () => (await api.get('/queue_metrics')).body.queue_cpu_active_queue_length === 1,
+      'the cpu queue to hold the running parse',
+    );
+    const schema = { type: 'object', properties: { invoice_number: { type: 'string' } } };
+    const refused = [
+      await api.post('/parse', { input: doc }),
+      await api.post('/parse_async', { input: doc }),
+      await api.post('/extract', { input: doc, instructions: { schema } }),
+      await api.post('/split', {
+        input: doc,
+        split_description: [{ name: 'invoice', description: 'an invoice' }],
+      }),
+    ];
+    for (const res of refused) {
+      expect({ status: res.status, code: res.body.error?.code }).toEqual({
+        status: 503,
+        code: 'QUEUE_FULL',
+      });
+      expect(res.headers.get('retry-after')).toBe('30');
+    }
+    expect((await api.get('/jobs')).body.jobs).toHaveLength(1);
+
+    const accepted = await api.post('/extract_async', { input: doc, instructions: { schema } });
+    expect(accepted.status).toBe(200);
+    slow.release();
+    expect((await running).status).toBe(200);
+    expect((await waitForJob(api, accepted.body.job_id)).status).toBe('Completed');
+  });
+});
