@@ -20,6 +20,12 @@ export interface ProcessingConfig {
   /** Attempts of a job whose worker died mid-run, before it is Failed. */
   jobMaxAttempts: number;
   cpuWorkerConcurrency: number;
+  /**
+   * Worker threads each pool (classification; parse/extract/split) keeps loaded while idle.
+   * A thread holds the language model, WordNet and pdf.js (~100 MB) and takes 1-2 s to
+   * start; the others start on demand and leave after a minute idle.
+   */
+  cpuWorkerWarmThreads: number;
   ioWorkerConcurrency: number;
   /** How long shutdown waits for tasks in flight; the rest stay `running` and are retried at start-up. */
   workerShutdownGraceMs: number;
@@ -58,6 +64,7 @@ export function loadProcessingConfig(env: Env): ProcessingConfig {
     resultRetentionSeconds: readInt(env, 'JOB_RESULT_RETENTION_SECONDS', 7 * 24 * 3600, 0),
     jobMaxAttempts: readInt(env, 'JOB_MAX_ATTEMPTS', 3, 1, 100),
     cpuWorkerConcurrency: readInt(env, 'CPU_WORKER_CONCURRENCY', 2, 1, 256),
+    cpuWorkerWarmThreads: readInt(env, 'CPU_WORKER_WARM_THREADS', 1, 0, 256),
     ioWorkerConcurrency: readInt(env, 'IO_WORKER_CONCURRENCY', 8, 1, 1024),
     workerShutdownGraceMs: readInt(env, 'WORKER_SHUTDOWN_GRACE_MS', 30_000, 0),
     queuePollIntervalMs: readInt(env, 'QUEUE_POLL_INTERVAL_MS', 500, 10),

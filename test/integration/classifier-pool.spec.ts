@@ -70,7 +70,7 @@ describe(ClassifierPool.name, () => {
         import fs from 'node:fs';
         import { ClassifierPool } from ${JSON.stringify(path.join(outDir, 'src/processing/classify/classifier.pool.js'))};
         const pool = new ClassifierPool({ maxThreads: 2 });
-        const out = { inline: pool.inline };
+        const out = { inline: pool.inline, threadsBeforeUse: pool.threads };
         const task = {
           documents: [{ bytes: fs.readFileSync(${JSON.stringify(scan)}), name: 'scan.pdf' }],
           classificationSchema: ${JSON.stringify(schema)},
@@ -101,6 +101,7 @@ describe(ClassifierPool.name, () => {
     fs.rmSync(work, { recursive: true, force: true });
     const out = JSON.parse(stdout.trim().split('\n').pop() as string);
     expect(out.inline).toBe(false);
+    expect(out.threadsBeforeUse).toBe(0);
     expect(out.threads).toBeGreaterThanOrEqual(1);
     expect(out.result.output.result.category).toBe('medical_record');
     expect(out.result.document.pages).toEqual([

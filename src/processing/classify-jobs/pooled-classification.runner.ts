@@ -19,7 +19,10 @@ export class PooledClassificationRunner implements ClassificationRunner, OnAppli
   private readonly pool: ClassifierPool;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.pool = new ClassifierPool({ maxThreads: config.processing.cpuWorkerConcurrency });
+    this.pool = new ClassifierPool({
+      maxThreads: config.processing.cpuWorkerConcurrency,
+      minThreads: config.processing.cpuWorkerWarmThreads,
+    });
   }
 
   async run(input: ClassificationTaskInput): Promise<ClassificationOutcome> {

@@ -66,7 +66,10 @@ export class OperationJobsService
     private readonly runner: JobRunner,
     private readonly registry: VersionRegistry,
   ) {
-    this.pool = new OperationPool({ maxThreads: config.processing.cpuWorkerConcurrency });
+    this.pool = new OperationPool({
+      maxThreads: config.processing.cpuWorkerConcurrency,
+      minThreads: config.processing.cpuWorkerWarmThreads,
+    });
   }
 
   onModuleInit(): void {

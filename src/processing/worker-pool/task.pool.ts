@@ -39,7 +39,8 @@ function workerAvailable(url: URL): boolean {
  * same classes. One pool per kind of work per process; `close()` on shutdown.
  */
 export class TaskPool<T, R> {
-  private readonly pool: Piscina | undefined;
+  private pool: Piscina | undefined;
+  private readonly piscinaOptions: ConstructorParameters<typeof Piscina>[0];
   private readonly runInline: (task: T) => Promise<R>;
   readonly inline: boolean;
 
@@ -48,9 +49,8 @@ export class TaskPool<T, R> {
     this.inline =
       options.inline ??
       (Boolean(process.env.JEST_WORKER_ID) || !workerAvailable(definition.workerUrl));
-    if (this.inline) return;
     const maxThreads = options.maxThreads ?? Math.max(1, os.availableParallelism() - 1);
-    this.pool = new Piscina({
+    this.piscinaOptions = {
       filename: definition.workerUrl.href,
       maxThreads,
       minThreads: Math.min(
@@ -58,10 +58,10 @@ export class TaskPool<T, R> {
         maxThreads,
       ),
       idleTimeout: options.idleTimeout ?? 60_000,
-    });
+    };
   }
 
-  /** Number of live worker threads (0 inline). */
+  /** Number of live worker threads (0 inline, and before the first task). */
   get threads(): number {
     return this.pool?.threads.length ?? 0;
   }
@@ -72,10 +72,13 @@ export class TaskPool<T, R> {
   }
 
   async run(task: T, signal?: AbortSignal): Promise<R> {
-    if (!this.pool) {
+    if (this.inline) {
       signal?.throwIfAborted();
       return this.runInline(task);
     }
+    // Started on first use: a process that never classifies or parses (e.g. one that only
+    // ingests usage) never loads the models, about 100 MB per thread.
+    this.pool ??= new Piscina(this.piscinaOptions);
     const reply = (await this.pool.run(task, { signal })) as TaskReply<R>;
     if (!reply.ok) throw deserializeError(reply.error);
     return reply.result;
@@ -84,6 +87,6 @@ export class TaskPool<T, R> {
   /** Stops the worker threads; inline, stops this thread's OCR worker (it keeps Node alive). */
   async close(): Promise<void> {
     if (this.pool) await this.pool.destroy();
-    else await terminateOcr();
+    else if (this.inline) await terminateOcr();
   }
 }
