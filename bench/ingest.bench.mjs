@@ -250,6 +250,14 @@ async function main() {
   const batches = await metric(baseUrl, 'docproc_usage_batch_write_seconds_count');
   const writeSeconds = await metric(baseUrl, 'docproc_usage_batch_write_seconds_sum');
   log(`drained ${TOTAL} at ${Math.round(sustained)} events/s; ${batches} batches`);
+  // Where the memory is at the end of the drain: V8 heap, buffers outside it, the rest native.
+  const mib = async (name) => Math.round((await metric(baseUrl, name)) / 2 ** 20);
+  const memoryAfterDrain = {
+    rssMB: Math.round(rssOf(child.pid).rss / 2 ** 20),
+    heapUsedMB: await mib('nodejs_heap_size_used_bytes'),
+    heapTotalMB: await mib('nodejs_heap_size_total_bytes'),
+    externalMB: await mib('nodejs_external_memory_bytes'),
+  };
 
   // Phase 3: produce-to-queryable latency under a steady load below the measured capacity
   // (a load above it only measures queueing).
@@ -382,6 +390,7 @@ async function main() {
       maxMs: Math.round(probeLatencies[probeLatencies.length - 1]),
     },
     peakRssMB: Math.round(peakRss / 1024 / 1024),
+    memoryAfterDrain,
     rowByRowBaselineEvents: baselineDone,
     rowByRowBaselineEventsPerSec: Math.round(baseline),
     speedupVsRowByRow: Number((sustained / baseline).toFixed(1)),
