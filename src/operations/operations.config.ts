@@ -77,6 +77,8 @@ export interface RedisQueueConfig {
   ioConcurrency: number;
   /** Per Redis enqueue; past it the request falls back to the database queue. */
   enqueueTimeoutMs: number;
+  /** REDIS_RECONCILE_INTERVAL_MS: how often the API process looks for dispatches Redis lost or gave up on. */
+  reconcileIntervalMs: number;
 }
 
 export interface OperationsConfig {
@@ -144,6 +146,7 @@ export function loadOperationsConfig(env: Env): OperationsConfig {
           cpuConcurrency: readInt(env, 'REDIS_CPU_WORKER_CONCURRENCY', 2, 1, 64),
           ioConcurrency: readInt(env, 'REDIS_IO_WORKER_CONCURRENCY', 4, 1, 256),
           enqueueTimeoutMs: readInt(env, 'REDIS_ENQUEUE_TIMEOUT_MS', 2000, 10, 60_000),
+          reconcileIntervalMs: readInt(env, 'REDIS_RECONCILE_INTERVAL_MS', 30_000, 100, 3_600_000),
         }
       : null,
     rollout,

@@ -66,8 +66,7 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
       removeOnFail: { age: 7 * 24 * 3600 },
     });
     this.worker.on('error', (error) => this.logger.warn({ err: error }, 'results consumer error'));
-    const interval = Number(process.env.REDIS_RECONCILE_INTERVAL_MS ?? 30_000);
-    this.reconciler = setInterval(() => void this.reconcile(), interval);
+    this.reconciler = setInterval(() => void this.reconcile(), redis.reconcileIntervalMs);
     this.reconciler.unref();
   }
 
