@@ -79,7 +79,10 @@ export interface RedisQueueConfig {
   ioConcurrency: number;
   /** Per Redis enqueue; past it the request falls back to the database queue. */
   enqueueTimeoutMs: number;
-  /** REDIS_RECONCILE_INTERVAL_MS: how often the API process looks for dispatches Redis lost or gave up on. */
+  /**
+   * REDIS_RECONCILE_INTERVAL_MS: how often the API process looks for dispatches Redis lost
+   * or gave up on (and for running jobs whose start report never arrived).
+   */
   reconcileIntervalMs: number;
 }
 

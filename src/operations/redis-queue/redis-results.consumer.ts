@@ -25,13 +25,15 @@ import {
   CLASSIFY_JOB,
   LANE_PRIORITY,
   RESULTS_QUEUE,
+  type RemoteReport,
   type RemoteResult,
 } from './redis-queue.types.js';
 import { REDIS_TASK_PREFIX } from './routing-queue.driver.js';
 
 /**
  * The API process's half of the new queue system. Redis workers have no DuckDB, so their
- * outcomes come back on the BullMQ `results` queue and are written here, in the same
+ * reports come back on the BullMQ `results` queue and are written here: a start report
+ * moves the job to running (as a legacy worker's claim does); an outcome is written in the same
  * transaction shape as a legacy worker's (job row, usage outbox, webhooks, dispatch row
  * removed). BullMQ keeps a result until this consumer has processed it, and the write is
  * idempotent (a finished job ignores a second result). A reconciler puts dispatches Redis
@@ -40,7 +42,7 @@ import { REDIS_TASK_PREFIX } from './routing-queue.driver.js';
 @Injectable()
 export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(RedisResultsConsumer.name);
-  private worker: Worker<RemoteResult> | null = null;
+  private worker: Worker<RemoteReport> | null = null;
   private reconciler: NodeJS.Timeout | null = null;
   private connection: Redis | null = null;
 
@@ -58,7 +60,7 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
     const redis = this.config.operations.redis;
     if (!redis || !this.redis) return;
     this.connection = redisConnection(redis.url, true);
-    this.worker = new Worker<RemoteResult>(RESULTS_QUEUE, (job) => this.apply(job.data), {
+    this.worker = new Worker<RemoteReport>(RESULTS_QUEUE, (job) => this.consume(job.data), {
       connection: this.connection,
       prefix: redis.prefix,
       concurrency: 4,
@@ -82,6 +84,16 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
       });
     }
     this.connection?.disconnect();
+  }
+
+  /** One report of a worker: the job started (shown as running), or its outcome. */
+  async consume(report: RemoteReport): Promise<void> {
+    if ('started' in report) {
+      // Only a queued job moves: a late start report never reopens a finished job.
+      await this.jobs.markStarted(report.jobId);
+      return;
+    }
+    await this.apply(report);
   }
 
   /** Records one worker outcome; safe to run twice for the same job. */
@@ -118,7 +130,7 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
     }
   }
 
-  /** Dispatches older than a minute whose BullMQ job is gone or failed for good. */
+  /** Dispatches older than a minute whose BullMQ job is gone, running, or failed for good. */
   async reconcile(olderThanMs = 60_000): Promise<void> {
     if (!this.redis) return;
     try {
@@ -126,6 +138,8 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
         const queue: Queue = this.redis.get(dispatch.queue);
         const state = await queue.getJobState(dispatch.bullJobId);
         if (state === 'unknown') await this.redispatch(queue, dispatch);
+        // A start report that never arrived (best effort on the worker's side).
+        else if (state === 'active') await this.jobs.markStarted(dispatch.jobId);
         else if (state === 'failed') {
           const job = await queue.getJob(dispatch.bullJobId);
           await this.apply({

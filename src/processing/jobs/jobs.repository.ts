@@ -164,6 +164,24 @@ export class JobsRepository {
     return rows.length > 0;
   }
 
+  /**
+   * queued -> running when another process reports the job started (the new queue
+   * system's workers). Counts no attempt: the worker's outcome, written with markRunning,
+   * does. False when the job is not queued (already running or finished, cancelled, deleted).
+   */
+  async markStarted(jobId: string): Promise<boolean> {
+    const rows = await this.db.transaction((tx) =>
+      tx.all(
+        `UPDATE processing_jobs SET status = 'running', progress = 0.1,
+           started_at = COALESCE(started_at, now())
+         WHERE job_id = $1 AND status = 'queued' AND NOT cancel_requested
+         RETURNING job_id`,
+        [jobId],
+      ),
+    );
+    return rows.length > 0;
+  }
+
   async markCompleted(
     tx: Transaction,
     jobId: string,
