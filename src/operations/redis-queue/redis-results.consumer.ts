@@ -74,14 +74,20 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
 
   async onApplicationShutdown(): Promise<void> {
     if (this.reconciler) clearInterval(this.reconciler);
-    // Bounded: with Redis gone a graceful close would wait for a reconnect forever; an
-    // unfinished result stays in Redis and is consumed at the next start.
-    if (this.worker) {
-      const worker = this.worker;
-      await withTimeout(worker.close(), 3000, 'results consumer close').catch(() => {
-        void worker.close(true).catch(() => undefined);
-        void worker.disconnect().catch(() => undefined);
-      });
+    if (this.worker && this.connection) {
+      // BullMQ's graceful close waits for its blocking connection to end, which never
+      // happens once Redis is gone or hung; the close then never reaches its lock-extender
+      // and stalled-check timers, which keep the process alive. So the close is graceful
+      // only while Redis answers, else forced: a result being applied then stays in Redis
+      // and is consumed again at the next start (applying it is idempotent).
+      const connection = this.connection;
+      const answers = await withTimeout(connection.ping(), 1000, 'Redis ping').then(
+        () => true,
+        () => false,
+      );
+      await withTimeout(this.worker.close(!answers), 3000, 'results consumer close').catch(
+        (error: unknown) => this.logger.warn({ err: error }, 'results consumer did not close'),
+      );
     }
     this.connection?.disconnect();
   }
