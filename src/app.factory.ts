@@ -6,22 +6,20 @@ import type { AppConfig } from './config/app-config.js';
 import { AppModule, type AppOverrides } from './app.module.js';
 import { serveOpenApi, trackRoutes } from './processing/versions/api-description.js';
 
-/** Builds the HTTP application; shared by `main.ts` and the e2e tests. */
-export async function createApp(
-  config: AppConfig,
-  overrides: AppOverrides = {},
-): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({
+/** The Fastify adapter of the HTTP application. */
+export function createHttpAdapter(): FastifyAdapter {
+  return new FastifyAdapter({
     bodyLimit: 10 * 1024 * 1024,
     genReqId: requestIdOf,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot(config, overrides),
-    adapter,
-    {
-      bufferLogs: true,
-    },
-  );
+}
+
+/**
+ * What every instance of the HTTP application gets, however its module was compiled (the
+ * e2e tests compile it with overridden providers). The app must be created with
+ * `bufferLogs: true` and the adapter of createHttpAdapter.
+ */
+export function configureApp(app: NestFastifyApplication): NestFastifyApplication {
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
   const fastify = app.getHttpAdapter().getInstance();
@@ -31,4 +29,17 @@ export async function createApp(
   trackRoutes(app);
   serveOpenApi(app);
   return app;
+}
+
+/** Builds the HTTP application; shared by `main.ts` and the e2e tests. */
+export async function createApp(
+  config: AppConfig,
+  overrides: AppOverrides = {},
+): Promise<NestFastifyApplication> {
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config, overrides),
+    createHttpAdapter(),
+    { bufferLogs: true },
+  );
+  return configureApp(app);
 }

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, readBool, readFloat, readInt } from '../config/app-config.js';
+import type { ClaimFilter, QueueName } from '../processing/queue/queue-driver.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -62,10 +63,11 @@ export interface LivenessConfig {
 export interface LegacyWorkerConfig {
   /** WORKER_ENABLED (spec `worker.enabled`). */
   enabled: boolean;
-  /** WORKER_PRIORITY_COUNT (spec `worker.priorityCount`): extra cpu loops. */
+  /** WORKER_PRIORITY_COUNT (spec `worker.priorityCount`): loops for the priority lane only. */
   priorityCount: number;
-  /** GPU_WORKER_ENABLED (spec `gpuWorker.enabled`). */
+  /** GPU_WORKER_ENABLED (spec `gpuWorker.enabled`): loops for deep work only (see isDeepWork). */
   gpuEnabled: boolean;
+  /** GPU_WORKER_CONCURRENCY: the gpu worker's loops. */
   gpuConcurrency: number;
 }
 
@@ -77,6 +79,11 @@ export interface RedisQueueConfig {
   ioConcurrency: number;
   /** Per Redis enqueue; past it the request falls back to the database queue. */
   enqueueTimeoutMs: number;
+  /**
+   * REDIS_RECONCILE_INTERVAL_MS: how often the API process looks for dispatches Redis lost
+   * or gave up on (and for running jobs whose start report never arrived).
+   */
+  reconcileIntervalMs: number;
 }
 
 export interface OperationsConfig {
@@ -144,6 +151,7 @@ export function loadOperationsConfig(env: Env): OperationsConfig {
           cpuConcurrency: readInt(env, 'REDIS_CPU_WORKER_CONCURRENCY', 2, 1, 64),
           ioConcurrency: readInt(env, 'REDIS_IO_WORKER_CONCURRENCY', 4, 1, 256),
           enqueueTimeoutMs: readInt(env, 'REDIS_ENQUEUE_TIMEOUT_MS', 2000, 10, 60_000),
+          reconcileIntervalMs: readInt(env, 'REDIS_RECONCILE_INTERVAL_MS', 30_000, 100, 3_600_000),
         }
       : null,
     rollout,
@@ -160,22 +168,53 @@ export function legacyWorkersEnabled(config: LegacyWorkerConfig): boolean {
   return config.enabled || config.priorityCount > 0 || config.gpuEnabled;
 }
 
+/** Issue 6's three database-queue worker kinds, plus the io loops that deliver webhooks. */
+export type DatabaseWorkerKind = 'worker' | 'priority_worker' | 'gpu_worker' | 'io_worker';
+
+export interface DatabaseWorkerPool {
+  kind: DatabaseWorkerKind;
+  queue: QueueName;
+  loops: number;
+  /** What this kind's loops claim. */
+  filter: ClaimFilter;
+}
+
 /**
- * Database-queue loops of this process. The cpu loops are the legacy workers (worker:
- * CPU_WORKER_CONCURRENCY, priority worker: WORKER_PRIORITY_COUNT, gpu worker:
- * GPU_WORKER_CONCURRENCY). The io loops deliver webhooks, which need the DuckDB file, so
- * they run whatever the legacy settings (see docs/operations.md).
+ * The database-queue loops of this process, by worker kind:
+ * - worker (WORKER_ENABLED): CPU_WORKER_CONCURRENCY loops, every lane;
+ * - priority worker (WORKER_PRIORITY_COUNT): that many loops, priority lane only;
+ * - gpu worker (GPU_WORKER_ENABLED): GPU_WORKER_CONCURRENCY loops, deep work only (every
+ *   lane, priority first). While it is configured the other two never take deep work;
+ *   without it they take it as any other work.
+ * The io loops deliver webhooks, which need the DuckDB file, so they run whatever the
+ * legacy settings (see docs/operations.md). Kinds with no loops are left out.
  */
-export function databaseQueueLoops(
+export function databaseQueueWorkers(
   legacy: LegacyWorkerConfig,
   cpuWorkerConcurrency: number,
   ioWorkerConcurrency: number,
-): { cpu: number; io: number } {
-  return {
-    cpu:
-      (legacy.enabled ? cpuWorkerConcurrency : 0) +
-      legacy.priorityCount +
-      (legacy.gpuEnabled ? legacy.gpuConcurrency : 0),
-    io: ioWorkerConcurrency,
-  };
+): DatabaseWorkerPool[] {
+  const notDeep: ClaimFilter = legacy.gpuEnabled ? { deep: 'exclude' } : {};
+  const pools: DatabaseWorkerPool[] = [
+    {
+      kind: 'worker',
+      queue: 'cpu',
+      loops: legacy.enabled ? cpuWorkerConcurrency : 0,
+      filter: notDeep,
+    },
+    {
+      kind: 'priority_worker',
+      queue: 'cpu',
+      loops: legacy.priorityCount,
+      filter: { ...notDeep, lanes: ['priority'] },
+    },
+    {
+      kind: 'gpu_worker',
+      queue: 'cpu',
+      loops: legacy.gpuEnabled ? legacy.gpuConcurrency : 0,
+      filter: { deep: 'only' },
+    },
+    { kind: 'io_worker', queue: 'io', loops: ioWorkerConcurrency, filter: {} },
+  ];
+  return pools.filter((pool) => pool.loops > 0);
 }

@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -190,4 +191,34 @@ export function recordLogs(): { entries: Record<string, unknown>[]; restore(): v
     }),
   );
   return { entries, restore: () => spies.forEach((s) => s.mockRestore()) };
+}
+
+/**
+ * Records the timers created from now on, so a spec can tell which are still pending and
+ * keep the process alive (the handles jest reports as open), with where they were created.
+ */
+export function trackTimers(): {
+  keepingAlive(createdBy: RegExp): Promise<string[]>;
+  stop(): void;
+} {
+  const live = new Map<number, { timer: NodeJS.Timeout; stack: string }>();
+  const hook = createHook({
+    init(id, type, _trigger, resource) {
+      if (type === 'Timeout')
+        live.set(id, { timer: resource as NodeJS.Timeout, stack: new Error().stack ?? '' });
+    },
+    destroy(id) {
+      live.delete(id);
+    },
+  }).enable();
+  return {
+    async keepingAlive(createdBy) {
+      // Node reports cleared timers' destroy asynchronously: let it catch up first.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return [...live.values()]
+        .filter(({ timer, stack }) => timer.hasRef() && createdBy.test(stack))
+        .map(({ stack }) => stack);
+    },
+    stop: () => hook.disable(),
+  };
 }

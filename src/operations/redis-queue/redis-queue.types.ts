@@ -42,3 +42,14 @@ export interface PingReply {
 export type RemoteResult =
   | { jobId: string; outcome: ClassificationOutcome }
   | { jobId: string; failure: { code: string; message: string; status: number } };
+
+/** Sent on the `results` queue when a worker starts a job, so the API can show it running. */
+export interface RemoteStarted {
+  jobId: string;
+  started: true;
+}
+
+/** What travels on the `results` queue (BullMQ job names `started` and `result`). */
+export type RemoteReport = RemoteStarted | RemoteResult;
+export const STARTED_REPORT = 'started';
+export const RESULT_REPORT = 'result';

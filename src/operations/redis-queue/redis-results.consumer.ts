@@ -25,13 +25,15 @@ import {
   CLASSIFY_JOB,
   LANE_PRIORITY,
   RESULTS_QUEUE,
+  type RemoteReport,
   type RemoteResult,
 } from './redis-queue.types.js';
 import { REDIS_TASK_PREFIX } from './routing-queue.driver.js';
 
 /**
  * The API process's half of the new queue system. Redis workers have no DuckDB, so their
- * outcomes come back on the BullMQ `results` queue and are written here, in the same
+ * reports come back on the BullMQ `results` queue and are written here: a start report
+ * moves the job to running (as a legacy worker's claim does); an outcome is written in the same
  * transaction shape as a legacy worker's (job row, usage outbox, webhooks, dispatch row
  * removed). BullMQ keeps a result until this consumer has processed it, and the write is
  * idempotent (a finished job ignores a second result). A reconciler puts dispatches Redis
@@ -40,7 +42,7 @@ import { REDIS_TASK_PREFIX } from './routing-queue.driver.js';
 @Injectable()
 export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(RedisResultsConsumer.name);
-  private worker: Worker<RemoteResult> | null = null;
+  private worker: Worker<RemoteReport> | null = null;
   private reconciler: NodeJS.Timeout | null = null;
   private connection: Redis | null = null;
 
@@ -58,7 +60,7 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
     const redis = this.config.operations.redis;
     if (!redis || !this.redis) return;
     this.connection = redisConnection(redis.url, true);
-    this.worker = new Worker<RemoteResult>(RESULTS_QUEUE, (job) => this.apply(job.data), {
+    this.worker = new Worker<RemoteReport>(RESULTS_QUEUE, (job) => this.consume(job.data), {
       connection: this.connection,
       prefix: redis.prefix,
       concurrency: 4,
@@ -66,23 +68,38 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
       removeOnFail: { age: 7 * 24 * 3600 },
     });
     this.worker.on('error', (error) => this.logger.warn({ err: error }, 'results consumer error'));
-    const interval = Number(process.env.REDIS_RECONCILE_INTERVAL_MS ?? 30_000);
-    this.reconciler = setInterval(() => void this.reconcile(), interval);
+    this.reconciler = setInterval(() => void this.reconcile(), redis.reconcileIntervalMs);
     this.reconciler.unref();
   }
 
   async onApplicationShutdown(): Promise<void> {
     if (this.reconciler) clearInterval(this.reconciler);
-    // Bounded: with Redis gone a graceful close would wait for a reconnect forever; an
-    // unfinished result stays in Redis and is consumed at the next start.
-    if (this.worker) {
-      const worker = this.worker;
-      await withTimeout(worker.close(), 3000, 'results consumer close').catch(() => {
-        void worker.close(true).catch(() => undefined);
-        void worker.disconnect().catch(() => undefined);
-      });
+    if (this.worker && this.connection) {
+      // BullMQ's graceful close waits for its blocking connection to end, which never
+      // happens once Redis is gone or hung; the close then never reaches its lock-extender
+      // and stalled-check timers, which keep the process alive. So the close is graceful
+      // only while Redis answers, else forced: a result being applied then stays in Redis
+      // and is consumed again at the next start (applying it is idempotent).
+      const connection = this.connection;
+      const answers = await withTimeout(connection.ping(), 1000, 'Redis ping').then(
+        () => true,
+        () => false,
+      );
+      await withTimeout(this.worker.close(!answers), 3000, 'results consumer close').catch(
+        (error: unknown) => this.logger.warn({ err: error }, 'results consumer did not close'),
+      );
     }
     this.connection?.disconnect();
+  }
+
+  /** One report of a worker: the job started (shown as running), or its outcome. */
+  async consume(report: RemoteReport): Promise<void> {
+    if ('started' in report) {
+      // Only a queued job moves: a late start report never reopens a finished job.
+      await this.jobs.markStarted(report.jobId);
+      return;
+    }
+    await this.apply(report);
   }
 
   /** Records one worker outcome; safe to run twice for the same job. */
@@ -119,7 +136,7 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
     }
   }
 
-  /** Dispatches older than a minute whose BullMQ job is gone or failed for good. */
+  /** Dispatches older than a minute whose BullMQ job is gone, running, or failed for good. */
   async reconcile(olderThanMs = 60_000): Promise<void> {
     if (!this.redis) return;
     try {
@@ -127,6 +144,8 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
         const queue: Queue = this.redis.get(dispatch.queue);
         const state = await queue.getJobState(dispatch.bullJobId);
         if (state === 'unknown') await this.redispatch(queue, dispatch);
+        // A start report that never arrived (best effort on the worker's side).
+        else if (state === 'active') await this.jobs.markStarted(dispatch.jobId);
         else if (state === 'failed') {
           const job = await queue.getJob(dispatch.bullJobId);
           await this.apply({

@@ -12,6 +12,7 @@ import {
 import { JobsRepository } from '../../processing/jobs/jobs.repository.js';
 import { DatabaseQueueDriver } from '../../processing/queue/database-queue.repository.js';
 import type {
+  ClaimFilter,
   EnqueueOptions,
   QueueDepth,
   QueueDriver,
@@ -145,8 +146,8 @@ export class RoutingQueueDriver implements QueueDriver {
     };
   }
 
-  claim(queue: QueueName): Promise<QueueTask | null> {
-    return this.database.claim(queue);
+  claim(queue: QueueName, filter?: ClaimFilter): Promise<QueueTask | null> {
+    return this.database.claim(queue, filter);
   }
 
   async complete(task: QueueTask, tx?: Transaction): Promise<void> {
@@ -173,7 +174,7 @@ export class RoutingQueueDriver implements QueueDriver {
     return this.database.recoverInterrupted();
   }
 
-  nextAvailableAt(queue: QueueName): Promise<Date | null> {
-    return this.database.nextAvailableAt(queue);
+  nextAvailableAt(queue: QueueName, filter?: ClaimFilter): Promise<Date | null> {
+    return this.database.nextAvailableAt(queue, filter);
   }
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { legacyDisableRefusals } from '../upgrade/legacy-disable.guard.js';
-import { ALL_ROLLOUT_KEYS, databaseQueueLoops } from '../operations.config.js';
+import { ALL_ROLLOUT_KEYS, databaseQueueWorkers } from '../operations.config.js';
 import { stateLine, WorkerWatchdog } from './worker-watchdog.js';
 
 describe(WorkerWatchdog.name, () => {
@@ -31,15 +31,35 @@ describe(WorkerWatchdog.name, () => {
 });
 
 describe('legacy worker rules', () => {
-  it('counts cpu loops per role and keeps io loops', () => {
-    const off = { enabled: false, priorityCount: 0, gpuEnabled: false, gpuConcurrency: 1 };
-    expect(databaseQueueLoops(off, 2, 8)).toEqual({ cpu: 0, io: 8 });
-    expect(
-      databaseQueueLoops({ ...off, enabled: true, priorityCount: 1, gpuEnabled: true }, 2, 8),
-    ).toEqual({
-      cpu: 4,
-      io: 8,
-    });
+  const off = { enabled: false, priorityCount: 0, gpuEnabled: false, gpuConcurrency: 1 };
+
+  it('runs no cpu loops with every kind off, and keeps the io loops', () => {
+    expect(databaseQueueWorkers(off, 2, 8)).toEqual([
+      { kind: 'io_worker', queue: 'io', loops: 8, filter: {} },
+    ]);
+  });
+
+  it('gives each kind its loops and what it may claim', () => {
+    const all = { enabled: true, priorityCount: 3, gpuEnabled: true, gpuConcurrency: 2 };
+    expect(databaseQueueWorkers(all, 4, 8)).toEqual([
+      { kind: 'worker', queue: 'cpu', loops: 4, filter: { deep: 'exclude' } },
+      {
+        kind: 'priority_worker',
+        queue: 'cpu',
+        loops: 3,
+        filter: { deep: 'exclude', lanes: ['priority'] },
+      },
+      { kind: 'gpu_worker', queue: 'cpu', loops: 2, filter: { deep: 'only' } },
+      { kind: 'io_worker', queue: 'io', loops: 8, filter: {} },
+    ]);
+  });
+
+  it('lets the worker and priority worker take deep work when no gpu worker is configured', () => {
+    const noGpu = { ...off, enabled: true, priorityCount: 1 };
+    expect(databaseQueueWorkers(noGpu, 2, 8).slice(0, 2)).toEqual([
+      { kind: 'worker', queue: 'cpu', loops: 2, filter: {} },
+      { kind: 'priority_worker', queue: 'cpu', loops: 1, filter: { lanes: ['priority'] } },
+    ]);
   });
 
   it('refuses disabling until every ratio is 1.0 and the queue drained', () => {

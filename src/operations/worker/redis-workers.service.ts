@@ -16,11 +16,15 @@ import { redisConnection } from '../redis-queue/redis-connection.js';
 import {
   CLASSIFY_JOB,
   PING_JOB,
+  RESULT_REPORT,
   RESULTS_QUEUE,
+  STARTED_REPORT,
   type PingReply,
   type PingTask,
   type RemoteClassifyTask,
+  type RemoteReport,
   type RemoteResult,
+  type RemoteStarted,
 } from '../redis-queue/redis-queue.types.js';
 import { InFlightTracker } from '../watchdog/in-flight.js';
 import { WorkerWatchdog } from '../watchdog/worker-watchdog.js';
@@ -37,7 +41,7 @@ import { RemoteClassifyRunner } from './remote-classify.runner.js';
 export class RedisWorkersService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(RedisWorkersService.name);
   private readonly workers: Worker[] = [];
-  private results: Queue<RemoteResult> | null = null;
+  private results: Queue<RemoteReport> | null = null;
   readonly inFlight = new InFlightTracker();
   private watchdog: WorkerWatchdog | null = null;
   private readonly name = `${os.hostname()}:${process.pid}`;
@@ -51,7 +55,7 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
   onApplicationBootstrap(): void {
     const redis = this.config.operations.redis;
     if (!redis) throw new Error('REDIS_URL is required for the worker process');
-    this.results = new Queue<RemoteResult>(RESULTS_QUEUE, {
+    this.results = new Queue<RemoteReport>(RESULTS_QUEUE, {
       connection: this.connect(redis.url, false),
       prefix: redis.prefix,
     });
@@ -131,6 +135,7 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
 
   private async runClassify(job: Job<RemoteClassifyTask>): Promise<null> {
     const { jobId } = job.data;
+    await this.reportStarted(jobId);
     let result: RemoteResult;
     try {
       result = { jobId, outcome: await this.classify.run(job.data) };
@@ -156,7 +161,26 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
       }
     }
     // Deduplicated by id while the API has not consumed it yet.
-    await this.results!.add('result', result, { jobId: `result-${jobId}`, removeOnComplete: true });
+    await this.results!.add(RESULT_REPORT, result, {
+      jobId: `result-${jobId}`,
+      removeOnComplete: true,
+    });
     return null;
+  }
+
+  /**
+   * Tells the API process (which alone writes the job store) that the job is running. Best
+   * effort: without it the job shows Pending until its result is written, as before.
+   */
+  private async reportStarted(jobId: string): Promise<void> {
+    const started: RemoteStarted = { jobId, started: true };
+    try {
+      await this.results!.add(STARTED_REPORT, started, {
+        jobId: `started-${jobId}`,
+        removeOnComplete: true,
+      });
+    } catch (error) {
+      this.logger.warn({ err: error, jobId }, 'could not report the job started');
+    }
   }
 }

@@ -22,6 +22,7 @@ import {
   type QueueDriver,
   type QueueTask,
 } from '../queue/queue-driver.js';
+import { isDeepWork } from '../queue/deep-work.js';
 import { QueueWorkers, type TaskHandler } from '../queue/queue-workers.service.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 import { JobEvents } from './job-events.js';
@@ -175,6 +176,7 @@ export class JobRunner {
           lane: submission.lane,
           // A sync job's caller is gone after a restart: it is not retried (see recover).
           maxAttempts: submission.isAsync ? this.config.processing.jobMaxAttempts : 1,
+          deep: isDeepWork(submission.type, submission.request),
         },
         tx,
       );

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
+import { IS_DEEP_TASK } from '../queue/database-queue.repository.js';
 import type { Lane, QueueName } from '../queue/queue-driver.js';
 import { JobRecord, JobState, NewJob } from './job.types.js';
 
@@ -63,6 +64,8 @@ function toRecord(row: JobRow): JobRecord {
 export interface WaitingTask {
   queue: QueueName;
   lane: Lane;
+  /** Deep work, which only the gpu worker takes while one is configured. */
+  deep: boolean;
 }
 
 export interface JobPageCursor {
@@ -130,13 +133,20 @@ export class JobsRepository {
   async waitingTasks(jobIds: readonly string[]): Promise<Map<string, WaitingTask>> {
     const waiting = new Map<string, WaitingTask>();
     if (jobIds.length === 0) return waiting;
-    const rows = await this.db.all<{ job_id: string; queue: QueueName; lane: Lane }>(
-      `SELECT json_extract_string(payload, '$.jobId') AS job_id, queue, lane FROM queue_tasks
+    const rows = await this.db.all<{
+      job_id: string;
+      queue: QueueName;
+      lane: Lane;
+      deep: boolean;
+    }>(
+      `SELECT json_extract_string(payload, '$.jobId') AS job_id, queue, lane,
+         ${IS_DEEP_TASK} AS deep FROM queue_tasks
        WHERE state = 'queued'
          AND list_contains(string_split($1, ','), json_extract_string(payload, '$.jobId'))`,
       [jobIds.join(',')],
     );
-    for (const row of rows) waiting.set(row.job_id, { queue: row.queue, lane: row.lane });
+    for (const row of rows)
+      waiting.set(row.job_id, { queue: row.queue, lane: row.lane, deep: row.deep });
     return waiting;
   }
 
@@ -147,6 +157,24 @@ export class JobsRepository {
         `UPDATE processing_jobs SET status = 'running', progress = 0.1, attempts = attempts + 1,
            started_at = COALESCE(started_at, now())
          WHERE job_id = $1 AND status IN ('queued', 'running') AND NOT cancel_requested
+         RETURNING job_id`,
+        [jobId],
+      ),
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * queued -> running when another process reports the job started (the new queue
+   * system's workers). Counts no attempt: the worker's outcome, written with markRunning,
+   * does. False when the job is not queued (already running or finished, cancelled, deleted).
+   */
+  async markStarted(jobId: string): Promise<boolean> {
+    const rows = await this.db.transaction((tx) =>
+      tx.all(
+        `UPDATE processing_jobs SET status = 'running', progress = 0.1,
+           started_at = COALESCE(started_at, now())
+         WHERE job_id = $1 AND status = 'queued' AND NOT cancel_requested
          RETURNING job_id`,
         [jobId],
       ),

@@ -112,11 +112,13 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
    */
   private async idleJobs(jobs: readonly JobRecord[]): Promise<Set<string>> {
     const idle = new Set<string>();
-    if (QUEUES.every((queue) => LANES.every((lane) => this.workers.claims(queue, lane))))
-      return idle;
+    const everything = QUEUES.every((queue) =>
+      LANES.every((lane) => [false, true].every((deep) => this.workers.claims(queue, lane, deep))),
+    );
+    if (everything) return idle;
     const queued = jobs.filter((job) => job.state === 'queued').map((job) => job.jobId);
     for (const [jobId, task] of await this.jobs.waitingTasks(queued)) {
-      if (!this.workers.claims(task.queue, task.lane)) idle.add(jobId);
+      if (!this.workers.claims(task.queue, task.lane, task.deep)) idle.add(jobId);
     }
     return idle;
   }

@@ -6,6 +6,7 @@ import { loadConfig } from '../../config/app-config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
 import { MigrationRunner } from '../../database/migration-runner.js';
 import { DatabaseQueueDriver } from './database-queue.repository.js';
+import type { ClaimFilter } from './queue-driver.js';
 
 /** The database queue against a real DuckDB file with the migrations applied. */
 describe(DatabaseQueueDriver.name, () => {
@@ -76,5 +77,49 @@ describe(DatabaseQueueDriver.name, () => {
     const again = await sut.claim('cpu');
     expect(again).toMatchObject({ payload: { n: 'retry' }, attempts: 2 });
     expect(await sut.claim('cpu')).toBeNull();
+  });
+
+  describe('worker kinds (claim filters)', () => {
+    async function enqueueMix(): Promise<void> {
+      await sut.enqueue('cpu', 'k', { n: 'standard' }, { lane: 'standard' });
+      await sut.enqueue('cpu', 'k', { n: 'standard-deep' }, { lane: 'standard', deep: true });
+      await sut.enqueue('cpu', 'k', { n: 'priority' }, { lane: 'priority' });
+      await sut.enqueue('cpu', 'k', { n: 'priority-deep' }, { lane: 'priority', deep: true });
+      await sut.enqueue('cpu', 'k', { n: 'batch' }, { lane: 'batch' });
+    }
+
+    async function drain(filter: ClaimFilter): Promise<unknown[]> {
+      const taken: unknown[] = [];
+      for (let task = await sut.claim('cpu', filter); task; task = await sut.claim('cpu', filter))
+        taken.push((task.payload as { n: string }).n);
+      return taken;
+    }
+
+    it('gives the gpu worker deep work only, priority lane first', async () => {
+      await enqueueMix();
+      expect(await drain({ deep: 'only' })).toEqual(['priority-deep', 'standard-deep']);
+      expect(await drain({})).toEqual(['priority', 'standard', 'batch']);
+    });
+
+    it('keeps deep work from the worker while a gpu worker runs', async () => {
+      await enqueueMix();
+      expect(await drain({ deep: 'exclude' })).toEqual(['priority', 'standard', 'batch']);
+      expect(await drain({ deep: 'only' })).toEqual(['priority-deep', 'standard-deep']);
+    });
+
+    it('gives the priority worker the priority lane only', async () => {
+      await enqueueMix();
+      expect(await drain({ lanes: ['priority'], deep: 'exclude' })).toEqual(['priority']);
+      expect(await drain({ lanes: ['priority'] })).toEqual(['priority-deep']);
+      expect(await sut.nextAvailableAt('cpu', { lanes: ['priority'] })).toBeNull();
+      expect(await sut.nextAvailableAt('cpu')).not.toBeNull();
+      expect(await drain({})).toEqual(['standard', 'standard-deep', 'batch']);
+    });
+
+    it('hands handlers their payload without the deep mark', async () => {
+      await sut.enqueue('cpu', 'k', { jobId: 'j1' }, { lane: 'standard', deep: true });
+      const task = await sut.claim('cpu', { deep: 'only' });
+      expect(task?.payload).toEqual({ jobId: 'j1' });
+    });
   });
 });

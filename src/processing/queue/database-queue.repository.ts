@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
 import {
+  ClaimFilter,
   EnqueueOptions,
   Lane,
   LANES,
@@ -24,13 +25,56 @@ interface TaskRow {
 
 const LANE_ORDER = `CASE lane WHEN 'priority' THEN 0 WHEN 'standard' THEN 1 ELSE 2 END`;
 
+/**
+ * The deep-work mark rides in the stored payload under this key (no column for it: the
+ * queue_tasks schema predates the worker kinds); handlers never see it (toTask strips it).
+ */
+const DEEP_KEY = '__deep';
+/** SQL: whether a `queue_tasks` row is deep work. */
+export const IS_DEEP_TASK = `coalesce(json_extract_string(payload, '$.${DEEP_KEY}') = 'true', false)`;
+
+function storedPayload(payload: unknown, deep: boolean): string {
+  if (!deep) return JSON.stringify(payload);
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+    throw new TypeError('deep work needs an object payload');
+  }
+  return JSON.stringify({ ...payload, [DEEP_KEY]: true });
+}
+
+function handlerPayload(stored: string): unknown {
+  const payload = JSON.parse(stored) as unknown;
+  if (typeof payload === 'object' && payload !== null && DEEP_KEY in payload) {
+    delete (payload as Record<string, unknown>)[DEEP_KEY];
+  }
+  return payload;
+}
+
+/** The filter as SQL conditions (` AND ...`), its parameters numbered from `firstParam`. */
+function filterSql(filter: ClaimFilter, firstParam: number): { sql: string; params: string[] } {
+  const conditions: string[] = [];
+  const params: string[] = [];
+  if (filter.lanes) {
+    if (filter.lanes.length === 0) conditions.push('false');
+    else {
+      const placeholders = filter.lanes.map((lane, i) => {
+        params.push(lane);
+        return `$${firstParam + i}`;
+      });
+      conditions.push(`lane IN (${placeholders.join(', ')})`);
+    }
+  }
+  if (filter.deep === 'only') conditions.push(IS_DEEP_TASK);
+  if (filter.deep === 'exclude') conditions.push(`NOT ${IS_DEEP_TASK}`);
+  return { sql: conditions.map((c) => ` AND ${c}`).join(''), params };
+}
+
 function toTask(row: TaskRow): QueueTask {
   return {
     taskId: row.task_id,
     queue: row.queue,
     lane: row.lane,
     kind: row.kind,
-    payload: JSON.parse(row.payload) as unknown,
+    payload: handlerPayload(row.payload),
     attempts: Number(row.attempts),
     maxAttempts: Number(row.max_attempts),
     enqueuedAt: row.enqueued_at,
@@ -62,7 +106,7 @@ export class DatabaseQueueDriver implements QueueDriver {
       queue,
       options.lane,
       kind,
-      JSON.stringify(payload),
+      storedPayload(payload, options.deep === true),
       options.maxAttempts ?? 1,
       options.availableAt ? options.availableAt.toISOString() : null,
     ];
@@ -71,12 +115,14 @@ export class DatabaseQueueDriver implements QueueDriver {
     return taskId;
   }
 
-  async claim(queue: QueueName): Promise<QueueTask | null> {
+  async claim(queue: QueueName, filter: ClaimFilter = {}): Promise<QueueTask | null> {
+    const where = filterSql(filter, 2);
     // A pooled read first: idle workers poll, and must not queue up on the single writer
     // connection that every other write of the process shares.
     const available = await this.db.all(
-      `SELECT 1 FROM queue_tasks WHERE queue = $1 AND state = 'queued' AND available_at <= now() LIMIT 1`,
-      [queue],
+      `SELECT 1 FROM queue_tasks
+       WHERE queue = $1 AND state = 'queued' AND available_at <= now()${where.sql} LIMIT 1`,
+      [queue, ...where.params],
     );
     if (available.length === 0) return null;
     const rows = await this.db.transaction((tx) =>
@@ -84,11 +130,11 @@ export class DatabaseQueueDriver implements QueueDriver {
         `UPDATE queue_tasks SET state = 'running', attempts = attempts + 1, claimed_at = now()
          WHERE task_id = (
            SELECT task_id FROM queue_tasks
-           WHERE queue = $1 AND state = 'queued' AND available_at <= now()
+           WHERE queue = $1 AND state = 'queued' AND available_at <= now()${where.sql}
            ORDER BY ${LANE_ORDER}, seq LIMIT 1)
          RETURNING task_id, queue, lane, kind, CAST(payload AS VARCHAR) AS payload, attempts,
            max_attempts, enqueued_at`,
-        [queue],
+        [queue, ...where.params],
       ),
     );
     return rows.length ? toTask(rows[0]) : null;
@@ -152,10 +198,12 @@ export class DatabaseQueueDriver implements QueueDriver {
     });
   }
 
-  async nextAvailableAt(queue: QueueName): Promise<Date | null> {
+  async nextAvailableAt(queue: QueueName, filter: ClaimFilter = {}): Promise<Date | null> {
+    const where = filterSql(filter, 2);
     const rows = await this.db.all<{ at: Date | null }>(
-      `SELECT min(available_at) AS at FROM queue_tasks WHERE queue = $1 AND state = 'queued'`,
-      [queue],
+      `SELECT min(available_at) AS at FROM queue_tasks
+       WHERE queue = $1 AND state = 'queued'${where.sql}`,
+      [queue, ...where.params],
     );
     return rows[0]?.at ?? null;
   }

@@ -26,6 +26,22 @@ export interface EnqueueOptions {
   maxAttempts?: number;
   /** Not claimable before this time (retry back-off). */
   availableAt?: Date;
+  /**
+   * Deep work (Deep Classify `model: accurate`, deep extract, deep split; see isDeepWork):
+   * the gpu worker kind takes it, and only it, when a gpu worker is configured.
+   */
+  deep?: boolean;
+}
+
+/**
+ * What one worker loop may claim: issue 6's worker kinds are the same loop with different
+ * filters (see databaseQueueWorkers). An empty filter takes everything, lanes in LANES order.
+ */
+export interface ClaimFilter {
+  /** Only these lanes (still polled in LANES order). */
+  lanes?: readonly Lane[];
+  /** `only`: deep work alone (gpu worker); `exclude`: never deep work (the others, when a gpu worker runs). */
+  deep?: 'only' | 'exclude';
 }
 
 export interface LaneDepth {
@@ -54,8 +70,8 @@ export interface QueueDriver {
     options: EnqueueOptions,
     tx?: Transaction,
   ): Promise<string>;
-  /** Claims the next available task, polling lanes in LANES order; null when none. */
-  claim(queue: QueueName): Promise<QueueTask | null>;
+  /** Claims the next available task the filter allows, lanes in LANES order; null when none. */
+  claim(queue: QueueName, filter?: ClaimFilter): Promise<QueueTask | null>;
   /** Removes a finished task. */
   complete(task: QueueTask, tx?: Transaction): Promise<void>;
   /** Puts a task back for another attempt at `retryAt`, or marks it dead without one. */
@@ -68,8 +84,11 @@ export interface QueueDriver {
    * attempts left; the exhausted ones are returned (and marked dead) for their handlers.
    */
   recoverInterrupted(): Promise<QueueTask[]>;
-  /** Earliest time a queued task becomes available, so idle workers can sleep until then. */
-  nextAvailableAt(queue: QueueName): Promise<Date | null>;
+  /**
+   * Earliest time a queued task the filter allows becomes available, so idle workers can
+   * sleep until then (work for other worker kinds must not wake them).
+   */
+  nextAvailableAt(queue: QueueName, filter?: ClaimFilter): Promise<Date | null>;
 }
 
 export const QUEUE_DRIVER = Symbol('QUEUE_DRIVER');

@@ -7,8 +7,12 @@ import {
 } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
-import { databaseQueueLoops } from '../../operations/operations.config.js';
 import {
+  databaseQueueWorkers,
+  type DatabaseWorkerPool,
+} from '../../operations/operations.config.js';
+import {
+  type ClaimFilter,
   type Lane,
   QUEUE_DRIVER,
   type QueueDriver,
@@ -28,9 +32,10 @@ export interface TaskHandler<P = unknown> {
 }
 
 /**
- * The database-queue workers of this process: per queue, `concurrency` loops that claim a
- * task (priority lane first), run its handler and go back for more. Enqueues wake idle loops
- * at once; the poll interval is only a fallback (and paces delayed retries).
+ * The database-queue workers of this process: per worker kind (worker, priority worker, gpu
+ * worker, io), loops that claim a task the kind may take (priority lane first), run its
+ * handler and go back for more. Enqueues wake idle loops at once; the poll interval is only
+ * a fallback (and paces delayed retries).
  */
 @Injectable()
 export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
@@ -56,18 +61,26 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Whether a worker loop of this process claims tasks of `queue` in `lane`. This process
-   * owns the database queue (DuckDB is single-process), so when it does not, nothing will:
-   * the job waits as `Idle` until a deployment with such workers starts.
+   * Whether a worker loop of this process claims tasks of `queue` in `lane` (deep work or
+   * not: see databaseQueueWorkers). This process owns the database queue (DuckDB is
+   * single-process), so when it does not, nothing will: the job waits as `Idle` until a
+   * deployment with such workers starts.
    */
-  claims(queue: QueueName, lane: Lane): boolean {
-    void lane; // every loop polls all lanes of its queue, priority first
-    const loops = databaseQueueLoops(
+  claims(queue: QueueName, lane: Lane, deep = false): boolean {
+    return this.pools().some(
+      ({ queue: q, filter }) =>
+        q === queue &&
+        (filter.lanes === undefined || filter.lanes.includes(lane)) &&
+        (filter.deep === undefined || (filter.deep === 'only') === deep),
+    );
+  }
+
+  private pools(): DatabaseWorkerPool[] {
+    return databaseQueueWorkers(
       this.config.operations.legacyWorkers,
       this.config.processing.cpuWorkerConcurrency,
       this.config.processing.ioWorkerConcurrency,
     );
-    return loops[queue] > 0;
   }
 
   /** Wakes idle workers of a queue (called after an enqueue commits). */
@@ -90,15 +103,15 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
       await this.handlers.get(task.kind)?.exhausted?.(task, reason);
     }
     this.running = true;
-    // Issue 6: the legacy worker kinds (worker, priority worker, gpu worker) set the cpu loops.
-    const loops = databaseQueueLoops(
-      this.config.operations.legacyWorkers,
-      this.config.processing.cpuWorkerConcurrency,
-      this.config.processing.ioWorkerConcurrency,
-    );
-    for (const queue of QUEUES) {
-      for (let i = 0; i < loops[queue]; i++) this.loops.push(this.loop(queue));
+    // Issue 6: the worker kinds decide the cpu loops and what each may claim.
+    const pools = this.pools();
+    for (const pool of pools) {
+      for (let i = 0; i < pool.loops; i++) this.loops.push(this.loop(pool));
     }
+    this.logger.log(
+      Object.fromEntries(pools.map((p) => [p.kind, p.loops])),
+      'database-queue workers started',
+    );
   }
 
   /**
@@ -122,17 +135,17 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  private async loop(queue: QueueName): Promise<void> {
+  private async loop({ kind, queue, filter }: DatabaseWorkerPool): Promise<void> {
     while (this.running) {
       let task: QueueTask | null = null;
       try {
-        task = await this.driver.claim(queue);
+        task = await this.driver.claim(queue, filter);
       } catch (error) {
         if (!this.running) return;
-        this.logger.error({ err: error, queue }, 'queue claim failed');
+        this.logger.error({ err: error, queue, worker: kind }, 'queue claim failed');
       }
       if (!task) {
-        await this.idle(queue);
+        await this.idle(queue, filter);
         continue;
       }
       await this.execute(task);
@@ -168,9 +181,9 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  private async idle(queue: QueueName): Promise<void> {
+  private async idle(queue: QueueName, filter: ClaimFilter): Promise<void> {
     let wait = this.config.processing.queuePollIntervalMs;
-    const next = await this.driver.nextAvailableAt(queue).catch(() => null);
+    const next = await this.driver.nextAvailableAt(queue, filter).catch(() => null);
     if (next) wait = Math.max(5, Math.min(wait, next.getTime() - Date.now()));
     await new Promise<void>((resolve) => {
       const wake = () => {

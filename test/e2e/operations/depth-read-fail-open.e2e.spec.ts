@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FileServer, startFileServer } from '../../support/file-server.js';
-import { type PrivateRedis, recordLogs, startPrivateRedis } from '../../support/operations.js';
+import {
+  type PrivateRedis,
+  recordLogs,
+  startPrivateRedis,
+  trackTimers,
+} from '../../support/operations.js';
 import { client, keyOf, type Json } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
@@ -22,8 +27,10 @@ async function metric(baseUrl: string, name: string): Promise<number> {
 describe('queue depth read time-out', () => {
   let redis: PrivateRedis;
   let t: TestApp;
+  let closed = false;
   let files: FileServer;
   const logs = recordLogs();
+  const timers = trackTimers();
 
   beforeAll(async () => {
     redis = await startPrivateRedis();
@@ -37,10 +44,11 @@ describe('queue depth read time-out', () => {
   });
   afterAll(async () => {
     redis.resume();
-    await t?.close();
+    if (!closed) await t?.close();
     await redis.stop();
     await files.close();
     logs.restore();
+    timers.stop();
   });
 
   it('reads both queue systems while Redis answers', async () => {
@@ -81,5 +89,20 @@ describe('queue depth read time-out', () => {
     expect(res.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(4000);
     expect(await metric(t.baseUrl, 'service_admission_depth_read_failed_total')).toBe(2);
+  });
+
+  it('closes with Redis gone without leaving Redis client timers running', async () => {
+    // Redis was stopped by the previous test. BullMQ's graceful close never finishes then,
+    // and its lock-extender (re-armed every 7.5 s) and stalled-check timers would keep jest
+    // from exiting. Short fallbacks (ioredis's 2 s socket destroy, BullMQ's blocking-wait
+    // watchdog, at most 6 s) may remain a moment; nothing may outlive them.
+    closed = true;
+    await t.close();
+    const fromRedisClients = /node_modules[/\\](bullmq|ioredis)[/\\]/;
+    const deadline = Date.now() + 10_000;
+    let left = await timers.keepingAlive(fromRedisClients);
+    while (left.length > 0 && Date.now() < deadline)
+      left = await timers.keepingAlive(fromRedisClients);
+    expect(left).toEqual([]);
   });
 });
