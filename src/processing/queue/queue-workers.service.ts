@@ -12,7 +12,6 @@ import {
   type DatabaseWorkerPool,
 } from '../../operations/operations.config.js';
 import {
-  type ClaimFilter,
   type Lane,
   QUEUE_DRIVER,
   type QueueDriver,
@@ -35,13 +34,17 @@ export interface TaskHandler<P = unknown> {
  * The database-queue workers of this process: per worker kind (worker, priority worker, gpu
  * worker, io), loops that claim a task the kind may take (priority lane first), run its
  * handler and go back for more. Enqueues wake idle loops at once; the poll interval is only
- * a fallback (and paces delayed retries).
+ * a fallback (and paces delayed retries). Of a kind's idle loops only one polls the store;
+ * the others sleep until woken. Ten loops polling on their own kept DuckDB's read
+ * connections busy enough to add tens of milliseconds to every request's reads.
  */
 @Injectable()
 export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(QueueWorkers.name);
   private readonly handlers = new Map<string, TaskHandler>();
-  private readonly wakers: Record<QueueName, Set<() => void>> = { cpu: new Set(), io: new Set() };
+  private readonly wakers: Record<QueueName, Set<Sleeper>> = { cpu: new Set(), io: new Set() };
+  /** Worker kinds that have a loop polling the store right now. */
+  private readonly polling = new Set<string>();
   private readonly inFlight = new Map<string, { task: QueueTask; startedAt: number }>();
   private readonly loops: Promise<void>[] = [];
   private running = false;
@@ -85,7 +88,7 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Wakes idle workers of a queue (called after an enqueue commits). */
   notify(queue: QueueName): void {
-    for (const wake of [...this.wakers[queue]]) wake();
+    for (const sleeper of [...this.wakers[queue]]) sleeper.wake();
   }
 
   /** Age in ms of the oldest task in flight in this process, -1 when idle (issue 6's watchdog). */
@@ -135,7 +138,8 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  private async loop({ kind, queue, filter }: DatabaseWorkerPool): Promise<void> {
+  private async loop(pool: DatabaseWorkerPool): Promise<void> {
+    const { kind, queue, filter } = pool;
     while (this.running) {
       let task: QueueTask | null = null;
       try {
@@ -145,9 +149,12 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
         this.logger.error({ err: error, queue, worker: kind }, 'queue claim failed');
       }
       if (!task) {
-        await this.idle(queue, filter);
+        await this.idle(pool);
         continue;
       }
+      // There may be more (several retries came due at once): one sleeping loop of this
+      // kind looks as well, and wakes the next if it finds work too.
+      this.wakeOne(queue, kind);
       await this.execute(task);
     }
   }
@@ -181,18 +188,49 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  private async idle(queue: QueueName, filter: ClaimFilter): Promise<void> {
-    let wait = this.config.processing.queuePollIntervalMs;
-    const next = await this.driver.nextAvailableAt(queue, filter).catch(() => null);
-    if (next) wait = Math.max(5, Math.min(wait, next.getTime() - Date.now()));
-    await new Promise<void>((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        this.wakers[queue].delete(wake);
-        resolve();
+  private async idle({ kind, queue, filter }: DatabaseWorkerPool): Promise<void> {
+    if (this.polling.has(kind)) {
+      await this.sleep(queue, kind, null);
+      return;
+    }
+    this.polling.add(kind);
+    try {
+      let wait = this.config.processing.queuePollIntervalMs;
+      const next = await this.driver.nextAvailableAt(queue, filter).catch(() => null);
+      if (next) wait = Math.max(5, Math.min(wait, next.getTime() - Date.now()));
+      await this.sleep(queue, kind, wait);
+    } finally {
+      this.polling.delete(kind);
+    }
+  }
+
+  /** Until woken, or `timeoutMs` (null: only a wake). */
+  private sleep(queue: QueueName, kind: string, timeoutMs: number | null): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const sleeper: Sleeper = {
+        kind,
+        wake: () => {
+          clearTimeout(timer);
+          this.wakers[queue].delete(sleeper);
+          resolve();
+        },
       };
-      const timer = setTimeout(wake, wait);
-      this.wakers[queue].add(wake);
+      const timer = timeoutMs === null ? undefined : setTimeout(sleeper.wake, timeoutMs);
+      this.wakers[queue].add(sleeper);
     });
   }
+
+  private wakeOne(queue: QueueName, kind: string): void {
+    for (const sleeper of this.wakers[queue]) {
+      if (sleeper.kind === kind) {
+        sleeper.wake();
+        return;
+      }
+    }
+  }
+}
+
+interface Sleeper {
+  kind: string;
+  wake(): void;
 }

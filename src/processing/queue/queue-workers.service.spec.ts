@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { loadConfig } from '../../config/app-config.js';
+import type { QueueDriver, QueueName, QueueTask } from './queue-driver.js';
+import { QueueWorkers } from './queue-workers.service.js';
+
+/** An in-memory queue that counts how often the workers ask it for work. */
+class CountingDriver {
+  claims = 0;
+  private readonly tasks: { queue: QueueName; task: QueueTask; availableAt: number }[] = [];
+
+  add(queue: QueueName, taskId: string, availableAt = Date.now()): void {
+    const task = { taskId, queue, lane: 'standard', kind: 'work', payload: {}, attempts: 0 };
+    this.tasks.push({ queue, task: task as unknown as QueueTask, availableAt });
+  }
+
+  claim(queue: QueueName): Promise<QueueTask | null> {
+    this.claims++;
+    const i = this.tasks.findIndex((t) => t.queue === queue && t.availableAt <= Date.now());
+    return Promise.resolve(i < 0 ? null : this.tasks.splice(i, 1)[0].task);
+  }
+
+  nextAvailableAt(queue: QueueName): Promise<Date | null> {
+    const times = this.tasks.filter((t) => t.queue === queue).map((t) => t.availableAt);
+    return Promise.resolve(times.length ? new Date(Math.min(...times)) : null);
+  }
+
+  recoverInterrupted(): Promise<QueueTask[]> {
+    return Promise.resolve([]);
+  }
+
+  complete(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  fail(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe(QueueWorkers.name, () => {
+  let workers: QueueWorkers | null = null;
+
+  afterEach(async () => {
+    await workers?.onModuleDestroy();
+    workers = null;
+  });
+
+  function start(driver: CountingDriver, running: { now: number; max: number }) {
+    const config = loadConfig({
+      QUEUE_POLL_INTERVAL_MS: '20',
+      CPU_WORKER_CONCURRENCY: '2',
+      IO_WORKER_CONCURRENCY: '8',
+      WORKER_SHUTDOWN_GRACE_MS: '1000',
+    });
+    workers = new QueueWorkers(driver as unknown as QueueDriver, config);
+    workers.register({
+      kind: 'work',
+      handle: async () => {
+        running.max = Math.max(running.max, ++running.now);
+        await sleep(100);
+        running.now--;
+      },
+    });
+    return workers.onApplicationBootstrap();
+  }
+
+  it('polls the store with one loop per worker kind while idle, not with every loop', async () => {
+    const driver = new CountingDriver();
+    await start(driver, { now: 0, max: 0 });
+    await sleep(400);
+    // 10 loops at a 20 ms interval would ask about 200 times; two pollers about 40.
+    expect(driver.claims).toBeLessThan(80);
+    expect(driver.claims).toBeGreaterThanOrEqual(10);
+  });
+
+  it('still runs work that comes due without an enqueue on several loops at once', async () => {
+    const driver = new CountingDriver();
+    const dueAt = Date.now() + 60;
+    for (let i = 0; i < 5; i++) driver.add('io', `retry-${i}`, dueAt);
+    const running = { now: 0, max: 0 };
+    await start(driver, running);
+    await sleep(250);
+    expect(running.max).toBe(5);
+  });
+
+  it('wakes every loop of a queue on an enqueue', async () => {
+    const driver = new CountingDriver();
+    const running = { now: 0, max: 0 };
+    await start(driver, running);
+    await sleep(50);
+    for (let i = 0; i < 8; i++) driver.add('io', `new-${i}`);
+    workers!.notify('io');
+    await sleep(50);
+    expect(running.max).toBe(8);
+  });
+});
