@@ -42,6 +42,11 @@ export interface ProcessingConfig {
   webhookRetryMaxMs: number;
   webhookTimeoutMs: number;
   outboxRelayIntervalMs: number;
+  /**
+   * How long the relay waits after a job finished before sending, so completions close
+   * together share one usage write instead of one each.
+   */
+  outboxRelayLingerMs: number;
   outboxBatchSize: number;
 }
 
@@ -74,6 +79,7 @@ export function loadProcessingConfig(env: Env): ProcessingConfig {
     webhookRetryMaxMs: readInt(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000, 1),
     webhookTimeoutMs: readInt(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100),
     outboxRelayIntervalMs: readInt(env, 'OUTBOX_RELAY_INTERVAL_MS', 1_000, 10),
+    outboxRelayLingerMs: readInt(env, 'OUTBOX_RELAY_LINGER_MS', 200, 0, 60_000),
     outboxBatchSize: readInt(env, 'OUTBOX_BATCH_SIZE', 500, 1, 10_000),
   };
 }

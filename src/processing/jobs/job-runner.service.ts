@@ -299,17 +299,17 @@ export class JobRunner {
     outcome: Outcome,
   ): Promise<void> {
     const jobId = started.jobId;
-    await this.db.transaction(async (tx) => {
+    const deliveries = await this.db.transaction(async (tx) => {
       const job = await this.jobs.find(jobId, tx);
       if (!job || job.state !== 'running') {
         await this.queue.complete(task, tx);
-        return;
+        return 0;
       }
       if (job.cancelRequested) {
         // Cancelled while running: the result is discarded, not billed, no webhook.
         await this.jobs.markCancelled(tx, jobId);
         await this.queue.complete(task, tx);
-        return;
+        return 0;
       }
       const billing = pipeline.billing(job, outcome);
       const credits = await this.outbox.credits(
@@ -322,10 +322,11 @@ export class JobRunner {
       const result = pipeline.result(job, outcome, credits, duration);
       await this.jobs.markCompleted(tx, jobId, result, billing.pages, billing.totalPages);
       await this.outbox.insert(tx, usageEvent(job, billing, credits));
-      await this.webhooks.scheduleForJob(tx, job, 'Completed');
+      const scheduled = await this.webhooks.scheduleForJob(tx, job, 'Completed');
       await this.queue.complete(task, tx);
+      return scheduled;
     });
-    this.afterFinish(jobId);
+    this.afterFinish(jobId, deliveries);
   }
 
   /** Public for the new queue system's results consumer (issue 6). */
@@ -335,25 +336,28 @@ export class JobRunner {
     completeTask = true,
   ): Promise<void> {
     const jobId = task.payload.jobId;
-    await this.db.transaction(async (tx) => {
+    const deliveries = await this.db.transaction(async (tx) => {
+      let scheduled = 0;
       const job = await this.jobs.find(jobId, tx);
       if (job && (job.state === 'queued' || job.state === 'running')) {
         if (job.cancelRequested) {
           await this.jobs.markCancelled(tx, jobId);
         } else {
           await this.jobs.markFailed(tx, jobId, failure.code, failure.message, failure.status);
-          await this.webhooks.scheduleForJob(tx, job, 'Failed');
+          scheduled = await this.webhooks.scheduleForJob(tx, job, 'Failed');
         }
       }
       if (completeTask) await this.queue.complete(task, tx);
+      return scheduled;
     });
-    this.afterFinish(jobId);
+    this.afterFinish(jobId, deliveries);
   }
 
-  private afterFinish(jobId: string): void {
+  /** `deliveries`: webhook deliveries the finish scheduled; only then are io workers woken. */
+  private afterFinish(jobId: string, deliveries: number): void {
     this.events.finished(jobId);
     this.relay.kick();
-    this.workers.notify('io');
+    if (deliveries > 0) this.workers.notify('io');
   }
 }
 

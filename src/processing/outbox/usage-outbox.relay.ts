@@ -23,6 +23,7 @@ const MAX_BACKOFF_MS = 30_000;
 export class UsageOutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(UsageOutboxRelay.name);
   private timer: NodeJS.Timeout | null = null;
+  private timerDueAt = 0;
   private running = false;
   private active: Promise<void> | null = null;
   private failures = 0;
@@ -42,14 +43,22 @@ export class UsageOutboxRelay implements OnApplicationBootstrap, OnModuleDestroy
     this.schedule(0);
   }
 
-  /** Called after a job's completion committed, so events leave without waiting for the timer. */
+  /**
+   * Called after a job's completion committed: its event leaves within the linger instead of
+   * at the next interval. A send already due sooner is kept, so steady completions cannot
+   * postpone it.
+   */
   kick(): void {
-    if (this.running && this.failures === 0) this.schedule(0);
+    if (!this.running || this.failures > 0) return;
+    const linger = this.config.processing.outboxRelayLingerMs;
+    if (this.timer && this.timerDueAt <= Date.now() + linger) return;
+    this.schedule(linger);
   }
 
   private schedule(delayMs: number): void {
     if (!this.running) return;
     if (this.timer) clearTimeout(this.timer);
+    this.timerDueAt = Date.now() + delayMs;
     this.timer = setTimeout(() => {
       this.timer = null;
       if (this.active) return;

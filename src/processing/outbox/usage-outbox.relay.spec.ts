@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { loadConfig } from '../../config/app-config.js';
+import type { UsageCloudEvent, UsageEventSink } from '../../usage/usage-event.js';
+import type { UsageOutboxRepository } from './usage-outbox.repository.js';
+import { UsageOutboxRelay } from './usage-outbox.relay.js';
+
+/** An outbox holding `pending` events and a sink that records when it was called. */
+function fakes() {
+  const state = { pending: [] as UsageCloudEvent[], publishedAt: [] as number[] };
+  const outbox = {
+    unsent: () => Promise.resolve(state.pending.splice(0)),
+    markSent: () => Promise.resolve(),
+    markFailed: () => Promise.resolve(),
+  } as unknown as UsageOutboxRepository;
+  const sink: UsageEventSink = {
+    publish: () => {
+      state.publishedAt.push(Date.now());
+      return Promise.resolve();
+    },
+  };
+  return { state, outbox, sink };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const event = (id: string) => ({ id }) as UsageCloudEvent;
+
+describe(UsageOutboxRelay.name, () => {
+  let relay: UsageOutboxRelay | null = null;
+  afterEach(async () => {
+    await relay?.onModuleDestroy();
+  });
+
+  function start(lingerMs: number) {
+    const { state, outbox, sink } = fakes();
+    const config = loadConfig({
+      OUTBOX_RELAY_INTERVAL_MS: '60000',
+      OUTBOX_RELAY_LINGER_MS: String(lingerMs),
+    });
+    relay = new UsageOutboxRelay(outbox, config, sink);
+    relay.onApplicationBootstrap();
+    return state;
+  }
+
+  it('sends completions that arrive within the linger together', async () => {
+    const state = start(80);
+    await sleep(20); // the start-up pass found nothing
+    const kickedAt = Date.now();
+    for (let i = 0; i < 3; i++) {
+      state.pending.push(event(`e${i}`));
+      relay!.kick();
+      await sleep(20);
+    }
+    await sleep(100);
+    expect(state.publishedAt).toHaveLength(1);
+    // Kicks during the linger did not postpone the send.
+    expect(state.publishedAt[0] - kickedAt).toBeLessThan(80 + 40);
+  });
+});
