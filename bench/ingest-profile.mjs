@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+// In-process profile of the ingestion path, without Kafka (after `npm run build`):
+//   node bench/ingest-profile.mjs          N=300000 events, B=5556 per call, P=3 concurrent callers
+// Prints normalization cost, throughput, CPU per event and the time per event of each
+// DuckDB statement kind (statements run through runAndReadAll are counted twice).
+import 'reflect-metadata';
+import { Buffer } from 'node:buffer';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = (p) => path.join(ROOT, 'dist', 'src', p);
+const { DuckDBConnection } = await import('@duckdb/node-api');
+const stats = new Map();
+const wrap = (proto, name) => {
+  const orig = proto[name];
+  proto[name] = async function (sql, ...rest) {
+    const s = performance.now();
+    try {
+      return await orig.call(this, sql, ...rest);
+    } finally {
+      const k = String(sql).replace(/\s+/g, ' ').slice(0, 60);
+      const e = stats.get(k) ?? { n: 0, ms: 0 };
+      e.n++;
+      e.ms += performance.now() - s;
+      stats.set(k, e);
+    }
+  };
+};
+wrap(DuckDBConnection.prototype, 'run');
+wrap(DuckDBConnection.prototype, 'runAndReadAll');
+const { loadConfig } = await import(dist('config/app-config.js'));
+const { createApp } = await import(dist('app.factory.js'));
+const { AccountsService } = await import(dist('accounts/accounts.service.js'));
+const { UsageIngestService } = await import(dist('usage/ingestion/usage-ingest.service.js'));
+const { normalizeUsageEvent } = await import(dist('usage/ingestion/usage-event.normalizer.js'));
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-ingest-profile-'));
+const app = await createApp(
+  loadConfig({
+    DATA_DIR: dir,
+    LOG_LEVEL: 'error',
+    ...(process.env.EXTRA ? JSON.parse(process.env.EXTRA) : {}),
+  }),
+);
+await app.init();
+const accounts = app.get(AccountsService);
+const orgIds = [];
+for (let i = 0; i < 5; i++) orgIds.push((await accounts.createOrg(`o${i}`)).orgId);
+const CATALOG = [
+  ['parse', 'parse', 1],
+  ['parse', 'parse_ocr', 1.5],
+  ['extract', 'extract', 2],
+  ['classify', 'classify', 0.5],
+  ['split', 'split', 1],
+];
+const TEAMS = ['risk', 'finance', 'ops', 'legal', 'claims'];
+const now = Date.now();
+const ev = (i) =>
+  Buffer.from(
+    JSON.stringify({
+      specversion: '1.0',
+      id: `b_${i}`,
+      source: 'docproc/processing',
+      type: 'docproc.usage.v1',
+      time: new Date(now - 60_000 - ((i * 7919) % (30 * 86_400_000))).toISOString(),
+      data: {
+        orgId: orgIds[i % 5],
+        apiKeyId: `pk_${i % 4}`,
+        product: CATALOG[i % 5][0],
+        feature: CATALOG[i % 5][1],
+        fileType: ['pdf', 'docx', 'png'][i % 3],
+        pages: 1 + (i % 9),
+        credits: (CATALOG[i % 5][2] * (1 + (i % 9))).toFixed(6),
+        jobId: i % 5 < 2 ? `job_${i}` : null,
+        async: i % 5 < 2,
+        metadata: i % 5 < 2 ? { team: TEAMS[i % 5], batch: i % 20 } : null,
+      },
+    }),
+  );
+const N = Number(process.env.N ?? 300000),
+  B = Number(process.env.B ?? 5556);
+const events = Array.from({ length: N }, (_, i) => ev(i));
+let s = performance.now();
+for (const e of events.slice(0, 50000)) normalizeUsageEvent(e);
+console.log('normalize µs/event', (((performance.now() - s) * 1000) / 50000).toFixed(2));
+const ingest = app.get(UsageIngestService);
+const cpu0 = process.cpuUsage();
+s = performance.now();
+const P = Number(process.env.P ?? 3);
+await Promise.all(
+  Array.from({ length: P }, async (_, p) => {
+    for (let i = p * B; i < N; i += B * P) await ingest.ingest(events.slice(i, i + B));
+  }),
+);
+const wall = performance.now() - s;
+const cpu = process.cpuUsage(cpu0);
+console.log(
+  `ingest ${N} in ${(wall / 1000).toFixed(1)} s: ${((N / wall) * 1000).toFixed(0)} ev/s wall, ${((cpu.user + cpu.system) / N).toFixed(1)} µs CPU/event, rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`,
+);
+for (const [k, v] of [...stats].sort((a, b) => b[1].ms - a[1].ms).slice(0, 20))
+  console.log(((v.ms * 1000) / N).toFixed(1).padStart(7), 'µs/ev', String(v.n).padStart(5), k);
+console.log(
+  JSON.stringify(
+    Object.fromEntries(
+      Object.entries(process.memoryUsage()).map(([k, v]) => [k, Math.round(v / 1e6)]),
+    ),
+  ),
+);
+const dm = await app
+  .get((await import(dist('database/duckdb.service.js'))).DuckDbService)
+  .all(
+    'SELECT tag, memory_usage_bytes//1000000 AS mb, temporary_storage_bytes//1000000 AS tmp FROM duckdb_memory() WHERE memory_usage_bytes > 1000000',
+  );
+console.log(JSON.stringify(dm, (k, v) => (typeof v === 'bigint' ? Number(v) : v)));
+await app.close();
+fs.rmSync(dir, { recursive: true, force: true });
