@@ -47,9 +47,14 @@ describe(QueueWorkers.name, () => {
     workers = null;
   });
 
-  function start(driver: CountingDriver, running: { now: number; max: number }) {
+  function start(
+    driver: CountingDriver,
+    running: { now: number; max: number },
+    pollIntervalMs = 20,
+    handle?: () => Promise<void>,
+  ) {
     const config = loadConfig({
-      QUEUE_POLL_INTERVAL_MS: '20',
+      QUEUE_POLL_INTERVAL_MS: String(pollIntervalMs),
       CPU_WORKER_CONCURRENCY: '2',
       IO_WORKER_CONCURRENCY: '8',
       WORKER_SHUTDOWN_GRACE_MS: '1000',
@@ -57,11 +62,13 @@ describe(QueueWorkers.name, () => {
     workers = new QueueWorkers(driver as unknown as QueueDriver, config);
     workers.register({
       kind: 'work',
-      handle: async () => {
-        running.max = Math.max(running.max, ++running.now);
-        await sleep(100);
-        running.now--;
-      },
+      handle:
+        handle ??
+        (async () => {
+          running.max = Math.max(running.max, ++running.now);
+          await sleep(100);
+          running.now--;
+        }),
     });
     return workers.onApplicationBootstrap();
   }
@@ -94,5 +101,23 @@ describe(QueueWorkers.name, () => {
     workers!.notify('io');
     await sleep(50);
     expect(running.max).toBe(8);
+  });
+
+  it('runs a retry a task scheduled sooner than the poller will look, on time', async () => {
+    const driver = new CountingDriver();
+    const ranAt: number[] = [];
+    const handle = () => {
+      ranAt.push(Date.now());
+      // The first attempt fails and asks for a retry in 50 ms (webhook back-off).
+      if (ranAt.length === 1) driver.add('io', 'retry', Date.now() + 50);
+      return Promise.resolve();
+    };
+    await start(driver, { now: 0, max: 0 }, 2_000, handle);
+    await sleep(50); // every loop idle, one of them polling with a 2 s timer
+    driver.add('io', 'first');
+    workers!.notify('io');
+    await sleep(300);
+    expect(ranAt).toHaveLength(2);
+    expect(ranAt[1] - ranAt[0]).toBeLessThan(200);
   });
 });

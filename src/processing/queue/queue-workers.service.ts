@@ -12,6 +12,7 @@ import {
   type DatabaseWorkerPool,
 } from '../../operations/operations.config.js';
 import {
+  type ClaimFilter,
   type Lane,
   QUEUE_DRIVER,
   type QueueDriver,
@@ -43,8 +44,8 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(QueueWorkers.name);
   private readonly handlers = new Map<string, TaskHandler>();
   private readonly wakers: Record<QueueName, Set<Sleeper>> = { cpu: new Set(), io: new Set() };
-  /** Worker kinds that have a loop polling the store right now. */
-  private readonly polling = new Set<string>();
+  /** Worker kinds that have a loop polling the store, and when it looks next (ms epoch). */
+  private readonly polling = new Map<string, number>();
   private readonly inFlight = new Map<string, { task: QueueTask; startedAt: number }>();
   private readonly loops: Promise<void>[] = [];
   private running = false;
@@ -140,6 +141,7 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async loop(pool: DatabaseWorkerPool): Promise<void> {
     const { kind, queue, filter } = pool;
+    let worked = false;
     while (this.running) {
       let task: QueueTask | null = null;
       try {
@@ -149,13 +151,15 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
         this.logger.error({ err: error, queue, worker: kind }, 'queue claim failed');
       }
       if (!task) {
-        await this.idle(pool);
+        await this.idle(pool, worked);
+        worked = false;
         continue;
       }
       // There may be more (several retries came due at once): one sleeping loop of this
       // kind looks as well, and wakes the next if it finds work too.
       this.wakeOne(queue, kind);
       await this.execute(task);
+      worked = true;
     }
   }
 
@@ -188,20 +192,35 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  private async idle({ kind, queue, filter }: DatabaseWorkerPool): Promise<void> {
-    if (this.polling.has(kind)) {
-      await this.sleep(queue, kind, null);
+  /**
+   * `worked`: this loop has just run a task, which may have scheduled a retry (webhook
+   * back-off) due before the kind's poller looks again; such a loop checks once and sleeps
+   * only until then.
+   */
+  private async idle({ kind, queue, filter }: DatabaseWorkerPool, worked: boolean): Promise<void> {
+    const pollerDueAt = this.polling.get(kind);
+    if (pollerDueAt !== undefined) {
+      const due = worked ? await this.nextDue(queue, filter) : null;
+      await this.sleep(queue, kind, due !== null && due < pollerDueAt ? due - Date.now() : null);
       return;
     }
-    this.polling.add(kind);
+    // Take the poller's role before awaiting, so the kind's other loops see it.
+    const interval = this.config.processing.queuePollIntervalMs;
+    this.polling.set(kind, Date.now() + interval);
     try {
-      let wait = this.config.processing.queuePollIntervalMs;
-      const next = await this.driver.nextAvailableAt(queue, filter).catch(() => null);
-      if (next) wait = Math.max(5, Math.min(wait, next.getTime() - Date.now()));
+      const due = await this.nextDue(queue, filter);
+      const wait = Math.min(interval, due === null ? Infinity : due - Date.now());
+      this.polling.set(kind, Date.now() + wait);
       await this.sleep(queue, kind, wait);
     } finally {
       this.polling.delete(kind);
     }
+  }
+
+  /** When the next task this kind may take becomes available (ms epoch), null if none. */
+  private async nextDue(queue: QueueName, filter: ClaimFilter): Promise<number | null> {
+    const next = await this.driver.nextAvailableAt(queue, filter).catch(() => null);
+    return next ? next.getTime() : null;
   }
 
   /** Until woken, or `timeoutMs` (null: only a wake). */
@@ -215,7 +234,8 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
           resolve();
         },
       };
-      const timer = timeoutMs === null ? undefined : setTimeout(sleeper.wake, timeoutMs);
+      const timer =
+        timeoutMs === null ? undefined : setTimeout(sleeper.wake, Math.max(5, timeoutMs));
       this.wakers[queue].add(sleeper);
     });
   }
