@@ -141,7 +141,6 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async loop(pool: DatabaseWorkerPool): Promise<void> {
     const { kind, queue, filter } = pool;
-    let worked = false;
     while (this.running) {
       let task: QueueTask | null = null;
       try {
@@ -151,15 +150,13 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
         this.logger.error({ err: error, queue, worker: kind }, 'queue claim failed');
       }
       if (!task) {
-        await this.idle(pool, worked);
-        worked = false;
+        await this.idle(pool);
         continue;
       }
       // There may be more (several retries came due at once): one sleeping loop of this
       // kind looks as well, and wakes the next if it finds work too.
       this.wakeOne(queue, kind);
       await this.execute(task);
-      worked = true;
     }
   }
 
@@ -193,14 +190,15 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * `worked`: this loop has just run a task, which may have scheduled a retry (webhook
-   * back-off) due before the kind's poller looks again; such a loop checks once and sleeps
-   * only until then.
+   * One idle loop per kind polls every interval; the others sleep until woken, or until the
+   * next task they may take is due when that is sooner than the poller's next look (a
+   * retry the loop just scheduled, e.g. a webhook back-off). So the store is asked once per
+   * interval and once per wake, not once per interval per loop.
    */
-  private async idle({ kind, queue, filter }: DatabaseWorkerPool, worked: boolean): Promise<void> {
+  private async idle({ kind, queue, filter }: DatabaseWorkerPool): Promise<void> {
     const pollerDueAt = this.polling.get(kind);
     if (pollerDueAt !== undefined) {
-      const due = worked ? await this.nextDue(queue, filter) : null;
+      const due = await this.nextDue(queue, filter);
       await this.sleep(queue, kind, due !== null && due < pollerDueAt ? due - Date.now() : null);
       return;
     }
@@ -220,7 +218,9 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
   /** When the next task this kind may take becomes available (ms epoch), null if none. */
   private async nextDue(queue: QueueName, filter: ClaimFilter): Promise<number | null> {
     const next = await this.driver.nextAvailableAt(queue, filter).catch(() => null);
-    return next ? next.getTime() : null;
+    // +1 ms: the store keeps microseconds, Date only milliseconds; waking a hair early
+    // would find the task not yet claimable.
+    return next ? next.getTime() + 1 : null;
   }
 
   /** Until woken, or `timeoutMs` (null: only a wake). */
