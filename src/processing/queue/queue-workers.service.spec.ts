@@ -19,9 +19,13 @@ class CountingDriver {
     return Promise.resolve(i < 0 ? null : this.tasks.splice(i, 1)[0].task);
   }
 
-  nextAvailableAt(queue: QueueName): Promise<Date | null> {
+  /** How long a read of the next due time takes (a slow store). */
+  readDelayMs = 0;
+
+  async nextAvailableAt(queue: QueueName): Promise<Date | null> {
+    if (this.readDelayMs > 0) await sleep(this.readDelayMs);
     const times = this.tasks.filter((t) => t.queue === queue).map((t) => t.availableAt);
-    return Promise.resolve(times.length ? new Date(Math.min(...times)) : null);
+    return times.length ? new Date(Math.min(...times)) : null;
   }
 
   recoverInterrupted(): Promise<QueueTask[]> {
@@ -119,5 +123,16 @@ describe(QueueWorkers.name, () => {
     await sleep(300);
     expect(ranAt).toHaveLength(2);
     expect(ranAt[1] - ranAt[0]).toBeLessThan(200);
+  });
+
+  it('stops at once even when shutdown comes while idle loops are reading the store', async () => {
+    const driver = new CountingDriver();
+    driver.readDelayMs = 50;
+    await start(driver, { now: 0, max: 0 }, 10_000);
+    await sleep(10); // loops are inside their first read
+    const stopping = Date.now();
+    await workers!.onModuleDestroy();
+    workers = null;
+    expect(Date.now() - stopping).toBeLessThan(500);
   });
 });

@@ -225,6 +225,8 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Until woken, or `timeoutMs` (null: only a wake). */
   private sleep(queue: QueueName, kind: string, timeoutMs: number | null): Promise<void> {
+    // Shutdown's wake-up may have come while this loop was reading the store.
+    if (!this.running) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const sleeper: Sleeper = {
         kind,
