@@ -77,6 +77,7 @@ const PROCESSING_ROUTES =
     QueueWorkers,
     JobsService,
     ClassifyJobsService,
+    JobRunner,
     JobsRepository,
     JobEvents,
   ],

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
 import type { Lane, QueueName } from '../../processing/queue/queue-driver.js';
-import type { RemoteClassifyTask } from './redis-queue.types.js';
+import { remoteTaskOf, type RemoteTask } from './redis-queue.types.js';
 
 export interface Dispatch {
   jobId: string;
   queue: QueueName;
   bullJobId: string;
   lane: Lane;
-  payload: RemoteClassifyTask;
+  payload: RemoteTask;
   dispatchedAt: Date;
 }
 
@@ -58,7 +58,8 @@ export class RedisDispatchRepository {
       queue: row.queue,
       bullJobId: row.bull_job_id,
       lane: row.lane,
-      payload: JSON.parse(row.payload) as RemoteClassifyTask,
+      // Rows of the classify-only release hold the older task shape.
+      payload: remoteTaskOf(JSON.parse(row.payload) as Parameters<typeof remoteTaskOf>[0]),
       dispatchedAt: row.dispatched_at,
     }));
   }

@@ -9,12 +9,8 @@ import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
-import { DuckDbService } from '../../database/duckdb.service.js';
-import {
-  CLASSIFY_TASK,
-  ClassifyJobsService,
-} from '../../processing/classify-jobs/classify-jobs.service.js';
-import { JobEvents } from '../../processing/jobs/job-events.js';
+import { CLASSIFY_TASK } from '../../processing/classify-jobs/classify-jobs.service.js';
+import { type JobPayload, JobRunner } from '../../processing/jobs/job-runner.service.js';
 import { ProcessingError } from '../../processing/jobs/job.types.js';
 import { JobsRepository } from '../../processing/jobs/jobs.repository.js';
 import type { QueueTask } from '../../processing/queue/queue-driver.js';
@@ -22,7 +18,6 @@ import { RedisDispatchRepository, type Dispatch } from './redis-dispatch.reposit
 import { redisConnection, withTimeout } from './redis-connection.js';
 import { REDIS_QUEUE_CLIENT, type OptionalRedisQueueClient } from './redis-queue.token.js';
 import {
-  CLASSIFY_JOB,
   LANE_PRIORITY,
   RESULTS_QUEUE,
   type RemoteReport,
@@ -49,10 +44,8 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(REDIS_QUEUE_CLIENT) private readonly redis: OptionalRedisQueueClient,
-    private readonly db: DuckDbService,
     private readonly jobs: JobsRepository,
-    private readonly classify: ClassifyJobsService,
-    private readonly events: JobEvents,
+    private readonly runner: JobRunner,
     private readonly dispatches: RedisDispatchRepository,
   ) {}
 
@@ -102,14 +95,22 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
     await this.apply(report);
   }
 
-  /** Records one worker outcome; safe to run twice for the same job. */
+  /**
+   * Records one worker outcome with the job's pipeline and the same finishing code as a
+   * legacy worker (job row, usage outbox, webhooks, dispatch row removed in one
+   * transaction); safe to run twice for the same job.
+   */
   async apply(result: RemoteResult): Promise<void> {
     const { jobId } = result;
-    const dispatch: QueueTask<{ jobId: string }> = {
+    // Workers of the classify-only release send no kind.
+    const kind = result.kind ?? CLASSIFY_TASK;
+    const pipeline = this.runner.pipeline(kind);
+    if (!pipeline) throw new Error(`no pipeline for task kind ${kind}`);
+    const dispatch: QueueTask<JobPayload> = {
       taskId: `${REDIS_TASK_PREFIX}${jobId}`,
       queue: 'cpu',
       lane: 'standard',
-      kind: CLASSIFY_TASK,
+      kind,
       payload: { jobId },
       attempts: 1,
       maxAttempts: 1,
@@ -117,22 +118,15 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
     };
     if (!(await this.jobs.markRunning(jobId))) {
       // Cancelled, deleted or already finished (maybe by a legacy worker after a fallback).
-      await this.db.transaction(async (tx) => {
-        const job = await this.jobs.find(jobId, tx);
-        if (job && job.cancelRequested && (job.state === 'queued' || job.state === 'running')) {
-          await this.jobs.markCancelled(tx, jobId);
-        }
-        await this.dispatches.remove(tx, jobId);
-      });
-      this.events.finished(jobId);
+      await this.runner.discard(jobId, (tx) => this.dispatches.remove(tx, jobId));
       return;
     }
     if ('outcome' in result) {
       const job = (await this.jobs.find(jobId))!;
-      await this.classify.finishCompleted(dispatch, job, result.outcome);
+      await this.runner.finishCompleted(pipeline, dispatch, job, result.outcome);
     } else {
       const { code, message, status } = result.failure;
-      await this.classify.finishFailed(dispatch, new ProcessingError(code, message, status));
+      await this.runner.finishFailed(dispatch, new ProcessingError(code, message, status));
     }
   }
 
@@ -150,6 +144,7 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
           const job = await queue.getJob(dispatch.bullJobId);
           await this.apply({
             jobId: dispatch.jobId,
+            kind: dispatch.payload.kind,
             failure: {
               code: 'PROCESSING_FAILED',
               message: job?.failedReason || 'Processing failed on the new queue',
@@ -166,7 +161,7 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
   private async redispatch(queue: Queue, dispatch: Dispatch): Promise<void> {
     // Gone from Redis with no result recorded (e.g. Redis restarted without persistence).
     this.logger.warn({ jobId: dispatch.jobId }, 'job lost by Redis; queued again');
-    await queue.add(CLASSIFY_JOB, dispatch.payload, {
+    await queue.add(dispatch.payload.operation, dispatch.payload, {
       jobId: dispatch.bullJobId,
       priority: LANE_PRIORITY[dispatch.lane],
       attempts: this.config.processing.jobMaxAttempts,

@@ -9,7 +9,10 @@ import {
   inputUrls,
   type ClassifyInputValue,
 } from '../../processing/inputs/input-resolver.service.js';
+import type { JobRecord } from '../../processing/jobs/job.types.js';
 import { JobsRepository } from '../../processing/jobs/jobs.repository.js';
+import { OPERATION_TASK } from '../../processing/operations/operation-jobs.service.js';
+import type { StoredOperationRequest } from '../../processing/operations/operation.task.js';
 import { DatabaseQueueDriver } from '../../processing/queue/database-queue.repository.js';
 import type {
   ClaimFilter,
@@ -19,7 +22,6 @@ import type {
   QueueName,
   QueueTask,
 } from '../../processing/queue/queue-driver.js';
-import type { ClassifyConfigDto } from '../../processing/requests/classify-config.dto.js';
 import { FILE_SCHEME, UploadService } from '../../processing/upload/upload.service.js';
 import { legacyWorkersEnabled } from '../operations.config.js';
 import { RolloutService } from '../rollout/rollout.service.js';
@@ -27,23 +29,32 @@ import { RedisDispatchRepository } from './redis-dispatch.repository.js';
 import { withTimeout } from './redis-connection.js';
 import { REDIS_QUEUE_CLIENT, type OptionalRedisQueueClient } from './redis-queue.token.js';
 import {
-  CLASSIFY_JOB,
   LANE_PRIORITY,
-  type RemoteClassifyTask,
   type RemoteInput,
+  type RemoteOperation,
+  type RemoteTask,
 } from './redis-queue.types.js';
 
 /** Task ids of work handed to Redis; the job store's queue row for it is the dispatch row. */
 export const REDIS_TASK_PREFIX = 'redis:';
 
-export function bullJobIdOf(jobId: string): string {
-  return `classify-${jobId}`;
+export function bullJobIdOf(operation: RemoteOperation, jobId: string): string {
+  return `${operation}-${jobId}`;
+}
+
+/** The pipelines (task kinds) whose jobs the new queue system can run. */
+const REMOTE_KINDS = new Set([CLASSIFY_TASK, OPERATION_TASK]);
+
+/** The rollout operation of a job of a remote kind. */
+function operationOf(kind: string, job: JobRecord): RemoteOperation {
+  return kind === CLASSIFY_TASK ? 'classify' : (job.request as StoredOperationRequest).__kind;
 }
 
 /**
- * The QUEUE_DRIVER of the processing plane during the migration: a classify task goes to
- * the new queue system (BullMQ `cpu`) for the share of requests its rollout ratio says,
- * everything else to the legacy database queue. The Redis add happens inside the job's
+ * The QUEUE_DRIVER of the processing plane during the migration: a classify, parse, extract
+ * or split task goes to the new queue system (BullMQ `cpu`) for the share of requests its
+ * operation's rollout ratio says, everything else to the legacy database queue. docproc's
+ * requests have no trainable variant, so the non-trainable ratio of each operation applies. The Redis add happens inside the job's
  * transaction, before it commits: if the commit fails, the worker's result finds no job
  * and is dropped; if the add fails (Redis down), the task falls back to the database queue
  * while legacy workers run, else the request fails with 503 and no job.
@@ -69,20 +80,15 @@ export class RoutingQueueDriver implements QueueDriver {
     options: EnqueueOptions,
     tx?: Transaction,
   ): Promise<string> {
-    if (
-      this.redis &&
-      tx &&
-      queue === 'cpu' &&
-      kind === CLASSIFY_TASK &&
-      this.rollout.routeToNewQueue('classify', 'non_trainable')
-    ) {
+    if (this.redis && tx && queue === 'cpu' && REMOTE_KINDS.has(kind)) {
       const jobId = (payload as { jobId: string }).jobId;
-      const task = await this.remoteTask(jobId, tx);
-      if (task) {
+      const task = await this.remoteTask(kind, jobId, tx);
+      if (task && this.rollout.routeToNewQueue(task.operation, 'non_trainable')) {
+        const bullJobId = bullJobIdOf(task.operation, jobId);
         try {
           await withTimeout(
-            this.redis.get('cpu').add(CLASSIFY_JOB, task, {
-              jobId: bullJobIdOf(jobId),
+            this.redis.get('cpu').add(task.operation, task, {
+              jobId: bullJobId,
               priority: LANE_PRIORITY[options.lane],
               attempts: options.maxAttempts ?? 1,
               backoff: { type: 'exponential', delay: 1000 },
@@ -95,7 +101,7 @@ export class RoutingQueueDriver implements QueueDriver {
           await this.dispatches.insert(tx, {
             jobId,
             queue: 'cpu',
-            bullJobId: bullJobIdOf(jobId),
+            bullJobId,
             lane: options.lane,
             payload: task,
           });
@@ -122,12 +128,15 @@ export class RoutingQueueDriver implements QueueDriver {
   }
 
   /** The job as a self-contained task: URLs, or upload blobs on the shared DATA_DIR. */
-  private async remoteTask(jobId: string, tx: Transaction): Promise<RemoteClassifyTask | null> {
+  private async remoteTask(
+    kind: string,
+    jobId: string,
+    tx: Transaction,
+  ): Promise<RemoteTask | null> {
     const job = await this.jobs.find(jobId, tx);
     if (!job) return null;
-    const request = job.request as unknown as ClassifyConfigDto;
     const inputs: RemoteInput[] = [];
-    for (const url of inputUrls(request.input as ClassifyInputValue)) {
+    for (const url of inputUrls(job.request.input as ClassifyInputValue)) {
       if (url.startsWith(FILE_SCHEME)) {
         const record = await this.uploads.ownedUpload(job.orgId, url);
         // Blob file names are the upload's file id (UploadService keeps them under blobs/).
@@ -137,12 +146,10 @@ export class RoutingQueueDriver implements QueueDriver {
     return {
       jobId,
       orgId: job.orgId,
+      operation: operationOf(kind, job),
+      kind,
       inputs,
-      classificationSchema: request.classification_schema,
-      model: request.model,
-      pageRange: request.page_range,
-      documentMetadata: request.document_metadata,
-      categoryGroups: request.category_groups,
+      request: job.request,
     };
   }
 

@@ -10,25 +10,26 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
-import { ProcessingError } from '../../processing/jobs/job.types.js';
+import { ProcessingError, toProcessingError } from '../../processing/jobs/job.types.js';
 import type { QueueName } from '../../processing/queue/queue-driver.js';
 import { redisConnection } from '../redis-queue/redis-connection.js';
 import {
-  CLASSIFY_JOB,
   PING_JOB,
   RESULT_REPORT,
   RESULTS_QUEUE,
   STARTED_REPORT,
   type PingReply,
   type PingTask,
-  type RemoteClassifyTask,
+  type ClassifyOnlyTask,
+  remoteTaskOf,
   type RemoteReport,
   type RemoteResult,
   type RemoteStarted,
+  type RemoteTask,
 } from '../redis-queue/redis-queue.types.js';
 import { InFlightTracker } from '../watchdog/in-flight.js';
 import { WorkerWatchdog } from '../watchdog/worker-watchdog.js';
-import { RemoteClassifyRunner } from './remote-classify.runner.js';
+import { RemoteTaskRunner } from './remote-task.runner.js';
 
 /**
  * A worker process of the new queue system (`npm run start:worker`): a small fixed pool of
@@ -49,7 +50,7 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly classify: RemoteClassifyRunner,
+    private readonly runner: RemoteTaskRunner,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -126,35 +127,39 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
         };
         return reply;
       }
-      if (job.name === CLASSIFY_JOB) return await this.runClassify(job as Job<RemoteClassifyTask>);
-      throw new Error(`unknown task ${job.name}`);
+      // Every other job is an operation (its name), in either task shape.
+      return await this.runTask(remoteTaskOf(job.data as RemoteTask | ClassifyOnlyTask), job);
     } finally {
       this.inFlight.end(id);
     }
   }
 
-  private async runClassify(job: Job<RemoteClassifyTask>): Promise<null> {
-    const { jobId } = job.data;
+  private async runTask(task: RemoteTask, job: Job): Promise<null> {
+    const { jobId, kind, operation } = task;
     await this.reportStarted(jobId);
     let result: RemoteResult;
     try {
-      result = { jobId, outcome: await this.classify.run(job.data) };
+      result = { jobId, kind, outcome: await this.runner.run(task) };
     } catch (error) {
-      if (error instanceof ProcessingError) {
+      // Document errors map to client errors exactly as on a legacy worker.
+      const mapped = toProcessingError(error);
+      if (mapped instanceof ProcessingError) {
         result = {
           jobId,
-          failure: { code: error.code, message: error.message, status: error.status },
+          kind,
+          failure: { code: mapped.code, message: mapped.message, status: mapped.status },
         };
       } else {
         const attempts = job.opts.attempts ?? 1;
         // BullMQ retries while attempts remain; the last one reports the failure.
         if (job.attemptsMade + 1 < attempts) throw error;
-        this.logger.error({ err: error, jobId }, 'classification failed');
+        this.logger.error({ err: error, jobId, operation }, 'operation failed');
         result = {
           jobId,
+          kind,
           failure: {
             code: 'PROCESSING_FAILED',
-            message: 'Internal error while classifying the document',
+            message: 'Internal error while processing the document',
             status: 500,
           },
         };

@@ -6,11 +6,12 @@ import { CLASSIFICATION_RUNNER } from '../../processing/classify-jobs/classifica
 import { PooledClassificationRunner } from '../../processing/classify-jobs/pooled-classification.runner.js';
 import { SafeFetcher } from '../../processing/inputs/safe-fetcher.js';
 import { RedisWorkersService } from './redis-workers.service.js';
-import { RemoteClassifyRunner } from './remote-classify.runner.js';
+import { RemoteTaskRunner } from './remote-task.runner.js';
 
 /**
  * The worker process of the new queue system: configuration, logs, the classification
- * runner and the fetcher; no HTTP server, no DuckDB, no Kafka.
+ * runner, the parse/extract/split thread pool and the fetcher; no HTTP server, no DuckDB,
+ * no Kafka.
  */
 @Module({})
 export class WorkerModule {
@@ -25,7 +26,7 @@ export class WorkerModule {
         // Same runner as ProcessingModule's CLASSIFICATION_RUNNER: swap both together.
         { provide: CLASSIFICATION_RUNNER, useClass: PooledClassificationRunner },
         SafeFetcher,
-        RemoteClassifyRunner,
+        RemoteTaskRunner,
         RedisWorkersService,
       ],
     };

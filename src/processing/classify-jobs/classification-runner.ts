@@ -1,4 +1,4 @@
-import type { PageSelection } from '../requests/classify-config.dto.js';
+import type { ClassifyConfigDto, PageSelection } from '../requests/classify-config.dto.js';
 
 /** One resolved input document, bytes in memory (transferable to a worker thread). */
 export interface InputDocument {
@@ -16,6 +16,24 @@ export interface ClassificationTaskInput {
   pageRange: PageSelection;
   documentMetadata: string | null;
   categoryGroups?: Record<string, string[]>;
+}
+
+/**
+ * A stored classify request as the runner's input: one mapping for the legacy workers and the
+ * new queue system's workers.
+ */
+export function classificationInput(
+  request: ClassifyConfigDto,
+  documents: InputDocument[],
+): ClassificationTaskInput {
+  return {
+    documents,
+    classificationSchema: request.classification_schema,
+    model: request.model,
+    pageRange: request.page_range,
+    documentMetadata: request.document_metadata,
+    categoryGroups: request.category_groups,
+  };
 }
 
 export interface CategoryConfidence {

@@ -3,21 +3,20 @@ import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { RequestValidationError } from '../../common/validation-error.js';
 import {
   type Billing,
-  type JobPayload,
   type JobPipeline,
   JobRunner,
   laneFor,
   type Submission,
 } from '../jobs/job-runner.service.js';
-import { type JobRecord, PAGE_RANGE_INVALID, ProcessingError } from '../jobs/job.types.js';
+import { type JobRecord, PAGE_RANGE_INVALID } from '../jobs/job.types.js';
 import { JobsService } from '../jobs/jobs.service.js';
-import type { QueueTask } from '../queue/queue-driver.js';
 import type { ClassifyConfigDto } from '../requests/classify-config.dto.js';
 import {
   CLASSIFICATION_RUNNER,
   type ClassificationOutcome,
   type ClassificationRunner,
   type InputDocument,
+  classificationInput,
   groupOf,
 } from './classification-runner.js';
 import { buildClassifyResult } from './classify-result.js';
@@ -74,15 +73,9 @@ export class ClassifyJobsService implements JobPipeline<ClassificationOutcome>, 
   // ---- JobPipeline --------------------------------------------------------------------------
 
   run(job: JobRecord, documents: InputDocument[]): Promise<ClassificationOutcome> {
-    const request = job.request as unknown as ClassifyConfigDto;
-    return this.classifier.run({
-      documents,
-      classificationSchema: request.classification_schema,
-      model: request.model,
-      pageRange: request.page_range,
-      documentMetadata: request.document_metadata,
-      categoryGroups: request.category_groups,
-    });
+    return this.classifier.run(
+      classificationInput(job.request as unknown as ClassifyConfigDto, documents),
+    );
   }
 
   billing(job: JobRecord, outcome: ClassificationOutcome): Billing {
@@ -127,19 +120,5 @@ export class ClassifyJobsService implements JobPipeline<ClassificationOutcome>, 
         ctx: { error: job.reason },
       },
     ]);
-  }
-
-  // ---- the new queue system's results (issue 6) ---------------------------------------------
-
-  finishCompleted(
-    task: QueueTask<JobPayload>,
-    started: JobRecord,
-    outcome: ClassificationOutcome,
-  ): Promise<void> {
-    return this.runner.finishCompleted(this, task, started, outcome);
-  }
-
-  finishFailed(task: QueueTask<JobPayload>, failure: ProcessingError): Promise<void> {
-    return this.runner.finishFailed(task, failure);
   }
 }

@@ -64,7 +64,7 @@ export class InputResolver {
   }
 }
 
-function safeDecode(name: string): string {
+export function safeDecode(name: string): string {
   try {
     return decodeURIComponent(name);
   } catch {

@@ -110,6 +110,7 @@ export interface Submission {
 @Injectable()
 export class JobRunner {
   private readonly logger = new Logger(JobRunner.name);
+  private readonly pipelines = new Map<string, JobPipeline<unknown>>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -127,6 +128,7 @@ export class JobRunner {
 
   /** Registers the pipeline's task handler with this process's queue workers. */
   register<Outcome>(pipeline: JobPipeline<Outcome>): void {
+    this.pipelines.set(pipeline.taskKind, pipeline as JobPipeline<unknown>);
     const handler: TaskHandler<JobPayload> = {
       kind: pipeline.taskKind,
       handle: (task) => this.handle(pipeline, task),
@@ -135,6 +137,14 @@ export class JobRunner {
       recover: () => this.recover(),
     };
     this.workers.register(handler);
+  }
+
+  /**
+   * The registered pipeline of a task kind: the new queue system's results consumer records
+   * a worker's outcome with it, as a legacy worker does.
+   */
+  pipeline(kind: string): JobPipeline<unknown> | undefined {
+    return this.pipelines.get(kind);
   }
 
   // ---- submission -------------------------------------------------------------------------

@@ -20,10 +20,17 @@ import {
 import { VersionRegistry } from '../versions/version-registry.service.js';
 import type { OperationBaseDto } from './operation-requests.dto.js';
 import { OperationPool } from './operation.pool.js';
-import type { OperationOutcome, OperationTask } from './operation.task.js';
+import {
+  type OperationKind,
+  type OperationOutcome,
+  type OperationTask,
+  operationTaskOf,
+  type StoredOperationRequest,
+} from './operation.task.js';
+
+export type { OperationKind } from './operation.task.js';
 
 export const OPERATION_TASK = 'operation';
-export type OperationKind = 'parse' | 'extract' | 'split';
 
 const JOB_TYPES: Record<OperationKind, JobType> = {
   parse: 'Parse',
@@ -31,12 +38,7 @@ const JOB_TYPES: Record<OperationKind, JobType> = {
   split: 'Split',
 };
 
-/** The request as stored with its job, plus the versions resolved at submission. */
-type StoredRequest = Record<string, unknown> & {
-  input: unknown;
-  __kind: OperationKind;
-  __versions: OperationTask['versions'];
-};
+type StoredRequest = StoredOperationRequest;
 
 /** Product and feature of a usage event: deep variants are their own features. */
 function billingOf(kind: OperationKind, request: Record<string, unknown>): [OperationKind, string] {
@@ -136,13 +138,7 @@ export class OperationJobsService
   // ---- JobPipeline --------------------------------------------------------------------------
 
   run(job: JobRecord, documents: InputDocument[]): Promise<OperationOutcome> {
-    const request = job.request as StoredRequest;
-    return this.pool.run({
-      kind: request.__kind,
-      documents: documents.map((d) => ({ bytes: d.bytes, name: d.fileName })),
-      request,
-      versions: request.__versions,
-    } as OperationTask);
+    return this.pool.run(operationTaskOf(job.request as StoredRequest, documents));
   }
 
   billing(job: JobRecord, outcome: OperationOutcome): Billing {

@@ -33,6 +33,31 @@ export type OperationTask =
 
 export type OperationOutcome = ParseOutcome | ExtractOutcome | SplitOutcome;
 
+export type OperationKind = OperationTask['kind'];
+
+/** The request as stored with its job, plus the versions resolved at submission. */
+export type StoredOperationRequest = Record<string, unknown> & {
+  input: unknown;
+  __kind: OperationKind;
+  __versions: OperationTask['versions'];
+};
+
+/**
+ * A stored parse/extract/split request and its resolved documents as one task: the same
+ * mapping for the legacy workers and the new queue system's workers.
+ */
+export function operationTaskOf(
+  request: StoredOperationRequest,
+  documents: { bytes: Uint8Array; fileName: string }[],
+): OperationTask {
+  return {
+    kind: request.__kind,
+    documents: documents.map((d) => ({ bytes: d.bytes, name: d.fileName })),
+    request,
+    versions: request.__versions,
+  } as OperationTask;
+}
+
 /** The body of the worker and of inline mode. */
 export function runOperationTask(task: OperationTask): Promise<OperationOutcome> {
   switch (task.kind) {

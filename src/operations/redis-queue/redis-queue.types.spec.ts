@@ -1,0 +1,43 @@
+import { describe, expect, it } from '@jest/globals';
+import { remoteTaskOf, type RemoteTask } from './redis-queue.types.js';
+
+describe('remoteTaskOf', () => {
+  it('reads a task of the classify-only release as a classify task', () => {
+    const task = remoteTaskOf({
+      jobId: 'j1',
+      orgId: 'o1',
+      inputs: [{ url: 'https://example.com/a.pdf' }, { blob: 'f1', fileName: 'f1' }],
+      classificationSchema: [{ category: 'invoice', criteria: ['number'] }],
+      model: 'accurate',
+      pageRange: { start: 1, end: 2 },
+      documentMetadata: 'meta',
+      categoryGroups: { money: ['invoice'] },
+    });
+    expect(task).toEqual({
+      jobId: 'j1',
+      orgId: 'o1',
+      operation: 'classify',
+      kind: 'classify',
+      inputs: [{ url: 'https://example.com/a.pdf' }, { blob: 'f1', fileName: 'f1' }],
+      request: {
+        classification_schema: [{ category: 'invoice', criteria: ['number'] }],
+        model: 'accurate',
+        page_range: { start: 1, end: 2 },
+        document_metadata: 'meta',
+        category_groups: { money: ['invoice'] },
+      },
+    });
+  });
+
+  it('leaves a task of the current shape as it is', () => {
+    const task: RemoteTask = {
+      jobId: 'j2',
+      orgId: 'o1',
+      operation: 'split',
+      kind: 'operation',
+      inputs: [{ url: 'https://example.com/b.pdf' }],
+      request: { input: 'https://example.com/b.pdf', __kind: 'split' },
+    };
+    expect(remoteTaskOf(task)).toBe(task);
+  });
+});
