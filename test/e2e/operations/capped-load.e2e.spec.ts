@@ -1,14 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Agent } from 'undici';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
-import { FileServer, startFileServer } from '../../support/file-server.js';
-import { type ChildRun, startWorkerProcess, until } from '../../support/operations.js';
+import type { FileServer } from '../../support/file-server.js';
+import { type NewQueueSetup, startNewQueueSetup } from '../../support/new-queue.js';
+import { until } from '../../support/operations.js';
 import { client, keyOf, type Json } from '../../support/processing-client.js';
-import { testRedisUrl } from '../../support/redis.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 // On a loaded 2-core machine depth reads can pass 1 s, the cap then fails open (as the spec
@@ -24,37 +20,24 @@ const REQUESTS = 2000;
  * every accepted request completed and billed once, queues back to 0.
  */
 describe('capped deployment under load', () => {
-  const prefix = `docproc-test-${randomUUID()}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-load-'));
-  let t: TestApp;
+  let setup: NewQueueSetup;
   let files: FileServer;
-  let worker: ChildRun;
+  let t: TestApp;
 
   beforeAll(async () => {
-    files = await startFileServer();
-    worker = await startWorkerProcess({
-      REDIS_URL: testRedisUrl(),
-      REDIS_QUEUE_PREFIX: prefix,
-      FETCH_ALLOW_HOSTS: '127.0.0.1',
-      WORKER_STATE_FILE: path.join(dataDir, 'worker-state'),
-    });
+    setup = await startNewQueueSetup('load');
+    files = setup.files;
     t = await startTestApp({
-      DATA_DIR: dataDir,
-      REDIS_URL: testRedisUrl(),
-      REDIS_QUEUE_PREFIX: prefix,
+      ...setup.apiEnv,
       ROLLOUT_RATIO_CLASSIFY: '0.5',
-      FETCH_ALLOW_HOSTS: '127.0.0.1',
       CPU_WORKER_CONCURRENCY: '2',
       CPU_MAX_QUEUE_DEPTH: '40',
       OUTBOX_RELAY_INTERVAL_MS: '100',
-      WORKER_STATE_FILE: path.join(dataDir, 'api-worker-state'),
     });
   });
   afterAll(async () => {
     await t?.close();
-    await worker?.stop();
-    await files.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await setup?.close();
   });
 
   it('answers only 200 or 503 QUEUE_FULL and loses nothing it accepted', async () => {

@@ -1,21 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { ALL_ROLLOUT_KEYS, rolloutEnvName } from '../../../src/operations/operations.config.js';
 import { runPreflight } from '../../../src/operations/preflight/preflight.js';
 import { checkDisableLegacy } from '../../../src/operations/upgrade/legacy-disable.check.js';
-import { FileServer, startFileServer } from '../../support/file-server.js';
-import {
-  type ChildRun,
-  type PrivateRedis,
-  runAdmin,
-  startPrivateRedis,
-  startWorkerProcess,
-  until,
-} from '../../support/operations.js';
+import type { FileServer } from '../../support/file-server.js';
+import { type NewQueueSetup, startNewQueueSetup } from '../../support/new-queue.js';
+import { type PrivateRedis, runAdmin, startPrivateRedis, until } from '../../support/operations.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { testRedisUrl } from '../../support/redis.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
@@ -31,37 +21,24 @@ const ALL_ONE = Object.fromEntries(ALL_ROLLOUT_KEYS.map((k) => [rolloutEnvName(k
  * after; preflight passes with the pool up and fails without Redis or without workers.
  */
 describe('upgrade to the new queue system', () => {
-  const prefix = `docproc-test-${randomUUID()}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-migration-'));
+  let setup: NewQueueSetup;
   let files: FileServer;
-  let worker: ChildRun;
+  let prefix: string;
   let base: Record<string, string>;
 
   beforeAll(async () => {
-    files = await startFileServer();
+    setup = await startNewQueueSetup('migration');
+    ({ files, prefix } = setup);
     base = {
-      DATA_DIR: dataDir,
-      REDIS_URL: testRedisUrl(),
-      REDIS_QUEUE_PREFIX: prefix,
-      FETCH_ALLOW_HOSTS: '127.0.0.1',
+      ...setup.apiEnv,
       CPU_WORKER_CONCURRENCY: '1',
       WORKER_SHUTDOWN_GRACE_MS: '100',
       QUEUE_POLL_INTERVAL_MS: '50',
       REDIS_RECONCILE_INTERVAL_MS: '60000',
-      WORKER_STATE_FILE: path.join(dataDir, 'api-worker-state'),
     };
-    worker = await startWorkerProcess({
-      REDIS_URL: testRedisUrl(),
-      REDIS_QUEUE_PREFIX: prefix,
-      DATA_DIR: dataDir,
-      FETCH_ALLOW_HOSTS: '127.0.0.1',
-      WORKER_STATE_FILE: path.join(dataDir, 'worker-state'),
-    });
   });
   afterAll(async () => {
-    await worker?.stop();
-    await files.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await setup?.close();
   });
 
   it('moves traffic from the database queue to the new queue without losing work', async () => {

@@ -1,13 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
-import { FileServer, startFileServer } from '../../support/file-server.js';
-import { type ChildRun, startWorkerProcess, until } from '../../support/operations.js';
+import type { FileServer } from '../../support/file-server.js';
+import { type NewQueueSetup, startNewQueueSetup } from '../../support/new-queue.js';
+import { until } from '../../support/operations.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
-import { testRedisUrl } from '../../support/redis.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 jest.setTimeout(120_000);
@@ -20,37 +16,23 @@ const schema = [{ category: 'invoice', criteria: ['invoice number'] }];
  * records the start from the worker's report. Real Redis, a real worker process.
  */
 describe('new-queue jobs report running', () => {
-  const prefix = `docproc-test-${randomUUID()}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-running-'));
+  let setup: NewQueueSetup;
   let files: FileServer;
-  let worker: ChildRun;
   let t: TestApp;
 
   beforeAll(async () => {
-    files = await startFileServer();
-    worker = await startWorkerProcess({
-      REDIS_URL: testRedisUrl(),
-      REDIS_QUEUE_PREFIX: prefix,
-      DATA_DIR: dataDir,
-      FETCH_ALLOW_HOSTS: '127.0.0.1',
-      WORKER_STATE_FILE: path.join(dataDir, 'worker-state'),
-    });
+    setup = await startNewQueueSetup('running');
+    files = setup.files;
     t = await startTestApp({
-      DATA_DIR: dataDir,
-      REDIS_URL: testRedisUrl(),
-      REDIS_QUEUE_PREFIX: prefix,
+      ...setup.apiEnv,
       ROLLOUT_RATIO_CLASSIFY: '1',
-      FETCH_ALLOW_HOSTS: '127.0.0.1',
       // The reconciler (which would also notice a running job) stays out of the way.
       REDIS_RECONCILE_INTERVAL_MS: '3600000',
-      WORKER_STATE_FILE: path.join(dataDir, 'api-worker-state'),
     });
   });
   afterAll(async () => {
     await t?.close();
-    await worker?.stop();
-    await files.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await setup?.close();
   });
 
   it('goes Pending -> running when the worker starts it, then Completed', async () => {

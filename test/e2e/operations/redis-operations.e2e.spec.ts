@@ -1,15 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { ALL_ROLLOUT_KEYS, rolloutEnvName } from '../../../src/operations/operations.config.js';
 import { RedisResultsConsumer } from '../../../src/operations/redis-queue/redis-results.consumer.js';
-import { FileServer, startFileServer } from '../../support/file-server.js';
-import { type ChildRun, startWorkerProcess } from '../../support/operations.js';
+import type { FileServer } from '../../support/file-server.js';
+import { type NewQueueSetup, startNewQueueSetup } from '../../support/new-queue.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
-import { testRedisUrl } from '../../support/redis.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 jest.setTimeout(120_000);
@@ -33,36 +28,18 @@ const splitDescription = [{ name: 'Invoice', description: 'An invoice with an in
  * completed job (none for a failed one), and a duplicate result changes nothing.
  */
 describe('parse, extract and split on the new queue system', () => {
-  const prefix = `docproc-ops-${randomUUID()}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-redis-ops-'));
+  let setup: NewQueueSetup;
   let files: FileServer;
-  let worker: ChildRun;
   let t: TestApp;
 
   beforeAll(async () => {
-    files = await startFileServer();
-    worker = await startWorkerProcess({
-      REDIS_URL: testRedisUrl(),
-      REDIS_QUEUE_PREFIX: prefix,
-      DATA_DIR: dataDir,
-      FETCH_ALLOW_HOSTS: '127.0.0.1',
-      WORKER_STATE_FILE: path.join(dataDir, 'worker-state'),
-    });
-    t = await startTestApp({
-      DATA_DIR: dataDir,
-      REDIS_URL: testRedisUrl(),
-      REDIS_QUEUE_PREFIX: prefix,
-      FETCH_ALLOW_HOSTS: '127.0.0.1',
-      WORKER_STATE_FILE: path.join(dataDir, 'api-worker-state'),
-      ...ALL_ONE,
-      ...LEGACY_OFF,
-    });
+    setup = await startNewQueueSetup('redis-ops');
+    files = setup.files;
+    t = await startTestApp({ ...setup.apiEnv, ...ALL_ONE, ...LEGACY_OFF });
   });
   afterAll(async () => {
     await t?.close();
-    await worker?.stop();
-    await files.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await setup?.close();
   });
 
   it('runs sync and async parse, extract and split through the worker process', async () => {

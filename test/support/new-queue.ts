@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type FileServer, startFileServer } from './file-server.js';
+import { type ChildRun, startWorkerProcess } from './operations.js';
+import { testRedisUrl } from './redis.js';
+
+/**
+ * What a spec of the new queue system needs around its API process: a private data dir and
+ * queue prefix on the test Redis, a file server for inputs and one worker process
+ * (`src/worker.ts`). `apiEnv` is the API process's share of the settings; add the spec's own.
+ */
+export interface NewQueueSetup {
+  dataDir: string;
+  prefix: string;
+  files: FileServer;
+  worker: ChildRun;
+  apiEnv: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startNewQueueSetup(name: string): Promise<NewQueueSetup> {
+  const prefix = `docproc-${name}-${randomUUID()}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `docproc-${name}-`));
+  const files = await startFileServer();
+  const shared = {
+    REDIS_URL: testRedisUrl(),
+    REDIS_QUEUE_PREFIX: prefix,
+    DATA_DIR: dataDir,
+    FETCH_ALLOW_HOSTS: '127.0.0.1',
+  };
+  const worker = await startWorkerProcess({
+    ...shared,
+    WORKER_STATE_FILE: path.join(dataDir, 'worker-state'),
+  });
+  return {
+    dataDir,
+    prefix,
+    files,
+    worker,
+    apiEnv: { ...shared, WORKER_STATE_FILE: path.join(dataDir, 'api-worker-state') },
+    async close() {
+      await worker.stop();
+      await files.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
