@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { eventJson } from './usage-events.mjs';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => path.join(ROOT, 'dist', 'src', p);
 const { DuckDBConnection } = await import('@duckdb/node-api');
@@ -48,37 +49,8 @@ await app.init();
 const accounts = app.get(AccountsService);
 const orgIds = [];
 for (let i = 0; i < 5; i++) orgIds.push((await accounts.createOrg(`o${i}`)).orgId);
-const CATALOG = [
-  ['parse', 'parse', 1],
-  ['parse', 'parse_ocr', 1.5],
-  ['extract', 'extract', 2],
-  ['classify', 'classify', 0.5],
-  ['split', 'split', 1],
-];
-const TEAMS = ['risk', 'finance', 'ops', 'legal', 'claims'];
 const now = Date.now();
-const ev = (i) =>
-  Buffer.from(
-    JSON.stringify({
-      specversion: '1.0',
-      id: `b_${i}`,
-      source: 'docproc/processing',
-      type: 'docproc.usage.v1',
-      time: new Date(now - 60_000 - ((i * 7919) % (30 * 86_400_000))).toISOString(),
-      data: {
-        orgId: orgIds[i % 5],
-        apiKeyId: `pk_${i % 4}`,
-        product: CATALOG[i % 5][0],
-        feature: CATALOG[i % 5][1],
-        fileType: ['pdf', 'docx', 'png'][i % 3],
-        pages: 1 + (i % 9),
-        credits: (CATALOG[i % 5][2] * (1 + (i % 9))).toFixed(6),
-        jobId: i % 5 < 2 ? `job_${i}` : null,
-        async: i % 5 < 2,
-        metadata: i % 5 < 2 ? { team: TEAMS[i % 5], batch: i % 20 } : null,
-      },
-    }),
-  );
+const ev = (i) => Buffer.from(eventJson(i, orgIds, now));
 const N = Number(process.env.N ?? 300000),
   B = Number(process.env.B ?? 5556);
 const events = Array.from({ length: N }, (_, i) => ev(i));
