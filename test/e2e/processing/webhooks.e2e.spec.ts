@@ -12,6 +12,8 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000
   }
 }
 
+const RETRY_BASE_MS = 250;
+
 describe('webhooks', () => {
   let t: TestApp;
   let files: FileServer;
@@ -19,7 +21,8 @@ describe('webhooks', () => {
   let doc: string;
   const env = {
     FETCH_ALLOW_HOSTS: '127.0.0.1',
-    WEBHOOK_RETRY_BASE_MS: '100',
+    // Large enough that the doubled back-off stands out from claim and request latency.
+    WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
     WEBHOOK_MAX_ATTEMPTS: '3',
   };
 
@@ -128,7 +131,10 @@ describe('webhooks', () => {
     const times = delivery.attempt_log.map((a: { attempted_at: string }) =>
       Date.parse(a.attempted_at),
     );
-    expect(times[2] - times[1]).toBeGreaterThanOrEqual(times[1] - times[0]);
+    const [firstWait, secondWait] = [times[1] - times[0], times[2] - times[1]];
+    expect(firstWait).toBeGreaterThanOrEqual(RETRY_BASE_MS);
+    expect(secondWait).toBeGreaterThanOrEqual(2 * RETRY_BASE_MS);
+    expect(secondWait).toBeGreaterThan(firstWait);
   });
 
   it('marks a delivery failed after its last attempt instead of dropping it', async () => {
