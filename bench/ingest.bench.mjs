@@ -126,6 +126,18 @@ async function metric(baseUrl, name) {
   return Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? 0);
 }
 
+/** DuckDB's own accounting (docproc_duckdb_memory_bytes), MiB per component. */
+async function duckdbMemoryMB(baseUrl) {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  const byComponent = {};
+  for (const [, component, bytes] of text.matchAll(
+    /^docproc_duckdb_memory_bytes\{component="([^"]+)"\} (\S+)/gm,
+  )) {
+    byComponent[component] = Math.round(Number(bytes) / 2 ** 20);
+  }
+  return byComponent;
+}
+
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
@@ -223,6 +235,7 @@ async function main() {
     heapUsedMB: await mib('nodejs_heap_size_used_bytes'),
     heapTotalMB: await mib('nodejs_heap_size_total_bytes'),
     externalMB: await mib('nodejs_external_memory_bytes'),
+    duckdbMB: await duckdbMemoryMB(baseUrl),
   };
 
   // Phase 3: produce-to-queryable latency under a steady load below the measured capacity

@@ -1,10 +1,11 @@
 import { Global, Module, OnModuleInit } from '@nestjs/common';
+import { DatabaseMetrics } from './database.metrics.js';
 import { DuckDbService } from './duckdb.service.js';
 import { MigrationRunner } from './migration-runner.js';
 
 @Global()
 @Module({
-  providers: [DuckDbService, MigrationRunner],
+  providers: [DuckDbService, MigrationRunner, DatabaseMetrics],
   exports: [DuckDbService],
 })
 export class DatabaseModule implements OnModuleInit {
