@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createKafka } from '../../src/usage/ingestion/kafka/kafka-client.js';
 import { UsageEventProducer } from '../../src/usage/ingestion/kafka/usage-event.producer.js';
 import { UsageKafkaConsumer } from '../../src/usage/ingestion/kafka/usage-kafka.consumer.js';
+import { UsageStoreRepository } from '../../src/usage/ingestion/usage-store.repository.js';
 import {
   USAGE_EVENT_SINK,
   type UsageCloudEvent,
@@ -60,6 +61,12 @@ async function metricsText(): Promise<string> {
   const res = await fetch(`${t.baseUrl}/metrics`);
   expect(res.status).toBe(200);
   return res.text();
+}
+
+function consumerBatches(text: string, outcome: string): number {
+  const name = `docproc_usage_consumer_batches_total{outcome="${outcome}"}`;
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line ? Number(line.slice(name.length + 1)) : 0;
 }
 
 function metricValue(text: string, name: string): number {
@@ -122,6 +129,46 @@ describe('Kafka usage ingestion (real broker)', () => {
     expect(metricValue(metrics, 'docproc_usage_events_duplicate_total')).toBe(
       published.length - 3000,
     );
+  }, 120_000);
+
+  it('writes a batch again when its write fails: nothing skipped, nothing counted twice', async () => {
+    const store = t.app.get(UsageStoreRepository);
+    const writeBatch = store.writeBatch.bind(store);
+    let calls = 0;
+    // Fault injection on the real store: its 2nd and 3rd writes fail (a merged write, then
+    // the first of its groups retried alone), as a full disk or an I/O error would.
+    store.writeBatch = async (groups, rule) => {
+      calls++;
+      if (calls === 2 || calls === 3) throw new Error('injected write failure');
+      return writeBatch(groups, rule);
+    };
+    const errorsBefore = consumerBatches(await metricsText(), 'error');
+    try {
+      const events = usageEventMix(
+        orgs.map((o) => o.orgId),
+        2400,
+        { seed: 23, prefix: 'rewind' },
+      );
+      const producer = new UsageEventProducer(
+        createKafka({ brokers: testKafkaBrokers(), clientId: 'it-producer-rewind' }),
+        topic,
+      );
+      await producer.connect();
+      try {
+        for (let i = 0; i < events.length; i += 300) {
+          await producer.publish(events.slice(i, i + 300));
+          published.push(...events.slice(i, i + 300));
+        }
+      } finally {
+        await producer.disconnect();
+      }
+      await caughtUp();
+    } finally {
+      store.writeBatch = writeBatch;
+    }
+    expect(calls).toBeGreaterThan(3);
+    expect(consumerBatches(await metricsText(), 'error')).toBeGreaterThan(errorsBefore);
+    await expectExportsMatch();
   }, 120_000);
 
   it('publishes through USAGE_EVENT_SINK (the Kafka sink in Kafka mode) and ingests those events', async () => {
