@@ -121,8 +121,8 @@ export class DatabaseQueueDriver implements QueueDriver {
     const where = filterSql(filter, 2);
     // The candidates come from a pooled read, so idle workers polling never queue up on
     // the single writer connection every other write of the process shares; the writer
-    // then only flips one row found by its key. A candidate another loop took first is
-    // skipped by the state check.
+    // then only flips one row found by its key. A candidate another loop took first (and
+    // perhaps already re-queued for a later retry) fails the state and time checks.
     const candidates = await this.db.all<{ task_id: string }>(
       `SELECT task_id FROM queue_tasks
        WHERE queue = $1 AND state = 'queued' AND available_at <= now()${where.sql}
@@ -132,7 +132,7 @@ export class DatabaseQueueDriver implements QueueDriver {
     for (const { task_id } of candidates) {
       const rows = await this.db.runReturning<TaskRow>(
         `UPDATE queue_tasks SET state = 'running', attempts = attempts + 1, claimed_at = now()
-         WHERE task_id = $1 AND state = 'queued'
+         WHERE task_id = $1 AND state = 'queued' AND available_at <= now()
          RETURNING task_id, queue, lane, kind, CAST(payload AS VARCHAR) AS payload, attempts,
            max_attempts, enqueued_at`,
         [task_id],
