@@ -12,7 +12,7 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000
   }
 }
 
-const RETRY_BASE_MS = 250;
+const RETRY_BASE_MS = 400;
 
 describe('webhooks', () => {
   let t: TestApp;
