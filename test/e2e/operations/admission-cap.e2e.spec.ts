@@ -51,10 +51,14 @@ describe('queue admission cap', () => {
     const accepted = Array.from({ length: CAP }, () =>
       api.post('/classify', { input: slow.url, classification_schema: schema }),
     );
-    await until(
-      async () => (await api.get('/queue_metrics')).body.queue_cpu_active_queue_length === CAP,
-      'the cpu queue to hold N jobs',
-    );
+    // Waits for the worker to have claimed one as well (on a loaded machine the N-th
+    // enqueue can come before the first claim).
+    await until(async () => {
+      const body = (await api.get('/queue_metrics')).body;
+      return (
+        body.queue_cpu_active_queue_length === CAP && body.queues.cpu.lanes.priority.running === 1
+      );
+    }, 'the cpu queue to hold N jobs, one of them running');
     const metrics = (await api.get('/queue_metrics')).body;
     expect(metrics.queues.cpu.lanes.priority).toEqual({ queued: CAP - 1, running: 1 });
     const jobsBefore = (await api.get('/jobs')).body.jobs.length;
