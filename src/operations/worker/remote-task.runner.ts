@@ -9,7 +9,7 @@ import {
   classificationInput,
   type InputDocument,
 } from '../../processing/classify-jobs/classification-runner.js';
-import { safeDecode } from '../../processing/inputs/input-resolver.service.js';
+import { fetchInputDocument } from '../../processing/inputs/input-resolver.service.js';
 import { SafeFetcher } from '../../processing/inputs/safe-fetcher.js';
 import { ProcessingError } from '../../processing/jobs/job.types.js';
 import { OperationPool } from '../../processing/operations/operation.pool.js';
@@ -73,16 +73,9 @@ export class RemoteTaskRunner implements OnApplicationShutdown {
         documents.push({ bytes, fileName: input.fileName, contentType: null });
         budget -= bytes.length;
       } else {
-        if (budget <= 0)
-          throw new ProcessingError('INPUT_TOO_LARGE', 'Inputs exceed the size limit', 413);
-        const fetched = await this.fetcher.fetchDocument(input.url, budget);
+        const fetched = await fetchInputDocument(this.fetcher, input.url, budget);
+        documents.push(fetched);
         budget -= fetched.bytes.length;
-        const name = path.posix.basename(new URL(fetched.finalUrl).pathname) || 'document';
-        documents.push({
-          bytes: fetched.bytes,
-          fileName: safeDecode(name),
-          contentType: fetched.contentType,
-        });
       }
     }
     return documents;

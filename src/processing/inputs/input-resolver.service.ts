@@ -48,23 +48,32 @@ export class InputResolver {
         documents.push({ bytes, fileName: record.fileId, contentType: null });
         budget -= bytes.length;
       } else {
-        if (budget <= 0)
-          throw new ProcessingError('INPUT_TOO_LARGE', 'Inputs exceed the size limit', 413);
-        const fetched = await this.fetcher.fetchDocument(url, budget);
+        const fetched = await fetchInputDocument(this.fetcher, url, budget);
+        documents.push(fetched);
         budget -= fetched.bytes.length;
-        const name = path.posix.basename(new URL(fetched.finalUrl).pathname) || 'document';
-        documents.push({
-          bytes: fetched.bytes,
-          fileName: safeDecode(name),
-          contentType: fetched.contentType,
-        });
       }
     }
     return documents;
   }
 }
 
-export function safeDecode(name: string): string {
+/**
+ * A URL input fetched within what is left of the size budget, named after the last path
+ * segment of the URL it ended at (API process and Redis workers alike).
+ */
+export async function fetchInputDocument(
+  fetcher: SafeFetcher,
+  url: string,
+  budget: number,
+): Promise<InputDocument> {
+  if (budget <= 0)
+    throw new ProcessingError('INPUT_TOO_LARGE', 'Inputs exceed the size limit', 413);
+  const fetched = await fetcher.fetchDocument(url, budget);
+  const name = path.posix.basename(new URL(fetched.finalUrl).pathname) || 'document';
+  return { bytes: fetched.bytes, fileName: safeDecode(name), contentType: fetched.contentType };
+}
+
+function safeDecode(name: string): string {
   try {
     return decodeURIComponent(name);
   } catch {
