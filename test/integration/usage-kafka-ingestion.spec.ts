@@ -63,16 +63,37 @@ async function metricsText(): Promise<string> {
   return res.text();
 }
 
-function consumerBatches(text: string, outcome: string): number {
-  const name = `docproc_usage_consumer_batches_total{outcome="${outcome}"}`;
+function findMetric(text: string, name: string): number | undefined {
   const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  return line ? Number(line.slice(name.length + 1)) : 0;
+  return line === undefined ? undefined : Number(line.slice(name.length + 1));
 }
 
 function metricValue(text: string, name: string): number {
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  if (!line) throw new Error(`metric ${name} missing`);
-  return Number(line.slice(name.length + 1));
+  const value = findMetric(text, name);
+  if (value === undefined) throw new Error(`metric ${name} missing`);
+  return value;
+}
+
+/** Batches the consumer handled with this outcome (0 before the first). */
+function consumerBatches(text: string, outcome: string): number {
+  return findMetric(text, `docproc_usage_consumer_batches_total{outcome="${outcome}"}`) ?? 0;
+}
+
+/** Runs `work` with a connected idempotent producer on the test topic. */
+async function withProducer(
+  clientId: string,
+  work: (producer: UsageEventProducer) => Promise<void>,
+): Promise<void> {
+  const producer = new UsageEventProducer(
+    createKafka({ brokers: testKafkaBrokers(), clientId }),
+    topic,
+  );
+  await producer.connect();
+  try {
+    await work(producer);
+  } finally {
+    await producer.disconnect();
+  }
 }
 
 beforeAll(async () => {
@@ -99,12 +120,7 @@ describe('Kafka usage ingestion (real broker)', () => {
       3000,
       { seed: 11, prefix: 'mix' },
     );
-    const producer = new UsageEventProducer(
-      createKafka({ brokers: testKafkaBrokers(), clientId: 'it-producer' }),
-      topic,
-    );
-    await producer.connect();
-    try {
+    await withProducer('it-producer', async (producer) => {
       await producer.publish(events.slice(0, 2000));
       // Redeliveries: the same (source, id) again, some in the same fetch, some much later.
       const again = events.filter((_, i) => i % 7 === 0);
@@ -112,9 +128,7 @@ describe('Kafka usage ingestion (real broker)', () => {
       await producer.publish(events.slice(2000));
       await producer.publish(again.slice(0, 50));
       published.push(...events, ...again, ...again.slice(0, 50));
-    } finally {
-      await producer.disconnect();
-    }
+    });
     await caughtUp();
 
     const admin = createKafka({ brokers: testKafkaBrokers(), clientId: 'it-admin' }).admin();
@@ -149,19 +163,12 @@ describe('Kafka usage ingestion (real broker)', () => {
         2400,
         { seed: 23, prefix: 'rewind' },
       );
-      const producer = new UsageEventProducer(
-        createKafka({ brokers: testKafkaBrokers(), clientId: 'it-producer-rewind' }),
-        topic,
-      );
-      await producer.connect();
-      try {
+      await withProducer('it-producer-rewind', async (producer) => {
         for (let i = 0; i < events.length; i += 300) {
           await producer.publish(events.slice(i, i + 300));
           published.push(...events.slice(i, i + 300));
         }
-      } finally {
-        await producer.disconnect();
-      }
+      });
       await caughtUp();
     } finally {
       store.writeBatch = writeBatch;
