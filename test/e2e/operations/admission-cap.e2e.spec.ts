@@ -4,8 +4,8 @@ import { FileServer, startFileServer } from '../../support/file-server.js';
 import { recordLogs, until } from '../../support/operations.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { invoiceClassificationSchema as schema } from '../../support/invoice-fixtures.js';
 
-const schema = [{ category: 'invoice', criteria: ['invoice number'] }];
 const CAP = 3;
 
 async function metric(baseUrl: string, name: string): Promise<number> {

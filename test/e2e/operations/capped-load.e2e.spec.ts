@@ -6,12 +6,12 @@ import { type NewQueueSetup, startNewQueueSetup } from '../../support/new-queue.
 import { until } from '../../support/operations.js';
 import { client, keyOf, type Json } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { invoiceClassificationSchema as schema } from '../../support/invoice-fixtures.js';
 
 // On a loaded 2-core machine depth reads can pass 1 s, the cap then fails open (as the spec
 // says) and hundreds of sync requests queue: give them time.
 jest.setTimeout(600_000);
 
-const schema = [{ category: 'invoice', criteria: ['invoice number'] }];
 const REQUESTS = 2000;
 
 /**

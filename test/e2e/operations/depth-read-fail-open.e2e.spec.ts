@@ -8,8 +8,7 @@ import {
 } from '../../support/operations.js';
 import { client, keyOf, type Json } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
-
-const schema = [{ category: 'invoice', criteria: ['invoice number'] }];
+import { invoiceClassificationSchema as schema } from '../../support/invoice-fixtures.js';
 
 async function metric(baseUrl: string, name: string): Promise<number> {
   const text = await (await fetch(`${baseUrl}/metrics`)).text();

@@ -9,10 +9,10 @@ import { type PrivateRedis, runAdmin, startPrivateRedis, until } from '../../sup
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { testRedisUrl } from '../../support/redis.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { invoiceClassificationSchema as schema } from '../../support/invoice-fixtures.js';
 
 jest.setTimeout(120_000);
 
-const schema = [{ category: 'invoice', criteria: ['invoice number'] }];
 const ALL_ONE = Object.fromEntries(ALL_ROLLOUT_KEYS.map((k) => [rolloutEnvName(k), '1']));
 
 /**

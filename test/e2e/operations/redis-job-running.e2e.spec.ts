@@ -5,10 +5,9 @@ import { type NewQueueSetup, startNewQueueSetup } from '../../support/new-queue.
 import { until } from '../../support/operations.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { invoiceClassificationSchema as schema } from '../../support/invoice-fixtures.js';
 
 jest.setTimeout(120_000);
-
-const schema = [{ category: 'invoice', criteria: ['invoice number'] }];
 
 /**
  * A job on the new queue system shows Running (`InProgress` in `GET /jobs`, progress 0.1)

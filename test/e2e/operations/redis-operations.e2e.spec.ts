@@ -6,6 +6,10 @@ import type { FileServer } from '../../support/file-server.js';
 import { type NewQueueSetup, startNewQueueSetup } from '../../support/new-queue.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
+import {
+  invoiceExtractSchema as extractSchema,
+  invoiceSplitDescription as splitDescription,
+} from '../../support/invoice-fixtures.js';
 
 jest.setTimeout(120_000);
 
@@ -15,11 +19,6 @@ const LEGACY_OFF = {
   WORKER_PRIORITY_COUNT: '0',
   GPU_WORKER_ENABLED: 'false',
 };
-const extractSchema = {
-  type: 'object',
-  properties: { invoice_number: { type: 'string', description: 'The invoice number' } },
-};
-const splitDescription = [{ name: 'Invoice', description: 'An invoice with an invoice number' }];
 
 /**
  * Parse, extract and split on the new queue system, end to end: every ratio 1.0 and the

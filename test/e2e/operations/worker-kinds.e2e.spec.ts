@@ -4,13 +4,11 @@ import { FileServer, startFileServer } from '../../support/file-server.js';
 import { until } from '../../support/operations.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
-
-const schema = [{ category: 'invoice', criteria: ['invoice number'] }];
-const extractSchema = {
-  type: 'object',
-  properties: { invoice_number: { type: 'string', description: 'The invoice number' } },
-};
-const splitDescription = [{ name: 'Invoice', description: 'An invoice with an invoice number' }];
+import {
+  invoiceClassificationSchema as schema,
+  invoiceExtractSchema as extractSchema,
+  invoiceSplitDescription as splitDescription,
+} from '../../support/invoice-fixtures.js';
 
 /**
  * Issue 6's database-queue worker kinds on the real app: the priority worker takes only

@@ -14,10 +14,9 @@ import {
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { testRedisUrl } from '../../support/redis.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { invoiceClassificationSchema as schema } from '../../support/invoice-fixtures.js';
 
 jest.setTimeout(90_000);
-
-const schema = [{ category: 'invoice', criteria: ['invoice number'] }];
 
 /** The watchdog file and the exec probe, with seconds-scale thresholds. */
 describe('worker liveness', () => {

@@ -3,8 +3,7 @@ import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
-
-const schema = [{ category: 'invoice', criteria: ['invoice number'] }];
+import { invoiceClassificationSchema as schema } from '../../support/invoice-fixtures.js';
 
 describe('jobs API', () => {
   let t: TestApp;

@@ -4,8 +4,7 @@ import { FileServer, startFileServer } from '../../support/file-server.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { RecordingSink, startAppWithSink } from '../../support/sink-app.js';
 import type { TestApp } from '../../support/test-app.js';
-
-const schema = [{ category: 'invoice', criteria: ['invoice number'] }];
+import { invoiceClassificationSchema as schema } from '../../support/invoice-fixtures.js';
 
 async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
