@@ -102,14 +102,22 @@ export interface TestMessage {
   partition?: number;
 }
 
-/** Produces messages and waits until the broker acknowledged all of them (acks = all). */
+/**
+ * Messages per produce request: one request's batch for a partition must stay under the
+ * broker's `message.max.bytes` (1 MB), and keyed messages may all land on one partition.
+ */
+const PRODUCE_SLICE = 500;
+
+/** Produces messages in order and waits until the broker acknowledged all of them (acks = all). */
 export async function produce(topic: string, messages: TestMessage[]): Promise<void> {
   const producer = testKafka('docproc-test-producer').producer({
     createPartitioner: Partitioners.DefaultPartitioner,
   });
   await producer.connect();
   try {
-    await producer.send({ topic, messages, acks: -1 });
+    for (let i = 0; i < messages.length; i += PRODUCE_SLICE) {
+      await producer.send({ topic, messages: messages.slice(i, i + PRODUCE_SLICE), acks: -1 });
+    }
   } finally {
     await producer.disconnect();
   }
