@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
+import { SHUTDOWN_SIGNALS } from './common/shutdown-signals.js';
 import { requestIdOf } from './common/request-id.js';
 import type { AppConfig } from './config/app-config.js';
 import { AppModule, type AppOverrides } from './app.module.js';
@@ -21,7 +22,7 @@ export function createHttpAdapter(): FastifyAdapter {
  */
 export function configureApp(app: NestFastifyApplication): NestFastifyApplication {
   app.useLogger(app.get(Logger));
-  app.enableShutdownHooks();
+  app.enableShutdownHooks(SHUTDOWN_SIGNALS);
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);

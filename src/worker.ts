@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
+import { SHUTDOWN_SIGNALS } from './common/shutdown-signals.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
 import { WorkerModule } from './operations/worker/worker.module.js';
 
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
     bufferLogs: true,
   });
   app.useLogger(app.get(Logger));
-  app.enableShutdownHooks();
+  app.enableShutdownHooks(SHUTDOWN_SIGNALS);
   await app.init();
 }
 

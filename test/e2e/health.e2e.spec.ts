@@ -29,6 +29,15 @@ describe('foundation over HTTP', () => {
     expect(await res.json()).toEqual({ error: { code: 'NOT_FOUND', message: expect.any(String) } });
   });
 
+  it('stops gracefully on SIGTERM and SIGINT only, so a native crash exits at once', () => {
+    // Handling SIGSEGV made a crashed server hang in its graceful close (shutdown-signals.ts).
+    expect(process.listenerCount('SIGTERM')).toBeGreaterThan(0);
+    expect(process.listenerCount('SIGINT')).toBeGreaterThan(0);
+    for (const fault of ['SIGSEGV', 'SIGBUS', 'SIGABRT', 'SIGILL', 'SIGFPE'] as const) {
+      expect(process.listenerCount(fault)).toBe(0);
+    }
+  });
+
   it('records migrations so a restart on the same file applies nothing twice', async () => {
     await t.app.close();
     t = await startTestApp({ DATA_DIR: t.dataDir });
