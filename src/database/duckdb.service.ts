@@ -38,6 +38,7 @@ export class DuckDbService implements OnApplicationShutdown {
     // A larger WAL between checkpoints: each checkpoint rewrites the dedupe index, so
     // DuckDB's 16 MB default made ingestion checkpoint every few batches (docs/benchmarks.md).
     this.instance = await openWithRetry(file, {
+      disabled_optimizers: STATS_DEPENDENT_OPTIMIZERS,
       checkpoint_threshold: this.config.duckdbCheckpointThreshold,
       ...(this.config.duckdbMemoryLimit ? { memory_limit: this.config.duckdbMemoryLimit } : {}),
     });
@@ -107,6 +108,18 @@ export class DuckDbService implements OnApplicationShutdown {
     this.instance?.closeSync();
   }
 }
+
+/**
+ * DuckDB plans a prepared statement with the table statistics of the moment it was prepared
+ * and does not re-plan when later writes widen them. Executed again (our readers keep
+ * statements prepared; any parameterized query is prepared and executed in two steps with
+ * a commit possibly between) the plan then folds filters to the old min/max and null counts
+ * (`WHERE n > 10` counted 0 of 2 matching rows), cuts strings to the old maximum length in
+ * GROUP BY/DISTINCT, and crashed the server with SIGSEGV in ORDER BY on a string longer
+ * than any before it (docs/decisions.md, "Stale statistics in prepared statements").
+ * These two optimizers are what uses the statistics at plan time.
+ */
+const STATS_DEPENDENT_OPTIMIZERS = 'statistics_propagation,compressed_materialization';
 
 /**
  * `docproc-admin` opens the file for about a second when no server runs; a server
