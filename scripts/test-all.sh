@@ -42,4 +42,10 @@ if [[ -z "${TEST_REDIS_URL:-}" ]]; then
 fi
 echo "test-all.sh: TEST_KAFKA_BROKERS=${TEST_KAFKA_BROKERS} TEST_REDIS_URL=${TEST_REDIS_URL}" >&2
 
-npm test
+# A native crash in a process a spec starts (a server, the CLI) leaves a core dump in its
+# working directory, the repository; its backtrace is printed so a CI log shows where.
+ulimit -c unlimited 2>/dev/null || true
+status=0
+npm test || status=$?
+bash scripts/report-crashes.sh
+exit "$status"

@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 
 /**
  * docproc-admin as a user runs it: the compiled CLI as a child process, against a real
@@ -22,6 +22,8 @@ const mainJs = path.join(buildDir, 'src', 'main.js');
 
 interface CliRun {
   code: number;
+  /** The signal that ended the CLI (its timeout's SIGTERM, or a crash), if one did. */
+  signal: string | null;
   stdout: string;
   stderr: string;
   json: () => Record<string, unknown>;
@@ -34,8 +36,10 @@ function runCli(dataDir: string, args: string[]): Promise<CliRun> {
       [cliJs, ...args],
       { env: { PATH: process.env.PATH, DATA_DIR: dataDir }, timeout: 60000 },
       (error, stdout, stderr) => {
-        const code = error ? ((error as { code?: unknown }).code as number) : 0;
-        resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) });
+        const failure = error as { code?: unknown; signal?: string | null } | null;
+        const code = failure ? (failure.code as number) : 0;
+        const signal = failure?.signal ?? null;
+        resolve({ code, signal, stdout, stderr, json: () => JSON.parse(stdout) });
       },
     );
   });
@@ -44,7 +48,9 @@ function runCli(dataDir: string, args: string[]): Promise<CliRun> {
 /** Runs a command that must succeed and returns its JSON output. */
 async function ok(dataDir: string, args: string[]): Promise<Record<string, unknown>> {
   const run = await runCli(dataDir, args);
-  if (run.code !== 0) throw new Error(`${args.join(' ')} failed (${run.code}): ${run.stderr}`);
+  if (run.code !== 0) {
+    throw new Error(`${args.join(' ')} failed (${run.signal ?? run.code}): ${run.stderr}`);
+  }
   expect(run.stderr).toBe('');
   expect(run.stdout.trim().split('\n')).toHaveLength(1);
   return run.json();
@@ -258,6 +264,14 @@ describe('docproc-admin', () => {
     beforeAll(async () => {
       server = await startServer(dataDir);
     }, 90000);
+    afterEach(() => {
+      const child = server?.child;
+      if (child && (child.exitCode !== null || child.signalCode !== null)) {
+        throw new Error(
+          `the server died (${child.signalCode ?? child.exitCode}); stderr: ${server!.stderr()}`,
+        );
+      }
+    });
 
     it('runs commands through the server, which keeps the file lock, and sees earlier data', async () => {
       const orgs = (await ok(dataDir, ['org', 'list'])) as unknown as { orgId: string }[];
