@@ -78,6 +78,14 @@ export class DuckDbService implements OnApplicationShutdown {
     });
   }
 
+  /** Runs one write statement that returns rows (`RETURNING`) on the writer connection. */
+  async runReturning<T = Row>(sql: string, params?: SqlParams): Promise<T[]> {
+    return this.writeLock.runExclusive(async () => {
+      const reader = await this.writer.runAndReadAll(sql, params);
+      return reader.getRowObjectsJS() as T[];
+    });
+  }
+
   /**
    * Gives `work` the writer connection alone, for repositories that need more than
    * statements (appenders, temp tables) around their own transaction.

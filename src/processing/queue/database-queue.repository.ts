@@ -23,6 +23,8 @@ interface TaskRow {
   enqueued_at: Date;
 }
 
+/** How many claimable tasks a claim reads, in case other loops take the first ones. */
+const CLAIM_CANDIDATES = 4;
 const LANE_ORDER = `CASE lane WHEN 'priority' THEN 0 WHEN 'standard' THEN 1 ELSE 2 END`;
 
 /**
@@ -117,27 +119,27 @@ export class DatabaseQueueDriver implements QueueDriver {
 
   async claim(queue: QueueName, filter: ClaimFilter = {}): Promise<QueueTask | null> {
     const where = filterSql(filter, 2);
-    // A pooled read first: idle workers poll, and must not queue up on the single writer
-    // connection that every other write of the process shares.
-    const available = await this.db.all(
-      `SELECT 1 FROM queue_tasks
-       WHERE queue = $1 AND state = 'queued' AND available_at <= now()${where.sql} LIMIT 1`,
+    // The candidates come from a pooled read, so idle workers polling never queue up on
+    // the single writer connection every other write of the process shares; the writer
+    // then only flips one row found by its key. A candidate another loop took first (and
+    // perhaps already re-queued for a later retry) fails the state and time checks.
+    const candidates = await this.db.all<{ task_id: string }>(
+      `SELECT task_id FROM queue_tasks
+       WHERE queue = $1 AND state = 'queued' AND available_at <= now()${where.sql}
+       ORDER BY ${LANE_ORDER}, seq LIMIT ${CLAIM_CANDIDATES}`,
       [queue, ...where.params],
     );
-    if (available.length === 0) return null;
-    const rows = await this.db.transaction((tx) =>
-      tx.all<TaskRow>(
+    for (const { task_id } of candidates) {
+      const rows = await this.db.runReturning<TaskRow>(
         `UPDATE queue_tasks SET state = 'running', attempts = attempts + 1, claimed_at = now()
-         WHERE task_id = (
-           SELECT task_id FROM queue_tasks
-           WHERE queue = $1 AND state = 'queued' AND available_at <= now()${where.sql}
-           ORDER BY ${LANE_ORDER}, seq LIMIT 1)
+         WHERE task_id = $1 AND state = 'queued' AND available_at <= now()
          RETURNING task_id, queue, lane, kind, CAST(payload AS VARCHAR) AS payload, attempts,
            max_attempts, enqueued_at`,
-        [queue, ...where.params],
-      ),
-    );
-    return rows.length ? toTask(rows[0]) : null;
+        [task_id],
+      );
+      if (rows.length) return toTask(rows[0]);
+    }
+    return null;
   }
 
   async complete(task: QueueTask, tx?: Transaction): Promise<void> {

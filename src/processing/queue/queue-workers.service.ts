@@ -87,9 +87,20 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
     );
   }
 
-  /** Wakes idle workers of a queue (called after an enqueue commits). */
+  /**
+   * Wakes one idle loop of each worker kind taking `queue` (called after an enqueue
+   * commits). A loop that claims a task wakes the next of its kind (see loop), so a burst
+   * of work still reaches every loop, while a single task no longer sends all of them to
+   * the store at once: those empty claims queued up on the pooled reader connections
+   * ahead of the woken task's own reads (a webhook retry started ~200 ms late).
+   */
   notify(queue: QueueName): void {
-    for (const sleeper of [...this.wakers[queue]]) sleeper.wake();
+    const woken = new Set<string>();
+    for (const sleeper of [...this.wakers[queue]]) {
+      if (woken.has(sleeper.kind)) continue;
+      woken.add(sleeper.kind);
+      sleeper.wake();
+    }
   }
 
   /** Age in ms of the oldest task in flight in this process, -1 when idle (issue 6's watchdog). */
@@ -124,7 +135,7 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
    */
   async onModuleDestroy(): Promise<void> {
     this.running = false;
-    for (const queue of QUEUES) this.notify(queue);
+    for (const queue of QUEUES) for (const sleeper of [...this.wakers[queue]]) sleeper.wake();
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), this.config.processing.workerShutdownGraceMs);

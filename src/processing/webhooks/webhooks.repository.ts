@@ -149,15 +149,19 @@ export class WebhooksRepository {
     return rows.length > 0;
   }
 
-  async orgSecret(orgId: string, candidate: string, tx?: Transaction): Promise<string> {
-    const insert = `INSERT INTO webhook_org_secrets (org_id, secret, created_at) VALUES ($1, $2, now())
-      ON CONFLICT (org_id) DO NOTHING`;
+  /**
+   * The org's signing secret, created with `candidate` on first use. Read first: every
+   * delivery asks, and the insert would wait its turn on the shared writer connection.
+   */
+  async orgSecret(orgId: string, candidate: string): Promise<string> {
     const select = `SELECT secret FROM webhook_org_secrets WHERE org_id = $1`;
-    if (tx) {
-      await tx.run(insert, [orgId, candidate]);
-      return (await tx.all<{ secret: string }>(select, [orgId]))[0].secret;
-    }
-    await this.db.run(insert, [orgId, candidate]);
+    const existing = await this.db.all<{ secret: string }>(select, [orgId]);
+    if (existing.length) return existing[0].secret;
+    await this.db.run(
+      `INSERT INTO webhook_org_secrets (org_id, secret, created_at) VALUES ($1, $2, now())
+       ON CONFLICT (org_id) DO NOTHING`,
+      [orgId, candidate],
+    );
     return (await this.db.all<{ secret: string }>(select, [orgId]))[0].secret;
   }
 
