@@ -10,6 +10,9 @@ const MAX_PREPARED_STATEMENTS = 64;
  * each again costs two extra trips through the libuv thread pool and DuckDB's planner
  * per request. Statements on one connection run one at a time anyway, so the mutex that
  * keeps a statement's bind and execute together costs no parallelism.
+ *
+ * Re-executing a statement prepared before later writes is only correct because the
+ * instance runs without DuckDB's statistics-dependent optimizers (see DuckDbService).
  */
 export class ReaderConnection {
   private readonly prepared = new Map<string, DuckDBPreparedStatement>();
