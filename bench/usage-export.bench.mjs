@@ -29,6 +29,7 @@ import {
   generateDuckDb,
   orgId,
 } from './usage-export/dataset.mjs';
+import { measureEngine, measureHttpFloor } from './usage-export/floor.mjs';
 import {
   PG_SETTINGS,
   ensureNarrowRollups,
@@ -241,6 +242,7 @@ async function startServer(databaseFile) {
       return { rssMiB: Math.round(kb('VmRSS') / 1024), peakMiB: Math.round(kb('VmHWM') / 1024) };
     },
     async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     },
@@ -369,6 +371,7 @@ async function startPgHttp(connection) {
   return {
     http: new Pool(`http://127.0.0.1:${port}`, { connections: 8, pipelining: 1 }),
     async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     },
@@ -463,6 +466,7 @@ function printTable(results, pgVariants) {
     'window',
     'rows',
     'docproc p50/p95/p99 ms',
+    'engine p50/p99 ms',
     ...pgVariants.map((v) => `pg ${v} p50/p95/p99 ms (n)`),
     'ratio p50',
     'ratio p99',
@@ -482,6 +486,7 @@ function printTable(results, pgVariants) {
       `${r.window}d`,
       String(d.rows),
       `${ms(d.p50)} / ${ms(d.p95)} / ${ms(d.p99)}`,
+      r.engine ? `${ms(r.engine.p50)} / ${ms(r.engine.p99)}` : '-',
       ...pgVariants.map((v) =>
         r.pg[v]
           ? `${ms(r.pg[v].p50)} / ${ms(r.pg[v].p95)} / ${ms(r.pg[v].p99)} (${r.pg[v].n})`
@@ -562,6 +567,22 @@ async function main() {
     }
     const rssAfterConcurrent = server.rss();
 
+    log('floors: GET /health over HTTP, then each export statement on the file without HTTP');
+    const timing = { warmup: WARMUP, iterations: ITERATIONS, percentiles };
+    const httpFloor = await measureHttpFloor(http, timing);
+    await server.stop();
+    const engine = await measureEngine({
+      root,
+      databaseFile: dataset.databaseFile,
+      scenarios: scenarios(dataset),
+      ...timing,
+    });
+    for (const r of results) {
+      r.engine = engine.find(
+        (e) => e.scenario === r.scenario && e.groupBy === r.groupBy && e.window === r.window,
+      );
+    }
+
     const report = {
       startedAt,
       machine: machine(),
@@ -593,6 +614,7 @@ async function main() {
         afterSequential: rssAfterSequential,
         afterConcurrent: rssAfterConcurrent,
       },
+      httpFloor,
       results,
       concurrent,
     };
@@ -619,6 +641,11 @@ async function main() {
     );
     lines.push('');
     lines.push(printTable(results, pgVariants));
+    lines.push('');
+    lines.push(
+      `Floors: GET /health over HTTP p50/p95/p99 ${ms(httpFloor.p50)} / ${ms(httpFloor.p95)} / ${ms(httpFloor.p99)} ms;` +
+        ' "engine" = the same export statement on the DuckDB file, prepared, without HTTP.',
+    );
     lines.push('');
     lines.push(
       'Concurrent (4 connections, 10 s): docproc over HTTP with autocannon, PG narrow rollups with a pg.Pool loop',

@@ -127,7 +127,7 @@ export class DuckDbService implements OnApplicationShutdown {
  * than any before it (docs/decisions.md, "Stale statistics in prepared statements").
  * These two optimizers are what uses the statistics at plan time.
  */
-const STATS_DEPENDENT_OPTIMIZERS = 'statistics_propagation,compressed_materialization';
+export const STATS_DEPENDENT_OPTIMIZERS = 'statistics_propagation,compressed_materialization';
 
 /**
  * `docproc-admin` opens the file for about a second when no server runs; a server

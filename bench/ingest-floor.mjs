@@ -1,0 +1,242 @@
+#!/usr/bin/env node
+// Ceilings of the ingestion stack on this machine, each part measured alone
+// (`npm run bench:ingest-floor`, after `npm run build`):
+//   node bench/ingest-floor.mjs [--events 1000000] [--batch 20000] [--partitions 3]
+//
+// 1. kafkajs: a fresh topic holds N of the benchmark's usage events; one consumer per mode
+//    drains it, doing (a) nothing with the messages, (b) JSON.parse of each value, (c) the
+//    service's normalizer. Nothing is written anywhere.
+// 2. DuckDB: the same number of rows, staged once inside DuckDB (no JavaScript per row), is
+//    inserted into the real `usage_events` table (migration 020: 128-bit primary key for
+//    the (source, id) dedupe, ON CONFLICT DO NOTHING) one transaction per batch; and into a
+//    copy without the primary key. No rollups, no metadata tracking.
+// The broker's CPU is read from /proc when `scripts/kafka.sh` started it (it shares the
+// machine). The sum of the cheapest consumer-side cost and the deduplicating insert is a
+// lower bound of the CPU an ingested event needs; the machine's cores divide it into a ceiling.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { eventJson } from './usage-events.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .join(' ')
+    .split('--')
+    .filter(Boolean)
+    .map((pair) => pair.trim().split(/\s+/, 2)),
+);
+const TOTAL = Number(args.events ?? 1_000_000);
+const BATCH = Number(args.batch ?? 20_000);
+const PARTITIONS = Number(args.partitions ?? 3);
+const ORG_IDS = ['org_floor_0', 'org_floor_1', 'org_floor_2', 'org_floor_3', 'org_floor_4'];
+
+const { Kafka, logLevel, Partitioners } = await import('kafkajs');
+const { DuckDBInstance } = await import('@duckdb/node-api');
+const { normalizeUsageEvent } = await import(
+  path.join(ROOT, 'dist/src/usage/ingestion/usage-event.normalizer.js')
+);
+
+const log = (...parts) => console.error('[bench]', ...parts);
+
+function brokers() {
+  if (process.env.KAFKA_BROKERS) return process.env.KAFKA_BROKERS;
+  const out = execFileSync('bash', [path.join(ROOT, 'scripts/kafka.sh'), 'start'], {
+    encoding: 'utf8',
+  });
+  return /KAFKA_BROKERS=(\S+)/.exec(out)[1];
+}
+
+/** The broker's pid when `scripts/kafka.sh` started it (KAFKA_PORT, DOCPROC_CACHE as there). */
+function brokerPid() {
+  const cache = process.env.DOCPROC_CACHE ?? path.join(os.homedir(), '.cache/docproc');
+  const version = process.env.KAFKA_VERSION ?? '3.9.1';
+  const port = process.env.KAFKA_PORT ?? '19092';
+  const file = path.join(cache, `kafka-${version}`, 'instances', port, 'kafka.pid');
+  return fs.existsSync(file) ? Number(fs.readFileSync(file, 'utf8').trim()) : null;
+}
+
+/** CPU seconds a process has used (utime + stime from /proc; Linux clock ticks of 10 ms). */
+function cpuSecondsOf(pid) {
+  if (pid === null || !fs.existsSync(`/proc/${pid}/stat`)) return null;
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * Runs `work` and returns events/s and CPU µs per event over `events`: this process's, and
+ * the broker's when its pid is known.
+ */
+async function measure(events, work, broker = null) {
+  const cpu0 = process.cpuUsage();
+  const broker0 = cpuSecondsOf(broker);
+  const started = performance.now();
+  await work();
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const broker1 = cpuSecondsOf(broker);
+  return {
+    eventsPerSecond: Math.round(events / seconds),
+    cpuMicrosPerEvent: Number(((cpu.user + cpu.system) / events).toFixed(1)),
+    ...(broker0 !== null && broker1 !== null
+      ? { brokerCpuMicrosPerEvent: Number((((broker1 - broker0) * 1e6) / events).toFixed(1)) }
+      : {}),
+  };
+}
+
+const CONSUMER_MODES = {
+  nothing: () => undefined,
+  'JSON.parse': (value) => JSON.parse(value.toString('utf8')),
+  normalizer: (value, now) => normalizeUsageEvent(value, now),
+};
+
+async function kafkaCeilings() {
+  const kafka = new Kafka({
+    clientId: 'bench-floor',
+    brokers: [brokers()],
+    logLevel: logLevel.NOTHING,
+  });
+  const admin = kafka.admin();
+  await admin.connect();
+  const topic = `bench-floor-${Date.now()}`;
+  await admin.createTopics({
+    topics: [{ topic, numPartitions: PARTITIONS }],
+    waitForLeaders: true,
+  });
+  const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+  await producer.connect();
+  const now = Date.now();
+  for (let from = 0; from < TOTAL; from += 2_000) {
+    const messages = [];
+    for (let i = from; i < Math.min(TOTAL, from + 2_000); i++) {
+      messages.push({ key: ORG_IDS[i % ORG_IDS.length], value: eventJson(i, ORG_IDS, now) });
+    }
+    await producer.send({ topic, messages, acks: 1 });
+  }
+  await producer.disconnect();
+  log(`produced ${TOTAL} events to ${topic}`);
+
+  const results = {};
+  for (const [mode, handle] of Object.entries(CONSUMER_MODES)) {
+    // The consumer settings of the service (src/config/app-config.ts defaults).
+    const consumer = kafka.consumer({
+      groupId: `${topic}-${mode}`,
+      minBytes: 64 * 1024,
+      maxBytes: 8 << 20,
+      maxBytesPerPartition: 2 << 20,
+      maxWaitTimeInMs: 100,
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topics: [topic], fromBeginning: true });
+    let seen = 0;
+    let finished;
+    const drained = new Promise((resolve) => (finished = resolve));
+    const nowDate = new Date();
+    // Timed from the first batch, so group join and the first fetch are not counted.
+    let firstBatch;
+    const started = new Promise((resolve) => (firstBatch = resolve));
+    await consumer.run({
+      partitionsConsumedConcurrently: PARTITIONS,
+      eachBatch: async ({ batch }) => {
+        firstBatch();
+        for (const message of batch.messages) handle(message.value, nowDate);
+        seen += batch.messages.length;
+        if (seen >= TOTAL) finished();
+      },
+    });
+    await started;
+    results[mode] = await measure(TOTAL, () => drained, brokerPid());
+    log(`kafkajs + ${mode}:`, JSON.stringify(results[mode]));
+    await consumer.disconnect();
+  }
+  await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+  await admin.disconnect();
+  return results;
+}
+
+async function duckdbCeilings() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-ingest-floor-'));
+  const results = {};
+  try {
+    for (const variant of ['with primary key', 'without primary key']) {
+      const file = path.join(dir, `${variant.replaceAll(' ', '-')}.duckdb`);
+      // The service's settings (DuckDbService.open, default checkpoint threshold).
+      const instance = await DuckDBInstance.create(file, {
+        checkpoint_threshold: '256MB',
+        disabled_optimizers: 'statistics_propagation,compressed_materialization',
+      });
+      const connection = await instance.connect();
+      await connection.run(fs.readFileSync(path.join(ROOT, 'sql/020_usage_store.sql'), 'utf8'));
+      let table = 'usage_events';
+      if (variant === 'without primary key') {
+        await connection.run('CREATE TABLE usage_events_plain AS FROM usage_events LIMIT 0');
+        table = 'usage_events_plain';
+      }
+      await connection.run(
+        `CREATE TEMP TABLE staged AS
+         SELECT i // ${BATCH} AS batch, 'docproc/processing' AS source, 'b_' || i AS event_id,
+                'org_floor_' || (i % 5) AS org_id,
+                strftime(TIMESTAMP '2026-11-01' + to_seconds(i % 2592000), '%Y-%m-%dT%H:%M:%S.000Z') AS event_time,
+                strftime(TIMESTAMP '2026-11-01' + to_seconds(i % 2592000), '%Y-%m-%d') AS day,
+                'parse' AS product, 'parse' AS feature, 'pk_' || (i % 4) AS api_key_id,
+                'pdf' AS file_type, (1 + i % 9)::INTEGER AS pages, (1 + i % 9)::VARCHAR || '.000000' AS credits,
+                CASE WHEN i % 5 < 2 THEN 'job_' || i END AS job_id, i % 5 < 2 AS is_async,
+                CASE WHEN i % 5 < 2 THEN '{"team":"t' || (i % 5) || '","batch":' || (i % 20) || '}' END AS metadata_json,
+                CASE WHEN i % 5 < 2 THEN ['team', 'batch'] ELSE [] END AS meta_keys,
+                CASE WHEN i % 5 < 2 THEN ['t' || (i % 5), (i % 20)::VARCHAR] ELSE [] END AS meta_values
+         FROM range(${TOTAL}) r(i)`,
+      );
+      const batches = Math.ceil(TOTAL / BATCH);
+      const conflict = table === 'usage_events' ? 'ON CONFLICT DO NOTHING' : '';
+      results[variant] = await measure(TOTAL, async () => {
+        for (let batch = 0; batch < batches; batch++) {
+          await connection.run('BEGIN TRANSACTION');
+          // The insert of UsageStoreRepository.applyStaged.
+          await connection.run(
+            `INSERT INTO ${table}
+             SELECT md5_number(source || chr(0) || event_id), source, event_id, org_id,
+                    CAST(event_time AS TIMESTAMPTZ), CAST(day AS DATE), product, feature, api_key_id, file_type,
+                    pages, CAST(credits AS DECIMAL(18, 6)), job_id, is_async, metadata_json,
+                    map(meta_keys, meta_values), batch, now()
+             FROM staged WHERE batch = $1
+             ${conflict}`,
+            [batch],
+          );
+          await connection.run('COMMIT');
+        }
+      });
+      log(`DuckDB insert ${variant}:`, JSON.stringify(results[variant]));
+      connection.closeSync();
+      instance.closeSync();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return results;
+}
+
+const cores = os.availableParallelism();
+const kafka = await kafkaCeilings();
+const duckdb = await duckdbCeilings();
+const consumerFloor =
+  kafka['JSON.parse'].cpuMicrosPerEvent + (kafka['JSON.parse'].brokerCpuMicrosPerEvent ?? 0);
+const insertFloor = duckdb['with primary key'].cpuMicrosPerEvent;
+const report = {
+  events: TOTAL,
+  batch: BATCH,
+  cores,
+  cpu: os.cpus()[0]?.model,
+  node: process.version,
+  kafkajs: kafka,
+  duckdb,
+  floor: {
+    cpuMicrosPerEvent: Number((consumerFloor + insertFloor).toFixed(1)),
+    note: 'kafkajs + JSON.parse (+ the broker serving the fetches, when measured), plus the deduplicating insert; no validation, staging or rollups',
+    ceilingEventsPerSecond: Math.round((cores * 1e6) / (consumerFloor + insertFloor)),
+  },
+};
+console.log(JSON.stringify(report, null, 2));
