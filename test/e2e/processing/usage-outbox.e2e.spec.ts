@@ -5,14 +5,7 @@ import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { RecordingSink, startAppWithSink } from '../../support/sink-app.js';
 import type { TestApp } from '../../support/test-app.js';
 import { invoiceClassificationSchema as schema } from '../../support/invoice-fixtures.js';
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { until } from '../../support/operations.js';
 
 describe('usage events through the outbox', () => {
   const sink = new RecordingSink();
@@ -51,7 +44,7 @@ describe('usage events through the outbox', () => {
     await waitForJob(api, deep.body.job_id);
     await waitForJob(api, scalarMeta.body.job_id);
     expect((await waitForJob(api, failed.body.job_id)).status).toBe('Failed');
-    await until(() => sink.events.length >= 3);
+    await until(() => sink.events.length >= 3, 'three usage events at the sink', 10_000);
     await new Promise((r) => setTimeout(r, 200));
 
     const byJob = new Map(sink.events.map((e) => [e.data.jobId, e]));
@@ -89,7 +82,7 @@ describe('usage events through the outbox', () => {
     const callsBefore = sink.calls;
     const res = await api.post('/classify', { input: threePages, classification_schema: schema });
     expect(res.status).toBe(200);
-    await until(() => sink.calls > callsBefore + 1);
+    await until(() => sink.calls > callsBefore + 1, 'a retried publish', 10_000);
     const db = t.app.get(DuckDbService);
     const pending = await db.all<{ attempts: number; last_error: string }>(
       `SELECT attempts, last_error FROM usage_outbox WHERE job_id = $1 AND sent_at IS NULL`,
@@ -99,7 +92,11 @@ describe('usage events through the outbox', () => {
     expect(sink.events.some((e) => e.data.jobId === res.body.job_id)).toBe(false);
 
     sink.failing = false;
-    await until(() => sink.events.some((e) => e.data.jobId === res.body.job_id), 40_000);
+    await until(
+      () => sink.events.some((e) => e.data.jobId === res.body.job_id),
+      'the usage event of the job once the sink recovers',
+      40_000,
+    );
     // Marked sent right after publish resolved.
     await until(
       async () =>
@@ -108,6 +105,8 @@ describe('usage events through the outbox', () => {
             res.body.job_id,
           ])
         ).length === 1,
+      'the outbox row marked sent',
+      10_000,
     );
     const sent = await db.all(
       `SELECT 1 FROM usage_outbox WHERE job_id = $1 AND sent_at IS NOT NULL`,

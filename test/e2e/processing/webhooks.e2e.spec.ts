@@ -3,14 +3,7 @@ import { startTestApp, TestApp } from '../../support/test-app.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { startWebhookReceiver, WebhookReceiver } from '../../support/webhook-receiver.js';
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { until } from '../../support/operations.js';
 
 const RETRY_BASE_MS = 400;
 
@@ -45,7 +38,11 @@ describe('webhooks', () => {
       input: doc,
       async: { metadata: ['any', { json: true }], webhook: { url: `${receiver.baseUrl}/direct` } },
     });
-    await until(() => receiver.received.some((r) => r.body.job_id === submitted.body.job_id));
+    await until(
+      () => receiver.received.some((r) => r.body.job_id === submitted.body.job_id),
+      'the webhook of the job',
+      10_000,
+    );
     const hook = receiver.received.find((r) => r.body.job_id === submitted.body.job_id)!;
     expect(hook.path).toBe('/direct');
     expect(hook.body).toEqual({
@@ -62,7 +59,11 @@ describe('webhooks', () => {
       input: `${files.baseUrl}/nope.txt`,
       async: { webhook: { mode: 'direct', url: `${receiver.baseUrl}/failed` } },
     });
-    await until(() => receiver.received.some((r) => r.body.job_id === submitted.body.job_id));
+    await until(
+      () => receiver.received.some((r) => r.body.job_id === submitted.body.job_id),
+      'the webhook of the job',
+      10_000,
+    );
     expect(receiver.received.find((r) => r.body.job_id === submitted.body.job_id)!.body).toEqual({
       status: 'Failed',
       job_id: submitted.body.job_id,
@@ -93,6 +94,8 @@ describe('webhooks', () => {
     });
     await until(
       () => receiver.received.filter((r) => r.body.job_id === billing.body.job_id).length === 2,
+      'two webhooks of the billing job',
+      10_000,
     );
     const all = await api.post('/classify_async', {
       input: doc,
@@ -100,6 +103,8 @@ describe('webhooks', () => {
     });
     await until(
       () => receiver.received.filter((r) => r.body.job_id === all.body.job_id).length === 3,
+      'three webhooks of the job',
+      10_000,
     );
     await new Promise((r) => setTimeout(r, 200));
     const paths = (jobId: string) =>
@@ -118,10 +123,14 @@ describe('webhooks', () => {
       input: doc,
       async: { webhook: { url: `${receiver.baseUrl}/flaky` } },
     });
-    await until(async () => {
-      const res = await api.get(`/webhooks/deliveries?job_id=${submitted.body.job_id}`);
-      return res.body.deliveries[0]?.status === 'delivered';
-    });
+    await until(
+      async () => {
+        const res = await api.get(`/webhooks/deliveries?job_id=${submitted.body.job_id}`);
+        return res.body.deliveries[0]?.status === 'delivered';
+      },
+      'a delivered delivery after retries',
+      10_000,
+    );
     const res = await api.get(`/webhooks/deliveries?job_id=${submitted.body.job_id}`);
     const [delivery] = res.body.deliveries;
     expect(delivery).toMatchObject({ status: 'delivered', attempts: 3, last_status_code: 204 });
@@ -145,10 +154,14 @@ describe('webhooks', () => {
       async: { webhook: { url: `${receiver.baseUrl}/down` } },
     });
     await waitForJob(api, submitted.body.job_id);
-    await until(async () => {
-      const res = await api.get(`/webhooks/deliveries?job_id=${submitted.body.job_id}`);
-      return res.body.deliveries[0]?.status === 'failed';
-    });
+    await until(
+      async () => {
+        const res = await api.get(`/webhooks/deliveries?job_id=${submitted.body.job_id}`);
+        return res.body.deliveries[0]?.status === 'failed';
+      },
+      'a failed delivery',
+      10_000,
+    );
     const res = await api.get(`/webhooks/deliveries?job_id=${submitted.body.job_id}`);
     expect(res.body.deliveries[0]).toMatchObject({ attempts: 3, last_error: 'HTTP 500' });
     receiver.failNext(0);
@@ -172,18 +185,26 @@ describe('webhooks', () => {
       input: doc,
       async: { webhook: { url: `${receiver.baseUrl}/restart` } },
     });
-    await until(async () => {
-      const res = await api2.get(`/webhooks/deliveries?job_id=${submitted.body.job_id}`);
-      return res.body.deliveries[0]?.attempts === 1;
-    });
+    await until(
+      async () => {
+        const res = await api2.get(`/webhooks/deliveries?job_id=${submitted.body.job_id}`);
+        return res.body.deliveries[0]?.attempts === 1;
+      },
+      'the first delivery attempt',
+      10_000,
+    );
     await t.app.close();
     t = await startTestApp({ ...env, DATA_DIR: t.dataDir });
-    await until(async () => {
-      const res = await client(t.baseUrl, await keyOf(t, 'org-hooks')).get(
-        `/webhooks/deliveries?job_id=${submitted.body.job_id}`,
-      );
-      return res.body.deliveries[0]?.status === 'delivered';
-    });
+    await until(
+      async () => {
+        const res = await client(t.baseUrl, await keyOf(t, 'org-hooks')).get(
+          `/webhooks/deliveries?job_id=${submitted.body.job_id}`,
+        );
+        return res.body.deliveries[0]?.status === 'delivered';
+      },
+      'delivery after the restart',
+      10_000,
+    );
     expect(receiver.received.some((r) => r.body.job_id === submitted.body.job_id)).toBe(true);
     const res = await client(t.baseUrl, await keyOf(t, 'org-hooks')).get(
       `/webhooks/deliveries?job_id=${submitted.body.job_id}`,
