@@ -1,0 +1,38 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import os from 'node:os';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+/** The samples of one metric family on /metrics, by their label text. */
+async function samples(baseUrl: string, name: string): Promise<Map<string, number>> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  const found = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const match = new RegExp(`^${name}(\\{[^}]*\\})? (\\S+)$`).exec(line);
+    if (match) found.set(match[1] ?? '', Number(match[2]));
+  }
+  return found;
+}
+
+describe('DuckDB memory on /metrics', () => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  it('shows DUCKDB_MEMORY_LIMIT beside what DuckDB holds, so an alert can fire before the indexes outgrow it', async () => {
+    t = await startTestApp({ DUCKDB_MEMORY_LIMIT: '256MB' });
+    const limit = await samples(t.baseUrl, 'docproc_duckdb_memory_limit_bytes');
+    // DuckDB prints the limit as "244.1 MiB": the gauge is within its rounding of 256 MB.
+    expect(Math.abs((limit.get('') ?? 0) - 256e6)).toBeLessThan(0.001 * 256e6);
+    const held = await samples(t.baseUrl, 'docproc_duckdb_memory_bytes');
+    expect([...held.keys()].some((labels) => labels.includes('component='))).toBe(true);
+  });
+
+  it("shows DuckDB's own default when no limit is set (80 % of RAM, or of a cgroup's limit)", async () => {
+    t = await startTestApp();
+    const limit = (await samples(t.baseUrl, 'docproc_duckdb_memory_limit_bytes')).get('') ?? 0;
+    expect(limit).toBeGreaterThan(256e6);
+    expect(limit).toBeLessThan(0.85 * os.totalmem());
+  });
+});
