@@ -13,23 +13,16 @@
 // The broker's CPU is read from /proc when `scripts/kafka.sh` started it (it shares the
 // machine). The sum of the cheapest consumer-side cost and the deduplicating insert is a
 // lower bound of the CPU an ingested event needs; the machine's cores divide it into a ceiling.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { benchArgs, localBrokers } from './local-kafka.mjs';
 import { eventJson } from './usage-events.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .join(' ')
-    .split('--')
-    .filter(Boolean)
-    .map((pair) => pair.trim().split(/\s+/, 2)),
-);
+const args = benchArgs();
 const TOTAL = Number(args.events ?? 1_000_000);
 const BATCH = Number(args.batch ?? 20_000);
 const PARTITIONS = Number(args.partitions ?? 3);
@@ -42,14 +35,6 @@ const { normalizeUsageEvent } = await import(
 );
 
 const log = (...parts) => console.error('[bench]', ...parts);
-
-function brokers() {
-  if (process.env.KAFKA_BROKERS) return process.env.KAFKA_BROKERS;
-  const out = execFileSync('bash', [path.join(ROOT, 'scripts/kafka.sh'), 'start'], {
-    encoding: 'utf8',
-  });
-  return /KAFKA_BROKERS=(\S+)/.exec(out)[1];
-}
 
 /** The broker's pid when `scripts/kafka.sh` started it (KAFKA_PORT, DOCPROC_CACHE as there). */
 function brokerPid() {
@@ -97,7 +82,7 @@ const CONSUMER_MODES = {
 async function kafkaCeilings() {
   const kafka = new Kafka({
     clientId: 'bench-floor',
-    brokers: [brokers()],
+    brokers: [localBrokers()],
     logLevel: logLevel.NOTHING,
   });
   const admin = kafka.admin();

@@ -14,7 +14,7 @@
 // 4. Stops the server and, on the same DuckDB file, inserts events one INSERT at a time:
 //    the row-by-row baseline, reported as a ratio.
 /* global fetch */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -22,19 +22,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
+import { benchArgs, localBrokers } from './local-kafka.mjs';
 import { eventJson } from './usage-events.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => path.join(ROOT, 'dist', 'src', p);
 
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .join(' ')
-    .split('--')
-    .filter(Boolean)
-    .map((pair) => pair.trim().split(/\s+/, 2)),
-);
+const args = benchArgs();
 const TOTAL = Number(args.events ?? 2_000_000);
 const PARTITIONS = Number(args.partitions ?? 3);
 const LATENCY_SECONDS = Number(args['latency-seconds'] ?? 20);
@@ -51,14 +45,6 @@ const { ApiKeyService } = await import(dist('accounts/keys/api-key.service.js'))
 
 const log = (...parts) => console.error('[bench]', ...parts);
 const sleep = (ms) => delay(ms);
-
-function brokers() {
-  if (process.env.KAFKA_BROKERS) return process.env.KAFKA_BROKERS;
-  const out = execFileSync('bash', [path.join(ROOT, 'scripts/kafka.sh'), 'start'], {
-    encoding: 'utf8',
-  });
-  return /KAFKA_BROKERS=(\S+)/.exec(out)[1];
-}
 
 async function freePort() {
   const server = net.createServer();
@@ -143,7 +129,7 @@ function percentile(sorted, p) {
 }
 
 async function main() {
-  const kafkaBrokers = brokers();
+  const kafkaBrokers = localBrokers();
   const kafka = new Kafka({
     clientId: 'bench',
     brokers: kafkaBrokers.split(','),
