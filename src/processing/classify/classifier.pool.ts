@@ -1,5 +1,5 @@
 import { TaskPool, type TaskPoolOptions } from '../worker-pool/task.pool.js';
-import { runClassifyTask, type ClassifyTask, type ClassifyTaskResult } from './classify.task.js';
+import type { ClassifyTask, ClassifyTaskResult } from './classify.task.js';
 
 export type ClassifierPoolOptions = TaskPoolOptions;
 
@@ -11,7 +11,12 @@ export type ClassifierPoolOptions = TaskPoolOptions;
 export class ClassifierPool extends TaskPool<ClassifyTask, ClassifyTaskResult> {
   constructor(options: ClassifierPoolOptions = {}) {
     super(
-      { workerUrl: new URL('./classify.worker.js', import.meta.url), runInline: runClassifyTask },
+      {
+        workerUrl: new URL('./classify.worker.js', import.meta.url),
+        // Imported on first inline use, so a process whose tasks run on worker threads never
+        // loads the classifier's libraries (language model, docx, OCR) on its main thread.
+        runInline: async (task) => (await import('./classify.task.js')).runClassifyTask(task),
+      },
       options,
     );
   }

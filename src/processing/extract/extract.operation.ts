@@ -63,6 +63,15 @@ function typeOf(schema: JsonSchema): string {
   return 'string';
 }
 
+/**
+ * Checks an extract request's schema before any download (422 at `instructions.schema`).
+ * Here rather than beside runExtract, so the API process validates without loading the
+ * document libraries.
+ */
+export function validateExtractRequest(request: { instructions?: { schema?: unknown } }): void {
+  validateSchema(request.instructions?.schema, ['body', 'instructions', 'schema']);
+}
+
 /** Checks the schema is one extract can fill; 422 details point into `instructions.schema`. */
 export function validateSchema(schema: unknown, loc: (string | number)[]): JsonSchema {
   const errors: ValidationErrorItem[] = [];

@@ -26,11 +26,6 @@ export interface ExtractOutcome {
   model_versions: ModelVersionsReport;
 }
 
-/** Checks the schema before any download (422 at `instructions.schema`). */
-export function validateExtractRequest(request: ExtractRequest): void {
-  validateSchema(request.instructions?.schema, ['body', 'instructions', 'schema']);
-}
-
 export async function runExtract(
   documents: readonly DocumentSource[],
   request: ExtractRequest,

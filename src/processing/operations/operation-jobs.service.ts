@@ -3,7 +3,7 @@ import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import type { InputDocument } from '../classify-jobs/classification-runner.js';
-import { validateExtractRequest } from '../extract/extract.runner.js';
+import { validateExtractRequest } from '../extract/extract.operation.js';
 import {
   type Billing,
   type JobPipeline,

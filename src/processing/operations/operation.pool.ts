@@ -1,5 +1,5 @@
 import { TaskPool, type TaskPoolOptions } from '../worker-pool/task.pool.js';
-import { runOperationTask, type OperationOutcome, type OperationTask } from './operation.task.js';
+import type { OperationOutcome, OperationTask } from './operation.task.js';
 
 export type OperationPoolOptions = TaskPoolOptions;
 
@@ -13,7 +13,8 @@ export class OperationPool extends TaskPool<OperationTask, OperationOutcome> {
     super(
       {
         workerUrl: new URL('./operation.worker.js', import.meta.url),
-        runInline: runOperationTask,
+        // Imported on first inline use, as in ClassifierPool.
+        runInline: async (task) => (await import('./operation.run.js')).runOperationTask(task),
         defaultMinThreads: 1,
       },
       options,

@@ -1,7 +1,7 @@
 import type { DocumentSource } from '../documents/document.types.js';
-import { runExtract, type ExtractOutcome, type ExtractRequest } from '../extract/extract.runner.js';
-import { runParse, type ParseOutcome, type ParseRequest } from '../parse/parse.runner.js';
-import { runSplit, type SplitOutcome, type SplitRequest } from '../split/split.runner.js';
+import type { ExtractOutcome, ExtractRequest } from '../extract/extract.runner.js';
+import type { ParseOutcome, ParseRequest } from '../parse/parse.runner.js';
+import type { SplitOutcome, SplitRequest } from '../split/split.runner.js';
 import type { ResolvedVersion } from '../versions/model-version.types.js';
 
 /**
@@ -56,16 +56,4 @@ export function operationTaskOf(
     request,
     versions: request.__versions,
   } as OperationTask;
-}
-
-/** The body of the worker and of inline mode. */
-export function runOperationTask(task: OperationTask): Promise<OperationOutcome> {
-  switch (task.kind) {
-    case 'parse':
-      return runParse(task.documents, task.request, task.versions, task.maxPages);
-    case 'extract':
-      return runExtract(task.documents, task.request, task.versions, task.maxPages);
-    case 'split':
-      return runSplit(task.documents, task.request, task.versions, task.maxPages);
-  }
 }

@@ -3,6 +3,6 @@
  * operation run off the main event loop. Run from compiled output; see OperationPool.
  */
 import { taskWorker } from '../worker-pool/task-reply.js';
-import { runOperationTask } from './operation.task.js';
+import { runOperationTask } from './operation.run.js';
 
 export default taskWorker(runOperationTask);
