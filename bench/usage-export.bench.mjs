@@ -29,7 +29,7 @@ import {
   generateDuckDb,
   orgId,
 } from './usage-export/dataset.mjs';
-import { measureEngine, measureHttpFloor } from './usage-export/floor.mjs';
+import { measureEngine, measureHttpFloor, sampleTimes } from './usage-export/floor.mjs';
 import {
   PG_SETTINGS,
   ensureNarrowRollups,
@@ -321,13 +321,8 @@ async function measureDocproc(http, accountKey, s) {
   // Credits are JSON number literals; keep their exact text for the comparison.
   const body = await request();
   const rows = JSON.parse(body.replace(/"credits":([0-9.]+)/g, '"credits":"$1"')).data;
-  for (let i = 1; i < WARMUP; i++) await request();
-  const samples = [];
-  for (let i = 0; i < ITERATIONS; i++) {
-    const start = performance.now();
-    await request();
-    samples.push(performance.now() - start);
-  }
+  // The first request above was the first warm-up.
+  const samples = await sampleTimes(request, { warmup: WARMUP - 1, iterations: ITERATIONS });
   return { ...percentiles(samples), rows: rows.length, canonical: canonical(rows) };
 }
 

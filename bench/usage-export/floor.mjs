@@ -5,6 +5,18 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';
 
+/** Milliseconds of `iterations` sequential calls of `fn`, after `warmup` untimed ones. */
+export async function sampleTimes(fn, { warmup, iterations }) {
+  for (let i = 0; i < warmup; i++) await fn();
+  const samples = [];
+  for (let i = 0; i < iterations; i++) {
+    const start = performance.now();
+    await fn();
+    samples.push(performance.now() - start);
+  }
+  return samples;
+}
+
 /** p50/p95/p99 of `iterations` sequential `GET /health` after `warmup`. */
 export async function measureHttpFloor(http, { warmup, iterations, percentiles }) {
   const request = async () => {
@@ -12,14 +24,7 @@ export async function measureHttpFloor(http, { warmup, iterations, percentiles }
     await res.body.text();
     if (res.statusCode !== 200) throw new Error(`/health ${res.statusCode}`);
   };
-  for (let i = 0; i < warmup; i++) await request();
-  const samples = [];
-  for (let i = 0; i < iterations; i++) {
-    const start = performance.now();
-    await request();
-    samples.push(performance.now() - start);
-  }
-  return percentiles(samples);
+  return percentiles(await sampleTimes(request, { warmup, iterations }));
 }
 
 /**
@@ -73,13 +78,7 @@ export async function measureEngine({
         statement.bind(captured.params);
         await (await statement.run()).getRows();
       };
-      for (let i = 0; i < warmup; i++) await run();
-      const samples = [];
-      for (let i = 0; i < iterations; i++) {
-        const start = performance.now();
-        await run();
-        samples.push(performance.now() - start);
-      }
+      const samples = await sampleTimes(run, { warmup, iterations });
       results.push({
         scenario: s.scenario,
         groupBy: s.groupBy,
