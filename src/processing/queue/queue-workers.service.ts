@@ -95,12 +95,8 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
    * ahead of the woken task's own reads (a webhook retry started ~200 ms late).
    */
   notify(queue: QueueName): void {
-    const woken = new Set<string>();
-    for (const sleeper of [...this.wakers[queue]]) {
-      if (woken.has(sleeper.kind)) continue;
-      woken.add(sleeper.kind);
-      sleeper.wake();
-    }
+    const kinds = new Set([...this.wakers[queue]].map((sleeper) => sleeper.kind));
+    for (const kind of kinds) this.wakeOne(queue, kind);
   }
 
   /** Age in ms of the oldest task in flight in this process, -1 when idle (issue 6's watchdog). */
