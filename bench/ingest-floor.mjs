@@ -28,11 +28,16 @@ const BATCH = Number(args.batch ?? 20_000);
 const PARTITIONS = Number(args.partitions ?? 3);
 const ORG_IDS = ['org_floor_0', 'org_floor_1', 'org_floor_2', 'org_floor_3', 'org_floor_4'];
 
+const dist = (p) => path.join(ROOT, 'dist', 'src', p);
 const { Kafka, logLevel, Partitioners } = await import('kafkajs');
 const { DuckDBInstance } = await import('@duckdb/node-api');
-const { normalizeUsageEvent } = await import(
-  path.join(ROOT, 'dist/src/usage/ingestion/usage-event.normalizer.js')
-);
+const { normalizeUsageEvent } = await import(dist('usage/ingestion/usage-event.normalizer.js'));
+const { loadConfig } = await import(dist('config/app-config.js'));
+const { STATS_DEPENDENT_OPTIMIZERS } = await import(dist('database/duckdb.service.js'));
+
+const BROKERS = localBrokers();
+// The service's own settings with the default environment: fetch sizes, checkpoint threshold.
+const CONFIG = loadConfig({ KAFKA_BROKERS: BROKERS });
 
 const log = (...parts) => console.error('[bench]', ...parts);
 
@@ -82,7 +87,7 @@ const CONSUMER_MODES = {
 async function kafkaCeilings() {
   const kafka = new Kafka({
     clientId: 'bench-floor',
-    brokers: [localBrokers()],
+    brokers: BROKERS.split(','),
     logLevel: logLevel.NOTHING,
   });
   const admin = kafka.admin();
@@ -107,13 +112,13 @@ async function kafkaCeilings() {
 
   const results = {};
   for (const [mode, handle] of Object.entries(CONSUMER_MODES)) {
-    // The consumer settings of the service (src/config/app-config.ts defaults).
+    const { minBytes, maxBytes, maxBytesPerPartition, maxWaitTimeInMs } = CONFIG.kafka.consumer;
     const consumer = kafka.consumer({
       groupId: `${topic}-${mode}`,
-      minBytes: 64 * 1024,
-      maxBytes: 8 << 20,
-      maxBytesPerPartition: 2 << 20,
-      maxWaitTimeInMs: 100,
+      minBytes,
+      maxBytes,
+      maxBytesPerPartition,
+      maxWaitTimeInMs,
     });
     await consumer.connect();
     await consumer.subscribe({ topics: [topic], fromBeginning: true });
@@ -149,10 +154,10 @@ async function duckdbCeilings() {
   try {
     for (const variant of ['with primary key', 'without primary key']) {
       const file = path.join(dir, `${variant.replaceAll(' ', '-')}.duckdb`);
-      // The service's settings (DuckDbService.open, default checkpoint threshold).
+      // The settings DuckDbService.open gives the instance.
       const instance = await DuckDBInstance.create(file, {
-        checkpoint_threshold: '256MB',
-        disabled_optimizers: 'statistics_propagation,compressed_materialization',
+        checkpoint_threshold: CONFIG.duckdbCheckpointThreshold,
+        disabled_optimizers: STATS_DEPENDENT_OPTIMIZERS,
       });
       const connection = await instance.connect();
       await connection.run(fs.readFileSync(path.join(ROOT, 'sql/020_usage_store.sql'), 'utf8'));
