@@ -1,11 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
-import { client, keyOf, waitForJob } from '../../support/processing-client.js';
+import { client, keyOf, type Json, waitForJob } from '../../support/processing-client.js';
 import { startWebhookReceiver, WebhookReceiver } from '../../support/webhook-receiver.js';
 import { until } from '../../support/operations.js';
 
 const RETRY_BASE_MS = 400;
+
+/** The job's first webhook delivery, once its status is `status` (polled for up to 10 s). */
+async function firstDeliveryOnceItIs(
+  api: ReturnType<typeof client>,
+  jobId: string,
+  status: string,
+): Promise<Json> {
+  let delivery: Json;
+  await until(
+    async () => {
+      const res = await api.get(`/webhooks/deliveries?job_id=${jobId}`);
+      delivery = res.body.deliveries[0];
+      return delivery?.status === status;
+    },
+    `a ${status} delivery of job ${jobId}`,
+    10_000,
+  );
+  return delivery;
+}
 
 describe('webhooks', () => {
   let t: TestApp;
@@ -123,16 +142,7 @@ describe('webhooks', () => {
       input: doc,
       async: { webhook: { url: `${receiver.baseUrl}/flaky` } },
     });
-    await until(
-      async () => {
-        const res = await api.get(`/webhooks/deliveries?job_id=${submitted.body.job_id}`);
-        return res.body.deliveries[0]?.status === 'delivered';
-      },
-      'a delivered delivery after retries',
-      10_000,
-    );
-    const res = await api.get(`/webhooks/deliveries?job_id=${submitted.body.job_id}`);
-    const [delivery] = res.body.deliveries;
+    const delivery = await firstDeliveryOnceItIs(api, submitted.body.job_id, 'delivered');
     expect(delivery).toMatchObject({ status: 'delivered', attempts: 3, last_status_code: 204 });
     expect(delivery.attempt_log.map((a: { status_code: number }) => a.status_code)).toEqual([
       500, 500, 204,
@@ -154,16 +164,8 @@ describe('webhooks', () => {
       async: { webhook: { url: `${receiver.baseUrl}/down` } },
     });
     await waitForJob(api, submitted.body.job_id);
-    await until(
-      async () => {
-        const res = await api.get(`/webhooks/deliveries?job_id=${submitted.body.job_id}`);
-        return res.body.deliveries[0]?.status === 'failed';
-      },
-      'a failed delivery',
-      10_000,
-    );
-    const res = await api.get(`/webhooks/deliveries?job_id=${submitted.body.job_id}`);
-    expect(res.body.deliveries[0]).toMatchObject({ attempts: 3, last_error: 'HTTP 500' });
+    const delivery = await firstDeliveryOnceItIs(api, submitted.body.job_id, 'failed');
+    expect(delivery).toMatchObject({ attempts: 3, last_error: 'HTTP 500' });
     receiver.failNext(0);
   });
 
