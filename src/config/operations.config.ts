@@ -91,6 +91,11 @@ export interface RedisQueueConfig {
    * or gave up on (and for running jobs whose start report never arrived).
    */
   reconcileIntervalMs: number;
+  /**
+   * REDIS_WORKER_LOCK_MS: BullMQ job lock of the Redis workers; a dead worker's jobs are
+   * taken up again between one and one and a half of it after it died.
+   */
+  lockMs: number;
 }
 
 export interface OperationsConfig {
@@ -161,6 +166,7 @@ export function loadOperationsConfig(env: Env): OperationsConfig {
           ioConcurrency: readInt(env, 'REDIS_IO_WORKER_CONCURRENCY', 4, 1, 256),
           enqueueTimeoutMs: readInt(env, 'REDIS_ENQUEUE_TIMEOUT_MS', 2000, 10, 60_000),
           reconcileIntervalMs: readInt(env, 'REDIS_RECONCILE_INTERVAL_MS', 30_000, 100, 3_600_000),
+          lockMs: readInt(env, 'REDIS_WORKER_LOCK_MS', 6_000, 1_000, 300_000),
         }
       : null,
     rollout,
