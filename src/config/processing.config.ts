@@ -43,6 +43,10 @@ export interface ProcessingConfig {
   webhookTimeoutMs: number;
   /** Bound on resolving a webhook URL's host name when the request or endpoint is submitted. */
   webhookResolveTimeoutMs: number;
+  /** JSON_MAX_DEPTH: deepest nesting of arrays/objects accepted in a JSON body. */
+  jsonMaxDepth: number;
+  /** ASYNC_METADATA_MAX_DEPTH: deepest nesting accepted inside `async.metadata`. */
+  asyncMetadataMaxDepth: number;
   outboxRelayIntervalMs: number;
   /**
    * How long the relay waits after a job finished before sending, so completions close
@@ -81,6 +85,8 @@ export function loadProcessingConfig(env: Env): ProcessingConfig {
     webhookRetryMaxMs: readInt(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000, 1),
     webhookTimeoutMs: readInt(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100),
     webhookResolveTimeoutMs: readInt(env, 'WEBHOOK_RESOLVE_TIMEOUT_MS', 2_000, 50, 4_000),
+    jsonMaxDepth: readInt(env, 'JSON_MAX_DEPTH', 64, 4, 1_000),
+    asyncMetadataMaxDepth: readInt(env, 'ASYNC_METADATA_MAX_DEPTH', 16, 1, 1_000),
     outboxRelayIntervalMs: readInt(env, 'OUTBOX_RELAY_INTERVAL_MS', 1_000, 10),
     outboxRelayLingerMs: readInt(env, 'OUTBOX_RELAY_LINGER_MS', 200, 0, 60_000),
     outboxBatchSize: readInt(env, 'OUTBOX_BATCH_SIZE', 500, 1, 10_000),
