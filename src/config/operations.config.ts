@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, readBool, readFloat, readInt } from './app-config.js';
+import { ConfigError, readBool, readFloat, readInt } from './env-readers.js';
 import type { ClaimFilter, QueueName } from './queue.types.js';
 
 type Env = Record<string, string | undefined>;
