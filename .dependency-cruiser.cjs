@@ -56,7 +56,8 @@ module.exports = {
     ]),
     {
       name: 'processing-reads-usage-contract-only',
-      comment: 'processing knows the usage plane only by its event contract (src/usage/usage-event.ts)',
+      comment:
+        'processing knows the usage plane only by its event contract (src/usage/usage-event.ts)',
       severity: 'error',
       from: { path: room('processing') },
       to: { path: room('usage'), pathNot: '^src/usage/usage-event\\.ts$' },
