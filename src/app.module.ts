@@ -14,8 +14,9 @@ import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { ProcessingModule } from './processing/processing.module.js';
 import { HealthModule } from './operations/health/health.module.js';
 import { MetricsModule } from './common/metrics/metrics.module.js';
+import { ReadinessModule } from './common/health/readiness.module.js';
 import { OperationsModule } from './operations/operations.module.js';
-import { QueueOperationsModule } from './operations/redis-queue/redis-queue.module.js';
+import { QueueOperationsModule } from './processing/queue/redis/redis-queue.module.js';
 import { VersionsModule } from './processing/versions/versions.module.js';
 
 /** Replacements tests make to providers of the real app (e.g. a fixed clock). */
@@ -39,6 +40,7 @@ export class AppModule {
           },
         }),
         MetricsModule,
+        ReadinessModule,
         HealthModule,
         DatabaseModule,
         AccountsModule,

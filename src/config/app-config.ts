@@ -1,8 +1,7 @@
 import path from 'node:path';
-import type { NormalizerPolicy } from '../usage/ingestion/usage-event.normalizer.js';
-import type { CardinalityRule } from '../usage/ingestion/usage-store.repository.js';
-import { loadProcessingConfig, ProcessingConfig } from '../processing/processing.config.js';
-import { loadOperationsConfig, OperationsConfig } from '../operations/operations.config.js';
+import type { CardinalityRule, NormalizerPolicy } from './usage.types.js';
+import { loadProcessingConfig, ProcessingConfig } from './processing.config.js';
+import { loadOperationsConfig, OperationsConfig } from './operations.config.js';
 
 /** Raised when an environment variable is invalid; the message names the variable. */
 export class ConfigError extends Error {

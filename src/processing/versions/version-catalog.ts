@@ -1,12 +1,12 @@
 import { ApiError } from '../../common/api-error.js';
 import { RequestValidationError } from '../../common/validation-error.js';
-import { ENGINES_BY_FAMILY } from './engines.js';
+import { ENGINES_BY_FAMILY } from '../../documents/versions/engines.js';
 import type {
   ModelFamilyInfo,
   ModelVersion,
   ResolvedVersion,
   VersionStage,
-} from './model-version.types.js';
+} from '../../documents/versions/model-version.types.js';
 import { scheduleOf, stageOf, type VersionSchedule } from './version-lifecycle.js';
 
 /** A removed version an on-prem operator keeps pinnable (`FROZEN_MODEL_SNAPSHOTS`). */
