@@ -67,6 +67,26 @@ const transforms = {
     if (rule >= 0) lines = lines.slice(rule + 1);
     return Buffer.from(lines.filter((line) => !line.startsWith('```')).join('\n').trim(), 'utf8');
   },
+  /**
+   * A JATS XML article (SciELO): its front matter, body and references as text, one block a
+   * line; translated sub-articles are left out so the document keeps its one language.
+   */
+  'jats-article-text': (bytes) => {
+    const xml = bytes
+      .toString('utf8')
+      .replace(/<sub-article[\s\S]*?<\/sub-article>/g, '')
+      .replace(/<\/(p|title|article-title|aff|ref|contrib|sec|caption|label|tr|kwd-group)>/g, '\n')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/&#x([0-9a-f]+);/gi, (_, hex) => String.fromCodePoint(parseInt(hex, 16)))
+      .replace(/&#(\d+);/g, (_, dec) => String.fromCodePoint(Number(dec)))
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&amp;/g, '&');
+    const lines = xml.split('\n').map((line) => line.replace(/\s+/g, ' ').trim());
+    return Buffer.from(lines.filter(Boolean).join('\n'), 'utf8');
+  },
   /** One record of a CSV file, chosen by `record` (0-based, header excluded), one column. */
   'csv-record': (bytes, entry) => {
     const rows = parseCsv(bytes.toString('utf8'));
