@@ -1,7 +1,11 @@
-import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, readBool, readFloat, readInt } from './app-config.js';
+import { ConfigError, readBool, readFloat, readInt } from './env-readers.js';
 import type { ClaimFilter, QueueName } from './queue.types.js';
+
+/** Spec "Limits": `Retry-After` on a refusal for a full or unavailable queue. */
+export const QUEUE_FULL_RETRY_AFTER_SECONDS = 30;
+/** Spec "Worker liveness rules": the watchdog's state file (scripts/worker-liveness.sh has the same default). */
+export const DEFAULT_WORKER_STATE_FILE = '/tmp/worker-state';
 
 type Env = Record<string, string | undefined>;
 
@@ -129,10 +133,10 @@ export function loadOperationsConfig(env: Env): OperationsConfig {
       ioMaxDepth: readCap(env, 'IO_MAX_QUEUE_DEPTH'),
       batchMaxDepth: readCap(env, 'BATCH_MAX_QUEUE_DEPTH'),
       depthReadTimeoutMs: readInt(env, 'QUEUE_DEPTH_READ_TIMEOUT_MS', 1000, 1, 60_000),
-      retryAfterSeconds: 30,
+      retryAfterSeconds: QUEUE_FULL_RETRY_AFTER_SECONDS,
     },
     liveness: {
-      stateFile: path.resolve(env.WORKER_STATE_FILE || path.join(os.tmpdir(), 'worker-state')),
+      stateFile: path.resolve(env.WORKER_STATE_FILE || DEFAULT_WORKER_STATE_FILE),
       intervalMs: readInt(env, 'WORKER_WATCHDOG_INTERVAL_MS', 5000, 10, 60_000),
       staleSec,
       stuckThresholdSec,

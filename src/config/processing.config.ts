@@ -1,4 +1,4 @@
-import { ConfigError, readBool, readInt } from './app-config.js';
+import { ConfigError, readBool, readInt } from './env-readers.js';
 
 type Env = Record<string, string | undefined>;
 
