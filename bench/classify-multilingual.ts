@@ -4,8 +4,8 @@
  * Run: npm run bench:classify-multilingual [-- path/to/schema.json]
  */
 import fs from 'node:fs';
-import { classify, warmUpClassifier } from '../src/processing/classify/classify.js';
-import type { ClassificationCategory } from '../src/processing/classify/classify.types.js';
+import { classify, warmUpClassifier } from '../src/documents/classify/classify.js';
+import type { ClassificationCategory } from '../src/documents/classify/classify.types.js';
 import { loadEvalSet } from '../test/support/classify-eval.js';
 import { MULTILINGUAL_DOCUMENTS } from '../test/support/multilingual-documents.js';
 
