@@ -4,6 +4,7 @@ import type { DocumentFileType, DocumentSource } from '../documents/document.typ
 import { docxPages } from '../documents/docx.reader.js';
 import { decodeText, detectDocumentType } from '../documents/file-type.detector.js';
 import { htmlToText } from '../documents/html.reader.js';
+import { checkDocumentInput, checkPageCount } from '../documents/input-limits.js';
 import { recognizeLayout } from '../documents/ocr.engine.js';
 import type { PageRangeInput } from '../documents/page-range.js';
 import { textPages } from '../documents/text.reader.js';
@@ -82,6 +83,7 @@ function textPart(fileType: DocumentFileType, texts: string[]): OpenedPart {
 
 async function openPart(source: DocumentSource): Promise<OpenedPart> {
   const { fileType } = await detectDocumentType(source.bytes, source.name);
+  await checkDocumentInput(source.bytes, fileType);
   switch (fileType) {
     case 'pdf': {
       const pdf = await openPdfLayout(source.bytes);
@@ -138,6 +140,7 @@ export async function loadLayoutDocuments(
   try {
     for (const source of sources) parts.push(await openPart(source));
     const totalPages = parts.reduce((sum, part) => sum + part.totalPages, 0);
+    checkPageCount(totalPages);
     const hasPdf = parts.some((part) => part.fileType === 'pdf');
     const selected = new Set(
       hasPdf
