@@ -2,8 +2,8 @@ import {
   CorruptDocumentError,
   PageSelectionError,
   UnsupportedDocumentError,
-} from '../documents/document.errors.js';
-import { DocumentLimitError } from '../documents/document-limits.js';
+} from '../../documents/readers/document.errors.js';
+import { DocumentLimitError } from '../../documents/readers/document-limits.js';
 
 /** Internal job states; the API shows Pending (queued, running), Completed and Failed. */
 export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';

@@ -10,15 +10,8 @@ import {
   VARCHAR,
 } from '@duckdb/node-api';
 import { DuckDbService } from '../../database/duckdb.service.js';
+import type { CardinalityRule } from '../../config/usage.types.js';
 import type { NormalizedUsageEvent } from './normalized-usage-event.js';
-
-export interface CardinalityRule {
-  /** A key with this many distinct values is identifier-like. */
-  maxDistinctValues: number;
-  /** ...and so is one whose distinct/event ratio exceeds `maxDistinctRatio` once it has this many events. */
-  minEventsForRatio: number;
-  maxDistinctRatio: number;
-}
 
 export interface BatchWriteResult {
   /** Per group written, in order: events new to the store and events it already had. */
@@ -417,3 +410,5 @@ function withoutRepeats(groups: NormalizedUsageEvent[][]): NormalizedUsageEvent[
     }),
   );
 }
+
+export type { CardinalityRule } from '../../config/usage.types.js';
