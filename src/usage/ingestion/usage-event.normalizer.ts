@@ -3,12 +3,9 @@ import { parseCredits } from './decimal-credits.js';
 import { groupableEntries } from './metadata-values.js';
 import type { NormalizationResult, RejectionReason } from './normalized-usage-event.js';
 
-export interface NormalizerPolicy {
-  /** Events stamped further than this in the future are refused (clock skew). */
-  maxFutureSkewMs: number;
-  /** Events older than this are refused: they would rewrite closed finance periods. */
-  maxAgeMs: number;
-}
+/** Configured in src/config (USAGE_MAX_* settings). */
+import type { NormalizerPolicy } from '../../config/app-config.js';
+export type { NormalizerPolicy };
 
 export const DEFAULT_NORMALIZER_POLICY: NormalizerPolicy = {
   maxFutureSkewMs: 5 * 60 * 1000,

@@ -12,13 +12,9 @@ import {
 import { DuckDbService } from '../../database/duckdb.service.js';
 import type { NormalizedUsageEvent } from './normalized-usage-event.js';
 
-export interface CardinalityRule {
-  /** A key with this many distinct values is identifier-like. */
-  maxDistinctValues: number;
-  /** ...and so is one whose distinct/event ratio exceeds `maxDistinctRatio` once it has this many events. */
-  minEventsForRatio: number;
-  maxDistinctRatio: number;
-}
+/** Configured in src/config (METADATA_KEY_* settings). */
+import type { CardinalityRule } from '../../config/app-config.js';
+export type { CardinalityRule };
 
 export interface BatchWriteResult {
   /** Per group written, in order: events new to the store and events it already had. */
