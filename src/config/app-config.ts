@@ -1,5 +1,5 @@
-import type { OperationsConfig } from './operations-config.js';
-import type { ProcessingConfig } from './processing-config.js';
+import type { OperationsConfig } from './operations.config.js';
+import type { ProcessingConfig } from './processing.config.js';
 import { ALL_ROLLOUT_KEYS, rolloutEnvName } from './rollout-keys.js';
 import { ConfigError, type Env, resolve, type Resolved } from './setting.js';
 import {
@@ -14,10 +14,7 @@ export { ConfigError } from './setting.js';
 
 /** The usage plane's settings: event normalization, metadata-key cardinality, rollups. */
 export type UsageConfig = Resolved<typeof USAGE_SETTINGS>;
-/** Spec "Rules for grouping by async metadata": when a metadata key is identifier-like. */
-export type CardinalityRule = UsageConfig['cardinality'];
-/** Which usage events the normalizer refuses for their time. */
-export type NormalizerPolicy = UsageConfig['normalizer'];
+export type { CardinalityRule, NormalizerPolicy } from './usage.types.js';
 /** Kafka mode (KAFKA_BROKERS set). */
 export type KafkaConfig = Resolved<typeof KAFKA_SETTINGS>;
 export type KafkaConsumerTuning = KafkaConfig['consumer'];

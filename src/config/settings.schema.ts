@@ -1,5 +1,6 @@
-import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_WORKER_STATE_FILE, QUEUE_FULL_RETRY_AFTER_SECONDS } from './operations.config.js';
+import { DEFAULT_DOCUMENT_LIMITS } from './processing.config.js';
 import { ALL_ROLLOUT_KEYS, type RolloutKey, rolloutEnvName } from './rollout-keys.js';
 import {
   bool,
@@ -347,6 +348,11 @@ export const PROCESSING_SETTINGS = {
     { default: 10_000, min: 100, unit: 'ms' },
     'Time limit of one webhook delivery attempt.',
   ),
+  webhookResolveTimeoutMs: int(
+    'WEBHOOK_RESOLVE_TIMEOUT_MS',
+    { default: 2_000, min: 50, max: 4_000, unit: 'ms' },
+    "Bound on resolving a webhook URL's host name when the request or endpoint is submitted.",
+  ),
   outboxRelayIntervalMs: int(
     'OUTBOX_RELAY_INTERVAL_MS',
     { default: 1_000, min: 10, unit: 'ms' },
@@ -362,6 +368,82 @@ export const PROCESSING_SETTINGS = {
     { default: 500, min: 1, max: 10_000 },
     'Usage events the relay sends per batch.',
   ),
+  documentLimits: {
+    maxImagePixels: int(
+      'MAX_IMAGE_PIXELS',
+      { default: DEFAULT_DOCUMENT_LIMITS.maxImagePixels, min: 1 },
+      'Width × height of an image, read from its header before decoding (a 600 dpi A4 scan is 35 megapixels).',
+    ),
+    maxPages: int(
+      'MAX_DOCUMENT_PAGES',
+      { default: DEFAULT_DOCUMENT_LIMITS.maxPages, min: 1 },
+      "Pages of one request's documents together.",
+    ),
+    maxZipUncompressedBytes: int(
+      'MAX_ZIP_UNCOMPRESSED_BYTES',
+      { default: DEFAULT_DOCUMENT_LIMITS.maxZipUncompressedBytes, min: 1, unit: 'bytes' },
+      'Inflated size of a zip-based document (DOCX), from its central directory.',
+    ),
+    maxZipCompressionRatio: int(
+      'MAX_ZIP_COMPRESSION_RATIO',
+      { default: DEFAULT_DOCUMENT_LIMITS.maxZipCompressionRatio, min: 1 },
+      'Inflated size / stored size of a zip-based document (Word XML compresses 5-20×, zip bombs 1000× and more).',
+    ),
+    maxMarkupDepth: int(
+      'MAX_MARKUP_DEPTH',
+      { default: DEFAULT_DOCUMENT_LIMITS.maxMarkupDepth, min: 1 },
+      "Element nesting depth of HTML and of a DOCX's XML.",
+    ),
+  },
+  classifyLimits: {
+    maxCriterionChars: int(
+      'MAX_CRITERION_CHARS',
+      { default: 2_000, min: 1 },
+      'Characters of one classification criterion (422 beyond).',
+    ),
+    maxCategoryChars: int(
+      'MAX_CATEGORY_CHARS',
+      { default: 256, min: 1 },
+      'Characters of one category name (422 beyond).',
+    ),
+    maxDocumentMetadataChars: int(
+      'MAX_DOCUMENT_METADATA_CHARS',
+      { default: 20_000, min: 1 },
+      "Characters of a classify request's `document_metadata` (422 beyond).",
+    ),
+    maxCategories: int(
+      'MAX_CATEGORIES',
+      { default: 200, min: 1 },
+      'Entries of `classification_schema` (422 beyond).',
+    ),
+  },
+  executors: {
+    heapMb: int(
+      'EXECUTOR_HEAP_MB',
+      { default: 1_024, min: 64, unit: 'MB' },
+      'V8 old-space ceiling of each document executor process.',
+    ),
+    rssLimitMb: int(
+      'EXECUTOR_RSS_LIMIT_MB',
+      { default: 1_280, min: 64, unit: 'MB' },
+      'Resident memory past which an executor is ended mid-task (the task fails, the service goes on).',
+    ),
+    recycleRssMb: int(
+      'EXECUTOR_RECYCLE_RSS_MB',
+      { default: 400, min: 64, unit: 'MB' },
+      'An idle executor above this resident size is replaced after its task.',
+    ),
+    taskTimeLimitMs: int(
+      'TASK_TIME_LIMIT_MS',
+      { default: 120_000, min: 100, unit: 'ms' },
+      'Wall-clock limit of one document task.',
+    ),
+    idleMs: int(
+      'EXECUTOR_IDLE_MS',
+      { default: 60_000, min: 1_000, unit: 'ms' },
+      'An executor beyond the warm ones exits after this long idle.',
+    ),
+  },
 } as const;
 
 const ROLLOUT_SETTINGS = Object.fromEntries(
@@ -397,12 +479,22 @@ export const OPERATIONS_SETTINGS = {
       { default: 1000, min: 1, max: 60_000, unit: 'ms' },
       'Time limit of reading a queue depth for the cap; on failure the queue counts as empty (fail open).',
     ),
-    retryAfterSeconds: fixed(30),
+    depthReconcileMs: int(
+      'QUEUE_DEPTH_RECONCILE_MS',
+      { default: 1000, min: 50, max: 60_000, unit: 'ms' },
+      "How often the in-memory queue depth the cap reads is reconciled with the queues' stores.",
+    ),
+    depthStaleMs: int(
+      'QUEUE_DEPTH_STALE_MS',
+      { default: 30_000, min: 1000, max: 3_600_000, unit: 'ms' },
+      'Past this age without a successful reconcile the depth counts as unknown: the cap fails open (and counts a failed read).',
+    ),
+    retryAfterSeconds: fixed(QUEUE_FULL_RETRY_AFTER_SECONDS),
   },
   liveness: {
     stateFile: filePath(
       'WORKER_STATE_FILE',
-      { default: path.join(os.tmpdir(), 'worker-state'), defaultText: '`/tmp/worker-state`' },
+      { default: DEFAULT_WORKER_STATE_FILE, defaultText: `\`${DEFAULT_WORKER_STATE_FILE}\`` },
       'State file the worker watchdog writes and `scripts/worker-liveness.sh` judges.',
     ),
     intervalMs: int(

@@ -1,16 +1,15 @@
+import type { NormalizerPolicy } from '../../config/usage.types.js';
 import { PRODUCTS, Product, USAGE_EVENT_TYPE } from '../usage-event.js';
 import { parseCredits } from './decimal-credits.js';
 import { groupableEntries } from './metadata-values.js';
 import type { NormalizationResult, RejectionReason } from './normalized-usage-event.js';
 
-/** Configured in src/config (USAGE_MAX_* settings). */
-import type { NormalizerPolicy } from '../../config/app-config.js';
-export type { NormalizerPolicy };
-
 export const DEFAULT_NORMALIZER_POLICY: NormalizerPolicy = {
   maxFutureSkewMs: 5 * 60 * 1000,
   maxAgeMs: 400 * 24 * 60 * 60 * 1000,
 };
+
+export type { NormalizerPolicy } from '../../config/usage.types.js';
 
 const MAX_ID_LENGTH = 256;
 const MAX_LABEL_LENGTH = 128;

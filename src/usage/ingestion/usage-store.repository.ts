@@ -10,11 +10,8 @@ import {
   VARCHAR,
 } from '@duckdb/node-api';
 import { DuckDbService } from '../../database/duckdb.service.js';
+import type { CardinalityRule } from '../../config/usage.types.js';
 import type { NormalizedUsageEvent } from './normalized-usage-event.js';
-
-/** Configured in src/config (METADATA_KEY_* settings). */
-import type { CardinalityRule } from '../../config/app-config.js';
-export type { CardinalityRule };
 
 export interface BatchWriteResult {
   /** Per group written, in order: events new to the store and events it already had. */
@@ -413,3 +410,5 @@ function withoutRepeats(groups: NormalizedUsageEvent[][]): NormalizedUsageEvent[
     }),
   );
 }
+
+export type { CardinalityRule } from '../../config/usage.types.js';

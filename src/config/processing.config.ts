@@ -1,0 +1,27 @@
+import type { Resolved } from './setting.js';
+import type { PROCESSING_SETTINGS } from './settings.schema.js';
+
+/** Settings of the processing plane (jobs, queues, uploads, fetches, webhooks, outbox). */
+export type ProcessingConfig = Resolved<typeof PROCESSING_SETTINGS>;
+
+/**
+ * Input limits of the document readers, checked before any decoding starts (enforced in
+ * documents/readers/document-limits.ts; each error names the setting).
+ */
+export type DocumentLimits = ProcessingConfig['documentLimits'];
+/** Text limits of a classify request, checked at submission (422). */
+export type ClassifyLimits = ProcessingConfig['classifyLimits'];
+/** The child processes document work runs in (documents/executors). */
+export type ExecutorSettings = ProcessingConfig['executors'];
+
+/** Defaults of the document limits (typed by its literal: the schema is built from it). */
+export const DEFAULT_DOCUMENT_LIMITS = {
+  // A 600 dpi A4 scan is 35 megapixels; decoding 50 takes ~200 MB as RGBA.
+  maxImagePixels: 50_000_000,
+  maxPages: 2_000,
+  maxZipUncompressedBytes: 256 * 1024 * 1024,
+  // Word XML compresses 5-20x; zip bombs 1000x and more.
+  maxZipCompressionRatio: 200,
+  // Real documents nest a few dozen levels; the HTML converter recurses per level.
+  maxMarkupDepth: 256,
+} as const;

@@ -1,0 +1,100 @@
+import type { CategoryScore } from './classify.types.js';
+import { METADATA_WEIGHT } from './default.classifier.js';
+import { addTerms, emptyEvidence, matchStrength, type Evidence } from './evidence.js';
+import type { CompiledCategory, CompiledSchema } from './schema.compiler.js';
+import { headingLines } from './headings.js';
+import { analyzeText, documentLanguage } from './analysis.js';
+import type { Term } from './text-analysis.js';
+
+/** Leading heading lines of the first page that count as its title. */
+const TITLE_LINES = 3;
+/** Extra credit for a criterion whose words are headings or field names. */
+const HEADING_BONUS = 0.5;
+/** Blend of whole-document evidence and the best single page. */
+const DOCUMENT_SHARE = 0.6;
+/** Bonus when the title names the category, penalty when the text denies it. */
+const TITLE_BONUS = 0.25;
+const NEGATION_PENALTY = 0.3;
+/**
+ * Weight of the share of criteria met outright. Several half-matched criteria mean the
+ * document shares a topic (a paper about taxes); fully met ones mean it has the form.
+ */
+const MET_SHARE_WEIGHT = 0.3;
+const MET = 0.5;
+
+const OPTIONS = { phrases: true, stems: true, negation: true } as const;
+
+function categoryScore(category: CompiledCategory, evidence: Evidence, length: number): number {
+  const criteria = category.criteria.map((criterion) =>
+    matchStrength(criterion.keys, evidence, length),
+  );
+  const label = matchStrength(category.label, evidence, length);
+  return (criteria.reduce((sum, value) => sum + value, 0) + label) / (criteria.length + 1);
+}
+
+function negatedShare(category: CompiledCategory, negated: ReadonlySet<string>): number {
+  const words = category.label.filter((key) => !key.key.includes(' '));
+  if (words.length === 0) return 0;
+  return words.filter((key) => negated.has(key.key)).length / words.length;
+}
+
+/**
+ * The `accurate` model ("Deep Classify"): sentence-aware lemmas with negation scopes (a
+ * denied word is not evidence, and a denied category label counts against it), phrase
+ * matching for multi-word criteria, WordNet synonyms at reduced credit, per-page evidence
+ * (the best page is blended with the whole document, so an appendix cannot drown the
+ * main page) and the document's title.
+ */
+export function scoreDeep(
+  schema: CompiledSchema,
+  pages: readonly string[],
+  metadata: string | undefined,
+): CategoryScore[] {
+  const language = documentLanguage(pages, metadata);
+  const analyze = (text: string) => analyzeText(text, true, language);
+  const pageTerms: Term[][] = pages.map(analyze);
+  const pageEvidence = pageTerms.map((terms) => addTerms(emptyEvidence(), terms, OPTIONS));
+  const document = emptyEvidence();
+  for (const terms of pageTerms) addTerms(document, terms, OPTIONS);
+  if (metadata) {
+    const terms = analyze(metadata);
+    addTerms(document, terms, { ...OPTIONS, weight: METADATA_WEIGHT });
+    pageEvidence.push(addTerms(emptyEvidence(), terms, OPTIONS));
+  }
+  // Saturation by the average page length: a long document is not penalised for its length.
+  const pageLength = Math.max(1, document.length / Math.max(1, pageEvidence.length));
+  const pageHeadings = pages.map(headingLines);
+  const headings = addTerms(emptyEvidence(), analyze(pageHeadings.flat().join('.\n')), OPTIONS);
+  const firstHeadings = pageHeadings.find((lines) => lines.length > 0) ?? [];
+  const title = addTerms(
+    emptyEvidence(),
+    analyze(firstHeadings.slice(0, TITLE_LINES).join('.\n')),
+    OPTIONS,
+  );
+
+  return schema.categories.map((category) => {
+    const criteria = category.criteria.map((criterion) =>
+      Math.min(
+        1,
+        matchStrength(criterion.keys, document, pageLength) +
+          HEADING_BONUS * matchStrength(criterion.keys, headings, 1),
+      ),
+    );
+    const whole =
+      (criteria.reduce((sum, value) => sum + value, 0) +
+        matchStrength(category.label, document, pageLength)) /
+      (criteria.length + 1);
+    const bestPage = Math.max(
+      0,
+      ...pageEvidence.map((evidence) => categoryScore(category, evidence, evidence.length)),
+    );
+    const score =
+      DOCUMENT_SHARE * whole +
+      (1 - DOCUMENT_SHARE) * bestPage +
+      (MET_SHARE_WEIGHT * criteria.filter((value) => value >= MET).length) /
+        Math.max(1, criteria.length) +
+      TITLE_BONUS * matchStrength(category.label, title, 1) -
+      NEGATION_PENALTY * negatedShare(category, document.negated);
+    return { score, criteria };
+  });
+}

@@ -1,0 +1,37 @@
+import type { CategoryScore } from './classify.types.js';
+import { addTerms, emptyEvidence, matchStrength } from './evidence.js';
+import type { CompiledSchema } from './schema.compiler.js';
+import { analyzeText, documentLanguage } from './analysis.js';
+
+/** `document_metadata` counts this much more than the same words in the document. */
+export const METADATA_WEIGHT = 1.5;
+
+/**
+ * The `default` model: one bag of lemmas for the whole document (plus metadata), each
+ * criterion scored by the weighted share of its lemmas present (BM25-style saturation,
+ * inverse category frequency weights). The category label counts as one more criterion.
+ */
+export function scoreDefault(
+  schema: CompiledSchema,
+  pages: readonly string[],
+  metadata: string | undefined,
+): CategoryScore[] {
+  const language = documentLanguage(pages, metadata);
+  const evidence = addTerms(emptyEvidence(), analyzeText(pages.join('\n\n'), false, language), {
+    phrases: false,
+    negation: false,
+  });
+  if (metadata) {
+    addTerms(evidence, analyzeText(metadata, false, language), {
+      phrases: false,
+      negation: false,
+      weight: METADATA_WEIGHT,
+    });
+  }
+  return schema.categories.map((category) => {
+    const criteria = category.criteria.map((criterion) => matchStrength(criterion.keys, evidence));
+    const label = matchStrength(category.label, evidence);
+    const score = (criteria.reduce((sum, value) => sum + value, 0) + label) / (criteria.length + 1);
+    return { score, criteria };
+  });
+}
