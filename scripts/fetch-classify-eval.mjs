@@ -65,7 +65,13 @@ const transforms = {
     let lines = bytes.toString('utf8').split('\n');
     const rule = lines.slice(0, 12).findIndex((line) => /^-{10,}\s*$/.test(line));
     if (rule >= 0) lines = lines.slice(rule + 1);
-    return Buffer.from(lines.filter((line) => !line.startsWith('```')).join('\n').trim(), 'utf8');
+    return Buffer.from(
+      lines
+        .filter((line) => !line.startsWith('```'))
+        .join('\n')
+        .trim(),
+      'utf8',
+    );
   },
   /**
    * A JATS XML article (SciELO): its front matter, body and references as text, one block a
@@ -171,7 +177,9 @@ console.log(
     `${manifest.documents.length - present - written} missing of ${manifest.documents.length}`,
 );
 for (const repo of missingRepos) {
-  console.log(`  no local copy of ${repo}: git clone https://github.com/${repo} ${sourcesDir}/${repo}`);
+  console.log(
+    `  no local copy of ${repo}: git clone https://github.com/${repo} ${sourcesDir}/${repo}`,
+  );
 }
 for (const failure of failures) console.log(`  failed ${failure}`);
 process.exitCode = failures.length > 0 || missingRepos.size > 0 ? 1 : 0;
