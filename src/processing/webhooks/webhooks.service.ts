@@ -176,7 +176,7 @@ export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleIni
         deliveryId,
         orgId: job.orgId,
         jobId: job.jobId,
-        mode: webhook.mode,
+        mode: webhook.mode === 'direct' ? 'direct' : 'hosted',
         endpointId: target.endpointId,
         url: target.url,
         messageId,
