@@ -1,3 +1,11 @@
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAccountAuth, ApiErrors } from '../../common/openapi/api-responses.js';
+import {
+  CreatedProcessingKeyBody,
+  MemberOrganizationListBody,
+  ProcessingKeyBody,
+  ProcessingKeyListBody,
+} from './dashboard.responses.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { AccountsService } from '../accounts.service.js';
 import type { CreatedKey, MemberOrganization, ProcessingKeySummary } from '../accounts.types.js';
@@ -9,6 +17,8 @@ import { bodyValidationPipe } from './body-validation.pipe.js';
 import { CreateProcessingKeyDto } from './processing-key.dto.js';
 
 /** The account dashboard's view of the caller's organizations and their processing keys. */
+@ApiTags('account')
+@ApiAccountAuth()
 @Controller('api/v1/orgs')
 @UseGuards(AccountAuthGuard)
 export class OrgsController {
@@ -18,6 +28,8 @@ export class OrgsController {
   ) {}
 
   @Get()
+  @ApiOperation({ summary: "The caller's organizations and roles" })
+  @ApiOkResponse({ type: MemberOrganizationListBody })
   async list(
     @CurrentPrincipal() principal: AccountPrincipal,
   ): Promise<{ data: MemberOrganization[] }> {
@@ -26,6 +38,9 @@ export class OrgsController {
 
   @Post(':orgId/processing-keys')
   @HttpCode(201)
+  @ApiOperation({ summary: 'Create a processing key of an organization (secret shown once)' })
+  @ApiCreatedResponse({ type: CreatedProcessingKeyBody })
+  @ApiErrors(400, 403, 404)
   async createProcessingKey(
     @CurrentPrincipal() principal: AccountPrincipal,
     @Param('orgId') orgId: string,
@@ -40,6 +55,9 @@ export class OrgsController {
   }
 
   @Get(':orgId/processing-keys')
+  @ApiOperation({ summary: "An organization's processing keys" })
+  @ApiOkResponse({ type: ProcessingKeyListBody })
+  @ApiErrors(403, 404)
   async listProcessingKeys(
     @CurrentPrincipal() principal: AccountPrincipal,
     @Param('orgId') orgId: string,
@@ -49,6 +67,9 @@ export class OrgsController {
   }
 
   @Delete(':orgId/processing-keys/:keyId')
+  @ApiOperation({ summary: 'Revoke a processing key' })
+  @ApiOkResponse({ type: ProcessingKeyBody })
+  @ApiErrors(403, 404)
   async revokeProcessingKey(
     @CurrentPrincipal() principal: AccountPrincipal,
     @Param('orgId') orgId: string,

@@ -1,3 +1,14 @@
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiSchema,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiAccountAuth, ApiErrors } from '../../common/openapi/api-responses.js';
+import { MetadataKeyStatusBody, MetadataKeyStatusListBody } from '../usage.responses.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { IsString, Length } from 'class-validator';
 import { AccountAuthGuard } from '../../accounts/auth/account-auth.guard.js';
@@ -7,13 +18,17 @@ import type { AccountPrincipal } from '../../accounts/principal.js';
 import { MetadataKeyService } from './metadata-key.service.js';
 import type { MetadataKeyStatus } from './metadata-key.repository.js';
 
+@ApiSchema({ name: 'EnableMetadataKey' })
 export class EnableMetadataKeyDto {
+  @ApiProperty({ minLength: 1, maxLength: 256, description: 'A key of `async.metadata`' })
   @IsString()
   @Length(1, 256)
   key!: string;
 }
 
 /** Dashboard endpoints: which async-metadata keys an org can group its usage by. */
+@ApiTags('usage')
+@ApiAccountAuth()
 @Controller('api/v1/orgs/:orgId/metadata-keys')
 @UseGuards(AccountAuthGuard)
 export class MetadataKeyController {
@@ -23,12 +38,18 @@ export class MetadataKeyController {
   ) {}
 
   @Get()
+  @ApiOperation({ summary: 'Async metadata keys seen or enabled for grouping' })
+  @ApiOkResponse({ type: MetadataKeyStatusListBody })
+  @ApiErrors(403, 404)
   async list(@CurrentPrincipal() principal: AccountPrincipal, @Param('orgId') orgId: string) {
     await this.accounts.requireMember(principal.userId, orgId);
     return { data: await this.metadataKeys.list(orgId) };
   }
 
   @Post()
+  @ApiOperation({ summary: 'Enable a metadata key for usage grouping' })
+  @ApiCreatedResponse({ type: MetadataKeyStatusBody })
+  @ApiErrors(400, 403, 404)
   async enable(
     @CurrentPrincipal() principal: AccountPrincipal,
     @Param('orgId') orgId: string,
@@ -40,6 +61,9 @@ export class MetadataKeyController {
 
   @Delete(':key')
   @HttpCode(204)
+  @ApiOperation({ summary: 'Disable a metadata key' })
+  @ApiNoContentResponse({ description: 'Disabled' })
+  @ApiErrors(403, 404)
   async disable(
     @CurrentPrincipal() principal: AccountPrincipal,
     @Param('orgId') orgId: string,
