@@ -10,14 +10,14 @@ import { AccountsModule } from './accounts/accounts.module.js';
 import { UsageModule } from './usage/usage.module.js';
 import { UsageKafkaConsumerModule } from './usage/ingestion/kafka/usage-kafka-consumer.module.js';
 import { AdminModule } from './admin/admin.module.js';
+import { DashboardModule } from './dashboard/dashboard.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { ProcessingModule } from './processing/processing.module.js';
 import { HealthModule } from './operations/health/health.module.js';
 import { MetricsModule } from './common/metrics/metrics.module.js';
 import { ReadinessModule } from './common/health/readiness.module.js';
 import { OperationsModule } from './operations/operations.module.js';
-import { QueueOperationsModule } from './processing/queue/redis/redis-queue.module.js';
-import { VersionsModule } from './processing/versions/versions.module.js';
+import { ClockModule } from './common/clock.module.js';
 
 /** Replacements tests make to providers of the real app (e.g. a fixed clock). */
 export interface AppOverrides {
@@ -47,9 +47,9 @@ export class AppModule {
         UsageModule,
         UsageKafkaConsumerModule,
         AdminModule,
+        DashboardModule,
         ProcessingModule,
-        VersionsModule.forRoot(overrides.clock),
-        QueueOperationsModule,
+        ClockModule.forRoot(overrides.clock),
         OperationsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],

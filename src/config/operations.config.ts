@@ -1,7 +1,11 @@
-import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, readBool, readFloat, readInt } from './app-config.js';
+import { ConfigError, readBool, readFloat, readInt } from './env-readers.js';
 import type { ClaimFilter, QueueName } from './queue.types.js';
+
+/** Spec "Limits": `Retry-After` on a refusal for a full or unavailable queue. */
+export const QUEUE_FULL_RETRY_AFTER_SECONDS = 30;
+/** Spec "Worker liveness rules": the watchdog's state file (scripts/worker-liveness.sh has the same default). */
+export const DEFAULT_WORKER_STATE_FILE = '/tmp/worker-state';
 
 type Env = Record<string, string | undefined>;
 
@@ -42,6 +46,13 @@ export interface AdmissionConfig {
   batchMaxDepth: number | null;
   /** Spec: 1 second; on failure or time-out the queue counts as empty (fail open). */
   depthReadTimeoutMs: number;
+  /** How often the in-memory depth the cap reads is reconciled with the queues' stores. */
+  depthReconcileMs: number;
+  /**
+   * Past this age without a successful reconcile, the in-memory depth no longer counts as
+   * read: the cap fails open (and counts each such request as a failed read).
+   */
+  depthStaleMs: number;
   retryAfterSeconds: number;
 }
 
@@ -129,10 +140,12 @@ export function loadOperationsConfig(env: Env): OperationsConfig {
       ioMaxDepth: readCap(env, 'IO_MAX_QUEUE_DEPTH'),
       batchMaxDepth: readCap(env, 'BATCH_MAX_QUEUE_DEPTH'),
       depthReadTimeoutMs: readInt(env, 'QUEUE_DEPTH_READ_TIMEOUT_MS', 1000, 1, 60_000),
-      retryAfterSeconds: 30,
+      depthReconcileMs: readInt(env, 'QUEUE_DEPTH_RECONCILE_MS', 1000, 50, 60_000),
+      depthStaleMs: readInt(env, 'QUEUE_DEPTH_STALE_MS', 30_000, 1000, 3_600_000),
+      retryAfterSeconds: QUEUE_FULL_RETRY_AFTER_SECONDS,
     },
     liveness: {
-      stateFile: path.resolve(env.WORKER_STATE_FILE || path.join(os.tmpdir(), 'worker-state')),
+      stateFile: path.resolve(env.WORKER_STATE_FILE || DEFAULT_WORKER_STATE_FILE),
       intervalMs: readInt(env, 'WORKER_WATCHDOG_INTERVAL_MS', 5000, 10, 60_000),
       staleSec,
       stuckThresholdSec,
