@@ -72,9 +72,14 @@ export class ClassifyJobsService implements JobPipeline<ClassificationOutcome>, 
 
   // ---- JobPipeline --------------------------------------------------------------------------
 
-  run(job: JobRecord, documents: InputDocument[]): Promise<ClassificationOutcome> {
+  run(
+    job: JobRecord,
+    documents: InputDocument[],
+    signal?: AbortSignal,
+  ): Promise<ClassificationOutcome> {
     return this.classifier.run(
       classificationInput(job.request as unknown as ClassifyConfigDto, documents),
+      signal,
     );
   }
 

@@ -19,6 +19,7 @@ import {
 } from '../../documents/versions/model-pins.js';
 import { VersionRegistry } from '../versions/version-registry.service.js';
 import type { OperationBaseDto } from './operation-requests.dto.js';
+import { poolOptionsFrom } from '../../documents/executors/task.pool.js';
 import { OperationPool } from '../../documents/executors/operation.pool.js';
 import {
   type OperationKind,
@@ -68,10 +69,9 @@ export class OperationJobsService
     private readonly runner: JobRunner,
     private readonly registry: VersionRegistry,
   ) {
-    this.pool = new OperationPool({
-      maxThreads: config.processing.cpuWorkerConcurrency,
-      minThreads: config.processing.cpuWorkerWarmThreads,
-    });
+    this.pool = new OperationPool(
+      poolOptionsFrom(config.processing, config.processing.cpuWorkerConcurrency),
+    );
   }
 
   onModuleInit(): void {
@@ -137,8 +137,8 @@ export class OperationJobsService
 
   // ---- JobPipeline --------------------------------------------------------------------------
 
-  run(job: JobRecord, documents: InputDocument[]): Promise<OperationOutcome> {
-    return this.pool.run(operationTaskOf(job.request as StoredRequest, documents));
+  run(job: JobRecord, documents: InputDocument[], signal?: AbortSignal): Promise<OperationOutcome> {
+    return this.pool.run(operationTaskOf(job.request as StoredRequest, documents), signal);
   }
 
   billing(job: JobRecord, outcome: OperationOutcome): Billing {
