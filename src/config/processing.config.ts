@@ -41,6 +41,8 @@ export interface ProcessingConfig {
   webhookRetryBaseMs: number;
   webhookRetryMaxMs: number;
   webhookTimeoutMs: number;
+  /** Bound on resolving a webhook URL's host name when the request or endpoint is submitted. */
+  webhookResolveTimeoutMs: number;
   outboxRelayIntervalMs: number;
   /**
    * How long the relay waits after a job finished before sending, so completions close
@@ -136,6 +138,7 @@ export function loadProcessingConfig(env: Env): ProcessingConfig {
     webhookRetryBaseMs: readInt(env, 'WEBHOOK_RETRY_BASE_MS', 5_000, 1),
     webhookRetryMaxMs: readInt(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000, 1),
     webhookTimeoutMs: readInt(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100),
+    webhookResolveTimeoutMs: readInt(env, 'WEBHOOK_RESOLVE_TIMEOUT_MS', 2_000, 50, 4_000),
     outboxRelayIntervalMs: readInt(env, 'OUTBOX_RELAY_INTERVAL_MS', 1_000, 10),
     outboxRelayLingerMs: readInt(env, 'OUTBOX_RELAY_LINGER_MS', 200, 0, 60_000),
     outboxBatchSize: readInt(env, 'OUTBOX_BATCH_SIZE', 500, 1, 10_000),
