@@ -11,9 +11,9 @@ import type {
 } from './classification-runner.js';
 
 /**
- * The classification pipeline on the documents/classify library's worker-thread pool
- * (piscina): document decoding, OCR and classification never run on the event loop. One
- * thread per concurrent cpu task (CPU_WORKER_CONCURRENCY).
+ * The classification pipeline on the documents/classify library's executor processes:
+ * document decoding, OCR and classification never run in the API's process. One executor
+ * per concurrent cpu task (CPU_WORKER_CONCURRENCY).
  */
 @Injectable()
 export class PooledClassificationRunner implements ClassificationRunner, OnApplicationShutdown {
