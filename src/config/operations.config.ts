@@ -46,6 +46,13 @@ export interface AdmissionConfig {
   batchMaxDepth: number | null;
   /** Spec: 1 second; on failure or time-out the queue counts as empty (fail open). */
   depthReadTimeoutMs: number;
+  /** How often the in-memory depth the cap reads is reconciled with the queues' stores. */
+  depthReconcileMs: number;
+  /**
+   * Past this age without a successful reconcile, the in-memory depth no longer counts as
+   * read: the cap fails open (and counts each such request as a failed read).
+   */
+  depthStaleMs: number;
   retryAfterSeconds: number;
 }
 
@@ -133,6 +140,8 @@ export function loadOperationsConfig(env: Env): OperationsConfig {
       ioMaxDepth: readCap(env, 'IO_MAX_QUEUE_DEPTH'),
       batchMaxDepth: readCap(env, 'BATCH_MAX_QUEUE_DEPTH'),
       depthReadTimeoutMs: readInt(env, 'QUEUE_DEPTH_READ_TIMEOUT_MS', 1000, 1, 60_000),
+      depthReconcileMs: readInt(env, 'QUEUE_DEPTH_RECONCILE_MS', 1000, 50, 60_000),
+      depthStaleMs: readInt(env, 'QUEUE_DEPTH_STALE_MS', 30_000, 1000, 3_600_000),
       retryAfterSeconds: QUEUE_FULL_RETRY_AFTER_SECONDS,
     },
     liveness: {

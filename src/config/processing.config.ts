@@ -41,6 +41,8 @@ export interface ProcessingConfig {
   webhookRetryBaseMs: number;
   webhookRetryMaxMs: number;
   webhookTimeoutMs: number;
+  /** Bound on resolving a webhook URL's host name when the request or endpoint is submitted. */
+  webhookResolveTimeoutMs: number;
   outboxRelayIntervalMs: number;
   /**
    * How long the relay waits after a job finished before sending, so completions close
@@ -48,6 +50,64 @@ export interface ProcessingConfig {
    */
   outboxRelayLingerMs: number;
   outboxBatchSize: number;
+  /** Document input limits, checked before decoding (documents/document-limits.ts). */
+  documentLimits: DocumentLimits;
+  /** Text limits of a classify request, checked at submission (422). */
+  classifyLimits: ClassifyLimits;
+  /** The child processes document work runs in (documents/executors). */
+  executors: ExecutorSettings;
+}
+
+/**
+ * Input limits of the document readers, checked before any decoding starts (enforced in
+ * documents/readers/document-limits.ts; each error names the setting).
+ */
+export interface DocumentLimits {
+  /** Width x height of an image, read from its header (MAX_IMAGE_PIXELS). */
+  maxImagePixels: number;
+  /** Pages of one request's documents together (MAX_DOCUMENT_PAGES). */
+  maxPages: number;
+  /** Inflated size of a zip-based document (DOCX), from its central directory. */
+  maxZipUncompressedBytes: number;
+  /** Inflated size / stored size of a zip-based document (MAX_ZIP_COMPRESSION_RATIO). */
+  maxZipCompressionRatio: number;
+  /** Element nesting depth of HTML and of a DOCX's XML (MAX_MARKUP_DEPTH). */
+  maxMarkupDepth: number;
+}
+
+export const DEFAULT_DOCUMENT_LIMITS: Readonly<DocumentLimits> = {
+  // A 600 dpi A4 scan is 35 megapixels; decoding 50 takes ~200 MB as RGBA.
+  maxImagePixels: 50_000_000,
+  maxPages: 2_000,
+  maxZipUncompressedBytes: 256 * 1024 * 1024,
+  // Word XML compresses 5-20x; zip bombs 1000x and more.
+  maxZipCompressionRatio: 200,
+  // Real documents nest a few dozen levels; the HTML converter recurses per level.
+  maxMarkupDepth: 256,
+};
+
+export interface ClassifyLimits {
+  /** Characters of one criterion (MAX_CRITERION_CHARS). */
+  maxCriterionChars: number;
+  /** Characters of one category name (MAX_CATEGORY_CHARS). */
+  maxCategoryChars: number;
+  /** Characters of `document_metadata` (MAX_DOCUMENT_METADATA_CHARS). */
+  maxDocumentMetadataChars: number;
+  /** Entries of `classification_schema` (MAX_CATEGORIES). */
+  maxCategories: number;
+}
+
+export interface ExecutorSettings {
+  /** V8 old-space ceiling of each executor process, MB (EXECUTOR_HEAP_MB). */
+  heapMb: number;
+  /** Resident memory past which the parent ends an executor mid-task, MB (EXECUTOR_RSS_LIMIT_MB). */
+  rssLimitMb: number;
+  /** An idle executor above this resident size is replaced after its task, MB (EXECUTOR_RECYCLE_RSS_MB). */
+  recycleRssMb: number;
+  /** Wall-clock limit of one task, ms (TASK_TIME_LIMIT_MS). */
+  taskTimeLimitMs: number;
+  /** An executor beyond the warm ones exits after this long idle, ms (EXECUTOR_IDLE_MS). */
+  idleMs: number;
 }
 
 export function loadProcessingConfig(env: Env): ProcessingConfig {
@@ -78,8 +138,39 @@ export function loadProcessingConfig(env: Env): ProcessingConfig {
     webhookRetryBaseMs: readInt(env, 'WEBHOOK_RETRY_BASE_MS', 5_000, 1),
     webhookRetryMaxMs: readInt(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000, 1),
     webhookTimeoutMs: readInt(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100),
+    webhookResolveTimeoutMs: readInt(env, 'WEBHOOK_RESOLVE_TIMEOUT_MS', 2_000, 50, 4_000),
     outboxRelayIntervalMs: readInt(env, 'OUTBOX_RELAY_INTERVAL_MS', 1_000, 10),
     outboxRelayLingerMs: readInt(env, 'OUTBOX_RELAY_LINGER_MS', 200, 0, 60_000),
     outboxBatchSize: readInt(env, 'OUTBOX_BATCH_SIZE', 500, 1, 10_000),
+    documentLimits: loadDocumentLimits(env),
+    classifyLimits: {
+      maxCriterionChars: readInt(env, 'MAX_CRITERION_CHARS', 2_000, 1),
+      maxCategoryChars: readInt(env, 'MAX_CATEGORY_CHARS', 256, 1),
+      maxDocumentMetadataChars: readInt(env, 'MAX_DOCUMENT_METADATA_CHARS', 20_000, 1),
+      maxCategories: readInt(env, 'MAX_CATEGORIES', 200, 1),
+    },
+    executors: {
+      heapMb: readInt(env, 'EXECUTOR_HEAP_MB', 1_024, 64),
+      rssLimitMb: readInt(env, 'EXECUTOR_RSS_LIMIT_MB', 1_280, 64),
+      recycleRssMb: readInt(env, 'EXECUTOR_RECYCLE_RSS_MB', 400, 64),
+      taskTimeLimitMs: readInt(env, 'TASK_TIME_LIMIT_MS', 120_000, 100),
+      idleMs: readInt(env, 'EXECUTOR_IDLE_MS', 60_000, 1_000),
+    },
+  };
+}
+
+function loadDocumentLimits(env: Env): DocumentLimits {
+  const d = DEFAULT_DOCUMENT_LIMITS;
+  return {
+    maxImagePixels: readInt(env, 'MAX_IMAGE_PIXELS', d.maxImagePixels, 1),
+    maxPages: readInt(env, 'MAX_DOCUMENT_PAGES', d.maxPages, 1),
+    maxZipUncompressedBytes: readInt(
+      env,
+      'MAX_ZIP_UNCOMPRESSED_BYTES',
+      d.maxZipUncompressedBytes,
+      1,
+    ),
+    maxZipCompressionRatio: readInt(env, 'MAX_ZIP_COMPRESSION_RATIO', d.maxZipCompressionRatio, 1),
+    maxMarkupDepth: readInt(env, 'MAX_MARKUP_DEPTH', d.maxMarkupDepth, 1),
   };
 }

@@ -97,6 +97,7 @@ describe('jobs API', () => {
     expect(res.body.result).toEqual({
       type: 'url',
       url: expect.stringContaining(`/job/${res.body.job_id}/result?expires=`),
+      result_id: res.body.job_id,
     });
     expect(res.body.response_confidence).toBeUndefined();
     const fetched = await fetch(res.body.result.url);

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { DashboardPageController } from './dashboard-page.controller.js';
+import { DashboardSessionController } from './dashboard-session.controller.js';
+
+/**
+ * The account dashboard page served by this app: its HTML and assets, and its browser
+ * session. The page reads only the public dashboard API and usage export, like any client.
+ */
+@Module({ controllers: [DashboardPageController, DashboardSessionController] })
+export class DashboardModule {}
