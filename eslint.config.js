@@ -27,7 +27,7 @@ export default tseslint.config(
   },
   {
     files: ['scripts/**/*.{js,mjs}', 'bench/**/*.{js,mjs}'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
   },
   {
     // The dashboard page's own ES modules run in the browser, served as they are.

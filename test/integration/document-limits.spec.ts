@@ -1,12 +1,12 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
-import { loadDocument, loadDocuments } from '../../src/processing/documents/document.loader.js';
+import { loadDocument, loadDocuments } from '../../src/documents/readers/document.loader.js';
 import {
   DEFAULT_DOCUMENT_LIMITS,
   DocumentLimitError,
   setDocumentLimits,
-} from '../../src/processing/documents/document-limits.js';
-import { terminateOcr } from '../../src/processing/documents/ocr.engine.js';
-import { loadLayoutDocuments } from '../../src/processing/parse/layout.loader.js';
+} from '../../src/documents/readers/document-limits.js';
+import { terminateOcr } from '../../src/documents/readers/ocr.engine.js';
+import { loadLayoutDocuments } from '../../src/documents/parse/layout.loader.js';
 import { makeDeepHtml, makeDocxBomb, makePngBomb } from '../support/bombs.js';
 import { makeDocx, makePdf, makePng } from '../support/documents.js';
 

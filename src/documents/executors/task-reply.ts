@@ -36,11 +36,7 @@ export function deserializeError(error: SerializedTaskError): Error {
     case 'TooManyPagesSelectedError':
       return new TooManyPagesSelectedError(Number(f.count), Number(f.max), f.input);
     case 'DocumentLimitError':
-      return new DocumentLimitError(
-        String(f.limit),
-        error.message,
-        f.status === 422 ? 422 : 413,
-      );
+      return new DocumentLimitError(String(f.limit), error.message, f.status === 422 ? 422 : 413);
     case 'PageSelectionError':
       return new PageSelectionError(
         f.kind as PageSelectionError['kind'],

@@ -71,18 +71,22 @@ function setUp() {
   const repository = {
     listEndpoints: jest.fn(async () => endpoints),
     findEndpoint: jest.fn(async (id: string) => endpoints.find((e) => e.endpointId === id)),
-    insertDelivery: jest.fn(async () => undefined),
-    findDelivery: jest.fn(async (): Promise<WebhookDelivery | null> => pendingDelivery()),
+    insertDelivery: jest.fn(async (..._args: unknown[]) => undefined),
+    findDelivery: jest.fn(async (..._args: unknown[]): Promise<WebhookDelivery | null> =>
+      pendingDelivery(),
+    ),
     orgSecret: jest.fn(async () => ORG_SECRET),
-    recordAttempt: jest.fn(async () => undefined),
+    recordAttempt: jest.fn(async (..._args: unknown[]) => undefined),
   };
   const queue = {
-    enqueue: jest.fn(async () => 'task'),
-    complete: jest.fn(async () => undefined),
-    fail: jest.fn(async () => undefined),
+    enqueue: jest.fn(async (..._args: unknown[]) => 'task'),
+    complete: jest.fn(async (..._args: unknown[]) => undefined),
+    fail: jest.fn(async (..._args: unknown[]) => undefined),
   };
   const fetcher = {
-    post: jest.fn(async (): Promise<{ statusCode: number }> => ({ statusCode: 204 })),
+    post: jest.fn(async (..._args: unknown[]): Promise<{ statusCode: number }> => ({
+      statusCode: 204,
+    })),
   };
   const db = {
     transaction: jest.fn(async (work: (t: Transaction) => Promise<unknown>) => work(tx)),
@@ -105,7 +109,9 @@ describe(WebhooksService.name, () => {
     jest.useFakeTimers({ now: NOW, doNotFake: ['nextTick', 'setImmediate'] });
     t = setUp();
   });
-  afterEach(() => jest.useRealTimers());
+  afterEach(() => {
+    jest.useRealTimers();
+  });
 
   describe('scheduleForJob', () => {
     it('schedules one io task for a direct webhook, with the spec body', async () => {
