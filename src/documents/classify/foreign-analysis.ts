@@ -63,8 +63,21 @@ function addSense(map: Map<string, Senses>, key: string, sense: EnglishWord[]): 
   }
 }
 
+/** The stemmer with a bounded memo: documents repeat their words, stemming is the hot path. */
+function memoised(stem: (word: string) => string): (word: string) => string {
+  const memo = new Map<string, string>();
+  return (word) => {
+    let out = memo.get(word);
+    if (out === undefined) {
+      if (memo.size > 50_000) memo.clear();
+      memo.set(word, (out = stem(word)));
+    }
+    return out;
+  };
+}
+
 function buildBridge(language: ForeignLanguage): Bridge {
-  const stem = stemmerFor(language);
+  const stem = memoised(stemmerFor(language));
   const stop = stopwordsOf(language);
   const bridge: Bridge = {
     stem,
@@ -150,6 +163,7 @@ function lookup(bridge: Bridge, word: string): Senses | null {
 
 interface Token {
   word: string;
+  stem: string;
   sentence: number;
   negated: boolean;
   /** A function word: only ever part of a lexicon phrase, never a term of its own. */
@@ -174,7 +188,8 @@ function tokenize(bridge: Bridge, language: ForeignLanguage, text: string, deep:
     const number = !HAS_LETTER.test(token);
     const stop =
       !number && (token.length < 2 || bridge.stop.has(token)) && lookup(bridge, token) === null;
-    out.push({ word: token, sentence, negated: denied > 0, stop });
+    const stem = number ? token : bridge.stem(token);
+    out.push({ word: token, stem, sentence, negated: denied > 0, stop });
     if (denied > 0 && !stop) denied--;
   }
   return out;
@@ -211,7 +226,7 @@ export function analyzeForeign(text: string, language: ForeignLanguage, deep: bo
     for (let size = Math.min(bridge.longestPhrase, tokens.length - i); size > 1; size--) {
       const span = tokens.slice(i, i + size);
       if (span.some((t) => t.sentence !== token.sentence)) continue;
-      const found = bridge.phrases.get(span.map((t) => bridge.stem(t.word)).join(' '));
+      const found = bridge.phrases.get(span.map((t) => t.stem).join(' '));
       if (found) {
         senses = found;
         used = size;
@@ -224,7 +239,7 @@ export function analyzeForeign(text: string, language: ForeignLanguage, deep: bo
       emit(senses[0], token, terms, token.sentence);
       for (const sense of senses.slice(1)) emit(sense, token, extra, extraSentence--);
     } else {
-      const stem = HAS_LETTER.test(token.word) ? bridge.stem(token.word) : token.word;
+      const stem = token.stem;
       terms.push({
         lemma: stem,
         stem,
