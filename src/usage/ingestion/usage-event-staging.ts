@@ -24,7 +24,6 @@ export const METADATA_STAGING = 'usage_staging_metadata';
 
 const EVENT_COLUMNS: [string, DuckDBType][] = [
   ['grp', INTEGER],
-  ['ord', INTEGER],
   ['event_id', VARCHAR],
   ['source_c', INTEGER],
   ['org_c', INTEGER],
@@ -39,9 +38,12 @@ const EVENT_COLUMNS: [string, DuckDBType][] = [
   ['job_id', VARCHAR],
   ['is_async', BOOLEAN],
   ['metadata_json', VARCHAR],
+  // Code of the event's groupable metadata entries as a combination (0: none).
+  ['meta_c', INTEGER],
 ];
+/** One row per entry of each distinct combination of metadata entries in the write. */
 const METADATA_COLUMNS: [string, DuckDBType][] = [
-  ['ord', INTEGER],
+  ['combo', INTEGER],
   ['pos', INTEGER],
   ['key_c', INTEGER],
   ['value_c', INTEGER],
@@ -72,7 +74,7 @@ class Dictionary {
   }
 }
 
-/** Stages `groups` (group index = position); `ord` numbers events across the write. */
+/** Stages `groups` (an event's `grp` is its group's position). */
 export async function stageEvents(
   connection: DuckDBConnection,
   groups: NormalizedUsageEvent[][],
@@ -81,13 +83,32 @@ export async function stageEvents(
   const days = new Set<string>();
   const rows: unknown[][] = EVENT_COLUMNS.map(() => []);
   const meta: number[][] = METADATA_COLUMNS.map(() => []);
-  let ord = 0;
+  // Dashboards' metadata has few distinct combinations (team x env...), so the MAP column
+  // and the metadata rollups are built once per combination, not once per event.
+  const combos = new Map<string, number>();
+  const comboCode = (metadata: Record<string, string>): number => {
+    const codes: number[] = [];
+    for (const key in metadata) codes.push(dict.code(key), dict.code(metadata[key]));
+    if (codes.length === 0) return 0;
+    const signature = codes.join(',');
+    let combo = combos.get(signature);
+    if (combo === undefined) {
+      combo = combos.size + 1;
+      combos.set(signature, combo);
+      for (let i = 0; i < codes.length; i += 2) {
+        meta[0].push(combo);
+        meta[1].push(i / 2);
+        meta[2].push(codes[i]);
+        meta[3].push(codes[i + 1]);
+      }
+    }
+    return combo;
+  };
   groups.forEach((events, grp) => {
     for (const e of events) {
       days.add(e.day);
       const values = [
         grp,
-        ord,
         e.eventId,
         dict.code(e.source),
         dict.code(e.orgId),
@@ -102,16 +123,9 @@ export async function stageEvents(
         e.jobId,
         e.isAsync,
         e.metadataJson,
+        comboCode(e.metadata),
       ];
       for (let c = 0; c < values.length; c++) rows[c].push(values[c]);
-      let pos = 0;
-      for (const key in e.metadata) {
-        meta[0].push(ord);
-        meta[1].push(pos++);
-        meta[2].push(dict.code(key));
-        meta[3].push(dict.code(e.metadata[key]));
-      }
-      ord++;
     }
   });
   await appendColumns(connection, EVENT_STAGING, EVENT_COLUMNS, rows);

@@ -10,8 +10,9 @@ export interface CardinalityRule {
 }
 
 /**
- * Cardinality tracking and the metadata rollups for the new events of one write
- * (`batch_new`), from the staged metadata entries.
+ * Cardinality tracking and the metadata rollups for the new events of one write, from
+ * their daily totals per metadata combination (`batch_daily_meta`) and the staged
+ * combinations: a few rows per (org, day, combination) instead of one per event and key.
  */
 export async function applyMetadata(
   connection: DuckDBConnection,
@@ -20,14 +21,14 @@ export async function applyMetadata(
 ): Promise<{ orgId: string; key: string }[]> {
   await connection.run(
     `CREATE OR REPLACE TEMP TABLE batch_metadata AS
-       SELECT n.org_id, n.day, n.product, n.feature, n.api_key_id, n.file_type, n.credits,
-              $1[m.key_c] AS meta_key, $1[m.value_c] AS meta_value
-       FROM ${METADATA_STAGING} m JOIN batch_new n USING (ord)`,
+       SELECT d.org_id, d.day, d.product, d.feature, d.api_key_id, d.file_type, d.credits,
+              d.request_count, $1[m.key_c] AS meta_key, $1[m.value_c] AS meta_value
+       FROM ${METADATA_STAGING} m JOIN batch_daily_meta d ON d.meta_c = m.combo`,
     [dictionary],
   );
   await connection.run(
     `CREATE OR REPLACE TEMP TABLE batch_keys AS
-       SELECT b.org_id, b.meta_key, count(*) AS events, any_value(s.rejected_at) AS rejected_at
+       SELECT b.org_id, b.meta_key, sum(b.request_count) AS events, any_value(s.rejected_at) AS rejected_at
        FROM batch_metadata b
        LEFT JOIN metadata_key_stats s ON s.org_id = b.org_id AND s.meta_key = b.meta_key
        GROUP BY b.org_id, b.meta_key`,
@@ -109,7 +110,7 @@ export async function applyMetadata(
   await connection.run(
     `INSERT INTO usage_daily_metadata
        SELECT b.org_id, b.meta_key, b.day, b.meta_value, b.product, b.feature, b.api_key_id, b.file_type,
-              sum(b.credits), count(*)
+              sum(b.credits), sum(b.request_count)
        FROM batch_metadata b
        SEMI JOIN metadata_key_stats s
          ON s.org_id = b.org_id AND s.meta_key = b.meta_key AND s.rejected_at IS NULL
@@ -120,7 +121,7 @@ export async function applyMetadata(
   );
   await connection.run(
     `INSERT INTO usage_daily_metadata_value
-       SELECT md5_number_upper(b.org_id), b.org_id, b.meta_key, b.day, b.meta_value, sum(b.credits), count(*)
+       SELECT md5_number_upper(b.org_id), b.org_id, b.meta_key, b.day, b.meta_value, sum(b.credits), sum(b.request_count)
        FROM batch_metadata b
        SEMI JOIN metadata_key_stats s
          ON s.org_id = b.org_id AND s.meta_key = b.meta_key AND s.rejected_at IS NULL

@@ -136,12 +136,12 @@ export class UsageStoreRepository {
     await connection.run(
       `CREATE OR REPLACE TEMP TABLE batch_new AS
        SELECT s.* FROM (
-         SELECT md5_number($1[source_c] || chr(0) || event_id) AS event_key, grp, ord,
+         SELECT md5_number($1[source_c] || chr(0) || event_id) AS event_key, grp,
                 $1[source_c] AS source, event_id, $1[org_c] AS org_id,
                 CAST(event_time AS TIMESTAMPTZ) AS event_time, CAST($1[day_c] AS DATE) AS day,
                 $1[product_c] AS product, $1[feature_c] AS feature, $1[api_key_c] AS api_key_id,
                 $1[file_type_c] AS file_type, pages, CAST(credits AS DECIMAL(18, 6)) AS credits,
-                job_id, is_async, metadata_json
+                job_id, is_async, metadata_json, meta_c
          FROM ${EVENT_STAGING}
        ) s
        ANTI JOIN (SELECT day, event_key FROM usage_events WHERE day IN (${dayParams})) e
@@ -171,19 +171,26 @@ export class UsageStoreRepository {
               $2 + n.grp, now()
        FROM batch_new n
        LEFT JOIN (
-         SELECT ord, map(list($1[key_c] ORDER BY pos), list($1[value_c] ORDER BY pos)) AS metadata
-         FROM ${METADATA_STAGING} GROUP BY ord
-       ) m USING (ord)
-       ORDER BY n.day`,
+         SELECT combo, map(list($1[key_c] ORDER BY pos), list($1[value_c] ORDER BY pos)) AS metadata
+         FROM ${METADATA_STAGING} GROUP BY combo
+       ) m ON m.combo = n.meta_c`,
       [dict, firstBatchId],
     );
-    // The write's daily totals once; both rollups below derive from them, so the
-    // dimension rollup unnests a few rows per (org, day, combination), not four per event.
+    // The write's daily totals once (per metadata combination too); every rollup below
+    // derives from them, so the dimension rollup unnests a few rows per (org, day,
+    // combination), not four per event, and the metadata ones a few per entry.
+    await connection.run(
+      `CREATE OR REPLACE TEMP TABLE batch_daily_meta AS
+       SELECT org_id, day, product, feature, api_key_id, file_type, meta_c,
+              sum(credits) AS credits, count(*) AS request_count
+       FROM batch_new
+       GROUP BY ALL`,
+    );
     await connection.run(
       `CREATE OR REPLACE TEMP TABLE batch_daily AS
        SELECT org_id, day, product, feature, api_key_id, file_type,
-              sum(credits) AS credits, count(*) AS request_count
-       FROM batch_new
+              sum(credits) AS credits, sum(request_count) AS request_count
+       FROM batch_daily_meta
        GROUP BY ALL`,
     );
     await connection.run(
