@@ -52,6 +52,8 @@ export interface UsageConfig {
   cardinality: CardinalityRule;
   /** How often the narrow rollups are rewritten in org order; 0 turns it off. */
   rollupClusterIntervalMs: number;
+  /** Bytes of export bodies the result cache keeps (`USAGE_EXPORT_CACHE_MB`); 0 turns it off. */
+  exportCacheBytes: number;
 }
 
 export interface KafkaConfig {
@@ -204,6 +206,7 @@ function readUsage(env: Env): UsageConfig {
     },
     rollupClusterIntervalMs:
       readInt(env, 'USAGE_ROLLUP_CLUSTER_INTERVAL_MIN', 60, 0, 7 * 24 * 60) * 60_000,
+    exportCacheBytes: readInt(env, 'USAGE_EXPORT_CACHE_MB', 64, 0, 16_384) * 2 ** 20,
   };
 }
 

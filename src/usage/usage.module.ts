@@ -18,6 +18,8 @@ import { UsageExportRepository } from './export/usage-export.repository.js';
 import { UsageExportService } from './export/usage-export.service.js';
 import { UsageExportController } from './export/usage-export.controller.js';
 import { UsageImportService } from './import/usage-import.service.js';
+import { UsageExportCache } from './export/usage-export.cache.js';
+import { UsageWatermarks } from './usage-watermarks.js';
 
 /** The usage plane: ingestion into the DuckDB store, metadata keys, and the export API. */
 @Global()
@@ -45,6 +47,8 @@ import { UsageImportService } from './import/usage-import.service.js';
     MetadataKeyService,
     UsageExportRepository,
     UsageExportService,
+    UsageExportCache,
+    UsageWatermarks,
     UsageImportService,
   ],
   exports: [

@@ -6,7 +6,7 @@ import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorato
 import type { AccountPrincipal } from '../../accounts/principal.js';
 import { parseUsageExportQuery } from './usage-export.query.js';
 import { UsageExportService, ResolvedExport } from './usage-export.service.js';
-import { CSV_HEADER, csvFileName, csvRow, exportJson } from './usage-export.serializer.js';
+import { CSV_HEADER, csvFileName, csvRow } from './usage-export.serializer.js';
 
 @Controller('api/v1/usage')
 @UseGuards(AccountAuthGuard)
@@ -32,10 +32,8 @@ export class UsageExportController {
         .send(Readable.from(this.csvLines(resolved)));
       return;
     }
-    const data = await this.exports.jsonData(resolved);
-    void reply
-      .header('Content-Type', 'application/json; charset=utf-8')
-      .send(exportJson(resolved.orgId, resolved.query, data));
+    const body = await this.exports.jsonBody(resolved);
+    void reply.header('Content-Type', 'application/json; charset=utf-8').send(body);
   }
 
   private async *csvLines(resolved: ResolvedExport): AsyncGenerator<string> {
