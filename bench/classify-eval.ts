@@ -4,10 +4,10 @@
  * Run: npm run bench:classify-eval
  */
 import os from 'node:os';
-import { classify, warmUpClassifier } from '../src/processing/classify/classify.js';
-import type { ClassifyModel } from '../src/processing/classify/classify.types.js';
-import { loadDocument } from '../src/processing/documents/document.loader.js';
-import { terminateOcr } from '../src/processing/documents/ocr.engine.js';
+import { classify, warmUpClassifier } from '../src/documents/classify/classify.js';
+import type { ClassifyModel } from '../src/documents/classify/classify.types.js';
+import { loadDocument } from '../src/documents/readers/document.loader.js';
+import { terminateOcr } from '../src/documents/readers/ocr.engine.js';
 import { evaluate, loadEvalSet } from '../test/support/classify-eval.js';
 import { makePdf, makeScannedPdf } from '../test/support/documents.js';
 

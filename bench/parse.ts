@@ -4,11 +4,11 @@
  * the same PDF in the same process (the baseline: no positions, no blocks).
  * Run: npm run bench:parse
  */
-import { loadDocument } from '../src/processing/documents/document.loader.js';
-import { terminateOcr } from '../src/processing/documents/ocr.engine.js';
-import { loadLayoutDocument } from '../src/processing/parse/layout.loader.js';
-import { parseDocument } from '../src/processing/parse/parse.operation.js';
-import { LAYOUT_ENGINES, type LayoutEngine } from '../src/processing/versions/engines.js';
+import { loadDocument } from '../src/documents/readers/document.loader.js';
+import { terminateOcr } from '../src/documents/readers/ocr.engine.js';
+import { loadLayoutDocument } from '../src/documents/parse/layout.loader.js';
+import { parseDocument } from '../src/documents/parse/parse.operation.js';
+import { LAYOUT_ENGINES, type LayoutEngine } from '../src/documents/versions/engines.js';
 import { makeScannedPdf } from '../test/support/documents.js';
 import { makeLayoutPdf, type LayoutPageSpec } from '../test/support/layout-documents.js';
 

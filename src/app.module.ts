@@ -14,9 +14,9 @@ import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { ProcessingModule } from './processing/processing.module.js';
 import { HealthModule } from './operations/health/health.module.js';
 import { MetricsModule } from './common/metrics/metrics.module.js';
+import { ReadinessModule } from './common/health/readiness.module.js';
 import { OperationsModule } from './operations/operations.module.js';
-import { QueueOperationsModule } from './operations/redis-queue/redis-queue.module.js';
-import { VersionsModule } from './processing/versions/versions.module.js';
+import { ClockModule } from './common/clock.module.js';
 
 /** Replacements tests make to providers of the real app (e.g. a fixed clock). */
 export interface AppOverrides {
@@ -39,6 +39,7 @@ export class AppModule {
           },
         }),
         MetricsModule,
+        ReadinessModule,
         HealthModule,
         DatabaseModule,
         AccountsModule,
@@ -46,8 +47,7 @@ export class AppModule {
         UsageKafkaConsumerModule,
         AdminModule,
         ProcessingModule,
-        VersionsModule.forRoot(overrides.clock),
-        QueueOperationsModule,
+        ClockModule.forRoot(overrides.clock),
         OperationsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],

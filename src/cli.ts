@@ -5,7 +5,7 @@ import { describeError, EXIT } from './cli/cli-error.js';
 import { connect } from './cli/connect.js';
 import { buildProgram, CommanderError } from './cli/program.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
-import { addOperationsCommands } from './operations/preflight/operations-commands.js';
+import { addOperationsCommands } from './cli/operations-commands.js';
 
 /**
  * docproc-admin: one admin command per run, JSON result on stdout, one-line error on

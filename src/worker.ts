@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { SHUTDOWN_SIGNALS } from './common/shutdown-signals.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
-import { WorkerModule } from './operations/worker/worker.module.js';
+import { WorkerModule } from './processing/worker/worker.module.js';
 
 /** `npm run start:worker`: a new-queue (BullMQ) worker process, no HTTP server. */
 async function main(): Promise<void> {

@@ -1,14 +1,15 @@
 import { Module } from '@nestjs/common';
 import { ProcessingModule } from '../processing/processing.module.js';
 import { OperationsController } from './queue-metrics/operations.controller.js';
-import { RedisResultsConsumer } from './redis-queue/redis-results.consumer.js';
+import { RedisResultsConsumer } from '../processing/queue/redis/redis-results.consumer.js';
 import { LegacyDisableGuard } from './upgrade/legacy-disable.guard.js';
 import { LegacyWatchdogService } from './watchdog/legacy-watchdog.service.js';
 
 /**
  * The operations plane in the HTTP process: queue metrics, drain status, rollout report,
  * the new queue's results consumer, the legacy-disable guard and the database-queue
- * workers' watchdog. Routing and the admission cap live in QueueOperationsModule.
+ * workers' watchdog. Routing and the admission cap live in processing's QueueOperationsModule,
+ * which ProcessingModule re-exports.
  */
 @Module({
   imports: [ProcessingModule],

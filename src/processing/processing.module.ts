@@ -19,7 +19,7 @@ import { UsageOutboxRelay } from './outbox/usage-outbox.relay.js';
 import { UsageOutboxRepository } from './outbox/usage-outbox.repository.js';
 import { QUEUE_DRIVER } from './queue/queue-driver.js';
 import { QueueWorkers } from './queue/queue-workers.service.js';
-import { RoutingQueueDriver } from '../operations/redis-queue/routing-queue.driver.js';
+import { RoutingQueueDriver } from './queue/redis/routing-queue.driver.js';
 import { installJsonBodyParser } from './requests/json-body.parser.js';
 import { presignedPutPlugin } from './upload/presigned-put.plugin.js';
 import { ProcessingSecretsRepository } from './upload/processing-secrets.repository.js';
@@ -30,8 +30,12 @@ import { UrlSigner } from './upload/url-signer.service.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { WebhooksRepository } from './webhooks/webhooks.repository.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
-import { OperationsController } from './operations/operations.controller.js';
-import { OperationJobsService } from './operations/operation-jobs.service.js';
+import { OperationsController } from './document-operations/operations.controller.js';
+import { OperationJobsService } from './document-operations/operation-jobs.service.js';
+import { AccountsModule } from '../accounts/accounts.module.js';
+import { UsageModule } from '../usage/usage.module.js';
+import { QueueOperationsModule } from './queue/redis/redis-queue.module.js';
+import { VersionsModule } from './versions/versions.module.js';
 
 const PROCESSING_ROUTES =
   /^\/(classify|classify_async|parse|parse_async|extract|extract_async|split|split_async|job|jobs|cancel|upload|webhooks)(\/|\?|$)/;
@@ -41,6 +45,7 @@ const PROCESSING_ROUTES =
  * workers, uploads and input fetching, webhooks and the usage outbox.
  */
 @Module({
+  imports: [AccountsModule, UsageModule, QueueOperationsModule, VersionsModule],
   controllers: [
     ClassifyController,
     JobsController,
@@ -73,6 +78,8 @@ const PROCESSING_ROUTES =
     UsageOutboxRelay,
   ],
   exports: [
+    QueueOperationsModule,
+    VersionsModule,
     QUEUE_DRIVER,
     QueueWorkers,
     JobsService,

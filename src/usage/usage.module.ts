@@ -1,4 +1,5 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module.js';
 import { USAGE_EVENT_SINK } from './usage-event.js';
 import { OrgDirectoryRepository } from './ingestion/org-directory.repository.js';
 import { UsageStoreRepository } from './ingestion/usage-store.repository.js';
@@ -22,10 +23,9 @@ import { UsageExportCache } from './export/usage-export.cache.js';
 import { UsageWatermarks } from './usage-watermarks.js';
 
 /** The usage plane: ingestion into the DuckDB store, metadata keys, and the export API. */
-@Global()
 @Module({
   // MetricsModule is global in the server; importing it here also serves docproc-admin's context.
-  imports: [MetricsModule, UsageKafkaModule],
+  imports: [MetricsModule, AccountsModule, UsageKafkaModule],
   controllers: [UsageExportController, MetadataKeyController],
   providers: [
     OrgDirectoryRepository,

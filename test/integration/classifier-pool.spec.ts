@@ -4,13 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { ClassifierPool } from '../../src/processing/classify/classifier.pool.js';
-import type { ClassificationCategory } from '../../src/processing/classify/classify.types.js';
+import { ClassifierPool } from '../../src/documents/classify/classifier.pool.js';
+import type { ClassificationCategory } from '../../src/documents/classify/classify.types.js';
 import {
   TooManyPagesSelectedError,
   UnsupportedDocumentError,
-} from '../../src/processing/documents/document.errors.js';
-import { terminateOcr } from '../../src/processing/documents/ocr.engine.js';
+} from '../../src/documents/readers/document.errors.js';
+import { terminateOcr } from '../../src/documents/readers/ocr.engine.js';
 import { makePdf, makeScannedPdf } from '../support/documents.js';
 
 const run = promisify(execFile);
@@ -68,7 +68,7 @@ describe(ClassifierPool.name, () => {
     fs.writeFileSync(text, await makePdf(['Invoice number 77', 'Second page']));
     const script = `
         import fs from 'node:fs';
-        import { ClassifierPool } from ${JSON.stringify(path.join(outDir, 'src/processing/classify/classifier.pool.js'))};
+        import { ClassifierPool } from ${JSON.stringify(path.join(outDir, 'src/documents/classify/classifier.pool.js'))};
         const pool = new ClassifierPool({ maxThreads: 2 });
         const out = { inline: pool.inline, threadsBeforeUse: pool.threads };
         const task = {
@@ -82,7 +82,7 @@ describe(ClassifierPool.name, () => {
         out.threads = pool.threads;
         await pool.close();
         // Parse/extract/split share the generic TaskPool: the same worker-thread path.
-        const { OperationPool } = await import(${JSON.stringify(path.join(outDir, 'src/processing/operations/operation.pool.js'))});
+        const { OperationPool } = await import(${JSON.stringify(path.join(outDir, 'src/documents/executors/operation.pool.js'))});
         const operations = new OperationPool({ maxThreads: 1 });
         out.operationsInline = operations.inline;
         const layout = { family: 'layout_model', version: 'layout-v3', engine: 'line-blocks', stage: 'default', pinned: false, frozenSnapshot: false };

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { classify, warmUpClassifier } from '../../src/processing/classify/classify.js';
+import { classify, warmUpClassifier } from '../../src/documents/classify/classify.js';
 import { evaluate, loadEvalSet, type EvalSet } from '../support/classify-eval.js';
 
 let set: EvalSet;

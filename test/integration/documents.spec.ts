@@ -4,14 +4,14 @@ import {
   CorruptDocumentError,
   TooManyPagesSelectedError,
   UnsupportedDocumentError,
-} from '../../src/processing/documents/document.errors.js';
+} from '../../src/documents/readers/document.errors.js';
 import {
   concatDocuments,
   loadDocument,
   loadDocuments,
-} from '../../src/processing/documents/document.loader.js';
-import { detectDocumentType } from '../../src/processing/documents/file-type.detector.js';
-import { terminateOcr } from '../../src/processing/documents/ocr.engine.js';
+} from '../../src/documents/readers/document.loader.js';
+import { detectDocumentType } from '../../src/documents/readers/file-type.detector.js';
+import { terminateOcr } from '../../src/documents/readers/ocr.engine.js';
 import { createCanvas } from '@napi-rs/canvas';
 import { makeDocx, makePdf, makePng, makeTiff, PAGE_BREAK } from '../support/documents.js';
 

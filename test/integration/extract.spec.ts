@@ -4,9 +4,9 @@ import {
   extractDocument,
   validateSchema,
   type JsonSchema,
-} from '../../src/processing/extract/extract.operation.js';
-import { loadLayoutDocument } from '../../src/processing/parse/layout.loader.js';
-import type { LayoutDocument } from '../../src/processing/parse/layout.types.js';
+} from '../../src/documents/extract/extract.operation.js';
+import { loadLayoutDocument } from '../../src/documents/parse/layout.loader.js';
+import type { LayoutDocument } from '../../src/documents/parse/layout.types.js';
 import { makeLayoutPdf, type DrawnLine } from '../support/layout-documents.js';
 
 const schema: JsonSchema = {

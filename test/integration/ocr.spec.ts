@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { CorruptDocumentError } from '../../src/processing/documents/document.errors.js';
-import { loadDocument } from '../../src/processing/documents/document.loader.js';
-import { terminateOcr } from '../../src/processing/documents/ocr.engine.js';
+import { CorruptDocumentError } from '../../src/documents/readers/document.errors.js';
+import { loadDocument } from '../../src/documents/readers/document.loader.js';
+import { terminateOcr } from '../../src/documents/readers/ocr.engine.js';
 import { makePdf, makePng, makeScannedPdf, makeTiff } from '../support/documents.js';
 
 // OCR runs tesseract.js (WASM) with the bundled English data: slow, so few cases and

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { terminateOcr } from '../../src/processing/documents/ocr.engine.js';
-import type { ParseBlock } from '../../src/processing/parse/layout.engines.js';
-import { loadLayoutDocument } from '../../src/processing/parse/layout.loader.js';
-import type { LayoutDocument } from '../../src/processing/parse/layout.types.js';
-import { parseDocument } from '../../src/processing/parse/parse.operation.js';
+import { terminateOcr } from '../../src/documents/readers/ocr.engine.js';
+import type { ParseBlock } from '../../src/documents/parse/layout.engines.js';
+import { loadLayoutDocument } from '../../src/documents/parse/layout.loader.js';
+import type { LayoutDocument } from '../../src/documents/parse/layout.types.js';
+import { parseDocument } from '../../src/documents/parse/parse.operation.js';
 import { makeDocx, makeScannedPdf } from '../support/documents.js';
 import { makeLayoutPdf, type DrawnLine } from '../support/layout-documents.js';
 

@@ -1,18 +1,18 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { RequestValidationError } from '../../src/common/validation-error.js';
-import { runExtract } from '../../src/processing/extract/extract.runner.js';
-import { runParse } from '../../src/processing/parse/parse.runner.js';
-import { runSplit } from '../../src/processing/split/split.runner.js';
+import { runExtract } from '../../src/documents/extract/extract.runner.js';
+import { runParse } from '../../src/documents/parse/parse.runner.js';
+import { runSplit } from '../../src/documents/split/split.runner.js';
 import {
   resolveExtractVersions,
   resolveParseVersions,
   resolveSplitVersions,
   type VersionResolver,
-} from '../../src/processing/versions/model-pins.js';
+} from '../../src/documents/versions/model-pins.js';
 import type {
   ModelFamilyInfo,
   ModelVersion,
-} from '../../src/processing/versions/model-version.types.js';
+} from '../../src/documents/versions/model-version.types.js';
 import {
   VersionCatalog,
   type FrozenSnapshot,

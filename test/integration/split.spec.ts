@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { loadLayoutDocument } from '../../src/processing/parse/layout.loader.js';
-import type { LayoutDocument } from '../../src/processing/parse/layout.types.js';
+import { loadLayoutDocument } from '../../src/documents/parse/layout.loader.js';
+import type { LayoutDocument } from '../../src/documents/parse/layout.types.js';
 import {
   deepSplitDocument,
   splitDocument,
   type SplitSection,
-} from '../../src/processing/split/split.operation.js';
+} from '../../src/documents/split/split.operation.js';
 import { makePdf } from '../support/documents.js';
 import { makeLayoutPdf } from '../support/layout-documents.js';
 

@@ -4,12 +4,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { classify } from '../../src/processing/classify/classify.js';
+import { classify } from '../../src/documents/classify/classify.js';
 import type {
   ClassificationCategory,
   ClassifyModel,
-} from '../../src/processing/classify/classify.types.js';
-import { loadDocument } from '../../src/processing/documents/document.loader.js';
+} from '../../src/documents/classify/classify.types.js';
+import { loadDocument } from '../../src/documents/readers/document.loader.js';
 
 export interface EvalDocument {
   file: string;

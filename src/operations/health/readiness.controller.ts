@@ -1,6 +1,6 @@
 import { Controller, Get, HttpStatus } from '@nestjs/common';
 import { ApiError } from '../../common/api-error.js';
-import { ReadinessReport, ReadinessService } from './readiness.service.js';
+import { ReadinessReport, ReadinessService } from '../../common/health/readiness.service.js';
 
 /**
  * Readiness, unlike `/health` (liveness), says whether this instance does its job: 503 when

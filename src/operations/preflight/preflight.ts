@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ConfigError, loadConfig } from '../../config/app-config.js';
 import { QUEUES, type QueueName } from '../../processing/queue/queue-driver.js';
-import { withTimeout } from '../redis-queue/redis-connection.js';
-import { RedisQueueClient } from '../redis-queue/redis-queue.client.js';
+import { withTimeout } from '../../processing/queue/redis/redis-connection.js';
+import { RedisQueueClient } from '../../processing/queue/redis/redis-queue.client.js';
 import {
   LANE_PRIORITY,
   PING_JOB,
   type PingReply,
   type PingTask,
-} from '../redis-queue/redis-queue.types.js';
+} from '../../processing/queue/redis/redis-queue.types.js';
 
 export interface PreflightCheck {
   name: string;

@@ -1,8 +1,11 @@
 import { Controller, Get } from '@nestjs/common';
 import { QUEUES, type QueueName } from '../../processing/queue/queue-driver.js';
-import { RolloutService, type RolloutReport } from '../rollout/rollout.service.js';
-import { LegacyQueueRepository } from '../upgrade/legacy-queue.repository.js';
-import { QueueDepthService, type CombinedDepth } from './queue-depth.service.js';
+import { RolloutService, type RolloutReport } from '../../processing/queue/rollout.service.js';
+import { LegacyQueueRepository } from '../../processing/queue/legacy-queue.repository.js';
+import {
+  QueueDepthService,
+  type CombinedDepth,
+} from '../../processing/queue/queue-depth.service.js';
 
 /**
  * The self-hosted operational endpoints (unauthenticated like `/health` and `/metrics`:

@@ -1,9 +1,13 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
-import { legacyWorkersEnabled, rolloutEnvName, ALL_ROLLOUT_KEYS } from '../operations.config.js';
-import { RolloutService } from '../rollout/rollout.service.js';
-import { LegacyQueueRepository } from './legacy-queue.repository.js';
+import {
+  legacyWorkersEnabled,
+  rolloutEnvName,
+  ALL_ROLLOUT_KEYS,
+} from '../../config/operations.config.js';
+import { RolloutService } from '../../processing/queue/rollout.service.js';
+import { LegacyQueueRepository } from '../../processing/queue/legacy-queue.repository.js';
 
 /** Why turning the legacy workers off is refused now; empty when it is allowed. */
 export function legacyDisableRefusals(

@@ -2,8 +2,8 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { QueueWorkers } from '../../processing/queue/queue-workers.service.js';
-import { legacyWorkersEnabled } from '../operations.config.js';
-import { WorkerWatchdog } from './worker-watchdog.js';
+import { legacyWorkersEnabled } from '../../config/operations.config.js';
+import { WorkerWatchdog } from '../../processing/worker/watchdog/worker-watchdog.js';
 
 /** The watchdog of the database-queue workers (worker, priority worker, gpu worker roles). */
 @Injectable()

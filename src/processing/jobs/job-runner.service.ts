@@ -5,7 +5,7 @@ import { ApiError } from '../../common/api-error.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService, type Transaction } from '../../database/duckdb.service.js';
-import { AdmissionService } from '../../operations/admission/admission.service.js';
+import { AdmissionService } from '../admission/admission.service.js';
 import {
   type Product,
   USAGE_EVENT_SOURCE_PROCESSING,

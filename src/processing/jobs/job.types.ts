@@ -2,7 +2,7 @@ import {
   CorruptDocumentError,
   PageSelectionError,
   UnsupportedDocumentError,
-} from '../documents/document.errors.js';
+} from '../../documents/readers/document.errors.js';
 
 /** Internal job states; the API shows Pending (queued, running), Completed and Failed. */
 export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';

@@ -1,12 +1,8 @@
 import type { Transaction } from '../../database/duckdb.service.js';
+import type { ClaimFilter, Lane, QueueName } from '../../config/queue.types.js';
 
-/** Issue 6's two queues: `cpu` (decoding, OCR, classification) and `io` (fetches, webhooks). */
-export const QUEUES = ['cpu', 'io'] as const;
-export type QueueName = (typeof QUEUES)[number];
-
-/** Lanes in the order every worker polls them: priority always before standard, batch last. */
-export const LANES = ['priority', 'standard', 'batch'] as const;
-export type Lane = (typeof LANES)[number];
+export { LANES, QUEUES } from '../../config/queue.types.js';
+export type { ClaimFilter, Lane, QueueName } from '../../config/queue.types.js';
 
 export interface QueueTask<P = unknown> {
   taskId: string;
@@ -37,12 +33,6 @@ export interface EnqueueOptions {
  * What one worker loop may claim: issue 6's worker kinds are the same loop with different
  * filters (see databaseQueueWorkers). An empty filter takes everything, lanes in LANES order.
  */
-export interface ClaimFilter {
-  /** Only these lanes (still polled in LANES order). */
-  lanes?: readonly Lane[];
-  /** `only`: deep work alone (gpu worker); `exclude`: never deep work (the others, when a gpu worker runs). */
-  deep?: 'only' | 'exclude';
-}
 
 export interface LaneDepth {
   queued: number;

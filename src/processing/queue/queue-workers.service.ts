@@ -7,10 +7,7 @@ import {
 } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
-import {
-  databaseQueueWorkers,
-  type DatabaseWorkerPool,
-} from '../../operations/operations.config.js';
+import { databaseQueueWorkers, type DatabaseWorkerPool } from '../../config/operations.config.js';
 import {
   type ClaimFilter,
   type Lane,

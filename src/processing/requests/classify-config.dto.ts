@@ -17,9 +17,8 @@ import {
   Required,
   str,
 } from './request-validation.js';
+import { countRequestedPages, MAX_SELECTED_PAGES } from '../../documents/readers/page-range.js';
 
-/** The most pages a classification may select (spec "Limits"). */
-export const MAX_SELECTED_PAGES = 10;
 export const INPUT_SCHEMES = ['http:', 'https:', 'docproc:'];
 
 export const httpUrlChecker: Checker = (v) => {
@@ -197,7 +196,7 @@ const pageRange: Checker = (v) => {
     }
   });
   if (issues.length) return { issues };
-  const selected = countSelectedPages(value);
+  const selected = countRequestedPages(value);
   if (selected > MAX_SELECTED_PAGES) {
     return fail(
       'value_error',
@@ -211,30 +210,6 @@ const pageRange: Checker = (v) => {
   }
   return ok(value);
 };
-
-/** Distinct pages selected by the closed parts of a selection (open-ended ranges count their known part). */
-export function countSelectedPages(selection: PageSelection): number {
-  if (selection === null) return 0;
-  const items = Array.isArray(selection) ? selection : [selection];
-  const intervals: [number, number][] = [];
-  for (const item of items) {
-    if (typeof item === 'number') intervals.push([item, item]);
-    else if (item.start !== null && item.end !== null) intervals.push([item.start, item.end]);
-    else if (item.start !== null || item.end !== null) {
-      const only = (item.start ?? item.end) as number;
-      intervals.push([only, only]);
-    }
-  }
-  intervals.sort((a, b) => a[0] - b[0]);
-  let count = 0;
-  let coveredTo = 0;
-  for (const [start, end] of intervals) {
-    const from = Math.max(start, coveredTo + 1);
-    if (end >= from) count += end - from + 1;
-    coveredTo = Math.max(coveredTo, end);
-  }
-  return count;
-}
 
 export class ClassifyConfigDto {
   @Required()

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DuckDbService } from '../../database/duckdb.service.js';
-import type { ModelFamilyInfo, ModelVersion } from './model-version.types.js';
+import type {
+  ModelFamilyInfo,
+  ModelVersion,
+} from '../../documents/versions/model-version.types.js';
 
 interface FamilyRow {
   family: string;

@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { RequestValidationError } from '../../common/validation-error.js';
-import type { ModelFamilyInfo, ModelVersion } from './model-version.types.js';
+import type {
+  ModelFamilyInfo,
+  ModelVersion,
+} from '../../documents/versions/model-version.types.js';
 import { VersionCatalog } from './version-catalog.js';
 import { stageOf } from './version-lifecycle.js';
 

@@ -1,4 +1,4 @@
-import type { ModelVersion, VersionStage } from './model-version.types.js';
+import type { ModelVersion, VersionStage } from '../../documents/versions/model-version.types.js';
 
 const DAY_MS = 86_400_000;
 /** Weeks 1-2 of the rollout are alpha; the version becomes default on day 14 (week 3). */

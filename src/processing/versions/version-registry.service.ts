@@ -3,7 +3,7 @@ import { CLOCK, type Clock } from '../../common/clock.js';
 import { ConfigError, type AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { ModelVersionRepository } from './model-version.repository.js';
-import type { ResolvedVersion } from './model-version.types.js';
+import type { ResolvedVersion } from '../../documents/versions/model-version.types.js';
 import { VersionCatalog, VersionRegistryError, type FamilyListing } from './version-catalog.js';
 
 /**

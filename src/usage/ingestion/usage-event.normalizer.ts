@@ -1,19 +1,15 @@
+import type { NormalizerPolicy } from '../../config/usage.types.js';
 import { PRODUCTS, Product, USAGE_EVENT_TYPE } from '../usage-event.js';
 import { parseCredits } from './decimal-credits.js';
 import { groupableEntries } from './metadata-values.js';
 import type { NormalizationResult, RejectionReason } from './normalized-usage-event.js';
 
-export interface NormalizerPolicy {
-  /** Events stamped further than this in the future are refused (clock skew). */
-  maxFutureSkewMs: number;
-  /** Events older than this are refused: they would rewrite closed finance periods. */
-  maxAgeMs: number;
-}
-
 export const DEFAULT_NORMALIZER_POLICY: NormalizerPolicy = {
   maxFutureSkewMs: 5 * 60 * 1000,
   maxAgeMs: 400 * 24 * 60 * 60 * 1000,
 };
+
+export type { NormalizerPolicy } from '../../config/usage.types.js';
 
 const MAX_ID_LENGTH = 256;
 const MAX_LABEL_LENGTH = 128;

@@ -1,13 +1,6 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import type { CardinalityRule } from '../../config/usage.types.js';
 import { METADATA_STAGING } from './usage-event-staging.js';
-
-export interface CardinalityRule {
-  /** A key with this many distinct values is identifier-like. */
-  maxDistinctValues: number;
-  /** ...and so is one whose distinct/event ratio exceeds `maxDistinctRatio` once it has this many events. */
-  minEventsForRatio: number;
-  maxDistinctRatio: number;
-}
 
 /**
  * Cardinality tracking and the metadata rollups for the new events of one write, from

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DuckDBConnection, DuckDBValue, listValue } from '@duckdb/node-api';
 import { DuckDbService } from '../../database/duckdb.service.js';
+import type { CardinalityRule } from '../../config/usage.types.js';
 import type { NormalizedUsageEvent } from './normalized-usage-event.js';
 import { EVENT_STAGING, METADATA_STAGING, stageEvents } from './usage-event-staging.js';
-import { applyMetadata, CardinalityRule } from './usage-metadata.writer.js';
-
-export type { CardinalityRule } from './usage-metadata.writer.js';
+import { applyMetadata } from './usage-metadata.writer.js';
 
 export interface BatchWriteResult {
   /** Per group written, in order: events new to the store and events it already had. */
@@ -234,3 +233,5 @@ function withoutRepeats(groups: NormalizedUsageEvent[][]): NormalizedUsageEvent[
     }),
   );
 }
+
+export type { CardinalityRule } from '../../config/usage.types.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Reducto from 'reductoai';
-import { warmUpClassifier } from '../../../src/processing/classify/classify.js';
+import { warmUpClassifier } from '../../../src/documents/classify/classify.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';

@@ -1,4 +1,4 @@
-import type { ReadinessReport } from '../../../operations/health/readiness.service.js';
+import type { ReadinessReport } from '../../../common/health/readiness.service.js';
 
 export type ConsumerState = 'starting' | 'running' | 'restarting' | 'crashed' | 'stopped';
 

@@ -14,7 +14,7 @@ import {
   ReadinessCheck,
   ReadinessReport,
   ReadinessService,
-} from '../../../operations/health/readiness.service.js';
+} from '../../../common/health/readiness.service.js';
 import { UsageIngestService } from '../usage-ingest.service.js';
 import { ConsumerProgress } from './consumer-progress.js';
 import { deadLetterMessage } from './dead-letter.js';

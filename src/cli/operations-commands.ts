@@ -1,0 +1,44 @@
+import type { Command } from 'commander';
+import { CliError, EXIT } from './cli-error.js';
+import { checkDisableLegacy } from '../operations/upgrade/legacy-disable.check.js';
+import { runPreflight } from '../operations/preflight/preflight.js';
+
+/**
+ * Upgrade commands of docproc-admin. They talk to Redis and to the running HTTP process,
+ * never to the DuckDB file, so they live beside the account commands rather than in the
+ * shared admin command list. Each prints its JSON report; a failed check also exits 1 with
+ * its reasons on stderr.
+ */
+export function addOperationsCommands(program: Command, print: (result: unknown) => void): void {
+  program
+    .command('preflight')
+    .description(
+      'Send a ping task through the io and cpu queues of the new queue system (REDIS_URL); ' +
+        'fails when Redis is unreachable, a worker is missing or configuration is incomplete',
+    )
+    .exitOverride()
+    .action(async () => {
+      const report = await runPreflight(process.env);
+      print(report);
+      if (!report.ok)
+        throw new CliError(`preflight failed: ${report.reasons.join('; ')}`, EXIT.failed);
+    });
+  const upgrade = program.command('upgrade').exitOverride();
+  upgrade
+    .command('check-disable-legacy')
+    .description(
+      'Ask the running server whether the legacy workers may be disabled: every rollout ' +
+        'ratio 1.0 and GET /drain_status drained',
+    )
+    .requiredOption('--url <baseUrl>', 'base address of the running HTTP process')
+    .exitOverride()
+    .action(async (options: { url: string }) => {
+      const check = await checkDisableLegacy(options.url);
+      print(check);
+      if (!check.allowed)
+        throw new CliError(
+          `disabling the legacy workers is refused: ${check.reasons.join('; ')}`,
+          EXIT.failed,
+        );
+    });
+}

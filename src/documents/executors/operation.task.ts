@@ -1,0 +1,59 @@
+import type { DocumentSource } from '../readers/document.types.js';
+import type { ExtractOutcome, ExtractRequest } from '../extract/extract.runner.js';
+import type { ParseOutcome, ParseRequest } from '../parse/parse.runner.js';
+import type { SplitOutcome, SplitRequest } from '../split/split.runner.js';
+import type { ResolvedVersion } from '../versions/model-version.types.js';
+
+/**
+ * One parse/extract/split job's work as plain data, so it crosses into a worker thread:
+ * the documents, the request, and the versions resolved when the request was accepted.
+ */
+export type OperationTask =
+  | {
+      kind: 'parse';
+      documents: DocumentSource[];
+      request: ParseRequest;
+      versions: { layout: ResolvedVersion };
+      maxPages?: number;
+    }
+  | {
+      kind: 'extract';
+      documents: DocumentSource[];
+      request: ExtractRequest;
+      versions: { extract: ResolvedVersion; deepExtract?: ResolvedVersion };
+      maxPages?: number;
+    }
+  | {
+      kind: 'split';
+      documents: DocumentSource[];
+      request: SplitRequest;
+      versions: { deepSplit?: ResolvedVersion };
+      maxPages?: number;
+    };
+
+export type OperationOutcome = ParseOutcome | ExtractOutcome | SplitOutcome;
+
+export type OperationKind = OperationTask['kind'];
+
+/** The request as stored with its job, plus the versions resolved at submission. */
+export type StoredOperationRequest = Record<string, unknown> & {
+  input: unknown;
+  __kind: OperationKind;
+  __versions: OperationTask['versions'];
+};
+
+/**
+ * A stored parse/extract/split request and its resolved documents as one task: the same
+ * mapping for the legacy workers and the new queue system's workers.
+ */
+export function operationTaskOf(
+  request: StoredOperationRequest,
+  documents: { bytes: Uint8Array; fileName: string }[],
+): OperationTask {
+  return {
+    kind: request.__kind,
+    documents: documents.map((d) => ({ bytes: d.bytes, name: d.fileName })),
+    request,
+    versions: request.__versions,
+  } as OperationTask;
+}

@@ -1,0 +1,63 @@
+import {
+  CorruptDocumentError,
+  PageSelectionError,
+  TooManyPagesSelectedError,
+  UnsupportedDocumentError,
+} from '../readers/document.errors.js';
+
+/** An error as it crosses the thread boundary (structured clone drops classes and fields). */
+export interface SerializedTaskError {
+  name: string;
+  message: string;
+  fields: Record<string, unknown>;
+}
+
+/** What a pool's worker thread answers: its errors travel as data, never as rejections. */
+export type TaskReply<R> = { ok: true; result: R } | { ok: false; error: SerializedTaskError };
+
+export function serializeError(error: unknown): SerializedTaskError {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error), fields: {} };
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(error)) {
+    if (key !== 'cause') fields[key] = value;
+  }
+  return { name: error.name, message: error.message, fields };
+}
+
+/** Rebuilds the typed document errors so callers can map them to 4xx responses. */
+export function deserializeError(error: SerializedTaskError): Error {
+  const f = error.fields;
+  switch (error.name) {
+    case 'UnsupportedDocumentError':
+      return new UnsupportedDocumentError(error.message, f.detectedMime as string | undefined);
+    case 'CorruptDocumentError':
+      return new CorruptDocumentError(String(f.fileType), error.message);
+    case 'TooManyPagesSelectedError':
+      return new TooManyPagesSelectedError(Number(f.count), Number(f.max), f.input);
+    case 'PageSelectionError':
+      return new PageSelectionError(
+        f.kind as PageSelectionError['kind'],
+        error.message,
+        f.input,
+        f.ctx as Record<string, unknown>,
+      );
+    default: {
+      const rebuilt = new Error(error.message);
+      rebuilt.name = error.name;
+      return rebuilt;
+    }
+  }
+}
+
+/** A piscina worker's default export: runs `work` and answers with a TaskReply. */
+export function taskWorker<T, R>(
+  work: (task: T) => Promise<R>,
+): (task: T) => Promise<TaskReply<R>> {
+  return async (task) => {
+    try {
+      return { ok: true, result: await work(task) };
+    } catch (error) {
+      return { ok: false, error: serializeError(error) };
+    }
+  };
+}

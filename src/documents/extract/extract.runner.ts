@@ -1,0 +1,51 @@
+import type { DocumentSource } from '../readers/document.types.js';
+import type { PageRangeInput } from '../readers/page-range.js';
+import { loadLayoutDocuments } from '../parse/layout.loader.js';
+import type { DeepExtractEngine, ExtractEngine } from '../versions/engines.js';
+import { reportVersions, type ModelVersionsReport } from '../versions/model-pins.js';
+import type { ResolvedVersion } from '../versions/model-version.types.js';
+import { extractDocument, validateSchema } from './extract.operation.js';
+
+/** The extract request fields the pipeline reads (reductoai ExtractRunParams). */
+export interface ExtractRequest {
+  input?: unknown;
+  instructions?: { schema?: unknown; system_prompt?: string };
+  parsing?: { settings?: { page_range?: PageRangeInput } };
+  settings?: {
+    citations?: { enabled?: boolean };
+    deep_extract?: boolean;
+    alpha?: { extract_model?: string; deep_extract_model?: string };
+  };
+}
+
+export interface ExtractOutcome {
+  /** What was read: for usage events (fileType) and job records (total pages). */
+  document: { fileType: string; totalPages: number };
+  result: Record<string, unknown>;
+  usage: { num_pages: number; num_fields: number };
+  model_versions: ModelVersionsReport;
+}
+
+export async function runExtract(
+  documents: readonly DocumentSource[],
+  request: ExtractRequest,
+  versions: { extract: ResolvedVersion; deepExtract?: ResolvedVersion },
+  maxPages?: number,
+): Promise<ExtractOutcome> {
+  const schema = validateSchema(request.instructions?.schema, ['body', 'instructions', 'schema']);
+  const document = await loadLayoutDocuments(documents, {
+    pageRange: request.parsing?.settings?.page_range,
+    maxPages,
+  });
+  const { result, numFields } = extractDocument(document, schema, {
+    engine: versions.extract.engine as ExtractEngine,
+    deepEngine: versions.deepExtract?.engine as DeepExtractEngine | undefined,
+    citations: request.settings?.citations?.enabled === true,
+  });
+  return {
+    document: { fileType: document.fileType, totalPages: document.totalPages },
+    result,
+    usage: { num_pages: document.pages.length, num_fields: numFields },
+    model_versions: reportVersions([versions.extract, versions.deepExtract]),
+  };
+}

@@ -1,0 +1,218 @@
+import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/pdf.js';
+import { recognizeLayout, type OcrLine } from '../readers/ocr.engine.js';
+import { openPdfDocument, renderPng } from '../readers/pdf.reader.js';
+import type { BoundingBox, LayoutLine, LayoutPage, LineSegment } from './layout.types.js';
+
+/** Same rule as the documents library: fewer letters/digits than this means a scan. */
+const MIN_TEXT_LAYER_CHARS = 16;
+
+/** A positioned text run from pdf.js, in top-left page coordinates (points). */
+interface Run {
+  text: string;
+  x: number;
+  /** Baseline from the top of the page. */
+  y: number;
+  width: number;
+  size: number;
+}
+
+interface PdfTextItem {
+  str: string;
+  transform: number[];
+  width: number;
+  height: number;
+}
+
+function isTextItem(item: unknown): item is PdfTextItem {
+  return typeof item === 'object' && item !== null && 'str' in item && 'transform' in item;
+}
+
+/**
+ * Splits a run at wide runs of spaces: PDF producers often pad table columns with spaces
+ * inside one text item; each part becomes its own run, positioned by character share.
+ */
+function splitPadded(run: Run): Run[] {
+  const parts = [...run.text.matchAll(/\S+(?: {1,2}\S+)*/g)];
+  if (parts.length <= 1) return [{ ...run, text: run.text.trim() }];
+  const perChar = run.width / Math.max(1, run.text.length);
+  return parts.map((m) => ({
+    text: m[0],
+    x: run.x + (m.index ?? 0) * perChar,
+    y: run.y,
+    width: m[0].length * perChar,
+    size: run.size,
+  }));
+}
+
+/** Groups runs into lines (shared baseline) and lines into segments (wide gaps). */
+function linesOf(
+  runs: Run[],
+  pageNumber: number,
+  pageWidth: number,
+  pageHeight: number,
+): LayoutLine[] {
+  const sorted = [...runs].sort((a, b) => a.y - b.y || a.x - b.x);
+  const groups: Run[][] = [];
+  for (const run of sorted) {
+    const last = groups.at(-1);
+    if (last && Math.abs(last[0].y - run.y) < 0.5 * Math.min(last[0].size, run.size))
+      last.push(run);
+    else groups.push([run]);
+  }
+  return groups.map((group) => {
+    group.sort((a, b) => a.x - b.x);
+    const size = Math.max(...group.map((r) => r.size));
+    const segments: LineSegment[] = [];
+    const words: LayoutLine['words'] = [];
+    let text = '';
+    let previousEnd = -Infinity;
+    for (const run of group) {
+      const gap = run.x - previousEnd;
+      const current = segments.at(-1);
+      if (current && gap < 1.2 * size) {
+        const joiner = gap > 0.15 * size ? ' ' : '';
+        current.text += joiner + run.text;
+        current.right = (run.x + run.width) / pageWidth;
+        text += joiner + run.text;
+      } else {
+        segments.push({
+          text: run.text,
+          left: run.x / pageWidth,
+          right: (run.x + run.width) / pageWidth,
+        });
+        text += (text === '' ? '' : ' ') + run.text;
+      }
+      previousEnd = run.x + run.width;
+      const perChar = run.width / Math.max(1, run.text.length);
+      for (const m of run.text.matchAll(/\S+/g)) {
+        words.push({
+          text: m[0],
+          bbox: box(run.x + (m.index ?? 0) * perChar, run.y, m[0].length * perChar, size),
+        });
+      }
+    }
+    const left = Math.min(...group.map((r) => r.x));
+    const right = Math.max(...group.map((r) => r.x + r.width));
+    return {
+      text,
+      bbox: box(left, group[0].y, right - left, size),
+      size: size / pageHeight,
+      segments,
+      words,
+    };
+  });
+
+  function box(x: number, baseline: number, width: number, size: number): BoundingBox {
+    // Ascent about 0.8 of the font size above the baseline, descent 0.2 below.
+    const top = baseline - 0.8 * size;
+    return {
+      left: x / pageWidth,
+      top: top / pageHeight,
+      width: width / pageWidth,
+      height: size / pageHeight,
+      page: pageNumber,
+    };
+  }
+}
+
+/** Lines from OCR boxes (pixels of the rendered page image). */
+export function linesFromOcr(
+  ocrLines: readonly OcrLine[],
+  pageNumber: number,
+  imageWidth: number,
+  imageHeight: number,
+): LayoutLine[] {
+  const box = (b: OcrLine['bbox']): BoundingBox => ({
+    left: b.x0 / imageWidth,
+    top: b.y0 / imageHeight,
+    width: (b.x1 - b.x0) / imageWidth,
+    height: (b.y1 - b.y0) / imageHeight,
+    page: pageNumber,
+  });
+  return ocrLines.map((line) => {
+    const height = line.bbox.y1 - line.bbox.y0;
+    const segments: LineSegment[] = [];
+    let previousRight = -Infinity;
+    for (const word of line.words) {
+      const current = segments.at(-1);
+      if (current && word.bbox.x0 - previousRight < 1.2 * height) {
+        current.text += ' ' + word.text;
+        current.right = word.bbox.x1 / imageWidth;
+      } else {
+        segments.push({
+          text: word.text,
+          left: word.bbox.x0 / imageWidth,
+          right: word.bbox.x1 / imageWidth,
+        });
+      }
+      previousRight = word.bbox.x1;
+    }
+    return {
+      text: line.text,
+      bbox: box(line.bbox),
+      size: height / imageHeight,
+      segments,
+      words: line.words.map((w) => ({ text: w.text, bbox: box(w.bbox) })),
+    };
+  });
+}
+
+function alnumCount(text: string): number {
+  return (text.match(/[\p{L}\p{N}]/gu) ?? []).length;
+}
+
+/** Image dimensions from a PNG header (IHDR), to turn OCR pixels into page fractions. */
+export function pngSize(png: Uint8Array): { width: number; height: number } {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
+export interface PdfLayoutReader {
+  numPages: number;
+  readPage(localPage: number, documentPage: number): Promise<LayoutPage>;
+  close(): Promise<void>;
+}
+
+async function readPage(
+  pdf: PDFDocumentProxy,
+  localPage: number,
+  documentPage: number,
+): Promise<LayoutPage> {
+  const page = await pdf.getPage(localPage);
+  try {
+    const viewport = page.getViewport({ scale: 1 });
+    const content = await page.getTextContent();
+    const runs: Run[] = [];
+    for (const item of content.items) {
+      if (!isTextItem(item) || item.str.trim() === '') continue;
+      const [, , c, d, e, f] = item.transform;
+      const [x, y] = viewport.convertToViewportPoint(e, f) as [number, number];
+      const size = Math.hypot(c, d) || item.height || 10;
+      runs.push(...splitPadded({ text: item.str, x, y, width: item.width, size }));
+    }
+    const lines = linesOf(runs, documentPage, viewport.width, viewport.height);
+    const text = lines.map((l) => l.text).join('\n');
+    if (alnumCount(text) >= MIN_TEXT_LAYER_CHARS) {
+      return { pageNumber: documentPage, source: 'text-layer', lines, synthetic: false };
+    }
+    const png = await renderPng(page, pdf);
+    const { width, height } = pngSize(png);
+    const ocr = await recognizeLayout(png);
+    const ocrLines = linesFromOcr(ocr.lines, documentPage, width, height);
+    return alnumCount(ocr.text) > alnumCount(text)
+      ? { pageNumber: documentPage, source: 'ocr', lines: ocrLines, synthetic: false }
+      : { pageNumber: documentPage, source: 'text-layer', lines, synthetic: false };
+  } finally {
+    page.cleanup();
+  }
+}
+
+/** Opens a PDF for reading pages with positioned lines (text layer, or OCR boxes). */
+export async function openPdfLayout(bytes: Uint8Array): Promise<PdfLayoutReader> {
+  const pdf = await openPdfDocument(bytes);
+  return {
+    numPages: pdf.numPages,
+    readPage: (localPage, documentPage) => readPage(pdf, localPage, documentPage),
+    close: () => pdf.destroy(),
+  };
+}

@@ -1,0 +1,176 @@
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import type { ProcessingPrincipal } from '../../accounts/principal.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/app-config.js';
+import type { InputDocument } from '../classify-jobs/classification-runner.js';
+import { validateExtractRequest } from '../../documents/extract/extract.operation.js';
+import {
+  type Billing,
+  type JobPipeline,
+  JobRunner,
+  laneFor,
+  type Submission,
+} from '../jobs/job-runner.service.js';
+import type { JobRecord, JobType } from '../jobs/job.types.js';
+import {
+  resolveExtractVersions,
+  resolveParseVersions,
+  resolveSplitVersions,
+} from '../../documents/versions/model-pins.js';
+import { VersionRegistry } from '../versions/version-registry.service.js';
+import type { OperationBaseDto } from './operation-requests.dto.js';
+import { OperationPool } from '../../documents/executors/operation.pool.js';
+import {
+  type OperationKind,
+  type OperationOutcome,
+  type OperationTask,
+  operationTaskOf,
+  type StoredOperationRequest,
+} from '../../documents/executors/operation.task.js';
+
+export type { OperationKind } from '../../documents/executors/operation.task.js';
+
+export const OPERATION_TASK = 'operation';
+
+const JOB_TYPES: Record<OperationKind, JobType> = {
+  parse: 'Parse',
+  extract: 'Extract',
+  split: 'Split',
+};
+
+type StoredRequest = StoredOperationRequest;
+
+/** Product and feature of a usage event: deep variants are their own features. */
+function billingOf(kind: OperationKind, request: Record<string, unknown>): [OperationKind, string] {
+  const settings = (request.settings ?? {}) as Record<string, unknown>;
+  if (kind === 'extract')
+    return ['extract', settings.deep_extract === true ? 'deep_extract' : 'extract'];
+  if (kind === 'split') return ['split', settings.deep_split === true ? 'deep_split' : 'split'];
+  return ['parse', 'parse'];
+}
+
+/**
+ * Parse, extract and split jobs on the shared JobRunner (job store, cpu queue, admission,
+ * outbox, webhooks), as classification: sync requests wait for their job, async ones
+ * return its id. Versions are resolved (and pins checked) when the request is accepted and
+ * stored with the job, so a queued job runs with what it was accepted with; the work runs
+ * on OperationPool's worker threads.
+ */
+@Injectable()
+export class OperationJobsService
+  implements JobPipeline<OperationOutcome>, OnModuleInit, OnApplicationShutdown
+{
+  readonly taskKind = OPERATION_TASK;
+  private readonly pool: OperationPool;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly runner: JobRunner,
+    private readonly registry: VersionRegistry,
+  ) {
+    this.pool = new OperationPool({
+      maxThreads: config.processing.cpuWorkerConcurrency,
+      minThreads: config.processing.cpuWorkerWarmThreads,
+    });
+  }
+
+  onModuleInit(): void {
+    this.runner.register(this);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.close();
+  }
+
+  /** 422s for pins and the extract schema, before anything is stored or fetched. */
+  private versionsFor(
+    kind: OperationKind,
+    body: Record<string, unknown>,
+  ): OperationTask['versions'] {
+    switch (kind) {
+      case 'parse':
+        return resolveParseVersions(body, this.registry);
+      case 'extract':
+        validateExtractRequest(body);
+        return resolveExtractVersions(body, this.registry);
+      case 'split':
+        return resolveSplitVersions(body, this.registry);
+    }
+  }
+
+  private submission(kind: OperationKind, config: OperationBaseDto, isAsync: boolean): Submission {
+    const body = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
+    const request: StoredRequest = {
+      ...body,
+      input: body.input,
+      __kind: kind,
+      __versions: this.versionsFor(kind, body),
+    };
+    return {
+      type: JOB_TYPES[kind],
+      request,
+      isAsync,
+      metadata: isAsync ? config.async.metadata : undefined,
+      persistResult: false,
+      lane: laneFor(config, isAsync),
+      // The spec's admission cap covers "sync/parse requests": parse jobs, async included.
+      gated: !isAsync || kind === 'parse',
+    };
+  }
+
+  submitAsync(
+    kind: OperationKind,
+    principal: ProcessingPrincipal,
+    config: OperationBaseDto,
+  ): Promise<{ job_id: string }> {
+    return this.runner.submitAsync(this, principal, this.submission(kind, config, true));
+  }
+
+  runSync(
+    kind: OperationKind,
+    principal: ProcessingPrincipal,
+    config: OperationBaseDto,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    return this.runner.runSync(this, principal, this.submission(kind, config, false), signal);
+  }
+
+  // ---- JobPipeline --------------------------------------------------------------------------
+
+  run(job: JobRecord, documents: InputDocument[]): Promise<OperationOutcome> {
+    return this.pool.run(operationTaskOf(job.request as StoredRequest, documents));
+  }
+
+  billing(job: JobRecord, outcome: OperationOutcome): Billing {
+    const request = job.request as StoredRequest;
+    const [product, feature] = billingOf(request.__kind, request);
+    return {
+      product,
+      feature,
+      pages: outcome.usage.num_pages,
+      totalPages: outcome.document.totalPages,
+      fileType: outcome.document.fileType,
+    };
+  }
+
+  /** The response body: the reductoai shape of each operation, plus `model_versions`. */
+  result(
+    job: JobRecord,
+    outcome: OperationOutcome,
+    credits: string,
+    duration: number,
+  ): Record<string, unknown> {
+    const kind = (job.request as StoredRequest).__kind;
+    const usage = { ...outcome.usage, credits: Number(credits) };
+    const common = {
+      job_id: job.jobId,
+      duration,
+      usage,
+      model_versions: outcome.model_versions,
+    };
+    if (kind === 'parse')
+      return { ...common, result: outcome.result, pdf_url: null, studio_link: null };
+    if (kind === 'extract') return { ...common, result: outcome.result, studio_link: null };
+    return { ...common, result: outcome.result };
+  }
+}

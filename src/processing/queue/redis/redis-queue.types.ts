@@ -1,0 +1,99 @@
+import type { Lane, QueueName } from '../queue-driver.js';
+
+/** BullMQ queues of the new queue system; `results` carries worker outcomes back to the API. */
+export const RESULTS_QUEUE = 'results';
+
+/** BullMQ priorities (lower runs first): the lanes keep their database-queue order. */
+export const LANE_PRIORITY: Record<Lane, number> = { priority: 1, standard: 2, batch: 3 };
+export const PRIORITY_LANE: Record<number, Lane> = { 1: 'priority', 2: 'standard', 3: 'batch' };
+
+export const PING_JOB = 'ping';
+
+/** What the new queue system runs: the rollout operations docproc implements. */
+export type RemoteOperation = 'classify' | 'parse' | 'extract' | 'split';
+
+/** One input of a remote task: a URL to fetch, or an uploaded blob on the shared DATA_DIR. */
+export type RemoteInput = { url: string } | { blob: string; fileName: string };
+
+/**
+ * One job as a self-contained task for a Redis worker, which has no DuckDB: its inputs
+ * (URLs, or upload blobs on the shared DATA_DIR) and its stored request. For parse, extract
+ * and split the stored request carries the versions resolved at submission, so the worker
+ * runs what the request was accepted with. The BullMQ job name is the operation.
+ */
+export interface RemoteTask {
+  jobId: string;
+  orgId: string;
+  operation: RemoteOperation;
+  /** The job's pipeline (JobPipeline.taskKind): how the API process records the outcome. */
+  kind: string;
+  inputs: RemoteInput[];
+  request: Record<string, unknown>;
+}
+
+/**
+ * The classify-only task shape of the release before parse, extract and split were routed:
+ * such tasks may still sit in Redis (or in a dispatch row) across an upgrade; workers and
+ * the reconciler read them with `remoteTaskOf`.
+ */
+export interface ClassifyOnlyTask {
+  jobId: string;
+  orgId: string;
+  inputs: RemoteInput[];
+  classificationSchema: unknown;
+  model: string;
+  pageRange: unknown;
+  documentMetadata: string | null;
+  categoryGroups?: Record<string, string[]>;
+}
+
+/** The classify pipeline's task kind (CLASSIFY_TASK), repeated to keep workers DuckDB-free. */
+const CLASSIFY_KIND = 'classify';
+
+export function remoteTaskOf(data: RemoteTask | ClassifyOnlyTask): RemoteTask {
+  if ('operation' in data) return data;
+  return {
+    jobId: data.jobId,
+    orgId: data.orgId,
+    operation: 'classify',
+    kind: CLASSIFY_KIND,
+    inputs: data.inputs,
+    request: {
+      classification_schema: data.classificationSchema,
+      model: data.model,
+      page_range: data.pageRange,
+      document_metadata: data.documentMetadata,
+      category_groups: data.categoryGroups,
+    },
+  };
+}
+
+export interface PingTask {
+  pingId: string;
+  queue: QueueName;
+}
+
+export interface PingReply {
+  pong: true;
+  queue: QueueName;
+  worker: string;
+}
+
+/**
+ * A worker's outcome on the `results` queue; the API process writes it to the job store with
+ * the pipeline `kind` names (absent from workers of the classify-only release: classify).
+ */
+export type RemoteResult = { jobId: string; kind?: string } & (
+  { outcome: unknown } | { failure: { code: string; message: string; status: number } }
+);
+
+/** Sent on the `results` queue when a worker starts a job, so the API can show it running. */
+export interface RemoteStarted {
+  jobId: string;
+  started: true;
+}
+
+/** What travels on the `results` queue (BullMQ job names `started` and `result`). */
+export type RemoteReport = RemoteStarted | RemoteResult;
+export const STARTED_REPORT = 'started';
+export const RESULT_REPORT = 'result';

@@ -1,0 +1,172 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { APP_CONFIG } from '../../../config/config.module.js';
+import type { AppConfig } from '../../../config/app-config.js';
+import { CLASSIFY_TASK } from '../../classify-jobs/classify-jobs.service.js';
+import { type JobPayload, JobRunner } from '../../jobs/job-runner.service.js';
+import { ProcessingError } from '../../jobs/job.types.js';
+import { JobsRepository } from '../../jobs/jobs.repository.js';
+import type { QueueTask } from '../queue-driver.js';
+import { RedisDispatchRepository, type Dispatch } from './redis-dispatch.repository.js';
+import { redisConnection, withTimeout } from './redis-connection.js';
+import { REDIS_QUEUE_CLIENT, type OptionalRedisQueueClient } from './redis-queue.token.js';
+import {
+  LANE_PRIORITY,
+  RESULTS_QUEUE,
+  type RemoteReport,
+  type RemoteResult,
+} from './redis-queue.types.js';
+import { REDIS_TASK_PREFIX } from './routing-queue.driver.js';
+
+/**
+ * The API process's half of the new queue system. Redis workers have no DuckDB, so their
+ * reports come back on the BullMQ `results` queue and are written here: a start report
+ * moves the job to running (as a legacy worker's claim does); an outcome is written in the same
+ * transaction shape as a legacy worker's (job row, usage outbox, webhooks, dispatch row
+ * removed). BullMQ keeps a result until this consumer has processed it, and the write is
+ * idempotent (a finished job ignores a second result). A reconciler puts dispatches Redis
+ * lost back on the queue and fails the ones BullMQ gave up on: nothing accepted is lost.
+ */
+@Injectable()
+export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(RedisResultsConsumer.name);
+  private worker: Worker<RemoteReport> | null = null;
+  private reconciler: NodeJS.Timeout | null = null;
+  private connection: Redis | null = null;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(REDIS_QUEUE_CLIENT) private readonly redis: OptionalRedisQueueClient,
+    private readonly jobs: JobsRepository,
+    private readonly runner: JobRunner,
+    private readonly dispatches: RedisDispatchRepository,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const redis = this.config.operations.redis;
+    if (!redis || !this.redis) return;
+    this.connection = redisConnection(redis.url, true);
+    this.worker = new Worker<RemoteReport>(RESULTS_QUEUE, (job) => this.consume(job.data), {
+      connection: this.connection,
+      prefix: redis.prefix,
+      concurrency: 4,
+      removeOnComplete: { count: 0 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    });
+    this.worker.on('error', (error) => this.logger.warn({ err: error }, 'results consumer error'));
+    this.reconciler = setInterval(() => void this.reconcile(), redis.reconcileIntervalMs);
+    this.reconciler.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.reconciler) clearInterval(this.reconciler);
+    if (this.worker && this.connection) {
+      // BullMQ's graceful close waits for its blocking connection to end, which never
+      // happens once Redis is gone or hung; the close then never reaches its lock-extender
+      // and stalled-check timers, which keep the process alive. So the close is graceful
+      // only while Redis answers, else forced: a result being applied then stays in Redis
+      // and is consumed again at the next start (applying it is idempotent).
+      const connection = this.connection;
+      const answers = await withTimeout(connection.ping(), 1000, 'Redis ping').then(
+        () => true,
+        () => false,
+      );
+      await withTimeout(this.worker.close(!answers), 3000, 'results consumer close').catch(
+        (error: unknown) => this.logger.warn({ err: error }, 'results consumer did not close'),
+      );
+    }
+    this.connection?.disconnect();
+  }
+
+  /** One report of a worker: the job started (shown as running), or its outcome. */
+  async consume(report: RemoteReport): Promise<void> {
+    if ('started' in report) {
+      // Only a queued job moves: a late start report never reopens a finished job.
+      await this.jobs.markStarted(report.jobId);
+      return;
+    }
+    await this.apply(report);
+  }
+
+  /**
+   * Records one worker outcome with the job's pipeline and the same finishing code as a
+   * legacy worker (job row, usage outbox, webhooks, dispatch row removed in one
+   * transaction); safe to run twice for the same job.
+   */
+  async apply(result: RemoteResult): Promise<void> {
+    const { jobId } = result;
+    // Workers of the classify-only release send no kind.
+    const kind = result.kind ?? CLASSIFY_TASK;
+    const pipeline = this.runner.pipeline(kind);
+    if (!pipeline) throw new Error(`no pipeline for task kind ${kind}`);
+    const dispatch: QueueTask<JobPayload> = {
+      taskId: `${REDIS_TASK_PREFIX}${jobId}`,
+      queue: 'cpu',
+      lane: 'standard',
+      kind,
+      payload: { jobId },
+      attempts: 1,
+      maxAttempts: 1,
+      enqueuedAt: new Date(),
+    };
+    if (!(await this.jobs.markRunning(jobId))) {
+      // Cancelled, deleted or already finished (maybe by a legacy worker after a fallback).
+      await this.runner.discard(jobId, (tx) => this.dispatches.remove(tx, jobId));
+      return;
+    }
+    if ('outcome' in result) {
+      const job = (await this.jobs.find(jobId))!;
+      await this.runner.finishCompleted(pipeline, dispatch, job, result.outcome);
+    } else {
+      const { code, message, status } = result.failure;
+      await this.runner.finishFailed(dispatch, new ProcessingError(code, message, status));
+    }
+  }
+
+  /** Dispatches older than a minute whose BullMQ job is gone, running, or failed for good. */
+  async reconcile(olderThanMs = 60_000): Promise<void> {
+    if (!this.redis) return;
+    try {
+      for (const dispatch of await this.dispatches.older(olderThanMs, 100)) {
+        const queue: Queue = this.redis.get(dispatch.queue);
+        const state = await queue.getJobState(dispatch.bullJobId);
+        if (state === 'unknown') await this.redispatch(queue, dispatch);
+        // A start report that never arrived (best effort on the worker's side).
+        else if (state === 'active') await this.jobs.markStarted(dispatch.jobId);
+        else if (state === 'failed') {
+          const job = await queue.getJob(dispatch.bullJobId);
+          await this.apply({
+            jobId: dispatch.jobId,
+            kind: dispatch.payload.kind,
+            failure: {
+              code: 'PROCESSING_FAILED',
+              message: job?.failedReason || 'Processing failed on the new queue',
+              status: 500,
+            },
+          });
+        }
+      }
+    } catch (error) {
+      this.logger.warn({ err: error }, 'new-queue reconcile failed; retrying later');
+    }
+  }
+
+  private async redispatch(queue: Queue, dispatch: Dispatch): Promise<void> {
+    // Gone from Redis with no result recorded (e.g. Redis restarted without persistence).
+    this.logger.warn({ jobId: dispatch.jobId }, 'job lost by Redis; queued again');
+    await queue.add(dispatch.payload.operation, dispatch.payload, {
+      jobId: dispatch.bullJobId,
+      priority: LANE_PRIORITY[dispatch.lane],
+      attempts: this.config.processing.jobMaxAttempts,
+      removeOnComplete: true,
+      removeOnFail: { age: 7 * 24 * 3600 },
+    });
+  }
+}

@@ -1,0 +1,191 @@
+import os from 'node:os';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { Queue, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { ProcessingError, toProcessingError } from '../jobs/job.types.js';
+import type { QueueName } from '../queue/queue-driver.js';
+import { redisConnection } from '../queue/redis/redis-connection.js';
+import {
+  PING_JOB,
+  RESULT_REPORT,
+  RESULTS_QUEUE,
+  STARTED_REPORT,
+  type PingReply,
+  type PingTask,
+  type ClassifyOnlyTask,
+  remoteTaskOf,
+  type RemoteReport,
+  type RemoteResult,
+  type RemoteStarted,
+  type RemoteTask,
+} from '../queue/redis/redis-queue.types.js';
+import { InFlightTracker } from './watchdog/in-flight.js';
+import { WorkerWatchdog } from './watchdog/worker-watchdog.js';
+import { RemoteTaskRunner } from './remote-task.runner.js';
+
+/**
+ * A worker process of the new queue system (`npm run start:worker`): a small fixed pool of
+ * BullMQ consumers on `cpu` and `io`, no HTTP server and no DuckDB. Outcomes go to the
+ * `results` queue for the API process. SIGTERM: stop taking work, let tasks in flight finish
+ * within TERMINATION_GRACE_PERIOD_SECONDS; the rest lose their lock and BullMQ puts them
+ * back on the queue (stalled-job recovery), so another worker runs them.
+ */
+@Injectable()
+export class RedisWorkersService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(RedisWorkersService.name);
+  private readonly workers: Worker[] = [];
+  private results: Queue<RemoteReport> | null = null;
+  readonly inFlight = new InFlightTracker();
+  private watchdog: WorkerWatchdog | null = null;
+  private readonly name = `${os.hostname()}:${process.pid}`;
+  private readonly connections: Redis[] = [];
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly runner: RemoteTaskRunner,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const redis = this.config.operations.redis;
+    if (!redis) throw new Error('REDIS_URL is required for the worker process');
+    this.results = new Queue<RemoteReport>(RESULTS_QUEUE, {
+      connection: this.connect(redis.url, false),
+      prefix: redis.prefix,
+    });
+    this.results.on('error', () => undefined);
+    const pools: [QueueName, number][] = [
+      ['cpu', redis.cpuConcurrency],
+      ['io', redis.ioConcurrency],
+    ];
+    for (const [queue, concurrency] of pools) {
+      const worker = new Worker(queue, (job) => this.process(queue, job), {
+        connection: this.connect(redis.url, true),
+        prefix: redis.prefix,
+        concurrency,
+        name: this.name,
+        maxStalledCount: 3,
+      });
+      worker.on('error', (error) => this.logger.warn({ err: error, queue }, 'worker error'));
+      this.workers.push(worker);
+    }
+    this.watchdog = new WorkerWatchdog(
+      this.config.operations.liveness,
+      [this.inFlight],
+      'redis-worker',
+    );
+    this.watchdog.start();
+    this.logger.log(
+      { cpu: redis.cpuConcurrency, io: redis.ioConcurrency, worker: this.name },
+      'new-queue worker serving cpu and io',
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const graceMs = this.config.operations.terminationGraceSeconds * 1000;
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), graceMs);
+    });
+    const closing = Promise.allSettled(this.workers.map((w) => w.close()));
+    const outcome = await Promise.race([closing, grace]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') {
+      this.logger.warn(
+        { inFlight: this.inFlight.size },
+        'grace period over; tasks in flight go back to the queue as stalled jobs',
+      );
+      await Promise.allSettled(this.workers.map((w) => w.close(true)));
+    }
+    this.watchdog?.stop();
+    await this.results?.close();
+    for (const connection of this.connections) connection.disconnect();
+  }
+
+  private connect(url: string, blocking: boolean): Redis {
+    const connection = redisConnection(url, blocking);
+    this.connections.push(connection);
+    return connection;
+  }
+
+  private async process(queue: QueueName, job: Job): Promise<unknown> {
+    const id = `${queue}:${job.id}`;
+    this.inFlight.begin(id);
+    try {
+      if (job.name === PING_JOB) {
+        const reply: PingReply = {
+          pong: true,
+          queue: (job.data as PingTask).queue,
+          worker: this.name,
+        };
+        return reply;
+      }
+      // Every other job is an operation (its name), in either task shape.
+      return await this.runTask(remoteTaskOf(job.data as RemoteTask | ClassifyOnlyTask), job);
+    } finally {
+      this.inFlight.end(id);
+    }
+  }
+
+  private async runTask(task: RemoteTask, job: Job): Promise<null> {
+    const { jobId, kind, operation } = task;
+    await this.reportStarted(jobId);
+    let result: RemoteResult;
+    try {
+      result = { jobId, kind, outcome: await this.runner.run(task) };
+    } catch (error) {
+      // Document errors map to client errors exactly as on a legacy worker.
+      const mapped = toProcessingError(error);
+      if (mapped instanceof ProcessingError) {
+        result = {
+          jobId,
+          kind,
+          failure: { code: mapped.code, message: mapped.message, status: mapped.status },
+        };
+      } else {
+        const attempts = job.opts.attempts ?? 1;
+        // BullMQ retries while attempts remain; the last one reports the failure.
+        if (job.attemptsMade + 1 < attempts) throw error;
+        this.logger.error({ err: error, jobId, operation }, 'operation failed');
+        result = {
+          jobId,
+          kind,
+          failure: {
+            code: 'PROCESSING_FAILED',
+            message: 'Internal error while processing the document',
+            status: 500,
+          },
+        };
+      }
+    }
+    // Deduplicated by id while the API has not consumed it yet.
+    await this.results!.add(RESULT_REPORT, result, {
+      jobId: `result-${jobId}`,
+      removeOnComplete: true,
+    });
+    return null;
+  }
+
+  /**
+   * Tells the API process (which alone writes the job store) that the job is running. Best
+   * effort: without it the job shows Pending until its result is written, as before.
+   */
+  private async reportStarted(jobId: string): Promise<void> {
+    const started: RemoteStarted = { jobId, started: true };
+    try {
+      await this.results!.add(STARTED_REPORT, started, {
+        jobId: `started-${jobId}`,
+        removeOnComplete: true,
+      });
+    } catch (error) {
+      this.logger.warn({ err: error, jobId }, 'could not report the job started');
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import type { AppConfig } from '../../config/app-config.js';
+import { ConfigModule } from '../../config/config.module.js';
+import { CLASSIFICATION_RUNNER } from '../classify-jobs/classification-runner.js';
+import { PooledClassificationRunner } from '../classify-jobs/pooled-classification.runner.js';
+import { SafeFetcher } from '../inputs/safe-fetcher.js';
+import { RedisWorkersService } from './redis-workers.service.js';
+import { RemoteTaskRunner } from './remote-task.runner.js';
+
+/**
+ * The worker process of the new queue system: configuration, logs, the classification
+ * runner, the parse/extract/split thread pool and the fetcher; no HTTP server, no DuckDB,
+ * no Kafka.
+ */
+@Module({})
+export class WorkerModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot({ pinoHttp: { level: config.logLevel } }),
+      ],
+      providers: [
+        // Same runner as ProcessingModule's CLASSIFICATION_RUNNER: swap both together.
+        { provide: CLASSIFICATION_RUNNER, useClass: PooledClassificationRunner },
+        SafeFetcher,
+        RemoteTaskRunner,
+        RedisWorkersService,
+      ],
+    };
+  }
+}
