@@ -45,6 +45,22 @@ export interface UsageConfig {
   rollupClusterIntervalMs: number;
   /** Bytes of export bodies the result cache keeps (`USAGE_EXPORT_CACHE_MB`); 0 turns it off. */
   exportCacheBytes: number;
+  /** Read snapshots of the export's tables, for export replicas (docs/scaling.md). */
+  snapshots: UsageSnapshotConfig;
+}
+
+export interface UsageSnapshotConfig {
+  /** The writer publishes one this often (`USAGE_SNAPSHOT_INTERVAL_SEC`); 0: never. */
+  intervalMs: number;
+  /** Where they are published and where a replica reads them (`USAGE_SNAPSHOT_DIR`). */
+  dir: string;
+  /**
+   * `DOCPROC_MODE=export-replica`: this process serves the usage export (and reads of the
+   * account API) from the newest snapshot, read-only, instead of owning the DuckDB file.
+   */
+  replica: boolean;
+  /** How often a replica looks for a newer snapshot. */
+  pollMs: number;
 }
 
 export interface KafkaConfig {
@@ -129,7 +145,7 @@ function readKafka(env: Env): KafkaConfig | null {
   };
 }
 
-function readUsage(env: Env): UsageConfig {
+function readUsage(env: Env, dataDir: string): UsageConfig {
   return {
     normalizer: {
       maxFutureSkewMs: readInt(env, 'USAGE_MAX_FUTURE_SKEW_SEC', 300, 0, 86_400) * 1000,
@@ -143,6 +159,13 @@ function readUsage(env: Env): UsageConfig {
     rollupClusterIntervalMs:
       readInt(env, 'USAGE_ROLLUP_CLUSTER_INTERVAL_MIN', 60, 0, 7 * 24 * 60) * 60_000,
     exportCacheBytes: readInt(env, 'USAGE_EXPORT_CACHE_MB', 64, 0, 16_384) * 2 ** 20,
+    snapshots: {
+      intervalMs: readInt(env, 'USAGE_SNAPSHOT_INTERVAL_SEC', 0, 0, 86_400) * 1000,
+      dir: path.resolve(env.USAGE_SNAPSHOT_DIR || path.join(dataDir, 'usage-snapshots')),
+      replica:
+        readEnum(env, 'DOCPROC_MODE', ['server', 'export-replica'], 'server') === 'export-replica',
+      pollMs: 1_000,
+    },
   };
 }
 
@@ -206,7 +229,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseFile: env.DATABASE_FILE
       ? path.resolve(env.DATABASE_FILE)
       : path.join(dataDir, 'docproc.duckdb'),
-    duckdbCheckpointThreshold: readByteSize(env, 'DUCKDB_CHECKPOINT_THRESHOLD', '256MB'),
+    duckdbCheckpointThreshold: readByteSize(env, 'DUCKDB_CHECKPOINT_THRESHOLD', '64MB'),
     duckdbMemoryLimit: env.DUCKDB_MEMORY_LIMIT?.trim()
       ? readByteSize(env, 'DUCKDB_MEMORY_LIMIT', '')
       : null,
@@ -216,7 +239,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     adminToken,
     authDisabled,
     defaultOrgId: authDisabled ? defaultOrgId : null,
-    usage: readUsage(env),
+    usage: readUsage(env, dataDir),
     processing,
     operations,
     frozenModelSnapshots: readFrozenSnapshots(env),

@@ -21,6 +21,7 @@ import { UsageExportController } from './export/usage-export.controller.js';
 import { UsageImportService } from './import/usage-import.service.js';
 import { UsageExportCache } from './export/usage-export.cache.js';
 import { UsageWatermarks } from './usage-watermarks.js';
+import { UsageSnapshotPublisher } from './replica/usage-snapshot.publisher.js';
 
 /** The usage plane: ingestion into the DuckDB store, metadata keys, and the export API. */
 @Module({
@@ -49,6 +50,7 @@ import { UsageWatermarks } from './usage-watermarks.js';
     UsageExportService,
     UsageExportCache,
     UsageWatermarks,
+    UsageSnapshotPublisher,
     UsageImportService,
   ],
   exports: [

@@ -119,9 +119,10 @@ export class UsageStoreRepository {
   /**
    * Stages the events, keeps those the store does not have yet (`batch_new`), inserts them
    * and adds them to the rollups. The dedupe is an anti-join against the stored keys of
-   * only the days the write touches: the `day IN (...)` constants let zone maps skip every
-   * other day's row groups, so its cost and memory follow the events of those days, never
-   * the whole history (docs/decisions.md, "Usage store at scale: dedupe by event day").
+   * only the days the write touches: constant `day BETWEEN` ranges become table filters
+   * whose zone maps skip every other day's row groups (an `IN` list of many days became a
+   * join over the whole table instead), so its cost and memory follow the events of those
+   * days, never the whole history (docs/decisions.md, "Usage store at scale").
    */
   private async applyStaged(
     connection: DuckDBConnection,
@@ -131,7 +132,10 @@ export class UsageStoreRepository {
   ): Promise<BatchWriteResult> {
     const staged = await stageEvents(connection, withoutRepeats(groups));
     const dict: DuckDBValue = listValue(staged.dictionary);
-    const dayParams = staged.days.map((_, i) => `CAST($${i + 2} AS DATE)`).join(', ');
+    const ranges = dayRanges(staged.days);
+    const dayFilter = ranges
+      .map((_, i) => `day BETWEEN CAST($${2 * i + 2} AS DATE) AND CAST($${2 * i + 3} AS DATE)`)
+      .join(' OR ');
     await connection.run(
       `CREATE OR REPLACE TEMP TABLE batch_new AS
        SELECT s.* FROM (
@@ -143,9 +147,9 @@ export class UsageStoreRepository {
                 job_id, is_async, metadata_json, meta_c
          FROM ${EVENT_STAGING}
        ) s
-       ANTI JOIN (SELECT day, event_key FROM usage_events WHERE day IN (${dayParams})) e
+       ANTI JOIN (SELECT day, event_key FROM usage_events WHERE ${dayFilter}) e
          ON e.day = s.day AND e.event_key = s.event_key`,
-      [dict, ...staged.days],
+      [dict, ...ranges.flat()],
     );
     const insertedRows = await connection.runAndReadAll(
       'SELECT grp, count(*) AS n, list(DISTINCT org_id) AS orgs FROM batch_new GROUP BY grp',
@@ -219,6 +223,25 @@ export class UsageStoreRepository {
       : [];
     return { groups: counts, newlyRejectedKeys, orgs: [...orgs] };
   }
+}
+
+/** Sorted yyyy-mm-dd days as runs of consecutive days, [first, last] each (at most 8 runs). */
+export function dayRanges(days: string[], maxRanges = 8): [string, string][] {
+  const ranges: [string, string][] = [];
+  for (const day of days) {
+    const last = ranges[ranges.length - 1];
+    if (last && Date.parse(day) - Date.parse(last[1]) === 86_400_000) last[1] = day;
+    else ranges.push([day, day]);
+  }
+  // Few, wider ranges beyond that: merge across the smallest gaps (a range only reads more).
+  const gapBefore = (i: number) => Date.parse(ranges[i][0]) - Date.parse(ranges[i - 1][1]);
+  while (ranges.length > maxRanges) {
+    let smallest = 1;
+    for (let i = 2; i < ranges.length; i++) if (gapBefore(i) < gapBefore(smallest)) smallest = i;
+    ranges[smallest - 1][1] = ranges[smallest][1];
+    ranges.splice(smallest, 1);
+  }
+  return ranges;
 }
 
 /** The groups with every repeat of an earlier (source, id) of the same write left out. */
