@@ -39,7 +39,7 @@ export async function createApp(
   overrides: AppOverrides = {},
 ): Promise<NestFastifyApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(
-    config.usage.snapshots.replica
+    config.usage.snapshots.mode === 'export-replica'
       ? ExportReplicaAppModule.forRoot(config)
       : AppModule.forRoot(config, overrides),
     createHttpAdapter(),

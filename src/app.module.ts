@@ -10,6 +10,7 @@ import { AccountsModule } from './accounts/accounts.module.js';
 import { UsageModule } from './usage/usage.module.js';
 import { UsageKafkaConsumerModule } from './usage/ingestion/kafka/usage-kafka-consumer.module.js';
 import { AdminModule } from './admin/admin.module.js';
+import { DashboardModule } from './dashboard/dashboard.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { ProcessingModule } from './processing/processing.module.js';
 import { HealthModule } from './operations/health/health.module.js';
@@ -51,6 +52,7 @@ export class AppModule {
         UsageModule,
         UsageKafkaConsumerModule,
         AdminModule,
+        DashboardModule,
         ProcessingModule,
         ClockModule.forRoot(overrides.clock),
         OperationsModule,

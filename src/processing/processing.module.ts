@@ -27,6 +27,7 @@ import { UploadController } from './upload/upload.controller.js';
 import { UploadService } from './upload/upload.service.js';
 import { UploadsRepository } from './upload/uploads.repository.js';
 import { UrlSigner } from './upload/url-signer.service.js';
+import { ConfigureWebhookController } from './webhooks/configure-webhook.controller.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { WebhooksRepository } from './webhooks/webhooks.repository.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
@@ -52,6 +53,7 @@ const PROCESSING_ROUTES =
     JobResultController,
     UploadController,
     WebhooksController,
+    ConfigureWebhookController,
     OperationsController,
   ],
   providers: [

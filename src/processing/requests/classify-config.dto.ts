@@ -82,9 +82,12 @@ export class PageRangeDto {
   end: number | null = null;
 }
 
+/** `svix` is the reductoai SDK's name of the hosted mode (`SvixWebhookConfig`): the same variant. */
+export const HOSTED_WEBHOOK_MODES = ['hosted', 'svix'] as const;
+
 export class HostedWebhookConfigDto {
-  @IsIn(['hosted'])
-  mode = 'hosted' as const;
+  @IsIn(HOSTED_WEBHOOK_MODES)
+  mode: (typeof HOSTED_WEBHOOK_MODES)[number] = 'hosted';
 
   @Check(list(str), { optional: true })
   channels?: string[];
@@ -117,12 +120,13 @@ const webhookConfig: Checker = (v) => {
   const mode = v.mode;
   if (mode === 'direct' || (mode === undefined && 'url' in v))
     return model(DirectWebhookConfigDto)(v);
-  if (mode === 'hosted' || mode === undefined) return model(HostedWebhookConfigDto)(v);
+  if (mode === undefined || HOSTED_WEBHOOK_MODES.includes(mode as 'hosted'))
+    return model(HostedWebhookConfigDto)(v);
   return fail(
     'union_tag_invalid',
-    `Input tag '${String(mode)}' found using 'mode' does not match any of the expected tags: 'hosted', 'direct'`,
+    `Input tag '${String(mode)}' found using 'mode' does not match any of the expected tags: 'hosted', 'svix', 'direct'`,
     v,
-    { discriminator: "'mode'", tag: String(mode), expected_tags: "'hosted', 'direct'" },
+    { discriminator: "'mode'", tag: String(mode), expected_tags: "'hosted', 'svix', 'direct'" },
   );
 };
 

@@ -55,8 +55,8 @@ export class UsageSnapshotPublisher implements OnApplicationBootstrap, OnApplica
   }
 
   onApplicationBootstrap(): void {
-    const { intervalMs, replica } = this.config.usage.snapshots;
-    if (intervalMs === 0 || replica) return;
+    const { intervalMs, mode } = this.config.usage.snapshots;
+    if (intervalMs === 0 || mode === 'export-replica') return;
     this.files.removeTemporaryFiles();
     const tick = () => {
       this.running ??= this.publish()
