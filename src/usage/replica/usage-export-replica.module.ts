@@ -10,9 +10,16 @@ import { MetadataKeyService } from '../metadata/metadata-key.service.js';
 import { UsageWatermarks } from '../usage-watermarks.js';
 import { UsageSnapshotFollower } from './usage-snapshot.follower.js';
 
-/** The replica's DuckDB: the current snapshot, read-only, opened by the follower. */
+/**
+ * The replica's DuckDB: the current snapshot, read-only, opened by the follower. Global,
+ * like the server's DatabaseModule, so it is initialized before the modules reading it
+ * (the accounts plane reads its session secret at start).
+ */
 @Global()
-@Module({ providers: [DuckDbService], exports: [DuckDbService] })
+@Module({
+  providers: [DuckDbService, UsageWatermarks, UsageSnapshotFollower],
+  exports: [DuckDbService, UsageWatermarks],
+})
 export class ReplicaDatabaseModule {}
 
 /**
@@ -24,8 +31,6 @@ export class ReplicaDatabaseModule {}
   imports: [AccountsModule],
   controllers: [UsageExportController],
   providers: [
-    UsageSnapshotFollower,
-    UsageWatermarks,
     UsageExportService,
     UsageExportRepository,
     UsageExportCache,

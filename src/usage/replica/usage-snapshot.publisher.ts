@@ -22,6 +22,7 @@ export const SNAPSHOT_TABLES: { table: string; order?: string }[] = [
   { table: 'memberships' },
   { table: 'account_api_keys' },
   { table: 'processing_api_keys' },
+  { table: 'account_secrets' },
   { table: 'org_metadata_keys' },
   { table: 'metadata_key_stats' },
   { table: 'usage_daily', order: 'org_id, day' },
