@@ -24,6 +24,18 @@ export interface AppOverrides {
   clock?: Clock;
 }
 
+/** Request logging of every HTTP application (the server and an export replica). */
+export function httpLoggerModule(config: AppConfig): DynamicModule {
+  return LoggerModule.forRoot({
+    forRoutes: [{ path: '*splat', method: RequestMethod.ALL }],
+    pinoHttp: {
+      level: config.logLevel,
+      genReqId: requestIdOf,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+    },
+  });
+}
+
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, overrides: AppOverrides = {}): DynamicModule {
@@ -31,14 +43,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot({
-          forRoutes: [{ path: '*splat', method: RequestMethod.ALL }],
-          pinoHttp: {
-            level: config.logLevel,
-            genReqId: requestIdOf,
-            redact: ['req.headers.authorization', 'req.headers.cookie'],
-          },
-        }),
+        httpLoggerModule(config),
         MetricsModule,
         ReadinessModule,
         HealthModule,
