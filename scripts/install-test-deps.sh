@@ -4,6 +4,7 @@
 #   redis-server   the real Redis behind the BullMQ queue specs (scripts/redis.sh)
 #   kcat           a plain external Kafka client, used by the specs that feed the broker
 #   java + mvn     fetch and run the Kafka broker (scripts/kafka.sh)
+#   jq, curl       the README's shell blocks, which test/e2e/readme.e2e.spec.ts runs
 set -euo pipefail
 
 missing=()
@@ -11,6 +12,8 @@ command -v redis-server >/dev/null || missing+=(redis-server)
 command -v kcat >/dev/null || missing+=(kcat)
 command -v java >/dev/null || missing+=(default-jre-headless)
 command -v mvn >/dev/null || missing+=(maven)
+command -v jq >/dev/null || missing+=(jq)
+command -v curl >/dev/null || missing+=(curl)
 
 if [[ ${#missing[@]} -eq 0 ]]; then exit 0; fi
 

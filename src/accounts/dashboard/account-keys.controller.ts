@@ -6,10 +6,10 @@ import {
   CreatedAccountKeyBody,
 } from './dashboard.responses.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { AccountsService } from '../accounts.service.js';
 import type { AccountKeySummary, CreatedKey } from '../accounts.types.js';
 import { AccountAuthGuard } from '../auth/account-auth.guard.js';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
+import { MEMBERS, OrgAccess } from '../auth/org-access.decorator.js';
 import { ApiKeyService } from '../keys/api-key.service.js';
 import type { AccountPrincipal } from '../principal.js';
 import { CreateAccountKeyDto } from './account-key.dto.js';
@@ -21,10 +21,7 @@ import { bodyValidationPipe } from './body-validation.pipe.js';
 @Controller('api/v1/account-keys')
 @UseGuards(AccountAuthGuard)
 export class AccountKeysController {
-  constructor(
-    private readonly accounts: AccountsService,
-    private readonly keys: ApiKeyService,
-  ) {}
+  constructor(private readonly keys: ApiKeyService) {}
 
   @Get()
   @ApiOperation({ summary: "The caller's personal account keys" })
@@ -36,6 +33,8 @@ export class AccountKeysController {
   }
 
   @Post()
+  // The key's default org must be one the caller belongs to (any role).
+  @OrgAccess(MEMBERS, { from: 'body', field: 'defaultOrgId', optional: true })
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a personal account key (secret shown once)' })
   @ApiCreatedResponse({ type: CreatedAccountKeyBody })
@@ -45,7 +44,6 @@ export class AccountKeysController {
     @Body(bodyValidationPipe()) body: CreateAccountKeyDto,
   ): Promise<CreatedKey & { defaultOrgId: string | null; name: string | null }> {
     const defaultOrgId = body.defaultOrgId ?? null;
-    if (defaultOrgId !== null) await this.accounts.requireMember(principal.userId, defaultOrgId);
     const created = await this.keys.createAccountKey(principal.userId, {
       defaultOrgId,
       name: body.name,

@@ -8,6 +8,7 @@ import {
 } from './dashboard.responses.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { AccountsService } from '../accounts.service.js';
+import { MANAGERS, MEMBERS, OrgAccess } from '../auth/org-access.decorator.js';
 import type { CreatedKey, MemberOrganization, ProcessingKeySummary } from '../accounts.types.js';
 import { AccountAuthGuard } from '../auth/account-auth.guard.js';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
@@ -37,6 +38,7 @@ export class OrgsController {
   }
 
   @Post(':orgId/processing-keys')
+  @OrgAccess(MANAGERS)
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a processing key of an organization (secret shown once)' })
   @ApiCreatedResponse({ type: CreatedProcessingKeyBody })
@@ -46,7 +48,6 @@ export class OrgsController {
     @Param('orgId') orgId: string,
     @Body(bodyValidationPipe()) body: CreateProcessingKeyDto,
   ): Promise<CreatedKey & { orgId: string; name: string | null }> {
-    await this.accounts.requireMember(principal.userId, orgId);
     const created = await this.keys.createProcessingKey(orgId, {
       name: body.name,
       createdByUserId: principal.userId,
@@ -58,11 +59,10 @@ export class OrgsController {
   @ApiOperation({ summary: "An organization's processing keys" })
   @ApiOkResponse({ type: ProcessingKeyListBody })
   @ApiErrors(403, 404)
+  @OrgAccess(MEMBERS)
   async listProcessingKeys(
-    @CurrentPrincipal() principal: AccountPrincipal,
     @Param('orgId') orgId: string,
   ): Promise<{ data: ProcessingKeySummary[] }> {
-    await this.accounts.requireMember(principal.userId, orgId);
     return { data: await this.keys.listProcessingKeys(orgId) };
   }
 
@@ -70,12 +70,11 @@ export class OrgsController {
   @ApiOperation({ summary: 'Revoke a processing key' })
   @ApiOkResponse({ type: ProcessingKeyBody })
   @ApiErrors(403, 404)
+  @OrgAccess(MANAGERS)
   async revokeProcessingKey(
-    @CurrentPrincipal() principal: AccountPrincipal,
     @Param('orgId') orgId: string,
     @Param('keyId') keyId: string,
   ): Promise<ProcessingKeySummary> {
-    await this.accounts.requireMember(principal.userId, orgId);
     return this.keys.revokeProcessingKey(orgId, keyId);
   }
 }

@@ -3,6 +3,7 @@ import { Controller, Get, Headers, Query, Res, UseGuards } from '@nestjs/common'
 import type { FastifyReply } from 'fastify';
 import { AccountAuthGuard } from '../../accounts/auth/account-auth.guard.js';
 import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
+import { MEMBERS, OrgAccess } from '../../accounts/auth/org-access.decorator.js';
 import type { AccountPrincipal } from '../../accounts/principal.js';
 import { applyDecorators } from '@nestjs/common';
 import {
@@ -17,6 +18,8 @@ import {
 import { ApiAccountAuth, ApiErrors } from '../../common/openapi/api-responses.js';
 import { UsageExportBody } from '../usage.responses.js';
 import { parseUsageExportQuery, USAGE_EXPORT_PARAMETERS } from './usage-export.query.js';
+import { UsageExportService, ResolvedExport } from './usage-export.service.js';
+import { CSV_HEADER, csvFileName, csvRow, exportJson } from './usage-export.serializer.js';
 
 /** Repeatable parameters are sent by repeating the name (`product=a&product=b`). */
 const ApiUsageExportQuery = () =>
@@ -31,8 +34,6 @@ const ApiUsageExportQuery = () =>
       }),
     ),
   );
-import { UsageExportService, ResolvedExport } from './usage-export.service.js';
-import { CSV_HEADER, csvFileName, csvRow, exportJson } from './usage-export.serializer.js';
 
 @ApiTags('usage')
 @ApiExtraModels(UsageExportBody)
@@ -55,6 +56,8 @@ export class UsageExportController {
     },
   })
   @ApiErrors(400, 403)
+  // Every member reads the org's usage; `orgId` may be left out (the service picks the org).
+  @OrgAccess(MEMBERS, { from: 'query', field: 'orgId', optional: true })
   async export(
     @CurrentPrincipal() principal: AccountPrincipal,
     @Query() rawQuery: Record<string, string | string[]>,
