@@ -6,6 +6,7 @@
 #   java + mvn     fetch and run the Kafka broker (scripts/kafka.sh)
 #   chromium       the headless browser of the dashboard specs (test/e2e/dashboard), driven
 #                  by puppeteer-core; /usr/bin/chromium, or CHROMIUM_PATH
+#   jq, curl       the README's shell blocks, which test/e2e/readme.e2e.spec.ts runs
 set -euo pipefail
 
 missing=()
@@ -14,6 +15,8 @@ command -v kcat >/dev/null || missing+=(kcat)
 command -v java >/dev/null || missing+=(default-jre-headless)
 command -v mvn >/dev/null || missing+=(maven)
 [[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]] || missing+=(chromium)
+command -v jq >/dev/null || missing+=(jq)
+command -v curl >/dev/null || missing+=(curl)
 
 if [[ ${#missing[@]} -eq 0 ]]; then exit 0; fi
 

@@ -9,7 +9,8 @@
 #     (default 1800): a task is stuck.
 # An idle worker (age -1) always passes. WORKER_LIVENESS_PROBE_ENABLED=false makes the probe
 # always pass (the watchdog still logs its warning). State file: WORKER_STATE_FILE
-# (default /tmp/worker-state).
+# (default /tmp/worker-state, the spec's path; DEFAULT_WORKER_STATE_FILE in
+# src/config/operations.config.ts).
 set -u
 
 STATE_FILE="${WORKER_STATE_FILE:-/tmp/worker-state}"

@@ -17,8 +17,7 @@ import { HealthModule } from './operations/health/health.module.js';
 import { MetricsModule } from './common/metrics/metrics.module.js';
 import { ReadinessModule } from './common/health/readiness.module.js';
 import { OperationsModule } from './operations/operations.module.js';
-import { QueueOperationsModule } from './processing/queue/redis/redis-queue.module.js';
-import { VersionsModule } from './processing/versions/versions.module.js';
+import { ClockModule } from './common/clock.module.js';
 
 /** Replacements tests make to providers of the real app (e.g. a fixed clock). */
 export interface AppOverrides {
@@ -50,8 +49,7 @@ export class AppModule {
         AdminModule,
         DashboardModule,
         ProcessingModule,
-        VersionsModule.forRoot(overrides.clock),
-        QueueOperationsModule,
+        ClockModule.forRoot(overrides.clock),
         OperationsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],

@@ -1,4 +1,4 @@
-import { Global, Inject, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { AccountsService } from './accounts.service.js';
@@ -14,11 +14,10 @@ import { OrganizationRepository } from './organization.repository.js';
 import { UserRepository } from './user.repository.js';
 
 /**
- * Organizations, users, memberships and API keys, plus the two auth guards. Global so any
- * module can put `@UseGuards(AccountAuthGuard)` or `@UseGuards(ProcessingAuthGuard)` on a
- * controller without importing this module.
+ * Organizations, users, memberships and API keys, plus the two auth guards: a module whose
+ * controllers use `@UseGuards(AccountAuthGuard)` or `@UseGuards(ProcessingAuthGuard)` imports
+ * this one, so the dependency is visible.
  */
-@Global()
 @Module({
   controllers: [OrgsController, AccountKeysController],
   providers: [

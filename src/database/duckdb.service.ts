@@ -99,8 +99,10 @@ export class DuckDbService implements OnApplicationShutdown {
     return this.writeLock.runExclusive(async () => {
       await this.writer.run('BEGIN TRANSACTION');
       try {
-        const result = await work(new Transaction(this.writer));
+        const tx = new Transaction(this.writer);
+        const result = await work(tx);
         await this.writer.run('COMMIT');
+        tx.committed();
         return result;
       } catch (error) {
         await this.writer.run('ROLLBACK').catch(() => undefined);
@@ -152,7 +154,23 @@ async function openWithRetry(
 
 /** The writer connection as seen inside a transaction. */
 export class Transaction {
+  private readonly afterCommit: (() => void)[] = [];
+
   constructor(readonly connection: DuckDBConnection) {}
+
+  /**
+   * Runs `effect` once the transaction has committed (never after a rollback): for
+   * in-memory state that must follow the store, such as the live queue depth. `effect`
+   * must be synchronous and must not throw; it runs before the write lock is released.
+   */
+  onCommit(effect: () => void): void {
+    this.afterCommit.push(effect);
+  }
+
+  /** Called by DuckDbService.transaction after COMMIT. */
+  committed(): void {
+    for (const effect of this.afterCommit.splice(0)) effect();
+  }
 
   async run(sql: string, params?: SqlParams): Promise<void> {
     await this.connection.run(sql, params);

@@ -27,11 +27,16 @@ import { UploadController } from './upload/upload.controller.js';
 import { UploadService } from './upload/upload.service.js';
 import { UploadsRepository } from './upload/uploads.repository.js';
 import { UrlSigner } from './upload/url-signer.service.js';
+import { ConfigureWebhookController } from './webhooks/configure-webhook.controller.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { WebhooksRepository } from './webhooks/webhooks.repository.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
 import { OperationsController } from './document-operations/operations.controller.js';
 import { OperationJobsService } from './document-operations/operation-jobs.service.js';
+import { AccountsModule } from '../accounts/accounts.module.js';
+import { UsageModule } from '../usage/usage.module.js';
+import { QueueOperationsModule } from './queue/redis/redis-queue.module.js';
+import { VersionsModule } from './versions/versions.module.js';
 
 const PROCESSING_ROUTES =
   /^\/(classify|classify_async|parse|parse_async|extract|extract_async|split|split_async|job|jobs|cancel|upload|webhooks)(\/|\?|$)/;
@@ -41,12 +46,14 @@ const PROCESSING_ROUTES =
  * workers, uploads and input fetching, webhooks and the usage outbox.
  */
 @Module({
+  imports: [AccountsModule, UsageModule, QueueOperationsModule, VersionsModule],
   controllers: [
     ClassifyController,
     JobsController,
     JobResultController,
     UploadController,
     WebhooksController,
+    ConfigureWebhookController,
     OperationsController,
   ],
   providers: [
@@ -73,6 +80,8 @@ const PROCESSING_ROUTES =
     UsageOutboxRelay,
   ],
   exports: [
+    QueueOperationsModule,
+    VersionsModule,
     QUEUE_DRIVER,
     QueueWorkers,
     JobsService,

@@ -1,4 +1,5 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module.js';
 import { USAGE_EVENT_SINK } from './usage-event.js';
 import { OrgDirectoryRepository } from './ingestion/org-directory.repository.js';
 import { UsageStoreRepository } from './ingestion/usage-store.repository.js';
@@ -20,10 +21,9 @@ import { UsageExportController } from './export/usage-export.controller.js';
 import { UsageImportService } from './import/usage-import.service.js';
 
 /** The usage plane: ingestion into the DuckDB store, metadata keys, and the export API. */
-@Global()
 @Module({
   // MetricsModule is global in the server; importing it here also serves docproc-admin's context.
-  imports: [MetricsModule, UsageKafkaModule],
+  imports: [MetricsModule, AccountsModule, UsageKafkaModule],
   controllers: [UsageExportController, MetadataKeyController],
   providers: [
     OrgDirectoryRepository,

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { AccountsService } from '../accounts.service.js';
 import type { AccountKeySummary, CreatedKey } from '../accounts.types.js';
 import { AccountAuthGuard } from '../auth/account-auth.guard.js';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
+import { MEMBERS, OrgAccess } from '../auth/org-access.decorator.js';
 import { ApiKeyService } from '../keys/api-key.service.js';
 import type { AccountPrincipal } from '../principal.js';
 import { CreateAccountKeyDto } from './account-key.dto.js';
@@ -12,10 +12,7 @@ import { bodyValidationPipe } from './body-validation.pipe.js';
 @Controller('api/v1/account-keys')
 @UseGuards(AccountAuthGuard)
 export class AccountKeysController {
-  constructor(
-    private readonly accounts: AccountsService,
-    private readonly keys: ApiKeyService,
-  ) {}
+  constructor(private readonly keys: ApiKeyService) {}
 
   @Get()
   async list(
@@ -25,13 +22,14 @@ export class AccountKeysController {
   }
 
   @Post()
+  // The key's default org must be one the caller belongs to (any role).
+  @OrgAccess(MEMBERS, { from: 'body', field: 'defaultOrgId', optional: true })
   @HttpCode(201)
   async create(
     @CurrentPrincipal() principal: AccountPrincipal,
     @Body(bodyValidationPipe()) body: CreateAccountKeyDto,
   ): Promise<CreatedKey & { defaultOrgId: string | null; name: string | null }> {
     const defaultOrgId = body.defaultOrgId ?? null;
-    if (defaultOrgId !== null) await this.accounts.requireMember(principal.userId, defaultOrgId);
     const created = await this.keys.createAccountKey(principal.userId, {
       defaultOrgId,
       name: body.name,

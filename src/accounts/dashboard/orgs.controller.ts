@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { AccountsService } from '../accounts.service.js';
+import { MANAGERS, MEMBERS, OrgAccess } from '../auth/org-access.decorator.js';
 import type { CreatedKey, MemberOrganization, ProcessingKeySummary } from '../accounts.types.js';
 import { AccountAuthGuard } from '../auth/account-auth.guard.js';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
@@ -25,13 +26,13 @@ export class OrgsController {
   }
 
   @Post(':orgId/processing-keys')
+  @OrgAccess(MANAGERS)
   @HttpCode(201)
   async createProcessingKey(
     @CurrentPrincipal() principal: AccountPrincipal,
     @Param('orgId') orgId: string,
     @Body(bodyValidationPipe()) body: CreateProcessingKeyDto,
   ): Promise<CreatedKey & { orgId: string; name: string | null }> {
-    await this.accounts.requireMember(principal.userId, orgId);
     const created = await this.keys.createProcessingKey(orgId, {
       name: body.name,
       createdByUserId: principal.userId,
@@ -40,21 +41,19 @@ export class OrgsController {
   }
 
   @Get(':orgId/processing-keys')
+  @OrgAccess(MEMBERS)
   async listProcessingKeys(
-    @CurrentPrincipal() principal: AccountPrincipal,
     @Param('orgId') orgId: string,
   ): Promise<{ data: ProcessingKeySummary[] }> {
-    await this.accounts.requireMember(principal.userId, orgId);
     return { data: await this.keys.listProcessingKeys(orgId) };
   }
 
   @Delete(':orgId/processing-keys/:keyId')
+  @OrgAccess(MANAGERS)
   async revokeProcessingKey(
-    @CurrentPrincipal() principal: AccountPrincipal,
     @Param('orgId') orgId: string,
     @Param('keyId') keyId: string,
   ): Promise<ProcessingKeySummary> {
-    await this.accounts.requireMember(principal.userId, orgId);
     return this.keys.revokeProcessingKey(orgId, keyId);
   }
 }

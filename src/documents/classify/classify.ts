@@ -8,15 +8,17 @@ import type {
 import { scoreDeep } from './deep.classifier.js';
 import { scoreDefault } from './default.classifier.js';
 import { compileSchema } from './schema.compiler.js';
+import { warmUpAnalysis } from './analysis.js';
 import { warmUpTextAnalysis } from './text-analysis.js';
 import { relatedWords } from './wordnet.synonyms.js';
 
 /** A criterion matched at least this strongly is rated `high`. */
 export const HIGH_CONFIDENCE = 0.5;
 
-/** Loads language models and WordNet now, so the first request is not slow. */
+/** Loads language models, lexicons and WordNet now, so the first request is not slow. */
 export function warmUpClassifier(): void {
   warmUpTextAnalysis();
+  warmUpAnalysis();
   relatedWords('invoice');
 }
 

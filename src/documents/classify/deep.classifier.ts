@@ -3,7 +3,8 @@ import { METADATA_WEIGHT } from './default.classifier.js';
 import { addTerms, emptyEvidence, matchStrength, type Evidence } from './evidence.js';
 import type { CompiledCategory, CompiledSchema } from './schema.compiler.js';
 import { headingLines } from './headings.js';
-import { analyze, type Term } from './text-analysis.js';
+import { analyzeText, documentLanguage } from './analysis.js';
+import type { Term } from './text-analysis.js';
 
 /** Leading heading lines of the first page that count as its title. */
 const TITLE_LINES = 3;
@@ -49,27 +50,25 @@ export function scoreDeep(
   pages: readonly string[],
   metadata: string | undefined,
 ): CategoryScore[] {
-  const pageTerms: Term[][] = pages.map((text) => analyze(text, true));
+  const language = documentLanguage(pages, metadata);
+  const analyze = (text: string) => analyzeText(text, true, language);
+  const pageTerms: Term[][] = pages.map(analyze);
   const pageEvidence = pageTerms.map((terms) => addTerms(emptyEvidence(), terms, OPTIONS));
   const document = emptyEvidence();
   for (const terms of pageTerms) addTerms(document, terms, OPTIONS);
   if (metadata) {
-    const terms = analyze(metadata, true);
+    const terms = analyze(metadata);
     addTerms(document, terms, { ...OPTIONS, weight: METADATA_WEIGHT });
     pageEvidence.push(addTerms(emptyEvidence(), terms, OPTIONS));
   }
   // Saturation by the average page length: a long document is not penalised for its length.
   const pageLength = Math.max(1, document.length / Math.max(1, pageEvidence.length));
   const pageHeadings = pages.map(headingLines);
-  const headings = addTerms(
-    emptyEvidence(),
-    analyze(pageHeadings.flat().join('.\n'), true),
-    OPTIONS,
-  );
+  const headings = addTerms(emptyEvidence(), analyze(pageHeadings.flat().join('.\n')), OPTIONS);
   const firstHeadings = pageHeadings.find((lines) => lines.length > 0) ?? [];
   const title = addTerms(
     emptyEvidence(),
-    analyze(firstHeadings.slice(0, TITLE_LINES).join('.\n'), true),
+    analyze(firstHeadings.slice(0, TITLE_LINES).join('.\n')),
     OPTIONS,
   );
 

@@ -1,7 +1,7 @@
 import type { CategoryScore } from './classify.types.js';
 import { addTerms, emptyEvidence, matchStrength } from './evidence.js';
 import type { CompiledSchema } from './schema.compiler.js';
-import { analyze } from './text-analysis.js';
+import { analyzeText, documentLanguage } from './analysis.js';
 
 /** `document_metadata` counts this much more than the same words in the document. */
 export const METADATA_WEIGHT = 1.5;
@@ -16,12 +16,13 @@ export function scoreDefault(
   pages: readonly string[],
   metadata: string | undefined,
 ): CategoryScore[] {
-  const evidence = addTerms(emptyEvidence(), analyze(pages.join('\n\n'), false), {
+  const language = documentLanguage(pages, metadata);
+  const evidence = addTerms(emptyEvidence(), analyzeText(pages.join('\n\n'), false, language), {
     phrases: false,
     negation: false,
   });
   if (metadata) {
-    addTerms(evidence, analyze(metadata, false), {
+    addTerms(evidence, analyzeText(metadata, false, language), {
       phrases: false,
       negation: false,
       weight: METADATA_WEIGHT,

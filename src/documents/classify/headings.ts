@@ -21,9 +21,9 @@ export function headingLines(page: string): string[] {
       .replace(/^([#*>|-]+|\d+(\.\d+)*\.?|[ivx]+\.)\s+/i, '')
       .replace(/[*_|#]+/g, ' ')
       .trim();
-    if (!/[a-z]/i.test(line)) continue;
+    if (!/\p{L}/u.test(line)) continue;
     const count = words(line);
-    const letters = line.replace(/[^a-z]/gi, '');
+    const letters = line.replace(/[^\p{L}]/gu, '');
     const capitals = letters.length >= 3 && letters === letters.toUpperCase();
     if (count <= HEADING_WORDS || (capitals && count <= CAPS_HEADING_WORDS)) {
       out.push(line);

@@ -1,5 +1,7 @@
 import type { ClassificationCategory } from './classify.types.js';
 import { STEM_PREFIX } from './evidence.js';
+import { analyzeText, type Language } from './analysis.js';
+import { detectLanguage } from './language.js';
 import { analyze, type Term } from './text-analysis.js';
 import { relatedWords } from './wordnet.synonyms.js';
 
@@ -38,8 +40,8 @@ const cache = new Map<string, CompiledSchema>();
  * The terms a criterion or label looks for: its content words, or, when it has none (e.g.
  * "amount due", "first name and last name"), its stop-listed nouns and adjectives.
  */
-function termsOf(text: string): Term[] {
-  const terms = analyze(text.replace(/_/g, ' '), true);
+function termsOf(text: string, language: Language): Term[] {
+  const terms = analyzeText(text.replace(/_/g, ' '), true, language);
   const strong = terms.filter((term) => !term.weak);
   return strong.length > 0 ? strong : terms;
 }
@@ -85,10 +87,15 @@ export function compileSchema(
   const cached = cache.get(cacheKey);
   if (cached) return cached;
 
+  // Criteria are usually English; when the schema is written in another supported
+  // language, its words go through that language's lexicon bridge like a document's.
+  const language = detectLanguage(
+    schema.flatMap((category) => [category.category, ...category.criteria]).join('.\n'),
+  );
   const raw: RawCategory[] = schema.map((category) => ({
     name: category.category,
-    label: termsOf(category.category),
-    criteria: category.criteria.map((text) => ({ text, terms: termsOf(text) })),
+    label: termsOf(category.category, language),
+    criteria: category.criteria.map((text) => ({ text, terms: termsOf(text, language) })),
   }));
   const ownKeys = raw.map((category) => {
     const keys = new Set<string>(category.label.map((term) => term.lemma));

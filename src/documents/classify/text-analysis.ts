@@ -72,8 +72,13 @@ export function analyze(text: string, deep: boolean): Term[] {
   const nlp = nlpFor(deep);
   const its = nlp.its;
   const doc = nlp.readDoc(text.toLowerCase());
-  const lemmas = doc.tokens().out(its.lemma as ItsFunction<string>) as string[];
-  const stems = deep ? (doc.tokens().out(its.stem as ItsFunction<string>) as string[]) : [];
+  // The model has no lemma (or stem) for some tokens ("iam" in "AWS IAM, S3"): those keep
+  // their normalised form, so no token of any text leaves a hole in the arrays.
+  const normals = doc.tokens().out(its.normal) as (string | undefined)[];
+  const lemmas = doc.tokens().out(its.lemma as ItsFunction<string>) as (string | undefined)[];
+  const stems = deep
+    ? (doc.tokens().out(its.stem as ItsFunction<string>) as (string | undefined)[])
+    : [];
   const types = doc.tokens().out(its.type) as string[];
   const stops = doc.tokens().out(its.stopWordFlag) as boolean[];
   const tags = doc.tokens().out(its.pos) as string[];
@@ -90,8 +95,8 @@ export function analyze(text: string, deep: boolean): Term[] {
   for (let i = 0; i < lemmas.length; i++) {
     const type = types[i];
     if (type !== 'word' && type !== 'number') continue;
-    const lemma = lemmas[i];
-    if (EXTRA_STOP.has(lemma)) continue;
+    const lemma = lemmas[i] || normals[i] || '';
+    if (lemma === '' || EXTRA_STOP.has(lemma)) continue;
     const weak = stops[i];
     if (weak && !WEAK_POS.has(tags[i])) continue;
     if (lemma.length < 2 && type === 'word') continue;

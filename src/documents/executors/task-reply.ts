@@ -4,6 +4,7 @@ import {
   TooManyPagesSelectedError,
   UnsupportedDocumentError,
 } from '../readers/document.errors.js';
+import { DocumentLimitError } from '../readers/document-limits.js';
 
 /** An error as it crosses the thread boundary (structured clone drops classes and fields). */
 export interface SerializedTaskError {
@@ -34,6 +35,8 @@ export function deserializeError(error: SerializedTaskError): Error {
       return new CorruptDocumentError(String(f.fileType), error.message);
     case 'TooManyPagesSelectedError':
       return new TooManyPagesSelectedError(Number(f.count), Number(f.max), f.input);
+    case 'DocumentLimitError':
+      return new DocumentLimitError(String(f.limit), error.message, f.status === 422 ? 422 : 413);
     case 'PageSelectionError':
       return new PageSelectionError(
         f.kind as PageSelectionError['kind'],

@@ -1,6 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { PageSelectionError, TooManyPagesSelectedError } from './document.errors.js';
-import { selectPages, validatePageRange, type PageRangeInput } from './page-range.js';
+import {
+  countRequestedPages,
+  selectPages,
+  validatePageRange,
+  type PageRangeInput,
+} from './page-range.js';
 
 function kindOf(run: () => unknown): string | undefined {
   try {
@@ -142,6 +147,14 @@ describe('validatePageRange', () => {
   it('refuses bounded selections over 10 pages before any document is read', () => {
     expect(() => validatePageRange({ start: 1, end: 11 })).toThrow(TooManyPagesSelectedError);
     expect(() => validatePageRange([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])).toThrow(
+      TooManyPagesSelectedError,
+    );
+  });
+
+  it('counts the known page of an open-ended range, as the HTTP layer does', () => {
+    expect(countRequestedPages([{ start: 1, end: 10 }, { start: 20 }])).toBe(11);
+    expect(countRequestedPages([{ start: 3 }, { start: 3, end: 3 }, { start: 2, end: 4 }])).toBe(3);
+    expect(() => validatePageRange([{ start: 1, end: 10 }, { start: 20 }])).toThrow(
       TooManyPagesSelectedError,
     );
   });

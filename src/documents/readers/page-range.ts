@@ -15,7 +15,7 @@ export const DEFAULT_SELECTED_PAGES = 5;
 /** At most this many pages may be selected. */
 export const MAX_SELECTED_PAGES = 10;
 
-interface Span {
+export interface Span {
   start: number;
   /** Infinity for an open end. */
   end: number;
@@ -35,7 +35,7 @@ function checkPage(value: unknown, what: string, input: unknown): number | null 
 }
 
 /** Turns any accepted `page_range` shape into inclusive spans; null means "the default". */
-function toSpans(input: PageRangeInput): Span[] | null {
+export function toSpans(input: PageRangeInput): Span[] | null {
   if (input === null || input === undefined) return null;
   const items: readonly unknown[] = Array.isArray(input) ? input : [input];
   // An empty list selects nothing explicitly; treating it as "not given" is kinder than a 422.
@@ -72,15 +72,27 @@ function countUnion(spans: Span[]): number {
 }
 
 /**
+ * Pages a `page_range` selects at least, before the document is known: closed ranges and
+ * single pages count in full, an open-ended range counts its one known page (its end may
+ * fall inside the document). The HTTP layer's 422 and the loader's check both use it.
+ */
+export function countRequestedPages(input: PageRangeInput): number {
+  const spans = toSpans(input);
+  if (spans === null) return 0;
+  return countUnion(
+    spans.map((span) =>
+      Number.isFinite(span.end) ? span : { start: span.start, end: span.start },
+    ),
+  );
+}
+
+/**
  * Validates `page_range` without the document: integer, 1-indexed values, start <= end, and
- * no more than MAX_SELECTED_PAGES among its bounded parts. Lets the HTTP layer answer 422
- * before any download. Open-ended ranges are checked again by selectPages.
+ * no more than MAX_SELECTED_PAGES requested (countRequestedPages). Lets the HTTP layer answer
+ * 422 before any download; selectPages checks the selection again against the document.
  */
 export function validatePageRange(input: PageRangeInput): void {
-  const spans = toSpans(input);
-  if (spans === null) return;
-  const bounded = spans.filter((span) => Number.isFinite(span.end));
-  const count = countUnion(bounded);
+  const count = countRequestedPages(input);
   if (count > MAX_SELECTED_PAGES) {
     throw new TooManyPagesSelectedError(count, MAX_SELECTED_PAGES, input);
   }

@@ -12,6 +12,7 @@ import {
   type Submission,
 } from '../jobs/job-runner.service.js';
 import type { JobRecord, JobType } from '../jobs/job.types.js';
+import { JobsService } from '../jobs/jobs.service.js';
 import {
   resolveExtractVersions,
   resolveParseVersions,
@@ -67,6 +68,7 @@ export class OperationJobsService
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly runner: JobRunner,
     private readonly registry: VersionRegistry,
+    private readonly jobs: JobsService,
   ) {
     this.pool = new OperationPool({
       maxThreads: config.processing.cpuWorkerConcurrency,
@@ -172,5 +174,10 @@ export class OperationJobsService
       return { ...common, result: outcome.result, pdf_url: null, studio_link: null };
     if (kind === 'extract') return { ...common, result: outcome.result, studio_link: null };
     return { ...common, result: outcome.result };
+  }
+
+  /** `force_url_result`: the sync answer points at the signed result URL, as `GET /job` does. */
+  syncResult(job: JobRecord): Record<string, unknown> {
+    return this.jobs.resultView(job) ?? {};
   }
 }

@@ -24,6 +24,7 @@ import {
 } from '../queue/queue-driver.js';
 import { isDeepWork } from '../queue/deep-work.js';
 import { QueueWorkers, type TaskHandler } from '../queue/queue-workers.service.js';
+import type { WebhookConfig } from '../requests/classify-config.dto.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 import { JobEvents } from './job-events.js';
 import { type JobRecord, type JobType, ProcessingError, toProcessingError } from './job.types.js';
@@ -160,6 +161,11 @@ export class JobRunner {
       if (error instanceof ProcessingError)
         throw new ApiError(error.status as HttpStatus, error.code, error.message);
       throw error;
+    }
+    if (submission.isAsync) {
+      const asyncConfig = submission.request.async as
+        { webhook?: WebhookConfig | null } | undefined;
+      await this.webhooks.assertSubmittable(asyncConfig?.webhook);
     }
     const admitted = await this.admission.admit({
       queue: 'cpu',

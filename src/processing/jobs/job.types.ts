@@ -3,6 +3,7 @@ import {
   PageSelectionError,
   UnsupportedDocumentError,
 } from '../../documents/readers/document.errors.js';
+import { DocumentLimitError } from '../../documents/readers/document-limits.js';
 
 /** Internal job states; the API shows Pending (queued, running), Completed and Failed. */
 export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -71,6 +72,8 @@ export function toProcessingError(error: unknown): unknown {
   if (error instanceof UnsupportedDocumentError) {
     return new ProcessingError('UNSUPPORTED_DOCUMENT', error.message, 400);
   }
+  if (error instanceof DocumentLimitError)
+    return new ProcessingError(error.code, error.message, error.status);
   if (error instanceof CorruptDocumentError)
     return new ProcessingError('CORRUPT_DOCUMENT', error.message, 400);
   return error;

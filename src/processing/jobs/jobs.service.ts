@@ -9,7 +9,6 @@ import { ApiError } from '../../common/api-error.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
-import { asUrlResult, ClassifyResult } from '../classify-jobs/classify-result.js';
 import { LANES, QUEUES } from '../queue/queue-driver.js';
 import { UrlSigner } from '../upload/url-signer.service.js';
 import { JobEvents } from './job-events.js';
@@ -17,6 +16,7 @@ import { JobView, presentJob, presentListItem } from './job.presenter.js';
 import { JobRecord } from './job.types.js';
 import { JobsRepository } from './jobs.repository.js';
 import { QueueWorkers } from '../queue/queue-workers.service.js';
+import { asUrlResult, forcesUrlResult } from './url-result.js';
 
 const RESULT_PURPOSE = 'job-result';
 const SWEEP_INTERVAL_MS = 60_000;
@@ -88,15 +88,14 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   /** The job's result as the client sees it: full, or a signed URL for `force_url_result`. */
   resultView(job: JobRecord): Record<string, unknown> | null {
     if (job.state !== 'completed' || !job.result) return null;
-    const full = job.result as unknown as ClassifyResult;
-    if (job.request.force_url_result !== true) return job.result;
+    if (!forcesUrlResult(job.request)) return job.result;
     const query = this.signer.sign(
       RESULT_PURPOSE,
       job.jobId,
       this.config.processing.resultUrlTtlSeconds,
     );
     const url = `${this.config.publicBaseUrl}/job/${encodeURIComponent(job.jobId)}/result?${query}`;
-    return asUrlResult(full, url) as unknown as Record<string, unknown>;
+    return asUrlResult(job.result, url, job.jobId);
   }
 
   async view(orgId: string, jobId: string): Promise<JobView> {

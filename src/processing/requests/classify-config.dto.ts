@@ -17,9 +17,8 @@ import {
   Required,
   str,
 } from './request-validation.js';
+import { countRequestedPages, MAX_SELECTED_PAGES } from '../../documents/readers/page-range.js';
 
-/** The most pages a classification may select (spec "Limits"). */
-export const MAX_SELECTED_PAGES = 10;
 export const INPUT_SCHEMES = ['http:', 'https:', 'docproc:'];
 
 export const httpUrlChecker: Checker = (v) => {
@@ -83,9 +82,12 @@ export class PageRangeDto {
   end: number | null = null;
 }
 
+/** `svix` is the reductoai SDK's name of the hosted mode (`SvixWebhookConfig`): the same variant. */
+export const HOSTED_WEBHOOK_MODES = ['hosted', 'svix'] as const;
+
 export class HostedWebhookConfigDto {
-  @IsIn(['hosted'])
-  mode = 'hosted' as const;
+  @IsIn(HOSTED_WEBHOOK_MODES)
+  mode: (typeof HOSTED_WEBHOOK_MODES)[number] = 'hosted';
 
   @Check(list(str), { optional: true })
   channels?: string[];
@@ -118,12 +120,13 @@ const webhookConfig: Checker = (v) => {
   const mode = v.mode;
   if (mode === 'direct' || (mode === undefined && 'url' in v))
     return model(DirectWebhookConfigDto)(v);
-  if (mode === 'hosted' || mode === undefined) return model(HostedWebhookConfigDto)(v);
+  if (mode === undefined || HOSTED_WEBHOOK_MODES.includes(mode as 'hosted'))
+    return model(HostedWebhookConfigDto)(v);
   return fail(
     'union_tag_invalid',
-    `Input tag '${String(mode)}' found using 'mode' does not match any of the expected tags: 'hosted', 'direct'`,
+    `Input tag '${String(mode)}' found using 'mode' does not match any of the expected tags: 'hosted', 'svix', 'direct'`,
     v,
-    { discriminator: "'mode'", tag: String(mode), expected_tags: "'hosted', 'direct'" },
+    { discriminator: "'mode'", tag: String(mode), expected_tags: "'hosted', 'svix', 'direct'" },
   );
 };
 
@@ -197,7 +200,7 @@ const pageRange: Checker = (v) => {
     }
   });
   if (issues.length) return { issues };
-  const selected = countSelectedPages(value);
+  const selected = countRequestedPages(value);
   if (selected > MAX_SELECTED_PAGES) {
     return fail(
       'value_error',
@@ -211,30 +214,6 @@ const pageRange: Checker = (v) => {
   }
   return ok(value);
 };
-
-/** Distinct pages selected by the closed parts of a selection (open-ended ranges count their known part). */
-export function countSelectedPages(selection: PageSelection): number {
-  if (selection === null) return 0;
-  const items = Array.isArray(selection) ? selection : [selection];
-  const intervals: [number, number][] = [];
-  for (const item of items) {
-    if (typeof item === 'number') intervals.push([item, item]);
-    else if (item.start !== null && item.end !== null) intervals.push([item.start, item.end]);
-    else if (item.start !== null || item.end !== null) {
-      const only = (item.start ?? item.end) as number;
-      intervals.push([only, only]);
-    }
-  }
-  intervals.sort((a, b) => a[0] - b[0]);
-  let count = 0;
-  let coveredTo = 0;
-  for (const [start, end] of intervals) {
-    const from = Math.max(start, coveredTo + 1);
-    if (end >= from) count += end - from + 1;
-    coveredTo = Math.max(coveredTo, end);
-  }
-  return count;
-}
 
 export class ClassifyConfigDto {
   @Required()

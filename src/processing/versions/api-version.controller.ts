@@ -1,14 +1,18 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { apiVersion } from './api-version.js';
 
 @ApiTags('versions')
 @Controller()
 export class ApiVersionController {
-  /** The API description version, the same string as `info.version` of /openapi.json. */
+  /**
+   * The API description version, the same string as `info.version` of /openapi.json, as a
+   * JSON string: the reductoai SDK's `apiVersion()` declares `APIPromise<string>`.
+   */
   @Get('version')
-  @ApiOkResponse({ description: '`{"version":"v<major>.<minor>.<patch>-<build suffix>"}`' })
-  version(): { version: string } {
-    return { version: apiVersion() };
+  @Header('content-type', 'application/json; charset=utf-8')
+  @ApiOkResponse({ description: '`"v<major>.<minor>.<patch>-<build suffix>"`' })
+  version(): string {
+    return JSON.stringify(apiVersion());
   }
 }

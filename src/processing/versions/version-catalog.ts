@@ -64,6 +64,11 @@ function snakeSchedule(s: VersionSchedule) {
 
 const PINNABLE_STAGES: ReadonlySet<VersionStage> = new Set(['alpha', 'default', 'deprecated']);
 
+/** Spec "Versioning": alpha, default and deprecated versions pin; a removed one only as a frozen snapshot. */
+function isPinnableStage(stage: VersionStage, frozenSnapshot: boolean): boolean {
+  return PINNABLE_STAGES.has(stage) || (stage === 'removed' && frozenSnapshot);
+}
+
 /**
  * The registry's rules over a fixed set of rows: stages, defaults and pin resolution on a
  * given day. Pure, so lifecycle tests use their own rows and dates.
@@ -142,10 +147,7 @@ export class VersionCatalog {
     const versions = this.byFamily.get(family) ?? [];
     return versions
       .map((v) => ({ row: v, stage: stageOf(v, versions, now) }))
-      .filter(
-        ({ row, stage }) =>
-          PINNABLE_STAGES.has(stage) || (stage === 'removed' && this.isFrozen(row)),
-      )
+      .filter(({ row, stage }) => isPinnableStage(stage, this.isFrozen(row)))
       .map(({ row, stage }) => ({ version: row.version, stage }));
   }
 
@@ -179,11 +181,7 @@ export class VersionCatalog {
     const row = this.find(family, requested);
     const versions = this.byFamily.get(family) ?? [];
     const stage = row ? stageOf(row, versions, now) : undefined;
-    if (
-      row &&
-      stage &&
-      (PINNABLE_STAGES.has(stage) || (stage === 'removed' && this.isFrozen(row)))
-    ) {
+    if (row && stage && isPinnableStage(stage, this.isFrozen(row))) {
       return this.resolved(row, stage, true);
     }
     const available = this.available(family, now);
@@ -232,9 +230,7 @@ export class VersionCatalog {
         return {
           version: row.version,
           stage,
-          pinnable:
-            family.pinField !== null &&
-            (stage === 'alpha' || stage === 'deprecated' || stage === 'default' || frozen),
+          pinnable: family.pinField !== null && isPinnableStage(stage, frozen),
           frozen_snapshot: frozen,
           notes: row.notes,
           ...snakeSchedule(scheduleOf(row, versions)),

@@ -12,8 +12,6 @@ import {
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
 import { ProcessingAuthGuard } from '../../accounts/auth/processing-auth.guard.js';
-import { ProcessingError } from '../jobs/job.types.js';
-import { ApiError } from '../../common/api-error.js';
 import { ValidatedBodyPipe } from '../requests/validated-body.pipe.js';
 import { CreateWebhookEndpointDto } from './webhook-endpoint.dto.js';
 import { WebhookEndpoint } from './webhooks.repository.js';
@@ -42,19 +40,13 @@ export class WebhooksController {
     @Body(new ValidatedBodyPipe(CreateWebhookEndpointDto)) body: CreateWebhookEndpointDto,
     @CurrentPrincipal() principal: ProcessingPrincipal,
   ) {
-    try {
-      const endpoint = await this.webhooks.createEndpoint(
-        principal.orgId,
-        body.url,
-        body.channels,
-        body.description,
-      );
-      return presentEndpoint(endpoint, true);
-    } catch (error) {
-      if (error instanceof ProcessingError)
-        throw ApiError.badRequest('WEBHOOK_URL_BLOCKED', error.message);
-      throw error;
-    }
+    const endpoint = await this.webhooks.createEndpoint(
+      principal.orgId,
+      body.url,
+      body.channels,
+      body.description,
+    );
+    return presentEndpoint(endpoint, true);
   }
 
   @Get('endpoints')

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Webhook } from 'standardwebhooks';
 import { ApiError } from '../../common/api-error.js';
+import { RequestValidationError } from '../../common/validation-error.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
@@ -60,7 +61,7 @@ export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleIni
     channels: string[],
     description: string | null,
   ): Promise<WebhookEndpoint> {
-    this.fetcher.assertAllowedUrl(new URL(url));
+    await this.assertDeliverable(['body', 'url'], url);
     const endpoint = {
       endpointId: `ep_${randomUUID()}`,
       orgId,
@@ -71,6 +72,33 @@ export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleIni
     };
     await this.repository.insertEndpoint(endpoint);
     return (await this.repository.findEndpoint(endpoint.endpointId))!;
+  }
+
+  /**
+   * A direct webhook's URL, refused at submission (422 naming the field and the reason)
+   * when delivery would refuse it, rather than accepted and retried until it fails.
+   */
+  async assertSubmittable(webhook: WebhookConfig | null | undefined): Promise<void> {
+    if (webhook?.mode === 'direct') {
+      await this.assertDeliverable(['body', 'async', 'webhook', 'url'], webhook.url);
+    }
+  }
+
+  private async assertDeliverable(loc: string[], url: string): Promise<void> {
+    const refusal = await this.fetcher.destinationRefusal(
+      url,
+      this.config.processing.webhookResolveTimeoutMs,
+    );
+    if (refusal === null) return;
+    throw new RequestValidationError([
+      {
+        loc,
+        msg: `Webhook URL cannot be delivered to: ${refusal}`,
+        type: 'url_blocked',
+        input: url,
+        ctx: { reason: refusal },
+      },
+    ]);
   }
 
   listEndpoints(orgId: string): Promise<WebhookEndpoint[]> {
@@ -148,7 +176,7 @@ export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleIni
         deliveryId,
         orgId: job.orgId,
         jobId: job.jobId,
-        mode: webhook.mode,
+        mode: webhook.mode === 'direct' ? 'direct' : 'hosted',
         endpointId: target.endpointId,
         url: target.url,
         messageId,

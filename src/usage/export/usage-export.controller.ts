@@ -3,6 +3,7 @@ import { Controller, Get, Headers, Query, Res, UseGuards } from '@nestjs/common'
 import type { FastifyReply } from 'fastify';
 import { AccountAuthGuard } from '../../accounts/auth/account-auth.guard.js';
 import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
+import { MEMBERS, OrgAccess } from '../../accounts/auth/org-access.decorator.js';
 import type { AccountPrincipal } from '../../accounts/principal.js';
 import { parseUsageExportQuery } from './usage-export.query.js';
 import { UsageExportService, ResolvedExport } from './usage-export.service.js';
@@ -15,6 +16,8 @@ export class UsageExportController {
 
   /** Credits and requests per day and group; CSV for finance when the client accepts text/csv. */
   @Get('export')
+  // Every member reads the org's usage; `orgId` may be left out (the service picks the org).
+  @OrgAccess(MEMBERS, { from: 'query', field: 'orgId', optional: true })
   async export(
     @CurrentPrincipal() principal: AccountPrincipal,
     @Query() rawQuery: Record<string, string | string[]>,

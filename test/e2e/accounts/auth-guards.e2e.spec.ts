@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Controller, Get, Module, UseGuards } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AccountsModule } from '../../../src/accounts/accounts.module.js';
 import { AccountsService } from '../../../src/accounts/accounts.service.js';
 import { AccountAuthGuard } from '../../../src/accounts/auth/account-auth.guard.js';
 import { CurrentPrincipal } from '../../../src/accounts/auth/current-principal.decorator.js';
@@ -40,7 +41,7 @@ interface ProbeApp {
 async function startProbeApp(env: Record<string, string> = {}): Promise<ProbeApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-auth-'));
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env, DATA_DIR: dataDir });
-  @Module({ imports: [AppModule.forRoot(config)], controllers: [ProbeController] })
+  @Module({ imports: [AppModule.forRoot(config), AccountsModule], controllers: [ProbeController] })
   class ProbeAppModule {}
   const app = await NestFactory.create<NestFastifyApplication>(
     ProbeAppModule,

@@ -1,4 +1,4 @@
-import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { AppConfig } from '../../../config/app-config.js';
 import { DatabaseQueueDriver } from '../database-queue.repository.js';
@@ -25,7 +25,6 @@ class RedisQueueClientCloser implements OnApplicationShutdown {
  * database driver here is a second instance of the stateless DuckDB queue driver, used for
  * depth reads only.
  */
-@Global()
 @Module({
   providers: [
     {

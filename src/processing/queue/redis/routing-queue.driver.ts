@@ -111,7 +111,7 @@ export class RoutingQueueDriver implements QueueDriver {
               'QUEUE_UNAVAILABLE',
               'The job queue is unavailable; retry later',
               {},
-              { 'Retry-After': '30' },
+              { 'Retry-After': String(this.config.operations.admission.retryAfterSeconds) },
             );
           }
           this.logger.warn(

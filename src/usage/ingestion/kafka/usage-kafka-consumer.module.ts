@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { UsageKafkaModule } from './usage-kafka.module.js';
+import { UsageModule } from '../../usage.module.js';
 import { UsageKafkaConsumer } from './usage-kafka.consumer.js';
 
 /**
@@ -7,7 +7,7 @@ import { UsageKafkaConsumer } from './usage-kafka.consumer.js';
  * application context and must never join the consumer group.
  */
 @Module({
-  imports: [UsageKafkaModule],
+  imports: [UsageModule],
   providers: [UsageKafkaConsumer],
   exports: [UsageKafkaConsumer],
 })

@@ -1,0 +1,92 @@
+/**
+ * The rooms of src/ and the one direction they import in (docs/architecture.md draws it).
+ * `npm run lint:architecture` checks it in the test command; a new arrow upwards fails it.
+ *
+ *   main.ts worker.ts cli.ts app.*      (entry points: may import anything)
+ *   cli -> admin -> operations -> processing -> documents
+ *                                  processing -> usage (the event contract only) -> accounts
+ *   accounts -> database -> common -> config
+ */
+const room = (name) => `^src/${name}/`;
+const onlyFrom = (name, allowed) => ({
+  name: `${name}-imports-one-way`,
+  comment: `src/${name} may import only ${allowed.join(', ')} among the rooms of src/`,
+  severity: 'error',
+  from: { path: room(name) },
+  to: {
+    path: '^src/',
+    pathNot: [room(name), ...allowed.map(room)],
+  },
+});
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'Modules of src/ form no import cycle (type-only imports are erased at build time)',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    onlyFrom('config', []),
+    onlyFrom('common', ['config']),
+    onlyFrom('database', ['common', 'config']),
+    onlyFrom('accounts', ['database', 'common', 'config']),
+    onlyFrom('usage', ['accounts', 'database', 'common', 'config']),
+    onlyFrom('documents', ['common', 'config']),
+    onlyFrom('dashboard', ['accounts', 'common', 'config']),
+    onlyFrom('processing', ['documents', 'usage', 'accounts', 'database', 'common', 'config']),
+    onlyFrom('operations', [
+      'processing',
+      'documents',
+      'usage',
+      'accounts',
+      'database',
+      'common',
+      'config',
+    ]),
+    onlyFrom('admin', [
+      'operations',
+      'processing',
+      'documents',
+      'usage',
+      'accounts',
+      'database',
+      'common',
+      'config',
+    ]),
+    {
+      name: 'processing-reads-usage-contract-only',
+      comment:
+        'processing knows the usage plane only by its event contract (src/usage/usage-event.ts)',
+      severity: 'error',
+      // processing.module.ts is the plane's composition root: it imports UsageModule so Nest
+      // can inject the usage event sink, and nothing else of usage.
+      from: { path: room('processing'), pathNot: '^src/processing/processing\\.module\\.ts$' },
+      to: { path: room('usage'), pathNot: '^src/usage/usage-event\\.ts$' },
+    },
+    {
+      name: 'documents-without-nest',
+      comment: 'the engines are plain functions run by executors: no Nest, no HTTP, no queue',
+      severity: 'error',
+      from: { path: room('documents') },
+      to: { path: 'node_modules/(@nestjs|fastify|bullmq|ioredis|kafkajs|@duckdb)/' },
+    },
+    {
+      name: 'tests-not-imported-by-source',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '(^test/|\\.spec\\.ts$)' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.spec\\.ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
+  },
+};

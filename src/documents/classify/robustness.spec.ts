@@ -1,0 +1,102 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { classify } from './classify.js';
+import type { ClassificationCategory } from './classify.types.js';
+import { analyze } from './text-analysis.js';
+
+const schema: ClassificationCategory[] = [
+  { category: 'invoice', criteria: ['invoice number', 'total amount due'] },
+  { category: 'resume', criteria: ['work experience', 'skills such as AWS IAM, S3'] },
+  { category: 'medical_record', criteria: ['patient name', 'diagnosis'] },
+];
+
+/** Tokens that once broke the analyser or are likely to: no lemma, scripts, marks, emoji. */
+const awkward = fc.constantFrom(
+  'AWS IAM, S3',
+  'iam',
+  "n't",
+  '😀👩🏽‍💻',
+  'שלום עולם',
+  'مرحبا بالعالم',
+  '\u202Eabc\u202C',
+  '\u200B\u200D\uFEFF',
+  'Ünïcödé ß ﬁ',
+  '中文文本',
+  '\u0000\u0007',
+  '\uD800',
+  '1.000,00 €',
+  'e.g.',
+  '...',
+  '',
+);
+
+/** Random text: any code points, graphemes, and mixes of the awkward tokens above. */
+const text = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 200 }),
+  fc.string({ unit: 'grapheme', maxLength: 200 }),
+  fc
+    .array(fc.oneof(awkward, fc.string({ unit: 'grapheme-ascii', maxLength: 12 })), {
+      maxLength: 40,
+    })
+    .map((tokens) => tokens.join(' ')),
+);
+
+describe('classification never crashes on content', () => {
+  it('analyses a resume with "AWS IAM, S3" (a token without a lemma)', () => {
+    const terms = analyze('Skills: AWS IAM, S3 and EC2', true);
+    expect(terms.map((term) => term.lemma)).toEqual(
+      expect.arrayContaining(['skill', 'aws', 'iam', 's3']),
+    );
+    for (const model of ['default', 'accurate'] as const) {
+      const output = classify({
+        pages: ['Work experience: cloud engineer. Skills: AWS IAM, S3.'],
+        classificationSchema: schema,
+        model,
+      });
+      expect(output.result.category).toBe('resume');
+    }
+  });
+
+  it('analyses any text in both modes', () => {
+    fc.assert(
+      fc.property(text, fc.boolean(), (value, deep) => {
+        const terms = analyze(value, deep);
+        for (const term of terms) {
+          expect(typeof term.lemma).toBe('string');
+          expect(term.lemma.length).toBeGreaterThan(0);
+          expect(typeof term.stem).toBe('string');
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('classifies any pages, metadata and criteria with both models', () => {
+    const category = fc.record({
+      category: text.filter((value) => value.trim() !== ''),
+      criteria: fc.array(text, { maxLength: 3 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(text, { minLength: 1, maxLength: 4 }),
+        fc.option(text, { nil: undefined }),
+        fc.oneof(fc.constant(schema), fc.array(category, { minLength: 1, maxLength: 3 })),
+        fc.constantFrom('default' as const, 'accurate' as const),
+        (pages, metadata, categories, model) => {
+          const output = classify({
+            pages,
+            classificationSchema: categories,
+            documentMetadata: metadata,
+            model,
+          });
+          expect(categories.map((entry) => entry.category)).toContain(output.result.category);
+          for (const entry of output.response_confidence.categories) {
+            expect(entry.confidence).toBeGreaterThanOrEqual(0);
+            expect(entry.confidence).toBeLessThanOrEqual(1);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
