@@ -34,6 +34,7 @@ module.exports = {
     onlyFrom('accounts', ['database', 'common', 'config']),
     onlyFrom('usage', ['accounts', 'database', 'common', 'config']),
     onlyFrom('documents', ['common', 'config']),
+    onlyFrom('dashboard', ['accounts', 'common', 'config']),
     onlyFrom('processing', ['documents', 'usage', 'accounts', 'database', 'common', 'config']),
     onlyFrom('operations', [
       'processing',

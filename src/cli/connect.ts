@@ -2,7 +2,7 @@ import { readAdminFile } from '../admin/admin-file.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { AdminTransport } from './admin-transport.js';
 import { CliError, EXIT } from './cli-error.js';
-import { DatabaseLockedError, DirectTransport } from './direct-transport.js';
+import { DatabaseLockedError } from './database-locked.error.js';
 import { HttpTransport } from './http-transport.js';
 
 /**
@@ -18,6 +18,8 @@ export async function connect(config: AppConfig): Promise<AdminTransport> {
     return new HttpTransport(endpoint);
   }
   try {
+    // Loaded only here: the services, Nest and DuckDB are what makes a direct run slower.
+    const { DirectTransport } = await import('./direct-transport.js');
     return await DirectTransport.open(config);
   } catch (error) {
     if (!(error instanceof DatabaseLockedError)) throw error;

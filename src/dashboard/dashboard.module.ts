@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module.js';
 import { DashboardPageController } from './dashboard-page.controller.js';
 import { DashboardSessionController } from './dashboard-session.controller.js';
 
@@ -6,5 +7,8 @@ import { DashboardSessionController } from './dashboard-session.controller.js';
  * The account dashboard page served by this app: its HTML and assets, and its browser
  * session. The page reads only the public dashboard API and usage export, like any client.
  */
-@Module({ controllers: [DashboardPageController, DashboardSessionController] })
+@Module({
+  imports: [AccountsModule],
+  controllers: [DashboardPageController, DashboardSessionController],
+})
 export class DashboardModule {}

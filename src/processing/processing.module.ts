@@ -102,7 +102,10 @@ export class ProcessingModule implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
     if (!fastify) return;
-    installJsonBodyParser(fastify, (url) => PROCESSING_ROUTES.test(url));
+    installJsonBodyParser(fastify, (url) => PROCESSING_ROUTES.test(url), {
+      maxDepth: this.config.processing.jsonMaxDepth,
+      metadataMaxDepth: this.config.processing.asyncMetadataMaxDepth,
+    });
     void fastify.register(multipart, {
       limits: { fileSize: this.config.processing.maxUploadBytes, files: 1 },
     });

@@ -6,9 +6,21 @@ import { ProcessingAuthGuard } from '../../accounts/auth/processing-auth.guard.j
 import { ClassifyConfigDto } from '../requests/classify-config.dto.js';
 import { ValidatedBodyPipe } from '../requests/validated-body.pipe.js';
 import { ClassifyJobsService } from './classify-jobs.service.js';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiErrors,
+  ApiProcessingAuth,
+  ApiValidationError,
+} from '../../common/openapi/api-responses.js';
+import { ApiJsonBody } from '../requests/request-schema.js';
+import { AsyncJobResponseBody } from '../jobs/result.responses.js';
+import { ClassifyResponseBody } from './classify.responses.js';
 
 const classifyBody = new ValidatedBodyPipe(ClassifyConfigDto);
 
+@ApiTags('classify')
+@ApiProcessingAuth()
+@ApiValidationError()
 @Controller()
 @UseGuards(ProcessingAuthGuard)
 export class ClassifyController {
@@ -16,6 +28,10 @@ export class ClassifyController {
 
   @Post('classify')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Classify a document into one of the given categories, and wait' })
+  @ApiJsonBody(ClassifyConfigDto)
+  @ApiOkResponse({ type: ClassifyResponseBody })
+  @ApiErrors(400, 404, 409, 413, 503)
   run(
     @Body(classifyBody) config: ClassifyConfigDto,
     @CurrentPrincipal() principal: ProcessingPrincipal,
@@ -30,6 +46,10 @@ export class ClassifyController {
 
   @Post('classify_async')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Classify as a job; returns job_id' })
+  @ApiJsonBody(ClassifyConfigDto)
+  @ApiOkResponse({ type: AsyncJobResponseBody })
+  @ApiErrors(404, 409, 413, 503)
   runAsync(
     @Body(classifyBody) config: ClassifyConfigDto,
     @CurrentPrincipal() principal: ProcessingPrincipal,

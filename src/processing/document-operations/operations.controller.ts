@@ -1,5 +1,17 @@
 import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiErrors,
+  ApiProcessingAuth,
+  ApiValidationError,
+} from '../../common/openapi/api-responses.js';
+import { AsyncJobResponseBody } from '../jobs/result.responses.js';
+import { ApiJsonBody } from '../requests/request-schema.js';
+import {
+  ExtractResponseBody,
+  ParseResponseBody,
+  SplitResponseBody,
+} from './operation.responses.js';
 import type { FastifyRequest } from 'fastify';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
@@ -27,7 +39,8 @@ function abortOnClose(request: FastifyRequest): AbortSignal {
 
 /** parse, extract and split: sync (waits for the job) and `_async` (returns `job_id`). */
 @ApiTags('operations')
-@ApiBearerAuth('SkippableHTTPBearer')
+@ApiProcessingAuth()
+@ApiValidationError()
 @Controller()
 @UseGuards(ProcessingAuthGuard)
 export class OperationsController {
@@ -44,6 +57,9 @@ export class OperationsController {
 
   @Post('parse')
   @HttpCode(200)
+  @ApiJsonBody(ParseConfigDto)
+  @ApiOkResponse({ type: ParseResponseBody })
+  @ApiErrors(400, 404, 409, 413, 503)
   @ApiOperation({
     summary: 'Parse: typed blocks with bounding boxes (pin: settings.alpha.layout_model)',
   })
@@ -57,6 +73,9 @@ export class OperationsController {
 
   @Post('parse_async')
   @HttpCode(200)
+  @ApiJsonBody(ParseConfigDto)
+  @ApiOkResponse({ type: AsyncJobResponseBody })
+  @ApiErrors(404, 409, 413, 503)
   @ApiOperation({ summary: 'Parse as a job; returns job_id' })
   parseAsync(
     @Body(parseBody) config: ParseConfigDto,
@@ -67,6 +86,9 @@ export class OperationsController {
 
   @Post('extract')
   @HttpCode(200)
+  @ApiJsonBody(ExtractConfigDto)
+  @ApiOkResponse({ type: ExtractResponseBody })
+  @ApiErrors(400, 404, 409, 413, 503)
   @ApiOperation({
     summary:
       'Extract: schema values with citations (pins: settings.alpha.extract_model, settings.alpha.deep_extract_model)',
@@ -81,6 +103,9 @@ export class OperationsController {
 
   @Post('extract_async')
   @HttpCode(200)
+  @ApiJsonBody(ExtractConfigDto)
+  @ApiOkResponse({ type: AsyncJobResponseBody })
+  @ApiErrors(404, 409, 413, 503)
   @ApiOperation({ summary: 'Extract as a job; returns job_id' })
   extractAsync(
     @Body(extractBody) config: ExtractConfigDto,
@@ -91,6 +116,9 @@ export class OperationsController {
 
   @Post('split')
   @HttpCode(200)
+  @ApiJsonBody(SplitConfigDto)
+  @ApiOkResponse({ type: SplitResponseBody })
+  @ApiErrors(400, 404, 409, 413, 503)
   @ApiOperation({
     summary: 'Split: page ranges per section (pin: top-level alpha.deep_split_model)',
   })
@@ -104,6 +132,9 @@ export class OperationsController {
 
   @Post('split_async')
   @HttpCode(200)
+  @ApiJsonBody(SplitConfigDto)
+  @ApiOkResponse({ type: AsyncJobResponseBody })
+  @ApiErrors(404, 409, 413, 503)
   @ApiOperation({ summary: 'Split as a job; returns job_id' })
   splitAsync(
     @Body(splitBody) config: SplitConfigDto,

@@ -173,31 +173,36 @@ export class JobRunner {
       sync: submission.gated,
     });
     const jobId = randomUUID();
-    const committed = this.db.transaction(async (tx) => {
-      await this.jobs.insert(tx, {
-        jobId,
-        orgId: principal.orgId,
-        apiKeyId: principal.keyId,
-        type: submission.type,
-        isAsync: submission.isAsync,
-        request: submission.request,
-        metadata: submission.isAsync ? submission.metadata : undefined,
-        persistResult: submission.persistResult,
+    // The admitted slot stays reserved until the task is counted where it waits (committed
+    // in the database queue, or added to Redis by `publish` after the commit).
+    const queued = (async () => {
+      const taskId = await this.db.transaction(async (tx) => {
+        await this.jobs.insert(tx, {
+          jobId,
+          orgId: principal.orgId,
+          apiKeyId: principal.keyId,
+          type: submission.type,
+          isAsync: submission.isAsync,
+          request: submission.request,
+          metadata: submission.isAsync ? submission.metadata : undefined,
+          persistResult: submission.persistResult,
+        });
+        return this.queue.enqueue<JobPayload>(
+          'cpu',
+          pipeline.taskKind,
+          { jobId },
+          {
+            lane: submission.lane,
+            // A sync job's caller is gone after a restart: it is not retried (see recover).
+            maxAttempts: submission.isAsync ? this.config.processing.jobMaxAttempts : 1,
+            deep: isDeepWork(submission.type, submission.request),
+          },
+          tx,
+        );
       });
-      await this.queue.enqueue<JobPayload>(
-        'cpu',
-        pipeline.taskKind,
-        { jobId },
-        {
-          lane: submission.lane,
-          // A sync job's caller is gone after a restart: it is not retried (see recover).
-          maxAttempts: submission.isAsync ? this.config.processing.jobMaxAttempts : 1,
-          deep: isDeepWork(submission.type, submission.request),
-        },
-        tx,
-      );
-    });
-    await committed.finally(admitted);
+      await this.queue.publish?.(taskId);
+    })();
+    await queued.finally(admitted);
     return jobId;
   }
 

@@ -37,10 +37,8 @@ export class UsageExportService {
   }
 
   private async resolveOrg(principal: AccountPrincipal, requested: string | null): Promise<string> {
-    if (requested !== null) {
-      await this.accounts.requireMember(principal.userId, requested);
-      return requested;
-    }
+    // A requested org was checked by the route's OrgRoleGuard (the caller is a member).
+    if (requested !== null) return requested;
     if (
       principal.defaultOrgId !== null &&
       (await this.accounts.isMember(principal.userId, principal.defaultOrgId))
