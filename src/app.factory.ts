@@ -8,6 +8,7 @@ import { requestIdOf } from './common/request-id.js';
 import type { AppConfig } from './config/app-config.js';
 import { AppModule, type AppOverrides } from './app.module.js';
 import { serveOpenApi, trackRoutes } from './processing/versions/api-description.js';
+import { serveReferencePage } from './processing/versions/reference-page.js';
 
 /** The Fastify adapter of the HTTP application. */
 export function createHttpAdapter(): FastifyAdapter {
@@ -32,6 +33,7 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
   recordHttpMetrics(fastify, app.get(MetricsService));
   trackRoutes(app);
   serveOpenApi(app);
+  serveReferencePage(app);
   return app;
 }
 
