@@ -1,6 +1,8 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
+import { recordHttpMetrics } from './common/metrics/http-metrics.js';
+import { MetricsService } from './common/metrics/metrics.service.js';
 import { SHUTDOWN_SIGNALS } from './common/shutdown-signals.js';
 import { requestIdOf } from './common/request-id.js';
 import type { AppConfig } from './config/app-config.js';
@@ -29,6 +31,7 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
   fastify.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  recordHttpMetrics(fastify, app.get(MetricsService));
   trackRoutes(app);
   serveOpenApi(app);
   serveReferencePage(app);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_DATA_DIR, dataDirOf } from './data-dir.js';
 import { DEFAULT_WORKER_STATE_FILE, QUEUE_FULL_RETRY_AFTER_SECONDS } from './operations.config.js';
 import { DEFAULT_DOCUMENT_LIMITS } from './processing.config.js';
 import { ALL_ROLLOUT_KEYS, type RolloutKey, rolloutEnvName } from './rollout-keys.js';
@@ -48,13 +49,13 @@ export const SERVER_SETTINGS = {
   ),
   dataDir: filePath(
     'DATA_DIR',
-    { default: './data', defaultText: '`./data`', type: 'directory' },
+    { default: DEFAULT_DATA_DIR, defaultText: `\`${DEFAULT_DATA_DIR}\``, type: 'directory' },
     'Where the DuckDB file, uploaded files (`blobs/`) and the admin endpoint file live. The admin CLI uses the same variable.',
   ),
   databaseFile: filePath(
     'DATABASE_FILE',
     {
-      default: (env) => path.join(env.DATA_DIR?.trim() || './data', 'docproc.duckdb'),
+      default: (env) => path.join(dataDirOf(env), 'docproc.duckdb'),
       defaultText: '`$DATA_DIR/docproc.duckdb`',
     },
     'The DuckDB database file (one read-write process per file).',

@@ -32,6 +32,7 @@ import { ConfigureWebhookController } from './webhooks/configure-webhook.control
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { WebhooksRepository } from './webhooks/webhooks.repository.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
+import { ProcessingMetrics } from './processing.metrics.js';
 import { OperationsController } from './document-operations/operations.controller.js';
 import { OperationJobsService } from './document-operations/operation-jobs.service.js';
 import { AccountsModule } from '../accounts/accounts.module.js';
@@ -80,6 +81,7 @@ const PROCESSING_ROUTES =
     WebhooksService,
     UsageOutboxRepository,
     UsageOutboxRelay,
+    ProcessingMetrics,
   ],
   exports: [
     QueueOperationsModule,

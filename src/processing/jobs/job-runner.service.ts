@@ -25,6 +25,7 @@ import {
 import { isDeepWork } from '../queue/deep-work.js';
 import { QueueWorkers, type TaskHandler } from '../queue/queue-workers.service.js';
 import type { WebhookConfig } from '../requests/classify-config.dto.js';
+import { ProcessingMetrics } from '../processing.metrics.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 import { JobEvents } from './job-events.js';
 import { type JobRecord, type JobType, ProcessingError, toProcessingError } from './job.types.js';
@@ -130,6 +131,7 @@ export class JobRunner {
     private readonly webhooks: WebhooksService,
     private readonly admission: AdmissionService,
     private readonly running: RunningJobs,
+    private readonly metrics: ProcessingMetrics,
   ) {}
 
   /** Registers the pipeline's task handler with this process's queue workers. */
@@ -366,6 +368,7 @@ export class JobRunner {
         // Cancelled while running: the result is discarded, not billed, no webhook.
         await this.jobs.markCancelled(tx, jobId);
         await this.queue.complete(task, tx);
+        this.metrics.jobFinished(job.type, 'cancelled', job.createdAt);
         return 0;
       }
       const billing = pipeline.billing(job, outcome);
@@ -381,6 +384,7 @@ export class JobRunner {
       await this.outbox.insert(tx, usageEvent(job, billing, credits));
       const scheduled = await this.webhooks.scheduleForJob(tx, job, 'Completed');
       await this.queue.complete(task, tx);
+      this.metrics.jobFinished(job.type, 'completed', job.createdAt);
       return scheduled;
     });
     this.afterFinish(jobId, deliveries);
@@ -399,9 +403,11 @@ export class JobRunner {
       if (job && (job.state === 'queued' || job.state === 'running')) {
         if (job.cancelRequested) {
           await this.jobs.markCancelled(tx, jobId);
+          this.metrics.jobFinished(job.type, 'cancelled', job.createdAt);
         } else {
           await this.jobs.markFailed(tx, jobId, failure.code, failure.message, failure.status);
           scheduled = await this.webhooks.scheduleForJob(tx, job, 'Failed');
+          this.metrics.jobFinished(job.type, 'failed', job.createdAt);
         }
       }
       if (completeTask) await this.queue.complete(task, tx);
