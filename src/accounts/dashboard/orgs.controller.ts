@@ -56,10 +56,10 @@ export class OrgsController {
   }
 
   @Get(':orgId/processing-keys')
+  @OrgAccess(MEMBERS)
   @ApiOperation({ summary: "An organization's processing keys" })
   @ApiOkResponse({ type: ProcessingKeyListBody })
   @ApiErrors(403, 404)
-  @OrgAccess(MEMBERS)
   async listProcessingKeys(
     @Param('orgId') orgId: string,
   ): Promise<{ data: ProcessingKeySummary[] }> {
@@ -67,10 +67,10 @@ export class OrgsController {
   }
 
   @Delete(':orgId/processing-keys/:keyId')
+  @OrgAccess(MANAGERS)
   @ApiOperation({ summary: 'Revoke a processing key' })
   @ApiOkResponse({ type: ProcessingKeyBody })
   @ApiErrors(403, 404)
-  @OrgAccess(MANAGERS)
   async revokeProcessingKey(
     @Param('orgId') orgId: string,
     @Param('keyId') keyId: string,

@@ -1,9 +1,10 @@
-import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
 import { ProcessingAuthGuard } from '../../accounts/auth/processing-auth.guard.js';
 import { ClassifyConfigDto } from '../requests/classify-config.dto.js';
+import { abortWhenClientLeaves } from '../requests/client-disconnect.js';
 import { ValidatedBodyPipe } from '../requests/validated-body.pipe.js';
 import { ClassifyJobsService } from './classify-jobs.service.js';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -35,13 +36,9 @@ export class ClassifyController {
   run(
     @Body(classifyBody) config: ClassifyConfigDto,
     @CurrentPrincipal() principal: ProcessingPrincipal,
-    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
-    const aborted = new AbortController();
-    request.raw.once('close', () => {
-      if (!request.raw.complete) aborted.abort();
-    });
-    return this.classify.runSync(principal, config, aborted.signal);
+    return this.classify.runSync(principal, config, abortWhenClientLeaves(reply));
   }
 
   @Post('classify_async')

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   ApiErrors,
@@ -12,10 +12,11 @@ import {
   ParseResponseBody,
   SplitResponseBody,
 } from './operation.responses.js';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
 import { ProcessingAuthGuard } from '../../accounts/auth/processing-auth.guard.js';
+import { abortWhenClientLeaves } from '../requests/client-disconnect.js';
 import { ValidatedBodyPipe } from '../requests/validated-body.pipe.js';
 import { OperationJobsService, type OperationKind } from './operation-jobs.service.js';
 import {
@@ -28,14 +29,6 @@ import {
 const parseBody = new ValidatedBodyPipe(ParseConfigDto);
 const extractBody = new ValidatedBodyPipe(ExtractConfigDto);
 const splitBody = new ValidatedBodyPipe(SplitConfigDto);
-
-function abortOnClose(request: FastifyRequest): AbortSignal {
-  const aborted = new AbortController();
-  request.raw.once('close', () => {
-    if (!request.raw.complete) aborted.abort();
-  });
-  return aborted.signal;
-}
 
 /** parse, extract and split: sync (waits for the job) and `_async` (returns `job_id`). */
 @ApiTags('operations')
@@ -50,9 +43,9 @@ export class OperationsController {
     kind: OperationKind,
     config: OperationBaseDto,
     principal: ProcessingPrincipal,
-    request: FastifyRequest,
+    reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
-    return this.operations.runSync(kind, principal, config, abortOnClose(request));
+    return this.operations.runSync(kind, principal, config, abortWhenClientLeaves(reply));
   }
 
   @Post('parse')
@@ -66,9 +59,9 @@ export class OperationsController {
   parse(
     @Body(parseBody) config: ParseConfigDto,
     @CurrentPrincipal() principal: ProcessingPrincipal,
-    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
-    return this.sync('parse', config, principal, request);
+    return this.sync('parse', config, principal, reply);
   }
 
   @Post('parse_async')
@@ -96,9 +89,9 @@ export class OperationsController {
   extract(
     @Body(extractBody) config: ExtractConfigDto,
     @CurrentPrincipal() principal: ProcessingPrincipal,
-    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
-    return this.sync('extract', config, principal, request);
+    return this.sync('extract', config, principal, reply);
   }
 
   @Post('extract_async')
@@ -125,9 +118,9 @@ export class OperationsController {
   split(
     @Body(splitBody) config: SplitConfigDto,
     @CurrentPrincipal() principal: ProcessingPrincipal,
-    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
-    return this.sync('split', config, principal, request);
+    return this.sync('split', config, principal, reply);
   }
 
   @Post('split_async')

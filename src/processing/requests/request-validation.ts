@@ -75,6 +75,14 @@ export function fail(
   return { issues: [{ loc, msg, type, input, ...(ctx ? { ctx } : {}) }] };
 }
 
+/**
+ * Adds `items` to `issues` one by one: `push(...items)` passes each as an argument and
+ * overflows the stack past ~100,000 (a list of 150,000 wrong items).
+ */
+export function append(issues: Issue[], items: Issue[]): void {
+  for (const item of items) issues.push(item);
+}
+
 export function prefix(loc: Loc, issues: Issue[]): Issue[] {
   return issues.map((issue) => ({ ...issue, loc: [...loc, ...issue.loc] }));
 }
@@ -213,9 +221,9 @@ export function validateModel<T extends object>(
     if (names.includes(REQUIRED)) {
       issues.push({ loc: fieldLoc, type: 'missing', msg: 'Field required', input: value });
     } else if (names.includes(CHECK)) {
-      issues.push(...prefix(fieldLoc, stash.get(instance)?.get(error.property) ?? []));
+      append(issues, prefix(fieldLoc, stash.get(instance)?.get(error.property) ?? []));
     } else if (names.length > 0) {
-      issues.push(...prefix(fieldLoc, [constraintIssue(cls, names[0], error)]));
+      append(issues, prefix(fieldLoc, [constraintIssue(cls, names[0], error)]));
     }
   }
   stash.delete(instance);
@@ -297,7 +305,7 @@ export function list(item: Checker, options: { minItems?: number } = {}): Checke
     const out: unknown[] = [];
     v.forEach((element, index) => {
       const result = item(element);
-      issues.push(...prefix([index], result.issues));
+      append(issues, prefix([index], result.issues));
       out.push(result.value);
     });
     return issues.length ? { issues } : ok(out);
@@ -311,7 +319,7 @@ export function dict(valueChecker: Checker): Checker {
     const out: Record<string, unknown> = {};
     for (const [key, element] of Object.entries(v)) {
       const result = valueChecker(element);
-      issues.push(...prefix([key], result.issues));
+      append(issues, prefix([key], result.issues));
       out[key] = result.value;
     }
     return issues.length ? { issues } : ok(out);

@@ -18,8 +18,6 @@ import {
 import { ApiAccountAuth, ApiErrors } from '../../common/openapi/api-responses.js';
 import { UsageExportBody } from '../usage.responses.js';
 import { parseUsageExportQuery, USAGE_EXPORT_PARAMETERS } from './usage-export.query.js';
-import { UsageExportService, ResolvedExport } from './usage-export.service.js';
-import { CSV_HEADER, csvFileName, csvRow, exportJson } from './usage-export.serializer.js';
 
 /** Repeatable parameters are sent by repeating the name (`product=a&product=b`). */
 const ApiUsageExportQuery = () =>
@@ -34,6 +32,8 @@ const ApiUsageExportQuery = () =>
       }),
     ),
   );
+import { UsageExportService, ResolvedExport } from './usage-export.service.js';
+import { CSV_HEADER, csvFileName, csvRow } from './usage-export.serializer.js';
 
 @ApiTags('usage')
 @ApiExtraModels(UsageExportBody)
@@ -45,6 +45,8 @@ export class UsageExportController {
 
   /** Credits and requests per day and group; CSV for finance when the client accepts text/csv. */
   @Get('export')
+  // Every member reads the org's usage; `orgId` may be left out (the service picks the org).
+  @OrgAccess(MEMBERS, { from: 'query', field: 'orgId', optional: true })
   @ApiOperation({ summary: 'Credits and request counts per day and group (JSON, or CSV)' })
   @ApiUsageExportQuery()
   @ApiProduces('application/json', 'text/csv')
@@ -56,8 +58,6 @@ export class UsageExportController {
     },
   })
   @ApiErrors(400, 403)
-  // Every member reads the org's usage; `orgId` may be left out (the service picks the org).
-  @OrgAccess(MEMBERS, { from: 'query', field: 'orgId', optional: true })
   async export(
     @CurrentPrincipal() principal: AccountPrincipal,
     @Query() rawQuery: Record<string, string | string[]>,
@@ -75,10 +75,8 @@ export class UsageExportController {
         .send(Readable.from(this.csvLines(resolved)));
       return;
     }
-    const data = await this.exports.jsonData(resolved);
-    void reply
-      .header('Content-Type', 'application/json; charset=utf-8')
-      .send(exportJson(resolved.orgId, resolved.query, data));
+    const body = await this.exports.jsonBody(resolved);
+    void reply.header('Content-Type', 'application/json; charset=utf-8').send(body);
   }
 
   private async *csvLines(resolved: ResolvedExport): AsyncGenerator<string> {

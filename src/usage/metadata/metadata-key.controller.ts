@@ -33,19 +33,19 @@ export class MetadataKeyController {
   constructor(private readonly metadataKeys: MetadataKeyService) {}
 
   @Get()
+  @OrgAccess(MEMBERS)
   @ApiOperation({ summary: 'Async metadata keys seen or enabled for grouping' })
   @ApiOkResponse({ type: MetadataKeyStatusListBody })
   @ApiErrors(403, 404)
-  @OrgAccess(MEMBERS)
   async list(@Param('orgId') orgId: string) {
     return { data: await this.metadataKeys.list(orgId) };
   }
 
   @Post()
+  @OrgAccess(MANAGERS)
   @ApiOperation({ summary: 'Enable a metadata key for usage grouping' })
   @ApiCreatedResponse({ type: MetadataKeyStatusBody })
   @ApiErrors(400, 403, 404)
-  @OrgAccess(MANAGERS)
   async enable(
     @Param('orgId') orgId: string,
     @Body() body: EnableMetadataKeyDto,
