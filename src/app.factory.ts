@@ -7,6 +7,7 @@ import { SHUTDOWN_SIGNALS } from './common/shutdown-signals.js';
 import { requestIdOf } from './common/request-id.js';
 import type { AppConfig } from './config/app-config.js';
 import { AppModule, type AppOverrides } from './app.module.js';
+import { ExportReplicaAppModule } from './app.export-replica.module.js';
 import { serveOpenApi, trackRoutes } from './processing/versions/api-description.js';
 import { serveReferencePage } from './processing/versions/reference-page.js';
 
@@ -43,7 +44,9 @@ export async function createApp(
   overrides: AppOverrides = {},
 ): Promise<NestFastifyApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot(config, overrides),
+    config.usage.snapshots.mode === 'export-replica'
+      ? ExportReplicaAppModule.forRoot(config)
+      : AppModule.forRoot(config, overrides),
     createHttpAdapter(),
     { bufferLogs: true },
   );

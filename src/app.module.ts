@@ -24,6 +24,12 @@ export interface AppOverrides {
   clock?: Clock;
 }
 
+/** Request logging of every HTTP application (the server and an export replica). */
+/** Request logs with secrets, signed URLs and authorization redacted (log-redaction.ts). */
+export function httpLoggerModule(config: AppConfig): DynamicModule {
+  return LoggerModule.forRoot(loggerParams(config.logLevel, true));
+}
+
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, overrides: AppOverrides = {}): DynamicModule {
@@ -31,7 +37,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot(loggerParams(config.logLevel, true)),
+        httpLoggerModule(config),
         MetricsModule,
         ReadinessModule,
         HealthModule,

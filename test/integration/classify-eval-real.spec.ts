@@ -25,18 +25,23 @@ describe('real-document evaluation set: manifest', () => {
   });
 
   it('records for every document its source, licence, language, hash and split', () => {
+    const problems: string[] = [];
     const ids = new Set<string>();
+    const check = (ok: boolean, what: string, id: string) => {
+      if (!ok) problems.push(`${id}: ${what}`);
+    };
     for (const entry of manifest) {
-      expect(ids.has(entry.id)).toBe(false);
+      check(!ids.has(entry.id), 'duplicate id', entry.id);
       ids.add(entry.id);
-      expect(entry.source.repo).toMatch(/^[\w.-]+\/[\w.-]+$/);
-      expect(entry.source.commit).toMatch(/^[0-9a-f]{40}$/);
-      expect(entry.source.path.length).toBeGreaterThan(0);
-      expect(entry.licence.length).toBeGreaterThan(0);
-      expect(entry.language).toMatch(/^[a-z]{2}$/);
-      expect(entry.sha256).toMatch(/^[0-9a-f]{64}$/);
-      expect(['dev', 'holdout']).toContain(entry.split);
+      check(/^[\w.-]+\/[\w.-]+$/.test(entry.source.repo), 'repository', entry.id);
+      check(/^[0-9a-f]{40}$/.test(entry.source.commit), 'commit', entry.id);
+      check(entry.source.path.length > 0, 'path', entry.id);
+      check(entry.licence.length > 0, 'licence', entry.id);
+      check(/^[a-z]{2}$/.test(entry.language), 'language', entry.id);
+      check(/^[0-9a-f]{64}$/.test(entry.sha256), 'sha256', entry.id);
+      check(entry.split === 'dev' || entry.split === 'holdout', 'split', entry.id);
     }
+    expect(problems).toEqual([]);
   });
 
   it('splits every category into a dev part and a holdout part of about 40 %', () => {

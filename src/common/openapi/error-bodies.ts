@@ -20,6 +20,11 @@ export class ApiErrorBody {
   error!: ApiErrorDetailBody;
 }
 
+/** Any JSON value, spelled out: a property typed `unknown` would otherwise read as an object. */
+const ANY_JSON = ['string', 'number', 'boolean', 'array', 'object', 'null'].map((type) => ({
+  type,
+}));
+
 /** One entry of HTTPValidationError.detail (src/common/validation-error.ts). */
 @ApiSchema({ name: 'ValidationError' })
 export class ValidationErrorBody {
@@ -36,7 +41,7 @@ export class ValidationErrorBody {
   @ApiProperty({ example: 'missing' })
   type!: string;
 
-  @ApiPropertyOptional({ description: 'The offending value' })
+  @ApiPropertyOptional({ description: 'The offending value (any JSON)', anyOf: ANY_JSON })
   input?: unknown;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })

@@ -28,7 +28,7 @@ import {
  * Runs `load` whenever `key` changes and keeps only the newest answer; `state.key` says
  * which request the value answers (the export URL, for the usage).
  */
-function useLatest(load, key) {
+function useLatest(load, key, attempt = 0) {
   const [state, setState] = useState({ status: 'loading', value: null, error: null, key: null });
   const generation = useRef(0);
   useEffect(() => {
@@ -40,7 +40,7 @@ function useLatest(load, key) {
       (error) =>
         mine === generation.current && setState({ status: 'error', value: null, error, key }),
     );
-  }, [key]);
+  }, [key, attempt]);
   return state;
 }
 
@@ -80,7 +80,9 @@ export function UsageView({ orgId, metadataKeys, labelOfKey }) {
   const groupingKey = splitGroupBy(groupBy).metadataKey;
   const valueKey = groupingKey ?? filters.metadataKey;
 
-  const usage = useLatest(() => getJson(query), query);
+  const [attempt, setAttempt] = useState(0);
+  const usage = useLatest(() => getJson(query), query, attempt);
+  useEffect(() => setNotice(''), [query]);
   const filterValues = useLatest(
     () => loadFilterValues(scope),
     [orgId, range.start, range.end].join(' '),
@@ -219,31 +221,36 @@ export function UsageView({ orgId, metadataKeys, labelOfKey }) {
     }
     <p class="sr-only" role="status" aria-live="polite">${notice}</p>
     ${notice ? html`<p class="muted" aria-hidden="true">${notice}</p>` : ''}
-    <dl
-      class="totals"
-      id="usage-totals"
-      data-credits-micros=${summary.micros}
-      data-requests=${summary.requests}
-      data-query=${usage.status === 'ready' ? usage.key : ''}
-      aria-busy=${usage.status === 'loading'}
-    >
-      <div>
-        <dt>Credits</dt>
-        <dd>${formatCredits(summary.micros)}</dd>
-      </div>
-      <div>
-        <dt>Requests</dt>
-        <dd>${formatCount(summary.requests)}</dd>
-      </div>
-      <div>
-        <dt>Period</dt>
-        <dd>${range.start} – ${range.end}</dd>
-      </div>
-    </dl>
+    ${
+      usage.status === 'error'
+        ? ''
+        : html`<dl
+            class="totals"
+            id="usage-totals"
+            data-credits-micros=${summary.micros}
+            data-requests=${summary.requests}
+            data-query=${usage.status === 'ready' ? usage.key : ''}
+            aria-busy=${usage.status === 'loading'}
+          >
+            <div>
+              <dt>Credits</dt>
+              <dd>${formatCredits(summary.micros)}</dd>
+            </div>
+            <div>
+              <dt>Requests</dt>
+              <dd>${formatCount(summary.requests)}</dd>
+            </div>
+            <div>
+              <dt>Period</dt>
+              <dd>${range.start} – ${range.end}</dd>
+            </div>
+          </dl>`
+    }
     ${
       usage.status === 'error'
         ? html`<div class="state error" role="alert">
             <p>The usage could not be loaded: ${describeError(usage.error)}</p>
+            <button type="button" onClick=${() => setAttempt((n) => n + 1)}>Retry</button>
           </div>`
         : usage.status === 'ready' && rows.length === 0
           ? html`<div class="state empty" id="usage-empty">

@@ -152,7 +152,7 @@ export class ExtractResponseBody {
   duration!: number;
 
   @ApiProperty({
-    oneOf: [
+    anyOf: [
       {
         type: 'object',
         additionalProperties: true,

@@ -39,8 +39,9 @@ export const modelVersions = {
   description: 'Model version used, by model family',
 } as const;
 
+/** One of several shapes; `anyOf`, as the shapes share fields and carry no discriminator. */
 export const either = (...classes: (abstract new () => unknown)[]) => ({
-  oneOf: classes.map((cls) => ({ $ref: getSchemaPath(cls) })),
+  anyOf: classes.map((cls) => ({ $ref: getSchemaPath(cls) })),
 });
 
 @ApiSchema({ name: 'PageUsage' })

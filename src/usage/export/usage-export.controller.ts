@@ -33,7 +33,7 @@ const ApiUsageExportQuery = () =>
     ),
   );
 import { UsageExportService, ResolvedExport } from './usage-export.service.js';
-import { CSV_HEADER, csvFileName, csvRow, exportJson } from './usage-export.serializer.js';
+import { CSV_HEADER, csvFileName, csvRow } from './usage-export.serializer.js';
 
 @ApiTags('usage')
 @ApiExtraModels(UsageExportBody)
@@ -75,10 +75,8 @@ export class UsageExportController {
         .send(Readable.from(this.csvLines(resolved)));
       return;
     }
-    const data = await this.exports.jsonData(resolved);
-    void reply
-      .header('Content-Type', 'application/json; charset=utf-8')
-      .send(exportJson(resolved.orgId, resolved.query, data));
+    const body = await this.exports.jsonBody(resolved);
+    void reply.header('Content-Type', 'application/json; charset=utf-8').send(body);
   }
 
   private async *csvLines(resolved: ResolvedExport): AsyncGenerator<string> {

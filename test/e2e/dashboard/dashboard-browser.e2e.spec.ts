@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import type { Page } from 'puppeteer-core';
+import type { HTTPRequest, Page } from 'puppeteer-core';
 import { ApiKeyService } from '../../../src/accounts/keys/api-key.service.js';
 import {
   collectPageErrors,
@@ -378,18 +378,24 @@ describe('the dashboard in Chromium', () => {
     await page.click('form button[type=submit]');
     await settledQuery(/groupBy=product/);
     // The connection fails in the browser's network stack, as when the server is down.
-    await page.setRequestInterception(true);
-    page.on('request', (request) => {
+    const refuseApi = (request: HTTPRequest) => {
       if (request.isInterceptResolutionHandled()) return;
       if (new URL(request.url()).pathname.startsWith('/api/')) {
         void request.abort('connectionrefused');
       } else void request.continue();
-    });
+    };
+    await page.setRequestInterception(true);
+    page.on('request', refuseApi);
     await page.select('#group-by', 'file_type');
     await page.waitForFunction(() =>
       /cannot be reached/.test(document.querySelector('[role=alert]')?.textContent ?? ''),
     );
     await shot('server-unreachable');
+    // Back up: Retry shows the usage again.
+    page.off('request', refuseApi);
+    await page.setRequestInterception(false);
+    await page.click('[role=alert] button');
+    await settledQuery(/groupBy=file_type/);
     expect(errors.filter((e) => !/status of 401|ERR_CONNECTION_REFUSED/.test(e))).toEqual([]);
   });
 });
