@@ -1,7 +1,7 @@
-import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
-import { requestIdOf } from './common/request-id.js';
+import { loggerParams } from './common/logging/log-redaction.js';
 import type { AppConfig } from './config/app-config.js';
 import type { Clock } from './common/clock.js';
 import { ConfigModule } from './config/config.module.js';
@@ -25,15 +25,9 @@ export interface AppOverrides {
 }
 
 /** Request logging of every HTTP application (the server and an export replica). */
+/** Request logs with secrets, signed URLs and authorization redacted (log-redaction.ts). */
 export function httpLoggerModule(config: AppConfig): DynamicModule {
-  return LoggerModule.forRoot({
-    forRoutes: [{ path: '*splat', method: RequestMethod.ALL }],
-    pinoHttp: {
-      level: config.logLevel,
-      genReqId: requestIdOf,
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
-    },
-  });
+  return LoggerModule.forRoot(loggerParams(config.logLevel, true));
 }
 
 @Module({})

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_DATA_DIR, dataDirOf } from './data-dir.js';
 import { DEFAULT_WORKER_STATE_FILE, QUEUE_FULL_RETRY_AFTER_SECONDS } from './operations.config.js';
 import { DEFAULT_DOCUMENT_LIMITS } from './processing.config.js';
 import { ALL_ROLLOUT_KEYS, type RolloutKey, rolloutEnvName } from './rollout-keys.js';
@@ -48,13 +49,13 @@ export const SERVER_SETTINGS = {
   ),
   dataDir: filePath(
     'DATA_DIR',
-    { default: './data', defaultText: '`./data`', type: 'directory' },
+    { default: DEFAULT_DATA_DIR, defaultText: `\`${DEFAULT_DATA_DIR}\``, type: 'directory' },
     'Where the DuckDB file, uploaded files (`blobs/`) and the admin endpoint file live. The admin CLI uses the same variable.',
   ),
   databaseFile: filePath(
     'DATABASE_FILE',
     {
-      default: (env) => path.join(env.DATA_DIR?.trim() || './data', 'docproc.duckdb'),
+      default: (env) => path.join(dataDirOf(env), 'docproc.duckdb'),
       defaultText: '`$DATA_DIR/docproc.duckdb`',
     },
     'The DuckDB database file (one read-write process per file).',
@@ -382,6 +383,16 @@ export const PROCESSING_SETTINGS = {
     { default: 2_000, min: 50, max: 4_000, unit: 'ms' },
     "Bound on resolving a webhook URL's host name when the request or endpoint is submitted.",
   ),
+  jsonMaxDepth: int(
+    'JSON_MAX_DEPTH',
+    { default: 64, min: 4, max: 1_000 },
+    'Deepest nesting of arrays and objects accepted in a JSON request body (422 `json_too_deep`).',
+  ),
+  asyncMetadataMaxDepth: int(
+    'ASYNC_METADATA_MAX_DEPTH',
+    { default: 16, min: 1, max: 1_000 },
+    'Deepest nesting accepted inside `async.metadata` (422 `metadata_too_deep`).',
+  ),
   outboxRelayIntervalMs: int(
     'OUTBOX_RELAY_INTERVAL_MS',
     { default: 1_000, min: 10, unit: 'ms' },
@@ -602,6 +613,11 @@ export const OPERATIONS_SETTINGS = {
       'REDIS_RECONCILE_INTERVAL_MS',
       { default: 30_000, min: 100, max: 3_600_000, unit: 'ms' },
       'How often the API process looks for dispatches Redis lost or gave up on.',
+    ),
+    lockMs: int(
+      'REDIS_WORKER_LOCK_MS',
+      { default: 6_000, min: 1_000, max: 300_000, unit: 'ms' },
+      "BullMQ job lock of the Redis workers: a dead worker's jobs are taken up again within 1 to 1.5 times it.",
     ),
   },
   rollout: ROLLOUT_SETTINGS,
