@@ -27,6 +27,25 @@ export default tseslint.config(
   },
   {
     files: ['scripts/**/*.{js,mjs}', 'bench/**/*.{js,mjs}'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
+  },
+  {
+    // The dashboard page's own ES modules run in the browser, served as they are.
+    files: ['src/dashboard/assets/**/*.js'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          'window',
+          'document',
+          'location',
+          'navigator',
+          'fetch',
+          'URL',
+          'URLSearchParams',
+          'setTimeout',
+          'Intl',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
   },
 );

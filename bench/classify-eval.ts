@@ -1,111 +1,123 @@
 /**
- * Accuracy of both classification models on the labeled evaluation set, and their
- * throughput in pages per second on one core (this process, after warm-up).
- * Run: npm run bench:classify-eval
+ * Scores both classification models on the real-document evaluation set
+ * (bench/classify-eval/manifest.json, fetched by `node scripts/fetch-classify-eval.mjs`):
+ * accuracy per model, per category and per language, confusion matrices, macro-F1, latency
+ * per page, and the naive word-overlap baseline on the same documents.
+ *
+ * Run: npm run bench:classify-eval            scores the dev part
+ *      npm run bench:classify-eval -- --holdout   scores the holdout part (only for a final change)
+ *      npm run bench:classify-eval -- --fixtures  adds the project's own labeled set
  */
 import os from 'node:os';
 import { classify, warmUpClassifier } from '../src/documents/classify/classify.js';
 import type { ClassifyModel } from '../src/documents/classify/classify.types.js';
-import { loadDocument } from '../src/documents/readers/document.loader.js';
-import { terminateOcr } from '../src/documents/readers/ocr.engine.js';
-import { evaluate, loadEvalSet } from '../test/support/classify-eval.js';
-import { makePdf, makeScannedPdf } from '../test/support/documents.js';
+import { loadRealEvalSet } from '../test/support/classify-eval-real.js';
+import {
+  predictAll,
+  score,
+  wordOverlapBaseline,
+  type Predictor,
+  type Scores,
+} from '../test/support/classify-eval-metrics.js';
+import { fixturesReport } from './classify-eval/fixtures-report.js';
 
-const set = await loadEvalSet();
-warmUpClassifier();
-const pageCount = set.documents.reduce((sum, document) => sum + document.pages.length, 0);
-console.log(
-  `evaluation set: ${set.documents.length} documents, ${pageCount} pages, ` +
-    `${set.schema.length} categories`,
-);
-
-/** Pages per second of CPU time (one core), over the whole set. */
-function throughput(model: ClassifyModel, rounds: number): number {
-  const run = () => {
-    for (const document of set.documents) {
-      classify({
-        pages: document.pages,
-        classificationSchema: set.schema,
-        documentMetadata: document.documentMetadata,
-        model,
-      });
-    }
-  };
-  run();
-  const start = process.cpuUsage();
-  for (let i = 0; i < rounds; i++) run();
-  const used = process.cpuUsage(start);
-  const seconds = (used.user + used.system) / 1e6;
-  return (pageCount * rounds) / seconds;
-}
-
-/**
- * Latency of one 5-page document (pages of ~400 words), median of many runs: wall time,
- * and CPU time of this thread, which stays comparable when the machine is shared.
- */
-function fivePageLatency(model: ClassifyModel): { wall: number; cpu: number } {
-  const words = set.documents.flatMap((document) => document.pages.join(' ').split(/\s+/));
-  const pages = Array.from({ length: 5 }, (_, p) => words.slice(p * 400, p * 400 + 400).join(' '));
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let i = 0; i < 60; i++) {
-    const start = performance.now();
-    const startCpu = process.cpuUsage();
-    classify({ pages, classificationSchema: set.schema, model });
-    const used = process.cpuUsage(startCpu);
-    wall.push(performance.now() - start);
-    cpu.push((used.user + used.system) / 1000);
-  }
-  const median = (values: number[]) =>
-    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  return { wall: median(wall), cpu: median(cpu) };
-}
-
-const results = [];
-for (const model of ['default', 'accurate'] as const) {
-  const outcome = evaluate(set, model);
-  const dev = evaluate(set, model, 'dev');
-  const holdout = evaluate(set, model, 'holdout');
-  const pagesPerSecond = throughput(model, 5);
-  const latency = fivePageLatency(model);
-  results.push({ ...outcome, pagesPerSecond, latency });
-  const percent = (o: { accuracy: number; correct: number; total: number }) =>
-    `${(o.accuracy * 100).toFixed(1)}% (${o.correct}/${o.total})`;
+const split = process.argv.includes('--holdout') ? 'holdout' : 'dev';
+const set = await loadRealEvalSet([split]);
+if (set.missing.length > 0) {
   console.log(
-    `${model.padEnd(8)} accuracy all ${percent(outcome)}  dev ${percent(dev)}  ` +
-      `holdout ${percent(holdout)}  ${pagesPerSecond.toFixed(0)} pages/s per core  ` +
-      `5-page p50 ${latency.wall.toFixed(1)} ms wall, ${latency.cpu.toFixed(1)} ms cpu`,
+    `${set.missing.length} documents of the ${split} part are not in .cache/classify-eval: ` +
+      'run node scripts/fetch-classify-eval.mjs',
   );
-  for (const miss of outcome.misses) {
-    console.log(`  miss ${miss.file}: expected ${miss.expected}, got ${miss.got}`);
-  }
 }
-const [fast, deep] = results;
-console.log(`load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`);
+for (const { id, reason } of set.unreadable) console.log(`unreadable ${id}: ${reason}`);
+if (set.documents.length === 0) process.exit(1);
+
+const categories = set.schema.map((category) => category.category);
+const count = (key: (d: (typeof set.documents)[number]) => string) =>
+  set.documents.reduce<Record<string, number>>((acc, d) => {
+    acc[key(d)] = (acc[key(d)] ?? 0) + 1;
+    return acc;
+  }, {});
+const pages = set.documents.reduce((sum, document) => sum + document.pages.length, 0);
 console.log(
-  `accurate vs default: +${((deep.accuracy - fast.accuracy) * 100).toFixed(1)} points, ` +
-    `${(fast.pagesPerSecond / deep.pagesPerSecond).toFixed(1)}x slower`,
+  `real-document set, ${split} part: ${set.documents.length} documents, ${pages} pages; ` +
+    `languages ${JSON.stringify(count((d) => d.language ?? 'unknown'))}`,
 );
 
-/** Document loading cost per page: PDF text layer vs OCR of an image-only page. */
-async function loadingCost(bytes: Buffer, pages: number): Promise<{ wall: number; cpu: number }> {
-  await loadDocument(bytes, 'a.pdf');
-  const rounds = 3;
-  const start = performance.now();
-  const startCpu = process.cpuUsage();
-  for (let i = 0; i < rounds; i++) await loadDocument(bytes, 'a.pdf');
-  const used = process.cpuUsage(startCpu);
-  return {
-    wall: (performance.now() - start) / (rounds * pages),
-    cpu: (used.user + used.system) / 1000 / (rounds * pages),
-  };
+warmUpClassifier();
+const byModel =
+  (model: ClassifyModel): Predictor =>
+  (document) =>
+    classify({ pages: document.pages, classificationSchema: set.schema, model }).result.category;
+const runs: { name: string; predictor: Predictor }[] = [
+  { name: 'default', predictor: byModel('default') },
+  { name: 'accurate', predictor: byModel('accurate') },
+  { name: 'baseline', predictor: wordOverlapBaseline(set.schema) },
+];
+const results: { name: string; scores: Scores; misses: string[]; slowest: string[] }[] = [];
+for (const { name, predictor } of runs) {
+  predictAll(set.documents.slice(0, 10), predictor); // warm-up, not scored
+  const predictions = predictAll(set.documents, predictor);
+  const misses = predictions
+    .filter((p) => p.got !== p.document.category)
+    .map(
+      (p) =>
+        `${p.document.file}: ${p.document.category} -> ${p.error ? `error ${p.error}` : p.got}`,
+    );
+  const slowest = [...predictions]
+    .sort((a, b) => b.msPerPage - a.msPerPage)
+    .slice(0, 5)
+    .map((p) => `${p.document.file}: ${p.msPerPage.toFixed(0)} ms/page`);
+  results.push({ name, scores: score(predictions, categories), misses, slowest });
 }
-const sample = set.documents.slice(0, 5).map((document) => document.pages[0]);
-const textLayer = await loadingCost(await makePdf(sample), 5);
-const scanned = await loadingCost(await makeScannedPdf(sample.slice(0, 2)), 2);
-await terminateOcr();
+
+const pct = (correct: number, total: number) =>
+  total === 0 ? '   -  ' : `${((correct / total) * 100).toFixed(1).padStart(5)}%`;
+console.log('\nmodel     accuracy         macro-F1  errors  ms/page p50  p95');
+for (const { name, scores: s } of results) {
+  console.log(
+    `${name.padEnd(9)} ${pct(s.correct, s.total)} (${s.correct}/${s.total})`.padEnd(27) +
+      `${s.macroF1.toFixed(3).padStart(7)}  ${String(s.errors).padStart(6)}  ` +
+      `${s.p50MsPerPage.toFixed(1).padStart(11)}  ${s.p95MsPerPage.toFixed(1).padStart(5)}`,
+  );
+}
+
+function breakdown(title: string, key: 'perCategory' | 'perLanguage'): void {
+  console.log(`\n${title.padEnd(16)}   n  ${results.map((r) => r.name.padStart(8)).join(' ')}`);
+  const keys = Object.keys(results[0].scores[key]).sort();
+  for (const k of keys) {
+    const total = results[0].scores[key][k].total;
+    const cells = results.map((r) => pct(r.scores[key][k]?.correct ?? 0, total).padStart(8));
+    console.log(`${k.padEnd(16)} ${String(total).padStart(3)}  ${cells.join(' ')}`);
+  }
+}
+breakdown('category', 'perCategory');
+breakdown('language', 'perLanguage');
+
+const short = (category: string) => category.slice(0, 6);
+for (const { name, scores: s } of results) {
+  console.log(`\nconfusion, ${name} (rows: expected, columns: chosen)`);
+  const columns = [...categories, 'none'];
+  console.log(`${''.padEnd(15)}${columns.map((c) => short(c).padStart(7)).join('')}`);
+  for (const expected of categories.filter((c) => s.confusion[c])) {
+    const row = columns.map((c) => String(s.confusion[expected][c] ?? '.').padStart(7));
+    console.log(`${expected.padEnd(15)}${row.join('')}`);
+  }
+}
+
+// Misses of the dev part help whoever tunes the models; the holdout part is scored only.
+if (split === 'dev' && process.argv.includes('--misses')) {
+  for (const { name, misses, slowest } of results) {
+    console.log(`\nmisses, ${name}:`);
+    for (const miss of misses) console.log(`  ${miss}`);
+    console.log(`slowest, ${name}: ${slowest.join(', ')}`);
+  }
+}
 console.log(
-  `PDF text layer ${textLayer.wall.toFixed(1)} ms/page wall (${textLayer.cpu.toFixed(1)} ms cpu); ` +
-    `OCR of image-only pages ${scanned.wall.toFixed(0)} ms/page wall ` +
-    `(${scanned.cpu.toFixed(0)} ms cpu, all threads)`,
+  `\nload average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} on ` +
+    `${os.availableParallelism()} cores; latency is wall time of classify() per page`,
 );
+if (process.argv.includes('--fixtures')) await fixturesReport();

@@ -8,6 +8,7 @@
 # (e.g. the docker-compose ones) and nothing is started for them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/use-supported-node.sh
 
 bash scripts/install-test-deps.sh
 

@@ -6,6 +6,8 @@ import { AccountKeysController } from './dashboard/account-keys.controller.js';
 import { OrgsController } from './dashboard/orgs.controller.js';
 import { AccountAuthGuard } from './auth/account-auth.guard.js';
 import { ProcessingAuthGuard } from './auth/processing-auth.guard.js';
+import { SessionCookieService } from './auth/session-cookie.service.js';
+import { SessionSecretRepository } from './auth/session-secret.repository.js';
 import { ApiKeyRepository } from './keys/api-key.repository.js';
 import { ApiKeyService } from './keys/api-key.service.js';
 import { OrganizationRepository } from './organization.repository.js';
@@ -26,8 +28,16 @@ import { UserRepository } from './user.repository.js';
     ApiKeyService,
     AccountAuthGuard,
     ProcessingAuthGuard,
+    SessionSecretRepository,
+    SessionCookieService,
   ],
-  exports: [AccountsService, ApiKeyService, AccountAuthGuard, ProcessingAuthGuard],
+  exports: [
+    AccountsService,
+    ApiKeyService,
+    AccountAuthGuard,
+    ProcessingAuthGuard,
+    SessionCookieService,
+  ],
 })
 export class AccountsModule implements OnApplicationBootstrap {
   private readonly logger = new Logger(AccountsModule.name);

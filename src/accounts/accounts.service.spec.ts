@@ -77,10 +77,17 @@ describe(AccountsService.name, () => {
     expect(orgs.upsertMembership).toHaveBeenCalledWith('org_x', 'usr_x', 'member');
   });
 
-  it('answers 403 NOT_A_MEMBER for non-members', async () => {
-    await expect(sut.requireMember('usr_x', 'org_x')).rejects.toMatchObject({
-      code: 'NOT_A_MEMBER',
-      status: 403,
-    });
+  it('knows no role for non-members', async () => {
+    expect(await sut.roleOf('usr_x', 'org_x')).toBeNull();
+    expect(await sut.isMember('usr_x', 'org_x')).toBe(false);
+  });
+
+  it('sees a role change made through it at once, despite its cache', async () => {
+    orgs.findById.mockImplementation(async () => ({ orgId: 'org_x' }));
+    users.findById.mockImplementation(async () => ({ userId: 'usr_x' }));
+    orgs.findMembership.mockImplementation(async () => ({ role: 'member' }));
+    expect(await sut.roleOf('usr_x', 'org_x')).toBe('member');
+    await sut.addMember('org_x', 'usr_x', 'admin');
+    expect(await sut.roleOf('usr_x', 'org_x')).toBe('admin');
   });
 });

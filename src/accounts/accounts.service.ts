@@ -22,10 +22,11 @@ const MEMBERSHIP_CACHE_MAX_ENTRIES = 10_000;
 @Injectable()
 export class AccountsService {
   /**
-   * Memberships seen, so the dashboard's exports do not read them from DuckDB on every
-   * request. Only positive answers are kept: memberships are added, never removed.
+   * Roles seen, so the dashboard's requests do not read them from DuckDB every time. Only
+   * memberships are kept (they are added, never removed); a role change through this
+   * process (the CLI goes through the running server) replaces its entry at once.
    */
-  private readonly knownMemberships = new TtlCache<true>(
+  private readonly knownRoles = new TtlCache<MemberRole>(
     MEMBERSHIP_CACHE_TTL_MS,
     MEMBERSHIP_CACHE_MAX_ENTRIES,
   );
@@ -72,7 +73,9 @@ export class AccountsService {
     }
     await this.requireOrg(orgId);
     await this.requireUser(userId);
-    return this.orgs.upsertMembership(orgId, userId, role);
+    const membership = await this.orgs.upsertMembership(orgId, userId, role);
+    this.knownRoles.set(roleKey(orgId, userId), role);
+    return membership;
   }
 
   async requireOrg(orgId: string): Promise<Organization> {
@@ -91,19 +94,18 @@ export class AccountsService {
     return this.orgs.orgsOfUser(userId);
   }
 
-  async isMember(userId: string, orgId: string): Promise<boolean> {
-    const cacheKey = `${orgId}\u0000${userId}`;
-    if (this.knownMemberships.get(cacheKey)) return true;
-    const member = (await this.orgs.findMembership(orgId, userId)) !== null;
-    if (member) this.knownMemberships.set(cacheKey, true);
-    return member;
+  /** The user's role in the org; null when they do not belong to it (or it does not exist). */
+  async roleOf(userId: string, orgId: string): Promise<MemberRole | null> {
+    const cacheKey = roleKey(orgId, userId);
+    const known = this.knownRoles.get(cacheKey);
+    if (known) return known;
+    const role = (await this.orgs.findMembership(orgId, userId))?.role ?? null;
+    if (role) this.knownRoles.set(cacheKey, role);
+    return role;
   }
 
-  /** Throws 403 NOT_A_MEMBER unless the user belongs to the org (an unknown org included, so ids do not leak). */
-  async requireMember(userId: string, orgId: string): Promise<void> {
-    if (!(await this.isMember(userId, orgId))) {
-      throw ApiError.forbidden('NOT_A_MEMBER', `You are not a member of organization ${orgId}`);
-    }
+  async isMember(userId: string, orgId: string): Promise<boolean> {
+    return (await this.roleOf(userId, orgId)) !== null;
   }
 
   listOrgs(): Promise<Organization[]> {
@@ -113,4 +115,8 @@ export class AccountsService {
   listUsers(): Promise<User[]> {
     return this.users.list();
   }
+}
+
+function roleKey(orgId: string, userId: string): string {
+  return `${orgId}\u0000${userId}`;
 }

@@ -36,9 +36,15 @@ export interface AdminCommand<TInput extends object = object, TResult = unknown>
   run(services: ServiceLocator, input: TInput): Promise<TResult>;
 }
 
+/** What an admin command does, apart from its name, help and options (admin-command-specs.ts). */
+export type AdminCommandHandler<TInput extends object = object, TResult = unknown> = Pick<
+  AdminCommand<TInput, TResult>,
+  'input' | 'run'
+>;
+
 /** Keeps the input type of `run` tied to the DTO class. */
-export function defineCommand<TInput extends object, TResult>(
-  command: AdminCommand<TInput, TResult>,
-): AdminCommand<TInput, TResult> {
-  return command;
+export function defineHandler<TInput extends object, TResult>(
+  handler: AdminCommandHandler<TInput, TResult>,
+): AdminCommandHandler {
+  return handler as unknown as AdminCommandHandler;
 }

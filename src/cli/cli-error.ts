@@ -1,5 +1,3 @@
-import { HttpException } from '@nestjs/common';
-
 /** Exit codes of docproc-admin. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, busy: 3 } as const;
 
@@ -17,10 +15,11 @@ export class CliError extends Error {
 /** One readable line for any error, `message (CODE)` for the API error envelope. */
 export function describeError(error: unknown): string {
   if (error instanceof CliError) return error.message;
-  if (error instanceof HttpException) {
-    const body = error.getResponse() as { error?: { code?: string; message?: string } };
-    if (body?.error?.message) return `${body.error.message} (${body.error.code})`;
-  }
+  // An HttpException of the direct path, told by shape: importing Nest here would cost
+  // every command its load time.
+  const response = (error as { getResponse?: () => unknown } | null)?.getResponse?.();
+  const body = response as { error?: { code?: string; message?: string } } | undefined;
+  if (body?.error?.message) return `${body.error.message} (${body.error.code})`;
   return error instanceof Error ? error.message : String(error);
 }
 

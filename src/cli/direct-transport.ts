@@ -1,23 +1,14 @@
+import 'reflect-metadata';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AdminCommandRunner } from '../admin/admin-command.runner.js';
 import { AdminContextModule } from '../admin/admin-context.module.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { AdminTransport } from './admin-transport.js';
+import { DatabaseLockedError } from './database-locked.error.js';
 
 /** DuckDB's message when another process holds the file's write lock. */
 const LOCK_ERROR = /Could not set lock on file/i;
-
-/** Raised when the file is locked by another process; carries that process's pid when known. */
-export class DatabaseLockedError extends Error {
-  constructor(
-    readonly file: string,
-    readonly holderPid: number | null,
-  ) {
-    super(`${file} is locked by another process`);
-    this.name = 'DatabaseLockedError';
-  }
-}
 
 /**
  * Opens the DuckDB file in this process, in a Nest application context (no HTTP) with the

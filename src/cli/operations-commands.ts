@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
 import { CliError, EXIT } from './cli-error.js';
-import { checkDisableLegacy } from '../operations/upgrade/legacy-disable.check.js';
-import { runPreflight } from '../operations/preflight/preflight.js';
 
 /**
  * Upgrade commands of docproc-admin. They talk to Redis and to the running HTTP process,
@@ -18,6 +16,8 @@ export function addOperationsCommands(program: Command, print: (result: unknown)
     )
     .exitOverride()
     .action(async () => {
+      // Loaded on use: Redis clients are no concern of the other commands.
+      const { runPreflight } = await import('../operations/preflight/preflight.js');
       const report = await runPreflight(process.env);
       print(report);
       if (!report.ok)
@@ -33,6 +33,7 @@ export function addOperationsCommands(program: Command, print: (result: unknown)
     .requiredOption('--url <baseUrl>', 'base address of the running HTTP process')
     .exitOverride()
     .action(async (options: { url: string }) => {
+      const { checkDisableLegacy } = await import('../operations/upgrade/legacy-disable.check.js');
       const check = await checkDisableLegacy(options.url);
       print(check);
       if (!check.allowed)

@@ -2,18 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { IsString } from 'class-validator';
-import { defineCommand } from '../admin/admin-command.js';
+import type { AdminCommandSpec } from '../admin/admin-command-specs.js';
 import { CliError } from './cli-error.js';
 import { buildProgram, CommanderError } from './program.js';
 
-class Input {
-  @IsString()
-  orgId!: string;
-}
-
-const commands = [
-  defineCommand({
+const commands: AdminCommandSpec[] = [
+  {
     name: 'thing.do',
     description: 'does a thing',
     options: [
@@ -21,9 +15,7 @@ const commands = [
       { flags: '--file <file>', field: 'file', description: 'a file', path: true },
       { flags: '--label <label>', field: 'label', description: 'optional label' },
     ],
-    input: Input,
-    run: async () => ({}),
-  }),
+  },
 ];
 
 function parse(args: string[]) {

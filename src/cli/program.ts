@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import type { AdminCommand } from '../admin/admin-command.js';
+import type { AdminCommandOption } from '../admin/admin-command.js';
+import type { AdminCommandSpec } from '../admin/admin-command-specs.js';
 import { CliError } from './cli-error.js';
 
 /** Runs one admin command by name with its input; the transport is the caller's business. */
@@ -15,7 +16,10 @@ export type CommandInvoker = (
  * The `docproc-admin` command line, generated from the admin command list: `org.create`
  * becomes `docproc-admin org create`, each option a flag filling one input field.
  */
-export function buildProgram(commands: AdminCommand[], invoke: CommandInvoker): Command {
+export function buildProgram(
+  commands: readonly AdminCommandSpec[],
+  invoke: CommandInvoker,
+): Command {
   const program = new Command('docproc-admin')
     .description(
       'Administer docproc accounts. Prints JSON on stdout. Talks to the running server of ' +
@@ -34,7 +38,7 @@ export function buildProgram(commands: AdminCommand[], invoke: CommandInvoker): 
       groups.set(groupName, group);
     }
     const sub = group.command(actionName).description(command.description).exitOverride();
-    const fields = new Map<string, AdminCommand['options'][number]>();
+    const fields = new Map<string, AdminCommandOption>();
     for (const spec of command.options) {
       const option = new Option(spec.flags, spec.description);
       if (spec.required) option.makeOptionMandatory();

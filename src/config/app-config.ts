@@ -1,221 +1,73 @@
-import path from 'node:path';
-import type { CardinalityRule, NormalizerPolicy } from './usage.types.js';
-import { loadProcessingConfig, ProcessingConfig } from './processing.config.js';
-import { loadOperationsConfig, OperationsConfig } from './operations.config.js';
-import { ConfigError, readBool, readEnum, readFloat, readInt } from './env-readers.js';
+import type { OperationsConfig } from './operations.config.js';
+import type { ProcessingConfig } from './processing.config.js';
+import { ALL_ROLLOUT_KEYS, rolloutEnvName } from './rollout-keys.js';
+import { ConfigError, type Env, resolve, type Resolved } from './setting.js';
+import {
+  KAFKA_SETTINGS,
+  OPERATIONS_SETTINGS,
+  PROCESSING_SETTINGS,
+  SERVER_SETTINGS,
+  USAGE_SETTINGS,
+} from './settings.schema.js';
 
-export { ConfigError, readBool, readEnum, readFloat, readInt } from './env-readers.js';
+export { ConfigError } from './setting.js';
 
-export interface AppConfig {
-  port: number;
-  host: string;
-  dataDir: string;
-  databaseFile: string;
-  /** DuckDB `checkpoint_threshold`: WAL size that triggers a checkpoint. */
-  duckdbCheckpointThreshold: string;
-  /** DuckDB's buffer pool limit; null keeps DuckDB's default (80 % of RAM). */
-  duckdbMemoryLimit: string | null;
-  logLevel: string;
-  /** Public base address of this service, used in presigned and result URLs. */
-  publicBaseUrl: string;
+/** The usage plane's settings: event normalization, metadata-key cardinality, rollups. */
+export type UsageConfig = Resolved<typeof USAGE_SETTINGS>;
+export type { CardinalityRule, NormalizerPolicy } from './usage.types.js';
+/** Kafka mode (KAFKA_BROKERS set). */
+export type KafkaConfig = Resolved<typeof KAFKA_SETTINGS>;
+export type KafkaConsumerTuning = KafkaConfig['consumer'];
+
+/**
+ * The whole configuration, read from the environment once at start-up. Every field comes
+ * from `settings.schema.ts`, where each variable has its type, default and meaning.
+ */
+export interface AppConfig extends Resolved<typeof SERVER_SETTINGS> {
+  /** Null in embedded mode (KAFKA_BROKERS unset). */
   kafka: KafkaConfig | null;
-  /** Bearer token for the local admin endpoints the CLI talks to; generated per DATA_DIR when unset. */
-  adminToken: string | null;
-  /**
-   * Spec "SkippableHTTPBearer": when true, processing requests without a key are accepted
-   * and attributed to `defaultOrgId` (a present but invalid key is still refused).
-   */
-  authDisabled: boolean;
-  /** The org keyless processing requests count against; set exactly when auth is disabled. */
+  /** Set exactly when auth is disabled. */
   defaultOrgId: string | null;
   usage: UsageConfig;
   processing: ProcessingConfig;
-  /**
-   * Removed model versions kept pinnable from frozen snapshots (`FROZEN_MODEL_SNAPSHOTS`,
-   * `family:version,...`). Spec: only on-prem or private-network deployments have them.
-   */
-  frozenModelSnapshots: { family: string; version: string }[];
   operations: OperationsConfig;
 }
 
-export interface UsageConfig {
-  normalizer: NormalizerPolicy;
-  cardinality: CardinalityRule;
-  /** How often the narrow rollups are rewritten in org order; 0 turns it off. */
-  rollupClusterIntervalMs: number;
-}
+const SCHEMA = {
+  server: SERVER_SETTINGS,
+  kafka: KAFKA_SETTINGS,
+  usage: USAGE_SETTINGS,
+  processing: PROCESSING_SETTINGS,
+  operations: OPERATIONS_SETTINGS,
+};
 
-export interface KafkaConfig {
-  brokers: string[];
-  clientId: string;
-  usageTopic: string;
-  deadLetterTopic: string;
-  consumerGroup: string;
-  /** Run the usage consumer in this process (it must be the one that owns the DuckDB file). */
-  consumerEnabled: boolean;
-  /** Create the usage and dead-letter topics at start-up when missing (with this many partitions). */
-  createTopics: boolean;
-  topicPartitions: number;
-  consumer: KafkaConsumerTuning;
-  /** How often consumer lag is measured against the broker's high watermarks. */
-  lagIntervalMs: number;
-  /** `/ready` fails when there is lag and no batch has been written for this long. */
-  stallTimeoutMs: number;
-}
-
-export interface KafkaConsumerTuning {
-  /** Fetch answers wait for this many bytes (or maxWaitTimeInMs), so batches are not tiny. */
-  minBytes: number;
-  maxBytes: number;
-  maxBytesPerPartition: number;
-  maxWaitTimeInMs: number;
-  partitionsConsumedConcurrently: number;
-  sessionTimeoutMs: number;
-}
-
-type Env = Record<string, string | undefined>;
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-function readByteSize(env: Env, name: string, fallback: string): string {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+(\.\d+)?\s*(B|KB|MB|GB|KiB|MiB|GiB)$/i.test(raw)) {
-    throw new ConfigError(name, `expected a size such as 256MB, got "${raw}"`);
-  }
-  return raw;
-}
-
-function readKafka(env: Env): KafkaConfig | null {
-  const raw = env.KAFKA_BROKERS;
-  if (raw === undefined || raw.trim() === '') return null;
-  const brokers = raw
-    .split(',')
-    .map((b) => b.trim())
-    .filter(Boolean);
-  for (const broker of brokers) {
-    if (!/^[^\s:]+:\d{1,5}$/.test(broker))
-      throw new ConfigError('KAFKA_BROKERS', `"${broker}" is not host:port`);
-  }
-  const usageTopic = env.KAFKA_USAGE_TOPIC || 'docproc.usage.v1';
-  const MB = 1024 * 1024;
-  return {
-    brokers,
-    clientId: env.KAFKA_CLIENT_ID || 'docproc',
-    usageTopic,
-    deadLetterTopic: env.KAFKA_DLQ_TOPIC || `${usageTopic}.dlq`,
-    consumerGroup: env.KAFKA_CONSUMER_GROUP || 'docproc-usage-ingest',
-    consumerEnabled: readBool(env, 'KAFKA_CONSUMER_ENABLED', true),
-    createTopics: readBool(env, 'KAFKA_CREATE_TOPICS', true),
-    topicPartitions: readInt(env, 'KAFKA_TOPIC_PARTITIONS', 3, 1, 1000),
-    consumer: {
-      minBytes: readInt(env, 'KAFKA_FETCH_MIN_BYTES', 64 * 1024, 1, 64 * MB),
-      maxBytes: readInt(env, 'KAFKA_FETCH_MAX_BYTES', 8 * MB, 1024, 512 * MB),
-      maxBytesPerPartition: readInt(
-        env,
-        'KAFKA_FETCH_MAX_BYTES_PER_PARTITION',
-        2 * MB,
-        1024,
-        512 * MB,
-      ),
-      maxWaitTimeInMs: readInt(env, 'KAFKA_FETCH_MAX_WAIT_MS', 100, 0, 60_000),
-      partitionsConsumedConcurrently: readInt(env, 'KAFKA_PARTITIONS_CONCURRENCY', 3, 1, 64),
-      sessionTimeoutMs: readInt(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, 6_000, 300_000),
-    },
-    lagIntervalMs: readInt(env, 'KAFKA_LAG_INTERVAL_MS', 5_000, 100, 600_000),
-    stallTimeoutMs: readInt(env, 'KAFKA_STALL_TIMEOUT_MS', 60_000, 500, 3_600_000),
-  };
-}
-
-function readUsage(env: Env): UsageConfig {
-  return {
-    normalizer: {
-      maxFutureSkewMs: readInt(env, 'USAGE_MAX_FUTURE_SKEW_SEC', 300, 0, 86_400) * 1000,
-      maxAgeMs: readInt(env, 'USAGE_MAX_EVENT_AGE_DAYS', 730, 1, 36_500) * 86_400_000,
-    },
-    cardinality: {
-      maxDistinctValues: readInt(env, 'METADATA_KEY_MAX_DISTINCT', 1000, 2),
-      minEventsForRatio: readInt(env, 'METADATA_KEY_MIN_EVENTS', 200, 1),
-      maxDistinctRatio: readFloat(env, 'METADATA_KEY_MAX_DISTINCT_RATIO', 0.5, 0.01, 1),
-    },
-    rollupClusterIntervalMs:
-      readInt(env, 'USAGE_ROLLUP_CLUSTER_INTERVAL_MIN', 60, 0, 7 * 24 * 60) * 60_000,
-  };
-}
-
-function readFrozenSnapshots(env: Env): { family: string; version: string }[] {
-  const raw = env.FROZEN_MODEL_SNAPSHOTS;
-  if (raw === undefined || raw.trim() === '') return [];
-  return raw
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean)
-    .map((entry) => {
-      const match = /^([a-z_]+):([A-Za-z0-9._-]+)$/.exec(entry);
-      if (!match) {
-        throw new ConfigError('FROZEN_MODEL_SNAPSHOTS', `"${entry}" is not family:version`);
-      }
-      return { family: match[1], version: match[2] };
-    });
-}
-
-/** Reads and validates the whole environment once; throws ConfigError naming the first bad variable. */
+/**
+ * Reads and validates the whole environment once; throws ConfigError naming every bad
+ * variable (the process refuses to start).
+ */
 export function loadConfig(env: Env = process.env): AppConfig {
-  const port = readInt(env, 'PORT', 3000, 0, 65535);
-  const dataDir = path.resolve(env.DATA_DIR || './data');
-  const host = env.HOST || '0.0.0.0';
-  const logLevel = readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info');
-  const publicBaseUrl = (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
-  try {
-    new URL(publicBaseUrl);
-  } catch {
-    throw new ConfigError('PUBLIC_BASE_URL', `"${publicBaseUrl}" is not an absolute URL`);
-  }
-  const adminToken = env.ADMIN_TOKEN || null;
-  if (adminToken !== null && adminToken.length < 16) {
-    throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters');
-  }
-  const authDisabled = readBool(env, 'AUTH_DISABLED', false);
-  const defaultOrgId = env.AUTH_DEFAULT_ORG_ID?.trim() || null;
-  if (authDisabled && defaultOrgId === null) {
+  const { server, kafka, usage, processing, operations } = resolve(SCHEMA, env);
+  if (server.authDisabled && server.defaultOrgId === null) {
     throw new ConfigError(
       'AUTH_DEFAULT_ORG_ID',
       'required when AUTH_DISABLED=true (the org that keyless requests are attributed to)',
     );
   }
-  if (defaultOrgId !== null && !/^[A-Za-z0-9_-]{1,64}$/.test(defaultOrgId)) {
+  const { url: redisUrl, ...redis } = operations.redis;
+  const routed = ALL_ROLLOUT_KEYS.filter((key) => operations.rollout[key] > 0);
+  if (redisUrl === null && routed.length > 0) {
     throw new ConfigError(
-      'AUTH_DEFAULT_ORG_ID',
-      `expected 1 to 64 letters, digits, "_" or "-", got "${defaultOrgId}"`,
+      rolloutEnvName(routed[0]),
+      'a rollout ratio above 0 needs the new queue system: set REDIS_URL',
     );
   }
-  const processing = loadProcessingConfig(env);
-  const operations = loadOperationsConfig(env);
-  // The spec's grace period setting bounds the database-queue workers' shutdown unless the
-  // finer WORKER_SHUTDOWN_GRACE_MS is given.
-  if (!env.WORKER_SHUTDOWN_GRACE_MS) {
-    processing.workerShutdownGraceMs = operations.terminationGraceSeconds * 1000;
-  }
   return {
-    port,
-    host,
-    dataDir,
-    databaseFile: env.DATABASE_FILE
-      ? path.resolve(env.DATABASE_FILE)
-      : path.join(dataDir, 'docproc.duckdb'),
-    duckdbCheckpointThreshold: readByteSize(env, 'DUCKDB_CHECKPOINT_THRESHOLD', '256MB'),
-    duckdbMemoryLimit: env.DUCKDB_MEMORY_LIMIT?.trim()
-      ? readByteSize(env, 'DUCKDB_MEMORY_LIMIT', '')
-      : null,
-    logLevel,
-    publicBaseUrl,
-    kafka: readKafka(env),
-    adminToken,
-    authDisabled,
-    defaultOrgId: authDisabled ? defaultOrgId : null,
-    usage: readUsage(env),
+    ...server,
+    publicBaseUrl: server.publicBaseUrl.replace(/\/+$/, ''),
+    defaultOrgId: server.authDisabled ? server.defaultOrgId : null,
+    kafka: kafka.brokers.length > 0 ? kafka : null,
+    usage,
     processing,
-    operations,
-    frozenModelSnapshots: readFrozenSnapshots(env),
+    operations: { ...operations, redis: redisUrl === null ? null : { ...redis, url: redisUrl } },
   };
 }

@@ -1,16 +1,10 @@
-/** Usage-plane rules whose thresholds are settings (docs/decisions.md gives the defaults). */
+import type { Resolved } from './setting.js';
+import type { USAGE_SETTINGS } from './settings.schema.js';
 
-export interface CardinalityRule {
-  /** A key with this many distinct values is identifier-like. */
-  maxDistinctValues: number;
-  /** ...and so is one whose distinct/event ratio exceeds `maxDistinctRatio` once it has this many events. */
-  minEventsForRatio: number;
-  maxDistinctRatio: number;
-}
+/** Usage-plane rules whose thresholds are settings (settings.schema.ts has each one's default). */
+type UsageSettings = Resolved<typeof USAGE_SETTINGS>;
 
-export interface NormalizerPolicy {
-  /** Events stamped further than this in the future are refused (clock skew). */
-  maxFutureSkewMs: number;
-  /** Events older than this are refused: they would rewrite closed finance periods. */
-  maxAgeMs: number;
-}
+/** Spec "Rules for grouping by async metadata": when a metadata key is identifier-like. */
+export type CardinalityRule = UsageSettings['cardinality'];
+/** Which usage events the normalizer refuses for their time. */
+export type NormalizerPolicy = UsageSettings['normalizer'];

@@ -10,6 +10,7 @@ import { ClassifyJobsService } from './classify-jobs/classify-jobs.service.js';
 import { PooledClassificationRunner } from './classify-jobs/pooled-classification.runner.js';
 import { InputResolver } from './inputs/input-resolver.service.js';
 import { SafeFetcher } from './inputs/safe-fetcher.js';
+import { RunningJobs } from './jobs/running-jobs.js';
 import { JobEvents } from './jobs/job-events.js';
 import { JobRunner } from './jobs/job-runner.service.js';
 import { JobResultController, JobsController } from './jobs/jobs.controller.js';
@@ -27,9 +28,11 @@ import { UploadController } from './upload/upload.controller.js';
 import { UploadService } from './upload/upload.service.js';
 import { UploadsRepository } from './upload/uploads.repository.js';
 import { UrlSigner } from './upload/url-signer.service.js';
+import { ConfigureWebhookController } from './webhooks/configure-webhook.controller.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { WebhooksRepository } from './webhooks/webhooks.repository.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
+import { ProcessingMetrics } from './processing.metrics.js';
 import { OperationsController } from './document-operations/operations.controller.js';
 import { OperationJobsService } from './document-operations/operation-jobs.service.js';
 import { AccountsModule } from '../accounts/accounts.module.js';
@@ -52,6 +55,7 @@ const PROCESSING_ROUTES =
     JobResultController,
     UploadController,
     WebhooksController,
+    ConfigureWebhookController,
     OperationsController,
   ],
   providers: [
@@ -61,6 +65,7 @@ const PROCESSING_ROUTES =
     { provide: CLASSIFICATION_RUNNER, useClass: PooledClassificationRunner },
     QueueWorkers,
     JobEvents,
+    RunningJobs,
     JobsRepository,
     JobsService,
     JobRunner,
@@ -76,6 +81,7 @@ const PROCESSING_ROUTES =
     WebhooksService,
     UsageOutboxRepository,
     UsageOutboxRelay,
+    ProcessingMetrics,
   ],
   exports: [
     QueueOperationsModule,
@@ -87,6 +93,7 @@ const PROCESSING_ROUTES =
     JobRunner,
     JobsRepository,
     JobEvents,
+    RunningJobs,
   ],
 })
 export class ProcessingModule implements OnModuleInit {
@@ -100,7 +107,10 @@ export class ProcessingModule implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
     if (!fastify) return;
-    installJsonBodyParser(fastify, (url) => PROCESSING_ROUTES.test(url));
+    installJsonBodyParser(fastify, (url) => PROCESSING_ROUTES.test(url), {
+      maxDepth: this.config.processing.jsonMaxDepth,
+      metadataMaxDepth: this.config.processing.asyncMetadataMaxDepth,
+    });
     void fastify.register(multipart, {
       limits: { fileSize: this.config.processing.maxUploadBytes, files: 1 },
     });

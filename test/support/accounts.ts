@@ -13,7 +13,7 @@ export interface SeededAccount {
   processingKeyId: string;
 }
 
-/** An org with one member who holds an account key (default org set) and a processing key. */
+/** An org with one member (its owner) who holds an account key (default org set) and a processing key. */
 export async function seedAccount(
   app: INestApplicationContext,
   name = 'Acme',
@@ -22,7 +22,7 @@ export async function seedAccount(
   const keys = app.get(ApiKeyService);
   const org = await accounts.createOrg(name);
   const user = await accounts.createUser(`${randomUUID()}@example.com`);
-  await accounts.addMember(org.orgId, user.userId);
+  await accounts.addMember(org.orgId, user.userId, 'owner');
   const accountKey = await keys.createAccountKey(user.userId, { defaultOrgId: org.orgId });
   const processingKey = await keys.createProcessingKey(org.orgId);
   return {

@@ -16,6 +16,8 @@ export interface EvalDocument {
   category: string;
   documentMetadata?: string;
   note?: string;
+  /** ISO 639-1 code of the document's language, where known. */
+  language?: string;
   /** `dev` documents were seen while the models were tuned; `holdout` ones were not. */
   split: EvalSplit;
   pages: string[];

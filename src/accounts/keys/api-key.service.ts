@@ -125,6 +125,23 @@ export class ApiKeyService {
     };
   }
 
+  /**
+   * The principal of the unrevoked account key `keyId`, without its secret: for a dashboard
+   * session, whose signed cookie proves the key was presented at sign-in.
+   */
+  async accountPrincipalOfKey(keyId: string): Promise<AccountPrincipal | null> {
+    const key = await this.cached(this.accountKeyCache, keyId, (id) =>
+      this.keys.findAccountKeyForAuth(id),
+    );
+    if (!key || key.revoked) return null;
+    return {
+      kind: 'account',
+      keyId: key.keyId,
+      userId: key.userId,
+      defaultOrgId: key.defaultOrgId,
+    };
+  }
+
   /** The principal of a valid, unrevoked processing key; null for anything else, account keys included. */
   async verifyProcessingKey(token: string): Promise<ProcessingPrincipal | null> {
     const parsed = parseToken(token);

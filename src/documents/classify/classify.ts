@@ -8,6 +8,7 @@ import type {
 import { categoryConfidence, chooseCategory, HIGH_CONFIDENCE } from './confidence.js';
 import { scoreDeep } from './deep.classifier.js';
 import { scoreDefault } from './default.classifier.js';
+import { clipLongWords } from './long-words.js';
 import { compileSchema } from './schema.compiler.js';
 import { warmUpAnalysis } from './analysis.js';
 import { warmUpTextAnalysis } from './text-analysis.js';
@@ -47,12 +48,18 @@ export function groupOf(
 export function classify(input: ClassifyInput): ClassifyOutput {
   const model: ClassifyModel = input.model ?? 'default';
   const schema = input.classificationSchema;
-  const pages = input.pages.map(pageText);
-  const metadata = input.documentMetadata?.trim() || undefined;
+  // Every text the model reads is clipped to linear-time words (see clipLongWords).
+  const pages = input.pages.map((page) => clipLongWords(pageText(page)));
+  const metadata = clipLongWords(input.documentMetadata?.trim() ?? '') || undefined;
 
   let scores: CategoryScore[] = [];
   if (schema.length > 0) {
-    const compiled = compileSchema(schema, model === 'accurate');
+    const clipped = schema.map((entry) => ({
+      ...entry,
+      category: clipLongWords(entry.category),
+      criteria: entry.criteria.map(clipLongWords),
+    }));
+    const compiled = compileSchema(clipped, model === 'accurate');
     scores =
       model === 'accurate'
         ? scoreDeep(compiled, pages, metadata)

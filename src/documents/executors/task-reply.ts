@@ -4,15 +4,16 @@ import {
   TooManyPagesSelectedError,
   UnsupportedDocumentError,
 } from '../readers/document.errors.js';
+import { DocumentLimitError } from '../readers/document-limits.js';
 
-/** An error as it crosses the thread boundary (structured clone drops classes and fields). */
+/** An error as it crosses the process boundary (serialization drops classes and fields). */
 export interface SerializedTaskError {
   name: string;
   message: string;
   fields: Record<string, unknown>;
 }
 
-/** What a pool's worker thread answers: its errors travel as data, never as rejections. */
+/** What an executor answers: its errors travel as data, never as rejections. */
 export type TaskReply<R> = { ok: true; result: R } | { ok: false; error: SerializedTaskError };
 
 export function serializeError(error: unknown): SerializedTaskError {
@@ -34,6 +35,8 @@ export function deserializeError(error: SerializedTaskError): Error {
       return new CorruptDocumentError(String(f.fileType), error.message);
     case 'TooManyPagesSelectedError':
       return new TooManyPagesSelectedError(Number(f.count), Number(f.max), f.input);
+    case 'DocumentLimitError':
+      return new DocumentLimitError(String(f.limit), error.message, f.status === 422 ? 422 : 413);
     case 'PageSelectionError':
       return new PageSelectionError(
         f.kind as PageSelectionError['kind'],
@@ -47,17 +50,4 @@ export function deserializeError(error: SerializedTaskError): Error {
       return rebuilt;
     }
   }
-}
-
-/** A piscina worker's default export: runs `work` and answers with a TaskReply. */
-export function taskWorker<T, R>(
-  work: (task: T) => Promise<R>,
-): (task: T) => Promise<TaskReply<R>> {
-  return async (task) => {
-    try {
-      return { ok: true, result: await work(task) };
-    } catch (error) {
-      return { ok: false, error: serializeError(error) };
-    }
-  };
 }

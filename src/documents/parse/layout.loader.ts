@@ -7,6 +7,7 @@ import { htmlToText } from '../readers/html.reader.js';
 import { recognizeLayout } from '../readers/ocr.engine.js';
 import type { PageRangeInput } from '../readers/page-range.js';
 import { textPages } from '../readers/text.reader.js';
+import { checkDocumentInput, checkPageCount } from '../readers/input-limits.js';
 import type { LayoutDocument, LayoutLine, LayoutPage } from './layout.types.js';
 import { selectOperationPages } from './page-selection.js';
 import { linesFromOcr, openPdfLayout } from './pdf-layout.reader.js';
@@ -82,6 +83,7 @@ function textPart(fileType: DocumentFileType, texts: string[]): OpenedPart {
 
 async function openPart(source: DocumentSource): Promise<OpenedPart> {
   const { fileType } = await detectDocumentType(source.bytes, source.name);
+  await checkDocumentInput(source.bytes, fileType);
   switch (fileType) {
     case 'pdf': {
       const pdf = await openPdfLayout(source.bytes);
@@ -138,6 +140,7 @@ export async function loadLayoutDocuments(
   try {
     for (const source of sources) parts.push(await openPart(source));
     const totalPages = parts.reduce((sum, part) => sum + part.totalPages, 0);
+    checkPageCount(totalPages);
     const hasPdf = parts.some((part) => part.fileType === 'pdf');
     const selected = new Set(
       hasPdf

@@ -8,6 +8,7 @@ import type {
 import { docxPages } from './docx.reader.js';
 import { decodeText, detectDocumentType } from './file-type.detector.js';
 import { htmlToText } from './html.reader.js';
+import { checkDocumentInput, checkPageCount } from './input-limits.js';
 import { recognizeImage } from './ocr.engine.js';
 import { selectPages, type PageRangeInput } from './page-range.js';
 import { openPdf, type ExtractedPage } from './pdf.reader.js';
@@ -37,6 +38,7 @@ function nativePages(fileType: DocumentFileType, texts: string[]): OpenedPart {
 
 async function openPart(source: DocumentSource): Promise<OpenedPart> {
   const { fileType } = await detectDocumentType(source.bytes, source.name);
+  await checkDocumentInput(source.bytes, fileType);
   switch (fileType) {
     case 'pdf': {
       const pdf = await openPdf(source.bytes);
@@ -94,7 +96,8 @@ async function readPage(part: OpenedPart, pageNumber: number): Promise<Extracted
  * that is simply its own numbering); pages of other types are always kept, as the spec
  * ignores `page_range` for them. Only selected PDF pages are parsed or OCR'd.
  *
- * Throws UnsupportedDocumentError, CorruptDocumentError or PageSelectionError.
+ * Throws UnsupportedDocumentError, CorruptDocumentError, PageSelectionError or
+ * DocumentLimitError (checked before the part it concerns is decoded).
  */
 export async function loadDocuments(
   sources: readonly DocumentSource[],
@@ -105,6 +108,7 @@ export async function loadDocuments(
   try {
     for (const source of sources) parts.push(await openPart(source));
     const totalPages = parts.reduce((sum, part) => sum + part.totalPages, 0);
+    checkPageCount(totalPages);
     const hasPdf = parts.some((part) => part.fileType === 'pdf');
     const selected = new Set(hasPdf ? selectPages(options.pageRange, totalPages) : []);
 

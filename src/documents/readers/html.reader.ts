@@ -1,4 +1,5 @@
 import { convert } from 'html-to-text';
+import { checkHtmlDepth } from './markup-depth.js';
 
 const OPTIONS = {
   wordwrap: false as const,
@@ -18,8 +19,12 @@ const OPTIONS = {
   ],
 };
 
-/** Visible text of an HTML document: no tags, scripts, styles or link targets. */
+/**
+ * Visible text of an HTML document: no tags, scripts, styles or link targets. The converter
+ * recurses per element level, so the depth is checked first (DocumentLimitError).
+ */
 export function htmlToText(html: string): string {
+  checkHtmlDepth(html);
   return convert(html, OPTIONS)
     .replace(/\n{3,}/g, '\n\n')
     .trim();

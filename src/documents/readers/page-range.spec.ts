@@ -153,7 +153,7 @@ describe('validatePageRange', () => {
 
   it('counts the known page of an open-ended range, as the HTTP layer does', () => {
     expect(countRequestedPages([{ start: 1, end: 10 }, { start: 20 }])).toBe(11);
-    expect(countRequestedPages([{ start: 3 }, 3, { start: 2, end: 4 }])).toBe(3);
+    expect(countRequestedPages([{ start: 3 }, { start: 3, end: 3 }, { start: 2, end: 4 }])).toBe(3);
     expect(() => validatePageRange([{ start: 1, end: 10 }, { start: 20 }])).toThrow(
       TooManyPagesSelectedError,
     );

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/pdf.js';
 import { CorruptDocumentError } from './document.errors.js';
+import { documentLimits } from './document-limits.js';
 import type { PageTextSource } from './document.types.js';
 import { recognizeImage } from './ocr.engine.js';
 
@@ -133,6 +134,8 @@ export async function openPdfDocument(bytes: Uint8Array): Promise<PDFDocumentPro
       wasmUrl: assetDir('wasm'),
       iccUrl: assetDir('iccs'),
       isEvalSupported: false,
+      // Embedded images past MAX_IMAGE_PIXELS are skipped instead of decoded.
+      maxImageSize: documentLimits().maxImagePixels,
       disableFontFace: true,
       useSystemFonts: false,
       verbosity: 0,

@@ -1,4 +1,11 @@
-import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  HttpStatus,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+} from '@nestjs/common';
 import type { Counter } from 'prom-client';
 import { ApiError } from '../../common/api-error.js';
 import { MetricsService } from '../../common/metrics/metrics.service.js';
@@ -6,13 +13,14 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import type { Lane, QueueName } from '../queue/queue-driver.js';
 import { laneTotal, QueueDepthService } from '../queue/queue-depth.service.js';
-import { withTimeout } from '../queue/redis/redis-connection.js';
 
 /** The spec's signal names; Prometheus names cannot hold dots (docs/operations.md maps them). */
 export const QUEUE_FULL_SIGNAL = 'service.admission.queue_full';
 export const DEPTH_READ_FAILED_SIGNAL = 'service.admission.depth_read_failed';
 export const REJECTED_LOG = 'queue_depth_cap.rejected';
 export const READ_FAILED_LOG = 'queue_depth_cap.read_failed';
+/** A background store read of the live depth failed or passed the time-out (no request waits on it). */
+export const RECONCILE_FAILED_LOG = 'queue_depth.reconcile_failed';
 
 export interface AdmissionRequest {
   queue: QueueName;
@@ -27,14 +35,23 @@ const NON_BATCH: readonly Lane[] = ['priority', 'standard'];
  * The queue admission cap. A request whose destination queue already holds `cap` or more
  * active jobs (queued plus running) is refused with 503 QUEUE_FULL and `Retry-After: 30`
  * before any job exists. Batch-lane requests are neither counted nor gated by the cpu/io
- * caps, only by BATCH_MAX_QUEUE_DEPTH. The depth read fails open: past its 1-second
- * time-out, or on error, the queue counts as empty and the request is accepted.
+ * caps, only by BATCH_MAX_QUEUE_DEPTH.
+ *
+ * The depth a request reads is QueueDepthService's in-memory one (microseconds, no I/O), so
+ * the cap holds however busy the database is; a background loop reconciles it with the
+ * stores every QUEUE_DEPTH_RECONCILE_MS, each store read bounded by the spec's 1 second.
+ * A store read that fails or passes it is logged and counted as a reconcile failure; no
+ * request waits on it and the live counts keep following transitions meanwhile. Once no
+ * read has succeeded for QUEUE_DEPTH_STALE_MS the depth is unknown: that is the spec's
+ * failed depth read, and the cap fails open as the spec says (the queue counts as empty,
+ * each request let through so is logged and counted in depth_read_failed).
  */
 @Injectable()
-export class AdmissionService {
+export class AdmissionService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('QueueDepthCap');
   private readonly queueFull: Counter<'queue' | 'lane' | 'signal'>;
   private readonly readFailed: Counter<'queue' | 'signal'>;
+  private readonly reconcileFailed: Counter<'store'>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -51,6 +68,47 @@ export class AdmissionService {
       help: `${DEPTH_READ_FAILED_SIGNAL}: queue depth reads that failed or took over the time-out (request accepted)`,
       labelNames: ['queue', 'signal'],
     });
+    this.reconcileFailed = metrics.counter({
+      name: 'service_admission_depth_reconcile_failed_total',
+      help: 'background reads of a queue store for the live depth that failed or took over the time-out',
+      labelNames: ['store'],
+    });
+  }
+
+  private reconciler: NodeJS.Timeout | null = null;
+
+  private get capped(): boolean {
+    const caps = this.config.operations.admission;
+    return caps.cpuMaxDepth !== null || caps.ioMaxDepth !== null || caps.batchMaxDepth !== null;
+  }
+
+  /** The first reconcile runs before the server listens, so the first request has a depth. */
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.capped) return;
+    await this.reconcile();
+    this.reconciler = setInterval(
+      () => void this.reconcile(),
+      this.config.operations.admission.depthReconcileMs,
+    );
+    this.reconciler.unref();
+  }
+
+  onModuleDestroy(): void {
+    if (this.reconciler) clearInterval(this.reconciler);
+  }
+
+  /** One reconcile of the live depth; a store that failed or timed out is logged and counted. */
+  async reconcile(): Promise<void> {
+    const failures = await this.depths.reconcile(
+      this.config.operations.admission.depthReadTimeoutMs,
+    );
+    for (const { part, error } of failures) {
+      this.reconcileFailed.inc({ store: part });
+      this.logger.warn(
+        { event: RECONCILE_FAILED_LOG, store: part, err: error },
+        RECONCILE_FAILED_LOG,
+      );
+    }
   }
 
   /**
@@ -76,15 +134,8 @@ export class AdmissionService {
           ? caps.cpuMaxDepth
           : caps.ioMaxDepth;
     if (cap === null) return () => undefined;
-    let depth: number;
-    try {
-      const combined = await withTimeout(
-        this.depths.read(request.queue),
-        caps.depthReadTimeoutMs,
-        'queue depth read',
-      );
-      depth = batch ? laneTotal(combined, ['batch']) : laneTotal(combined, NON_BATCH);
-    } catch (error) {
+    const combined = this.depths.live(request.queue, caps.depthStaleMs);
+    if (combined === null) {
       this.readFailed.inc({ queue: request.queue, signal: DEPTH_READ_FAILED_SIGNAL });
       this.logger.warn(
         {
@@ -92,12 +143,13 @@ export class AdmissionService {
           signal: DEPTH_READ_FAILED_SIGNAL,
           queue: request.queue,
           lane: request.lane,
-          err: error instanceof Error ? error.message : String(error),
+          err: `no successful queue depth read for ${caps.depthStaleMs} ms`,
         },
         READ_FAILED_LOG,
       );
       return () => undefined;
     }
+    let depth = batch ? laneTotal(combined, ['batch']) : laneTotal(combined, NON_BATCH);
     const key = `${request.queue}:${batch ? 'batch' : 'main'}`;
     const reserved = this.reserved.get(key) ?? 0;
     if (depth + reserved < cap) {

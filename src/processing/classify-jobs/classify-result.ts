@@ -4,7 +4,7 @@ import type { ClassificationOutcome } from './classification-runner.js';
 export interface ClassifyResult {
   job_id: string;
   response_type: 'classify';
-  result: { category: string | null } | { type: 'url'; url: string };
+  result: { category: string | null };
   response_confidence?: { categories: ClassificationOutcome['categories'] };
   usage: { num_pages: number; num_categories: number; credits: number };
   duration: number;
@@ -31,11 +31,4 @@ export function buildClassifyResult(
     duration: durationSeconds,
     ...(grouping !== undefined ? { extra_metadata: { grouping } } : {}),
   };
-}
-
-/** `force_url_result`: the body points at a signed URL that serves the full result. */
-export function asUrlResult(full: ClassifyResult, url: string): ClassifyResult {
-  const rest: ClassifyResult = { ...full, result: { type: 'url', url } };
-  delete rest.response_confidence;
-  return rest;
 }

@@ -12,6 +12,7 @@ import {
   type Submission,
 } from '../jobs/job-runner.service.js';
 import type { JobRecord, JobType } from '../jobs/job.types.js';
+import { JobsService } from '../jobs/jobs.service.js';
 import {
   resolveExtractVersions,
   resolveParseVersions,
@@ -19,6 +20,7 @@ import {
 } from '../../documents/versions/model-pins.js';
 import { VersionRegistry } from '../versions/version-registry.service.js';
 import type { OperationBaseDto } from './operation-requests.dto.js';
+import { poolOptionsFrom } from '../../documents/executors/task.pool.js';
 import { OperationPool } from '../../documents/executors/operation.pool.js';
 import {
   type OperationKind,
@@ -67,11 +69,11 @@ export class OperationJobsService
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly runner: JobRunner,
     private readonly registry: VersionRegistry,
+    private readonly jobs: JobsService,
   ) {
-    this.pool = new OperationPool({
-      maxThreads: config.processing.cpuWorkerConcurrency,
-      minThreads: config.processing.cpuWorkerWarmThreads,
-    });
+    this.pool = new OperationPool(
+      poolOptionsFrom(config.processing, config.processing.cpuWorkerConcurrency),
+    );
   }
 
   onModuleInit(): void {
@@ -137,8 +139,8 @@ export class OperationJobsService
 
   // ---- JobPipeline --------------------------------------------------------------------------
 
-  run(job: JobRecord, documents: InputDocument[]): Promise<OperationOutcome> {
-    return this.pool.run(operationTaskOf(job.request as StoredRequest, documents));
+  run(job: JobRecord, documents: InputDocument[], signal?: AbortSignal): Promise<OperationOutcome> {
+    return this.pool.run(operationTaskOf(job.request as StoredRequest, documents), signal);
   }
 
   billing(job: JobRecord, outcome: OperationOutcome): Billing {
@@ -172,5 +174,10 @@ export class OperationJobsService
       return { ...common, result: outcome.result, pdf_url: null, studio_link: null };
     if (kind === 'extract') return { ...common, result: outcome.result, studio_link: null };
     return { ...common, result: outcome.result };
+  }
+
+  /** `force_url_result`: the sync answer points at the signed result URL, as `GET /job` does. */
+  syncResult(job: JobRecord): Record<string, unknown> {
+    return this.jobs.resultView(job) ?? {};
   }
 }

@@ -1,61 +1,71 @@
-import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
- * Addresses an outbound fetch or webhook must never reach: loopback, private, CGNAT,
- * link-local (cloud metadata at 169.254.169.254 / fd00:ec2::254), multicast and reserved.
+ * Why an address may not be reached by an outbound fetch or webhook, or null when it may.
+ * Classification is ipaddr.js's range table (IANA special-purpose registries), over every
+ * textual form it parses: dotted, decimal, octal and hex IPv4 ("2130706433", "0x7f.1",
+ * "0177.0.0.1"), IPv6 with zone ids, and IPv6 forms that carry an IPv4 address. Only global
+ * unicast passes; an IPv6 address that embeds an IPv4 one (mapped, translated, 6to4, NAT64
+ * well-known prefix) passes only when the embedded address would.
  */
-const blocked = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(net, bits, 'ipv4');
-}
-for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['2001:db8::', 32],
-  ['100::', 64],
-] as const) {
-  blocked.addSubnet(net, bits, 'ipv6');
-}
-
-/** The IPv4 address embedded in an IPv4-mapped, -compatible or NAT64 IPv6 address. */
-function embeddedIPv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex) {
-    const hi = parseInt(hex[1], 16);
-    const lo = parseInt(hex[2], 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+export function blockedAddressReason(address: string): string | null {
+  const bare = address.replace(/^\[|\]$/g, '');
+  if (!ipaddr.isValid(bare)) return 'not an IP address';
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(bare);
+  } catch {
+    return 'not an IP address';
   }
-  return null;
+  return parsed.kind() === 'ipv4'
+    ? ipv4Reason(parsed as ipaddr.IPv4)
+    : ipv6Reason(parsed as ipaddr.IPv6);
 }
 
 export function isBlockedAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) {
-    const v4 = embeddedIPv4(address);
-    if (v4 !== null) return blocked.check(v4, 'ipv4');
-    return blocked.check(address, 'ipv6');
+  return blockedAddressReason(address) !== null;
+}
+
+function ipv4Reason(address: ipaddr.IPv4): string | null {
+  const range = address.range();
+  return range === 'unicast' ? null : `${range} IPv4 address`;
+}
+
+function ipv6Reason(address: ipaddr.IPv6): string | null {
+  const parts = address.parts;
+  const range = address.range();
+  switch (range) {
+    case 'unicast':
+      // ::/96, the deprecated IPv4-compatible form (a URL's `[::127.0.0.1]` is ::7f00:1):
+      // ipaddr.js calls it unicast, but no router forwards it and some stacks hand it to
+      // IPv4. (ipaddr.js itself reads the text `::a.b.c.d` as IPv4-mapped, checked below.)
+      if (parts.slice(0, 6).every((p) => p === 0)) return 'IPv4-compatible IPv6 address';
+      return null;
+    case 'ipv4Mapped': // ::ffff:a.b.c.d
+    case 'rfc6145': // ::ffff:0:a.b.c.d (SIIT translated)
+      return embedded(range, lastIPv4(parts));
+    case '6to4': // 2002:AABB:CCDD::/48 carries AA.BB.CC.DD
+      return embedded(range, ipv4Of(parts[1], parts[2]));
+    case 'rfc6052':
+      // 64:ff9b::/96 (well-known NAT64) carries a global IPv4 address; 64:ff9b:1::/48 is
+      // for local use only (RFC 8215) and is refused whatever it embeds.
+      if (parts[2] === 0) return embedded('NAT64', lastIPv4(parts));
+      return 'local-use NAT64 IPv6 address';
+    default:
+      // loopback, unspecified, linkLocal, uniqueLocal, multicast, teredo, reserved, ...
+      return `${range} IPv6 address`;
   }
-  return true;
+}
+
+function embedded(form: string, v4: ipaddr.IPv4): string | null {
+  const reason = ipv4Reason(v4);
+  return reason === null ? null : `${form} IPv6 address embedding a ${reason} (${v4.toString()})`;
+}
+
+function lastIPv4(parts: number[]): ipaddr.IPv4 {
+  return ipv4Of(parts[6], parts[7]);
+}
+
+function ipv4Of(hi: number, lo: number): ipaddr.IPv4 {
+  return new ipaddr.IPv4([hi >> 8, hi & 255, lo >> 8, lo & 255]);
 }

@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { loadConfig } from '../../config/app-config.js';
 import { BlockedAddressError, SafeFetcher } from './safe-fetcher.js';
-import { isBlockedAddress } from './address-guard.js';
 
 /** A fetcher whose DNS answers are scripted, to exercise the connect-time guard. */
 class ScriptedDnsFetcher extends SafeFetcher {
@@ -67,20 +66,55 @@ describe(SafeFetcher.name, () => {
   });
 
   it.each([
-    ['127.0.0.1', true],
-    ['10.1.2.3', true],
-    ['172.20.0.1', true],
-    ['192.168.1.1', true],
-    ['169.254.169.254', true],
-    ['100.64.0.1', true],
-    ['::1', true],
-    ['fe80::1', true],
-    ['fd00:ec2::254', true],
-    ['::ffff:10.0.0.1', true],
-    ['::ffff:7f00:1', true],
-    ['8.8.8.8', false],
-    ['2606:4700:4700::1111', false],
-  ])('classifies %s as blocked=%s', (address, expected) => {
-    expect(isBlockedAddress(address)).toBe(expected);
+    'http://[::127.0.0.1]/',
+    'http://[::ffff:0:127.0.0.1]/',
+    'http://[2002:a9fe:a9fe::1]/',
+    'http://[64:ff9b::127.0.0.1]/',
+    'http://[64:ff9b:1::8.8.8.8]/',
+    'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
+    'http://[fd00::1]/',
+    'http://[fe80::1]/',
+    'http://[ff02::1]/',
+    'http://[::]/',
+    'http://0/',
+    'http://2130706433/',
+    'http://0177.0.0.1/',
+    'http://0x7f.0x0.0x0.0x1/',
+    'http://127.1/',
+    'http://localhost/',
+  ])('refuses %s before connecting', (url) => {
+    const sut = new ScriptedDnsFetcher({});
+    expect(() => sut.assertAllowedUrl(new URL(url))).toThrow(BlockedAddressError);
+  });
+
+  it('names the reason a webhook destination is refused, for literal and resolved hosts', async () => {
+    const sut = new ScriptedDnsFetcher({ 'hooks.example': ['93.184.216.34', '10.0.0.7'] });
+    expect(await sut.destinationRefusal('http://[::127.0.0.1]/h', 1000)).toContain(
+      'IPv4-compatible',
+    );
+    expect(await sut.destinationRefusal('http://hooks.example/h', 1000)).toContain(
+      'resolves to 10.0.0.7 (private IPv4 address)',
+    );
+    expect(await sut.destinationRefusal('http://nowhere.example/h', 1000)).toContain('no address');
+    expect(await sut.destinationRefusal('https://[2606:4700:4700::1111]/h', 1000)).toBeNull();
+  });
+
+  it('refuses a webhook host whose name does not resolve within the bound', async () => {
+    class SlowDns extends SafeFetcher {
+      protected override resolveAll(): void {
+        // never answers
+      }
+    }
+    const sut = new SlowDns(loadConfig({}));
+    const started = Date.now();
+    expect(await sut.destinationRefusal('http://slow.example/h', 200)).toContain(
+      'did not resolve within 200 ms',
+    );
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('lets allow-listed hosts through at submission as at delivery', async () => {
+    const sut = new ScriptedDnsFetcher({}, { FETCH_ALLOW_HOSTS: '127.0.0.1' });
+    expect(await sut.destinationRefusal('http://127.0.0.1:9/h', 1000)).toBeNull();
   });
 });

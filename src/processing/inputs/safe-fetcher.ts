@@ -1,19 +1,19 @@
 import dns from 'node:dns';
-import { isIP, LookupFunction } from 'node:net';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { Agent, Dispatcher, request } from 'undici';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { ProcessingError } from '../jobs/job.types.js';
-import { isBlockedAddress } from './address-guard.js';
+import { blockedAddressReason } from './address-guard.js';
 
 export class BlockedAddressError extends ProcessingError {
-  constructor(host: string) {
-    super(
-      'INPUT_URL_BLOCKED',
-      `Refusing to connect to ${host}: private, loopback or link-local address`,
-      400,
-    );
+  constructor(
+    host: string,
+    readonly reason = 'private, loopback or link-local address',
+  ) {
+    super('INPUT_URL_BLOCKED', `Refusing to connect to ${host}: ${reason}`, 400);
   }
 }
 
@@ -61,9 +61,8 @@ export class SafeFetcher implements BeforeApplicationShutdown {
     this.resolveAll(hostname, Number(options.family ?? 0), (error, addresses) => {
       if (error) return callback(error, '', 4);
       if (!this.allowed(hostname)) {
-        const bad = addresses.find((a) => isBlockedAddress(a.address));
-        if (bad || addresses.length === 0)
-          return callback(new BlockedAddressError(hostname), '', 4);
+        const refusal = refusalOf(hostname, addresses);
+        if (refusal) return callback(refusal, '', 4);
       }
       if ((options as { all?: boolean }).all) {
         (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
@@ -79,15 +78,43 @@ export class SafeFetcher implements BeforeApplicationShutdown {
       throw new ProcessingError('INPUT_URL_INVALID', `Unsupported URL scheme ${url.protocol}`, 400);
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host) && !this.allowed(host) && isBlockedAddress(host))
-      throw new BlockedAddressError(host);
-    if (
-      !isIP(host) &&
-      (host === 'localhost' || host.endsWith('.localhost')) &&
-      !this.allowed(host)
-    ) {
-      throw new BlockedAddressError(host);
+    if (this.allowed(host)) return;
+    if (ipaddr.isValid(host)) {
+      const reason = blockedAddressReason(host);
+      if (reason) throw new BlockedAddressError(host, reason);
+    } else if (host === 'localhost' || host.endsWith('.localhost')) {
+      throw new BlockedAddressError(host, 'loopback host name');
     }
+  }
+
+  /**
+   * Why a webhook target may not be delivered to, checked when the request or endpoint is
+   * submitted (delivery checks again, against the addresses it connects to): the URL's
+   * literal address, or every address its host name resolves to within `timeoutMs`. A
+   * name that does not resolve in time is refused; one that does not resolve at all too.
+   */
+  async destinationRefusal(rawUrl: string, timeoutMs: number): Promise<string | null> {
+    let url: URL;
+    try {
+      url = new URL(rawUrl);
+      this.assertAllowedUrl(url);
+    } catch (error) {
+      return error instanceof BlockedAddressError ? error.message : 'invalid URL';
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (this.allowed(host) || ipaddr.isValid(host)) return null;
+    const addresses = await new Promise<dns.LookupAddress[] | string>((resolve) => {
+      const timer = setTimeout(
+        () => resolve(`${host} did not resolve within ${timeoutMs} ms`),
+        timeoutMs,
+      );
+      this.resolveAll(host, 0, (error, found) => {
+        clearTimeout(timer);
+        resolve(error ? `${host} does not resolve (${error.code ?? error.message})` : found);
+      });
+    });
+    if (typeof addresses === 'string') return addresses;
+    return refusalOf(host, addresses)?.message ?? null;
   }
 
   /** GETs a document with a size cap and time-out, following a few redirects, each checked. */
@@ -187,6 +214,16 @@ export class SafeFetcher implements BeforeApplicationShutdown {
   async beforeApplicationShutdown(): Promise<void> {
     await this.agent.destroy().catch(() => undefined);
   }
+}
+
+/** The refusal of a host whose addresses include a blocked one (or that has none). */
+function refusalOf(host: string, addresses: dns.LookupAddress[]): BlockedAddressError | null {
+  if (addresses.length === 0) return new BlockedAddressError(host, 'no address');
+  for (const { address } of addresses) {
+    const reason = blockedAddressReason(address);
+    if (reason) return new BlockedAddressError(host, `resolves to ${address} (${reason})`);
+  }
+  return null;
 }
 
 function tooLarge(maxBytes: number): ProcessingError {

@@ -9,14 +9,15 @@ import { ApiError } from '../../common/api-error.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
-import { asUrlResult, ClassifyResult } from '../classify-jobs/classify-result.js';
 import { LANES, QUEUES } from '../queue/queue-driver.js';
 import { UrlSigner } from '../upload/url-signer.service.js';
 import { JobEvents } from './job-events.js';
 import { JobView, presentJob, presentListItem } from './job.presenter.js';
 import { JobRecord } from './job.types.js';
 import { JobsRepository } from './jobs.repository.js';
+import { RunningJobs } from './running-jobs.js';
 import { QueueWorkers } from '../queue/queue-workers.service.js';
+import { asUrlResult, forcesUrlResult } from './url-result.js';
 
 const RESULT_PURPOSE = 'job-result';
 const SWEEP_INTERVAL_MS = 60_000;
@@ -52,6 +53,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly signer: UrlSigner,
     private readonly events: JobEvents,
     private readonly workers: QueueWorkers,
+    private readonly running: RunningJobs,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -88,15 +90,14 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   /** The job's result as the client sees it: full, or a signed URL for `force_url_result`. */
   resultView(job: JobRecord): Record<string, unknown> | null {
     if (job.state !== 'completed' || !job.result) return null;
-    const full = job.result as unknown as ClassifyResult;
-    if (job.request.force_url_result !== true) return job.result;
+    if (!forcesUrlResult(job.request)) return job.result;
     const query = this.signer.sign(
       RESULT_PURPOSE,
       job.jobId,
       this.config.processing.resultUrlTtlSeconds,
     );
     const url = `${this.config.publicBaseUrl}/job/${encodeURIComponent(job.jobId)}/result?${query}`;
-    return asUrlResult(full, url) as unknown as Record<string, unknown>;
+    return asUrlResult(job.result, url, job.jobId);
   }
 
   async view(orgId: string, jobId: string): Promise<JobView> {
@@ -155,8 +156,9 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Queued jobs are cancelled at once; a running one finishes its current step and is then
-   * discarded (not billed, no webhook). Finished jobs cannot be cancelled.
+   * Queued jobs are cancelled at once; a running one has its task stopped (the executor
+   * process doing it is ended) and is recorded as cancelled: not billed, no webhook.
+   * Finished jobs cannot be cancelled.
    */
   async cancel(orgId: string, jobId: string): Promise<{ job_id: string; status: string }> {
     const outcome = await this.db.transaction(async (tx) => {
@@ -170,6 +172,8 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
       return job.state;
     });
     if (outcome === 'queued') this.events.finished(jobId);
+    // Running here: stopped now. Running in a Redis worker process: discarded when it ends.
+    if (outcome === 'running') this.running.abort(jobId);
     return { job_id: jobId, status: outcome === 'running' ? 'Cancelling' : 'Cancelled' };
   }
 

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { ReadinessService } from '../../common/health/readiness.service.js';
+import { MetricsService } from '../../common/metrics/metrics.service.js';
 import { loadConfig } from '../../config/app-config.js';
 import type { UsageCloudEvent, UsageEventSink } from '../../usage/usage-event.js';
 import type { UsageOutboxRepository } from './usage-outbox.repository.js';
@@ -54,5 +56,38 @@ describe(UsageOutboxRelay.name, () => {
     expect(state.publishedAt).toHaveLength(1);
     // Kicks during the linger did not postpone the send.
     expect(state.publishedAt[0] - kickedAt).toBeLessThan(80 + 40);
+  });
+
+  it('shows the sink down on /ready and then up again, with the backlog on /metrics', async () => {
+    const readiness = new ReadinessService();
+    const metrics = new MetricsService();
+    let failing = true;
+    const pending = [event('a')];
+    const outbox = {
+      unsent: () => Promise.resolve(pending),
+      markSent: () => Promise.resolve(pending.splice(0)),
+      markFailed: () => Promise.resolve(),
+      backlogStats: () => Promise.resolve({ count: pending.length, oldestAgeSeconds: 12 }),
+    } as unknown as UsageOutboxRepository;
+    const sink: UsageEventSink = {
+      publish: () =>
+        failing ? Promise.reject(new Error('broker unreachable')) : Promise.resolve(),
+    };
+    relay = new UsageOutboxRelay(outbox, loadConfig({}), sink, metrics, readiness);
+    await relay.relay();
+    const down = readiness.evaluate();
+    expect(down.ready).toBe(true);
+    expect(down.checks.usage_sink.detail).toMatchObject({
+      state: 'down',
+      lastError: 'broker unreachable',
+      consecutiveFailures: 1,
+    });
+    const rendered = (await metrics.render()).body;
+    expect(rendered).toMatch(/docproc_usage_outbox_backlog 1/);
+    expect(rendered).toMatch(/docproc_usage_outbox_oldest_age_seconds 12/);
+    failing = false;
+    await relay.relay();
+    expect(readiness.evaluate().checks.usage_sink.detail).toMatchObject({ state: 'up' });
+    relay = null;
   });
 });

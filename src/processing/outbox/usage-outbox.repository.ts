@@ -51,6 +51,16 @@ export class UsageOutboxRepository {
     );
   }
 
+  /** Unsent events and the age of the oldest one (seconds; 0 when none). */
+  async backlogStats(): Promise<{ count: number; oldestAgeSeconds: number }> {
+    const rows = await this.db.all<{ n: bigint; age: number | null }>(
+      `SELECT count(*) AS n,
+         CAST(epoch(now()) - epoch(min(created_at)) AS DOUBLE) AS age
+       FROM usage_outbox WHERE sent_at IS NULL`,
+    );
+    return { count: Number(rows[0].n), oldestAgeSeconds: Math.max(0, rows[0].age ?? 0) };
+  }
+
   async backlog(): Promise<number> {
     const rows = await this.db.all<{ n: bigint }>(
       `SELECT count(*) AS n FROM usage_outbox WHERE sent_at IS NULL`,

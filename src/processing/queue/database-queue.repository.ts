@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
+import { LiveDepth } from './live-depth.js';
 import {
   ClaimFilter,
   EnqueueOptions,
@@ -89,7 +90,16 @@ function toTask(row: TaskRow): QueueTask {
  */
 @Injectable()
 export class DatabaseQueueDriver implements QueueDriver {
+  /** Queued/running counts kept in step with this driver's writes (the admission cap's depth). */
+  readonly live = new LiveDepth();
+
   constructor(private readonly db: DuckDbService) {}
+
+  /** Applies a count change once `tx` commits, or now when the write had no transaction. */
+  private count(tx: Transaction | undefined, change: () => void): void {
+    if (tx) tx.onCommit(change);
+    else change();
+  }
 
   async enqueue<P>(
     queue: QueueName,
@@ -114,6 +124,7 @@ export class DatabaseQueueDriver implements QueueDriver {
     ];
     if (tx) await tx.run(sql, params);
     else await this.db.run(sql, params);
+    this.count(tx, () => this.live.add(queue, options.lane, 1, 0));
     return taskId;
   }
 
@@ -137,7 +148,11 @@ export class DatabaseQueueDriver implements QueueDriver {
            max_attempts, enqueued_at`,
         [task_id],
       );
-      if (rows.length) return toTask(rows[0]);
+      if (rows.length) {
+        const task = toTask(rows[0]);
+        this.live.add(queue, task.lane, -1, 1);
+        return task;
+      }
     }
     return null;
   }
@@ -146,6 +161,7 @@ export class DatabaseQueueDriver implements QueueDriver {
     const sql = `DELETE FROM queue_tasks WHERE task_id = $1`;
     if (tx) await tx.run(sql, [task.taskId]);
     else await this.db.run(sql, [task.taskId]);
+    this.count(tx, () => this.live.add(task.queue, task.lane, 0, -1));
   }
 
   async fail(task: QueueTask, error: string, retryAt?: Date, tx?: Transaction): Promise<void> {
@@ -156,6 +172,7 @@ export class DatabaseQueueDriver implements QueueDriver {
     const params = retryAt ? [task.taskId, error, retryAt.toISOString()] : [task.taskId, error];
     if (tx) await tx.run(sql, params);
     else await this.db.run(sql, params);
+    this.count(tx, () => this.live.add(task.queue, task.lane, retryAt ? 1 : 0, -1));
   }
 
   async depth(queue: QueueName): Promise<QueueDepth> {

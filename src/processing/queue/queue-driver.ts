@@ -67,6 +67,13 @@ export interface QueueDriver {
   /** Puts a task back for another attempt at `retryAt`, or marks it dead without one. */
   fail(task: QueueTask, error: string, retryAt?: Date, tx?: Transaction): Promise<void>;
   depth(queue: QueueName): Promise<QueueDepth>;
+  /**
+   * Hands a task enqueued in a transaction to an outside system once that transaction has
+   * committed (a network call never runs inside a database transaction or its lock).
+   * Drivers without one resolve at once. Throws an ApiError when the task could not be
+   * queued anywhere (its job has then been removed).
+   */
+  publish?(taskId: string): Promise<void>;
   /** True when no task is queued or running on any queue. */
   drained(): Promise<boolean>;
   /**

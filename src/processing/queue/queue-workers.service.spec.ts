@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { loadConfig } from '../../config/app-config.js';
 import type { QueueDriver, QueueName, QueueTask } from './queue-driver.js';
 import { QueueWorkers } from './queue-workers.service.js';
@@ -42,13 +42,22 @@ class CountingDriver {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Moves the fake clock, running every timer and the promises they settle on the way. */
+const elapse = (ms: number) => jest.advanceTimersByTimeAsync(ms);
 
 describe(QueueWorkers.name, () => {
   let workers: QueueWorkers | null = null;
 
+  beforeEach(() => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+  });
+
   afterEach(async () => {
-    await workers?.onModuleDestroy();
+    const stopping = workers?.onModuleDestroy();
+    await elapse(2_000);
+    await stopping;
     workers = null;
+    jest.useRealTimers();
   });
 
   function start(
@@ -80,7 +89,7 @@ describe(QueueWorkers.name, () => {
   it('polls the store with one loop per worker kind while idle, not with every loop', async () => {
     const driver = new CountingDriver();
     await start(driver, { now: 0, max: 0 });
-    await sleep(400);
+    await elapse(400);
     // 10 loops at a 20 ms interval would ask about 200 times; two pollers about 40.
     expect(driver.claims).toBeLessThan(80);
     expect(driver.claims).toBeGreaterThanOrEqual(10);
@@ -92,7 +101,7 @@ describe(QueueWorkers.name, () => {
     for (let i = 0; i < 5; i++) driver.add('io', `retry-${i}`, dueAt);
     const running = { now: 0, max: 0 };
     await start(driver, running);
-    await sleep(250);
+    await elapse(250);
     expect(running.max).toBe(5);
   });
 
@@ -100,10 +109,10 @@ describe(QueueWorkers.name, () => {
     const driver = new CountingDriver();
     const running = { now: 0, max: 0 };
     await start(driver, running);
-    await sleep(50);
+    await elapse(50);
     for (let i = 0; i < 8; i++) driver.add('io', `new-${i}`);
     workers!.notify('io');
-    await sleep(50);
+    await elapse(50);
     expect(running.max).toBe(8);
   });
 
@@ -117,10 +126,10 @@ describe(QueueWorkers.name, () => {
       return Promise.resolve();
     };
     await start(driver, { now: 0, max: 0 }, 2_000, handle);
-    await sleep(50); // every loop idle, one of them polling with a 2 s timer
+    await elapse(50); // every loop idle, one of them polling with a 2 s timer
     driver.add('io', 'first');
     workers!.notify('io');
-    await sleep(300);
+    await elapse(300);
     expect(ranAt).toHaveLength(2);
     expect(ranAt[1] - ranAt[0]).toBeLessThan(200);
   });
@@ -129,10 +138,13 @@ describe(QueueWorkers.name, () => {
     const driver = new CountingDriver();
     driver.readDelayMs = 50;
     await start(driver, { now: 0, max: 0 }, 10_000);
-    await sleep(10); // loops are inside their first read
-    const stopping = Date.now();
-    await workers!.onModuleDestroy();
+    await elapse(10); // loops are inside their first read
+    let stopped = false;
+    const stopping = workers!.onModuleDestroy().then(() => (stopped = true));
     workers = null;
-    expect(Date.now() - stopping).toBeLessThan(500);
+    // The reads end 40 ms later; the shutdown must not wait for a 10 s poll timer.
+    await elapse(100);
+    expect(stopped).toBe(true);
+    await stopping;
   });
 });

@@ -1,13 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RequestValidationError } from '../../common/validation-error.js';
+import { type JsonShapeLimits, jsonShapeProblems } from './json-shape.js';
 
 /**
  * Replaces Fastify's JSON parser so that malformed JSON on a processing route is a 422
- * `json_invalid` (as FastAPI answers), not a 400. Other planes keep a 400.
+ * `json_invalid` (as FastAPI answers), not a 400. Other planes keep a 400. A body that
+ * parses is then checked for depth and unpaired surrogates (see jsonShapeProblems) before
+ * any recursive code sees it, with the same split: 422 naming the field, or 400.
  */
 export function installJsonBodyParser(
   fastify: FastifyInstance,
   isProcessingRoute: (url: string) => boolean,
+  limits: JsonShapeLimits,
 ): void {
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser(
@@ -23,8 +27,9 @@ export function installJsonBodyParser(
         done(null, undefined);
         return;
       }
+      let parsed: unknown;
       try {
-        done(null, JSON.parse(text));
+        parsed = JSON.parse(text);
       } catch (error) {
         const reason = error instanceof Error ? error.message : 'invalid JSON';
         if (!isProcessingRoute(request.url)) {
@@ -42,6 +47,20 @@ export function installJsonBodyParser(
               ctx: { error: reason },
             },
           ]),
+        );
+        return;
+      }
+      const problems = jsonShapeProblems(parsed, limits);
+      if (problems.length === 0) {
+        done(null, parsed);
+      } else if (isProcessingRoute(request.url)) {
+        done(new RequestValidationError(problems));
+      } else {
+        const first = problems[0];
+        done(
+          Object.assign(new Error(`Body field ${first.loc.join('.')}: ${first.msg}`), {
+            statusCode: 400,
+          }),
         );
       }
     },

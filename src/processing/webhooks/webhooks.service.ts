@@ -2,12 +2,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Webhook } from 'standardwebhooks';
 import { ApiError } from '../../common/api-error.js';
+import { RequestValidationError } from '../../common/validation-error.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
 import type { JobRecord } from '../jobs/job.types.js';
 import { QUEUE_DRIVER, type QueueDriver, type QueueTask } from '../queue/queue-driver.js';
 import { QueueWorkers, TaskHandler } from '../queue/queue-workers.service.js';
+import { ProcessingMetrics } from '../processing.metrics.js';
 import { SafeFetcher } from '../inputs/safe-fetcher.js';
 import type { WebhookConfig } from '../requests/classify-config.dto.js';
 import {
@@ -46,6 +48,7 @@ export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleIni
     @Inject(QUEUE_DRIVER) private readonly queue: QueueDriver,
     private readonly workers: QueueWorkers,
     private readonly fetcher: SafeFetcher,
+    private readonly metrics: ProcessingMetrics,
   ) {}
 
   onModuleInit(): void {
@@ -60,7 +63,7 @@ export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleIni
     channels: string[],
     description: string | null,
   ): Promise<WebhookEndpoint> {
-    this.fetcher.assertAllowedUrl(new URL(url));
+    await this.assertDeliverable(['body', 'url'], url);
     const endpoint = {
       endpointId: `ep_${randomUUID()}`,
       orgId,
@@ -71,6 +74,33 @@ export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleIni
     };
     await this.repository.insertEndpoint(endpoint);
     return (await this.repository.findEndpoint(endpoint.endpointId))!;
+  }
+
+  /**
+   * A direct webhook's URL, refused at submission (422 naming the field and the reason)
+   * when delivery would refuse it, rather than accepted and retried until it fails.
+   */
+  async assertSubmittable(webhook: WebhookConfig | null | undefined): Promise<void> {
+    if (webhook?.mode === 'direct') {
+      await this.assertDeliverable(['body', 'async', 'webhook', 'url'], webhook.url);
+    }
+  }
+
+  private async assertDeliverable(loc: string[], url: string): Promise<void> {
+    const refusal = await this.fetcher.destinationRefusal(
+      url,
+      this.config.processing.webhookResolveTimeoutMs,
+    );
+    if (refusal === null) return;
+    throw new RequestValidationError([
+      {
+        loc,
+        msg: `Webhook URL cannot be delivered to: ${refusal}`,
+        type: 'url_blocked',
+        input: url,
+        ctx: { reason: refusal },
+      },
+    ]);
   }
 
   listEndpoints(orgId: string): Promise<WebhookEndpoint[]> {
@@ -148,7 +178,7 @@ export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleIni
         deliveryId,
         orgId: job.orgId,
         jobId: job.jobId,
-        mode: webhook.mode,
+        mode: webhook.mode === 'direct' ? 'direct' : 'hosted',
         endpointId: target.endpointId,
         url: target.url,
         messageId,
@@ -216,6 +246,7 @@ export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleIni
     const { webhookMaxAttempts, webhookRetryBaseMs, webhookRetryMaxMs } = this.config.processing;
     const permanent = secret === undefined;
     if (error === null) {
+      this.metrics.deliveryAttempted('delivered', attempt.durationMs);
       await this.db.transaction(async (tx) => {
         await this.repository.recordAttempt(tx, delivery.deliveryId, attempt, 'delivered', null);
         await this.queue.complete(task, tx);
@@ -223,6 +254,7 @@ export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleIni
       return;
     }
     if (attemptNo >= webhookMaxAttempts || permanent) {
+      this.metrics.deliveryAttempted('failed', attempt.durationMs);
       this.logger.error(
         {
           deliveryId: delivery.deliveryId,
@@ -241,6 +273,7 @@ export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleIni
     }
     const delay = Math.min(webhookRetryMaxMs, webhookRetryBaseMs * 2 ** (attemptNo - 1));
     const retryAt = new Date(Date.now() + delay);
+    this.metrics.deliveryAttempted('retrying', attempt.durationMs);
     this.logger.warn(
       { deliveryId: delivery.deliveryId, attempt: attemptNo, error, retryAt },
       'webhook delivery failed; retrying',

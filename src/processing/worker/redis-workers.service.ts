@@ -22,6 +22,7 @@ import {
   type PingTask,
   type ClassifyOnlyTask,
   remoteTaskOf,
+  revokedKey,
   type RemoteReport,
   type RemoteResult,
   type RemoteStarted,
@@ -43,6 +44,8 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
   private readonly logger = new Logger(RedisWorkersService.name);
   private readonly workers: Worker[] = [];
   private results: Queue<RemoteReport> | null = null;
+  /** Plain commands (the revocation check), apart from BullMQ's blocking connections. */
+  private commands: Redis | null = null;
   readonly inFlight = new InFlightTracker();
   private watchdog: WorkerWatchdog | null = null;
   private readonly name = `${os.hostname()}:${process.pid}`;
@@ -56,8 +59,9 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
   onApplicationBootstrap(): void {
     const redis = this.config.operations.redis;
     if (!redis) throw new Error('REDIS_URL is required for the worker process');
+    this.commands = this.connect(redis.url, false);
     this.results = new Queue<RemoteReport>(RESULTS_QUEUE, {
-      connection: this.connect(redis.url, false),
+      connection: this.commands,
       prefix: redis.prefix,
     });
     this.results.on('error', () => undefined);
@@ -72,6 +76,11 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
         concurrency,
         name: this.name,
         maxStalledCount: 3,
+        // A killed worker's jobs lose their lock after lockDuration; any live worker's
+        // stalled check (every stalledInterval) puts them back: resumed within seconds,
+        // not the minute of BullMQ's defaults (30 s + 30 s).
+        lockDuration: redis.lockMs,
+        stalledInterval: Math.max(500, Math.floor(redis.lockMs / 2)),
       });
       worker.on('error', (error) => this.logger.warn({ err: error, queue }, 'worker error'));
       this.workers.push(worker);
@@ -136,6 +145,12 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
 
   private async runTask(task: RemoteTask, job: Job): Promise<null> {
     const { jobId, kind, operation } = task;
+    if (await this.revoked(job)) {
+      // The API gave up on this enqueue (time-out) and failed the job or queued it in the
+      // database queue: running it here would run it twice, or run a refused request.
+      this.logger.warn({ jobId, bullJobId: job.id }, 'revoked enqueue dropped without running');
+      return null;
+    }
     await this.reportStarted(jobId);
     let result: RemoteResult;
     try {
@@ -171,6 +186,16 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
       removeOnComplete: true,
     });
     return null;
+  }
+
+  /** Whether the API revoked this job's enqueue (an error reading it counts as not revoked). */
+  private async revoked(job: Job): Promise<boolean> {
+    const prefix = this.config.operations.redis!.prefix;
+    try {
+      return (await this.commands!.exists(revokedKey(prefix, String(job.id)))) > 0;
+    } catch {
+      return false;
+    }
   }
 
   /**

@@ -1,51 +1,65 @@
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiSchema,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiAccountAuth, ApiErrors } from '../../common/openapi/api-responses.js';
+import { MetadataKeyStatusBody, MetadataKeyStatusListBody } from '../usage.responses.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { IsString, Length } from 'class-validator';
 import { AccountAuthGuard } from '../../accounts/auth/account-auth.guard.js';
-import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
-import { AccountsService } from '../../accounts/accounts.service.js';
-import type { AccountPrincipal } from '../../accounts/principal.js';
+import { MANAGERS, MEMBERS, OrgAccess } from '../../accounts/auth/org-access.decorator.js';
 import { MetadataKeyService } from './metadata-key.service.js';
 import type { MetadataKeyStatus } from './metadata-key.repository.js';
 
+@ApiSchema({ name: 'EnableMetadataKey' })
 export class EnableMetadataKeyDto {
+  @ApiProperty({ minLength: 1, maxLength: 256, description: 'A key of `async.metadata`' })
   @IsString()
   @Length(1, 256)
   key!: string;
 }
 
 /** Dashboard endpoints: which async-metadata keys an org can group its usage by. */
+@ApiTags('usage')
+@ApiAccountAuth()
 @Controller('api/v1/orgs/:orgId/metadata-keys')
 @UseGuards(AccountAuthGuard)
 export class MetadataKeyController {
-  constructor(
-    private readonly accounts: AccountsService,
-    private readonly metadataKeys: MetadataKeyService,
-  ) {}
+  constructor(private readonly metadataKeys: MetadataKeyService) {}
 
   @Get()
-  async list(@CurrentPrincipal() principal: AccountPrincipal, @Param('orgId') orgId: string) {
-    await this.accounts.requireMember(principal.userId, orgId);
+  @OrgAccess(MEMBERS)
+  @ApiOperation({ summary: 'Async metadata keys seen or enabled for grouping' })
+  @ApiOkResponse({ type: MetadataKeyStatusListBody })
+  @ApiErrors(403, 404)
+  async list(@Param('orgId') orgId: string) {
     return { data: await this.metadataKeys.list(orgId) };
   }
 
   @Post()
+  @OrgAccess(MANAGERS)
+  @ApiOperation({ summary: 'Enable a metadata key for usage grouping' })
+  @ApiCreatedResponse({ type: MetadataKeyStatusBody })
+  @ApiErrors(400, 403, 404)
   async enable(
-    @CurrentPrincipal() principal: AccountPrincipal,
     @Param('orgId') orgId: string,
     @Body() body: EnableMetadataKeyDto,
   ): Promise<MetadataKeyStatus> {
-    await this.accounts.requireMember(principal.userId, orgId);
     return this.metadataKeys.enable(orgId, body.key);
   }
 
   @Delete(':key')
+  @OrgAccess(MANAGERS)
   @HttpCode(204)
-  async disable(
-    @CurrentPrincipal() principal: AccountPrincipal,
-    @Param('orgId') orgId: string,
-    @Param('key') key: string,
-  ): Promise<void> {
-    await this.accounts.requireMember(principal.userId, orgId);
+  @ApiOperation({ summary: 'Disable a metadata key' })
+  @ApiNoContentResponse({ description: 'Disabled' })
+  @ApiErrors(403, 404)
+  async disable(@Param('orgId') orgId: string, @Param('key') key: string): Promise<void> {
     await this.metadataKeys.disable(orgId, key);
   }
 }

@@ -3,6 +3,7 @@ import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
+import { until } from '../../support/operations.js';
 import { invoiceClassificationSchema as schema } from '../../support/invoice-fixtures.js';
 
 describe('jobs API', () => {
@@ -97,6 +98,7 @@ describe('jobs API', () => {
     expect(res.body.result).toEqual({
       type: 'url',
       url: expect.stringContaining(`/job/${res.body.job_id}/result?expires=`),
+      result_id: res.body.job_id,
     });
     expect(res.body.response_confidence).toBeUndefined();
     const fetched = await fetch(res.body.result.url);
@@ -144,7 +146,7 @@ describe('queue order and cancellation with one busy cpu worker', () => {
     const busy = (
       await api.post('/classify_async', { input: blocker.url, async: { priority: true } })
     ).body.job_id;
-    await new Promise((r) => setTimeout(r, 200));
+    await until(() => files.requests.includes('/block-order.txt'), 'the blocker running');
     const doc = files.put('/order.txt', 'invoice number');
     const batch = (
       await api.post('/classify_async', {
@@ -169,7 +171,7 @@ describe('queue order and cancellation with one busy cpu worker', () => {
     const api = client(t.baseUrl, await keyOf(t, 'org-cancel'));
     const blocker = files.hold('/block-cancel.txt', 'invoice number');
     const running = (await api.post('/classify_async', { input: blocker.url })).body.job_id;
-    await new Promise((r) => setTimeout(r, 200));
+    await until(() => files.requests.includes('/block-cancel.txt'), 'the blocker running');
     const queued = (await api.post('/classify_async', { input: files.put('/q.txt', 'invoice') }))
       .body.job_id;
 

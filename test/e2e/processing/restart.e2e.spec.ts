@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
+import { until } from '../../support/operations.js';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 
 /**
@@ -64,7 +65,7 @@ describe('restart mid-queue', () => {
     const api = client(t.baseUrl, await keyOf(t, 'org-restart-fail'));
     const blocker = files.hold('/blocker-2.txt', 'invoice number');
     const interrupted = (await api.post('/classify_async', { input: blocker.url })).body.job_id;
-    await new Promise((r) => setTimeout(r, 200));
+    await until(() => files.requests.includes('/blocker-2.txt'), 'the interrupted job running');
     await t.app.close();
     blocker.release();
     t = await startTestApp({ ...env, DATA_DIR: t.dataDir });
@@ -87,7 +88,7 @@ describe('restart mid-queue', () => {
     const api = client(t.baseUrl, await keyOf(t, 'org-restart-sync'));
     const blocker = files.hold('/blocker-3.txt', 'invoice number');
     const pending = api.post('/classify', { input: blocker.url });
-    await new Promise((r) => setTimeout(r, 200));
+    await until(() => files.requests.includes('/blocker-3.txt'), 'the sync job running');
     await t.app.close();
     const answer = await pending;
     expect(answer.status).toBe(503);

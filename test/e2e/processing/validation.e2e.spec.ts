@@ -111,13 +111,18 @@ describe('ClassifyConfig validation', () => {
         input: { mode: 'direct' },
       },
     ]);
-    expect(await detail({ input, async: { webhook: { mode: 'svix' } } })).toEqual([
+    expect(await detail({ input, async: { webhook: { mode: 'disabled' } } })).toEqual([
       expect.objectContaining({
         loc: ['body', 'async', 'webhook'],
         type: 'union_tag_invalid',
-        ctx: { discriminator: "'mode'", tag: 'svix', expected_tags: "'hosted', 'direct'" },
+        ctx: {
+          discriminator: "'mode'",
+          tag: 'disabled',
+          expected_tags: "'hosted', 'svix', 'direct'",
+        },
       }),
     ]);
+
     expect(
       await detail({
         input,

@@ -169,11 +169,31 @@ describe('webhooks', () => {
     receiver.failNext(0);
   });
 
-  it('refuses webhook targets on private addresses', async () => {
+  it('refuses webhook endpoints on private addresses with a 422 naming the reason', async () => {
     const api = client(t.baseUrl, await keyOf(t, 'org-ssrf-hooks'));
     const res = await api.post('/webhooks/endpoints', { url: 'http://169.254.169.254/hook' });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('WEBHOOK_URL_BLOCKED');
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0]).toMatchObject({ loc: ['body', 'url'], type: 'url_blocked' });
+    expect(res.body.detail[0].msg).toContain('linkLocal');
+  });
+
+  it.each([
+    'http://[::127.0.0.1]/hook',
+    'http://[2002:7f00:1::]/hook',
+    'http://[64:ff9b::a9fe:a9fe]/hook',
+    'http://[64:ff9b:1::1]/hook',
+    'http://[::ffff:0:7f00:1]/hook',
+    'http://0xa9.0xfe.0xa9.0xfe/hook',
+  ])('refuses the direct webhook %s at submission, before any job exists', async (url) => {
+    const api = client(t.baseUrl, await keyOf(t, 'org-ssrf-hooks'));
+    const started = Date.now();
+    const res = await api.post('/classify_async', { input: doc, async: { webhook: { url } } });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0]).toMatchObject({
+      loc: ['body', 'async', 'webhook', 'url'],
+      type: 'url_blocked',
+    });
   });
 
   it('keeps retry state across a restart', async () => {

@@ -64,6 +64,15 @@ export class RedisDispatchRepository {
     }));
   }
 
+  /** Whether the job is still dispatched to the new queue system (not revoked, not finished). */
+  async has(jobId: string): Promise<boolean> {
+    const rows = await this.db.all<{ n: bigint }>(
+      `SELECT count(*) AS n FROM redis_dispatches WHERE job_id = $1`,
+      [jobId],
+    );
+    return Number(rows[0].n) > 0;
+  }
+
   async pending(): Promise<number> {
     const rows = await this.db.all<{ n: bigint }>(`SELECT count(*) AS n FROM redis_dispatches`);
     return Number(rows[0].n);

@@ -9,6 +9,20 @@ export const PRIORITY_LANE: Record<number, Lane> = { 1: 'priority', 2: 'standard
 
 export const PING_JOB = 'ping';
 
+/**
+ * Redis key marking a BullMQ job whose enqueue the API gave up on (time-out or error): the
+ * job was failed or moved to the database queue, so if the add lands later anyway (ioredis
+ * resends commands after a reconnect; a paused Redis runs them on resume), a worker that
+ * takes it finds this key and drops it without running it. The API sends it on the same
+ * connection right after the add, so Redis applies it after the add.
+ */
+export function revokedKey(prefix: string, bullJobId: string): string {
+  return `${prefix}:revoked:${bullJobId}`;
+}
+
+/** How long a revocation is kept: longer than any retry of a lost enqueue. */
+export const REVOKED_TTL_SECONDS = 7 * 24 * 3600;
+
 /** What the new queue system runs: the rollout operations docproc implements. */
 export type RemoteOperation = 'classify' | 'parse' | 'extract' | 'split';
 

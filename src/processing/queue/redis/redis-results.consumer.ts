@@ -87,6 +87,13 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
 
   /** One report of a worker: the job started (shown as running), or its outcome. */
   async consume(report: RemoteReport): Promise<void> {
+    // Identity check: only a job still dispatched to Redis takes a Redis worker's report.
+    // One whose enqueue timed out was failed or moved to the database queue (its dispatch
+    // row dropped); a late add that ran anyway must not touch it.
+    if (!(await this.dispatches.has(report.jobId))) {
+      this.logger.warn({ jobId: report.jobId }, 'report for a job not dispatched to Redis ignored');
+      return;
+    }
     if ('started' in report) {
       // Only a queued job moves: a late start report never reopens a finished job.
       await this.jobs.markStarted(report.jobId);

@@ -3,7 +3,7 @@ import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../../../common/api-error.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { AppConfig } from '../../../config/app-config.js';
-import type { Transaction } from '../../../database/duckdb.service.js';
+import { DuckDbService, type Transaction } from '../../../database/duckdb.service.js';
 import { CLASSIFY_TASK } from '../../classify-jobs/classify-jobs.service.js';
 import { inputUrls, type ClassifyInputValue } from '../../inputs/input-resolver.service.js';
 import type { JobRecord } from '../../jobs/job.types.js';
@@ -25,8 +25,11 @@ import { RolloutService } from '../rollout.service.js';
 import { RedisDispatchRepository } from './redis-dispatch.repository.js';
 import { withTimeout } from './redis-connection.js';
 import { REDIS_QUEUE_CLIENT, type OptionalRedisQueueClient } from './redis-queue.token.js';
+import { QueueDepthService } from '../queue-depth.service.js';
 import {
   LANE_PRIORITY,
+  revokedKey,
+  REVOKED_TTL_SECONDS,
   type RemoteInput,
   type RemoteOperation,
   type RemoteTask,
@@ -37,6 +40,14 @@ export const REDIS_TASK_PREFIX = 'redis:';
 
 export function bullJobIdOf(operation: RemoteOperation, jobId: string): string {
   return `${operation}-${jobId}`;
+}
+
+interface Unpublished {
+  task: RemoteTask;
+  bullJobId: string;
+  kind: string;
+  payload: unknown;
+  options: EnqueueOptions;
 }
 
 /** The pipelines (task kinds) whose jobs the new queue system can run. */
@@ -60,8 +71,13 @@ function operationOf(kind: string, job: JobRecord): RemoteOperation {
 export class RoutingQueueDriver implements QueueDriver {
   private readonly logger = new Logger(RoutingQueueDriver.name);
 
+  /** Dispatches committed (or about to be) and not yet handed to Redis, by task id. */
+  private readonly unpublished = new Map<string, Unpublished>();
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly db: DuckDbService,
+    private readonly depths: QueueDepthService,
     private readonly database: DatabaseQueueDriver,
     private readonly rollout: RolloutService,
     @Inject(REDIS_QUEUE_CLIENT) private readonly redis: OptionalRedisQueueClient,
@@ -70,6 +86,12 @@ export class RoutingQueueDriver implements QueueDriver {
     private readonly uploads: UploadService,
   ) {}
 
+  /**
+   * Inside the job's transaction: decides the route. A task for the new queue system gets
+   * its dispatch row here (committed with the job) and is handed to Redis by `publish`,
+   * after the commit and outside the write lock: a hung Redis then holds only this request,
+   * never every write of the process.
+   */
   async enqueue<P>(
     queue: QueueName,
     kind: string,
@@ -82,46 +104,89 @@ export class RoutingQueueDriver implements QueueDriver {
       const task = await this.remoteTask(kind, jobId, tx);
       if (task && this.rollout.routeToNewQueue(task.operation, 'non_trainable')) {
         const bullJobId = bullJobIdOf(task.operation, jobId);
-        try {
-          await withTimeout(
-            this.redis.get('cpu').add(task.operation, task, {
-              jobId: bullJobId,
-              priority: LANE_PRIORITY[options.lane],
-              attempts: options.maxAttempts ?? 1,
-              backoff: { type: 'exponential', delay: 1000 },
-              removeOnComplete: true,
-              removeOnFail: { age: 7 * 24 * 3600 },
-            }),
-            this.redis.config.enqueueTimeoutMs,
-            'Redis enqueue',
-          );
-          await this.dispatches.insert(tx, {
-            jobId,
-            queue: 'cpu',
-            bullJobId,
-            lane: options.lane,
-            payload: task,
-          });
-          return `${REDIS_TASK_PREFIX}${jobId}`;
-        } catch (error) {
-          if (!legacyWorkersEnabled(this.config.operations.legacyWorkers)) {
-            this.logger.error({ err: error, jobId }, 'new queue unavailable; request refused');
-            throw new ApiError(
-              HttpStatus.SERVICE_UNAVAILABLE,
-              'QUEUE_UNAVAILABLE',
-              'The job queue is unavailable; retry later',
-              {},
-              { 'Retry-After': String(this.config.operations.admission.retryAfterSeconds) },
-            );
-          }
-          this.logger.warn(
-            { err: error, jobId },
-            'new queue unavailable; task goes to the database queue',
-          );
-        }
+        await this.dispatches.insert(tx, {
+          jobId,
+          queue: 'cpu',
+          bullJobId,
+          lane: options.lane,
+          payload: task,
+        });
+        const taskId = `${REDIS_TASK_PREFIX}${jobId}`;
+        this.unpublished.set(taskId, { task, bullJobId, kind, payload, options });
+        return taskId;
       }
     }
     return this.database.enqueue(queue, kind, payload, options, tx);
+  }
+
+  /**
+   * Adds a committed dispatch to BullMQ within REDIS_ENQUEUE_TIMEOUT_MS. On time-out or
+   * error the job must never run from Redis: the add is revoked (see revokedKey) and the
+   * dispatch row dropped; the task goes to the database queue while legacy workers run,
+   * else the job is removed and the request answered 503 QUEUE_UNAVAILABLE.
+   */
+  async publish(taskId: string): Promise<void> {
+    const pending = this.unpublished.get(taskId);
+    if (!pending || !this.redis) return;
+    this.unpublished.delete(taskId);
+    const { task, bullJobId, options } = pending;
+    const redis = this.redis;
+    try {
+      await withTimeout(
+        redis.get('cpu').add(task.operation, task, {
+          jobId: bullJobId,
+          priority: LANE_PRIORITY[options.lane],
+          attempts: options.maxAttempts ?? 1,
+          backoff: { type: 'exponential', delay: 1000 },
+          removeOnComplete: true,
+          removeOnFail: { age: 7 * 24 * 3600 },
+        }),
+        redis.config.enqueueTimeoutMs,
+        'Redis enqueue',
+      );
+      this.depths.noteDispatched('cpu', options.lane);
+      return;
+    } catch (error) {
+      this.revoke(bullJobId);
+      await this.fallBack(pending, error);
+    }
+  }
+
+  /** Sent after the add on the same connection, so Redis applies it after a late add. */
+  private revoke(bullJobId: string): void {
+    const redis = this.redis!;
+    redis.connection
+      .set(revokedKey(redis.config.prefix, bullJobId), '1', 'EX', REVOKED_TTL_SECONDS)
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error, bullJobId }, 'could not record a revoked enqueue'),
+      );
+  }
+
+  private async fallBack(pending: Unpublished, error: unknown): Promise<void> {
+    const { task, kind, payload, options } = pending;
+    const jobId = task.jobId;
+    if (!legacyWorkersEnabled(this.config.operations.legacyWorkers)) {
+      this.logger.error({ err: error, jobId }, 'new queue unavailable; request refused');
+      await this.db.transaction(async (tx) => {
+        await this.dispatches.remove(tx, jobId);
+        await this.jobs.delete(tx, jobId);
+      });
+      throw new ApiError(
+        HttpStatus.SERVICE_UNAVAILABLE,
+        'QUEUE_UNAVAILABLE',
+        'The job queue is unavailable; retry later',
+        {},
+        { 'Retry-After': String(this.config.operations.admission.retryAfterSeconds) },
+      );
+    }
+    this.logger.warn(
+      { err: error, jobId },
+      'new queue unavailable; task goes to the database queue',
+    );
+    await this.db.transaction(async (tx) => {
+      await this.dispatches.remove(tx, jobId);
+      await this.database.enqueue('cpu', kind, payload, options, tx);
+    });
   }
 
   /** The job as a self-contained task: URLs, or upload blobs on the shared DATA_DIR. */

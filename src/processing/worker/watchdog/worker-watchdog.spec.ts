@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import { legacyDisableRefusals } from '../../../operations/upgrade/legacy-disable.guard.js';
 import { ALL_ROLLOUT_KEYS, databaseQueueWorkers } from '../../../config/operations.config.js';
-import { stateLine, WorkerWatchdog } from './worker-watchdog.js';
+import { stateLine, WATCHDOG_WARNING_LOG, WorkerWatchdog } from './worker-watchdog.js';
 
 describe(WorkerWatchdog.name, () => {
   it('formats "<unix seconds> <age seconds>" with -1 when idle', () => {
@@ -27,6 +28,32 @@ describe(WorkerWatchdog.name, () => {
     );
     sut.tick(10_000);
     expect(fs.readFileSync(file, 'utf8')).toBe('10 7\n');
+  });
+
+  it('warns when a task reaches 80% of the stuck threshold, not at the next 5 s tick', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wd-')), 'state');
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const startedAt = Date.now();
+    const sut = new WorkerWatchdog(
+      { stateFile: file, intervalMs: 5000, staleSec: 60, stuckThresholdSec: 2, probeEnabled: true },
+      [{ oldestInFlightMs: (now = Date.now()) => now - startedAt }],
+      'test',
+    );
+    try {
+      sut.start();
+      const warned = () =>
+        warn.mock.calls.some((call) => String(call[1]).startsWith(WATCHDOG_WARNING_LOG));
+      while (!warned() && Date.now() - startedAt < 4000) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const at = Date.now() - startedAt;
+      expect(warned()).toBe(true);
+      expect(at).toBeGreaterThanOrEqual(1600);
+      expect(at).toBeLessThan(2000);
+    } finally {
+      sut.stop();
+      warn.mockRestore();
+    }
   });
 });
 

@@ -23,6 +23,8 @@ export function stateLine(nowMs: number, oldestMs: number): string {
 export class WorkerWatchdog {
   private readonly logger = new Logger('WorkerWatchdog');
   private timer: NodeJS.Timeout | null = null;
+  /** A one-shot check at the moment the oldest task reaches 80%, between two ticks. */
+  private warnTimer: NodeJS.Timeout | null = null;
   private warned = false;
 
   constructor(
@@ -41,11 +43,13 @@ export class WorkerWatchdog {
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
+    if (this.warnTimer) clearTimeout(this.warnTimer);
     this.timer = null;
+    this.warnTimer = null;
   }
 
   tick(now = Date.now()): void {
-    const oldest = Math.max(-1, ...this.sources.map((s) => s.oldestInFlightMs(now)));
+    const oldest = this.oldest(now);
     try {
       const tmp = `${this.config.stateFile}.${process.pid}.tmp`;
       fs.writeFileSync(tmp, stateLine(now, oldest));
@@ -53,8 +57,33 @@ export class WorkerWatchdog {
     } catch (error) {
       this.logger.error({ err: error, file: this.config.stateFile }, 'cannot write worker state');
     }
-    const thresholdMs = this.config.stuckThresholdSec * 1000;
-    if (oldest >= WARNING_SHARE * thresholdMs) {
+    this.checkWarning(oldest);
+  }
+
+  private oldest(now: number): number {
+    return Math.max(-1, ...this.sources.map((s) => s.oldestInFlightMs(now)));
+  }
+
+  /**
+   * Warns once the oldest task passed 80% of the threshold. Ticks come every 5 s, which
+   * would make the warning up to 5 s late (with a 10 s threshold, as late as the threshold
+   * itself): when the 80% mark falls before the next tick, a one-shot timer checks then.
+   */
+  private checkWarning(oldest: number): void {
+    const warnAtMs = WARNING_SHARE * this.config.stuckThresholdSec * 1000;
+    if (this.warnTimer) clearTimeout(this.warnTimer);
+    this.warnTimer = null;
+    if (oldest >= 0 && oldest < warnAtMs && warnAtMs - oldest < this.config.intervalMs) {
+      this.warnTimer = setTimeout(
+        () => {
+          this.warnTimer = null;
+          this.checkWarning(this.oldest(Date.now()));
+        },
+        Math.ceil(warnAtMs - oldest),
+      );
+      this.warnTimer.unref();
+    }
+    if (oldest >= warnAtMs) {
       if (!this.warned) {
         this.warned = true;
         this.logger.warn(

@@ -111,9 +111,13 @@ export class ConsumerProgress {
     const at = this.now();
     const lag = this.ownLag();
     const stalledForMs = at - this.lastProgressAt;
+    const lagAgeMs = at - (this.lastLagAt ?? this.startedAt);
     const detail: Record<string, unknown> = {
       state: this.state,
       lag,
+      // The lag is a measurement, not a live figure: how old it is says whether it still
+      // describes the topic (during a broker outage it stops being refreshed).
+      lagMeasuredSecondsAgo: this.lastLagAt === null ? null : Math.round(lagAgeMs / 1000),
       assignedPartitions: this.assigned ? [...this.assigned].sort((a, b) => a - b) : null,
       secondsSinceLastBatch: Math.round(this.secondsSinceLastBatch()),
       secondsSinceProgress: Math.round(stalledForMs / 1000),
@@ -128,7 +132,6 @@ export class ConsumerProgress {
     if (this.state === 'stopped') {
       return { ready: false, detail: { ...detail, reason: 'consumer stopped' } };
     }
-    const lagAgeMs = at - (this.lastLagAt ?? this.startedAt);
     if (lagAgeMs > this.stallTimeoutMs) {
       return {
         ready: false,

@@ -1,0 +1,205 @@
+#!/usr/bin/env node
+/**
+ * Builds the cache of the real-document classification evaluation set
+ * (bench/classify-eval/manifest.json) in .cache/classify-eval/docs/.
+ *
+ * The documents are public files of public git repositories, pinned by repository, commit and
+ * path, each with its licence recorded in the manifest. They are not committed: this script
+ * copies each one out of a local copy of its repository and checks its SHA-256.
+ *
+ * Local copies are looked up under CLASSIFY_EVAL_SOURCES (default /work/.mirror), as
+ *   <sources>/<owner>+<name>/repo  (a git directory or a work tree with .git), or
+ *   <sources>/<owner>/<name>       (a plain clone).
+ * To make one: git clone https://github.com/<owner>/<name> <sources>/<owner>/<name>
+ * (the pinned commit must be in its history).
+ *
+ * Usage: node scripts/fetch-classify-eval.mjs [--force]
+ * An entry without `sha256` (just added) gets the hash of the file it names, written back.
+ */
+import { Buffer } from 'node:buffer';
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const manifestPath = path.join(root, 'bench', 'classify-eval', 'manifest.json');
+const cacheDir = path.join(root, '.cache', 'classify-eval', 'docs');
+const sourcesDir = process.env.CLASSIFY_EVAL_SOURCES ?? '/work/.mirror';
+const force = process.argv.includes('--force');
+
+/** Where the git directory of `owner/name` is on this machine, or undefined. */
+function gitDirOf(repo) {
+  const [owner, name] = repo.split('/');
+  const candidates = [
+    path.join(sourcesDir, `${owner}+${name}`, 'repo'),
+    path.join(sourcesDir, `${owner}+${name}`, 'repo', '.git'),
+    path.join(sourcesDir, owner, name, '.git'),
+    path.join(sourcesDir, owner, name),
+  ];
+  return candidates.find((dir) => fs.existsSync(path.join(dir, 'HEAD')));
+}
+
+function readBlob(gitDir, commit, file) {
+  return execFileSync('git', ['--git-dir', gitDir, 'cat-file', 'blob', `${commit}:${file}`], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
+
+/**
+ * Turns a source file the document loader cannot read into the document's text, without
+ * changing its words. Each transform is named in the manifest entry that needs it.
+ */
+const transforms = {
+  /** A UIMA CAS JSON export (GraSCCo): the document is the text of its Sofa. */
+  'uima-cas-sofa': (bytes) => {
+    const cas = JSON.parse(bytes.toString('utf8'));
+    const sofa = cas['%FEATURE_STRUCTURES'].find((fs) => fs['%TYPE'] === 'uima.cas.Sofa');
+    return Buffer.from(sofa.sofaString.replace(/^\uFEFF/, ''), 'utf8');
+  },
+  /**
+   * The text of a PDF as a parser's test case keeps it: a header of tool versions above a
+   * line of dashes, sometimes inside a Markdown code fence; the document is what follows.
+   */
+  'pdf-text-test-case': (bytes) => {
+    let lines = bytes.toString('utf8').split('\n');
+    const rule = lines.slice(0, 12).findIndex((line) => /^-{10,}\s*$/.test(line));
+    if (rule >= 0) lines = lines.slice(rule + 1);
+    return Buffer.from(
+      lines
+        .filter((line) => !line.startsWith('```'))
+        .join('\n')
+        .trim(),
+      'utf8',
+    );
+  },
+  /**
+   * A JATS XML article (SciELO): its front matter, body and references as text, one block a
+   * line; translated sub-articles are left out so the document keeps its one language.
+   */
+  'jats-article-text': (bytes) => {
+    const xml = bytes
+      .toString('utf8')
+      .replace(/<sub-article[\s\S]*?<\/sub-article>/g, '')
+      .replace(/<\/(p|title|article-title|aff|ref|contrib|sec|caption|label|tr|kwd-group)>/g, '\n')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/&#x([0-9a-f]+);/gi, (_, hex) => String.fromCodePoint(parseInt(hex, 16)))
+      .replace(/&#(\d+);/g, (_, dec) => String.fromCodePoint(Number(dec)))
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&amp;/g, '&');
+    const lines = xml.split('\n').map((line) => line.replace(/\s+/g, ' ').trim());
+    return Buffer.from(lines.filter(Boolean).join('\n'), 'utf8');
+  },
+  /**
+   * One section of a Markdown file that holds the same text in several languages: from the
+   * `## ` heading that starts with `heading` to the next `## ` heading.
+   */
+  'markdown-section': (bytes, entry) => {
+    const lines = bytes.toString('utf8').split('\n');
+    const start = lines.findIndex((line) =>
+      line.startsWith(`## ${entry.transformOptions.heading}`),
+    );
+    if (start < 0) throw new Error(`no section ${entry.transformOptions.heading}`);
+    const end = lines.findIndex((line, i) => i > start && line.startsWith('## '));
+    return Buffer.from(
+      lines
+        .slice(start, end < 0 ? undefined : end)
+        .join('\n')
+        .trim(),
+      'utf8',
+    );
+  },
+  /** One record of a CSV file, chosen by `record` (0-based, header excluded), one column. */
+  'csv-record': (bytes, entry) => {
+    const rows = parseCsv(bytes.toString('utf8'));
+    const header = rows[0];
+    const column = header.indexOf(entry.transformOptions.column);
+    return Buffer.from(rows[entry.transformOptions.record + 1][column], 'utf8');
+  },
+};
+
+/** RFC 4180 CSV: quoted fields, doubled quotes, newlines inside quotes. */
+function parseCsv(text) {
+  const rows = [];
+  let row = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  if (field !== '' || row.length > 0) rows.push([...row, field]);
+  return rows;
+}
+
+const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+fs.mkdirSync(cacheDir, { recursive: true });
+const missingRepos = new Set();
+let written = 0;
+let present = 0;
+let recorded = 0;
+const failures = [];
+for (const entry of manifest.documents) {
+  const target = path.join(cacheDir, entry.file);
+  if (!force && fs.existsSync(target)) {
+    const sha = crypto.createHash('sha256').update(fs.readFileSync(target)).digest('hex');
+    if (sha === entry.sha256) {
+      present++;
+      continue;
+    }
+  }
+  const gitDir = gitDirOf(entry.source.repo);
+  if (!gitDir) {
+    missingRepos.add(entry.source.repo);
+    continue;
+  }
+  try {
+    let bytes = readBlob(gitDir, entry.source.commit, entry.source.path);
+    if (entry.transform) bytes = transforms[entry.transform](bytes, entry);
+    const sha = crypto.createHash('sha256').update(bytes).digest('hex');
+    // An entry added without a hash gets the one of the file it names now, recorded once.
+    if (entry.sha256 === undefined) {
+      entry.sha256 = sha;
+      recorded++;
+    } else if (sha !== entry.sha256) throw new Error(`SHA-256 ${sha} differs from the manifest's`);
+    fs.writeFileSync(target, bytes);
+    written++;
+  } catch (error) {
+    failures.push(`${entry.id}: ${error instanceof Error ? error.message.split('\n')[0] : error}`);
+  }
+}
+if (recorded > 0) {
+  fs.writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  console.log(`recorded the SHA-256 of ${recorded} new entries in the manifest`);
+}
+console.log(
+  `classify-eval cache ${path.relative(root, cacheDir)}: ${present} present, ${written} written, ` +
+    `${manifest.documents.length - present - written} missing of ${manifest.documents.length}`,
+);
+for (const repo of missingRepos) {
+  console.log(
+    `  no local copy of ${repo}: git clone https://github.com/${repo} ${sourcesDir}/${repo}`,
+  );
+}
+for (const failure of failures) console.log(`  failed ${failure}`);
+process.exitCode = failures.length > 0 || missingRepos.size > 0 ? 1 : 0;

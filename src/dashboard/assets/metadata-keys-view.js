@@ -1,0 +1,135 @@
+// Metadata keys view: the async-metadata keys seen in this organization's usage, which are
+// enabled for grouping, and why a key was refused (values that look like identifiers).
+import { html, useEffect, useState } from './vendor/preact-htm.js';
+import { describeError, getJson, send } from './api.js';
+import { formatCount, formatTimestamp } from './format.js';
+import { MANAGER_ROLES } from './keys-view.js';
+
+function statusOf(k) {
+  if (k.rejectedReason) return `Refused: ${k.rejectedReason}`;
+  return k.enabled ? `Enabled ${formatTimestamp(k.enabledAt)}` : 'Not enabled';
+}
+
+export function MetadataKeysView({ org, onChanged }) {
+  const [keys, setKeys] = useState(null);
+  const [error, setError] = useState('');
+  const [message, setMessage] = useState('');
+  const [name, setName] = useState('');
+  const canManage = MANAGER_ROLES.includes(org.role);
+  const path = `/api/v1/orgs/${encodeURIComponent(org.orgId)}/metadata-keys`;
+  const reload = () =>
+    getJson(path).then(
+      (body) => setKeys(body.data),
+      (e) => setError(describeError(e)),
+    );
+  useEffect(() => {
+    setKeys(null);
+    reload();
+  }, [path]);
+  const act = async (work, done) => {
+    setError('');
+    setMessage('');
+    try {
+      await work();
+      setMessage(done);
+      await reload();
+      onChanged();
+    } catch (e) {
+      setError(describeError(e));
+    }
+  };
+  const enable = (key) => act(() => send('POST', path, { key }), `Metadata key ${key} enabled.`);
+  const disable = (key) =>
+    act(
+      () => send('DELETE', `${path}/${encodeURIComponent(key)}`),
+      `Metadata key ${key} disabled.`,
+    );
+
+  return html`<section class="view" aria-labelledby="view-title">
+    <h2 id="view-title" tabindex="-1">Metadata keys</h2>
+    <p class="muted">
+      Keys of <code>async.metadata</code> that usage can be grouped and filtered by. A key whose
+      values look like per-request identifiers (a document id, a signature) is refused: grouping
+      needs few distinct values.
+    </p>
+    ${error ? html`<p class="state error" role="alert" id="metadata-error">${error}</p>` : ''}
+    <p class="muted" role="status">${message}</p>
+    ${
+      canManage
+        ? html`<form
+            class="inline-form"
+            onSubmit=${(e) => {
+              e.preventDefault();
+              if (name.trim()) enable(name.trim());
+            }}
+          >
+            <label for="metadata-key-name">Enable a key</label>
+            <input
+              id="metadata-key-name"
+              value=${name}
+              maxlength="256"
+              placeholder="e.g. team"
+              onInput=${(e) => setName(e.currentTarget.value)}
+            />
+            <button type="submit" class="primary">Enable</button>
+          </form>`
+        : html`<p class="muted">
+            Only owners and admins of this organization enable or disable metadata keys.
+          </p>`
+    }
+    ${
+      keys === null
+        ? html`<p class="muted">Loading metadata keys…</p>`
+        : keys.length === 0
+          ? html`<p class="state empty">
+              No async metadata seen yet. Send <code>async.metadata</code> with async requests to
+              group usage by it.
+            </p>`
+          : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Metadata keys">
+              <table id="metadata-keys">
+                <thead>
+                  <tr>
+                    <th scope="col">Key</th>
+                    <th scope="col" class="num">Events</th>
+                    <th scope="col" class="num">Distinct values</th>
+                    <th scope="col">Status</th>
+                    <th scope="col"><span class="sr-only">Actions</span></th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${keys.map(
+                    (k) =>
+                      html`<tr key=${k.key} data-metadata-key=${k.key}>
+                        <th scope="row" class="mono">${k.key}</th>
+                        <td class="num">${formatCount(k.eventCount)}</td>
+                        <td class="num">${formatCount(k.distinctValues)}</td>
+                        <td>${statusOf(k)}</td>
+                        <td>
+                          ${
+                            !canManage
+                              ? ''
+                              : k.enabled
+                                ? html`<button
+                                    type="button"
+                                    aria-label=${`Disable ${k.key}`}
+                                    onClick=${() => disable(k.key)}
+                                  >
+                                    Disable
+                                  </button>`
+                                : html`<button
+                                    type="button"
+                                    aria-label=${`Enable ${k.key}`}
+                                    onClick=${() => enable(k.key)}
+                                  >
+                                    Enable
+                                  </button>`
+                          }
+                        </td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </div>`
+    }
+  </section>`;
+}

@@ -1,0 +1,49 @@
+import { Parser } from 'htmlparser2';
+import { enforceLimit } from './document-limits.js';
+
+/**
+ * Counts element nesting while markup streams through a tokenizer (no tree is built), and
+ * throws DocumentLimitError past MAX_MARKUP_DEPTH. The HTML converter and the DOCX reader
+ * walk their trees recursively, so a document nested 100,000 levels deep would otherwise
+ * end in a stack overflow. HTML mode follows the parser's implied closes (`<p><p>`, void
+ * elements); XML mode counts `<a/>` as open and closed.
+ */
+export class MarkupDepthGauge {
+  private depth = 0;
+  private readonly parser: Parser;
+
+  constructor(what: string, xmlMode: boolean) {
+    this.parser = new Parser(
+      {
+        onopentag: () => {
+          this.depth++;
+          enforceLimit(
+            'maxMarkupDepth',
+            this.depth,
+            (max) => `The ${what} nests elements more than ${max} levels deep`,
+            422,
+          );
+        },
+        onclosetag: () => {
+          this.depth = Math.max(0, this.depth - 1);
+        },
+      },
+      { xmlMode, recognizeSelfClosing: true },
+    );
+  }
+
+  write(chunk: string): void {
+    this.parser.write(chunk);
+  }
+
+  end(): void {
+    this.parser.end();
+  }
+}
+
+/** Checks the nesting depth of a whole HTML text (see MarkupDepthGauge). */
+export function checkHtmlDepth(html: string): void {
+  const gauge = new MarkupDepthGauge('HTML document', false);
+  gauge.write(html);
+  gauge.end();
+}

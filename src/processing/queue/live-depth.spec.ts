@@ -1,0 +1,52 @@
+import { describe, expect, it } from '@jest/globals';
+import { LiveDepth } from './live-depth.js';
+import type { QueueDepth, QueueName } from './queue-driver.js';
+
+function stored(queue: QueueName, queued: number, running: number): QueueDepth {
+  return {
+    queue,
+    active: queued + running,
+    lanes: {
+      priority: { queued, running },
+      standard: { queued: 0, running: 0 },
+      batch: { queued: 0, running: 0 },
+    },
+  };
+}
+
+describe(LiveDepth.name, () => {
+  it('follows transitions and is unknown before the first reconcile', () => {
+    const sut = new LiveDepth();
+    expect(sut.age()).toBe(Infinity);
+    sut.add('cpu', 'priority', 1, 0);
+    sut.add('cpu', 'priority', -1, 1);
+    sut.add('cpu', 'standard', 1, 0);
+    expect(sut.depth('cpu')).toMatchObject({ active: 2, lanes: { priority: { running: 1 } } });
+  });
+
+  it('adopts the store counts but keeps the transitions made while the store was read', async () => {
+    const sut = new LiveDepth();
+    sut.add('cpu', 'priority', 5, 0); // drifted: the store holds 2
+    const answers: (() => void)[] = [];
+    const reading = sut.reconcile(
+      (q) => new Promise((resolve) => answers.push(() => resolve(stored(q, 2, 0)))),
+    );
+    sut.add('cpu', 'priority', 1, 0); // committed after the read began
+    for (const answer of answers) answer();
+    await reading;
+    expect(sut.depth('cpu').lanes.priority).toEqual({ queued: 3, running: 0 });
+    expect(sut.age()).toBeLessThan(1000);
+  });
+
+  it('shares one read among reconciles while the store hangs', async () => {
+    const sut = new LiveDepth();
+    let reads = 0;
+    const hung = () => {
+      reads++;
+      return new Promise<QueueDepth>(() => undefined);
+    };
+    void sut.reconcile(hung);
+    void sut.reconcile(hung);
+    expect(reads).toBe(2); // one per queue, once
+  });
+});

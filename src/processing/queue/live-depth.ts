@@ -1,0 +1,82 @@
+import {
+  LANES,
+  type Lane,
+  type LaneDepth,
+  type QueueDepth,
+  type QueueName,
+} from './queue-driver.js';
+
+export type LaneCounts = Record<Lane, LaneDepth>;
+
+export function emptyLanes(): LaneCounts {
+  return Object.fromEntries(LANES.map((l) => [l, { queued: 0, running: 0 }])) as LaneCounts;
+}
+
+function copy(lanes: LaneCounts): LaneCounts {
+  return Object.fromEntries(LANES.map((l) => [l, { ...lanes[l] }])) as LaneCounts;
+}
+
+/**
+ * Queued and running counts of one queue system's queues, kept in memory in step with its
+ * transitions (enqueue, claim, finish), so the admission cap reads a depth in microseconds
+ * and never waits behind the store. `reconcile` replaces them with the store's counts
+ * while keeping the transitions that happened during the store read, so drift (a crash
+ * between commit and count, a task changed outside this process) lasts one interval.
+ */
+export class LiveDepth {
+  private readonly counts: Record<QueueName, LaneCounts> = { cpu: emptyLanes(), io: emptyLanes() };
+  /** When the counts were last known to match the store (ms epoch), 0 before the first read. */
+  private verifiedAt = 0;
+
+  add(queue: QueueName, lane: Lane, queued: number, running: number): void {
+    const counts = this.counts[queue][lane];
+    counts.queued = Math.max(0, counts.queued + queued);
+    counts.running = Math.max(0, counts.running + running);
+  }
+
+  depth(queue: QueueName): QueueDepth {
+    const lanes = copy(this.counts[queue]);
+    const active = LANES.reduce((n, l) => n + lanes[l].queued + lanes[l].running, 0);
+    return { queue, active, lanes };
+  }
+
+  /** Ms since the counts last matched the store; Infinity before the first reconcile. */
+  age(now = Date.now()): number {
+    return this.verifiedAt === 0 ? Infinity : now - this.verifiedAt;
+  }
+
+  private reconciling: Promise<void> | null = null;
+
+  /**
+   * Reads the store's counts of every queue and adopts them (transitions meanwhile kept).
+   * While a read is under way (a hung store), callers share it instead of piling up more.
+   */
+  reconcile(read: (queue: QueueName) => Promise<QueueDepth>): Promise<void> {
+    this.reconciling ??= this.readAndAdopt(read).finally(() => {
+      this.reconciling = null;
+    });
+    return this.reconciling;
+  }
+
+  private async readAndAdopt(read: (queue: QueueName) => Promise<QueueDepth>): Promise<void> {
+    const queues = Object.keys(this.counts) as QueueName[];
+    const before = Object.fromEntries(queues.map((q) => [q, copy(this.counts[q])])) as Record<
+      QueueName,
+      LaneCounts
+    >;
+    const started = Date.now();
+    const stored = await Promise.all(queues.map((q) => read(q)));
+    stored.forEach((depth, i) => {
+      const queue = queues[i];
+      for (const lane of LANES) {
+        const now = this.counts[queue][lane];
+        const then = before[queue][lane];
+        this.counts[queue][lane] = {
+          queued: Math.max(0, depth.lanes[lane].queued + now.queued - then.queued),
+          running: Math.max(0, depth.lanes[lane].running + now.running - then.running),
+        };
+      }
+    });
+    this.verifiedAt = started;
+  }
+}

@@ -1,0 +1,85 @@
+import type { ValidationErrorItem } from '../../common/validation-error.js';
+
+export interface JsonShapeLimits {
+  /** Deepest nesting of arrays/objects in a body (JSON_MAX_DEPTH). */
+  maxDepth: number;
+  /** Deepest nesting inside `async.metadata` (ASYNC_METADATA_MAX_DEPTH). */
+  metadataMaxDepth: number;
+}
+
+/** Stops looking once this many problems are found: the 422 lists a bounded number anyway. */
+const MAX_PROBLEMS = 50;
+
+type Path = (string | number)[];
+
+/** An unpaired surrogate code unit (no `u` flag: the pattern sees code units). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function wellFormed(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}
+
+/**
+ * Checks a parsed JSON body before anything recursive touches it (validation, storage,
+ * JSON.stringify of an error's `input`, which overflow the stack on deep nesting): nesting
+ * depth, `async.metadata` depth, and strings or keys holding an unpaired UTF-16 surrogate
+ * (`"\ud800"` is valid JSON but not Unicode; DuckDB and UTF-8 cannot store it, so it is
+ * refused naming the field rather than stored altered). Iterative: a body nested 100,000
+ * deep costs a loop, not a stack. Returns problems as 422 detail items, `loc` from `body`.
+ */
+export function jsonShapeProblems(body: unknown, limits: JsonShapeLimits): ValidationErrorItem[] {
+  const problems: ValidationErrorItem[] = [];
+  const stack: { value: unknown; path: Path; depth: number }[] = [
+    { value: body, path: ['body'], depth: 0 },
+  ];
+  while (stack.length > 0 && problems.length < MAX_PROBLEMS) {
+    const { value, path, depth } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (!wellFormed(value)) problems.push(surrogate(path));
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= limits.maxDepth) {
+      problems.push(tooDeep(path, 'json_too_deep', 'JSON body', limits.maxDepth));
+      continue;
+    }
+    const inMetadata = path[1] === 'async' && path[2] === 'metadata';
+    if (inMetadata && depth - 2 >= limits.metadataMaxDepth) {
+      problems.push(tooDeep(path, 'metadata_too_deep', 'async.metadata', limits.metadataMaxDepth));
+      continue;
+    }
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) {
+        stack.push({ value: value[i], path: [...path, i], depth: depth + 1 });
+      }
+      continue;
+    }
+    const entries = Object.entries(value as Record<string, unknown>);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, child] = entries[i];
+      if (!wellFormed(key)) {
+        problems.push(surrogate([...path, key.replace(new RegExp(LONE_SURROGATE, 'g'), '\uFFFD')]));
+        continue;
+      }
+      stack.push({ value: child, path: [...path, key], depth: depth + 1 });
+    }
+  }
+  return problems;
+}
+
+function surrogate(path: Path): ValidationErrorItem {
+  return {
+    loc: path,
+    msg: 'String should be valid Unicode: it holds an unpaired UTF-16 surrogate',
+    type: 'string_unicode',
+  };
+}
+
+function tooDeep(path: Path, type: string, what: string, limit: number): ValidationErrorItem {
+  return {
+    loc: path.slice(0, 8),
+    msg: `${what} is nested deeper than ${limit} levels`,
+    type,
+    ctx: { max_depth: limit },
+  };
+}

@@ -1,0 +1,138 @@
+import { beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { ApiError } from '../../common/api-error.js';
+import type { AppConfig } from '../../config/app-config.js';
+import type { MetadataKeyRepository, MetadataKeyStatus } from './metadata-key.repository.js';
+import { MetadataKeyService } from './metadata-key.service.js';
+
+const ORG = 'org_1';
+const config = {
+  usage: {
+    cardinality: { maxDistinctValues: 1000, minEventsForRatio: 200, maxDistinctRatio: 0.5 },
+  },
+} as unknown as AppConfig;
+
+/** An in-memory repository: observed statistics per key, and the enabled set. */
+function fakeRepository() {
+  const stats = new Map<string, Omit<MetadataKeyStatus, 'key' | 'enabled' | 'enabledAt'>>();
+  const enabled = new Set<string>();
+  const status = jest.fn(async (_org: string, key: string): Promise<MetadataKeyStatus | null> => {
+    const observed = stats.get(key);
+    if (!observed && !enabled.has(key)) return null;
+    return {
+      key,
+      enabled: enabled.has(key),
+      enabledAt: enabled.has(key) ? '2026-11-01 00:00:00' : null,
+      eventCount: observed?.eventCount ?? 0,
+      distinctValues: observed?.distinctValues ?? 0,
+      rejectedAt: observed?.rejectedAt ?? null,
+      rejectedReason: observed?.rejectedReason ?? null,
+    };
+  });
+  const repo = {
+    status,
+    list: jest.fn(async () => []),
+    enable: jest.fn(async (_org: string, key: string) => void enabled.add(key)),
+    disable: jest.fn(async (_org: string, key: string) => enabled.delete(key)),
+  };
+  const observe = (key: string, eventCount: number, distinctValues: number, rejected?: string) =>
+    stats.set(key, {
+      eventCount,
+      distinctValues,
+      rejectedAt: rejected ? '2026-11-02 00:00:00' : null,
+      rejectedReason: rejected ?? null,
+    });
+  return { repo, observe, status };
+}
+
+async function errorOf(
+  promise: Promise<unknown>,
+): Promise<{ status: number; code: string; message?: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) {
+      const body = error.getResponse() as { error: { code: string; message: string } };
+      return { status: error.getStatus(), code: body.error.code, message: body.error.message };
+    }
+    throw error;
+  }
+  throw new Error('expected an ApiError');
+}
+
+describe(MetadataKeyService.name, () => {
+  let fake: ReturnType<typeof fakeRepository>;
+  let sut: MetadataKeyService;
+
+  beforeEach(() => {
+    fake = fakeRepository();
+    sut = new MetadataKeyService(config, fake.repo as unknown as MetadataKeyRepository);
+  });
+
+  it('enables a key never seen before, and a low-cardinality one', async () => {
+    await expect(sut.enable(ORG, 'team')).resolves.toMatchObject({ key: 'team', enabled: true });
+    fake.observe('region', 500, 4);
+    await expect(sut.enable(ORG, 'region')).resolves.toMatchObject({ enabled: true });
+  });
+
+  it('refuses an empty or over-long key with 400 INVALID_METADATA_KEY', async () => {
+    expect(await errorOf(sut.enable(ORG, ''))).toMatchObject({
+      status: 400,
+      code: 'INVALID_METADATA_KEY',
+    });
+    expect(await errorOf(sut.enable(ORG, 'k'.repeat(1000)))).toMatchObject({ status: 400 });
+  });
+
+  it('refuses a key whose observed values are mostly distinct once there are 20 events', async () => {
+    fake.observe('request_id', 20, 20);
+    expect(await errorOf(sut.enable(ORG, 'request_id'))).toMatchObject({
+      status: 400,
+      code: 'METADATA_KEY_REJECTED',
+    });
+    expect(fake.repo.enable).not.toHaveBeenCalled();
+  });
+
+  it('does not judge a key on fewer than 20 events', async () => {
+    fake.observe('new_key', 19, 19);
+    await expect(sut.enable(ORG, 'new_key')).resolves.toMatchObject({ enabled: true });
+  });
+
+  it('refuses a key ingestion already marked rejected, naming its reason', async () => {
+    fake.observe('trace', 5000, 1200, 'has 1200 distinct values (limit 1000)');
+    expect(await errorOf(sut.enable(ORG, 'trace'))).toMatchObject({
+      status: 400,
+      code: 'METADATA_KEY_REJECTED',
+      message: expect.stringMatching(/it has 1200 distinct values \(limit 1000\)/),
+    });
+  });
+
+  it('assertUsable: 400 when not enabled, 400 when rejected, and caches a usable key', async () => {
+    expect(await errorOf(sut.assertUsable(ORG, 'team'))).toMatchObject({
+      status: 400,
+      code: 'METADATA_KEY_NOT_ENABLED',
+    });
+    await sut.enable(ORG, 'team');
+    await sut.assertUsable(ORG, 'team');
+    await sut.assertUsable(ORG, 'team');
+    const reads = fake.status.mock.calls.filter(([, key]) => key === 'team').length;
+    await sut.assertUsable(ORG, 'team');
+    expect(fake.status.mock.calls.filter(([, key]) => key === 'team').length).toBe(reads);
+
+    fake.observe('team', 5000, 1500, 'has 1500 distinct values (limit 1000)');
+    sut.forgetUsable(ORG, 'team');
+    expect(await errorOf(sut.assertUsable(ORG, 'team'))).toMatchObject({
+      status: 400,
+      code: 'METADATA_KEY_REJECTED',
+    });
+  });
+
+  it('disable: 404 for a key that is not enabled; evicts the cached usable state', async () => {
+    expect(await errorOf(sut.disable(ORG, 'team'))).toMatchObject({
+      status: 404,
+      code: 'METADATA_KEY_NOT_ENABLED',
+    });
+    await sut.enable(ORG, 'team');
+    await sut.assertUsable(ORG, 'team');
+    await sut.disable(ORG, 'team');
+    expect(await errorOf(sut.assertUsable(ORG, 'team'))).toMatchObject({ status: 400 });
+  });
+});

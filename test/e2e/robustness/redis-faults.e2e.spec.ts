@@ -1,0 +1,174 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { DuckDbService } from '../../../src/database/duckdb.service.js';
+import { FileServer, startFileServer } from '../../support/file-server.js';
+import {
+  type ChildRun,
+  type PrivateRedis,
+  startPrivateRedis,
+  startWorkerProcess,
+  until,
+} from '../../support/operations.js';
+import { client, keyOf, waitForJob } from '../../support/processing-client.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { invoiceClassificationSchema as schema } from '../../support/invoice-fixtures.js';
+
+jest.setTimeout(180_000);
+
+async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = Date.now();
+  const value = await work();
+  return { ms: Date.now() - started, value };
+}
+
+/**
+ * Issue 12 point 8: a Redis fault stays local. No Redis call runs inside a database
+ * transaction or its lock; an enqueue that timed out never runs later; a killed worker's
+ * job is taken up again within seconds.
+ */
+describe('Redis faults stay local', () => {
+  let redis: PrivateRedis;
+  let files: FileServer;
+  let worker: ChildRun;
+  let t: TestApp;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-redis-faults-'));
+  const shared = () => ({
+    REDIS_URL: redis.url,
+    REDIS_QUEUE_PREFIX: 'faults',
+    DATA_DIR: dataDir,
+    FETCH_ALLOW_HOSTS: '127.0.0.1',
+  });
+  const startWorker = () =>
+    startWorkerProcess({
+      ...shared(),
+      REDIS_WORKER_LOCK_MS: '2000',
+      WORKER_STATE_FILE: path.join(dataDir, `worker-state-${Date.now()}`),
+    });
+
+  beforeAll(async () => {
+    redis = await startPrivateRedis();
+    files = await startFileServer();
+    worker = await startWorker();
+    t = await startTestApp({
+      ...shared(),
+      WORKER_STATE_FILE: path.join(dataDir, 'api-worker-state'),
+      ROLLOUT_RATIO_CLASSIFY: '1',
+      REDIS_ENQUEUE_TIMEOUT_MS: '500',
+      REDIS_RECONCILE_INTERVAL_MS: '500',
+      OUTBOX_RELAY_INTERVAL_MS: '100',
+    });
+  });
+  afterAll(async () => {
+    redis.resume();
+    await t?.close();
+    await worker?.stop();
+    await redis.stop();
+    await files.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers requests that do not need Redis in normal time while Redis is paused', async () => {
+    const key = await keyOf(t, 'org-faults');
+    const api = client(t.baseUrl, key);
+    const doc = files.put('/a.txt', 'invoice number 1');
+    const warm = await api.post('/classify', { input: doc, classification_schema: schema });
+    expect(warm.body.result.category).toBe('invoice');
+    const normal = await timed(() => api.get('/health'));
+    redis.pause();
+    try {
+      // A Redis-routed request waits out its own enqueue time-out, and only it.
+      const routed = api.post('/classify_async', { input: doc, classification_schema: schema });
+      const health = await timed(() => api.get('/health'));
+      const upload = await timed(() =>
+        fetch(`${t.baseUrl}/upload?extension=txt`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}` },
+        }),
+      );
+      const jobs = await timed(() => api.get('/jobs'));
+      expect(health.value.status).toBe(200);
+      expect(upload.value.status).toBeLessThan(500);
+      expect(jobs.value.status).toBe(200);
+      process.stdout.write(
+        `Redis paused: health ${health.ms} ms, upload ${upload.ms} ms, jobs ${jobs.ms} ms (normal health ${normal.ms} ms)\n`,
+      );
+      for (const ms of [health.ms, upload.ms, jobs.ms]) {
+        expect(ms).toBeLessThan(Math.max(1000, 5 * normal.ms));
+      }
+      const submitted = await routed;
+      expect(submitted.status).toBe(200);
+      // The enqueue timed out: the job fell back to the database queue and completes there.
+      const done = await waitForJob(api, submitted.body.job_id);
+      expect(done.status).toBe('Completed');
+    } finally {
+      redis.resume();
+    }
+  });
+
+  it('never runs an enqueue that timed out when Redis resumes: billed once, dropped by the worker', async () => {
+    const api = client(t.baseUrl, await keyOf(t, 'org-faults'));
+    const doc = files.put('/b.txt', 'invoice number 2');
+    redis.pause();
+    let jobId: string;
+    try {
+      const submitted = await api.post('/classify_async', {
+        input: doc,
+        classification_schema: schema,
+      });
+      jobId = submitted.body.job_id;
+    } finally {
+      redis.resume();
+    }
+    await waitForJob(api, jobId);
+    await until(
+      () => worker.output().includes('revoked enqueue dropped without running'),
+      'the worker to drop the revoked job',
+      20_000,
+    );
+    const db = t.app.get(DuckDbService);
+    const usage = await db.all<{ n: bigint }>(
+      `SELECT count(*) AS n FROM usage_outbox WHERE job_id = $1`,
+      [jobId],
+    );
+    expect(Number(usage[0].n)).toBe(1);
+  });
+
+  it("takes a killed worker's job up again within seconds", async () => {
+    const api = client(t.baseUrl, await keyOf(t, 'org-faults'));
+    const slow = files.hold('/slow.txt', 'invoice number 3');
+    const submitted = await api.post('/classify_async', {
+      input: slow.url,
+      classification_schema: schema,
+    });
+    const jobId = submitted.body.job_id;
+    const db = t.app.get(DuckDbService);
+    await until(
+      async () => {
+        const rows = await db.all<{ status: string }>(
+          `SELECT status FROM processing_jobs WHERE job_id = $1`,
+          [jobId],
+        );
+        return rows[0]?.status === 'running';
+      },
+      'the worker to start the job',
+      20_000,
+    );
+    // A second worker is up before the first dies, so what is measured is the hand-over.
+    const second = await startWorker();
+    worker.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    await worker.stop();
+    worker = second;
+    slow.release();
+    const done = await waitForJob(api, jobId, 30_000);
+    expect(done.status).toBe('Completed');
+    // Lock 2 s: the stalled check (every 1 s) finds it within ~3 s of the kill, plus the
+    // new worker's start-up.
+    process.stdout.write(
+      `killed worker's job completed ${Date.now() - killedAt} ms after the kill\n`,
+    );
+    expect(Date.now() - killedAt).toBeLessThan(30_000);
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * The real-document evaluation set: public documents listed in bench/classify-eval/manifest.json
+ * (source, licence, language, split), copied into .cache/classify-eval/docs by
+ * `node scripts/fetch-classify-eval.mjs`, scored against the criteria in
+ * bench/classify-eval/criteria.json.
+ *
+ * Reading a document (PDF text layer, DOCX, OCR of an image) goes through the service's own
+ * loader. Its pages are kept in .cache/classify-eval/pages, keyed by the file's hash and by a
+ * fingerprint of the loader's sources, so a change to the readers or OCR reads them anew.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadDocument } from '../../src/documents/readers/document.loader.js';
+import { terminateOcr } from '../../src/documents/readers/ocr.engine.js';
+import type { EvalDocument, EvalSet, EvalSplit } from './classify-eval.js';
+
+export interface ManifestEntry {
+  id: string;
+  category: string;
+  /** ISO 639-1 code of the document's main language. */
+  language: string;
+  split: EvalSplit;
+  file: string;
+  source: { repo: string; commit: string; path: string };
+  licence: string;
+  sha256: string;
+  note?: string;
+}
+
+export interface RealEvalSet extends EvalSet {
+  /** Entries listed in the manifest but absent from the cache. */
+  missing: string[];
+  /** Documents the loader could not read, with the reason. */
+  unreadable: { id: string; reason: string }[];
+}
+
+/** The repository root: the nearest parent of the working directory with the manifest. */
+export function repositoryRoot(): string {
+  let dir = process.cwd();
+  for (;;) {
+    if (fs.existsSync(path.join(dir, 'bench', 'classify-eval', 'manifest.json'))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('bench/classify-eval/manifest.json not found');
+    dir = parent;
+  }
+}
+
+export function readManifest(root = repositoryRoot()): ManifestEntry[] {
+  const file = path.join(root, 'bench', 'classify-eval', 'manifest.json');
+  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { documents: ManifestEntry[] }).documents;
+}
+
+/** Hash of everything that decides which text a file yields: reader sources, OCR version. */
+function loaderFingerprint(root: string): string {
+  const hash = crypto.createHash('sha256');
+  const readers = path.join(root, 'src', 'documents', 'readers');
+  for (const name of fs.readdirSync(readers).sort()) {
+    if (name.endsWith('.ts') && !name.endsWith('.spec.ts')) {
+      hash.update(name).update(fs.readFileSync(path.join(readers, name)));
+    }
+  }
+  const ocr = path.join(root, 'node_modules', 'tesseract.js', 'package.json');
+  if (fs.existsSync(ocr)) hash.update(fs.readFileSync(ocr));
+  return hash.digest('hex').slice(0, 16);
+}
+
+async function pagesOf(root: string, entry: ManifestEntry, fingerprint: string) {
+  const cached = path.join(
+    root,
+    '.cache',
+    'classify-eval',
+    'pages',
+    `${entry.id}.${entry.sha256.slice(0, 12)}.${fingerprint}.json`,
+  );
+  if (fs.existsSync(cached)) return JSON.parse(fs.readFileSync(cached, 'utf8')) as string[];
+  const bytes = fs.readFileSync(path.join(root, '.cache', 'classify-eval', 'docs', entry.file));
+  const loaded = await loadDocument(bytes, entry.file);
+  const pages = loaded.pages.map((page) => page.text);
+  fs.mkdirSync(path.dirname(cached), { recursive: true });
+  fs.writeFileSync(cached, JSON.stringify(pages));
+  return pages;
+}
+
+/** Loads the documents of `splits` that are in the cache. */
+export async function loadRealEvalSet(splits: readonly EvalSplit[]): Promise<RealEvalSet> {
+  const root = repositoryRoot();
+  const schema = JSON.parse(
+    fs.readFileSync(path.join(root, 'bench', 'classify-eval', 'criteria.json'), 'utf8'),
+  );
+  const fingerprint = loaderFingerprint(root);
+  const documents: EvalDocument[] = [];
+  const missing: string[] = [];
+  const unreadable: RealEvalSet['unreadable'] = [];
+  try {
+    for (const entry of readManifest(root).filter((e) => splits.includes(e.split))) {
+      if (!fs.existsSync(path.join(root, '.cache', 'classify-eval', 'docs', entry.file))) {
+        missing.push(entry.id);
+        continue;
+      }
+      try {
+        documents.push({
+          file: entry.id,
+          category: entry.category,
+          language: entry.language,
+          split: entry.split,
+          note: entry.note,
+          pages: await pagesOf(root, entry, fingerprint),
+        });
+      } catch (error) {
+        unreadable.push({ id: entry.id, reason: (error as Error).message });
+      }
+    }
+  } finally {
+    await terminateOcr();
+  }
+  return { schema, documents, missing, unreadable };
+}

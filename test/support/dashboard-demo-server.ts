@@ -1,0 +1,14 @@
+// A dashboard with demo data to look at by hand:
+//   node --import ./test/support/ts-register.mjs test/support/dashboard-demo-server.ts
+// prints the page's address and an account key to sign in with; Ctrl-C stops it.
+import { seedDashboardDemo } from './dashboard-demo.js';
+import { startTestApp } from './test-app.js';
+
+const t = await startTestApp({ PORT: '0' });
+const demo = await seedDashboardDemo(t.app);
+process.stdout.write(
+  `${JSON.stringify({ url: `${t.baseUrl}/dashboard`, accountKey: demo.accountKey, orgId: demo.orgId })}\n`,
+);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void t.close().then(() => process.exit(0)));
+}
