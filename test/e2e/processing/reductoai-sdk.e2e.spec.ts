@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import Reducto, { toFile } from 'reductoai';
 import { fetch as sdkFetch } from 'reductoai/_shims/index';
 import { keyOf } from '../../support/processing-client.js';
@@ -16,6 +16,8 @@ import { startWebhookReceiver, WebhookReceiver } from '../../support/webhook-rec
  * Every response the SDK receives is checked against docproc's own /openapi.json.
  */
 describe('reductoai SDK compatibility', () => {
+  // Parse, extract and split jobs plus a webhook delivery: slow on a loaded machine.
+  jest.setTimeout(120_000);
   let t: TestApp;
   let files: FileServer;
   let receiver: WebhookReceiver;
@@ -58,7 +60,11 @@ describe('reductoai SDK compatibility', () => {
   /** Polls with the SDK until the job leaves Pending. */
   async function finished(jobId: string) {
     let job = await sdk.job.get(jobId);
-    await until(async () => (job = await sdk.job.get(jobId)).status !== 'Pending', 'job ' + jobId);
+    await until(
+      async () => (job = await sdk.job.get(jobId)).status !== 'Pending',
+      'job ' + jobId,
+      60_000,
+    );
     return job;
   }
 
@@ -96,7 +102,11 @@ describe('reductoai SDK compatibility', () => {
       input: pdfId,
       async: { webhook: { mode: 'svix', channels: ['ops'] }, metadata: { run: 'svix' } },
     });
-    await until(() => receiver.received.some((r) => r.body.job_id === job_id), 'svix delivery');
+    await until(
+      () => receiver.received.some((r) => r.body.job_id === job_id),
+      'svix delivery',
+      60_000,
+    );
     expect(receiver.received.find((r) => r.body.job_id === job_id)).toMatchObject({
       path: '/hook',
       body: { status: 'Completed', metadata: { run: 'svix' } },
