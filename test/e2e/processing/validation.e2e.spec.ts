@@ -199,7 +199,8 @@ describe('ClassifyConfig validation', () => {
       { input: { file_id: input, presigned_url: null } },
       { input, async: { metadata: [1, 'x'], priority: true, webhook: null } },
       { input, async: { webhook: { channels: ['a'] } } },
-      { input, async: { webhook: { url: 'https://example.com/hook' } } },
+      // A literal public address: host names are resolved at submission (no DNS here).
+      { input, async: { webhook: { url: 'https://93.184.216.34/hook' } } },
       {
         input,
         category_groups: { g: ['a'] },
