@@ -24,4 +24,7 @@ export default {
   testTimeout: 30000,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   maxWorkers: 2,
+  // Specs that build documents in memory (bombs, large PDFs) leave a worker's heap large;
+  // a worker above this after a file is replaced instead of running out of memory later.
+  workerIdleMemoryLimit: '1GB',
 };

@@ -54,7 +54,7 @@ const runs: { name: string; predictor: Predictor }[] = [
   { name: 'accurate', predictor: byModel('accurate') },
   { name: 'baseline', predictor: wordOverlapBaseline(set.schema) },
 ];
-const results: { name: string; scores: Scores; misses: string[] }[] = [];
+const results: { name: string; scores: Scores; misses: string[]; slowest: string[] }[] = [];
 for (const { name, predictor } of runs) {
   predictAll(set.documents.slice(0, 10), predictor); // warm-up, not scored
   const predictions = predictAll(set.documents, predictor);
@@ -64,7 +64,11 @@ for (const { name, predictor } of runs) {
       (p) =>
         `${p.document.file}: ${p.document.category} -> ${p.error ? `error ${p.error}` : p.got}`,
     );
-  results.push({ name, scores: score(predictions, categories), misses });
+  const slowest = [...predictions]
+    .sort((a, b) => b.msPerPage - a.msPerPage)
+    .slice(0, 5)
+    .map((p) => `${p.document.file}: ${p.msPerPage.toFixed(0)} ms/page`);
+  results.push({ name, scores: score(predictions, categories), misses, slowest });
 }
 
 const pct = (correct: number, total: number) =>
@@ -103,9 +107,10 @@ for (const { name, scores: s } of results) {
 
 // Misses of the dev part help whoever tunes the models; the holdout part is scored only.
 if (split === 'dev' && process.argv.includes('--misses')) {
-  for (const { name, misses } of results) {
+  for (const { name, misses, slowest } of results) {
     console.log(`\nmisses, ${name}:`);
     for (const miss of misses) console.log(`  ${miss}`);
+    console.log(`slowest, ${name}: ${slowest.join(', ')}`);
   }
 }
 console.log(

@@ -1,18 +1,21 @@
 #!/usr/bin/env node
 // Kafka ingestion benchmark (`npm run bench:ingest`, after `npm run build`):
-//   node bench/ingest.bench.mjs [--events 2000000] [--latency-seconds 20] [--latency-rate 20000]
-//                               [--baseline-events 20000] [--partitions 3]
+//   node bench/ingest.bench.mjs [--events 1000000] [--latency-seconds 20] [--latency-rate 20000]
+//                               [--partitions 3]
 //   BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the server process.
 //
 // 1. Produces N usage events (5 orgs, 3 partitions) to a fresh topic on the local broker
-//    (KAFKA_BROKERS, or the one `scripts/kafka.sh start` runs).
+//    (KAFKA_BROKERS, or the one `scripts/kafka.sh start` runs), before the server starts.
 // 2. Starts the real server (`node dist/src/main.js`) as a child on a fresh DATA_DIR and
 //    measures how fast its consumer drains that backlog into DuckDB (events/s, from the
-//    server's own /metrics), sampling the child's RSS.
-// 3. With the consumer caught up, produces a steady load with timestamped probe events
+//    server's own /metrics), its CPU per event and its peak RSS.
+// 3. Resets the child's RSS high-water mark, produces a second batch of N new events on top
+//    and measures the same again: the second batch's peak against the first is the memory
+//    growth with history.
+// 4. With the consumer caught up, produces a steady load with timestamped probe events
 //    and polls the export API until each probe is queryable: produce-to-queryable p50/p99.
-// 4. Stops the server and, on the same DuckDB file, inserts events one INSERT at a time:
-//    the row-by-row baseline, reported as a ratio.
+// 5. The floor, in the same run: a bare kafkajs consumer (same fetch settings) reading the
+//    first batch's messages and JSON.parse-ing each, in this process with the server idle.
 /* global fetch */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,12 +32,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => path.join(ROOT, 'dist', 'src', p);
 
 const args = benchArgs();
-const TOTAL = Number(args.events ?? 2_000_000);
+const TOTAL = Number(args.events ?? 1_000_000);
 const PARTITIONS = Number(args.partitions ?? 3);
 const LATENCY_SECONDS = Number(args['latency-seconds'] ?? 20);
 const LATENCY_RATE_ARG = args['latency-rate'] ? Number(args['latency-rate']) : null;
-const BASELINE_EVENTS = Number(args['baseline-events'] ?? 20_000);
-const BASELINE_SECONDS = Number(args['baseline-seconds'] ?? 15);
 
 const { Kafka, logLevel, Partitioners } = await import('kafkajs');
 await import('reflect-metadata');
@@ -74,16 +75,16 @@ async function seed(dataDir) {
   return { orgIds, probeOrg, accountKey: key.secret };
 }
 
-async function produceBacklog(producer, topic, orgIds) {
+async function produceBacklog(producer, topic, orgIds, offset = 0) {
   const now = Date.now();
   const started = performance.now();
   const PER_SEND = 2_000; // ~0.8 MB per request, under the broker's 1 MiB batch limit per partition
   const IN_FLIGHT = 4;
-  let next = 0;
+  let next = offset;
   async function worker() {
-    while (next < TOTAL) {
+    while (next < offset + TOTAL) {
       const from = next;
-      next = Math.min(TOTAL, next + PER_SEND);
+      next = Math.min(offset + TOTAL, next + PER_SEND);
       const messages = [];
       for (let i = from; i < next; i++) {
         messages.push({ key: orgIds[i % orgIds.length], value: eventJson(i, orgIds, now) });
@@ -126,6 +127,129 @@ async function duckdbMemoryMB(baseUrl) {
 
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/**
+ * Samples the server's ingested counter until it reaches `target`: events/s from the first
+ * sample with progress to the last, the process's CPU seconds, its peak RSS, the 5 s windows.
+ */
+async function drain(baseUrl, pid, target) {
+  const before = await metric(baseUrl, 'docproc_usage_events_ingested_total');
+  const batchesBefore = await metric(baseUrl, 'docproc_usage_batch_write_seconds_count');
+  const writeSecondsBefore = await metric(baseUrl, 'docproc_usage_batch_write_seconds_sum');
+  let peakRss = 0;
+  const samples = [];
+  let firstAt = null;
+  let ingested = before;
+  const started = performance.now();
+  const cpuAtStart = cpuSecondsOf(pid);
+  while (ingested < target) {
+    await sleep(500);
+    ingested = await metric(baseUrl, 'docproc_usage_events_ingested_total');
+    const { rss, hwm } = rssOf(pid);
+    peakRss = Math.max(peakRss, rss, hwm);
+    const at = performance.now();
+    if (ingested > before && firstAt === null) firstAt = { at, ingested };
+    samples.push({ at, ingested });
+    if (at - started > 30 * 60_000) throw new Error('drain took more than 30 minutes');
+  }
+  const cpuSeconds = cpuSecondsOf(pid) - cpuAtStart;
+  const last = samples[samples.length - 1];
+  const windows = [];
+  for (let i = 10; i < samples.length; i += 10) {
+    const a = samples[i - 10];
+    const b = samples[i];
+    windows.push((b.ingested - a.ingested) / ((b.at - a.at) / 1000));
+  }
+  windows.sort((a, b) => a - b);
+  const batches =
+    (await metric(baseUrl, 'docproc_usage_batch_write_seconds_count')) - batchesBefore;
+  const writeSeconds =
+    (await metric(baseUrl, 'docproc_usage_batch_write_seconds_sum')) - writeSecondsBefore;
+  const eventsPerSec =
+    last.at > firstAt.at
+      ? (last.ingested - firstAt.ingested) / ((last.at - firstAt.at) / 1000)
+      : last.ingested - before;
+  return { eventsPerSec, cpuSeconds, peakRss, windows, batches, writeSeconds };
+}
+
+function summary(batch) {
+  const { windows } = batch;
+  return {
+    eventsPerSec: Math.round(batch.eventsPerSec),
+    windowEventsPerSec5s: {
+      min: Math.round(windows[0] ?? batch.eventsPerSec),
+      median: Math.round(percentile(windows, 50) ?? batch.eventsPerSec),
+      max: Math.round(windows[windows.length - 1] ?? batch.eventsPerSec),
+    },
+    writes: batch.batches,
+    meanEventsPerWrite: Math.round(TOTAL / Math.max(1, batch.batches)),
+    meanWriteMs: Number(((batch.writeSeconds / Math.max(1, batch.batches)) * 1000).toFixed(1)),
+    peakRssMB: Math.round(batch.peakRss / 2 ** 20),
+  };
+}
+
+/** Where the memory is: V8 heap, buffers outside it, DuckDB's own accounting; the rest native. */
+async function memoryOf(baseUrl, pid) {
+  const mib = async (name) => Math.round((await metric(baseUrl, name)) / 2 ** 20);
+  return {
+    rssMB: Math.round(rssOf(pid).rss / 2 ** 20),
+    heapUsedMB: await mib('nodejs_heap_size_used_bytes'),
+    heapTotalMB: await mib('nodejs_heap_size_total_bytes'),
+    externalMB: await mib('nodejs_external_memory_bytes'),
+    duckdbMB: await duckdbMemoryMB(baseUrl),
+  };
+}
+
+/** Resets the kernel's RSS high-water mark (VmHWM) of `pid`, so the next peak is the next batch's. */
+function resetPeakRss(pid) {
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch (error) {
+    log(`could not reset VmHWM (${String(error)}); the second peak is sampled only`);
+  }
+}
+
+/** kafkajs alone (the service's fetch settings), JSON.parse of each value: the floor. */
+async function kafkajsFloor(kafka, topic) {
+  const { minBytes, maxBytes, maxBytesPerPartition, maxWaitTimeInMs } = loadConfig({
+    KAFKA_BROKERS: 'unused:9092',
+  }).kafka.consumer;
+  const consumer = kafka.consumer({
+    groupId: `${topic}-floor`,
+    minBytes,
+    maxBytes,
+    maxBytesPerPartition,
+    maxWaitTimeInMs,
+  });
+  await consumer.connect();
+  await consumer.subscribe({ topics: [topic], fromBeginning: true });
+  let seen = 0;
+  let cpu0;
+  let started;
+  let done;
+  const finished = new Promise((resolve) => (done = resolve));
+  await consumer.run({
+    partitionsConsumedConcurrently: PARTITIONS,
+    eachBatch: async ({ batch }) => {
+      if (started === undefined) {
+        started = performance.now();
+        cpu0 = process.cpuUsage();
+      }
+      for (const message of batch.messages) JSON.parse(message.value.toString('utf8'));
+      seen += batch.messages.length;
+      if (seen >= TOTAL) done();
+    },
+  });
+  await finished;
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  await consumer.disconnect();
+  return {
+    events: seen,
+    eventsPerSec: Math.round(seen / seconds),
+    cpuMicrosPerEvent: Number(((cpu.user + cpu.system) / seen).toFixed(1)),
+  };
 }
 
 async function main() {
@@ -184,45 +308,19 @@ async function main() {
     await sleep(100);
   }
 
-  // Phase 2: drain the backlog.
-  let peakRss = 0;
-  const samples = [];
-  let firstAt = null;
-  let ingested = 0;
-  const drainStarted = performance.now();
-  const cpuAtStart = cpuSecondsOf(child.pid);
-  while (ingested < TOTAL) {
-    await sleep(500);
-    ingested = await metric(baseUrl, 'docproc_usage_events_ingested_total');
-    const { rss, hwm } = rssOf(child.pid);
-    peakRss = Math.max(peakRss, rss, hwm);
-    const at = performance.now();
-    if (ingested > 0 && firstAt === null) firstAt = { at, ingested };
-    samples.push({ at, ingested });
-    if (at - drainStarted > 30 * 60_000) throw new Error('drain took more than 30 minutes');
-  }
-  const drainCpuSeconds = cpuSecondsOf(child.pid) - cpuAtStart;
-  const last = samples[samples.length - 1];
-  const sustained = (last.ingested - firstAt.ingested) / ((last.at - firstAt.at) / 1000);
-  const windows = [];
-  for (let i = 10; i < samples.length; i += 10) {
-    const a = samples[i - 10];
-    const b = samples[i];
-    windows.push((b.ingested - a.ingested) / ((b.at - a.at) / 1000));
-  }
-  windows.sort((a, b) => a - b);
-  const batches = await metric(baseUrl, 'docproc_usage_batch_write_seconds_count');
-  const writeSeconds = await metric(baseUrl, 'docproc_usage_batch_write_seconds_sum');
-  log(`drained ${TOTAL} at ${Math.round(sustained)} events/s; ${batches} batches`);
-  // Where the memory is at the end of the drain: V8 heap, buffers outside it, the rest native.
-  const mib = async (name) => Math.round((await metric(baseUrl, name)) / 2 ** 20);
-  const memoryAfterDrain = {
-    rssMB: Math.round(rssOf(child.pid).rss / 2 ** 20),
-    heapUsedMB: await mib('nodejs_heap_size_used_bytes'),
-    heapTotalMB: await mib('nodejs_heap_size_total_bytes'),
-    externalMB: await mib('nodejs_external_memory_bytes'),
-    duckdbMB: await duckdbMemoryMB(baseUrl),
-  };
+  // Phase 2: drain the first batch (the backlog); phase 3: a second batch on top of it.
+  const first = await drain(baseUrl, child.pid, TOTAL);
+  log(`first batch: ${JSON.stringify(summary(first))}`);
+  const memoryAfterDrain = await memoryOf(baseUrl, child.pid);
+  resetPeakRss(child.pid);
+  const secondProduce = produceBacklog(producer, topic, orgIds, TOTAL);
+  const second = await drain(baseUrl, child.pid, 2 * TOTAL);
+  const secondProduceRate = await secondProduce;
+  log(
+    `second batch (produced at ${Math.round(secondProduceRate)} events/s): ${JSON.stringify(summary(second))}`,
+  );
+  const sustained = Math.min(first.eventsPerSec, second.eventsPerSec);
+  let peakRss = second.peakRss;
 
   // Phase 3: produce-to-queryable latency under a steady load below the measured capacity
   // (a load above it only measures queueing).
@@ -287,65 +385,30 @@ async function main() {
   child.kill('SIGTERM');
   await exited;
   await producer.disconnect();
+
+  // Phase 5: the floor, kafkajs alone reading the first batch's messages.
+  const floor = await kafkajsFloor(kafka, topic);
+  log(`floor (kafkajs + JSON.parse): ${JSON.stringify(floor)}`);
   await admin.deleteTopics({ topics: [topic, `${topic}.dlq`] }).catch(() => undefined);
   await admin.disconnect();
-
-  // Phase 4: row-by-row INSERT baseline on the same DuckDB file.
-  const { DuckDBInstance } = await import('@duckdb/node-api');
-  const instance = await DuckDBInstance.create(path.join(dataDir, 'docproc.duckdb'));
-  const connection = await instance.connect();
-  const baselineStart = performance.now();
-  const insert = await connection.prepare(
-    `INSERT INTO usage_events VALUES (md5_number($1 || chr(0) || $2), $1, $2, $3, CAST($4 AS TIMESTAMPTZ),
-       CAST($5 AS DATE), $6, $7, $8, $9, $10, CAST($11 AS DECIMAL(18, 6)), $12, $13, $14, NULL, 0, now())
-     ON CONFLICT DO NOTHING`,
-  );
-  let baselineDone = 0;
-  for (let i = 0; i < BASELINE_EVENTS; i++) {
-    if (performance.now() - baselineStart > BASELINE_SECONDS * 1000) break;
-    baselineDone++;
-    const e = JSON.parse(eventJson(i, orgIds, now, 'row'));
-    insert.bind([
-      e.source,
-      e.id,
-      e.data.orgId,
-      e.time,
-      e.time.slice(0, 10),
-      e.data.product,
-      e.data.feature,
-      e.data.apiKeyId,
-      e.data.fileType,
-      e.data.pages,
-      e.data.credits,
-      e.data.jobId,
-      e.data.async,
-      e.data.metadata ? JSON.stringify(e.data.metadata) : null,
-    ]);
-    await insert.run();
-  }
-  const baseline = baselineDone / ((performance.now() - baselineStart) / 1000);
-  log(`row-by-row baseline: ${baselineDone} INSERTs at ${Math.round(baseline)} events/s`);
-  connection.closeSync();
-  instance.closeSync();
   fs.rmSync(dataDir, { recursive: true, force: true });
 
+  const cpuMicros = (batch) => Number(((batch.cpuSeconds / TOTAL) * 1e6).toFixed(1));
   const result = {
-    events: TOTAL,
+    eventsPerBatch: TOTAL,
     partitions: PARTITIONS,
     cpus: os.cpus().length,
     loadAverage1m: Number(os.loadavg()[0].toFixed(2)),
     produceEventsPerSec: Math.round(produceRate),
     sustainedEventsPerSec: Math.round(sustained),
-    serverCpuSecondsPerMillionEvents: Math.round((drainCpuSeconds / TOTAL) * 1e6),
-    eventsPerServerCpuSecond: Math.round(TOTAL / drainCpuSeconds),
-    windowEventsPerSec5s: {
-      min: Math.round(windows[0] ?? sustained),
-      median: Math.round(percentile(windows, 50) ?? sustained),
-      max: Math.round(windows[windows.length - 1] ?? sustained),
+    cpuMicrosPerEvent: Math.max(cpuMicros(first), cpuMicros(second)),
+    firstBatch: { ...summary(first), cpuMicrosPerEvent: cpuMicros(first) },
+    secondBatch: {
+      ...summary(second),
+      cpuMicrosPerEvent: cpuMicros(second),
+      produceEventsPerSec: Math.round(secondProduceRate),
     },
-    batches,
-    meanEventsPerBatch: Math.round(TOTAL / Math.max(1, batches)),
-    meanBatchWriteMs: Number(((writeSeconds / Math.max(1, batches)) * 1000).toFixed(1)),
+    memoryGrowthRatio: Number((second.peakRss / first.peakRss).toFixed(3)),
     latency: {
       loadEventsPerSec: LATENCY_RATE,
       probes: probeLatencies.length,
@@ -354,11 +417,16 @@ async function main() {
       p99Ms: Math.round(percentile(probeLatencies, 99)),
       maxMs: Math.round(probeLatencies[probeLatencies.length - 1]),
     },
-    peakRssMB: Math.round(peakRss / 1024 / 1024),
+    peakRssMB: Math.round(Math.max(first.peakRss, peakRss) / 2 ** 20),
     memoryAfterDrain,
-    rowByRowBaselineEvents: baselineDone,
-    rowByRowBaselineEventsPerSec: Math.round(baseline),
-    speedupVsRowByRow: Number((sustained / baseline).toFixed(1)),
+    floor,
+    ratioToFloor: Number((sustained / floor.eventsPerSec).toFixed(3)),
+    targets: {
+      eventsPerSec50k: sustained >= 50_000,
+      p99Under2s: percentile(probeLatencies, 99) < 2_000,
+      peakRssUnder512MB: Math.max(first.peakRss, peakRss) < 512 * 2 ** 20,
+      secondBatchWithin10Percent: second.peakRss <= first.peakRss * 1.1,
+    },
   };
   console.log(JSON.stringify(result, null, 2));
 }

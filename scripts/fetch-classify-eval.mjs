@@ -16,6 +16,7 @@
  * Usage: node scripts/fetch-classify-eval.mjs [--force]
  * An entry without `sha256` (just added) gets the hash of the file it names, written back.
  */
+import { Buffer } from 'node:buffer';
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -92,6 +93,25 @@ const transforms = {
       .replace(/&amp;/g, '&');
     const lines = xml.split('\n').map((line) => line.replace(/\s+/g, ' ').trim());
     return Buffer.from(lines.filter(Boolean).join('\n'), 'utf8');
+  },
+  /**
+   * One section of a Markdown file that holds the same text in several languages: from the
+   * `## ` heading that starts with `heading` to the next `## ` heading.
+   */
+  'markdown-section': (bytes, entry) => {
+    const lines = bytes.toString('utf8').split('\n');
+    const start = lines.findIndex((line) =>
+      line.startsWith(`## ${entry.transformOptions.heading}`),
+    );
+    if (start < 0) throw new Error(`no section ${entry.transformOptions.heading}`);
+    const end = lines.findIndex((line, i) => i > start && line.startsWith('## '));
+    return Buffer.from(
+      lines
+        .slice(start, end < 0 ? undefined : end)
+        .join('\n')
+        .trim(),
+      'utf8',
+    );
   },
   /** One record of a CSV file, chosen by `record` (0-based, header excluded), one column. */
   'csv-record': (bytes, entry) => {

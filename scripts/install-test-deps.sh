@@ -5,6 +5,8 @@
 #   kcat           a plain external Kafka client, used by the specs that feed the broker
 #   java + mvn     fetch and run the Kafka broker (scripts/kafka.sh)
 #   jq, curl       the README's shell blocks, which test/e2e/readme.e2e.spec.ts runs
+#   chromium       the headless browser of the dashboard specs (test/e2e/dashboard), driven
+#                  by puppeteer-core; /usr/bin/chromium, or CHROMIUM_PATH
 set -euo pipefail
 
 missing=()
@@ -14,6 +16,7 @@ command -v java >/dev/null || missing+=(default-jre-headless)
 command -v mvn >/dev/null || missing+=(maven)
 command -v jq >/dev/null || missing+=(jq)
 command -v curl >/dev/null || missing+=(curl)
+[[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]] || missing+=(chromium)
 
 if [[ ${#missing[@]} -eq 0 ]]; then exit 0; fi
 

@@ -1,11 +1,15 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
+import { recordHttpMetrics } from './common/metrics/http-metrics.js';
+import { MetricsService } from './common/metrics/metrics.service.js';
 import { SHUTDOWN_SIGNALS } from './common/shutdown-signals.js';
 import { requestIdOf } from './common/request-id.js';
 import type { AppConfig } from './config/app-config.js';
 import { AppModule, type AppOverrides } from './app.module.js';
+import { ExportReplicaAppModule } from './app.export-replica.module.js';
 import { serveOpenApi, trackRoutes } from './processing/versions/api-description.js';
+import { serveReferencePage } from './processing/versions/reference-page.js';
 
 /** The Fastify adapter of the HTTP application. */
 export function createHttpAdapter(): FastifyAdapter {
@@ -27,8 +31,10 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
   fastify.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  recordHttpMetrics(fastify, app.get(MetricsService));
   trackRoutes(app);
   serveOpenApi(app);
+  serveReferencePage(app);
   return app;
 }
 
@@ -38,7 +44,9 @@ export async function createApp(
   overrides: AppOverrides = {},
 ): Promise<NestFastifyApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot(config, overrides),
+    config.usage.snapshots.mode === 'export-replica'
+      ? ExportReplicaAppModule.forRoot(config)
+      : AppModule.forRoot(config, overrides),
     createHttpAdapter(),
     { bufferLogs: true },
   );

@@ -1,7 +1,7 @@
-import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
-import { requestIdOf } from './common/request-id.js';
+import { loggerParams } from './common/logging/log-redaction.js';
 import type { AppConfig } from './config/app-config.js';
 import type { Clock } from './common/clock.js';
 import { ConfigModule } from './config/config.module.js';
@@ -24,6 +24,12 @@ export interface AppOverrides {
   clock?: Clock;
 }
 
+/** Request logging of every HTTP application (the server and an export replica). */
+/** Request logs with secrets, signed URLs and authorization redacted (log-redaction.ts). */
+export function httpLoggerModule(config: AppConfig): DynamicModule {
+  return LoggerModule.forRoot(loggerParams(config.logLevel, true));
+}
+
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, overrides: AppOverrides = {}): DynamicModule {
@@ -31,14 +37,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot({
-          forRoutes: [{ path: '*splat', method: RequestMethod.ALL }],
-          pinoHttp: {
-            level: config.logLevel,
-            genReqId: requestIdOf,
-            redact: ['req.headers.authorization', 'req.headers.cookie'],
-          },
-        }),
+        httpLoggerModule(config),
         MetricsModule,
         ReadinessModule,
         HealthModule,

@@ -3,7 +3,7 @@ import { ADMIN_COMMAND_SPECS } from './admin/admin-command-specs.js';
 import { describeError, EXIT } from './cli/cli-error.js';
 import { connect } from './cli/connect.js';
 import { buildProgram, CommanderError } from './cli/program.js';
-import { ConfigError, loadConfig } from './config/app-config.js';
+import { ConfigError } from './config/config-error.js';
 import { addOperationsCommands } from './cli/operations-commands.js';
 
 /**
@@ -14,7 +14,7 @@ async function main(argv: string[]): Promise<number> {
   let result: unknown;
   const program = buildProgram(ADMIN_COMMAND_SPECS, async (name, input, globals) => {
     const env = globals.dataDir ? { ...process.env, DATA_DIR: globals.dataDir } : process.env;
-    const transport = await connect(loadConfig(env));
+    const transport = await connect(env);
     try {
       result = await transport.run(name, input);
     } finally {

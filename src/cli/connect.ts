@@ -1,5 +1,6 @@
 import { readAdminFile } from '../admin/admin-file.js';
-import type { AppConfig } from '../config/app-config.js';
+import { dataDirOf } from '../config/data-dir.js';
+import type { Env } from '../config/setting.js';
 import type { AdminTransport } from './admin-transport.js';
 import { CliError, EXIT } from './cli-error.js';
 import { DatabaseLockedError } from './database-locked.error.js';
@@ -11,16 +12,19 @@ import { HttpTransport } from './http-transport.js';
  * its admin endpoint; otherwise the CLI opens the file itself, and if some other process
  * holds the lock it refuses instead of waiting or touching the file.
  */
-export async function connect(config: AppConfig): Promise<AdminTransport> {
-  const endpoint = readAdminFile(config.dataDir);
+export async function connect(env: Env): Promise<AdminTransport> {
+  const endpoint = readAdminFile(dataDirOf(env));
   const serverAlive = endpoint !== null && processAlive(endpoint.pid);
   if (endpoint && serverAlive && (await HttpTransport.reachable(endpoint))) {
     return new HttpTransport(endpoint);
   }
   try {
-    // Loaded only here: the services, Nest and DuckDB are what makes a direct run slower.
+    // Loaded only here: the settings schema, the services, Nest and DuckDB are what makes
+    // a direct run slower. A bad setting is refused here (ConfigError), not in HTTP mode,
+    // where the server's own settings apply.
+    const { loadConfig } = await import('../config/app-config.js');
     const { DirectTransport } = await import('./direct-transport.js');
-    return await DirectTransport.open(config);
+    return await DirectTransport.open(loadConfig(env));
   } catch (error) {
     if (!(error instanceof DatabaseLockedError)) throw error;
     const holder = error.holderPid === null ? 'another process' : `process ${error.holderPid}`;

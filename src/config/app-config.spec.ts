@@ -5,7 +5,7 @@ describe('DuckDB settings', () => {
   it('keeps DuckDB defaults unless told otherwise', () => {
     const config = loadConfig({});
     expect(config.duckdbMemoryLimit).toBeNull();
-    expect(config.duckdbCheckpointThreshold).toBe('256MB');
+    expect(config.duckdbCheckpointThreshold).toBe('64MB');
   });
 
   it('reads a memory limit and refuses one that is not a size, naming the variable', () => {

@@ -1,19 +1,11 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { ConfigError } from './config-error.js';
 
 /** The raw process environment, or a test's stand-in for it. */
 export type Env = Record<string, string | undefined>;
 
-/** Raised when an environment variable is invalid; the message names the variable. */
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    readonly reason: string,
-  ) {
-    super(`Invalid environment variable ${variable}: ${reason}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError } from './config-error.js';
 
 /**
  * One environment variable: its name, how its text becomes a value (a zod schema), the

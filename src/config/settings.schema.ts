@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_DATA_DIR, dataDirOf } from './data-dir.js';
 import { DEFAULT_WORKER_STATE_FILE, QUEUE_FULL_RETRY_AFTER_SECONDS } from './operations.config.js';
 import { DEFAULT_DOCUMENT_LIMITS } from './processing.config.js';
 import { ALL_ROLLOUT_KEYS, type RolloutKey, rolloutEnvName } from './rollout-keys.js';
@@ -48,20 +49,20 @@ export const SERVER_SETTINGS = {
   ),
   dataDir: filePath(
     'DATA_DIR',
-    { default: './data', defaultText: '`./data`', type: 'directory' },
+    { default: DEFAULT_DATA_DIR, defaultText: `\`${DEFAULT_DATA_DIR}\``, type: 'directory' },
     'Where the DuckDB file, uploaded files (`blobs/`) and the admin endpoint file live. The admin CLI uses the same variable.',
   ),
   databaseFile: filePath(
     'DATABASE_FILE',
     {
-      default: (env) => path.join(env.DATA_DIR?.trim() || './data', 'docproc.duckdb'),
+      default: (env) => path.join(dataDirOf(env), 'docproc.duckdb'),
       defaultText: '`$DATA_DIR/docproc.duckdb`',
     },
     'The DuckDB database file (one read-write process per file).',
   ),
   duckdbCheckpointThreshold: byteSize(
     'DUCKDB_CHECKPOINT_THRESHOLD',
-    '256MB',
+    '64MB',
     "WAL size between DuckDB checkpoints (DuckDB's `checkpoint_threshold`).",
   ),
   duckdbMemoryLimit: optionalByteSize(
@@ -246,6 +247,35 @@ export const USAGE_SETTINGS = {
     { default: 60, min: 0, max: 7 * 24 * 60, unit: 'minutes', scale: 60_000 },
     'How often the narrow usage rollups are rewritten in org order; 0 turns it off.',
   ),
+  exportCacheBytes: int(
+    'USAGE_EXPORT_CACHE_MB',
+    { default: 64, min: 0, max: 16_384, unit: 'MiB', scale: MiB },
+    "Export answers kept per (org, query) until that org's next ingested write; 0 turns the result cache off.",
+  ),
+  /** Read snapshots of the export's tables, for export replicas (docs/scaling.md). */
+  snapshots: {
+    intervalMs: int(
+      'USAGE_SNAPSHOT_INTERVAL_SEC',
+      { default: 0, min: 0, max: 86_400, unit: 'seconds', scale: 1000 },
+      'The writer publishes a read snapshot of what the usage export reads this often, for export replicas; 0 never.',
+    ),
+    dir: filePath(
+      'USAGE_SNAPSHOT_DIR',
+      {
+        default: (env) => path.join(env.DATA_DIR?.trim() || './data', 'usage-snapshots'),
+        defaultText: '`$DATA_DIR/usage-snapshots`',
+        type: 'directory',
+      },
+      'Where the writer publishes usage snapshots and where an export replica reads them.',
+    ),
+    mode: oneOf(
+      'DOCPROC_MODE',
+      ['server', 'export-replica'],
+      'server',
+      '`export-replica`: serve the usage export read-only from the newest snapshot in `USAGE_SNAPSHOT_DIR` instead of owning the DuckDB file (docs/operations.md, "Export replicas").',
+    ),
+    pollMs: fixed(1_000),
+  },
 } as const;
 
 export const PROCESSING_SETTINGS = {

@@ -1,3 +1,4 @@
+import { ApiExcludeController } from '@nestjs/swagger';
 import fs from 'node:fs/promises';
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
@@ -20,6 +21,8 @@ const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /** The account dashboard page: `/` sends people to it; its files are served from one table. */
+// The dashboard page's own routes (HTML, assets, cookie session): not part of the API.
+@ApiExcludeController()
 @Controller()
 export class DashboardPageController {
   private readonly assets = dashboardAssets();

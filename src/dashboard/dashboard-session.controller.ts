@@ -1,3 +1,4 @@
+import { ApiExcludeController } from '@nestjs/swagger';
 import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SessionCookieService } from '../accounts/auth/session-cookie.service.js';
@@ -9,6 +10,8 @@ import { SignInDto } from './sign-in.dto.js';
  * Sign-in and sign-out of the dashboard page. Signing in exchanges an account key for the
  * session cookie and answers the CSRF token the page sends on state-changing calls.
  */
+// The dashboard page's own routes (HTML, assets, cookie session): not part of the API.
+@ApiExcludeController()
 @Controller('dashboard/session')
 export class DashboardSessionController {
   constructor(private readonly sessions: SessionCookieService) {}

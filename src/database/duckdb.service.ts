@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import {
   DuckDBConnection,
   DuckDBInstance,
@@ -10,7 +10,13 @@ import {
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/app-config.js';
 import { Mutex } from '../common/mutex.js';
+import { ApiError } from '../common/api-error.js';
 import { ReaderConnection } from './reader-connection.js';
+
+/** Read connections: DuckDB runs one statement per connection, each on the cores it has (2 here). */
+const READERS = 2;
+/** How long a replaced read-only file stays open for the reads still running on it. */
+const RETIRE_MS = 60_000;
 
 export type SqlParams = DuckDBValue[] | Record<string, DuckDBValue>;
 export type Row = Record<string, unknown>;
@@ -24,7 +30,7 @@ export type Row = Record<string, unknown>;
 @Injectable()
 export class DuckDbService implements OnApplicationShutdown {
   private instance!: DuckDBInstance;
-  private writer!: DuckDBConnection;
+  private writerConnection: DuckDBConnection | null = null;
   private readers: ReaderConnection[] = [];
   private nextReader = 0;
   private readonly writeLock = new Mutex();
@@ -42,9 +48,43 @@ export class DuckDbService implements OnApplicationShutdown {
       checkpoint_threshold: this.config.duckdbCheckpointThreshold,
       ...(this.config.duckdbMemoryLimit ? { memory_limit: this.config.duckdbMemoryLimit } : {}),
     });
-    this.writer = await this.instance.connect();
-    for (let i = 0; i < 2; i++)
+    this.writerConnection = await this.instance.connect();
+    for (let i = 0; i < READERS; i++)
       this.readers.push(new ReaderConnection(await this.instance.connect()));
+  }
+
+  /**
+   * Opens `file` read-only, with readers and no writer (an export replica's snapshot), or
+   * swaps to a newer one: later reads go to the new file at once, and the previous file's
+   * connections are closed after `RETIRE_MS`, once the reads still running on them finished.
+   */
+  async openReadOnly(file: string): Promise<void> {
+    const instance = await DuckDBInstance.create(file, {
+      access_mode: 'READ_ONLY',
+      disabled_optimizers: STATS_DEPENDENT_OPTIMIZERS,
+      ...(this.config.duckdbMemoryLimit ? { memory_limit: this.config.duckdbMemoryLimit } : {}),
+    });
+    const readers: ReaderConnection[] = [];
+    for (let i = 0; i < READERS; i++) readers.push(new ReaderConnection(await instance.connect()));
+    const previous = this.instance ? { instance: this.instance, readers: this.readers } : null;
+    this.instance = instance;
+    this.readers = readers;
+    if (previous) {
+      setTimeout(() => {
+        for (const reader of previous.readers) reader.close();
+        previous.instance.closeSync();
+      }, RETIRE_MS).unref();
+    }
+  }
+
+  /** The writer connection; a read-only instance (an export replica) refuses writes. */
+  private get writer(): DuckDBConnection {
+    if (this.writerConnection) return this.writerConnection;
+    throw new ApiError(
+      HttpStatus.SERVICE_UNAVAILABLE,
+      'READ_ONLY_REPLICA',
+      'This instance is a read-only export replica; changes go to the writer instance',
+    );
   }
 
   /** Runs one read-only statement on a pooled connection and returns plain JS row objects. */
@@ -66,6 +106,19 @@ export class DuckDbService implements OnApplicationShutdown {
           (values) => Object.fromEntries(names.map((name, i) => [name, values[i]])) as T,
         );
       }
+    } finally {
+      connection.closeSync();
+    }
+  }
+
+  /**
+   * Runs `work` on a connection of its own, outside the writer lock: long reads (a
+   * snapshot copy) that must neither hold a pooled reader nor stop ingestion.
+   */
+  async withConnection<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    const connection = await this.instance.connect();
+    try {
+      return await work(connection);
     } finally {
       connection.closeSync();
     }
@@ -113,7 +166,7 @@ export class DuckDbService implements OnApplicationShutdown {
 
   onApplicationShutdown(): void {
     for (const reader of this.readers) reader.close();
-    this.writer?.closeSync();
+    this.writerConnection?.closeSync();
     this.readers = [];
     this.instance?.closeSync();
   }

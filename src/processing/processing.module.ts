@@ -10,6 +10,7 @@ import { ClassifyJobsService } from './classify-jobs/classify-jobs.service.js';
 import { PooledClassificationRunner } from './classify-jobs/pooled-classification.runner.js';
 import { InputResolver } from './inputs/input-resolver.service.js';
 import { SafeFetcher } from './inputs/safe-fetcher.js';
+import { RunningJobs } from './jobs/running-jobs.js';
 import { JobEvents } from './jobs/job-events.js';
 import { JobRunner } from './jobs/job-runner.service.js';
 import { JobResultController, JobsController } from './jobs/jobs.controller.js';
@@ -31,6 +32,7 @@ import { ConfigureWebhookController } from './webhooks/configure-webhook.control
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { WebhooksRepository } from './webhooks/webhooks.repository.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
+import { ProcessingMetrics } from './processing.metrics.js';
 import { OperationsController } from './document-operations/operations.controller.js';
 import { OperationJobsService } from './document-operations/operation-jobs.service.js';
 import { AccountsModule } from '../accounts/accounts.module.js';
@@ -63,6 +65,7 @@ const PROCESSING_ROUTES =
     { provide: CLASSIFICATION_RUNNER, useClass: PooledClassificationRunner },
     QueueWorkers,
     JobEvents,
+    RunningJobs,
     JobsRepository,
     JobsService,
     JobRunner,
@@ -78,6 +81,7 @@ const PROCESSING_ROUTES =
     WebhooksService,
     UsageOutboxRepository,
     UsageOutboxRelay,
+    ProcessingMetrics,
   ],
   exports: [
     QueueOperationsModule,
@@ -89,6 +93,7 @@ const PROCESSING_ROUTES =
     JobRunner,
     JobsRepository,
     JobEvents,
+    RunningJobs,
   ],
 })
 export class ProcessingModule implements OnModuleInit {

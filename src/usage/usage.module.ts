@@ -19,6 +19,9 @@ import { UsageExportRepository } from './export/usage-export.repository.js';
 import { UsageExportService } from './export/usage-export.service.js';
 import { UsageExportController } from './export/usage-export.controller.js';
 import { UsageImportService } from './import/usage-import.service.js';
+import { UsageExportCache } from './export/usage-export.cache.js';
+import { UsageWatermarks } from './usage-watermarks.js';
+import { UsageSnapshotPublisher } from './replica/usage-snapshot.publisher.js';
 
 /** The usage plane: ingestion into the DuckDB store, metadata keys, and the export API. */
 @Module({
@@ -45,6 +48,9 @@ import { UsageImportService } from './import/usage-import.service.js';
     MetadataKeyService,
     UsageExportRepository,
     UsageExportService,
+    UsageExportCache,
+    UsageWatermarks,
+    UsageSnapshotPublisher,
     UsageImportService,
   ],
   exports: [

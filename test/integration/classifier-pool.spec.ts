@@ -49,7 +49,7 @@ describe(ClassifierPool.name, () => {
     await pool.close();
   });
 
-  it('runs in piscina worker threads from compiled output, OCR included (OperationPool too)', async () => {
+  it('runs in executor processes from compiled output, OCR included (OperationPool too)', async () => {
     // Compile the sources the way `npm run build` does, into a directory under the repo so
     // that node_modules resolves, then drive the pool from a plain node process.
     const outDir = path.resolve('node_modules/.cache/docproc-pool-spec');
@@ -69,8 +69,8 @@ describe(ClassifierPool.name, () => {
     const script = `
         import fs from 'node:fs';
         import { ClassifierPool } from ${JSON.stringify(path.join(outDir, 'src/documents/classify/classifier.pool.js'))};
-        const pool = new ClassifierPool({ maxThreads: 2 });
-        const out = { inline: pool.inline, threadsBeforeUse: pool.threads };
+        const pool = new ClassifierPool({ maxExecutors: 2 });
+        const out = { inline: pool.inline, processesBeforeUse: pool.processes };
         const task = {
           documents: [{ bytes: fs.readFileSync(${JSON.stringify(scan)}), name: 'scan.pdf' }],
           classificationSchema: ${JSON.stringify(schema)},
@@ -79,11 +79,11 @@ describe(ClassifierPool.name, () => {
         out.result = await pool.run(task);
         try { await pool.run({ ...task, pageRange: { start: 1, end: 11 } }); }
         catch (error) { out.error = { name: error.constructor.name, count: error.count }; }
-        out.threads = pool.threads;
+        out.processes = pool.processes; out.pids = pool.pids;
         await pool.close();
-        // Parse/extract/split share the generic TaskPool: the same worker-thread path.
+        // Parse/extract/split share the generic TaskPool: the same executor-process path.
         const { OperationPool } = await import(${JSON.stringify(path.join(outDir, 'src/documents/executors/operation.pool.js'))});
-        const operations = new OperationPool({ maxThreads: 1 });
+        const operations = new OperationPool({ maxExecutors: 1 });
         out.operationsInline = operations.inline;
         const layout = { family: 'layout_model', version: 'layout-v3', engine: 'line-blocks', stage: 'default', pinned: false, frozenSnapshot: false };
         const parse = { kind: 'parse', request: {}, versions: { layout } };
@@ -101,8 +101,9 @@ describe(ClassifierPool.name, () => {
     fs.rmSync(work, { recursive: true, force: true });
     const out = JSON.parse(stdout.trim().split('\n').pop() as string);
     expect(out.inline).toBe(false);
-    expect(out.threadsBeforeUse).toBe(0);
-    expect(out.threads).toBeGreaterThanOrEqual(1);
+    expect(out.processesBeforeUse).toBe(0);
+    expect(out.processes).toBeGreaterThanOrEqual(1);
+    expect(out.pids).not.toContain(process.pid);
     expect(out.result.output.result.category).toBe('medical_record');
     expect(out.result.document.pages).toEqual([
       { pageNumber: 1, source: 'ocr', characters: expect.any(Number) },

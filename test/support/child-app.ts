@@ -68,6 +68,11 @@ export class ChildApp {
     );
   }
 
+  /** The server's process id while it runs. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   /** Sends `signal` and waits until the process is gone. */
   async stop(signal: NodeJS.Signals): Promise<NodeJS.Signals | number | null> {
     if (!this.child || !this.exited) return null;

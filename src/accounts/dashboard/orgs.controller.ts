@@ -1,3 +1,11 @@
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAccountAuth, ApiErrors } from '../../common/openapi/api-responses.js';
+import {
+  CreatedProcessingKeyBody,
+  MemberOrganizationListBody,
+  ProcessingKeyBody,
+  ProcessingKeyListBody,
+} from './dashboard.responses.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { AccountsService } from '../accounts.service.js';
 import { MANAGERS, MEMBERS, OrgAccess } from '../auth/org-access.decorator.js';
@@ -10,6 +18,8 @@ import { bodyValidationPipe } from './body-validation.pipe.js';
 import { CreateProcessingKeyDto } from './processing-key.dto.js';
 
 /** The account dashboard's view of the caller's organizations and their processing keys. */
+@ApiTags('account')
+@ApiAccountAuth()
 @Controller('api/v1/orgs')
 @UseGuards(AccountAuthGuard)
 export class OrgsController {
@@ -19,6 +29,8 @@ export class OrgsController {
   ) {}
 
   @Get()
+  @ApiOperation({ summary: "The caller's organizations and roles" })
+  @ApiOkResponse({ type: MemberOrganizationListBody })
   async list(
     @CurrentPrincipal() principal: AccountPrincipal,
   ): Promise<{ data: MemberOrganization[] }> {
@@ -28,6 +40,9 @@ export class OrgsController {
   @Post(':orgId/processing-keys')
   @OrgAccess(MANAGERS)
   @HttpCode(201)
+  @ApiOperation({ summary: 'Create a processing key of an organization (secret shown once)' })
+  @ApiCreatedResponse({ type: CreatedProcessingKeyBody })
+  @ApiErrors(400, 403, 404)
   async createProcessingKey(
     @CurrentPrincipal() principal: AccountPrincipal,
     @Param('orgId') orgId: string,
@@ -42,6 +57,9 @@ export class OrgsController {
 
   @Get(':orgId/processing-keys')
   @OrgAccess(MEMBERS)
+  @ApiOperation({ summary: "An organization's processing keys" })
+  @ApiOkResponse({ type: ProcessingKeyListBody })
+  @ApiErrors(403, 404)
   async listProcessingKeys(
     @Param('orgId') orgId: string,
   ): Promise<{ data: ProcessingKeySummary[] }> {
@@ -50,6 +68,9 @@ export class OrgsController {
 
   @Delete(':orgId/processing-keys/:keyId')
   @OrgAccess(MANAGERS)
+  @ApiOperation({ summary: 'Revoke a processing key' })
+  @ApiOkResponse({ type: ProcessingKeyBody })
+  @ApiErrors(403, 404)
   async revokeProcessingKey(
     @Param('orgId') orgId: string,
     @Param('keyId') keyId: string,

@@ -41,7 +41,7 @@ export function SignInView({ message, onSignedIn }) {
         onInput=${(e) => setKey(e.currentTarget.value)}
       />
       <p id="sign-in-help" class="muted">
-        Your personal key (<code>dpa_…</code>), from
+        Your personal key (<code>dpa_…</code>), from${' '}
         <code>docproc-admin account-key create</code> or the keys page. It is exchanged for a
         session cookie valid for 8 hours and is not kept in this browser.
       </p>

@@ -24,30 +24,37 @@ import {
   splitGroupBy,
 } from './usage-query.js';
 
-/** Runs `load` whenever `deps` change and keeps only the newest answer. */
-function useLatest(load, deps) {
-  const [state, setState] = useState({ status: 'loading', value: null, error: null });
+/**
+ * Runs `load` whenever `key` changes and keeps only the newest answer; `state.key` says
+ * which request the value answers (the export URL, for the usage).
+ */
+function useLatest(load, key, attempt = 0) {
+  const [state, setState] = useState({ status: 'loading', value: null, error: null, key: null });
   const generation = useRef(0);
   useEffect(() => {
     const mine = ++generation.current;
     setState((s) => ({ ...s, status: 'loading' }));
     load().then(
-      (value) => mine === generation.current && setState({ status: 'ready', value, error: null }),
-      (error) => mine === generation.current && setState({ status: 'error', value: null, error }),
+      (value) =>
+        mine === generation.current && setState({ status: 'ready', value, error: null, key }),
+      (error) =>
+        mine === generation.current && setState({ status: 'error', value: null, error, key }),
     );
-  }, deps);
+  }, [key, attempt]);
   return state;
 }
 
-async function loadOptions(scope, valueKey) {
-  const distinct = async (groupBy, key) => {
-    const body = await getJson(optionsQuery(scope, groupBy, key));
-    return [...new Set(body.data.map((row) => row.group))].sort();
-  };
-  const lists = await Promise.all(FILTERS.map(({ groupBy }) => distinct(groupBy)));
-  const options = Object.fromEntries(FILTERS.map(({ param }, i) => [param, lists[i]]));
-  options.metadataValue = valueKey ? await distinct('metadata', valueKey) : [];
-  return options;
+async function distinctGroups(query) {
+  const body = await getJson(query);
+  return [...new Set(body.data.map((row) => row.group))].sort();
+}
+
+/** The values each filter can take in the period: the export grouped by that dimension. */
+async function loadFilterValues(scope) {
+  const lists = await Promise.all(
+    FILTERS.map(({ groupBy }) => distinctGroups(optionsQuery(scope, groupBy))),
+  );
+  return Object.fromEntries(FILTERS.map(({ param }, i) => [param, lists[i]]));
 }
 
 function download({ name, blob }) {
@@ -73,11 +80,19 @@ export function UsageView({ orgId, metadataKeys, labelOfKey }) {
   const groupingKey = splitGroupBy(groupBy).metadataKey;
   const valueKey = groupingKey ?? filters.metadataKey;
 
-  const usage = useLatest(() => getJson(query), [query]);
-  const options = useLatest(
-    () => loadOptions(scope, valueKey),
-    [orgId, range.start, range.end, valueKey],
+  const [attempt, setAttempt] = useState(0);
+  const usage = useLatest(() => getJson(query), query, attempt);
+  useEffect(() => setNotice(''), [query]);
+  const filterValues = useLatest(
+    () => loadFilterValues(scope),
+    [orgId, range.start, range.end].join(' '),
   );
+  const metadataValues = useLatest(
+    () =>
+      valueKey ? distinctGroups(optionsQuery(scope, 'metadata', valueKey)) : Promise.resolve([]),
+    [orgId, range.start, range.end, valueKey].join(' '),
+  );
+  const options = { ...filterValues.value, metadataValue: metadataValues.value ?? [] };
 
   useEffect(() => {
     setFilters(emptyFilters());
@@ -187,7 +202,7 @@ export function UsageView({ orgId, metadataKeys, labelOfKey }) {
       </button>
     </div>
     <${UsageFilters}
-      options=${options.value ?? {}}
+      options=${options}
       filters=${filters}
       onChange=${setFilters}
       metadataKeys=${metadataKeys}
@@ -197,7 +212,7 @@ export function UsageView({ orgId, metadataKeys, labelOfKey }) {
     ${
       activeFilterCount(filters) > 0
         ? html`<p class="muted">
-            ${activeFilterCount(filters)} filter value(s) applied.
+            ${activeFilterCount(filters)} filter value(s) applied.${' '}
             <button type="button" class="link" onClick=${() => setFilters(emptyFilters())}>
               Clear filters
             </button>
@@ -206,30 +221,36 @@ export function UsageView({ orgId, metadataKeys, labelOfKey }) {
     }
     <p class="sr-only" role="status" aria-live="polite">${notice}</p>
     ${notice ? html`<p class="muted" aria-hidden="true">${notice}</p>` : ''}
-    <dl
-      class="totals"
-      id="usage-totals"
-      data-credits-micros=${summary.micros}
-      data-requests=${summary.requests}
-      aria-busy=${usage.status === 'loading'}
-    >
-      <div>
-        <dt>Credits</dt>
-        <dd>${formatCredits(summary.micros)}</dd>
-      </div>
-      <div>
-        <dt>Requests</dt>
-        <dd>${formatCount(summary.requests)}</dd>
-      </div>
-      <div>
-        <dt>Period</dt>
-        <dd>${range.start} – ${range.end}</dd>
-      </div>
-    </dl>
+    ${
+      usage.status === 'error'
+        ? ''
+        : html`<dl
+            class="totals"
+            id="usage-totals"
+            data-credits-micros=${summary.micros}
+            data-requests=${summary.requests}
+            data-query=${usage.status === 'ready' ? usage.key : ''}
+            aria-busy=${usage.status === 'loading'}
+          >
+            <div>
+              <dt>Credits</dt>
+              <dd>${formatCredits(summary.micros)}</dd>
+            </div>
+            <div>
+              <dt>Requests</dt>
+              <dd>${formatCount(summary.requests)}</dd>
+            </div>
+            <div>
+              <dt>Period</dt>
+              <dd>${range.start} – ${range.end}</dd>
+            </div>
+          </dl>`
+    }
     ${
       usage.status === 'error'
         ? html`<div class="state error" role="alert">
             <p>The usage could not be loaded: ${describeError(usage.error)}</p>
+            <button type="button" onClick=${() => setAttempt((n) => n + 1)}>Retry</button>
           </div>`
         : usage.status === 'ready' && rows.length === 0
           ? html`<div class="state empty" id="usage-empty">

@@ -4,17 +4,18 @@ import type { ClassifyTask, ClassifyTaskResult } from './classify.task.js';
 export type ClassifierPoolOptions = TaskPoolOptions;
 
 /**
- * Worker threads for classify tasks (document loading + classification), so OCR and NLP
- * never block the event loop. Threads stay warm by default (minThreads = maxThreads): a new
- * thread spends 1-2 s loading the language model, WordNet and pdf.js.
+ * Executor processes for classify tasks (document loading + classification), so OCR and NLP
+ * never block the event loop and a document that crashes its decoder ends only its
+ * executor. A new executor spends 1-2 s loading the language model, WordNet and pdf.js, so
+ * `warmExecutors` stay loaded once started.
  */
 export class ClassifierPool extends TaskPool<ClassifyTask, ClassifyTaskResult> {
   constructor(options: ClassifierPoolOptions = {}) {
     super(
       {
         workerUrl: new URL('./classify.worker.js', import.meta.url),
-        // Imported on first inline use, so a process whose tasks run on worker threads never
-        // loads the classifier's libraries (language model, docx, OCR) on its main thread.
+        // Imported on first inline use, so a process whose tasks run in executors never
+        // loads the classifier's libraries (language model, docx, OCR) itself.
         runInline: async (task) => (await import('./classify.task.js')).runClassifyTask(task),
       },
       options,

@@ -43,18 +43,42 @@ describe('classify', () => {
     ]);
   });
 
-  it('sets category confidence to the share of criteria rated high', () => {
+  it('rates a clear winner at the share of its criteria rated high, no category above its share', () => {
     for (const model of ['default', 'accurate'] as const) {
       const output = classify({
         pages: ['Patient: Jane Roe. Diagnosis: influenza.'],
         classificationSchema: schema,
         model,
       });
+      expect(output.result.category).toBe('medical_record');
       for (const category of output.response_confidence.categories) {
         const high = category.criteria_confidence.filter((c) => c.confidence === 'high').length;
-        expect(category.confidence).toBeCloseTo(high / category.criteria_confidence.length, 4);
+        const share = high / category.criteria_confidence.length;
+        if (category.category === 'medical_record') {
+          expect(category.confidence).toBeCloseTo(share, 4);
+        } else {
+          expect(category.confidence).toBeLessThanOrEqual(share);
+        }
       }
-      expect(output.result.category).toBe('medical_record');
+    }
+  });
+
+  it('says so when two categories tie: half the share at most, and low when nothing matches', () => {
+    const tie: ClassificationCategory[] = [
+      { category: 'alpha', criteria: ['zebra', 'giraffe'] },
+      { category: 'beta', criteria: ['zebra', 'giraffe'] },
+    ];
+    for (const model of ['default', 'accurate'] as const) {
+      const matched = classify({ pages: ['zebra and giraffe'], classificationSchema: tie, model });
+      for (const category of matched.response_confidence.categories) {
+        expect(category.criteria_confidence.every((c) => c.confidence === 'high')).toBe(true);
+        expect(category.confidence).toBeLessThanOrEqual(0.5);
+      }
+      const nothing = classify({ pages: ['nothing relevant'], classificationSchema: tie, model });
+      for (const category of nothing.response_confidence.categories) {
+        expect(category.confidence).toBe(0);
+        expect(category.criteria_confidence.every((c) => c.confidence === 'low')).toBe(true);
+      }
     }
   });
 
@@ -183,15 +207,24 @@ describe('classify', () => {
     expect(classify(input)).toEqual(classify(input));
   });
 
-  it('breaks ties in favour of the category listed first', () => {
-    const output = classify({
-      pages: ['nothing relevant here'],
-      classificationSchema: [
+  it('never lets the order of the schema decide', () => {
+    const pages = ['Invoice number 7. Amount paid by card. Thank you. Patient notes.'];
+    for (const model of ['default', 'accurate'] as const) {
+      const forward = classify({ pages, classificationSchema: schema, model });
+      const backward = classify({ pages, classificationSchema: [...schema].reverse(), model });
+      expect(backward.result.category).toBe(forward.result.category);
+      const tie = [
         { category: 'b', criteria: ['zebra'] },
         { category: 'a', criteria: ['giraffe'] },
-      ],
-    });
-    expect(output.result.category).toBe('b');
+      ];
+      const one = classify({ pages: ['nothing relevant here'], classificationSchema: tie, model });
+      const two = classify({
+        pages: ['nothing relevant here'],
+        classificationSchema: [...tie].reverse(),
+        model,
+      });
+      expect(one.result.category).toBe(two.result.category);
+    }
   });
 });
 

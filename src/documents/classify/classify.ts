@@ -5,15 +5,16 @@ import type {
   ClassifyOutput,
   PageText,
 } from './classify.types.js';
+import { categoryConfidence, chooseCategory, HIGH_CONFIDENCE } from './confidence.js';
 import { scoreDeep } from './deep.classifier.js';
 import { scoreDefault } from './default.classifier.js';
+import { clipLongWords } from './long-words.js';
 import { compileSchema } from './schema.compiler.js';
 import { warmUpAnalysis } from './analysis.js';
 import { warmUpTextAnalysis } from './text-analysis.js';
 import { relatedWords } from './wordnet.synonyms.js';
 
-/** A criterion matched at least this strongly is rated `high`. */
-export const HIGH_CONFIDENCE = 0.5;
+export { HIGH_CONFIDENCE } from './confidence.js';
 
 /** Loads language models, lexicons and WordNet now, so the first request is not slow. */
 export function warmUpClassifier(): void {
@@ -24,10 +25,6 @@ export function warmUpClassifier(): void {
 
 function pageText(page: PageText): string {
   return typeof page === 'string' ? page : page.text;
-}
-
-function round(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
 }
 
 /** The first group (in the object's key order) listing `category`, else `ungrouped`. */
@@ -46,27 +43,33 @@ export function groupOf(
 /**
  * Classifies the text of a document's pages into one category of the schema. Pure and
  * deterministic: plain data in, plain data out, so it runs the same inline and in a worker
- * thread. Ties go to the category listed first.
+ * thread. Ties are broken by content, never by the order of the schema (see confidence.ts).
  */
 export function classify(input: ClassifyInput): ClassifyOutput {
   const model: ClassifyModel = input.model ?? 'default';
   const schema = input.classificationSchema;
-  const pages = input.pages.map(pageText);
-  const metadata = input.documentMetadata?.trim() || undefined;
+  // Every text the model reads is clipped to linear-time words (see clipLongWords).
+  const pages = input.pages.map((page) => clipLongWords(pageText(page)));
+  const metadata = clipLongWords(input.documentMetadata?.trim() ?? '') || undefined;
 
   let scores: CategoryScore[] = [];
   if (schema.length > 0) {
-    const compiled = compileSchema(schema, model === 'accurate');
+    const clipped = schema.map((entry) => ({
+      ...entry,
+      category: clipLongWords(entry.category),
+      criteria: entry.criteria.map(clipLongWords),
+    }));
+    const compiled = compileSchema(clipped, model === 'accurate');
     scores =
       model === 'accurate'
         ? scoreDeep(compiled, pages, metadata)
         : scoreDefault(compiled, pages, metadata);
   }
 
-  let best = -1;
-  scores.forEach((score, index) => {
-    if (best < 0 || score.score > scores[best].score) best = index;
-  });
+  const best = chooseCategory(
+    scores,
+    schema.map((entry) => entry.category),
+  );
   const category = best >= 0 ? schema[best].category : null;
 
   const output: ClassifyOutput = {
@@ -78,10 +81,9 @@ export function classify(input: ClassifyInput): ClassifyOutput {
           confidence:
             scores[index].criteria[i] >= HIGH_CONFIDENCE ? ('high' as const) : ('low' as const),
         }));
-        const high = criteria_confidence.filter((c) => c.confidence === 'high').length;
         return {
           category: entry.category,
-          confidence: entry.criteria.length === 0 ? 0 : round(high / entry.criteria.length),
+          confidence: categoryConfidence(scores, index, best),
           criteria_confidence,
         };
       }),

@@ -1,15 +1,14 @@
 /**
- * Piscina worker entry: loads documents (PDF text, OCR, DOCX...) and classifies them off
- * the main event loop. Run from compiled output (`dist/`); see ClassifierPool.
+ * Executor process entry: loads documents (PDF text, OCR, DOCX...) and classifies them in
+ * a child process of its own. Run from compiled output (`dist/`); see ClassifierPool.
  */
+import { serveTasks } from '../executors/executor.child.js';
 import { warmUpPdf } from '../readers/pdf.reader.js';
-import { taskWorker } from '../executors/task-reply.js';
 import { warmUpClassifier } from './classify.js';
 import { runClassifyTask } from './classify.task.js';
 
-// Language model, WordNet and pdf.js load once per thread, when the thread starts.
-warmUpClassifier();
-// A failed warm-up only costs the first task its speed; it must not kill the thread.
-await warmUpPdf().catch(() => undefined);
-
-export default taskWorker(runClassifyTask);
+// Language model, WordNet and pdf.js load once per process, when it starts.
+serveTasks(runClassifyTask, async () => {
+  warmUpClassifier();
+  await warmUpPdf();
+});

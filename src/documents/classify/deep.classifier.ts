@@ -3,6 +3,8 @@ import { METADATA_WEIGHT } from './default.classifier.js';
 import { addTerms, emptyEvidence, matchStrength, type Evidence } from './evidence.js';
 import type { CompiledCategory, CompiledSchema } from './schema.compiler.js';
 import { headingLines } from './headings.js';
+import { separateNeighbours } from './near-neighbours.js';
+import { signalTerms } from './signals.js';
 import { analyzeText, documentLanguage } from './analysis.js';
 import type { Term } from './text-analysis.js';
 
@@ -23,6 +25,8 @@ const MET_SHARE_WEIGHT = 0.3;
 const MET = 0.5;
 
 const OPTIONS = { phrases: true, stems: true, negation: true } as const;
+/** Sentence numbers of signal terms: far below the (negative) ones of extra senses. */
+const SIGNAL_SENTENCES = -1_000_000;
 
 function categoryScore(category: CompiledCategory, evidence: Evidence, length: number): number {
   const criteria = category.criteria.map((criterion) =>
@@ -52,7 +56,11 @@ export function scoreDeep(
 ): CategoryScore[] {
   const language = documentLanguage(pages, metadata);
   const analyze = (text: string) => analyzeText(text, true, language);
-  const pageTerms: Term[][] = pages.map(analyze);
+  // Layout signals join each page's words, in sentences of their own (no phrases with text).
+  const pageTerms: Term[][] = pages.map((page) => [
+    ...analyze(page),
+    ...signalTerms(page, SIGNAL_SENTENCES),
+  ]);
   const pageEvidence = pageTerms.map((terms) => addTerms(emptyEvidence(), terms, OPTIONS));
   const document = emptyEvidence();
   for (const terms of pageTerms) addTerms(document, terms, OPTIONS);
@@ -72,7 +80,7 @@ export function scoreDeep(
     OPTIONS,
   );
 
-  return schema.categories.map((category) => {
+  const scores = schema.categories.map((category) => {
     const criteria = category.criteria.map((criterion) =>
       Math.min(
         1,
@@ -97,4 +105,5 @@ export function scoreDeep(
       NEGATION_PENALTY * negatedShare(category, document.negated);
     return { score, criteria };
   });
+  return separateNeighbours(schema, scores, document, pageLength);
 }

@@ -20,6 +20,8 @@ interface Bridge {
   words: Map<string, Senses>;
   /** Lower-case one-word form as written -> senses (for the parts of compounds). */
   raw: Map<string, Senses>;
+  /** Stem of a one-word form written without accents -> senses. */
+  plainWords: Map<string, Senses>;
   /** Stems of a multi-word form joined by spaces -> senses. */
   phrases: Map<string, Senses>;
   longestPhrase: number;
@@ -31,6 +33,13 @@ interface Bridge {
 /** Words (letters, marks, digits, inner hyphens), sentence ends and line breaks. */
 const TOKEN = /[\p{L}\p{M}\p{N}]+(?:-[\p{L}\p{M}\p{N}]+)*|[.!?;]+(?=\s|$)|\n/gu;
 const HAS_LETTER = /\p{L}/u;
+const SPACED_OUT = /^(?:\p{L}-){3,}\p{L}$/u;
+const MARKS = /\p{M}/gu;
+
+/** The word without accents and umlauts: OCR and ASCII-only systems drop them. */
+function plain(word: string): string {
+  return word.normalize('NFD').replace(MARKS, '');
+}
 /** German and Dutch glue compound parts with these ("Rechnung-s-nummer", "bedrijf-s-"). */
 const LINKS = ['s', 'es', 'n', 'en', 'e'];
 const MIN_COMPOUND = 7;
@@ -63,14 +72,28 @@ function addSense(map: Map<string, Senses>, key: string, sense: EnglishWord[]): 
   }
 }
 
+/** The stemmer with a bounded memo: documents repeat their words, stemming is the hot path. */
+function memoised(stem: (word: string) => string): (word: string) => string {
+  const memo = new Map<string, string>();
+  return (word) => {
+    let out = memo.get(word);
+    if (out === undefined) {
+      if (memo.size > 50_000) memo.clear();
+      memo.set(word, (out = stem(word)));
+    }
+    return out;
+  };
+}
+
 function buildBridge(language: ForeignLanguage): Bridge {
-  const stem = stemmerFor(language);
+  const stem = memoised(stemmerFor(language));
   const stop = stopwordsOf(language);
   const bridge: Bridge = {
     stem,
     stop,
     words: new Map(),
     raw: new Map(),
+    plainWords: new Map(),
     phrases: new Map(),
     longestPhrase: 1,
     english: new Map(),
@@ -90,6 +113,7 @@ function buildBridge(language: ForeignLanguage): Bridge {
       if (words.length === 1) {
         addSense(bridge.words, stem(words[0]), sense);
         addSense(bridge.raw, words[0], sense);
+        addSense(bridge.plainWords, stem(plain(words[0])), sense);
       } else if (words.length > 1) {
         addSense(bridge.phrases, words.map(stem).join(' '), sense);
         bridge.longestPhrase = Math.max(bridge.longestPhrase, words.length);
@@ -141,15 +165,30 @@ function lookup(bridge: Bridge, word: string): Senses | null {
   const found =
     bridge.words.get(bridge.stem(word)) ??
     bridge.raw.get(word) ??
-    (english ? [[english]] : decompound(bridge, word)) ??
+    (english ? [[english]] : undefined) ??
+    bridge.plainWords.get(bridge.stem(plain(word))) ??
+    decompound(bridge, word) ??
     null;
   if (bridge.cache.size > 50_000) bridge.cache.clear();
   bridge.cache.set(word, found);
   return found;
 }
 
+/**
+ * A raw token as the words it stands for: letters spaced out with hyphens on receipts
+ * ("K-U-N-D-E-N-B-E-L-E-G") are one word; a hyphenated token the lexicon does not know
+ * ("Genehmigungs-Nr", "Terminal-ID" are known, "Bio-Joghurt" is not) is its parts.
+ */
+function pieces(bridge: Bridge, token: string): string[] {
+  if (!token.includes('-')) return [token];
+  if (SPACED_OUT.test(token)) return [token.replace(/-/g, '')];
+  if (lookup(bridge, token) !== null) return [token];
+  return token.split('-').filter((part) => part !== '');
+}
+
 interface Token {
   word: string;
+  stem: string;
   sentence: number;
   negated: boolean;
   /** A function word: only ever part of a lexicon phrase, never a term of its own. */
@@ -161,21 +200,24 @@ function tokenize(bridge: Bridge, language: ForeignLanguage, text: string, deep:
   const out: Token[] = [];
   let sentence = 0;
   let denied = 0;
-  for (const token of text.toLowerCase().match(TOKEN) ?? []) {
-    if (!/[\p{L}\p{M}\p{N}]/u.test(token)) {
-      if (deep) sentence++;
-      denied = 0;
-      continue;
+  for (const raw of text.toLowerCase().match(TOKEN) ?? []) {
+    for (const token of pieces(bridge, raw)) {
+      if (!/[\p{L}\p{M}\p{N}]/u.test(token)) {
+        if (deep) sentence++;
+        denied = 0;
+        continue;
+      }
+      if (deep && negators.has(token)) {
+        denied = NEGATION_SCOPE;
+        continue;
+      }
+      const number = !HAS_LETTER.test(token);
+      const stop =
+        !number && (token.length < 2 || bridge.stop.has(token)) && lookup(bridge, token) === null;
+      const stem = number ? token : bridge.stem(token);
+      out.push({ word: token, stem, sentence, negated: denied > 0, stop });
+      if (denied > 0 && !stop) denied--;
     }
-    if (deep && negators.has(token)) {
-      denied = NEGATION_SCOPE;
-      continue;
-    }
-    const number = !HAS_LETTER.test(token);
-    const stop =
-      !number && (token.length < 2 || bridge.stop.has(token)) && lookup(bridge, token) === null;
-    out.push({ word: token, sentence, negated: denied > 0, stop });
-    if (denied > 0 && !stop) denied--;
   }
   return out;
 }
@@ -211,7 +253,7 @@ export function analyzeForeign(text: string, language: ForeignLanguage, deep: bo
     for (let size = Math.min(bridge.longestPhrase, tokens.length - i); size > 1; size--) {
       const span = tokens.slice(i, i + size);
       if (span.some((t) => t.sentence !== token.sentence)) continue;
-      const found = bridge.phrases.get(span.map((t) => bridge.stem(t.word)).join(' '));
+      const found = bridge.phrases.get(span.map((t) => t.stem).join(' '));
       if (found) {
         senses = found;
         used = size;
@@ -224,7 +266,7 @@ export function analyzeForeign(text: string, language: ForeignLanguage, deep: bo
       emit(senses[0], token, terms, token.sentence);
       for (const sense of senses.slice(1)) emit(sense, token, extra, extraSentence--);
     } else {
-      const stem = HAS_LETTER.test(token.word) ? bridge.stem(token.word) : token.word;
+      const stem = token.stem;
       terms.push({
         lemma: stem,
         stem,

@@ -47,7 +47,8 @@ function stopwordVote(text: string): Language | undefined {
 
 /**
  * The language of a text among LANGUAGES, by ELD's n-gram model (restricted to those
- * languages) when it calls its answer reliable, else by a stop-word vote, else English.
+ * languages) when it calls its answer reliable, else by a stop-word vote, else English
+ * (a guess on a few words, "zebra giraffe", must not send English text through a bridge).
  * Deterministic; empty or letterless text is English (nothing to bridge).
  */
 export function detectLanguage(text: string): Language {
@@ -61,7 +62,7 @@ export function detectLanguage(text: string): Language {
   const result = eld.detect(sample);
   const found = LANGUAGES.find((code) => code === result.language);
   if (found && letters >= MIN_LETTERS && result.isReliable()) return found;
-  return stopwordVote(sample) ?? found ?? 'en';
+  return stopwordVote(sample) ?? 'en';
 }
 
 /** Loads the n-gram model and stop-word lists now (worker warm-up). */

@@ -4,8 +4,8 @@ import type { OperationOutcome, OperationTask } from './operation.task.js';
 export type OperationPoolOptions = TaskPoolOptions;
 
 /**
- * Worker threads for parse/extract/split, as ClassifierPool is for classify: pdf.js and OCR
- * are CPU-bound and must not block the HTTP event loop. One thread is kept warm; more start
+ * Executor processes for parse/extract/split, as ClassifierPool is for classify: pdf.js and
+ * OCR are CPU-bound and must not block the HTTP event loop. One executor is kept warm; more start
  * under load.
  */
 export class OperationPool extends TaskPool<OperationTask, OperationOutcome> {
@@ -15,7 +15,7 @@ export class OperationPool extends TaskPool<OperationTask, OperationOutcome> {
         workerUrl: new URL('./operation.worker.js', import.meta.url),
         // Imported on first inline use, as in ClassifierPool.
         runInline: async (task) => (await import('./operation.run.js')).runOperationTask(task),
-        defaultMinThreads: 1,
+        defaultWarmExecutors: 1,
       },
       options,
     );

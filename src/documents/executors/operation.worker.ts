@@ -1,8 +1,8 @@
 /**
- * Piscina worker entry for parse/extract/split: document loading (pdf.js, OCR) and the
- * operation run off the main event loop. Run from compiled output; see OperationPool.
+ * Executor process entry for parse/extract/split: document loading (pdf.js, OCR) and the
+ * operation run in a child process of its own. Run from compiled output; see OperationPool.
  */
-import { taskWorker } from './task-reply.js';
+import { serveTasks } from './executor.child.js';
 import { runOperationTask } from './operation.run.js';
 
-export default taskWorker(runOperationTask);
+serveTasks(runOperationTask);

@@ -6,14 +6,14 @@ import {
 } from '../readers/document.errors.js';
 import { DocumentLimitError } from '../readers/document-limits.js';
 
-/** An error as it crosses the thread boundary (structured clone drops classes and fields). */
+/** An error as it crosses the process boundary (serialization drops classes and fields). */
 export interface SerializedTaskError {
   name: string;
   message: string;
   fields: Record<string, unknown>;
 }
 
-/** What a pool's worker thread answers: its errors travel as data, never as rejections. */
+/** What an executor answers: its errors travel as data, never as rejections. */
 export type TaskReply<R> = { ok: true; result: R } | { ok: false; error: SerializedTaskError };
 
 export function serializeError(error: unknown): SerializedTaskError {
@@ -50,17 +50,4 @@ export function deserializeError(error: SerializedTaskError): Error {
       return rebuilt;
     }
   }
-}
-
-/** A piscina worker's default export: runs `work` and answers with a TaskReply. */
-export function taskWorker<T, R>(
-  work: (task: T) => Promise<R>,
-): (task: T) => Promise<TaskReply<R>> {
-  return async (task) => {
-    try {
-      return { ok: true, result: await work(task) };
-    } catch (error) {
-      return { ok: false, error: serializeError(error) };
-    }
-  };
 }

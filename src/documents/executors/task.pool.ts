@@ -1,92 +1,313 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
+import type { ExecutorSettings, ProcessingConfig } from '../../config/processing.config.js';
+import type { DocumentLimits } from '../readers/document-limits.js';
+import { setDocumentLimits } from '../readers/document-limits.js';
 import { terminateOcr } from '../readers/ocr.engine.js';
-import { deserializeError, type TaskReply } from './task-reply.js';
+import { ExecutorCrashedError, ExecutorLimitError } from './executor.errors.js';
+import { type ExecutorExit, ExecutorProcess, type TaskOutcome } from './executor.process.js';
+import { deserializeError } from './task-reply.js';
+
+export const DEFAULT_EXECUTOR_SETTINGS: Readonly<ExecutorSettings> = {
+  heapMb: 1_024,
+  rssLimitMb: 1_280,
+  recycleRssMb: 400,
+  taskTimeLimitMs: 120_000,
+  idleMs: 60_000,
+};
+
+/** How often the parent reads a busy executor's resident size. */
+const RSS_WATCH_MS = 200;
 
 export interface TaskPoolOptions {
-  /** Worker threads (default: CPU cores - 1, at least 1). */
-  maxThreads?: number;
-  /** Threads kept alive when idle (default: the pool's own default, at most maxThreads). */
-  minThreads?: number;
-  /** ms an idle extra thread is kept (default 60 s). */
-  idleTimeout?: number;
+  /** Executor processes running tasks at once (default 1). */
+  maxExecutors?: number;
+  /** Executors kept loaded while idle once started (default: the definition's, else 1). */
+  warmExecutors?: number;
+  settings?: Partial<ExecutorSettings>;
+  /** Input limits every task is checked against (default: DEFAULT_DOCUMENT_LIMITS). */
+  limits?: DocumentLimits;
   /**
-   * Run tasks on the calling thread instead of worker threads. Default: true under jest
-   * (its TypeScript transform does not reach worker threads) and when the compiled worker
-   * file is missing (running from TypeScript sources); false otherwise.
+   * Run tasks in this process instead of executors. Default: true under jest (its
+   * TypeScript transform does not reach child processes) and when the compiled entry is
+   * missing (running from TypeScript sources); false otherwise.
    */
   inline?: boolean;
+  /** The executor's entry file (default: the definition's); tests pass a `.ts` with execArgv. */
+  entry?: string;
+  /** Node flags of the executors (tests: a TypeScript loader). */
+  execArgv?: string[];
 }
 
 export interface TaskPoolDefinition<T, R> {
-  /** The compiled worker entry (a `taskWorker(...)` default export), next to the caller. */
+  /** The compiled executor entry (a `serveTasks(...)` module), next to the caller. */
   workerUrl: URL;
-  /** The same work on the calling thread (inline mode). */
+  /** The same work in this process (inline mode). */
   runInline: (task: T) => Promise<R>;
-  /** minThreads when the options give none; undefined keeps every thread warm. */
-  defaultMinThreads?: number;
+  /** warmExecutors when the options give none. */
+  defaultWarmExecutors?: number;
 }
 
-function workerAvailable(url: URL): boolean {
-  return url.protocol === 'file:' && fs.existsSync(fileURLToPath(url));
+interface Waiter {
+  resolve(executor: ExecutorProcess): void;
+  reject(error: unknown): void;
+}
+
+/** A pool's options from the processing settings: `maxExecutors` run tasks at once. */
+export function poolOptionsFrom(
+  processing: Pick<ProcessingConfig, 'cpuWorkerWarmThreads' | 'executors' | 'documentLimits'>,
+  maxExecutors: number,
+): TaskPoolOptions {
+  return {
+    maxExecutors,
+    warmExecutors: processing.cpuWorkerWarmThreads,
+    settings: processing.executors,
+    limits: processing.documentLimits,
+  };
+}
+
+function compiledEntry(url: URL): string | undefined {
+  if (url.protocol !== 'file:') return undefined;
+  const file = fileURLToPath(url);
+  return fs.existsSync(file) ? file : undefined;
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The task was cancelled', 'AbortError');
 }
 
 /**
- * A piscina worker-thread pool for CPU-bound document work (pdf.js, OCR, NLP), so it never
- * blocks the event loop. Typed document errors thrown in a worker are re-thrown here as the
- * same classes. One pool per kind of work per process; `close()` on shutdown.
+ * A supervised pool of executor child processes for document work (decoders, OCR, NLP), so
+ * a native abort, an out-of-memory or a stuck task ends only that task's process, never
+ * the API's. Each executor runs one task at a time under a V8 heap ceiling, an RSS watchdog
+ * and a wall-clock limit; past either limit the executor is killed and the task fails with
+ * an ExecutorLimitError naming the setting. A task whose executor dies otherwise is retried
+ * once on a fresh executor, then fails with ExecutorCrashedError. Executors start on first
+ * use; `warmExecutors` stay loaded, the others exit after `idleMs`, and one whose resident
+ * size grew past `recycleRssMb` is replaced after its task, so memory returns to idle.
+ * Typed document errors thrown in an executor are re-thrown here as the same classes.
  */
 export class TaskPool<T, R> {
-  private pool: Piscina | undefined;
-  private readonly piscinaOptions: ConstructorParameters<typeof Piscina>[0];
-  private readonly runInline: (task: T) => Promise<R>;
   readonly inline: boolean;
+  private readonly runInline: (task: T) => Promise<R>;
+  private readonly entry: string | undefined;
+  private readonly settings: ExecutorSettings;
+  private readonly maxExecutors: number;
+  private readonly warmExecutors: number;
+  private readonly executors = new Set<ExecutorProcess>();
+  private readonly idle: ExecutorProcess[] = [];
+  private readonly waiters: Waiter[] = [];
+  private closed = false;
 
-  constructor(definition: TaskPoolDefinition<T, R>, options: TaskPoolOptions = {}) {
+  constructor(
+    definition: TaskPoolDefinition<T, R>,
+    private readonly options: TaskPoolOptions = {},
+  ) {
     this.runInline = definition.runInline;
-    this.inline =
-      options.inline ??
-      (Boolean(process.env.JEST_WORKER_ID) || !workerAvailable(definition.workerUrl));
-    const maxThreads = options.maxThreads ?? Math.max(1, os.availableParallelism() - 1);
-    this.piscinaOptions = {
-      filename: definition.workerUrl.href,
-      maxThreads,
-      minThreads: Math.min(
-        options.minThreads ?? definition.defaultMinThreads ?? maxThreads,
-        maxThreads,
-      ),
-      idleTimeout: options.idleTimeout ?? 60_000,
-    };
+    this.entry = options.entry ?? compiledEntry(definition.workerUrl);
+    this.inline = options.inline ?? (Boolean(process.env.JEST_WORKER_ID) || !this.entry);
+    this.settings = { ...DEFAULT_EXECUTOR_SETTINGS, ...options.settings };
+    this.maxExecutors = Math.max(1, options.maxExecutors ?? 1);
+    this.warmExecutors = Math.min(
+      options.warmExecutors ?? definition.defaultWarmExecutors ?? 1,
+      this.maxExecutors,
+    );
   }
 
-  /** Number of live worker threads (0 inline, and before the first task). */
-  get threads(): number {
-    return this.pool?.threads.length ?? 0;
+  /** Live executor processes (0 inline, and before the first task). */
+  get processes(): number {
+    return this.executors.size;
   }
 
-  /** Tasks waiting for a free thread. */
+  /** Process ids of the live executors (operators, tests). */
+  get pids(): number[] {
+    return [...this.executors].map((e) => e.pid).filter((pid): pid is number => pid !== undefined);
+  }
+
+  /** Tasks waiting for a free executor. */
   get queueSize(): number {
-    return this.pool?.queueSize ?? 0;
+    return this.waiters.length;
   }
 
   async run(task: T, signal?: AbortSignal): Promise<R> {
     if (this.inline) {
       signal?.throwIfAborted();
+      setDocumentLimits(this.options.limits);
       return this.runInline(task);
     }
-    // Started on first use: a process that never classifies or parses (e.g. one that only
-    // ingests usage) never loads the models, about 100 MB per thread.
-    this.pool ??= new Piscina(this.piscinaOptions);
-    const reply = (await this.pool.run(task, { signal })) as TaskReply<R>;
-    if (!reply.ok) throw deserializeError(reply.error);
-    return reply.result;
+    let first: ExecutorExit | undefined;
+    for (;;) {
+      const attempt = await this.attempt(task, signal);
+      if (attempt.kind === 'reply') {
+        if (!attempt.reply.ok) throw deserializeError(attempt.reply.error);
+        return attempt.reply.result as R;
+      }
+      if (first) {
+        throw new ExecutorCrashedError(
+          `Processing the document ended its executor process twice (${describeExit(first)}, ` +
+            `then ${describeExit(attempt.exit)}); the document cannot be processed`,
+        );
+      }
+      first = attempt.exit;
+    }
   }
 
-  /** Stops the worker threads; inline, stops this thread's OCR worker (it keeps Node alive). */
+  /** Ends every executor; tasks waiting for one are rejected. */
   async close(): Promise<void> {
-    if (this.pool) await this.pool.destroy();
-    else if (this.inline) await terminateOcr();
+    this.closed = true;
+    for (const waiter of this.waiters.splice(0)) waiter.reject(new Error('The pool is closed'));
+    const exits = [...this.executors].map((e) => {
+      e.kill();
+      return e.exited;
+    });
+    await Promise.all(exits);
+    if (this.inline) await terminateOcr();
   }
+
+  /** One run of the task on one executor, under the pool's limits. */
+  private async attempt(task: T, signal?: AbortSignal): Promise<TaskOutcome> {
+    const executor = await this.acquire(signal);
+    const { taskTimeLimitMs, rssLimitMb } = this.settings;
+    let timer: NodeJS.Timeout | undefined;
+    let watch: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      return await new Promise<TaskOutcome>((resolve, reject) => {
+        const stop = (error: unknown) => {
+          executor.kill();
+          reject(error);
+        };
+        void executor.send(task, this.options.limits).then((outcome) => {
+          if (outcome.kind === 'exit' && outcome.exit.heapExhausted) {
+            reject(
+              new ExecutorLimitError(
+                'EXECUTOR_MEMORY_LIMIT',
+                `Processing the document needed more than the executor's ${this.settings.heapMb} MB heap (EXECUTOR_HEAP_MB)`,
+                413,
+              ),
+            );
+          } else resolve(outcome);
+        });
+        timer = setTimeout(
+          () =>
+            stop(
+              new ExecutorLimitError(
+                'TASK_TIME_LIMIT',
+                `Processing the document took longer than ${taskTimeLimitMs} ms (TASK_TIME_LIMIT_MS); it was stopped`,
+                422,
+              ),
+            ),
+          taskTimeLimitMs,
+        );
+        watch = setInterval(() => {
+          const rss = executor.rss();
+          if (rss > rssLimitMb * 1024 * 1024) {
+            stop(
+              new ExecutorLimitError(
+                'EXECUTOR_MEMORY_LIMIT',
+                `Processing the document used ${Math.round(rss / 1048576)} MB, more than ${rssLimitMb} MB (EXECUTOR_RSS_LIMIT_MB); it was stopped`,
+                413,
+              ),
+            );
+          }
+        }, RSS_WATCH_MS);
+        if (signal) {
+          onAbort = () => stop(abortError(signal));
+          if (signal.aborted) onAbort();
+          else signal.addEventListener('abort', onAbort, { once: true });
+        }
+      });
+    } finally {
+      clearTimeout(timer);
+      clearInterval(watch);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+      this.release(executor);
+    }
+  }
+
+  /** A ready executor: an idle one, a new one if below the maximum, else the next one freed. */
+  private async acquire(signal?: AbortSignal): Promise<ExecutorProcess> {
+    signal?.throwIfAborted();
+    if (this.closed) throw new Error('The pool is closed');
+    const idle = this.idle.pop();
+    if (idle) {
+      clearTimeout(idle.idleTimer);
+      return idle;
+    }
+    if (this.executors.size < this.maxExecutors) return this.start(signal);
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve: (executor) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(executor);
+        },
+        reject,
+      };
+      const onAbort = () => {
+        const index = this.waiters.indexOf(waiter);
+        if (index >= 0) this.waiters.splice(index, 1);
+        reject(abortError(signal!));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+
+  private async start(signal?: AbortSignal): Promise<ExecutorProcess> {
+    const executor = new ExecutorProcess({
+      entry: this.entry!,
+      heapMb: this.settings.heapMb,
+      execArgv: this.options.execArgv,
+    });
+    this.executors.add(executor);
+    void executor.exited.then(() => this.forget(executor));
+    if (signal) {
+      const aborted = new Promise<never>((_, reject) =>
+        signal.addEventListener('abort', () => reject(abortError(signal)), { once: true }),
+      );
+      aborted.catch(() => undefined);
+      // A warming executor stays: it serves the next task.
+      await Promise.race([executor.ready.catch(() => undefined), aborted]).catch((error) => {
+        this.release(executor);
+        throw error;
+      });
+    } else {
+      await executor.ready.catch(() => undefined);
+    }
+    // An executor that died while starting is handed out anyway: the attempt sees its exit
+    // as a crash, so a broken entry fails tasks instead of respawning forever.
+    return executor;
+  }
+
+  /** After a task: back to work, idle, or replaced when it died or grew too large. */
+  private release(executor: ExecutorProcess): void {
+    if (executor.alive && executor.lastRss > this.settings.recycleRssMb * 1024 * 1024) {
+      executor.kill();
+    }
+    if (!executor.alive || this.closed) {
+      this.forget(executor);
+      executor.kill();
+      // A freed slot: the next waiting task gets a fresh executor.
+      const waiter = this.waiters.shift();
+      if (waiter && !this.closed) this.start().then(waiter.resolve, waiter.reject);
+      return;
+    }
+    const waiter = this.waiters.shift();
+    if (waiter) return waiter.resolve(executor);
+    this.idle.push(executor);
+    if (this.executors.size > this.warmExecutors) {
+      executor.idleTimer = setTimeout(() => executor.kill(), this.settings.idleMs);
+      executor.idleTimer.unref();
+    }
+  }
+
+  private forget(executor: ExecutorProcess): void {
+    this.executors.delete(executor);
+    const index = this.idle.indexOf(executor);
+    if (index >= 0) this.idle.splice(index, 1);
+  }
+}
+
+function describeExit(exit: ExecutorExit): string {
+  return exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
 }

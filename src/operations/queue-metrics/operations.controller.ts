@@ -1,3 +1,5 @@
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { DrainStatusBody, QueueMetricsBody, RolloutBody } from '../operations.responses.js';
 import { Controller, Get } from '@nestjs/common';
 import { QUEUES, type QueueName } from '../../processing/queue/queue-driver.js';
 import { RolloutService, type RolloutReport } from '../../processing/queue/rollout.service.js';
@@ -11,6 +13,7 @@ import {
  * The self-hosted operational endpoints (unauthenticated like `/health` and `/metrics`:
  * serve them on an internal network only).
  */
+@ApiTags('operations (self-hosted)')
 @Controller()
 export class OperationsController {
   constructor(
@@ -21,6 +24,8 @@ export class OperationsController {
 
   /** Queued plus running jobs per queue, both queue systems together, with per-lane detail. */
   @Get('queue_metrics')
+  @ApiOperation({ summary: 'Queued plus running jobs per queue, with per-lane detail' })
+  @ApiOkResponse({ type: QueueMetricsBody })
   async queueMetrics(): Promise<Record<string, unknown>> {
     const read = await Promise.all(QUEUES.map((q) => this.depths.read(q)));
     const byQueue = Object.fromEntries(read.map((d) => [d.queue, d])) as Record<
@@ -36,6 +41,8 @@ export class OperationsController {
 
   /** True when the legacy database queue has no queued or running worker task. */
   @Get('drain_status')
+  @ApiOperation({ summary: 'Whether the legacy database queue has drained' })
+  @ApiOkResponse({ type: DrainStatusBody })
   async drainStatus(): Promise<{ drained: boolean; legacy_active_tasks: number }> {
     const active = await this.legacy.activeLegacyTasks();
     return { drained: active === 0, legacy_active_tasks: active };
@@ -43,6 +50,8 @@ export class OperationsController {
 
   /** The rollout ratios this running process routes by, and its legacy worker roles. */
   @Get('rollout')
+  @ApiOperation({ summary: 'The rollout ratios this process routes by' })
+  @ApiOkResponse({ type: RolloutBody })
   report(): RolloutReport {
     return this.rollout.report();
   }

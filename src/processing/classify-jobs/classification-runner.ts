@@ -63,7 +63,8 @@ export interface ClassificationOutcome {
  * errors a client caused are thrown as `ProcessingError`.
  */
 export interface ClassificationRunner {
-  run(input: ClassificationTaskInput): Promise<ClassificationOutcome>;
+  /** `signal` aborts the run (the job was cancelled): its executor is ended. */
+  run(input: ClassificationTaskInput, signal?: AbortSignal): Promise<ClassificationOutcome>;
 }
 
 export const CLASSIFICATION_RUNNER = Symbol('CLASSIFICATION_RUNNER');

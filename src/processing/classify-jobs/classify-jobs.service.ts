@@ -11,6 +11,9 @@ import {
 import { type JobRecord, PAGE_RANGE_INVALID } from '../jobs/job.types.js';
 import { JobsService } from '../jobs/jobs.service.js';
 import type { ClassifyConfigDto } from '../requests/classify-config.dto.js';
+import { checkClassifyLimits } from '../requests/classify-limits.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/app-config.js';
 import {
   CLASSIFICATION_RUNNER,
   type ClassificationOutcome,
@@ -34,6 +37,7 @@ export class ClassifyJobsService implements JobPipeline<ClassificationOutcome>, 
   readonly taskKind = CLASSIFY_TASK;
 
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly runner: JobRunner,
     private readonly jobsService: JobsService,
     @Inject(CLASSIFICATION_RUNNER) private readonly classifier: ClassificationRunner,
@@ -44,6 +48,7 @@ export class ClassifyJobsService implements JobPipeline<ClassificationOutcome>, 
   }
 
   private submission(config: ClassifyConfigDto, isAsync: boolean): Submission {
+    checkClassifyLimits(config, this.config.processing.classifyLimits);
     return {
       type: 'Classify',
       request: JSON.parse(JSON.stringify(config)) as Submission['request'],
@@ -72,9 +77,14 @@ export class ClassifyJobsService implements JobPipeline<ClassificationOutcome>, 
 
   // ---- JobPipeline --------------------------------------------------------------------------
 
-  run(job: JobRecord, documents: InputDocument[]): Promise<ClassificationOutcome> {
+  run(
+    job: JobRecord,
+    documents: InputDocument[],
+    signal?: AbortSignal,
+  ): Promise<ClassificationOutcome> {
     return this.classifier.run(
       classificationInput(job.request as unknown as ClassifyConfigDto, documents),
+      signal,
     );
   }
 

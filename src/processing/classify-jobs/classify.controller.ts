@@ -1,14 +1,27 @@
-import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
 import { ProcessingAuthGuard } from '../../accounts/auth/processing-auth.guard.js';
 import { ClassifyConfigDto } from '../requests/classify-config.dto.js';
+import { abortWhenClientLeaves } from '../requests/client-disconnect.js';
 import { ValidatedBodyPipe } from '../requests/validated-body.pipe.js';
 import { ClassifyJobsService } from './classify-jobs.service.js';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiErrors,
+  ApiProcessingAuth,
+  ApiValidationError,
+} from '../../common/openapi/api-responses.js';
+import { ApiJsonBody } from '../requests/request-schema.js';
+import { AsyncJobResponseBody } from '../jobs/result.responses.js';
+import { ClassifyResponseBody } from './classify.responses.js';
 
 const classifyBody = new ValidatedBodyPipe(ClassifyConfigDto);
 
+@ApiTags('classify')
+@ApiProcessingAuth()
+@ApiValidationError()
 @Controller()
 @UseGuards(ProcessingAuthGuard)
 export class ClassifyController {
@@ -16,20 +29,24 @@ export class ClassifyController {
 
   @Post('classify')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Classify a document into one of the given categories, and wait' })
+  @ApiJsonBody(ClassifyConfigDto)
+  @ApiOkResponse({ type: ClassifyResponseBody })
+  @ApiErrors(400, 404, 409, 413, 503)
   run(
     @Body(classifyBody) config: ClassifyConfigDto,
     @CurrentPrincipal() principal: ProcessingPrincipal,
-    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
-    const aborted = new AbortController();
-    request.raw.once('close', () => {
-      if (!request.raw.complete) aborted.abort();
-    });
-    return this.classify.runSync(principal, config, aborted.signal);
+    return this.classify.runSync(principal, config, abortWhenClientLeaves(reply));
   }
 
   @Post('classify_async')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Classify as a job; returns job_id' })
+  @ApiJsonBody(ClassifyConfigDto)
+  @ApiOkResponse({ type: AsyncJobResponseBody })
+  @ApiErrors(404, 409, 413, 503)
   runAsync(
     @Body(classifyBody) config: ClassifyConfigDto,
     @CurrentPrincipal() principal: ProcessingPrincipal,

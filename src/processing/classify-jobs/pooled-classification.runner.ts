@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
+import { poolOptionsFrom } from '../../documents/executors/task.pool.js';
 import { ClassifierPool } from '../../documents/classify/classifier.pool.js';
 import { toProcessingError } from '../jobs/job.types.js';
 import type {
@@ -10,31 +11,33 @@ import type {
 } from './classification-runner.js';
 
 /**
- * The classification pipeline on the documents/classify library's worker-thread pool
- * (piscina): document decoding, OCR and classification never run on the event loop. One
- * thread per concurrent cpu task (CPU_WORKER_CONCURRENCY).
+ * The classification pipeline on the documents/classify library's executor processes:
+ * document decoding, OCR and classification never run in the API's process. One executor
+ * per concurrent cpu task (CPU_WORKER_CONCURRENCY).
  */
 @Injectable()
 export class PooledClassificationRunner implements ClassificationRunner, OnApplicationShutdown {
   private readonly pool: ClassifierPool;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.pool = new ClassifierPool({
-      maxThreads: config.processing.cpuWorkerConcurrency,
-      minThreads: config.processing.cpuWorkerWarmThreads,
-    });
+    this.pool = new ClassifierPool(
+      poolOptionsFrom(config.processing, config.processing.cpuWorkerConcurrency),
+    );
   }
 
-  async run(input: ClassificationTaskInput): Promise<ClassificationOutcome> {
+  async run(input: ClassificationTaskInput, signal?: AbortSignal): Promise<ClassificationOutcome> {
     try {
-      const { document, output } = await this.pool.run({
-        documents: input.documents.map((d) => ({ bytes: d.bytes, name: d.fileName })),
-        pageRange: input.pageRange ?? undefined,
-        classificationSchema: input.classificationSchema,
-        documentMetadata: input.documentMetadata,
-        categoryGroups: input.categoryGroups ?? null,
-        model: input.model,
-      });
+      const { document, output } = await this.pool.run(
+        {
+          documents: input.documents.map((d) => ({ bytes: d.bytes, name: d.fileName })),
+          pageRange: input.pageRange ?? undefined,
+          classificationSchema: input.classificationSchema,
+          documentMetadata: input.documentMetadata,
+          categoryGroups: input.categoryGroups ?? null,
+          model: input.model,
+        },
+        signal,
+      );
       return {
         category: output.result.category,
         categories: output.response_confidence.categories,

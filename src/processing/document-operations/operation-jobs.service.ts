@@ -20,6 +20,7 @@ import {
 } from '../../documents/versions/model-pins.js';
 import { VersionRegistry } from '../versions/version-registry.service.js';
 import type { OperationBaseDto } from './operation-requests.dto.js';
+import { poolOptionsFrom } from '../../documents/executors/task.pool.js';
 import { OperationPool } from '../../documents/executors/operation.pool.js';
 import {
   type OperationKind,
@@ -70,10 +71,9 @@ export class OperationJobsService
     private readonly registry: VersionRegistry,
     private readonly jobs: JobsService,
   ) {
-    this.pool = new OperationPool({
-      maxThreads: config.processing.cpuWorkerConcurrency,
-      minThreads: config.processing.cpuWorkerWarmThreads,
-    });
+    this.pool = new OperationPool(
+      poolOptionsFrom(config.processing, config.processing.cpuWorkerConcurrency),
+    );
   }
 
   onModuleInit(): void {
@@ -139,8 +139,8 @@ export class OperationJobsService
 
   // ---- JobPipeline --------------------------------------------------------------------------
 
-  run(job: JobRecord, documents: InputDocument[]): Promise<OperationOutcome> {
-    return this.pool.run(operationTaskOf(job.request as StoredRequest, documents));
+  run(job: JobRecord, documents: InputDocument[], signal?: AbortSignal): Promise<OperationOutcome> {
+    return this.pool.run(operationTaskOf(job.request as StoredRequest, documents), signal);
   }
 
   billing(job: JobRecord, outcome: OperationOutcome): Billing {

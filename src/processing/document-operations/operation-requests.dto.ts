@@ -3,11 +3,13 @@ import {
   AsyncConfigDto,
   classifyInput,
   PageRangeDto,
+  pageSelectionSchema,
   UploadResponseDto,
 } from '../requests/classify-config.dto.js';
 import {
   bool,
   Check,
+  checker,
   type Checker,
   fail,
   int,
@@ -28,24 +30,28 @@ import {
  */
 
 function oneOf(values: readonly string[]): Checker {
-  return (v) =>
+  return checker({ type: 'string', enum: [...values] }, (v) =>
     typeof v === 'string' && values.includes(v)
       ? ok(v)
       : fail('enum', `Input should be ${quoteList([...values])}`, v, {
           expected: quoteList([...values]),
-        });
+        }),
+  );
 }
 
-const anyObject: Checker = (v) =>
-  isPlainObject(v) ? ok(v) : fail('dict_type', 'Input should be a valid dictionary', v);
+/** An object docproc accepts and does not act on (see docs/decisions.md). */
+const anyObject = checker({ type: 'object', additionalProperties: true }, (v) =>
+  isPlainObject(v) ? ok(v) : fail('dict_type', 'Input should be a valid dictionary', v),
+);
 
-const number: Checker = (v) =>
+const number = checker({ type: 'number' }, (v) =>
   typeof v === 'number' && Number.isFinite(v)
     ? ok(v)
-    : fail('float_type', 'Input should be a valid number', v);
+    : fail('float_type', 'Input should be a valid number', v),
+);
 
 /** PageRange | PageRange[] | int[] | null; no page cap (parse reads the whole document). */
-const operationPageRange: Checker = (v) => {
+const operationPageRange: Checker = checker(pageSelectionSchema(), (v) => {
   if (v === null) return ok(null);
   if (Array.isArray(v)) {
     return v.length > 0 && typeof v[0] === 'number'
@@ -58,7 +64,7 @@ const operationPageRange: Checker = (v) => {
     'Input should be a PageRange object, a list of PageRange objects, a list of integers or null',
     v,
   );
-};
+});
 
 export const CHUNK_MODES = ['variable', 'section', 'page', 'disabled', 'block', 'page_sections'];
 export const BLOCK_TYPES = [

@@ -1,9 +1,22 @@
-import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiErrors,
+  ApiProcessingAuth,
+  ApiValidationError,
+} from '../../common/openapi/api-responses.js';
+import { AsyncJobResponseBody } from '../jobs/result.responses.js';
+import { ApiJsonBody } from '../requests/request-schema.js';
+import {
+  ExtractResponseBody,
+  ParseResponseBody,
+  SplitResponseBody,
+} from './operation.responses.js';
+import type { FastifyReply } from 'fastify';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
 import { ProcessingAuthGuard } from '../../accounts/auth/processing-auth.guard.js';
+import { abortWhenClientLeaves } from '../requests/client-disconnect.js';
 import { ValidatedBodyPipe } from '../requests/validated-body.pipe.js';
 import { OperationJobsService, type OperationKind } from './operation-jobs.service.js';
 import {
@@ -17,17 +30,10 @@ const parseBody = new ValidatedBodyPipe(ParseConfigDto);
 const extractBody = new ValidatedBodyPipe(ExtractConfigDto);
 const splitBody = new ValidatedBodyPipe(SplitConfigDto);
 
-function abortOnClose(request: FastifyRequest): AbortSignal {
-  const aborted = new AbortController();
-  request.raw.once('close', () => {
-    if (!request.raw.complete) aborted.abort();
-  });
-  return aborted.signal;
-}
-
 /** parse, extract and split: sync (waits for the job) and `_async` (returns `job_id`). */
 @ApiTags('operations')
-@ApiBearerAuth('SkippableHTTPBearer')
+@ApiProcessingAuth()
+@ApiValidationError()
 @Controller()
 @UseGuards(ProcessingAuthGuard)
 export class OperationsController {
@@ -37,26 +43,32 @@ export class OperationsController {
     kind: OperationKind,
     config: OperationBaseDto,
     principal: ProcessingPrincipal,
-    request: FastifyRequest,
+    reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
-    return this.operations.runSync(kind, principal, config, abortOnClose(request));
+    return this.operations.runSync(kind, principal, config, abortWhenClientLeaves(reply));
   }
 
   @Post('parse')
   @HttpCode(200)
+  @ApiJsonBody(ParseConfigDto)
+  @ApiOkResponse({ type: ParseResponseBody })
+  @ApiErrors(400, 404, 409, 413, 503)
   @ApiOperation({
     summary: 'Parse: typed blocks with bounding boxes (pin: settings.alpha.layout_model)',
   })
   parse(
     @Body(parseBody) config: ParseConfigDto,
     @CurrentPrincipal() principal: ProcessingPrincipal,
-    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
-    return this.sync('parse', config, principal, request);
+    return this.sync('parse', config, principal, reply);
   }
 
   @Post('parse_async')
   @HttpCode(200)
+  @ApiJsonBody(ParseConfigDto)
+  @ApiOkResponse({ type: AsyncJobResponseBody })
+  @ApiErrors(404, 409, 413, 503)
   @ApiOperation({ summary: 'Parse as a job; returns job_id' })
   parseAsync(
     @Body(parseBody) config: ParseConfigDto,
@@ -67,6 +79,9 @@ export class OperationsController {
 
   @Post('extract')
   @HttpCode(200)
+  @ApiJsonBody(ExtractConfigDto)
+  @ApiOkResponse({ type: ExtractResponseBody })
+  @ApiErrors(400, 404, 409, 413, 503)
   @ApiOperation({
     summary:
       'Extract: schema values with citations (pins: settings.alpha.extract_model, settings.alpha.deep_extract_model)',
@@ -74,13 +89,16 @@ export class OperationsController {
   extract(
     @Body(extractBody) config: ExtractConfigDto,
     @CurrentPrincipal() principal: ProcessingPrincipal,
-    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
-    return this.sync('extract', config, principal, request);
+    return this.sync('extract', config, principal, reply);
   }
 
   @Post('extract_async')
   @HttpCode(200)
+  @ApiJsonBody(ExtractConfigDto)
+  @ApiOkResponse({ type: AsyncJobResponseBody })
+  @ApiErrors(404, 409, 413, 503)
   @ApiOperation({ summary: 'Extract as a job; returns job_id' })
   extractAsync(
     @Body(extractBody) config: ExtractConfigDto,
@@ -91,19 +109,25 @@ export class OperationsController {
 
   @Post('split')
   @HttpCode(200)
+  @ApiJsonBody(SplitConfigDto)
+  @ApiOkResponse({ type: SplitResponseBody })
+  @ApiErrors(400, 404, 409, 413, 503)
   @ApiOperation({
     summary: 'Split: page ranges per section (pin: top-level alpha.deep_split_model)',
   })
   split(
     @Body(splitBody) config: SplitConfigDto,
     @CurrentPrincipal() principal: ProcessingPrincipal,
-    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
-    return this.sync('split', config, principal, request);
+    return this.sync('split', config, principal, reply);
   }
 
   @Post('split_async')
   @HttpCode(200)
+  @ApiJsonBody(SplitConfigDto)
+  @ApiOkResponse({ type: AsyncJobResponseBody })
+  @ApiErrors(404, 409, 413, 503)
   @ApiOperation({ summary: 'Split as a job; returns job_id' })
   splitAsync(
     @Body(splitBody) config: SplitConfigDto,

@@ -25,10 +25,12 @@ import {
 import { isDeepWork } from '../queue/deep-work.js';
 import { QueueWorkers, type TaskHandler } from '../queue/queue-workers.service.js';
 import type { WebhookConfig } from '../requests/classify-config.dto.js';
+import { ProcessingMetrics } from '../processing.metrics.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 import { JobEvents } from './job-events.js';
 import { type JobRecord, type JobType, ProcessingError, toProcessingError } from './job.types.js';
 import { JobsRepository } from './jobs.repository.js';
+import { RunningJobs } from './running-jobs.js';
 import { syncTimeoutError } from './sync-timeout.js';
 
 /** The queue payload of every job task. */
@@ -70,8 +72,11 @@ export interface Billing {
 export interface JobPipeline<Outcome> {
   /** Queue task kind of these jobs. */
   readonly taskKind: string;
-  /** Runs a started job. Errors the client caused are thrown as ProcessingError. */
-  run(job: JobRecord, documents: InputDocument[]): Promise<Outcome>;
+  /**
+   * Runs a started job. Errors the client caused are thrown as ProcessingError; `signal`
+   * aborts when the job is cancelled (the executor doing the work is ended).
+   */
+  run(job: JobRecord, documents: InputDocument[], signal?: AbortSignal): Promise<Outcome>;
   billing(job: JobRecord, outcome: Outcome): Billing;
   /** The stored result (the body of a sync response and of `GET /job`'s `result`). */
   result(
@@ -125,6 +130,8 @@ export class JobRunner {
     private readonly relay: UsageOutboxRelay,
     private readonly webhooks: WebhooksService,
     private readonly admission: AdmissionService,
+    private readonly running: RunningJobs,
+    private readonly metrics: ProcessingMetrics,
   ) {}
 
   /** Registers the pipeline's task handler with this process's queue workers. */
@@ -245,6 +252,9 @@ export class JobRunner {
       );
     }
     if (outcome === 'timeout') throw syncTimeoutError(jobId, timeoutMs);
+    if (outcome === 'aborted' && (await this.cancelUnstarted(jobId))) {
+      throw new ApiError(HttpStatus.CONFLICT, 'JOB_CANCELLED', 'The client went away');
+    }
     // Woken by shutdown (or the client left) with the job unfinished.
     throw new ApiError(
       HttpStatus.SERVICE_UNAVAILABLE,
@@ -252,6 +262,21 @@ export class JobRunner {
       'The service is shutting down',
       { job_id: jobId },
     );
+  }
+
+  /**
+   * A sync job whose client disconnected before it started is cancelled: it never runs and
+   * is not billed. One already running completes and is billed once, as its work was done.
+   */
+  private async cancelUnstarted(jobId: string): Promise<boolean> {
+    const cancelled = await this.db.transaction(async (tx) => {
+      const job = await this.jobs.find(jobId, tx);
+      if (job?.state !== 'queued') return false;
+      await this.jobs.markCancelled(tx, jobId);
+      return true;
+    });
+    if (cancelled) this.events.finished(jobId);
+    return cancelled;
   }
 
   // ---- the cpu task -----------------------------------------------------------------------
@@ -274,12 +299,23 @@ export class JobRunner {
     }
     const job = (await this.jobs.find(jobId))!;
     let outcome: Outcome;
+    const signal = this.running.start(jobId);
     try {
       const input = job.request.input as ClassifyInputValue;
       const documents = await this.inputs.resolve(job.orgId, input);
-      outcome = await pipeline.run(job, documents);
+      // Cancelled while its inputs were fetched: the work does not start.
+      signal.throwIfAborted();
+      outcome = await pipeline.run(job, documents, signal);
     } catch (error) {
       if (this.workers.stopping) throw error;
+      if (signal.aborted) {
+        // POST /cancel ended the task: recorded as cancelled (cancel_requested is set).
+        await this.finishFailed(
+          task,
+          new ProcessingError('JOB_CANCELLED', 'The job was cancelled', 409),
+        );
+        return;
+      }
       const mapped = toProcessingError(error);
       if (!(mapped instanceof ProcessingError))
         this.logger.error({ err: error, jobId, kind: pipeline.taskKind }, 'job failed');
@@ -293,6 +329,8 @@ export class JobRunner {
             );
       await this.finishFailed(task, failure);
       return;
+    } finally {
+      this.running.finish(jobId);
     }
     await this.finishCompleted(pipeline, task, job, outcome);
   }
@@ -330,6 +368,7 @@ export class JobRunner {
         // Cancelled while running: the result is discarded, not billed, no webhook.
         await this.jobs.markCancelled(tx, jobId);
         await this.queue.complete(task, tx);
+        this.metrics.jobFinished(job.type, 'cancelled', job.createdAt);
         return 0;
       }
       const billing = pipeline.billing(job, outcome);
@@ -345,6 +384,7 @@ export class JobRunner {
       await this.outbox.insert(tx, usageEvent(job, billing, credits));
       const scheduled = await this.webhooks.scheduleForJob(tx, job, 'Completed');
       await this.queue.complete(task, tx);
+      this.metrics.jobFinished(job.type, 'completed', job.createdAt);
       return scheduled;
     });
     this.afterFinish(jobId, deliveries);
@@ -363,9 +403,11 @@ export class JobRunner {
       if (job && (job.state === 'queued' || job.state === 'running')) {
         if (job.cancelRequested) {
           await this.jobs.markCancelled(tx, jobId);
+          this.metrics.jobFinished(job.type, 'cancelled', job.createdAt);
         } else {
           await this.jobs.markFailed(tx, jobId, failure.code, failure.message, failure.status);
           scheduled = await this.webhooks.scheduleForJob(tx, job, 'Failed');
+          this.metrics.jobFinished(job.type, 'failed', job.createdAt);
         }
       }
       if (completeTask) await this.queue.complete(task, tx);

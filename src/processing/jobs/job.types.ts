@@ -4,6 +4,10 @@ import {
   UnsupportedDocumentError,
 } from '../../documents/readers/document.errors.js';
 import { DocumentLimitError } from '../../documents/readers/document-limits.js';
+import {
+  ExecutorCrashedError,
+  ExecutorLimitError,
+} from '../../documents/executors/executor.errors.js';
 
 /** Internal job states; the API shows Pending (queued, running), Completed and Failed. */
 export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -72,6 +76,8 @@ export function toProcessingError(error: unknown): unknown {
   if (error instanceof UnsupportedDocumentError) {
     return new ProcessingError('UNSUPPORTED_DOCUMENT', error.message, 400);
   }
+  if (error instanceof ExecutorLimitError || error instanceof ExecutorCrashedError)
+    return new ProcessingError(error.code, error.message, error.status);
   if (error instanceof DocumentLimitError)
     return new ProcessingError(error.code, error.message, error.status);
   if (error instanceof CorruptDocumentError)

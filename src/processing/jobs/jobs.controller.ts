@@ -4,6 +4,19 @@ import { RequestValidationError } from '../../common/validation-error.js';
 import type { ValidationErrorItem } from '../../common/validation-error.js';
 import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
 import { ProcessingAuthGuard } from '../../accounts/auth/processing-auth.guard.js';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ApiErrors,
+  ApiProcessingAuth,
+  ApiValidationError,
+} from '../../common/openapi/api-responses.js';
+import {
+  CancelJobBody,
+  DeleteJobBody,
+  JobBody,
+  JobListBody,
+  OPERATION_RESPONSE,
+} from './job.responses.js';
 import { JobView } from './job.presenter.js';
 import { JobListQuery, JobsService } from './jobs.service.js';
 
@@ -48,12 +61,17 @@ function parseListQuery(query: Record<string, unknown>): JobListQuery {
   return { cursor, limit, excludeConfigs };
 }
 
+@ApiTags('jobs')
+@ApiProcessingAuth()
 @Controller()
 @UseGuards(ProcessingAuthGuard)
 export class JobsController {
   constructor(private readonly jobs: JobsService) {}
 
   @Get('job/:job_id')
+  @ApiOperation({ summary: 'Get a job: status, and its result once Completed' })
+  @ApiOkResponse({ type: JobBody })
+  @ApiErrors(404)
   get(
     @Param('job_id') jobId: string,
     @CurrentPrincipal() principal: ProcessingPrincipal,
@@ -62,6 +80,26 @@ export class JobsController {
   }
 
   @Get('jobs')
+  @ApiOperation({ summary: "List the organization's jobs, newest first" })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
+  })
+  @ApiQuery({
+    name: 'cursor',
+    required: false,
+    schema: { type: 'string' },
+    description: '`next_cursor` of the previous page',
+  })
+  @ApiQuery({
+    name: 'exclude_configs',
+    required: false,
+    schema: { type: 'boolean', default: false },
+    description: 'Leave out `raw_config`',
+  })
+  @ApiOkResponse({ type: JobListBody })
+  @ApiValidationError()
   list(
     @Query() query: Record<string, unknown>,
     @CurrentPrincipal() principal: ProcessingPrincipal,
@@ -71,22 +109,37 @@ export class JobsController {
 
   @Post('cancel/:job_id')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Cancel a queued or running job' })
+  @ApiOkResponse({ type: CancelJobBody })
+  @ApiErrors(404, 409)
   cancel(@Param('job_id') jobId: string, @CurrentPrincipal() principal: ProcessingPrincipal) {
     return this.jobs.cancel(principal.orgId, jobId);
   }
 
   @Delete('job/:job_id')
+  @ApiOperation({ summary: 'Delete a job and its result (recorded usage stays)' })
+  @ApiOkResponse({ type: DeleteJobBody })
+  @ApiErrors(404)
   remove(@Param('job_id') jobId: string, @CurrentPrincipal() principal: ProcessingPrincipal) {
     return this.jobs.delete(principal.orgId, jobId);
   }
 }
 
 /** `force_url_result` URLs: authorized by their signature, so no bearer key is needed. */
+@ApiTags('jobs')
 @Controller()
 export class JobResultController {
   constructor(private readonly jobs: JobsService) {}
 
   @Get('job/:job_id/result')
+  @ApiOperation({
+    summary: 'The full result behind a `force_url_result` URL',
+    description: 'Authorized by the signature in the URL; no bearer key.',
+  })
+  @ApiQuery({ name: 'expires', required: true, schema: { type: 'string' } })
+  @ApiQuery({ name: 'signature', required: true, schema: { type: 'string' } })
+  @ApiOkResponse({ schema: OPERATION_RESPONSE, description: 'The operation response' })
+  @ApiErrors(403, 404)
   result(
     @Param('job_id') jobId: string,
     @Query('expires') expires: unknown,

@@ -15,6 +15,7 @@ import { JobEvents } from './job-events.js';
 import { JobView, presentJob, presentListItem } from './job.presenter.js';
 import { JobRecord } from './job.types.js';
 import { JobsRepository } from './jobs.repository.js';
+import { RunningJobs } from './running-jobs.js';
 import { QueueWorkers } from '../queue/queue-workers.service.js';
 import { asUrlResult, forcesUrlResult } from './url-result.js';
 
@@ -52,6 +53,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly signer: UrlSigner,
     private readonly events: JobEvents,
     private readonly workers: QueueWorkers,
+    private readonly running: RunningJobs,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -154,8 +156,9 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Queued jobs are cancelled at once; a running one finishes its current step and is then
-   * discarded (not billed, no webhook). Finished jobs cannot be cancelled.
+   * Queued jobs are cancelled at once; a running one has its task stopped (the executor
+   * process doing it is ended) and is recorded as cancelled: not billed, no webhook.
+   * Finished jobs cannot be cancelled.
    */
   async cancel(orgId: string, jobId: string): Promise<{ job_id: string; status: string }> {
     const outcome = await this.db.transaction(async (tx) => {
@@ -169,6 +172,8 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
       return job.state;
     });
     if (outcome === 'queued') this.events.finished(jobId);
+    // Running here: stopped now. Running in a Redis worker process: discarded when it ends.
+    if (outcome === 'running') this.running.abort(jobId);
     return { job_id: jobId, status: outcome === 'running' ? 'Cancelling' : 'Cancelled' };
   }
 

@@ -1,6 +1,7 @@
 import { Allow, IsBoolean, IsIn } from 'class-validator';
 import {
   Check,
+  checker,
   Checker,
   CheckResult,
   dict,
@@ -8,12 +9,14 @@ import {
   Issue,
   int,
   isPlainObject,
+  type JsonSchema,
   list,
   model,
   nonEmptyStr,
   nullable,
   ok,
   prefix,
+  registerModel,
   Required,
   str,
 } from './request-validation.js';
@@ -21,7 +24,7 @@ import { countRequestedPages, MAX_SELECTED_PAGES } from '../../documents/readers
 
 export const INPUT_SCHEMES = ['http:', 'https:', 'docproc:'];
 
-export const httpUrlChecker: Checker = (v) => {
+export const httpUrlChecker: Checker = checker({ type: 'string', format: 'uri' }, (v) => {
   const base = nonEmptyStr(v);
   if (base.issues.length) return base;
   let url: URL;
@@ -36,24 +39,31 @@ export const httpUrlChecker: Checker = (v) => {
     });
   }
   return ok(v);
-};
+});
 
-const inputUrl: Checker = (v) => {
-  const base = nonEmptyStr(v);
-  if (base.issues.length) return base;
-  let url: URL;
-  try {
-    url = new URL(v as string);
-  } catch {
-    return fail('url_parsing', 'Input should be a valid URL', v, { error: 'invalid URL' });
-  }
-  if (!INPUT_SCHEMES.includes(url.protocol)) {
-    return fail('url_scheme', "URL scheme should be 'http', 'https' or 'docproc'", v, {
-      expected_schemes: "'http', 'https', 'docproc'",
-    });
-  }
-  return ok(v);
-};
+const inputUrl: Checker = checker(
+  {
+    type: 'string',
+    format: 'uri',
+    description: 'A public http(s) URL, or a `docproc://<file_id>` from `POST /upload`',
+  },
+  (v) => {
+    const base = nonEmptyStr(v);
+    if (base.issues.length) return base;
+    let url: URL;
+    try {
+      url = new URL(v as string);
+    } catch {
+      return fail('url_parsing', 'Input should be a valid URL', v, { error: 'invalid URL' });
+    }
+    if (!INPUT_SCHEMES.includes(url.protocol)) {
+      return fail('url_scheme', "URL scheme should be 'http', 'https' or 'docproc'", v, {
+        expected_schemes: "'http', 'https', 'docproc'",
+      });
+    }
+    return ok(v);
+  },
+);
 
 export class UploadResponseDto {
   @Required()
@@ -108,27 +118,36 @@ export type WebhookConfig = HostedWebhookConfigDto | DirectWebhookConfigDto;
  * Discriminated by `mode`. Without `mode`, a body with `url` can only be the direct variant
  * (the hosted one forbids extra fields), anything else is hosted, as pydantic would pick.
  */
-const webhookConfig: Checker = (v) => {
-  if (v === null) return ok(null);
-  if (!isPlainObject(v)) {
+const webhookConfig: Checker = checker(
+  {
+    anyOf: [
+      { $ref: `#/components/schemas/${registerModel(HostedWebhookConfigDto)}` },
+      { $ref: `#/components/schemas/${registerModel(DirectWebhookConfigDto)}` },
+      { type: 'null' },
+    ],
+  },
+  (v) => {
+    if (v === null) return ok(null);
+    if (!isPlainObject(v)) {
+      return fail(
+        'model_attributes_type',
+        'Input should be a valid dictionary or object to extract fields from',
+        v,
+      );
+    }
+    const mode = v.mode;
+    if (mode === 'direct' || (mode === undefined && 'url' in v))
+      return model(DirectWebhookConfigDto)(v);
+    if (mode === undefined || HOSTED_WEBHOOK_MODES.includes(mode as 'hosted'))
+      return model(HostedWebhookConfigDto)(v);
     return fail(
-      'model_attributes_type',
-      'Input should be a valid dictionary or object to extract fields from',
+      'union_tag_invalid',
+      `Input tag '${String(mode)}' found using 'mode' does not match any of the expected tags: 'hosted', 'svix', 'direct'`,
       v,
+      { discriminator: "'mode'", tag: String(mode), expected_tags: "'hosted', 'svix', 'direct'" },
     );
-  }
-  const mode = v.mode;
-  if (mode === 'direct' || (mode === undefined && 'url' in v))
-    return model(DirectWebhookConfigDto)(v);
-  if (mode === undefined || HOSTED_WEBHOOK_MODES.includes(mode as 'hosted'))
-    return model(HostedWebhookConfigDto)(v);
-  return fail(
-    'union_tag_invalid',
-    `Input tag '${String(mode)}' found using 'mode' does not match any of the expected tags: 'hosted', 'svix', 'direct'`,
-    v,
-    { discriminator: "'mode'", tag: String(mode), expected_tags: "'hosted', 'svix', 'direct'" },
-  );
-};
+  },
+);
 
 export class AsyncConfigDto {
   /** Any JSON value; included in the webhook body, and in usage events when an object. */
@@ -143,16 +162,25 @@ export class AsyncConfigDto {
 }
 
 /** string | string[] | UploadResponse, chosen by the JSON shape. */
-export const classifyInput: Checker = (v) => {
-  if (typeof v === 'string') return inputUrl(v);
-  if (Array.isArray(v)) return list(inputUrl, { minItems: 1 })(v);
-  if (isPlainObject(v)) return model(UploadResponseDto)(v);
-  return fail(
-    'string_type',
-    'Input should be a valid string, a list of strings or an UploadResponse object',
-    v,
-  );
-};
+export const classifyInput: Checker = checker(
+  {
+    anyOf: [
+      inputUrl.schema,
+      { type: 'array', items: inputUrl.schema, minItems: 1 },
+      { $ref: `#/components/schemas/${registerModel(UploadResponseDto)}` },
+    ],
+  },
+  (v) => {
+    if (typeof v === 'string') return inputUrl(v);
+    if (Array.isArray(v)) return list(inputUrl, { minItems: 1 })(v);
+    if (isPlainObject(v)) return model(UploadResponseDto)(v);
+    return fail(
+      'string_type',
+      'Input should be a valid string, a list of strings or an UploadResponse object',
+      v,
+    );
+  },
+);
 
 export type PageSelection = PageRangeDto | PageRangeDto[] | number[] | null;
 
@@ -161,7 +189,21 @@ export type PageSelection = PageRangeDto | PageRangeDto[] | number[] | null;
  * most 10 selected pages. Open-ended ranges are counted when the document's page count is
  * known (by the document loader), closed ones here.
  */
-const pageRange: Checker = (v) => {
+/** PageRange | PageRange[] | int[] | null, in JSON Schema. */
+export function pageSelectionSchema(maxPages?: number): JsonSchema {
+  const pageRef = { $ref: `#/components/schemas/${registerModel(PageRangeDto)}` };
+  return {
+    anyOf: [
+      pageRef,
+      { type: 'array', items: pageRef },
+      { type: 'array', items: { type: 'integer', minimum: 1 } },
+      { type: 'null' },
+    ],
+    ...(maxPages ? { description: `1-indexed pages; at most ${maxPages} pages selected` } : {}),
+  };
+}
+
+const pageRange: Checker = checker(pageSelectionSchema(MAX_SELECTED_PAGES), (v) => {
   let result: CheckResult;
   if (v === null) return ok(null);
   if (Array.isArray(v)) {
@@ -213,7 +255,7 @@ const pageRange: Checker = (v) => {
     );
   }
   return ok(value);
-};
+});
 
 export class ClassifyConfigDto {
   @Required()

@@ -18,8 +18,42 @@ export interface CheckResult {
   /** The converted value (a DTO instance for nested models) when there are no issues. */
   value?: unknown;
 }
-export type Checker = (value: unknown) => CheckResult;
-type Class<T> = new () => T;
+/** A JSON Schema (OpenAPI 3.1 dialect) describing what a checker accepts. */
+export type JsonSchema = Record<string, unknown>;
+/**
+ * Validates one field's value. `schema` is what it accepts, in JSON Schema, so the OpenAPI
+ * description is generated from the same code that validates (request-schema.ts).
+ */
+export interface Checker {
+  (value: unknown): CheckResult;
+  readonly schema: JsonSchema;
+}
+export type Class<T> = new () => T;
+
+/** A checker from its validation function and the JSON Schema of what it accepts. */
+export function checker(schema: JsonSchema, check: (value: unknown) => CheckResult): Checker {
+  return Object.assign(check, { schema });
+}
+
+const models = new Map<string, Class<object>>();
+
+/** The components/schemas name of a request model: its class name without `Dto`. */
+export function modelName(cls: Class<unknown>): string {
+  return cls.name.replace(/Dto$/, '');
+}
+
+/** Every request model a checker refers to (by `model(cls)`), by component name. */
+export function registeredModels(): ReadonlyMap<string, Class<object>> {
+  return models;
+}
+
+export function registerModel(cls: Class<object>): string {
+  const name = modelName(cls);
+  const known = models.get(name);
+  if (known && known !== cls) throw new Error(`two request models are named ${name}`);
+  models.set(name, cls);
+  return name;
+}
 
 const CHECK = 'docproc_check';
 const REQUIRED = 'docproc_required';
@@ -65,6 +99,7 @@ export function Required(): PropertyDecorator {
 export function Check(checker: Checker, options: { optional?: boolean } = {}): PropertyDecorator {
   return ValidateBy({
     name: CHECK,
+    constraints: [checker],
     validator: {
       validate(value: unknown, args) {
         if (value === undefined) return options.optional === true || args === undefined;
@@ -145,6 +180,8 @@ export function quoteList(values: unknown[]): string {
  * defaults come from the class's property initializers. Returns the DTO instance when
  * there are no issues.
  */
+export { CHECK, REQUIRED };
+
 export function validateModel<T extends object>(
   cls: Class<T>,
   value: unknown,
@@ -195,21 +232,25 @@ export function validateModel<T extends object>(
 
 // ---- checkers for composite field types ------------------------------------------------
 
-export const str: Checker = (v) =>
-  typeof v === 'string' ? ok(v) : fail('string_type', 'Input should be a valid string', v);
+export const str = checker({ type: 'string' }, (v) =>
+  typeof v === 'string' ? ok(v) : fail('string_type', 'Input should be a valid string', v),
+);
 
-export const nonEmptyStr: Checker = (v) =>
+export const nonEmptyStr = checker({ type: 'string', minLength: 1 }, (v) =>
   typeof v !== 'string'
     ? str(v)
     : v.length > 0
       ? ok(v)
-      : fail('string_too_short', 'String should have at least 1 character', v, { min_length: 1 });
+      : fail('string_too_short', 'String should have at least 1 character', v, { min_length: 1 }),
+);
 
-export const bool: Checker = (v) =>
-  typeof v === 'boolean' ? ok(v) : fail('bool_type', 'Input should be a valid boolean', v);
+export const bool = checker({ type: 'boolean' }, (v) =>
+  typeof v === 'boolean' ? ok(v) : fail('bool_type', 'Input should be a valid boolean', v),
+);
 
 export function int(options: { ge?: number } = {}): Checker {
-  return (v) => {
+  const schema = { type: 'integer', ...(options.ge !== undefined ? { minimum: options.ge } : {}) };
+  return checker(schema, (v) => {
     if (typeof v !== 'number' || !Number.isFinite(v) || typeof v === 'boolean') {
       return fail('int_type', 'Input should be a valid integer', v);
     }
@@ -232,15 +273,25 @@ export function int(options: { ge?: number } = {}): Checker {
       );
     }
     return ok(v);
-  };
+  });
 }
 
-export function nullable(checker: Checker): Checker {
-  return (v) => (v === null ? ok(null) : checker(v));
+/** `T | null`: in JSON Schema, the type with `null` added. */
+export function nullable(inner: Checker): Checker {
+  const schema =
+    typeof inner.schema.type === 'string' && !('enum' in inner.schema)
+      ? { ...inner.schema, type: [inner.schema.type, 'null'] }
+      : { anyOf: [inner.schema, { type: 'null' }] };
+  return checker(schema, (v) => (v === null ? ok(null) : inner(v)));
 }
 
 export function list(item: Checker, options: { minItems?: number } = {}): Checker {
-  return (v) => {
+  const schema = {
+    type: 'array',
+    items: item.schema,
+    ...(options.minItems ? { minItems: options.minItems } : {}),
+  };
+  return checker(schema, (v) => {
     if (!Array.isArray(v)) return fail('list_type', 'Input should be a valid list', v);
     if (options.minItems !== undefined && v.length < options.minItems) {
       return fail(
@@ -258,11 +309,11 @@ export function list(item: Checker, options: { minItems?: number } = {}): Checke
       out.push(result.value);
     });
     return issues.length ? { issues } : ok(out);
-  };
+  });
 }
 
 export function dict(valueChecker: Checker): Checker {
-  return (v) => {
+  return checker({ type: 'object', additionalProperties: valueChecker.schema }, (v) => {
     if (!isPlainObject(v)) return fail('dict_type', 'Input should be a valid dictionary', v);
     const issues: Issue[] = [];
     const out: Record<string, unknown> = {};
@@ -272,12 +323,14 @@ export function dict(valueChecker: Checker): Checker {
       out[key] = result.value;
     }
     return issues.length ? { issues } : ok(out);
-  };
+  });
 }
 
+/** A nested request model; described once under components/schemas and referred to. */
 export function model<T extends object>(cls: Class<T>): Checker {
-  return (v) => {
+  const name = registerModel(cls);
+  return checker({ $ref: `#/components/schemas/${name}` }, (v) => {
     const { instance, issues } = validateModel(cls, v);
     return issues.length ? { issues } : ok(instance);
-  };
+  });
 }

@@ -3,8 +3,23 @@ import type { FastifyRequest } from 'fastify';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
 import { ProcessingAuthGuard } from '../../accounts/auth/processing-auth.guard.js';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiErrors, ApiProcessingAuth } from '../../common/openapi/api-responses.js';
+import { UploadResponseDto } from '../requests/classify-config.dto.js';
+import { modelName, registerModel } from '../requests/request-validation.js';
 import { tooLargeError, UploadResponse, UploadService } from './upload.service.js';
 
+registerModel(UploadResponseDto);
+
+@ApiTags('upload')
+@ApiProcessingAuth()
 @Controller()
 @UseGuards(ProcessingAuthGuard)
 export class UploadController {
@@ -16,6 +31,28 @@ export class UploadController {
    */
   @Post('upload')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Upload a file, or get a presigned URL to PUT it to',
+    description:
+      'With a multipart `file`: stored, `presigned_url` is null. Without: `presigned_url` ' +
+      'is a signed, expiring URL to PUT the bytes to. `file_id` is a document input.',
+  })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({
+    required: false,
+    schema: {
+      type: 'object',
+      properties: { file: { type: 'string', format: 'binary', description: 'The file' } },
+    },
+  })
+  @ApiQuery({
+    name: 'extension',
+    required: false,
+    schema: { type: 'string' },
+    description: "File extension (default: the file name's, else `bin`)",
+  })
+  @ApiOkResponse({ schema: { $ref: `#/components/schemas/${modelName(UploadResponseDto)}` } })
+  @ApiErrors(413)
   async upload(
     @Req() request: FastifyRequest,
     @CurrentPrincipal() principal: ProcessingPrincipal,

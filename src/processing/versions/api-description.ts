@@ -1,45 +1,105 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import {
+  DocumentBuilder,
+  SwaggerModule,
+  type OpenAPIObject,
+  type OperationObject,
+} from '@nestjs/swagger';
+import { ACCOUNT_KEY_SCHEME, PROCESSING_KEY_SCHEME } from '../../common/openapi/api-responses.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import { requestModelSchemas } from '../requests/request-schema.js';
 import { apiVersion } from './api-version.js';
 
 /**
- * The OpenAPI document, generated from the controllers and DTOs when the app is built and
+ * The OpenAPI 3.1 document, generated from the controllers, their response classes and the
+ * request models' validation decorators (request-schema.ts) when first requested, and
  * served at `/openapi.json`. `info.version` is the API description version.
  */
 export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
+  const { publicBaseUrl } = app.get<AppConfig>(APP_CONFIG);
   const config = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
     .setTitle('docproc')
-    .setDescription('Document-processing API: classify, parse, extract, split; usage export.')
+    .setDescription(
+      'Document-processing API (classify, parse, extract, split; sync or as jobs with ' +
+        'webhooks) and the account dashboard API (keys, usage export). Errors other than ' +
+        '422 have the body `{"error":{"code","message",...}}`.',
+    )
     .setVersion(apiVersion())
-    .addBearerAuth({ type: 'http', scheme: 'bearer' }, 'SkippableHTTPBearer')
+    .addServer(publicBaseUrl)
+    .addSecurity(PROCESSING_KEY_SCHEME, {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'A processing API key of an organization: `Authorization: Bearer <API_KEY>`.',
+    })
+    .addSecurity(ACCOUNT_KEY_SCHEME, {
+      type: 'http',
+      scheme: 'bearer',
+      description:
+        'A personal account API key from the dashboard key page (not a processing key): ' +
+        '`Authorization: Bearer <ACCOUNT_API_KEY>`.',
+    })
     .build();
   const document = SwaggerModule.createDocument(app, config);
-  // Routes registered on Fastify directly (outside Nest controllers) are described here.
-  document.paths['/upload/{fileId}'] = {
-    put: {
-      operationId: 'presignedUpload',
-      summary: 'Upload the bytes of a file to a presigned upload URL',
-      description:
-        'Target of the `presigned_url` returned by `POST /upload` without a file. The query ' +
-        'carries the signature; the body is the raw file.',
-      tags: ['upload'],
-      parameters: [
-        { name: 'fileId', in: 'path', required: true, schema: { type: 'string' } },
-        { name: 'expires', in: 'query', required: true, schema: { type: 'string' } },
-        { name: 'signature', in: 'query', required: true, schema: { type: 'string' } },
-      ],
-      requestBody: {
-        required: true,
-        content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, ...requestModelSchemas() },
+  };
+  document.paths['/upload/{fileId}'] = { put: presignedUploadOperation() };
+  markPublicOperations(document);
+  return document;
+}
+
+/**
+ * Operations without a security requirement are public (health, versions, signed URLs):
+ * said explicitly with `security: []`. The API description spec checks that each of them
+ * answers without a key, so a guarded route cannot end up here by omission.
+ */
+function markPublicOperations(document: OpenAPIObject): void {
+  for (const item of Object.values(document.paths)) {
+    for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
+      const operation = item[method];
+      if (operation && !operation.security) operation.security = [];
+    }
+  }
+}
+
+/** `PUT /upload/{fileId}` is a Fastify route (presigned-put.plugin.ts), outside Nest's scan. */
+function presignedUploadOperation(): OperationObject {
+  const error = (description: string) => ({
+    description,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiError' } } },
+  });
+  return {
+    operationId: 'presignedUpload',
+    summary: 'Upload the bytes of a file to a presigned upload URL',
+    description:
+      'Target of the `presigned_url` returned by `POST /upload` without a file. The query ' +
+      'carries the signature (no bearer key); the body is the raw file.',
+    tags: ['upload'],
+    security: [],
+    parameters: [
+      { name: 'fileId', in: 'path', required: true, schema: { type: 'string' } },
+      { name: 'expires', in: 'query', required: true, schema: { type: 'string' } },
+      { name: 'signature', in: 'query', required: true, schema: { type: 'string' } },
+    ],
+    requestBody: {
+      required: true,
+      content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+    },
+    responses: {
+      '200': {
+        description: 'Stored; use `file_id` as a document input',
+        content: {
+          'application/json': { schema: { $ref: '#/components/schemas/UploadResponse' } },
+        },
       },
-      responses: {
-        '200': { description: '`{"file_id":"docproc://<id>.<ext>"}`' },
-        '403': { description: 'The signature is invalid or expired' },
-        '413': { description: 'The file is larger than the upload limit' },
-      },
+      '403': error('The signature is invalid or expired'),
+      '404': error('No such upload'),
+      '413': error('The file is larger than the upload limit'),
     },
   };
-  return document;
 }
 
 const routesByApp = new WeakMap<NestFastifyApplication, { method: string; path: string }[]>();

@@ -1,6 +1,6 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { apiVersion } from './api-version.js';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { API_VERSION_PATTERN, apiVersion } from './api-version.js';
 
 @ApiTags('versions')
 @Controller()
@@ -11,7 +11,10 @@ export class ApiVersionController {
    */
   @Get('version')
   @Header('content-type', 'application/json; charset=utf-8')
-  @ApiOkResponse({ description: '`"v<major>.<minor>.<patch>-<build suffix>"`' })
+  @ApiOperation({ summary: 'The API description version' })
+  @ApiOkResponse({
+    schema: { type: 'string', pattern: API_VERSION_PATTERN.source, example: 'v0.1.0-g1a2b3c4' },
+  })
   version(): string {
     return JSON.stringify(apiVersion());
   }

@@ -16,6 +16,26 @@ import { ValidatedBodyPipe } from '../requests/validated-body.pipe.js';
 import { CreateWebhookEndpointDto } from './webhook-endpoint.dto.js';
 import { WebhookEndpoint } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
+import {
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import {
+  ApiErrors,
+  ApiProcessingAuth,
+  ApiValidationError,
+} from '../../common/openapi/api-responses.js';
+import { ApiJsonBody } from '../requests/request-schema.js';
+import {
+  DeletedEndpointBody,
+  WebhookDeliveryListBody,
+  WebhookEndpointBody,
+  WebhookEndpointListBody,
+  WebhookSecretBody,
+} from './webhook.responses.js';
 
 function presentEndpoint(endpoint: WebhookEndpoint, withSecret: boolean) {
   return {
@@ -29,6 +49,8 @@ function presentEndpoint(endpoint: WebhookEndpoint, withSecret: boolean) {
 }
 
 /** Hosted webhook endpoints, the direct-mode signing secret, and delivery attempts. */
+@ApiTags('webhooks')
+@ApiProcessingAuth()
 @Controller('webhooks')
 @UseGuards(ProcessingAuthGuard)
 export class WebhooksController {
@@ -36,6 +58,11 @@ export class WebhooksController {
 
   @Post('endpoints')
   @HttpCode(201)
+  @ApiOperation({ summary: 'Register a hosted webhook endpoint (its secret is returned once)' })
+  @ApiJsonBody(CreateWebhookEndpointDto)
+  @ApiCreatedResponse({ type: WebhookEndpointBody })
+  @ApiValidationError()
+  @ApiErrors(400)
   async create(
     @Body(new ValidatedBodyPipe(CreateWebhookEndpointDto)) body: CreateWebhookEndpointDto,
     @CurrentPrincipal() principal: ProcessingPrincipal,
@@ -50,12 +77,17 @@ export class WebhooksController {
   }
 
   @Get('endpoints')
+  @ApiOperation({ summary: 'List the hosted webhook endpoints' })
+  @ApiOkResponse({ type: WebhookEndpointListBody })
   async list(@CurrentPrincipal() principal: ProcessingPrincipal) {
     const endpoints = await this.webhooks.listEndpoints(principal.orgId);
     return { endpoints: endpoints.map((e) => presentEndpoint(e, false)) };
   }
 
   @Delete('endpoints/:endpoint_id')
+  @ApiOperation({ summary: 'Delete a hosted webhook endpoint' })
+  @ApiOkResponse({ type: DeletedEndpointBody })
+  @ApiErrors(404)
   async remove(
     @Param('endpoint_id') endpointId: string,
     @CurrentPrincipal() principal: ProcessingPrincipal,
@@ -66,11 +98,16 @@ export class WebhooksController {
 
   /** The secret that signs direct-mode (`async.webhook.url`) deliveries of this organization. */
   @Get('secret')
+  @ApiOperation({ summary: 'The secret that signs direct-mode deliveries' })
+  @ApiOkResponse({ type: WebhookSecretBody })
   async secret(@CurrentPrincipal() principal: ProcessingPrincipal) {
     return { secret: await this.webhooks.orgSecret(principal.orgId) };
   }
 
   @Get('deliveries')
+  @ApiOperation({ summary: 'Webhook deliveries and every attempt' })
+  @ApiQuery({ name: 'job_id', required: false, schema: { type: 'string' } })
+  @ApiOkResponse({ type: WebhookDeliveryListBody })
   async deliveries(
     @Query('job_id') jobId: string | undefined,
     @CurrentPrincipal() principal: ProcessingPrincipal,

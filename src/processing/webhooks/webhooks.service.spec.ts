@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { Webhook } from 'standardwebhooks';
 import type { AppConfig } from '../../config/app-config.js';
 import type { DuckDbService, Transaction } from '../../database/duckdb.service.js';
+import type { ProcessingMetrics } from '../processing.metrics.js';
 import type { SafeFetcher } from '../inputs/safe-fetcher.js';
 import type { JobRecord } from '../jobs/job.types.js';
 import type { QueueDriver, QueueTask } from '../queue/queue-driver.js';
@@ -98,6 +99,7 @@ function setUp() {
     queue as unknown as QueueDriver,
     { register: jest.fn() } as unknown as QueueWorkers,
     fetcher as unknown as SafeFetcher,
+    { deliveryAttempted: jest.fn() } as unknown as ProcessingMetrics,
   );
   return { sut, endpoints, repository, queue, fetcher };
 }

@@ -9,6 +9,7 @@ import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
 import type { JobRecord } from '../jobs/job.types.js';
 import { QUEUE_DRIVER, type QueueDriver, type QueueTask } from '../queue/queue-driver.js';
 import { QueueWorkers, TaskHandler } from '../queue/queue-workers.service.js';
+import { ProcessingMetrics } from '../processing.metrics.js';
 import { SafeFetcher } from '../inputs/safe-fetcher.js';
 import type { WebhookConfig } from '../requests/classify-config.dto.js';
 import {
@@ -47,6 +48,7 @@ export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleIni
     @Inject(QUEUE_DRIVER) private readonly queue: QueueDriver,
     private readonly workers: QueueWorkers,
     private readonly fetcher: SafeFetcher,
+    private readonly metrics: ProcessingMetrics,
   ) {}
 
   onModuleInit(): void {
@@ -244,6 +246,7 @@ export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleIni
     const { webhookMaxAttempts, webhookRetryBaseMs, webhookRetryMaxMs } = this.config.processing;
     const permanent = secret === undefined;
     if (error === null) {
+      this.metrics.deliveryAttempted('delivered', attempt.durationMs);
       await this.db.transaction(async (tx) => {
         await this.repository.recordAttempt(tx, delivery.deliveryId, attempt, 'delivered', null);
         await this.queue.complete(task, tx);
@@ -251,6 +254,7 @@ export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleIni
       return;
     }
     if (attemptNo >= webhookMaxAttempts || permanent) {
+      this.metrics.deliveryAttempted('failed', attempt.durationMs);
       this.logger.error(
         {
           deliveryId: delivery.deliveryId,
@@ -269,6 +273,7 @@ export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleIni
     }
     const delay = Math.min(webhookRetryMaxMs, webhookRetryBaseMs * 2 ** (attemptNo - 1));
     const retryAt = new Date(Date.now() + delay);
+    this.metrics.deliveryAttempted('retrying', attempt.durationMs);
     this.logger.warn(
       { deliveryId: delivery.deliveryId, attempt: attemptNo, error, retryAt },
       'webhook delivery failed; retrying',

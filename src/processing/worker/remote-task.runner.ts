@@ -12,6 +12,7 @@ import {
 import { fetchInputDocument } from '../inputs/input-resolver.service.js';
 import { SafeFetcher } from '../inputs/safe-fetcher.js';
 import { ProcessingError } from '../jobs/job.types.js';
+import { poolOptionsFrom } from '../../documents/executors/task.pool.js';
 import { OperationPool } from '../../documents/executors/operation.pool.js';
 import {
   operationTaskOf,
@@ -38,10 +39,9 @@ export class RemoteTaskRunner implements OnApplicationShutdown {
   ) {
     this.blobDir = path.join(config.dataDir, 'blobs');
     // As many threads as this process takes cpu tasks at once: the small fixed pool.
-    this.operations = new OperationPool({
-      maxThreads: config.operations.redis?.cpuConcurrency ?? 1,
-      minThreads: config.processing.cpuWorkerWarmThreads,
-    });
+    this.operations = new OperationPool(
+      poolOptionsFrom(config.processing, config.operations.redis?.cpuConcurrency ?? 1),
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import { loggerParams } from '../../common/logging/log-redaction.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { ConfigModule } from '../../config/config.module.js';
 import { CLASSIFICATION_RUNNER } from '../classify-jobs/classification-runner.js';
@@ -20,7 +21,7 @@ export class WorkerModule {
       module: WorkerModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot({ pinoHttp: { level: config.logLevel } }),
+        LoggerModule.forRoot(loggerParams(config.logLevel, false)),
       ],
       providers: [
         // Same runner as ProcessingModule's CLASSIFICATION_RUNNER: swap both together.

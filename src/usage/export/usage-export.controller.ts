@@ -5,10 +5,39 @@ import { AccountAuthGuard } from '../../accounts/auth/account-auth.guard.js';
 import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
 import { MEMBERS, OrgAccess } from '../../accounts/auth/org-access.decorator.js';
 import type { AccountPrincipal } from '../../accounts/principal.js';
-import { parseUsageExportQuery } from './usage-export.query.js';
-import { UsageExportService, ResolvedExport } from './usage-export.service.js';
-import { CSV_HEADER, csvFileName, csvRow, exportJson } from './usage-export.serializer.js';
+import { applyDecorators } from '@nestjs/common';
+import {
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiQuery,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import { ApiAccountAuth, ApiErrors } from '../../common/openapi/api-responses.js';
+import { UsageExportBody } from '../usage.responses.js';
+import { parseUsageExportQuery, USAGE_EXPORT_PARAMETERS } from './usage-export.query.js';
 
+/** Repeatable parameters are sent by repeating the name (`product=a&product=b`). */
+const ApiUsageExportQuery = () =>
+  applyDecorators(
+    ...USAGE_EXPORT_PARAMETERS.map(({ name, description, schema, repeatable }) =>
+      ApiQuery({
+        name,
+        description,
+        required: false,
+        schema: repeatable ? { type: 'array', items: schema } : schema,
+        ...(repeatable ? { style: 'form', explode: true } : {}),
+      }),
+    ),
+  );
+import { UsageExportService, ResolvedExport } from './usage-export.service.js';
+import { CSV_HEADER, csvFileName, csvRow } from './usage-export.serializer.js';
+
+@ApiTags('usage')
+@ApiExtraModels(UsageExportBody)
+@ApiAccountAuth()
 @Controller('api/v1/usage')
 @UseGuards(AccountAuthGuard)
 export class UsageExportController {
@@ -18,6 +47,17 @@ export class UsageExportController {
   @Get('export')
   // Every member reads the org's usage; `orgId` may be left out (the service picks the org).
   @OrgAccess(MEMBERS, { from: 'query', field: 'orgId', optional: true })
+  @ApiOperation({ summary: 'Credits and request counts per day and group (JSON, or CSV)' })
+  @ApiUsageExportQuery()
+  @ApiProduces('application/json', 'text/csv')
+  @ApiOkResponse({
+    description: 'JSON; CSV (`date,group,credits,requestCount`) when `Accept` prefers text/csv',
+    content: {
+      'application/json': { schema: { $ref: getSchemaPath(UsageExportBody) } },
+      'text/csv': { schema: { type: 'string' } },
+    },
+  })
+  @ApiErrors(400, 403)
   async export(
     @CurrentPrincipal() principal: AccountPrincipal,
     @Query() rawQuery: Record<string, string | string[]>,
@@ -35,10 +75,8 @@ export class UsageExportController {
         .send(Readable.from(this.csvLines(resolved)));
       return;
     }
-    const data = await this.exports.jsonData(resolved);
-    void reply
-      .header('Content-Type', 'application/json; charset=utf-8')
-      .send(exportJson(resolved.orgId, resolved.query, data));
+    const body = await this.exports.jsonBody(resolved);
+    void reply.header('Content-Type', 'application/json; charset=utf-8').send(body);
   }
 
   private async *csvLines(resolved: ResolvedExport): AsyncGenerator<string> {

@@ -21,6 +21,74 @@ export interface UsageExportQuery {
   fileTypes: string[];
 }
 
+/** The query parameters parseUsageExportQuery reads, for the API description. */
+export const USAGE_EXPORT_PARAMETERS: {
+  name: string;
+  description: string;
+  schema: Record<string, unknown>;
+  repeatable?: boolean;
+}[] = [
+  {
+    name: 'startDate',
+    description: `Start of the period (UTC day, inclusive); default ${DEFAULT_PERIOD_DAYS} days before endDate`,
+    schema: { type: 'string', format: 'date' },
+  },
+  {
+    name: 'endDate',
+    description: `End of the period (inclusive; at most ${MAX_PERIOD_DAYS} days); default today`,
+    schema: { type: 'string', format: 'date' },
+  },
+  {
+    name: 'groupBy',
+    description: 'Grouping dimension',
+    schema: { type: 'string', enum: [...GROUP_BY_VALUES], default: 'product' },
+  },
+  {
+    name: 'metadataKey',
+    description:
+      'Async metadata key, enabled for the organization first; required with ' +
+      '`groupBy=metadata` or `metadataValue`',
+    schema: { type: 'string', minLength: 1 },
+  },
+  {
+    name: 'metadataValue',
+    description: 'Only jobs with these values of metadataKey (compared as text, 256 characters)',
+    schema: { type: 'string' },
+    repeatable: true,
+  },
+  {
+    name: 'orgId',
+    description:
+      "Organization; default the account key's default organization (required when the " +
+      'account belongs to several)',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'product',
+    description: 'Only these products',
+    schema: { type: 'string' },
+    repeatable: true,
+  },
+  {
+    name: 'feature',
+    description: 'Only these features',
+    schema: { type: 'string' },
+    repeatable: true,
+  },
+  {
+    name: 'apiKey',
+    description: 'Only these API key ids',
+    schema: { type: 'string' },
+    repeatable: true,
+  },
+  {
+    name: 'fileType',
+    description: 'Only these file types',
+    schema: { type: 'string' },
+    repeatable: true,
+  },
+];
+
 type RawQuery = Record<string, string | string[] | undefined>;
 
 const DAY_MS = 86_400_000;

@@ -5,6 +5,9 @@ import type { AccountPrincipal } from '../../accounts/principal.js';
 import { MetadataKeyService } from '../metadata/metadata-key.service.js';
 import { UsageExportRepository, UsageExportRow } from './usage-export.repository.js';
 import type { UsageExportQuery } from './usage-export.query.js';
+import { UsageExportCache, exportCacheKey } from './usage-export.cache.js';
+import { exportJson } from './usage-export.serializer.js';
+import { UsageWatermarks } from '../usage-watermarks.js';
 
 export interface ResolvedExport {
   orgId: string;
@@ -18,6 +21,8 @@ export class UsageExportService {
     private readonly accounts: AccountsService,
     private readonly metadataKeys: MetadataKeyService,
     private readonly exports: UsageExportRepository,
+    private readonly cache: UsageExportCache,
+    private readonly watermarks: UsageWatermarks,
   ) {}
 
   /** Decides the organization (spec rule 10: only the caller's own) and checks the metadata key. */
@@ -27,9 +32,19 @@ export class UsageExportService {
     return { orgId, query };
   }
 
-  /** The `data` array of the JSON body, as JSON text. */
-  jsonData({ orgId, query }: ResolvedExport): Promise<string> {
-    return this.exports.jsonData(query, orgId);
+  /**
+   * The JSON body. Served from the result cache while the org's ingestion watermark has
+   * not moved since it was computed; the watermark is read before the query runs, so an
+   * answer that raced a commit is stored under the older watermark and never served again.
+   */
+  async jsonBody({ orgId, query }: ResolvedExport): Promise<string> {
+    const key = exportCacheKey(orgId, query);
+    const watermark = this.watermarks.of(orgId);
+    const cached = this.cache.get(key, watermark);
+    if (cached !== undefined) return cached;
+    const body = exportJson(orgId, query, await this.exports.jsonData(query, orgId));
+    this.cache.set(key, watermark, body);
+    return body;
   }
 
   stream({ orgId, query }: ResolvedExport): AsyncGenerator<UsageExportRow[]> {

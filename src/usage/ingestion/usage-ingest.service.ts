@@ -6,6 +6,7 @@ import { GroupCommit } from './group-commit.js';
 import { UsageStoreRepository } from './usage-store.repository.js';
 import { UsageIngestMetrics } from './usage-ingest.metrics.js';
 import { MetadataKeyService } from '../metadata/metadata-key.service.js';
+import { UsageWatermarks } from '../usage-watermarks.js';
 import { normalizeUsageEvent } from './usage-event.normalizer.js';
 import type { NormalizedUsageEvent, UsageEventRejection } from './normalized-usage-event.js';
 
@@ -42,6 +43,7 @@ export class UsageIngestService {
     private readonly store: UsageStoreRepository,
     private readonly metrics: UsageIngestMetrics,
     private readonly metadataKeys: MetadataKeyService,
+    private readonly watermarks: UsageWatermarks,
   ) {}
 
   /** `payloads` are raw message values (bytes or text) or already-parsed objects. */
@@ -77,6 +79,8 @@ export class UsageIngestService {
     const stopTimer = this.metrics.batchWrite.startTimer();
     const written = await this.store.writeBatch(groups, this.config.usage.cardinality);
     stopTimer();
+    // After the commit: the export's result cache drops these orgs' answers.
+    this.watermarks.advance(written.orgs);
     for (const counts of written.groups) {
       this.metrics.ingested.inc(counts.inserted);
       this.metrics.duplicates.inc(counts.duplicates);

@@ -1,3 +1,14 @@
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiSchema,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiAccountAuth, ApiErrors } from '../../common/openapi/api-responses.js';
+import { MetadataKeyStatusBody, MetadataKeyStatusListBody } from '../usage.responses.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { IsString, Length } from 'class-validator';
 import { AccountAuthGuard } from '../../accounts/auth/account-auth.guard.js';
@@ -5,13 +16,17 @@ import { MANAGERS, MEMBERS, OrgAccess } from '../../accounts/auth/org-access.dec
 import { MetadataKeyService } from './metadata-key.service.js';
 import type { MetadataKeyStatus } from './metadata-key.repository.js';
 
+@ApiSchema({ name: 'EnableMetadataKey' })
 export class EnableMetadataKeyDto {
+  @ApiProperty({ minLength: 1, maxLength: 256, description: 'A key of `async.metadata`' })
   @IsString()
   @Length(1, 256)
   key!: string;
 }
 
 /** Dashboard endpoints: which async-metadata keys an org can group its usage by. */
+@ApiTags('usage')
+@ApiAccountAuth()
 @Controller('api/v1/orgs/:orgId/metadata-keys')
 @UseGuards(AccountAuthGuard)
 export class MetadataKeyController {
@@ -19,12 +34,18 @@ export class MetadataKeyController {
 
   @Get()
   @OrgAccess(MEMBERS)
+  @ApiOperation({ summary: 'Async metadata keys seen or enabled for grouping' })
+  @ApiOkResponse({ type: MetadataKeyStatusListBody })
+  @ApiErrors(403, 404)
   async list(@Param('orgId') orgId: string) {
     return { data: await this.metadataKeys.list(orgId) };
   }
 
   @Post()
   @OrgAccess(MANAGERS)
+  @ApiOperation({ summary: 'Enable a metadata key for usage grouping' })
+  @ApiCreatedResponse({ type: MetadataKeyStatusBody })
+  @ApiErrors(400, 403, 404)
   async enable(
     @Param('orgId') orgId: string,
     @Body() body: EnableMetadataKeyDto,
@@ -35,6 +56,9 @@ export class MetadataKeyController {
   @Delete(':key')
   @OrgAccess(MANAGERS)
   @HttpCode(204)
+  @ApiOperation({ summary: 'Disable a metadata key' })
+  @ApiNoContentResponse({ description: 'Disabled' })
+  @ApiErrors(403, 404)
   async disable(@Param('orgId') orgId: string, @Param('key') key: string): Promise<void> {
     await this.metadataKeys.disable(orgId, key);
   }

@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import Reducto, { toFile } from 'reductoai';
+import { fetch as sdkFetch } from 'reductoai/_shims/index';
 import { keyOf } from '../../support/processing-client.js';
 import { makeLayoutPdf } from '../../support/layout-documents.js';
+import { OpenApiConformance } from '../../support/openapi-conformance.js';
 import { until } from '../../support/operations.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
@@ -11,13 +13,17 @@ import { startWebhookReceiver, WebhookReceiver } from '../../support/webhook-rec
  * The official reductoai SDK pointed at docproc with `baseURL`, unchanged: every SDK call
  * docproc implements (upload, classify, parse, extract, split and their jobs, job
  * get/getAll/cancel, apiVersion, webhook.run), plus `/classify_async` through `post()`.
+ * Every response the SDK receives is checked against docproc's own /openapi.json.
  */
 describe('reductoai SDK compatibility', () => {
+  // Parse, extract and split jobs plus a webhook delivery: slow on a loaded machine.
+  jest.setTimeout(120_000);
   let t: TestApp;
   let files: FileServer;
   let receiver: WebhookReceiver;
   let sdk: Reducto;
   let pdfId: string;
+  let conformance: OpenApiConformance;
   const schema = [
     { category: 'invoice', criteria: ['invoice number', 'amount due'] },
     { category: 'resume', criteria: ['work experience', 'education'] },
@@ -27,7 +33,14 @@ describe('reductoai SDK compatibility', () => {
     files = await startFileServer();
     receiver = await startWebhookReceiver();
     t = await startTestApp({ FETCH_ALLOW_HOSTS: '127.0.0.1' });
-    sdk = new Reducto({ apiKey: await keyOf(t, 'sdk-org'), baseURL: t.baseUrl, maxRetries: 0 });
+    conformance = new OpenApiConformance(await (await fetch(`${t.baseUrl}/openapi.json`)).json());
+    sdk = new Reducto({
+      apiKey: await keyOf(t, 'sdk-org'),
+      baseURL: t.baseUrl,
+      maxRetries: 0,
+      // The SDK's own fetch, with each response checked on its way back.
+      fetch: conformance.wrap(sdkFetch),
+    });
     const pdf = await makeLayoutPdf([
       { elements: [{ title: 'Invoice' }, { keyValues: [['Invoice Number', 'INV-7']] }] },
       { elements: [{ title: 'Service Agreement' }, { paragraph: 'Terms between parties.' }] },
@@ -40,11 +53,18 @@ describe('reductoai SDK compatibility', () => {
     await files.close();
     await receiver.close();
   });
+  afterEach(() => {
+    expect(conformance.violations.splice(0)).toEqual([]);
+  });
 
   /** Polls with the SDK until the job leaves Pending. */
   async function finished(jobId: string) {
     let job = await sdk.job.get(jobId);
-    await until(async () => (job = await sdk.job.get(jobId)).status !== 'Pending', 'job ' + jobId);
+    await until(
+      async () => (job = await sdk.job.get(jobId)).status !== 'Pending',
+      'job ' + jobId,
+      60_000,
+    );
     return job;
   }
 
@@ -82,7 +102,11 @@ describe('reductoai SDK compatibility', () => {
       input: pdfId,
       async: { webhook: { mode: 'svix', channels: ['ops'] }, metadata: { run: 'svix' } },
     });
-    await until(() => receiver.received.some((r) => r.body.job_id === job_id), 'svix delivery');
+    await until(
+      () => receiver.received.some((r) => r.body.job_id === job_id),
+      'svix delivery',
+      60_000,
+    );
     expect(receiver.received.find((r) => r.body.job_id === job_id)).toMatchObject({
       path: '/hook',
       body: { status: 'Completed', metadata: { run: 'svix' } },

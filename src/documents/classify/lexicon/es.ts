@@ -163,4 +163,14 @@ year = año
 month = mes
 page = página
 document = documento
+seller = vendedor | emisor
+buyer = comprador
+holder = titular
+procedure = procedimiento | intervención
+training = formación complementaria | cursos
+declaration = declaración
+instruction = instrucciones
+authority = administración | agencia
+terminal = terminal | tpv
+time = hora
 `;

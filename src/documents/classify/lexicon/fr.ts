@@ -163,4 +163,14 @@ year = année | an
 month = mois
 page = page
 document = document
+seller = vendeur | émetteur
+buyer = acheteur | acquéreur
+holder = titulaire
+procedure = intervention | procédure | acte
+training = formation continue | stage
+declaration = déclaration | attestation
+instruction = notice | instructions
+authority = administration | autorité
+terminal = terminal | tpe
+time = heure
 `;

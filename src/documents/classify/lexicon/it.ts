@@ -163,4 +163,14 @@ year = anno
 month = mese
 page = pagina
 document = documento
+seller = venditore | cedente
+buyer = acquirente | cessionario
+holder = intestatario | titolare
+procedure = procedura | intervento
+training = formazione | corsi
+declaration = dichiarazione
+instruction = istruzioni
+authority = amministrazione | agenzia
+terminal = terminale | pos
+time = ora
 `;

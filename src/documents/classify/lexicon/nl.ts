@@ -163,4 +163,14 @@ year = jaar
 month = maand
 page = pagina
 document = document
+seller = verkoper
+buyer = koper
+holder = rekeninghouder | houder
+procedure = ingreep | operatie
+training = training | cursus
+declaration = verklaring
+instruction = toelichting | instructies
+authority = overheid | dienst
+terminal = terminal | betaalautomaat
+time = tijd
 `;

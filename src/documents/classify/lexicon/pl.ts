@@ -163,4 +163,14 @@ year = rok
 month = miesiąc
 page = strona
 document = dokument
+seller = sprzedawca | sprzedający
+buyer = nabywca | kupujący
+holder = posiadacz | właściciel
+procedure = zabieg | procedura | operacja
+training = szkolenie | szkolenia | kursy
+declaration = oświadczenie | deklaracja
+instruction = instrukcja | objaśnienia | pouczenie
+authority = urząd | organ
+terminal = terminal
+time = godzina
 `;

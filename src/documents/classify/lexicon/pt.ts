@@ -163,4 +163,14 @@ year = ano
 month = mês
 page = página
 document = documento
+seller = vendedor | emitente
+buyer = comprador | adquirente
+holder = titular
+procedure = procedimento | cirurgia | intervenção
+training = formação complementar | cursos
+declaration = declaração
+instruction = instruções
+authority = autoridade | administração
+terminal = terminal | tpa
+time = hora
 `;

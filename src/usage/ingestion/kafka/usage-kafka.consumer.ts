@@ -46,45 +46,48 @@ export class UsageKafkaConsumer
   private lagTimer: NodeJS.Timeout | null = null;
   private startTimer: NodeJS.Timeout | null = null;
   private shuttingDown = false;
-  private readonly deadLettered: Counter<'reason'>;
-  private readonly batches: Counter<'outcome'>;
-  private readonly crashes: Counter;
-  private readonly rebalances: Counter;
-  private readonly lag: Gauge<'topic' | 'partition'>;
-  private readonly ready: Gauge;
+  private deadLettered!: Counter<'reason'>;
+  private batches!: Counter<'outcome'>;
+  private crashes!: Counter;
+  private rebalances!: Counter;
+  private lag!: Gauge<'topic' | 'partition'>;
+  private ready!: Gauge;
 
   constructor(
     @Inject(APP_CONFIG) private readonly appConfig: AppConfig,
     private readonly clients: KafkaClients,
     private readonly ingest: UsageIngestService,
     private readonly readinessService: ReadinessService,
-    metrics: MetricsService,
-  ) {
-    this.deadLettered = metrics.counter({
+    private readonly metrics: MetricsService,
+  ) {}
+
+  /** The consumer's metrics exist only where it consumes (Kafka mode), so /metrics shows no idle gauges. */
+  private registerMetrics(): void {
+    this.deadLettered = this.metrics.counter({
       name: 'docproc_usage_dead_lettered_total',
       help: 'Usage messages sent to the dead-letter topic (acknowledged), by reason',
       labelNames: ['reason'],
     });
-    this.batches = metrics.counter({
+    this.batches = this.metrics.counter({
       name: 'docproc_usage_consumer_batches_total',
       help: 'Batches handled by the usage consumer, by outcome',
       labelNames: ['outcome'],
     });
-    this.crashes = metrics.counter({
+    this.crashes = this.metrics.counter({
       name: 'docproc_usage_consumer_crashes_total',
       help: 'kafkajs consumer crashes (restarted or not)',
     });
-    this.rebalances = metrics.counter({
+    this.rebalances = this.metrics.counter({
       name: 'docproc_usage_consumer_group_joins_total',
       help: 'Times the usage consumer joined its group (start and every rebalance)',
     });
-    this.lag = metrics.gauge({
+    this.lag = this.metrics.gauge({
       name: 'docproc_usage_consumer_lag',
       help: 'Messages between the broker high watermark and the group position, per partition',
       labelNames: ['topic', 'partition'],
     });
     const progress = () => this.progress;
-    metrics.gauge({
+    this.metrics.gauge({
       name: 'docproc_usage_consumer_seconds_since_last_batch',
       help: 'Seconds since the usage consumer last wrote a batch (since start when none yet)',
       collect() {
@@ -92,7 +95,7 @@ export class UsageKafkaConsumer
         if (p) this.set(p.secondsSinceLastBatch());
       },
     });
-    this.ready = metrics.gauge({
+    this.ready = this.metrics.gauge({
       name: 'docproc_usage_consumer_ready',
       help: '1 when the usage consumer is making progress (same rule as /ready), else 0',
     });
@@ -104,6 +107,7 @@ export class UsageKafkaConsumer
 
   onApplicationBootstrap(): void {
     if (!this.appConfig.kafka || !this.appConfig.kafka.consumerEnabled) return;
+    this.registerMetrics();
     this.progress = new ConsumerProgress(this.config.stallTimeoutMs);
     this.readinessService.register(this);
     this.lagTimer = setInterval(() => void this.measureLag(), this.config.lagIntervalMs);

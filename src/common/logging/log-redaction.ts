@@ -1,0 +1,134 @@
+import { RequestMethod } from '@nestjs/common';
+import type { Params } from 'nestjs-pino';
+import { stdSerializers } from 'pino';
+import { requestIdOf } from '../request-id.js';
+
+/** Marks a value taken out of a log line. */
+export const REDACTED = '[REDACTED]';
+
+/**
+ * Query parameters that carry a credential: the HMAC of presigned upload and result URLs
+ * (`signature`), and the usual names of tokens and keys in URLs.
+ */
+const SECRET_QUERY_PARAMS =
+  /^(signature|sig|token|access_token|api_key|apikey|key|secret|x-amz-signature|x-amz-credential)$/i;
+
+/** Request headers worth a log line; every other header (credentials, cookies, ...) is left out. */
+const LOGGED_HEADERS = ['content-type', 'content-length', 'user-agent', 'accept', 'x-request-id'];
+
+/**
+ * Paths pino censors wherever a log call puts them: authorization and cookies of requests
+ * and responses, and fields named like secrets in any logged object (two levels deep).
+ */
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'secret',
+  'token',
+  'password',
+  'apiKey',
+  '*.secret',
+  '*.token',
+  '*.password',
+  '*.apiKey',
+  '*.authorization',
+];
+
+/** The URL with the value of every credential-carrying query parameter replaced. */
+export function redactUrl(url: string): string {
+  const queryStart = url.indexOf('?');
+  if (queryStart < 0) return url;
+  const fragmentStart = url.indexOf('#', queryStart);
+  const end = fragmentStart < 0 ? url.length : fragmentStart;
+  const query = url
+    .slice(queryStart + 1, end)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        // A malformed escape: judge the raw name.
+      }
+      return eq >= 0 && SECRET_QUERY_PARAMS.test(decoded) ? `${name}=${REDACTED}` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, queryStart)}?${query}${url.slice(end)}`;
+}
+
+/** Any `http(s)://...` URL inside a text (a logged message or error) with its credentials taken out. */
+export function redactUrlsIn(text: string): string {
+  return text.replace(/https?:\/\/[^\s"'<>]+/g, (url) => redactUrl(url));
+}
+
+interface SerializedRequest {
+  id?: unknown;
+  method?: string;
+  url?: string;
+  headers?: Record<string, unknown>;
+  remoteAddress?: string;
+}
+
+/** What a request log line says of the request: no credentials, no signed URL. */
+export function serializeRequest(req: SerializedRequest): Record<string, unknown> {
+  const headers = req.headers ?? {};
+  return {
+    id: req.id,
+    method: req.method,
+    url: typeof req.url === 'string' ? redactUrl(req.url) : req.url,
+    headers: Object.fromEntries(
+      LOGGED_HEADERS.filter((name) => headers[name] !== undefined).map((name) => [
+        name,
+        headers[name],
+      ]),
+    ),
+    remoteAddress: req.remoteAddress,
+  };
+}
+
+/** A log call's argument: a message, or a merging object whose `url` field is a URL. */
+function redactLogArgument(arg: unknown): unknown {
+  if (typeof arg === 'string') return redactUrlsIn(arg);
+  if (
+    arg !== null &&
+    typeof arg === 'object' &&
+    typeof (arg as { url?: unknown }).url === 'string'
+  ) {
+    const { url } = arg as { url: string };
+    return { ...arg, url: redactUrl(url) };
+  }
+  return arg;
+}
+
+/** pino's error serializer, with URLs in the message and stack taken apart from their credentials. */
+export function serializeError(error: Error): Record<string, unknown> {
+  const serialized = stdSerializers.err(error) as unknown as Record<string, unknown>;
+  for (const field of ['message', 'stack']) {
+    if (typeof serialized[field] === 'string') serialized[field] = redactUrlsIn(serialized[field]);
+  }
+  return serialized;
+}
+
+/** pino-http settings of every docproc process (the HTTP app and the worker). */
+export function loggerParams(level: string, forHttp: boolean): Params {
+  return {
+    ...(forHttp ? { forRoutes: [{ path: '*splat', method: RequestMethod.ALL }] } : {}),
+    pinoHttp: {
+      level,
+      ...(forHttp ? { genReqId: requestIdOf } : {}),
+      redact: { paths: REDACT_PATHS, censor: REDACTED },
+      serializers: { req: serializeRequest, err: serializeError },
+      hooks: {
+        // Messages may quote a URL (an upload target, a webhook, an error's cause).
+        logMethod(args: unknown[], method: (...args: unknown[]) => void) {
+          method.apply(this, args.map(redactLogArgument));
+        },
+      },
+    },
+  };
+}

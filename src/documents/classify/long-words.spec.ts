@@ -1,0 +1,33 @@
+import { describe, expect, it } from '@jest/globals';
+import { classify, warmUpClassifier } from './classify.js';
+import { clipLongWords, MAX_WORD_CHARS } from './long-words.js';
+
+describe(clipLongWords.name, () => {
+  it('cuts only words longer than the limit', () => {
+    const long = 'x'.repeat(1_000);
+    expect(clipLongWords(`invoice ${long} total`)).toBe(
+      `invoice ${'x'.repeat(MAX_WORD_CHARS)} total`,
+    );
+    expect(clipLongWords('Rechnungsnummer and total amount due')).toBe(
+      'Rechnungsnummer and total amount due',
+    );
+  });
+
+  it('lets a 100,000-character criterion, page and metadata be classified within 2 s', () => {
+    warmUpClassifier();
+    const word = 'a'.repeat(100_000);
+    const started = Date.now();
+    const output = classify({
+      pages: [`Invoice number 7. ${word}`],
+      classificationSchema: [
+        { category: 'invoice', criteria: ['invoice number', word] },
+        { category: 'letter', criteria: ['dear sir'] },
+      ],
+      documentMetadata: word,
+      model: 'accurate',
+    });
+    expect(output.result.category).toBe('invoice');
+    expect(output.response_confidence.categories[0].criteria_confidence[1].criterion).toBe(word);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});

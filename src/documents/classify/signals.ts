@@ -1,0 +1,109 @@
+import { analyze, type Term } from './text-analysis.js';
+
+/**
+ * Layout and format signals that hold in any language: what a page *has* (rows of priced
+ * items, dated transactions, an IBAN, a vital sign, a reference list) rather than the words
+ * it uses. Each signal found often enough on a page becomes English words, so criteria
+ * written in English ("line items with quantity and price", "list of transactions",
+ * "references or citations") find it whatever the document's language. Only Deep Classify
+ * uses them.
+ */
+interface Signal {
+  /** English words the signal is evidence for (lemmatised once, kept as a phrase). */
+  words: string;
+  /** Times it must occur on the page. */
+  min: number;
+  /** Occurrences on a page: matches of a pattern, or lines that pass a test. */
+  count(page: string, lines: readonly string[]): number;
+}
+
+const AMOUNT = String.raw`-?\d{1,3}(?:[.,' ]\d{3})*[.,]\d{2}`;
+const DATE = String.raw`(?:\d{1,2}[./-]\d{1,2}(?:[./-]\d{2,4})?|\d{4}-\d{2}-\d{2})`;
+const PRICED_LINE = new RegExp(
+  String.raw`\p{L}.*\s${AMOUNT}\s*(?:[A-Z]\b|[*€$£]|EUR|zł|PLN)?\s*$`,
+  'u',
+);
+const DATED_AMOUNT_LINE = new RegExp(String.raw`^\s*${DATE}\s.*${AMOUNT}`);
+const LEADING_DATE = new RegExp(String.raw`^\s*${DATE}\s`);
+const YEAR_RANGE_LINE =
+  /^\s*(?:\d{1,2}[./]\s*)?(?:19|20)\d{2}\s*(?:[-–—]|to|bis|à|a|tot|do)\s*(?:(?:\d{1,2}[./]\s*)?(?:19|20)\d{2}|\p{L}+)/iu;
+const REFERENCE_LINE =
+  /^\s*(?:\[\d+\]|\d+\.\s+\p{Lu}[\p{L}'-]+,?\s+(?:\p{Lu}\.|\p{Lu}\p{Ll}+,))|\bet al\.|\bdoi[:.]\s*10\.\d+|\b10\.\d{4,}\/\S+/u;
+
+function matches(pattern: RegExp): Signal['count'] {
+  return (page) => page.match(pattern)?.length ?? 0;
+}
+
+function lines(test: RegExp): Signal['count'] {
+  return (_, all) => all.filter((line) => test.test(line)).length;
+}
+
+const SIGNALS: readonly Signal[] = [
+  // Rows of priced items without a leading date: invoice lines, till receipts.
+  {
+    words: 'item price',
+    min: 3,
+    count: (_, all) =>
+      all.filter((line) => PRICED_LINE.test(line) && !LEADING_DATE.test(line)).length,
+  },
+  // Rows that start with a date and carry an amount: account transactions.
+  { words: 'transaction list', min: 3, count: lines(DATED_AMOUNT_LINE) },
+  {
+    words: 'account number',
+    min: 1,
+    count: matches(/\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b/g),
+  },
+  { words: 'email', min: 1, count: matches(/[\w.+-]+@[\w-]+\.[\w.-]+/g) },
+  {
+    words: 'phone',
+    min: 1,
+    count: matches(/(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,4}\)[ .-]?)?\d{2,4}(?:[ .-]\d{2,4}){2,4}\b/g),
+  },
+  // CV entries: lines that open with a span of years ("2016 – 2019", "2019 - present").
+  { words: 'experience date', min: 2, count: lines(YEAR_RANGE_LINE) },
+  { words: 'reference citation', min: 2, count: lines(REFERENCE_LINE) },
+  // Blanks to fill in and boxes to tick: forms.
+  { words: 'form box', min: 2, count: matches(/_{5,}|\[ ?[xX ]?\]|[☐☑☒□■]/g) },
+  {
+    words: 'vital sign',
+    min: 1,
+    count: matches(
+      /\b(?:BP|RR|TA|PA)\s*:?\s*\d{2,3}\/\d{2,3}\b|\b\d{2,3}\s*(?:bpm|\/min)\b|\b(?:SpO2|SaO2|HbA1c|BMI)\b|\b3\d[.,]\d\s*°\s*C\b/gi,
+    ),
+  },
+  {
+    words: 'medication dose',
+    min: 1,
+    count: matches(
+      /\b\d+(?:[.,]\d+)?\s*(?:mg|mcg|µg|ml|IE|IU|I\.E\.)\b(?:[^\n]{0,30}\b(?:BID|TID|QID|QD|PRN|daily|dd|täglich|x\s*\d|\d-\d-\d))?/gi,
+    ),
+  },
+  {
+    words: 'clause',
+    min: 3,
+    count: matches(/§\s*\d+|\b(?:article|artikel|artículo|articolo|artigo|art\.)\s+\d+/gi),
+  },
+  // A till's clock: "14:37", next to amounts on a short page.
+  { words: 'time', min: 1, count: matches(/\b(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?\b/g) },
+];
+
+const phrases = new Map<string, Term[]>();
+
+function termsOf(words: string): Term[] {
+  let terms = phrases.get(words);
+  if (!terms) phrases.set(words, (terms = analyze(words, true)));
+  return terms;
+}
+
+/** Terms for the signals found on a page, each in a sentence of its own below `base`. */
+export function signalTerms(page: string, base: number): Term[] {
+  const all = page.split('\n');
+  const out: Term[] = [];
+  SIGNALS.forEach((signal, index) => {
+    if (signal.count(page, all) < signal.min) return;
+    for (const term of termsOf(signal.words)) {
+      out.push({ ...term, sentence: base - index, negated: false });
+    }
+  });
+  return out;
+}

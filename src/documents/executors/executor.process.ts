@@ -1,0 +1,124 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import fs from 'node:fs';
+import type { DocumentLimits } from '../readers/document-limits.js';
+import type { ExecutorMessage, RunMessage } from './executor.child.js';
+import type { TaskReply } from './task-reply.js';
+
+/** How an executor process ended, as its parent saw it. */
+export interface ExecutorExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** V8 reported reaching its heap ceiling (`--max-old-space-size`) on stderr. */
+  heapExhausted: boolean;
+}
+
+/** A task's end on an executor: its reply, or the process's exit before it replied. */
+export type TaskOutcome =
+  { kind: 'reply'; reply: TaskReply<unknown> } | { kind: 'exit'; exit: ExecutorExit };
+
+export interface ExecutorSpawnOptions {
+  entry: string;
+  heapMb: number;
+  /** Extra node flags (tests run the TypeScript sources through a loader). */
+  execArgv?: string[];
+}
+
+const HEAP_LIMIT_MESSAGE = /heap limit|heap out of memory/i;
+
+/**
+ * One executor child process, seen from the parent: started with a V8 heap ceiling, ready
+ * once it has warmed up, running at most one task at a time. Its stderr is passed through
+ * to the parent's, and read for V8's out-of-memory report.
+ */
+export class ExecutorProcess {
+  readonly ready: Promise<void>;
+  readonly exited: Promise<ExecutorExit>;
+  private readonly child: ChildProcess;
+  private pending: { id: number; resolve: (outcome: TaskOutcome) => void } | null = null;
+  private exit: ExecutorExit | undefined;
+  private nextId = 1;
+  private stderrTail = '';
+  /** Resident size the executor reported after its last task, bytes. */
+  lastRss = 0;
+  idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(options: ExecutorSpawnOptions) {
+    this.child = fork(options.entry, [], {
+      execArgv: [...(options.execArgv ?? []), `--max-old-space-size=${options.heapMb}`],
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+    });
+    this.child.stderr?.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-4096);
+    });
+    this.exited = new Promise((resolve) => {
+      this.child.once('exit', (code, signal) => {
+        clearTimeout(this.idleTimer);
+        this.exit = { code, signal, heapExhausted: HEAP_LIMIT_MESSAGE.test(this.stderrTail) };
+        this.settle({ kind: 'exit', exit: this.exit });
+        resolve(this.exit);
+      });
+    });
+    // A fork that fails outright (no such entry) reports `error`, then `exit`.
+    this.child.on('error', () => undefined);
+    this.ready = new Promise((resolve, reject) => {
+      this.child.on('message', (message: ExecutorMessage<unknown>) => {
+        if (message.type === 'ready') resolve();
+        else if (message.type === 'done' && this.pending?.id === message.id) {
+          this.lastRss = message.rss;
+          this.settle({ kind: 'reply', reply: message.reply });
+        }
+      });
+      void this.exited.then((exit) =>
+        reject(new Error(`executor exited while starting (${exit.signal ?? exit.code})`)),
+      );
+    });
+    // Nobody may be waiting on `ready` (an executor that dies while warming up unused).
+    this.ready.catch(() => undefined);
+  }
+
+  get alive(): boolean {
+    return this.exit === undefined;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Sends one task; resolves with its reply, or with the exit of the process. */
+  send<T>(task: T, limits: DocumentLimits | undefined): Promise<TaskOutcome> {
+    if (this.exit) return Promise.resolve({ kind: 'exit', exit: this.exit });
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending = { id, resolve };
+      this.child.send({ type: 'run', id, task, limits } satisfies RunMessage<T>);
+    });
+  }
+
+  private settle(outcome: TaskOutcome): void {
+    const pending = this.pending;
+    this.pending = null;
+    pending?.resolve(outcome);
+  }
+
+  /**
+   * Resident memory now, bytes: read from /proc, which answers while the executor is busy
+   * in native code; elsewhere the size it reported after its last task.
+   */
+  rss(): number {
+    try {
+      const status = fs.readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
+      const kb = /VmRSS:\s+(\d+)/.exec(status);
+      if (kb) return Number(kb[1]) * 1024;
+    } catch {
+      // not Linux, or the process is gone
+    }
+    return this.lastRss;
+  }
+
+  /** Ends the process at once (SIGKILL: a stuck native call ignores anything milder). */
+  kill(): void {
+    if (this.alive) this.child.kill('SIGKILL');
+  }
+}

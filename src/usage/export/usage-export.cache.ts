@@ -1,0 +1,81 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/app-config.js';
+import type { UsageExportQuery } from './usage-export.query.js';
+
+interface Entry {
+  watermark: string;
+  body: string;
+}
+
+/**
+ * Export bodies by (org, normalized query), valid while the org's ingestion watermark is
+ * the one they were computed at (`UsageWatermarks`): dashboards repeat the same queries,
+ * and a repeated answer is a map lookup instead of a DuckDB statement. Bounded by
+ * `USAGE_EXPORT_CACHE_MB` of body text (0 turns it off); least recently used goes first.
+ * Checks that depend on the caller (membership, metadata keys) run before the lookup.
+ */
+@Injectable()
+export class UsageExportCache {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+  private readonly maxBytes: number;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.maxBytes = config.usage.exportCacheBytes;
+  }
+
+  /** The cached body when it was computed at `watermark`. */
+  get(key: string, watermark: string): string | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    if (entry.watermark !== watermark) {
+      this.bytes -= entry.body.length;
+      return undefined;
+    }
+    this.entries.set(key, entry);
+    return entry.body;
+  }
+
+  set(key: string, watermark: string, body: string): void {
+    if (body.length > this.maxBytes / 8) return;
+    const previous = this.entries.get(key);
+    if (previous) {
+      this.entries.delete(key);
+      this.bytes -= previous.body.length;
+    }
+    this.entries.set(key, { watermark, body });
+    this.bytes += body.length;
+    for (const [oldest, entry] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.body.length;
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/**
+ * The cache key: the org and every parameter that shapes the answer, dates already
+ * resolved (a default `endDate` is today's date, so the key moves with the day). Filter
+ * lists are sets, so their order does not matter.
+ */
+export function exportCacheKey(orgId: string, q: UsageExportQuery): string {
+  const set = (values: string[]) => JSON.stringify([...new Set(values)].sort());
+  return [
+    orgId,
+    q.startDate,
+    q.endDate,
+    q.groupBy,
+    q.metadataKey ?? '',
+    set(q.metadataValues),
+    set(q.products),
+    set(q.features),
+    set(q.apiKeys),
+    set(q.fileTypes),
+  ].join('\u0000');
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it, jest } from '@jest/globals';
+import type { AccountsService } from '../../accounts/accounts.service.js';
+import type { AccountPrincipal } from '../../accounts/principal.js';
+import type { AppConfig } from '../../config/app-config.js';
+import type { MetadataKeyService } from '../metadata/metadata-key.service.js';
+import { UsageWatermarks } from '../usage-watermarks.js';
+import { UsageExportCache } from './usage-export.cache.js';
+import type { UsageExportQuery } from './usage-export.query.js';
+import type { UsageExportRepository } from './usage-export.repository.js';
+import { UsageExportService } from './usage-export.service.js';
+
+const principal: AccountPrincipal = {
+  kind: 'account',
+  keyId: 'ak_1',
+  userId: 'usr_1',
+  defaultOrgId: 'org_a',
+};
+
+function query(overrides: Partial<UsageExportQuery> = {}): UsageExportQuery {
+  return {
+    orgId: null,
+    startDate: '2026-11-01',
+    endDate: '2026-11-30',
+    groupBy: 'product',
+    metadataKey: null,
+    metadataValues: [],
+    products: [],
+    features: [],
+    apiKeys: [],
+    fileTypes: [],
+    ...overrides,
+  };
+}
+
+function setup(cacheMb = 1) {
+  let calls = 0;
+  const jsonData = jest.fn(async () => `{"n":${++calls}}`);
+  const assertUsable = jest.fn(async () => undefined);
+  const watermarks = new UsageWatermarks();
+  const service = new UsageExportService(
+    {
+      isMember: async () => true,
+      requireMember: async () => undefined,
+      orgsOfUser: async () => [],
+    } as unknown as AccountsService,
+    { assertUsable } as unknown as MetadataKeyService,
+    { jsonData } as unknown as UsageExportRepository,
+    new UsageExportCache({ usage: { exportCacheBytes: cacheMb * 2 ** 20 } } as AppConfig),
+    watermarks,
+  );
+  const body = async (q: UsageExportQuery) => service.jsonBody(await service.resolve(principal, q));
+  return { service, jsonData, assertUsable, watermarks, body };
+}
+
+describe('UsageExportService result cache', () => {
+  it('answers a repeated query from the cache, byte for byte, without running it again', async () => {
+    const { jsonData, body } = setup();
+    const first = await body(query());
+    expect(first).toBe(
+      '{"orgId":"org_a","startDate":"2026-11-01","endDate":"2026-11-30","groupBy":"product","data":[{"n":1}]}',
+    );
+    expect(await body(query())).toBe(first);
+    expect(jsonData).toHaveBeenCalledTimes(1);
+  });
+
+  it("runs the query again once the org's ingestion watermark moved, and only for that org", async () => {
+    const { jsonData, body, watermarks } = setup();
+    await body(query());
+    await body(query({ orgId: 'org_b' }));
+    watermarks.advance(['org_b']);
+    await body(query());
+    expect(jsonData).toHaveBeenCalledTimes(2);
+    expect(await body(query({ orgId: 'org_b' }))).toContain('{"n":3}');
+    watermarks.advanceAll();
+    expect(await body(query())).toContain('{"n":4}');
+  });
+
+  it('keys on every parameter, with filter lists as sets', async () => {
+    const { jsonData, body } = setup();
+    await body(query({ products: ['parse', 'split'] }));
+    await body(query({ products: ['split', 'parse'] }));
+    expect(jsonData).toHaveBeenCalledTimes(1);
+    await body(query({ products: ['parse'] }));
+    await body(query({ groupBy: 'feature', products: ['parse'] }));
+    await body(query({ endDate: '2026-11-29', products: ['parse'] }));
+    expect(jsonData).toHaveBeenCalledTimes(4);
+  });
+
+  it('checks the metadata key on every request, cached answer or not', async () => {
+    const { assertUsable, jsonData, body } = setup();
+    const q = query({ groupBy: 'metadata', metadataKey: 'team' });
+    await body(q);
+    assertUsable.mockRejectedValueOnce(new Error('METADATA_KEY_NOT_ENABLED'));
+    await expect(body(q)).rejects.toThrow('METADATA_KEY_NOT_ENABLED');
+    expect(assertUsable).toHaveBeenCalledTimes(2);
+    expect(jsonData).toHaveBeenCalledTimes(1);
+  });
+
+  it('with a zero budget caches nothing', async () => {
+    const { jsonData, body } = setup(0);
+    await body(query());
+    await body(query());
+    expect(jsonData).toHaveBeenCalledTimes(2);
+  });
+});

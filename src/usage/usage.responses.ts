@@ -1,0 +1,67 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { GROUP_BY_VALUES } from './export/usage-export.query.js';
+
+/** Bodies of the usage export and the metadata-key routes. */
+
+@ApiSchema({ name: 'UsageExportRow' })
+export class UsageExportRowBody {
+  @ApiProperty({ format: 'date', example: '2026-11-21' })
+  date!: string;
+
+  @ApiProperty({ description: 'Value of the grouping dimension (`unknown` when absent)' })
+  group!: string;
+
+  @ApiProperty({ description: 'Total credits consumed' })
+  credits!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Number of API requests made' })
+  requestCount!: number;
+}
+
+@ApiSchema({ name: 'UsageExport' })
+export class UsageExportBody {
+  @ApiProperty()
+  orgId!: string;
+
+  @ApiProperty({ format: 'date' })
+  startDate!: string;
+
+  @ApiProperty({ format: 'date' })
+  endDate!: string;
+
+  @ApiProperty({ enum: GROUP_BY_VALUES })
+  groupBy!: string;
+
+  @ApiProperty({ type: [UsageExportRowBody], description: 'One entry per day and group value' })
+  data!: UsageExportRowBody[];
+}
+
+@ApiSchema({ name: 'MetadataKeyStatus' })
+export class MetadataKeyStatusBody {
+  @ApiProperty()
+  key!: string;
+
+  @ApiProperty()
+  enabled!: boolean;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  enabledAt!: string | null;
+
+  @ApiProperty({ type: 'integer', description: 'Events seen carrying the key' })
+  eventCount!: number;
+
+  @ApiProperty({ type: 'integer' })
+  distinctValues!: number;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  rejectedAt!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'e.g. too many distinct values' })
+  rejectedReason!: string | null;
+}
+
+@ApiSchema({ name: 'MetadataKeyStatusList' })
+export class MetadataKeyStatusListBody {
+  @ApiProperty({ type: [MetadataKeyStatusBody] })
+  data!: MetadataKeyStatusBody[];
+}

@@ -1,0 +1,401 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { HTTPRequest, Page } from 'puppeteer-core';
+import { ApiKeyService } from '../../../src/accounts/keys/api-key.service.js';
+import {
+  collectPageErrors,
+  launchBrowser,
+  TestBrowser,
+  waitForDownload,
+} from '../../support/browser.js';
+import { DashboardDemo, seedDashboardDemo } from '../../support/dashboard-demo.js';
+import { startTestApp, TestApp } from '../../support/test-app.js';
+
+// Headless Chromium against a real server with the demo data (20,000 events over 60 days):
+// sign in, switch grouping and period, compare the chart with the export API, download the
+// CSV, create and revoke a key, sign out. Screenshots go to DASHBOARD_SCREENSHOTS_DIR or a
+// temporary folder named on stderr.
+
+// Globals of the functions that run inside the page: the program is compiled without the
+// DOM library, so that server code cannot use browser names by mistake.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+declare const document: any;
+declare const window: any;
+declare const navigator: any;
+declare const localStorage: any;
+declare const sessionStorage: any;
+declare function getComputedStyle(element: any): any;
+type HTMLElement = any;
+type HTMLInputElement = any;
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+const AXE_SOURCE = fs.readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
+const shots =
+  process.env.DASHBOARD_SCREENSHOTS_DIR ??
+  fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-dashboard-shots-'));
+const downloads = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-dashboard-downloads-'));
+
+jest.setTimeout(60_000);
+
+let t: TestApp;
+let demo: DashboardDemo;
+let chromium: TestBrowser;
+let page: Page;
+let errors: string[];
+
+interface ExportRow {
+  date: string;
+  group: string;
+  credits: number;
+  requestCount: number;
+}
+
+/** What the export API itself answers for the URL the page used, with the owner's key. */
+async function exportFor(query: string, accept = 'application/json') {
+  const res = await fetch(`${t.baseUrl}${query}`, {
+    headers: { authorization: `Bearer ${demo.accountKey}`, accept },
+  });
+  expect(res.status).toBe(200);
+  return res;
+}
+
+const micros = (credits: number) => Math.round(credits * 1e6);
+
+/**
+ * Waits for the usage view to show the answer to a query matching `pattern` (and differing
+ * from `previous`, when given); that query.
+ */
+async function settledQuery(pattern: RegExp, previous = ''): Promise<string> {
+  const handle = await page.waitForFunction(
+    (source: string, before: string) => {
+      const totals = document.getElementById('usage-totals');
+      const query = totals?.getAttribute('data-query') ?? '';
+      return totals?.getAttribute('aria-busy') === 'false' &&
+        query !== before &&
+        new RegExp(source).test(query)
+        ? query
+        : false;
+    },
+    { timeout: 15_000 },
+    pattern.source,
+    previous,
+  );
+  return (await handle.jsonValue()) as string;
+}
+
+/** The chart's own datasets summed (credits as micro-credits), and the totals shown. */
+async function chartTotals() {
+  return page.evaluate(() => {
+    const chart = (
+      window as unknown as { Chart: { getChart(id: string): unknown } }
+    ).Chart.getChart('usage-chart') as { data: { datasets: { data: number[] }[] } };
+    const values = chart.data.datasets.flatMap((d) => d.data);
+    const totals = document.getElementById('usage-totals')!;
+    return {
+      chartCreditsMicros: values.reduce((sum, v) => sum + Math.round(v * 1e6), 0),
+      chartCount: values.reduce((sum, v) => sum + v, 0),
+      shownMicros: Number(totals.dataset.creditsMicros),
+      shownRequests: Number(totals.dataset.requests),
+      legend: chart.data.datasets.map((d) => (d as unknown as { label: string }).label),
+    };
+  });
+}
+
+async function expectChartMatchesExport(query: string, metric: 'credits' | 'requests') {
+  const body = (await (await exportFor(query)).json()) as { data: ExportRow[] };
+  const creditsMicros = body.data.reduce((sum, row) => sum + micros(row.credits), 0);
+  const requests = body.data.reduce((sum, row) => sum + row.requestCount, 0);
+  const shown = await chartTotals();
+  expect(shown.shownMicros).toBe(creditsMicros);
+  expect(shown.shownRequests).toBe(requests);
+  if (metric === 'credits') expect(shown.chartCreditsMicros).toBe(creditsMicros);
+  else expect(shown.chartCount).toBe(requests);
+  return { body, shown };
+}
+
+async function axeCritical(): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run(): Promise<{ violations: { id: string; impact: string; help: string }[] }> };
+      }
+    ).axe;
+    return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help }));
+  });
+  return violations.filter((v) => v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+}
+
+async function shot(name: string, fullPage = false) {
+  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage });
+}
+
+async function openView(hash: string, heading: string) {
+  await page.waitForSelector(`nav a[href="#${hash}"]`);
+  await page.click(`nav a[href="#${hash}"]`);
+  await page.waitForFunction(
+    (text: string) => document.getElementById('view-title')?.textContent === text,
+    {},
+    heading,
+  );
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  demo = await seedDashboardDemo(t.app);
+  chromium = await launchBrowser();
+  page = await chromium.browser.newPage();
+  errors = collectPageErrors(page);
+  await page.setViewport({ width: 1440, height: 1000 });
+  const cdp = await page.createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
+  await chromium.browser
+    .defaultBrowserContext()
+    .overridePermissions(t.baseUrl, [
+      'clipboard-read',
+      'clipboard-write',
+      'clipboard-sanitized-write',
+    ]);
+  process.stderr.write(`dashboard screenshots: ${shots}\n`);
+}, 180_000);
+
+afterAll(async () => {
+  await chromium?.close();
+  await t?.close();
+  fs.rmSync(downloads, { recursive: true, force: true });
+});
+
+describe('the dashboard in Chromium', () => {
+  it('sends / to the sign-in form, which passes axe-core without critical violations', async () => {
+    await page.goto(`${t.baseUrl}/`);
+    expect(page.url()).toBe(`${t.baseUrl}/dashboard`);
+    await page.waitForSelector('#account-key');
+    expect(await axeCritical()).toEqual([]);
+    await shot('sign-in');
+  });
+
+  it('signs in with an account key, which is kept nowhere in the browser', async () => {
+    await page.type('#account-key', demo.accountKey);
+    await page.click('form button[type=submit]');
+    await settledQuery(/groupBy=product/);
+    const cookies = await page.cookies();
+    const session = cookies.find((c) => c.name === 'docproc_session');
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+    expect(session!.value).not.toContain(demo.accountKey);
+    const stored = await page.evaluate(() =>
+      JSON.stringify({ ...localStorage, ...sessionStorage }),
+    );
+    expect(stored).not.toContain('dpa_');
+    expect(await page.$eval('body', (b) => b.innerText)).not.toContain(demo.accountKey);
+    expect(errors).toEqual([]);
+  });
+
+  it('loads the usage view of the demo data in under a second', async () => {
+    const started = Date.now();
+    await page.reload();
+    const query = await settledQuery(/groupBy=product/);
+    await page.waitForSelector('#usage-chart');
+    const elapsed = Date.now() - started;
+    process.stderr.write(`dashboard usage view ready ${elapsed} ms after reload\n`);
+    expect(elapsed).toBeLessThan(Number(process.env.DASHBOARD_LOAD_BUDGET_MS ?? 3000));
+    const { body } = await expectChartMatchesExport(query, 'credits');
+    expect(body.data.length).toBeGreaterThan(0);
+    expect(await axeCritical()).toEqual([]);
+    await shot('usage');
+  });
+
+  it('groups by feature, API key (with names) and metadata key, totals equal to the export', async () => {
+    await page.select('#group-by', 'feature');
+    await expectChartMatchesExport(await settledQuery(/groupBy=feature/), 'credits');
+    await page.select('#group-by', 'api_key');
+    await expectChartMatchesExport(await settledQuery(/groupBy=api_key/), 'credits');
+    const table = await page.$eval('#usage-table tbody', (b) => b.textContent ?? '');
+    for (const key of demo.processingKeys) expect(table).toContain(`${key.name} (${key.keyId})`);
+    await page.select('#group-by', 'metadata:team');
+    const { shown } = await expectChartMatchesExport(
+      await settledQuery(/groupBy=metadata&metadataKey=team/),
+      'credits',
+    );
+    expect(shown.legend).toContain('unknown');
+    await shot('usage-by-team');
+  });
+
+  it('switches the period and the request-count view', async () => {
+    const before = await settledQuery(/groupBy=metadata/);
+    await page.select('#range-preset', '90d');
+    let query = await settledQuery(/groupBy=metadata/, before);
+    const days =
+      (Date.parse(new URL(query, t.baseUrl).searchParams.get('endDate')!) -
+        Date.parse(new URL(query, t.baseUrl).searchParams.get('startDate')!)) /
+      86_400_000;
+    expect(days).toBe(89);
+    await page.click('input[name=metric][value=requests]');
+    await page.waitForFunction(() => document.querySelector('#usage-chart') !== null);
+    await expectChartMatchesExport(query, 'requests');
+    await page.select('#range-preset', '7d');
+    query = await settledQuery(/groupBy=metadata/, query);
+    await expectChartMatchesExport(query, 'requests');
+    await page.click('input[name=metric][value=credits]');
+  });
+
+  it('filters by repeated export filters and downloads exactly that as the export CSV', async () => {
+    await page.select('#group-by', 'product');
+    await page.select('#range-preset', '30d');
+    await settledQuery(/groupBy=product/);
+    await page.click('details.filter summary');
+    await page.waitForSelector('#filter-product-0');
+    await page.click('#filter-product-0');
+    await page.click('#filter-product-1');
+    const query = await settledQuery(/product=.*&product=/);
+    const { body } = await expectChartMatchesExport(query, 'credits');
+    expect(new Set(body.data.map((r) => r.group)).size).toBe(2);
+    await page.click('#download-csv');
+    const file = await waitForDownload(downloads, /^usage_.*\.csv$/);
+    const expected = await (await exportFor(query, 'text/csv')).text();
+    expect(fs.readFileSync(file, 'utf8')).toBe(expected);
+    await page.click('button.link');
+    await settledQuery(/groupBy=product&?(orgId)?/);
+  });
+
+  it('is keyboard-navigable with a visible focus ring', async () => {
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    const seen: { id: string; outline: string }[] = [];
+    for (let i = 0; i < 24; i++) {
+      await page.keyboard.press('Tab');
+      seen.push(
+        await page.evaluate(() => {
+          const el = document.activeElement as HTMLElement;
+          return {
+            id: el === document.body ? 'BODY' : el.id || el.textContent || el.tagName,
+            outlineWidth: getComputedStyle(el).outlineWidth,
+            outline: getComputedStyle(el).outlineStyle,
+          };
+        }),
+      );
+    }
+    expect(seen.map((s) => s.id)).toEqual(
+      expect.arrayContaining(['Usage', 'range-preset', 'group-by']),
+    );
+    expect(seen.filter((s) => s.id !== 'BODY' && s.outline === 'none')).toEqual([]);
+  });
+
+  it('is usable at 375 px: no sideways scrolling of the page', async () => {
+    await page.setViewport({ width: 375, height: 800 });
+    await settledQuery(/groupBy=product/);
+    // The chart follows its box on the next resize observation; wait for the layout to settle.
+    await page.waitForFunction(() => document.documentElement.scrollWidth <= 375, {
+      timeout: 5_000,
+    });
+    await shot('usage-375', true);
+    await page.setViewport({ width: 1440, height: 1000 });
+  });
+
+  it('shows the empty state for an organization without usage (org switcher)', async () => {
+    await page.select('#org-switcher', demo.otherOrgId);
+    await page.waitForSelector('#usage-empty');
+    await shot('usage-empty');
+    await page.select('#org-switcher', demo.orgId);
+    await settledQuery(new RegExp(`orgId=${demo.orgId}`));
+  });
+
+  it('creates a processing key, shows its secret once with a copy button, and revokes it', async () => {
+    await openView('keys', 'API keys');
+    await page.type('#processing-keys-name', 'e2e-key');
+    await page.click('#processing-keys form button[type=submit]');
+    await page.waitForSelector('#new-secret');
+    const secret = await page.$eval('#new-secret', (i) => (i as HTMLInputElement).value);
+    expect(secret).toMatch(/^dpk_/);
+    expect(await t.app.get(ApiKeyService).verifyProcessingKey(secret)).toMatchObject({
+      orgId: demo.orgId,
+    });
+    await page.bringToFront();
+    await page.click('#copy-secret');
+    await page.waitForFunction(() =>
+      /Copied/.test(document.querySelector('.secret')?.textContent ?? ''),
+    );
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    expect(await axeCritical()).toEqual([]);
+    await shot('keys-created');
+    await page.click('.secret button:last-child');
+    await page.click('button[aria-label="Revoke e2e-key"]');
+    await page.click('button[aria-label="Confirm revoking e2e-key"]');
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('#processing-keys tr')].some(
+        (tr) => tr.textContent?.includes('e2e-key') && tr.textContent.includes('Revoked'),
+      ),
+    );
+    expect(await t.app.get(ApiKeyService).verifyProcessingKey(secret)).toBeNull();
+  });
+
+  it('shows why an identifier-like metadata key is refused', async () => {
+    await openView('metadata', 'Metadata keys');
+    await page.type('#metadata-key-name', 'documentId');
+    await page.click('form.inline-form button[type=submit]');
+    await page.waitForSelector('#metadata-error');
+    expect(await page.$eval('#metadata-error', (e) => e.textContent)).toMatch(
+      /per-request identifier/,
+    );
+    // Chromium logs every 4xx answer of a fetch; the refusal's 400 is the expected one.
+    const refusal = errors.findIndex((e) => /status of 400/.test(e));
+    expect(refusal).toBeGreaterThanOrEqual(0);
+    errors.splice(refusal, 1);
+    expect(await axeCritical()).toEqual([]);
+    await shot('metadata-keys');
+  });
+
+  it('signs out, clearing the cookie', async () => {
+    await page.click('#sign-out');
+    await page.waitForSelector('#sign-in-message');
+    expect(await page.$eval('#sign-in-message', (e) => e.textContent)).toMatch(/signed out/);
+    expect((await page.cookies()).some((c) => c.name === 'docproc_session')).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
+  it('leads back to sign-in with a message when the key of the session is revoked', async () => {
+    const keys = t.app.get(ApiKeyService);
+    const spare = await keys.createAccountKey(demo.userId, { defaultOrgId: demo.orgId });
+    await page.type('#account-key', spare.secret);
+    await page.click('form button[type=submit]');
+    await openView('usage', 'Usage');
+    await settledQuery(/groupBy=product/);
+    await keys.revokeAccountKey(demo.userId, spare.keyId);
+    await page.select('#group-by', 'feature');
+    await page.waitForSelector('#sign-in-message');
+    expect(await page.$eval('#sign-in-message', (e) => e.textContent)).toMatch(/revoked/);
+    await shot('signed-out-revoked');
+    // The 401 answers themselves are logged by Chromium; nothing else may be.
+    expect(errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+  });
+
+  it('says so when the server cannot be reached', async () => {
+    await page.type('#account-key', demo.accountKey);
+    await page.click('form button[type=submit]');
+    await settledQuery(/groupBy=product/);
+    // The connection fails in the browser's network stack, as when the server is down.
+    const refuseApi = (request: HTTPRequest) => {
+      if (request.isInterceptResolutionHandled()) return;
+      if (new URL(request.url()).pathname.startsWith('/api/')) {
+        void request.abort('connectionrefused');
+      } else void request.continue();
+    };
+    await page.setRequestInterception(true);
+    page.on('request', refuseApi);
+    await page.select('#group-by', 'file_type');
+    await page.waitForFunction(() =>
+      /cannot be reached/.test(document.querySelector('[role=alert]')?.textContent ?? ''),
+    );
+    await shot('server-unreachable');
+    // Back up: Retry shows the usage again.
+    page.off('request', refuseApi);
+    await page.setRequestInterception(false);
+    await page.click('[role=alert] button');
+    await settledQuery(/groupBy=file_type/);
+    expect(errors.filter((e) => !/status of 401|ERR_CONNECTION_REFUSED/.test(e))).toEqual([]);
+  });
+});

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { UsageIngestService } from '../../src/usage/ingestion/usage-ingest.service.js';
+import { UsageExportCache } from '../../src/usage/export/usage-export.cache.js';
+import { seedAccount, SeededAccount } from '../support/accounts.js';
+import { startTestApp, TestApp } from '../support/test-app.js';
+import { usageEvent } from '../support/usage-events.js';
+
+let t: TestApp;
+let acme: SeededAccount;
+let other: SeededAccount;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  acme = await seedAccount(t.app, 'Acme');
+  other = await seedAccount(t.app, 'Other');
+  await ingest([
+    usageEvent({ orgId: acme.orgId, product: 'parse', credits: '10' }, { daysBack: 1 }),
+  ]);
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+async function ingest(events: unknown[]): Promise<void> {
+  const outcome = await t.app.get(UsageIngestService).ingest(events);
+  expect(outcome.rejected).toEqual([]);
+}
+
+async function exportBody(account: SeededAccount): Promise<string> {
+  const res = await fetch(`${t.baseUrl}/api/v1/usage/export?groupBy=product`, {
+    headers: { authorization: `Bearer ${account.accountKey}` },
+  });
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+describe('export result cache', () => {
+  it('serves a repeated export from the cache until new usage of that org is committed', async () => {
+    const cache = t.app.get(UsageExportCache);
+    const first = await exportBody(acme);
+    const cachedEntries = cache.size;
+    expect(cachedEntries).toBeGreaterThan(0);
+    expect(await exportBody(acme)).toBe(first);
+
+    // Another org's usage leaves Acme's answer cached and correct.
+    await ingest([usageEvent({ orgId: other.orgId, product: 'split', credits: '1' })]);
+    expect(await exportBody(acme)).toBe(first);
+
+    const event = usageEvent(
+      { orgId: acme.orgId, product: 'split', credits: '2.5' },
+      { daysBack: 1 },
+    );
+    await ingest([event]);
+    const after = JSON.parse(await exportBody(acme)) as {
+      data: { group: string; credits: number }[];
+    };
+    expect(after.data.map((r) => [r.group, r.credits])).toEqual([
+      ['parse', 10],
+      ['split', 2.5],
+    ]);
+
+    // A redelivery adds nothing, and the answer stays the same.
+    const before = await exportBody(acme);
+    await ingest([event]);
+    expect(await exportBody(acme)).toBe(before);
+  });
+});

@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import {
+  ExecutorCrashedError,
+  ExecutorLimitError,
+} from '../../src/documents/executors/executor.errors.js';
+import { TaskPool, type TaskPoolOptions } from '../../src/documents/executors/task.pool.js';
+import type { TestTask } from '../support/test-executor.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** The pool on real child processes running test-executor.ts through the TypeScript loader. */
+function pool(options: TaskPoolOptions = {}): TaskPool<TestTask, unknown> {
+  return new TaskPool<TestTask, unknown>(
+    {
+      workerUrl: new URL('file:///nonexistent.js'),
+      runInline: () => Promise.reject(new Error('inline is not used here')),
+    },
+    {
+      inline: false,
+      entry: path.join(ROOT, 'test/support/test-executor.ts'),
+      execArgv: ['--import', path.join(ROOT, 'test/support/ts-register.mjs')],
+      ...options,
+    },
+  );
+}
+
+const pools: TaskPool<TestTask, unknown>[] = [];
+function track(p: TaskPool<TestTask, unknown>): TaskPool<TestTask, unknown> {
+  pools.push(p);
+  return p;
+}
+
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('TaskPool executor processes', () => {
+  it('runs tasks in a child process, reused while warm', async () => {
+    const p = track(pool());
+    expect(p.processes).toBe(0);
+    expect(await p.run({ kind: 'echo', value: 'hello' })).toBe('hello');
+    const pid = (await p.run({ kind: 'pid' })) as number;
+    expect(pid).not.toBe(process.pid);
+    expect(p.pids).toEqual([pid]);
+  });
+
+  it('retries a task that kills its executor once, on a fresh executor', async () => {
+    const p = track(pool());
+    const marker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-exec-')), 'crashed');
+    expect(await p.run({ kind: 'abort-once', marker })).toBe('second attempt');
+  });
+
+  it('fails a task that kills its executor twice with a clear error, and keeps serving', async () => {
+    const p = track(pool());
+    const error = await p.run({ kind: 'abort' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ExecutorCrashedError);
+    expect((error as Error).message).toMatch(/ended its executor process twice \(signal SIGABRT/);
+    expect(await p.run({ kind: 'echo', value: 'still here' })).toBe('still here');
+  });
+
+  it('stops a stuck task at the wall-clock limit and replaces its executor', async () => {
+    const p = track(pool({ settings: { taskTimeLimitMs: 1_500 } }));
+    const before = (await p.run({ kind: 'pid' })) as number;
+    const started = Date.now();
+    const error = await p.run({ kind: 'hang' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ExecutorLimitError);
+    expect(error).toMatchObject({ code: 'TASK_TIME_LIMIT', status: 422 });
+    expect((error as Error).message).toContain('TASK_TIME_LIMIT_MS');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const after = (await p.run({ kind: 'pid' })) as number;
+    expect(after).not.toBe(before);
+    expect(alive(before)).toBe(false);
+  });
+
+  it('stops a task past the RSS limit, and one past the heap ceiling, naming the setting', async () => {
+    const p = track(pool({ settings: { rssLimitMb: 300, heapMb: 128 } }));
+    const native = await p.run({ kind: 'grow-native' }).catch((e: unknown) => e);
+    expect(native).toMatchObject({ code: 'EXECUTOR_MEMORY_LIMIT', status: 413 });
+    expect((native as Error).message).toContain('EXECUTOR_RSS_LIMIT_MB');
+    const heap = await p.run({ kind: 'grow-heap' }).catch((e: unknown) => e);
+    expect(heap).toMatchObject({ code: 'EXECUTOR_MEMORY_LIMIT' });
+    expect((heap as Error).message).toMatch(/EXECUTOR_(HEAP|RSS_LIMIT)_MB/);
+    expect(await p.run({ kind: 'echo', value: 'recovered' })).toBe('recovered');
+  }, 60_000);
+
+  it('cancelling a running task ends its executor; a queued one never starts', async () => {
+    const p = track(pool({ maxExecutors: 1 }));
+    const pid = (await p.run({ kind: 'pid' })) as number;
+    const running = new AbortController();
+    const queued = new AbortController();
+    const first = p.run({ kind: 'hang' }, running.signal).catch((e: unknown) => e);
+    const second = p.run({ kind: 'hang' }, queued.signal).catch((e: unknown) => e);
+    expect(p.queueSize).toBe(1);
+    queued.abort();
+    expect(await second).toMatchObject({ name: 'AbortError' });
+    expect(p.queueSize).toBe(0);
+    running.abort();
+    expect(await first).toMatchObject({ name: 'AbortError' });
+    await waitUntil(() => !alive(pid));
+    expect(await p.run({ kind: 'echo', value: 'next' })).toBe('next');
+  });
+});
+
+async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

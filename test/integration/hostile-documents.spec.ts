@@ -1,0 +1,147 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { makeDeepHtml, makeDocxBomb, makePngBomb } from '../support/bombs.js';
+import { buildDist, ChildApp, freePort } from '../support/child-app.js';
+import { makePdf } from '../support/documents.js';
+import { waitFor } from '../support/usage-kafka.js';
+
+// The black-box checks of issue 12 on the real server (`npm start`, embedded mode): hostile
+// documents end in a 4xx (or a Failed job) while the same process keeps answering.
+
+let app: ChildApp;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-hostile-'));
+  const buildDir = await buildDist('hostile');
+  app = new ChildApp(buildDir, await freePort(), {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'error',
+    AUTH_DISABLED: 'true',
+    AUTH_DEFAULT_ORG_ID: 'org_hostile',
+  });
+  await app.start();
+}, 300_000);
+
+afterAll(async () => {
+  await app?.stop('SIGTERM');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+function executorPids(): number[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(app.pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((l) => Number(l.trim()))
+      .filter((n) => n > 0);
+  } catch {
+    return [];
+  }
+}
+
+/** A JSON answer, read loosely: the assertions check its shape. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies of several shapes
+type Answer = Record<string, any>;
+
+async function upload(bytes: Buffer, extension: string): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([bytes]), `doc.${extension}`);
+  const res = await fetch(`${app.baseUrl}/upload?extension=${extension}`, {
+    method: 'POST',
+    body: form,
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { file_id: string }).file_id;
+}
+
+async function post(route: string, body: unknown): Promise<{ status: number; body: Answer }> {
+  const res = await fetch(`${app.baseUrl}${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Answer };
+}
+
+async function expectHealthySameProcess(pid: number): Promise<void> {
+  expect(app.pid).toBe(pid);
+  expect((await fetch(`${app.baseUrl}/health`)).status).toBe(200);
+  expect(rssMb(pid)).toBeLessThan(1_500);
+}
+
+describe('hostile documents on the real server', () => {
+  it('refuses a 60,000 x 60,000 PNG (sync 413, async Failed) and keeps answering', async () => {
+    const pid = app.pid!;
+    const fileId = await upload(await makePngBomb(60_000, 60_000), 'png');
+    const sync = await post('/parse', { input: fileId });
+    expect(sync.status).toBe(413);
+    expect(sync.body.error.code).toBe('DOCUMENT_LIMIT_EXCEEDED');
+    expect(sync.body.error.message).toContain('MAX_IMAGE_PIXELS');
+    const { body } = await post('/parse_async', { input: fileId });
+    let job: Answer = {};
+    await waitFor('the bomb job to fail', async () => {
+      job = (await (await fetch(`${app.baseUrl}/job/${body.job_id}`)).json()) as Answer;
+      return job.status !== 'Pending';
+    });
+    expect(job.status).toBe('Failed');
+    expect(job.reason).toContain('MAX_IMAGE_PIXELS');
+    await expectHealthySameProcess(pid);
+  }, 120_000);
+
+  it('refuses a DOCX inflating to 1.2 GB before inflating it', async () => {
+    const pid = app.pid!;
+    const fileId = await upload(await makeDocxBomb(1_200 * 1024 * 1024), 'docx');
+    const res = await post('/parse', { input: fileId });
+    expect(res.status).toBe(413);
+    expect(res.body.error.message).toContain('MAX_ZIP_UNCOMPRESSED_BYTES');
+    await expectHealthySameProcess(pid);
+    for (const executor of executorPids()) expect(rssMb(executor)).toBeLessThan(800);
+  }, 120_000);
+
+  it('answers deeply nested HTML with a 422 naming MAX_MARKUP_DEPTH', async () => {
+    const fileId = await upload(makeDeepHtml(100_000), 'html');
+    const res = await post('/parse', { input: fileId });
+    expect(res.status).toBe(422);
+    expect(res.body.error.message).toContain('MAX_MARKUP_DEPTH');
+  }, 60_000);
+
+  it('answers a 100,000-character criterion with a 422 at once while a normal classify completes', async () => {
+    const invoice = await upload(
+      await makePdf(['Invoice number 77. Total amount due: 120.00']),
+      'pdf',
+    );
+    const schema = [
+      { category: 'invoice', criteria: ['invoice number', 'total amount due'] },
+      { category: 'letter', criteria: ['dear sir'] },
+    ];
+    // The executor starts on first use (1-2 s of model loading): measured on a running one.
+    expect(
+      (await post('/classify', { input: invoice, classification_schema: schema })).status,
+    ).toBe(200);
+    const started = Date.now();
+    const [long, normal] = await Promise.all([
+      post('/classify', {
+        input: invoice,
+        classification_schema: [{ category: 'x', criteria: ['a'.repeat(100_000)] }],
+      }),
+      post('/classify', { input: invoice, classification_schema: schema }),
+    ]);
+    expect(long.status).toBe(422);
+    expect(JSON.stringify(long.body)).toContain('MAX_CRITERION_CHARS');
+    expect(normal.status).toBe(200);
+    expect(normal.body.result.category).toBe('invoice');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 60_000);
+
+  it('returns to its idle memory after heavy documents', async () => {
+    await waitFor('the server below 800 MB', async () => rssMb(app.pid!) < 800, 60_000, 1_000);
+  }, 90_000);
+});

@@ -1,0 +1,43 @@
+// An executor entry for the pool's specs: tasks that behave as hostile documents do (crash
+// the process, hang in synchronous code, grow without bound), run as a real child process.
+import fs from 'node:fs';
+import { serveTasks } from '../../src/documents/executors/executor.child.js';
+
+export type TestTask =
+  | { kind: 'echo'; value: string }
+  | { kind: 'abort' }
+  | { kind: 'abort-once'; marker: string }
+  | { kind: 'hang' }
+  | { kind: 'grow-native' }
+  | { kind: 'grow-heap' }
+  | { kind: 'pid' };
+
+const hold: unknown[] = [];
+
+serveTasks(async (task: TestTask) => {
+  switch (task.kind) {
+    case 'echo':
+      return task.value;
+    case 'pid':
+      return process.pid;
+    case 'abort':
+      process.abort();
+      break;
+    case 'abort-once':
+      if (!fs.existsSync(task.marker)) {
+        fs.writeFileSync(task.marker, '');
+        process.abort();
+      }
+      return 'second attempt';
+    case 'hang':
+      for (;;); // a stuck synchronous loop, as a quadratic regex is
+    case 'grow-native':
+      for (;;) {
+        hold.push(Buffer.alloc(16 * 1024 * 1024, 1));
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    case 'grow-heap':
+      for (;;) hold.push(new Array(1_000_000).fill({ a: hold.length }));
+  }
+  return null;
+});
