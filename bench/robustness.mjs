@@ -370,6 +370,12 @@ async function main() {
   const { server: fileSrv, base: filesBase } = await fileServer(files);
   const normal = `${filesBase}/normal.txt`;
 
+  // BENCH_ONLY=burst: the bursts alone (a quick re-run).
+  if (process.env.BENCH_ONLY === 'burst') {
+    await bursts(normal);
+    fileSrv.close();
+    return;
+  }
   let server = await startServer({});
   await normalP50(server, normal, 5); // warm-up
   const before = await normalP50(server, normal, 20);
@@ -466,6 +472,17 @@ async function main() {
   );
   await server.stop();
 
+  await bursts(normal);
+  fileSrv.close();
+  emit(
+    `load at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+}
+
+async function bursts(normal) {
   for (const cap of [null, 10]) {
     const s = await startServer(cap ? { CPU_MAX_QUEUE_DEPTH: String(cap) } : {});
     await normalP50(s, normal, 3);
@@ -478,13 +495,6 @@ async function main() {
     emit(`  depth reads failed: ${readFailed}; RSS settled ${mb(s.rssKb())}`);
     await s.stop();
   }
-  fileSrv.close();
-  emit(
-    `load at the end: ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  );
 }
 
 main().catch((error) => {

@@ -68,12 +68,15 @@ export class QueueDepthService {
   }
 
   /**
-   * The in-memory depth, or null when it cannot be trusted: a part not reconciled within
-   * `maxAgeMs` (never, at start-up, or its store has not answered since).
+   * The in-memory depth, or null when it cannot be trusted: never read from the stores yet
+   * (start-up), or the Redis part not reconciled within `maxAgeMs`. The database part does
+   * not go stale: this process alone writes the database queue (DuckDB is single-process)
+   * and its counts are those writes; a reconcile that waits behind a burst of reads only
+   * corrects drift later.
    */
   live(queue: QueueName, maxAgeMs: number): CombinedDepth | null {
     const now = Date.now();
-    if (this.database.live.age(now) > maxAgeMs) return null;
+    if (this.database.live.age(now) === Infinity) return null;
     if (this.redis && this.newQueue.age(now) > maxAgeMs) return null;
     return combine(
       queue,
