@@ -49,7 +49,7 @@ export class ExecutorProcess {
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     });
     this.child.stderr?.on('data', (chunk: Buffer) => {
-      process.stderr.write(chunk);
+      process.stdout.write(chunk);
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-4096);
     });
     this.exited = new Promise((resolve) => {
