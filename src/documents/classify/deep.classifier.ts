@@ -36,10 +36,20 @@ function categoryScore(category: CompiledCategory, evidence: Evidence, length: n
   return (criteria.reduce((sum, value) => sum + value, 0) + label) / (criteria.length + 1);
 }
 
-function negatedShare(category: CompiledCategory, negated: ReadonlySet<string>): number {
+/**
+ * How much the document denies the category's label, 0..1: per label word, the share of its
+ * occurrences that are denied. "This is not an invoice" on a receipt denies it; one "not a
+ * VAT invoice" footnote on an invoice that says "invoice" eight times barely does.
+ */
+function negatedShare(category: CompiledCategory, document: Evidence): number {
   const words = category.label.filter((key) => !key.key.includes(' '));
   if (words.length === 0) return 0;
-  return words.filter((key) => negated.has(key.key)).length / words.length;
+  let share = 0;
+  for (const { key } of words) {
+    const denied = document.negated.get(key) ?? 0;
+    if (denied > 0) share += denied / (denied + (document.counts.get(key) ?? 0));
+  }
+  return share / words.length;
 }
 
 /**
@@ -102,7 +112,7 @@ export function scoreDeep(
       (MET_SHARE_WEIGHT * criteria.filter((value) => value >= MET).length) /
         Math.max(1, criteria.length) +
       TITLE_BONUS * matchStrength(category.label, title, 1) -
-      NEGATION_PENALTY * negatedShare(category, document.negated);
+      NEGATION_PENALTY * negatedShare(category, document);
     return { score, criteria };
   });
   return separateNeighbours(schema, scores, document, pageLength);

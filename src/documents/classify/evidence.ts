@@ -6,7 +6,7 @@ export interface Evidence {
   /** Lemma and phrase ("due date") counts, weighted; negated occurrences excluded. */
   counts: Map<string, number>;
   /** Lemmas seen inside a negation ("not an invoice"). */
-  negated: Set<string>;
+  negated: Map<string, number>;
   /** Number of content tokens. */
   length: number;
 }
@@ -15,7 +15,7 @@ export interface Evidence {
 export const STEM_PREFIX = '~';
 
 export function emptyEvidence(): Evidence {
-  return { counts: new Map(), negated: new Set(), length: 0 };
+  return { counts: new Map(), negated: new Map(), length: 0 };
 }
 
 function add(counts: Map<string, number>, key: string, weight: number): void {
@@ -38,7 +38,7 @@ export function addTerms(
   const terms: Term[] = [];
   for (const term of allTerms) {
     if (!term.weak) terms.push(term);
-    else if (options.negation && term.negated) into.negated.add(term.lemma);
+    else if (options.negation && term.negated) add(into.negated, term.lemma, weight);
     else {
       add(into.counts, term.lemma, weight);
       if (options.stems) add(into.counts, STEM_PREFIX + term.stem, weight);
@@ -47,7 +47,7 @@ export function addTerms(
   for (let i = 0; i < terms.length; i++) {
     const term = terms[i];
     if (options.negation && term.negated) {
-      into.negated.add(term.lemma);
+      add(into.negated, term.lemma, weight);
       continue;
     }
     add(into.counts, term.lemma, weight);

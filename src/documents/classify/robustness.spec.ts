@@ -2,6 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { classify } from './classify.js';
 import type { ClassificationCategory } from './classify.types.js';
+import { detectLanguage } from './language.js';
+import { signalTerms } from './signals.js';
 import { analyze } from './text-analysis.js';
 
 const schema: ClassificationCategory[] = [
@@ -98,5 +100,18 @@ describe('classification never crashes on content', () => {
       ),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('layout signals and language detection stay linear', () => {
+  it('reads an 80,000-character page without line breaks quickly (no regex backtracking)', () => {
+    const page = Array.from({ length: 4000 }, (_, i) => `item${i} 1.234,56 x`).join(' ');
+    detectLanguage('warm up');
+    const start = performance.now();
+    signalTerms(page, -1);
+    signalTerms(page.replace(/ x /g, '\n'), -1);
+    detectLanguage(page);
+    // A quadratic pattern took seconds on this page; the bound leaves room for a loaded CI.
+    expect(performance.now() - start).toBeLessThan(1500);
   });
 });

@@ -19,10 +19,11 @@ interface Signal {
 
 const AMOUNT = String.raw`-?\d{1,3}(?:[.,' ]\d{3})*[.,]\d{2}`;
 const DATE = String.raw`(?:\d{1,2}[./-]\d{1,2}(?:[./-]\d{2,4})?|\d{4}-\d{2}-\d{2})`;
-const PRICED_LINE = new RegExp(
-  String.raw`\p{L}.*\s${AMOUNT}\s*(?:[A-Z]\b|[*€$£]|EUR|zł|PLN)?\s*$`,
-  'u',
-);
+/** An amount closing a line (with a tax class, currency or star after it on receipts). */
+const PRICE_AT_END = new RegExp(String.raw`\s${AMOUNT}\s*(?:[A-Z]\b|[*€$£]|EUR|zł|PLN)?\s*$`, 'u');
+const LETTER = /\p{L}/u;
+/** Layout lines are short; a longer "line" is running text (or text without line breaks). */
+const MAX_LINE = 200;
 const DATED_AMOUNT_LINE = new RegExp(String.raw`^\s*${DATE}\s.*${AMOUNT}`);
 const LEADING_DATE = new RegExp(String.raw`^\s*${DATE}\s`);
 const YEAR_RANGE_LINE =
@@ -44,7 +45,8 @@ const SIGNALS: readonly Signal[] = [
     words: 'item price',
     min: 3,
     count: (_, all) =>
-      all.filter((line) => PRICED_LINE.test(line) && !LEADING_DATE.test(line)).length,
+      all.filter((line) => LETTER.test(line) && PRICE_AT_END.test(line) && !LEADING_DATE.test(line))
+        .length,
   },
   // Rows that start with a date and carry an amount: account transactions.
   { words: 'transaction list', min: 3, count: lines(DATED_AMOUNT_LINE) },
@@ -97,7 +99,7 @@ function termsOf(words: string): Term[] {
 
 /** Terms for the signals found on a page, each in a sentence of its own below `base`. */
 export function signalTerms(page: string, base: number): Term[] {
-  const all = page.split('\n');
+  const all = page.split('\n').filter((line) => line.length <= MAX_LINE);
   const out: Term[] = [];
   SIGNALS.forEach((signal, index) => {
     if (signal.count(page, all) < signal.min) return;

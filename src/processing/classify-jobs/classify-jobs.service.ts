@@ -1,13 +1,8 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { RequestValidationError } from '../../common/validation-error.js';
-import {
-  type Billing,
-  type JobPipeline,
-  JobRunner,
-  laneFor,
-  type Submission,
-} from '../jobs/job-runner.service.js';
+import { type Billing, type JobPipeline, laneFor, type Submission } from '../jobs/job-pipeline.js';
+import { JobRunner } from '../jobs/job-runner.service.js';
 import { type JobRecord, PAGE_RANGE_INVALID } from '../jobs/job.types.js';
 import { JobsService } from '../jobs/jobs.service.js';
 import type { ClassifyConfigDto } from '../requests/classify-config.dto.js';

@@ -4,13 +4,8 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import type { InputDocument } from '../classify-jobs/classification-runner.js';
 import { validateExtractRequest } from '../../documents/extract/extract.operation.js';
-import {
-  type Billing,
-  type JobPipeline,
-  JobRunner,
-  laneFor,
-  type Submission,
-} from '../jobs/job-runner.service.js';
+import { type Billing, type JobPipeline, laneFor, type Submission } from '../jobs/job-pipeline.js';
+import { JobRunner } from '../jobs/job-runner.service.js';
 import type { JobRecord, JobType } from '../jobs/job.types.js';
 import { JobsService } from '../jobs/jobs.service.js';
 import {

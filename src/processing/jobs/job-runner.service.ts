@@ -6,104 +6,22 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService, type Transaction } from '../../database/duckdb.service.js';
 import { AdmissionService } from '../admission/admission.service.js';
-import {
-  type Product,
-  USAGE_EVENT_SOURCE_PROCESSING,
-  USAGE_EVENT_TYPE,
-  type UsageCloudEvent,
-} from '../../usage/usage-event.js';
-import type { InputDocument } from '../classify-jobs/classification-runner.js';
 import { type ClassifyInputValue, InputResolver } from '../inputs/input-resolver.service.js';
 import { UsageOutboxRelay } from '../outbox/usage-outbox.relay.js';
 import { UsageOutboxRepository } from '../outbox/usage-outbox.repository.js';
-import {
-  type Lane,
-  QUEUE_DRIVER,
-  type QueueDriver,
-  type QueueTask,
-} from '../queue/queue-driver.js';
+import { QUEUE_DRIVER, type QueueDriver, type QueueTask } from '../queue/queue-driver.js';
 import { isDeepWork } from '../queue/deep-work.js';
 import { QueueWorkers, type TaskHandler } from '../queue/queue-workers.service.js';
 import type { WebhookConfig } from '../requests/classify-config.dto.js';
 import { ProcessingMetrics } from '../processing.metrics.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 import { JobEvents } from './job-events.js';
-import { type JobRecord, type JobType, ProcessingError, toProcessingError } from './job.types.js';
+import type { JobPayload, JobPipeline, Submission } from './job-pipeline.js';
+import { usageEvent } from './job-usage-event.js';
+import { type JobRecord, ProcessingError, toProcessingError } from './job.types.js';
 import { JobsRepository } from './jobs.repository.js';
 import { RunningJobs } from './running-jobs.js';
 import { syncTimeoutError } from './sync-timeout.js';
-
-/** The queue payload of every job task. */
-export interface JobPayload {
-  jobId: string;
-}
-
-/** The request fields that choose a lane (ClassifyConfig and the operations' bodies). */
-export interface LaneFields {
-  queue_priority?: string;
-  priority: boolean;
-  async: { priority: boolean };
-}
-
-/** Lane of a request: batch when asked, else priority/standard per the spec's two flags. */
-export function laneFor(config: LaneFields, isAsync: boolean): Lane {
-  if (config.queue_priority === 'batch') return 'batch';
-  const priority = isAsync ? config.async.priority : config.priority;
-  return priority ? 'priority' : 'standard';
-}
-
-/** What one billable completion records: the usage event's dimensions and page counts. */
-export interface Billing {
-  product: Product;
-  feature: string;
-  /** Pages processed (billed). */
-  pages: number;
-  /** Pages in the input documents. */
-  totalPages: number;
-  fileType: string;
-}
-
-/**
- * What differs between kinds of jobs (classify; parse, extract, split): how a stored
- * request runs on resolved documents, and how its outcome is billed and shown.
- * Everything else (job store, queue, admission, sync waits, cancellation, usage outbox,
- * webhooks) is the JobRunner's.
- */
-export interface JobPipeline<Outcome> {
-  /** Queue task kind of these jobs. */
-  readonly taskKind: string;
-  /**
-   * Runs a started job. Errors the client caused are thrown as ProcessingError; `signal`
-   * aborts when the job is cancelled (the executor doing the work is ended).
-   */
-  run(job: JobRecord, documents: InputDocument[], signal?: AbortSignal): Promise<Outcome>;
-  billing(job: JobRecord, outcome: Outcome): Billing;
-  /** The stored result (the body of a sync response and of `GET /job`'s `result`). */
-  result(
-    job: JobRecord,
-    outcome: Outcome,
-    credits: string,
-    durationSeconds: number,
-  ): Record<string, unknown>;
-  /** The sync answer of a completed job (default: its stored result). */
-  syncResult?(job: JobRecord): Record<string, unknown>;
-  /** A failed sync job's own error, when its failure is not the generic error envelope. */
-  syncFailure?(job: JobRecord): Error | undefined;
-}
-
-/** A job about to be stored: its row and its task. */
-export interface Submission {
-  type: JobType;
-  /** Stored with the job; `input` is what the worker resolves. */
-  request: Record<string, unknown> & { input: unknown };
-  isAsync: boolean;
-  /** `async.metadata` of an async request (any JSON value), undefined for sync ones. */
-  metadata: unknown;
-  persistResult: boolean;
-  lane: Lane;
-  /** Whether the queue admission cap applies (spec: sync and parse requests). */
-  gated: boolean;
-}
 
 /**
  * The job plumbing shared by every kind of processing job. Submission checks the inputs,
@@ -422,35 +340,4 @@ export class JobRunner {
     this.relay.kick();
     if (deliveries > 0) this.workers.notify('io');
   }
-}
-
-/** The job's usage CloudEvent: async metadata only when it is a JSON object. */
-function usageEvent(job: JobRecord, billing: Billing, credits: string): UsageCloudEvent {
-  const metadata =
-    job.isAsync &&
-    typeof job.metadata === 'object' &&
-    job.metadata !== null &&
-    !Array.isArray(job.metadata)
-      ? (job.metadata as Record<string, unknown>)
-      : null;
-  return {
-    specversion: '1.0',
-    id: `evt_${job.jobId}`,
-    source: USAGE_EVENT_SOURCE_PROCESSING,
-    type: USAGE_EVENT_TYPE,
-    time: new Date().toISOString(),
-    datacontenttype: 'application/json',
-    data: {
-      orgId: job.orgId,
-      apiKeyId: job.apiKeyId,
-      product: billing.product,
-      feature: billing.feature,
-      fileType: billing.fileType,
-      pages: billing.pages,
-      credits,
-      jobId: job.jobId,
-      async: job.isAsync,
-      metadata,
-    },
-  };
 }

@@ -1,0 +1,76 @@
+import type { Product } from '../../usage/usage-event.js';
+import type { InputDocument } from '../classify-jobs/classification-runner.js';
+import type { Lane } from '../queue/queue-driver.js';
+import type { JobRecord, JobType } from './job.types.js';
+
+/** The queue payload of every job task. */
+export interface JobPayload {
+  jobId: string;
+}
+
+/** The request fields that choose a lane (ClassifyConfig and the operations' bodies). */
+export interface LaneFields {
+  queue_priority?: string;
+  priority: boolean;
+  async: { priority: boolean };
+}
+
+/** Lane of a request: batch when asked, else priority/standard per the spec's two flags. */
+export function laneFor(config: LaneFields, isAsync: boolean): Lane {
+  if (config.queue_priority === 'batch') return 'batch';
+  const priority = isAsync ? config.async.priority : config.priority;
+  return priority ? 'priority' : 'standard';
+}
+
+/** What one billable completion records: the usage event's dimensions and page counts. */
+export interface Billing {
+  product: Product;
+  feature: string;
+  /** Pages processed (billed). */
+  pages: number;
+  /** Pages in the input documents. */
+  totalPages: number;
+  fileType: string;
+}
+
+/**
+ * What differs between kinds of jobs (classify; parse, extract, split): how a stored
+ * request runs on resolved documents, and how its outcome is billed and shown.
+ * Everything else (job store, queue, admission, sync waits, cancellation, usage outbox,
+ * webhooks) is the JobRunner's.
+ */
+export interface JobPipeline<Outcome> {
+  /** Queue task kind of these jobs. */
+  readonly taskKind: string;
+  /**
+   * Runs a started job. Errors the client caused are thrown as ProcessingError; `signal`
+   * aborts when the job is cancelled (the executor doing the work is ended).
+   */
+  run(job: JobRecord, documents: InputDocument[], signal?: AbortSignal): Promise<Outcome>;
+  billing(job: JobRecord, outcome: Outcome): Billing;
+  /** The stored result (the body of a sync response and of `GET /job`'s `result`). */
+  result(
+    job: JobRecord,
+    outcome: Outcome,
+    credits: string,
+    durationSeconds: number,
+  ): Record<string, unknown>;
+  /** The sync answer of a completed job (default: its stored result). */
+  syncResult?(job: JobRecord): Record<string, unknown>;
+  /** A failed sync job's own error, when its failure is not the generic error envelope. */
+  syncFailure?(job: JobRecord): Error | undefined;
+}
+
+/** A job about to be stored: its row and its task. */
+export interface Submission {
+  type: JobType;
+  /** Stored with the job; `input` is what the worker resolves. */
+  request: Record<string, unknown> & { input: unknown };
+  isAsync: boolean;
+  /** `async.metadata` of an async request (any JSON value), undefined for sync ones. */
+  metadata: unknown;
+  persistResult: boolean;
+  lane: Lane;
+  /** Whether the queue admission cap applies (spec: sync and parse requests). */
+  gated: boolean;
+}

@@ -1,0 +1,219 @@
+import { beforeEach, describe, expect, it, jest } from '@jest/globals';
+import type { ProcessingPrincipal } from '../../accounts/principal.js';
+import { ApiError } from '../../common/api-error.js';
+import type { AppConfig } from '../../config/app-config.js';
+import type { DuckDbService, Transaction } from '../../database/duckdb.service.js';
+import type { AdmissionService } from '../admission/admission.service.js';
+import type { InputResolver } from '../inputs/input-resolver.service.js';
+import type { UsageOutboxRelay } from '../outbox/usage-outbox.relay.js';
+import type { UsageOutboxRepository } from '../outbox/usage-outbox.repository.js';
+import type { ProcessingMetrics } from '../processing.metrics.js';
+import type { QueueDriver } from '../queue/queue-driver.js';
+import type { QueueWorkers } from '../queue/queue-workers.service.js';
+import type { WebhooksService } from '../webhooks/webhooks.service.js';
+import type { JobEvents, WaitOutcome } from './job-events.js';
+import type { JobPipeline, Submission } from './job-pipeline.js';
+import { JobRunner } from './job-runner.service.js';
+import type { JobRecord } from './job.types.js';
+import type { JobsRepository } from './jobs.repository.js';
+import type { RunningJobs } from './running-jobs.js';
+
+const tx = {} as Transaction;
+const principal = { orgId: 'org_1', keyId: 'pk_1' } as ProcessingPrincipal;
+const config = {
+  processing: { jobMaxAttempts: 3, syncTimeoutMs: 5000 },
+} as unknown as AppConfig;
+const pipeline = {
+  taskKind: 'classify.run',
+  run: jest.fn(),
+  billing: jest.fn(),
+  result: jest.fn(),
+} as unknown as JobPipeline<unknown>;
+
+function submission(overrides: Partial<Submission> = {}): Submission {
+  return {
+    type: 'Classify',
+    request: { input: 'docproc://file.pdf' },
+    isAsync: true,
+    metadata: { team: 'risk' },
+    persistResult: false,
+    lane: 'standard',
+    gated: false,
+    ...overrides,
+  } as Submission;
+}
+
+function setUp() {
+  const stored = new Map<string, Partial<JobRecord>>();
+  const release = jest.fn();
+  const jobs = {
+    insert: jest.fn(async (_tx: Transaction, job: { jobId: string }) => {
+      stored.set(job.jobId, { ...job, state: 'queued' } as Partial<JobRecord>);
+    }),
+    find: jest.fn(async (jobId: string) => (stored.get(jobId) as JobRecord) ?? null),
+    markCancelled: jest.fn(async (_tx: Transaction, jobId: string) => {
+      stored.get(jobId)!.state = 'cancelled';
+    }),
+  };
+  const queue = { enqueue: jest.fn(async (..._args: unknown[]) => 'task_1') };
+  const admission = { admit: jest.fn(async (..._args: unknown[]) => release) };
+  const inputs = { precheck: jest.fn(async (..._args: unknown[]) => undefined) };
+  const webhooks = { assertSubmittable: jest.fn(async (..._args: unknown[]) => undefined) };
+  const workers = { notify: jest.fn(), register: jest.fn() };
+  let outcome: WaitOutcome = 'finished';
+  const events = {
+    waitFor: jest.fn(async () => outcome),
+    finished: jest.fn(),
+  };
+  const db = {
+    transaction: jest.fn(async (work: (t: Transaction) => Promise<unknown>) => work(tx)),
+  };
+  const sut = new JobRunner(
+    config,
+    db as unknown as DuckDbService,
+    jobs as unknown as JobsRepository,
+    queue as unknown as QueueDriver,
+    workers as unknown as QueueWorkers,
+    events as unknown as JobEvents,
+    inputs as unknown as InputResolver,
+    {} as UsageOutboxRepository,
+    {} as UsageOutboxRelay,
+    webhooks as unknown as WebhooksService,
+    admission as unknown as AdmissionService,
+    {} as RunningJobs,
+    {} as ProcessingMetrics,
+  );
+  /** What the worker will have done to the job by the time the sync wait ends. */
+  const finishWith = (state: Partial<JobRecord>, wait: WaitOutcome = 'finished') => {
+    outcome = wait;
+    jobs.insert.mockImplementation(async (_tx: Transaction, job: { jobId: string }) => {
+      stored.set(job.jobId, { ...job, state: 'queued', ...state } as Partial<JobRecord>);
+    });
+  };
+  return { sut, jobs, queue, admission, release, inputs, webhooks, workers, events, finishWith };
+}
+
+async function apiErrorOf(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  const body = (error as ApiError).getResponse() as { error: { code: string; message: string } };
+  return { status: (error as ApiError).getStatus(), ...body.error };
+}
+
+describe(JobRunner.name, () => {
+  let t: ReturnType<typeof setUp>;
+
+  beforeEach(() => {
+    t = setUp();
+  });
+
+  describe('submitAsync', () => {
+    it('checks inputs and webhook, passes admission, stores the job and its task in one transaction', async () => {
+      const { job_id } = await t.sut.submitAsync(pipeline, principal, submission());
+      expect(t.inputs.precheck).toHaveBeenCalledWith('org_1', 'docproc://file.pdf');
+      expect(t.webhooks.assertSubmittable).toHaveBeenCalled();
+      expect(t.admission.admit).toHaveBeenCalledWith({
+        queue: 'cpu',
+        lane: 'standard',
+        sync: false,
+      });
+      expect(t.jobs.insert).toHaveBeenCalledWith(
+        tx,
+        expect.objectContaining({ jobId: job_id, orgId: 'org_1', apiKeyId: 'pk_1', isAsync: true }),
+      );
+      expect(t.queue.enqueue).toHaveBeenCalledWith(
+        'cpu',
+        'classify.run',
+        { jobId: job_id },
+        expect.objectContaining({ lane: 'standard', maxAttempts: 3 }),
+        tx,
+      );
+      expect(t.release).toHaveBeenCalledTimes(1);
+      expect(t.workers.notify).toHaveBeenCalledWith('cpu');
+    });
+
+    it('creates no job when the admission cap refuses', async () => {
+      t.admission.admit.mockRejectedValueOnce(
+        new ApiError(503, 'QUEUE_FULL', 'The cpu queue is full', {}, { 'Retry-After': '30' }),
+      );
+      expect(await apiErrorOf(t.sut.submitAsync(pipeline, principal, submission()))).toMatchObject({
+        status: 503,
+        code: 'QUEUE_FULL',
+      });
+      expect(t.jobs.insert).not.toHaveBeenCalled();
+      expect(t.queue.enqueue).not.toHaveBeenCalled();
+    });
+
+    it('releases the admitted slot even when storing the job fails', async () => {
+      t.jobs.insert.mockRejectedValueOnce(new Error('disk full'));
+      await expect(t.sut.submitAsync(pipeline, principal, submission())).rejects.toThrow(
+        'disk full',
+      );
+      expect(t.release).toHaveBeenCalledTimes(1);
+    });
+  });
+
+  describe('runSync', () => {
+    const sync = () =>
+      submission({ isAsync: false, metadata: undefined, gated: true, lane: 'priority' });
+
+    it('answers a completed job with its stored result; a sync job is tried once', async () => {
+      t.finishWith({ state: 'completed', result: { category: 'invoice' } });
+      await expect(t.sut.runSync(pipeline, principal, sync())).resolves.toEqual({
+        category: 'invoice',
+      });
+      expect(t.admission.admit).toHaveBeenCalledWith({
+        queue: 'cpu',
+        lane: 'priority',
+        sync: true,
+      });
+      expect(t.queue.enqueue).toHaveBeenCalledWith(
+        'cpu',
+        'classify.run',
+        expect.anything(),
+        expect.objectContaining({ maxAttempts: 1 }),
+        tx,
+      );
+    });
+
+    it('answers a failed job with the status and code it failed with', async () => {
+      t.finishWith({
+        state: 'failed',
+        errorStatus: 422,
+        errorCode: 'DOCUMENT_LIMIT_EXCEEDED',
+        reason: 'too many pixels',
+      });
+      expect(await apiErrorOf(t.sut.runSync(pipeline, principal, sync()))).toMatchObject({
+        status: 422,
+        code: 'DOCUMENT_LIMIT_EXCEEDED',
+        message: 'too many pixels',
+      });
+    });
+
+    it('answers 409 for a cancelled job and 504 SYNC_TIMEOUT for one still running', async () => {
+      t.finishWith({ state: 'cancelled' });
+      expect(await apiErrorOf(t.sut.runSync(pipeline, principal, sync()))).toMatchObject({
+        status: 409,
+        code: 'JOB_CANCELLED',
+      });
+      t.finishWith({ state: 'running' }, 'timeout');
+      expect(await apiErrorOf(t.sut.runSync(pipeline, principal, sync()))).toMatchObject({
+        status: 504,
+        code: 'SYNC_TIMEOUT',
+      });
+    });
+
+    it('cancels a job whose client left before it started, so it never runs or bills', async () => {
+      t.finishWith({}, 'aborted');
+      expect(await apiErrorOf(t.sut.runSync(pipeline, principal, sync()))).toMatchObject({
+        status: 409,
+        code: 'JOB_CANCELLED',
+      });
+      expect(t.jobs.markCancelled).toHaveBeenCalledTimes(1);
+      expect(t.events.finished).toHaveBeenCalledTimes(1);
+    });
+  });
+});
