@@ -6,10 +6,12 @@
 // 1. kafkajs: a fresh topic holds N of the benchmark's usage events; one consumer per mode
 //    drains it, doing (a) nothing with the messages, (b) JSON.parse of each value, (c) the
 //    service's normalizer. Nothing is written anywhere.
-// 2. DuckDB: the same number of rows, staged once inside DuckDB (no JavaScript per row), is
-//    inserted into the real `usage_events` table (migration 020: 128-bit primary key for
-//    the (source, id) dedupe, ON CONFLICT DO NOTHING) one transaction per batch; and into a
-//    copy without the primary key. No rollups, no metadata tracking.
+// 2. DuckDB: the same number of rows, staged once inside DuckDB (no JavaScript per row),
+//    times spread over 30 days as in bench:ingest, is written into the real `usage_events`
+//    table (migrations 020 + 022) one transaction per batch by the service's dedupe write:
+//    an anti-join against the stored (day, event_key) of the batch's days (`day BETWEEN`
+//    table filter) and the insert of the new rows (UsageStoreRepository.applyStaged); and,
+//    for comparison, the same insert without the dedupe. No rollups, no metadata tracking.
 // The broker's CPU is read from /proc when `scripts/kafka.sh` started it (it shares the
 // machine). The sum of the cheapest consumer-side cost and the deduplicating insert is a
 // lower bound of the CPU an ingested event needs; the machine's cores divide it into a ceiling.
@@ -148,58 +150,74 @@ async function kafkaCeilings() {
   return results;
 }
 
+const DEDUPE_VARIANTS = {
+  // The write of UsageStoreRepository.applyStaged: anti-join on the touched days, then insert.
+  'dedupe write (anti-join on the touched days)': (table) =>
+    `INSERT INTO ${table}
+     SELECT s.* FROM (
+       SELECT md5_number(source || chr(0) || event_id) AS event_key, source, event_id, org_id,
+              CAST(event_time AS TIMESTAMPTZ), CAST(day AS DATE) AS day, product, feature,
+              api_key_id, file_type, pages, CAST(credits AS DECIMAL(18, 6)), job_id, is_async,
+              metadata_json, map(meta_keys, meta_values), batch, now()
+       FROM staged WHERE batch = $1
+     ) s
+     ANTI JOIN (
+       SELECT day, event_key FROM ${table}
+       WHERE day BETWEEN CAST($2 AS DATE) AND CAST($3 AS DATE)
+     ) e ON e.day = s.day AND e.event_key = s.event_key`,
+  'insert without dedupe': (table) =>
+    `INSERT INTO ${table}
+     SELECT md5_number(source || chr(0) || event_id), source, event_id, org_id,
+            CAST(event_time AS TIMESTAMPTZ), CAST(day AS DATE), product, feature, api_key_id,
+            file_type, pages, CAST(credits AS DECIMAL(18, 6)), job_id, is_async, metadata_json,
+            map(meta_keys, meta_values), batch, now()
+     FROM staged WHERE batch = $1 AND $2::VARCHAR IS NOT NULL AND $3::VARCHAR IS NOT NULL`,
+};
+
 async function duckdbCeilings() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-ingest-floor-'));
   const results = {};
   try {
-    for (const variant of ['with primary key', 'without primary key']) {
-      const file = path.join(dir, `${variant.replaceAll(' ', '-')}.duckdb`);
+    for (const [variant, insertSql] of Object.entries(DEDUPE_VARIANTS)) {
+      const file = path.join(dir, `${Object.keys(results).length}.duckdb`);
       // The settings DuckDbService.open gives the instance.
       const instance = await DuckDBInstance.create(file, {
         checkpoint_threshold: CONFIG.duckdbCheckpointThreshold,
         disabled_optimizers: STATS_DEPENDENT_OPTIMIZERS,
       });
       const connection = await instance.connect();
-      await connection.run(fs.readFileSync(path.join(ROOT, 'sql/020_usage_store.sql'), 'utf8'));
-      let table = 'usage_events';
-      if (variant === 'without primary key') {
-        await connection.run('CREATE TABLE usage_events_plain AS FROM usage_events LIMIT 0');
-        table = 'usage_events_plain';
+      for (const migration of ['020_usage_store.sql', '022_usage_events_by_day.sql']) {
+        await connection.run(fs.readFileSync(path.join(ROOT, 'sql', migration), 'utf8'));
       }
+      // Times as bench/usage-events.mjs spreads them: every batch touches all 30 days.
       await connection.run(
         `CREATE TEMP TABLE staged AS
          SELECT i // ${BATCH} AS batch, 'docproc/processing' AS source, 'b_' || i AS event_id,
                 'org_floor_' || (i % 5) AS org_id,
-                strftime(TIMESTAMP '2026-11-01' + to_seconds(i % 2592000), '%Y-%m-%dT%H:%M:%S.000Z') AS event_time,
-                strftime(TIMESTAMP '2026-11-01' + to_seconds(i % 2592000), '%Y-%m-%d') AS day,
+                strftime(t, '%Y-%m-%dT%H:%M:%S.000Z') AS event_time, strftime(t, '%Y-%m-%d') AS day,
                 'parse' AS product, 'parse' AS feature, 'pk_' || (i % 4) AS api_key_id,
                 'pdf' AS file_type, (1 + i % 9)::INTEGER AS pages, (1 + i % 9)::VARCHAR || '.000000' AS credits,
                 CASE WHEN i % 5 < 2 THEN 'job_' || i END AS job_id, i % 5 < 2 AS is_async,
                 CASE WHEN i % 5 < 2 THEN '{"team":"t' || (i % 5) || '","batch":' || (i % 20) || '}' END AS metadata_json,
                 CASE WHEN i % 5 < 2 THEN ['team', 'batch'] ELSE [] END AS meta_keys,
                 CASE WHEN i % 5 < 2 THEN ['t' || (i % 5), (i % 20)::VARCHAR] ELSE [] END AS meta_values
-         FROM range(${TOTAL}) r(i)`,
+         FROM (SELECT i, TIMESTAMP '2026-11-01' + to_seconds((i * 7919) % 2592000) AS t
+               FROM range(${TOTAL}) r(i))`,
       );
-      const batches = Math.ceil(TOTAL / BATCH);
-      const conflict = table === 'usage_events' ? 'ON CONFLICT DO NOTHING' : '';
+      // The days of each batch, known before the write as the service knows them from JS.
+      const days = (
+        await connection.runAndReadAll(
+          'SELECT batch, min(day) AS lo, max(day) AS hi FROM staged GROUP BY batch ORDER BY batch',
+        )
+      ).getRowObjectsJS();
       results[variant] = await measure(TOTAL, async () => {
-        for (let batch = 0; batch < batches; batch++) {
+        for (const { batch, lo, hi } of days) {
           await connection.run('BEGIN TRANSACTION');
-          // The insert of UsageStoreRepository.applyStaged.
-          await connection.run(
-            `INSERT INTO ${table}
-             SELECT md5_number(source || chr(0) || event_id), source, event_id, org_id,
-                    CAST(event_time AS TIMESTAMPTZ), CAST(day AS DATE), product, feature, api_key_id, file_type,
-                    pages, CAST(credits AS DECIMAL(18, 6)), job_id, is_async, metadata_json,
-                    map(meta_keys, meta_values), batch, now()
-             FROM staged WHERE batch = $1
-             ${conflict}`,
-            [batch],
-          );
+          await connection.run(insertSql('usage_events'), [batch, lo, hi]);
           await connection.run('COMMIT');
         }
       });
-      log(`DuckDB insert ${variant}:`, JSON.stringify(results[variant]));
+      log(`DuckDB ${variant}:`, JSON.stringify(results[variant]));
       connection.closeSync();
       instance.closeSync();
     }
@@ -214,7 +232,7 @@ const kafka = await kafkaCeilings();
 const duckdb = await duckdbCeilings();
 const consumerFloor =
   kafka['JSON.parse'].cpuMicrosPerEvent + (kafka['JSON.parse'].brokerCpuMicrosPerEvent ?? 0);
-const insertFloor = duckdb['with primary key'].cpuMicrosPerEvent;
+const insertFloor = duckdb['dedupe write (anti-join on the touched days)'].cpuMicrosPerEvent;
 const report = {
   events: TOTAL,
   batch: BATCH,
@@ -225,7 +243,7 @@ const report = {
   duckdb,
   floor: {
     cpuMicrosPerEvent: Number((consumerFloor + insertFloor).toFixed(1)),
-    note: 'kafkajs + JSON.parse (+ the broker serving the fetches, when measured), plus the deduplicating insert; no validation, staging or rollups',
+    note: 'kafkajs + JSON.parse (+ the broker serving the fetches, when measured), plus the dedupe write (anti-join + insert); no validation, staging or rollups',
     ceilingEventsPerSecond: Math.round((cores * 1e6) / (consumerFloor + insertFloor)),
   },
 };
