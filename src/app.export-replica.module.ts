@@ -6,10 +6,9 @@ import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { MetricsModule } from './common/metrics/metrics.module.js';
 import { ReadinessModule } from './common/health/readiness.module.js';
 import { HealthModule } from './operations/health/health.module.js';
-import {
-  ReplicaDatabaseModule,
-  UsageExportReplicaModule,
-} from './usage/replica/usage-export-replica.module.js';
+import { ReplicaDatabaseModule } from './database/replica-database.module.js';
+import { UsageExportReplicaModule } from './usage/replica/usage-export-replica.module.js';
+import { USAGE_SNAPSHOT_PREFIX } from './usage/replica/usage-snapshot.publisher.js';
 import { httpLoggerModule } from './app.module.js';
 
 /**
@@ -28,7 +27,11 @@ export class ExportReplicaAppModule {
         MetricsModule,
         ReadinessModule,
         HealthModule,
-        ReplicaDatabaseModule,
+        ReplicaDatabaseModule.following({
+          dir: config.usage.snapshots.dir,
+          prefix: USAGE_SNAPSHOT_PREFIX,
+          pollMs: config.usage.snapshots.pollMs,
+        }),
         UsageExportReplicaModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],

@@ -1,5 +1,6 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import type { CardinalityRule } from '../../config/usage.types.js';
+import { ingestionParameters } from '../metadata/cardinality-rule.js';
 import { METADATA_STAGING } from './usage-event-staging.js';
 
 /**
@@ -63,7 +64,7 @@ export async function applyMetadata(
          rejected_at = EXCLUDED.rejected_at,
          rejected_reason = EXCLUDED.rejected_reason
        RETURNING org_id, meta_key, rejected_at`,
-    [rule.maxDistinctValues, rule.minEventsForRatio, rule.maxDistinctRatio],
+    ingestionParameters(rule),
   );
   const wasRejected = new Set(
     (

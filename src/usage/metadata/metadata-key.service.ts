@@ -4,10 +4,9 @@ import { TtlCache } from '../../common/ttl-cache.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { METADATA_KEY_MAX_LENGTH } from '../ingestion/metadata-values.js';
+import { identifierLikeWhenEnabling } from './cardinality-rule.js';
 import { MetadataKeyRepository, MetadataKeyStatus } from './metadata-key.repository.js';
 
-/** Observed events needed before the distinct-value ratio says anything when enabling. */
-const ENABLE_MIN_EVENTS = 20;
 const USABLE_CACHE_TTL_MS = 30_000;
 const USABLE_CACHE_MAX_ENTRIES = 10_000;
 
@@ -50,19 +49,9 @@ export class MetadataKeyService {
     return (await this.keys.status(orgId, key)) as MetadataKeyStatus;
   }
 
-  /**
-   * Enabling asks for more than ingestion's rule: a key whose observed values are mostly
-   * distinct is refused as soon as there are a few dozen events, before it would be marked.
-   */
+  /** The identifier-like rule as enabling applies it (cardinality-rule.ts). */
   private looksLikeIdentifier(status: MetadataKeyStatus): string | null {
-    const { maxDistinctRatio } = this.config.usage.cardinality;
-    if (
-      status.eventCount >= ENABLE_MIN_EVENTS &&
-      status.distinctValues > maxDistinctRatio * status.eventCount
-    ) {
-      return `has ${status.distinctValues} distinct values in ${status.eventCount} events`;
-    }
-    return null;
+    return identifierLikeWhenEnabling(this.config.usage.cardinality, status);
   }
 
   async disable(orgId: string, key: string): Promise<void> {

@@ -8,7 +8,7 @@ import {
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
-import { snapshotName, UsageSnapshotFiles } from './usage-snapshot.files.js';
+import { SnapshotFiles } from '../../database/snapshot-files.js';
 
 /**
  * What an export replica reads, with the order that keeps one org's rows together (zone
@@ -31,6 +31,9 @@ export const SNAPSHOT_TABLES: { table: string; order?: string }[] = [
   { table: 'usage_daily_metadata_value', order: 'org_key, meta_key, day, meta_value' },
 ];
 
+/** File name prefix of the usage snapshots (replicas follow files named so). */
+export const USAGE_SNAPSHOT_PREFIX = 'usage';
+
 /** Snapshots kept: a replica may still be reading the one before the newest. */
 const KEEP = 3;
 
@@ -43,7 +46,7 @@ const KEEP = 3;
 @Injectable()
 export class UsageSnapshotPublisher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(UsageSnapshotPublisher.name);
-  private readonly files: UsageSnapshotFiles;
+  private readonly files: SnapshotFiles;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private seq = 0;
@@ -52,7 +55,7 @@ export class UsageSnapshotPublisher implements OnApplicationBootstrap, OnApplica
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly db: DuckDbService,
   ) {
-    this.files = new UsageSnapshotFiles(config.usage.snapshots.dir);
+    this.files = new SnapshotFiles(config.usage.snapshots.dir, USAGE_SNAPSHOT_PREFIX);
   }
 
   onApplicationBootstrap(): void {
@@ -76,7 +79,7 @@ export class UsageSnapshotPublisher implements OnApplicationBootstrap, OnApplica
 
   /** Writes and publishes one snapshot; returns its name. */
   async publish(): Promise<string> {
-    const name = snapshotName(Date.now(), this.seq++);
+    const name = this.files.nameOf(Date.now(), this.seq++);
     const target = this.files.temporaryPath(name).replaceAll("'", "''");
     const started = Date.now();
     await this.db.withConnection(async (connection) => {

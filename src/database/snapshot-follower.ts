@@ -1,32 +1,42 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { APP_CONFIG } from '../../config/config.module.js';
-import type { AppConfig } from '../../config/app-config.js';
-import { DuckDbService } from '../../database/duckdb.service.js';
-import { UsageWatermarks } from '../usage-watermarks.js';
-import { UsageSnapshotFiles } from './usage-snapshot.files.js';
+import { DuckDbService } from './duckdb.service.js';
+import { SnapshotFiles } from './snapshot-files.js';
+
+/** Where a read replica finds the snapshots it serves (`ReplicaDatabaseModule.following`). */
+export interface SnapshotSource {
+  /** The directory the writer publishes to (`USAGE_SNAPSHOT_DIR`). */
+  dir: string;
+  /** The file name prefix of the writer's snapshots. */
+  prefix: string;
+  /** How often to look for a newer snapshot. */
+  pollMs: number;
+}
+
+export const SNAPSHOT_SOURCE = Symbol('SNAPSHOT_SOURCE');
 
 /** How long a starting replica waits for the writer's first snapshot. */
 const FIRST_SNAPSHOT_TIMEOUT_MS = 120_000;
 
 /**
  * The replica's half: opens the current snapshot read-only at start (waiting for the first
- * one), then looks for a newer one every second and swaps to it; each swap moves every
- * org's watermark, so the export cache never serves an answer of an older snapshot.
- * Staleness is therefore at most the writer's interval plus its copy time plus a second.
+ * one), then looks for a newer one every poll and swaps to it, telling each swap listener
+ * (the usage export's watermarks, so its cache never serves an answer of an older
+ * snapshot). Staleness is therefore at most the writer's interval plus its copy time plus
+ * one poll.
  */
 @Injectable()
-export class UsageSnapshotFollower implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger(UsageSnapshotFollower.name);
-  private readonly files: UsageSnapshotFiles;
+export class SnapshotFollower implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(SnapshotFollower.name);
+  private readonly files: SnapshotFiles;
+  private readonly swapListeners: Array<() => void> = [];
   private current: string | null = null;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(SNAPSHOT_SOURCE) private readonly source: SnapshotSource,
     private readonly db: DuckDbService,
-    private readonly watermarks: UsageWatermarks,
   ) {
-    this.files = new UsageSnapshotFiles(config.usage.snapshots.dir);
+    this.files = new SnapshotFiles(source.dir, source.prefix);
   }
 
   async onModuleInit(): Promise<void> {
@@ -34,7 +44,7 @@ export class UsageSnapshotFollower implements OnModuleInit, OnApplicationShutdow
     while (!(await this.follow())) {
       if (Date.now() > deadline) {
         throw new Error(
-          `no usage snapshot in ${this.config.usage.snapshots.dir} after ${FIRST_SNAPSHOT_TIMEOUT_MS / 1000} s: start the writer with USAGE_SNAPSHOT_INTERVAL_SEC`,
+          `no usage snapshot in ${this.source.dir} after ${FIRST_SNAPSHOT_TIMEOUT_MS / 1000} s: start the writer with USAGE_SNAPSHOT_INTERVAL_SEC`,
         );
       }
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -43,8 +53,13 @@ export class UsageSnapshotFollower implements OnModuleInit, OnApplicationShutdow
       this.follow().catch((error: unknown) =>
         this.logger.warn(`could not open the newer usage snapshot: ${String(error)}`),
       );
-    }, this.config.usage.snapshots.pollMs);
+    }, this.source.pollMs);
     this.timer.unref();
+  }
+
+  /** Calls `listener` after every swap to a newer snapshot. */
+  onSwap(listener: () => void): void {
+    this.swapListeners.push(listener);
   }
 
   /** The snapshot being served (its file name). */
@@ -59,7 +74,7 @@ export class UsageSnapshotFollower implements OnModuleInit, OnApplicationShutdow
     if (latest.name === this.current) return true;
     await this.db.openReadOnly(latest.file);
     this.current = latest.name;
-    this.watermarks.advanceAll();
+    for (const listener of this.swapListeners) listener();
     this.logger.log(`serving usage snapshot ${latest.name}`);
     return true;
   }

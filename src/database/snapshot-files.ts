@@ -2,13 +2,26 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * The published snapshots of one writer: `usage-<ms>-<seq>.duckdb` files in one directory
+ * The published read snapshots of one writer's DuckDB tables: `<prefix>-<ms>-<seq>.duckdb`
+ * files in one directory
  * and a `CURRENT` file naming the newest complete one. A snapshot is written under a
  * temporary name and renamed once closed, and `CURRENT` is replaced by rename too, so a
  * reader never sees a half-written file.
  */
-export class UsageSnapshotFiles {
-  constructor(private readonly dir: string) {}
+export class SnapshotFiles {
+  private readonly pattern: RegExp;
+
+  constructor(
+    private readonly dir: string,
+    private readonly prefix: string,
+  ) {
+    this.pattern = new RegExp(`^${prefix}-\\d{15}-\\d{6}\\.duckdb$`);
+  }
+
+  /** Names sort in publication order: the time, then a sequence within the millisecond. */
+  nameOf(publishedAt: number, seq: number): string {
+    return `${this.prefix}-${String(publishedAt).padStart(15, '0')}-${String(seq).padStart(6, '0')}.duckdb`;
+  }
 
   /** Path to write the next snapshot to (not yet visible to readers). */
   temporaryPath(name: string): string {
@@ -25,7 +38,7 @@ export class UsageSnapshotFiles {
     // Replicas that still read an older file keep it open (unlinking does not close it).
     const snapshots = fs
       .readdirSync(this.dir)
-      .filter((f) => SNAPSHOT_FILE.test(f))
+      .filter((f) => this.pattern.test(f))
       .sort();
     for (const old of snapshots.slice(0, Math.max(0, snapshots.length - keep))) {
       fs.rmSync(path.join(this.dir, old), { force: true });
@@ -41,7 +54,7 @@ export class UsageSnapshotFiles {
     } catch {
       return null;
     }
-    if (!SNAPSHOT_FILE.test(name)) return null;
+    if (!this.pattern.test(name)) return null;
     return { name, file: path.join(this.dir, name) };
   }
 
@@ -53,10 +66,3 @@ export class UsageSnapshotFiles {
     }
   }
 }
-
-/** Names sort in publication order: the time, then a sequence within the millisecond. */
-export function snapshotName(publishedAt: number, seq: number): string {
-  return `usage-${String(publishedAt).padStart(15, '0')}-${String(seq).padStart(6, '0')}.duckdb`;
-}
-
-const SNAPSHOT_FILE = /^usage-\d{15}-\d{6}\.duckdb$/;

@@ -1,0 +1,84 @@
+import { DEFAULT_DOCUMENT_LIMITS } from '../processing.config.js';
+import { int } from '../setting.js';
+
+/* The document engines: limits on what a document may be, classify input sizes and the
+ * executor processes that run the engines. Part of PROCESSING_SETTINGS (one reference section). */
+
+export const DOCUMENT_SETTINGS = {
+  documentLimits: {
+    maxImagePixels: int(
+      'MAX_IMAGE_PIXELS',
+      { default: DEFAULT_DOCUMENT_LIMITS.maxImagePixels, min: 1 },
+      'Width × height of an image, read from its header before decoding (a 600 dpi A4 scan is 35 megapixels).',
+    ),
+    maxPages: int(
+      'MAX_DOCUMENT_PAGES',
+      { default: DEFAULT_DOCUMENT_LIMITS.maxPages, min: 1 },
+      "Pages of one request's documents together.",
+    ),
+    maxZipUncompressedBytes: int(
+      'MAX_ZIP_UNCOMPRESSED_BYTES',
+      { default: DEFAULT_DOCUMENT_LIMITS.maxZipUncompressedBytes, min: 1, unit: 'bytes' },
+      'Inflated size of a zip-based document (DOCX), from its central directory.',
+    ),
+    maxZipCompressionRatio: int(
+      'MAX_ZIP_COMPRESSION_RATIO',
+      { default: DEFAULT_DOCUMENT_LIMITS.maxZipCompressionRatio, min: 1 },
+      'Inflated size / stored size of a zip-based document (Word XML compresses 5-20×, zip bombs 1000× and more).',
+    ),
+    maxMarkupDepth: int(
+      'MAX_MARKUP_DEPTH',
+      { default: DEFAULT_DOCUMENT_LIMITS.maxMarkupDepth, min: 1 },
+      "Element nesting depth of HTML and of a DOCX's XML.",
+    ),
+  },
+  classifyLimits: {
+    maxCriterionChars: int(
+      'MAX_CRITERION_CHARS',
+      { default: 2_000, min: 1 },
+      'Characters of one classification criterion (422 beyond).',
+    ),
+    maxCategoryChars: int(
+      'MAX_CATEGORY_CHARS',
+      { default: 256, min: 1 },
+      'Characters of one category name (422 beyond).',
+    ),
+    maxDocumentMetadataChars: int(
+      'MAX_DOCUMENT_METADATA_CHARS',
+      { default: 20_000, min: 1 },
+      "Characters of a classify request's `document_metadata` (422 beyond).",
+    ),
+    maxCategories: int(
+      'MAX_CATEGORIES',
+      { default: 200, min: 1 },
+      'Entries of `classification_schema` (422 beyond).',
+    ),
+  },
+  executors: {
+    heapMb: int(
+      'EXECUTOR_HEAP_MB',
+      { default: 1_024, min: 64, unit: 'MB' },
+      'V8 old-space ceiling of each document executor process.',
+    ),
+    rssLimitMb: int(
+      'EXECUTOR_RSS_LIMIT_MB',
+      { default: 1_280, min: 64, unit: 'MB' },
+      'Resident memory past which an executor is ended mid-task (the task fails, the service goes on).',
+    ),
+    recycleRssMb: int(
+      'EXECUTOR_RECYCLE_RSS_MB',
+      { default: 400, min: 64, unit: 'MB' },
+      'An idle executor above this resident size is replaced after its task.',
+    ),
+    taskTimeLimitMs: int(
+      'TASK_TIME_LIMIT_MS',
+      { default: 120_000, min: 100, unit: 'ms' },
+      'Wall-clock limit of one document task.',
+    ),
+    idleMs: int(
+      'EXECUTOR_IDLE_MS',
+      { default: 60_000, min: 1_000, unit: 'ms' },
+      'An executor beyond the warm ones exits after this long idle.',
+    ),
+  },
+} as const;

@@ -1,0 +1,138 @@
+import { bool, int, list } from '../setting.js';
+import { DOCUMENT_SETTINGS } from './documents.settings.js';
+import { MiB, numberOr } from './shared.js';
+
+/* The document API: uploads and fetched inputs, jobs and their workers, webhooks, the outbox. */
+
+export const PROCESSING_SETTINGS = {
+  maxUploadBytes: int(
+    'MAX_UPLOAD_BYTES',
+    { default: 100 * MiB, min: 1, unit: 'bytes' },
+    'Largest upload or fetched input.',
+  ),
+  fetchTimeoutMs: int(
+    'FETCH_TIMEOUT_MS',
+    { default: 30_000, min: 100, unit: 'ms' },
+    'Time limit of fetching a URL input.',
+  ),
+  fetchAllowHosts: list(
+    'FETCH_ALLOW_HOSTS',
+    {
+      item: { regex: /^[^\s/]+$/, message: 'each entry must be a host name or IP' },
+      type: 'list of host names or IPs',
+      lowercase: true,
+    },
+    'Private or loopback hosts that URL inputs and webhooks may reach although the SSRF guard blocks private addresses, e.g. `127.0.0.1,localhost` for a webhook receiver on your machine. Without it, a webhook to a local receiver is refused.',
+  ),
+  fetchAllowPrivate: bool(
+    'FETCH_ALLOW_PRIVATE',
+    false,
+    'Turns the SSRF guard off entirely (self-hosted installs fetching from their own network).',
+  ),
+  presignTtlSeconds: int(
+    'PRESIGN_TTL_SECONDS',
+    { default: 3600, min: 1, unit: 'seconds' },
+    'How long a presigned upload URL stays valid.',
+  ),
+  resultUrlTtlSeconds: int(
+    'RESULT_URL_TTL_SECONDS',
+    { default: 3600, min: 1, unit: 'seconds' },
+    'How long a `force_url_result` link stays valid.',
+  ),
+  resultRetentionSeconds: int(
+    'JOB_RESULT_RETENTION_SECONDS',
+    { default: 7 * 24 * 3600, min: 0, unit: 'seconds' },
+    'Job results are purged this long after completion unless `persist_results`; 0 keeps them.',
+  ),
+  jobMaxAttempts: int(
+    'JOB_MAX_ATTEMPTS',
+    { default: 3, min: 1, max: 100 },
+    'Attempts of a job whose worker died mid-run, before it is Failed.',
+  ),
+  cpuWorkerConcurrency: int(
+    'CPU_WORKER_CONCURRENCY',
+    { default: 2, min: 1, max: 256 },
+    'Worker threads per document pool, and database-queue cpu loops of the `worker` kind.',
+  ),
+  cpuWorkerWarmThreads: int(
+    'CPU_WORKER_WARM_THREADS',
+    { default: 1, min: 0, max: 256 },
+    'Threads each pool keeps loaded while idle (~100 MB each, 1-2 s to start); others start on demand and leave after a minute idle.',
+  ),
+  ioWorkerConcurrency: int(
+    'IO_WORKER_CONCURRENCY',
+    { default: 8, min: 1, max: 1024 },
+    'Database-queue io loops (webhook deliveries).',
+  ),
+  workerShutdownGraceMs: int(
+    'WORKER_SHUTDOWN_GRACE_MS',
+    {
+      default: (env) => numberOr(env, 'TERMINATION_GRACE_PERIOD_SECONDS', 30) * 1000,
+      defaultText: '`TERMINATION_GRACE_PERIOD_SECONDS` × 1000',
+      min: 0,
+      unit: 'ms',
+    },
+    'How long shutdown waits for tasks in flight; the rest stay `running` and are retried at start.',
+  ),
+  queuePollIntervalMs: int(
+    'QUEUE_POLL_INTERVAL_MS',
+    { default: 500, min: 10, unit: 'ms' },
+    'Fallback poll interval of idle workers; enqueues wake them at once.',
+  ),
+  syncTimeoutMs: int(
+    'SYNC_TIMEOUT_MS',
+    { default: 300_000, min: 0, max: 86_400_000, unit: 'ms' },
+    'How long a sync request waits for its job before answering 504 `SYNC_TIMEOUT` with the job id to poll (the job keeps running); 0: no limit.',
+  ),
+  webhookMaxAttempts: int(
+    'WEBHOOK_MAX_ATTEMPTS',
+    { default: 8, min: 1, max: 100 },
+    'Delivery attempts of a webhook before it is given up.',
+  ),
+  webhookRetryBaseMs: int(
+    'WEBHOOK_RETRY_BASE_MS',
+    { default: 5_000, min: 1, unit: 'ms' },
+    'First retry delay of a webhook (doubles each attempt).',
+  ),
+  webhookRetryMaxMs: int(
+    'WEBHOOK_RETRY_MAX_MS',
+    { default: 3_600_000, min: 1, unit: 'ms' },
+    'Longest retry delay of a webhook.',
+  ),
+  webhookTimeoutMs: int(
+    'WEBHOOK_TIMEOUT_MS',
+    { default: 10_000, min: 100, unit: 'ms' },
+    'Time limit of one webhook delivery attempt.',
+  ),
+  webhookResolveTimeoutMs: int(
+    'WEBHOOK_RESOLVE_TIMEOUT_MS',
+    { default: 2_000, min: 50, max: 4_000, unit: 'ms' },
+    "Bound on resolving a webhook URL's host name when the request or endpoint is submitted.",
+  ),
+  jsonMaxDepth: int(
+    'JSON_MAX_DEPTH',
+    { default: 64, min: 4, max: 1_000 },
+    'Deepest nesting of arrays and objects accepted in a JSON request body (422 `json_too_deep`).',
+  ),
+  asyncMetadataMaxDepth: int(
+    'ASYNC_METADATA_MAX_DEPTH',
+    { default: 16, min: 1, max: 1_000 },
+    'Deepest nesting accepted inside `async.metadata` (422 `metadata_too_deep`).',
+  ),
+  outboxRelayIntervalMs: int(
+    'OUTBOX_RELAY_INTERVAL_MS',
+    { default: 1_000, min: 10, unit: 'ms' },
+    'How often the usage outbox relay looks for events to send.',
+  ),
+  outboxRelayLingerMs: int(
+    'OUTBOX_RELAY_LINGER_MS',
+    { default: 200, min: 0, max: 60_000, unit: 'ms' },
+    'How long the relay waits after a job finished, so completions close together share one usage write.',
+  ),
+  outboxBatchSize: int(
+    'OUTBOX_BATCH_SIZE',
+    { default: 500, min: 1, max: 10_000 },
+    'Usage events the relay sends per batch.',
+  ),
+  ...DOCUMENT_SETTINGS,
+} as const;

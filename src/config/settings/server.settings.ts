@@ -1,0 +1,102 @@
+import path from 'node:path';
+import { DEFAULT_DATA_DIR, dataDirOf } from '../data-dir.js';
+import {
+  bool,
+  byteSize,
+  filePath,
+  int,
+  list,
+  oneOf,
+  optionalByteSize,
+  optionalText,
+  text,
+} from '../setting.js';
+import { numberOr } from './shared.js';
+
+/* The HTTP server, its storage (data directory, DuckDB file) and authentication. */
+
+const ORG_ID = {
+  regex: /^[A-Za-z0-9_-]{1,64}$/,
+  message: 'must be 1 to 64 letters, digits, "_" or "-"',
+};
+
+export const SERVER_SETTINGS = {
+  port: int('PORT', { default: 3000, min: 0, max: 65535 }, 'TCP port of the HTTP server.'),
+  host: text(
+    'HOST',
+    { default: '0.0.0.0' },
+    'Address the HTTP server listens on (`127.0.0.1` keeps it to this machine).',
+  ),
+  dataDir: filePath(
+    'DATA_DIR',
+    { default: DEFAULT_DATA_DIR, defaultText: `\`${DEFAULT_DATA_DIR}\``, type: 'directory' },
+    'Where the DuckDB file, uploaded files (`blobs/`) and the admin endpoint file live. The admin CLI uses the same variable.',
+  ),
+  databaseFile: filePath(
+    'DATABASE_FILE',
+    {
+      default: (env) => path.join(dataDirOf(env), 'docproc.duckdb'),
+      defaultText: '`$DATA_DIR/docproc.duckdb`',
+    },
+    'The DuckDB database file (one read-write process per file).',
+  ),
+  duckdbCheckpointThreshold: byteSize(
+    'DUCKDB_CHECKPOINT_THRESHOLD',
+    '64MB',
+    "WAL size between DuckDB checkpoints (DuckDB's `checkpoint_threshold`).",
+  ),
+  duckdbMemoryLimit: optionalByteSize(
+    'DUCKDB_MEMORY_LIMIT',
+    "DuckDB's (80 % of RAM)",
+    'Cap on DuckDB\'s buffer pool; beyond it DuckDB spills to disk or fails the statement. Keep it well above the usage dedupe index (~51 bytes per stored event; docs/operations.md, "Memory").',
+  ),
+  logLevel: oneOf(
+    'LOG_LEVEL',
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    'info',
+    'Level of the JSON (pino) log on stdout.',
+  ),
+  publicBaseUrl: text(
+    'PUBLIC_BASE_URL',
+    {
+      default: (env) => `http://localhost:${numberOr(env, 'PORT', 3000)}`,
+      defaultText: '`http://localhost:$PORT`',
+      pattern: {
+        regex: /^https?:\/\/[^\s/]+(\/\S*)?$/,
+        message: 'must be an absolute http(s) URL',
+      },
+      type: 'URL',
+    },
+    'Address clients reach this service at; used in presigned upload URLs and `force_url_result` links.',
+  ),
+  adminToken: optionalText(
+    'ADMIN_TOKEN',
+    {
+      pattern: { regex: /^.{16,}$/, message: 'must be at least 16 characters' },
+      defaultText: 'generated per `DATA_DIR`',
+    },
+    'Bearer token of the local admin endpoint the CLI talks to (written to `DATA_DIR/admin.json`, mode 0600).',
+  ),
+  authDisabled: bool(
+    'AUTH_DISABLED',
+    false,
+    'Trusted single-tenant installs: processing requests without a key are accepted and billed to `AUTH_DEFAULT_ORG_ID` (a key that is sent must still be valid). The dashboard API always needs a key.',
+  ),
+  defaultOrgId: optionalText(
+    'AUTH_DEFAULT_ORG_ID',
+    { pattern: ORG_ID, type: 'organization id' },
+    'The organization keyless requests are billed to; required when `AUTH_DISABLED=true`, created at start if missing.',
+  ),
+  frozenModelSnapshots: list(
+    'FROZEN_MODEL_SNAPSHOTS',
+    {
+      item: { regex: /^[a-z_]+:[A-Za-z0-9._-]+$/, message: 'each entry must be family:version' },
+      type: 'list of family:version',
+      map: (entry) => {
+        const [family, version] = entry.split(':');
+        return { family, version };
+      },
+    },
+    'Removed model versions kept pinnable from frozen snapshots (on-prem and private-network deployments only), e.g. `layout_model:layout-v2`.',
+  ),
+} as const;

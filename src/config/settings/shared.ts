@@ -1,0 +1,12 @@
+import type { Env } from '../setting.js';
+
+/* Units and helpers several setting groups use. */
+
+export const KiB = 1024;
+export const MiB = 1024 * KiB;
+
+/** The numeric value of a variable another default depends on (its own setting validates it). */
+export function numberOr(env: Env, name: string, fallback: number): number {
+  const value = Number(env[name]);
+  return env[name]?.trim() && Number.isFinite(value) ? value : fallback;
+}

@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { filePath, fixed, float, int, oneOf } from '../setting.js';
+import { MiB } from './shared.js';
+
+/* The usage plane: the event normalizer, metadata key cardinality, rollups, the export's
+ * cache and the read snapshots export replicas serve from. */
+
+export const USAGE_SETTINGS = {
+  normalizer: {
+    maxFutureSkewMs: int(
+      'USAGE_MAX_FUTURE_SKEW_SEC',
+      { default: 300, min: 0, max: 86_400, unit: 'seconds', scale: 1000 },
+      'Usage events stamped further than this in the future are refused (clock skew).',
+    ),
+    maxAgeMs: int(
+      'USAGE_MAX_EVENT_AGE_DAYS',
+      { default: 730, min: 1, max: 36_500, unit: 'days', scale: 86_400_000 },
+      'Usage events older than this are refused: they would rewrite closed finance periods.',
+    ),
+  },
+  cardinality: {
+    maxDistinctValues: int(
+      'METADATA_KEY_MAX_DISTINCT',
+      { default: 1000, min: 2 },
+      'A metadata key with this many distinct values is identifier-like: it cannot be enabled for grouping.',
+    ),
+    minEventsForRatio: int(
+      'METADATA_KEY_MIN_EVENTS',
+      { default: 200, min: 1 },
+      'Events a metadata key needs before `METADATA_KEY_MAX_DISTINCT_RATIO` applies.',
+    ),
+    maxDistinctRatio: float(
+      'METADATA_KEY_MAX_DISTINCT_RATIO',
+      { default: 0.5, min: 0.01, max: 1 },
+      'A key whose distinct values per event exceed this ratio is identifier-like.',
+    ),
+  },
+  rollupClusterIntervalMs: int(
+    'USAGE_ROLLUP_CLUSTER_INTERVAL_MIN',
+    { default: 60, min: 0, max: 7 * 24 * 60, unit: 'minutes', scale: 60_000 },
+    'How often the narrow usage rollups are rewritten in org order; 0 turns it off.',
+  ),
+  exportCacheBytes: int(
+    'USAGE_EXPORT_CACHE_MB',
+    { default: 64, min: 0, max: 16_384, unit: 'MiB', scale: MiB },
+    "Export answers kept per (org, query) until that org's next ingested write; 0 turns the result cache off.",
+  ),
+  /** Read snapshots of the export's tables, for export replicas (docs/scaling.md). */
+  snapshots: {
+    intervalMs: int(
+      'USAGE_SNAPSHOT_INTERVAL_SEC',
+      { default: 0, min: 0, max: 86_400, unit: 'seconds', scale: 1000 },
+      'The writer publishes a read snapshot of what the usage export reads this often, for export replicas; 0 never.',
+    ),
+    dir: filePath(
+      'USAGE_SNAPSHOT_DIR',
+      {
+        default: (env) => path.join(env.DATA_DIR?.trim() || './data', 'usage-snapshots'),
+        defaultText: '`$DATA_DIR/usage-snapshots`',
+        type: 'directory',
+      },
+      'Where the writer publishes usage snapshots and where an export replica reads them.',
+    ),
+    mode: oneOf(
+      'DOCPROC_MODE',
+      ['server', 'export-replica'],
+      'server',
+      '`export-replica`: serve the usage export read-only from the newest snapshot in `USAGE_SNAPSHOT_DIR` instead of owning the DuckDB file (docs/operations.md, "Export replicas").',
+    ),
+    pollMs: fixed(1_000),
+  },
+} as const;
