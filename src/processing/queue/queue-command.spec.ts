@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import type { OperationTask } from '../../documents/executors/operation.task.js';
 import { jobCommandOf, storedOperationRequest } from '../jobs/job-command.js';
 import {
   DeliverWebhookCommand,
@@ -52,7 +53,9 @@ describe('jobCommandOf', () => {
   });
 
   it('separates an operation request from its resolved versions', () => {
-    const versions = { layout: { name: 'layout', version: '1' } };
+    const versions = {
+      layout: { name: 'layout', version: '1' },
+    } as unknown as OperationTask['versions'];
     const stored = storedOperationRequest(
       'parse',
       { input: 'https://example.com/a.pdf' },

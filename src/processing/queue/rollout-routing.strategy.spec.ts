@@ -25,10 +25,10 @@ function setUp({ toRedis = true, legacy = true, addFails = false } = {}) {
   } as unknown as AppConfig;
   const database = new InlineQueueDriver();
   const databaseAdd = jest.spyOn(database, 'add');
-  const bullAdd = jest.fn(async () =>
+  const bullAdd = jest.fn(async (..._args: unknown[]) =>
     addFails ? Promise.reject(new Error('Redis down')) : Promise.resolve({}),
   );
-  const revoke = jest.fn(async () => 'OK');
+  const revoke = jest.fn(async (..._args: unknown[]) => 'OK');
   const redis = {
     config: { prefix: 'docproc', enqueueTimeoutMs: 500 },
     connection: { set: revoke },
