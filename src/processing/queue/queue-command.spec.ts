@@ -68,7 +68,7 @@ describe('jobCommandOf', () => {
 
   it('throws InvalidCommandError, never runs on a cast, when a stored request is wrong', () => {
     expect(() => jobCommandOf({ input: 42 })).toThrow(/request\.input/);
-    expect(() => jobCommandOf({ input: 'https://example.com/a.pdf', __kind: 'split' })).toThrow(
+    expect(() => jobCommandOf({ input: 'https://example.com/a.pdf', __kind: 'parse' })).toThrow(
       /__versions/,
     );
   });
