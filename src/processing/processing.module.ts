@@ -8,19 +8,22 @@ import { CLASSIFICATION_RUNNER } from './classify-jobs/classification-runner.js'
 import { ClassifyController } from './classify-jobs/classify.controller.js';
 import { ClassifyJobsService } from './classify-jobs/classify-jobs.service.js';
 import { PooledClassificationRunner } from './classify-jobs/pooled-classification.runner.js';
+import { InputDocuments } from './inputs/input-documents.js';
 import { InputResolver } from './inputs/input-resolver.service.js';
 import { SafeFetcher } from './inputs/safe-fetcher.js';
 import { RunningJobs } from './jobs/running-jobs.js';
 import { JobEvents } from './jobs/job-events.js';
+import { JobReconciler } from './jobs/job-reconciler.js';
 import { JobRunner } from './jobs/job-runner.service.js';
 import { JobResultController, JobsController } from './jobs/jobs.controller.js';
 import { JobsRepository } from './jobs/jobs.repository.js';
 import { JobsService } from './jobs/jobs.service.js';
 import { UsageOutboxRelay } from './outbox/usage-outbox.relay.js';
 import { UsageOutboxRepository } from './outbox/usage-outbox.repository.js';
-import { QUEUE_DRIVER } from './queue/queue-driver.js';
+import { DatabaseQueue } from './queue/database-queue.js';
+import { QUEUE } from './queue/queue-port.js';
 import { QueueWorkers } from './queue/queue-workers.service.js';
-import { RoutingQueueDriver } from './queue/redis/routing-queue.driver.js';
+import { RolloutRoutingStrategy } from './queue/rollout-routing.strategy.js';
 import { installJsonBodyParser } from './requests/json-body.parser.js';
 import { presignedPutPlugin } from './upload/presigned-put.plugin.js';
 import { ProcessingSecretsRepository } from './upload/processing-secrets.repository.js';
@@ -60,7 +63,9 @@ const PROCESSING_ROUTES =
   ],
   providers: [
     // Issue 6: rollout routing between the database queue and the new (BullMQ) queue.
-    { provide: QUEUE_DRIVER, useClass: RoutingQueueDriver },
+    { provide: QUEUE, useClass: RolloutRoutingStrategy },
+    DatabaseQueue,
+    JobReconciler,
     // The pipeline behind the job layer: one line to swap (e.g. for a remote classifier).
     { provide: CLASSIFICATION_RUNNER, useClass: PooledClassificationRunner },
     QueueWorkers,
@@ -72,6 +77,7 @@ const PROCESSING_ROUTES =
     ClassifyJobsService,
     OperationJobsService,
     InputResolver,
+    InputDocuments,
     SafeFetcher,
     UploadsRepository,
     UploadService,
@@ -86,7 +92,7 @@ const PROCESSING_ROUTES =
   exports: [
     QueueOperationsModule,
     VersionsModule,
-    QUEUE_DRIVER,
+    QUEUE,
     QueueWorkers,
     JobsService,
     ClassifyJobsService,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ConfigError, loadConfig } from '../../config/app-config.js';
-import { QUEUES, type QueueName } from '../../processing/queue/queue-driver.js';
+import { QUEUES, type QueueName } from '../../processing/queue/queue-task.js';
 import { withTimeout } from '../../processing/queue/redis/redis-connection.js';
 import { RedisQueueClient } from '../../processing/queue/redis/redis-queue.client.js';
 import {

@@ -1,7 +1,7 @@
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DrainStatusBody, QueueMetricsBody, RolloutBody } from '../operations.responses.js';
 import { Controller, Get } from '@nestjs/common';
-import { QUEUES, type QueueName } from '../../processing/queue/queue-driver.js';
+import { QUEUES, type QueueName } from '../../processing/queue/queue-task.js';
 import { RolloutService, type RolloutReport } from '../../processing/queue/rollout.service.js';
 import { LegacyQueueRepository } from '../../processing/queue/legacy-queue.repository.js';
 import {

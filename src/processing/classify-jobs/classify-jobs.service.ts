@@ -2,7 +2,9 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { RequestValidationError } from '../../common/validation-error.js';
 import { type Billing, type JobPipeline, laneFor, type Submission } from '../jobs/job-pipeline.js';
+import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
+import { classifyCommandOf } from '../jobs/job-command.js';
 import { type JobRecord, PAGE_RANGE_INVALID } from '../jobs/job.types.js';
 import { JobsService } from '../jobs/jobs.service.js';
 import type { ClassifyConfigDto } from '../requests/classify-config.dto.js';
@@ -30,16 +32,19 @@ export const CLASSIFY_TASK = 'classify';
 @Injectable()
 export class ClassifyJobsService implements JobPipeline<ClassificationOutcome>, OnModuleInit {
   readonly taskKind = CLASSIFY_TASK;
+  readonly jobTypes = ['Classify'] as const;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly runner: JobRunner,
+    private readonly reconciler: JobReconciler,
     private readonly jobsService: JobsService,
     @Inject(CLASSIFICATION_RUNNER) private readonly classifier: ClassificationRunner,
   ) {}
 
   onModuleInit(): void {
     this.runner.register(this);
+    this.reconciler.watch(this);
   }
 
   private submission(config: ClassifyConfigDto, isAsync: boolean): Submission {
@@ -78,13 +83,13 @@ export class ClassifyJobsService implements JobPipeline<ClassificationOutcome>, 
     signal?: AbortSignal,
   ): Promise<ClassificationOutcome> {
     return this.classifier.run(
-      classificationInput(job.request as unknown as ClassifyConfigDto, documents),
+      classificationInput(classifyCommandOf(job.request), documents),
       signal,
     );
   }
 
   billing(job: JobRecord, outcome: ClassificationOutcome): Billing {
-    const request = job.request as unknown as ClassifyConfigDto;
+    const request = classifyCommandOf(job.request);
     return {
       product: 'classify',
       feature: request.model === 'accurate' ? 'deep_classify' : 'classify',
@@ -100,12 +105,11 @@ export class ClassifyJobsService implements JobPipeline<ClassificationOutcome>, 
     credits: string,
     durationSeconds: number,
   ): Record<string, unknown> {
-    const request = job.request as unknown as ClassifyConfigDto;
+    const request = classifyCommandOf(job.request);
     const grouping = request.category_groups
       ? (outcome.grouping ?? groupOf(outcome.category, request.category_groups))
       : undefined;
-    const result = buildClassifyResult(job.jobId, outcome, credits, durationSeconds, grouping);
-    return result as unknown as Record<string, unknown>;
+    return { ...buildClassifyResult(job.jobId, outcome, credits, durationSeconds, grouping) };
   }
 
   /** `force_url_result`: the sync answer points at the signed result URL, as `GET /job` does. */
@@ -115,7 +119,7 @@ export class ClassifyJobsService implements JobPipeline<ClassificationOutcome>, 
 
   syncFailure(job: JobRecord): Error | undefined {
     if (job.errorCode !== PAGE_RANGE_INVALID) return undefined;
-    const request = job.request as unknown as ClassifyConfigDto;
+    const request = classifyCommandOf(job.request);
     return new RequestValidationError([
       {
         loc: ['body', 'page_range'],

@@ -5,6 +5,13 @@ import type { AppConfig } from '../../config/app-config.js';
 import type { InputDocument } from '../classify-jobs/classification-runner.js';
 import { validateExtractRequest } from '../../documents/extract/extract.operation.js';
 import { type Billing, type JobPipeline, laneFor, type Submission } from '../jobs/job-pipeline.js';
+import {
+  jobCommandOf,
+  type OperationCommand,
+  operationTaskFor,
+  storedOperationRequest,
+} from '../jobs/job-command.js';
+import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
 import type { JobRecord, JobType } from '../jobs/job.types.js';
 import { JobsService } from '../jobs/jobs.service.js';
@@ -21,8 +28,6 @@ import {
   type OperationKind,
   type OperationOutcome,
   type OperationTask,
-  operationTaskOf,
-  type StoredOperationRequest,
 } from '../../documents/executors/operation.task.js';
 
 export type { OperationKind } from '../../documents/executors/operation.task.js';
@@ -35,14 +40,22 @@ const JOB_TYPES: Record<OperationKind, JobType> = {
   split: 'Split',
 };
 
-type StoredRequest = StoredOperationRequest;
+/** The validated command of an operation job's stored request. */
+function operationCommandOf(job: JobRecord): OperationCommand {
+  const command = jobCommandOf(job.request);
+  if (command.operation === 'classify') throw new Error(`job ${job.jobId} is not an operation`);
+  return command;
+}
 
 /** Product and feature of a usage event: deep variants are their own features. */
-function billingOf(kind: OperationKind, request: Record<string, unknown>): [OperationKind, string] {
-  const settings = (request.settings ?? {}) as Record<string, unknown>;
-  if (kind === 'extract')
-    return ['extract', settings.deep_extract === true ? 'deep_extract' : 'extract'];
-  if (kind === 'split') return ['split', settings.deep_split === true ? 'deep_split' : 'split'];
+function billingOf(command: OperationCommand): [OperationKind, string] {
+  if (command.operation === 'extract')
+    return [
+      'extract',
+      command.request.settings?.deep_extract === true ? 'deep_extract' : 'extract',
+    ];
+  if (command.operation === 'split')
+    return ['split', command.request.settings?.deep_split === true ? 'deep_split' : 'split'];
   return ['parse', 'parse'];
 }
 
@@ -58,11 +71,13 @@ export class OperationJobsService
   implements JobPipeline<OperationOutcome>, OnModuleInit, OnApplicationShutdown
 {
   readonly taskKind = OPERATION_TASK;
+  readonly jobTypes = ['Parse', 'Extract', 'Split'] as const;
   private readonly pool: OperationPool;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly runner: JobRunner,
+    private readonly reconciler: JobReconciler,
     private readonly registry: VersionRegistry,
     private readonly jobs: JobsService,
   ) {
@@ -73,6 +88,7 @@ export class OperationJobsService
 
   onModuleInit(): void {
     this.runner.register(this);
+    this.reconciler.watch(this);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -97,15 +113,10 @@ export class OperationJobsService
 
   private submission(kind: OperationKind, config: OperationBaseDto, isAsync: boolean): Submission {
     const body = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
-    const request: StoredRequest = {
-      ...body,
-      input: body.input,
-      __kind: kind,
-      __versions: this.versionsFor(kind, body),
-    };
+    const stored = storedOperationRequest(kind, body, this.versionsFor(kind, body));
     return {
       type: JOB_TYPES[kind],
-      request,
+      request: { ...stored, input: config.input },
       isAsync,
       metadata: isAsync ? config.async.metadata : undefined,
       persistResult: false,
@@ -135,12 +146,11 @@ export class OperationJobsService
   // ---- JobPipeline --------------------------------------------------------------------------
 
   run(job: JobRecord, documents: InputDocument[], signal?: AbortSignal): Promise<OperationOutcome> {
-    return this.pool.run(operationTaskOf(job.request as StoredRequest, documents), signal);
+    return this.pool.run(operationTaskFor(operationCommandOf(job), documents), signal);
   }
 
   billing(job: JobRecord, outcome: OperationOutcome): Billing {
-    const request = job.request as StoredRequest;
-    const [product, feature] = billingOf(request.__kind, request);
+    const [product, feature] = billingOf(operationCommandOf(job));
     return {
       product,
       feature,
@@ -157,7 +167,7 @@ export class OperationJobsService
     credits: string,
     duration: number,
   ): Record<string, unknown> {
-    const kind = (job.request as StoredRequest).__kind;
+    const kind = operationCommandOf(job).operation;
     const usage = { ...outcome.usage, credits: Number(credits) };
     const common = {
       job_id: job.jobId,

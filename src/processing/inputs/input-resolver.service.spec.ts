@@ -1,12 +1,21 @@
-import { describe, expect, it, jest } from '@jest/globals';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it, jest } from '@jest/globals';
 import { loadConfig } from '../../config/app-config.js';
 import { ProcessingError } from '../jobs/job.types.js';
 import type { UploadService } from '../upload/upload.service.js';
 import type { UploadRecord } from '../upload/uploads.repository.js';
+import { InputDocuments } from './input-documents.js';
 import { InputResolver } from './input-resolver.service.js';
 import type { SafeFetcher } from './safe-fetcher.js';
 
 const MAX = 100;
+/** A DATA_DIR whose blobs/ holds upload `a.txt` (30 bytes), read by InputDocuments. */
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'input-resolver-'));
+fs.mkdirSync(path.join(dataDir, 'blobs'));
+fs.writeFileSync(path.join(dataDir, 'blobs', 'a.txt'), Buffer.alloc(30));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 /** Uploads of org-1: `docproc://a.txt` (30 bytes). URLs serve `sizes[url]` bytes. */
 function resolver(sizes: Record<string, number> = {}) {
@@ -24,7 +33,6 @@ function resolver(sizes: Record<string, number> = {}) {
         ? Promise.resolve(upload)
         : Promise.reject(new ProcessingError('FILE_NOT_FOUND', `No uploaded file ${url}`, 404)),
     ),
-    read: () => Promise.resolve(Buffer.alloc(30)),
   };
   const fetcher = {
     assertAllowedUrl: jest.fn((url: URL) => {
@@ -41,11 +49,11 @@ function resolver(sizes: Record<string, number> = {}) {
       });
     }),
   };
-  const config = loadConfig({ MAX_UPLOAD_BYTES: String(MAX) });
+  const config = loadConfig({ MAX_UPLOAD_BYTES: String(MAX), DATA_DIR: dataDir });
   const sut = new InputResolver(
-    config,
     uploads as unknown as UploadService,
     fetcher as unknown as SafeFetcher,
+    new InputDocuments(config, fetcher as unknown as SafeFetcher),
   );
   return { sut, uploads, fetcher };
 }

@@ -1,10 +1,8 @@
 import path from 'node:path';
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG } from '../../config/config.module.js';
-import type { AppConfig } from '../../config/app-config.js';
+import { Injectable } from '@nestjs/common';
 import type { InputDocument } from '../classify-jobs/classification-runner.js';
-import { ProcessingError } from '../jobs/job.types.js';
 import { FILE_SCHEME, UploadService } from '../upload/upload.service.js';
+import { InputDocuments, type InputSource } from './input-documents.js';
 import { SafeFetcher } from './safe-fetcher.js';
 
 /** The `input` field as validated: a URL, a list of URLs, or an UploadResponse object. */
@@ -19,15 +17,17 @@ export function inputUrls(input: ClassifyInputValue): string[] {
 }
 
 /**
- * Turns inputs into bytes: `docproc://` files of the caller's organization, and public or
- * presigned URLs fetched through the SSRF-guarded fetcher, within one total size budget.
+ * Turns a request's `input` into documents: `docproc://` files of the caller's organization
+ * (ownership checked here, bytes read from their blobs) and public or presigned URLs
+ * fetched through the SSRF-guarded fetcher, within one total size budget. `sources` is what
+ * a Redis task carries, so a Redis worker reads the same sources with the same InputDocuments.
  */
 @Injectable()
 export class InputResolver {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly uploads: UploadService,
     private readonly fetcher: SafeFetcher,
+    private readonly documents: InputDocuments,
   ) {}
 
   /** Checks at submission what can be checked without fetching: ownership, literal addresses. */
@@ -38,45 +38,20 @@ export class InputResolver {
     }
   }
 
-  async resolve(orgId: string, input: ClassifyInputValue): Promise<InputDocument[]> {
-    let budget = this.config.processing.maxUploadBytes;
-    const documents: InputDocument[] = [];
+  /** The input as sources to read, uploads checked to belong to `orgId`. */
+  async sources(orgId: string, input: ClassifyInputValue): Promise<InputSource[]> {
+    const sources: InputSource[] = [];
     for (const url of inputUrls(input)) {
       if (url.startsWith(FILE_SCHEME)) {
         const record = await this.uploads.ownedUpload(orgId, url);
-        const bytes = await this.uploads.read(record);
-        documents.push({ bytes, fileName: record.fileId, contentType: null });
-        budget -= bytes.length;
-      } else {
-        const fetched = await fetchInputDocument(this.fetcher, url, budget);
-        documents.push(fetched);
-        budget -= fetched.bytes.length;
-      }
+        // Blob file names are the upload's file id (UploadService keeps them under blobs/).
+        sources.push({ blob: path.posix.basename(record.fileId), fileName: record.fileId });
+      } else sources.push({ url });
     }
-    return documents;
+    return sources;
   }
-}
 
-/**
- * A URL input fetched within what is left of the size budget, named after the last path
- * segment of the URL it ended at (API process and Redis workers alike).
- */
-export async function fetchInputDocument(
-  fetcher: SafeFetcher,
-  url: string,
-  budget: number,
-): Promise<InputDocument> {
-  if (budget <= 0)
-    throw new ProcessingError('INPUT_TOO_LARGE', 'Inputs exceed the size limit', 413);
-  const fetched = await fetcher.fetchDocument(url, budget);
-  const name = path.posix.basename(new URL(fetched.finalUrl).pathname) || 'document';
-  return { bytes: fetched.bytes, fileName: safeDecode(name), contentType: fetched.contentType };
-}
-
-function safeDecode(name: string): string {
-  try {
-    return decodeURIComponent(name);
-  } catch {
-    return name;
+  async resolve(orgId: string, input: ClassifyInputValue): Promise<InputDocument[]> {
+    return this.documents.read(await this.sources(orgId, input));
   }
 }

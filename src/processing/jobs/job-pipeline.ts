@@ -1,12 +1,8 @@
 import type { Product } from '../../usage/usage-event.js';
 import type { InputDocument } from '../classify-jobs/classification-runner.js';
-import type { Lane } from '../queue/queue-driver.js';
+import type { ClassifyInputValue } from '../inputs/input-resolver.service.js';
+import type { Lane } from '../queue/queue-task.js';
 import type { JobRecord, JobType } from './job.types.js';
-
-/** The queue payload of every job task. */
-export interface JobPayload {
-  jobId: string;
-}
 
 /** The request fields that choose a lane (ClassifyConfig and the operations' bodies). */
 export interface LaneFields {
@@ -40,8 +36,10 @@ export interface Billing {
  * webhooks) is the JobRunner's.
  */
 export interface JobPipeline<Outcome> {
-  /** Queue task kind of these jobs. */
+  /** Queue command kind of these jobs. */
   readonly taskKind: string;
+  /** The job types this pipeline runs. */
+  readonly jobTypes: readonly JobType[];
   /**
    * Runs a started job. Errors the client caused are thrown as ProcessingError; `signal`
    * aborts when the job is cancelled (the executor doing the work is ended).
@@ -65,7 +63,7 @@ export interface JobPipeline<Outcome> {
 export interface Submission {
   type: JobType;
   /** Stored with the job; `input` is what the worker resolves. */
-  request: Record<string, unknown> & { input: unknown };
+  request: Record<string, unknown> & { input: ClassifyInputValue };
   isAsync: boolean;
   /** `async.metadata` of an async request (any JSON value), undefined for sync ones. */
   metadata: unknown;

@@ -8,7 +8,7 @@ import type { InputResolver } from '../inputs/input-resolver.service.js';
 import type { UsageOutboxRelay } from '../outbox/usage-outbox.relay.js';
 import type { UsageOutboxRepository } from '../outbox/usage-outbox.repository.js';
 import type { ProcessingMetrics } from '../processing.metrics.js';
-import type { QueueDriver } from '../queue/queue-driver.js';
+import { InlineQueueDriver } from '../queue/inline-queue.driver.js';
 import type { QueueWorkers } from '../queue/queue-workers.service.js';
 import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import type { JobEvents, WaitOutcome } from './job-events.js';
@@ -54,12 +54,16 @@ function setUp() {
     markCancelled: jest.fn(async (_tx: Transaction, jobId: string) => {
       stored.get(jobId)!.state = 'cancelled';
     }),
+    delete: jest.fn(async (_tx: Transaction, jobId: string) => {
+      stored.delete(jobId);
+    }),
   };
-  const queue = { enqueue: jest.fn(async (..._args: unknown[]) => 'task_1') };
+  const queue = new InlineQueueDriver();
+  const add = jest.spyOn(queue, 'add');
   const admission = { admit: jest.fn(async (..._args: unknown[]) => release) };
   const inputs = { precheck: jest.fn(async (..._args: unknown[]) => undefined) };
   const webhooks = { assertSubmittable: jest.fn(async (..._args: unknown[]) => undefined) };
-  const workers = { notify: jest.fn(), register: jest.fn() };
+  const workers = { stopping: false };
   let outcome: WaitOutcome = 'finished';
   const events = {
     waitFor: jest.fn(async () => outcome),
@@ -72,7 +76,7 @@ function setUp() {
     config,
     db as unknown as DuckDbService,
     jobs as unknown as JobsRepository,
-    queue as unknown as QueueDriver,
+    queue,
     workers as unknown as QueueWorkers,
     events as unknown as JobEvents,
     inputs as unknown as InputResolver,
@@ -90,7 +94,7 @@ function setUp() {
       stored.set(job.jobId, { ...job, state: 'queued', ...state } as Partial<JobRecord>);
     });
   };
-  return { sut, jobs, queue, admission, release, inputs, webhooks, workers, events, finishWith };
+  return { sut, jobs, queue, add, admission, release, inputs, webhooks, events, finishWith };
 }
 
 async function apiErrorOf(promise: Promise<unknown>) {
@@ -111,7 +115,7 @@ describe(JobRunner.name, () => {
   });
 
   describe('submitAsync', () => {
-    it('checks inputs and webhook, passes admission, stores the job and its task in one transaction', async () => {
+    it('checks inputs and webhook, passes admission, commits the job, then queues its command', async () => {
       const { job_id } = await t.sut.submitAsync(pipeline, principal, submission());
       expect(t.inputs.precheck).toHaveBeenCalledWith('org_1', 'docproc://file.pdf');
       expect(t.webhooks.assertSubmittable).toHaveBeenCalled();
@@ -124,15 +128,33 @@ describe(JobRunner.name, () => {
         tx,
         expect.objectContaining({ jobId: job_id, orgId: 'org_1', apiKeyId: 'pk_1', isAsync: true }),
       );
-      expect(t.queue.enqueue).toHaveBeenCalledWith(
-        'cpu',
-        'classify.run',
-        { jobId: job_id },
-        expect.objectContaining({ lane: 'standard', maxAttempts: 3 }),
-        tx,
+      expect(t.add).toHaveBeenCalledWith(
+        { kind: 'classify.run', payload: expect.objectContaining({ jobId: job_id }) },
+        expect.objectContaining({ queue: 'cpu', lane: 'standard', maxAttempts: 3 }),
+      );
+      expect(t.jobs.insert.mock.invocationCallOrder[0]).toBeLessThan(
+        t.add.mock.invocationCallOrder[0],
       );
       expect(t.release).toHaveBeenCalledTimes(1);
-      expect(t.workers.notify).toHaveBeenCalledWith('cpu');
+      await t.queue.drain();
+      // No handler registered in this spec: the command reached the queue validated.
+      expect(t.queue.outcomes).toEqual([
+        expect.objectContaining({ kind: 'classify.run', status: 'unhandled' }),
+      ]);
+    });
+
+    it('removes the job and fails the request when the queue refuses its command', async () => {
+      t.add.mockRejectedValueOnce(
+        new ApiError(503, 'QUEUE_UNAVAILABLE', 'The job queue is unavailable; retry later'),
+      );
+      expect(await apiErrorOf(t.sut.submitAsync(pipeline, principal, submission()))).toMatchObject({
+        status: 503,
+        code: 'QUEUE_UNAVAILABLE',
+      });
+      const jobId = t.jobs.insert.mock.calls[0][1].jobId;
+      expect(t.jobs.delete).toHaveBeenCalledWith(tx, jobId);
+      expect(await t.jobs.find(jobId)).toBeNull();
+      expect(t.release).toHaveBeenCalledTimes(1);
     });
 
     it('creates no job when the admission cap refuses', async () => {
@@ -144,7 +166,7 @@ describe(JobRunner.name, () => {
         code: 'QUEUE_FULL',
       });
       expect(t.jobs.insert).not.toHaveBeenCalled();
-      expect(t.queue.enqueue).not.toHaveBeenCalled();
+      expect(t.add).not.toHaveBeenCalled();
     });
 
     it('releases the admitted slot even when storing the job fails', async () => {
@@ -170,12 +192,13 @@ describe(JobRunner.name, () => {
         lane: 'priority',
         sync: true,
       });
-      expect(t.queue.enqueue).toHaveBeenCalledWith(
-        'cpu',
-        'classify.run',
+      expect(t.add).toHaveBeenCalledWith(
         expect.anything(),
-        expect.objectContaining({ maxAttempts: 1 }),
-        tx,
+        expect.objectContaining({ queue: 'cpu', maxAttempts: 1 }),
+      );
+      // The wait starts before the command is queued: a fast worker's signal is not missed.
+      expect(t.events.waitFor.mock.invocationCallOrder[0]).toBeLessThan(
+        t.add.mock.invocationCallOrder[0],
       );
     });
 

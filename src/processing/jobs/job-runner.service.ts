@@ -6,30 +6,37 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService, type Transaction } from '../../database/duckdb.service.js';
 import { AdmissionService } from '../admission/admission.service.js';
-import { type ClassifyInputValue, InputResolver } from '../inputs/input-resolver.service.js';
+import { InputResolver } from '../inputs/input-resolver.service.js';
 import { UsageOutboxRelay } from '../outbox/usage-outbox.relay.js';
 import { UsageOutboxRepository } from '../outbox/usage-outbox.repository.js';
-import { QUEUE_DRIVER, type QueueDriver, type QueueTask } from '../queue/queue-driver.js';
+import { command, commandType, RunJobCommand } from '../queue/queue-command.js';
+import { QUEUE, type QueuePort } from '../queue/queue-port.js';
 import { isDeepWork } from '../queue/deep-work.js';
-import { QueueWorkers, type TaskHandler } from '../queue/queue-workers.service.js';
+import { QueueWorkers } from '../queue/queue-workers.service.js';
 import type { WebhookConfig } from '../requests/classify-config.dto.js';
 import { ProcessingMetrics } from '../processing.metrics.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
-import { JobEvents } from './job-events.js';
-import type { JobPayload, JobPipeline, Submission } from './job-pipeline.js';
+import { JobEvents, type WaitOutcome } from './job-events.js';
+import { jobCommandOf, operationOfRequest } from './job-command.js';
+import type { JobPipeline, Submission } from './job-pipeline.js';
 import { usageEvent } from './job-usage-event.js';
 import { type JobRecord, ProcessingError, toProcessingError } from './job.types.js';
 import { JobsRepository } from './jobs.repository.js';
 import { RunningJobs } from './running-jobs.js';
 import { syncTimeoutError } from './sync-timeout.js';
 
+/** Writes that commit in the same transaction as a job's outcome (e.g. a dispatch row's removal). */
+export type AlsoInTransaction = (tx: Transaction) => Promise<void>;
+
 /**
  * The job plumbing shared by every kind of processing job. Submission checks the inputs,
- * passes the admission cap (503 QUEUE_FULL before any job exists), then stores the job and
- * its cpu task in one transaction. Sync requests wait for their job up to SYNC_TIMEOUT_MS.
- * A worker runs the kind's pipeline; completion, the usage event (outbox) and the webhook
- * deliveries commit in one transaction: exactly one usage event per completed job, none
- * for failed or cancelled ones.
+ * passes the admission cap (503 QUEUE_FULL before any job exists), commits the job row (the
+ * durable record) and then adds its command to the queue (QueuePort: no transaction
+ * crosses it; JobReconciler re-adds a job a crash left without one). Sync requests wait for
+ * their job up to SYNC_TIMEOUT_MS. A worker runs the kind's pipeline; completion, the usage
+ * event (outbox) and the webhook delivery rows commit in one transaction: exactly one usage
+ * event per completed job, none for failed or cancelled ones, whatever re-runs a command
+ * (a job no longer queued or running is never started again).
  */
 @Injectable()
 export class JobRunner {
@@ -40,7 +47,7 @@ export class JobRunner {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly db: DuckDbService,
     private readonly jobs: JobsRepository,
-    @Inject(QUEUE_DRIVER) private readonly queue: QueueDriver,
+    @Inject(QUEUE) private readonly queue: QueuePort,
     private readonly workers: QueueWorkers,
     private readonly events: JobEvents,
     private readonly inputs: InputResolver,
@@ -52,17 +59,17 @@ export class JobRunner {
     private readonly metrics: ProcessingMetrics,
   ) {}
 
-  /** Registers the pipeline's task handler with this process's queue workers. */
+  /** Takes the pipeline's job commands from the queue. */
   register<Outcome>(pipeline: JobPipeline<Outcome>): void {
     this.pipelines.set(pipeline.taskKind, pipeline as JobPipeline<unknown>);
-    const handler: TaskHandler<JobPayload> = {
-      kind: pipeline.taskKind,
-      handle: (task) => this.handle(pipeline, task),
-      exhausted: (task, reason) =>
-        this.finishFailed(task, new ProcessingError('INTERRUPTED', reason, 500), false),
-      recover: () => this.recover(),
-    };
-    this.workers.register(handler);
+    this.queue.work(
+      commandType(pipeline.taskKind, RunJobCommand),
+      (work) => this.handle(pipeline, work.payload.jobId),
+      {
+        exhausted: (work, reason) =>
+          this.finishFailed(work.payload.jobId, new ProcessingError('INTERRUPTED', reason, 500)),
+      },
+    );
   }
 
   /**
@@ -75,13 +82,15 @@ export class JobRunner {
 
   // ---- submission -------------------------------------------------------------------------
 
+  /** `onCommitted`: runs once the job row exists, before its command is queued (sync waits). */
   private async submit(
     pipeline: JobPipeline<unknown>,
     principal: ProcessingPrincipal,
     submission: Submission,
+    onCommitted?: (jobId: string) => void,
   ): Promise<string> {
     try {
-      await this.inputs.precheck(principal.orgId, submission.request.input as ClassifyInputValue);
+      await this.inputs.precheck(principal.orgId, submission.request.input);
     } catch (error) {
       if (error instanceof ProcessingError)
         throw new ApiError(error.status as HttpStatus, error.code, error.message);
@@ -98,10 +107,10 @@ export class JobRunner {
       sync: submission.gated,
     });
     const jobId = randomUUID();
-    // The admitted slot stays reserved until the task is counted where it waits (committed
-    // in the database queue, or added to Redis by `publish` after the commit).
+    // The admitted slot stays reserved until the task is counted where it waits (the
+    // database queue's row, or the Redis add).
     const queued = (async () => {
-      const taskId = await this.db.transaction(async (tx) => {
+      await this.db.transaction(async (tx) => {
         await this.jobs.insert(tx, {
           jobId,
           orgId: principal.orgId,
@@ -112,20 +121,24 @@ export class JobRunner {
           metadata: submission.isAsync ? submission.metadata : undefined,
           persistResult: submission.persistResult,
         });
-        return this.queue.enqueue<JobPayload>(
-          'cpu',
-          pipeline.taskKind,
-          { jobId },
-          {
-            lane: submission.lane,
-            // A sync job's caller is gone after a restart: it is not retried (see recover).
-            maxAttempts: submission.isAsync ? this.config.processing.jobMaxAttempts : 1,
-            deep: isDeepWork(submission.type, submission.request),
-          },
-          tx,
-        );
       });
-      await this.queue.publish?.(taskId);
+      onCommitted?.(jobId);
+      const type = commandType(pipeline.taskKind, RunJobCommand);
+      const operation = operationOfRequest(submission.request);
+      try {
+        await this.queue.add(command(type, { jobId, operation }), {
+          queue: 'cpu',
+          lane: submission.lane,
+          // A sync job's caller is gone after a restart: it is not retried (see JobReconciler).
+          maxAttempts: submission.isAsync ? this.config.processing.jobMaxAttempts : 1,
+          deep: isDeepWork(submission.type, submission.request),
+        });
+      } catch (error) {
+        // Not queued anywhere: the job is removed, the request fails (e.g. 503).
+        await this.db.transaction((tx) => this.jobs.delete(tx, jobId));
+        this.events.finished(jobId);
+        throw error;
+      }
     })();
     await queued.finally(admitted);
     return jobId;
@@ -137,7 +150,6 @@ export class JobRunner {
     submission: Submission,
   ): Promise<{ job_id: string }> {
     const jobId = await this.submit(pipeline, principal, submission);
-    this.workers.notify('cpu');
     return { job_id: jobId };
   }
 
@@ -148,10 +160,12 @@ export class JobRunner {
     submission: Submission,
     signal?: AbortSignal,
   ): Promise<Record<string, unknown>> {
-    const jobId = await this.submit(pipeline, principal, submission);
     const timeoutMs = this.config.processing.syncTimeoutMs;
-    const waited = this.events.waitFor(jobId, signal, timeoutMs);
-    this.workers.notify('cpu');
+    let waited: Promise<WaitOutcome> = Promise.resolve('finished');
+    // The wait starts before the command is queued, so no finish signal is missed.
+    const jobId = await this.submit(pipeline, principal, submission, (id) => {
+      waited = this.events.waitFor(id, signal, timeoutMs);
+    });
     const outcome = await waited;
     const job = await this.jobs.find(jobId);
     if (!job) throw ApiError.notFound('JOB_NOT_FOUND', 'The job was deleted');
@@ -199,28 +213,17 @@ export class JobRunner {
 
   // ---- the cpu task -----------------------------------------------------------------------
 
-  /** Sync jobs whose request died with the previous process are failed, not retried. */
-  private async recover(): Promise<void> {
-    const orphaned = await this.jobs.failOrphanedSyncJobs();
-    if (orphaned.length)
-      this.logger.warn(`failed ${orphaned.length} sync job(s) interrupted by a restart`);
-  }
-
-  private async handle<Outcome>(
-    pipeline: JobPipeline<Outcome>,
-    task: QueueTask<JobPayload>,
-  ): Promise<void> {
-    const { jobId } = task.payload;
+  private async handle<Outcome>(pipeline: JobPipeline<Outcome>, jobId: string): Promise<void> {
     if (!(await this.jobs.markRunning(jobId))) {
-      await this.discard(jobId, (tx) => this.queue.complete(task, tx));
+      await this.discard(jobId);
       return;
     }
     const job = (await this.jobs.find(jobId))!;
     let outcome: Outcome;
     const signal = this.running.start(jobId);
     try {
-      const input = job.request.input as ClassifyInputValue;
-      const documents = await this.inputs.resolve(job.orgId, input);
+      const { request } = jobCommandOf(job.request);
+      const documents = await this.inputs.resolve(job.orgId, request.input);
       // Cancelled while its inputs were fetched: the work does not start.
       signal.throwIfAborted();
       outcome = await pipeline.run(job, documents, signal);
@@ -229,7 +232,7 @@ export class JobRunner {
       if (signal.aborted) {
         // POST /cancel ended the task: recorded as cancelled (cancel_requested is set).
         await this.finishFailed(
-          task,
+          jobId,
           new ProcessingError('JOB_CANCELLED', 'The job was cancelled', 409),
         );
         return;
@@ -245,25 +248,25 @@ export class JobRunner {
               'Internal error while processing the document',
               500,
             );
-      await this.finishFailed(task, failure);
+      await this.finishFailed(jobId, failure);
       return;
     } finally {
       this.running.finish(jobId);
     }
-    await this.finishCompleted(pipeline, task, job, outcome);
+    await this.finishCompleted(pipeline, job, outcome);
   }
 
   /**
-   * A job that cannot start (cancelled, deleted or finished while its task waited): a
-   * cancellation requested meanwhile is recorded, `removeTask` drops the task.
+   * A job that cannot start (cancelled, deleted or finished while its command waited): a
+   * cancellation requested meanwhile is recorded.
    */
-  async discard(jobId: string, removeTask: (tx: Transaction) => Promise<void>): Promise<void> {
+  async discard(jobId: string, also?: AlsoInTransaction): Promise<void> {
     await this.db.transaction(async (tx) => {
       const job = await this.jobs.find(jobId, tx);
       if (job && job.cancelRequested && (job.state === 'queued' || job.state === 'running')) {
         await this.jobs.markCancelled(tx, jobId);
       }
-      await removeTask(tx);
+      await also?.(tx);
     });
     this.events.finished(jobId);
   }
@@ -271,23 +274,20 @@ export class JobRunner {
   /** Public for the new queue system's results consumer (issue 6). */
   async finishCompleted<Outcome>(
     pipeline: JobPipeline<Outcome>,
-    task: QueueTask<JobPayload>,
     started: JobRecord,
     outcome: Outcome,
+    also?: AlsoInTransaction,
   ): Promise<void> {
     const jobId = started.jobId;
     const deliveries = await this.db.transaction(async (tx) => {
+      await also?.(tx);
       const job = await this.jobs.find(jobId, tx);
-      if (!job || job.state !== 'running') {
-        await this.queue.complete(task, tx);
-        return 0;
-      }
+      if (!job || job.state !== 'running') return [];
       if (job.cancelRequested) {
         // Cancelled while running: the result is discarded, not billed, no webhook.
         await this.jobs.markCancelled(tx, jobId);
-        await this.queue.complete(task, tx);
         this.metrics.jobFinished(job.type, 'cancelled', job.createdAt);
-        return 0;
+        return [];
       }
       const billing = pipeline.billing(job, outcome);
       const credits = await this.outbox.credits(
@@ -301,7 +301,6 @@ export class JobRunner {
       await this.jobs.markCompleted(tx, jobId, result, billing.pages, billing.totalPages);
       await this.outbox.insert(tx, usageEvent(job, billing, credits));
       const scheduled = await this.webhooks.scheduleForJob(tx, job, 'Completed');
-      await this.queue.complete(task, tx);
       this.metrics.jobFinished(job.type, 'completed', job.createdAt);
       return scheduled;
     });
@@ -310,13 +309,13 @@ export class JobRunner {
 
   /** Public for the new queue system's results consumer (issue 6). */
   async finishFailed(
-    task: QueueTask<JobPayload>,
+    jobId: string,
     failure: ProcessingError,
-    completeTask = true,
+    also?: AlsoInTransaction,
   ): Promise<void> {
-    const jobId = task.payload.jobId;
     const deliveries = await this.db.transaction(async (tx) => {
-      let scheduled = 0;
+      await also?.(tx);
+      let scheduled: string[] = [];
       const job = await this.jobs.find(jobId, tx);
       if (job && (job.state === 'queued' || job.state === 'running')) {
         if (job.cancelRequested) {
@@ -328,16 +327,15 @@ export class JobRunner {
           this.metrics.jobFinished(job.type, 'failed', job.createdAt);
         }
       }
-      if (completeTask) await this.queue.complete(task, tx);
       return scheduled;
     });
     this.afterFinish(jobId, deliveries);
   }
 
-  /** `deliveries`: webhook deliveries the finish scheduled; only then are io workers woken. */
-  private afterFinish(jobId: string, deliveries: number): void {
+  /** `deliveries`: webhook deliveries the finish committed, queued now (after the commit). */
+  private afterFinish(jobId: string, deliveries: string[]): void {
     this.events.finished(jobId);
     this.relay.kick();
-    if (deliveries > 0) this.workers.notify('io');
+    if (deliveries.length > 0) void this.webhooks.dispatch(deliveries);
   }
 }

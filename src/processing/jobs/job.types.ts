@@ -1,3 +1,4 @@
+import { InvalidCommandError } from '../queue/queue-command.js';
 import {
   CorruptDocumentError,
   PageSelectionError,
@@ -82,5 +83,9 @@ export function toProcessingError(error: unknown): unknown {
     return new ProcessingError(error.code, error.message, error.status);
   if (error instanceof CorruptDocumentError)
     return new ProcessingError('CORRUPT_DOCUMENT', error.message, 400);
+  // A stored request that no longer validates: the job fails naming the field, it never
+  // runs on a wrong shape (a bug or an incompatible release, hence 500).
+  if (error instanceof InvalidCommandError)
+    return new ProcessingError('INVALID_JOB_REQUEST', error.message, 500);
   return error;
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
 import { IS_DEEP_TASK } from '../queue/database-queue.repository.js';
-import type { Lane, QueueName } from '../queue/queue-driver.js';
+import type { Lane, QueueName } from '../queue/queue-task.js';
 import { JobRecord, JobState, NewJob } from './job.types.js';
 
 interface JobRow {
@@ -240,6 +240,27 @@ export class JobsRepository {
       ),
     );
     return rows.map((r) => r.job_id);
+  }
+
+  /**
+   * Async jobs queued or running with no live task: no queued or running `kinds` task in
+   * the database queue and no Redis dispatch row. A crash between a job's commit and the
+   * add of its command leaves such a job; JobReconciler queues it again.
+   */
+  async withoutTask(kinds: readonly string[]): Promise<JobRecord[]> {
+    const placeholders = kinds.map((_, i) => `$${i + 1}`).join(', ');
+    const rows = await this.db.all<JobRow>(
+      `SELECT ${COLUMNS} FROM processing_jobs j
+       WHERE j.is_async AND j.status IN ('queued', 'running')
+         AND NOT EXISTS (
+           SELECT 1 FROM queue_tasks t
+           WHERE t.kind IN (${placeholders}) AND t.state IN ('queued', 'running')
+             AND json_extract_string(t.payload, '$.jobId') = j.job_id)
+         AND NOT EXISTS (SELECT 1 FROM redis_dispatches r WHERE r.job_id = j.job_id)
+       ORDER BY j.created_at`,
+      [...kinds],
+    );
+    return rows.map(toRecord);
   }
 
   /** Drops results finished more than `seconds` ago, unless the request asked to persist them. */

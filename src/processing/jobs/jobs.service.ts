@@ -9,7 +9,7 @@ import { ApiError } from '../../common/api-error.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
-import { LANES, QUEUES } from '../queue/queue-driver.js';
+import { LANES, QUEUES } from '../queue/queue-task.js';
 import { UrlSigner } from '../upload/url-signer.service.js';
 import { JobEvents } from './job-events.js';
 import { JobView, presentJob, presentListItem } from './job.presenter.js';

@@ -5,21 +5,21 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { loadConfig } from '../../config/app-config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
 import { MigrationRunner } from '../../database/migration-runner.js';
-import { DatabaseQueueDriver } from './database-queue.repository.js';
-import type { ClaimFilter } from './queue-driver.js';
+import { DatabaseQueueRepository } from './database-queue.repository.js';
+import type { ClaimFilter } from './queue-task.js';
 
 /** The database queue against a real DuckDB file with the migrations applied. */
-describe(DatabaseQueueDriver.name, () => {
+describe(DatabaseQueueRepository.name, () => {
   let dir: string;
   let db: DuckDbService;
-  let sut: DatabaseQueueDriver;
+  let sut: DatabaseQueueRepository;
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-queue-'));
     db = new DuckDbService(loadConfig({ DATA_DIR: dir }));
     await db.open();
     await new MigrationRunner(db).migrate();
-    sut = new DatabaseQueueDriver(db);
+    sut = new DatabaseQueueRepository(db);
   });
   afterEach(() => {
     db.onApplicationShutdown();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
+import { DuckDbService } from '../../database/duckdb.service.js';
 import { LiveDepth } from './live-depth.js';
 import {
   ClaimFilter,
@@ -8,10 +8,9 @@ import {
   Lane,
   LANES,
   QueueDepth,
-  QueueDriver,
   QueueName,
   QueueTask,
-} from './queue-driver.js';
+} from './queue-task.js';
 
 interface TaskRow {
   task_id: string;
@@ -85,28 +84,24 @@ function toTask(row: TaskRow): QueueTask {
 }
 
 /**
- * The legacy "database queue": tasks are rows of `queue_tasks`. Claims are single UPDATEs on
- * the serialized writer connection, so two workers never get the same task.
+ * The legacy "database queue"'s store: tasks are rows of `queue_tasks`. Claims are single
+ * UPDATEs on the serialized writer connection, so two workers never get the same task.
+ * No write here joins a caller's transaction: a task is added after its durable record
+ * (job, webhook delivery) committed, and dropped after its outcome committed (see
+ * DatabaseQueue); re-running a task whose record is already final is a no-op there.
  */
 @Injectable()
-export class DatabaseQueueDriver implements QueueDriver {
+export class DatabaseQueueRepository {
   /** Queued/running counts kept in step with this driver's writes (the admission cap's depth). */
   readonly live = new LiveDepth();
 
   constructor(private readonly db: DuckDbService) {}
-
-  /** Applies a count change once `tx` commits, or now when the write had no transaction. */
-  private count(tx: Transaction | undefined, change: () => void): void {
-    if (tx) tx.onCommit(change);
-    else change();
-  }
 
   async enqueue<P>(
     queue: QueueName,
     kind: string,
     payload: P,
     options: EnqueueOptions,
-    tx?: Transaction,
   ): Promise<string> {
     const taskId = randomUUID();
     const sql = `INSERT INTO queue_tasks (task_id, seq, queue, lane, kind, payload, state, attempts,
@@ -122,9 +117,8 @@ export class DatabaseQueueDriver implements QueueDriver {
       options.maxAttempts ?? 1,
       options.availableAt ? options.availableAt.toISOString() : null,
     ];
-    if (tx) await tx.run(sql, params);
-    else await this.db.run(sql, params);
-    this.count(tx, () => this.live.add(queue, options.lane, 1, 0));
+    await this.db.run(sql, params);
+    this.live.add(queue, options.lane, 1, 0);
     return taskId;
   }
 
@@ -157,22 +151,21 @@ export class DatabaseQueueDriver implements QueueDriver {
     return null;
   }
 
-  async complete(task: QueueTask, tx?: Transaction): Promise<void> {
-    const sql = `DELETE FROM queue_tasks WHERE task_id = $1`;
-    if (tx) await tx.run(sql, [task.taskId]);
-    else await this.db.run(sql, [task.taskId]);
-    this.count(tx, () => this.live.add(task.queue, task.lane, 0, -1));
+  /** Removes a finished task. */
+  async complete(task: QueueTask): Promise<void> {
+    await this.db.run(`DELETE FROM queue_tasks WHERE task_id = $1`, [task.taskId]);
+    this.live.add(task.queue, task.lane, 0, -1);
   }
 
-  async fail(task: QueueTask, error: string, retryAt?: Date, tx?: Transaction): Promise<void> {
+  /** Puts a task back for another attempt at `retryAt`, or marks it dead without one. */
+  async fail(task: QueueTask, error: string, retryAt?: Date): Promise<void> {
     const sql = retryAt
       ? `UPDATE queue_tasks SET state = 'queued', last_error = $2, available_at = CAST($3 AS TIMESTAMPTZ),
            max_attempts = GREATEST(max_attempts, attempts + 1) WHERE task_id = $1`
       : `UPDATE queue_tasks SET state = 'dead', last_error = $2 WHERE task_id = $1`;
     const params = retryAt ? [task.taskId, error, retryAt.toISOString()] : [task.taskId, error];
-    if (tx) await tx.run(sql, params);
-    else await this.db.run(sql, params);
-    this.count(tx, () => this.live.add(task.queue, task.lane, retryAt ? 1 : 0, -1));
+    await this.db.run(sql, params);
+    this.live.add(task.queue, task.lane, retryAt ? 1 : 0, -1);
   }
 
   async depth(queue: QueueName): Promise<QueueDepth> {
@@ -201,6 +194,10 @@ export class DatabaseQueueDriver implements QueueDriver {
     return Number(rows[0].n) === 0;
   }
 
+  /**
+   * At start-up: tasks left running by a dead process go back to the queue while they have
+   * attempts left; the exhausted ones are returned (and marked dead) for their handlers.
+   */
   async recoverInterrupted(): Promise<QueueTask[]> {
     return this.db.transaction(async (tx) => {
       await tx.run(
@@ -217,6 +214,10 @@ export class DatabaseQueueDriver implements QueueDriver {
     });
   }
 
+  /**
+   * Earliest time a queued task the filter allows becomes available, so idle workers can
+   * sleep until then (work for other worker kinds must not wake them).
+   */
   async nextAvailableAt(queue: QueueName, filter: ClaimFilter = {}): Promise<Date | null> {
     const where = filterSql(filter, 2);
     const rows = await this.db.all<{ at: Date | null }>(

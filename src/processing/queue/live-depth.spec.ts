@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { LiveDepth } from './live-depth.js';
-import type { QueueDepth, QueueName } from './queue-driver.js';
+import type { QueueDepth, QueueName } from './queue-task.js';
 
 function stored(queue: QueueName, queued: number, running: number): QueueDepth {
   return {

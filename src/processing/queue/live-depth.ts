@@ -1,10 +1,4 @@
-import {
-  LANES,
-  type Lane,
-  type LaneDepth,
-  type QueueDepth,
-  type QueueName,
-} from './queue-driver.js';
+import { LANES, type Lane, type LaneDepth, type QueueDepth, type QueueName } from './queue-task.js';
 
 export type LaneCounts = Record<Lane, LaneDepth>;
 

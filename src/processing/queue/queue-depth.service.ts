@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DatabaseQueueDriver } from './database-queue.repository.js';
+import { DatabaseQueueRepository } from './database-queue.repository.js';
 import { emptyLanes, LiveDepth } from './live-depth.js';
-import { LANES, type Lane, type QueueDepth, type QueueName } from './queue-driver.js';
+import { LANES, type Lane, type QueueDepth, type QueueName } from './queue-task.js';
 import { withTimeout } from './redis/redis-connection.js';
 import { REDIS_QUEUE_CLIENT, type OptionalRedisQueueClient } from './redis/redis-queue.token.js';
 
@@ -45,7 +45,7 @@ export type DepthPart = 'database' | 'redis';
  * rollout ratios split the traffic.
  *
  * `live` is what the cap reads: in-memory counts, no I/O. The database part follows every
- * enqueue, claim and finish of DatabaseQueueDriver; the new-queue part is the last Redis
+ * enqueue, claim and finish of DatabaseQueueRepository; the new-queue part is the last Redis
  * count plus the dispatches since (finished ones drop out at the next reconcile, so it errs
  * high). `reconcile` re-reads both stores off the request path.
  */
@@ -54,7 +54,7 @@ export class QueueDepthService {
   private readonly newQueue = new LiveDepth();
 
   constructor(
-    private readonly database: DatabaseQueueDriver,
+    private readonly database: DatabaseQueueRepository,
     @Inject(REDIS_QUEUE_CLIENT) private readonly redis: OptionalRedisQueueClient,
   ) {}
 

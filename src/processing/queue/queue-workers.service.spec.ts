@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { loadConfig } from '../../config/app-config.js';
-import type { QueueDriver, QueueName, QueueTask } from './queue-driver.js';
+import type { DatabaseQueueRepository } from './database-queue.repository.js';
+import type { QueueName, QueueTask } from './queue-task.js';
 import { QueueWorkers } from './queue-workers.service.js';
 
 /** An in-memory queue that counts how often the workers ask it for work. */
@@ -72,7 +73,7 @@ describe(QueueWorkers.name, () => {
       IO_WORKER_CONCURRENCY: '8',
       WORKER_SHUTDOWN_GRACE_MS: '1000',
     });
-    workers = new QueueWorkers(driver as unknown as QueueDriver, config);
+    workers = new QueueWorkers(driver as unknown as DatabaseQueueRepository, config);
     workers.register({
       kind: 'work',
       handle:

@@ -8,24 +8,30 @@ import {
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { databaseQueueWorkers, type DatabaseWorkerPool } from '../../config/operations.config.js';
+import { DatabaseQueueRepository } from './database-queue.repository.js';
 import {
   type ClaimFilter,
   type Lane,
-  QUEUE_DRIVER,
-  type QueueDriver,
   type QueueName,
   type QueueTask,
   QUEUES,
-} from './queue-driver.js';
+} from './queue-task.js';
 
-/** The work of one task kind. It completes or fails its task itself, inside its own transaction. */
+/** The work of one task kind (DatabaseQueue wraps a QueuePort handler in one). */
 export interface TaskHandler<P = unknown> {
   readonly kind: string;
+  /** Completes or fails the task in the store. */
   handle(task: QueueTask<P>): Promise<void>;
   /** A task whose attempts ran out (its worker died every time): record the failure. */
   exhausted?(task: QueueTask<P>, reason: string): Promise<void>;
-  /** Runs at start-up, before interrupted tasks are recovered and workers start. */
-  recover?(): Promise<void>;
+}
+
+/** Start-up steps around the recovery of interrupted tasks, before any loop claims. */
+export interface StartupStep {
+  /** Before interrupted tasks are recovered (e.g. failing sync jobs whose caller is gone). */
+  beforeRecovery?(): Promise<void>;
+  /** After: re-adds durable records a crash left without a live task (see QueuePort). */
+  afterRecovery?(): Promise<void>;
 }
 
 /**
@@ -40,6 +46,7 @@ export interface TaskHandler<P = unknown> {
 export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(QueueWorkers.name);
   private readonly handlers = new Map<string, TaskHandler>();
+  private readonly startup: StartupStep[] = [];
   private readonly wakers: Record<QueueName, Set<Sleeper>> = { cpu: new Set(), io: new Set() };
   /** Worker kinds that have a loop polling the store, and when it looks next (ms epoch). */
   private readonly polling = new Map<string, number>();
@@ -48,7 +55,7 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
   private running = false;
 
   constructor(
-    @Inject(QUEUE_DRIVER) private readonly driver: QueueDriver,
+    private readonly driver: DatabaseQueueRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -57,8 +64,17 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
     return !this.running;
   }
 
-  register(handler: TaskHandler): void {
+  /** Takes tasks of `handler.kind` until the returned function is called. */
+  register(handler: TaskHandler): () => void {
     this.handlers.set(handler.kind, handler as TaskHandler);
+    return () => {
+      if (this.handlers.get(handler.kind) === handler) this.handlers.delete(handler.kind);
+    };
+  }
+
+  /** Runs `step` at start-up, in registration order (see onApplicationBootstrap). */
+  onStartup(step: StartupStep): void {
+    this.startup.push(step);
   }
 
   /**
@@ -104,12 +120,13 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    for (const handler of this.handlers.values()) await handler.recover?.();
+    for (const step of this.startup) await step.beforeRecovery?.();
     for (const task of await this.driver.recoverInterrupted()) {
       const reason = `Interrupted ${task.attempts} time(s) by a restart; giving up after ${task.maxAttempts} attempt(s)`;
       this.logger.error({ taskId: task.taskId, kind: task.kind }, reason);
       await this.handlers.get(task.kind)?.exhausted?.(task, reason);
     }
+    for (const step of this.startup) await step.afterRecovery?.();
     this.running = true;
     // Issue 6: the worker kinds decide the cpu loops and what each may claim.
     const pools = this.pools();

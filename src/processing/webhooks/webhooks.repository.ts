@@ -200,6 +200,23 @@ export class WebhooksRepository {
     );
   }
 
+  /**
+   * Pending deliveries with no queued or running `kind` task in the database queue: what a
+   * crash between a job's outcome commit and the queuing of its deliveries leaves behind.
+   */
+  async pendingWithoutTask(kind: string): Promise<string[]> {
+    const rows = await this.db.all<{ delivery_id: string }>(
+      `SELECT d.delivery_id FROM webhook_deliveries d
+       WHERE d.status = 'pending' AND NOT EXISTS (
+         SELECT 1 FROM queue_tasks t
+         WHERE t.kind = $1 AND t.state IN ('queued', 'running')
+           AND json_extract_string(t.payload, '$.deliveryId') = d.delivery_id)
+       ORDER BY d.created_at`,
+      [kind],
+    );
+    return rows.map((r) => r.delivery_id);
+  }
+
   async findDelivery(deliveryId: string): Promise<WebhookDelivery | null> {
     const rows = await this.db.all<DeliveryRow>(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE delivery_id = $1`,

@@ -5,7 +5,8 @@ import type { DuckDbService, Transaction } from '../../database/duckdb.service.j
 import type { ProcessingMetrics } from '../processing.metrics.js';
 import type { SafeFetcher } from '../inputs/safe-fetcher.js';
 import type { JobRecord } from '../jobs/job.types.js';
-import type { QueueDriver, QueueTask } from '../queue/queue-driver.js';
+import { InlineQueueDriver } from '../queue/inline-queue.driver.js';
+import type { QueuedWork } from '../queue/queue-port.js';
 import type { QueueWorkers } from '../queue/queue-workers.service.js';
 import type {
   WebhookDelivery,
@@ -63,8 +64,17 @@ function pendingDelivery(overrides: Partial<WebhookDelivery> = {}): WebhookDeliv
   } as WebhookDelivery;
 }
 
-function task(): QueueTask<{ deliveryId: string }> {
-  return { taskId: 't1', payload: { deliveryId: 'dlv_1' } } as QueueTask<{ deliveryId: string }>;
+function work(): QueuedWork<{ deliveryId: string }> {
+  return {
+    id: 't1',
+    kind: 'webhook.deliver',
+    payload: { deliveryId: 'dlv_1' },
+    queue: 'io',
+    lane: 'standard',
+    attempts: 1,
+    maxAttempts: 3,
+    enqueuedAt: NOW,
+  };
 }
 
 function setUp() {
@@ -79,11 +89,9 @@ function setUp() {
     orgSecret: jest.fn(async () => ORG_SECRET),
     recordAttempt: jest.fn(async (..._args: unknown[]) => undefined),
   };
-  const queue = {
-    enqueue: jest.fn(async (..._args: unknown[]) => 'task'),
-    complete: jest.fn(async (..._args: unknown[]) => undefined),
-    fail: jest.fn(async (..._args: unknown[]) => undefined),
-  };
+  const queue = new InlineQueueDriver();
+  const add = jest.spyOn(queue, 'add');
+  const workers = { onStartup: jest.fn() };
   const fetcher = {
     post: jest.fn(async (..._args: unknown[]): Promise<{ statusCode: number }> => ({
       statusCode: 204,
@@ -96,12 +104,13 @@ function setUp() {
     config,
     repository as unknown as WebhooksRepository,
     db as unknown as DuckDbService,
-    queue as unknown as QueueDriver,
-    { register: jest.fn() } as unknown as QueueWorkers,
+    queue,
+    workers as unknown as QueueWorkers,
     fetcher as unknown as SafeFetcher,
     { deliveryAttempted: jest.fn() } as unknown as ProcessingMetrics,
   );
-  return { sut, endpoints, repository, queue, fetcher };
+  sut.onModuleInit();
+  return { sut, endpoints, repository, queue, add, fetcher };
 }
 
 describe(WebhooksService.name, () => {
@@ -112,17 +121,18 @@ describe(WebhooksService.name, () => {
     t = setUp();
   });
   afterEach(() => {
+    t.queue.close();
     jest.useRealTimers();
   });
 
   describe('scheduleForJob', () => {
-    it('schedules one io task for a direct webhook, with the spec body', async () => {
-      const count = await t.sut.scheduleForJob(
+    it('records one delivery for a direct webhook, with the spec body, queued only after commit', async () => {
+      const scheduled = await t.sut.scheduleForJob(
         tx,
         job({ mode: 'direct', url: 'https://hooks.example.com/direct' }),
         'Completed',
       );
-      expect(count).toBe(1);
+      expect(scheduled).toHaveLength(1);
       expect(t.repository.insertDelivery).toHaveBeenCalledWith(
         tx,
         expect.objectContaining({
@@ -136,12 +146,12 @@ describe(WebhooksService.name, () => {
           }),
         }),
       );
-      expect(t.queue.enqueue).toHaveBeenCalledWith(
-        'io',
-        'webhook.deliver',
-        expect.any(Object),
-        expect.objectContaining({ lane: 'standard' }),
-        tx,
+      // Nothing is queued inside the job's transaction: the caller dispatches after commit.
+      expect(t.add).not.toHaveBeenCalled();
+      await t.sut.dispatch(scheduled);
+      expect(t.add).toHaveBeenCalledWith(
+        { kind: 'webhook.deliver', payload: { deliveryId: scheduled[0] } },
+        expect.objectContaining({ queue: 'io', lane: 'standard' }),
       );
     });
 
@@ -151,12 +161,12 @@ describe(WebhooksService.name, () => {
         endpoint('ep_ops', ['ops']),
         endpoint('ep_all', []),
       );
-      const count = await t.sut.scheduleForJob(
+      const scheduled = await t.sut.scheduleForJob(
         tx,
         job({ mode: 'hosted', channels: ['risk'] }),
         'Failed',
       );
-      expect(count).toBe(2);
+      expect(scheduled).toHaveLength(2);
       const targets = t.repository.insertDelivery.mock.calls.map(
         (call) => (call as unknown as [Transaction, { endpointId: string }])[1].endpointId,
       );
@@ -167,7 +177,7 @@ describe(WebhooksService.name, () => {
       t.endpoints.push(endpoint('ep_ops', ['ops']));
       expect(
         await t.sut.scheduleForJob(tx, job({ mode: 'hosted', channels: ['risk'] }), 'Completed'),
-      ).toBe(0);
+      ).toEqual([]);
       expect(t.repository.insertDelivery).toHaveBeenCalledWith(
         tx,
         expect.objectContaining({
@@ -175,7 +185,7 @@ describe(WebhooksService.name, () => {
           lastError: expect.stringMatching(/No webhook endpoint/),
         }),
       );
-      expect(t.queue.enqueue).not.toHaveBeenCalled();
+      expect(t.add).not.toHaveBeenCalled();
     });
 
     it('schedules nothing for a sync job or an async job without a webhook', async () => {
@@ -185,15 +195,15 @@ describe(WebhooksService.name, () => {
           job({ mode: 'direct', url: 'https://x.test/' }, false),
           'Completed',
         ),
-      ).toBe(0);
-      expect(await t.sut.scheduleForJob(tx, job(null), 'Completed')).toBe(0);
+      ).toEqual([]);
+      expect(await t.sut.scheduleForJob(tx, job(null), 'Completed')).toEqual([]);
       expect(t.repository.insertDelivery).not.toHaveBeenCalled();
     });
   });
 
   describe('handle (one delivery attempt)', () => {
     it('posts a body signed with Standard Webhooks headers and records it delivered', async () => {
-      await t.sut.handle(task());
+      await expect(t.sut.handle(work())).resolves.toBeUndefined();
       const [url, body, headers] = t.fetcher.post.mock.calls[0] as unknown as [
         string,
         string,
@@ -209,13 +219,12 @@ describe(WebhooksService.name, () => {
         'delivered',
         null,
       );
-      expect(t.queue.complete).toHaveBeenCalled();
     });
 
     it('retries a failed attempt with exponential back-off', async () => {
       t.fetcher.post.mockResolvedValue({ statusCode: 500 });
       t.repository.findDelivery.mockResolvedValue(pendingDelivery({ attempts: 1 }));
-      await t.sut.handle(task());
+      const result = await t.sut.handle(work());
       const retryAt = new Date(NOW.getTime() + 2 * config.processing.webhookRetryBaseMs);
       expect(t.repository.recordAttempt).toHaveBeenCalledWith(
         tx,
@@ -224,13 +233,13 @@ describe(WebhooksService.name, () => {
         'pending',
         retryAt,
       );
-      expect(t.queue.fail).toHaveBeenCalledWith(expect.anything(), 'HTTP 500', retryAt, tx);
+      expect(result).toEqual({ retryAt, error: 'HTTP 500' });
     });
 
     it('marks the delivery failed after its last attempt', async () => {
       t.fetcher.post.mockRejectedValue(new Error('connect ECONNREFUSED'));
       t.repository.findDelivery.mockResolvedValue(pendingDelivery({ attempts: 2 }));
-      await t.sut.handle(task());
+      await expect(t.sut.handle(work())).resolves.toBeUndefined();
       expect(t.repository.recordAttempt).toHaveBeenCalledWith(
         tx,
         'dlv_1',
@@ -238,14 +247,13 @@ describe(WebhooksService.name, () => {
         'failed',
         null,
       );
-      expect(t.queue.fail).not.toHaveBeenCalled();
     });
 
     it('fails at once, without a request, when the hosted endpoint was deleted', async () => {
       t.repository.findDelivery.mockResolvedValue(
         pendingDelivery({ mode: 'hosted', endpointId: 'ep_gone' } as Partial<WebhookDelivery>),
       );
-      await t.sut.handle(task());
+      await t.sut.handle(work());
       expect(t.fetcher.post).not.toHaveBeenCalled();
       expect(t.repository.recordAttempt).toHaveBeenCalledWith(
         tx,
@@ -258,9 +266,40 @@ describe(WebhooksService.name, () => {
 
     it('completes the task without posting when the delivery is no longer pending', async () => {
       t.repository.findDelivery.mockResolvedValue(pendingDelivery({ status: 'delivered' }));
-      await t.sut.handle(task());
+      await expect(t.sut.handle(work())).resolves.toBeUndefined();
       expect(t.fetcher.post).not.toHaveBeenCalled();
-      expect(t.queue.complete).toHaveBeenCalled();
+    });
+  });
+
+  describe('through the queue contract (inline driver)', () => {
+    it('runs a dispatched delivery, and its retry when the back-off has passed', async () => {
+      t.fetcher.post.mockResolvedValueOnce({ statusCode: 503 });
+      t.repository.findDelivery
+        .mockResolvedValueOnce(pendingDelivery({ attempts: 0 }))
+        .mockResolvedValueOnce(pendingDelivery({ attempts: 1 }));
+      await t.sut.dispatch(['dlv_1']);
+      await t.queue.drain();
+      expect(t.queue.outcomes.map((o) => o.status)).toEqual(['retry']);
+      expect(t.fetcher.post).toHaveBeenCalledTimes(1);
+      // The first back-off is webhookRetryBaseMs: nothing runs before it has passed.
+      await jest.advanceTimersByTimeAsync(config.processing.webhookRetryBaseMs - 1);
+      expect(t.fetcher.post).toHaveBeenCalledTimes(1);
+      await jest.advanceTimersByTimeAsync(1);
+      await t.queue.drain();
+      expect(t.queue.outcomes.map((o) => o.status)).toEqual(['retry', 'done']);
+      expect(t.fetcher.post).toHaveBeenCalledTimes(2);
+    });
+
+    it('never hands a malformed payload to the handler', async () => {
+      await t.queue.add(
+        { kind: 'webhook.deliver', payload: { deliveryId: 42 } },
+        { queue: 'io', lane: 'standard' },
+      );
+      await t.queue.drain();
+      expect(t.queue.outcomes).toEqual([
+        expect.objectContaining({ status: 'invalid', error: expect.stringMatching(/deliveryId/) }),
+      ]);
+      expect(t.repository.findDelivery).not.toHaveBeenCalled();
     });
   });
 });

@@ -7,8 +7,9 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
 import type { JobRecord } from '../jobs/job.types.js';
-import { QUEUE_DRIVER, type QueueDriver, type QueueTask } from '../queue/queue-driver.js';
-import { QueueWorkers, TaskHandler } from '../queue/queue-workers.service.js';
+import { command, commandType, DeliverWebhookCommand } from '../queue/queue-command.js';
+import { QUEUE, type QueuePort, type QueuedWork, type WorkResult } from '../queue/queue-port.js';
+import { QueueWorkers } from '../queue/queue-workers.service.js';
 import { ProcessingMetrics } from '../processing.metrics.js';
 import { SafeFetcher } from '../inputs/safe-fetcher.js';
 import type { WebhookConfig } from '../requests/classify-config.dto.js';
@@ -20,10 +21,7 @@ import {
 } from './webhooks.repository.js';
 
 export const WEBHOOK_TASK = 'webhook.deliver';
-
-interface DeliverPayload {
-  deliveryId: string;
-}
+const DELIVER_WEBHOOK = commandType(WEBHOOK_TASK, DeliverWebhookCommand);
 
 function newSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
@@ -33,26 +31,54 @@ function newSecret(): string {
  * Webhooks of async jobs: direct (`url`, signed with the org's secret) and hosted (every
  * registered endpoint subscribed to one of the listed channels, all when none are listed;
  * an endpoint without channels receives everything). Deliveries are rows plus io-queue
- * tasks, so retries with exponential back-off survive restarts; a delivery that runs out of
- * attempts stays visible as `failed` and is logged as an error.
+ * commands, so retries with exponential back-off survive restarts; a delivery that runs out
+ * of attempts stays visible as `failed` and is logged as an error. A delivery row commits
+ * with its job's outcome and is queued after the commit; at start-up, pending deliveries
+ * a crash left without a queued command are queued again.
  */
 @Injectable()
-export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleInit {
-  readonly kind = WEBHOOK_TASK;
+export class WebhooksService implements OnModuleInit {
   private readonly logger = new Logger(WebhooksService.name);
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repository: WebhooksRepository,
     private readonly db: DuckDbService,
-    @Inject(QUEUE_DRIVER) private readonly queue: QueueDriver,
+    @Inject(QUEUE) private readonly queue: QueuePort,
     private readonly workers: QueueWorkers,
     private readonly fetcher: SafeFetcher,
     private readonly metrics: ProcessingMetrics,
   ) {}
 
   onModuleInit(): void {
-    this.workers.register(this);
+    this.queue.work(DELIVER_WEBHOOK, (work) => this.handle(work), {
+      exhausted: (work, reason) => this.exhausted(work, reason),
+    });
+    this.workers.onStartup({ afterRecovery: () => this.requeueOrphans() });
+  }
+
+  /** Queues committed deliveries (after their job's outcome committed). */
+  async dispatch(deliveryIds: readonly string[]): Promise<void> {
+    for (const deliveryId of deliveryIds) {
+      try {
+        await this.queue.add(command(DELIVER_WEBHOOK, { deliveryId }), {
+          queue: 'io',
+          lane: 'standard',
+          maxAttempts: 3,
+        });
+      } catch (error) {
+        // The row stays pending: the next start queues it again (requeueOrphans).
+        this.logger.error({ err: error, deliveryId }, 'could not queue a webhook delivery');
+      }
+    }
+  }
+
+  /** Pending deliveries without a queued command (a crash between commit and add). */
+  private async requeueOrphans(): Promise<void> {
+    const orphans = await this.repository.pendingWithoutTask(WEBHOOK_TASK);
+    if (orphans.length === 0) return;
+    this.logger.warn({ count: orphans.length }, 'queuing webhook deliveries left without a task');
+    await this.dispatch(orphans);
   }
 
   // ---- endpoints --------------------------------------------------------------------------
@@ -129,14 +155,15 @@ export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleIni
 
   // ---- scheduling (inside the job's completion transaction) -------------------------------
 
+  /** The delivery rows of a finished job; their ids, for `dispatch` once `tx` commits. */
   async scheduleForJob(
     tx: Transaction,
     job: JobRecord,
     status: 'Completed' | 'Failed',
-  ): Promise<number> {
+  ): Promise<string[]> {
     const asyncConfig = (job.request.async ?? {}) as { webhook?: WebhookConfig | null };
     const webhook = asyncConfig.webhook;
-    if (!job.isAsync || !webhook) return 0;
+    if (!job.isAsync || !webhook) return [];
     const payload = JSON.stringify({ status, job_id: job.jobId, metadata: job.metadata ?? null });
     const messageId = `msg_${job.jobId}`;
     const targets: { url: string; endpointId: string | null }[] = [];
@@ -169,9 +196,10 @@ export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleIni
           { jobId: job.jobId },
           'hosted webhook requested but no endpoint subscribed',
         );
-        return 0;
+        return [];
       }
     }
+    const scheduled: string[] = [];
     for (const target of targets) {
       const deliveryId = `dlv_${randomUUID()}`;
       await this.repository.insertDelivery(tx, {
@@ -186,25 +214,17 @@ export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleIni
         status: 'pending',
         lastError: null,
       });
-      await this.queue.enqueue<DeliverPayload>(
-        'io',
-        WEBHOOK_TASK,
-        { deliveryId },
-        { lane: 'standard', maxAttempts: 3 },
-        tx,
-      );
+      scheduled.push(deliveryId);
     }
-    return targets.length;
+    return scheduled;
   }
 
   // ---- delivery (io queue task) -----------------------------------------------------------
 
-  async handle(task: QueueTask<DeliverPayload>): Promise<void> {
-    const delivery = await this.repository.findDelivery(task.payload.deliveryId);
-    if (!delivery || delivery.status !== 'pending') {
-      await this.queue.complete(task);
-      return;
-    }
+  /** One attempt; a failed one that has attempts left asks the queue for a retry. */
+  async handle(work: QueuedWork<DeliverWebhookCommand>): Promise<WorkResult> {
+    const delivery = await this.repository.findDelivery(work.payload.deliveryId);
+    if (!delivery || delivery.status !== 'pending') return;
     const secret =
       delivery.endpointId === null
         ? await this.orgSecret(delivery.orgId)
@@ -247,10 +267,9 @@ export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleIni
     const permanent = secret === undefined;
     if (error === null) {
       this.metrics.deliveryAttempted('delivered', attempt.durationMs);
-      await this.db.transaction(async (tx) => {
-        await this.repository.recordAttempt(tx, delivery.deliveryId, attempt, 'delivered', null);
-        await this.queue.complete(task, tx);
-      });
+      await this.db.transaction((tx) =>
+        this.repository.recordAttempt(tx, delivery.deliveryId, attempt, 'delivered', null),
+      );
       return;
     }
     if (attemptNo >= webhookMaxAttempts || permanent) {
@@ -265,10 +284,9 @@ export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleIni
         },
         'webhook delivery failed permanently',
       );
-      await this.db.transaction(async (tx) => {
-        await this.repository.recordAttempt(tx, delivery.deliveryId, attempt, 'failed', null);
-        await this.queue.complete(task, tx);
-      });
+      await this.db.transaction((tx) =>
+        this.repository.recordAttempt(tx, delivery.deliveryId, attempt, 'failed', null),
+      );
       return;
     }
     const delay = Math.min(webhookRetryMaxMs, webhookRetryBaseMs * 2 ** (attemptNo - 1));
@@ -278,15 +296,15 @@ export class WebhooksService implements TaskHandler<DeliverPayload>, OnModuleIni
       { deliveryId: delivery.deliveryId, attempt: attemptNo, error, retryAt },
       'webhook delivery failed; retrying',
     );
-    await this.db.transaction(async (tx) => {
-      await this.repository.recordAttempt(tx, delivery.deliveryId, attempt, 'pending', retryAt);
-      await this.queue.fail(task, error, retryAt, tx);
-    });
+    await this.db.transaction((tx) =>
+      this.repository.recordAttempt(tx, delivery.deliveryId, attempt, 'pending', retryAt),
+    );
+    return { retryAt, error };
   }
 
-  async exhausted(task: QueueTask<DeliverPayload>, reason: string): Promise<void> {
+  async exhausted(work: QueuedWork<DeliverWebhookCommand>, reason: string): Promise<void> {
     this.logger.error(
-      { deliveryId: task.payload.deliveryId, reason },
+      { deliveryId: work.payload.deliveryId, reason },
       'webhook delivery task gave up',
     );
   }

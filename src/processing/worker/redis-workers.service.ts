@@ -11,8 +11,11 @@ import type { Redis } from 'ioredis';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { ProcessingError, toProcessingError } from '../jobs/job.types.js';
-import type { QueueName } from '../queue/queue-driver.js';
+import type { QueuedWork } from '../queue/queue-port.js';
+import type { QueueName } from '../queue/queue-task.js';
+import { BullQueueDriver } from '../queue/redis/bull-queue.driver.js';
 import { redisConnection } from '../queue/redis/redis-connection.js';
+import { RedisQueueClient } from '../queue/redis/redis-queue.client.js';
 import {
   PING_JOB,
   RESULT_REPORT,
@@ -20,14 +23,11 @@ import {
   STARTED_REPORT,
   type PingReply,
   type PingTask,
-  type ClassifyOnlyTask,
-  remoteTaskOf,
-  revokedKey,
   type RemoteReport,
   type RemoteResult,
   type RemoteStarted,
-  type RemoteTask,
 } from '../queue/redis/redis-queue.types.js';
+import { REMOTE_JOB_COMMANDS, type RemoteJobCommand } from '../queue/redis/remote-job.command.js';
 import { InFlightTracker } from './watchdog/in-flight.js';
 import { WorkerWatchdog } from './watchdog/worker-watchdog.js';
 import { RemoteTaskRunner } from './remote-task.runner.js';
@@ -35,7 +35,8 @@ import { RemoteTaskRunner } from './remote-task.runner.js';
 /**
  * A worker process of the new queue system (`npm run start:worker`): a small fixed pool of
  * BullMQ consumers on `cpu` and `io`, no HTTP server and no DuckDB. Outcomes go to the
- * `results` queue for the API process. SIGTERM: stop taking work, let tasks in flight finish
+ * `results` queue for the API process. The jobs are taken through BullQueueDriver's `work`
+ * (revoked adds dropped, payloads validated as RemoteJobCommand). SIGTERM: stop taking work, let tasks in flight finish
  * within TERMINATION_GRACE_PERIOD_SECONDS; the rest lose their lock and BullMQ puts them
  * back on the queue (stalled-job recovery), so another worker runs them.
  */
@@ -44,8 +45,9 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
   private readonly logger = new Logger(RedisWorkersService.name);
   private readonly workers: Worker[] = [];
   private results: Queue<RemoteReport> | null = null;
-  /** Plain commands (the revocation check), apart from BullMQ's blocking connections. */
-  private commands: Redis | null = null;
+  /** The producer side: plain commands (revocations, results), apart from the Workers'. */
+  private client: RedisQueueClient | null = null;
+  private bull: BullQueueDriver | null = null;
   readonly inFlight = new InFlightTracker();
   private watchdog: WorkerWatchdog | null = null;
   private readonly name = `${os.hostname()}:${process.pid}`;
@@ -59,9 +61,13 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
   onApplicationBootstrap(): void {
     const redis = this.config.operations.redis;
     if (!redis) throw new Error('REDIS_URL is required for the worker process');
-    this.commands = this.connect(redis.url, false);
+    this.client = new RedisQueueClient(redis);
+    this.bull = new BullQueueDriver(this.client);
+    for (const type of Object.values(REMOTE_JOB_COMMANDS)) {
+      this.bull.work(type, (work) => this.runTask(work));
+    }
     this.results = new Queue<RemoteReport>(RESULTS_QUEUE, {
-      connection: this.commands,
+      connection: this.client.connection,
       prefix: redis.prefix,
     });
     this.results.on('error', () => undefined);
@@ -115,6 +121,7 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
     }
     this.watchdog?.stop();
     await this.results?.close();
+    await this.client?.close();
     for (const connection of this.connections) connection.disconnect();
   }
 
@@ -136,21 +143,17 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
         };
         return reply;
       }
-      // Every other job is an operation (its name), in either task shape.
-      return await this.runTask(remoteTaskOf(job.data as RemoteTask | ClassifyOnlyTask), job);
+      // Every other job is an operation (its name), taken through the queue contract.
+      await this.bull!.take(queue, job);
+      return null;
     } finally {
       this.inFlight.end(id);
     }
   }
 
-  private async runTask(task: RemoteTask, job: Job): Promise<null> {
+  private async runTask(work: QueuedWork<RemoteJobCommand>): Promise<void> {
+    const task = work.payload;
     const { jobId, kind, operation } = task;
-    if (await this.revoked(job)) {
-      // The API gave up on this enqueue (time-out) and failed the job or queued it in the
-      // database queue: running it here would run it twice, or run a refused request.
-      this.logger.warn({ jobId, bullJobId: job.id }, 'revoked enqueue dropped without running');
-      return null;
-    }
     await this.reportStarted(jobId);
     let result: RemoteResult;
     try {
@@ -165,9 +168,8 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
           failure: { code: mapped.code, message: mapped.message, status: mapped.status },
         };
       } else {
-        const attempts = job.opts.attempts ?? 1;
         // BullMQ retries while attempts remain; the last one reports the failure.
-        if (job.attemptsMade + 1 < attempts) throw error;
+        if (work.attempts < work.maxAttempts) throw error;
         this.logger.error({ err: error, jobId, operation }, 'operation failed');
         result = {
           jobId,
@@ -185,17 +187,6 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
       jobId: `result-${jobId}`,
       removeOnComplete: true,
     });
-    return null;
-  }
-
-  /** Whether the API revoked this job's enqueue (an error reading it counts as not revoked). */
-  private async revoked(job: Job): Promise<boolean> {
-    const prefix = this.config.operations.redis!.prefix;
-    try {
-      return (await this.commands!.exists(revokedKey(prefix, String(job.id)))) > 0;
-    } catch {
-      return false;
-    }
   }
 
   /**

@@ -5,6 +5,7 @@ import type { AppConfig } from '../../config/app-config.js';
 import { ConfigModule } from '../../config/config.module.js';
 import { CLASSIFICATION_RUNNER } from '../classify-jobs/classification-runner.js';
 import { PooledClassificationRunner } from '../classify-jobs/pooled-classification.runner.js';
+import { InputDocuments } from '../inputs/input-documents.js';
 import { SafeFetcher } from '../inputs/safe-fetcher.js';
 import { RedisWorkersService } from './redis-workers.service.js';
 import { RemoteTaskRunner } from './remote-task.runner.js';
@@ -27,6 +28,7 @@ export class WorkerModule {
         // Same runner as ProcessingModule's CLASSIFICATION_RUNNER: swap both together.
         { provide: CLASSIFICATION_RUNNER, useClass: PooledClassificationRunner },
         SafeFetcher,
+        InputDocuments,
         RemoteTaskRunner,
         RedisWorkersService,
       ],

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DuckDbService, Transaction } from '../../../database/duckdb.service.js';
-import type { Lane, QueueName } from '../queue-driver.js';
+import type { Lane, QueueName } from '../queue-task.js';
 import { remoteTaskOf, type RemoteTask } from './redis-queue.types.js';
 
 export interface Dispatch {

@@ -7,7 +7,7 @@ import {
   type QueueDepth,
   type QueueName,
   QUEUES,
-} from '../queue-driver.js';
+} from '../queue-task.js';
 import type { RedisQueueConfig } from '../../../config/operations.config.js';
 import { redisConnection, withTimeout } from './redis-connection.js';
 import { LANE_PRIORITY, PRIORITY_LANE } from './redis-queue.types.js';

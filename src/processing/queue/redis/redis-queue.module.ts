@@ -1,7 +1,7 @@
 import { Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { AppConfig } from '../../../config/app-config.js';
-import { DatabaseQueueDriver } from '../database-queue.repository.js';
+import { DatabaseQueueRepository } from '../database-queue.repository.js';
 import { AdmissionService } from '../../admission/admission.service.js';
 import { QueueDepthService } from '../queue-depth.service.js';
 import { RolloutService } from '../rollout.service.js';
@@ -34,7 +34,7 @@ class RedisQueueClientCloser implements OnApplicationShutdown {
         config.operations.redis ? new RedisQueueClient(config.operations.redis) : null,
     },
     RedisQueueClientCloser,
-    DatabaseQueueDriver,
+    DatabaseQueueRepository,
     RolloutService,
     RedisDispatchRepository,
     LegacyQueueRepository,
@@ -43,7 +43,7 @@ class RedisQueueClientCloser implements OnApplicationShutdown {
   ],
   exports: [
     REDIS_QUEUE_CLIENT,
-    DatabaseQueueDriver,
+    DatabaseQueueRepository,
     RolloutService,
     RedisDispatchRepository,
     LegacyQueueRepository,

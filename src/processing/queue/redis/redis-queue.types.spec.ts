@@ -20,6 +20,7 @@ describe('remoteTaskOf', () => {
       kind: 'classify',
       inputs: [{ url: 'https://example.com/a.pdf' }, { blob: 'f1', fileName: 'f1' }],
       request: {
+        input: ['https://example.com/a.pdf', 'docproc://f1'],
         classification_schema: [{ category: 'invoice', criteria: ['number'] }],
         model: 'accurate',
         page_range: { start: 1, end: 2 },

@@ -1,4 +1,5 @@
-import type { Lane, QueueName } from '../queue-driver.js';
+import type { InputSource } from '../../inputs/input-documents.js';
+import type { Lane, QueueName } from '../queue-task.js';
 
 /** BullMQ queues of the new queue system; `results` carries worker outcomes back to the API. */
 export const RESULTS_QUEUE = 'results';
@@ -27,7 +28,7 @@ export const REVOKED_TTL_SECONDS = 7 * 24 * 3600;
 export type RemoteOperation = 'classify' | 'parse' | 'extract' | 'split';
 
 /** One input of a remote task: a URL to fetch, or an uploaded blob on the shared DATA_DIR. */
-export type RemoteInput = { url: string } | { blob: string; fileName: string };
+export type RemoteInput = InputSource;
 
 /**
  * One job as a self-contained task for a Redis worker, which has no DuckDB: its inputs
@@ -73,6 +74,9 @@ export function remoteTaskOf(data: RemoteTask | ClassifyOnlyTask): RemoteTask {
     kind: CLASSIFY_KIND,
     inputs: data.inputs,
     request: {
+      // That shape kept no `input`; the request's own is rebuilt from the task's inputs
+      // (an upload's blob is named by its file id), so the request validates as sent.
+      input: data.inputs.map((i) => ('url' in i ? i.url : `docproc://${i.fileName}`)),
       classification_schema: data.classificationSchema,
       model: data.model,
       page_range: data.pageRange,
@@ -111,3 +115,8 @@ export interface RemoteStarted {
 export type RemoteReport = RemoteStarted | RemoteResult;
 export const STARTED_REPORT = 'started';
 export const RESULT_REPORT = 'result';
+
+/** The BullMQ job id of a job's task: one per job and operation, so a repeated add is a no-op. */
+export function bullJobIdOf(operation: RemoteOperation, jobId: string): string {
+  return `${operation}-${jobId}`;
+}

@@ -9,12 +9,11 @@ import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { AppConfig } from '../../../config/app-config.js';
+import type { Transaction } from '../../../database/duckdb.service.js';
 import { CLASSIFY_TASK } from '../../classify-jobs/classify-jobs.service.js';
-import type { JobPayload } from '../../jobs/job-pipeline.js';
 import { JobRunner } from '../../jobs/job-runner.service.js';
 import { ProcessingError } from '../../jobs/job.types.js';
 import { JobsRepository } from '../../jobs/jobs.repository.js';
-import type { QueueTask } from '../queue-driver.js';
 import { RedisDispatchRepository, type Dispatch } from './redis-dispatch.repository.js';
 import { redisConnection, withTimeout } from './redis-connection.js';
 import { REDIS_QUEUE_CLIENT, type OptionalRedisQueueClient } from './redis-queue.token.js';
@@ -24,7 +23,6 @@ import {
   type RemoteReport,
   type RemoteResult,
 } from './redis-queue.types.js';
-import { REDIS_TASK_PREFIX } from './routing-queue.driver.js';
 
 /**
  * The API process's half of the new queue system. Redis workers have no DuckDB, so their
@@ -114,27 +112,20 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
     const kind = result.kind ?? CLASSIFY_TASK;
     const pipeline = this.runner.pipeline(kind);
     if (!pipeline) throw new Error(`no pipeline for task kind ${kind}`);
-    const dispatch: QueueTask<JobPayload> = {
-      taskId: `${REDIS_TASK_PREFIX}${jobId}`,
-      queue: 'cpu',
-      lane: 'standard',
-      kind,
-      payload: { jobId },
-      attempts: 1,
-      maxAttempts: 1,
-      enqueuedAt: new Date(),
-    };
+    // The dispatch row goes in the outcome's own transaction: recorded once.
+    const removeDispatch = (tx: Transaction) => this.dispatches.remove(tx, jobId);
     if (!(await this.jobs.markRunning(jobId))) {
       // Cancelled, deleted or already finished (maybe by a legacy worker after a fallback).
-      await this.runner.discard(jobId, (tx) => this.dispatches.remove(tx, jobId));
+      await this.runner.discard(jobId, removeDispatch);
       return;
     }
     if ('outcome' in result) {
       const job = (await this.jobs.find(jobId))!;
-      await this.runner.finishCompleted(pipeline, dispatch, job, result.outcome);
+      await this.runner.finishCompleted(pipeline, job, result.outcome, removeDispatch);
     } else {
       const { code, message, status } = result.failure;
-      await this.runner.finishFailed(dispatch, new ProcessingError(code, message, status));
+      const failure = new ProcessingError(code, message, status);
+      await this.runner.finishFailed(jobId, failure, removeDispatch);
     }
   }
 

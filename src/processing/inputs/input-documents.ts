@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/app-config.js';
+import type { InputDocument } from '../classify-jobs/classification-runner.js';
+import { ProcessingError } from '../jobs/job.types.js';
+import { SafeFetcher } from './safe-fetcher.js';
+
+/**
+ * Where one input's bytes are: a URL to fetch, or an uploaded blob under DATA_DIR/blobs
+ * (ownership already checked by InputResolver.sources). What a Redis task carries.
+ */
+export type InputSource = { url: string } | { blob: string; fileName: string };
+
+/**
+ * Reads input sources into documents, in order, within one total size budget: the one
+ * reading path of the API process's workers and of the Redis worker processes (which have
+ * the DATA_DIR volume and the fetcher, but no DuckDB).
+ */
+@Injectable()
+export class InputDocuments {
+  private readonly blobDir: string;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly fetcher: SafeFetcher,
+  ) {
+    this.blobDir = path.join(config.dataDir, 'blobs');
+  }
+
+  async read(sources: readonly InputSource[]): Promise<InputDocument[]> {
+    let budget = this.config.processing.maxUploadBytes;
+    const documents: InputDocument[] = [];
+    for (const source of sources) {
+      const document =
+        'blob' in source
+          ? await this.readBlob(source)
+          : await fetchInputDocument(this.fetcher, source.url, budget);
+      documents.push(document);
+      budget -= document.bytes.length;
+    }
+    return documents;
+  }
+
+  private async readBlob(source: { blob: string; fileName: string }): Promise<InputDocument> {
+    const bytes = await fs.promises
+      .readFile(path.join(this.blobDir, path.basename(source.blob)))
+      .catch(() => {
+        throw new ProcessingError('FILE_NOT_FOUND', `No uploaded file ${source.fileName}`, 404);
+      });
+    return { bytes, fileName: source.fileName, contentType: null };
+  }
+}
+
+/**
+ * A URL input fetched within what is left of the size budget, named after the last path
+ * segment of the URL it ended at.
+ */
+export async function fetchInputDocument(
+  fetcher: SafeFetcher,
+  url: string,
+  budget: number,
+): Promise<InputDocument> {
+  if (budget <= 0)
+    throw new ProcessingError('INPUT_TOO_LARGE', 'Inputs exceed the size limit', 413);
+  const fetched = await fetcher.fetchDocument(url, budget);
+  const name = path.posix.basename(new URL(fetched.finalUrl).pathname) || 'document';
+  return { bytes: fetched.bytes, fileName: safeDecode(name), contentType: fetched.contentType };
+}
+
+function safeDecode(name: string): string {
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}

@@ -1,0 +1,126 @@
+import type {
+  OperationKind,
+  OperationTask,
+  StoredOperationRequest,
+} from '../../documents/executors/operation.task.js';
+import {
+  ExtractConfigDto,
+  ParseConfigDto,
+  SplitConfigDto,
+} from '../document-operations/operation-requests.dto.js';
+import { ClassifyConfigDto } from '../requests/classify-config.dto.js';
+import { type Class, validateModel } from '../requests/request-validation.js';
+import { InvalidCommandError } from '../queue/queue-command.js';
+
+/** What a job runs: classify, or one of the document operations. */
+export type JobOperation = 'classify' | OperationKind;
+
+/**
+ * A job's work as a validated command (one shape whichever way it arrives: an HTTP request
+ * just accepted, a database-queue task, a Redis task, or a job picked up again after a
+ * restart). The request is an instance of the same DTO the HTTP endpoint validated with.
+ */
+export type JobCommand =
+  | { operation: 'classify'; request: ClassifyConfigDto }
+  | { operation: 'parse'; request: ParseConfigDto; versions: OperationTask['versions'] }
+  | { operation: 'extract'; request: ExtractConfigDto; versions: OperationTask['versions'] }
+  | { operation: 'split'; request: SplitConfigDto; versions: OperationTask['versions'] };
+
+/** The command of a parse, extract or split job. */
+export type OperationCommand = Exclude<JobCommand, { operation: 'classify' }>;
+
+const REQUEST_DTOS: Record<JobOperation, Class<object>> = {
+  classify: ClassifyConfigDto,
+  parse: ParseConfigDto,
+  extract: ExtractConfigDto,
+  split: SplitConfigDto,
+};
+
+/** Keys a stored operation request carries beside the request body (see OperationJobsService). */
+const KIND_KEY = '__kind';
+const VERSIONS_KEY = '__versions';
+
+function isOperationKind(value: unknown): value is OperationKind {
+  return value === 'parse' || value === 'extract' || value === 'split';
+}
+
+/** The operation of a stored request: an operation request names its kind, classify does not. */
+export function operationOfRequest(stored: Record<string, unknown>): JobOperation {
+  const kind = stored[KIND_KEY];
+  return isOperationKind(kind) ? kind : 'classify';
+}
+
+/** A document operation's request as stored with its job: the body plus its resolved versions. */
+export function storedOperationRequest(
+  kind: OperationKind,
+  body: Record<string, unknown>,
+  versions: OperationTask['versions'],
+): StoredOperationRequest {
+  return { ...body, input: body.input, [KIND_KEY]: kind, [VERSIONS_KEY]: versions };
+}
+
+/** Validated commands by stored request object: the pipeline reads one several times a job. */
+const parsed = new WeakMap<object, JobCommand>();
+
+/**
+ * The command of a stored job request (`processing_jobs.request`, or a Redis task's
+ * `request`), validated with the request's own DTO. Throws InvalidCommandError, never casts:
+ * a request that no longer validates (a hand-edited row, a task of an incompatible release)
+ * fails its job instead of running on a wrong shape.
+ */
+export function jobCommandOf(stored: Record<string, unknown>): JobCommand {
+  const known = parsed.get(stored);
+  if (known) return known;
+  const operation = operationOfRequest(stored);
+  const body = { ...stored };
+  const versions = body[VERSIONS_KEY];
+  delete body[KIND_KEY];
+  delete body[VERSIONS_KEY];
+  const { instance, issues } = validateModel(REQUEST_DTOS[operation], body, ['request']);
+  if (!instance) throw new InvalidCommandError(`${operation} job`, issues);
+  let command: JobCommand;
+  if (operation === 'classify') {
+    command = { operation, request: instance as ClassifyConfigDto };
+  } else {
+    if (typeof versions !== 'object' || versions === null) {
+      throw new InvalidCommandError(`${operation} job`, [
+        { loc: ['request', VERSIONS_KEY], msg: 'Field required', type: 'missing' },
+      ]);
+    }
+    // The versions were resolved by the registry at submission; their shape is the
+    // registry's own output, stored as written.
+    const resolved = versions as OperationTask['versions'];
+    command = { operation, request: instance, versions: resolved } as JobCommand;
+  }
+  parsed.set(stored, command);
+  return command;
+}
+
+/** The classify request of a classify job's stored request. */
+export function classifyCommandOf(stored: Record<string, unknown>): ClassifyConfigDto {
+  const command = jobCommandOf(stored);
+  if (command.operation !== 'classify') {
+    throw new InvalidCommandError('classify job', [
+      { loc: ['request', KIND_KEY], msg: `Expected a classify request`, type: 'value_error' },
+    ]);
+  }
+  return command.request;
+}
+
+/**
+ * An operation command and its documents as one executor task: the same mapping for the
+ * database-queue workers and the Redis workers.
+ */
+export function operationTaskFor(
+  command: OperationCommand,
+  documents: { bytes: Uint8Array; fileName: string }[],
+): OperationTask {
+  // The executor's request types describe the fields it reads; each DTO carries them
+  // (validated), plus the API's own (input, async, priority), which the executor ignores.
+  return {
+    kind: command.operation,
+    documents: documents.map((d) => ({ bytes: d.bytes, name: d.fileName })),
+    request: command.request,
+    versions: command.versions,
+  } as OperationTask;
+}

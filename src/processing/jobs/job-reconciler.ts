@@ -1,0 +1,87 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { isDeepWork } from '../queue/deep-work.js';
+import { command, commandType, RunJobCommand } from '../queue/queue-command.js';
+import { QUEUE, type QueuePort } from '../queue/queue-port.js';
+import { QueueWorkers } from '../queue/queue-workers.service.js';
+import { operationOfRequest } from './job-command.js';
+import { type JobPipeline, laneFor, type LaneFields } from './job-pipeline.js';
+import type { JobRecord, JobType } from './job.types.js';
+import { JobsRepository } from './jobs.repository.js';
+
+/** The stored request's lane fields, with the spec's defaults where a field is missing. */
+function laneFields(request: Record<string, unknown>): LaneFields {
+  const asyncConfig = request.async;
+  const asyncPriority =
+    typeof asyncConfig === 'object' && asyncConfig !== null && 'priority' in asyncConfig
+      ? asyncConfig.priority === true
+      : false;
+  return {
+    queue_priority: typeof request.queue_priority === 'string' ? request.queue_priority : undefined,
+    priority: request.priority !== false,
+    async: { priority: asyncPriority },
+  };
+}
+
+/**
+ * What a restart owes the job store, before any worker claims. Sync jobs whose caller died
+ * with the previous process are failed (not retried: nobody waits for them). Async jobs
+ * queued or running with no live task (committed, then the process died before their
+ * command was added) are queued again: the job row is the durable record, the queue only
+ * its reminder, so nothing accepted is lost. Re-running a job is safe: one no longer
+ * queued or running is never started again, and its outcome commits once.
+ */
+@Injectable()
+export class JobReconciler {
+  private readonly logger = new Logger(JobReconciler.name);
+  /** Job command kind by job type (JobPipeline.jobTypes). */
+  private readonly kinds = new Map<JobType, string>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly jobs: JobsRepository,
+    @Inject(QUEUE) private readonly queue: QueuePort,
+    workers: QueueWorkers,
+  ) {
+    workers.onStartup({
+      beforeRecovery: () => this.failOrphanedSyncJobs(),
+      afterRecovery: async () => {
+        await this.requeueOrphans();
+      },
+    });
+  }
+
+  /** Looks after the jobs of a pipeline (called where the pipeline registers with JobRunner). */
+  watch(pipeline: Pick<JobPipeline<unknown>, 'taskKind' | 'jobTypes'>): void {
+    for (const type of pipeline.jobTypes) this.kinds.set(type, pipeline.taskKind);
+  }
+
+  async failOrphanedSyncJobs(): Promise<void> {
+    const orphaned = await this.jobs.failOrphanedSyncJobs();
+    if (orphaned.length)
+      this.logger.warn(`failed ${orphaned.length} sync job(s) interrupted by a restart`);
+  }
+
+  async requeueOrphans(): Promise<number> {
+    if (this.kinds.size === 0) return 0;
+    const orphans = await this.jobs.withoutTask([...new Set(this.kinds.values())]);
+    for (const job of orphans) {
+      this.logger.warn({ jobId: job.jobId }, 'job left without a queued task; queued again');
+      await this.requeue(job);
+    }
+    return orphans.length;
+  }
+
+  private async requeue(job: JobRecord): Promise<void> {
+    const kind = this.kinds.get(job.type);
+    if (!kind) return;
+    const payload = { jobId: job.jobId, operation: operationOfRequest(job.request) };
+    await this.queue.add(command(commandType(kind, RunJobCommand), payload), {
+      queue: 'cpu',
+      lane: laneFor(laneFields(job.request), job.isAsync),
+      maxAttempts: this.config.processing.jobMaxAttempts,
+      deep: isDeepWork(job.type, job.request),
+    });
+  }
+}

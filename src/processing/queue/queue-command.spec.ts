@@ -1,0 +1,75 @@
+import { describe, expect, it } from '@jest/globals';
+import type { OperationTask } from '../../documents/executors/operation.task.js';
+import { jobCommandOf, storedOperationRequest } from '../jobs/job-command.js';
+import {
+  DeliverWebhookCommand,
+  InvalidCommandError,
+  RunJobCommand,
+  commandType,
+  validateCommand,
+} from './queue-command.js';
+import { REMOTE_JOB_COMMANDS } from './redis/remote-job.command.js';
+
+const RUN = commandType('classify', RunJobCommand);
+
+describe('validateCommand', () => {
+  it('returns an instance of the command class for a valid payload', () => {
+    const command = validateCommand(RUN, { jobId: 'j1', operation: 'classify' });
+    expect(command).toBeInstanceOf(RunJobCommand);
+    expect(command).toEqual({ jobId: 'j1', operation: 'classify' });
+  });
+
+  it('names the field of a payload that does not fit, and refuses unknown fields', () => {
+    const deliver = commandType('webhook.deliver', DeliverWebhookCommand);
+    expect(() => validateCommand(deliver, {})).toThrow(/payload\.deliveryId: Field required/);
+    expect(() => validateCommand(RUN, { jobId: 'j1', extra: 1 })).toThrow(InvalidCommandError);
+    expect(() => validateCommand(RUN, 'j1')).toThrow(InvalidCommandError);
+  });
+
+  it('reads a Redis task of the classify-only release in the current shape', () => {
+    const task = validateCommand(REMOTE_JOB_COMMANDS.classify, {
+      jobId: 'j1',
+      orgId: 'o1',
+      inputs: [{ url: 'https://example.com/a.pdf' }],
+      classificationSchema: [{ category: 'invoice', criteria: ['number'] }],
+      model: 'default',
+      pageRange: null,
+      documentMetadata: null,
+    });
+    expect(task.operation).toBe('classify');
+    // And its request validates as the HTTP request it was.
+    const command = jobCommandOf(task.request);
+    expect(command.operation).toBe('classify');
+  });
+});
+
+describe('jobCommandOf', () => {
+  it('validates a stored classify request with the HTTP DTO', () => {
+    const command = jobCommandOf({
+      input: 'https://example.com/a.pdf',
+      classification_schema: [{ category: 'invoice', criteria: ['number'] }],
+    });
+    expect(command).toMatchObject({ operation: 'classify', request: { model: 'default' } });
+  });
+
+  it('separates an operation request from its resolved versions', () => {
+    const versions = {
+      layout: { name: 'layout', version: '1' },
+    } as unknown as OperationTask['versions'];
+    const stored = storedOperationRequest(
+      'parse',
+      { input: 'https://example.com/a.pdf' },
+      versions,
+    );
+    const command = jobCommandOf(stored);
+    expect(command).toMatchObject({ operation: 'parse', versions });
+    expect(command.request).not.toHaveProperty('__kind');
+  });
+
+  it('throws InvalidCommandError, never runs on a cast, when a stored request is wrong', () => {
+    expect(() => jobCommandOf({ input: 42 })).toThrow(/request\.input/);
+    expect(() => jobCommandOf({ input: 'https://example.com/a.pdf', __kind: 'parse' })).toThrow(
+      /__versions/,
+    );
+  });
+});

@@ -1,0 +1,91 @@
+import {
+  Check,
+  checker,
+  fail,
+  isPlainObject,
+  list,
+  nonEmptyStr,
+  ok,
+  Required,
+} from '../../requests/request-validation.js';
+import { commandType, type CommandType } from '../queue-command.js';
+import {
+  type ClassifyOnlyTask,
+  type RemoteInput,
+  type RemoteOperation,
+  remoteTaskOf,
+  type RemoteTask,
+} from './redis-queue.types.js';
+
+export const REMOTE_OPERATIONS: readonly RemoteOperation[] = [
+  'classify',
+  'parse',
+  'extract',
+  'split',
+];
+
+const operation = checker({ enum: REMOTE_OPERATIONS }, (v) =>
+  REMOTE_OPERATIONS.includes(v as RemoteOperation)
+    ? ok(v)
+    : fail('enum', `Input should be one of ${REMOTE_OPERATIONS.join(', ')}`, v),
+);
+
+/** `{url}` or `{blob, fileName}`, nothing else. */
+const remoteInput = checker({ type: 'object' }, (v) => {
+  if (!isPlainObject(v)) return fail('dict_type', 'Input should be a valid dictionary', v);
+  const keys = Object.keys(v).sort().join(',');
+  if (keys === 'url' && typeof v.url === 'string' && v.url.length > 0) return ok(v);
+  if (keys === 'blob,fileName' && typeof v.blob === 'string' && typeof v.fileName === 'string')
+    return ok(v);
+  return fail('value_error', 'Input should be {url} or {blob, fileName}', v);
+});
+
+const anyObject = checker({ type: 'object' }, (v) =>
+  isPlainObject(v) ? ok(v) : fail('dict_type', 'Input should be a valid dictionary', v),
+);
+
+/**
+ * A job as a self-contained Redis task (RemoteTask) as a command class: what a Redis worker
+ * validates before running it. The stored `request` is then validated by the job's own
+ * request DTO (jobCommandOf), as the API validated it.
+ */
+export class RemoteJobCommand implements RemoteTask {
+  @Required()
+  @Check(nonEmptyStr)
+  jobId!: string;
+
+  @Required()
+  @Check(nonEmptyStr)
+  orgId!: string;
+
+  @Required()
+  @Check(operation)
+  operation!: RemoteOperation;
+
+  @Required()
+  @Check(nonEmptyStr)
+  kind!: string;
+
+  @Required()
+  @Check(list(remoteInput, { minItems: 1 }))
+  inputs!: RemoteInput[];
+
+  @Required()
+  @Check(anyObject)
+  request!: Record<string, unknown>;
+}
+
+/** Tasks of the classify-only release are read in the current shape first. */
+function upcast(stored: unknown): unknown {
+  if (!isPlainObject(stored) || 'operation' in stored) return stored;
+  // Validated right after, field by field, in the current shape.
+  return remoteTaskOf(stored as Partial<ClassifyOnlyTask> as ClassifyOnlyTask);
+}
+
+/** The BullMQ job name of a remote task is its operation: one command type per operation. */
+export const REMOTE_JOB_COMMANDS: Record<RemoteOperation, CommandType<RemoteJobCommand>> = {
+  classify: commandType('classify', RemoteJobCommand, upcast),
+  parse: commandType('parse', RemoteJobCommand, upcast),
+  extract: commandType('extract', RemoteJobCommand, upcast),
+  split: commandType('split', RemoteJobCommand, upcast),
+};
