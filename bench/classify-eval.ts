@@ -7,6 +7,8 @@
  * Run: npm run bench:classify-eval            scores the dev part
  *      npm run bench:classify-eval -- --holdout   scores the holdout part (only for a final change)
  *      npm run bench:classify-eval -- --fixtures  adds the project's own labeled set
+ *      npm run bench:classify-eval -- --criteria bench/classify-eval/criteria-alt.json
+ *                                                 scores with another wording of the criteria
  */
 import os from 'node:os';
 import { classify, warmUpClassifier } from '../src/documents/classify/classify.js';
@@ -22,7 +24,14 @@ import {
 import { fixturesReport } from './classify-eval/fixtures-report.js';
 
 const split = process.argv.includes('--holdout') ? 'holdout' : 'dev';
-const set = await loadRealEvalSet([split]);
+const criteriaAt = process.argv.indexOf('--criteria');
+const criteriaFile = criteriaAt > 0 ? process.argv[criteriaAt + 1] : undefined;
+if (criteriaAt > 0 && !criteriaFile) {
+  console.log('--criteria needs a file: a JSON array of { category, criteria }');
+  process.exit(2);
+}
+const set = await loadRealEvalSet([split], criteriaFile);
+if (criteriaFile) console.log(`criteria: ${criteriaFile}`);
 if (set.missing.length > 0) {
   console.log(
     `${set.missing.length} documents of the ${split} part are not in .cache/classify-eval: ` +

@@ -82,11 +82,21 @@ async function pagesOf(root: string, entry: ManifestEntry, fingerprint: string) 
   return pages;
 }
 
-/** Loads the documents of `splits` that are in the cache. */
-export async function loadRealEvalSet(splits: readonly EvalSplit[]): Promise<RealEvalSet> {
+/**
+ * Loads the documents of `splits` that are in the cache, with the schema of `criteriaFile`
+ * (default bench/classify-eval/criteria.json; another wording of the same categories checks
+ * that a change does not depend on how the criteria happen to be phrased).
+ */
+export async function loadRealEvalSet(
+  splits: readonly EvalSplit[],
+  criteriaFile?: string,
+): Promise<RealEvalSet> {
   const root = repositoryRoot();
   const schema = JSON.parse(
-    fs.readFileSync(path.join(root, 'bench', 'classify-eval', 'criteria.json'), 'utf8'),
+    fs.readFileSync(
+      criteriaFile ?? path.join(root, 'bench', 'classify-eval', 'criteria.json'),
+      'utf8',
+    ),
   );
   const fingerprint = loaderFingerprint(root);
   const documents: EvalDocument[] = [];

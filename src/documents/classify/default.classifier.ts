@@ -2,6 +2,7 @@ import type { CategoryScore } from './classify.types.js';
 import { addTerms, emptyEvidence, matchStrength } from './evidence.js';
 import type { CompiledSchema } from './schema.compiler.js';
 import { analyzeText, documentLanguage } from './analysis.js';
+import { signalTerms } from './signals.js';
 
 /** `document_metadata` counts this much more than the same words in the document. */
 export const METADATA_WEIGHT = 1.5;
@@ -17,10 +18,13 @@ export function scoreDefault(
   metadata: string | undefined,
 ): CategoryScore[] {
   const language = documentLanguage(pages, metadata);
-  const evidence = addTerms(emptyEvidence(), analyzeText(pages.join('\n\n'), false, language), {
-    phrases: false,
-    negation: false,
-  });
+  // Layout signals (priced rows, dated transactions, an IBAN, a clock time...) hold in any
+  // language and cost well under a millisecond per page, so the fast model reads them too.
+  const terms = [
+    ...analyzeText(pages.join('\n\n'), false, language),
+    ...pages.flatMap((page) => signalTerms(page, 0)),
+  ];
+  const evidence = addTerms(emptyEvidence(), terms, { phrases: false, negation: false });
   if (metadata) {
     addTerms(evidence, analyzeText(metadata, false, language), {
       phrases: false,
