@@ -3,6 +3,7 @@
 // `processing-key create` RUNS times each, prints p50/p95 of wall and CPU (user + sys, from
 // /usr/bin/time) and the ratio to `node -e 0`, the floor of any Node command.
 // Usage: npm run bench:admin-cli   (RUNS=20 by default; needs `npm run build` first)
+/* global fetch, setTimeout */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
