@@ -9,8 +9,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { URL, URLSearchParams } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { fetch } from 'undici';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const { values: args } = parseArgs({
