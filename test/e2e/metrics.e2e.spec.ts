@@ -3,6 +3,7 @@ import { FileServer, startFileServer } from '../support/file-server.js';
 import { invoiceClassificationSchema as schema } from '../support/invoice-fixtures.js';
 import { client, keyOf, waitForJob } from '../support/processing-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { waitFor } from '../support/wait.js';
 
 /** `/metrics` of an embedded-mode app: request, job and webhook metrics under `docproc_`. */
 describe('Prometheus metrics', () => {
@@ -52,12 +53,16 @@ describe('Prometheus metrics', () => {
     expect(job.status).toBe(200);
     await waitForJob(api, job.body.job_id);
     let text = '';
-    const deadline = Date.now() + 30_000;
-    while (!/docproc_webhook_delivery_attempts_total\{outcome="\w+"\} [1-9]/.test(text)) {
-      if (Date.now() > deadline) throw new Error(`no webhook attempt counted:\n${text}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      text = await scrape();
-    }
+    await waitFor(
+      'a webhook attempt counted',
+      async () => {
+        text = await scrape();
+        expect(text).toMatch(/docproc_webhook_delivery_attempts_total\{outcome="\w+"\} [1-9]/);
+        return true;
+      },
+      30_000,
+      100,
+    );
     expect(text).toMatch(/docproc_jobs_finished_total\{type="Classify",outcome="completed"\} 2/);
     expect(text).toMatch(
       /docproc_job_duration_seconds_count\{type="Classify",outcome="completed"\} 2/,

@@ -8,6 +8,7 @@ import {
 } from '../../src/documents/executors/executor.errors.js';
 import { TaskPool, type TaskPoolOptions } from '../../src/documents/executors/task.pool.js';
 import type { TestTask } from '../support/test-executor.js';
+import { waitFor } from '../support/wait.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -108,15 +109,7 @@ describe('TaskPool executor processes', () => {
     expect(p.queueSize).toBe(0);
     running.abort();
     expect(await first).toMatchObject({ name: 'AbortError' });
-    await waitUntil(() => !alive(pid));
+    await waitFor(`executor ${pid} to exit`, () => !alive(pid), 5_000, 20);
     expect(await p.run({ kind: 'echo', value: 'next' })).toBe('next');
   });
 });
-
-async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -13,7 +13,6 @@ import {
   exportMatchesReference,
   groupCaughtUp,
   kafkaAppEnv,
-  sleep,
   waitFor,
 } from '../support/usage-kafka.js';
 
@@ -82,7 +81,8 @@ describe('Kafka usage ingestion under SIGKILL', () => {
       ).catch((error: unknown) => {
         throw new Error(`${String(error)}\nchild stderr:\n${child.stderr.slice(-3000)}`);
       });
-      await sleep(Math.floor(random() * 200));
+      // Not a wait: a random kill point, so the kills land at different stages of a batch.
+      await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 200)));
       if (!(await groupCaughtUp(topic, group))) killedWhileBehind++;
       expect(await child.stop('SIGKILL')).toBe('SIGKILL');
     }

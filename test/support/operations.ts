@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
+import { waitFor } from './wait.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const register = path.join(repoRoot, 'test/support/ts-register.mjs');
@@ -22,16 +23,13 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function until(
+/** `waitFor` with the arguments in the order the operations specs use. */
+export function until(
   check: () => boolean | Promise<boolean>,
   what: string,
   timeoutMs = 15_000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  return waitFor(what, check, timeoutMs, 50);
 }
 
 export function exited(child: ChildProcess): Promise<number | null> {
@@ -198,7 +196,7 @@ export function recordLogs(): { entries: Record<string, unknown>[]; restore(): v
  * keep the process alive (the handles jest reports as open), with where they were created.
  */
 export function trackTimers(): {
-  keepingAlive(createdBy: RegExp): Promise<string[]>;
+  keepingAlive(createdBy: RegExp): string[];
   stop(): void;
 } {
   const live = new Map<number, { timer: NodeJS.Timeout; stack: string }>();
@@ -212,9 +210,9 @@ export function trackTimers(): {
     },
   }).enable();
   return {
-    async keepingAlive(createdBy) {
-      // Node reports cleared timers' destroy asynchronously: let it catch up first.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    // Node reports a cleared timer's destroy asynchronously: poll this (`waitFor`) rather than
+    // trusting one read right after the timers were cleared.
+    keepingAlive(createdBy) {
       return [...live.values()]
         .filter(({ timer, stack }) => timer.hasRef() && createdBy.test(stack))
         .map(({ stack }) => stack);

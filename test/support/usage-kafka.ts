@@ -4,6 +4,9 @@ import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
 import { parseExportBody, ReferenceQuery, referenceExport } from './usage-reference.js';
 import { testKafkaBrokers } from './kafka.js';
 
+// Specs of the usage plane import the shared wait from here, next to the Kafka helpers.
+export { waitFor } from './wait.js';
+
 /** Env of an app whose usage consumer reads `topic` (a spec's own topic, DLQ and group). */
 export function kafkaAppEnv(topic: string, extra: Record<string, string> = {}) {
   return {
@@ -15,32 +18,6 @@ export function kafkaAppEnv(topic: string, extra: Record<string, string> = {}) {
     KAFKA_SESSION_TIMEOUT_MS: '10000',
     ...extra,
   };
-}
-
-export async function sleep(ms: number): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Polls `probe` until it returns true, or fails naming what it waited for. */
-export async function waitFor(
-  what: string,
-  probe: () => Promise<boolean>,
-  timeoutMs = 60_000,
-  everyMs = 200,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown = null;
-  for (;;) {
-    try {
-      if (await probe()) return;
-    } catch (error) {
-      lastError = error;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (${String(lastError)})`);
-    }
-    await sleep(everyMs);
-  }
 }
 
 /** True once `group` has committed the end offset of every partition of `topic`. */

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { ReadinessService } from '../../common/health/readiness.service.js';
 import { MetricsService } from '../../common/metrics/metrics.service.js';
 import { loadConfig } from '../../config/app-config.js';
@@ -23,14 +23,20 @@ function fakes() {
   return { state, outbox, sink };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const event = (id: string) => ({ id }) as UsageCloudEvent;
 
 describe(UsageOutboxRelay.name, () => {
   let relay: UsageOutboxRelay | null = null;
+  // The relay's timers run on jest's clock: a linger of 80 ms is exactly 80 ms.
+  beforeEach(() => {
+    jest.useFakeTimers();
+  });
   afterEach(async () => {
     await relay?.onModuleDestroy();
+    relay = null;
+    jest.useRealTimers();
   });
+  const advance = (ms: number) => jest.advanceTimersByTimeAsync(ms);
 
   function start(lingerMs: number) {
     const { state, outbox, sink } = fakes();
@@ -45,17 +51,48 @@ describe(UsageOutboxRelay.name, () => {
 
   it('sends completions that arrive within the linger together', async () => {
     const state = start(80);
-    await sleep(20); // the start-up pass found nothing
+    await advance(20); // the start-up pass found nothing
     const kickedAt = Date.now();
     for (let i = 0; i < 3; i++) {
       state.pending.push(event(`e${i}`));
       relay!.kick();
-      await sleep(20);
+      await advance(20);
     }
-    await sleep(100);
-    expect(state.publishedAt).toHaveLength(1);
-    // Kicks during the linger did not postpone the send.
-    expect(state.publishedAt[0] - kickedAt).toBeLessThan(80 + 40);
+    expect(state.publishedAt).toEqual([]);
+    await advance(100);
+    // One send, at the end of the first kick's linger: later kicks did not postpone it.
+    expect(state.publishedAt).toEqual([kickedAt + 80]);
+  });
+
+  it('retries a failing sink with a doubling backoff that kicks do not cut short', async () => {
+    const attemptsAt: number[] = [];
+    const pending = [event('a')];
+    const outbox = {
+      unsent: () => Promise.resolve([...pending]),
+      markSent: () => Promise.resolve(pending.splice(0)),
+      markFailed: () => Promise.resolve(),
+    } as unknown as UsageOutboxRepository;
+    const sink: UsageEventSink = {
+      publish: () => {
+        attemptsAt.push(Date.now());
+        return attemptsAt.length <= 2
+          ? Promise.reject(new Error('broker unreachable'))
+          : Promise.resolve();
+      },
+    };
+    const config = loadConfig({ OUTBOX_RELAY_INTERVAL_MS: '1000', OUTBOX_RELAY_LINGER_MS: '10' });
+    relay = new UsageOutboxRelay(outbox, config, sink);
+    const startedAt = Date.now();
+    relay.onApplicationBootstrap();
+    await advance(0);
+    expect(attemptsAt).toEqual([startedAt]);
+    relay.kick(); // a completion during the outage waits for the backoff like the rest
+    await advance(1999);
+    expect(attemptsAt).toHaveLength(1);
+    await advance(1);
+    await advance(4000);
+    expect(attemptsAt).toEqual([startedAt, startedAt + 2000, startedAt + 6000]);
+    expect(pending).toEqual([]);
   });
 
   it('shows the sink down on /ready and then up again, with the backlog on /metrics', async () => {

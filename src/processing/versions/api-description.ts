@@ -10,6 +10,7 @@ import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { requestModelSchemas } from '../requests/request-schema.js';
 import { apiVersion } from './api-version.js';
+import { applyOperationIds } from './operation-ids.js';
 
 /**
  * The OpenAPI 3.1 document, generated from the controllers, their response classes and the
@@ -48,6 +49,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
   };
   document.paths['/upload/{fileId}'] = { put: presignedUploadOperation() };
   markPublicOperations(document);
+  applyOperationIds(document.paths);
   return document;
 }
 
@@ -72,7 +74,6 @@ function presignedUploadOperation(): OperationObject {
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiError' } } },
   });
   return {
-    operationId: 'presignedUpload',
     summary: 'Upload the bytes of a file to a presigned upload URL',
     description:
       'Target of the `presigned_url` returned by `POST /upload` without a file. The query ' +

@@ -7,6 +7,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
  * The API reference page at `/docs`: Swagger UI over `/openapi.json`, its assets served
  * from the `swagger-ui-dist` package (no CDN, works offline). Only the listed files are
  * served. The validator badge is off: it would send the document to an outside service.
+ * Every reference is relative to the page (`/docs` resolves `docs/x` and `openapi.json`
+ * beside itself), so the page also works behind a proxy that adds a path prefix.
  */
 const SWAGGER_UI_DIR = path.dirname(
   createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'),
@@ -20,7 +22,7 @@ const ASSETS: Record<string, string> = {
 
 /** Loaded as a file rather than inline, so the page works under a strict CSP. */
 const INITIALIZER = `window.ui = SwaggerUIBundle({
-  url: '/openapi.json',
+  url: 'openapi.json',
   dom_id: '#swagger-ui',
   deepLinking: true,
   validatorUrl: null,
@@ -34,13 +36,13 @@ const PAGE = `<!doctype html>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>docproc API reference</title>
-    <link rel="icon" type="image/png" href="/docs/favicon-32x32.png" />
-    <link rel="stylesheet" href="/docs/swagger-ui.css" />
+    <link rel="icon" type="image/png" href="docs/favicon-32x32.png" />
+    <link rel="stylesheet" href="docs/swagger-ui.css" />
   </head>
   <body>
     <div id="swagger-ui"></div>
-    <script src="/docs/swagger-ui-bundle.js"></script>
-    <script src="/docs/init.js"></script>
+    <script src="docs/swagger-ui-bundle.js"></script>
+    <script src="docs/init.js"></script>
   </body>
 </html>
 `;

@@ -1,10 +1,10 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { exited, freePort, until } from '../../support/operations.js';
 
 /**
  * docproc-admin as a user runs it: the compiled CLI as a child process, against a real
@@ -56,30 +56,6 @@ async function ok(dataDir: string, args: string[]): Promise<Record<string, unkno
   return run.json();
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(check: () => boolean, what: string, timeoutMs = 60000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
-
 interface Server {
   child: ChildProcess;
   baseUrl: string;
@@ -101,9 +77,10 @@ async function startServer(dataDir: string): Promise<Server> {
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const adminFile = path.join(dataDir, 'admin.json');
-  await waitFor(
+  await until(
     () => fs.existsSync(adminFile) || child.exitCode !== null,
     `the server to publish ${adminFile}`,
+    60_000,
   );
   if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
   return { child, baseUrl: `http://127.0.0.1:${port}`, stderr: () => stderr };

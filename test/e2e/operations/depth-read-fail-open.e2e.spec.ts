@@ -124,10 +124,13 @@ describe('queue depth read time-out', () => {
     closed = true;
     await t.close();
     const fromRedisClients = /node_modules[/\\](bullmq|ioredis)[/\\]/;
-    const deadline = Date.now() + 10_000;
-    let left = await timers.keepingAlive(fromRedisClients);
-    while (left.length > 0 && Date.now() < deadline)
-      left = await timers.keepingAlive(fromRedisClients);
-    expect(left).toEqual([]);
+    await until(
+      () => {
+        expect(timers.keepingAlive(fromRedisClients)).toEqual([]);
+        return true;
+      },
+      'no timer of the Redis clients keeping the process alive',
+      10_000,
+    );
   });
 });

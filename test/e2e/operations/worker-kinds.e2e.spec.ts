@@ -4,6 +4,7 @@ import { FileServer, startFileServer } from '../../support/file-server.js';
 import { until } from '../../support/operations.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { negativeWindow } from '../../support/wait.js';
 import {
   invoiceClassificationSchema as schema,
   invoiceExtractSchema as extractSchema,
@@ -65,8 +66,13 @@ describe('database-queue worker kinds', () => {
     return { api, taskState, submit, classify, fetched };
   }
 
-  /** Long enough for idle loops (50 ms poll) to have looked many times. */
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 600));
+  /**
+   * A deliberate negative window: what is checked after it is that an idle loop did NOT take
+   * a task. No later event can stand in for "every loop has looked again": loops claim by
+   * lane and FIFO, so a barrier job of their own would be taken first, and the queue shows no
+   * poll count. 600 ms is twelve 50 ms polls.
+   */
+  const settle = () => negativeWindow(600);
 
   it('priority worker: priority lane only; gpu worker: deep work only, in either lane', async () => {
     const { api, taskState, classify, fetched } = await start({

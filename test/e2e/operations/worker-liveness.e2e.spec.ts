@@ -111,8 +111,13 @@ describe('worker liveness', () => {
       expect((await runLivenessProbe(env)).code).toBe(0);
       // SIGSTOP freezes the worker's event loop exactly like a long synchronous task.
       worker.child.kill('SIGSTOP');
-      await new Promise((r) => setTimeout(r, 3500));
-      const probe = await runLivenessProbe(env);
+      // The probe fails once the last write is older than the 2 s stale limit.
+      let probe = await runLivenessProbe(env);
+      await until(
+        async () => (probe = await runLivenessProbe(env)).code !== 0,
+        'the probe to fail on the stale file',
+        15_000,
+      );
       expect(probe.code).toBe(1);
       expect(probe.stderr).toMatch(/event loop blocked/);
       expect((await fetch(`${t.baseUrl}/health`)).status).toBe(200);

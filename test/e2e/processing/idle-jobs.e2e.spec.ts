@@ -59,8 +59,8 @@ describe('Idle jobs', () => {
     const urgentJob = await waitForJob(api, urgent.body.job_id as string, 30_000);
     expect(urgentJob).toMatchObject({ status: 'Completed', type: 'Parse' });
 
-    // The standard-lane job stays Idle: nothing picks it up.
-    await new Promise((r) => setTimeout(r, 300));
+    // The standard-lane job stays Idle: nothing picks it up. The urgent job, submitted after
+    // it and finished, is the barrier: the running worker has looked at the queue since.
     const idle = await api.get(`/job/${jobId}`);
     expect(idle.body).toMatchObject({ job_id: jobId, status: 'Idle', result: null, type: 'Parse' });
     const listed = await api.get('/jobs');

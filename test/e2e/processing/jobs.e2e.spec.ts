@@ -4,6 +4,7 @@ import { startTestApp, TestApp } from '../../support/test-app.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { until } from '../../support/operations.js';
+import { waitFor } from '../../support/wait.js';
 import { invoiceClassificationSchema as schema } from '../../support/invoice-fixtures.js';
 
 describe('jobs API', () => {
@@ -219,9 +220,18 @@ describe('result retention', () => {
       const api = client(t.baseUrl, await keyOf(t, 'org-retention'));
       const plain = (await api.post('/classify', { input: doc })).body.job_id;
       const kept = (await api.post('/classify', { input: doc, persist_results: true })).body.job_id;
-      await new Promise((r) => setTimeout(r, 1200));
       const { JobsService } = await import('../../../src/processing/jobs/jobs.service.js');
-      await t.app.get(JobsService).sweep();
+      // Sweeps until the plain result is past its second; `kept`, finished at the same time,
+      // is then past it too and only persist_results keeps it.
+      await waitFor(
+        'a sweep to drop the plain result',
+        async () => {
+          await t.app.get(JobsService).sweep();
+          return (await api.get(`/job/${plain}`)).body.result === null;
+        },
+        10_000,
+        100,
+      );
       expect((await api.get(`/job/${plain}`)).body).toMatchObject({
         status: 'Completed',
         result: null,

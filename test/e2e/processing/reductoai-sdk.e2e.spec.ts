@@ -6,6 +6,7 @@ import { makeLayoutPdf } from '../../support/layout-documents.js';
 import { OpenApiConformance } from '../../support/openapi-conformance.js';
 import { until } from '../../support/operations.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
+import { waitFor } from '../../support/wait.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
 import { startWebhookReceiver, WebhookReceiver } from '../../support/webhook-receiver.js';
 
@@ -207,10 +208,12 @@ describe('reductoai SDK compatibility', () => {
       body: { input: url, classification_schema: schema, async: { metadata: { team: 'hr' } } },
     });
     let job = await sdk.job.get(job_id);
-    for (let i = 0; i < 200 && job.status === 'Pending'; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      job = await sdk.job.get(job_id);
-    }
+    await waitFor(
+      'the job to finish',
+      async () => (job = await sdk.job.get(job_id)).status !== 'Pending',
+      30_000,
+      25,
+    );
     expect(job.status).toBe('Completed');
     expect(job.result).toMatchObject({ result: { category: 'resume' } });
 
@@ -227,17 +230,25 @@ describe('reductoai SDK compatibility', () => {
     const second = await sdk.post<unknown, { job_id: string }>('/classify_async', {
       body: { input: held.url },
     });
-    await new Promise((r) => setTimeout(r, 200));
+    // Running once a worker asks for its input (held back until `release`).
+    await waitFor(
+      'a worker to fetch the held input',
+      () => files.requests.includes('/held.txt'),
+      30_000,
+      25,
+    );
     expect(await sdk.job.cancel(second.job_id)).toEqual({
       job_id: second.job_id,
       status: 'Cancelling',
     });
     held.release();
     let cancelled = await sdk.job.get(second.job_id);
-    for (let i = 0; i < 200 && cancelled.status === 'Pending'; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      cancelled = await sdk.job.get(second.job_id);
-    }
+    await waitFor(
+      'the cancelled job to finish',
+      async () => (cancelled = await sdk.job.get(second.job_id)).status !== 'Pending',
+      30_000,
+      25,
+    );
     expect(cancelled).toMatchObject({ status: 'Failed', reason: 'Job was cancelled' });
   });
 

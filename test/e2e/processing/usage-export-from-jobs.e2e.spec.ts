@@ -4,6 +4,7 @@ import { seedAccount, SeededAccount } from '../../support/accounts.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
 import { client, waitForJob } from '../../support/processing-client.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
+import { waitFor } from '../../support/wait.js';
 
 /**
  * Embedded mode end to end: classify requests -> outbox -> in-process usage sink ->
@@ -57,18 +58,20 @@ describe('usage export of processing requests (in-process bus)', () => {
       string,
       [number, number]
     >;
-    const deadline = Date.now() + 15_000;
-    let byGroup: Record<string, [number, number]>;
-    do {
-      byGroup = {};
-      for (const row of await exportData('groupBy=metadata&metadataKey=team')) {
-        const [credits, count] = byGroup[row.group] ?? [0, 0];
-        byGroup[row.group] = [credits + row.credits, count + row.requestCount];
-      }
-      if (JSON.stringify(byGroup) === JSON.stringify(expected)) break;
-      await new Promise((r) => setTimeout(r, 100));
-    } while (Date.now() < deadline);
-    expect(byGroup).toEqual(expected);
+    await waitFor(
+      'the export to show every billed job under its group',
+      async () => {
+        const byGroup: Record<string, [number, number]> = {};
+        for (const row of await exportData('groupBy=metadata&metadataKey=team')) {
+          const [credits, count] = byGroup[row.group] ?? [0, 0];
+          byGroup[row.group] = [credits + row.credits, count + row.requestCount];
+        }
+        expect(byGroup).toEqual(expected);
+        return true;
+      },
+      15_000,
+      100,
+    );
 
     const byFeature: Record<string, number> = {};
     for (const row of await exportData('groupBy=feature'))

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
+import { UsageOutboxRepository } from '../../../src/processing/outbox/usage-outbox.repository.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { RecordingSink, startAppWithSink } from '../../support/sink-app.js';
@@ -44,8 +45,15 @@ describe('usage events through the outbox', () => {
     await waitForJob(api, deep.body.job_id);
     await waitForJob(api, scalarMeta.body.job_id);
     expect((await waitForJob(api, failed.body.job_id)).status).toBe('Failed');
-    await until(() => sink.events.length >= 3, 'three usage events at the sink', 10_000);
-    await new Promise((r) => setTimeout(r, 200));
+    // Every job has finished, so every event it will ever write is in the outbox: once the
+    // outbox has nothing unsent, nothing more (a duplicate, an event for the failed job) can
+    // reach the sink, and the counts below are final.
+    const outbox = t.app.get(UsageOutboxRepository);
+    await until(
+      async () => sink.events.length >= 3 && (await outbox.backlog()) === 0,
+      'three usage events at the sink and nothing left in the outbox',
+      10_000,
+    );
 
     const byJob = new Map(sink.events.map((e) => [e.data.jobId, e]));
     expect(sink.events).toHaveLength(3);

@@ -125,7 +125,20 @@ describe('webhooks', () => {
       'three webhooks of the job',
       10_000,
     );
-    await new Promise((r) => setTimeout(r, 200));
+    // Deliveries are written with a job's completion, one per subscribed endpoint: once
+    // every one of both jobs is delivered, nothing more can arrive and the log is final.
+    await until(
+      async () => {
+        for (const jobId of [billing.body.job_id, all.body.job_id]) {
+          const { deliveries } = (await api.get(`/webhooks/deliveries?job_id=${jobId}`)).body;
+          if (!deliveries.length || deliveries.some((d: Json) => d.status !== 'delivered'))
+            return false;
+        }
+        return true;
+      },
+      'every delivery of both jobs delivered',
+      10_000,
+    );
     const paths = (jobId: string) =>
       receiver.received
         .filter((r) => r.body.job_id === jobId)

@@ -4,6 +4,7 @@ import { ManualClock } from '../../../src/common/clock.js';
 import { keyOf } from '../../support/processing-client.js';
 import { makeLayoutPdf, type DrawnLine } from '../../support/layout-documents.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
+import { waitFor } from '../../support/wait.js';
 
 /** parse / extract / split over HTTP with the reductoai SDK, on the seeded registry. */
 describe('parse, extract and split through the reductoai SDK', () => {
@@ -129,10 +130,12 @@ describe('parse, extract and split through the reductoai SDK', () => {
   it('parse.runJob: an async job that completes with the same result shape', async () => {
     const { job_id } = await sdk.parse.runJob({ input: fileId });
     let job = await sdk.job.get(job_id);
-    for (let i = 0; i < 400 && job.status === 'Pending'; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      job = await sdk.job.get(job_id);
-    }
+    await waitFor(
+      'the parse job to finish',
+      async () => (job = await sdk.job.get(job_id)).status !== 'Pending',
+      30_000,
+      25,
+    );
     expect(job.status).toBe('Completed');
     expect((job as unknown as { type: string }).type).toBe('Parse');
     expect(job.result).toMatchObject({

@@ -1,0 +1,148 @@
+import { CorruptDocumentError, UnsupportedDocumentError } from './document.errors.js';
+import type { DocumentFileType, DocumentSource } from './document.types.js';
+import { docxPages } from './docx.reader.js';
+import { decodeText, detectDocumentType } from './file-type.detector.js';
+import { htmlToText } from './html.reader.js';
+import { checkDocumentInput, checkPageCount } from './input-limits.js';
+import { textPages } from './text.reader.js';
+
+/** Reads one page: its number within its part (1-based) and within the combined document. */
+export type PageReader<P> = (localPage: number, documentPage: number) => Promise<P>;
+
+/** A document opened far enough to know its page count; pages are read on demand. */
+interface OpenedPart<P> {
+  fileType: DocumentFileType;
+  totalPages: number;
+  readPage: PageReader<P>;
+  close(): Promise<void>;
+}
+
+/**
+ * How a loader turns each kind of input into its own page type (plain text for
+ * classification, positioned lines for parse/extract/split). Detection, input limits,
+ * page selection and the errors named in 4xx answers are shared (`loadParts`).
+ */
+export interface PageReaders<P> {
+  pdf(bytes: Uint8Array): Promise<{
+    numPages: number;
+    readPage: PageReader<P>;
+    close(): Promise<void>;
+  }>;
+  /** An image is one page; throws when it cannot be decoded or recognized. */
+  image(bytes: Uint8Array): Promise<PageReader<P>>;
+  /** DOCX, HTML, Markdown and plain text, already split into page texts. */
+  text(fileType: DocumentFileType, texts: string[]): PageReader<P>;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function openPart<P>(
+  source: DocumentSource,
+  readers: PageReaders<P>,
+): Promise<OpenedPart<P>> {
+  const { fileType } = await detectDocumentType(source.bytes, source.name);
+  await checkDocumentInput(source.bytes, fileType);
+  const withoutResources = { close: async () => undefined };
+  switch (fileType) {
+    case 'pdf': {
+      const pdf = await readers.pdf(source.bytes);
+      return { fileType, totalPages: pdf.numPages, readPage: pdf.readPage, close: pdf.close };
+    }
+    case 'docx': {
+      const texts = await docxPages(source.bytes);
+      return {
+        fileType,
+        totalPages: texts.length,
+        readPage: readers.text(fileType, texts),
+        ...withoutResources,
+      };
+    }
+    case 'image': {
+      let readPage: PageReader<P>;
+      try {
+        readPage = await readers.image(source.bytes);
+      } catch (error) {
+        throw new CorruptDocumentError('image', `The image cannot be read: ${describe(error)}`, {
+          cause: error,
+        });
+      }
+      return { fileType, totalPages: 1, readPage, ...withoutResources };
+    }
+    case 'html':
+    case 'md':
+    case 'txt': {
+      const text = decodeText(source.bytes);
+      if (text === undefined) throw new UnsupportedDocumentError('The document is not text');
+      const texts = fileType === 'html' ? [htmlToText(text)] : textPages(text);
+      return {
+        fileType,
+        totalPages: texts.length,
+        readPage: readers.text(fileType, texts),
+        ...withoutResources,
+      };
+    }
+  }
+}
+
+async function readPage<P>(
+  part: OpenedPart<P>,
+  localPage: number,
+  documentPage: number,
+): Promise<P> {
+  try {
+    return await part.readPage(localPage, documentPage);
+  } catch (error) {
+    if (error instanceof CorruptDocumentError || error instanceof UnsupportedDocumentError) {
+      throw error;
+    }
+    throw new CorruptDocumentError(
+      part.fileType,
+      `Page ${localPage} cannot be read: ${describe(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+/**
+ * Loads one or more documents as one, in order: page numbers continue across parts.
+ *
+ * `selectPdfPages` picks PDF pages, numbered in the combined document (for a single PDF
+ * that is simply its own numbering); pages of other types are always kept, as the spec
+ * ignores `page_range` for them. Only selected PDF pages are read or OCR'd.
+ *
+ * Throws UnsupportedDocumentError, CorruptDocumentError, PageSelectionError or
+ * DocumentLimitError (checked before the part it concerns is decoded).
+ */
+export async function loadParts<P>(
+  sources: readonly DocumentSource[],
+  readers: PageReaders<P>,
+  selectPdfPages: (totalPages: number) => Iterable<number>,
+): Promise<{ fileType: DocumentFileType; totalPages: number; pages: P[] }> {
+  if (sources.length === 0) throw new UnsupportedDocumentError('No document was given');
+  const parts: OpenedPart<P>[] = [];
+  try {
+    for (const source of sources) parts.push(await openPart(source, readers));
+    const totalPages = parts.reduce((sum, part) => sum + part.totalPages, 0);
+    checkPageCount(totalPages);
+    const hasPdf = parts.some((part) => part.fileType === 'pdf');
+    const selected = new Set(hasPdf ? selectPdfPages(totalPages) : []);
+
+    const pages: P[] = [];
+    let offset = 0;
+    for (const part of parts) {
+      for (let local = 1; local <= part.totalPages; local++) {
+        const documentPage = offset + local;
+        if (part.fileType === 'pdf' && !selected.has(documentPage)) continue;
+        pages.push(await readPage(part, local, documentPage));
+      }
+      offset += part.totalPages;
+    }
+    return { fileType: parts[0].fileType, totalPages, pages };
+  } finally {
+    await Promise.all(parts.map((part) => part.close().catch(() => undefined)));
+  }
+}

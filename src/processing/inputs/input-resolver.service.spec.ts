@@ -1,0 +1,112 @@
+import { describe, expect, it, jest } from '@jest/globals';
+import { loadConfig } from '../../config/app-config.js';
+import { ProcessingError } from '../jobs/job.types.js';
+import type { UploadService } from '../upload/upload.service.js';
+import type { UploadRecord } from '../upload/uploads.repository.js';
+import { InputResolver } from './input-resolver.service.js';
+import type { SafeFetcher } from './safe-fetcher.js';
+
+const MAX = 100;
+
+/** Uploads of org-1: `docproc://a.txt` (30 bytes). URLs serve `sizes[url]` bytes. */
+function resolver(sizes: Record<string, number> = {}) {
+  const upload: UploadRecord = {
+    fileId: 'a.txt',
+    orgId: 'org-1',
+    extension: 'txt',
+    status: 'complete',
+    sizeBytes: 30,
+    expiresAt: null,
+  };
+  const uploads = {
+    ownedUpload: jest.fn((orgId: string, url: string) =>
+      url === 'docproc://a.txt' && orgId === 'org-1'
+        ? Promise.resolve(upload)
+        : Promise.reject(new ProcessingError('FILE_NOT_FOUND', `No uploaded file ${url}`, 404)),
+    ),
+    read: () => Promise.resolve(Buffer.alloc(30)),
+  };
+  const fetcher = {
+    assertAllowedUrl: jest.fn((url: URL) => {
+      if (url.hostname === '10.0.0.1') throw new ProcessingError('URL_NOT_ALLOWED', 'private', 400);
+    }),
+    fetchDocument: jest.fn((url: string, maxBytes: number) => {
+      const size = sizes[url] ?? 1;
+      if (size > maxBytes)
+        return Promise.reject(new ProcessingError('INPUT_TOO_LARGE', 'too large', 413));
+      return Promise.resolve({
+        bytes: Buffer.alloc(size),
+        finalUrl: `${url}`,
+        contentType: 'text/plain',
+      });
+    }),
+  };
+  const config = loadConfig({ MAX_UPLOAD_BYTES: String(MAX) });
+  const sut = new InputResolver(
+    config,
+    uploads as unknown as UploadService,
+    fetcher as unknown as SafeFetcher,
+  );
+  return { sut, uploads, fetcher };
+}
+
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (e: ProcessingError) => [e.status, e.code],
+  );
+
+describe(InputResolver.name, () => {
+  it('resolves uploads and URLs in order, naming a URL input after its last path segment', async () => {
+    const { sut } = resolver({ 'https://files.example.com/dir/My%20Scan.pdf': 5 });
+    const docs = await sut.resolve('org-1', [
+      'https://files.example.com/dir/My%20Scan.pdf',
+      'docproc://a.txt',
+    ]);
+    expect(docs.map((d) => [d.fileName, d.bytes.length, d.contentType])).toEqual([
+      ['My Scan.pdf', 5, 'text/plain'],
+      ['a.txt', 30, null],
+    ]);
+  });
+
+  it('accepts an UploadResponse object as its file_id', async () => {
+    const { sut } = resolver();
+    const docs = await sut.resolve('org-1', { file_id: 'docproc://a.txt', presigned_url: null });
+    expect(docs.map((d) => d.fileName)).toEqual(['a.txt']);
+  });
+
+  it('gives every fetch what is left of one MAX_UPLOAD_BYTES budget for all inputs', async () => {
+    const { sut, fetcher } = resolver({ 'https://x.example/1': 50 });
+    await sut.resolve('org-1', ['docproc://a.txt', 'https://x.example/1', 'https://x.example/2']);
+    expect(fetcher.fetchDocument.mock.calls.map((c) => c[1])).toEqual([MAX - 30, MAX - 30 - 50]);
+  });
+
+  it('answers 413 once the inputs before it used the whole budget, without fetching', async () => {
+    const { sut, fetcher } = resolver({ 'https://x.example/1': 70 });
+    expect(
+      await failure(
+        sut.resolve('org-1', ['docproc://a.txt', 'https://x.example/1', 'https://x.example/2']),
+      ),
+    ).toEqual([413, 'INPUT_TOO_LARGE']);
+    expect(fetcher.fetchDocument).toHaveBeenCalledTimes(1);
+  });
+
+  it("answers 404 for another org's upload", async () => {
+    const { sut } = resolver();
+    expect(await failure(sut.resolve('org-2', 'docproc://a.txt'))).toEqual([404, 'FILE_NOT_FOUND']);
+  });
+
+  it('prechecks ownership and the address of every input without fetching any', async () => {
+    const { sut, fetcher } = resolver();
+    await sut.precheck('org-1', ['docproc://a.txt', 'https://x.example/1']);
+    expect(fetcher.assertAllowedUrl).toHaveBeenCalledTimes(1);
+    expect(
+      await failure(sut.precheck('org-1', ['https://x.example/1', 'http://10.0.0.1/a'])),
+    ).toEqual([400, 'URL_NOT_ALLOWED']);
+    expect(await failure(sut.precheck('org-2', ['docproc://a.txt']))).toEqual([
+      404,
+      'FILE_NOT_FOUND',
+    ]);
+    expect(fetcher.fetchDocument).not.toHaveBeenCalled();
+  });
+});
