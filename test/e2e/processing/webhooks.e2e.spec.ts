@@ -165,8 +165,9 @@ describe('webhooks', () => {
     );
     const [firstWait, secondWait] = [times[1] - times[0], times[2] - times[1]];
     expect(firstWait).toBeGreaterThanOrEqual(RETRY_BASE_MS);
+    // Lower bounds only: on a loaded machine a claim can come late, so comparing the two
+    // waits with each other is flaky. The exact doubling is pinned in webhooks.service.spec.
     expect(secondWait).toBeGreaterThanOrEqual(2 * RETRY_BASE_MS);
-    expect(secondWait).toBeGreaterThan(firstWait);
   });
 
   it('marks a delivery failed after its last attempt instead of dropping it', async () => {
