@@ -102,4 +102,25 @@ describe('UsageExportService result cache', () => {
     await body(query());
     expect(jsonData).toHaveBeenCalledTimes(2);
   });
+
+  it('runs identical concurrent misses once, and a commit in between starts a new statement', async () => {
+    const { service, jsonData, body, watermarks } = setup(0);
+    const together = await Promise.all([body(query()), body(query()), body(query())]);
+    expect(new Set(together)).toEqual(new Set([together[0]]));
+    expect(jsonData).toHaveBeenCalledTimes(1);
+    const resolved = await service.resolve(principal, query());
+    const before = service.jsonBody(resolved);
+    watermarks.advance(['org_a']);
+    const after = service.jsonBody(resolved);
+    expect(await before).toContain('{"n":2}');
+    expect(await after).toContain('{"n":3}');
+  });
+
+  it('does not keep a failed miss: the next request runs the statement again', async () => {
+    const { jsonData, body } = setup();
+    jsonData.mockRejectedValueOnce(new Error('connection lost'));
+    await expect(body(query())).rejects.toThrow('connection lost');
+    expect(await body(query())).toContain('"data":[{"n":1}]');
+    expect(jsonData).toHaveBeenCalledTimes(2);
+  });
 });

@@ -17,6 +17,14 @@ export interface ResolvedExport {
 /** Rules of the usage export that need the store: whose usage, and which metadata keys. */
 @Injectable()
 export class UsageExportService {
+  /**
+   * Misses being computed, by cache key and watermark: identical requests arriving together
+   * (a dashboard burst) share one DuckDB statement instead of queueing one each on the
+   * reader connections. Keyed with the watermark so a request after a commit never joins
+   * an answer computed before it.
+   */
+  private readonly inFlight = new Map<string, Promise<string>>();
+
   constructor(
     private readonly accounts: AccountsService,
     private readonly metadataKeys: MetadataKeyService,
@@ -42,6 +50,24 @@ export class UsageExportService {
     const watermark = this.watermarks.of(orgId);
     const cached = this.cache.get(key, watermark);
     if (cached !== undefined) return cached;
+    const flightKey = `${watermark}\u0000${key}`;
+    const pending = this.inFlight.get(flightKey);
+    if (pending) return pending;
+    const computed = this.compute(orgId, query, key, watermark);
+    this.inFlight.set(flightKey, computed);
+    try {
+      return await computed;
+    } finally {
+      this.inFlight.delete(flightKey);
+    }
+  }
+
+  private async compute(
+    orgId: string,
+    query: UsageExportQuery,
+    key: string,
+    watermark: string,
+  ): Promise<string> {
     const body = exportJson(orgId, query, await this.exports.jsonData(query, orgId));
     this.cache.set(key, watermark, body);
     return body;
