@@ -41,19 +41,3 @@ export type StoredOperationRequest = Record<string, unknown> & {
   __kind: OperationKind;
   __versions: OperationTask['versions'];
 };
-
-/**
- * A stored parse/extract/split request and its resolved documents as one task: the same
- * mapping for the legacy workers and the new queue system's workers.
- */
-export function operationTaskOf(
-  request: StoredOperationRequest,
-  documents: { bytes: Uint8Array; fileName: string }[],
-): OperationTask {
-  return {
-    kind: request.__kind,
-    documents: documents.map((d) => ({ bytes: d.bytes, name: d.fileName })),
-    request,
-    versions: request.__versions,
-  } as OperationTask;
-}
