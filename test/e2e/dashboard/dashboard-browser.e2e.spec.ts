@@ -323,8 +323,9 @@ describe('the dashboard in Chromium', () => {
     expect(await axeCritical()).toEqual([]);
     await shot('keys-created');
     await page.click('.secret button:last-child');
-    await page.click('button[aria-label="Revoke e2e-key"]');
-    await page.click('button[aria-label="Confirm revoking e2e-key"]');
+    // The secret shows as soon as the key is created; the list row comes with the reload.
+    await (await page.waitForSelector('button[aria-label="Revoke e2e-key"]'))!.click();
+    await (await page.waitForSelector('button[aria-label="Confirm revoking e2e-key"]'))!.click();
     await page.waitForFunction(() =>
       [...document.querySelectorAll('#processing-keys tr')].some(
         (tr) => tr.textContent?.includes('e2e-key') && tr.textContent.includes('Revoked'),
