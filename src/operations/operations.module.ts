@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ProcessingModule } from '../processing/processing.module.js';
-import { OperationsController } from './queue-metrics/operations.controller.js';
+import { QueueOperationsController } from './queue-metrics/queue-operations.controller.js';
 import { RedisResultsConsumer } from '../processing/queue/redis/redis-results.consumer.js';
 import { LegacyDisableGuard } from './upgrade/legacy-disable.guard.js';
 import { LegacyWatchdogService } from './watchdog/legacy-watchdog.service.js';
@@ -13,7 +13,7 @@ import { LegacyWatchdogService } from './watchdog/legacy-watchdog.service.js';
  */
 @Module({
   imports: [ProcessingModule],
-  controllers: [OperationsController],
+  controllers: [QueueOperationsController],
   providers: [RedisResultsConsumer, LegacyDisableGuard, LegacyWatchdogService],
 })
 export class OperationsModule {}

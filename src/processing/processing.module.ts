@@ -36,7 +36,7 @@ import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { WebhooksRepository } from './webhooks/webhooks.repository.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
 import { ProcessingMetrics } from './processing.metrics.js';
-import { OperationsController } from './document-operations/operations.controller.js';
+import { DocumentOperationsController } from './document-operations/document-operations.controller.js';
 import { OperationJobsService } from './document-operations/operation-jobs.service.js';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { UsageModule } from '../usage/usage.module.js';
@@ -59,7 +59,7 @@ const PROCESSING_ROUTES =
     UploadController,
     WebhooksController,
     ConfigureWebhookController,
-    OperationsController,
+    DocumentOperationsController,
   ],
   providers: [
     // Issue 6: rollout routing between the database queue and the new (BullMQ) queue.

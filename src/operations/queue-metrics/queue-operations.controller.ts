@@ -15,7 +15,7 @@ import {
  */
 @ApiTags('operations (self-hosted)')
 @Controller()
-export class OperationsController {
+export class QueueOperationsController {
   constructor(
     private readonly depths: QueueDepthService,
     private readonly legacy: LegacyQueueRepository,

@@ -36,7 +36,7 @@ const splitBody = new ValidatedBodyPipe(SplitConfigDto);
 @ApiValidationError()
 @Controller()
 @UseGuards(ProcessingAuthGuard)
-export class OperationsController {
+export class DocumentOperationsController {
   constructor(private readonly operations: OperationJobsService) {}
 
   private sync(
