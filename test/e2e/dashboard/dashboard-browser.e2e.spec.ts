@@ -144,6 +144,9 @@ async function openView(hash: string, heading: string) {
     {},
     heading,
   );
+  // A view renders before its data arrives; typing into it while a reload re-renders it
+  // can lose keystrokes, so interactions start once its requests are answered.
+  await page.waitForNetworkIdle({ idleTime: 100, timeout: 10_000 });
 }
 
 beforeAll(async () => {
@@ -337,6 +340,10 @@ describe('the dashboard in Chromium', () => {
   it('shows why an identifier-like metadata key is refused', async () => {
     await openView('metadata', 'Metadata keys');
     await page.type('#metadata-key-name', 'documentId');
+    await page.waitForFunction(
+      () =>
+        (document.getElementById('metadata-key-name') as HTMLInputElement).value === 'documentId',
+    );
     await page.click('form.inline-form button[type=submit]');
     await page.waitForSelector('#metadata-error');
     expect(await page.$eval('#metadata-error', (e) => e.textContent)).toMatch(
