@@ -22,32 +22,16 @@ import {
 } from './request-validation.js';
 import { countRequestedPages, MAX_SELECTED_PAGES } from '../../documents/readers/page-range.js';
 
-export const INPUT_SCHEMES = ['http:', 'https:', 'docproc:'];
+const INPUT_SCHEMES = ['http', 'https', 'docproc'];
 
-export const httpUrlChecker: Checker = checker({ type: 'string', format: 'uri' }, (v) => {
-  const base = nonEmptyStr(v);
-  if (base.issues.length) return base;
-  let url: URL;
-  try {
-    url = new URL(v as string);
-  } catch {
-    return fail('url_parsing', 'Input should be a valid URL', v, { error: 'invalid URL' });
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return fail('url_scheme', "URL scheme should be 'http' or 'https'", v, {
-      expected_schemes: "'http', 'https'",
-    });
-  }
-  return ok(v);
-});
-
-const inputUrl: Checker = checker(
-  {
-    type: 'string',
-    format: 'uri',
-    description: 'A public http(s) URL, or a `docproc://<file_id>` from `POST /upload`',
-  },
-  (v) => {
+/**
+ * A non-empty string that parses as a URL with one of `schemes` (e.g. `['http', 'https']`);
+ * the 422 names the allowed schemes.
+ */
+function urlChecker(schemes: readonly string[], description?: string): Checker {
+  const quoted = schemes.map((scheme) => `'${scheme}'`);
+  const spoken = `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
+  return checker({ type: 'string', format: 'uri', ...(description && { description }) }, (v) => {
     const base = nonEmptyStr(v);
     if (base.issues.length) return base;
     let url: URL;
@@ -56,13 +40,20 @@ const inputUrl: Checker = checker(
     } catch {
       return fail('url_parsing', 'Input should be a valid URL', v, { error: 'invalid URL' });
     }
-    if (!INPUT_SCHEMES.includes(url.protocol)) {
-      return fail('url_scheme', "URL scheme should be 'http', 'https' or 'docproc'", v, {
-        expected_schemes: "'http', 'https', 'docproc'",
+    if (!schemes.includes(url.protocol.slice(0, -1))) {
+      return fail('url_scheme', `URL scheme should be ${spoken}`, v, {
+        expected_schemes: quoted.join(', '),
       });
     }
     return ok(v);
-  },
+  });
+}
+
+export const httpUrlChecker: Checker = urlChecker(['http', 'https']);
+
+const inputUrl: Checker = urlChecker(
+  INPUT_SCHEMES,
+  'A public http(s) URL, or a `docproc://<file_id>` from `POST /upload`',
 );
 
 export class UploadResponseDto {
