@@ -20,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { drainTimed } from './kafka-drain.mjs';
 import { benchArgs, localBrokers } from './local-kafka.mjs';
 import { eventJson } from './usage-events.mjs';
 
@@ -59,10 +60,18 @@ function cpuSecondsOf(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/**
- * Runs `work` and returns events/s and CPU µs per event over `events`: this process's, and
- * the broker's when its pid is known.
- */
+/** Events/s and CPU µs per event: this process's, and the broker's when sampled. */
+function perEvent(events, seconds, cpuMicros, [broker0, broker1] = [null, null]) {
+  return {
+    eventsPerSecond: Math.round(events / seconds),
+    cpuMicrosPerEvent: Number((cpuMicros / events).toFixed(1)),
+    ...(broker0 !== null && broker1 !== null
+      ? { brokerCpuMicrosPerEvent: Number((((broker1 - broker0) * 1e6) / events).toFixed(1)) }
+      : {}),
+  };
+}
+
+/** Runs `work` and measures it over `events` (see perEvent). */
 async function measure(events, work, broker = null) {
   const cpu0 = process.cpuUsage();
   const broker0 = cpuSecondsOf(broker);
@@ -70,14 +79,7 @@ async function measure(events, work, broker = null) {
   await work();
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpu0);
-  const broker1 = cpuSecondsOf(broker);
-  return {
-    eventsPerSecond: Math.round(events / seconds),
-    cpuMicrosPerEvent: Number(((cpu.user + cpu.system) / events).toFixed(1)),
-    ...(broker0 !== null && broker1 !== null
-      ? { brokerCpuMicrosPerEvent: Number((((broker1 - broker0) * 1e6) / events).toFixed(1)) }
-      : {}),
-  };
+  return perEvent(events, seconds, cpu.user + cpu.system, [broker0, cpuSecondsOf(broker)]);
 }
 
 const CONSUMER_MODES = {
@@ -113,37 +115,19 @@ async function kafkaCeilings() {
   log(`produced ${TOTAL} events to ${topic}`);
 
   const results = {};
+  const broker = brokerPid();
   for (const [mode, handle] of Object.entries(CONSUMER_MODES)) {
-    const { minBytes, maxBytes, maxBytesPerPartition, maxWaitTimeInMs } = CONFIG.kafka.consumer;
-    const consumer = kafka.consumer({
+    const { events, seconds, cpuMicros, samples } = await drainTimed(kafka, {
+      topic,
       groupId: `${topic}-${mode}`,
-      minBytes,
-      maxBytes,
-      maxBytesPerPartition,
-      maxWaitTimeInMs,
+      total: TOTAL,
+      partitions: PARTITIONS,
+      settings: CONFIG.kafka.consumer,
+      handle,
+      sample: () => cpuSecondsOf(broker),
     });
-    await consumer.connect();
-    await consumer.subscribe({ topics: [topic], fromBeginning: true });
-    let seen = 0;
-    let finished;
-    const drained = new Promise((resolve) => (finished = resolve));
-    const nowDate = new Date();
-    // Timed from the first batch, so group join and the first fetch are not counted.
-    let firstBatch;
-    const started = new Promise((resolve) => (firstBatch = resolve));
-    await consumer.run({
-      partitionsConsumedConcurrently: PARTITIONS,
-      eachBatch: async ({ batch }) => {
-        firstBatch();
-        for (const message of batch.messages) handle(message.value, nowDate);
-        seen += batch.messages.length;
-        if (seen >= TOTAL) finished();
-      },
-    });
-    await started;
-    results[mode] = await measure(TOTAL, () => drained, brokerPid());
+    results[mode] = perEvent(events, seconds, cpuMicros, samples);
     log(`kafkajs + ${mode}:`, JSON.stringify(results[mode]));
-    await consumer.disconnect();
   }
   await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
   await admin.disconnect();

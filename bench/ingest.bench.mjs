@@ -25,6 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
+import { drainTimed } from './kafka-drain.mjs';
 import { benchArgs, localBrokers } from './local-kafka.mjs';
 import { eventJson } from './usage-events.mjs';
 
@@ -212,43 +213,18 @@ function resetPeakRss(pid) {
 
 /** kafkajs alone (the service's fetch settings), JSON.parse of each value: the floor. */
 async function kafkajsFloor(kafka, topic) {
-  const { minBytes, maxBytes, maxBytesPerPartition, maxWaitTimeInMs } = loadConfig({
-    KAFKA_BROKERS: 'unused:9092',
-  }).kafka.consumer;
-  const consumer = kafka.consumer({
+  const { events, seconds, cpuMicros } = await drainTimed(kafka, {
+    topic,
     groupId: `${topic}-floor`,
-    minBytes,
-    maxBytes,
-    maxBytesPerPartition,
-    maxWaitTimeInMs,
+    total: TOTAL,
+    partitions: PARTITIONS,
+    settings: loadConfig({ KAFKA_BROKERS: 'unused:9092' }).kafka.consumer,
+    handle: (value) => JSON.parse(value.toString('utf8')),
   });
-  await consumer.connect();
-  await consumer.subscribe({ topics: [topic], fromBeginning: true });
-  let seen = 0;
-  let cpu0;
-  let started;
-  let done;
-  const finished = new Promise((resolve) => (done = resolve));
-  await consumer.run({
-    partitionsConsumedConcurrently: PARTITIONS,
-    eachBatch: async ({ batch }) => {
-      if (started === undefined) {
-        started = performance.now();
-        cpu0 = process.cpuUsage();
-      }
-      for (const message of batch.messages) JSON.parse(message.value.toString('utf8'));
-      seen += batch.messages.length;
-      if (seen >= TOTAL) done();
-    },
-  });
-  await finished;
-  const seconds = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpu0);
-  await consumer.disconnect();
   return {
-    events: seen,
-    eventsPerSec: Math.round(seen / seconds),
-    cpuMicrosPerEvent: Number(((cpu.user + cpu.system) / seen).toFixed(1)),
+    events,
+    eventsPerSec: Math.round(events / seconds),
+    cpuMicrosPerEvent: Number((cpuMicros / events).toFixed(1)),
   };
 }
 
