@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { AccountsService } from '../../../src/accounts/accounts.service.js';
 import { ApiKeyService } from '../../../src/accounts/keys/api-key.service.js';
+import { apiCall } from '../../support/http.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 
 interface Json {
@@ -18,16 +19,8 @@ describe('account dashboard: orgs and processing keys over HTTP', () => {
   let adaKey: string;
   let bobKey: string;
 
-  function call(method: string, route: string, token?: string, body?: unknown) {
-    const headers: Record<string, string> = {};
-    if (token) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    return fetch(`${t.baseUrl}${route}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-  }
+  const call = (method: string, route: string, token?: string, body?: unknown) =>
+    apiCall(t.baseUrl, method, route, token, body);
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -169,16 +162,8 @@ describe('account dashboard: personal account keys over HTTP', () => {
   let adaId: string;
   let adaKey: { keyId: string; secret: string };
 
-  function call(method: string, route: string, token: string, body?: unknown) {
-    return fetch(`${t.baseUrl}${route}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  }
+  const call = (method: string, route: string, token?: string, body?: unknown) =>
+    apiCall(t.baseUrl, method, route, token, body);
 
   beforeAll(async () => {
     t = await startTestApp();

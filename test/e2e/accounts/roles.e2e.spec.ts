@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { AccountsService } from '../../../src/accounts/accounts.service.js';
 import { ApiKeyService } from '../../../src/accounts/keys/api-key.service.js';
+import { apiCall } from '../../support/http.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 
 /**
@@ -17,16 +18,8 @@ describe('organization roles over HTTP', () => {
     outsider: '',
   };
 
-  function call(method: string, route: string, token: string, body?: unknown) {
-    return fetch(`${t.baseUrl}${route}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  }
+  const call = (method: string, route: string, token?: string, body?: unknown) =>
+    apiCall(t.baseUrl, method, route, token, body);
 
   async function errorCode(res: Response): Promise<string> {
     return ((await res.json()) as { error: { code: string } }).error.code;
