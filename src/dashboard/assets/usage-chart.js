@@ -69,7 +69,7 @@ function datasetsFor(rows, days, metric, groups, labelOf) {
   return datasets;
 }
 
-export function UsageChart({ rows, days, metric, groups, labelOf, description }) {
+export function UsageChart({ rows, query, days, metric, groups, labelOf, description }) {
   const canvas = useRef(null);
   const chart = useRef(null);
   useEffect(() => {
@@ -105,7 +105,11 @@ export function UsageChart({ rows, days, metric, groups, labelOf, description })
       chart.current.options.scales.y.title.text = metric === 'credits' ? 'Credits' : 'Requests';
       chart.current.update('none');
     }
-  }, [rows, days, metric, groups, labelOf]);
+    // What the canvas shows, readable once it is drawn (the totals above render a frame
+    // earlier than this effect).
+    canvas.current.dataset.query = query;
+    canvas.current.dataset.metric = metric;
+  }, [rows, query, days, metric, groups, labelOf]);
   useEffect(() => () => chart.current?.destroy(), []);
   return html`<div class="chart-box">
     <canvas ref=${canvas} id="usage-chart" role="img" aria-label=${description}></canvas>

@@ -262,6 +262,7 @@ export function UsageView({ orgId, metadataKeys, labelOfKey }) {
             </div>`
           : html`<${UsageChart}
               rows=${rows}
+              query=${usage.key}
               days=${days}
               metric=${metric}
               groups=${summary.groups}

@@ -89,8 +89,20 @@ async function settledQuery(pattern: RegExp, previous = ''): Promise<string> {
   return (await handle.jsonValue()) as string;
 }
 
-/** The chart's own datasets summed (credits as micro-credits), and the totals shown. */
-async function chartTotals() {
+/**
+ * The chart's own datasets summed (credits as micro-credits), and the totals shown, once the
+ * chart has drawn `query` as `metric`.
+ */
+async function chartTotals(query: string, metric: 'credits' | 'requests') {
+  await page.waitForFunction(
+    (q: string, m: string) => {
+      const canvas = document.getElementById('usage-chart');
+      return canvas?.dataset.query === q && canvas?.dataset.metric === m;
+    },
+    { timeout: 15_000 },
+    query,
+    metric,
+  );
   return page.evaluate(() => {
     const chart = (
       window as unknown as { Chart: { getChart(id: string): unknown } }
@@ -111,7 +123,7 @@ async function expectChartMatchesExport(query: string, metric: 'credits' | 'requ
   const body = (await (await exportFor(query)).json()) as { data: ExportRow[] };
   const creditsMicros = body.data.reduce((sum, row) => sum + micros(row.credits), 0);
   const requests = body.data.reduce((sum, row) => sum + row.requestCount, 0);
-  const shown = await chartTotals();
+  const shown = await chartTotals(query, metric);
   expect(shown.shownMicros).toBe(creditsMicros);
   expect(shown.shownRequests).toBe(requests);
   if (metric === 'credits') expect(shown.chartCreditsMicros).toBe(creditsMicros);
@@ -239,7 +251,6 @@ describe('the dashboard in Chromium', () => {
       86_400_000;
     expect(days).toBe(89);
     await page.click('input[name=metric][value=requests]');
-    await page.waitForFunction(() => document.querySelector('#usage-chart') !== null);
     await expectChartMatchesExport(query, 'requests');
     await page.select('#range-preset', '7d');
     query = await settledQuery(/groupBy=metadata/, query);
