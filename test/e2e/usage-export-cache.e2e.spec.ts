@@ -27,10 +27,14 @@ async function ingest(events: unknown[]): Promise<void> {
   expect(outcome.rejected).toEqual([]);
 }
 
-async function exportBody(account: SeededAccount): Promise<string> {
-  const res = await fetch(`${t.baseUrl}/api/v1/usage/export?groupBy=product`, {
-    headers: { authorization: `Bearer ${account.accountKey}` },
+function exportWith(accountKey: string): Promise<Response> {
+  return fetch(`${t.baseUrl}/api/v1/usage/export?groupBy=product`, {
+    headers: { authorization: `Bearer ${accountKey}` },
   });
+}
+
+async function exportBody(account: SeededAccount): Promise<string> {
+  const res = await exportWith(account.accountKey);
   expect(res.status).toBe(200);
   return res.text();
 }
@@ -64,5 +68,36 @@ describe('export result cache', () => {
     const before = await exportBody(acme);
     await ingest([event]);
     expect(await exportBody(acme)).toBe(before);
+  });
+});
+
+describe('authentication in front of the cached answer', () => {
+  it('refuses a revoked account key on the next export, though its token and answer were cached', async () => {
+    const created = await fetch(`${t.baseUrl}/api/v1/account-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${acme.accountKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'dashboard tab' }),
+    });
+    expect(created.status).toBe(201);
+    const key = (await created.json()) as { keyId: string; secret: string };
+    const expected = await exportBody(acme);
+    for (let i = 0; i < 3; i++) {
+      const res = await exportWith(key.secret);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe(expected);
+    }
+
+    const revoked = await fetch(`${t.baseUrl}/api/v1/account-keys/${key.keyId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${acme.accountKey}` },
+    });
+    expect(revoked.status).toBe(200);
+    const refused = await exportWith(key.secret);
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /invalid or revoked/,
+    );
+    // The key that revoked it is untouched.
+    expect(await exportBody(acme)).toBe(expected);
   });
 });

@@ -4,13 +4,10 @@ import { AccountsService } from '../accounts.service.js';
 import type { AccountKeySummary, CreatedKey, ProcessingKeySummary } from '../accounts.types.js';
 import type { AccountPrincipal, ProcessingPrincipal } from '../principal.js';
 import { ApiKeyRepository, StoredAccountKey, StoredProcessingKey } from './api-key.repository.js';
-import { TtlCache } from '../../common/ttl-cache.js';
-import { hashToken, issueToken, parseToken, tokenMatchesHash } from './api-key-token.js';
+import { issueToken, parseToken } from './api-key-token.js';
+import { KeyRecordCache } from './key-record-cache.js';
 
 const MAX_KEY_NAME_LENGTH = 100;
-
-/** Compared against when a key id is unknown, so a miss costs about what a hit does. */
-const UNKNOWN_KEY_HASH = hashToken('docproc:no-such-key');
 
 const KEY_CACHE_TTL_MS = 60_000;
 const KEY_CACHE_MAX_ENTRIES = 10_000;
@@ -18,11 +15,11 @@ const KEY_CACHE_MAX_ENTRIES = 10_000;
 /** Issues, lists, revokes and verifies account and processing API keys. */
 @Injectable()
 export class ApiKeyService {
-  private readonly accountKeyCache = new TtlCache<StoredAccountKey>(
+  private readonly accountKeyCache = new KeyRecordCache<StoredAccountKey>(
     KEY_CACHE_TTL_MS,
     KEY_CACHE_MAX_ENTRIES,
   );
-  private readonly processingKeyCache = new TtlCache<StoredProcessingKey>(
+  private readonly processingKeyCache = new KeyRecordCache<StoredProcessingKey>(
     KEY_CACHE_TTL_MS,
     KEY_CACHE_MAX_ENTRIES,
   );
@@ -93,7 +90,7 @@ export class ApiKeyService {
       );
     }
     await this.keys.revokeProcessingKey(keyId);
-    this.processingKeyCache.delete(keyId);
+    this.processingKeyCache.evict(keyId);
     return (await this.keys.findProcessingKey(keyId))!;
   }
 
@@ -104,7 +101,7 @@ export class ApiKeyService {
       throw ApiError.notFound('KEY_NOT_FOUND', `User ${userId} has no account key ${keyId}`);
     }
     await this.keys.revokeAccountKey(keyId);
-    this.accountKeyCache.delete(keyId);
+    this.accountKeyCache.evict(keyId);
     return (await this.keys.findAccountKey(keyId))!;
   }
 
@@ -112,11 +109,10 @@ export class ApiKeyService {
   async verifyAccountKey(token: string): Promise<AccountPrincipal | null> {
     const parsed = parseToken(token);
     if (!parsed || parsed.kind !== 'account') return null;
-    const key = await this.cached(this.accountKeyCache, parsed.keyId, (id) =>
+    const key = await this.accountKeyCache.verify(parsed.keyId, token, (id) =>
       this.keys.findAccountKeyForAuth(id),
     );
-    const matches = tokenMatchesHash(token, key?.secretHash ?? UNKNOWN_KEY_HASH);
-    if (!key || !matches || key.revoked) return null;
+    if (!key) return null;
     return {
       kind: 'account',
       keyId: key.keyId,
@@ -130,7 +126,7 @@ export class ApiKeyService {
    * session, whose signed cookie proves the key was presented at sign-in.
    */
   async accountPrincipalOfKey(keyId: string): Promise<AccountPrincipal | null> {
-    const key = await this.cached(this.accountKeyCache, keyId, (id) =>
+    const key = await this.accountKeyCache.record(keyId, (id) =>
       this.keys.findAccountKeyForAuth(id),
     );
     if (!key || key.revoked) return null;
@@ -146,29 +142,11 @@ export class ApiKeyService {
   async verifyProcessingKey(token: string): Promise<ProcessingPrincipal | null> {
     const parsed = parseToken(token);
     if (!parsed || parsed.kind !== 'processing') return null;
-    const key = await this.cached(this.processingKeyCache, parsed.keyId, (id) =>
+    const key = await this.processingKeyCache.verify(parsed.keyId, token, (id) =>
       this.keys.findProcessingKeyForAuth(id),
     );
-    const matches = tokenMatchesHash(token, key?.secretHash ?? UNKNOWN_KEY_HASH);
-    if (!key || !matches || key.revoked) return null;
+    if (!key) return null;
     return { kind: 'processing', keyId: key.keyId, orgId: key.orgId };
-  }
-
-  /**
-   * Live key records are cached, never verdicts: every request still compares its token
-   * with the stored hash. Unknown and revoked keys always go to the store; revocation in
-   * this process evicts at once.
-   */
-  private async cached<T extends { revoked: boolean }>(
-    cache: TtlCache<T>,
-    keyId: string,
-    load: (keyId: string) => Promise<T | null>,
-  ): Promise<T | null> {
-    const hit = cache.get(keyId);
-    if (hit) return hit;
-    const loaded = await load(keyId);
-    if (loaded && !loaded.revoked) cache.set(keyId, loaded);
-    return loaded;
   }
 }
 
