@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { HttpStatus, Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import {
@@ -13,8 +14,13 @@ import { Mutex } from '../common/mutex.js';
 import { ApiError } from '../common/api-error.js';
 import { ReaderConnection } from './reader-connection.js';
 
-/** Read connections: DuckDB runs one statement per connection, each on the cores it has (2 here). */
-const READERS = 2;
+/**
+ * Read connections, one per core (at least 2): a connection runs one statement at a time,
+ * and DuckDB spreads each statement over the instance's threads (one per core), so more
+ * connections than cores only make statements wait for CPU inside DuckDB instead of in
+ * the reader queue, where a cached answer or a single-flight partner can still catch them.
+ */
+const READERS = Math.max(2, os.availableParallelism());
 /** How long a replaced read-only file stays open for the reads still running on it. */
 const RETIRE_MS = 60_000;
 
