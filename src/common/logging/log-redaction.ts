@@ -114,32 +114,13 @@ export function serializeError(error: Error): Record<string, unknown> {
   return serialized;
 }
 
-/**
- * Per request, pino-http would otherwise build a child logger bound to the serialized
- * request (headers filtered, URL redacted, the whole binding redacted and stringified)
- * before the handler runs, even at a level that writes nothing: on the cached export,
- * whose whole answer is a map lookup, that was a measurable part of the request's CPU.
- * Instead lines logged while handling a request carry its `reqId`, and the request itself
- * is put on the access line (`request completed` / `request errored`) only, where pino
- * serializes and redacts it when, and only when, that line is written.
- */
-const LAZY_REQUEST_BINDINGS = {
-  quietReqLogger: true,
-  quietResLogger: true,
-  customSuccessObject: (req: unknown, _res: unknown, fields: object) => ({ req, ...fields }),
-  customErrorObject: (req: unknown, _res: unknown, _error: Error, fields: object) => ({
-    req,
-    ...fields,
-  }),
-};
-
 /** pino-http settings of every docproc process (the HTTP app and the worker). */
 export function loggerParams(level: string, forHttp: boolean): Params {
   return {
     ...(forHttp ? { forRoutes: [{ path: '*splat', method: RequestMethod.ALL }] } : {}),
     pinoHttp: {
       level,
-      ...(forHttp ? { genReqId: requestIdOf, ...LAZY_REQUEST_BINDINGS } : {}),
+      ...(forHttp ? { genReqId: requestIdOf } : {}),
       redact: { paths: REDACT_PATHS, censor: REDACTED },
       serializers: { req: serializeRequest, err: serializeError },
       hooks: {
