@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
+import { logLeanRouteAccess } from './common/logging/lean-access-log.js';
 import { recordHttpMetrics } from './common/metrics/http-metrics.js';
 import { MetricsService } from './common/metrics/metrics.service.js';
 import { SHUTDOWN_SIGNALS } from './common/shutdown-signals.js';
@@ -32,6 +33,7 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
     void reply.header('x-request-id', request.id);
   });
   recordHttpMetrics(fastify, app.get(MetricsService));
+  logLeanRouteAccess(fastify, () => PinoLogger.root);
   trackRoutes(app);
   serveOpenApi(app);
   serveReferencePage(app);

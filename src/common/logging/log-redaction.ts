@@ -2,6 +2,7 @@ import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
 import { stdSerializers } from 'pino';
 import { requestIdOf } from '../request-id.js';
+import { LEAN_ROUTES } from './lean-access-log.js';
 
 /** Marks a value taken out of a log line. */
 export const REDACTED = '[REDACTED]';
@@ -117,7 +118,9 @@ export function serializeError(error: Error): Record<string, unknown> {
 /** pino-http settings of every docproc process (the HTTP app and the worker). */
 export function loggerParams(level: string, forHttp: boolean): Params {
   return {
-    ...(forHttp ? { forRoutes: [{ path: '*splat', method: RequestMethod.ALL }] } : {}),
+    ...(forHttp
+      ? { forRoutes: [{ path: '*splat', method: RequestMethod.ALL }], exclude: LEAN_ROUTES }
+      : {}),
     pinoHttp: {
       level,
       ...(forHttp ? { genReqId: requestIdOf } : {}),
