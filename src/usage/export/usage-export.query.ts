@@ -112,8 +112,17 @@ function repeated(query: RawQuery, name: string): string[] {
 
 function parseDay(name: string, text: string): number {
   const match = ISO_DATE.exec(text);
-  const epoch = match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : NaN;
-  if (!match || Number.isNaN(epoch) || new Date(epoch).toISOString().slice(0, 10) !== text) {
+  const [year, month, day] = match ? [1, 2, 3].map((i) => Number(match[i])) : [NaN, NaN, NaN];
+  const epoch = Date.UTC(year, month - 1, day);
+  // Date.UTC rolls over (Feb 30 is Mar 2) and maps years 0-99 to 1900-1999: a real calendar
+  // date reads back the same fields. (Cheaper than formatting it again: on every export.)
+  const date = new Date(epoch);
+  if (
+    !match ||
+    date.getUTCFullYear() !== year ||
+    date.getUTCMonth() !== month - 1 ||
+    date.getUTCDate() !== day
+  ) {
     throw ApiError.badRequest(
       'INVALID_DATE',
       `${name} must be a calendar date in yyyy-mm-dd form, got "${text}"`,
