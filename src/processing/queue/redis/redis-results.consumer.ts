@@ -11,6 +11,7 @@ import { APP_CONFIG } from '../../../config/config.module.js';
 import type { AppConfig } from '../../../config/app-config.js';
 import type { Transaction } from '../../../database/duckdb.service.js';
 import { CLASSIFY_TASK } from '../../classify-jobs/classify-jobs.service.js';
+import { JobOutcomeRecorder } from '../../jobs/job-outcome.recorder.js';
 import { JobRunner } from '../../jobs/job-runner.service.js';
 import { ProcessingError } from '../../jobs/job.types.js';
 import { JobsRepository } from '../../jobs/jobs.repository.js';
@@ -45,6 +46,7 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
     @Inject(REDIS_QUEUE_CLIENT) private readonly redis: OptionalRedisQueueClient,
     private readonly jobs: JobsRepository,
     private readonly runner: JobRunner,
+    private readonly outcomes: JobOutcomeRecorder,
     private readonly dispatches: RedisDispatchRepository,
   ) {}
 
@@ -116,16 +118,16 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
     const removeDispatch = (tx: Transaction) => this.dispatches.remove(tx, jobId);
     if (!(await this.jobs.markRunning(jobId))) {
       // Cancelled, deleted or already finished (maybe by a legacy worker after a fallback).
-      await this.runner.discard(jobId, removeDispatch);
+      await this.outcomes.discarded(jobId, removeDispatch);
       return;
     }
     if ('outcome' in result) {
       const job = (await this.jobs.find(jobId))!;
-      await this.runner.finishCompleted(pipeline, job, result.outcome, removeDispatch);
+      await this.outcomes.completed(pipeline, job, result.outcome, removeDispatch);
     } else {
       const { code, message, status } = result.failure;
       const failure = new ProcessingError(code, message, status);
-      await this.runner.finishFailed(jobId, failure, removeDispatch);
+      await this.outcomes.failed(jobId, failure, removeDispatch);
     }
   }
 
