@@ -1,5 +1,5 @@
 import type { CategoryScore } from './classify.types.js';
-import { METADATA_WEIGHT } from './default.classifier.js';
+import { bagOfTerms, METADATA_WEIGHT, scoreBag } from './default.classifier.js';
 import { addTerms, emptyEvidence, matchStrength, type Evidence } from './evidence.js';
 import type { CompiledCategory, CompiledSchema } from './schema.compiler.js';
 import { headingLines } from './headings.js';
@@ -61,6 +61,7 @@ function negatedShare(category: CompiledCategory, document: Evidence): number {
  */
 export function scoreDeep(
   schema: CompiledSchema,
+  fast: CompiledSchema,
   pages: readonly string[],
   metadata: string | undefined,
 ): CategoryScore[] {
@@ -74,8 +75,10 @@ export function scoreDeep(
   const pageEvidence = pageTerms.map((terms) => addTerms(emptyEvidence(), terms, OPTIONS));
   const document = emptyEvidence();
   for (const terms of pageTerms) addTerms(document, terms, OPTIONS);
-  if (metadata) {
-    const terms = analyze(metadata);
+  const metadataTerms = metadata ? analyze(metadata) : undefined;
+  const base = scoreBag(fast, bagOfTerms(pageTerms.flat(), metadataTerms));
+  if (metadataTerms) {
+    const terms = metadataTerms;
     addTerms(document, terms, { ...OPTIONS, weight: METADATA_WEIGHT });
     pageEvidence.push(addTerms(emptyEvidence(), terms, OPTIONS));
   }
@@ -115,5 +118,20 @@ export function scoreDeep(
       NEGATION_PENALTY * negatedShare(category, document);
     return { score, criteria };
   });
-  return separateNeighbours(schema, scores, document, pageLength);
+  return withBase(separateNeighbours(schema, scores, document, pageLength), base);
+}
+
+/** Weight of the default model's score in Deep Classify's. */
+const BASE_WEIGHT = 1;
+/**
+ * Deep Classify adds evidence to the default model's, never replaces it: each criterion is
+ * as strong as the stronger of the two readings, the default model's score is added to the
+ * deep one, so a category the default model finds clearly is not lost to a deep reading
+ * that is only slightly ahead.
+ */
+function withBase(deep: CategoryScore[], base: CategoryScore[]): CategoryScore[] {
+  return deep.map((score, index) => ({
+    score: score.score + BASE_WEIGHT * base[index].score,
+    criteria: score.criteria.map((value, i) => Math.max(value, base[index].criteria[i])),
+  }));
 }
