@@ -26,8 +26,12 @@ const LETTER = /\p{L}/u;
 const MAX_LINE = 200;
 const DATED_AMOUNT_LINE = new RegExp(String.raw`^\s*${DATE}\s.*${AMOUNT}`);
 const LEADING_DATE = new RegExp(String.raw`^\s*${DATE}\s`);
-const YEAR_RANGE_LINE =
-  /^\s*(?:\d{1,2}[./]\s*)?(?:19|20)\d{2}\s*(?:[-–—]|to|bis|à|a|tot|do)\s*(?:(?:\d{1,2}[./]\s*)?(?:19|20)\d{2}|\p{L}+)/iu;
+/**
+ * A span of years opening a line or closing it (a CV's "2016 – 2019", "Sept 2018 – May
+ * 2023", "03/2019 - present"), a month name or number before either year.
+ */
+const YEAR_SPAN = String.raw`(?:(?:\d{1,2}[./]\s*|\p{L}{3,10}\.?\s+)?(?:19|20)\d{2})\s*(?:[-–—]|to|bis|à|a|tot|do)\s*(?:(?:\d{1,2}[./]\s*|\p{L}{3,10}\.?\s+)?(?:19|20)\d{2}|\p{L}+)`;
+const YEAR_RANGE_LINE = new RegExp(String.raw`^\s*${YEAR_SPAN}|${YEAR_SPAN}\s*$`, 'iu');
 const REFERENCE_LINE =
   /^\s*(?:\[\d+\]|\d+\.\s+\p{Lu}[\p{L}'-]+,?\s+(?:\p{Lu}\.|\p{Lu}\p{Ll}+,))|\bet al\.|\bdoi[:.]\s*10\.\d+|\b10\.\d{4,}\/\S+/u;
 
