@@ -124,14 +124,30 @@ export function scoreDeep(
 /** Weight of the default model's score in Deep Classify's. */
 const BASE_WEIGHT = 1;
 /**
+ * Head start of the default model's choice, as a share of the best combined score, at a
+ * full (100 %) lead of the default model: its choice is overridden only by a deep reading
+ * that leads clearly, the more clearly the surer the default model was.
+ */
+const BASE_CHOICE_LEAD = 0.1;
+
+/**
  * Deep Classify adds evidence to the default model's, never replaces it: each criterion is
- * as strong as the stronger of the two readings, the default model's score is added to the
- * deep one, so a category the default model finds clearly is not lost to a deep reading
- * that is only slightly ahead.
+ * as strong as the stronger of the two readings, and the default model's score is added to
+ * the deep one. The default model's choice (every category tied at its best: never the
+ * first listed) starts ahead by BASE_CHOICE_LEAD x its relative lead over its runner-up.
  */
 function withBase(deep: CategoryScore[], base: CategoryScore[]): CategoryScore[] {
-  return deep.map((score, index) => ({
+  const combined = deep.map((score, index) => ({
     score: score.score + BASE_WEIGHT * base[index].score,
     criteria: score.criteria.map((value, i) => Math.max(value, base[index].criteria[i])),
   }));
+  const [baseBest = 0, runnerUp = 0] = base.map((score) => score.score).sort((a, b) => b - a);
+  if (!(baseBest > 0)) return combined;
+  const headStart =
+    BASE_CHOICE_LEAD *
+    ((baseBest - runnerUp) / baseBest) *
+    Math.max(...combined.map((s) => s.score));
+  return combined.map((score, index) =>
+    base[index].score === baseBest ? { ...score, score: score.score + headStart } : score,
+  );
 }
