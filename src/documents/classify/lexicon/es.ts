@@ -3,7 +3,7 @@ export default `
 invoice = factura | facturación
 invoice number = número de factura | nº factura | factura nº
 invoice date = fecha de factura | fecha de emisión
-bill = cuenta | factura
+bill = factura | la cuenta por favor
 customer = cliente | destinatario
 customer number = número de cliente
 supplier = proveedor | vendedor | emisor

@@ -3,7 +3,7 @@ export default `
 invoice = fatura | factura | nota fiscal | fatura-recibo
 invoice number = número da fatura | fatura nº
 invoice date = data da fatura | data de emissão
-bill = conta | fatura
+bill = fatura | a conta por favor
 customer = cliente | destinatário | adquirente
 customer number = número de cliente
 supplier = fornecedor | vendedor | emitente
