@@ -14,7 +14,7 @@ async function main(argv: string[]): Promise<number> {
   let result: unknown;
   const program = buildProgram(ADMIN_COMMAND_SPECS, async (name, input, globals) => {
     const env = globals.dataDir ? { ...process.env, DATA_DIR: globals.dataDir } : process.env;
-    const transport = await connect(env);
+    const transport = await connect(env, name);
     try {
       result = await transport.run(name, input);
     } finally {
