@@ -2,6 +2,7 @@ import { Inject, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { AccountsService } from './accounts.service.js';
+import { ensureDefaultOrg } from './default-org.js';
 import { AccountKeysController } from './dashboard/account-keys.controller.js';
 import { OrgsController } from './dashboard/orgs.controller.js';
 import { AccountAuthGuard } from './auth/account-auth.guard.js';
@@ -47,10 +48,9 @@ export class AccountsModule implements OnApplicationBootstrap {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Keyless requests must count against an org that exists, so create it on first start. */
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.config.authDisabled || !this.config.defaultOrgId) return;
-    const org = await this.accounts.ensureOrg(this.config.defaultOrgId, 'Default organization');
+    const org = await ensureDefaultOrg(this.config, this.accounts);
+    if (!org) return;
     this.logger.warn(
       `AUTH_DISABLED=true: processing requests without a key are attributed to ${org.orgId}`,
     );

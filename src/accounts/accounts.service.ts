@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import { isEmail } from 'class-validator';
+import { Injectable } from '../common/nest-decorators.js';
+// validator.js's rule, which class-validator's isEmail wraps, without loading class-validator.
+import isEmailModule from 'validator/lib/isEmail.js';
 import { ApiError } from '../common/api-error.js';
 import {
   MEMBER_ROLES,
@@ -13,6 +14,9 @@ import { TtlCache } from '../common/ttl-cache.js';
 import { newId } from './ids.js';
 import { OrganizationRepository } from './organization.repository.js';
 import { UserRepository } from './user.repository.js';
+
+// A CommonJS module whose export is the function, with itself as `.default` (the typed name).
+const isEmail = isEmailModule.default;
 
 const MAX_NAME_LENGTH = 200;
 const MEMBERSHIP_CACHE_TTL_MS = 60_000;

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable } from '../common/nest-decorators.js';
 import { DuckDbService } from '../database/duckdb.service.js';
 import type { MemberOrganization, MemberRole, Membership, Organization } from './accounts.types.js';
 import { iso } from './timestamps.js';

@@ -1,30 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { ApiError } from '../common/api-error.js';
-import { bodyValidationPipe } from '../accounts/dashboard/body-validation.pipe.js';
-import type { AdminCommand } from './admin-command.js';
-import { ADMIN_COMMANDS } from './admin-commands.js';
+import { runAdminCommand } from './admin-command.run.js';
 
-/** Validates a command's input and runs it; the one entry point of both CLI transports. */
+/** The admin commands as a Nest provider, for the running server's admin endpoint. */
 @Injectable()
 export class AdminCommandRunner {
-  private readonly commands = new Map(ADMIN_COMMANDS.map((c) => [c.name, c]));
-  private readonly validation = bodyValidationPipe('INVALID_ARGUMENTS');
-
   constructor(private readonly moduleRef: ModuleRef) {}
 
-  find(name: string): AdminCommand {
-    const command = this.commands.get(name);
-    if (!command) throw ApiError.notFound('UNKNOWN_COMMAND', `No admin command "${name}"`);
-    return command;
-  }
-
-  async run(name: string, rawInput: unknown): Promise<unknown> {
-    const command = this.find(name);
-    const input = (await this.validation.transform(rawInput ?? {}, {
-      type: 'body',
-      metatype: command.input,
-    })) as object;
-    return (await command.run(this.moduleRef, input)) ?? { ok: true };
+  run(name: string, rawInput: unknown): Promise<unknown> {
+    return runAdminCommand(this.moduleRef, name, rawInput);
   }
 }

@@ -1,11 +1,12 @@
 import type { Type } from '@nestjs/common';
+import type { InputOf, InputShape } from './admin-command.inputs.js';
 
 /** Resolves a provider anywhere in the application (Nest `ModuleRef` / application context). */
 export interface ServiceLocator {
   get<T>(type: Type<T>, options: { strict: false }): T;
 }
 
-/** One command-line option, mapped onto one field of the command's input DTO. */
+/** One command-line option, mapped onto one field of the command's input. */
 export interface AdminCommandOption {
   /** Commander flags, e.g. `--org <orgId>`. */
   flags: string;
@@ -21,30 +22,35 @@ export interface AdminCommandOption {
 }
 
 /**
- * An admin operation: a validated input DTO, one service call, a JSON-serialisable result.
+ * An admin operation: validated input, one service call, a JSON-serialisable result.
  * The CLI (`docproc-admin <group> <action>`) reaches it either over the running server's
- * admin endpoint (`POST /admin/v1/commands/<name>`) or directly in an application context
- * on the DuckDB file; both paths validate the input and run `run` the same way.
+ * admin endpoint (`POST /admin/v1/commands/<name>`) or directly on the DuckDB file; both
+ * paths validate the input and run `run` the same way (admin-command.run.ts).
  */
-export interface AdminCommand<TInput extends object = object, TResult = unknown> {
+export interface AdminCommand<S extends InputShape = InputShape, TResult = unknown> {
   /** `group.action`, e.g. `org.create` for `docproc-admin org create`. */
   name: string;
   description: string;
   options: AdminCommandOption[];
-  /** class-validator DTO class the input is validated against. */
-  input: Type<TInput>;
-  run(services: ServiceLocator, input: TInput): Promise<TResult>;
+  /** The rules the input is checked against (admin-command.inputs.ts). */
+  input: S;
+  /**
+   * The command needs the usage plane (ingestion, Kafka): docproc-admin's direct path then
+   * opens the full admin application context instead of the account services alone.
+   */
+  usagePlane?: boolean;
+  run(services: ServiceLocator, input: InputOf<S>): Promise<TResult>;
 }
 
 /** What an admin command does, apart from its name, help and options (admin-command-specs.ts). */
-export type AdminCommandHandler<TInput extends object = object, TResult = unknown> = Pick<
-  AdminCommand<TInput, TResult>,
-  'input' | 'run'
+export type AdminCommandHandler<S extends InputShape = InputShape, TResult = unknown> = Pick<
+  AdminCommand<S, TResult>,
+  'input' | 'run' | 'usagePlane'
 >;
 
-/** Keeps the input type of `run` tied to the DTO class. */
-export function defineHandler<TInput extends object, TResult>(
-  handler: AdminCommandHandler<TInput, TResult>,
+/** Keeps the input type of `run` tied to the input's rules. */
+export function defineHandler<S extends InputShape, TResult>(
+  handler: AdminCommandHandler<S, TResult>,
 ): AdminCommandHandler {
   return handler as unknown as AdminCommandHandler;
 }

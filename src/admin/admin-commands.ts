@@ -1,44 +1,44 @@
 import { AccountsService } from '../accounts/accounts.service.js';
-import { UsagePublishService } from '../usage/ingestion/kafka/usage-publish.service.js';
 import { ApiKeyService } from '../accounts/keys/api-key.service.js';
 import { MetadataKeyService } from '../usage/metadata/metadata-key.service.js';
-import { UsageImportService } from '../usage/import/usage-import.service.js';
+import { ApiError } from '../common/api-error.js';
 import { AdminCommand, type AdminCommandHandler, defineHandler } from './admin-command.js';
 import { ADMIN_COMMAND_SPECS, type AdminCommandName } from './admin-command-specs.js';
 import {
-  AccountKeyCreateInput,
-  AccountKeyRevokeInput,
-  FileInput,
-  MetadataKeyInput,
-  MemberAddInput,
-  NoInput,
-  OrgCreateInput,
-  OrgInput,
-  ProcessingKeyCreateInput,
-  ProcessingKeyRevokeInput,
-  UserCreateInput,
-  UserInput,
+  ACCOUNT_KEY_CREATE_INPUT,
+  ACCOUNT_KEY_REVOKE_INPUT,
+  FILE_INPUT,
+  MEMBER_ADD_INPUT,
+  METADATA_KEY_INPUT,
+  NO_INPUT,
+  ORG_CREATE_INPUT,
+  ORG_INPUT,
+  PROCESSING_KEY_CREATE_INPUT,
+  PROCESSING_KEY_REVOKE_INPUT,
+  USER_CREATE_INPUT,
+  USER_INPUT,
 } from './admin-command.inputs.js';
 
 /**
- * What each admin command does: its input DTO and its service call. Adding a command is an
+ * What each admin command does: its input rules and its service call. Adding a command is an
  * entry in ADMIN_COMMAND_SPECS and one here; it is then a `docproc-admin` sub-command and
- * an admin HTTP command at once. Its service must also be reachable from `AdminContextModule`.
+ * an admin HTTP command at once. Its service must also be reachable from `AdminContextModule`
+ * and, unless the command is marked `usagePlane`, from `AdminAccountsContext`.
  */
 const HANDLERS: { [Name in AdminCommandName]: AdminCommandHandler } = {
   'org.create': defineHandler({
-    input: OrgCreateInput,
+    input: ORG_CREATE_INPUT,
     run: async (services, input) => {
       const created = await services.get(AccountsService, { strict: false }).createOrg(input.name);
       return { orgId: created.orgId, name: created.name };
     },
   }),
   'org.list': defineHandler({
-    input: NoInput,
+    input: NO_INPUT,
     run: (services) => services.get(AccountsService, { strict: false }).listOrgs(),
   }),
   'user.create': defineHandler({
-    input: UserCreateInput,
+    input: USER_CREATE_INPUT,
     run: async (services, input) => {
       const created = await services
         .get(AccountsService, { strict: false })
@@ -47,11 +47,11 @@ const HANDLERS: { [Name in AdminCommandName]: AdminCommandHandler } = {
     },
   }),
   'user.list': defineHandler({
-    input: NoInput,
+    input: NO_INPUT,
     run: (services) => services.get(AccountsService, { strict: false }).listUsers(),
   }),
   'user.orgs': defineHandler({
-    input: UserInput,
+    input: USER_INPUT,
     run: async (services, input) => {
       const accounts = services.get(AccountsService, { strict: false });
       await accounts.requireUser(input.userId);
@@ -59,73 +59,82 @@ const HANDLERS: { [Name in AdminCommandName]: AdminCommandHandler } = {
     },
   }),
   'member.add': defineHandler({
-    input: MemberAddInput,
+    input: MEMBER_ADD_INPUT,
     run: (services, input) =>
       services
         .get(AccountsService, { strict: false })
         .addMember(input.orgId, input.userId, input.role),
   }),
   'account-key.create': defineHandler({
-    input: AccountKeyCreateInput,
+    input: ACCOUNT_KEY_CREATE_INPUT,
     run: (services, input) =>
       services
         .get(ApiKeyService, { strict: false })
         .createAccountKey(input.userId, { defaultOrgId: input.orgId, name: input.name }),
   }),
   'account-key.list': defineHandler({
-    input: UserInput,
+    input: USER_INPUT,
     run: async (services, input) => {
       await services.get(AccountsService, { strict: false }).requireUser(input.userId);
       return services.get(ApiKeyService, { strict: false }).listAccountKeys(input.userId);
     },
   }),
   'account-key.revoke': defineHandler({
-    input: AccountKeyRevokeInput,
+    input: ACCOUNT_KEY_REVOKE_INPUT,
     run: (services, input) =>
       services.get(ApiKeyService, { strict: false }).revokeAccountKey(input.userId, input.keyId),
   }),
   'processing-key.create': defineHandler({
-    input: ProcessingKeyCreateInput,
+    input: PROCESSING_KEY_CREATE_INPUT,
     run: (services, input) =>
       services
         .get(ApiKeyService, { strict: false })
         .createProcessingKey(input.orgId, { name: input.name }),
   }),
   'processing-key.list': defineHandler({
-    input: OrgInput,
+    input: ORG_INPUT,
     run: async (services, input) => {
       await services.get(AccountsService, { strict: false }).requireOrg(input.orgId);
       return services.get(ApiKeyService, { strict: false }).listProcessingKeys(input.orgId);
     },
   }),
   'processing-key.revoke': defineHandler({
-    input: ProcessingKeyRevokeInput,
+    input: PROCESSING_KEY_REVOKE_INPUT,
     run: (services, input) =>
       services.get(ApiKeyService, { strict: false }).revokeProcessingKey(input.orgId, input.keyId),
   }),
   'metadata-key.enable': defineHandler({
-    input: MetadataKeyInput,
+    input: METADATA_KEY_INPUT,
     run: async (services, input) => {
       await services.get(AccountsService, { strict: false }).requireOrg(input.orgId);
       return services.get(MetadataKeyService, { strict: false }).enable(input.orgId, input.key);
     },
   }),
   'metadata-key.list': defineHandler({
-    input: OrgInput,
+    input: ORG_INPUT,
     run: async (services, input) => {
       await services.get(AccountsService, { strict: false }).requireOrg(input.orgId);
       return services.get(MetadataKeyService, { strict: false }).list(input.orgId);
     },
   }),
+  // The usage plane's services are imported when their command runs: loading them (the
+  // ingestion code, kafkajs) would cost every other command of docproc-admin its time.
   'usage.import': defineHandler({
-    input: FileInput,
-    run: (services, input) =>
-      services.get(UsageImportService, { strict: false }).importFile(input.file),
+    input: FILE_INPUT,
+    usagePlane: true,
+    run: async (services, input) => {
+      const { UsageImportService } = await import('../usage/import/usage-import.service.js');
+      return services.get(UsageImportService, { strict: false }).importFile(input.file);
+    },
   }),
   'usage.publish': defineHandler({
-    input: FileInput,
-    run: (services, input) =>
-      services.get(UsagePublishService, { strict: false }).publishFile(input.file),
+    input: FILE_INPUT,
+    usagePlane: true,
+    run: async (services, input) => {
+      const { UsagePublishService } =
+        await import('../usage/ingestion/kafka/usage-publish.service.js');
+      return services.get(UsagePublishService, { strict: false }).publishFile(input.file);
+    },
   }),
 };
 
@@ -134,3 +143,12 @@ export const ADMIN_COMMANDS: AdminCommand[] = ADMIN_COMMAND_SPECS.map((spec) => 
   options: [...spec.options],
   ...HANDLERS[spec.name],
 }));
+
+const BY_NAME = new Map(ADMIN_COMMANDS.map((command) => [command.name, command]));
+
+/** The admin command of this name; 404 `UNKNOWN_COMMAND` when there is none. */
+export function findAdminCommand(name: string): AdminCommand {
+  const command = BY_NAME.get(name);
+  if (!command) throw ApiError.notFound('UNKNOWN_COMMAND', `No admin command "${name}"`);
+  return command;
+}

@@ -12,19 +12,19 @@ import { HttpTransport } from './http-transport.js';
  * its admin endpoint; otherwise the CLI opens the file itself, and if some other process
  * holds the lock it refuses instead of waiting or touching the file.
  */
-export async function connect(env: Env): Promise<AdminTransport> {
+export async function connect(env: Env, commandName: string): Promise<AdminTransport> {
   const endpoint = readAdminFile(dataDirOf(env));
   const serverAlive = endpoint !== null && processAlive(endpoint.pid);
   if (endpoint && serverAlive && (await HttpTransport.reachable(endpoint))) {
     return new HttpTransport(endpoint);
   }
   try {
-    // Loaded only here: the settings schema, the services, Nest and DuckDB are what makes
-    // a direct run slower. A bad setting is refused here (ConfigError), not in HTTP mode,
+    // Loaded only here: the settings schema, the services and DuckDB are what makes a
+    // direct run slower. A bad setting is refused here (ConfigError), not in HTTP mode,
     // where the server's own settings apply.
     const { loadConfig } = await import('../config/app-config.js');
     const { DirectTransport } = await import('./direct-transport.js');
-    return await DirectTransport.open(loadConfig(env));
+    return await DirectTransport.open(loadConfig(env), commandName);
   } catch (error) {
     if (!(error instanceof DatabaseLockedError)) throw error;
     const holder = error.holderPid === null ? 'another process' : `process ${error.holderPid}`;

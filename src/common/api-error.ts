@@ -1,4 +1,4 @@
-import { HttpException, HttpStatus } from '@nestjs/common';
+import { HttpException, HttpStatus } from './nest-decorators.js';
 
 /**
  * An error the client can act on. It renders as

@@ -1,7 +1,8 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { AppConfig } from './app-config.js';
+import { APP_CONFIG } from './app-config.token.js';
 
-export const APP_CONFIG = Symbol('APP_CONFIG');
+export { APP_CONFIG };
 
 @Global()
 @Module({})

@@ -1,13 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { HttpStatus, Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import {
-  DuckDBConnection,
-  DuckDBInstance,
-  DuckDBValue,
-  JSDuckDBValueConverter,
-} from '@duckdb/node-api';
-import { APP_CONFIG } from '../config/config.module.js';
+import type { OnApplicationShutdown } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable } from '../common/nest-decorators.js';
+import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
+import { duckdb } from './duckdb-api.js';
+import { APP_CONFIG } from '../config/app-config.token.js';
 import type { AppConfig } from '../config/app-config.js';
 import { Mutex } from '../common/mutex.js';
 import { ApiError } from '../common/api-error.js';
@@ -59,7 +56,7 @@ export class DuckDbService implements OnApplicationShutdown {
    * connections are closed after `RETIRE_MS`, once the reads still running on them finished.
    */
   async openReadOnly(file: string): Promise<void> {
-    const instance = await DuckDBInstance.create(file, {
+    const instance = await duckdb.DuckDBInstance.create(file, {
       access_mode: 'READ_ONLY',
       disabled_optimizers: STATS_DEPENDENT_OPTIMIZERS,
       ...(this.config.duckdbMemoryLimit ? { memory_limit: this.config.duckdbMemoryLimit } : {}),
@@ -101,7 +98,7 @@ export class DuckDbService implements OnApplicationShutdown {
       for (;;) {
         const chunk = await result.fetchChunk();
         if (!chunk || chunk.rowCount === 0) break;
-        const rows = chunk.convertRows(JSDuckDBValueConverter);
+        const rows = chunk.convertRows(duckdb.JSDuckDBValueConverter);
         yield rows.map(
           (values) => Object.fromEntries(names.map((name, i) => [name, values[i]])) as T,
         );
@@ -185,7 +182,7 @@ export class DuckDbService implements OnApplicationShutdown {
 export const STATS_DEPENDENT_OPTIMIZERS = 'statistics_propagation,compressed_materialization';
 
 /**
- * `docproc-admin` opens the file for about a second when no server runs; a server
+ * `docproc-admin` opens the file for a moment when no server runs; a server
  * starting in that moment waits for it instead of failing on the lock.
  */
 async function openWithRetry(
@@ -196,7 +193,7 @@ async function openWithRetry(
 ): Promise<DuckDBInstance> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await DuckDBInstance.create(file, options);
+      return await duckdb.DuckDBInstance.create(file, options);
     } catch (error) {
       const locked = error instanceof Error && /Could not set lock on file/i.test(error.message);
       if (!locked || attempt >= attempts) throw error;

@@ -14,7 +14,10 @@ import { SafeFetcher } from './inputs/safe-fetcher.js';
 import { RunningJobs } from './jobs/running-jobs.js';
 import { JobEvents } from './jobs/job-events.js';
 import { JobReconciler } from './jobs/job-reconciler.js';
+import { JobExecutor } from './jobs/job-executor.js';
+import { JobOutcomeRecorder } from './jobs/job-outcome.recorder.js';
 import { JobRunner } from './jobs/job-runner.service.js';
+import { SubmissionGate } from './jobs/submission-gate.js';
 import { JobResultController, JobsController } from './jobs/jobs.controller.js';
 import { JobsRepository } from './jobs/jobs.repository.js';
 import { JobsService } from './jobs/jobs.service.js';
@@ -74,6 +77,9 @@ const PROCESSING_ROUTES =
     JobsRepository,
     JobsService,
     JobRunner,
+    SubmissionGate,
+    JobExecutor,
+    JobOutcomeRecorder,
     ClassifyJobsService,
     OperationJobsService,
     InputResolver,
@@ -97,6 +103,7 @@ const PROCESSING_ROUTES =
     JobsService,
     ClassifyJobsService,
     JobRunner,
+    JobOutcomeRecorder,
     JobsRepository,
     JobEvents,
     RunningJobs,

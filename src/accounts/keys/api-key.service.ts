@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable } from '../../common/nest-decorators.js';
 import { ApiError } from '../../common/api-error.js';
 import { AccountsService } from '../accounts.service.js';
 import type { AccountKeySummary, CreatedKey, ProcessingKeySummary } from '../accounts.types.js';

@@ -59,11 +59,11 @@ export function classify(input: ClassifyInput): ClassifyOutput {
       category: clipLongWords(entry.category),
       criteria: entry.criteria.map(clipLongWords),
     }));
-    const compiled = compileSchema(clipped, model === 'accurate');
+    const fast = compileSchema(clipped, false);
     scores =
       model === 'accurate'
-        ? scoreDeep(compiled, pages, metadata)
-        : scoreDefault(compiled, pages, metadata);
+        ? scoreDeep(compileSchema(clipped, true), fast, pages, metadata)
+        : scoreDefault(fast, pages, metadata);
   }
 
   const best = chooseCategory(

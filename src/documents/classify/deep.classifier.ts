@@ -1,5 +1,5 @@
 import type { CategoryScore } from './classify.types.js';
-import { METADATA_WEIGHT } from './default.classifier.js';
+import { bagOfTerms, METADATA_WEIGHT, scoreBag } from './default.classifier.js';
 import { addTerms, emptyEvidence, matchStrength, type Evidence } from './evidence.js';
 import type { CompiledCategory, CompiledSchema } from './schema.compiler.js';
 import { headingLines } from './headings.js';
@@ -61,6 +61,7 @@ function negatedShare(category: CompiledCategory, document: Evidence): number {
  */
 export function scoreDeep(
   schema: CompiledSchema,
+  fast: CompiledSchema,
   pages: readonly string[],
   metadata: string | undefined,
 ): CategoryScore[] {
@@ -74,8 +75,10 @@ export function scoreDeep(
   const pageEvidence = pageTerms.map((terms) => addTerms(emptyEvidence(), terms, OPTIONS));
   const document = emptyEvidence();
   for (const terms of pageTerms) addTerms(document, terms, OPTIONS);
-  if (metadata) {
-    const terms = analyze(metadata);
+  const metadataTerms = metadata ? analyze(metadata) : undefined;
+  const base = scoreBag(fast, bagOfTerms(pageTerms.flat(), metadataTerms));
+  if (metadataTerms) {
+    const terms = metadataTerms;
     addTerms(document, terms, { ...OPTIONS, weight: METADATA_WEIGHT });
     pageEvidence.push(addTerms(emptyEvidence(), terms, OPTIONS));
   }
@@ -115,5 +118,36 @@ export function scoreDeep(
       NEGATION_PENALTY * negatedShare(category, document);
     return { score, criteria };
   });
-  return separateNeighbours(schema, scores, document, pageLength);
+  return withBase(separateNeighbours(schema, scores, document, pageLength), base);
+}
+
+/** Weight of the default model's score in Deep Classify's. */
+const BASE_WEIGHT = 1;
+/**
+ * Head start of the default model's choice, as a share of the best combined score, at a
+ * full (100 %) lead of the default model: its choice is overridden only by a deep reading
+ * that leads clearly, the more clearly the surer the default model was.
+ */
+const BASE_CHOICE_LEAD = 0.1;
+
+/**
+ * Deep Classify adds evidence to the default model's, never replaces it: each criterion is
+ * as strong as the stronger of the two readings, and the default model's score is added to
+ * the deep one. The default model's choice (every category tied at its best: never the
+ * first listed) starts ahead by BASE_CHOICE_LEAD x its relative lead over its runner-up.
+ */
+function withBase(deep: CategoryScore[], base: CategoryScore[]): CategoryScore[] {
+  const combined = deep.map((score, index) => ({
+    score: score.score + BASE_WEIGHT * base[index].score,
+    criteria: score.criteria.map((value, i) => Math.max(value, base[index].criteria[i])),
+  }));
+  const [baseBest = 0, runnerUp = 0] = base.map((score) => score.score).sort((a, b) => b - a);
+  if (!(baseBest > 0)) return combined;
+  const headStart =
+    BASE_CHOICE_LEAD *
+    ((baseBest - runnerUp) / baseBest) *
+    Math.max(...combined.map((s) => s.score));
+  return combined.map((score, index) =>
+    base[index].score === baseBest ? { ...score, score: score.score + headStart } : score,
+  );
 }

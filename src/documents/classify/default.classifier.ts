@@ -1,8 +1,9 @@
 import type { CategoryScore } from './classify.types.js';
-import { addTerms, emptyEvidence, matchStrength } from './evidence.js';
+import { addTerms, emptyEvidence, matchStrength, type Evidence } from './evidence.js';
 import type { CompiledSchema } from './schema.compiler.js';
 import { analyzeText, documentLanguage } from './analysis.js';
 import { signalTerms } from './signals.js';
+import type { Term } from './text-analysis.js';
 
 /** `document_metadata` counts this much more than the same words in the document. */
 export const METADATA_WEIGHT = 1.5;
@@ -24,14 +25,24 @@ export function scoreDefault(
     ...analyzeText(pages.join('\n\n'), false, language),
     ...pages.flatMap((page) => signalTerms(page, 0)),
   ];
+  return scoreBag(schema, bagOfTerms(terms, metadata && analyzeText(metadata, false, language)));
+}
+
+/** The default model's evidence: every term counted once, no phrases, no negation. */
+export function bagOfTerms(terms: readonly Term[], metadata?: readonly Term[] | ''): Evidence {
   const evidence = addTerms(emptyEvidence(), terms, { phrases: false, negation: false });
   if (metadata) {
-    addTerms(evidence, analyzeText(metadata, false, language), {
-      phrases: false,
-      negation: false,
-      weight: METADATA_WEIGHT,
-    });
+    addTerms(evidence, metadata, { phrases: false, negation: false, weight: METADATA_WEIGHT });
   }
+  return evidence;
+}
+
+/**
+ * Each criterion scored by the weighted share of its lemmas present in the bag; the label
+ * counts as one more criterion. Deep Classify computes the same on its own terms, so it
+ * never has less evidence than the default model (see deep.classifier.ts).
+ */
+export function scoreBag(schema: CompiledSchema, evidence: Evidence): CategoryScore[] {
   return schema.categories.map((category) => {
     const criteria = category.criteria.map((criterion) => matchStrength(criterion.keys, evidence));
     const label = matchStrength(category.label, evidence);

@@ -266,9 +266,14 @@ export function analyzeForeign(text: string, language: ForeignLanguage, deep: bo
       emit(senses[0], token, terms, token.sentence);
       for (const sense of senses.slice(1)) emit(sense, token, extra, extraSentence--);
     } else {
+      // A word the lexicon does not know keeps its stem, so criteria written in the
+      // document's language find it. A stem that is not the word itself is marked with
+      // the language: the Portuguese "taxa" (a rate; taxa in biology) stems to "tax", and
+      // must not be an English criterion's "tax". A word that is its own stem (an English
+      // word in the text: "abstract", "software") stays as it is.
       const stem = token.stem;
       terms.push({
-        lemma: stem,
+        lemma: stem === token.word ? stem : `${language}:${stem}`,
         stem,
         weak: false,
         sentence: token.sentence,

@@ -1,5 +1,6 @@
 import { eld } from 'eld/small';
 import { createRequire } from 'node:module';
+import { lexiconLines } from './lexicon/index.js';
 
 const require = createRequire(import.meta.url);
 
@@ -25,10 +26,42 @@ export function stopwordsOf(language: Language): ReadonlySet<string> {
 }
 
 const WORD = /[\p{L}\p{M}]+/gu;
+const MARKS = /\p{M}/gu;
+
+let lexiconWords: Map<Language, Set<string>> | undefined;
 
 /**
- * Share of the words of `text` that are function words of each language: the fallback
- * for texts too short or too mixed for the n-gram model (a till receipt in capitals).
+ * One-word forms of each language's lexicon (see lexicon/index.ts), also without accents
+ * (OCR drops umlauts): a till receipt or form has few function words, but its field names
+ * ("Summe", "Datum", "Kartenzahlung") are the lexicon's words. Forms that are English words
+ * too ("total", "terminal") are left out: they say nothing about the language.
+ */
+function lexiconWordsOf(language: Language): ReadonlySet<string> {
+  if (!lexiconWords) {
+    const english = stopwordsOf('en');
+    lexiconWords = new Map();
+    for (const code of LANGUAGES) {
+      const words = new Set<string>();
+      if (code !== 'en') {
+        for (const line of lexiconLines(code)) {
+          const englishWords = new Set(line.english.toLowerCase().split(/\s+/));
+          for (const form of line.forms) {
+            if (/\s/.test(form) || englishWords.has(form) || english.has(form)) continue;
+            words.add(form);
+            words.add(form.normalize('NFD').replace(MARKS, ''));
+          }
+        }
+      }
+      lexiconWords.set(code, words);
+    }
+  }
+  return lexiconWords.get(language) ?? new Set();
+}
+
+/**
+ * Function words and lexicon words of each language among the words of `text`: the
+ * fallback for texts too short or too mixed for the n-gram model (a till receipt in
+ * capitals, OCR'd with its umlauts lost).
  */
 function stopwordVote(text: string): Language | undefined {
   const words = (text.toLowerCase().match(WORD) ?? []).slice(0, 600);
@@ -36,7 +69,10 @@ function stopwordVote(text: string): Language | undefined {
   let bestHits = 0;
   for (const language of LANGUAGES) {
     const stop = stopwordsOf(language);
-    const hits = words.filter((word) => word.length > 1 && stop.has(word)).length;
+    const lexicon = lexiconWordsOf(language);
+    const hits = words.filter(
+      (word) => word.length > 1 && (stop.has(word) || (word.length > 3 && lexicon.has(word))),
+    ).length;
     if (hits > bestHits) {
       best = language;
       bestHits = hits;

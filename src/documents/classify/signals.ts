@@ -26,10 +26,39 @@ const LETTER = /\p{L}/u;
 const MAX_LINE = 200;
 const DATED_AMOUNT_LINE = new RegExp(String.raw`^\s*${DATE}\s.*${AMOUNT}`);
 const LEADING_DATE = new RegExp(String.raw`^\s*${DATE}\s`);
-const YEAR_RANGE_LINE =
-  /^\s*(?:\d{1,2}[./]\s*)?(?:19|20)\d{2}\s*(?:[-–—]|to|bis|à|a|tot|do)\s*(?:(?:\d{1,2}[./]\s*)?(?:19|20)\d{2}|\p{L}+)/iu;
+/**
+ * A span of years opening a line or closing it (a CV's "2016 – 2019", "Sept 2018 – May
+ * 2023", "03/2019 - present"), a month name or number before either year.
+ */
+const YEAR_SPAN = String.raw`(?:(?:\d{1,2}[./]\s*|\p{L}{3,10}\.?\s+)?(?:19|20)\d{2})\s*(?:[-–—]|to|bis|à|a|tot|do)\s*(?:(?:\d{1,2}[./]\s*|\p{L}{3,10}\.?\s+)?(?:19|20)\d{2}|\p{L}+)`;
+const YEAR_RANGE_LINE = new RegExp(String.raw`^\s*${YEAR_SPAN}|${YEAR_SPAN}\s*$`, 'iu');
 const REFERENCE_LINE =
   /^\s*(?:\[\d+\]|\d+\.\s+\p{Lu}[\p{L}'-]+,?\s+(?:\p{Lu}\.|\p{Lu}\p{Ll}+,))|\bet al\.|\bdoi[:.]\s*10\.\d+|\b10\.\d{4,}\/\S+/u;
+
+const CLOCK = /\b(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?\b/g;
+/** A till slip is short: at most this many lines, most of them short. */
+const SLIP_LINES = 90;
+const SLIP_LINE_CHARS = 42;
+const PRICED_ROWS = 3;
+
+function pricedRows(all: readonly string[]): number {
+  return all.filter(
+    (line) => LETTER.test(line) && PRICE_AT_END.test(line) && !LEADING_DATE.test(line),
+  ).length;
+}
+
+function tillSlip(page: string, all: readonly string[]): boolean {
+  const filled = all.filter((line) => line.trim() !== '');
+  if (filled.length === 0 || filled.length > SLIP_LINES) return false;
+  const short = filled.filter(
+    (line) => line.trim().replace(/\s+/g, ' ').length <= SLIP_LINE_CHARS,
+  ).length;
+  return (
+    short >= 0.8 * filled.length &&
+    pricedRows(all) >= PRICED_ROWS &&
+    (page.match(CLOCK)?.length ?? 0) > 0
+  );
+}
 
 function matches(pattern: RegExp): Signal['count'] {
   return (page) => page.match(pattern)?.length ?? 0;
@@ -43,10 +72,8 @@ const SIGNALS: readonly Signal[] = [
   // Rows of priced items without a leading date: invoice lines, till receipts.
   {
     words: 'item price',
-    min: 3,
-    count: (_, all) =>
-      all.filter((line) => LETTER.test(line) && PRICE_AT_END.test(line) && !LEADING_DATE.test(line))
-        .length,
+    min: PRICED_ROWS,
+    count: (_, all) => pricedRows(all),
   },
   // Rows that start with a date and carry an amount: account transactions.
   { words: 'transaction list', min: 3, count: lines(DATED_AMOUNT_LINE) },
@@ -55,14 +82,14 @@ const SIGNALS: readonly Signal[] = [
     min: 1,
     count: matches(/\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b/g),
   },
-  { words: 'email', min: 1, count: matches(/[\w.+-]+@[\w-]+\.[\w.-]+/g) },
+  { words: 'email contact', min: 1, count: matches(/[\w.+-]+@[\w-]+\.[\w.-]+/g) },
   {
     words: 'phone',
     min: 1,
     count: matches(/(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,4}\)[ .-]?)?\d{2,4}(?:[ .-]\d{2,4}){2,4}\b/g),
   },
   // CV entries: lines that open with a span of years ("2016 – 2019", "2019 - present").
-  { words: 'experience date', min: 2, count: lines(YEAR_RANGE_LINE) },
+  { words: 'experience date job', min: 2, count: lines(YEAR_RANGE_LINE) },
   { words: 'reference citation', min: 2, count: lines(REFERENCE_LINE) },
   // Blanks to fill in and boxes to tick: forms.
   { words: 'form box', min: 2, count: matches(/_{5,}|\[ ?[xX ]?\]|[☐☑☒□■]/g) },
@@ -86,7 +113,9 @@ const SIGNALS: readonly Signal[] = [
     count: matches(/§\s*\d+|\b(?:article|artikel|artículo|articolo|artigo|art\.)\s+\d+/gi),
   },
   // A till's clock: "14:37", next to amounts on a short page.
-  { words: 'time', min: 1, count: matches(/\b(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?\b/g) },
+  { words: 'time', min: 1, count: matches(CLOCK) },
+  // A till slip: a short page of short lines, priced rows and the clock time of the sale.
+  { words: 'purchase', min: 1, count: (page, all) => (tillSlip(page, all) ? 1 : 0) },
 ];
 
 const phrases = new Map<string, Term[]>();

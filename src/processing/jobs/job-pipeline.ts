@@ -33,7 +33,7 @@ export interface Billing {
  * What differs between kinds of jobs (classify; parse, extract, split): how a stored
  * request runs on resolved documents, and how its outcome is billed and shown.
  * Everything else (job store, queue, admission, sync waits, cancellation, usage outbox,
- * webhooks) is the JobRunner's.
+ * webhooks) is the JobRunner's and its SubmissionGate, JobExecutor and JobOutcomeRecorder.
  */
 export interface JobPipeline<Outcome> {
   /** Queue command kind of these jobs. */

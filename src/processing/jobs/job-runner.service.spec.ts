@@ -9,14 +9,15 @@ import type { UsageOutboxRelay } from '../outbox/usage-outbox.relay.js';
 import type { UsageOutboxRepository } from '../outbox/usage-outbox.repository.js';
 import type { ProcessingMetrics } from '../processing.metrics.js';
 import { InlineQueueDriver } from '../queue/inline-queue.driver.js';
-import type { QueueWorkers } from '../queue/queue-workers.service.js';
 import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import type { JobEvents, WaitOutcome } from './job-events.js';
+import type { JobExecutor } from './job-executor.js';
+import { JobOutcomeRecorder } from './job-outcome.recorder.js';
 import type { JobPipeline, Submission } from './job-pipeline.js';
 import { JobRunner } from './job-runner.service.js';
 import type { JobRecord } from './job.types.js';
 import type { JobsRepository } from './jobs.repository.js';
-import type { RunningJobs } from './running-jobs.js';
+import { SubmissionGate } from './submission-gate.js';
 
 const tx = {} as Transaction;
 const principal = { orgId: 'org_1', keyId: 'pk_1' } as ProcessingPrincipal;
@@ -63,7 +64,6 @@ function setUp() {
   const admission = { admit: jest.fn(async (..._args: unknown[]) => release) };
   const inputs = { precheck: jest.fn(async (..._args: unknown[]) => undefined) };
   const webhooks = { assertSubmittable: jest.fn(async (..._args: unknown[]) => undefined) };
-  const workers = { stopping: false };
   let outcome: WaitOutcome = 'finished';
   const events = {
     waitFor: jest.fn(async () => outcome),
@@ -77,15 +77,22 @@ function setUp() {
     db as unknown as DuckDbService,
     jobs as unknown as JobsRepository,
     queue,
-    workers as unknown as QueueWorkers,
     events as unknown as JobEvents,
-    inputs as unknown as InputResolver,
-    {} as UsageOutboxRepository,
-    {} as UsageOutboxRelay,
-    webhooks as unknown as WebhooksService,
-    admission as unknown as AdmissionService,
-    {} as RunningJobs,
-    {} as ProcessingMetrics,
+    new SubmissionGate(
+      inputs as unknown as InputResolver,
+      webhooks as unknown as WebhooksService,
+      admission as unknown as AdmissionService,
+    ),
+    {} as JobExecutor,
+    new JobOutcomeRecorder(
+      db as unknown as DuckDbService,
+      jobs as unknown as JobsRepository,
+      {} as UsageOutboxRepository,
+      {} as UsageOutboxRelay,
+      webhooks as unknown as WebhooksService,
+      events as unknown as JobEvents,
+      {} as ProcessingMetrics,
+    ),
   );
   /** What the worker will have done to the job by the time the sync wait ends. */
   const finishWith = (state: Partial<JobRecord>, wait: WaitOutcome = 'finished') => {

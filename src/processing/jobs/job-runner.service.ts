@@ -1,46 +1,34 @@
 import { randomUUID } from 'node:crypto';
-import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { ApiError } from '../../common/api-error.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
-import { DuckDbService, type Transaction } from '../../database/duckdb.service.js';
-import { AdmissionService } from '../admission/admission.service.js';
-import { InputResolver } from '../inputs/input-resolver.service.js';
-import { UsageOutboxRelay } from '../outbox/usage-outbox.relay.js';
-import { UsageOutboxRepository } from '../outbox/usage-outbox.repository.js';
+import { DuckDbService } from '../../database/duckdb.service.js';
 import { command, commandType, RunJobCommand } from '../queue/queue-command.js';
 import { QUEUE, type QueuePort } from '../queue/queue-port.js';
 import { isDeepWork } from '../queue/deep-work.js';
-import { QueueWorkers } from '../queue/queue-workers.service.js';
-import type { WebhookConfig } from '../requests/classify-config.dto.js';
-import { ProcessingMetrics } from '../processing.metrics.js';
-import { WebhooksService } from '../webhooks/webhooks.service.js';
 import { JobEvents, type WaitOutcome } from './job-events.js';
-import { jobCommandOf, operationOfRequest } from './job-command.js';
+import { operationOfRequest } from './job-command.js';
+import { JobExecutor } from './job-executor.js';
+import { JobOutcomeRecorder } from './job-outcome.recorder.js';
 import type { JobPipeline, Submission } from './job-pipeline.js';
-import { usageEvent } from './job-usage-event.js';
-import { type JobRecord, ProcessingError, toProcessingError } from './job.types.js';
+import { ProcessingError } from './job.types.js';
 import { JobsRepository } from './jobs.repository.js';
-import { RunningJobs } from './running-jobs.js';
+import { SubmissionGate } from './submission-gate.js';
 import { syncTimeoutError } from './sync-timeout.js';
 
-/** Writes that commit in the same transaction as a job's outcome (e.g. a dispatch row's removal). */
-export type AlsoInTransaction = (tx: Transaction) => Promise<void>;
-
 /**
- * The job plumbing shared by every kind of processing job. Submission checks the inputs,
- * passes the admission cap (503 QUEUE_FULL before any job exists), commits the job row (the
- * durable record) and then adds its command to the queue (QueuePort: no transaction
- * crosses it; JobReconciler re-adds a job a crash left without one). Sync requests wait for
- * their job up to SYNC_TIMEOUT_MS. A worker runs the kind's pipeline; completion, the usage
- * event (outbox) and the webhook delivery rows commit in one transaction: exactly one usage
- * event per completed job, none for failed or cancelled ones, whatever re-runs a command
- * (a job no longer queued or running is never started again).
+ * The job plumbing shared by every kind of processing job (a JobPipeline registers here).
+ * Submission passes the SubmissionGate (inputs, webhook, admission cap: 503 QUEUE_FULL
+ * before any job exists), commits the job row (the durable record) and then adds its
+ * command to the queue (QueuePort: no transaction crosses it; JobReconciler re-adds a job
+ * a crash left without one). Sync requests wait for their job up to SYNC_TIMEOUT_MS. The
+ * queue hands each command to the JobExecutor, and JobOutcomeRecorder records how the job
+ * ended (exactly one usage event per completed job, whatever re-runs a command).
  */
 @Injectable()
 export class JobRunner {
-  private readonly logger = new Logger(JobRunner.name);
   private readonly pipelines = new Map<string, JobPipeline<unknown>>();
 
   constructor(
@@ -48,15 +36,10 @@ export class JobRunner {
     private readonly db: DuckDbService,
     private readonly jobs: JobsRepository,
     @Inject(QUEUE) private readonly queue: QueuePort,
-    private readonly workers: QueueWorkers,
     private readonly events: JobEvents,
-    private readonly inputs: InputResolver,
-    private readonly outbox: UsageOutboxRepository,
-    private readonly relay: UsageOutboxRelay,
-    private readonly webhooks: WebhooksService,
-    private readonly admission: AdmissionService,
-    private readonly running: RunningJobs,
-    private readonly metrics: ProcessingMetrics,
+    private readonly gate: SubmissionGate,
+    private readonly executor: JobExecutor,
+    private readonly outcomes: JobOutcomeRecorder,
   ) {}
 
   /** Takes the pipeline's job commands from the queue. */
@@ -64,17 +47,17 @@ export class JobRunner {
     this.pipelines.set(pipeline.taskKind, pipeline as JobPipeline<unknown>);
     this.queue.work(
       commandType(pipeline.taskKind, RunJobCommand),
-      (work) => this.handle(pipeline, work.payload.jobId),
+      (work) => this.executor.execute(pipeline, work.payload.jobId),
       {
         exhausted: (work, reason) =>
-          this.finishFailed(work.payload.jobId, new ProcessingError('INTERRUPTED', reason, 500)),
+          this.outcomes.failed(work.payload.jobId, new ProcessingError('INTERRUPTED', reason, 500)),
       },
     );
   }
 
   /**
-   * The registered pipeline of a task kind: the new queue system's results consumer records
-   * a worker's outcome with it, as a legacy worker does.
+   * The registered pipeline of a task kind: the Redis results consumer records a Redis
+   * worker's outcome with it (JobOutcomeRecorder), as this process's executor does.
    */
   pipeline(kind: string): JobPipeline<unknown> | undefined {
     return this.pipelines.get(kind);
@@ -89,23 +72,7 @@ export class JobRunner {
     submission: Submission,
     onCommitted?: (jobId: string) => void,
   ): Promise<string> {
-    try {
-      await this.inputs.precheck(principal.orgId, submission.request.input);
-    } catch (error) {
-      if (error instanceof ProcessingError)
-        throw new ApiError(error.status as HttpStatus, error.code, error.message);
-      throw error;
-    }
-    if (submission.isAsync) {
-      const asyncConfig = submission.request.async as
-        { webhook?: WebhookConfig | null } | undefined;
-      await this.webhooks.assertSubmittable(asyncConfig?.webhook);
-    }
-    const admitted = await this.admission.admit({
-      queue: 'cpu',
-      lane: submission.lane,
-      sync: submission.gated,
-    });
+    const admitted = await this.gate.pass(principal, submission);
     const jobId = randomUUID();
     // The admitted slot stays reserved until the task is counted where it waits (the
     // database queue's row, or the Redis add).
@@ -135,8 +102,7 @@ export class JobRunner {
         });
       } catch (error) {
         // Not queued anywhere: the job is removed, the request fails (e.g. 503).
-        await this.db.transaction((tx) => this.jobs.delete(tx, jobId));
-        this.events.finished(jobId);
+        await this.outcomes.withdrawn(jobId);
         throw error;
       }
     })();
@@ -184,7 +150,7 @@ export class JobRunner {
       );
     }
     if (outcome === 'timeout') throw syncTimeoutError(jobId, timeoutMs);
-    if (outcome === 'aborted' && (await this.cancelUnstarted(jobId))) {
+    if (outcome === 'aborted' && (await this.outcomes.cancelledUnstarted(jobId))) {
       throw new ApiError(HttpStatus.CONFLICT, 'JOB_CANCELLED', 'The client went away');
     }
     // Woken by shutdown (or the client left) with the job unfinished.
@@ -194,148 +160,5 @@ export class JobRunner {
       'The service is shutting down',
       { job_id: jobId },
     );
-  }
-
-  /**
-   * A sync job whose client disconnected before it started is cancelled: it never runs and
-   * is not billed. One already running completes and is billed once, as its work was done.
-   */
-  private async cancelUnstarted(jobId: string): Promise<boolean> {
-    const cancelled = await this.db.transaction(async (tx) => {
-      const job = await this.jobs.find(jobId, tx);
-      if (job?.state !== 'queued') return false;
-      await this.jobs.markCancelled(tx, jobId);
-      return true;
-    });
-    if (cancelled) this.events.finished(jobId);
-    return cancelled;
-  }
-
-  // ---- the cpu task -----------------------------------------------------------------------
-
-  private async handle<Outcome>(pipeline: JobPipeline<Outcome>, jobId: string): Promise<void> {
-    if (!(await this.jobs.markRunning(jobId))) {
-      await this.discard(jobId);
-      return;
-    }
-    const job = (await this.jobs.find(jobId))!;
-    let outcome: Outcome;
-    const signal = this.running.start(jobId);
-    try {
-      const { request } = jobCommandOf(job.request);
-      const documents = await this.inputs.resolve(job.orgId, request.input);
-      // Cancelled while its inputs were fetched: the work does not start.
-      signal.throwIfAborted();
-      outcome = await pipeline.run(job, documents, signal);
-    } catch (error) {
-      if (this.workers.stopping) throw error;
-      if (signal.aborted) {
-        // POST /cancel ended the task: recorded as cancelled (cancel_requested is set).
-        await this.finishFailed(
-          jobId,
-          new ProcessingError('JOB_CANCELLED', 'The job was cancelled', 409),
-        );
-        return;
-      }
-      const mapped = toProcessingError(error);
-      if (!(mapped instanceof ProcessingError))
-        this.logger.error({ err: error, jobId, kind: pipeline.taskKind }, 'job failed');
-      const failure =
-        mapped instanceof ProcessingError
-          ? mapped
-          : new ProcessingError(
-              'PROCESSING_FAILED',
-              'Internal error while processing the document',
-              500,
-            );
-      await this.finishFailed(jobId, failure);
-      return;
-    } finally {
-      this.running.finish(jobId);
-    }
-    await this.finishCompleted(pipeline, job, outcome);
-  }
-
-  /**
-   * A job that cannot start (cancelled, deleted or finished while its command waited): a
-   * cancellation requested meanwhile is recorded.
-   */
-  async discard(jobId: string, also?: AlsoInTransaction): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const job = await this.jobs.find(jobId, tx);
-      if (job && job.cancelRequested && (job.state === 'queued' || job.state === 'running')) {
-        await this.jobs.markCancelled(tx, jobId);
-      }
-      await also?.(tx);
-    });
-    this.events.finished(jobId);
-  }
-
-  /** Public for the new queue system's results consumer (issue 6). */
-  async finishCompleted<Outcome>(
-    pipeline: JobPipeline<Outcome>,
-    started: JobRecord,
-    outcome: Outcome,
-    also?: AlsoInTransaction,
-  ): Promise<void> {
-    const jobId = started.jobId;
-    const deliveries = await this.db.transaction(async (tx) => {
-      await also?.(tx);
-      const job = await this.jobs.find(jobId, tx);
-      if (!job || job.state !== 'running') return [];
-      if (job.cancelRequested) {
-        // Cancelled while running: the result is discarded, not billed, no webhook.
-        await this.jobs.markCancelled(tx, jobId);
-        this.metrics.jobFinished(job.type, 'cancelled', job.createdAt);
-        return [];
-      }
-      const billing = pipeline.billing(job, outcome);
-      const credits = await this.outbox.credits(
-        tx,
-        billing.product,
-        billing.feature,
-        billing.pages,
-      );
-      const duration = (Date.now() - job.createdAt.getTime()) / 1000;
-      const result = pipeline.result(job, outcome, credits, duration);
-      await this.jobs.markCompleted(tx, jobId, result, billing.pages, billing.totalPages);
-      await this.outbox.insert(tx, usageEvent(job, billing, credits));
-      const scheduled = await this.webhooks.scheduleForJob(tx, job, 'Completed');
-      this.metrics.jobFinished(job.type, 'completed', job.createdAt);
-      return scheduled;
-    });
-    this.afterFinish(jobId, deliveries);
-  }
-
-  /** Public for the new queue system's results consumer (issue 6). */
-  async finishFailed(
-    jobId: string,
-    failure: ProcessingError,
-    also?: AlsoInTransaction,
-  ): Promise<void> {
-    const deliveries = await this.db.transaction(async (tx) => {
-      await also?.(tx);
-      let scheduled: string[] = [];
-      const job = await this.jobs.find(jobId, tx);
-      if (job && (job.state === 'queued' || job.state === 'running')) {
-        if (job.cancelRequested) {
-          await this.jobs.markCancelled(tx, jobId);
-          this.metrics.jobFinished(job.type, 'cancelled', job.createdAt);
-        } else {
-          await this.jobs.markFailed(tx, jobId, failure.code, failure.message, failure.status);
-          scheduled = await this.webhooks.scheduleForJob(tx, job, 'Failed');
-          this.metrics.jobFinished(job.type, 'failed', job.createdAt);
-        }
-      }
-      return scheduled;
-    });
-    this.afterFinish(jobId, deliveries);
-  }
-
-  /** `deliveries`: webhook deliveries the finish committed, queued now (after the commit). */
-  private afterFinish(jobId: string, deliveries: string[]): void {
-    this.events.finished(jobId);
-    this.relay.kick();
-    if (deliveries.length > 0) void this.webhooks.dispatch(deliveries);
   }
 }

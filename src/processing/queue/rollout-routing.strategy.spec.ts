@@ -8,7 +8,7 @@ import type { DatabaseQueue } from './database-queue.js';
 import { InlineQueueDriver } from './inline-queue.driver.js';
 import type { QueueDepthService } from './queue-depth.service.js';
 import type { RedisDispatchRepository } from './redis/redis-dispatch.repository.js';
-import type { RedisQueueClient } from './redis/redis-queue.client.js';
+import { BullQueueDriver, type BullQueues } from './redis/bull-queue.driver.js';
 import { RolloutRoutingStrategy } from './rollout-routing.strategy.js';
 import type { RolloutService } from './rollout.service.js';
 
@@ -31,7 +31,7 @@ function setUp({ toRedis = true, legacy = true, addFails = false } = {}) {
   const revoke = jest.fn(async (..._args: unknown[]) => 'OK');
   const redis = {
     config: { prefix: 'docproc', enqueueTimeoutMs: 500 },
-    connection: { set: revoke },
+    connection: { set: revoke, del: jest.fn(async (..._args: unknown[]) => 1) },
     get: () => ({ add: bullAdd }),
   };
   const dispatches = {
@@ -55,7 +55,7 @@ function setUp({ toRedis = true, legacy = true, addFails = false } = {}) {
     depths as unknown as QueueDepthService,
     database as unknown as DatabaseQueue,
     { routeToNewQueue: () => toRedis } as unknown as RolloutService,
-    redis as unknown as RedisQueueClient,
+    new BullQueueDriver(redis as unknown as BullQueues),
     dispatches as unknown as RedisDispatchRepository,
     jobs as unknown as JobsRepository,
     inputs as unknown as InputResolver,

@@ -19,9 +19,8 @@ import {
 } from './queue-command.js';
 import type { AddOptions, QueuePort, Unsubscribe, WorkHandler, WorkOptions } from './queue-port.js';
 import { QueueDepthService } from './queue-depth.service.js';
-import { BullQueueDriver } from './redis/bull-queue.driver.js';
 import { RedisDispatchRepository } from './redis/redis-dispatch.repository.js';
-import { REDIS_QUEUE_CLIENT, type OptionalRedisQueueClient } from './redis/redis-queue.token.js';
+import { REDIS_QUEUE, type OptionalRedisQueue } from './redis/redis-queue.token.js';
 import { bullJobIdOf, type RemoteOperation, type RemoteTask } from './redis/redis-queue.types.js';
 import { RolloutService } from './rollout.service.js';
 
@@ -50,7 +49,6 @@ const OPERATIONS: readonly string[] = ['classify', 'parse', 'extract', 'split'];
 @Injectable()
 export class RolloutRoutingStrategy implements QueuePort {
   private readonly logger = new Logger(RolloutRoutingStrategy.name);
-  private readonly bull: BullQueueDriver | null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -58,13 +56,11 @@ export class RolloutRoutingStrategy implements QueuePort {
     private readonly depths: QueueDepthService,
     private readonly database: DatabaseQueue,
     private readonly rollout: RolloutService,
-    @Inject(REDIS_QUEUE_CLIENT) redis: OptionalRedisQueueClient,
+    @Inject(REDIS_QUEUE) private readonly bull: OptionalRedisQueue,
     private readonly dispatches: RedisDispatchRepository,
     private readonly jobs: JobsRepository,
     private readonly inputs: InputResolver,
-  ) {
-    this.bull = redis ? new BullQueueDriver(redis) : null;
-  }
+  ) {}
 
   /** The queue a command goes to: `redis` with the job's task, or the database queue. */
   async route(

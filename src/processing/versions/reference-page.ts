@@ -9,6 +9,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
  * served. The validator badge is off: it would send the document to an outside service.
  * Every reference is relative to the page (`/docs` resolves `docs/x` and `openapi.json`
  * beside itself), so the page also works behind a proxy that adds a path prefix.
+ * `/docs/` redirects to `/docs` with a relative location: served there, the page's
+ * references would resolve under `/docs/docs/`.
  */
 const SWAGGER_UI_DIR = path.dirname(
   createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'),
@@ -52,6 +54,7 @@ export function serveReferencePage(app: NestFastifyApplication): void {
   fastify.get('/docs', async (_request, reply) =>
     reply.header('content-type', 'text/html; charset=utf-8').send(PAGE),
   );
+  fastify.get('/docs/', async (_request, reply) => reply.redirect('../docs', 301));
   fastify.get('/docs/init.js', async (_request, reply) =>
     reply.header('content-type', 'text/javascript; charset=utf-8').send(INITIALIZER),
   );

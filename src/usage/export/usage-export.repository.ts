@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DuckDBValue, listValue } from '@duckdb/node-api';
+import type { DuckDBValue } from '@duckdb/node-api';
+import { duckdb } from '../../database/duckdb-api.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
 import type { GroupBy, UsageExportQuery } from './usage-export.query.js';
 
@@ -44,7 +45,7 @@ class Filter {
   withMetadata(key: string, values: string[]): string {
     const extra = [`meta_key = ${this.placeholder(key)}`];
     if (values.length > 0)
-      extra.push(`list_contains(${this.placeholder(listValue(values))}, meta_value)`);
+      extra.push(`list_contains(${this.placeholder(duckdb.listValue(values))}, meta_value)`);
     return [...this.conditions, ...extra].join(' AND ');
   }
 
@@ -67,7 +68,9 @@ class Filter {
 
   private list(column: string, values: string[]): void {
     if (values.length > 0)
-      this.conditions.push(`list_contains(${this.placeholder(listValue(values))}, ${column})`);
+      this.conditions.push(
+        `list_contains(${this.placeholder(duckdb.listValue(values))}, ${column})`,
+      );
   }
 }
 

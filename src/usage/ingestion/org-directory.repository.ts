@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { listValue } from '@duckdb/node-api';
+import { duckdb } from '../../database/duckdb-api.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
 
 /**
@@ -17,7 +17,7 @@ export class OrgDirectoryRepository {
     if (missing.length > 0) {
       const rows = await this.db.all<{ id: string }>(
         'SELECT id FROM organizations WHERE list_contains($1, id)',
-        [listValue(missing)],
+        [duckdb.listValue(missing)],
       );
       for (const row of rows) this.known.add(row.id);
     }

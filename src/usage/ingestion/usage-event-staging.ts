@@ -1,12 +1,8 @@
-import {
-  BOOLEAN,
-  DuckDBConnection,
-  DuckDBDataChunk,
-  DuckDBType,
-  INTEGER,
-  VARCHAR,
-} from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBType } from '@duckdb/node-api';
+import { duckdb } from '../../database/duckdb-api.js';
 import type { NormalizedUsageEvent } from './normalized-usage-event.js';
+
+const { BOOLEAN, DuckDBDataChunk, INTEGER, VARCHAR } = duckdb;
 
 /**
  * Columnar staging of a write's events into two connection-local temp tables.

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DuckDBConnection, DuckDBValue, listValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import { duckdb } from '../../database/duckdb-api.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
 import type { CardinalityRule } from '../../config/usage.types.js';
 import type { NormalizedUsageEvent } from './normalized-usage-event.js';
@@ -131,7 +132,7 @@ export class UsageStoreRepository {
     rule: CardinalityRule,
   ): Promise<BatchWriteResult> {
     const staged = await stageEvents(connection, withoutRepeats(groups));
-    const dict: DuckDBValue = listValue(staged.dictionary);
+    const dict: DuckDBValue = duckdb.listValue(staged.dictionary);
     const ranges = dayRanges(staged.days);
     const dayFilter = ranges
       .map((_, i) => `day BETWEEN CAST($${2 * i + 2} AS DATE) AND CAST($${2 * i + 3} AS DATE)`)

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable } from '../../common/nest-decorators.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
 
 export interface MetadataKeyStatus {

@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '../../common/nest-decorators.js';
 import { ApiError } from '../../common/api-error.js';
 import { TtlCache } from '../../common/ttl-cache.js';
-import { APP_CONFIG } from '../../config/config.module.js';
+import { APP_CONFIG } from '../../config/app-config.token.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { METADATA_KEY_MAX_LENGTH } from '../ingestion/metadata-values.js';
 import { identifierLikeWhenEnabling } from './cardinality-rule.js';

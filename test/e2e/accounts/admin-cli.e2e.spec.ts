@@ -2,7 +2,7 @@ import { ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { exited, freePort, until } from '../../support/operations.js';
 
@@ -171,6 +171,50 @@ describe('docproc-admin', () => {
         expect.objectContaining({ orgId, name: 'Acme' }),
       ]);
       expect(await ok(dataDir, ['user', 'list'])).toEqual([expect.objectContaining({ userId })]);
+    });
+
+    it('loads neither Nest, Swagger, class-validator nor the queue and Kafka clients for an account command', async () => {
+      // A resolve hook (node:module registerHooks, which sees both import and require)
+      // records every module the CLI loads; the list is written when the process exits.
+      const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-cli-loads-'));
+      try {
+        const hooks = path.join(scratch, 'record-loads.mjs');
+        const loads = path.join(scratch, 'loads.txt');
+        fs.writeFileSync(
+          hooks,
+          `import fs from 'node:fs';
+           import { registerHooks } from 'node:module';
+           const seen = new Set();
+           registerHooks({ resolve(specifier, context, next) {
+             const resolved = next(specifier, context);
+             seen.add(resolved.url);
+             return resolved;
+           } });
+           process.on('exit', () => fs.writeFileSync(${JSON.stringify(loads)}, [...seen].join('\\n')));`,
+        );
+        const run = await new Promise<{ error: Error | null; stdout: string }>((resolve) =>
+          execFile(
+            process.execPath,
+            ['--import', pathToFileURL(hooks).href, cliJs, 'org', 'list'],
+            { env: { PATH: process.env.PATH, DATA_DIR: dataDir }, timeout: 60000 },
+            (error, stdout) => resolve({ error, stdout }),
+          ),
+        );
+        expect(run.error).toBeNull();
+        expect(JSON.parse(run.stdout)).toEqual([expect.objectContaining({ orgId })]);
+        const urls = fs.readFileSync(loads, 'utf8').split('\n');
+        // The record is complete enough to see what the command does need.
+        expect(urls.some((url) => url.includes('/node_modules/@duckdb/node-api/'))).toBe(true);
+        expect(urls.some((url) => url.endsWith('/src/accounts/accounts.service.js'))).toBe(true);
+        const heavy = urls.filter((url) =>
+          /\/node_modules\/(@nestjs\/(core|swagger|platform-fastify)\/|@nestjs\/common\/index\.js$|class-validator\/|class-transformer\/|bullmq\/|ioredis\/|kafkajs\/)/.test(
+            url,
+          ),
+        );
+        expect(heavy).toEqual([]);
+      } finally {
+        fs.rmSync(scratch, { recursive: true, force: true });
+      }
     });
 
     it.each([

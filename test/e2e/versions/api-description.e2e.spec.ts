@@ -218,4 +218,15 @@ describe('the OpenAPI description and the reference page', () => {
     expect((await fetch(`${t.baseUrl}/docs/package.json`)).status).toBe(404);
     expect((await fetch(`${t.baseUrl}/docs/..%2Fpackage.json`)).status).toBe(404);
   });
+
+  it('redirects /docs/ to the page with a relative location, which keeps a proxy prefix', async () => {
+    const res = await fetch(`${t.baseUrl}/docs/`, { redirect: 'manual' });
+    expect(res.status).toBe(301);
+    const location = res.headers.get('location')!;
+    expect(location.startsWith('/')).toBe(false);
+    expect(new URL(location, 'https://proxy.test/prefix/docs/').pathname).toBe('/prefix/docs');
+    const followed = await fetch(`${t.baseUrl}/docs/`);
+    expect(followed.url).toBe(`${t.baseUrl}/docs`);
+    expect(await followed.text()).toContain('docs/swagger-ui-bundle.js');
+  });
 });

@@ -3,7 +3,7 @@ export default `
 invoice = fattura | fatturazione
 invoice number = numero fattura | fattura n
 invoice date = data fattura
-bill = conto | fattura
+bill = fattura | il conto per favore
 customer = cliente | committente | destinatario
 customer number = codice cliente
 supplier = fornitore | venditore | cedente

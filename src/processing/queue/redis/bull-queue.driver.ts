@@ -36,7 +36,7 @@ type Take = (queue: QueueName, job: Job) => Promise<void>;
 /**
  * The BullMQ queue behind the QueuePort. `add` is bounded by REDIS_ENQUEUE_TIMEOUT_MS; an
  * add that times out or fails is revoked (see revokedKey) before the error is thrown, so a
- * late add that lands anyway never runs. `work` registers a handler by job name; a worker
+ * late add that lands anyway never runs (until the same id is added again). `work` registers a handler by job name; a worker
  * process's BullMQ Workers hand their jobs to `take`, which drops revoked jobs, validates
  * the payload and runs the handler. A handler asking for a retry, or throwing, fails the
  * attempt: BullMQ retries it with back-off while attempts remain.
@@ -48,6 +48,7 @@ export class BullQueueDriver implements QueuePort {
   constructor(private readonly queues: BullQueues) {}
 
   async add<P extends object>(command: QueueCommand<P>, options: AddOptions): Promise<void> {
+    if (options.id) this.unrevoke(options.id);
     try {
       await withTimeout(
         this.queues.get(options.queue).add(command.kind, command.payload, {
@@ -68,6 +69,21 @@ export class BullQueueDriver implements QueuePort {
       if (options.id) this.revoke(options.id);
       throw error;
     }
+  }
+
+  /**
+   * Sent before the add on the same connection (pipelined, no round trip of its own): an
+   * add of an id supersedes an earlier add of it that was given up on. An id is added again
+   * only when nothing else runs the work (the results consumer's re-dispatch of a job Redis
+   * lost, a start-up re-add), so it is meant to run; without this a re-dispatch that once
+   * timed out would leave every later one dropped for REVOKED_TTL_SECONDS.
+   */
+  private unrevoke(jobId: string): void {
+    this.queues.connection
+      .del(revokedKey(this.queues.config.prefix, jobId))
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error, bullJobId: jobId }, 'could not clear a revoked enqueue'),
+      );
   }
 
   /** Sent after the add on the same connection, so Redis applies it after a late add. */

@@ -1,4 +1,4 @@
-import { Queue, QueueEvents } from 'bullmq';
+import { type JobState, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   LANES,
@@ -85,6 +85,18 @@ export class RedisQueueClient {
     for (const job of active) lanes[PRIORITY_LANE[job.opts.priority ?? 2] ?? 'standard'].running++;
     const active_ = LANES.reduce((n, l) => n + lanes[l].queued + lanes[l].running, 0);
     return { queue: name, active: active_, lanes };
+  }
+
+  /** A job's state (`unknown` once gone) and, when it failed for good, BullMQ's reason. */
+  async jobState(
+    name: QueueName,
+    jobId: string,
+  ): Promise<{ state: JobState | 'unknown'; failedReason?: string }> {
+    const queue = this.queues[name];
+    const state = await queue.getJobState(jobId);
+    if (state !== 'failed') return { state };
+    const job = await queue.getJob(jobId);
+    return { state, failedReason: job?.failedReason || undefined };
   }
 
   /** Workers connected to a queue (BullMQ names their connections; CLIENT LIST). */

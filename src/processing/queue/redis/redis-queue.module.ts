@@ -8,7 +8,13 @@ import { RolloutService } from '../rollout.service.js';
 import { LegacyQueueRepository } from '../legacy-queue.repository.js';
 import { RedisDispatchRepository } from './redis-dispatch.repository.js';
 import { RedisQueueClient } from './redis-queue.client.js';
-import { REDIS_QUEUE_CLIENT, type OptionalRedisQueueClient } from './redis-queue.token.js';
+import { BullQueueDriver } from './bull-queue.driver.js';
+import {
+  REDIS_QUEUE,
+  REDIS_QUEUE_CLIENT,
+  type OptionalRedisQueue,
+  type OptionalRedisQueueClient,
+} from './redis-queue.token.js';
 
 @Injectable()
 class RedisQueueClientCloser implements OnApplicationShutdown {
@@ -33,6 +39,12 @@ class RedisQueueClientCloser implements OnApplicationShutdown {
       useFactory: (config: AppConfig): OptionalRedisQueueClient =>
         config.operations.redis ? new RedisQueueClient(config.operations.redis) : null,
     },
+    {
+      provide: REDIS_QUEUE,
+      inject: [REDIS_QUEUE_CLIENT],
+      useFactory: (client: OptionalRedisQueueClient): OptionalRedisQueue =>
+        client ? new BullQueueDriver(client) : null,
+    },
     RedisQueueClientCloser,
     DatabaseQueueRepository,
     RolloutService,
@@ -43,6 +55,7 @@ class RedisQueueClientCloser implements OnApplicationShutdown {
   ],
   exports: [
     REDIS_QUEUE_CLIENT,
+    REDIS_QUEUE,
     DatabaseQueueRepository,
     RolloutService,
     RedisDispatchRepository,

@@ -5,24 +5,26 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { Queue, Worker } from 'bullmq';
+import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { AppConfig } from '../../../config/app-config.js';
 import type { Transaction } from '../../../database/duckdb.service.js';
 import { CLASSIFY_TASK } from '../../classify-jobs/classify-jobs.service.js';
+import { JobOutcomeRecorder } from '../../jobs/job-outcome.recorder.js';
 import { JobRunner } from '../../jobs/job-runner.service.js';
 import { ProcessingError } from '../../jobs/job.types.js';
 import { JobsRepository } from '../../jobs/jobs.repository.js';
+import type { QueuePort } from '../queue-port.js';
 import { RedisDispatchRepository, type Dispatch } from './redis-dispatch.repository.js';
 import { redisConnection, withTimeout } from './redis-connection.js';
-import { REDIS_QUEUE_CLIENT, type OptionalRedisQueueClient } from './redis-queue.token.js';
 import {
-  LANE_PRIORITY,
-  RESULTS_QUEUE,
-  type RemoteReport,
-  type RemoteResult,
-} from './redis-queue.types.js';
+  REDIS_QUEUE,
+  REDIS_QUEUE_CLIENT,
+  type OptionalRedisQueue,
+  type OptionalRedisQueueClient,
+} from './redis-queue.token.js';
+import { RESULTS_QUEUE, type RemoteReport, type RemoteResult } from './redis-queue.types.js';
 
 /**
  * The API process's half of the new queue system. Redis workers have no DuckDB, so their
@@ -43,8 +45,10 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(REDIS_QUEUE_CLIENT) private readonly redis: OptionalRedisQueueClient,
+    @Inject(REDIS_QUEUE) private readonly queue: OptionalRedisQueue,
     private readonly jobs: JobsRepository,
     private readonly runner: JobRunner,
+    private readonly outcomes: JobOutcomeRecorder,
     private readonly dispatches: RedisDispatchRepository,
   ) {}
 
@@ -116,37 +120,38 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
     const removeDispatch = (tx: Transaction) => this.dispatches.remove(tx, jobId);
     if (!(await this.jobs.markRunning(jobId))) {
       // Cancelled, deleted or already finished (maybe by a legacy worker after a fallback).
-      await this.runner.discard(jobId, removeDispatch);
+      await this.outcomes.discarded(jobId, removeDispatch);
       return;
     }
     if ('outcome' in result) {
       const job = (await this.jobs.find(jobId))!;
-      await this.runner.finishCompleted(pipeline, job, result.outcome, removeDispatch);
+      await this.outcomes.completed(pipeline, job, result.outcome, removeDispatch);
     } else {
       const { code, message, status } = result.failure;
       const failure = new ProcessingError(code, message, status);
-      await this.runner.finishFailed(jobId, failure, removeDispatch);
+      await this.outcomes.failed(jobId, failure, removeDispatch);
     }
   }
 
   /** Dispatches older than a minute whose BullMQ job is gone, running, or failed for good. */
   async reconcile(olderThanMs = 60_000): Promise<void> {
-    if (!this.redis) return;
+    if (!this.redis || !this.queue) return;
     try {
       for (const dispatch of await this.dispatches.older(olderThanMs, 100)) {
-        const queue: Queue = this.redis.get(dispatch.queue);
-        const state = await queue.getJobState(dispatch.bullJobId);
-        if (state === 'unknown') await this.redispatch(queue, dispatch);
+        const { state, failedReason } = await this.redis.jobState(
+          dispatch.queue,
+          dispatch.bullJobId,
+        );
+        if (state === 'unknown') await this.redispatch(this.queue, dispatch);
         // A start report that never arrived (best effort on the worker's side).
         else if (state === 'active') await this.jobs.markStarted(dispatch.jobId);
         else if (state === 'failed') {
-          const job = await queue.getJob(dispatch.bullJobId);
           await this.apply({
             jobId: dispatch.jobId,
             kind: dispatch.payload.kind,
             failure: {
               code: 'PROCESSING_FAILED',
-              message: job?.failedReason || 'Processing failed on the new queue',
+              message: failedReason ?? 'Processing failed on the new queue',
               status: 500,
             },
           });
@@ -157,15 +162,21 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
     }
   }
 
-  private async redispatch(queue: Queue, dispatch: Dispatch): Promise<void> {
-    // Gone from Redis with no result recorded (e.g. Redis restarted without persistence).
+  /**
+   * Gone from Redis with no result recorded (e.g. Redis restarted without persistence):
+   * the stored task goes back through the queue port under its own BullMQ id, as the
+   * first dispatch did (bounded add, lane priority, retries with back-off).
+   */
+  private async redispatch(queue: QueuePort, dispatch: Dispatch): Promise<void> {
     this.logger.warn({ jobId: dispatch.jobId }, 'job lost by Redis; queued again');
-    await queue.add(dispatch.payload.operation, dispatch.payload, {
-      jobId: dispatch.bullJobId,
-      priority: LANE_PRIORITY[dispatch.lane],
-      attempts: this.config.processing.jobMaxAttempts,
-      removeOnComplete: true,
-      removeOnFail: { age: 7 * 24 * 3600 },
-    });
+    await queue.add(
+      { kind: dispatch.payload.operation, payload: dispatch.payload },
+      {
+        queue: dispatch.queue,
+        lane: dispatch.lane,
+        maxAttempts: this.config.processing.jobMaxAttempts,
+        id: dispatch.bullJobId,
+      },
+    );
   }
 }

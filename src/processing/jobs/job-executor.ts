@@ -1,0 +1,77 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InputResolver } from '../inputs/input-resolver.service.js';
+import { QueueWorkers } from '../queue/queue-workers.service.js';
+import { jobCommandOf } from './job-command.js';
+import { JobOutcomeRecorder } from './job-outcome.recorder.js';
+import type { JobPipeline } from './job-pipeline.js';
+import { ProcessingError, toProcessingError } from './job.types.js';
+import { JobsRepository } from './jobs.repository.js';
+import { RunningJobs } from './running-jobs.js';
+
+/** What the executor asks of this process's workers: whether shutdown began. */
+export interface WorkerShutdown {
+  /** True once shutdown began: a failure it causes is not the job's (QueueWorkers). */
+  readonly stopping: boolean;
+}
+
+/**
+ * Runs one job command on a worker of this process: starts the job (a job no longer
+ * queued or running is never started again), resolves its inputs, runs its pipeline
+ * (cancellable through RunningJobs) and records the outcome. An error is mapped to the
+ * job's failure; one caused by shutdown is rethrown so the queue keeps the task for the
+ * next start.
+ */
+@Injectable()
+export class JobExecutor {
+  private readonly logger = new Logger(JobExecutor.name);
+
+  constructor(
+    private readonly jobs: JobsRepository,
+    private readonly inputs: InputResolver,
+    private readonly running: RunningJobs,
+    private readonly outcomes: JobOutcomeRecorder,
+    @Inject(QueueWorkers) private readonly shutdown: WorkerShutdown,
+  ) {}
+
+  async execute<Outcome>(pipeline: JobPipeline<Outcome>, jobId: string): Promise<void> {
+    if (!(await this.jobs.markRunning(jobId))) {
+      await this.outcomes.discarded(jobId);
+      return;
+    }
+    const job = (await this.jobs.find(jobId))!;
+    let outcome: Outcome;
+    const signal = this.running.start(jobId);
+    try {
+      const { request } = jobCommandOf(job.request);
+      const documents = await this.inputs.resolve(job.orgId, request.input);
+      // Cancelled while its inputs were fetched: the work does not start.
+      signal.throwIfAborted();
+      outcome = await pipeline.run(job, documents, signal);
+    } catch (error) {
+      if (this.shutdown.stopping) throw error;
+      await this.outcomes.failed(jobId, this.failureOf(error, signal, jobId, pipeline.taskKind));
+      return;
+    } finally {
+      this.running.finish(jobId);
+    }
+    await this.outcomes.completed(pipeline, job, outcome);
+  }
+
+  private failureOf(
+    error: unknown,
+    signal: AbortSignal,
+    jobId: string,
+    kind: string,
+  ): ProcessingError {
+    // POST /cancel ended the task: recorded as cancelled (cancel_requested is set).
+    if (signal.aborted) return new ProcessingError('JOB_CANCELLED', 'The job was cancelled', 409);
+    const mapped = toProcessingError(error);
+    if (mapped instanceof ProcessingError) return mapped;
+    this.logger.error({ err: error, jobId, kind }, 'job failed');
+    return new ProcessingError(
+      'PROCESSING_FAILED',
+      'Internal error while processing the document',
+      500,
+    );
+  }
+}

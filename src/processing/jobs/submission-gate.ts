@@ -1,0 +1,46 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import type { ProcessingPrincipal } from '../../accounts/principal.js';
+import { ApiError } from '../../common/api-error.js';
+import { AdmissionService } from '../admission/admission.service.js';
+import { InputResolver } from '../inputs/input-resolver.service.js';
+import type { WebhookConfig } from '../requests/classify-config.dto.js';
+import { WebhooksService } from '../webhooks/webhooks.service.js';
+import type { Submission } from './job-pipeline.js';
+import { ProcessingError } from './job.types.js';
+
+/** Gives back an admitted slot once the job's command is counted where it waits. */
+export type ReleaseSlot = () => void;
+
+/**
+ * What a submission passes before any job exists: its inputs are the caller's and
+ * reachable, an async request's webhook is deliverable, and the admission cap lets it in
+ * (503 QUEUE_FULL otherwise). A refusal creates nothing.
+ */
+@Injectable()
+export class SubmissionGate {
+  constructor(
+    private readonly inputs: InputResolver,
+    private readonly webhooks: WebhooksService,
+    private readonly admission: AdmissionService,
+  ) {}
+
+  async pass(principal: ProcessingPrincipal, submission: Submission): Promise<ReleaseSlot> {
+    try {
+      await this.inputs.precheck(principal.orgId, submission.request.input);
+    } catch (error) {
+      if (error instanceof ProcessingError)
+        throw new ApiError(error.status as HttpStatus, error.code, error.message);
+      throw error;
+    }
+    if (submission.isAsync) {
+      const asyncConfig = submission.request.async as
+        { webhook?: WebhookConfig | null } | undefined;
+      await this.webhooks.assertSubmittable(asyncConfig?.webhook);
+    }
+    return this.admission.admit({
+      queue: 'cpu',
+      lane: submission.lane,
+      sync: submission.gated,
+    });
+  }
+}
