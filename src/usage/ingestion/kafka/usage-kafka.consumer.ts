@@ -5,7 +5,7 @@ import {
   Logger,
   OnApplicationBootstrap,
 } from '@nestjs/common';
-import type { Consumer, EachBatchPayload } from 'kafkajs';
+import type { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
 import type { Counter, Gauge } from 'prom-client';
 import type { AppConfig, KafkaConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
@@ -16,24 +16,33 @@ import {
   ReadinessService,
 } from '../../../common/health/readiness.service.js';
 import { UsageIngestService } from '../usage-ingest.service.js';
+import type { UsageEventRejection } from '../normalized-usage-event.js';
+import { OrderedCommits } from './ordered-commits.js';
 import { ConsumerProgress } from './consumer-progress.js';
 import { deadLetterMessage } from './dead-letter.js';
 import { KafkaClients } from './kafka-clients.service.js';
 
 const START_RETRY_MS = 2_000;
+/**
+ * Events fetched but not yet committed, at most: enough for the next fetches to queue up
+ * behind a running write (and so merge into one larger write), bounded for memory.
+ */
+const MAX_UNCOMMITTED_EVENTS = 60_000;
 
 /**
  * The Kafka half of usage ingestion: consumer group `docproc-usage-ingest` on
  * `docproc.usage.v1`, in the process that owns the DuckDB file.
  *
- * Per fetched batch (one partition): ONE call to the shared ingestion path, i.e. one DuckDB
- * transaction for the events and rollups; then the refused messages go to the dead-letter
- * topic and their acknowledgement is awaited; only then is the last offset resolved and
- * committed (kafkajs commits `offset + 1` after the batch). Any failure before that
- * (DuckDB, DLQ send) throws, so kafkajs retries the same batch and then restarts the
- * consumer from the committed offset: nothing is skipped. A redelivered batch is harmless
- * because the store dedupes on (source, id); a crash between the DuckDB commit and the
- * offset commit therefore costs a redelivery, never a double count.
+ * Per fetched batch (one partition): the shared ingestion path validates it and queues its
+ * events for the DuckDB writer (group commit: batches queued while a write runs share the
+ * next transaction). The handler then moves the fetch position on and returns, so the next
+ * fetch is parsed while the write runs; the batch's follow-up waits in `OrderedCommits`:
+ * after its write and every earlier batch of its partition, the refused messages go to the
+ * dead-letter topic (acknowledgement awaited), and only then is `offset + 1` committed.
+ * A failed write or dead-letter send restarts the consumer from the committed offsets:
+ * nothing is skipped. A redelivered batch is harmless because the store dedupes on
+ * (source, id); a crash between the DuckDB commit and the offset commit therefore costs a
+ * redelivery, never a double count.
  */
 @Injectable()
 export class UsageKafkaConsumer
@@ -42,6 +51,10 @@ export class UsageKafkaConsumer
   readonly name = 'usageConsumer';
   private readonly logger = new Logger(UsageKafkaConsumer.name);
   private consumer: Consumer | null = null;
+  /** The current consumer's batches between fetch and offset commit. */
+  private commits: OrderedCommits | null = null;
+  /** Batch handlers running (shutdown waits for them before the last commits). */
+  private handling = 0;
   private progress: ConsumerProgress | null = null;
   private lagTimer: NodeJS.Timeout | null = null;
   private startTimer: NodeJS.Timeout | null = null;
@@ -166,13 +179,17 @@ export class UsageKafkaConsumer
       retry: { initialRetryTime: 500, retries: 5, maxRetryTime: 10_000 },
     });
     this.consumer = consumer;
+    this.commits = new OrderedCommits(MAX_UNCOMMITTED_EVENTS, (error) =>
+      this.restartAfter(consumer, error),
+    );
     this.instrument(consumer);
     await consumer.connect();
     // A new group starts at the earliest offset: nothing published before it is missed.
     await consumer.subscribe({ topics: [config.usageTopic], fromBeginning: true });
     await consumer.run({
       eachBatchAutoResolve: false,
-      autoCommit: true,
+      // Offsets are committed by the batches' chain, each after its write (OrderedCommits).
+      autoCommit: false,
       partitionsConsumedConcurrently: tuning.partitionsConsumedConcurrently,
       eachBatch: (payload) => this.handleBatch(payload),
     });
@@ -209,36 +226,82 @@ export class UsageKafkaConsumer
     isRunning,
     isStale,
   }: EachBatchPayload): Promise<void> {
-    if (!isRunning() || isStale() || batch.messages.length === 0) return;
+    const commits = this.commits;
+    const consumer = this.consumer;
+    if (!commits || !consumer || !isRunning() || isStale() || batch.messages.length === 0) return;
     const { topic, partition, messages } = batch;
+    this.handling++;
     try {
-      const outcome = await this.ingest.ingest(messages.map((m) => m.value));
-      if (outcome.rejected.length > 0) {
-        const failedAt = new Date();
-        // Awaited: the broker acknowledged every dead letter (acks = all) before any offset moves.
-        await this.clients.producer().sendTo(
-          this.config.deadLetterTopic,
-          outcome.rejected.map(({ index, rejection }) =>
-            deadLetterMessage(messages[index], { topic, partition }, rejection, failedAt),
-          ),
-        );
-        for (const { rejection } of outcome.rejected) {
-          this.deadLettered.inc({ reason: rejection.reason });
-        }
-      }
+      const submitted = await this.ingest.submit(messages.map((m) => m.value));
+      const last = messages[messages.length - 1].offset;
+      // Only the dead-letter material stays referenced until the write committed.
+      const refused = submitted.rejected.map(({ index, rejection }) => ({
+        message: messages[index],
+        rejection,
+      }));
+      commits.add(partition, messages.length, submitted.written, async () => {
+        if (refused.length > 0) await this.deadLetter(topic, partition, refused);
+        const next = String(Number(last) + 1);
+        await consumer.commitOffsets([{ topic, partition, offset: next }]).catch((error) => {
+          // A lost commit costs a redelivery, which the store dedupes; not a failure.
+          this.logger.warn(`usage offset commit ${topic}[${partition}]@${next}: ${String(error)}`);
+        });
+        this.batches.inc({ outcome: 'ok' });
+        this.progress?.onBatchWritten(partition, Number(next));
+      });
+      // The fetch position moves on now (autoCommit is off: nothing is committed by
+      // kafkajs); the next fetch is parsed while this batch's write runs.
+      resolveOffset(last);
+      await heartbeat();
+      await commits.room();
     } catch (error) {
-      this.batches.inc({ outcome: 'error' });
+      // Before resolveOffset: kafkajs retries the batch. After it (heartbeat): the batch is
+      // in the chain already, whose own failure handling rewinds.
       this.progress?.onBatchFailed(error);
-      this.logger.error(
-        `usage batch ${topic}[${partition}] @${messages[0].offset} not written; it will be retried: ${String(error)}`,
-      );
       throw error;
+    } finally {
+      this.handling--;
     }
-    const last = messages[messages.length - 1].offset;
-    resolveOffset(last);
-    this.batches.inc({ outcome: 'ok' });
-    this.progress?.onBatchWritten(partition, Number(last) + 1);
-    await heartbeat();
+  }
+
+  /** Awaited: the broker acknowledged every dead letter (acks = all) before any offset moves. */
+  private async deadLetter(
+    topic: string,
+    partition: number,
+    refused: { message: KafkaMessage; rejection: UsageEventRejection }[],
+  ): Promise<void> {
+    const failedAt = new Date();
+    await this.clients.producer().sendTo(
+      this.config.deadLetterTopic,
+      refused.map(({ message, rejection }) =>
+        deadLetterMessage(message, { topic, partition }, rejection, failedAt),
+      ),
+    );
+    for (const { rejection } of refused) this.deadLettered.inc({ reason: rejection.reason });
+  }
+
+  /**
+   * A batch's write or dead letters failed after its fetch position had moved on: the
+   * consumer is restarted, so it fetches again from the committed offsets (the later
+   * batches of the failed one's partition were never committed).
+   */
+  private restartAfter(failed: Consumer, error: unknown): void {
+    this.batches.inc({ outcome: 'error' });
+    this.progress?.onBatchFailed(error);
+    if (this.shuttingDown || this.consumer !== failed) return;
+    this.logger.error(
+      `usage batch not written; the consumer restarts from the committed offsets: ${String(error)}`,
+    );
+    this.consumer = null;
+    this.commits = null;
+    void failed
+      .disconnect()
+      .catch(() => undefined)
+      .then(() => {
+        if (!this.shuttingDown) {
+          this.startTimer = setTimeout(() => void this.startUntilRunning(), START_RETRY_MS);
+        }
+      });
   }
 
   private async measureLag(): Promise<void> {
@@ -274,7 +337,13 @@ export class UsageKafkaConsumer
     if (this.lagTimer) clearInterval(this.lagTimer);
     if (this.startTimer) clearTimeout(this.startTimer);
     this.readinessService.unregister(this.name);
-    // Waits for the batch in hand to finish, so DuckDB is not closed under it.
+    // No new batches; the ones in hand finish their writes and commit (kafkajs commits
+    // only while its consumer runs), so DuckDB is not closed under a write.
+    this.pause();
+    while (this.handling > 0 || (this.commits?.pending ?? 0) > 0) {
+      await this.commits?.settled();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     await this.consumer?.disconnect().catch((error: unknown) => {
       this.logger.warn(`usage consumer disconnect failed: ${String(error)}`);
     });
