@@ -70,7 +70,7 @@ export function scoreDeep(
   // Layout signals join each page's words, in sentences of their own (no phrases with text).
   const pageTerms: Term[][] = pages.map((page) => [
     ...analyze(page),
-    ...signalTerms(page, SIGNAL_SENTENCES),
+    ...signalTerms(page, SIGNAL_SENTENCES, true),
   ]);
   const pageEvidence = pageTerms.map((terms) => addTerms(emptyEvidence(), terms, OPTIONS));
   const document = emptyEvidence();

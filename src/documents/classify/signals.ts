@@ -15,6 +15,8 @@ interface Signal {
   min: number;
   /** Occurrences on a page: matches of a pattern, or lines that pass a test. */
   count(page: string, lines: readonly string[]): number;
+  /** Structure signals only Deep Classify reads (its layout pass). */
+  deep?: boolean;
 }
 
 const AMOUNT = String.raw`-?\d{1,3}(?:[.,' ]\d{3})*[.,]\d{2}`;
@@ -57,6 +59,29 @@ function tillSlip(page: string, all: readonly string[]): boolean {
     short >= 0.8 * filled.length &&
     pricedRows(all) >= PRICED_ROWS &&
     (page.match(CLOCK)?.length ?? 0) > 0
+  );
+}
+
+const CONTACT = /[\w.+-]+@[\w-]+\.[\w.-]+|\+?\d[\d ().-]{7,}\d|linkedin|github\.com/iu;
+/** Lines at the top of a CV that hold the person's name and contact block. */
+const CV_HEAD_LINES = 12;
+const CV_DATED_ENTRIES = 3;
+/** A paper's own headings: a CV with publications has none of these. */
+const PAPER_HEADING =
+  /^\s*(?:\d+\.?\s+)?(?:abstract|introduction|zusammenfassung|einleitung|samenvatting|resumen|resumo|streszczenie|riassunto)\s*$/imu;
+
+/**
+ * A CV's layout: a contact block (e-mail, phone, profile link) in the first lines, several
+ * entries dated by a span of years, and no paper heading (abstract, introduction). An
+ * academic CV lists publications, so it also has references; the dated entries and the
+ * contact block at the top are what a paper lacks.
+ */
+function cvLayout(page: string, all: readonly string[]): boolean {
+  const filled = all.filter((line) => line.trim() !== '');
+  return (
+    filled.slice(0, CV_HEAD_LINES).some((line) => CONTACT.test(line)) &&
+    filled.filter((line) => YEAR_RANGE_LINE.test(line)).length >= CV_DATED_ENTRIES &&
+    !PAPER_HEADING.test(page)
   );
 }
 
@@ -116,6 +141,13 @@ const SIGNALS: readonly Signal[] = [
   { words: 'time', min: 1, count: matches(CLOCK) },
   // A till slip: a short page of short lines, priced rows and the clock time of the sale.
   { words: 'purchase', min: 1, count: (page, all) => (tillSlip(page, all) ? 1 : 0) },
+  // A CV: contact block on top, dated entries; plain words a criterion for CVs would use.
+  {
+    words: 'resume of a person, jobs held, schooling, work experience, education',
+    min: 1,
+    count: (page, all) => (cvLayout(page, all) ? 1 : 0),
+    deep: true,
+  },
 ];
 
 const phrases = new Map<string, Term[]>();
@@ -126,12 +158,15 @@ function termsOf(words: string): Term[] {
   return terms;
 }
 
-/** Terms for the signals found on a page, each in a sentence of its own below `base`. */
-export function signalTerms(page: string, base: number): Term[] {
+/**
+ * Terms for the signals found on a page, each in a sentence of its own below `base`; the
+ * structure signals (a CV's layout) only for Deep Classify.
+ */
+export function signalTerms(page: string, base: number, deep = false): Term[] {
   const all = page.split('\n').filter((line) => line.length <= MAX_LINE);
   const out: Term[] = [];
   SIGNALS.forEach((signal, index) => {
-    if (signal.count(page, all) < signal.min) return;
+    if ((signal.deep && !deep) || signal.count(page, all) < signal.min) return;
     for (const term of termsOf(signal.words)) {
       out.push({ ...term, sentence: base - index, negated: false });
     }
