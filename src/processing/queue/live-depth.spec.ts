@@ -38,6 +38,27 @@ describe(LiveDepth.name, () => {
     expect(sut.age()).toBeLessThan(1000);
   });
 
+  it('never subtracts a finish made during the read twice (errs high, not low)', async () => {
+    const sut = new LiveDepth();
+    sut.add('cpu', 'priority', 0, 3);
+    const answers: (() => void)[] = [];
+    const reading = sut.reconcile(
+      (q) => new Promise((resolve) => answers.push(() => resolve(stored(q, 0, 2)))),
+    );
+    // A job finishes while the store is read; the read has already seen it (2 running).
+    sut.add('cpu', 'priority', 0, -1);
+    for (const answer of answers) answer();
+    await reading;
+    expect(sut.depth('cpu').lanes.priority).toEqual({ queued: 0, running: 2 });
+    // A claim during a read counts its running side; its queued side waits for the next read.
+    const claimed = sut.reconcile((q) => {
+      sut.add(q, 'priority', -1, 1);
+      return Promise.resolve(stored(q, 1, 2));
+    });
+    await claimed;
+    expect(sut.depth('cpu').lanes.priority).toEqual({ queued: 1, running: 3 });
+  });
+
   it('shares one read among reconciles while the store hangs', async () => {
     const sut = new LiveDepth();
     let reads = 0;

@@ -14,15 +14,28 @@ function copy(lanes: LaneCounts): LaneCounts {
  * Queued and running counts of one queue system's queues, kept in memory in step with its
  * transitions (enqueue, claim, finish), so the admission cap reads a depth in microseconds
  * and never waits behind the store. `reconcile` replaces them with the store's counts
- * while keeping the transitions that happened during the store read, so drift (a crash
- * between commit and count, a task changed outside this process) lasts one interval.
+ * plus the increments made while the store was read, so drift (a crash between commit and
+ * count, a task changed outside this process) lasts one interval.
+ *
+ * Only increments are carried over: the read may or may not have seen a transition made
+ * during it, so counting an increment it saw twice errs high (the cap refuses one request
+ * too many until the next reconcile), while subtracting a decrement it saw twice (a job
+ * finishing during the read) would err low and let the cap admit past its limit.
  */
 export class LiveDepth {
   private readonly counts: Record<QueueName, LaneCounts> = { cpu: emptyLanes(), io: emptyLanes() };
   /** When the counts were last known to match the store (ms epoch), 0 before the first read. */
   private verifiedAt = 0;
 
+  /** Increments made since the store read under way began; null when none is. */
+  private duringRead: Record<QueueName, LaneCounts> | null = null;
+
   add(queue: QueueName, lane: Lane, queued: number, running: number): void {
+    const during = this.duringRead?.[queue][lane];
+    if (during) {
+      during.queued += Math.max(0, queued);
+      during.running += Math.max(0, running);
+    }
     const counts = this.counts[queue][lane];
     counts.queued = Math.max(0, counts.queued + queued);
     counts.running = Math.max(0, counts.running + running);
@@ -42,7 +55,7 @@ export class LiveDepth {
   private reconciling: Promise<void> | null = null;
 
   /**
-   * Reads the store's counts of every queue and adopts them (transitions meanwhile kept).
+   * Reads the store's counts of every queue and adopts them (increments meanwhile kept).
    * While a read is under way (a hung store), callers share it instead of piling up more.
    */
   reconcile(read: (queue: QueueName) => Promise<QueueDepth>): Promise<void> {
@@ -54,23 +67,23 @@ export class LiveDepth {
 
   private async readAndAdopt(read: (queue: QueueName) => Promise<QueueDepth>): Promise<void> {
     const queues = Object.keys(this.counts) as QueueName[];
-    const before = Object.fromEntries(queues.map((q) => [q, copy(this.counts[q])])) as Record<
-      QueueName,
-      LaneCounts
-    >;
+    const during = { cpu: emptyLanes(), io: emptyLanes() };
+    this.duringRead = during;
     const started = Date.now();
-    const stored = await Promise.all(queues.map((q) => read(q)));
-    stored.forEach((depth, i) => {
-      const queue = queues[i];
-      for (const lane of LANES) {
-        const now = this.counts[queue][lane];
-        const then = before[queue][lane];
-        this.counts[queue][lane] = {
-          queued: Math.max(0, depth.lanes[lane].queued + now.queued - then.queued),
-          running: Math.max(0, depth.lanes[lane].running + now.running - then.running),
-        };
-      }
-    });
+    try {
+      const stored = await Promise.all(queues.map((q) => read(q)));
+      stored.forEach((depth, i) => {
+        const queue = queues[i];
+        for (const lane of LANES) {
+          this.counts[queue][lane] = {
+            queued: depth.lanes[lane].queued + during[queue][lane].queued,
+            running: depth.lanes[lane].running + during[queue][lane].running,
+          };
+        }
+      });
+    } finally {
+      this.duringRead = null;
+    }
     this.verifiedAt = started;
   }
 }
