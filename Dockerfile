@@ -22,6 +22,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist dist
 COPY sql sql
+# The dashboard's static files are served from the source tree (no build step for them).
+COPY src/dashboard/assets src/dashboard/assets
 COPY scripts/worker-liveness.sh scripts/
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
