@@ -96,6 +96,14 @@ describe('TaskPool executor processes', () => {
     expect(await p.run({ kind: 'echo', value: 'recovered' })).toBe('recovered');
   }, 60_000);
 
+  it('starts executors that leave no core file when V8 aborts at the heap ceiling', async () => {
+    const p = track(pool());
+    const pid = (await p.run({ kind: 'pid' })) as number;
+    const limits = fs.readFileSync(`/proc/${pid}/limits`, 'utf8');
+    expect(limits).toMatch(/^Max core file size\s+0\s+0\s+bytes/m);
+    expect(fs.readlinkSync(`/proc/${pid}/exe`)).toBe(fs.realpathSync(process.execPath));
+  });
+
   it('cancelling a running task ends its executor; a queued one never starts', async () => {
     const p = track(pool({ maxExecutors: 1 }));
     const pid = (await p.run({ kind: 'pid' })) as number;

@@ -26,6 +26,21 @@ export interface ExecutorSpawnOptions {
 const HEAP_LIMIT_MESSAGE = /heap limit|heap out of memory/i;
 
 /**
+ * A document that exhausts the heap ceiling makes V8 abort, and an abort writes a core file
+ * of the whole heap wherever the system's core pattern points (often the working
+ * directory): a hostile file sent again and again would fill the disk. The executor is
+ * started through `sh` with a core size limit of 0, then `exec`s Node itself (same pid, the
+ * IPC channel inherited). Where there is no POSIX shell, Node is started directly.
+ */
+function withoutCoreDumps(nodeArgs: string[]): { execPath?: string; execArgv: string[] } {
+  if (process.platform === 'win32') return { execArgv: nodeArgs };
+  return {
+    execPath: '/bin/sh',
+    execArgv: ['-c', 'ulimit -c 0 && exec "$0" "$@"', process.execPath, ...nodeArgs],
+  };
+}
+
+/**
  * One executor child process, seen from the parent: started with a V8 heap ceiling, ready
  * once it has warmed up, running at most one task at a time. Its stderr is passed through
  * to the parent's, and read for V8's out-of-memory report.
@@ -43,8 +58,9 @@ export class ExecutorProcess {
   idleTimer: NodeJS.Timeout | undefined;
 
   constructor(options: ExecutorSpawnOptions) {
+    const nodeArgs = [...(options.execArgv ?? []), `--max-old-space-size=${options.heapMb}`];
     this.child = fork(options.entry, [], {
-      execArgv: [...(options.execArgv ?? []), `--max-old-space-size=${options.heapMb}`],
+      ...withoutCoreDumps(nodeArgs),
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     });
