@@ -2,7 +2,13 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { CorruptDocumentError } from '../../src/documents/readers/document.errors.js';
 import { loadDocument } from '../../src/documents/readers/document.loader.js';
 import { terminateOcr } from '../../src/documents/readers/ocr.engine.js';
-import { makePdf, makePng, makeScannedPdf, makeTiff } from '../support/documents.js';
+import {
+  makePdf,
+  makePng,
+  makeScannedPdf,
+  makeShadowedPng,
+  makeTiff,
+} from '../support/documents.js';
 
 // OCR runs tesseract.js (WASM) with the bundled English data: slow, so few cases and
 // generous time-outs.
@@ -57,6 +63,41 @@ describe('OCR of generated documents', () => {
       ]);
       expect(words(doc.pages[0].text)).toEqual(['patient', 'discharge', 'summary']);
       expect(words(doc.pages[1].text)).toEqual(['follow', 'up', 'with', 'your', 'physician']);
+    },
+    OCR_TIMEOUT,
+  );
+
+  it(
+    'reads text in a shadow only with thorough effort (a second, locally thresholded reading)',
+    async () => {
+      const photo = makeShadowedPng([
+        'Subtotal 11.70',
+        'Tax 1.17',
+        'Total 14.50',
+        'Cappuccino 2.20',
+        'Thank you for your visit',
+      ]);
+      const fast = words((await loadDocument(photo)).pages[0].text);
+      const thorough = words(
+        (await loadDocument(photo, 'photo.png', { ocr: 'thorough' })).pages[0].text,
+      );
+      // The global threshold turns the shadowed right part black: its lines are lost.
+      expect(fast).toEqual(expect.arrayContaining(['subtotal', 'tax']));
+      expect(fast).not.toContain('cappuccino');
+      expect(thorough).toEqual(
+        expect.arrayContaining(['subtotal', 'tax', 'total', '14', 'cappuccino', 'thank', 'you']),
+      );
+    },
+    OCR_TIMEOUT,
+  );
+
+  it(
+    'reads a clean image the same with either effort',
+    async () => {
+      const png = makePng('Receipt 0042\nCash paid 12.00 EUR');
+      const fast = await loadDocument(png);
+      const thorough = await loadDocument(png, 'receipt.png', { ocr: 'thorough' });
+      expect(words(thorough.pages[0].text)).toEqual(words(fast.pages[0].text));
     },
     OCR_TIMEOUT,
   );

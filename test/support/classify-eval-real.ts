@@ -12,7 +12,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadDocument } from '../../src/documents/readers/document.loader.js';
-import { terminateOcr } from '../../src/documents/readers/ocr.engine.js';
+import { terminateOcr, type OcrEffort } from '../../src/documents/readers/ocr.engine.js';
 import type { EvalDocument, EvalSet, EvalSplit } from './classify-eval.js';
 
 export interface ManifestEntry {
@@ -65,17 +65,23 @@ function loaderFingerprint(root: string): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-async function pagesOf(root: string, entry: ManifestEntry, fingerprint: string) {
+async function pagesOf(
+  root: string,
+  entry: ManifestEntry,
+  fingerprint: string,
+  ocr: OcrEffort,
+): Promise<string[]> {
+  const effort = ocr === 'fast' ? '' : `.${ocr}`;
   const cached = path.join(
     root,
     '.cache',
     'classify-eval',
     'pages',
-    `${entry.id}.${entry.sha256.slice(0, 12)}.${fingerprint}.json`,
+    `${entry.id}.${entry.sha256.slice(0, 12)}.${fingerprint}${effort}.json`,
   );
   if (fs.existsSync(cached)) return JSON.parse(fs.readFileSync(cached, 'utf8')) as string[];
   const bytes = fs.readFileSync(path.join(root, '.cache', 'classify-eval', 'docs', entry.file));
-  const loaded = await loadDocument(bytes, entry.file);
+  const loaded = await loadDocument(bytes, entry.file, { ocr });
   const pages = loaded.pages.map((page) => page.text);
   fs.mkdirSync(path.dirname(cached), { recursive: true });
   fs.writeFileSync(cached, JSON.stringify(pages));
@@ -85,11 +91,13 @@ async function pagesOf(root: string, entry: ManifestEntry, fingerprint: string) 
 /**
  * Loads the documents of `splits` that are in the cache, with the schema of `criteriaFile`
  * (default bench/classify-eval/criteria.json; another wording of the same categories checks
- * that a change does not depend on how the criteria happen to be phrased).
+ * that a change does not depend on how the criteria happen to be phrased), images read with
+ * `ocr` effort (each model reads with its own: `ocrEffortOf`).
  */
 export async function loadRealEvalSet(
   splits: readonly EvalSplit[],
   criteriaFile?: string,
+  ocr: OcrEffort = 'fast',
 ): Promise<RealEvalSet> {
   const root = repositoryRoot();
   const schema = JSON.parse(
@@ -115,7 +123,7 @@ export async function loadRealEvalSet(
           language: entry.language,
           split: entry.split,
           note: entry.note,
-          pages: await pagesOf(root, entry, fingerprint),
+          pages: await pagesOf(root, entry, fingerprint, ocr),
         });
       } catch (error) {
         unreadable.push({ id: entry.id, reason: (error as Error).message });

@@ -69,6 +69,27 @@ export function makePng(text: string, width = 1275): Buffer {
   return canvas.toBuffer('image/png');
 }
 
+/**
+ * A PNG of black text lines on paper lit unevenly, from white on the left to a deep shadow
+ * on the right (as in a phone photo): one global threshold loses the text in the shadow,
+ * a local one reads it. Each line starts further right, deeper in the shadow.
+ */
+export function makeShadowedPng(lines: string[]): Buffer {
+  ensureFont();
+  const width = 1000;
+  const canvas = createCanvas(width, 120 + lines.length * 85);
+  const context = canvas.getContext('2d');
+  const light = context.createLinearGradient(0, 0, width, 0);
+  light.addColorStop(0, '#ffffff');
+  light.addColorStop(1, '#1a1a1a');
+  context.fillStyle = light;
+  context.fillRect(0, 0, width, canvas.height);
+  context.fillStyle = '#000000';
+  context.font = `34px ${FONT_FAMILY}`;
+  lines.forEach((line, index) => context.fillText(line, 40 + index * 150, 70 + index * 85));
+  return canvas.toBuffer('image/png');
+}
+
 /** A PDF whose pages are only images of text (no text layer), as a scanner makes them. */
 export async function makeScannedPdf(pages: string[]): Promise<Buffer> {
   const pdf = await PDFDocument.create();

@@ -4,6 +4,7 @@ import type {
   DocumentSource,
   PageTextSource,
 } from '../readers/document.types.js';
+import type { OcrEffort } from '../readers/ocr.engine.js';
 import type { PageRangeInput } from '../readers/page-range.js';
 import { classify } from './classify.js';
 import type { ClassificationCategory, ClassifyModel, ClassifyOutput } from './classify.types.js';
@@ -29,9 +30,20 @@ export interface ClassifyTaskResult {
   output: ClassifyOutput;
 }
 
+/**
+ * How hard each model reads images: Deep Classify (`accurate`) reads a poorly recognized
+ * image a second time with local thresholding (`OcrEffort`); `default` reads it once.
+ */
+export function ocrEffortOf(model: ClassifyModel = 'default'): OcrEffort {
+  return model === 'accurate' ? 'thorough' : 'fast';
+}
+
 /** Loads the documents and classifies them. The body of the worker and of inline mode. */
 export async function runClassifyTask(task: ClassifyTask): Promise<ClassifyTaskResult> {
-  const document = await loadDocuments(task.documents, { pageRange: task.pageRange });
+  const document = await loadDocuments(task.documents, {
+    pageRange: task.pageRange,
+    ocr: ocrEffortOf(task.model),
+  });
   const output = classify({
     pages: document.pages,
     classificationSchema: task.classificationSchema,

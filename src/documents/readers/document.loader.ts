@@ -1,18 +1,20 @@
 import { loadParts, type PageReaders } from './document-parts.js';
 import { UnsupportedDocumentError } from './document.errors.js';
 import type { DocumentPage, DocumentSource, LoadedDocument } from './document.types.js';
-import { recognizeImage } from './ocr.engine.js';
+import { recognizeImage, type OcrEffort } from './ocr.engine.js';
 import { selectPages, type PageRangeInput } from './page-range.js';
 import { openPdf } from './pdf.reader.js';
 
 export interface LoadOptions {
   /** The request's `page_range`; applies to PDF pages only. */
   pageRange?: PageRangeInput;
+  /** How hard to read images and image-only PDF pages; `fast` unless given. */
+  ocr?: OcrEffort;
 }
 
-const textPageReaders: PageReaders<DocumentPage> = {
+const textPageReaders = (ocr: OcrEffort): PageReaders<DocumentPage> => ({
   async pdf(bytes) {
-    const pdf = await openPdf(bytes);
+    const pdf = await openPdf(bytes, ocr);
     return {
       numPages: pdf.numPages,
       readPage: async (local, pageNumber) => {
@@ -23,7 +25,7 @@ const textPageReaders: PageReaders<DocumentPage> = {
     };
   },
   async image(bytes) {
-    const text = (await recognizeImage(bytes)).trim();
+    const text = (await recognizeImage(bytes, ocr)).trim();
     return async (_local, pageNumber) => ({ pageNumber, text, source: 'ocr' });
   },
   text: (_fileType, texts) => async (local, pageNumber) => ({
@@ -31,7 +33,7 @@ const textPageReaders: PageReaders<DocumentPage> = {
     text: texts[local - 1],
     source: 'native',
   }),
-};
+});
 
 /**
  * Loads one or more documents as one, in order, as page texts (see `loadParts`);
@@ -41,7 +43,7 @@ export async function loadDocuments(
   sources: readonly DocumentSource[],
   options: LoadOptions = {},
 ): Promise<LoadedDocument> {
-  return loadParts(sources, textPageReaders, (totalPages) =>
+  return loadParts(sources, textPageReaders(options.ocr ?? 'fast'), (totalPages) =>
     selectPages(options.pageRange, totalPages),
   );
 }

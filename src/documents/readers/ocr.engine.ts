@@ -44,11 +44,67 @@ function ocrWorker(): Promise<Worker> {
   return worker;
 }
 
+/**
+ * How hard to read an image. `fast` reads it once with Tesseract's global (Otsu) threshold.
+ * `thorough` also reads it with local (Sauvola) thresholding, which separates text from
+ * uneven light and a textured background (a phone photo of a till receipt on a table, a
+ * shadow across a page), and keeps whichever reading has more confidently read words. Both
+ * readings are always made: a reading that lost half the page still reports a high mean
+ * confidence over the words it did find, so confidence cannot tell when to retry.
+ */
+export type OcrEffort = 'fast' | 'thorough';
+
+/** A word counts as read when Tesseract is at least this confident and it has 2+ alphanumerics. */
+const CONFIDENT_WORD = 70;
+
+/** Tesseract's `thresholding_method`: 0 global Otsu (its default), 2 tiled Sauvola. */
+type Thresholding = '0' | '2';
+
+interface Reading {
+  text: string;
+  confidentWords: number;
+}
+
+/**
+ * Recognition with a threshold. Reading parameters are worker state, so each reading sets
+ * its own and recognizes with no other reading in between.
+ */
+let lastReading: Promise<unknown> = Promise.resolve();
+
+function recognize(image: Uint8Array, thresholding: Thresholding) {
+  const reading = lastReading.then(async () => {
+    const w = await ocrWorker();
+    await w.setParameters({ thresholding_method: thresholding });
+    return w.recognize(
+      Buffer.from(image.buffer, image.byteOffset, image.byteLength),
+      {},
+      { text: true, blocks: true },
+    );
+  });
+  lastReading = reading.catch(() => undefined);
+  return reading;
+}
+
+async function read(image: Uint8Array, thresholding: Thresholding): Promise<Reading> {
+  const { data } = await recognize(image, thresholding);
+  const words = (data.blocks ?? []).flatMap((block) =>
+    block.paragraphs.flatMap((paragraph) => paragraph.lines.flatMap((line) => line.words)),
+  );
+  const confidentWords = words.filter(
+    (word) => word.confidence >= CONFIDENT_WORD && /[\p{L}\p{N}]{2}/u.test(word.text),
+  ).length;
+  return { text: data.text, confidentWords };
+}
+
 /** Text of an image (PNG, JPEG, WebP, TIFF bytes). Calls are queued on one worker. */
-export async function recognizeImage(image: Uint8Array): Promise<string> {
-  const w = await ocrWorker();
-  const result = await w.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
-  return result.data.text;
+export async function recognizeImage(
+  image: Uint8Array,
+  effort: OcrEffort = 'fast',
+): Promise<string> {
+  const otsu = await read(image, '0');
+  if (effort === 'fast') return otsu.text;
+  const sauvola = await read(image, '2');
+  return sauvola.confidentWords > otsu.confidentWords ? sauvola.text : otsu.text;
 }
 
 /** Stops the OCR worker thread (tests, shutdown). The next call starts a new one. */
@@ -66,19 +122,11 @@ export interface OcrLine {
   confidence: number;
 }
 
-/**
- * Lines and words of an image with their boxes, for parse's layout (added by the versions
- * branch). Uses the same worker as recognizeImage.
- */
+/** Lines and words of an image with their boxes, for parse's layout (one fast reading). */
 export async function recognizeLayout(
   image: Uint8Array,
 ): Promise<{ text: string; lines: OcrLine[] }> {
-  const w = await ocrWorker();
-  const result = await w.recognize(
-    Buffer.from(image.buffer, image.byteOffset, image.byteLength),
-    {},
-    { text: true, blocks: true },
-  );
+  const result = await recognize(image, '0');
   const lines: OcrLine[] = [];
   for (const block of result.data.blocks ?? []) {
     for (const paragraph of block.paragraphs) {

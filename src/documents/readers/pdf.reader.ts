@@ -4,7 +4,7 @@ import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/pdf.js
 import { CorruptDocumentError } from './document.errors.js';
 import { documentLimits } from './document-limits.js';
 import type { PageTextSource } from './document.types.js';
-import { recognizeImage } from './ocr.engine.js';
+import { recognizeImage, type OcrEffort } from './ocr.engine.js';
 
 const require = createRequire(import.meta.url);
 
@@ -151,8 +151,11 @@ export async function openPdfDocument(bytes: Uint8Array): Promise<PDFDocumentPro
   }
 }
 
-/** Opens a PDF for page-by-page reading; only the pages asked for are parsed. */
-export async function openPdf(bytes: Uint8Array): Promise<PdfReader> {
+/**
+ * Opens a PDF for page-by-page reading; only the pages asked for are parsed. A page without
+ * a usable text layer is rendered and read with `ocr` effort.
+ */
+export async function openPdf(bytes: Uint8Array, ocr: OcrEffort = 'fast'): Promise<PdfReader> {
   const pdf = await openPdfDocument(bytes);
   return {
     numPages: pdf.numPages,
@@ -162,7 +165,7 @@ export async function openPdf(bytes: Uint8Array): Promise<PdfReader> {
         const content = await page.getTextContent();
         const text = textOf(content.items);
         if (alnumCount(text) >= MIN_TEXT_LAYER_CHARS) return { text, source: 'text-layer' };
-        const ocrText = (await recognizeImage(await renderPng(page, pdf))).trim();
+        const ocrText = (await recognizeImage(await renderPng(page, pdf), ocr)).trim();
         return alnumCount(ocrText) > alnumCount(text)
           ? { text: ocrText, source: 'ocr' }
           : { text, source: 'text-layer' };
