@@ -4,7 +4,6 @@ import type { Env } from '../config/setting.js';
 import type { AdminTransport } from './admin-transport.js';
 import { CliError, EXIT } from './cli-error.js';
 import { DatabaseLockedError } from './database-locked.error.js';
-import { HttpTransport } from './http-transport.js';
 
 /**
  * DuckDB allows one read-write process per file, so the CLI never opens the file under a
@@ -15,8 +14,10 @@ import { HttpTransport } from './http-transport.js';
 export async function connect(env: Env, commandName: string): Promise<AdminTransport> {
   const endpoint = readAdminFile(dataDirOf(env));
   const serverAlive = endpoint !== null && processAlive(endpoint.pid);
-  if (endpoint && serverAlive && (await HttpTransport.reachable(endpoint))) {
-    return new HttpTransport(endpoint);
+  if (endpoint && serverAlive) {
+    // Loaded only when a server may answer, like the direct path's modules below.
+    const { HttpTransport } = await import('./http-transport.js');
+    if (await HttpTransport.reachable(endpoint)) return new HttpTransport(endpoint);
   }
   try {
     // Loaded only here: the settings schema, the services and DuckDB are what makes a

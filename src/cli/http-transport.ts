@@ -1,9 +1,15 @@
-import http from 'node:http';
+import { createRequire } from 'node:module';
 import type { AdminEndpointFile } from '../admin/admin-file.js';
 import type { AdminTransport } from './admin-transport.js';
 import { CliError, describeErrorBody } from './cli-error.js';
 
 const PING_TIMEOUT_MS = 2000;
+
+/**
+ * node:http by `require`: an ESM import of a built-in builds a facade that reads every
+ * export, and node:http's lazy WebSocket/fetch exports then load undici after all.
+ */
+const http = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
 interface JsonAnswer {
   status: number;

@@ -173,9 +173,10 @@ describe('docproc-admin', () => {
       expect(await ok(dataDir, ['user', 'list'])).toEqual([expect.objectContaining({ userId })]);
     });
 
-    it('loads neither Nest, Swagger, class-validator nor the queue and Kafka clients for an account command', async () => {
+    it('loads neither Nest, Swagger, class-validator, the queue and Kafka clients nor undici for an account command', async () => {
       // A resolve hook (node:module registerHooks, which sees both import and require)
-      // records every module the CLI loads; the list is written when the process exits.
+      // records every module the CLI loads, and Node's own list adds its internal ones
+      // (undici, behind fetch and node:http's lazy exports); written when the process exits.
       const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-cli-loads-'));
       try {
         const hooks = path.join(scratch, 'record-loads.mjs');
@@ -190,7 +191,8 @@ describe('docproc-admin', () => {
              seen.add(resolved.url);
              return resolved;
            } });
-           process.on('exit', () => fs.writeFileSync(${JSON.stringify(loads)}, [...seen].join('\\n')));`,
+           process.on('exit', () => fs.writeFileSync(${JSON.stringify(loads)},
+             [...seen, ...process.moduleLoadList].join('\\n')));`,
         );
         const run = await new Promise<{ error: Error | null; stdout: string }>((resolve) =>
           execFile(
@@ -212,6 +214,7 @@ describe('docproc-admin', () => {
           ),
         );
         expect(heavy).toEqual([]);
+        expect(urls.filter((entry) => entry.includes('internal/deps/undici'))).toEqual([]);
       } finally {
         fs.rmSync(scratch, { recursive: true, force: true });
       }
