@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { applyHeapGrowth } from './common/heap-growth.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
 import { createApp } from './app.factory.js';
 
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  applyHeapGrowth(config.heapGrowingPercent);
   const app = await createApp(config);
   await app.listen({ port: config.port, host: config.host });
 }

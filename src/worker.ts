@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { SHUTDOWN_SIGNALS } from './common/shutdown-signals.js';
+import { applyHeapGrowth } from './common/heap-growth.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
 import { WorkerModule } from './processing/worker/worker.module.js';
 
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  applyHeapGrowth(config.heapGrowingPercent);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), {
     bufferLogs: true,
   });
