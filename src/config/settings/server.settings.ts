@@ -53,7 +53,7 @@ export const SERVER_SETTINGS = {
   heapGrowingPercent: int(
     'HEAP_GROWING_PERCENT',
     { default: 0, min: 0, max: 400 },
-    "How far (in %) the JS heap may grow past its live size before V8 collects it fully (`--heap-growing-percent`); 0 keeps V8's own factor. 10-30 keeps a busy usage consumer ~130-170 MB smaller at ~20 % more CPU per event (docs/benchmarks.md).",
+    "How far (in %) the JS heap may grow past its live size before V8 collects it fully (`--heap-growing-percent`); 0 keeps V8's own factor. 10-30 keeps a busy usage consumer's peak 130-200 MB lower at 20-60 % more CPU per event (docs/benchmarks.md).",
   ),
   logLevel: oneOf(
     'LOG_LEVEL',

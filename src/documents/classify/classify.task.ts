@@ -31,8 +31,8 @@ export interface ClassifyTaskResult {
 }
 
 /**
- * How hard each model reads images: Deep Classify (`accurate`) reads a poorly recognized
- * image a second time with local thresholding (`OcrEffort`); `default` reads it once.
+ * How hard each model reads images: Deep Classify (`accurate`) also reads each image with
+ * local thresholding and keeps the better reading (`OcrEffort`); `default` reads it once.
  */
 export function ocrEffortOf(model: ClassifyModel = 'default'): OcrEffort {
   return model === 'accurate' ? 'thorough' : 'fast';
