@@ -4,7 +4,9 @@ import { loadConfig } from '../config/app-config.js';
 import { applyHeapGrowth } from './heap-growth.js';
 
 describe(applyHeapGrowth.name, () => {
-  afterEach(() => jest.restoreAllMocks());
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
 
   it("leaves V8's own growth factor alone by default", () => {
     const setFlags = jest.spyOn(v8, 'setFlagsFromString').mockImplementation(() => undefined);
