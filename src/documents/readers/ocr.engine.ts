@@ -71,14 +71,15 @@ interface Reading {
  */
 let lastReading: Promise<unknown> = Promise.resolve();
 
-function recognize(image: Uint8Array, thresholding: Thresholding) {
+function recognize(image: Uint8Array, thresholding: Thresholding, blocks: boolean) {
   const reading = lastReading.then(async () => {
     const w = await ocrWorker();
     await w.setParameters({ thresholding_method: thresholding });
+    // Words with their confidences and boxes (`blocks`) only where a caller reads them.
     return w.recognize(
       Buffer.from(image.buffer, image.byteOffset, image.byteLength),
       {},
-      { text: true, blocks: true },
+      { text: true, blocks },
     );
   });
   lastReading = reading.catch(() => undefined);
@@ -86,7 +87,7 @@ function recognize(image: Uint8Array, thresholding: Thresholding) {
 }
 
 async function read(image: Uint8Array, thresholding: Thresholding): Promise<Reading> {
-  const { data } = await recognize(image, thresholding);
+  const { data } = await recognize(image, thresholding, true);
   const words = (data.blocks ?? []).flatMap((block) =>
     block.paragraphs.flatMap((paragraph) => paragraph.lines.flatMap((line) => line.words)),
   );
@@ -101,8 +102,8 @@ export async function recognizeImage(
   image: Uint8Array,
   effort: OcrEffort = 'fast',
 ): Promise<string> {
+  if (effort === 'fast') return (await recognize(image, '0', false)).data.text;
   const otsu = await read(image, '0');
-  if (effort === 'fast') return otsu.text;
   const sauvola = await read(image, '2');
   return sauvola.confidentWords > otsu.confidentWords ? sauvola.text : otsu.text;
 }
@@ -126,7 +127,7 @@ export interface OcrLine {
 export async function recognizeLayout(
   image: Uint8Array,
 ): Promise<{ text: string; lines: OcrLine[] }> {
-  const result = await recognize(image, '0');
+  const result = await recognize(image, '0', true);
   const lines: OcrLine[] = [];
   for (const block of result.data.blocks ?? []) {
     for (const paragraph of block.paragraphs) {
