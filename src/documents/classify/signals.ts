@@ -62,7 +62,8 @@ function tillSlip(page: string, all: readonly string[]): boolean {
   );
 }
 
-const CONTACT = /[\w.+-]+@[\w-]+\.[\w.-]+|\+?\d[\d ().-]{7,}\d|linkedin|github\.com/iu;
+const EMAIL = String.raw`[\w.+-]+@[\w-]+\.[\w.-]+`;
+const CONTACT = new RegExp(String.raw`${EMAIL}|\+?\d[\d ().-]{7,}\d|linkedin|github\.com`, 'iu');
 /** Lines at the top of a CV that hold the person's name and contact block. */
 const CV_HEAD_LINES = 12;
 const CV_DATED_ENTRIES = 3;
@@ -107,7 +108,7 @@ const SIGNALS: readonly Signal[] = [
     min: 1,
     count: matches(/\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b/g),
   },
-  { words: 'email contact', min: 1, count: matches(/[\w.+-]+@[\w-]+\.[\w.-]+/g) },
+  { words: 'email contact', min: 1, count: matches(new RegExp(EMAIL, 'g')) },
   {
     words: 'phone',
     min: 1,
