@@ -17,7 +17,7 @@ import type { NormalizedUsageEvent, UsageEventRejection } from './normalized-usa
  */
 const MAX_EVENTS_PER_WRITE = 30_000;
 
-export interface GroupCounts {
+interface GroupCounts {
   inserted: number;
   duplicates: number;
 }
@@ -30,8 +30,6 @@ export interface IngestOutcome {
 }
 
 export interface SubmittedIngest {
-  /** Events queued for the writer (valid, of a known org). */
-  accepted: number;
   rejected: IngestOutcome['rejected'];
   /** Settles once the events' transaction committed (or failed). */
   written: Promise<GroupCounts>;
@@ -97,7 +95,7 @@ export class UsageIngestService {
       accepted.length > 0
         ? this.writes.submit(accepted)
         : Promise.resolve({ inserted: 0, duplicates: 0 });
-    return { accepted: accepted.length, rejected, written };
+    return { rejected, written };
   }
 
   /** One transaction for the groups merged by the group commit. */
