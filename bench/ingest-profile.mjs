@@ -58,6 +58,7 @@ let s = performance.now();
 for (const e of events.slice(0, 50000)) normalizeUsageEvent(e);
 console.log('normalize µs/event', (((performance.now() - s) * 1000) / 50000).toFixed(2));
 const ingest = app.get(UsageIngestService);
+const threadCpu0 = threadCpu();
 const cpu0 = process.cpuUsage();
 s = performance.now();
 const P = Number(process.env.P ?? 3);
@@ -71,6 +72,11 @@ const cpu = process.cpuUsage(cpu0);
 console.log(
   `ingest ${N} in ${(wall / 1000).toFixed(1)} s: ${((N / wall) * 1000).toFixed(0)} ev/s wall, ${((cpu.user + cpu.system) / N).toFixed(1)} µs CPU/event, rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`,
 );
+const threadCpu1 = threadCpu();
+for (const [name, seconds] of threadCpu1) {
+  const spent = seconds - (threadCpu0.get(name) ?? 0);
+  if (spent > 0.05) console.log(`thread ${name}: ${((spent * 1e6) / N).toFixed(1)} CPU-µs/event`);
+}
 for (const [k, v] of [...stats].sort((a, b) => b[1].ms - a[1].ms).slice(0, 20))
   console.log(((v.ms * 1000) / N).toFixed(1).padStart(7), 'µs/ev', String(v.n).padStart(5), k);
 console.log(
@@ -88,3 +94,21 @@ const dm = await app
 console.log(JSON.stringify(dm, (k, v) => (typeof v === 'bigint' ? Number(v) : v)));
 await app.close();
 fs.rmSync(dir, { recursive: true, force: true });
+
+/** CPU seconds per thread name (several threads of one name are summed), from /proc. */
+function threadCpu() {
+  const byName = new Map();
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    try {
+      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const label = tid === String(process.pid) ? 'main' : `${name}/${tid}`;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const seconds = (Number(fields[11]) + Number(fields[12])) / 100;
+      byName.set(label, (byName.get(label) ?? 0) + seconds);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return byName;
+}

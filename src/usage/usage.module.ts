@@ -5,6 +5,7 @@ import { OrgDirectoryRepository } from './ingestion/org-directory.repository.js'
 import { UsageStoreRepository } from './ingestion/usage-store.repository.js';
 import { UsageRollupClusterService } from './ingestion/usage-rollup-cluster.service.js';
 import { UsageIngestService } from './ingestion/usage-ingest.service.js';
+import { UsageNormalizer } from './ingestion/usage-normalizer.js';
 import { InProcessUsageSink } from './ingestion/in-process-usage.sink.js';
 import { UsageIngestMetrics } from './ingestion/usage-ingest.metrics.js';
 import { UsageKafkaModule } from './ingestion/kafka/usage-kafka.module.js';
@@ -33,6 +34,7 @@ import { UsageSnapshotPublisher } from './replica/usage-snapshot.publisher.js';
     UsageStoreRepository,
     UsageIngestMetrics,
     UsageRollupClusterService,
+    UsageNormalizer,
     UsageIngestService,
     InProcessUsageSink,
     KafkaUsageSink,

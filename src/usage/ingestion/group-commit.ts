@@ -1,5 +1,5 @@
-interface Pending<T, R> {
-  items: T[];
+interface Pending<G, R> {
+  group: G;
   resolve(result: R): void;
   reject(error: unknown): void;
 }
@@ -11,20 +11,20 @@ interface Pending<T, R> {
  * transactions, while a quiet one still writes each batch at once. When a merged write
  * fails, its groups are retried one by one, so one bad group cannot fail the others.
  */
-export class GroupCommit<T, R> {
-  private readonly queue: Pending<T, R>[] = [];
+export class GroupCommit<G extends { readonly length: number }, R> {
+  private readonly queue: Pending<G, R>[] = [];
   private writing = false;
 
   constructor(
     /** Writes the groups in one transaction; returns one result per group, in order. */
-    private readonly write: (groups: T[][]) => Promise<R[]>,
-    /** A merged write takes groups until it holds this many items (always at least one group). */
+    private readonly write: (groups: G[]) => Promise<R[]>,
+    /** A merged write takes groups until their lengths add up to this (always at least one group). */
     private readonly maxItems: number,
   ) {}
 
-  submit(items: T[]): Promise<R> {
+  submit(group: G): Promise<R> {
     return new Promise<R>((resolve, reject) => {
-      this.queue.push({ items, resolve, reject });
+      this.queue.push({ group, resolve, reject });
       if (!this.writing) void this.drain();
     });
   }
@@ -38,20 +38,20 @@ export class GroupCommit<T, R> {
     }
   }
 
-  private takeGroup(): Pending<T, R>[] {
+  private takeGroup(): Pending<G, R>[] {
     const taken = [this.queue.shift()!];
-    let size = taken[0].items.length;
-    while (this.queue.length > 0 && size + this.queue[0].items.length <= this.maxItems) {
+    let size = taken[0].group.length;
+    while (this.queue.length > 0 && size + this.queue[0].group.length <= this.maxItems) {
       const next = this.queue.shift()!;
-      size += next.items.length;
+      size += next.group.length;
       taken.push(next);
     }
     return taken;
   }
 
-  private async writeNext(taken: Pending<T, R>[]): Promise<void> {
+  private async writeNext(taken: Pending<G, R>[]): Promise<void> {
     try {
-      const results = await this.write(taken.map((p) => p.items));
+      const results = await this.write(taken.map((p) => p.group));
       taken.forEach((p, i) => p.resolve(results[i]));
     } catch (error) {
       if (taken.length === 1) {

@@ -1,6 +1,6 @@
 import type { DuckDBConnection, DuckDBType } from '@duckdb/node-api';
 import { duckdb } from '../../database/duckdb-api.js';
-import type { NormalizedUsageEvent } from './normalized-usage-event.js';
+import type { UsageEventColumns } from './usage-event-columns.js';
 
 const { BOOLEAN, DuckDBDataChunk, INTEGER, VARCHAR } = duckdb;
 
@@ -18,24 +18,28 @@ const { BOOLEAN, DuckDBDataChunk, INTEGER, VARCHAR } = duckdb;
 export const EVENT_STAGING = 'usage_staging';
 export const METADATA_STAGING = 'usage_staging_metadata';
 
+/** Interned columns of UsageEventColumns, staged as `<name>_c` codes, in this order. */
+const CODED_COLUMNS = ['source', 'org', 'day', 'product', 'feature', 'apiKey', 'fileType'] as const;
+const TEXT_COLUMNS = ['eventId', 'eventTime', 'credits', 'jobId', 'metadataJson'] as const;
+
 const EVENT_COLUMNS: [string, DuckDBType][] = [
   ['grp', INTEGER],
-  ['event_id', VARCHAR],
   ['source_c', INTEGER],
   ['org_c', INTEGER],
-  ['event_time', VARCHAR],
   ['day_c', INTEGER],
   ['product_c', INTEGER],
   ['feature_c', INTEGER],
   ['api_key_c', INTEGER],
   ['file_type_c', INTEGER],
   ['pages', INTEGER],
-  ['credits', VARCHAR],
-  ['job_id', VARCHAR],
   ['is_async', BOOLEAN],
-  ['metadata_json', VARCHAR],
   // Code of the event's groupable metadata entries as a combination (0: none).
   ['meta_c', INTEGER],
+  ['event_id', VARCHAR],
+  ['event_time', VARCHAR],
+  ['credits', VARCHAR],
+  ['job_id', VARCHAR],
+  ['metadata_json', VARCHAR],
 ];
 /** One row per entry of each distinct combination of metadata entries in the write. */
 const METADATA_COLUMNS: [string, DuckDBType][] = [
@@ -54,79 +58,81 @@ export interface StagedWrite {
   carriesMetadata: boolean;
 }
 
-/** Interns low-cardinality text as integer codes (1-based, for `list[code]`). */
-class Dictionary {
-  readonly values: string[] = [];
-  private readonly codes = new Map<string, number>();
-
-  code(value: string): number {
-    let code = this.codes.get(value);
-    if (code === undefined) {
-      this.values.push(value);
-      code = this.values.length;
-      this.codes.set(value, code);
-    }
-    return code;
-  }
-}
-
-/** Stages `groups` (an event's `grp` is its group's position). */
+/**
+ * Stages `groups` (an event's `grp` is its group's position). Each group brings its own
+ * dictionary and metadata combinations; they are laid end to end, so a group's codes move
+ * by the number of entries before it (a text repeated across groups just has two codes).
+ */
 export async function stageEvents(
   connection: DuckDBConnection,
-  groups: NormalizedUsageEvent[][],
+  groups: readonly UsageEventColumns[],
 ): Promise<StagedWrite> {
-  const dict = new Dictionary();
+  const total = groups.reduce((n, g) => n + g.length, 0);
+  const dictionary: string[] = [];
   const days = new Set<string>();
-  const rows: unknown[][] = EVENT_COLUMNS.map(() => []);
+  const grp = new Int32Array(total);
+  const coded = CODED_COLUMNS.map(() => new Int32Array(total));
+  const combo = new Int32Array(total);
+  const text: (string | null)[][] = TEXT_COLUMNS.map(() => []);
   const meta: number[][] = METADATA_COLUMNS.map(() => []);
-  // Dashboards' metadata has few distinct combinations (team x env...), so the MAP column
-  // and the metadata rollups are built once per combination, not once per event.
-  const combos = new Map<string, number>();
-  const comboCode = (metadata: Record<string, string>): number => {
-    const codes: number[] = [];
-    for (const key in metadata) codes.push(dict.code(key), dict.code(metadata[key]));
-    if (codes.length === 0) return 0;
-    const signature = codes.join(',');
-    let combo = combos.get(signature);
-    if (combo === undefined) {
-      combo = combos.size + 1;
-      combos.set(signature, combo);
-      for (let i = 0; i < codes.length; i += 2) {
-        meta[0].push(combo);
-        meta[1].push(i / 2);
-        meta[2].push(codes[i]);
-        meta[3].push(codes[i + 1]);
-      }
+  let row = 0;
+  let comboBase = 0;
+  groups.forEach((group, index) => {
+    const codeBase = dictionary.length;
+    for (const value of group.dictionary) dictionary.push(value);
+    grp.fill(index, row, row + group.length);
+    CODED_COLUMNS.forEach((name, c) => {
+      const target = coded[c];
+      const source = group[name];
+      for (let r = 0; r < group.length; r++) target[row + r] = source[r] + codeBase;
+    });
+    for (let r = 0; r < group.length; r++) {
+      combo[row + r] = group.combo[r] === 0 ? 0 : group.combo[r] + comboBase;
     }
-    return combo;
-  };
-  groups.forEach((events, grp) => {
-    for (const e of events) {
-      days.add(e.day);
-      const values = [
-        grp,
-        e.eventId,
-        dict.code(e.source),
-        dict.code(e.orgId),
-        e.eventTime,
-        dict.code(e.day),
-        dict.code(e.product),
-        dict.code(e.feature),
-        dict.code(e.apiKeyId),
-        dict.code(e.fileType),
-        e.pages,
-        e.credits,
-        e.jobId,
-        e.isAsync,
-        e.metadataJson,
-        comboCode(e.metadata),
-      ];
-      for (let c = 0; c < values.length; c++) rows[c].push(values[c]);
+    for (const code of new Set(group.day)) days.add(group.dictionary[code - 1]);
+    TEXT_COLUMNS.forEach((name, c) => {
+      for (const value of group[name]) text[c].push(value);
+    });
+    const entries = group.comboEntries;
+    let combos = 0;
+    for (let i = 0; i < entries.combo.length; i++) {
+      meta[0].push(entries.combo[i] + comboBase);
+      meta[1].push(entries.pos[i]);
+      meta[2].push(entries.key[i] + codeBase);
+      meta[3].push(entries.value[i] + codeBase);
+      combos = Math.max(combos, entries.combo[i]);
     }
+    row += group.length;
+    comboBase += combos;
   });
-  await appendColumns(connection, EVENT_STAGING, EVENT_COLUMNS, rows);
+  const pagesAndFlags = [
+    concatenated(groups, (g) => g.pages, Int32Array, total),
+    concatenated(groups, (g) => g.isAsync, Uint8Array, total),
+  ];
+  await appendColumns(connection, EVENT_STAGING, EVENT_COLUMNS, [
+    grp,
+    ...coded,
+    ...pagesAndFlags,
+    combo,
+    ...text,
+  ]);
   await appendColumns(connection, METADATA_STAGING, METADATA_COLUMNS, meta);
-  return { dictionary: dict.values, days: [...days].sort(), carriesMetadata: meta[0].length > 0 };
+  return { dictionary, days: [...days].sort(), carriesMetadata: meta[0].length > 0 };
+}
+
+function concatenated<A extends Int32Array | Uint8Array>(
+  groups: readonly UsageEventColumns[],
+  column: (group: UsageEventColumns) => A,
+  type: { new (length: number): A },
+  total: number,
+): A {
+  const target = new type(total);
+  let offset = 0;
+  for (const group of groups) {
+    target.set(column(group), offset);
+    offset += group.length;
+  }
+  return target;
 }
 
 /**
@@ -138,7 +144,7 @@ async function appendColumns(
   connection: DuckDBConnection,
   table: string,
   columns: [string, DuckDBType][],
-  values: unknown[][],
+  values: ArrayLike<unknown>[],
 ): Promise<void> {
   const definition = columns.map(([name, type]) => `${name} ${type.toString()}`).join(', ');
   await connection.run(`CREATE OR REPLACE TEMP TABLE ${table} (${definition})`);
@@ -150,9 +156,15 @@ async function appendColumns(
     const size = Math.min(CHUNK_ROWS, rowCount - start);
     const chunk = DuckDBDataChunk.create(types, size);
     for (let c = 0; c < columns.length; c++) {
-      chunk.setColumnValues(c, values[c].slice(start, start + size) as never);
+      chunk.setColumnValues(c, slice(values[c], start, start + size) as never);
     }
     appender.appendDataChunk(chunk);
   }
   appender.closeSync();
+}
+
+function slice(values: ArrayLike<unknown>, start: number, end: number): ArrayLike<unknown> {
+  return Array.isArray(values)
+    ? values.slice(start, end)
+    : (values as Int32Array).subarray(start, end);
 }

@@ -2,10 +2,11 @@ import { describe, expect, it, jest } from '@jest/globals';
 import type { AppConfig } from '../../config/app-config.js';
 import type { MetadataKeyService } from '../metadata/metadata-key.service.js';
 import { UsageWatermarks } from '../usage-watermarks.js';
-import type { NormalizedUsageEvent } from './normalized-usage-event.js';
+import type { UsageEventColumns } from './usage-event-columns.js';
 import type { OrgDirectoryRepository } from './org-directory.repository.js';
 import type { UsageIngestMetrics } from './usage-ingest.metrics.js';
 import { UsageIngestService } from './usage-ingest.service.js';
+import { UsageNormalizer } from './usage-normalizer.js';
 import type { BatchWriteResult, UsageStoreRepository } from './usage-store.repository.js';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
@@ -33,23 +34,24 @@ function event(id: string, orgId: string, extra: Record<string, unknown> = {}): 
 
 const counter = () => ({ inc: jest.fn() });
 
-function setup(write: (groups: NormalizedUsageEvent[][]) => BatchWriteResult) {
+function setup(write: (groups: UsageEventColumns[]) => BatchWriteResult) {
   const watermarks = new UsageWatermarks();
   const forgetUsable = jest.fn();
-  const writeBatch = jest.fn(async (groups: NormalizedUsageEvent[][]) => write(groups));
+  const writeBatch = jest.fn(async (groups: UsageEventColumns[]) => write(groups));
   const metrics = {
     ingested: counter(),
     duplicates: counter(),
     rejected: counter(),
     batchWrite: { startTimer: () => () => 0 },
   };
+  const config = {
+    usage: {
+      normalizer: { maxFutureSkewMs: 300_000, maxAgeMs: 730 * 86_400_000 },
+      cardinality: { maxDistinctValues: 1000, minEventsForRatio: 200, maxDistinctRatio: 0.5 },
+    },
+  } as AppConfig;
   const service = new UsageIngestService(
-    {
-      usage: {
-        normalizer: { maxFutureSkewMs: 300_000, maxAgeMs: 730 * 86_400_000 },
-        cardinality: { maxDistinctValues: 1000, minEventsForRatio: 200, maxDistinctRatio: 0.5 },
-      },
-    } as AppConfig,
+    config,
     {
       existing: async (ids: Set<string>) => new Set([...ids].filter((id) => id !== 'org_gone')),
     } as unknown as OrgDirectoryRepository,
@@ -57,6 +59,7 @@ function setup(write: (groups: NormalizedUsageEvent[][]) => BatchWriteResult) {
     metrics as unknown as UsageIngestMetrics,
     { forgetUsable } as unknown as MetadataKeyService,
     watermarks,
+    new UsageNormalizer(config),
   );
   return { service, watermarks, writeBatch, forgetUsable, metrics };
 }
@@ -73,7 +76,7 @@ describe('UsageIngestService', () => {
       NOW,
     );
     expect(writeBatch).toHaveBeenCalledTimes(1);
-    expect(writeBatch.mock.calls[0][0][0].map((e) => e.eventId)).toEqual(['e1', 'e3']);
+    expect(writeBatch.mock.calls[0][0][0].eventId).toEqual(['e1', 'e3']);
     expect(outcome.accepted).toBe(1);
     expect(outcome.duplicates).toBe(1);
     expect(outcome.rejected.map((r) => [r.index, r.rejection.reason])).toEqual([

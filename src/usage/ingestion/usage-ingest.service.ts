@@ -7,8 +7,9 @@ import { UsageStoreRepository } from './usage-store.repository.js';
 import { UsageIngestMetrics } from './usage-ingest.metrics.js';
 import { MetadataKeyService } from '../metadata/metadata-key.service.js';
 import { UsageWatermarks } from '../usage-watermarks.js';
-import { normalizeUsageEvent } from './usage-event.normalizer.js';
-import type { NormalizedUsageEvent, UsageEventRejection } from './normalized-usage-event.js';
+import type { UsageEventRejection } from './normalized-usage-event.js';
+import { selectRows, type UsageEventColumns } from './usage-event-columns.js';
+import { UsageNormalizer } from './usage-normalizer.js';
 
 /**
  * Events of one merged write at most (a few Kafka partition batches). A write's fixed cost
@@ -42,7 +43,7 @@ export interface SubmittedIngest {
 @Injectable()
 export class UsageIngestService {
   private readonly logger = new Logger(UsageIngestService.name);
-  private readonly writes = new GroupCommit<NormalizedUsageEvent, GroupCounts>(
+  private readonly writes = new GroupCommit<UsageEventColumns, GroupCounts>(
     (groups) => this.write(groups),
     MAX_EVENTS_PER_WRITE,
   );
@@ -54,6 +55,7 @@ export class UsageIngestService {
     private readonly metrics: UsageIngestMetrics,
     private readonly metadataKeys: MetadataKeyService,
     private readonly watermarks: UsageWatermarks,
+    private readonly normalizer: UsageNormalizer,
   ) {}
 
   /** `payloads` are raw message values (bytes or text) or already-parsed objects. */
@@ -70,24 +72,8 @@ export class UsageIngestService {
    * next (the Kafka consumer, per partition) keeps its events' order in the store.
    */
   async submit(payloads: readonly unknown[], now = new Date()): Promise<SubmittedIngest> {
-    const rejected: IngestOutcome['rejected'] = [];
-    const candidates: { index: number; event: NormalizedUsageEvent }[] = [];
-    payloads.forEach((payload, index) => {
-      const result = normalizeUsageEvent(payload, now, this.config.usage.normalizer);
-      if (result.ok) candidates.push({ index, event: result.event });
-      else rejected.push({ index, rejection: result.rejection });
-    });
-
-    const known = await this.orgs.existing(new Set(candidates.map((c) => c.event.orgId)));
-    const accepted: NormalizedUsageEvent[] = [];
-    for (const { index, event } of candidates) {
-      if (known.has(event.orgId)) accepted.push(event);
-      else
-        rejected.push({
-          index,
-          rejection: { reason: 'unknown_org', detail: `org ${event.orgId} does not exist` },
-        });
-    }
+    const { columns, inputIndex, rejected } = await this.normalizer.normalize(payloads, now);
+    const accepted = await this.withKnownOrgs(columns, inputIndex, rejected);
     rejected.sort((a, b) => a.index - b.index);
     for (const { rejection } of rejected) this.metrics.rejected.inc({ reason: rejection.reason });
 
@@ -98,8 +84,33 @@ export class UsageIngestService {
     return { rejected, written };
   }
 
+  /** The rows whose org exists; the others join `rejected` as `unknown_org`. */
+  private async withKnownOrgs(
+    columns: UsageEventColumns,
+    inputIndex: Int32Array,
+    rejected: IngestOutcome['rejected'],
+  ): Promise<UsageEventColumns> {
+    const orgCodes = new Set(columns.org);
+    const known = await this.orgs.existing(
+      new Set([...orgCodes].map((code) => columns.dictionary[code - 1])),
+    );
+    const unknownCodes = new Set(
+      [...orgCodes].filter((c) => !known.has(columns.dictionary[c - 1])),
+    );
+    if (unknownCodes.size === 0) return columns;
+    for (let row = 0; row < columns.length; row++) {
+      if (!unknownCodes.has(columns.org[row])) continue;
+      const orgId = columns.dictionary[columns.org[row] - 1];
+      rejected.push({
+        index: inputIndex[row],
+        rejection: { reason: 'unknown_org', detail: `org ${orgId} does not exist` },
+      });
+    }
+    return selectRows(columns, (row) => !unknownCodes.has(columns.org[row]));
+  }
+
   /** One transaction for the groups merged by the group commit. */
-  private async write(groups: NormalizedUsageEvent[][]): Promise<GroupCounts[]> {
+  private async write(groups: UsageEventColumns[]): Promise<GroupCounts[]> {
     const stopTimer = this.metrics.batchWrite.startTimer();
     const written = await this.store.writeBatch(groups, this.config.usage.cardinality);
     stopTimer();

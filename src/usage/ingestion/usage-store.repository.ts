@@ -3,7 +3,7 @@ import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { duckdb } from '../../database/duckdb-api.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
 import type { CardinalityRule } from '../../config/usage.types.js';
-import type { NormalizedUsageEvent } from './normalized-usage-event.js';
+import { selectRows, type UsageEventColumns } from './usage-event-columns.js';
 import { EVENT_STAGING, METADATA_STAGING, stageEvents } from './usage-event-staging.js';
 import { applyMetadata } from './usage-metadata.writer.js';
 
@@ -33,6 +33,18 @@ const CLUSTERED_ROLLUPS = [
   },
 ];
 
+/** The connection-local tables one write creates (staging and intermediate results). */
+const WRITE_TEMP_TABLES = [
+  EVENT_STAGING,
+  METADATA_STAGING,
+  'batch_new',
+  'batch_daily_meta',
+  'batch_daily',
+  'batch_metadata',
+  'batch_keys',
+  'newly_rejected',
+];
+
 /**
  * Writes batches of normalized usage events: the events table (deduped on (source, id))
  * and the rollups, in one transaction, so the export never sees a half-written batch and
@@ -48,7 +60,7 @@ export class UsageStoreRepository {
    * write, the first occurrence of an event wins: later copies count as duplicates.
    */
   async writeBatch(
-    groups: NormalizedUsageEvent[][],
+    groups: readonly UsageEventColumns[],
     rule: CardinalityRule,
   ): Promise<BatchWriteResult> {
     const staged = groups.reduce((n, g) => n + g.length, 0);
@@ -66,6 +78,11 @@ export class UsageStoreRepository {
       try {
         const firstBatchId = await this.reserveBatchIds(connection, groups.length);
         const result = await this.applyStaged(connection, groups, firstBatchId, rule);
+        // The temp tables would keep this write's rows in memory until the next write
+        // replaced them (~100 MB at 30,000 events); dropped in the transaction, they go now.
+        for (const table of WRITE_TEMP_TABLES) {
+          await connection.run(`DROP TABLE IF EXISTS temp.${table}`);
+        }
         await connection.run('COMMIT');
         return result;
       } catch (error) {
@@ -127,7 +144,7 @@ export class UsageStoreRepository {
    */
   private async applyStaged(
     connection: DuckDBConnection,
-    groups: NormalizedUsageEvent[][],
+    groups: readonly UsageEventColumns[],
     firstBatchId: bigint,
     rule: CardinalityRule,
   ): Promise<BatchWriteResult> {
@@ -245,17 +262,22 @@ export function dayRanges(days: string[], maxRanges = 8): [string, string][] {
   return ranges;
 }
 
-/** The groups with every repeat of an earlier (source, id) of the same write left out. */
-function withoutRepeats(groups: NormalizedUsageEvent[][]): NormalizedUsageEvent[][] {
+/**
+ * The groups with every repeat of an earlier (source, id) of the same write left out: the
+ * first copy wins, later ones count as duplicates. (A window over the staged rows did the
+ * same in DuckDB at ~3 µs per event on the writer's thread.)
+ */
+function withoutRepeats(groups: readonly UsageEventColumns[]): UsageEventColumns[] {
   const seen = new Set<string>();
-  return groups.map((events) =>
-    events.filter((e) => {
-      const key = `${e.source}\u0000${e.eventId}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    }),
-  );
+  return groups.map((group) => {
+    const repeats = new Set<number>();
+    for (let row = 0; row < group.length; row++) {
+      const identity = `${group.dictionary[group.source[row] - 1]}\u0000${group.eventId[row]}`;
+      if (seen.has(identity)) repeats.add(row);
+      else seen.add(identity);
+    }
+    return repeats.size === 0 ? group : selectRows(group, (row) => !repeats.has(row));
+  });
 }
 
 export type { CardinalityRule } from '../../config/usage.types.js';

@@ -1,0 +1,205 @@
+import type { NormalizerPolicy } from '../../config/usage.types.js';
+import type { UsageEventRejection } from './normalized-usage-event.js';
+import { normalizeUsageEvent } from './usage-event.normalizer.js';
+
+/**
+ * Accepted usage events of one batch as columns, the form the store stages them in.
+ *
+ * Built where the events are parsed (the normalizer thread, or inline), so the events that
+ * wait for their write are a few typed arrays and string arrays instead of one object per
+ * event, and cross between threads mostly by transfer. Low-cardinality text (source, org,
+ * day, product, feature, API key, file type, metadata keys and values) is interned:
+ * code `c` stands for `dictionary[c - 1]` (DuckDB lists are 1-based).
+ */
+export interface UsageEventColumns {
+  readonly length: number;
+  readonly dictionary: string[];
+  readonly source: Int32Array;
+  readonly org: Int32Array;
+  readonly day: Int32Array;
+  readonly product: Int32Array;
+  readonly feature: Int32Array;
+  readonly apiKey: Int32Array;
+  readonly fileType: Int32Array;
+  readonly pages: Int32Array;
+  readonly isAsync: Uint8Array;
+  /** Combination of the event's groupable metadata entries (0: none). */
+  readonly combo: Int32Array;
+  readonly eventId: string[];
+  readonly eventTime: string[];
+  readonly credits: string[];
+  readonly jobId: (string | null)[];
+  readonly metadataJson: (string | null)[];
+  /** The entries of every combination: one row per (combination, position). */
+  readonly comboEntries: ComboEntries;
+}
+
+export interface ComboEntries {
+  readonly combo: Int32Array;
+  readonly pos: Int32Array;
+  readonly key: Int32Array;
+  readonly value: Int32Array;
+}
+
+export interface NormalizedBatch {
+  columns: UsageEventColumns;
+  /** Input position of each accepted row. */
+  inputIndex: Int32Array;
+  /** Input position and reason of every refused payload, in input order. */
+  rejected: { index: number; rejection: UsageEventRejection }[];
+}
+
+const CODED = ['source', 'org', 'day', 'product', 'feature', 'apiKey', 'fileType'] as const;
+
+/** Validates and normalizes every payload (raw bytes, text or parsed objects) into columns. */
+export function normalizeToColumns(
+  payloads: readonly unknown[],
+  now: Date,
+  policy: NormalizerPolicy,
+): NormalizedBatch {
+  const dictionary: string[] = [];
+  const codes = new Map<string, number>();
+  const code = (text: string): number => {
+    let c = codes.get(text);
+    if (c === undefined) {
+      c = dictionary.push(text);
+      codes.set(text, c);
+    }
+    return c;
+  };
+  const n = payloads.length;
+  const ints = {
+    source: new Int32Array(n),
+    org: new Int32Array(n),
+    day: new Int32Array(n),
+    product: new Int32Array(n),
+    feature: new Int32Array(n),
+    apiKey: new Int32Array(n),
+    fileType: new Int32Array(n),
+    pages: new Int32Array(n),
+    combo: new Int32Array(n),
+  };
+  const isAsync = new Uint8Array(n);
+  const inputIndex = new Int32Array(n);
+  const eventId: string[] = [];
+  const eventTime: string[] = [];
+  const credits: string[] = [];
+  const jobId: (string | null)[] = [];
+  const metadataJson: (string | null)[] = [];
+  const entries: number[][] = [[], [], [], []];
+  const combos = new Map<string, number>();
+  const rejected: NormalizedBatch['rejected'] = [];
+  let row = 0;
+
+  for (let index = 0; index < n; index++) {
+    const result = normalizeUsageEvent(payloads[index], now, policy);
+    if (!result.ok) {
+      rejected.push({ index, rejection: result.rejection });
+      continue;
+    }
+    const e = result.event;
+    ints.source[row] = code(e.source);
+    ints.org[row] = code(e.orgId);
+    ints.day[row] = code(e.day);
+    ints.product[row] = code(e.product);
+    ints.feature[row] = code(e.feature);
+    ints.apiKey[row] = code(e.apiKeyId);
+    ints.fileType[row] = code(e.fileType);
+    ints.pages[row] = e.pages;
+    isAsync[row] = e.isAsync ? 1 : 0;
+    // Dashboards' metadata has few distinct combinations (team x env...), so the MAP
+    // column and the metadata rollups are built once per combination, not once per event.
+    const pairs: number[] = [];
+    for (const key in e.metadata) pairs.push(code(key), code(e.metadata[key]));
+    if (pairs.length > 0) {
+      const signature = pairs.join(',');
+      let combo = combos.get(signature);
+      if (combo === undefined) {
+        combo = combos.size + 1;
+        combos.set(signature, combo);
+        for (let i = 0; i < pairs.length; i += 2) {
+          entries[0].push(combo);
+          entries[1].push(i / 2);
+          entries[2].push(pairs[i]);
+          entries[3].push(pairs[i + 1]);
+        }
+      }
+      ints.combo[row] = combo;
+    }
+    eventId.push(e.eventId);
+    eventTime.push(e.eventTime);
+    credits.push(e.credits);
+    jobId.push(e.jobId);
+    metadataJson.push(e.metadataJson);
+    inputIndex[row] = index;
+    row++;
+  }
+
+  const cut = <A extends Int32Array | Uint8Array>(array: A): A => array.slice(0, row) as A;
+  const columns: UsageEventColumns = {
+    length: row,
+    dictionary,
+    source: cut(ints.source),
+    org: cut(ints.org),
+    day: cut(ints.day),
+    product: cut(ints.product),
+    feature: cut(ints.feature),
+    apiKey: cut(ints.apiKey),
+    fileType: cut(ints.fileType),
+    pages: cut(ints.pages),
+    isAsync: cut(isAsync),
+    combo: cut(ints.combo),
+    eventId,
+    eventTime,
+    credits,
+    jobId,
+    metadataJson,
+    comboEntries: {
+      combo: Int32Array.from(entries[0]),
+      pos: Int32Array.from(entries[1]),
+      key: Int32Array.from(entries[2]),
+      value: Int32Array.from(entries[3]),
+    },
+  };
+  return { columns, inputIndex: cut(inputIndex), rejected };
+}
+
+/** The rows where `keep` is true (same dictionary and combinations). */
+export function selectRows(
+  columns: UsageEventColumns,
+  keep: (row: number) => boolean,
+): UsageEventColumns {
+  const rows: number[] = [];
+  for (let r = 0; r < columns.length; r++) if (keep(r)) rows.push(r);
+  const pick = <A extends Int32Array | Uint8Array>(array: A): A => {
+    const picked = new (array.constructor as new (length: number) => A)(rows.length);
+    rows.forEach((r, i) => (picked[i] = array[r]));
+    return picked;
+  };
+  const pickText = <T>(array: T[]): T[] => rows.map((r) => array[r]);
+  const selected = { ...columns, length: rows.length } as {
+    -readonly [K in keyof UsageEventColumns]: UsageEventColumns[K];
+  };
+  for (const name of [...CODED, 'pages', 'combo'] as const) selected[name] = pick(columns[name]);
+  selected.isAsync = pick(columns.isAsync);
+  selected.eventId = pickText(columns.eventId);
+  selected.eventTime = pickText(columns.eventTime);
+  selected.credits = pickText(columns.credits);
+  selected.jobId = pickText(columns.jobId);
+  selected.metadataJson = pickText(columns.metadataJson);
+  return selected;
+}
+
+/** The typed arrays' buffers, for `postMessage`'s transfer list. */
+export function transferables(batch: NormalizedBatch): ArrayBuffer[] {
+  const { columns } = batch;
+  const arrays = [
+    ...CODED.map((name) => columns[name]),
+    columns.pages,
+    columns.combo,
+    columns.isAsync,
+    ...Object.values(columns.comboEntries),
+    batch.inputIndex,
+  ];
+  return arrays.map((a) => a.buffer as ArrayBuffer);
+}
