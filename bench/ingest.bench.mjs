@@ -139,6 +139,9 @@ async function drain(baseUrl, pid, target) {
   const batchesBefore = await metric(baseUrl, 'docproc_usage_batch_write_seconds_count');
   const writeSecondsBefore = await metric(baseUrl, 'docproc_usage_batch_write_seconds_sum');
   let peakRss = 0;
+  // The breakdown at the sample with the highest RSS (the true peak may fall between samples).
+  let peakSampledRss = 0;
+  let atPeak = null;
   const samples = [];
   let firstAt = null;
   let ingested = before;
@@ -148,6 +151,10 @@ async function drain(baseUrl, pid, target) {
     await sleep(500);
     ingested = await metric(baseUrl, 'docproc_usage_events_ingested_total');
     const { rss, hwm } = rssOf(pid);
+    if (rss > peakSampledRss) {
+      peakSampledRss = rss;
+      atPeak = await memoryOf(baseUrl, pid);
+    }
     peakRss = Math.max(peakRss, rss, hwm);
     const at = performance.now();
     if (ingested > before && firstAt === null) firstAt = { at, ingested };
@@ -171,7 +178,7 @@ async function drain(baseUrl, pid, target) {
     last.at > firstAt.at
       ? (last.ingested - firstAt.ingested) / ((last.at - firstAt.at) / 1000)
       : last.ingested - before;
-  return { eventsPerSec, cpuSeconds, peakRss, windows, batches, writeSeconds };
+  return { eventsPerSec, cpuSeconds, peakRss, atPeak, windows, batches, writeSeconds };
 }
 
 function summary(batch) {
@@ -187,6 +194,7 @@ function summary(batch) {
     meanEventsPerWrite: Math.round(TOTAL / Math.max(1, batch.batches)),
     meanWriteMs: Number(((batch.writeSeconds / Math.max(1, batch.batches)) * 1000).toFixed(1)),
     peakRssMB: Math.round(batch.peakRss / 2 ** 20),
+    memoryAtPeakSample: batch.atPeak,
   };
 }
 
@@ -272,7 +280,12 @@ async function main() {
       KAFKA_CONSUMER_GROUP: group,
       KAFKA_LAG_INTERVAL_MS: '1000',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // BENCH_SERVER_LOG=<file> keeps the server's log (warnings and errors) there.
+    stdio: [
+      'ignore',
+      process.env.BENCH_SERVER_LOG ? fs.openSync(process.env.BENCH_SERVER_LOG, 'w') : 'ignore',
+      'inherit',
+    ],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   for (;;) {

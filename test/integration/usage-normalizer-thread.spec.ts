@@ -57,6 +57,16 @@ describe('NormalizerThread (a real worker thread)', () => {
     expect(next.columns.length).toBe(10);
   });
 
+  it('fails with a plain Error when the thread throws, which kafkajs retries instead of giving up', async () => {
+    thread = new NormalizerThread(path.join(ROOT, 'test/support/failing-thread.mjs'));
+    const failure = await thread
+      .normalize(messages('defect', 1), NOW, DEFAULT_NORMALIZER_POLICY)
+      .catch((error: unknown) => error as Error);
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).name).toBe('Error');
+    expect((failure as Error).message).toMatch(/thread failed: notDefinedAnywhere is not defined/);
+  });
+
   it('fails, without hanging, when the thread cannot start', async () => {
     thread = new NormalizerThread(path.join(ROOT, 'no-such-entry.js'));
     await expect(

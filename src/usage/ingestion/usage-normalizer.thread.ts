@@ -65,7 +65,11 @@ export class NormalizerThread {
     const worker = new Worker(this.entry, { execArgv: this.execArgv });
     worker.unref();
     worker.on('message', (reply: NormalizeReply) => this.settle(reply));
-    worker.on('error', (error) => this.died(worker, error));
+    // A plain Error whatever the thread threw: kafkajs gives up on a consumer for good after
+    // a TypeError or ReferenceError, while a failed batch should be retried on a new thread.
+    worker.on('error', (error) =>
+      this.died(worker, new Error(`usage normalizer thread failed: ${error.message}`)),
+    );
     worker.on('exit', (code) =>
       this.died(worker, new Error(`usage normalizer thread exited with code ${code}`)),
     );

@@ -23,6 +23,20 @@ import { deadLetterMessage } from './dead-letter.js';
 import { KafkaClients } from './kafka-clients.service.js';
 
 const START_RETRY_MS = 2_000;
+
+/**
+ * The refused messages with their reasons: the only part of a batch that stays referenced
+ * until its write committed. Built here, not in a closure of `handleBatch`: V8 keeps one
+ * context per function scope, so a closure there that read `messages` would keep the whole
+ * batch, and through its value slices kafkajs' fetch buffers, alive in the commit callback
+ * for the length of the write (long enough to be promoted to the old generation).
+ */
+function refusedMessages(
+  messages: KafkaMessage[],
+  rejected: { index: number; rejection: UsageEventRejection }[],
+): { message: KafkaMessage; rejection: UsageEventRejection }[] {
+  return rejected.map(({ index, rejection }) => ({ message: messages[index], rejection }));
+}
 /**
  * Events fetched but not yet committed, at most: enough for the next fetches to queue up
  * behind a running write (and so merge into one larger write), bounded for memory.
@@ -234,11 +248,7 @@ export class UsageKafkaConsumer
     try {
       const submitted = await this.ingest.submit(messages.map((m) => m.value));
       const last = messages[messages.length - 1].offset;
-      // Only the dead-letter material stays referenced until the write committed.
-      const refused = submitted.rejected.map(({ index, rejection }) => ({
-        message: messages[index],
-        rejection,
-      }));
+      const refused = refusedMessages(messages, submitted.rejected);
       commits.add(partition, messages.length, submitted.written, async () => {
         if (refused.length > 0) await this.deadLetter(topic, partition, refused);
         const next = String(Number(last) + 1);
