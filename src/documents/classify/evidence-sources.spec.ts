@@ -90,6 +90,23 @@ describe('layout signals', () => {
     expect(lemmas(invoice)).not.toContain('purchase');
   });
 
+  it("reads a one-item slip whose prices carry the till's tax class as a purchase, in Deep Classify", () => {
+    const slip = [
+      'toom Baumarkt GmbH',
+      'Gruner Weg 41',
+      '4006825607727 Spindelmaher',
+      '1.000 STK 49.99 19',
+      'SUMME EUR 49.99 x',
+      'GEGEBEN BAR 50.00',
+      'RUCKGELD EUR 0.01',
+      '06.04.2020 14:43 2875',
+    ].join('\n');
+    const deep = signalTerms(slip, 0, true).map((term) => term.lemma);
+    expect(deep).toEqual(expect.arrayContaining(['purchase', 'item', 'price']));
+    // The plain reading sees two priced rows only: no slip for the default model.
+    expect(lemmas(slip)).not.toContain('purchase');
+  });
+
   it('reads spans of months and years at either end of a line as jobs held', () => {
     const cv = [
       'PhD Princeton University, Computer Science',

@@ -23,6 +23,14 @@ const AMOUNT = String.raw`-?\d{1,3}(?:[.,' ]\d{3})*[.,]\d{2}`;
 const DATE = String.raw`(?:\d{1,2}[./-]\d{1,2}(?:[./-]\d{2,4})?|\d{4}-\d{2}-\d{2})`;
 /** An amount closing a line (with a tax class, currency or star after it on receipts). */
 const PRICE_AT_END = new RegExp(String.raw`\s${AMOUNT}\s*(?:[A-Z]\b|[*€$£]|EUR|zł|PLN)?\s*$`, 'u');
+/**
+ * The same with a till's tax class after the price: "49.99 19", "2,49 1", "49.99 x" (a
+ * photographed slip's "A" or "*" often comes out of OCR as a small letter or a digit).
+ */
+const PRICE_WITH_TAX_CLASS = new RegExp(
+  String.raw`\s${AMOUNT}\s*(?:[A-Za-z]|\d{1,2}|[*€$£]|EUR|zł|PLN)?\s*$`,
+  'u',
+);
 const LETTER = /\p{L}/u;
 /** Layout lines are short; a longer "line" is running text (or text without line breaks). */
 const MAX_LINE = 200;
@@ -43,13 +51,12 @@ const SLIP_LINES = 90;
 const SLIP_LINE_CHARS = 42;
 const PRICED_ROWS = 3;
 
-function pricedRows(all: readonly string[]): number {
-  return all.filter(
-    (line) => LETTER.test(line) && PRICE_AT_END.test(line) && !LEADING_DATE.test(line),
-  ).length;
+function pricedRows(all: readonly string[], price = PRICE_AT_END): number {
+  return all.filter((line) => LETTER.test(line) && price.test(line) && !LEADING_DATE.test(line))
+    .length;
 }
 
-function tillSlip(page: string, all: readonly string[]): boolean {
+function tillSlip(page: string, all: readonly string[], price = PRICE_AT_END): boolean {
   const filled = all.filter((line) => line.trim() !== '');
   if (filled.length === 0 || filled.length > SLIP_LINES) return false;
   const short = filled.filter(
@@ -57,7 +64,7 @@ function tillSlip(page: string, all: readonly string[]): boolean {
   ).length;
   return (
     short >= 0.8 * filled.length &&
-    pricedRows(all) >= PRICED_ROWS &&
+    pricedRows(all, price) >= PRICED_ROWS &&
     (page.match(CLOCK)?.length ?? 0) > 0
   );
 }
@@ -142,6 +149,16 @@ const SIGNALS: readonly Signal[] = [
   { words: 'time', min: 1, count: matches(CLOCK) },
   // A till slip: a short page of short lines, priced rows and the clock time of the sale.
   { words: 'purchase', min: 1, count: (page, all) => (tillSlip(page, all) ? 1 : 0) },
+  // Deep Classify also reads a slip whose prices carry the till's tax class (a one-item
+  // slip then still has its item, total, cash and change rows), when the plain reading
+  // did not already find the slip.
+  {
+    words: 'purchase item price',
+    min: 1,
+    count: (page, all) =>
+      !tillSlip(page, all) && tillSlip(page, all, PRICE_WITH_TAX_CLASS) ? 1 : 0,
+    deep: true,
+  },
   // A CV: contact block on top, dated entries; plain words a criterion for CVs would use.
   {
     words: 'resume of a person, jobs held, schooling, work experience, education',
