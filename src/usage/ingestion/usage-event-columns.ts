@@ -49,7 +49,18 @@ export interface NormalizedBatch {
   rejected: { index: number; rejection: UsageEventRejection }[];
 }
 
-const CODED = ['source', 'org', 'day', 'product', 'feature', 'apiKey', 'fileType'] as const;
+/** The interned columns, in the order the store stages them. */
+export const CODED_COLUMNS = [
+  'source',
+  'org',
+  'day',
+  'product',
+  'feature',
+  'apiKey',
+  'fileType',
+] as const;
+/** The text columns, in the order the store stages them. */
+export const TEXT_COLUMNS = ['eventId', 'eventTime', 'credits', 'jobId', 'metadataJson'] as const;
 
 /** Validates and normalizes every payload (raw bytes, text or parsed objects) into columns. */
 export function normalizeToColumns(
@@ -176,17 +187,14 @@ export function selectRows(
     rows.forEach((r, i) => (picked[i] = array[r]));
     return picked;
   };
-  const pickText = <T>(array: T[]): T[] => rows.map((r) => array[r]);
+  const pickText = (array: readonly unknown[]): unknown[] => rows.map((r) => array[r]);
   const selected = { ...columns, length: rows.length } as {
     -readonly [K in keyof UsageEventColumns]: UsageEventColumns[K];
   };
-  for (const name of [...CODED, 'pages', 'combo'] as const) selected[name] = pick(columns[name]);
+  for (const name of [...CODED_COLUMNS, 'pages', 'combo'] as const)
+    selected[name] = pick(columns[name]);
   selected.isAsync = pick(columns.isAsync);
-  selected.eventId = pickText(columns.eventId);
-  selected.eventTime = pickText(columns.eventTime);
-  selected.credits = pickText(columns.credits);
-  selected.jobId = pickText(columns.jobId);
-  selected.metadataJson = pickText(columns.metadataJson);
+  for (const name of TEXT_COLUMNS) (selected[name] as unknown[]) = pickText(columns[name]);
   return selected;
 }
 
@@ -194,7 +202,7 @@ export function selectRows(
 export function transferables(batch: NormalizedBatch): ArrayBuffer[] {
   const { columns } = batch;
   const arrays = [
-    ...CODED.map((name) => columns[name]),
+    ...CODED_COLUMNS.map((name) => columns[name]),
     columns.pages,
     columns.combo,
     columns.isAsync,

@@ -1,6 +1,6 @@
 import type { DuckDBConnection, DuckDBType } from '@duckdb/node-api';
 import { duckdb } from '../../database/duckdb-api.js';
-import type { UsageEventColumns } from './usage-event-columns.js';
+import { CODED_COLUMNS, TEXT_COLUMNS, type UsageEventColumns } from './usage-event-columns.js';
 
 const { BOOLEAN, DuckDBDataChunk, INTEGER, VARCHAR } = duckdb;
 
@@ -18,10 +18,7 @@ const { BOOLEAN, DuckDBDataChunk, INTEGER, VARCHAR } = duckdb;
 export const EVENT_STAGING = 'usage_staging';
 export const METADATA_STAGING = 'usage_staging_metadata';
 
-/** Interned columns of UsageEventColumns, staged as `<name>_c` codes, in this order. */
-const CODED_COLUMNS = ['source', 'org', 'day', 'product', 'feature', 'apiKey', 'fileType'] as const;
-const TEXT_COLUMNS = ['eventId', 'eventTime', 'credits', 'jobId', 'metadataJson'] as const;
-
+/** Staged columns: the codes of CODED_COLUMNS, then TEXT_COLUMNS, in their order. */
 const EVENT_COLUMNS: [string, DuckDBType][] = [
   ['grp', INTEGER],
   ['source_c', INTEGER],
