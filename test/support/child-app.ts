@@ -34,21 +34,27 @@ export class ChildApp {
   private child: ChildProcess | null = null;
   private exited: Promise<NodeJS.Signals | number | null> | null = null;
   stderr = '';
+  /** The end of the server's log (stdout) since the last start. */
+  log = '';
 
   constructor(
     private readonly buildDir: string,
     readonly port: number,
-    private readonly env: Record<string, string>,
+    readonly env: Record<string, string>,
   ) {
     this.baseUrl = `http://127.0.0.1:${port}`;
   }
 
   async start(): Promise<void> {
     this.stderr = '';
+    this.log = '';
     const child = spawn(process.execPath, [path.join(this.buildDir, 'src', 'main.js')], {
       cwd: ROOT,
       env: { ...process.env, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (chunk: Buffer) => {
+      this.log = (this.log + chunk.toString('utf8')).slice(-20_000);
     });
     child.stderr?.on('data', (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString('utf8')).slice(-20_000);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { normalizeToColumns, type NormalizedBatch } from './usage-event-columns.js';
@@ -18,8 +18,8 @@ const MIN_THREADED_BATCH = 256;
  * does not exist) are normalized inline by the same function.
  */
 @Injectable()
-export class UsageNormalizer implements OnModuleDestroy {
-  private readonly thread: NormalizerThread | null;
+export class UsageNormalizer implements OnApplicationShutdown {
+  private thread: NormalizerThread | null;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     const entry = fileURLToPath(WORKER_ENTRY);
@@ -34,8 +34,14 @@ export class UsageNormalizer implements OnModuleDestroy {
     return Promise.resolve(normalizeToColumns(payloads, now, policy));
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.thread?.close();
+  /**
+   * Closed after `beforeApplicationShutdown`, in which the Kafka consumer finishes the
+   * batches in hand (at module destroy it would fail them); later calls run inline.
+   */
+  async onApplicationShutdown(): Promise<void> {
+    const thread = this.thread;
+    this.thread = null;
+    await thread?.close();
   }
 }
 
