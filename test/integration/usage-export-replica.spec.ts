@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { seedAccount, type SeededAccount } from '../support/accounts.js';
-import { buildDist, ChildApp, freePort } from '../support/child-app.js';
-import { createTestTopic, produce } from '../support/kafka.js';
-import { startTestApp } from '../support/test-app.js';
+import type { SeededAccount } from '../support/accounts.js';
+import { ChildApp, freePort } from '../support/child-app.js';
+import { produce } from '../support/kafka.js';
+import { seededChildSetup } from '../support/seeded-child.js';
 import { usageEventMix } from '../support/usage-event-mix.js';
 import { kafkaAppEnv, waitFor } from '../support/usage-kafka.js';
 
@@ -32,15 +31,9 @@ async function requests(app: ChildApp, query = 'groupBy=product'): Promise<numbe
 }
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-replica-'));
-  const [buildDir, createdTopic] = await Promise.all([
-    buildDist('export-replica'),
-    createTestTopic('usage-replica', 3),
-  ]);
-  topic = createdTopic;
-  const seeding = await startTestApp({ DATA_DIR: dataDir });
-  acme = await seedAccount(seeding.app, 'Acme');
-  await seeding.close();
+  const { buildDir, ...setup } = await seededChildSetup('usage-replica', ['Acme']);
+  ({ topic, dataDir } = setup);
+  [acme] = setup.orgs;
   const snapshotDir = path.join(dataDir, 'snapshots');
   writer = new ChildApp(
     buildDir,

@@ -9,9 +9,8 @@ import { seedAccount, type SeededAccount } from '../support/accounts.js';
 import { freePort } from '../support/child-app.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { usageEventMix } from '../support/usage-event-mix.js';
-import { daysAgo } from '../support/usage-events.js';
 import {
-  exportMatchesReference,
+  expectExportOfLast30Days,
   groupCaughtUp,
   kafkaAppEnv,
   waitFor,
@@ -111,19 +110,7 @@ describe('Kafka usage ingestion across a broker restart', () => {
     expect(await ingested()).toBe(22_000);
     expect(atStop).toBeLessThan(22_000);
 
-    const comparisons = await exportMatchesReference(
-      t!.baseUrl,
-      org.accountKey,
-      [...before, ...after],
-      {
-        orgId: org.orgId,
-        startDate: daysAgo(30),
-        endDate: daysAgo(0),
-      },
-    );
-    for (const { groupBy, actual, expected } of comparisons) {
-      expect({ groupBy, rows: actual }).toEqual({ groupBy, rows: expected });
-    }
+    await expectExportOfLast30Days(t!.baseUrl, org, [...before, ...after]);
     await waitFor('ready', async () => (await fetch(`${t!.baseUrl}/ready`)).status === 200, 30_000);
   }, 400_000);
 });

@@ -1,16 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
-import { seedAccount, type SeededAccount } from '../support/accounts.js';
-import { buildDist, ChildApp, freePort } from '../support/child-app.js';
-import { createTestTopic, produce } from '../support/kafka.js';
-import { startTestApp } from '../support/test-app.js';
+import type { SeededAccount } from '../support/accounts.js';
+import { ChildApp, freePort } from '../support/child-app.js';
+import { produce } from '../support/kafka.js';
+import { seededChildSetup } from '../support/seeded-child.js';
 import { seeded, usageEventMix } from '../support/usage-event-mix.js';
-import { daysAgo } from '../support/usage-events.js';
 import {
-  exportMatchesReference,
+  expectExportOfLast30Days,
   groupCaughtUp,
   kafkaAppEnv,
   waitFor,
@@ -26,16 +23,8 @@ let orgs: SeededAccount[];
 let child: ChildApp;
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-crash-'));
-  const [buildDir, createdTopic] = await Promise.all([
-    buildDist('kafka-crash'),
-    createTestTopic('usage-crash', 3),
-  ]);
-  topic = createdTopic;
-  // Orgs are seeded before the child owns the DuckDB file (one writer process per file).
-  const seeding = await startTestApp({ DATA_DIR: dataDir });
-  orgs = [await seedAccount(seeding.app, 'Acme'), await seedAccount(seeding.app, 'Globex')];
-  await seeding.close();
+  const setup = await seededChildSetup('usage-crash', ['Acme', 'Globex']);
+  ({ topic, dataDir, orgs } = setup);
   const env = kafkaAppEnv(topic, {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'error',
@@ -45,7 +34,7 @@ beforeAll(async () => {
     KAFKA_FETCH_MAX_BYTES_PER_PARTITION: '16384',
   });
   group = env.KAFKA_CONSUMER_GROUP;
-  child = new ChildApp(buildDir, await freePort(), env);
+  child = new ChildApp(setup.buildDir, await freePort(), env);
 }, 240_000);
 
 afterAll(async () => {
@@ -95,14 +84,7 @@ describe('Kafka usage ingestion under SIGKILL', () => {
     await child.start();
     await waitFor('the group to catch up', () => groupCaughtUp(topic, group), 120_000);
     for (const org of orgs) {
-      const comparisons = await exportMatchesReference(child.baseUrl, org.accountKey, published, {
-        orgId: org.orgId,
-        startDate: daysAgo(30),
-        endDate: daysAgo(0),
-      });
-      for (const { groupBy, actual, expected } of comparisons) {
-        expect({ groupBy, rows: actual }).toEqual({ groupBy, rows: expected });
-      }
+      await expectExportOfLast30Days(child.baseUrl, org, published);
     }
     // A graceful stop: Nest closes the app, then re-raises the signal.
     expect([0, 'SIGTERM']).toContain(await child.stop('SIGTERM'));

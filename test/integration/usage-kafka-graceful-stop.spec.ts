@@ -1,15 +1,12 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { seedAccount, type SeededAccount } from '../support/accounts.js';
-import { buildDist, ChildApp, freePort } from '../support/child-app.js';
-import { createTestTopic, produce } from '../support/kafka.js';
-import { startTestApp } from '../support/test-app.js';
+import type { SeededAccount } from '../support/accounts.js';
+import { ChildApp, freePort } from '../support/child-app.js';
+import { produce } from '../support/kafka.js';
+import { seededChildSetup } from '../support/seeded-child.js';
 import { usageEventMix } from '../support/usage-event-mix.js';
-import { daysAgo } from '../support/usage-events.js';
 import {
-  exportMatchesReference,
+  expectExportOfLast30Days,
   groupCaughtUp,
   kafkaAppEnv,
   waitFor,
@@ -24,16 +21,10 @@ let org: SeededAccount;
 let child: ChildApp;
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-graceful-'));
-  const [buildDir, createdTopic] = await Promise.all([
-    buildDist('kafka-graceful'),
-    createTestTopic('usage-graceful', 3),
-  ]);
-  topic = createdTopic;
-  const seeding = await startTestApp({ DATA_DIR: dataDir });
-  org = await seedAccount(seeding.app, 'Initech');
-  await seeding.close();
-  child = new ChildApp(buildDir, await freePort(), kafkaAppEnv(topic, { DATA_DIR: dataDir }));
+  const setup = await seededChildSetup('usage-graceful', ['Initech']);
+  ({ topic, dataDir } = setup);
+  [org] = setup.orgs;
+  child = new ChildApp(setup.buildDir, await freePort(), kafkaAppEnv(topic, { DATA_DIR: dataDir }));
 }, 240_000);
 
 afterAll(async () => {
@@ -68,14 +59,7 @@ describe('Kafka usage ingestion through a graceful stop', () => {
       () => groupCaughtUp(topic, child.env.KAFKA_CONSUMER_GROUP),
       120_000,
     );
-    const comparisons = await exportMatchesReference(child.baseUrl, org.accountKey, events, {
-      orgId: org.orgId,
-      startDate: daysAgo(30),
-      endDate: daysAgo(0),
-    });
-    for (const { groupBy, actual, expected } of comparisons) {
-      expect({ groupBy, rows: actual }).toEqual({ groupBy, rows: expected });
-    }
+    await expectExportOfLast30Days(child.baseUrl, org, events);
     expect([0, 'SIGTERM']).toContain(await child.stop('SIGTERM'));
   }, 300_000);
 });

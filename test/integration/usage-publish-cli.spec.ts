@@ -9,9 +9,8 @@ import { buildDist } from '../support/child-app.js';
 import { consumeAll, createTestTopic } from '../support/kafka.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { usageEventMix } from '../support/usage-event-mix.js';
-import { daysAgo } from '../support/usage-events.js';
 import {
-  exportMatchesReference,
+  expectExportOfLast30Days,
   groupCaughtUp,
   kafkaAppEnv,
   waitFor,
@@ -63,14 +62,7 @@ describe('docproc-admin usage publish', () => {
     expect(JSON.parse(stdout)).toEqual({ topic, published: 5_001, unkeyed: 1 });
 
     await waitFor('ingestion', () => groupCaughtUp(topic, env.KAFKA_CONSUMER_GROUP));
-    const comparisons = await exportMatchesReference(t.baseUrl, org.accountKey, events, {
-      orgId: org.orgId,
-      startDate: daysAgo(30),
-      endDate: daysAgo(0),
-    });
-    for (const { groupBy, actual, expected } of comparisons) {
-      expect({ groupBy, rows: actual }).toEqual({ groupBy, rows: expected });
-    }
+    await expectExportOfLast30Days(t.baseUrl, org, events);
     const dead = await consumeAll(`${topic}.dlq`, 20_000, { atLeast: 1 });
     expect(dead.map((d) => d.headers['docproc-dlq-reason'])).toEqual(['invalid_envelope']);
   }, 120_000);

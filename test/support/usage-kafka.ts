@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { expect } from '@jest/globals';
 import { Kafka, logLevel } from 'kafkajs';
 import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
 import { parseExportBody, ReferenceQuery, referenceExport } from './usage-reference.js';
 import { testKafkaBrokers } from './kafka.js';
+import { daysAgo } from './usage-events.js';
 
 // Specs of the usage plane import the shared wait from here, next to the Kafka helpers.
 export { waitFor } from './wait.js';
@@ -45,6 +47,26 @@ export async function groupCaughtUp(
     );
   } finally {
     await admin.disconnect();
+  }
+}
+
+/** Asserts that every `groupBy` of the org's export over the last 30 days equals the reference. */
+export async function expectExportOfLast30Days(
+  baseUrl: string,
+  org: { orgId: string; accountKey: string },
+  events: UsageCloudEvent[],
+): Promise<void> {
+  const comparisons = await exportMatchesReference(baseUrl, org.accountKey, events, {
+    orgId: org.orgId,
+    startDate: daysAgo(30),
+    endDate: daysAgo(0),
+  });
+  for (const { groupBy, actual, expected } of comparisons) {
+    expect({ org: org.orgId, groupBy, rows: actual }).toEqual({
+      org: org.orgId,
+      groupBy,
+      rows: expected,
+    });
   }
 }
 
