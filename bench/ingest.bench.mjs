@@ -109,14 +109,20 @@ function rssOf(pid) {
   return { rss: kb('VmRSS') * 1024, hwm: kb('VmHWM') * 1024 };
 }
 
-async function metric(baseUrl, name) {
-  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+async function metricsText(baseUrl) {
+  return (await fetch(`${baseUrl}/metrics`)).text();
+}
+
+function valueIn(text, name) {
   return Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? 0);
 }
 
+async function metric(baseUrl, name) {
+  return valueIn(await metricsText(baseUrl), name);
+}
+
 /** DuckDB's own accounting (docproc_duckdb_memory_bytes), MiB per component. */
-async function duckdbMemoryMB(baseUrl) {
-  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+function duckdbMemoryMB(text) {
   const byComponent = {};
   for (const [, component, bytes] of text.matchAll(
     /^docproc_duckdb_memory_bytes\{component="([^"]+)"\} (\S+)/gm,
@@ -200,13 +206,15 @@ function summary(batch) {
 
 /** Where the memory is: V8 heap, buffers outside it, DuckDB's own accounting; the rest native. */
 async function memoryOf(baseUrl, pid) {
-  const mib = async (name) => Math.round((await metric(baseUrl, name)) / 2 ** 20);
+  // One scrape: this runs at every new RSS high during a drain, beside the server measured.
+  const text = await metricsText(baseUrl);
+  const mib = (name) => Math.round(valueIn(text, name) / 2 ** 20);
   return {
     rssMB: Math.round(rssOf(pid).rss / 2 ** 20),
-    heapUsedMB: await mib('nodejs_heap_size_used_bytes'),
-    heapTotalMB: await mib('nodejs_heap_size_total_bytes'),
-    externalMB: await mib('nodejs_external_memory_bytes'),
-    duckdbMB: await duckdbMemoryMB(baseUrl),
+    heapUsedMB: mib('nodejs_heap_size_used_bytes'),
+    heapTotalMB: mib('nodejs_heap_size_total_bytes'),
+    externalMB: mib('nodejs_external_memory_bytes'),
+    duckdbMB: duckdbMemoryMB(text),
   };
 }
 

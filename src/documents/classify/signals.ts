@@ -21,16 +21,17 @@ interface Signal {
 
 const AMOUNT = String.raw`-?\d{1,3}(?:[.,' ]\d{3})*[.,]\d{2}`;
 const DATE = String.raw`(?:\d{1,2}[./-]\d{1,2}(?:[./-]\d{2,4})?|\d{4}-\d{2}-\d{2})`;
-/** An amount closing a line (with a tax class, currency or star after it on receipts). */
-const PRICE_AT_END = new RegExp(String.raw`\s${AMOUNT}\s*(?:[A-Z]\b|[*€$£]|EUR|zł|PLN)?\s*$`, 'u');
+/** An amount closing a line, then maybe the till's tax class (`taxClass`), a currency or a star. */
+function priceAtEnd(taxClass: string): RegExp {
+  return new RegExp(String.raw`\s${AMOUNT}\s*(?:${taxClass}|[*€$£]|EUR|zł|PLN)?\s*$`, 'u');
+}
+/** Receipts' tax class as printed: one capital letter. */
+const PRICE_AT_END = priceAtEnd(String.raw`[A-Z]\b`);
 /**
- * The same with a till's tax class after the price: "49.99 19", "2,49 1", "49.99 x" (a
- * photographed slip's "A" or "*" often comes out of OCR as a small letter or a digit).
+ * The same with a till's tax class as OCR also gives it: "49.99 19", "2,49 1", "49.99 x" (a
+ * photographed slip's "A" or "*" often comes out as a small letter or a digit).
  */
-const PRICE_WITH_TAX_CLASS = new RegExp(
-  String.raw`\s${AMOUNT}\s*(?:[A-Za-z]|\d{1,2}|[*€$£]|EUR|zł|PLN)?\s*$`,
-  'u',
-);
+const PRICE_WITH_TAX_CLASS = priceAtEnd(String.raw`[A-Za-z]|\d{1,2}`);
 const LETTER = /\p{L}/u;
 /** Layout lines are short; a longer "line" is running text (or text without line breaks). */
 const MAX_LINE = 200;
