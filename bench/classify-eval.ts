@@ -9,6 +9,7 @@
  *      npm run bench:classify-eval -- --fixtures  adds the project's own labeled set
  *      npm run bench:classify-eval -- --criteria bench/classify-eval/criteria-alt.json
  *                                                 scores with another wording of the criteria
+ *      npm run bench:classify-eval -- --scores <file>  also writes each model's raw scores
  */
 import os from 'node:os';
 import { ocrEffortOf } from '../src/documents/classify/classify.task.js';
@@ -23,14 +24,22 @@ import {
   type Scores,
 } from '../test/support/classify-eval-metrics.js';
 import { fixturesReport } from './classify-eval/fixtures-report.js';
+import { writeScores } from './classify-eval/scores-dump.js';
 
 const split = process.argv.includes('--holdout') ? 'holdout' : 'dev';
-const criteriaAt = process.argv.indexOf('--criteria');
-const criteriaFile = criteriaAt > 0 ? process.argv[criteriaAt + 1] : undefined;
-if (criteriaAt > 0 && !criteriaFile) {
-  console.log('--criteria needs a file: a JSON array of { category, criteria }');
-  process.exit(2);
+/** The value after `--name`, undefined without the option; exits when the value is missing. */
+function fileOption(name: string, what: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  if (at < 0) return undefined;
+  const file = process.argv[at + 1];
+  if (!file || file.startsWith('--')) {
+    console.log(`${name} needs a file: ${what}`);
+    process.exit(2);
+  }
+  return file;
 }
+const criteriaFile = fileOption('--criteria', 'a JSON array of { category, criteria }');
+const scoresFile = fileOption('--scores', 'where to write the scores (JSON)');
 // Each model reads images as the service reads them for it (Deep Classify more thoroughly).
 const set = await loadRealEvalSet([split], criteriaFile, ocrEffortOf('default'));
 const thoroughSet = await loadRealEvalSet([split], criteriaFile, ocrEffortOf('accurate'));
@@ -132,4 +141,5 @@ console.log(
     .join(' ')} on ` +
     `${os.availableParallelism()} cores; latency is wall time of classify() per page`,
 );
+if (scoresFile) writeScores(scoresFile, { default: set, accurate: thoroughSet });
 if (process.argv.includes('--fixtures')) await fixturesReport();
