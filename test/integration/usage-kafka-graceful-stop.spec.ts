@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SeededAccount } from '../support/accounts.js';
 import { ChildApp, freePort } from '../support/child-app.js';
-import { produce } from '../support/kafka.js';
+import { consumeAll, produce, type TestMessage } from '../support/kafka.js';
 import { seededChildSetup } from '../support/seeded-child.js';
 import { usageEventMix } from '../support/usage-event-mix.js';
+import { usageEvent } from '../support/usage-events.js';
 import {
   expectExportOfLast30Days,
   groupCaughtUp,
@@ -14,16 +15,29 @@ import {
 
 /** Enough that a stop lands mid-drain; with the default fetch sizes each batch goes to the normalizer thread. */
 const BACKLOG = 100_000;
+/** A backlog on one partition that one fetch takes whole: one batch, well over the thread's minimum. */
+const MIXED_BACKLOG = 2_000;
+
+/**
+ * The server's own error lines. kafkajs also logs, at error level, broker answers it then
+ * retries (a group coordinator still loading on a fresh broker); those are not failures.
+ */
+function errorLines(log: string): string[] {
+  return log
+    .split('\n')
+    .filter((line) => line.includes('"level":50') && !line.includes('"context":"kafkajs"'));
+}
 
 let dataDir: string;
 let topic: string;
 let org: SeededAccount;
+let otherOrg: SeededAccount;
 let child: ChildApp;
 
 beforeAll(async () => {
-  const setup = await seededChildSetup('usage-graceful', ['Initech']);
+  const setup = await seededChildSetup('usage-graceful', ['Initech', 'Hooli']);
   ({ topic, dataDir } = setup);
-  [org] = setup.orgs;
+  [org, otherOrg] = setup.orgs;
   child = new ChildApp(setup.buildDir, await freePort(), kafkaAppEnv(topic, { DATA_DIR: dataDir }));
 }, 240_000);
 
@@ -51,7 +65,8 @@ describe('Kafka usage ingestion through a graceful stop', () => {
     expect(await groupCaughtUp(topic, child.env.KAFKA_CONSUMER_GROUP)).toBe(false);
     expect([0, 'SIGTERM']).toContain(await child.stop('SIGTERM'));
     // Shutdown closes the normalizer thread only after the consumer finished its batches.
-    expect(child.log).not.toMatch(/normalizer thread|"level":50/);
+    expect(child.log).not.toMatch(/normalizer thread/);
+    expect(errorLines(child.log)).toEqual([]);
 
     await child.start();
     await waitFor(
@@ -61,5 +76,50 @@ describe('Kafka usage ingestion through a graceful stop', () => {
     );
     await expectExportOfLast30Days(child.baseUrl, org, events);
     expect([0, 'SIGTERM']).toContain(await child.stop('SIGTERM'));
+  }, 300_000);
+
+  it('dead-letters the malformed values of a batch normalized on the thread, and ingests the good ones around them', async () => {
+    const good = usageEventMix([otherOrg.orgId], MIXED_BACKLOG, { prefix: 'mixed' });
+    const valid = usageEvent({ orgId: otherOrg.orgId }, { id: 'mixed-bad' });
+    const bad: { value: TestMessage['value']; reason: string }[] = [
+      { value: '{"specversion":"1.0", "id": ', reason: 'malformed_json' },
+      { value: Buffer.from([0xff, 0xfe, 0x00, 0x80, 0x7b]), reason: 'malformed_json' },
+      { value: null, reason: 'invalid_envelope' },
+      {
+        value: JSON.stringify({ ...valid, id: 'b-type', data: { ...valid.data, pages: 'many' } }),
+        reason: 'wrong_type',
+      },
+      {
+        value: JSON.stringify({
+          ...valid,
+          id: 'b-org',
+          data: { ...valid.data, orgId: 'org_nope' },
+        }),
+        reason: 'unknown_org',
+      },
+    ];
+    // One key, so one partition in this order; the bad values spread through the batch.
+    const spacing = Math.floor(MIXED_BACKLOG / bad.length);
+    const messages: TestMessage[] = good.map((e) => ({ value: JSON.stringify(e) }));
+    bad.forEach((b, i) => messages.splice(i * (spacing + 1) + spacing / 2, 0, { value: b.value }));
+    await produce(
+      topic,
+      messages.map((m) => ({ ...m, key: 'mixed' })),
+    );
+
+    await child.start();
+    await waitFor(
+      'the group to catch up',
+      () => groupCaughtUp(topic, child.env.KAFKA_CONSUMER_GROUP),
+      120_000,
+    );
+    const dead = await consumeAll(`${topic}.dlq`, 20_000, { atLeast: bad.length });
+    expect(dead.map((d) => d.headers['docproc-dlq-reason'])).toEqual(bad.map((b) => b.reason));
+    expect(dead.map((d) => d.value)).toEqual(
+      bad.map((b) => (b.value === null ? null : Buffer.from(b.value))),
+    );
+    await expectExportOfLast30Days(child.baseUrl, otherOrg, good);
+    expect([0, 'SIGTERM']).toContain(await child.stop('SIGTERM'));
+    expect(errorLines(child.log)).toEqual([]);
   }, 300_000);
 });
