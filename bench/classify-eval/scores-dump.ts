@@ -5,10 +5,8 @@
  * Run: npm run bench:classify-eval -- --scores <file> [--holdout] [--criteria <file>]
  */
 import fs from 'node:fs';
-import { scoreDeep } from '../../src/documents/classify/deep.classifier.js';
-import { scoreDefault } from '../../src/documents/classify/default.classifier.js';
+import { scoreCategories } from '../../src/documents/classify/classify.js';
 import type { ClassifyModel } from '../../src/documents/classify/classify.types.js';
-import { compileSchema } from '../../src/documents/classify/schema.compiler.js';
 import type { EvalSet } from '../../test/support/classify-eval.js';
 
 export interface ScoredDocument {
@@ -24,12 +22,12 @@ export function writeScores(file: string, sets: Record<ClassifyModel, EvalSet>):
   const rows: ScoredDocument[] = [];
   for (const model of ['default', 'accurate'] as const) {
     const { schema, documents } = sets[model];
-    const fast = compileSchema(schema, false);
-    const deep = model === 'accurate' ? compileSchema(schema, true) : undefined;
     for (const document of documents) {
-      const scores = deep
-        ? scoreDeep(deep, fast, document.pages, undefined)
-        : scoreDefault(fast, document.pages, undefined);
+      const scores = scoreCategories({
+        pages: document.pages,
+        classificationSchema: schema,
+        model,
+      });
       rows.push({
         model,
         id: document.file,

@@ -1,10 +1,4 @@
-import type {
-  CategoryScore,
-  ClassifyInput,
-  ClassifyModel,
-  ClassifyOutput,
-  PageText,
-} from './classify.types.js';
+import type { CategoryScore, ClassifyInput, ClassifyOutput, PageText } from './classify.types.js';
 import { categoryConfidence, chooseCategory, HIGH_CONFIDENCE } from './confidence.js';
 import { scoreDeep } from './deep.classifier.js';
 import { scoreDefault } from './default.classifier.js';
@@ -46,26 +40,8 @@ export function groupOf(
  * thread. Ties are broken by content, never by the order of the schema (see confidence.ts).
  */
 export function classify(input: ClassifyInput): ClassifyOutput {
-  const model: ClassifyModel = input.model ?? 'default';
   const schema = input.classificationSchema;
-  // Every text the model reads is clipped to linear-time words (see clipLongWords).
-  const pages = input.pages.map((page) => clipLongWords(pageText(page)));
-  const metadata = clipLongWords(input.documentMetadata?.trim() ?? '') || undefined;
-
-  let scores: CategoryScore[] = [];
-  if (schema.length > 0) {
-    const clipped = schema.map((entry) => ({
-      ...entry,
-      category: clipLongWords(entry.category),
-      criteria: entry.criteria.map(clipLongWords),
-    }));
-    const fast = compileSchema(clipped, false);
-    scores =
-      model === 'accurate'
-        ? scoreDeep(compileSchema(clipped, true), fast, pages, metadata)
-        : scoreDefault(fast, pages, metadata);
-  }
-
+  const scores = scoreCategories(input);
   const best = chooseCategory(
     scores,
     schema.map((entry) => entry.category),
@@ -88,10 +64,31 @@ export function classify(input: ClassifyInput): ClassifyOutput {
         };
       }),
     },
-    usage: { num_pages: pages.length, num_categories: schema.length },
+    usage: { num_pages: input.pages.length, num_categories: schema.length },
   };
   if (input.categoryGroups) {
     output.extra_metadata = { grouping: groupOf(category, input.categoryGroups) };
   }
   return output;
+}
+
+/**
+ * The model's score of each category of the schema, in schema order, before the choice
+ * and the confidence are derived from them (evaluation trials read them too).
+ */
+export function scoreCategories(input: ClassifyInput): CategoryScore[] {
+  const schema = input.classificationSchema;
+  if (schema.length === 0) return [];
+  // Every text the model reads is clipped to linear-time words (see clipLongWords).
+  const pages = input.pages.map((page) => clipLongWords(pageText(page)));
+  const metadata = clipLongWords(input.documentMetadata?.trim() ?? '') || undefined;
+  const clipped = schema.map((entry) => ({
+    ...entry,
+    category: clipLongWords(entry.category),
+    criteria: entry.criteria.map(clipLongWords),
+  }));
+  const fast = compileSchema(clipped, false);
+  return (input.model ?? 'default') === 'accurate'
+    ? scoreDeep(compileSchema(clipped, true), fast, pages, metadata)
+    : scoreDefault(fast, pages, metadata);
 }
