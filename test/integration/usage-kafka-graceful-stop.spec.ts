@@ -5,7 +5,7 @@ import { ChildApp, freePort } from '../support/child-app.js';
 import { consumeAll, produce, type TestMessage } from '../support/kafka.js';
 import { seededChildSetup } from '../support/seeded-child.js';
 import { usageEventMix } from '../support/usage-event-mix.js';
-import { usageEvent } from '../support/usage-events.js';
+import { refusedValues, type RefusedValue } from '../support/usage-events.js';
 import {
   expectExportOfLast30Days,
   groupCaughtUp,
@@ -80,23 +80,10 @@ describe('Kafka usage ingestion through a graceful stop', () => {
 
   it('dead-letters the malformed values of a batch normalized on the thread, and ingests the good ones around them', async () => {
     const good = usageEventMix([otherOrg.orgId], MIXED_BACKLOG, { prefix: 'mixed' });
-    const valid = usageEvent({ orgId: otherOrg.orgId }, { id: 'mixed-bad' });
-    const bad: { value: TestMessage['value']; reason: string }[] = [
-      { value: '{"specversion":"1.0", "id": ', reason: 'malformed_json' },
+    // Every refusal, and bytes that are not UTF-8 at all.
+    const bad: RefusedValue[] = [
+      ...refusedValues(otherOrg.orgId),
       { value: Buffer.from([0xff, 0xfe, 0x00, 0x80, 0x7b]), reason: 'malformed_json' },
-      { value: null, reason: 'invalid_envelope' },
-      {
-        value: JSON.stringify({ ...valid, id: 'b-type', data: { ...valid.data, pages: 'many' } }),
-        reason: 'wrong_type',
-      },
-      {
-        value: JSON.stringify({
-          ...valid,
-          id: 'b-org',
-          data: { ...valid.data, orgId: 'org_nope' },
-        }),
-        reason: 'unknown_org',
-      },
     ];
     // One key, so one partition in this order; the bad values spread through the batch.
     const spacing = Math.floor(MIXED_BACKLOG / bad.length);

@@ -18,7 +18,7 @@ import { seedAccount, type SeededAccount } from '../support/accounts.js';
 import { consumeAll, createTestTopic, produce, testKafkaBrokers } from '../support/kafka.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { usageEventMix } from '../support/usage-event-mix.js';
-import { usageEvent } from '../support/usage-events.js';
+import { refusedValues, usageEvent } from '../support/usage-events.js';
 import {
   expectExportOfLast30Days,
   groupCaughtUp,
@@ -178,40 +178,7 @@ describe('Kafka usage ingestion (real broker)', () => {
     const org = orgs[1].orgId;
     const good = (n: number) =>
       usageEvent({ orgId: org, credits: '0.000001' }, { id: `dlq-good-${n}` });
-    const base = usageEvent({ orgId: org }, { id: 'dlq-bad' });
-    const withData = (data: Record<string, unknown>, id: string) =>
-      JSON.stringify({ ...base, id, data: { ...base.data, ...data } });
-    const noOrg: Record<string, unknown> = { ...base.data };
-    delete noOrg.orgId;
-    const bad: { value: string | null; reason: string }[] = [
-      { value: '{"specversion":"1.0", "id": ', reason: 'malformed_json' },
-      { value: JSON.stringify({ ...base, id: 'b-missing', data: noOrg }), reason: 'missing_field' },
-      { value: withData({ pages: 'many' }, 'b-type'), reason: 'wrong_type' },
-      { value: withData({ product: 'teleport' }, 'b-product'), reason: 'unknown_product' },
-      { value: withData({ credits: '-1.5' }, 'b-negative'), reason: 'negative_credits' },
-      {
-        value: JSON.stringify({ ...base, id: 'b-time', time: 'yesterday' }),
-        reason: 'invalid_time',
-      },
-      { value: withData({ orgId: 'org_does_not_exist' }, 'b-org'), reason: 'unknown_org' },
-      {
-        value: JSON.stringify({
-          ...base,
-          id: 'b-future',
-          time: new Date(Date.now() + 86_400_000).toISOString(),
-        }),
-        reason: 'time_skew',
-      },
-      {
-        value: JSON.stringify({
-          ...base,
-          id: 'b-ancient',
-          time: new Date(Date.now() - 800 * 86_400_000).toISOString(),
-        }),
-        reason: 'time_skew',
-      },
-      { value: null, reason: 'invalid_envelope' },
-    ];
+    const bad = refusedValues(org);
     const goods = [good(0), good(1), good(2)];
     // One key, so one partition and this exact order: good, bad..., good, bad..., good.
     const messages = [

@@ -33,3 +33,49 @@ export function usageEvent(
     },
   };
 }
+
+/** A message value the consumer refuses, with the dead-letter reason it must get. */
+export interface RefusedValue {
+  value: string | Buffer | null;
+  reason: string;
+}
+
+/**
+ * One refused value of every kind the normalizer and the org check tell apart, for `orgId`
+ * (an existing org, so only the value itself is wrong), in a fixed order: broken JSON, a
+ * missing field, wrong type, unknown product, negative credits, invalid time, unknown org,
+ * a time too far ahead, a time too old, and a tombstone.
+ */
+export function refusedValues(orgId: string): RefusedValue[] {
+  const base = usageEvent({ orgId }, { id: 'dlq-bad' });
+  const withData = (data: Record<string, unknown>, id: string) =>
+    JSON.stringify({ ...base, id, data: { ...base.data, ...data } });
+  const noOrg: Record<string, unknown> = { ...base.data };
+  delete noOrg.orgId;
+  return [
+    { value: '{"specversion":"1.0", "id": ', reason: 'malformed_json' },
+    { value: JSON.stringify({ ...base, id: 'b-missing', data: noOrg }), reason: 'missing_field' },
+    { value: withData({ pages: 'many' }, 'b-type'), reason: 'wrong_type' },
+    { value: withData({ product: 'teleport' }, 'b-product'), reason: 'unknown_product' },
+    { value: withData({ credits: '-1.5' }, 'b-negative'), reason: 'negative_credits' },
+    { value: JSON.stringify({ ...base, id: 'b-time', time: 'yesterday' }), reason: 'invalid_time' },
+    { value: withData({ orgId: 'org_does_not_exist' }, 'b-org'), reason: 'unknown_org' },
+    {
+      value: JSON.stringify({
+        ...base,
+        id: 'b-future',
+        time: new Date(Date.now() + DAY_MS).toISOString(),
+      }),
+      reason: 'time_skew',
+    },
+    {
+      value: JSON.stringify({
+        ...base,
+        id: 'b-ancient',
+        time: new Date(Date.now() - 800 * DAY_MS).toISOString(),
+      }),
+      reason: 'time_skew',
+    },
+    { value: null, reason: 'invalid_envelope' },
+  ];
+}
