@@ -48,6 +48,8 @@ let demo: DashboardDemo;
 let chromium: TestBrowser;
 let page: Page;
 let errors: string[];
+/** URLs the page has asked for and not yet had answered (for a network-idle timeout's message). */
+const inFlight = new Set<string>();
 
 interface ExportRow {
   date: string;
@@ -158,7 +160,15 @@ async function openView(hash: string, heading: string) {
   );
   // A view renders before its data arrives; typing into it while a reload re-renders it
   // can lose keystrokes, so interactions start once its requests are answered.
-  await page.waitForNetworkIdle({ idleTime: 100, timeout: 10_000 });
+  try {
+    await page.waitForNetworkIdle({ idleTime: 100, timeout: 10_000 });
+  } catch (error) {
+    // Name what kept the network busy (once seen in CI, under load, not reproduced since).
+    throw new Error(
+      `${(error as Error).message}; in flight: ${[...inFlight].join(', ') || 'none'}`,
+      { cause: error },
+    );
+  }
 }
 
 beforeAll(async () => {
@@ -167,6 +177,10 @@ beforeAll(async () => {
   chromium = await launchBrowser();
   page = await chromium.browser.newPage();
   errors = collectPageErrors(page);
+  page.on('request', (request) => inFlight.add(request.url()));
+  for (const settled of ['requestfinished', 'requestfailed'] as const) {
+    page.on(settled, (request) => inFlight.delete(request.url()));
+  }
   await page.setViewport({ width: 1440, height: 1000 });
   const cdp = await page.createCDPSession();
   await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
