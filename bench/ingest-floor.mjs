@@ -142,7 +142,7 @@ const DEDUPE_VARIANTS = {
        SELECT md5_number(source || chr(0) || event_id) AS event_key, source, event_id, org_id,
               CAST(event_time AS TIMESTAMPTZ), CAST(day AS DATE) AS day, product, feature,
               api_key_id, file_type, pages, CAST(credits AS DECIMAL(18, 6)), job_id, is_async,
-              metadata_json, map(meta_keys, meta_values), batch, now()
+              metadata_json, batch, now()
        FROM staged WHERE batch = $1
      ) s
      ANTI JOIN (
@@ -154,7 +154,7 @@ const DEDUPE_VARIANTS = {
      SELECT md5_number(source || chr(0) || event_id), source, event_id, org_id,
             CAST(event_time AS TIMESTAMPTZ), CAST(day AS DATE), product, feature, api_key_id,
             file_type, pages, CAST(credits AS DECIMAL(18, 6)), job_id, is_async, metadata_json,
-            map(meta_keys, meta_values), batch, now()
+            batch, now()
      FROM staged WHERE batch = $1 AND $2::VARCHAR IS NOT NULL AND $3::VARCHAR IS NOT NULL`,
 };
 
@@ -170,7 +170,11 @@ async function duckdbCeilings() {
         disabled_optimizers: STATS_DEPENDENT_OPTIMIZERS,
       });
       const connection = await instance.connect();
-      for (const migration of ['020_usage_store.sql', '022_usage_events_by_day.sql']) {
+      for (const migration of [
+        '020_usage_store.sql',
+        '022_usage_events_by_day.sql',
+        '023_usage_events_without_metadata_map.sql',
+      ]) {
         await connection.run(fs.readFileSync(path.join(ROOT, 'sql', migration), 'utf8'));
       }
       // Times as bench/usage-events.mjs spreads them: every batch touches all 30 days.
@@ -182,9 +186,7 @@ async function duckdbCeilings() {
                 'parse' AS product, 'parse' AS feature, 'pk_' || (i % 4) AS api_key_id,
                 'pdf' AS file_type, (1 + i % 9)::INTEGER AS pages, (1 + i % 9)::VARCHAR || '.000000' AS credits,
                 CASE WHEN i % 5 < 2 THEN 'job_' || i END AS job_id, i % 5 < 2 AS is_async,
-                CASE WHEN i % 5 < 2 THEN '{"team":"t' || (i % 5) || '","batch":' || (i % 20) || '}' END AS metadata_json,
-                CASE WHEN i % 5 < 2 THEN ['team', 'batch'] ELSE [] END AS meta_keys,
-                CASE WHEN i % 5 < 2 THEN ['t' || (i % 5), (i % 20)::VARCHAR] ELSE [] END AS meta_values
+                CASE WHEN i % 5 < 2 THEN '{"team":"t' || (i % 5) || '","batch":' || (i % 20) || '}' END AS metadata_json
          FROM (SELECT i, TIMESTAMP '2026-11-01' + to_seconds((i * 7919) % 2592000) AS t
                FROM range(${TOTAL}) r(i))`,
       );

@@ -104,12 +104,6 @@ function eventsSql(seed, endDay) {
              coalesce(',"batch":' || batch, '') || coalesce(',"priority":' || priority, '') ||
              ',"documentId":"' || document_id || '"}'
            END,
-           CASE WHEN is_async AND has_meta THEN
-             map(list_concat(['team', 'env'], CASE WHEN batch IS NULL THEN [] ELSE ['batch'] END,
-                             CASE WHEN priority IS NULL THEN [] ELSE ['priority'] END, ['documentId']),
-                 list_concat([team, env], CASE WHEN batch IS NULL THEN [] ELSE [batch] END,
-                             CASE WHEN priority IS NULL THEN [] ELSE [priority] END, [document_id]))
-           ELSE MAP {} END,
            0, now()
     FROM e
     ORDER BY event_time`;
@@ -120,10 +114,14 @@ const ROLLUP_SQL = [
   `INSERT INTO usage_daily
    SELECT org_id, day, product, feature, api_key_id, file_type, sum(credits), count(*)
    FROM usage_events GROUP BY ALL ORDER BY day`,
+  // The groupable entries of each event's metadata (all of the generated values are scalars).
   `CREATE TEMP TABLE bench_metadata AS
    SELECT org_id, day, product, feature, api_key_id, file_type, credits,
           unnest(map_keys(metadata)) AS meta_key, unnest(map_values(metadata)) AS meta_value
-   FROM usage_events WHERE cardinality(metadata) > 0`,
+   FROM (
+     SELECT *, json_transform(metadata_json, '"MAP(VARCHAR, VARCHAR)"') AS metadata
+     FROM usage_events WHERE metadata_json IS NOT NULL
+   )`,
   // Cardinality statistics with the default rule (1000 distinct values, or more than half
   // of the events once there are 200): documentId ends rejected, the others are groupable.
   `INSERT INTO metadata_key_stats
@@ -206,11 +204,11 @@ export async function exportCsv(databaseFile, dir) {
     usage_daily_metadata: `${dir}/usage_daily_metadata.csv`,
   };
   try {
-    // The groupable metadata map becomes a JSON object for the jsonb column.
+    // The metadata object as received fills the jsonb column (`->>` reads its scalars as text).
     await connection.run(`COPY (
         SELECT source, event_id, org_id, strftime(event_time AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S.%gZ'), day,
                product, feature, api_key_id, file_type, pages, credits, job_id, is_async,
-               CASE WHEN cardinality(metadata) > 0 THEN CAST(to_json(metadata) AS VARCHAR) END
+               metadata_json
         FROM usage_events
       ) TO '${files.usage_events}' (HEADER false)`);
     await connection.run(

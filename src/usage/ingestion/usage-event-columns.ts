@@ -30,13 +30,12 @@ export interface UsageEventColumns {
   readonly credits: string[];
   readonly jobId: (string | null)[];
   readonly metadataJson: (string | null)[];
-  /** The entries of every combination: one row per (combination, position). */
+  /** The entries of every combination: one row per (combination, entry). */
   readonly comboEntries: ComboEntries;
 }
 
 export interface ComboEntries {
   readonly combo: Int32Array;
-  readonly pos: Int32Array;
   readonly key: Int32Array;
   readonly value: Int32Array;
 }
@@ -97,7 +96,7 @@ export function normalizeToColumns(
   const credits: string[] = [];
   const jobId: (string | null)[] = [];
   const metadataJson: (string | null)[] = [];
-  const entries: number[][] = [[], [], [], []];
+  const entries: number[][] = [[], [], []];
   const combos = new Map<string, number>();
   const rejected: NormalizedBatch['rejected'] = [];
   let row = 0;
@@ -118,8 +117,8 @@ export function normalizeToColumns(
     ints.fileType[row] = code(e.fileType);
     ints.pages[row] = e.pages;
     isAsync[row] = e.isAsync ? 1 : 0;
-    // Dashboards' metadata has few distinct combinations (team x env...), so the MAP
-    // column and the metadata rollups are built once per combination, not once per event.
+    // Dashboards' metadata has few distinct combinations (team x env...), so the metadata
+    // rollups are built once per combination, not once per event.
     const pairs: number[] = [];
     for (const key in e.metadata) pairs.push(code(key), code(e.metadata[key]));
     if (pairs.length > 0) {
@@ -130,9 +129,8 @@ export function normalizeToColumns(
         combos.set(signature, combo);
         for (let i = 0; i < pairs.length; i += 2) {
           entries[0].push(combo);
-          entries[1].push(i / 2);
-          entries[2].push(pairs[i]);
-          entries[3].push(pairs[i + 1]);
+          entries[1].push(pairs[i]);
+          entries[2].push(pairs[i + 1]);
         }
       }
       ints.combo[row] = combo;
@@ -167,9 +165,8 @@ export function normalizeToColumns(
     metadataJson,
     comboEntries: {
       combo: Int32Array.from(entries[0]),
-      pos: Int32Array.from(entries[1]),
-      key: Int32Array.from(entries[2]),
-      value: Int32Array.from(entries[3]),
+      key: Int32Array.from(entries[1]),
+      value: Int32Array.from(entries[2]),
     },
   };
   return { columns, inputIndex: cut(inputIndex), rejected };

@@ -41,7 +41,6 @@ const EVENT_COLUMNS: [string, DuckDBType][] = [
 /** One row per entry of each distinct combination of metadata entries in the write. */
 const METADATA_COLUMNS: [string, DuckDBType][] = [
   ['combo', INTEGER],
-  ['pos', INTEGER],
   ['key_c', INTEGER],
   ['value_c', INTEGER],
 ];
@@ -94,9 +93,8 @@ export async function stageEvents(
     let combos = 0;
     for (let i = 0; i < entries.combo.length; i++) {
       meta[0].push(entries.combo[i] + comboBase);
-      meta[1].push(entries.pos[i]);
-      meta[2].push(entries.key[i] + codeBase);
-      meta[3].push(entries.value[i] + codeBase);
+      meta[1].push(entries.key[i] + codeBase);
+      meta[2].push(entries.value[i] + codeBase);
       combos = Math.max(combos, entries.combo[i]);
     }
     row += group.length;

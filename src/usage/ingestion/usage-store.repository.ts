@@ -187,16 +187,11 @@ export class UsageStoreRepository {
 
     await connection.run(
       `INSERT INTO usage_events
-       SELECT n.event_key, n.source, n.event_id, n.org_id, n.event_time, n.day, n.product,
-              n.feature, n.api_key_id, n.file_type, n.pages, n.credits, n.job_id, n.is_async,
-              n.metadata_json, coalesce(m.metadata, map(CAST([] AS VARCHAR[]), CAST([] AS VARCHAR[]))),
-              $2 + n.grp, now()
-       FROM batch_new n
-       LEFT JOIN (
-         SELECT combo, map(list($1[key_c] ORDER BY pos), list($1[value_c] ORDER BY pos)) AS metadata
-         FROM ${METADATA_STAGING} GROUP BY combo
-       ) m ON m.combo = n.meta_c`,
-      [dict, firstBatchId],
+       SELECT event_key, source, event_id, org_id, event_time, day, product, feature,
+              api_key_id, file_type, pages, credits, job_id, is_async, metadata_json,
+              $1 + grp, now()
+       FROM batch_new`,
+      [firstBatchId],
     );
     // The write's daily totals once (per metadata combination too); every rollup below
     // derives from them, so the dimension rollup unnests a few rows per (org, day,
