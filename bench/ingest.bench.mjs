@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Kafka ingestion benchmark (`npm run bench:ingest`, after `npm run build`):
 //   node bench/ingest.bench.mjs [--events 1000000] [--latency-seconds 20] [--latency-rate 20000]
-//                               [--partitions 3]
+//                               [--partitions 3] [--producer kcat|kafkajs]
 //   BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the server process.
 //
 // 1. Produces N usage events (5 orgs, 3 partitions) to a fresh topic on the local broker
@@ -37,6 +37,13 @@ const TOTAL = Number(args.events ?? 1_000_000);
 const PARTITIONS = Number(args.partitions ?? 3);
 const LATENCY_SECONDS = Number(args['latency-seconds'] ?? 20);
 const LATENCY_RATE_ARG = args['latency-rate'] ? Number(args['latency-rate']) : null;
+/**
+ * Who produces the two batches: kcat (librdkafka, the issue's check) when it is installed,
+ * else the bench's own kafkajs producer. The second batch is produced while the server
+ * drains it on the same cores, and kafkajs costs several times kcat's CPU per event there.
+ */
+const PRODUCER = args.producer ?? (onPath('kcat') ? 'kcat' : 'kafkajs');
+if (!['kcat', 'kafkajs'].includes(PRODUCER)) throw new Error('--producer is kcat or kafkajs');
 
 const { Kafka, logLevel, Partitioners } = await import('kafkajs');
 await import('reflect-metadata');
@@ -76,7 +83,58 @@ async function seed(dataDir) {
   return { orgIds, probeOrg, accountKey: key.secret };
 }
 
-async function produceBacklog(producer, topic, orgIds, offset = 0) {
+function onPath(command) {
+  return (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .some((dir) => dir && fs.existsSync(path.join(dir, command)));
+}
+
+/** Produces one batch with the producer PRODUCER names; resolves to its events/s. */
+function produceBacklog(producer, topic, orgIds, offset = 0) {
+  return PRODUCER === 'kcat'
+    ? produceWithKcat(topic, orgIds, offset)
+    : produceWithKafkajs(producer, topic, orgIds, offset);
+}
+
+/**
+ * Writes the batch as `key<TAB>value` lines first, then times kcat producing the file,
+ * with Java's (and kafkajs') murmur2 partitioner, so each org lands on the same partition
+ * whichever producer is used.
+ */
+async function produceWithKcat(topic, orgIds, offset) {
+  const now = Date.now();
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-bench-kcat-')), 'batch');
+  const out = fs.createWriteStream(file);
+  for (let i = offset; i < offset + TOTAL; i++) {
+    const line = `${orgIds[i % orgIds.length]}\t${eventJson(i, orgIds, now)}\n`;
+    if (!out.write(line)) await new Promise((resolve) => out.once('drain', resolve));
+  }
+  await new Promise((resolve, reject) => out.end((error) => (error ? reject(error) : resolve())));
+  const started = performance.now();
+  const kcat = spawn(
+    'kcat',
+    [
+      '-P',
+      '-b',
+      localBrokers(),
+      '-t',
+      topic,
+      '-K',
+      '\t',
+      '-X',
+      'partitioner=murmur2_random',
+      '-l',
+      file,
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const code = await new Promise((resolve) => kcat.once('exit', resolve));
+  fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  if (code !== 0) throw new Error(`kcat exited with ${code}`);
+  return TOTAL / ((performance.now() - started) / 1000);
+}
+
+async function produceWithKafkajs(producer, topic, orgIds, offset) {
   const now = Date.now();
   const started = performance.now();
   const PER_SEND = 2_000; // ~0.8 MB per request, under the broker's 1 MiB batch limit per partition
@@ -266,7 +324,7 @@ async function main() {
 
   const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
-  log(`producing ${TOTAL} events to ${topic} on ${kafkaBrokers}`);
+  log(`producing ${TOTAL} events to ${topic} on ${kafkaBrokers} with ${PRODUCER}`);
   const produceRate = await produceBacklog(producer, topic, orgIds);
   log(`produced at ${Math.round(produceRate)} events/s`);
 
@@ -396,6 +454,7 @@ async function main() {
     partitions: PARTITIONS,
     cpus: os.cpus().length,
     loadAverage1m: Number(os.loadavg()[0].toFixed(2)),
+    producer: PRODUCER,
     produceEventsPerSec: Math.round(produceRate),
     sustainedEventsPerSec: Math.round(sustained),
     cpuMicrosPerEvent: Math.max(cpuMicros(first), cpuMicros(second)),
