@@ -48,7 +48,7 @@ export const SERVER_SETTINGS = {
   duckdbMemoryLimit: optionalByteSize(
     'DUCKDB_MEMORY_LIMIT',
     "DuckDB's (80 % of RAM)",
-    'Cap on DuckDB\'s buffer pool; beyond it DuckDB spills to disk or fails the statement. Keep it well above the usage dedupe index (~51 bytes per stored event; docs/operations.md, "Memory").',
+    'Cap on DuckDB\'s buffer pool; beyond it DuckDB spills to disk or fails the statement. The usage store holds no index over events (since migration 022), so the limit bounds memory whatever the history; below the size of the usage rollups, exports read from disk (docs/operations.md, "Memory").',
   ),
   heapGrowingPercent: int(
     'HEAP_GROWING_PERCENT',
