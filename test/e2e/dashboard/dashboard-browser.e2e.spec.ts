@@ -48,8 +48,11 @@ let demo: DashboardDemo;
 let chromium: TestBrowser;
 let page: Page;
 let errors: string[];
-/** URLs the page has asked for and not yet had answered (for a network-idle timeout's message). */
-const inFlight = new Set<string>();
+/**
+ * Requests the page has made and not yet had answered (for a network-idle timeout's message);
+ * by request, not URL, so two overlapping requests for one URL stay two.
+ */
+const inFlight = new Set<HTTPRequest>();
 
 interface ExportRow {
   date: string;
@@ -165,7 +168,7 @@ async function openView(hash: string, heading: string) {
   } catch (error) {
     // Name what kept the network busy (once seen in CI, under load, not reproduced since).
     throw new Error(
-      `${(error as Error).message}; in flight: ${[...inFlight].join(', ') || 'none'}`,
+      `${(error as Error).message}; in flight: ${[...inFlight].map((r) => r.url()).join(', ') || 'none'}`,
       { cause: error },
     );
   }
@@ -177,9 +180,9 @@ beforeAll(async () => {
   chromium = await launchBrowser();
   page = await chromium.browser.newPage();
   errors = collectPageErrors(page);
-  page.on('request', (request) => inFlight.add(request.url()));
+  page.on('request', (request) => inFlight.add(request));
   for (const settled of ['requestfinished', 'requestfailed'] as const) {
-    page.on(settled, (request) => inFlight.delete(request.url()));
+    page.on(settled, (request) => inFlight.delete(request));
   }
   await page.setViewport({ width: 1440, height: 1000 });
   const cdp = await page.createCDPSession();
