@@ -108,7 +108,12 @@ function KeySection({
       setError(describeError(e));
     }
   };
-  return html`<section class="panel" id=${id} aria-labelledby=${`${id}-title`}>
+  return html`<section
+    class="panel"
+    id=${id}
+    aria-labelledby=${`${id}-title`}
+    aria-busy=${keys === null && !error}
+  >
     <h3 id=${`${id}-title`}>${title}</h3>
     <p class="muted">${intro}</p>
     ${error ? html`<p class="state error" role="alert">${error}</p>` : ''}

@@ -45,7 +45,11 @@ export function MetadataKeysView({ org, onChanged }) {
       `Metadata key ${key} disabled.`,
     );
 
-  return html`<section class="view" aria-labelledby="view-title">
+  return html`<section
+    class="view"
+    aria-labelledby="view-title"
+    aria-busy=${keys === null && !error}
+  >
     <h2 id="view-title" tabindex="-1">Metadata keys</h2>
     <p class="muted">
       Keys of <code>async.metadata</code> that usage can be grouped and filtered by. A key whose

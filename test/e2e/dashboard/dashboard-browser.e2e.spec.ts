@@ -48,11 +48,6 @@ let demo: DashboardDemo;
 let chromium: TestBrowser;
 let page: Page;
 let errors: string[];
-/**
- * Requests the page has made and not yet had answered (for a network-idle timeout's message);
- * by request, not URL, so two overlapping requests for one URL stay two.
- */
-const inFlight = new Set<HTTPRequest>();
 
 interface ExportRow {
   date: string;
@@ -162,16 +157,14 @@ async function openView(hash: string, heading: string) {
     heading,
   );
   // A view renders before its data arrives; typing into it while a reload re-renders it
-  // can lose keystrokes, so interactions start once its requests are answered.
-  try {
-    await page.waitForNetworkIdle({ idleTime: 100, timeout: 10_000 });
-  } catch (error) {
-    // Name what kept the network busy (once seen in CI, under load, not reproduced since).
-    throw new Error(
-      `${(error as Error).message}; in flight: ${[...inFlight].map((r) => r.url()).join(', ') || 'none'}`,
-      { cause: error },
-    );
-  }
+  // can lose keystrokes, so interactions start once no part of it is still loading
+  // (each part that loads marks itself aria-busy, which assistive technology reads too).
+  await page.waitForFunction(
+    () =>
+      document.querySelector('main [aria-busy="false"]') !== null &&
+      document.querySelector('main [aria-busy="true"]') === null,
+    { timeout: 15_000 },
+  );
 }
 
 beforeAll(async () => {
@@ -180,10 +173,6 @@ beforeAll(async () => {
   chromium = await launchBrowser();
   page = await chromium.browser.newPage();
   errors = collectPageErrors(page);
-  page.on('request', (request) => inFlight.add(request));
-  for (const settled of ['requestfinished', 'requestfailed'] as const) {
-    page.on(settled, (request) => inFlight.delete(request));
-  }
   await page.setViewport({ width: 1440, height: 1000 });
   const cdp = await page.createCDPSession();
   await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
