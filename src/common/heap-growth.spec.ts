@@ -8,16 +8,22 @@ describe(applyHeapGrowth.name, () => {
     jest.restoreAllMocks();
   });
 
-  it("leaves V8's own growth factor alone by default", () => {
+  it('collects after a 20 % step by default', () => {
     const setFlags = jest.spyOn(v8, 'setFlagsFromString').mockImplementation(() => undefined);
     applyHeapGrowth(loadConfig({}).heapGrowingPercent);
+    expect(setFlags).toHaveBeenCalledWith('--heap-growing-percent=20');
+  });
+
+  it("leaves V8's own growth factor alone at 0", () => {
+    const setFlags = jest.spyOn(v8, 'setFlagsFromString').mockImplementation(() => undefined);
+    applyHeapGrowth(loadConfig({ HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent);
     expect(setFlags).not.toHaveBeenCalled();
   });
 
   it('sets the growth step HEAP_GROWING_PERCENT names', () => {
     const setFlags = jest.spyOn(v8, 'setFlagsFromString').mockImplementation(() => undefined);
-    applyHeapGrowth(loadConfig({ HEAP_GROWING_PERCENT: '20' }).heapGrowingPercent);
-    expect(setFlags).toHaveBeenCalledWith('--heap-growing-percent=20');
+    applyHeapGrowth(loadConfig({ HEAP_GROWING_PERCENT: '30' }).heapGrowingPercent);
+    expect(setFlags).toHaveBeenCalledWith('--heap-growing-percent=30');
   });
 
   it('refuses a negative or absurd step at start-up', () => {

@@ -2,10 +2,10 @@ import { describe, expect, it } from '@jest/globals';
 import { ConfigError, loadConfig } from './app-config.js';
 
 describe('DuckDB settings', () => {
-  it('keeps DuckDB defaults unless told otherwise', () => {
+  it("bounds DuckDB's buffer pool and the data kept between checkpoints by default", () => {
     const config = loadConfig({});
-    expect(config.duckdbMemoryLimit).toBeNull();
-    expect(config.duckdbCheckpointThreshold).toBe('64MB');
+    expect(config.duckdbMemoryLimit).toBe('128MB');
+    expect(config.duckdbCheckpointThreshold).toBe('32MB');
   });
 
   it('reads a memory limit and refuses one that is not a size, naming the variable', () => {

@@ -293,18 +293,6 @@ export function byteSize(env: string, defaultValue: string, doc: string): Settin
   );
 }
 
-export function optionalByteSize(
-  env: string,
-  defaultText: string,
-  doc: string,
-): Setting<string | null> {
-  return optionalText(
-    env,
-    { pattern: BYTE_SIZE, type: 'size (e.g. 256MB, 1GiB)', defaultText },
-    doc,
-  );
-}
-
 /** Every setting of a tree, in declaration order. */
 export function settingsOf(tree: SettingsTree): Setting<unknown>[] {
   return Object.values(tree).flatMap((node) => {

@@ -49,7 +49,7 @@ export class DatabaseMetrics implements OnModuleInit {
     });
     this.metrics.gauge({
       name: 'docproc_duckdb_memory_limit_bytes',
-      help: "DuckDB's memory limit (DUCKDB_MEMORY_LIMIT, else DuckDB's default of 80 % of RAM)",
+      help: "DuckDB's memory limit (DUCKDB_MEMORY_LIMIT)",
       async collect() {
         const rows = await db
           .all<{ value: string }>("SELECT current_setting('memory_limit') AS value")

@@ -44,12 +44,10 @@ export class DuckDbService implements OnApplicationShutdown {
     if (this.instance) return;
     const file = this.config.databaseFile;
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-    // A larger WAL between checkpoints: each checkpoint rewrites the dedupe index, so
-    // DuckDB's 16 MB default made ingestion checkpoint every few batches (docs/benchmarks.md).
     this.instance = await openWithRetry(file, {
       disabled_optimizers: STATS_DEPENDENT_OPTIMIZERS,
       checkpoint_threshold: this.config.duckdbCheckpointThreshold,
-      ...(this.config.duckdbMemoryLimit ? { memory_limit: this.config.duckdbMemoryLimit } : {}),
+      memory_limit: this.config.duckdbMemoryLimit,
     });
     this.writerConnection = await this.instance.connect();
     for (let i = 0; i < READERS; i++)
@@ -65,7 +63,7 @@ export class DuckDbService implements OnApplicationShutdown {
     const instance = await duckdb.DuckDBInstance.create(file, {
       access_mode: 'READ_ONLY',
       disabled_optimizers: STATS_DEPENDENT_OPTIMIZERS,
-      ...(this.config.duckdbMemoryLimit ? { memory_limit: this.config.duckdbMemoryLimit } : {}),
+      memory_limit: this.config.duckdbMemoryLimit,
     });
     const readers: ReaderConnection[] = [];
     for (let i = 0; i < READERS; i++) readers.push(new ReaderConnection(await instance.connect()));

@@ -65,8 +65,8 @@ export const KAFKA_SETTINGS = {
     ),
     maxBytesPerPartition: int(
       'KAFKA_FETCH_MAX_BYTES_PER_PARTITION',
-      { default: 4 * MiB, min: KiB, max: 512 * MiB, unit: 'bytes' },
-      'Largest batch per partition. Under a backlog the batches fetched while a write runs share the next DuckDB transaction (up to 30,000 events); at low rates batches stay small and are written at once (docs/benchmarks.md, "Kafka ingestion: overlapped fetch and write").',
+      { default: MiB, min: KiB, max: 512 * MiB, unit: 'bytes' },
+      'Largest batch per partition (~5,000 events of ~200 bytes); larger batches hold more of a backlog in memory at once without draining it faster (docs/benchmarks.md, "Kafka ingestion within 512 MB by default"). Under a backlog the batches fetched while a write runs share the next DuckDB transaction (up to 30,000 events); at low rates batches stay small and are written at once (docs/benchmarks.md, "Kafka ingestion: overlapped fetch and write").',
     ),
     maxWaitTimeInMs: int(
       'KAFKA_FETCH_MAX_WAIT_MS',

@@ -1,16 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_DATA_DIR, dataDirOf } from '../data-dir.js';
-import {
-  bool,
-  byteSize,
-  filePath,
-  int,
-  list,
-  oneOf,
-  optionalByteSize,
-  optionalText,
-  text,
-} from '../setting.js';
+import { bool, byteSize, filePath, int, list, oneOf, optionalText, text } from '../setting.js';
 import { numberOr } from './shared.js';
 
 /* The HTTP server, its storage (data directory, DuckDB file) and authentication. */
@@ -42,18 +32,18 @@ export const SERVER_SETTINGS = {
   ),
   duckdbCheckpointThreshold: byteSize(
     'DUCKDB_CHECKPOINT_THRESHOLD',
-    '64MB',
-    "WAL size between DuckDB checkpoints (DuckDB's `checkpoint_threshold`).",
+    '32MB',
+    "WAL size between DuckDB checkpoints (DuckDB's `checkpoint_threshold`); the table data it stands for stays in memory until the checkpoint, a few times this size.",
   ),
-  duckdbMemoryLimit: optionalByteSize(
+  duckdbMemoryLimit: byteSize(
     'DUCKDB_MEMORY_LIMIT',
-    "DuckDB's (80 % of RAM)",
-    'Cap on DuckDB\'s buffer pool; beyond it DuckDB spills to disk or fails the statement. The usage store holds no index over events (since migration 022), so the limit bounds memory whatever the history; below the size of the usage rollups, exports read from disk (docs/operations.md, "Memory").',
+    '128MB',
+    'Cap on DuckDB\'s buffer pool (DuckDB\'s own default is 80 % of RAM); beyond it DuckDB spills to disk or fails the statement. The usage store holds no index over events (since migration 022), so the limit bounds memory whatever the history; table blocks it does not hold are read again from the file (usually from the OS page cache). Raise it when the usage rollups of the orgs exported most are larger (docs/operations.md, "Memory").',
   ),
   heapGrowingPercent: int(
     'HEAP_GROWING_PERCENT',
-    { default: 0, min: 0, max: 400 },
-    "How far (in %) the JS heap may grow past its live size before V8 collects it fully (`--heap-growing-percent`); 0 keeps V8's own factor. 10-30 keeps a busy usage consumer's peak 130-200 MB lower at 20-60 % more CPU per event (docs/benchmarks.md).",
+    { default: 20, min: 0, max: 400 },
+    'How far (in %) the JS heap may grow past its live size before V8 collects it fully (`--heap-growing-percent`); 0 keeps V8\'s own factor. 20 kept a usage consumer draining a backlog ~100 MB lower at its peak than V8\'s factor, for a few percent more CPU per event (docs/benchmarks.md, "Kafka ingestion within 512 MB by default").',
   ),
   logLevel: oneOf(
     'LOG_LEVEL',
