@@ -14,6 +14,15 @@ export interface NormalizeRequest {
 
 export type NormalizeReply = { id: number; batch: NormalizedBatch } | { id: number; error: string };
 
+/**
+ * The thread's young generation: 4 MB semi-spaces, where V8 would grow them to 16 MB as in
+ * the main thread (which `scripts/server.sh` starts with 4 MB ones). Nearly everything the
+ * thread allocates dies within its batch, so the smaller space collects it as well and
+ * keeps up to ~36 MB less resident (docs/benchmarks.md, "Kafka ingestion within 512 MB by
+ * default").
+ */
+const YOUNG_GENERATION_MB = 12;
+
 interface Pending {
   resolve(batch: NormalizedBatch): void;
   reject(error: Error): void;
@@ -62,7 +71,10 @@ export class NormalizerThread {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(this.entry, { execArgv: this.execArgv });
+    const worker = new Worker(this.entry, {
+      execArgv: this.execArgv,
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
     worker.unref();
     worker.on('message', (reply: NormalizeReply) => this.settle(reply));
     // A plain Error whatever the thread threw: kafkajs gives up on a consumer for good after
