@@ -24,7 +24,7 @@ COPY --from=build /app/dist dist
 COPY sql sql
 # The dashboard's static files are served from the source tree (no build step for them).
 COPY src/dashboard/assets src/dashboard/assets
-COPY scripts/worker-liveness.sh scripts/
+COPY scripts/worker-liveness.sh scripts/server.sh scripts/
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 ENV HOST=0.0.0.0 PORT=3000 DATA_DIR=/app/data
@@ -32,5 +32,6 @@ EXPOSE 3000
 # HTTP liveness of the API (compose overrides it with the worker probe where workers run).
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# node itself as PID 1 (no npm in between), so SIGTERM reaches the graceful shutdown.
-CMD ["node", "dist/src/main.js"]
+# The launcher execs node with the memory settings (docs/operations.md, "Memory"): node
+# itself becomes PID 1 (no npm or shell in between), so SIGTERM reaches the graceful shutdown.
+CMD ["sh", "scripts/server.sh"]

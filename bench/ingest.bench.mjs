@@ -6,7 +6,8 @@
 //
 // 1. Produces N usage events (5 orgs, 3 partitions) to a fresh topic on the local broker
 //    (KAFKA_BROKERS, or the one `scripts/kafka.sh start` runs), before the server starts.
-// 2. Starts the real server (`node dist/src/main.js`) as a child on a fresh DATA_DIR and
+// 2. Starts the real server as `npm start` does (`scripts/server.sh`, which execs
+//    `node dist/src/main.js` with the launcher's memory settings) on a fresh DATA_DIR and
 //    measures how fast its consumer drains that backlog into DuckDB (events/s, from the
 //    server's own /metrics), its CPU per event and its peak RSS.
 // 3. Resets the child's RSS high-water mark, produces a second batch of N new events on top
@@ -331,12 +332,18 @@ async function main() {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const group = `bench-${Date.now()}`;
-  // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server.
-  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, dist('main.js')], {
+  // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server
+  // (through NODE_OPTIONS, which the launcher passes on).
+  const nodeOptions = [process.env.NODE_OPTIONS, process.env.BENCH_SERVER_NODE_ARGS]
+    .filter(Boolean)
+    .join(' ');
+  const child = spawn('sh', [path.join(ROOT, 'scripts', 'server.sh')], {
     cwd: ROOT,
     env: {
       ...process.env,
+      // The launcher runs `node` from PATH: this one.
+      PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
+      ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
       DATA_DIR: dataDir,
       PORT: String(port),
       HOST: '127.0.0.1',

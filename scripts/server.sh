@@ -1,0 +1,16 @@
+#!/bin/sh
+# Starts the server (`npm start`, the container image) with the process-level memory
+# settings that only take effect when set before Node starts (docs/operations.md, "Memory"):
+# - MALLOC_ARENA_MAX=2: glibc's malloc keeps two arenas instead of up to eight per core,
+#   each holding on to freed memory of its own (the executor processes inherit it);
+# - --max-semi-space-size=4: V8's young generation stops at 4 MB semi-spaces (16 MB by
+#   default); a usage consumer's garbage dies young either way. A flag rather than
+#   NODE_OPTIONS, so the executor processes keep V8's default for documents.
+# A MALLOC_ARENA_MAX already in the environment, or a --max-semi-space-size in
+# NODE_OPTIONS, wins. `exec` keeps one process, so signals reach the graceful shutdown.
+set -eu
+export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
+case " ${NODE_OPTIONS:-} " in
+  *--max-semi-space-size*) exec node "$(dirname "$0")/../dist/src/main.js" "$@" ;;
+  *) exec node --max-semi-space-size=4 "$(dirname "$0")/../dist/src/main.js" "$@" ;;
+esac

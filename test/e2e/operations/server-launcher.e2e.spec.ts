@@ -1,0 +1,57 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
+
+// scripts/server.sh, the launcher of `npm start` and the container image, with a stand-in
+// `node` first on PATH that reports how it was started instead of starting the server.
+
+const launcher = path.resolve('scripts/server.sh');
+/** The entry the launcher names, relative to its own folder (`$(dirname "$0")/..`). */
+const main = `${path.dirname(launcher)}/../dist/src/main.js`;
+const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-launcher-'));
+fs.writeFileSync(
+  path.join(bin, 'node'),
+  '#!/bin/sh\necho "pid=$$"\necho "arena=${MALLOC_ARENA_MAX:-}"\necho "options=${NODE_OPTIONS:-}"\nfor a in "$@"; do echo "arg=$a"; done\n',
+  { mode: 0o755 },
+);
+
+afterAll(() => fs.rmSync(bin, { recursive: true, force: true }));
+
+function launch(env: Record<string, string>, args: string[] = []) {
+  const base: Record<string, string> = { PATH: `${bin}${path.delimiter}${process.env.PATH}` };
+  const result = spawnSync('sh', ['-c', 'echo "shell=$$"; exec sh "$0" "$@"', launcher, ...args], {
+    env: { ...base, ...env },
+    encoding: 'utf8',
+  });
+  expect(result.status).toBe(0);
+  const lines = result.stdout.trim().split('\n');
+  const value = (key: string) =>
+    lines.filter((l) => l.startsWith(`${key}=`)).map((l) => l.slice(key.length + 1));
+  return {
+    shell: value('shell')[0],
+    pid: value('pid')[0],
+    arena: value('arena')[0],
+    options: value('options')[0],
+    args: value('arg'),
+  };
+}
+
+describe('scripts/server.sh', () => {
+  it('starts the compiled server with two malloc arenas and 4 MB semi-spaces, as one process', () => {
+    const started = launch({}, ['--extra']);
+    expect(started.arena).toBe('2');
+    expect(started.options).toBe('');
+    expect(started.args).toEqual(['--max-semi-space-size=4', main, '--extra']);
+    // exec all the way: node runs as the process that was started, so signals reach it.
+    expect(started.pid).toBe(started.shell);
+  });
+
+  it("keeps the operator's own values", () => {
+    const started = launch({ MALLOC_ARENA_MAX: '8', NODE_OPTIONS: '--max-semi-space-size=16' });
+    expect(started.arena).toBe('8');
+    expect(started.options).toBe('--max-semi-space-size=16');
+    expect(started.args).toEqual([main]);
+  });
+});
