@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import os from 'node:os';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /** The samples of one metric family on /metrics, by their label text. */
@@ -29,10 +28,9 @@ describe('DuckDB memory on /metrics', () => {
     expect([...held.keys()].some((labels) => labels.includes('component='))).toBe(true);
   });
 
-  it("shows DuckDB's own default when no limit is set (80 % of RAM, or of a cgroup's limit)", async () => {
+  it('bounds DuckDB to 128 MB by default, not to its own 80 % of RAM', async () => {
     t = await startTestApp();
     const limit = (await samples(t.baseUrl, 'docproc_duckdb_memory_limit_bytes')).get('') ?? 0;
-    expect(limit).toBeGreaterThan(256e6);
-    expect(limit).toBeLessThan(0.85 * os.totalmem());
+    expect(Math.abs(limit - 128e6)).toBeLessThan(0.001 * 128e6);
   });
 });
