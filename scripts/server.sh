@@ -10,7 +10,8 @@
 # NODE_OPTIONS, wins. `exec` keeps one process, so signals reach the graceful shutdown.
 set -eu
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
+main="$(dirname "$0")/../dist/src/main.js"
 case " ${NODE_OPTIONS:-} " in
-  *--max-semi-space-size*) exec node "$(dirname "$0")/../dist/src/main.js" "$@" ;;
-  *) exec node --max-semi-space-size=4 "$(dirname "$0")/../dist/src/main.js" "$@" ;;
+  *--max-semi-space-size*) exec node "$main" "$@" ;;
 esac
+exec node --max-semi-space-size=4 "$main" "$@"

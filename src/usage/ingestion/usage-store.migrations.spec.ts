@@ -23,10 +23,11 @@ describe('usage store migrations on an existing store', () => {
 
   /** The migrations up to and including `version`, as an earlier release shipped them. */
   function migrationsUpTo(version: string): string {
+    const current = findSqlDirectory();
     const earlier = fs.mkdtempSync(path.join(dir, 'sql-'));
-    for (const file of fs.readdirSync(findSqlDirectory())) {
+    for (const file of fs.readdirSync(current)) {
       if (file.endsWith('.sql') && file.slice(0, 3) <= version) {
-        fs.copyFileSync(path.join(findSqlDirectory(), file), path.join(earlier, file));
+        fs.copyFileSync(path.join(current, file), path.join(earlier, file));
       }
     }
     return earlier;
