@@ -108,10 +108,16 @@ export interface TestMessage {
  */
 const PRODUCE_SLICE = 500;
 
-/** Produces messages in order and waits until the broker acknowledged all of them (acks = all). */
+/**
+ * Produces messages in order and waits until the broker acknowledged all of them (acks = all).
+ * Idempotent, as the app's producer is: a request retried after a timeout on a loaded machine
+ * (its first attempt written after all) must not store its messages twice.
+ */
 export async function produce(topic: string, messages: TestMessage[]): Promise<void> {
   const producer = testKafka('docproc-test-producer').producer({
     createPartitioner: Partitioners.DefaultPartitioner,
+    idempotent: true,
+    maxInFlightRequests: 1,
   });
   await producer.connect();
   try {
@@ -200,6 +206,9 @@ export async function consumeAll(
     ends = await endOffsets(kafka, topic, deadline);
   }
   const messages: ConsumedMessage[] = [];
+  // kafkajs restarts a consumer after retriable failures and, with nothing committed, fetches
+  // a partition from its beginning again: positions already read are not read twice.
+  const seen = new Set<string>();
   const pending = new Set([...ends].filter(([, end]) => end > 0n).map(([p]) => p));
   if (pending.size === 0) return messages;
 
@@ -235,6 +244,9 @@ export async function consumeAll(
             const end = ends.get(partition) ?? 0n;
             const offset = BigInt(message.offset);
             if (offset >= end) return;
+            const position = `${partition}:${message.offset}`;
+            if (seen.has(position)) return;
+            seen.add(position);
             const headers: Record<string, string> = {};
             for (const [name, value] of Object.entries(message.headers ?? {})) {
               if (value === undefined) continue;
