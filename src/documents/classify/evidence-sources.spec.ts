@@ -107,6 +107,34 @@ describe('layout signals', () => {
     expect(lemmas(slip)).not.toContain('purchase');
   });
 
+  it('names a till slip a receipt paid in a shop for Deep Classify only', () => {
+    // A Lidl slip read with its German words whole: items, VAT table, cash and change.
+    const slip = [
+      'Warburger Straße 130',
+      '33100 Paderborn',
+      'Bananen 0,19 A',
+      'Emmentaler Stück 2,69 A',
+      'Übersee Rum 40% 5,69 B',
+      'zu zahlen 19,58',
+      'Bar 20,00',
+      'Rückgeld -0,42',
+      'MWST. + Netto = Brutto',
+      'Summe 1,91 17,67 19,58',
+      '3182 09:58',
+    ].join('\n');
+    const deep = signalTerms(slip, 0, true).map((term) => term.lemma);
+    expect(deep).toEqual(expect.arrayContaining(['receipt', 'shop', 'cash', 'card']));
+    expect(lemmas(slip)).not.toContain('receipt');
+    // A page of long invoice lines is no slip, for either model.
+    const invoice = Array.from(
+      { length: 4 },
+      (_, i) => `Consulting services for the migration of the billing platform ${i} 1.200,00`,
+    ).join('\n');
+    expect(signalTerms(`${invoice}\n12:00`, 0, true).map((term) => term.lemma)).not.toContain(
+      'receipt',
+    );
+  });
+
   it('reads spans of months and years at either end of a line as jobs held', () => {
     const cv = [
       'PhD Princeton University, Computer Science',

@@ -160,6 +160,15 @@ const SIGNALS: readonly Signal[] = [
       !tillSlip(page, all) && tillSlip(page, all, PRICE_WITH_TAX_CLASS) ? 1 : 0,
     deep: true,
   },
+  // Deep Classify names a till slip (either reading of its prices) in plain words a criterion
+  // for receipts would use. A German slip read well has an invoice's words too (Stück, MwSt,
+  // Netto, Brutto, Summe), and only its form says it was paid at the till.
+  {
+    words: 'receipt of a purchase paid in a shop, cash or card',
+    min: 1,
+    count: (page, all) => (tillSlip(page, all, PRICE_WITH_TAX_CLASS) ? 1 : 0),
+    deep: true,
+  },
   // A CV: contact block on top, dated entries; plain words a criterion for CVs would use.
   {
     words: 'resume of a person, jobs held, schooling, work experience, education',
