@@ -2,6 +2,8 @@
 # Installs the Debian packages the test suite needs, only those that are missing, with one
 # `apt-get update` first. Safe to run repeatedly: with everything present it does nothing.
 #   redis-server   the real Redis behind the BullMQ queue specs (scripts/redis.sh)
+#   clickhouse-server  the real ClickHouse of the usage specs' ClickHouse mode (scripts/clickhouse.sh)
+#   python3-venv   the virtualenv the chDB statement check installs a pinned chdb into
 #   kcat           a plain external Kafka client, used by the specs that feed the broker
 #   java + mvn     fetch and run the Kafka broker (scripts/kafka.sh)
 #   jq, curl       the README's shell blocks, which test/e2e/readme.e2e.spec.ts runs
@@ -13,6 +15,8 @@ set -euo pipefail
 
 missing=()
 command -v redis-server >/dev/null || missing+=(redis-server)
+command -v clickhouse-server >/dev/null || [[ -x /usr/sbin/clickhouse-server ]] || missing+=(clickhouse-server)
+python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
 command -v kcat >/dev/null || missing+=(kcat)
 command -v java >/dev/null || missing+=(default-jre-headless)
 command -v mvn >/dev/null || missing+=(maven)

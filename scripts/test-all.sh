@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite against real components (README's `npm run test:all`, and CI):
-# the system packages the tests need, a private Kafka broker and Redis on free loopback
-# ports, then lint, typecheck and jest (`npm test`). What this script started is always
+# the system packages the tests need, a private Kafka broker, Redis and ClickHouse server on
+# free loopback ports, then lint, typecheck and jest (`npm test`). What this script started is always
 # stopped and its data deleted; the exit status is the test run's.
 #
-# TEST_KAFKA_BROKERS / TEST_REDIS_URL, when set, point the specs at existing instances
+# TEST_KAFKA_BROKERS / TEST_REDIS_URL / TEST_CLICKHOUSE_URL, when set, point the specs at existing instances
 # (e.g. the docker-compose ones) and nothing is started for them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,11 +17,15 @@ node scripts/install-encoder.mjs --strict
 
 started_kafka=""
 started_redis=""
+started_clickhouse=""
 cleanup() {
   local status=$?
   trap - EXIT INT TERM
   if [[ -n "$started_kafka" ]]; then KAFKA_PORT="$started_kafka" bash scripts/kafka.sh reset || true; fi
   if [[ -n "$started_redis" ]]; then REDIS_PORT="$started_redis" bash scripts/redis.sh stop || true; fi
+  if [[ -n "$started_clickhouse" ]]; then
+    CLICKHOUSE_HTTP_PORT="$started_clickhouse" bash scripts/clickhouse.sh reset || true
+  fi
   exit "$status"
 }
 trap cleanup EXIT
@@ -30,7 +34,7 @@ trap 'exit 143' TERM
 
 # Free ports rather than the defaults: a developer's own broker, or another checkout's test
 # run on the same machine, is never touched.
-mapfile -t ports < <(node scripts/free-ports.mjs 3)
+mapfile -t ports < <(node scripts/free-ports.mjs 5)
 
 if [[ -z "${TEST_KAFKA_BROKERS:-}" ]]; then
   started_kafka="${ports[0]}"
@@ -44,7 +48,14 @@ if [[ -z "${TEST_REDIS_URL:-}" ]]; then
   TEST_REDIS_URL="$(sed -n 's/^export REDIS_URL=//p' <<<"$redis_env")"
   export TEST_REDIS_URL
 fi
-echo "test-all.sh: TEST_KAFKA_BROKERS=${TEST_KAFKA_BROKERS} TEST_REDIS_URL=${TEST_REDIS_URL}" >&2
+if [[ -z "${TEST_CLICKHOUSE_URL:-}" ]]; then
+  started_clickhouse="${ports[3]}"
+  clickhouse_env="$(CLICKHOUSE_HTTP_PORT="${ports[3]}" CLICKHOUSE_TCP_PORT="${ports[4]}" bash scripts/clickhouse.sh start)"
+  TEST_CLICKHOUSE_URL="$(sed -n 's/^export CLICKHOUSE_URL=//p' <<<"$clickhouse_env")"
+  export TEST_CLICKHOUSE_URL
+fi
+echo "test-all.sh: TEST_KAFKA_BROKERS=${TEST_KAFKA_BROKERS} TEST_REDIS_URL=${TEST_REDIS_URL}" \
+  "TEST_CLICKHOUSE_URL=${TEST_CLICKHOUSE_URL}" >&2
 
 # A native crash in a process a spec starts (a server, the CLI) leaves a core dump in its
 # working directory, the repository; its backtrace is printed so a CI log shows where.

@@ -53,6 +53,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
       'required when AUTH_DISABLED=true (the org that keyless requests are attributed to)',
     );
   }
+  if (usage.store.kind === 'clickhouse' && usage.store.clickhouseUrl === null) {
+    throw new ConfigError('CLICKHOUSE_URL', 'required when USAGE_STORE=clickhouse');
+  }
   const { url: redisUrl, ...redis } = operations.redis;
   const routed = ALL_ROLLOUT_KEYS.filter((key) => operations.rollout[key] > 0);
   if (redisUrl === null && routed.length > 0) {

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Inject, Module, OnModuleInit } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { USAGE_EVENT_SINK } from './usage-event.js';
 import { OrgDirectoryRepository } from './ingestion/org-directory.repository.js';
@@ -23,8 +23,18 @@ import { UsageImportService } from './import/usage-import.service.js';
 import { UsageExportCache } from './export/usage-export.cache.js';
 import { UsageWatermarks } from './usage-watermarks.js';
 import { UsageSnapshotPublisher } from './replica/usage-snapshot.publisher.js';
+import { USAGE_EVENT_WRITER, USAGE_EXPORT_READER } from './usage-store.ports.js';
+import { ClickHouseService } from './clickhouse/clickhouse.service.js';
+import { ClickHouseMigrations } from './clickhouse/clickhouse-migrations.js';
+import { ClickHouseUsageStoreRepository } from './clickhouse/clickhouse-usage-store.repository.js';
+import { ClickHouseUsageExportRepository } from './clickhouse/clickhouse-usage-export.repository.js';
 
-/** The usage plane: ingestion into the DuckDB store, metadata keys, and the export API. */
+const usesClickHouse = (config: AppConfig) => config.usage.store.kind === 'clickhouse';
+
+/**
+ * The usage plane: ingestion into the usage store (DuckDB, or ClickHouse with
+ * USAGE_STORE=clickhouse), metadata keys, and the export API.
+ */
 @Module({
   // MetricsModule is global in the server; importing it here also serves docproc-admin's context.
   imports: [MetricsModule, AccountsModule, UsageKafkaModule],
@@ -32,6 +42,28 @@ import { UsageSnapshotPublisher } from './replica/usage-snapshot.publisher.js';
   providers: [
     OrgDirectoryRepository,
     UsageStoreRepository,
+    ClickHouseService,
+    ClickHouseMigrations,
+    ClickHouseUsageStoreRepository,
+    ClickHouseUsageExportRepository,
+    {
+      provide: USAGE_EVENT_WRITER,
+      inject: [APP_CONFIG, UsageStoreRepository, ClickHouseUsageStoreRepository],
+      useFactory: (
+        config: AppConfig,
+        duckdb: UsageStoreRepository,
+        clickhouse: ClickHouseUsageStoreRepository,
+      ) => (usesClickHouse(config) ? clickhouse : duckdb),
+    },
+    {
+      provide: USAGE_EXPORT_READER,
+      inject: [APP_CONFIG, UsageExportRepository, ClickHouseUsageExportRepository],
+      useFactory: (
+        config: AppConfig,
+        duckdb: UsageExportRepository,
+        clickhouse: ClickHouseUsageExportRepository,
+      ) => (usesClickHouse(config) ? clickhouse : duckdb),
+    },
     UsageIngestMetrics,
     UsageRollupClusterService,
     UsageNormalizer,
@@ -61,6 +93,18 @@ import { UsageSnapshotPublisher } from './replica/usage-snapshot.publisher.js';
     MetadataKeyService,
     UsageImportService,
     UsageKafkaModule,
+    USAGE_EVENT_WRITER,
+    ClickHouseService,
   ],
 })
-export class UsageModule {}
+export class UsageModule implements OnModuleInit {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clickhouseMigrations: ClickHouseMigrations,
+  ) {}
+
+  /** The ClickHouse store's tables exist before the consumer or the API use them. */
+  async onModuleInit(): Promise<void> {
+    if (usesClickHouse(this.config)) await this.clickhouseMigrations.migrate();
+  }
+}

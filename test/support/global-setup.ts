@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-type ServiceName = 'kafka' | 'redis';
+type ServiceName = 'kafka' | 'redis' | 'clickhouse';
 
 /** A service this run started: the script's variables (ports) that select its instance. */
 interface OwnedService {
@@ -84,14 +84,19 @@ async function provide(
           KAFKA_PORT: String(port),
           KAFKA_CONTROLLER_PORT: String(controller),
         }))
-      : await freePorts(1).then(([port]) => ({ REDIS_PORT: String(port) }));
+      : name === 'clickhouse'
+        ? await freePorts(2).then(([http, tcp]) => ({
+            CLICKHOUSE_HTTP_PORT: String(http),
+            CLICKHOUSE_TCP_PORT: String(tcp),
+          }))
+        : await freePorts(1).then(([port]) => ({ REDIS_PORT: String(port) }));
   // Recorded before starting, so a start that fails half-way is still cleaned up.
   owned.push({ name, env });
   return serviceScript(root, name, 'start', env);
 }
 
 function stopCommand(service: OwnedService): string {
-  return service.name === 'kafka' ? 'reset' : 'stop';
+  return service.name === 'redis' ? 'stop' : 'reset';
 }
 
 /**
@@ -117,9 +122,9 @@ function watchForOrphans(root: string, owned: OwnedService[]): number | undefine
 }
 
 /**
- * Jest global setup: the real Kafka broker and Redis the integration specs use.
- * `scripts/test-all.sh` (CI) starts them itself and passes TEST_KAFKA_BROKERS and
- * TEST_REDIS_URL; when a developer runs jest directly without them, they are provided here
+ * Jest global setup: the real Kafka broker, Redis and ClickHouse server the integration
+ * specs use. `scripts/test-all.sh` (CI) starts them itself and passes TEST_KAFKA_BROKERS,
+ * TEST_REDIS_URL and TEST_CLICKHOUSE_URL; when a developer runs jest directly without them, they are provided here
  * and the workers inherit the variables. DOCPROC_TEST_SERVICES=none (or a list such as
  * `redis`) limits this for quick unit-only runs; specs needing a missing service then fail
  * with a message saying so.
@@ -129,7 +134,7 @@ export default async function globalSetup(
   projectConfig: { rootDir: string },
 ): Promise<void> {
   const root = projectConfig.rootDir;
-  const wanted = (process.env.DOCPROC_TEST_SERVICES ?? 'kafka,redis').split(',');
+  const wanted = (process.env.DOCPROC_TEST_SERVICES ?? 'kafka,redis,clickhouse').split(',');
   const owned: OwnedService[] = [];
   const tasks: Promise<void>[] = [];
   if (wanted.includes('kafka') && !process.env.TEST_KAFKA_BROKERS) {
@@ -143,6 +148,13 @@ export default async function globalSetup(
     tasks.push(
       provide(root, 'redis', owned).then((out) => {
         process.env.TEST_REDIS_URL = out.REDIS_URL;
+      }),
+    );
+  }
+  if (wanted.includes('clickhouse') && !process.env.TEST_CLICKHOUSE_URL) {
+    tasks.push(
+      provide(root, 'clickhouse', owned).then((out) => {
+        process.env.TEST_CLICKHOUSE_URL = out.CLICKHOUSE_URL;
       }),
     );
   }

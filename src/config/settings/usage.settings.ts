@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { filePath, fixed, float, int, oneOf } from '../setting.js';
+import { filePath, fixed, float, int, oneOf, optionalText, text } from '../setting.js';
 import { MiB } from './shared.js';
 
 /* The usage plane: the event normalizer, metadata key cardinality, rollups, the export's
@@ -33,6 +33,34 @@ export const USAGE_SETTINGS = {
       'METADATA_KEY_MAX_DISTINCT_RATIO',
       { default: 0.5, min: 0.01, max: 1 },
       'A key whose distinct values per event exceed this ratio is identifier-like.',
+    ),
+  },
+  /** Where usage events and their rollups live (docs/scaling.md). */
+  store: {
+    kind: oneOf(
+      'USAGE_STORE',
+      ['duckdb', 'clickhouse'],
+      'duckdb',
+      '`clickhouse`: usage events, rollups and export reads go to the ClickHouse server at `CLICKHOUSE_URL` (several ingest processes can share it); accounts and metadata-key settings stay in DuckDB.',
+    ),
+    clickhouseUrl: optionalText(
+      'CLICKHOUSE_URL',
+      {
+        pattern: {
+          regex: /^https?:\/\/[^\s/]+(\/[^\s]*)?$/,
+          message: 'must be an http(s) URL such as http://127.0.0.1:8123',
+        },
+        type: 'URL',
+      },
+      "The ClickHouse server's HTTP interface (user and password may be given in the URL); required with `USAGE_STORE=clickhouse`.",
+    ),
+    clickhouseDatabase: text(
+      'CLICKHOUSE_DATABASE',
+      {
+        default: 'docproc',
+        pattern: { regex: /^[A-Za-z_][A-Za-z0-9_]{0,62}$/, message: 'must be a plain identifier' },
+      },
+      'The ClickHouse database that holds the usage tables (created by the migrations when missing).',
     ),
   },
   rollupClusterIntervalMs: int(

@@ -3,14 +3,9 @@ import type { DuckDBValue } from '@duckdb/node-api';
 import { duckdb } from '../../database/duckdb-api.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
 import type { GroupBy, UsageExportQuery } from './usage-export.query.js';
+import type { UsageExportReader, UsageExportRow } from '../usage-store.ports.js';
 
-/** One (day, group) of the export; credits as exact DECIMAL text. */
-export interface UsageExportRow {
-  date: string;
-  group: string;
-  credits: string;
-  requestCount: number;
-}
+export type { UsageExportRow } from '../usage-store.ports.js';
 
 const DIMENSION_COLUMNS: Record<Exclude<GroupBy, 'metadata'>, string> = {
   product: 'product',
@@ -79,7 +74,7 @@ class Filter {
  * is bounded by (days x distinct dimension values), not by the number of events.
  */
 @Injectable()
-export class UsageExportRepository {
+export class UsageExportRepository implements UsageExportReader {
   constructor(private readonly db: DuckDbService) {}
 
   /**

@@ -6,7 +6,7 @@ import type { MetadataKeyService } from '../metadata/metadata-key.service.js';
 import { UsageWatermarks } from '../usage-watermarks.js';
 import { UsageExportCache } from './usage-export.cache.js';
 import type { UsageExportQuery } from './usage-export.query.js';
-import type { UsageExportRepository } from './usage-export.repository.js';
+import type { UsageExportReader } from '../usage-store.ports.js';
 import { UsageExportService } from './usage-export.service.js';
 
 const principal: AccountPrincipal = {
@@ -44,7 +44,7 @@ function setup(cacheMb = 1) {
       orgsOfUser: async () => [],
     } as unknown as AccountsService,
     { assertUsable } as unknown as MetadataKeyService,
-    { jsonData } as unknown as UsageExportRepository,
+    { jsonData } as unknown as UsageExportReader,
     new UsageExportCache({ usage: { exportCacheBytes: cacheMb * 2 ** 20 } } as AppConfig),
     watermarks,
   );

@@ -1,9 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/api-error.js';
 import { AccountsService } from '../../accounts/accounts.service.js';
 import type { AccountPrincipal } from '../../accounts/principal.js';
 import { MetadataKeyService } from '../metadata/metadata-key.service.js';
-import { UsageExportRepository, UsageExportRow } from './usage-export.repository.js';
+import {
+  USAGE_EXPORT_READER,
+  type UsageExportReader,
+  type UsageExportRow,
+} from '../usage-store.ports.js';
 import type { UsageExportQuery } from './usage-export.query.js';
 import { UsageExportCache, exportCacheKey } from './usage-export.cache.js';
 import { exportJson } from './usage-export.serializer.js';
@@ -28,7 +32,7 @@ export class UsageExportService {
   constructor(
     private readonly accounts: AccountsService,
     private readonly metadataKeys: MetadataKeyService,
-    private readonly exports: UsageExportRepository,
+    @Inject(USAGE_EXPORT_READER) private readonly exports: UsageExportReader,
     private readonly cache: UsageExportCache,
     private readonly watermarks: UsageWatermarks,
   ) {}

@@ -7,7 +7,7 @@ import type { OrgDirectoryRepository } from './org-directory.repository.js';
 import type { UsageIngestMetrics } from './usage-ingest.metrics.js';
 import { UsageIngestService } from './usage-ingest.service.js';
 import { UsageNormalizer } from './usage-normalizer.js';
-import type { BatchWriteResult, UsageStoreRepository } from './usage-store.repository.js';
+import type { BatchWriteResult, UsageEventWriter } from '../usage-store.ports.js';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
 
@@ -55,7 +55,7 @@ function setup(write: (groups: UsageEventColumns[]) => BatchWriteResult) {
     {
       existing: async (ids: Set<string>) => new Set([...ids].filter((id) => id !== 'org_gone')),
     } as unknown as OrgDirectoryRepository,
-    { writeBatch } as unknown as UsageStoreRepository,
+    { writeBatch } as unknown as UsageEventWriter,
     metrics as unknown as UsageIngestMetrics,
     { forgetUsable } as unknown as MetadataKeyService,
     watermarks,

@@ -3,7 +3,7 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { OrgDirectoryRepository } from './org-directory.repository.js';
 import { GroupCommit } from './group-commit.js';
-import { UsageStoreRepository } from './usage-store.repository.js';
+import { USAGE_EVENT_WRITER, type UsageEventWriter } from '../usage-store.ports.js';
 import { UsageIngestMetrics } from './usage-ingest.metrics.js';
 import { MetadataKeyService } from '../metadata/metadata-key.service.js';
 import { UsageWatermarks } from '../usage-watermarks.js';
@@ -51,7 +51,7 @@ export class UsageIngestService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly orgs: OrgDirectoryRepository,
-    private readonly store: UsageStoreRepository,
+    @Inject(USAGE_EVENT_WRITER) private readonly store: UsageEventWriter,
     private readonly metrics: UsageIngestMetrics,
     private readonly metadataKeys: MetadataKeyService,
     private readonly watermarks: UsageWatermarks,

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
-import { UsageStoreRepository } from './usage-store.repository.js';
+import { USAGE_EVENT_WRITER, type UsageEventWriter } from '../usage-store.ports.js';
 
 /**
  * Keeps the narrow rollups in org order (see UsageStoreRepository.clusterNarrowRollups):
@@ -22,7 +22,7 @@ export class UsageRollupClusterService implements OnApplicationBootstrap, OnAppl
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly store: UsageStoreRepository,
+    @Inject(USAGE_EVENT_WRITER) private readonly store: UsageEventWriter,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -42,11 +42,9 @@ export class UsageRollupClusterService implements OnApplicationBootstrap, OnAppl
     if (this.running) return this.running;
     const started = Date.now();
     this.running = this.store
-      .clusterNarrowRollups()
-      .then(() => this.logger.log(`narrow rollups clustered in ${Date.now() - started} ms`))
-      .catch((error: unknown) =>
-        this.logger.error(`clustering the narrow rollups failed: ${String(error)}`),
-      )
+      .maintain()
+      .then(() => this.logger.log(`usage store upkeep done in ${Date.now() - started} ms`))
+      .catch((error: unknown) => this.logger.error(`usage store upkeep failed: ${String(error)}`))
       .finally(() => {
         this.running = null;
       });

@@ -6,15 +6,9 @@ import type { CardinalityRule } from '../../config/usage.types.js';
 import { selectRows, type UsageEventColumns } from './usage-event-columns.js';
 import { EVENT_STAGING, METADATA_STAGING, stageEvents } from './usage-event-staging.js';
 import { applyMetadata } from './usage-metadata.writer.js';
+import type { BatchWriteResult, UsageEventWriter } from '../usage-store.ports.js';
 
-export interface BatchWriteResult {
-  /** Per group written, in order: events new to the store and events it already had. */
-  groups: { inserted: number; duplicates: number }[];
-  /** (org, key) pairs that this write turned identifier-like. */
-  newlyRejectedKeys: { orgId: string; key: string }[];
-  /** Orgs that got new events (the export's result cache forgets their answers). */
-  orgs: string[];
-}
+export type { BatchWriteResult } from '../usage-store.ports.js';
 
 /**
  * The narrow rollups the export reads for unfiltered groupings, with the sort key that
@@ -51,7 +45,7 @@ const WRITE_TEMP_TABLES = [
  * a redelivered batch changes nothing.
  */
 @Injectable()
-export class UsageStoreRepository {
+export class UsageStoreRepository implements UsageEventWriter {
   constructor(private readonly db: DuckDbService) {}
 
   /**
@@ -91,6 +85,10 @@ export class UsageStoreRepository {
         throw error;
       }
     });
+  }
+
+  maintain(): Promise<void> {
+    return this.clusterNarrowRollups();
   }
 
   /**
@@ -263,7 +261,7 @@ export function dayRanges(days: string[], maxRanges = 8): [string, string][] {
  * first copy wins, later ones count as duplicates. (A window over the staged rows did the
  * same in DuckDB at ~3 µs per event on the writer's thread.)
  */
-function withoutRepeats(groups: readonly UsageEventColumns[]): UsageEventColumns[] {
+export function withoutRepeats(groups: readonly UsageEventColumns[]): UsageEventColumns[] {
   const seen = new Set<string>();
   return groups.map((group) => {
     const repeats = new Set<number>();

@@ -31,3 +31,22 @@ export function identifierLikeWhenEnabling(
   }
   return null;
 }
+
+/**
+ * Why ingestion marks a key with these observed counts identifier-like, or null when it
+ * does not: the rule the DuckDB store evaluates in SQL with `ingestionParameters`, for
+ * stores that count in their own engine and decide here (the ClickHouse store).
+ */
+export function identifierLikeWhenIngesting(
+  rule: CardinalityRule,
+  observed: { eventCount: number; distinctValues: number },
+): string | null {
+  const { eventCount, distinctValues } = observed;
+  if (distinctValues >= rule.maxDistinctValues) {
+    return `has ${distinctValues} distinct values (limit ${rule.maxDistinctValues})`;
+  }
+  if (eventCount >= rule.minEventsForRatio && distinctValues > rule.maxDistinctRatio * eventCount) {
+    return `has ${distinctValues} distinct values in ${eventCount} events`;
+  }
+  return null;
+}

@@ -22,6 +22,15 @@ const STATUS_SELECT = `
   FROM (SELECT * FROM org_metadata_keys WHERE org_id = $1) e
   FULL OUTER JOIN (SELECT * FROM metadata_key_stats WHERE org_id = $1) s ON s.meta_key = e.meta_key`;
 
+export interface ObservedKeyStats {
+  orgId: string;
+  key: string;
+  eventCount: number;
+  distinctValues: number;
+  /** Set when this observation makes the key identifier-like. */
+  rejectedReason: string | null;
+}
+
 interface StatusRow {
   key: string;
   enabled: boolean;
@@ -59,6 +68,26 @@ export class MetadataKeyRepository {
   async list(orgId: string): Promise<MetadataKeyStatus[]> {
     const rows = await this.db.all<StatusRow>(`${STATUS_SELECT} ORDER BY key`, [orgId]);
     return rows.map(toStatus);
+  }
+
+  /**
+   * Records counts observed by a store that keeps them itself (ClickHouse), so status and
+   * the export's checks read them here as they do the DuckDB store's. A rejection stays.
+   */
+  async recordObserved(observed: ObservedKeyStats[]): Promise<void> {
+    for (const o of observed) {
+      await this.db.run(
+        `INSERT INTO metadata_key_stats
+           (org_id, meta_key, event_count, distinct_values, rejected_at, rejected_reason)
+         VALUES ($1, $2, $3, $4, CASE WHEN $5::VARCHAR IS NULL THEN NULL ELSE now() END, $5)
+         ON CONFLICT DO UPDATE SET
+           event_count = EXCLUDED.event_count,
+           distinct_values = EXCLUDED.distinct_values,
+           rejected_at = coalesce(metadata_key_stats.rejected_at, EXCLUDED.rejected_at),
+           rejected_reason = coalesce(metadata_key_stats.rejected_reason, EXCLUDED.rejected_reason)`,
+        [o.orgId, o.key, o.eventCount, o.distinctValues, o.rejectedReason],
+      );
+    }
   }
 
   async enable(orgId: string, key: string): Promise<void> {

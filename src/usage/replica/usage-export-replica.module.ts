@@ -8,6 +8,7 @@ import { UsageExportService } from '../export/usage-export.service.js';
 import { MetadataKeyRepository } from '../metadata/metadata-key.repository.js';
 import { MetadataKeyService } from '../metadata/metadata-key.service.js';
 import { UsageWatermarks } from '../usage-watermarks.js';
+import { USAGE_EXPORT_READER } from '../usage-store.ports.js';
 
 /**
  * The usage export served from the writer's published snapshots (`DOCPROC_MODE=
@@ -21,6 +22,7 @@ import { UsageWatermarks } from '../usage-watermarks.js';
   providers: [
     UsageExportService,
     UsageExportRepository,
+    { provide: USAGE_EXPORT_READER, useExisting: UsageExportRepository },
     UsageExportCache,
     UsageWatermarks,
     MetadataKeyService,

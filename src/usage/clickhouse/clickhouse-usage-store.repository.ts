@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { CardinalityRule } from '../../config/usage.types.js';
+import type { UsageEventColumns } from '../ingestion/usage-event-columns.js';
+import { withoutRepeats } from '../ingestion/usage-store.repository.js';
+import { identifierLikeWhenIngesting } from '../metadata/cardinality-rule.js';
+import {
+  MetadataKeyRepository,
+  type ObservedKeyStats,
+} from '../metadata/metadata-key.repository.js';
+import type { BatchWriteResult, UsageEventWriter } from '../usage-store.ports.js';
+import { ClickHouseService } from './clickhouse.service.js';
+import { stagingLines, STAGING_COLUMNS } from './clickhouse-staging.js';
+
+/**
+ * Writes batches of usage events to the ClickHouse store, each event once.
+ *
+ * One write is one HTTP session: the events are staged into a session temporary table,
+ * the new ones (not yet stored for their day) are selected into a second one, and a single
+ * INSERT ... SELECT moves them into `usage_events`, whose materialized views add them to
+ * every rollup in that same statement. Nothing the client sends before that statement is
+ * visible to anyone, and the statement runs on the server as a whole: a writer killed at
+ * any point leaves either nothing or the whole write, and a redelivered batch finds its
+ * events stored and counts them as duplicates (docs/scaling.md, "Exactly once").
+ */
+@Injectable()
+export class ClickHouseUsageStoreRepository implements UsageEventWriter {
+  constructor(
+    private readonly clickhouse: ClickHouseService,
+    private readonly metadataKeys: MetadataKeyRepository,
+  ) {}
+
+  async writeBatch(
+    groups: readonly UsageEventColumns[],
+    rule: CardinalityRule,
+  ): Promise<BatchWriteResult> {
+    const unique = withoutRepeats(groups);
+    const { lines, days, carriesMetadata } = stagingLines(unique);
+    const empty = {
+      groups: groups.map(() => ({ inserted: 0, duplicates: 0 })),
+      newlyRejectedKeys: [],
+      orgs: [],
+    };
+    if (days.length === 0) return empty;
+    const db = this.clickhouse.database;
+    const session = { sessionId: `docproc-write-${randomUUID()}` };
+    await this.clickhouse.command(
+      `CREATE TEMPORARY TABLE usage_staging (${STAGING_COLUMNS})`,
+      {},
+      session,
+    );
+    await this.clickhouse.insertJsonLines('usage_staging', lines, session);
+    await this.clickhouse.command(
+      `CREATE TEMPORARY TABLE batch_new AS
+       SELECT * FROM (
+         SELECT grp, day, MD5(concat(source, '\\0', event_id)) AS event_key, source, event_id, org_id,
+                toDateTime(event_time, 'UTC') AS event_time, event_ms, product, feature, api_key_id,
+                file_type, pages, toDecimal64(credits, 6) AS credits, job_id, is_async,
+                metadata_json, meta_keys, meta_values
+         FROM usage_staging
+       )
+       WHERE (day, event_key) NOT IN (
+         SELECT day, event_key FROM ${db}.usage_events
+         WHERE day BETWEEN {first:Date} AND {last:Date} AND has({days:Array(Date)}, day)
+           AND event_key IN (SELECT MD5(concat(source, '\\0', event_id)) FROM usage_staging)
+       )`,
+      { days, first: days[0], last: days[days.length - 1] },
+      session,
+    );
+    const inserted = await this.clickhouse.rows<{ grp: number; n: string; orgs: string[] }>(
+      'SELECT grp, count() AS n, groupUniqArray(org_id) AS orgs FROM batch_new GROUP BY grp',
+      {},
+      session,
+    );
+    const insertedByGroup = new Map(inserted.map((r) => [Number(r.grp), Number(r.n)]));
+    const counts = groups.map((events, group) => {
+      const n = insertedByGroup.get(group) ?? 0;
+      return { inserted: n, duplicates: events.length - n };
+    });
+    if (inserted.length === 0) return { ...empty, groups: counts };
+    await this.clickhouse.command(
+      `INSERT INTO ${db}.usage_events
+       SELECT day, event_key, source, event_id, org_id, event_time, event_ms, product, feature,
+              api_key_id, file_type, pages, credits, job_id, is_async, metadata_json,
+              meta_keys, meta_values, now()
+       FROM batch_new`,
+      {},
+      session,
+    );
+    const newlyRejectedKeys = carriesMetadata ? await this.trackCardinality(rule, session) : [];
+    return {
+      groups: counts,
+      newlyRejectedKeys,
+      orgs: [...new Set(inserted.flatMap((r) => r.orgs))],
+    };
+  }
+
+  /**
+   * The identifier-like rule for the keys this write carried, from the store's own counts
+   * (shared by every ingest process): keys it turns identifier-like are recorded, and the
+   * metadata rollups' views stop taking their entries from the next write on.
+   */
+  private async trackCardinality(
+    rule: CardinalityRule,
+    session: { sessionId: string },
+  ): Promise<{ orgId: string; key: string }[]> {
+    const db = this.clickhouse.database;
+    const rows = await this.clickhouse.rows<{
+      org_id: string;
+      meta_key: string;
+      distinct_values: string;
+      events: string;
+    }>(
+      `SELECT org_id, meta_key, uniqExact(meta_value) AS distinct_values, sum(request_count) AS events
+       FROM ${db}.usage_daily_metadata_value
+       WHERE (org_id, meta_key) IN (
+         SELECT DISTINCT org_id, meta_key FROM batch_new ARRAY JOIN meta_keys AS meta_key
+       )
+         AND (org_id, meta_key) NOT IN (SELECT org_id, meta_key FROM ${db}.metadata_key_rejections)
+       GROUP BY org_id, meta_key`,
+      {},
+      session,
+    );
+    const observed: ObservedKeyStats[] = rows.map((r) => {
+      const stats = { eventCount: Number(r.events), distinctValues: Number(r.distinct_values) };
+      return {
+        orgId: r.org_id,
+        key: r.meta_key,
+        ...stats,
+        rejectedReason: identifierLikeWhenIngesting(rule, stats),
+      };
+    });
+    const rejected = observed.filter((o) => o.rejectedReason !== null);
+    for (const o of rejected) {
+      await this.clickhouse.command(
+        `INSERT INTO ${db}.metadata_key_rejections (org_id, meta_key, rejected_at, reason)
+         VALUES ({org:String}, {key:String}, now(), {reason:String})`,
+        { org: o.orgId, key: o.key, reason: o.rejectedReason as string },
+      );
+    }
+    await this.metadataKeys.recordObserved(observed);
+    return rejected.map((o) => ({ orgId: o.orgId, key: o.key }));
+  }
+
+  /** Nothing to do: ClickHouse merges the rollups' rows of one key in the background. */
+  async maintain(): Promise<void> {}
+}

@@ -1,0 +1,112 @@
+import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { bindParams, type ClickHouseParams } from './clickhouse-literals.js';
+
+/** Hears every statement sent (tests check them on a current engine, docs/scaling.md). */
+export type StatementListener = (statement: string) => void;
+
+interface CallOptions {
+  /** Statements of one session share its temporary tables (one write's staging). */
+  sessionId?: string;
+}
+
+/**
+ * The one connection to ClickHouse's HTTP interface (the official `@clickhouse/client`),
+ * used only by the usage store's ClickHouse repositories. Written for the oldest server
+ * the tests run (Debian's 18.16): no query parameters (bound by bindParams), no HTTP
+ * compression negotiation, 64-bit integers read as quoted JSON strings.
+ */
+@Injectable()
+export class ClickHouseService implements OnApplicationShutdown {
+  private readonly logger = new Logger(ClickHouseService.name);
+  private client: ClickHouseClient | null = null;
+  private readonly listeners = new Set<StatementListener>();
+  readonly database: string;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.database = config.usage.store.clickhouseDatabase;
+  }
+
+  private connection(): ClickHouseClient {
+    if (this.client) return this.client;
+    const url = this.config.usage.store.clickhouseUrl;
+    if (url === null) throw new Error('CLICKHOUSE_URL is not set');
+    this.client = createClient({
+      url,
+      // 18.x answers gzip only when asked with its own setting; plain HTTP on loopback.
+      compression: { request: false, response: false },
+      request_timeout: 120_000,
+      max_open_connections: 4,
+      // Failures reach the caller as errors and are logged there, once.
+      log: { level: ClickHouseLogLevel.OFF },
+    });
+    return this.client;
+  }
+
+  /** Calls `listener` with each statement as sent, until the returned function is called. */
+  onStatement(listener: StatementListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private bound(sql: string, params?: ClickHouseParams): string {
+    const statement = bindParams(sql, params);
+    for (const listener of this.listeners) listener(statement);
+    return statement;
+  }
+
+  /** A statement without a result (DDL, INSERT ... SELECT). */
+  async command(sql: string, params?: ClickHouseParams, options: CallOptions = {}): Promise<void> {
+    await this.connection().command({
+      query: this.bound(sql, params),
+      session_id: options.sessionId,
+    });
+  }
+
+  /** The rows of a SELECT, as JSON objects (UInt64 and Decimal columns arrive as text). */
+  async rows<T>(sql: string, params?: ClickHouseParams, options: CallOptions = {}): Promise<T[]> {
+    const result = await this.connection().query({
+      query: this.bound(sql, params),
+      format: 'JSONEachRow',
+      session_id: options.sessionId,
+    });
+    return result.json<T>();
+  }
+
+  /** The rows of a SELECT in chunks as the server sends them. */
+  async *stream<T>(sql: string, params?: ClickHouseParams): AsyncGenerator<T[]> {
+    const result = await this.connection().query({
+      query: this.bound(sql, params),
+      format: 'JSONEachRow',
+    });
+    for await (const rows of result.stream<T>()) {
+      yield rows.map((row) => row.json<T>());
+    }
+  }
+
+  /**
+   * Inserts rows given as JSON lines. The body is one buffer, sent whole: a client that dies
+   * mid-request may still leave a prefix of it in the table (18.x inserts what it read), so
+   * callers insert only into a session's staging table and move rows server-side.
+   */
+  async insertJsonLines(table: string, lines: string, options: CallOptions = {}): Promise<void> {
+    const statement = this.bound(`INSERT INTO ${table} FORMAT JSONEachRow`);
+    const result = await this.connection().exec({
+      query: statement,
+      values: Readable.from([Buffer.from(lines)]),
+      session_id: options.sessionId,
+    });
+    result.stream.resume();
+    await finished(result.stream);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const client = this.client;
+    this.client = null;
+    await client?.close().catch((error: unknown) => this.logger.warn(String(error)));
+  }
+}

@@ -1,0 +1,52 @@
+import type { CardinalityRule } from '../config/usage.types.js';
+import type { UsageExportQuery } from './export/usage-export.query.js';
+import type { UsageEventColumns } from './ingestion/usage-event-columns.js';
+
+/*
+ * The two ports of the usage store: the ingestion writes and the export reads. DuckDB
+ * (UsageStoreRepository, UsageExportRepository) and ClickHouse (src/usage/clickhouse/)
+ * implement both; USAGE_STORE picks one at start (usage.module.ts). Services depend only
+ * on these interfaces, so a rule of ingestion or of the export lives once, above them.
+ */
+
+export interface BatchWriteResult {
+  /** Per group written, in order: events new to the store and events it already had. */
+  groups: { inserted: number; duplicates: number }[];
+  /** (org, key) pairs that this write turned identifier-like. */
+  newlyRejectedKeys: { orgId: string; key: string }[];
+  /** Orgs that got new events (the export's result cache forgets their answers). */
+  orgs: string[];
+}
+
+/** Writes batches of normalized usage events: each event counts once, its rollups with it. */
+export interface UsageEventWriter {
+  /**
+   * Writes several groups (e.g. batches of several partitions) as one write; the first
+   * occurrence of an event (source, id) wins, later copies and events the store already
+   * has count as duplicates. Settles only once the events are durable and queryable.
+   */
+  writeBatch(
+    groups: readonly UsageEventColumns[],
+    rule: CardinalityRule,
+  ): Promise<BatchWriteResult>;
+  /** Store upkeep the writer runs periodically (DuckDB: re-clustering the narrow rollups). */
+  maintain(): Promise<void>;
+}
+
+/** One (day, group) of the export; credits as exact decimal text. */
+export interface UsageExportRow {
+  date: string;
+  group: string;
+  credits: string;
+  requestCount: number;
+}
+
+/** The export's reads: rows (date, group) with exact credits, sorted by date then group. */
+export interface UsageExportReader {
+  /** The `data` array's elements as JSON text (comma-separated objects, no brackets). */
+  jsonData(query: UsageExportQuery, orgId: string): Promise<string>;
+  stream(query: UsageExportQuery, orgId: string): AsyncGenerator<UsageExportRow[]>;
+}
+
+export const USAGE_EVENT_WRITER = Symbol('USAGE_EVENT_WRITER');
+export const USAGE_EXPORT_READER = Symbol('USAGE_EXPORT_READER');
