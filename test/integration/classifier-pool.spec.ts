@@ -89,7 +89,7 @@ describe(ClassifierPool.name, () => {
         const parse = { kind: 'parse', request: {}, versions: { layout } };
         const parsed = await operations.run({ ...parse, documents: [{ bytes: fs.readFileSync(${JSON.stringify(text)}), name: 'text.pdf' }] });
         out.parsed = { pages: parsed.usage.num_pages, fileType: parsed.document.fileType };
-        try { await operations.run({ ...parse, documents: [{ bytes: Buffer.from('GIF89a'), name: 'x.gif' }] }); }
+        try { await operations.run({ ...parse, documents: [{ bytes: Buffer.from([0, 1, 2, 3, 0, 255, 254, 0, 7]), name: 'x.bin' }] }); }
         catch (error) { out.operationError = error.constructor.name; }
         await operations.close();
         console.log(JSON.stringify(out));

@@ -32,13 +32,17 @@ describe('detectDocumentType', () => {
     expect((await detectDocumentType(makePng('hi'), 'scan.pdf')).fileType).toBe('image');
   });
 
-  it('detects JPEG, WebP and TIFF images', async () => {
+  it('detects JPEG, WebP, TIFF and GIF images', async () => {
     const canvas = createCanvas(40, 20);
     canvas.getContext('2d').fillRect(0, 0, 10, 10);
     for (const [bytes, mime] of [
       [canvas.toBuffer('image/jpeg'), 'image/jpeg'],
       [canvas.toBuffer('image/webp'), 'image/webp'],
       [makeTiff('x'), 'image/tiff'],
+      [
+        Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64'),
+        'image/gif',
+      ],
     ] as const) {
       expect(await detectDocumentType(bytes, 'file.txt')).toEqual({ fileType: 'image', mime });
     }
@@ -60,9 +64,17 @@ describe('detectDocumentType', () => {
     await expect(
       detectDocumentType(new Uint8Array([0, 1, 2, 3, 0, 255, 254, 0, 7])),
     ).rejects.toThrow(UnsupportedDocumentError);
-    // A GIF is an image, but not one of the supported formats.
-    const gif = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-    await expect(detectDocumentType(gif)).rejects.toThrow(/image\/gif/);
+    // A BMP is an image, but not one the decoder (libvips) reads: refused before decoding.
+    const bmp = Buffer.alloc(58);
+    bmp.write('BM', 0, 'latin1');
+    bmp.writeUInt32LE(58, 2);
+    bmp.writeUInt32LE(54, 10);
+    bmp.writeUInt32LE(40, 14);
+    bmp.writeInt32LE(1, 18);
+    bmp.writeInt32LE(1, 22);
+    bmp.writeUInt16LE(1, 26);
+    bmp.writeUInt16LE(24, 28);
+    await expect(detectDocumentType(bmp)).rejects.toThrow(/image\/bmp/);
   });
 });
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { makeDeepHtml, makeDocxBomb, makePngBomb } from '../support/bombs.js';
 import { buildDist, ChildApp, freePort } from '../support/child-app.js';
 import { makePdf } from '../support/documents.js';
+import { makeMultiPageTiff } from '../support/images.js';
 import { waitFor } from '../support/usage-kafka.js';
 
 // The black-box checks of issue 12 on the real server (`npm start`, embedded mode): hostile
@@ -93,6 +94,28 @@ describe('hostile documents on the real server', () => {
     });
     expect(job.status).toBe('Failed');
     expect(job.reason).toContain('MAX_IMAGE_PIXELS');
+    await expectHealthySameProcess(pid);
+  }, 120_000);
+
+  it('parses TIFF scans, several at once, without losing an executor', async () => {
+    const pid = app.pid!;
+    const fileId = await upload(
+      await makeMultiPageTiff(['Delivery note 5521', 'Signed by the receiver']),
+      'tiff',
+    );
+    const executorsBefore = executorPids();
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => post('/parse', { input: fileId })),
+    );
+    for (const { status, body } of answers) {
+      expect(status).toBe(200);
+      expect(body.usage.num_pages).toBe(2);
+      const text = (body.result.chunks as Answer[]).map((chunk) => chunk.content).join('\n');
+      expect(text).toMatch(/Delivery note 5521/);
+      expect(text).toMatch(/Signed by the receiver/);
+    }
+    // The executors that were running still are: none ended on a TIFF.
+    for (const executor of executorsBefore) expect(executorPids()).toContain(executor);
     await expectHealthySameProcess(pid);
   }, 120_000);
 

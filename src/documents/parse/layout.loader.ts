@@ -1,4 +1,3 @@
-import { loadImage } from '@napi-rs/canvas';
 import { loadParts, type PageReaders } from '../readers/document-parts.js';
 import type { DocumentFileType, DocumentSource } from '../readers/document.types.js';
 import { recognizeLayout } from '../readers/ocr.engine.js';
@@ -64,15 +63,14 @@ const layoutPageReaders: PageReaders<LayoutPage> = {
     const pdf = await openPdfLayout(bytes);
     return { numPages: pdf.numPages, readPage: pdf.readPage, close: pdf.close };
   },
-  async image(bytes) {
-    const image = await loadImage(Buffer.from(bytes));
-    const ocr = await recognizeLayout(bytes);
-    return async (_local, pageNumber) => ({
+  async image(raster, pageNumber) {
+    const ocr = await recognizeLayout(raster.pgm);
+    return {
       pageNumber,
       source: 'ocr',
-      lines: linesFromOcr(ocr.lines, pageNumber, image.width, image.height),
+      lines: linesFromOcr(ocr.lines, pageNumber, raster.width, raster.height),
       synthetic: false,
-    });
+    };
   },
   text: (fileType, texts) => async (local, pageNumber) =>
     syntheticPage(texts[local - 1], pageNumber, fileType),

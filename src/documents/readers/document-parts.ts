@@ -1,8 +1,10 @@
 import { CorruptDocumentError, UnsupportedDocumentError } from './document.errors.js';
 import type { DocumentFileType, DocumentSource } from './document.types.js';
 import { docxPages } from './docx.reader.js';
+import { DocumentLimitError } from './document-limits.js';
 import { decodeText, detectDocumentType } from './file-type.detector.js';
 import { htmlToText } from './html.reader.js';
+import { openImage, type RasterImage } from './image.decoder.js';
 import { checkDocumentInput, checkPageCount } from './input-limits.js';
 import { textPages } from './text.reader.js';
 
@@ -28,8 +30,8 @@ export interface PageReaders<P> {
     readPage: PageReader<P>;
     close(): Promise<void>;
   }>;
-  /** An image is one page; throws when it cannot be decoded or recognized. */
-  image(bytes: Uint8Array): Promise<PageReader<P>>;
+  /** One decoded page of an image (a TIFF has several); throws when it cannot be recognized. */
+  image(raster: RasterImage, documentPage: number): Promise<P>;
   /** DOCX, HTML, Markdown and plain text, already split into page texts. */
   text(fileType: DocumentFileType, texts: string[]): PageReader<P>;
 }
@@ -60,15 +62,14 @@ async function openPart<P>(
       };
     }
     case 'image': {
-      let readPage: PageReader<P>;
-      try {
-        readPage = await readers.image(source.bytes);
-      } catch (error) {
-        throw new CorruptDocumentError('image', `The image cannot be read: ${describe(error)}`, {
-          cause: error,
-        });
-      }
-      return { fileType, totalPages: 1, readPage, ...withoutResources };
+      const image = await openImage(source.bytes);
+      return {
+        fileType,
+        totalPages: image.pages,
+        readPage: async (local, documentPage) =>
+          readers.image(await image.page(local - 1), documentPage),
+        ...withoutResources,
+      };
     }
     case 'html':
     case 'md':
@@ -94,7 +95,11 @@ async function readPage<P>(
   try {
     return await part.readPage(localPage, documentPage);
   } catch (error) {
-    if (error instanceof CorruptDocumentError || error instanceof UnsupportedDocumentError) {
+    if (
+      error instanceof CorruptDocumentError ||
+      error instanceof UnsupportedDocumentError ||
+      error instanceof DocumentLimitError
+    ) {
       throw error;
     }
     throw new CorruptDocumentError(

@@ -24,9 +24,9 @@ const textPageReaders = (ocr: OcrEffort): PageReaders<DocumentPage> => ({
       close: pdf.close,
     };
   },
-  async image(bytes) {
-    const text = (await recognizeImage(bytes, ocr)).trim();
-    return async (_local, pageNumber) => ({ pageNumber, text, source: 'ocr' });
+  async image(raster, pageNumber) {
+    const text = (await recognizeImage(raster.pgm, ocr)).trim();
+    return { pageNumber, text, source: 'ocr' };
   },
   text: (_fileType, texts) => async (local, pageNumber) => ({
     pageNumber,

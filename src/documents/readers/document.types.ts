@@ -1,4 +1,4 @@
-/** Document types docproc reads. `image` covers PNG, JPEG, TIFF and WebP. */
+/** Document types docproc reads. `image` covers PNG, JPEG, TIFF, WebP, GIF and AVIF. */
 export type DocumentFileType = 'pdf' | 'docx' | 'image' | 'txt' | 'md' | 'html';
 
 /** Where a page's text came from: a PDF text layer, OCR, or the format's own text. */

@@ -8,7 +8,18 @@ export interface DetectedType {
   mime: string;
 }
 
-const IMAGE_MIMES = new Set(['image/png', 'image/jpeg', 'image/tiff', 'image/webp']);
+/** Images sharp (libvips) decodes from its prebuilt binaries (see image.decoder.ts). */
+const IMAGE_MIMES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/tiff',
+  'image/webp',
+  'image/gif',
+  'image/avif',
+]);
+/** What the refusals of other content list. */
+const SUPPORTED =
+  'supported: PDF, DOCX, PNG, JPEG, TIFF, WebP, GIF, AVIF, plain text, Markdown, HTML';
 const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const MARKDOWN_HINTS = new Set(['md', 'markdown', 'mdown', 'mkd']);
 const HTML_HINTS = new Set(['html', 'htm', 'xhtml']);
@@ -74,18 +85,14 @@ export async function detectDocumentType(bytes: Uint8Array, hint?: string): Prom
     // file-type reports XHTML and other XML this way; only HTML is a document we read.
     if (detected.mime !== 'application/xml' && detected.mime !== 'text/xml') {
       throw new UnsupportedDocumentError(
-        `Unsupported document type ${detected.mime} (.${detected.ext}); supported: PDF, DOCX, ` +
-          'PNG, JPEG, TIFF, WebP, plain text, Markdown, HTML',
+        `Unsupported document type ${detected.mime} (.${detected.ext}); ${SUPPORTED}`,
         detected.mime,
       );
     }
   }
   const text = decodeText(bytes);
   if (text === undefined) {
-    throw new UnsupportedDocumentError(
-      'Unrecognised binary content; supported: PDF, DOCX, PNG, JPEG, TIFF, WebP, plain text, ' +
-        'Markdown, HTML',
-    );
+    throw new UnsupportedDocumentError(`Unrecognised binary content; ${SUPPORTED}`);
   }
   const ext = extensionOf(hint);
   if (looksLikeHtml(text) || (ext !== undefined && HTML_HINTS.has(ext))) {

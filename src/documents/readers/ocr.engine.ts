@@ -97,7 +97,10 @@ async function read(image: Uint8Array, thresholding: Thresholding): Promise<Read
   return { text: data.text, confidentWords };
 }
 
-/** Text of an image (PNG, JPEG, WebP, TIFF bytes). Calls are queued on one worker. */
+/**
+ * Text of an encoded image (the PGM of image.decoder.ts, a rendered PDF page as PNG). Calls
+ * are queued on one worker.
+ */
 export async function recognizeImage(
   image: Uint8Array,
   effort: OcrEffort = 'fast',
