@@ -1,7 +1,8 @@
 -- Usage store. `usage_events` is the source of truth: one row per accepted event, deduped
 -- on (source, id) through `event_key` = md5 of both, a compact 128-bit key for the index.
 -- The two rollups are derived from it in the same transaction as each insert, and are what
--- the export reads (see docs/decisions.md, "Usage store physical design").
+-- the export reads (see docs/decisions/0004-usage-events-deduped-by-a-primary-key.md and
+-- docs/decisions/0005-usage-rollups-with-exact-credits.md).
 CREATE TABLE usage_events (
   event_key UHUGEINT PRIMARY KEY,
   source VARCHAR NOT NULL,

@@ -3,8 +3,9 @@
 -- DuckDB memory limit below it stopped ingestion. Without it, a write dedupes by an
 -- anti-join against the stored (day, event_key) of only the UTC days its events fall on;
 -- the table is appended roughly in event-day order and rewritten here in that order, so
--- zone maps on `day` skip every other day's row groups (docs/decisions.md, "Usage store at
--- scale: dedupe by event day"). DuckDB cannot drop a constraint, so the table is copied.
+-- zone maps on `day` skip every other day's row groups
+-- (docs/decisions/0062-dedupe-by-event-day-without-an-index.md). DuckDB cannot drop a
+-- constraint, so the table is copied.
 CREATE TABLE usage_events_by_day (
   event_key UHUGEINT NOT NULL,
   source VARCHAR NOT NULL,

@@ -3,5 +3,5 @@
 -- built from the write's staged entries). The map cost ~1 CPU-µs per ingested event and
 -- ~5 % of the store on disk (121 MiB at 20 M events); the entries follow from
 -- `metadata_json` by the normalizer's rule whenever they are needed again
--- (docs/decisions.md, "Usage store physical design").
+-- (docs/decisions/0005-usage-rollups-with-exact-credits.md).
 ALTER TABLE usage_events DROP COLUMN metadata;

@@ -1,6 +1,7 @@
 -- Processing plane: the durable job store. One row per sync or async request; the queue
 -- rows (040) point at it. `status` is internal: queued, running, completed, failed,
--- cancelled; the API maps them to Pending/Completed/Failed (see docs/decisions.md).
+-- cancelled; the API maps them to Pending/Completed/Failed (see
+-- docs/decisions/0015-job-lifecycle-queue-and-restarts.md).
 CREATE TABLE processing_jobs (
   job_id VARCHAR PRIMARY KEY,
   org_id VARCHAR NOT NULL,

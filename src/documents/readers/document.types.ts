@@ -13,7 +13,10 @@ export interface DocumentPage {
 
 /** A document reduced to the text of its selected pages. */
 export interface LoadedDocument {
-  /** For a concatenation, the type of the first part (see docs/decisions.md). */
+  /**
+   * For a concatenation, the type of the first part
+   * (docs/decisions/0032-page-range-selection.md).
+   */
   fileType: DocumentFileType;
   /** Pages of the whole document (all parts), not only the selected ones. */
   totalPages: number;

@@ -25,7 +25,10 @@ export const RECONCILE_FAILED_LOG = 'queue_depth.reconcile_failed';
 export interface AdmissionRequest {
   queue: QueueName;
   lane: Lane;
-  /** Sync (and parse) requests are gated; async ones are not (docs/decisions.md). */
+  /**
+   * Sync (and parse) requests are gated; async ones are not
+   * (docs/decisions/0040-admission-cap-scope-and-depth.md).
+   */
   sync: boolean;
 }
 

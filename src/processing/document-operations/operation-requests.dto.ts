@@ -26,7 +26,8 @@ import {
 /**
  * Request bodies of parse, extract and split, after the reductoai SDK's types (every field
  * the SDK can send is accepted; fields docproc does not act on are validated loosely and
- * ignored, see docs/decisions.md) plus the spec's pinning fields.
+ * ignored, see docs/decisions/0039-operation-endpoints-prices-and-ignored-fields.md) plus the
+ * spec's pinning fields.
  */
 
 function oneOf(values: readonly string[]): Checker {
@@ -39,7 +40,10 @@ function oneOf(values: readonly string[]): Checker {
   );
 }
 
-/** An object docproc accepts and does not act on (see docs/decisions.md). */
+/**
+ * An object docproc accepts and does not act on (see
+ * docs/decisions/0039-operation-endpoints-prices-and-ignored-fields.md).
+ */
 const anyObject = checker({ type: 'object', additionalProperties: true }, (v) =>
   isPlainObject(v) ? ok(v) : fail('dict_type', 'Input should be a valid dictionary', v),
 );

@@ -8,7 +8,8 @@ import { ApiProcessingAuth } from '../../common/openapi/api-responses.js';
 /**
  * The reductoai SDK's `client.webhook.run()` ("Webhook Portal"): where the hosted webhook
  * endpoints of the caller's organization are configured. docproc's portal is its hosted
- * endpoints resource, managed with the same processing key (see docs/decisions.md).
+ * endpoints resource, managed with the same processing key (see
+ * docs/decisions/0058-sdk-compatibility-routes-and-fields.md).
  */
 @ApiTags('webhooks')
 @ApiProcessingAuth()

@@ -139,7 +139,7 @@ export class UsageStoreRepository implements UsageEventWriter {
    * only the days the write touches: constant `day BETWEEN` ranges become table filters
    * whose zone maps skip every other day's row groups (an `IN` list of many days became a
    * join over the whole table instead), so its cost and memory follow the events of those
-   * days, never the whole history (docs/decisions.md, "Usage store at scale").
+   * days, never the whole history (docs/decisions/0062-dedupe-by-event-day-without-an-index.md).
    */
   private async applyStaged(
     connection: DuckDBConnection,

@@ -17,8 +17,9 @@ import pt from './pt.js';
  * Why a hand-written list: criteria are written in English and matched on English lemmas;
  * no registry package ships an offline bilingual dictionary or multilingual wordnet for
  * these languages (those that exist download their data at run time), see
- * docs/decisions.md. The list covers the vocabulary of business, legal, personal,
- * tax, medical and research documents, not the whole language.
+ * docs/decisions/0069-eight-languages-through-a-lexicon-bridge.md. The list covers the
+ * vocabulary of business, legal, personal, tax, medical and research documents, not the
+ * whole language.
  */
 export const LEXICONS = { de, fr, nl, es, it, pt, pl } as const;
 
