@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
+import type { SeededAccount } from '../support/accounts.js';
+import { ChildApp, freePort } from '../support/child-app.js';
+import { produce } from '../support/kafka.js';
+import { seededChildSetup } from '../support/seeded-child.js';
+import { seeded, usageEventMix } from '../support/usage-event-mix.js';
+import {
+  expectExportOfLast30Days,
+  groupCaughtUp,
+  kafkaAppEnv,
+  waitFor,
+} from '../support/usage-kafka.js';
+import { freshClickHouseDatabase, testClickHouseUrl } from '../support/usage-stores.js';
+
+/*
+ * Several ingest processes in one consumer group, each owning some of the topic's three
+ * partitions and writing to the same ClickHouse database; one of them is killed with
+ * SIGKILL mid-ingestion, round after round, and restarted. The export (through either
+ * process) must equal the reference computation: nothing lost, nothing counted twice.
+ */
+
+const ROUNDS = 6;
+const CHUNK = 3000;
+
+let dataDirs: string[];
+let topic: string;
+let group: string;
+let database: string;
+let orgs: SeededAccount[];
+let processes: ChildApp[];
+
+const batchesWritten = (child: ChildApp) =>
+  child.metric(/docproc_usage_consumer_batches_total\{outcome="ok"\} (\d+)/);
+
+async function clickhouse(sql: string): Promise<string> {
+  const res = await fetch(testClickHouseUrl(), { method: 'POST', body: sql });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`ClickHouse ${res.status}: ${text}`);
+  return text.trim();
+}
+
+beforeAll(async () => {
+  const setup = await seededChildSetup('usage-ch-processes', ['Acme', 'Globex', 'Initech']);
+  ({ topic, orgs } = setup);
+  // Accounts stay in DuckDB, one file per process: each process gets a copy of the seeded one.
+  dataDirs = [setup.dataDir, `${setup.dataDir}-second`];
+  fs.cpSync(setup.dataDir, dataDirs[1], { recursive: true });
+  database = freshClickHouseDatabase();
+  const env = kafkaAppEnv(topic, {
+    LOG_LEVEL: 'error',
+    USAGE_STORE: 'clickhouse',
+    CLICKHOUSE_URL: testClickHouseUrl(),
+    CLICKHOUSE_DATABASE: database,
+    // Small fetches: many writes, so kills land between ClickHouse writes and offset commits.
+    KAFKA_FETCH_MIN_BYTES: '1',
+    KAFKA_FETCH_MAX_BYTES_PER_PARTITION: '16384',
+  });
+  group = env.KAFKA_CONSUMER_GROUP;
+  processes = [];
+  for (const dataDir of dataDirs) {
+    processes.push(new ChildApp(setup.buildDir, await freePort(), { ...env, DATA_DIR: dataDir }));
+  }
+  for (const child of processes) await child.start();
+}, 240_000);
+
+afterAll(async () => {
+  for (const child of processes ?? []) await child.stop('SIGKILL');
+  for (const dir of dataDirs ?? []) fs.rmSync(dir, { recursive: true, force: true });
+  if (database) await clickhouse(`DROP DATABASE IF EXISTS ${database}`).catch(() => undefined);
+});
+
+describe('several ingest processes writing to one ClickHouse', () => {
+  it(`share the partitions and lose or double-count nothing when one is killed ${ROUNDS} times mid-ingestion`, async () => {
+    const random = seeded(2026);
+    const orgIds = orgs.map((o) => o.orgId);
+    const published: UsageCloudEvent[] = [];
+    let killedWhileBehind = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const fresh = usageEventMix(orgIds, CHUNK, { seed: round + 1, prefix: `multi${round}` });
+      // Republished earlier events: the dedupe must hold across processes and restarts.
+      const replay = published.filter(() => random() < 0.03);
+      const batch = [...fresh, ...replay];
+      const victim = processes[round % processes.length];
+      const before = await batchesWritten(victim);
+      await produce(
+        topic,
+        batch.map((e) => ({ key: e.data.orgId, value: JSON.stringify(e) })),
+      );
+      published.push(...batch);
+      await waitFor(
+        `round ${round}: the victim to write a batch`,
+        async () => (await batchesWritten(victim)) > before,
+        30_000,
+        20,
+      );
+      // Not a wait: a random kill point, so the kills land at different stages of a write.
+      await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 150)));
+      if (!(await groupCaughtUp(topic, group))) killedWhileBehind++;
+      expect(await victim.stop('SIGKILL')).toBe('SIGKILL');
+      await victim.start();
+    }
+    console.log(
+      `ClickHouse ingest processes: ${killedWhileBehind} of ${ROUNDS} kills hit while the group was behind`,
+    );
+    expect(killedWhileBehind).toBeGreaterThanOrEqual(ROUNDS / 2);
+
+    await waitFor('the group to catch up', () => groupCaughtUp(topic, group), 120_000);
+    // Both processes wrote: the group spread the partitions over them.
+    for (const child of processes) expect(await batchesWritten(child)).toBeGreaterThan(0);
+    for (const org of orgs) {
+      await expectExportOfLast30Days(processes[0].baseUrl, org, published);
+      await expectExportOfLast30Days(processes[1].baseUrl, org, published);
+    }
+    // The events table holds each event once, before any background merge.
+    const distinct = new Set(published.map((e) => `${e.source}\u0000${e.id}`)).size;
+    expect(Number(await clickhouse(`SELECT count() FROM ${database}.usage_events`))).toBe(distinct);
+  }, 600_000);
+});
