@@ -1,6 +1,8 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger, PinoLogger } from 'nestjs-pino';
+import { trackAllowedMethods } from './common/http/allowed-methods.js';
+import { clientErrorHandler, frameworkErrors } from './common/http/framework-errors.js';
 import { logLeanRouteAccess } from './common/logging/lean-access-log.js';
 import { recordHttpMetrics } from './common/metrics/http-metrics.js';
 import { MetricsService } from './common/metrics/metrics.service.js';
@@ -17,6 +19,11 @@ export function createHttpAdapter(): FastifyAdapter {
   return new FastifyAdapter({
     bodyLimit: 10 * 1024 * 1024,
     genReqId: requestIdOf,
+    // A path parameter may carry a metadata key of 256 code points, percent-encoded (up to
+    // 12 characters each); Fastify's default of 100 answered 414 for keys the API accepts.
+    routerOptions: { maxParamLength: 3072 },
+    frameworkErrors,
+    clientErrorHandler,
   });
 }
 
@@ -35,6 +42,7 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
   recordHttpMetrics(fastify, app.get(MetricsService));
   logLeanRouteAccess(fastify, () => PinoLogger.root);
   trackRoutes(app);
+  trackAllowedMethods(fastify);
   serveOpenApi(app);
   serveReferencePage(app);
   return app;

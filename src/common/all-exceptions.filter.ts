@@ -8,35 +8,40 @@ import {
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error.js';
+import { methodsAllowedInstead } from './http/allowed-methods.js';
+import { errorCodeOfStatus } from './http/error-statuses.js';
+import { malformedBodyError } from './http/malformed-body.js';
 import { RequestValidationError } from './validation-error.js';
-
-const CODES_BY_STATUS: Record<number, string> = {
-  400: 'BAD_REQUEST',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  405: 'METHOD_NOT_ALLOWED',
-  406: 'NOT_ACCEPTABLE',
-  409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  429: 'TOO_MANY_REQUESTS',
-  503: 'SERVICE_UNAVAILABLE',
-};
 
 /**
  * Renders every error in one of two shapes: the 422 HTTPValidationError body, or the
  * `{"error":{code,message}}` envelope. 5xx bodies carry the request id and nothing internal.
+ * A path served under other methods answers 405 with `Allow` whatever went wrong first.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('HttpError');
 
-  catch(exception: unknown, host: ArgumentsHost): void {
+  catch(thrown: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
+    const exception = malformedBodyError(thrown, request) ?? thrown;
 
+    const allowed = methodsAllowedInstead(request);
+    if (allowed) {
+      void reply
+        .header('Allow', allowed.join(', '))
+        .status(405)
+        .send({
+          error: {
+            code: 'METHOD_NOT_ALLOWED',
+            message: `${request.method} is not allowed here; allowed: ${allowed.join(', ')}`,
+            allowed,
+          },
+        });
+      return;
+    }
     if (exception instanceof RequestValidationError) {
       void reply.status(422).send({ detail: exception.detail });
       return;
@@ -57,10 +62,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (status === 401) void reply.header('WWW-Authenticate', 'Bearer');
     void reply.status(status).send({
-      error: {
-        code: CODES_BY_STATUS[status] ?? 'ERROR',
-        message: clientMessage(exception, status),
-      },
+      error: { code: errorCodeOfStatus(status), message: clientMessage(exception, status) },
     });
   }
 }

@@ -1,19 +1,44 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import {
+  ArgumentMetadata,
+  HttpStatus,
+  PipeTransform,
+  ValidationError,
+  ValidationPipe,
+} from '@nestjs/common';
+import { ValidateIf } from 'class-validator';
 import { ApiError } from '../../common/api-error.js';
 
 /**
- * class-validator DTO validation for the account and admin APIs: unknown fields are refused
- * and every failure becomes one 400 `{"error":{"code","message"}}` naming the fields, since
- * the 422 HTTPValidationError body belongs to the processing API.
+ * class-validator DTO validation for the account dashboard API: the body must be a JSON
+ * object (or absent, read as `{}`), unknown fields are refused, nothing is coerced (a number where a string belongs is
+ * an error, not "123"), and every failure is one 422 `{"error":{"code","message","fields"}}`
+ * naming the fields. The 422 HTTPValidationError body is the processing API's; this is the
+ * dashboard's error envelope at the same status, so a wrong type is 422 on both surfaces.
  */
-export function bodyValidationPipe(code = 'INVALID_BODY'): ValidationPipe {
-  return new ValidationPipe({
+export function bodyValidationPipe(code = 'INVALID_BODY'): PipeTransform {
+  const invalid = (message: string, fields: string[]) =>
+    new ApiError(HttpStatus.UNPROCESSABLE_ENTITY, code, message, { fields });
+  const pipe = new ValidationPipe({
     transform: true,
     whitelist: true,
     forbidNonWhitelisted: true,
-    exceptionFactory: (errors) =>
-      ApiError.badRequest(code, validationMessage(errors), { fields: fieldsOf(errors) }),
+    forbidUnknownValues: true,
+    transformOptions: { enableImplicitConversion: false },
+    exceptionFactory: (errors) => invalid(validationMessage(errors), fieldsOf(errors)),
   });
+  return {
+    transform(value: unknown, metadata: ArgumentMetadata): unknown {
+      if (metadata.type !== 'body') return pipe.transform(value, metadata);
+      // No body at all reads as `{}`: its model's required fields then say what is missing.
+      const body = value === undefined ? {} : value;
+      if (!isJsonObject(body)) throw invalid('The body must be a JSON object', []);
+      return pipe.transform(body, metadata);
+    },
+  };
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function validationMessage(errors: ValidationError[], parent = ''): string {
@@ -29,4 +54,12 @@ export function validationMessage(errors: ValidationError[], parent = ''): strin
 
 function fieldsOf(errors: ValidationError[]): string[] {
   return errors.map((error) => error.property);
+}
+
+/**
+ * A field that may be left out; a value that is present is validated, `null` included
+ * (class-validator's IsOptional lets `null` through, which a schema of `type: string` refuses).
+ */
+export function IsOmittable(): PropertyDecorator {
+  return ValidateIf((_object: object, value: unknown) => value !== undefined);
 }

@@ -6,6 +6,7 @@ import {
   type OperationObject,
 } from '@nestjs/swagger';
 import { ACCOUNT_KEY_SCHEME, PROCESSING_KEY_SCHEME } from '../../common/openapi/api-responses.js';
+import { declareFrameworkResponses } from '../../common/openapi/framework-responses.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { requestModelSchemas } from '../requests/request-schema.js';
@@ -49,8 +50,36 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
   };
   document.paths['/upload/{fileId}'] = { put: presignedUploadOperation() };
   markPublicOperations(document);
+  declareFrameworkResponses(document, { isProcessing });
+  closeDashboardBodies(document);
   applyOperationIds(document.paths);
   return document;
+}
+
+/** The processing API's operations; the account dashboard API lives under `/api/v1/`. */
+function isProcessing(path: string): boolean {
+  return !path.startsWith('/api/v1/');
+}
+
+/**
+ * The dashboard's body pipe refuses unknown fields and reads an absent body as `{}`
+ * (body-validation.pipe.ts), so its request models say so: `additionalProperties: false`,
+ * and a body is required only where its model has a required field.
+ */
+function closeDashboardBodies(document: OpenAPIObject): void {
+  const schemas = document.components?.schemas ?? {};
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (isProcessing(path)) continue;
+    for (const operation of [item.post, item.put, item.patch]) {
+      const body = operation?.requestBody;
+      const schema = body && 'content' in body ? body.content['application/json']?.schema : null;
+      const name = schema && '$ref' in schema ? schema.$ref.split('/').pop() : undefined;
+      const model = name ? schemas[name] : undefined;
+      if (!model || '$ref' in model || !body || !('content' in body)) continue;
+      model.additionalProperties = false;
+      body.required = (model.required?.length ?? 0) > 0;
+    }
+  }
 }
 
 /**

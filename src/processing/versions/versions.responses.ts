@@ -7,16 +7,34 @@ export class VersionListingBody {
   @ApiProperty({ example: 'layout-v3' })
   version!: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({
+    format: 'date',
+    example: '2026-06-01',
+    description: 'First UTC day of the stage (RFC 3339 full-date)',
+  })
   alpha_from!: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({
+    format: 'date',
+    example: '2026-06-15',
+    description: 'First UTC day of the stage (RFC 3339 full-date)',
+  })
   default_from!: string;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiProperty({
+    type: String,
+    format: 'date',
+    nullable: true,
+    description: 'First UTC day of the stage (RFC 3339 full-date)',
+  })
   deprecated_from!: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiProperty({
+    type: String,
+    format: 'date',
+    nullable: true,
+    description: 'First UTC day of the stage (RFC 3339 full-date)',
+  })
   removed_from!: string | null;
 
   @ApiProperty({ enum: ['alpha', 'default', 'deprecated', 'removed'] })

@@ -13,6 +13,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from 
 import { IsString, Length } from 'class-validator';
 import { AccountAuthGuard } from '../../accounts/auth/account-auth.guard.js';
 import { MANAGERS, MEMBERS, OrgAccess } from '../../accounts/auth/org-access.decorator.js';
+import { bodyValidationPipe } from '../../accounts/dashboard/body-validation.pipe.js';
 import { MetadataKeyService } from './metadata-key.service.js';
 import type { MetadataKeyStatus } from './metadata-key.repository.js';
 
@@ -48,7 +49,7 @@ export class MetadataKeyController {
   @ApiErrors(400, 403, 404)
   async enable(
     @Param('orgId') orgId: string,
-    @Body() body: EnableMetadataKeyDto,
+    @Body(bodyValidationPipe()) body: EnableMetadataKeyDto,
   ): Promise<MetadataKeyStatus> {
     return this.metadataKeys.enable(orgId, body.key);
   }

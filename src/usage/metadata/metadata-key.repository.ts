@@ -14,10 +14,10 @@ export interface MetadataKeyStatus {
 const STATUS_SELECT = `
   SELECT coalesce(e.meta_key, s.meta_key) AS key,
          e.meta_key IS NOT NULL AS enabled,
-         CAST(e.enabled_at AS VARCHAR) AS enabled_at,
+         epoch_ms(e.enabled_at) AS enabled_at,
          coalesce(s.event_count, 0) AS event_count,
          coalesce(s.distinct_values, 0) AS distinct_values,
-         CAST(s.rejected_at AS VARCHAR) AS rejected_at,
+         epoch_ms(s.rejected_at) AS rejected_at,
          s.rejected_reason
   FROM (SELECT * FROM org_metadata_keys WHERE org_id = $1) e
   FULL OUTER JOIN (SELECT * FROM metadata_key_stats WHERE org_id = $1) s ON s.meta_key = e.meta_key`;
@@ -34,21 +34,26 @@ export interface ObservedKeyStats {
 interface StatusRow {
   key: string;
   enabled: boolean;
-  enabled_at: string | null;
+  enabled_at: bigint | number | null;
   event_count: bigint | number;
   distinct_values: bigint | number;
-  rejected_at: string | null;
+  rejected_at: bigint | number | null;
   rejected_reason: string | null;
+}
+
+/** Timestamps leave as RFC 3339 (`2026-11-26T05:49:49.833Z`), not DuckDB's text form. */
+function rfc3339(epochMs: bigint | number | null): string | null {
+  return epochMs === null ? null : new Date(Number(epochMs)).toISOString();
 }
 
 function toStatus(row: StatusRow): MetadataKeyStatus {
   return {
     key: row.key,
     enabled: row.enabled,
-    enabledAt: row.enabled_at,
+    enabledAt: rfc3339(row.enabled_at),
     eventCount: Number(row.event_count),
     distinctValues: Number(row.distinct_values),
-    rejectedAt: row.rejected_at,
+    rejectedAt: rfc3339(row.rejected_at),
     rejectedReason: row.rejected_reason,
   };
 }

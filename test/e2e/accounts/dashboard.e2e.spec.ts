@@ -119,9 +119,12 @@ describe('account dashboard: orgs and processing keys over HTTP', () => {
     ['an unknown field', { name: 'ci', admin: true }, /admin should not exist/],
     ['a non-string name', { name: 42 }, /name must be a string/],
     ['an over-long name', { name: 'x'.repeat(101) }, /name must be shorter/],
-  ])('answers 400 INVALID_BODY for %s', async (_label, body, message) => {
+    ['a null name', { name: null }, /name must be a string/],
+    ['a body that is null', null, /must be a JSON object/],
+    ['a body that is a list', [{ name: 'ci' }], /must be a JSON object/],
+  ])('answers 422 INVALID_BODY for %s', async (_label, body, message) => {
     const res = await call('POST', `/api/v1/orgs/${acme}/processing-keys`, adaKey, body);
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     const error = ((await res.json()) as { error: { code: string; message: string } }).error;
     expect(error.code).toBe('INVALID_BODY');
     expect(error.message).toMatch(message);
@@ -198,11 +201,11 @@ describe('account dashboard: personal account keys over HTTP', () => {
     expect(JSON.stringify(list)).not.toMatch(/dpa_/);
   });
 
-  it('answers 403 for a default org the caller does not belong to, 400 for bad bodies', async () => {
+  it('answers 403 for a default org the caller does not belong to, 422 for bad bodies', async () => {
     const res = await call('POST', '/api/v1/account-keys', adaKey.secret, { defaultOrgId: other });
     expect(res.status).toBe(403);
     const bad = await call('POST', '/api/v1/account-keys', adaKey.secret, { defaultOrgId: '' });
-    expect(bad.status).toBe(400);
+    expect(bad.status).toBe(422);
   });
 
   it('revokes a key of the caller, which then stops authenticating', async () => {

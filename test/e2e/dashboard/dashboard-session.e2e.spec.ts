@@ -85,13 +85,13 @@ describe('sign-in and the session cookie', () => {
     }
   });
 
-  it('refuses a body that is not the sign-in JSON (400)', async () => {
+  it('refuses a body that is not the sign-in JSON object (422)', async () => {
     const res = await fetch(`${t.baseUrl}/dashboard/session`, {
       method: 'POST',
       headers: { 'content-type': 'text/plain' },
       body: `key=${acme.accountKey}`,
     });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
   });
 
   it('reports who the session stands for, and a signed-out state without error', async () => {
