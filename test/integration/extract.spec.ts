@@ -113,12 +113,32 @@ describe('extract with extract-v3 (label-typed)', () => {
     expect((result.due_date as Cited).value).toBe('2026-04-04');
     expect((result.customer_name as Cited).value).toBe('Globex Corporation');
     expect((result.paid as Cited).value).toBe(false);
-    // The value below its label: the first line only for the non-deep engines.
+    // The value below its label: the first line only for the default search.
     expect((result.ship_to as Cited).value).toBe('221B Baker Street');
     expectCitedAt(result.ship_to, '221B Baker Street');
-    // Neither "Total Amount Due" nor "Carrier" is the property's own label.
-    expect(result.total).toEqual({ value: null, citations: [] });
-    expect(result.shipping_carrier).toEqual({ value: null, citations: [] });
+    // "Total Amount Due" names the total; "Carrier" is the head of "shipping_carrier".
+    expect((result.total as Cited).value).toBe(300);
+    expectCitedAt(result.total, 'Total Amount Due: $300.00');
+    expect((result.shipping_carrier as Cited).value).toBe('DHL Express');
+  });
+
+  it('reports the confidence of each value, and a value not found as null with low confidence', () => {
+    const withMissing: JsonSchema = {
+      type: 'object',
+      properties: { ...schema.properties, tracking_code: { type: 'string' } },
+    };
+    const { result } = extractDocument(doc, withMissing, {
+      engine: 'label-typed',
+      citations: true,
+    });
+    expect(result.invoice_number).toMatchObject({ confidence: 'high' });
+    const citation = (result.invoice_number as { citations: Record<string, unknown>[] })
+      .citations[0];
+    expect(citation.confidence).toBe('high');
+    expect(
+      (citation.granular_confidence as { extract_confidence: number }).extract_confidence,
+    ).toBeGreaterThan(0.6);
+    expect(result.tracking_code).toEqual({ value: null, citations: [], confidence: 'low' });
   });
 
   it('reads table rows whose headers match the item properties, citing each cell', () => {
@@ -127,18 +147,22 @@ describe('extract with extract-v3 (label-typed)', () => {
     expect(
       rows.map((r) => [r.description.value, r.quantity.value, r.unit_price.value, r.amount.value]),
     ).toEqual([
-      ['Widget A', null, 12.5, 125],
-      ['Widget B', null, 30, 120],
+      ['Widget A', 10, 12.5, 125],
+      ['Widget B', 4, 30, 120],
+      // The table goes on on page 2 without its header.
+      ['Service fee', 1, 55, 55],
     ]);
     expectCitedAt(rows[1].amount, '120.00');
+    expect(rows[2].amount.citations[0].bbox.page).toBe(2);
   });
 
   it('returns plain values when citations are off', () => {
     const { result } = extractDocument(doc, schema, { engine: 'label-typed', citations: false });
     expect(result.invoice_number).toBe('INV-2026-0042');
     expect(result.line_items).toEqual([
-      { description: 'Widget A', quantity: null, unit_price: 12.5, amount: 125 },
-      { description: 'Widget B', quantity: null, unit_price: 30, amount: 120 },
+      { description: 'Widget A', quantity: 10, unit_price: 12.5, amount: 125 },
+      { description: 'Widget B', quantity: 4, unit_price: 30, amount: 120 },
+      { description: 'Service fee', quantity: 1, unit_price: 55, amount: 55 },
     ]);
   });
 });
@@ -161,7 +185,7 @@ describe('extract engines differ', () => {
     expect(result.line_items).toEqual([]);
   });
 
-  it('deep extract (deep-extract-v2) fills synonyms, multi-line values and tables across pages', () => {
+  it('deep extract (deep-extract-v2) also reads values over several lines', () => {
     const { result } = extractDocument(doc, schema, {
       engine: 'label-typed',
       deepEngine: 'fuzzy-synonyms',
@@ -177,7 +201,7 @@ describe('extract engines differ', () => {
       ['Service fee', 1, 55],
     ]);
     expect(rows[2].amount.citations[0].bbox.page).toBe(2);
-    expect((result.shipping_carrier as Cited).value).toBeNull();
+    expect((result.shipping_carrier as Cited).value).toBe('DHL Express');
   });
 
   it('deep-extract-v3 also matches labels against property descriptions', () => {

@@ -181,7 +181,7 @@ describe('extract: settings.alpha.extract_model and deep_extract_model', () => {
     expect(() => resolveExtractVersions(body, resolver)).toThrow(RequestValidationError);
   });
 
-  it('a deep-extract-v3 pin finds a field by its description; the default deep model does not', async () => {
+  it('a deep-extract-v3 pin is run and reported; the default deep model finds the same field by its description', async () => {
     const pinned = {
       input: 'x',
       instructions: { schema },
@@ -196,7 +196,7 @@ describe('extract: settings.alpha.extract_model and deep_extract_model', () => {
     });
     const plain = { input: 'x', instructions: { schema }, settings: { deep_extract: true } };
     const byDefault = await runExtract(docs(), plain, resolveExtractVersions(plain, resolver));
-    expect(byDefault.result.shipping_carrier).toBeNull();
+    expect(byDefault.result.shipping_carrier).toBe('DHL Express');
     expect(byDefault.model_versions.deep_extract_model.version).toBe('deep-extract-v2');
   });
 });

@@ -14,6 +14,7 @@ export interface ExtractRequest {
   settings?: {
     citations?: { enabled?: boolean };
     deep_extract?: boolean;
+    array_extract?: boolean;
     alpha?: { extract_model?: string; deep_extract_model?: string };
   };
 }
@@ -41,6 +42,7 @@ export async function runExtract(
     engine: versions.extract.engine as ExtractEngine,
     deepEngine: versions.deepExtract?.engine as DeepExtractEngine | undefined,
     citations: request.settings?.citations?.enabled === true,
+    arrayExtract: request.settings?.array_extract === true,
   });
   return {
     document: { fileType: document.fileType, totalPages: document.totalPages },

@@ -1,60 +1,39 @@
 /** Turning text found next to a label into a value of the schema's type. */
+import { findAmounts, findCurrencies, parsePercentage } from './amounts.js';
+import { findDates, type DateOrder } from './dates.js';
+import { typeOf, type JsonSchema } from './extract-schema.js';
+import { normalize } from './text-match.js';
 
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
+export { parseNumber } from './amounts.js';
+export { parseDate } from './dates.js';
 
-function monthOf(name: string): number | undefined {
-  const lower = name.toLowerCase().replace(/\.$/, '');
-  const index = MONTHS.findIndex((m) => m === lower || (lower.length >= 3 && m.startsWith(lower)));
-  return index === -1 ? undefined : index + 1;
+/** What the document says about how it writes values. */
+export interface ValueContext {
+  dateOrder: DateOrder;
+  decimalComma: boolean;
+  /** The currency the document's amounts are in, when one dominates. */
+  currency?: string;
 }
 
-function iso(year: number, month: number, day: number): string | null {
-  if (month < 1 || month > 12 || day < 1 || day > 31) return null;
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCMonth() !== month - 1) return null;
-  return date.toISOString().slice(0, 10);
-}
+/** What a field holds, beyond its JSON type: from its format and its name's words. */
+export type ValueKind =
+  | 'date'
+  | 'money'
+  | 'number'
+  | 'integer'
+  | 'percentage'
+  | 'currency'
+  | 'boolean'
+  | 'enum'
+  | 'identifier'
+  | 'text';
 
-/**
- * An ISO date (yyyy-mm-dd) from common written forms: 2026-03-05, 03/05/2026 (US
- * month first), 05.03.2026 (day first), 5 March 2026, March 5, 2026, Mar 5 2026.
- */
-export function parseDate(text: string): string | null {
-  const t = text.trim();
-  let m = /(\d{4})-(\d{1,2})-(\d{1,2})/.exec(t);
-  if (m) return iso(+m[1], +m[2], +m[3]);
-  m = /(\d{1,2})\/(\d{1,2})\/(\d{4})/.exec(t);
-  if (m) return iso(+m[3], +m[1], +m[2]);
-  m = /(\d{1,2})\.(\d{1,2})\.(\d{4})/.exec(t);
-  if (m) return iso(+m[3], +m[2], +m[1]);
-  m = /(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]{3,9}\.?),?\s+(\d{4})/.exec(t);
-  if (m && monthOf(m[2])) return iso(+m[3], monthOf(m[2]) as number, +m[1]);
-  m = /([A-Za-z]{3,9}\.?)\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})/.exec(t);
-  if (m && monthOf(m[1])) return iso(+m[3], monthOf(m[1]) as number, +m[2]);
-  return null;
-}
-
-/** A number from "1,250.00", "$1,250.00", "1250 USD", "(300.00)" (negative), "12%". */
-export function parseNumber(text: string): number | null {
-  const m = /(\(?)-?\s*[$€£¥]?\s*(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)\s*\)?/.exec(text);
-  if (!m) return null;
-  const value = Number(m[2].replace(/,/g, ''));
-  if (!Number.isFinite(value)) return null;
-  const negative = m[1] === '(' || /^\s*-/.test(text.slice(m.index));
-  return negative && value > 0 ? -value : value;
+export interface ReadValue {
+  value: unknown;
+  /** The date read both day-first and month-first and the document did not decide it. */
+  ambiguous?: boolean;
+  /** How much of the text the value is (1: all of it); a long line holding a date is less. */
+  coverage: number;
 }
 
 export function parseBoolean(text: string, lenient: boolean): boolean | null {
@@ -62,8 +41,115 @@ export function parseBoolean(text: string, lenient: boolean): boolean | null {
   if (['yes', 'true'].includes(t)) return true;
   if (['no', 'false'].includes(t)) return false;
   if (lenient) {
-    if (['y', 'x', '[x]', '✓', '✔', 'checked', 'on'].includes(t)) return true;
-    if (['n', '[ ]', 'unchecked', 'off', 'none'].includes(t)) return false;
+    if (['y', 'x', '[x]', '☑', '☒', '✓', '✔', 'checked', 'on'].includes(t)) return true;
+    if (['n', '[ ]', '☐', 'unchecked', 'off', 'none'].includes(t)) return false;
   }
   return null;
+}
+
+/**
+ * The kind of value a field holds. The words looked at are JSON Schema's own vocabulary
+ * for value shapes (a date, a number, a code), not names of document fields.
+ */
+export function kindOf(name: string, schema: JsonSchema): ValueKind {
+  const type = typeOf(schema);
+  const words = new Set(
+    normalize(
+      `${name.replace(/([a-z0-9])([A-Z])/g, '$1 $2')} ${schema.title ?? ''}`.replace(/_/g, ' '),
+    )
+      .split(' ')
+      .filter(Boolean),
+  );
+  if (schema.enum && schema.enum.length > 0) return 'enum';
+  if (type === 'boolean') return 'boolean';
+  if (schema.format === 'date' || schema.format === 'date-time') return 'date';
+  if (type === 'integer') return 'integer';
+  if (words.has('percent') || words.has('percentage') || (words.has('rate') && type === 'number'))
+    return type === 'number' ? 'percentage' : 'text';
+  if (type === 'number') return 'money';
+  if (words.has('currency')) return 'currency';
+  if (words.has('date') || words.has('dated')) return 'date';
+  if (['number', 'no', 'id', 'code', 'ref', 'reference', 'nr', 'num'].some((w) => words.has(w)))
+    return 'identifier';
+  return 'text';
+}
+
+function share(part: string, whole: string): number {
+  const w = whole.replace(/\s+/g, '').length;
+  return w === 0 ? 0 : Math.min(1, part.replace(/\s+/g, '').length / w);
+}
+
+/** An identifier: the first token with a digit ("INV-2026-0042", "TD01167104"). */
+function identifierOf(text: string): string | null {
+  const tokens = text
+    .trim()
+    .split(/\s+/)
+    .map((t) => t.replace(/^[#:№.,;]+|[.,;:]+$/g, ''));
+  const withDigit = tokens.find((t) => /\d/.test(t) && /^[\p{L}\p{N}][\p{L}\p{N}\-/._]*$/u.test(t));
+  return withDigit ?? null;
+}
+
+/** Reads `text` as a value of `kind`; null when it is not one. */
+export function readValue(
+  text: string,
+  kind: ValueKind,
+  schema: JsonSchema,
+  context: ValueContext,
+  lenientBooleans = true,
+): ReadValue | null {
+  const t = text.trim();
+  if (t === '') return null;
+  switch (kind) {
+    case 'date': {
+      const date = findDates(t, context.dateOrder)[0];
+      if (!date) return null;
+      const value = schema.format === 'date' || typeOf(schema) === 'string' ? date.iso : date.iso;
+      return {
+        value,
+        ambiguous: date.ambiguous,
+        coverage: share(t.slice(date.index, date.index + date.length), t),
+      };
+    }
+    case 'money':
+    case 'number':
+    case 'integer': {
+      const amounts = findAmounts(t, context.decimalComma).filter(
+        (a) => kind !== 'integer' || Number.isInteger(a.value),
+      );
+      const amount = amounts[0];
+      if (!amount) return null;
+      const rest = t.slice(0, amount.index) + t.slice(amount.index + amount.length);
+      // A value with letters around it ("12 items") is less a number than "12.00".
+      const coverage = /\p{L}{3}/u.test(rest) ? 0.5 : 1;
+      return { value: kind === 'integer' ? Math.round(amount.value) : amount.value, coverage };
+    }
+    case 'percentage': {
+      const value = parsePercentage(t, context.decimalComma);
+      return value === null ? null : { value, coverage: 1 };
+    }
+    case 'currency': {
+      const found = findCurrencies(t)[0];
+      return found ? { value: found, coverage: 1 } : null;
+    }
+    case 'boolean': {
+      const value = parseBoolean(t, lenientBooleans);
+      return value === null ? null : { value, coverage: 1 };
+    }
+    case 'enum': {
+      const options = (schema.enum ?? []).filter((o) => o !== null);
+      const folded = normalize(t);
+      const exact = options.find((o) => normalize(String(o)) === folded);
+      const inside = options.find((o) => ` ${folded} `.includes(` ${normalize(String(o))} `));
+      const found = exact ?? inside;
+      return found === undefined ? null : { value: found, coverage: exact !== undefined ? 1 : 0.6 };
+    }
+    case 'identifier': {
+      const id = identifierOf(t);
+      return id ? { value: id, coverage: share(id, t) } : null;
+    }
+    case 'text': {
+      if (!/[\p{L}\p{N}]/u.test(t)) return null;
+      return { value: t.length > 500 ? t.slice(0, 500) : t, coverage: 1 };
+    }
+  }
 }

@@ -1,0 +1,108 @@
+/**
+ * Scores extract on real documents with published expected values
+ * (bench/extract-eval/manifest.json, fetched by `node scripts/fetch-extract-eval.mjs`):
+ * accuracy per field, per set and per language for default extract, deep extract and a
+ * regular-expression baseline in the same run, and the latency of each mode.
+ *
+ * Run: npm run bench:extract-eval                scores the dev part
+ *      npm run bench:extract-eval -- --holdout   the holdout part (only for a final check)
+ *      npm run bench:extract-eval -- --verbose   also prints every wrong value
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { detectLanguage } from '../src/documents/classify/language.js';
+import { extractDocument } from '../src/documents/extract/extract.operation.js';
+import { loadLayoutDocument } from '../src/documents/parse/layout.loader.js';
+import { pageText } from '../src/documents/parse/layout.types.js';
+import { regexBaseline } from './extract-eval/regex-baseline.js';
+import { isRight, loadEvalSet, SCHEMAS } from './extract-eval/scoring.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const split = process.argv.includes('--holdout') ? 'holdout' : 'dev';
+const verbose = process.argv.includes('--verbose');
+const { documents, missing } = loadEvalSet(root, split);
+if (missing.length > 0)
+  console.log(
+    `${missing.length} documents missing from .cache/extract-eval: run node scripts/fetch-extract-eval.mjs`,
+  );
+if (documents.length === 0) process.exit(1);
+
+type Mode = 'default' | 'deep' | 'regex';
+const MODES: Mode[] = ['default', 'deep', 'regex'];
+const tally = new Map<string, { right: number; total: number }>();
+const count = (key: string, right: boolean) => {
+  const t = tally.get(key) ?? { right: 0, total: 0 };
+  t.total++;
+  if (right) t.right++;
+  tally.set(key, t);
+};
+const latency: Record<Mode, number[]> = { default: [], deep: [], regex: [] };
+const failures: string[] = [];
+
+for (const doc of documents) {
+  const bytes = fs.readFileSync(doc.file);
+  const schema = SCHEMAS[doc.set];
+  const name = path.basename(doc.file);
+  const predictions = {} as Record<Mode, Record<string, unknown>>;
+  let language = 'en';
+  for (const mode of MODES) {
+    const started = performance.now();
+    const layout = await loadLayoutDocument(bytes, name);
+    const text = layout.pages.map(pageText).join('\n');
+    language = detectLanguage(text);
+    predictions[mode] =
+      mode === 'regex'
+        ? regexBaseline(text)
+        : extractDocument(layout, schema, {
+            engine: 'label-typed',
+            deepEngine: mode === 'deep' ? 'fuzzy-synonyms-described' : undefined,
+            citations: false,
+          }).result;
+    latency[mode].push(performance.now() - started);
+  }
+  for (const [field, truth] of Object.entries(doc.truth)) {
+    for (const mode of MODES) {
+      const right = isRight(field, predictions[mode][field], truth, doc.set);
+      count(`${mode}|field|${doc.set}.${field}`, right);
+      count(`${mode}|language|${language}`, right);
+      count(`${mode}|set|${doc.set}`, right);
+      count(`${mode}|all|all`, right);
+      if (!right && verbose && mode !== 'regex')
+        failures.push(
+          `${mode.padEnd(7)} ${doc.id} ${field}: got ${JSON.stringify(predictions[mode][field])}, expected ${JSON.stringify(truth)}`,
+        );
+    }
+  }
+}
+
+const pct = (key: string) => {
+  const t = tally.get(key);
+  return t
+    ? `${((100 * t.right) / t.total).toFixed(1).padStart(5)} % (${t.right}/${t.total})`
+    : '-';
+};
+const keys = (group: string) =>
+  [
+    ...new Set(
+      [...tally.keys()].filter((k) => k.split('|')[1] === group).map((k) => k.split('|')[2]),
+    ),
+  ].sort();
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+console.log(
+  `extract evaluation, ${split} part: ${documents.length} documents; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(2)}`,
+);
+for (const group of ['field', 'set', 'language', 'all']) {
+  console.log(`\nper ${group}`.padEnd(32) + MODES.map((m) => m.padEnd(20)).join(''));
+  for (const key of keys(group))
+    console.log(
+      `  ${key}`.padEnd(32) + MODES.map((m) => pct(`${m}|${group}|${key}`).padEnd(20)).join(''),
+    );
+}
+console.log(
+  `\np50 latency per document (load + extract): ${MODES.map((m) => `${m} ${median(latency[m]).toFixed(0)} ms`).join(', ')}`,
+);
+if (verbose) console.log(`\n${failures.join('\n')}`);

@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+/**
+ * Builds the cache of the extract evaluation set (bench/extract-eval/manifest.json) in
+ * .cache/extract-eval/: each document with the values its publisher expects extracted.
+ *
+ * The documents are files of public git repositories, pinned by repository, commit and
+ * path, with their licences in the manifest, checked by SHA-256 and never committed. Local
+ * copies of the repositories are looked up under EXTRACT_EVAL_SOURCES (default
+ * /work/.mirror) as <owner>+<name>/repo (a git directory) or <owner>/<name> (a clone).
+ *
+ * Transforms named by entries:
+ *   sroie-box-pdf: an SROIE receipt as a text PDF: each text box of data/box/<id>.csv drawn
+ *   at its place on a page the size of the receipt's photo (the competition's own text, so
+ *   the evaluation measures extraction, not OCR).
+ *
+ * Usage: node scripts/fetch-extract-eval.mjs [--force] [--strict]
+ * A repository with no local copy is skipped (its documents are reported unavailable);
+ * --strict exits 1 then. A hash that differs always exits 1.
+ */
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { imageSize } from 'image-size';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const manifestPath = path.join(root, 'bench', 'extract-eval', 'manifest.json');
+const cacheDir = path.join(root, '.cache', 'extract-eval');
+const sourcesDir = process.env.EXTRACT_EVAL_SOURCES ?? '/work/.mirror';
+const force = process.argv.includes('--force');
+const strict = process.argv.includes('--strict');
+
+function gitDirOf(repo) {
+  const [owner, name] = repo.split('/');
+  const candidates = [
+    path.join(sourcesDir, `${owner}+${name}`, 'repo'),
+    path.join(sourcesDir, `${owner}+${name}`, 'repo', '.git'),
+    path.join(sourcesDir, owner, name, '.git'),
+    path.join(sourcesDir, owner, name),
+  ];
+  return candidates.find((dir) => fs.existsSync(path.join(dir, 'HEAD')));
+}
+
+function readBlob(gitDir, commit, file) {
+  return execFileSync('git', ['--git-dir', gitDir, 'cat-file', 'blob', `${commit}:${file}`], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
+
+function checked(bytes, expected, what) {
+  const sha = crypto.createHash('sha256').update(bytes).digest('hex');
+  if (sha !== expected) throw new Error(`${what}: SHA-256 ${sha}, manifest says ${expected}`);
+  return bytes;
+}
+
+/** Characters Helvetica (WinAnsi) cannot draw become '?'; the text is otherwise kept. */
+function drawable(font, text) {
+  let out = '';
+  for (const ch of text) {
+    try {
+      font.encodeText(ch);
+      out += ch;
+    } catch {
+      out += '?';
+    }
+  }
+  return out;
+}
+
+async function sroieBoxPdf(boxCsv, imageBytes) {
+  const { width, height } = imageSize(imageBytes);
+  const scale = 0.5;
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const page = pdf.addPage([width * scale, height * scale]);
+  for (const raw of boxCsv.toString('utf8').split(/\r?\n/)) {
+    const parts = raw.split(',');
+    if (parts.length < 9) continue;
+    const [x1, y1, , , , y3] = parts.slice(0, 8).map(Number);
+    const text = drawable(font, parts.slice(8).join(',').trim());
+    if (text === '' || !Number.isFinite(x1)) continue;
+    const boxHeight = Math.max(4, (y3 - y1) * scale);
+    const size = boxHeight * 0.8;
+    page.drawText(text, { x: x1 * scale, y: (height - y3) * scale + boxHeight * 0.15, size, font });
+  }
+  return Buffer.from(await pdf.save());
+}
+
+const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+let unavailable = 0;
+let written = 0;
+for (const entry of manifest.documents) {
+  const dir = path.join(cacheDir, entry.id);
+  const extension = entry.transform === 'sroie-box-pdf' ? '.pdf' : path.extname(entry.document);
+  const documentPath = path.join(dir, `document${extension}`);
+  const truthPath = path.join(dir, 'truth.json');
+  if (!force && fs.existsSync(documentPath) && fs.existsSync(truthPath)) continue;
+  const gitDir = gitDirOf(entry.source);
+  if (!gitDir) {
+    unavailable++;
+    continue;
+  }
+  const documentBytes = checked(
+    readBlob(gitDir, entry.commit, entry.document),
+    entry.documentSha256,
+    entry.document,
+  );
+  const truth = checked(
+    readBlob(gitDir, entry.commit, entry.truth),
+    entry.truthSha256,
+    entry.truth,
+  );
+  let bytes = documentBytes;
+  if (entry.transform === 'sroie-box-pdf') {
+    const image = checked(
+      readBlob(gitDir, entry.commit, entry.image),
+      entry.imageSha256,
+      entry.image,
+    );
+    bytes = await sroieBoxPdf(documentBytes, image);
+  }
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(documentPath, bytes);
+  fs.writeFileSync(truthPath, truth);
+  written++;
+}
+console.log(
+  `extract-eval: ${manifest.documents.length} documents, ${written} written, ${unavailable} unavailable (cache: ${cacheDir})`,
+);
+if (strict && unavailable > 0) process.exit(1);

@@ -1,0 +1,197 @@
+/**
+ * Numbers, money and currencies as documents write them: decimal comma or point, thousands
+ * separators (",", ".", spaces, apostrophes), negatives in parentheses or with a sign, and
+ * currency symbols, codes and names to ISO 4217. Symbols and names come from the runtime's
+ * CLDR data (Intl.NumberFormat, Intl.DisplayNames), not from lists kept here.
+ */
+
+export interface FoundAmount {
+  value: number;
+  /** ISO 4217 code of a currency written next to the number. */
+  currency?: string;
+  index: number;
+  length: number;
+  /** The number had a decimal part ("34,73", "9.00"). */
+  decimals: boolean;
+}
+
+/**
+ * Locales whose currency symbols and names are learnt. The languages docproc reads plus
+ * the locales whose own currency has a symbol found nowhere else (RM, kr, Kč, zł, ...).
+ */
+const CURRENCY_LOCALES = [
+  'en',
+  'en-IN',
+  'de',
+  'fr',
+  'es',
+  'it',
+  'nl',
+  'pt',
+  'pt-BR',
+  'pl',
+  'ms',
+  'sv',
+  'da',
+  'nb',
+  'cs',
+  'hu',
+  'ro',
+  'ru',
+  'tr',
+  'ja',
+  'zh',
+  'ko',
+  'th',
+  'id',
+  'vi',
+  'hi',
+  'ar',
+  'he',
+  'uk',
+  'de-CH',
+  'en-ZA',
+  'en-NG',
+  'fil',
+];
+
+let symbolTable: Map<string, string> | undefined;
+let codeSet: Set<string> | undefined;
+
+function currencyCodes(): Set<string> {
+  codeSet ??= new Set(Intl.supportedValuesOf('currency'));
+  return codeSet;
+}
+
+function foldName(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Symbol (or name) -> ISO code. A symbol several currencies share goes to the one whose
+ * English symbol it is ("$" -> USD, "£" -> GBP), else the first locale that uses it.
+ */
+function symbols(): Map<string, string> {
+  if (symbolTable) return symbolTable;
+  const table = new Map<string, string>();
+  const codes = [...currencyCodes()];
+  const learn = (locale: string, display: 'symbol' | 'narrowSymbol') => {
+    for (const code of codes) {
+      let symbol: string | undefined;
+      try {
+        symbol = new Intl.NumberFormat(locale, {
+          style: 'currency',
+          currency: code,
+          currencyDisplay: display,
+        })
+          .formatToParts(1)
+          .find((p) => p.type === 'currency')?.value;
+      } catch {
+        continue;
+      }
+      if (!symbol || symbol === code) continue;
+      const key = foldName(symbol);
+      if (!table.has(key)) table.set(key, code);
+    }
+  };
+  learn('en', 'symbol');
+  for (const locale of CURRENCY_LOCALES) learn(locale, 'symbol');
+  for (const locale of CURRENCY_LOCALES) learn(locale, 'narrowSymbol');
+  for (const locale of CURRENCY_LOCALES) {
+    const names = new Intl.DisplayNames(locale, { type: 'currency' });
+    for (const code of codes) {
+      const name = names.of(code);
+      if (!name || name === code) continue;
+      const key = foldName(name);
+      if (!table.has(key)) table.set(key, code);
+    }
+  }
+  symbolTable = table;
+  return table;
+}
+
+/** The ISO 4217 code a symbol, code or currency name stands for, or undefined. */
+export function currencyOf(text: string): string | undefined {
+  const trimmed = text.trim();
+  const upper = trimmed.toUpperCase();
+  if (/^[A-Z]{3}$/.test(upper) && currencyCodes().has(upper)) return upper;
+  return symbols().get(foldName(trimmed)) ?? symbols().get(foldName(trimmed.replace(/\.$/, '')));
+}
+
+/** Currency symbols: the Unicode currency-symbol class, plus letter symbols learnt above. */
+const SYMBOL_CHARS = /\p{Sc}/u;
+
+/**
+ * Reads one written number: `decimalComma` says how a lone separator followed by three
+ * digits ("1.250", "1,250") is read when nothing else decides it.
+ */
+export function readNumber(raw: string, decimalComma = false): number | null {
+  let text = raw.replace(/[\s\u00a0\u202f']/g, '');
+  if (!/^\d/.test(text)) return null;
+  const lastComma = text.lastIndexOf(',');
+  const lastDot = text.lastIndexOf('.');
+  if (lastComma >= 0 && lastDot >= 0) {
+    const decimal = lastComma > lastDot ? ',' : '.';
+    const thousands = decimal === ',' ? '.' : ',';
+    text = text.split(thousands).join('').replace(decimal, '.');
+  } else if (lastComma >= 0 || lastDot >= 0) {
+    const separator = lastComma >= 0 ? ',' : '.';
+    const parts = text.split(separator);
+    const tail = parts[parts.length - 1];
+    const grouping = parts.length > 2 || (tail.length === 3 && parts[0].length <= 3);
+    const isThousands =
+      grouping && (parts.length > 2 || (separator === ',' ? !decimalComma : decimalComma));
+    text = isThousands ? parts.join('') : `${parts.slice(0, -1).join('')}.${tail}`;
+  }
+  const value = Number(text);
+  return Number.isFinite(value) ? value : null;
+}
+
+const NUMBER = String.raw`\d{1,3}(?:[.,\s\u00a0\u202f']\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?`;
+const AMOUNT = new RegExp(
+  String.raw`(\(?)(-?)\s*([\p{Sc}]|[A-Z]{3}\b|[\p{L}]{1,3}\$|R[Ss]?\b|RM\b|zł|kr\.?|Kč|Ft|lei)?\s*(${NUMBER})(-?)\s*([\p{Sc}]|[A-Z]{3}\b|zł|kr\.?|Kč|Ft|lei|RM\b)?\)?`,
+  'gu',
+);
+
+/** Every amount in `text`, with the currency written next to it, in text order. */
+export function findAmounts(text: string, decimalComma = false): FoundAmount[] {
+  const found: FoundAmount[] = [];
+  for (const m of text.matchAll(AMOUNT)) {
+    const value = readNumber(m[4], decimalComma);
+    if (value === null) continue;
+    const before = m[3] ? currencyOf(m[3]) : undefined;
+    const after = m[6] ? currencyOf(m[6]) : undefined;
+    const negative = m[1] === '(' || m[2] === '-' || m[5] === '-';
+    found.push({
+      value: negative && value > 0 ? -value : value,
+      currency: before ?? after,
+      index: m.index,
+      length: m[0].length,
+      decimals: /[.,]\d{1,2}$/.test(m[4].trim()) && !/[.,]\d{3}$/.test(m[4].trim()),
+    });
+  }
+  return found;
+}
+
+/** The first number in `text` ("1.250,00 €" -> 1250, "(300.00)" -> -300), or null. */
+export function parseNumber(text: string, decimalComma = false): number | null {
+  return findAmounts(text, decimalComma)[0]?.value ?? null;
+}
+
+/** A percentage ("19 %", "7,5%") as the number written (19, 7.5), or null. */
+export function parsePercentage(text: string, decimalComma = false): number | null {
+  const m = /(-?\d+(?:[.,]\d+)?)\s*%/.exec(text);
+  return m ? readNumber(m[1].replace(/^-/, ''), decimalComma) : null;
+}
+
+/** Currencies written anywhere in `text` (symbols, codes, names), as ISO codes in order. */
+export function findCurrencies(text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(/[\p{Sc}]|\b[A-Z]{3}\b|\b[\p{L}]{1,3}\$|\bRM\b|zł|\bkr\b|Kč/gu)) {
+    if (!SYMBOL_CHARS.test(m[0]) && !/^[A-Z]{3}$/.test(m[0]) && !/\$|RM|zł|kr|Kč/.test(m[0]))
+      continue;
+    const code = currencyOf(m[0]);
+    if (code) found.push(code);
+  }
+  return found;
+}

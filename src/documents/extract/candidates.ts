@@ -1,0 +1,246 @@
+/**
+ * Label-value candidates read off a document's layout: "Label: value" on a line, label and
+ * value in two columns, a value under its label, a header over the cell below it, and (for
+ * deep extract) "Label value" with no separator. Each candidate keeps where it was read.
+ */
+import type { BoundingBox, LayoutDocument, LayoutLine } from '../parse/layout.types.js';
+import { roundBox } from '../parse/layout.types.js';
+
+export interface Citation {
+  type: 'Key Value' | 'Text' | 'Table';
+  content: string;
+  bbox: BoundingBox;
+}
+
+export type Relation = 'colon' | 'columns' | 'below' | 'header' | 'inline' | 'line';
+
+export interface Candidate {
+  label: string;
+  value: string;
+  relation: Relation;
+  /** Index in the document's lines of the line the value is on. */
+  lineIndex: number;
+  citation: Citation;
+  /** Further lines of a value that runs over several (an address). */
+  more?: Citation[];
+}
+
+/** A stretch of a line: a layout segment, or a run of text between wide spaces. */
+export interface Cell {
+  text: string;
+  left: number;
+  right: number;
+}
+
+const COLON = /^\s*([^:：]{1,60}?)\s*[:：]\s*(.*)$/u;
+const MAX_LABEL_WORDS = 7;
+
+/** The stretches of a line: its layout segments, split again at runs of 2+ spaces. */
+export function cellsOf(line: LayoutLine): Cell[] {
+  const cells: Cell[] = [];
+  for (const segment of line.segments) {
+    const parts = segment.text.split(/\s{3,}|\t+/).filter((p) => p.trim() !== '');
+    if (parts.length <= 1) {
+      if (segment.text.trim() !== '') cells.push({ ...segment, text: segment.text.trim() });
+      continue;
+    }
+    // Positions of parts are estimated from character offsets within the segment.
+    const width = segment.right - segment.left;
+    let offset = 0;
+    for (const part of parts) {
+      const at = segment.text.indexOf(part, offset);
+      offset = at + part.length;
+      cells.push({
+        text: part.trim(),
+        left: segment.left + (width * at) / segment.text.length,
+        right: segment.left + (width * offset) / segment.text.length,
+      });
+    }
+  }
+  return cells;
+}
+
+/** Text that can be a label: has letters, is short, and is not itself a number or date. */
+export function looksLikeLabel(text: string): boolean {
+  const t = text.trim();
+  if (!/\p{L}{2}/u.test(t)) return false;
+  const words = t.split(/\s+/);
+  if (words.length > MAX_LABEL_WORDS || t.length > 60) return false;
+  const digits = (t.match(/\d/g) ?? []).length;
+  return digits <= 2 || digits / t.length < 0.2;
+}
+
+function boxOf(line: LayoutLine, left: number, right: number): BoundingBox {
+  return roundBox({
+    left,
+    top: line.bbox.top,
+    width: Math.max(0, right - left),
+    height: line.bbox.height,
+    page: line.bbox.page,
+  });
+}
+
+function lineCitation(line: LayoutLine, type: Citation['type']): Citation {
+  return { type, content: line.text, bbox: roundBox(line.bbox) };
+}
+
+function cellCitation(line: LayoutLine, cell: Cell, type: Citation['type']): Citation {
+  return { type, content: cell.text, bbox: boxOf(line, cell.left, cell.right) };
+}
+
+/** Horizontal overlap of two stretches, as a share of the narrower one. */
+function overlap(a: { left: number; right: number }, b: { left: number; right: number }): number {
+  const shared = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+  const narrower = Math.max(1e-6, Math.min(a.right - a.left, b.right - b.left));
+  return shared / narrower;
+}
+
+/** The cell of `line` under `above` (overlapping it most), if any overlaps. */
+function cellUnder(line: LayoutLine, above: Cell): Cell | undefined {
+  let best: Cell | undefined;
+  let bestOverlap = 0.2;
+  for (const cell of cellsOf(line)) {
+    const o = overlap(above, cell);
+    if (o > bestOverlap) {
+      best = cell;
+      bestOverlap = o;
+    }
+  }
+  return best;
+}
+
+/** Lines close below `index` on the same page (the next two, if near enough). */
+function linesBelow(lines: LayoutLine[], index: number, count: number): number[] {
+  const found: number[] = [];
+  const line = lines[index];
+  for (let k = index + 1; k < lines.length && found.length < count; k++) {
+    const next = lines[k];
+    if (next.bbox.page !== line.bbox.page) break;
+    const gap = next.bbox.top - (line.bbox.top + line.bbox.height);
+    if (gap > Math.max(0.06, line.bbox.height * 4)) break;
+    found.push(k);
+  }
+  return found;
+}
+
+export interface CandidateOptions {
+  /** Also split lines into "label value" at each word (slower, noisier). */
+  inline: boolean;
+  /** How many lines under a label are looked at. */
+  linesBelow: number;
+  /** A value under its label may run over the lines below it (an address block). */
+  multiLine: boolean;
+}
+
+/** Up to four lines starting at `start` whose cells line up under `first` (a block). */
+function blockUnder(
+  lines: LayoutLine[],
+  start: number,
+  first: Cell,
+): { index: number; cell: Cell }[] {
+  const block = [{ index: start, cell: first }];
+  for (const next of linesBelow(lines, start, 3)) {
+    const cell = cellUnder(lines[next], first);
+    if (!cell || Math.abs(cell.left - first.left) > 0.02 || COLON.test(cell.text)) break;
+    block.push({ index: next, cell });
+  }
+  return block;
+}
+
+/** Every label-value candidate of the document, in reading order. */
+export function collectCandidates(
+  document: LayoutDocument,
+  options: CandidateOptions,
+): { lines: LayoutLine[]; candidates: Candidate[] } {
+  const lines = document.pages.flatMap((page) => page.lines);
+  const candidates: Candidate[] = [];
+  const push = (c: Candidate) => {
+    if (c.value.trim() !== '' && c.label.trim() !== '') candidates.push(c);
+  };
+  lines.forEach((line, index) => {
+    const cells = cellsOf(line);
+    const whole = line.text.trim();
+    const colon = COLON.exec(whole);
+    if (colon && looksLikeLabel(colon[1])) {
+      push({
+        label: colon[1],
+        value: colon[2],
+        relation: 'colon',
+        lineIndex: index,
+        citation: lineCitation(line, 'Key Value'),
+      });
+    }
+    cells.forEach((cell, i) => {
+      const cellColon = COLON.exec(cell.text);
+      const label = cellColon ? cellColon[1] : cell.text.replace(/[:：]\s*$/, '');
+      if (!looksLikeLabel(label)) return;
+      if (cellColon && cellColon[2].trim() !== '' && cells.length > 1) {
+        push({
+          label,
+          value: cellColon[2],
+          relation: 'colon',
+          lineIndex: index,
+          citation: cellCitation(line, cell, 'Key Value'),
+        });
+      }
+      const labelOnly = !cellColon || cellColon[2].trim() === '';
+      if (labelOnly && i + 1 < cells.length) {
+        push({
+          label,
+          value: cells[i + 1].text,
+          relation: 'columns',
+          lineIndex: index,
+          citation: {
+            type: 'Key Value',
+            content: `${cell.text} ${cells[i + 1].text}`,
+            bbox: boxOf(line, cell.left, cells[i + 1].right),
+          },
+        });
+      }
+      if (!labelOnly) return;
+      // The value under its label: the cell below that overlaps it.
+      for (const below of linesBelow(lines, index, options.linesBelow)) {
+        const under = cellUnder(lines[below], cell);
+        if (!under) continue;
+        if (options.multiLine && cells.length < 3) {
+          const block = blockUnder(lines, below, under);
+          if (block.length > 1) {
+            push({
+              label,
+              value: block.map((b) => b.cell.text).join('\n'),
+              relation: 'below',
+              lineIndex: below,
+              citation: cellCitation(lines[below], under, 'Key Value'),
+              more: block.slice(1).map((b) => cellCitation(lines[b.index], b.cell, 'Key Value')),
+            });
+          }
+        }
+        push({
+          label,
+          value: under.text,
+          relation: cells.length >= 3 ? 'header' : 'below',
+          lineIndex: below,
+          citation: cellCitation(lines[below], under, cells.length >= 3 ? 'Table' : 'Key Value'),
+        });
+        break;
+      }
+    });
+    if (options.inline && cells.length === 1 && !colon) {
+      const words = whole.split(/\s+/);
+      for (let k = 1; k < Math.min(words.length, MAX_LABEL_WORDS + 1); k++) {
+        const label = words.slice(0, k).join(' ');
+        if (!looksLikeLabel(label) || /\d/.test(label)) break;
+        push({
+          label,
+          value: words.slice(k).join(' '),
+          relation: 'inline',
+          lineIndex: index,
+          citation: lineCitation(line, 'Text'),
+        });
+      }
+    }
+  });
+  return { lines, candidates };
+}
+
+export { lineCitation };

@@ -1,0 +1,102 @@
+/**
+ * Deep extract's checks of values against each other and the document's arithmetic:
+ * amounts that add up (subtotal + tax = total) are kept and trusted more; between two
+ * near-equal labels for one amount, the one the document reaches by adding another of its
+ * amounts (the total due after tax, not the net total) is taken.
+ */
+import { findAmounts } from './amounts.js';
+import type { DocumentContext } from './document-context.js';
+import type { Leaf, ScalarField, Scored } from './field-search.js';
+
+const CENT = 0.005;
+/** Alternatives within this share of a field's best score are open to the checks. */
+const NEAR = 0.85;
+const MAX_FIELDS = 8;
+const ALTERNATIVES = 3;
+
+const close = (a: number, b: number) => Math.abs(a - b) < CENT + 1e-9 * Math.abs(b);
+
+function leafOf(pick: Scored, confidence: number): Leaf {
+  return {
+    kind: 'leaf',
+    value: pick.value,
+    citations: [pick.candidate.citation],
+    confidence: Math.min(1, confidence),
+  };
+}
+
+/** Near-tied amounts for one field: prefer the one another amount leads up to. */
+function preferBuiltUpTotal(
+  field: ScalarField,
+  ranked: readonly Scored[],
+  assigned: Map<string, Leaf>,
+  amounts: readonly number[],
+): void {
+  const current = assigned.get(field.key);
+  if (!current || typeof current.value !== 'number' || ranked.length < 2) return;
+  const best = ranked[0].score;
+  const value = current.value;
+  for (const alternative of ranked) {
+    if (alternative.score < best * NEAR) break;
+    const other = alternative.value;
+    if (typeof other !== 'number' || other <= value) continue;
+    const difference = other - value;
+    if (amounts.some((a) => a > 0 && close(a, difference))) {
+      assigned.set(field.key, leafOf(alternative, Math.max(alternative.score, current.confidence)));
+      return;
+    }
+  }
+}
+
+/** Three amount fields whose values add up (a + b = c): keep them, trust them more. */
+function balanceAmounts(
+  fields: readonly ScalarField[],
+  ranked: ReadonlyMap<string, Scored[]>,
+  assigned: Map<string, Leaf>,
+): void {
+  const money = fields.filter((f) => f.kind === 'money').slice(0, MAX_FIELDS);
+  if (money.length < 3) return;
+  const options = money.map((f) =>
+    (ranked.get(f.key) ?? []).filter((s) => typeof s.value === 'number').slice(0, ALTERNATIVES),
+  );
+  let best: { picks: Scored[]; fields: ScalarField[]; score: number } | undefined;
+  for (let c = 0; c < money.length; c++) {
+    for (let a = 0; a < money.length; a++) {
+      for (let b = a + 1; b < money.length; b++) {
+        if (a === c || b === c) continue;
+        for (const pc of options[c]) {
+          for (const pa of options[a]) {
+            for (const pb of options[b]) {
+              if (!close((pa.value as number) + (pb.value as number), pc.value as number)) continue;
+              if ((pa.value as number) === 0 && (pb.value as number) === 0) continue;
+              const score = pa.score + pb.score + pc.score;
+              if (!best || score > best.score)
+                best = { picks: [pa, pb, pc], fields: [money[a], money[b], money[c]], score };
+            }
+          }
+        }
+      }
+    }
+  }
+  if (!best) return;
+  best.fields.forEach((field, i) => {
+    const pick = best.picks[i];
+    assigned.set(field.key, leafOf(pick, Math.max(0.9, pick.score)));
+  });
+}
+
+export function crossCheck(
+  fields: readonly ScalarField[],
+  ranked: ReadonlyMap<string, Scored[]>,
+  assigned: Map<string, Leaf>,
+  context: DocumentContext,
+): void {
+  const amounts = findAmounts(context.text, context.decimalComma)
+    .filter((a) => a.decimals)
+    .map((a) => a.value);
+  for (const field of fields) {
+    if (field.kind === 'money')
+      preferBuiltUpTotal(field, ranked.get(field.key) ?? [], assigned, amounts);
+  }
+  balanceAmounts(fields, ranked, assigned);
+}

@@ -1,0 +1,150 @@
+/**
+ * Dates as documents write them, to ISO 8601 (yyyy-mm-dd): numeric dates in any order and
+ * separator, and dates with month names in the languages docproc reads. Month names come
+ * from the runtime's CLDR data (Intl.DateTimeFormat), not from lists kept here.
+ */
+
+/** Locales whose month names are recognised (the languages of classification). */
+export const DATE_LOCALES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl'] as const;
+
+/** Day-first or month-first, for numeric dates whose first two parts are both <= 12. */
+export type DateOrder = 'dmy' | 'mdy';
+
+export interface FoundDate {
+  iso: string;
+  /** Where in the text the date was read, and how long it was. */
+  index: number;
+  length: number;
+  /** A numeric date that reads as a valid date both day-first and month-first. */
+  ambiguous: boolean;
+  /** The order it was read in, when it was numeric with day and month both possible. */
+  order?: DateOrder;
+}
+
+/** Lower case without accents or a trailing dot: "Févr." -> "fevr". */
+function fold(word: string): string {
+  return word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\.$/, '');
+}
+
+let monthNames: Map<string, number> | undefined;
+
+/** Every locale's long, short and in-a-date (genitive) month names, folded, to 1..12. */
+function months(): Map<string, number> {
+  if (monthNames) return monthNames;
+  const names = new Map<string, number>();
+  for (const locale of DATE_LOCALES) {
+    const formats = [
+      new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' }),
+      new Intl.DateTimeFormat(locale, { month: 'short', timeZone: 'UTC' }),
+      new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', timeZone: 'UTC' }),
+      new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }),
+    ];
+    for (let month = 0; month < 12; month++) {
+      const date = new Date(Date.UTC(2020, month, 15));
+      for (const format of formats) {
+        const part = format.formatToParts(date).find((p) => p.type === 'month');
+        if (!part) continue;
+        const name = fold(part.value);
+        if (!names.has(name)) names.set(name, month + 1);
+        // The first four letters ("sept", "janv") are a common abbreviation too.
+        const four = name.slice(0, 4);
+        if (name.length > 4 && !names.has(four)) names.set(four, month + 1);
+      }
+    }
+  }
+  monthNames = names;
+  return names;
+}
+
+/** 1..12 for a month name or abbreviation in any of DATE_LOCALES, else undefined. */
+export function monthNumber(word: string): number | undefined {
+  return months().get(fold(word));
+}
+
+function fullYear(year: string): number {
+  const n = Number(year);
+  if (year.length === 4) return n;
+  return n < 70 ? 2000 + n : 1900 + n;
+}
+
+export function isoDate(year: number, month: number, day: number): string | null {
+  if (month < 1 || month > 12 || day < 1 || day > 31 || year < 1000 || year > 2999) return null;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCMonth() !== month - 1) return null;
+  return date.toISOString().slice(0, 10);
+}
+
+const LETTERS = '[\\p{L}]{3,12}\\.?';
+const ISO_DATE = /(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/gu;
+const NUMERIC_DATE = /(?<![\d.])(\d{1,2})\s?([-/.])\s?(\d{1,2})\2\s?(\d{4}|\d{2})(?![\d])/gu;
+const DAY_MONTH_YEAR = new RegExp(
+  `(?<!\\d)(\\d{1,2})(?:st|nd|rd|th|er|e|º|°)?\\.?(?:\\s+de\\b)?[\\s\\-/]*(${LETTERS})(?:\\s+de\\b)?[\\s\\-/,]*(\\d{4}|'?\\d{2})(?!\\d)`,
+  'gu',
+);
+const MONTH_DAY_YEAR = new RegExp(
+  `(${LETTERS})\\s*(\\d{1,2})(?:st|nd|rd|th)?\\s*,?\\s*(\\d{4})(?!\\d)`,
+  'gu',
+);
+
+/**
+ * Every date written in `text`, in text order. Numeric dates whose first two parts could
+ * each be the month are read in `order` (day-first when not given) and marked ambiguous.
+ */
+export function findDates(text: string, order: DateOrder = 'dmy'): FoundDate[] {
+  const found: FoundDate[] = [];
+  const taken: [number, number][] = [];
+  const add = (match: RegExpExecArray, iso: string | null, extra: Partial<FoundDate> = {}) => {
+    if (!iso) return;
+    const start = match.index;
+    const end = start + match[0].length;
+    if (taken.some(([s, e]) => start < e && end > s)) return;
+    taken.push([start, end]);
+    found.push({ iso, index: start, length: match[0].length, ambiguous: false, ...extra });
+  };
+  for (const m of text.matchAll(ISO_DATE)) add(m, isoDate(+m[1], +m[2], +m[3]));
+  for (const m of text.matchAll(NUMERIC_DATE)) {
+    const first = +m[1];
+    const second = +m[3];
+    const year = fullYear(m[4]);
+    const dayFirst = isoDate(year, second, first);
+    const monthFirst = isoDate(year, first, second);
+    if (dayFirst && monthFirst && dayFirst !== monthFirst) {
+      add(m, order === 'dmy' ? dayFirst : monthFirst, { ambiguous: true, order });
+    } else {
+      add(m, dayFirst ?? monthFirst, dayFirst ? { order: 'dmy' } : { order: 'mdy' });
+    }
+  }
+  for (const m of text.matchAll(DAY_MONTH_YEAR)) {
+    const month = monthNumber(m[2]);
+    if (month) add(m, isoDate(fullYear(m[3].replace("'", '')), month, +m[1]));
+  }
+  for (const m of text.matchAll(MONTH_DAY_YEAR)) {
+    const month = monthNumber(m[1]);
+    if (month) add(m, isoDate(+m[3], month, +m[2]));
+  }
+  return found.sort((a, b) => a.index - b.index);
+}
+
+/**
+ * The order a document writes its numeric dates in: the order of its unambiguous ones
+ * (a 25/12 or 12/25), else day-first unless the document is English and uses slashes.
+ */
+export function documentDateOrder(text: string, language: string): DateOrder {
+  let dmy = 0;
+  let mdy = 0;
+  let slashes = 0;
+  for (const m of text.matchAll(NUMERIC_DATE)) {
+    const first = +m[1];
+    const second = +m[3];
+    if (m[2] === '/') slashes++;
+    if (first > 12 && second <= 12) dmy++;
+    else if (second > 12 && first <= 12) mdy++;
+  }
+  if (dmy !== mdy) return dmy > mdy ? 'dmy' : 'mdy';
+  return language === 'en' && slashes > 0 ? 'mdy' : 'dmy';
+}
+
+/** The first date in `text` as yyyy-mm-dd, or null. */
+export function parseDate(text: string, order: DateOrder = 'dmy'): string | null {
+  return findDates(text, order)[0]?.iso ?? null;
+}

@@ -1,0 +1,41 @@
+/** What a whole document says about how it writes values: its language, dates, numbers. */
+import { detectLanguage } from '../classify/language.js';
+import type { LayoutLine } from '../parse/layout.types.js';
+import { findCurrencies } from './amounts.js';
+import { documentDateOrder } from './dates.js';
+import type { ValueContext } from './value-parsers.js';
+
+export interface DocumentContext extends ValueContext {
+  language: string;
+  text: string;
+}
+
+/** The most frequent of `values`, if any. */
+function mostFrequent(values: readonly string[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best: string | undefined;
+  let bestCount = 0;
+  for (const [v, n] of counts) {
+    if (n > bestCount) {
+      best = v;
+      bestCount = n;
+    }
+  }
+  return best;
+}
+
+export function documentContext(lines: readonly LayoutLine[]): DocumentContext {
+  const text = lines.map((l) => l.text).join('\n');
+  const language = detectLanguage(text);
+  // Two decimals after a comma ("34,73") against after a point ("34.73").
+  const commas = (text.match(/\d,\d{2}(?!\d)/g) ?? []).length;
+  const points = (text.match(/\d\.\d{2}(?!\d)/g) ?? []).length;
+  return {
+    text,
+    language,
+    dateOrder: documentDateOrder(text, language),
+    decimalComma: commas > points,
+    currency: mostFrequent(findCurrencies(text)),
+  };
+}

