@@ -78,10 +78,10 @@ function withUnknown(carried: string, total: string): string {
     FROM (
       SELECT day, sum(row_credits) AS total_credits, sum(row_requests) AS total_count
       FROM (${total}) GROUP BY day
-    ) ANY LEFT JOIN (
+    ) AS day_totals ANY LEFT JOIN (
       SELECT day, sum(row_credits) AS carried_credits, sum(row_requests) AS carried_count
       FROM (${carried}) GROUP BY day
-    ) USING day`);
+    ) AS day_carried USING day`);
 }
 
 /** The export's statement (rows date, grp, credits, request_count as text, in export order). */

@@ -6,8 +6,15 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { bindParams, type ClickHouseParams } from './clickhouse-literals.js';
 
+/** One statement as sent: its session and, for an insert, the rows sent with it. */
+export interface SentStatement {
+  statement: string;
+  sessionId?: string;
+  data?: string;
+}
+
 /** Hears every statement sent (tests check them on a current engine, docs/scaling.md). */
-export type StatementListener = (statement: string) => void;
+export type StatementListener = (sent: SentStatement) => void;
 
 interface CallOptions {
   /** Statements of one session share its temporary tables (one write's staging). */
@@ -53,16 +60,22 @@ export class ClickHouseService implements OnApplicationShutdown {
     return () => this.listeners.delete(listener);
   }
 
-  private bound(sql: string, params?: ClickHouseParams): string {
+  private bound(
+    sql: string,
+    params?: ClickHouseParams,
+    options: CallOptions = {},
+    data?: string,
+  ): string {
     const statement = bindParams(sql, params);
-    for (const listener of this.listeners) listener(statement);
+    for (const listener of this.listeners)
+      listener({ statement, sessionId: options.sessionId, data });
     return statement;
   }
 
   /** A statement without a result (DDL, INSERT ... SELECT). */
   async command(sql: string, params?: ClickHouseParams, options: CallOptions = {}): Promise<void> {
     await this.connection().command({
-      query: this.bound(sql, params),
+      query: this.bound(sql, params, options),
       session_id: options.sessionId,
     });
   }
@@ -70,7 +83,7 @@ export class ClickHouseService implements OnApplicationShutdown {
   /** The rows of a SELECT, as JSON objects (UInt64 and Decimal columns arrive as text). */
   async rows<T>(sql: string, params?: ClickHouseParams, options: CallOptions = {}): Promise<T[]> {
     const result = await this.connection().query({
-      query: this.bound(sql, params),
+      query: this.bound(sql, params, options),
       format: 'JSONEachRow',
       session_id: options.sessionId,
     });
@@ -94,7 +107,7 @@ export class ClickHouseService implements OnApplicationShutdown {
    * callers insert only into a session's staging table and move rows server-side.
    */
   async insertJsonLines(table: string, lines: string, options: CallOptions = {}): Promise<void> {
-    const statement = this.bound(`INSERT INTO ${table} FORMAT JSONEachRow`);
+    const statement = this.bound(`INSERT INTO ${table} FORMAT JSONEachRow`, {}, options, lines);
     const result = await this.connection().exec({
       query: statement,
       values: Readable.from([Buffer.from(lines)]),

@@ -1,0 +1,173 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  ClickHouseService,
+  type SentStatement,
+} from '../../src/usage/clickhouse/clickhouse.service.js';
+import { migrationStatements } from '../../src/usage/clickhouse/clickhouse-migrations.js';
+import { findSqlDirectory } from '../../src/database/migrations.js';
+import { formatCredits } from '../../src/usage/ingestion/decimal-credits.js';
+import { UsageIngestService } from '../../src/usage/ingestion/usage-ingest.service.js';
+import { MetadataKeyService } from '../../src/usage/metadata/metadata-key.service.js';
+import { seedAccount, type SeededAccount } from '../support/accounts.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { usageEventMix } from '../support/usage-event-mix.js';
+import { usageEvent } from '../support/usage-events.js';
+import { usageStoreEnv } from '../support/usage-stores.js';
+
+/*
+ * Every statement the ClickHouse usage store sends to the test server (Debian's 18.16) is
+ * recorded during a workload that exercises each path (migrations, writes with duplicates
+ * and metadata, a key turning identifier-like, every shape of export), then replayed in
+ * order on chDB, a current ClickHouse engine: each must run there too, and each export
+ * query must give the same rows on both engines.
+ */
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+let t: TestApp;
+let acme: SeededAccount;
+let database: string;
+const sent: SentStatement[] = [];
+
+beforeAll(async () => {
+  const storeEnv = usageStoreEnv('clickhouse');
+  database = storeEnv.CLICKHOUSE_DATABASE;
+  t = await startTestApp({ ...storeEnv, METADATA_KEY_MAX_DISTINCT: '12' });
+  acme = await seedAccount(t.app, 'Acme');
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+async function exportBody(params: Record<string, string | string[]>): Promise<string> {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    for (const v of Array.isArray(value) ? value : [value]) search.append(name, v);
+  }
+  const res = await fetch(`${t.baseUrl}/api/v1/usage/export?${search}`, {
+    headers: { authorization: `Bearer ${acme.accountKey}`, accept: 'text/csv' },
+  });
+  const text = await res.text();
+  expect({ params, status: res.status }).toEqual({ params, status: 200 });
+  return text;
+}
+
+/** The rows of `statement` from the test server, as the replay reads them from chDB. */
+async function serverRows(statement: string): Promise<unknown[]> {
+  const url = process.env.TEST_CLICKHOUSE_URL as string;
+  const res = await fetch(url, { method: 'POST', body: `${statement} FORMAT JSONEachRow` });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(text);
+  return text
+    .split('\n')
+    .filter((line) => line.trim().length > 0)
+    .map((line) => JSON.parse(line) as unknown);
+}
+
+/** Decimal text compared as the export prints it (current engines drop trailing zeros). */
+function normalized(rows: unknown[]): unknown[] {
+  return rows.map((row) => {
+    const r = row as Record<string, string>;
+    return 'credits' in r ? { ...r, credits: formatCredits(r.credits) } : r;
+  });
+}
+
+describe('ClickHouse statements on a current engine (chDB)', () => {
+  it('runs every statement the store sent, and the export queries answer the same on both engines', async () => {
+    const stop = t.app.get(ClickHouseService).onStatement((s) => sent.push(s));
+    const ingest = t.app.get(UsageIngestService);
+    const events = usageEventMix([acme.orgId], 400, { seed: 5, prefix: 'chdb' });
+    expect((await ingest.ingest(events)).rejected).toEqual([]);
+    // Duplicates of stored events, and a repeat within one write.
+    await ingest.ingest([...events.slice(0, 30), events[0]]);
+    await t.app.get(MetadataKeyService).enable(acme.orgId, 'team');
+    const tagged = Array.from({ length: 40 }, (_, i) =>
+      usageEvent(
+        {
+          orgId: acme.orgId,
+          async: true,
+          credits: '0.123456',
+          metadata: { team: `t${i % 3}`, doc: `d${i}` },
+        },
+        { daysBack: i % 5 },
+      ),
+    );
+    await ingest.ingest(tagged);
+    const today = new Date().toISOString().slice(0, 10);
+    const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    const period = { startDate: monthAgo, endDate: today };
+    for (const groupBy of ['product', 'feature', 'api_key', 'file_type']) {
+      await exportBody({ ...period, groupBy });
+      await exportBody({ ...period, groupBy, product: ['classify', 'parse'] });
+      await exportBody({ ...period, groupBy, metadataKey: 'team' });
+    }
+    await exportBody({ ...period, groupBy: 'metadata', metadataKey: 'team' });
+    await exportBody({
+      ...period,
+      groupBy: 'metadata',
+      metadataKey: 'team',
+      metadataValue: ['t1', "t'2"],
+    });
+    await exportBody({ ...period, groupBy: 'metadata', metadataKey: 'team', fileType: 'pdf' });
+    stop();
+
+    const statements: SentStatement[] = [];
+    const directory = path.join(findSqlDirectory(), 'clickhouse');
+    for (const file of fs
+      .readdirSync(directory)
+      .filter((f) => f.endsWith('.sql'))
+      .sort()) {
+      for (const statement of migrationStatements(
+        fs.readFileSync(path.join(directory, file), 'utf8'),
+        database,
+      ))
+        statements.push({ statement });
+    }
+    statements.push(...sent);
+    // What the workload must have reached: writes, the dedupe, a rejection, the exports.
+    const texts = statements.map((s) => s.statement);
+    expect(texts.some((s) => s.startsWith('INSERT INTO usage_staging'))).toBe(true);
+    expect(texts.some((s) => s.includes('metadata_key_rejections (org_id'))).toBe(true);
+    const exportStatements = texts.filter((s) => s.startsWith('SELECT toString(day) AS date'));
+    expect(exportStatements.length).toBeGreaterThanOrEqual(15);
+
+    const python = (
+      await run('bash', [path.join(ROOT, 'scripts', 'chdb-venv.sh')], { timeout: 600_000 })
+    ).stdout.trim();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-chdb-'));
+    try {
+      const input = path.join(dir, 'statements.json');
+      fs.writeFileSync(input, JSON.stringify(statements));
+      const { stdout } = await run(
+        python,
+        [path.join(ROOT, 'test', 'support', 'chdb-replay.py'), input],
+        {
+          maxBuffer: 64 * 1024 * 1024,
+          timeout: 300_000,
+        },
+      );
+      const results = JSON.parse(stdout) as { ok: boolean; error?: string; rows?: unknown[] }[];
+      expect(results).toHaveLength(statements.length);
+      const failures = results
+        .map((r, i) => ({ ...r, statement: texts[i].slice(0, 300) }))
+        .filter((r) => !r.ok);
+      expect(failures).toEqual([]);
+      for (const [i, statement] of texts.entries()) {
+        if (!statement.startsWith('SELECT toString(day) AS date')) continue;
+        expect({ statement, rows: normalized(results[i].rows ?? []) }).toEqual({
+          statement,
+          rows: normalized(await serverRows(statement)),
+        });
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 900_000);
+});
