@@ -13,6 +13,10 @@
  * To make one: git clone https://github.com/<owner>/<name> <sources>/<owner>/<name>
  * (the pinned commit must be in its history).
  *
+ * Both sets are fetched: bench/classify-eval/manifest.json (business categories) and
+ * bench/classify-eval/unseen/manifest.json (categories the models were never written for); their
+ * documents share the cache directory, so ids are unique across both.
+ *
  * Usage: node scripts/fetch-classify-eval.mjs [--force] [--strict]
  * An entry without `sha256` (just added) gets the hash of the file it names, written back.
  *
@@ -29,7 +33,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const manifestPath = path.join(root, 'bench', 'classify-eval', 'manifest.json');
+/** Every evaluation set: the business categories and the categories the models never saw. */
+const manifestPaths = [
+  path.join(root, 'bench', 'classify-eval', 'manifest.json'),
+  path.join(root, 'bench', 'classify-eval', 'unseen', 'manifest.json'),
+];
 const cacheDir = path.join(root, '.cache', 'classify-eval', 'docs');
 const sourcesDir = process.env.CLASSIFY_EVAL_SOURCES ?? '/work/.mirror';
 const force = process.argv.includes('--force');
@@ -119,6 +127,29 @@ const transforms = {
       'utf8',
     );
   },
+  /**
+   * A DocBook chapter (a user manual kept as XML): its text, one block a line, without the
+   * markup; entities that name the product or a menu are kept as their names.
+   */
+  'docbook-text': (bytes) => {
+    const xml = bytes
+      .toString('utf8')
+      .replace(/<!--[\s\S]*?-->/g, '')
+      .replace(/<!DOCTYPE[\s\S]*?\]>/, '')
+      .replace(/<(screenshot|mediaobject|indexterm)[\s\S]*?<\/\1>/g, '')
+      .replace(/<\/(para|title|listitem|entry|row|term|simpara|caption)>/g, '\n')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/&#x([0-9a-f]+);/gi, (_, hex) => String.fromCodePoint(parseInt(hex, 16)))
+      .replace(/&#(\d+);/g, (_, dec) => String.fromCodePoint(Number(dec)))
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&amp;/g, '&')
+      .replace(/&([\w.-]+);/g, (_, name) => (name === 'app' ? 'GnuCash' : name));
+    const lines = xml.split('\n').map((line) => line.replace(/\s+/g, ' ').trim());
+    return Buffer.from(lines.filter(Boolean).join('\n'), 'utf8');
+  },
   /** One record of a CSV file, chosen by `record` (0-based, header excluded), one column. */
   'csv-record': (bytes, entry) => {
     const rows = parseCsv(bytes.toString('utf8'));
@@ -158,56 +189,69 @@ function parseCsv(text) {
   return rows;
 }
 
-const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
 fs.mkdirSync(cacheDir, { recursive: true });
 /** Repository -> ids of the documents skipped because it has no local copy. */
 const missingRepos = new Map();
 let written = 0;
 let present = 0;
 let recorded = 0;
+let listed = 0;
 const failures = [];
-for (const entry of manifest.documents) {
-  const target = path.join(cacheDir, entry.file);
-  if (!force && fs.existsSync(target)) {
-    const sha = crypto.createHash('sha256').update(fs.readFileSync(target)).digest('hex');
-    if (sha === entry.sha256) {
-      present++;
+for (const manifestPath of manifestPaths.filter((file) => fs.existsSync(file))) {
+  const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  let recordedHere = 0;
+  for (const entry of manifest.documents) {
+    listed++;
+    const target = path.join(cacheDir, entry.file);
+    if (!force && fs.existsSync(target) && entry.sha256 !== undefined) {
+      const sha = crypto.createHash('sha256').update(fs.readFileSync(target)).digest('hex');
+      if (sha === entry.sha256) {
+        present++;
+        continue;
+      }
+    }
+    const gitDir = gitDirOf(entry.source.repo);
+    if (!gitDir) {
+      missingRepos.set(entry.source.repo, [
+        ...(missingRepos.get(entry.source.repo) ?? []),
+        entry.id,
+      ]);
       continue;
     }
-  }
-  const gitDir = gitDirOf(entry.source.repo);
-  if (!gitDir) {
-    missingRepos.set(entry.source.repo, [...(missingRepos.get(entry.source.repo) ?? []), entry.id]);
-    continue;
-  }
-  try {
-    let bytes = readBlob(gitDir, entry.source.commit, entry.source.path);
-    // A Git LFS pointer instead of the file: the copy was made without its LFS objects.
-    if (bytes.length < 512 && bytes.toString('utf8').startsWith('version https://git-lfs')) {
-      throw new Error('the local copy holds a Git LFS pointer, not the file');
+    try {
+      let bytes = readBlob(gitDir, entry.source.commit, entry.source.path);
+      // A Git LFS pointer instead of the file: the copy was made without its LFS objects.
+      if (bytes.length < 512 && bytes.toString('utf8').startsWith('version https://git-lfs')) {
+        throw new Error('the local copy holds a Git LFS pointer, not the file');
+      }
+      if (entry.transform) bytes = transforms[entry.transform](bytes, entry);
+      const sha = crypto.createHash('sha256').update(bytes).digest('hex');
+      // An entry added without a hash gets the one of the file it names now, recorded once.
+      if (entry.sha256 === undefined) {
+        entry.sha256 = sha;
+        recordedHere++;
+      } else if (sha !== entry.sha256) {
+        throw new Error(`SHA-256 ${sha} differs from the manifest's`);
+      }
+      fs.writeFileSync(target, bytes);
+      written++;
+    } catch (error) {
+      failures.push(
+        `${entry.id}: ${error instanceof Error ? error.message.split('\n')[0] : error}`,
+      );
     }
-    if (entry.transform) bytes = transforms[entry.transform](bytes, entry);
-    const sha = crypto.createHash('sha256').update(bytes).digest('hex');
-    // An entry added without a hash gets the one of the file it names now, recorded once.
-    if (entry.sha256 === undefined) {
-      entry.sha256 = sha;
-      recorded++;
-    } else if (sha !== entry.sha256) throw new Error(`SHA-256 ${sha} differs from the manifest's`);
-    fs.writeFileSync(target, bytes);
-    written++;
-  } catch (error) {
-    failures.push(`${entry.id}: ${error instanceof Error ? error.message.split('\n')[0] : error}`);
+  }
+  if (recordedHere > 0) {
+    fs.writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+    recorded += recordedHere;
   }
 }
-if (recorded > 0) {
-  fs.writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
-  console.log(`recorded the SHA-256 of ${recorded} new entries in the manifest`);
-}
+if (recorded > 0) console.log(`recorded the SHA-256 of ${recorded} new entries in the manifests`);
 const unavailable = [...missingRepos.values()].reduce((sum, ids) => sum + ids.length, 0);
 console.log(
   `classify-eval cache ${path.relative(root, cacheDir)}: ${present} present, ${written} written, ` +
     `${unavailable} unavailable (no local copy of their repository), ${failures.length} failed, ` +
-    `of ${manifest.documents.length}`,
+    `of ${listed}`,
 );
 for (const [repo, ids] of missingRepos) {
   console.log(
