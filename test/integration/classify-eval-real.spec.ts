@@ -2,14 +2,53 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import type { EvalDocument } from '../support/classify-eval.js';
-import { predictAll, score, wordOverlapBaseline } from '../support/classify-eval-metrics.js';
-import { readManifest, repositoryRoot } from '../support/classify-eval-real.js';
+import {
+  calibration,
+  predictAll,
+  score,
+  wordOverlapBaseline,
+  type Prediction,
+} from '../support/classify-eval-metrics.js';
+import {
+  readCriteria,
+  readManifest,
+  repositoryRoot,
+  type ManifestEntry,
+} from '../support/classify-eval-real.js';
+import {
+  coarseGroupOf,
+  fineSchema,
+  readCoarseSchema,
+  SCHEMA_VARIANTS,
+  schemaVariant,
+} from '../support/classify-eval-schemas.js';
 
 const root = repositoryRoot();
 const manifest = readManifest(root);
 const criteria = JSON.parse(
   fs.readFileSync(path.join(root, 'bench', 'classify-eval', 'criteria.json'), 'utf8'),
 ) as { category: string; criteria: string[] }[];
+
+/** What an entry lacks: source, licence, language, hash or split; duplicate ids. */
+function entryProblems(entries: readonly ManifestEntry[]): string[] {
+  const problems: string[] = [];
+  const ids = new Set<string>();
+  const check = (ok: boolean, what: string, id: string) => {
+    if (!ok) problems.push(`${id}: ${what}`);
+  };
+  for (const entry of entries) {
+    check(!ids.has(entry.id), 'duplicate id', entry.id);
+    ids.add(entry.id);
+    check(/^[\w.-]+\/[\w.-]+$/.test(entry.source.repo), 'repository', entry.id);
+    check(/^[0-9a-f]{40}$/.test(entry.source.commit), 'commit', entry.id);
+    check(entry.source.path.length > 0, 'path', entry.id);
+    check(entry.licence.length > 0, 'licence', entry.id);
+    check(/^[a-z]{2}$/.test(entry.language), 'language', entry.id);
+    check(/^[0-9a-f]{64}$/.test(entry.sha256), 'sha256', entry.id);
+    check(entry.split === 'dev' || entry.split === 'holdout', 'split', entry.id);
+  }
+  return problems;
+}
 
 describe('real-document evaluation set: manifest', () => {
   it('holds at least 240 documents, 30 per category, 40 % not in English', () => {
@@ -25,23 +64,7 @@ describe('real-document evaluation set: manifest', () => {
   });
 
   it('records for every document its source, licence, language, hash and split', () => {
-    const problems: string[] = [];
-    const ids = new Set<string>();
-    const check = (ok: boolean, what: string, id: string) => {
-      if (!ok) problems.push(`${id}: ${what}`);
-    };
-    for (const entry of manifest) {
-      check(!ids.has(entry.id), 'duplicate id', entry.id);
-      ids.add(entry.id);
-      check(/^[\w.-]+\/[\w.-]+$/.test(entry.source.repo), 'repository', entry.id);
-      check(/^[0-9a-f]{40}$/.test(entry.source.commit), 'commit', entry.id);
-      check(entry.source.path.length > 0, 'path', entry.id);
-      check(entry.licence.length > 0, 'licence', entry.id);
-      check(/^[a-z]{2}$/.test(entry.language), 'language', entry.id);
-      check(/^[0-9a-f]{64}$/.test(entry.sha256), 'sha256', entry.id);
-      check(entry.split === 'dev' || entry.split === 'holdout', 'split', entry.id);
-    }
-    expect(problems).toEqual([]);
+    expect(entryProblems(manifest)).toEqual([]);
   });
 
   it('splits every category into a dev part and a holdout part of about 40 %', () => {
@@ -51,6 +74,122 @@ describe('real-document evaluation set: manifest', () => {
       expect(holdout / entries.length).toBeGreaterThanOrEqual(0.3);
       expect(holdout / entries.length).toBeLessThanOrEqual(0.5);
     }
+  });
+});
+
+describe('unseen-category evaluation set: manifest and schemas', () => {
+  const unseen = readManifest(root, 'unseen');
+  const unseenCriteria = readCriteria('unseen');
+  const count = (entries: readonly ManifestEntry[], key: (e: ManifestEntry) => string) =>
+    entries.reduce(
+      (acc, e) => acc.set(key(e), (acc.get(key(e)) ?? 0) + 1),
+      new Map<string, number>(),
+    );
+
+  it('holds at least 80 documents in 8 categories the business set does not have', () => {
+    expect(unseen.length).toBeGreaterThanOrEqual(80);
+    const categories = [...count(unseen, (e) => e.category).keys()].sort();
+    expect(categories).toEqual(unseenCriteria.map((c) => c.category).sort());
+    expect(categories.length).toBeGreaterThanOrEqual(8);
+    for (const category of categories) {
+      expect(criteria.map((c) => c.category)).not.toContain(category);
+    }
+  });
+
+  it('is at least 30 % not in English, with every entry sourced and hashed', () => {
+    const notEnglish = unseen.filter((entry) => entry.language !== 'en').length;
+    expect(notEnglish / unseen.length).toBeGreaterThanOrEqual(0.3);
+    expect(entryProblems(unseen)).toEqual([]);
+    const businessIds = new Set(manifest.map((entry) => entry.id));
+    expect(unseen.filter((entry) => businessIds.has(entry.id))).toEqual([]);
+  });
+
+  it('gives every category a dev part and a holdout part no larger than dev', () => {
+    for (const [category, total] of count(unseen, (e) => e.category)) {
+      const holdout = unseen.filter((e) => e.category === category && e.split === 'holdout');
+      expect(holdout.length / total).toBeGreaterThanOrEqual(0.3);
+      expect(holdout.length).toBeLessThanOrEqual(total - holdout.length);
+    }
+  });
+
+  it('rewords the criteria of the same categories for both sets', () => {
+    for (const set of ['business', 'unseen'] as const) {
+      const names = (file: string) =>
+        readCriteria(set, file)
+          .map((c) => c.category)
+          .sort();
+      expect(names('criteria-alt.json')).toEqual(names('criteria.json'));
+    }
+  });
+
+  it('groups every category of both sets into exactly one of 3 coarse categories', () => {
+    const coarse = readCoarseSchema(root);
+    expect(coarse.schema.map((c) => c.category).sort()).toEqual(Object.keys(coarse.groups).sort());
+    expect(coarse.schema).toHaveLength(3);
+    const groupOf = coarseGroupOf(coarse.groups);
+    const all = [...criteria, ...unseenCriteria].map((c) => c.category);
+    expect([...groupOf.keys()].sort()).toEqual([...all].sort());
+    expect(() => coarseGroupOf({ a: ['x'], b: ['x'] })).toThrow('two coarse groups');
+  });
+
+  it('offers a fine schema of 15 or more labels holding every category of both sets', () => {
+    const fine = fineSchema(root).map((c) => c.category);
+    expect(fine.length).toBeGreaterThanOrEqual(15);
+    expect(new Set(fine).size).toBe(fine.length);
+    for (const c of [...criteria, ...unseenCriteria]) expect(fine).toContain(c.category);
+    const distractors = fine.filter(
+      (c) => ![...criteria, ...unseenCriteria].some((known) => known.category === c),
+    );
+    expect(distractors.length).toBeGreaterThan(0);
+    for (const entry of [...manifest, ...unseen]) expect(distractors).not.toContain(entry.category);
+  });
+
+  it('maps each document to the label that counts as right under every schema variant', () => {
+    for (const name of SCHEMA_VARIANTS) {
+      const variant = schemaVariant('unseen', name, root);
+      const labels = variant.schema.map((c) => c.category);
+      for (const entry of unseen) expect(labels).toContain(variant.expected(entry.category));
+    }
+    expect(schemaVariant('business', 'coarse', root).expected('receipt')).toBe(
+      'money_and_transactions',
+    );
+  });
+});
+
+describe('real-document evaluation set: calibration of confidence', () => {
+  const prediction = (hit: boolean, confidence?: number): Prediction => ({
+    document: { file: 'd', category: 'a', split: 'dev', pages: [''] },
+    got: hit ? 'a' : 'b',
+    confidence,
+    msPerPage: 0,
+  });
+
+  it('finds no error when confidence matches the share of right answers', () => {
+    const predictions = [
+      ...Array.from({ length: 4 }, (_, i) => prediction(i < 3, 0.75)),
+      ...Array.from({ length: 5 }, (_, i) => prediction(i < 1, 0.2)),
+    ];
+    const result = calibration(predictions);
+    expect(result.scored).toBe(9);
+    expect(result.ece).toBeCloseTo(0, 10);
+    const bin = result.bins.find((b) => b.count === 4);
+    expect(bin).toMatchObject({ from: 0.7, meanConfidence: 0.75, accuracy: 0.75 });
+  });
+
+  it('weighs each bin by its count and leaves out predictions without a confidence', () => {
+    // Overconfident: 1.0 but right half the time; 0.0 and right every time.
+    const predictions = [
+      prediction(true, 1),
+      prediction(false, 1),
+      prediction(true, 0),
+      prediction(true, 0),
+      prediction(false),
+    ];
+    const result = calibration(predictions);
+    expect(result.scored).toBe(4);
+    // (2/4)*|0.5-1| + (2/4)*|1-0| = 0.75
+    expect(result.ece).toBeCloseTo(0.75, 10);
+    expect(result.bins[9]).toMatchObject({ count: 2, accuracy: 0.5 });
   });
 });
 

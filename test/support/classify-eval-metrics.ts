@@ -1,17 +1,24 @@
 /**
  * Scores a classifier on an evaluation set: accuracy overall, per category and per language,
- * confusion matrix, macro-F1 and latency per page; and the naive word-overlap baseline that
- * every model is compared with on the same documents.
+ * confusion matrix, macro-F1, latency per page and the calibration of its confidence; and the
+ * naive word-overlap baseline that every model is compared with on the same documents.
  */
 import type { ClassificationCategory } from '../../src/documents/classify/classify.types.js';
 import type { EvalDocument } from './classify-eval.js';
 
-/** Predicts a category for one document; throwing counts as an error, not a miss. */
-export type Predictor = (document: EvalDocument) => string | null;
+/**
+ * Predicts a category for one document, with the classifier's confidence in it (0..1) when it
+ * gives one; throwing counts as an error, not a miss.
+ */
+export type Predictor = (
+  document: EvalDocument,
+) => string | null | { category: string | null; confidence?: number };
 
 export interface Prediction {
   document: EvalDocument;
   got: string | null;
+  /** The confidence the classifier gave for `got`, when it gives one. */
+  confidence?: number;
   error?: string;
   /** Wall time of the prediction divided by the document's pages. */
   msPerPage: number;
@@ -40,14 +47,19 @@ export function predictAll(documents: readonly EvalDocument[], predict: Predicto
   return documents.map((document) => {
     const start = performance.now();
     let got: string | null = null;
+    let confidence: number | undefined;
     let error: string | undefined;
     try {
-      got = predict(document);
+      const predicted = predict(document);
+      if (predicted !== null && typeof predicted === 'object') {
+        got = predicted.category;
+        confidence = predicted.confidence;
+      } else got = predicted;
     } catch (thrown) {
       error = thrown instanceof Error ? thrown.message : String(thrown);
     }
     const msPerPage = (performance.now() - start) / Math.max(1, document.pages.length);
-    return { document, got, error, msPerPage };
+    return { document, got, confidence, error, msPerPage };
   });
 }
 
@@ -127,4 +139,61 @@ export function wordOverlapBaseline(schema: readonly ClassificationCategory[]): 
     }
     return best;
   };
+}
+
+export interface ReliabilityBin {
+  /** The bin holds confidences in [from, to) (the last one includes 1). */
+  from: number;
+  to: number;
+  count: number;
+  meanConfidence: number;
+  accuracy: number;
+}
+
+export interface Calibration {
+  /** Expected calibration error: the count-weighted mean of |accuracy - confidence| per bin. */
+  ece: number;
+  /** Predictions that carried a confidence (the others are left out). */
+  scored: number;
+  bins: ReliabilityBin[];
+}
+
+/**
+ * How well `confidence` reads as the probability of being right: predictions are put in
+ * `binCount` equal-width bins of confidence; each bin's accuracy is compared with its mean
+ * confidence. A prediction that threw counts as wrong with its confidence, if any.
+ */
+export function calibration(predictions: readonly Prediction[], binCount = 10): Calibration {
+  const bins = Array.from({ length: binCount }, (_, i) => ({
+    from: i / binCount,
+    to: (i + 1) / binCount,
+    count: 0,
+    confidenceSum: 0,
+    correct: 0,
+  }));
+  let scored = 0;
+  for (const { document, got, confidence } of predictions) {
+    if (confidence === undefined || !Number.isFinite(confidence)) continue;
+    const clamped = Math.min(1, Math.max(0, confidence));
+    const bin = bins[Math.min(binCount - 1, Math.floor(clamped * binCount))];
+    bin.count++;
+    bin.confidenceSum += clamped;
+    if (got === document.category) bin.correct++;
+    scored++;
+  }
+  const reliability = bins.map(({ from, to, count, confidenceSum, correct }) => ({
+    from,
+    to,
+    count,
+    meanConfidence: count === 0 ? 0 : confidenceSum / count,
+    accuracy: count === 0 ? 0 : correct / count,
+  }));
+  const ece =
+    scored === 0
+      ? 0
+      : reliability.reduce(
+          (sum, bin) => sum + (bin.count / scored) * Math.abs(bin.accuracy - bin.meanConfidence),
+          0,
+        );
+  return { ece, scored, bins: reliability };
 }

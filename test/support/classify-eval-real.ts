@@ -1,8 +1,9 @@
 /**
- * The real-document evaluation set: public documents listed in bench/classify-eval/manifest.json
- * (source, licence, language, split), copied into .cache/classify-eval/docs by
- * `node scripts/fetch-classify-eval.mjs`, scored against the criteria in
- * bench/classify-eval/criteria.json.
+ * The real-document evaluation sets: public documents listed in a manifest (source, licence,
+ * language, split), copied into .cache/classify-eval/docs by
+ * `node scripts/fetch-classify-eval.mjs`, scored against the criteria next to the manifest.
+ * `business`: bench/classify-eval (the eight business categories the models were built on);
+ * `unseen`: bench/classify-eval/unseen (categories no model was written for).
  *
  * Reading a document (PDF text layer, DOCX, OCR of an image) goes through the service's own
  * loader. Its pages are kept in .cache/classify-eval/pages, keyed by the file's hash and by a
@@ -13,7 +14,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadDocument } from '../../src/documents/readers/document.loader.js';
 import { terminateOcr, type OcrEffort } from '../../src/documents/readers/ocr.engine.js';
+import type { ClassificationCategory } from '../../src/documents/classify/classify.types.js';
 import type { EvalDocument, EvalSet, EvalSplit } from './classify-eval.js';
+
+export type RealEvalSetName = 'business' | 'unseen';
+export const REAL_EVAL_SETS: readonly RealEvalSetName[] = ['business', 'unseen'];
+
+/** The directory of a set's manifest and criteria, relative to the repository root. */
+export function setDirectory(set: RealEvalSetName): string {
+  return set === 'business'
+    ? path.join('bench', 'classify-eval')
+    : path.join('bench', 'classify-eval', 'unseen');
+}
 
 export interface ManifestEntry {
   id: string;
@@ -46,9 +58,23 @@ export function repositoryRoot(): string {
   }
 }
 
-export function readManifest(root = repositoryRoot()): ManifestEntry[] {
-  const file = path.join(root, 'bench', 'classify-eval', 'manifest.json');
+export function readManifest(
+  root = repositoryRoot(),
+  set: RealEvalSetName = 'business',
+): ManifestEntry[] {
+  const file = path.join(root, setDirectory(set), 'manifest.json');
   return (JSON.parse(fs.readFileSync(file, 'utf8')) as { documents: ManifestEntry[] }).documents;
+}
+
+/** A set's criteria file (`criteria.json` or another wording such as `criteria-alt.json`). */
+export function readCriteria(
+  set: RealEvalSetName,
+  name = 'criteria.json',
+  root = repositoryRoot(),
+): ClassificationCategory[] {
+  return JSON.parse(
+    fs.readFileSync(path.join(root, setDirectory(set), name), 'utf8'),
+  ) as ClassificationCategory[];
 }
 
 /** Hash of everything that decides which text a file yields: reader sources, OCR version. */
@@ -89,29 +115,27 @@ async function pagesOf(
 }
 
 /**
- * Loads the documents of `splits` that are in the cache, with the schema of `criteriaFile`
- * (default bench/classify-eval/criteria.json; another wording of the same categories checks
- * that a change does not depend on how the criteria happen to be phrased), images read with
- * `ocr` effort (each model reads with its own: `ocrEffortOf`).
+ * Loads the documents of `splits` of `set` that are in the cache, with the schema of
+ * `criteriaFile` (default: the set's criteria.json; another wording of the same categories
+ * checks that a change does not depend on how the criteria happen to be phrased), images read
+ * with `ocr` effort (each model reads with its own: `ocrEffortOf`).
  */
 export async function loadRealEvalSet(
   splits: readonly EvalSplit[],
   criteriaFile?: string,
   ocr: OcrEffort = 'fast',
+  set: RealEvalSetName = 'business',
 ): Promise<RealEvalSet> {
   const root = repositoryRoot();
-  const schema = JSON.parse(
-    fs.readFileSync(
-      criteriaFile ?? path.join(root, 'bench', 'classify-eval', 'criteria.json'),
-      'utf8',
-    ),
-  );
+  const schema = criteriaFile
+    ? (JSON.parse(fs.readFileSync(criteriaFile, 'utf8')) as ClassificationCategory[])
+    : readCriteria(set, 'criteria.json', root);
   const fingerprint = loaderFingerprint(root);
   const documents: EvalDocument[] = [];
   const missing: string[] = [];
   const unreadable: RealEvalSet['unreadable'] = [];
   try {
-    for (const entry of readManifest(root).filter((e) => splits.includes(e.split))) {
+    for (const entry of readManifest(root, set).filter((e) => splits.includes(e.split))) {
       if (!fs.existsSync(path.join(root, '.cache', 'classify-eval', 'docs', entry.file))) {
         missing.push(entry.id);
         continue;
