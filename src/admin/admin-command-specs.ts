@@ -139,6 +139,21 @@ export const ADMIN_COMMAND_SPECS = [
       },
     ],
   },
+  {
+    name: 'usage.backfill',
+    description:
+      'Copy every usage event of the DuckDB store into the ClickHouse store at CLICKHOUSE_URL ' +
+      '(same dedupe and rollups as ingestion; safe to run again); prints read/inserted/duplicate ' +
+      "counts and both stores' totals",
+    options: [
+      {
+        flags: '--to <store>',
+        field: 'to',
+        description: 'the target store: clickhouse',
+        required: true,
+      },
+    ],
+  },
 ] as const satisfies readonly AdminCommandSpec[];
 
 export type AdminCommandName = (typeof ADMIN_COMMAND_SPECS)[number]['name'];

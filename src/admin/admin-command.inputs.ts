@@ -75,6 +75,7 @@ export const USER_INPUT = { userId: text() } as const;
 export const PROCESSING_KEY_REVOKE_INPUT = { orgId: text(), keyId: text() } as const;
 export const METADATA_KEY_INPUT = { orgId: text(), key: text({ maxLength: 256 }) } as const;
 export const FILE_INPUT = { file: text() } as const;
+export const BACKFILL_INPUT = { to: oneOf(['clickhouse'] as const) } as const;
 export const ACCOUNT_KEY_REVOKE_INPUT = { userId: text(), keyId: text() } as const;
 
 /** class-validator's messages for one field, in the order it reported them. */

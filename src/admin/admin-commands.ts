@@ -7,6 +7,7 @@ import { ADMIN_COMMAND_SPECS, type AdminCommandName } from './admin-command-spec
 import {
   ACCOUNT_KEY_CREATE_INPUT,
   ACCOUNT_KEY_REVOKE_INPUT,
+  BACKFILL_INPUT,
   FILE_INPUT,
   MEMBER_ADD_INPUT,
   METADATA_KEY_INPUT,
@@ -134,6 +135,14 @@ const HANDLERS: { [Name in AdminCommandName]: AdminCommandHandler } = {
       const { UsagePublishService } =
         await import('../usage/ingestion/kafka/usage-publish.service.js');
       return services.get(UsagePublishService, { strict: false }).publishFile(input.file);
+    },
+  }),
+  'usage.backfill': defineHandler({
+    input: BACKFILL_INPUT,
+    usagePlane: true,
+    run: async (services) => {
+      const { UsageBackfillService } = await import('../usage/import/usage-backfill.service.js');
+      return services.get(UsageBackfillService, { strict: false }).toClickHouse();
     },
   }),
 };

@@ -20,6 +20,8 @@ import { UsageExportRepository } from './export/usage-export.repository.js';
 import { UsageExportService } from './export/usage-export.service.js';
 import { UsageExportController } from './export/usage-export.controller.js';
 import { UsageImportService } from './import/usage-import.service.js';
+import { UsageBackfillService } from './import/usage-backfill.service.js';
+import { UsageEventHistoryRepository } from './import/usage-event-history.repository.js';
 import { UsageExportCache } from './export/usage-export.cache.js';
 import { UsageWatermarks } from './usage-watermarks.js';
 import { UsageSnapshotPublisher } from './replica/usage-snapshot.publisher.js';
@@ -86,12 +88,15 @@ const usesClickHouse = (config: AppConfig) => config.usage.store.kind === 'click
     UsageWatermarks,
     UsageSnapshotPublisher,
     UsageImportService,
+    UsageEventHistoryRepository,
+    UsageBackfillService,
   ],
   exports: [
     USAGE_EVENT_SINK,
     UsageIngestService,
     MetadataKeyService,
     UsageImportService,
+    UsageBackfillService,
     UsageKafkaModule,
     USAGE_EVENT_WRITER,
     ClickHouseService,
