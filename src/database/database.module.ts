@@ -1,12 +1,24 @@
 import { Global, Module, OnModuleInit } from '@nestjs/common';
+import { APP_CONFIG } from '../config/app-config.token.js';
+import type { AppConfig } from '../config/app-config.js';
+import { BlobStore, FileBlobStore, blobRootOf } from './blob-store.js';
 import { DatabaseMetrics } from './database.metrics.js';
 import { DuckDbService } from './duckdb.service.js';
 import { MigrationRunner } from './migration-runner.js';
 
 @Global()
 @Module({
-  providers: [DuckDbService, MigrationRunner, DatabaseMetrics],
-  exports: [DuckDbService],
+  providers: [
+    DuckDbService,
+    MigrationRunner,
+    DatabaseMetrics,
+    {
+      provide: BlobStore,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new FileBlobStore(blobRootOf(config.dataDir)),
+    },
+  ],
+  exports: [DuckDbService, BlobStore],
 })
 export class DatabaseModule implements OnModuleInit {
   constructor(

@@ -40,6 +40,11 @@ export class DuckDbService implements OnApplicationShutdown {
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
+  /** DATA_DIR of the store: payloads the rows refer to live under it (BlobStore). */
+  get dataDir(): string {
+    return this.config.dataDir;
+  }
+
   async open(): Promise<void> {
     if (this.instance) return;
     const file = this.config.databaseFile;

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BlobStore, FileBlobStore, blobRootOf } from './blob-store.js';
 import type { DuckDbService } from './duckdb.service.js';
+import { DATA_MIGRATIONS } from './data-migrations.js';
 
 /** `sql/` at the repository root, found from both `src/` (tests) and `dist/src/` (build). */
 export function findSqlDirectory(): string {
@@ -20,6 +22,9 @@ const MIGRATION_FILE = /^(\d{3})_[a-z0-9_]+\.sql$/;
  * Applies the numbered files of `sql/` that this database has not seen yet, each in its
  * own transaction together with its row in `schema_migrations`, so a restart on an
  * existing file applies nothing twice and a failed migration leaves no half-state.
+ * A file with a data step (DATA_MIGRATIONS: rows moved to files) commits its SQL first,
+ * then runs the step, then records its row: a step interrupted by a crash runs again at
+ * the next start and carries on where it stopped (its SQL is written to run twice).
  * Plain code (no Nest): the server runs it through `MigrationRunner`, docproc-admin's
  * direct path calls it as is. `onApplied` hears each file applied.
  */
@@ -27,6 +32,7 @@ export async function applyMigrations(
   db: DuckDbService,
   onApplied: (file: string) => void = () => undefined,
   directory = findSqlDirectory(),
+  blobs: BlobStore = new FileBlobStore(blobRootOf(db.dataDir)),
 ): Promise<string[]> {
   const files = fs
     .readdirSync(directory)
@@ -43,13 +49,19 @@ export async function applyMigrations(
     const version = file.slice(0, 3);
     if (applied.has(version)) continue;
     const sql = fs.readFileSync(path.join(directory, file), 'utf8');
-    await db.transaction(async (tx) => {
-      await tx.run(sql);
-      await tx.run('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
-        version,
-        file,
-      ]);
-    });
+    const record = (tx: { run: DuckDbService['run'] }) =>
+      tx.run('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [version, file]);
+    const dataStep = DATA_MIGRATIONS[version];
+    if (dataStep) {
+      await db.transaction((tx) => tx.run(sql));
+      await dataStep(db, blobs);
+      await record(db);
+    } else {
+      await db.transaction(async (tx) => {
+        await tx.run(sql);
+        await record(tx);
+      });
+    }
     newlyApplied.push(file);
     onApplied(file);
   }

@@ -16,6 +16,7 @@ import { JobEvents } from './jobs/job-events.js';
 import { JobReconciler } from './jobs/job-reconciler.js';
 import { JobExecutor } from './jobs/job-executor.js';
 import { JobOutcomeRecorder } from './jobs/job-outcome.recorder.js';
+import { JobResults } from './jobs/job-results.js';
 import { JobRunner } from './jobs/job-runner.service.js';
 import { SubmissionGate } from './jobs/submission-gate.js';
 import { JobResultController, JobsController } from './jobs/jobs.controller.js';
@@ -32,6 +33,8 @@ import { presignedPutPlugin } from './upload/presigned-put.plugin.js';
 import { ProcessingSecretsRepository } from './upload/processing-secrets.repository.js';
 import { UploadController } from './upload/upload.controller.js';
 import { UploadService } from './upload/upload.service.js';
+import { StorageQuota } from './upload/storage-quota.js';
+import { OrphanSweeper } from './storage/orphan-sweeper.js';
 import { UploadsRepository } from './upload/uploads.repository.js';
 import { UrlSigner } from './upload/url-signer.service.js';
 import { ConfigureWebhookController } from './webhooks/configure-webhook.controller.js';
@@ -80,6 +83,7 @@ const PROCESSING_ROUTES =
     SubmissionGate,
     JobExecutor,
     JobOutcomeRecorder,
+    JobResults,
     ClassifyJobsService,
     OperationJobsService,
     InputResolver,
@@ -87,6 +91,8 @@ const PROCESSING_ROUTES =
     SafeFetcher,
     UploadsRepository,
     UploadService,
+    StorageQuota,
+    OrphanSweeper,
     ProcessingSecretsRepository,
     UrlSigner,
     WebhooksRepository,
@@ -104,6 +110,7 @@ const PROCESSING_ROUTES =
     ClassifyJobsService,
     JobRunner,
     JobOutcomeRecorder,
+    JobResults,
     JobsRepository,
     JobEvents,
     RunningJobs,

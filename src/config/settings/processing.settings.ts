@@ -10,6 +10,11 @@ export const PROCESSING_SETTINGS = {
     { default: 100 * MiB, min: 1, unit: 'bytes' },
     'Largest upload or fetched input.',
   ),
+  orgStorageQuotaBytes: int(
+    'ORG_STORAGE_QUOTA_BYTES',
+    { default: 10 * 1024 * MiB, min: 0, unit: 'bytes' },
+    "Bytes one organization may keep stored (its uploads plus its jobs' results until retention drops them); an upload that would pass it is refused with 413 `STORAGE_QUOTA_EXCEEDED`. 0 removes the quota.",
+  ),
   fetchTimeoutMs: int(
     'FETCH_TIMEOUT_MS',
     { default: 30_000, min: 100, unit: 'ms' },

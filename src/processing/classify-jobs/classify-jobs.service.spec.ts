@@ -59,7 +59,7 @@ function setUp() {
     runSync: jest.fn(async (..._args: unknown[]) => ({ category: 'invoice' })),
   };
   const reconciler = { watch: jest.fn() };
-  const jobsService = { resultView: jest.fn((_job: JobRecord): unknown => null) };
+  const jobsService = { resultView: jest.fn(async (_job: JobRecord): Promise<unknown> => null) };
   const classifier = { run: jest.fn(async (..._args: unknown[]) => outcome) };
   const sut = new ClassifyJobsService(
     config,
@@ -212,9 +212,9 @@ describe(ClassifyJobsService.name, () => {
     it("answers a sync job with the jobs service's result view, or nothing", async () => {
       await t.sut.submitAsync(principal, request());
       const { job } = t.submitted();
-      expect(t.sut.syncResult(job)).toEqual({});
-      t.jobsService.resultView.mockReturnValueOnce({ result_url: 'https://r.test/1' });
-      expect(t.sut.syncResult(job)).toEqual({ result_url: 'https://r.test/1' });
+      await expect(t.sut.syncResult(job)).resolves.toEqual({});
+      t.jobsService.resultView.mockResolvedValueOnce({ result_url: 'https://r.test/1' });
+      await expect(t.sut.syncResult(job)).resolves.toEqual({ result_url: 'https://r.test/1' });
     });
   });
 });

@@ -113,8 +113,8 @@ export class ClassifyJobsService implements JobPipeline<ClassificationOutcome>, 
   }
 
   /** `force_url_result`: the sync answer points at the signed result URL, as `GET /job` does. */
-  syncResult(job: JobRecord): Record<string, unknown> {
-    return this.jobsService.resultView(job) ?? {};
+  async syncResult(job: JobRecord): Promise<Record<string, unknown>> {
+    return (await this.jobsService.resultView(job)) ?? {};
   }
 
   syncFailure(job: JobRecord): Error | undefined {

@@ -73,7 +73,7 @@ function setUp() {
       }),
     ),
   };
-  const jobsService = { resultView: jest.fn((_job: JobRecord): unknown => null) };
+  const jobsService = { resultView: jest.fn(async (_job: JobRecord): Promise<unknown> => null) };
   const sut = new OperationJobsService(
     config,
     runner as unknown as JobRunner,
@@ -252,9 +252,9 @@ describe(OperationJobsService.name, () => {
 
     it("answers a sync job with the jobs service's result view, or nothing", async () => {
       const { job } = await t.submit('parse');
-      expect(t.sut.syncResult(job)).toEqual({});
-      t.jobsService.resultView.mockReturnValueOnce({ result_url: 'https://r.test/1' });
-      expect(t.sut.syncResult(job)).toEqual({ result_url: 'https://r.test/1' });
+      await expect(t.sut.syncResult(job)).resolves.toEqual({});
+      t.jobsService.resultView.mockResolvedValueOnce({ result_url: 'https://r.test/1' });
+      await expect(t.sut.syncResult(job)).resolves.toEqual({ result_url: 'https://r.test/1' });
     });
   });
 });

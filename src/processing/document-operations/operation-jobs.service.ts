@@ -182,7 +182,7 @@ export class OperationJobsService
   }
 
   /** `force_url_result`: the sync answer points at the signed result URL, as `GET /job` does. */
-  syncResult(job: JobRecord): Record<string, unknown> {
-    return this.jobs.resultView(job) ?? {};
+  async syncResult(job: JobRecord): Promise<Record<string, unknown>> {
+    return (await this.jobs.resultView(job)) ?? {};
   }
 }

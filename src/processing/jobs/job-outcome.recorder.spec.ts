@@ -6,6 +6,7 @@ import type { ProcessingMetrics } from '../processing.metrics.js';
 import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import type { JobEvents } from './job-events.js';
 import { JobOutcomeRecorder } from './job-outcome.recorder.js';
+import type { JobResults } from './job-results.js';
 import type { JobPipeline } from './job-pipeline.js';
 import { type JobRecord, type JobState, ProcessingError } from './job.types.js';
 import type { JobsRepository } from './jobs.repository.js';
@@ -42,6 +43,13 @@ function setUp(state: JobState, cancelRequested = false) {
       job = null;
     }),
   };
+  const results = {
+    save: jest.fn(async (jobId: string, _result: Record<string, unknown>) => {
+      order.push('save');
+      return { key: `results/${jobId}.json`, bytes: 42, sha256: 'abc' };
+    }),
+    remove: jest.fn(async (_keys: readonly (string | null)[]) => undefined),
+  };
   const outbox = {
     credits: jest.fn(async (..._args: unknown[]) => '1.500000'),
     insert: jest.fn(async (..._args: unknown[]) => undefined),
@@ -69,6 +77,7 @@ function setUp(state: JobState, cancelRequested = false) {
   const sut = new JobOutcomeRecorder(
     db as unknown as DuckDbService,
     jobs as unknown as JobsRepository,
+    results as unknown as JobResults,
     outbox as unknown as UsageOutboxRepository,
     relay as unknown as UsageOutboxRelay,
     webhooks as unknown as WebhooksService,
@@ -78,7 +87,7 @@ function setUp(state: JobState, cancelRequested = false) {
   const also = jest.fn(async (_tx: Transaction) => {
     order.push('also');
   });
-  return { sut, job: job!, jobs, outbox, relay, webhooks, events, metrics, order, also };
+  return { sut, job: job!, jobs, results, outbox, relay, webhooks, events, metrics, order, also };
 }
 
 describe(JobOutcomeRecorder.name, () => {
@@ -91,10 +100,14 @@ describe(JobOutcomeRecorder.name, () => {
     it('stores the result, one usage event and the webhook rows in one transaction', async () => {
       await t.sut.completed(pipeline, t.job, { pages: 3 }, t.also);
       expect(t.outbox.credits).toHaveBeenCalledWith(tx, 'parse', 'parse', 3);
+      expect(t.results.save).toHaveBeenCalledWith('job_1', {
+        job_id: 'job_1',
+        credits: '1.500000',
+      });
       expect(t.jobs.markCompleted).toHaveBeenCalledWith(
         tx,
         'job_1',
-        { job_id: 'job_1', credits: '1.500000' },
+        { key: 'results/job_1.json', bytes: 42, sha256: 'abc' },
         3,
         9,
       );
@@ -106,7 +119,8 @@ describe(JobOutcomeRecorder.name, () => {
       expect(t.webhooks.scheduleForJob).toHaveBeenCalledWith(tx, expect.anything(), 'Completed');
       expect(t.metrics.jobFinished).toHaveBeenCalledWith('Parse', 'completed', t.job.createdAt);
       // The caller's own write joins the transaction; waiters and deliveries come after it.
-      expect(t.order).toEqual(['also', 'commit', 'finished', 'dispatch']);
+      // The result file is written before the row that refers to it commits.
+      expect(t.order).toEqual(['also', 'save', 'commit', 'finished', 'dispatch']);
       expect(t.webhooks.dispatch).toHaveBeenCalledWith(['delivery_1']);
       expect(t.relay.kick).toHaveBeenCalledTimes(1);
     });

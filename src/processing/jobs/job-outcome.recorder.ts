@@ -5,6 +5,7 @@ import { UsageOutboxRepository } from '../outbox/usage-outbox.repository.js';
 import { ProcessingMetrics } from '../processing.metrics.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 import { JobEvents } from './job-events.js';
+import { JobResults } from './job-results.js';
 import type { JobPipeline } from './job-pipeline.js';
 import { usageEvent } from './job-usage-event.js';
 import type { JobRecord, ProcessingError } from './job.types.js';
@@ -26,6 +27,7 @@ export class JobOutcomeRecorder {
   constructor(
     private readonly db: DuckDbService,
     private readonly jobs: JobsRepository,
+    private readonly results: JobResults,
     private readonly outbox: UsageOutboxRepository,
     private readonly relay: UsageOutboxRelay,
     private readonly webhooks: WebhooksService,
@@ -59,7 +61,8 @@ export class JobOutcomeRecorder {
       );
       const duration = (Date.now() - job.createdAt.getTime()) / 1000;
       const result = pipeline.result(job, outcome, credits, duration);
-      await this.jobs.markCompleted(tx, jobId, result, billing.pages, billing.totalPages);
+      const stored = await this.results.save(jobId, result);
+      await this.jobs.markCompleted(tx, jobId, stored, billing.pages, billing.totalPages);
       await this.outbox.insert(tx, usageEvent(job, billing, credits));
       const scheduled = await this.webhooks.scheduleForJob(tx, job, 'Completed');
       this.metrics.jobFinished(job.type, 'completed', job.createdAt);
@@ -121,7 +124,8 @@ export class JobOutcomeRecorder {
 
   /** A job whose command no queue took: removed, as if never submitted. */
   async withdrawn(jobId: string): Promise<void> {
-    await this.db.transaction((tx) => this.jobs.delete(tx, jobId));
+    const resultKey = await this.db.transaction((tx) => this.jobs.delete(tx, jobId));
+    await this.results.remove([resultKey]);
     this.events.finished(jobId);
   }
 

@@ -54,7 +54,7 @@ export interface JobPipeline<Outcome> {
     durationSeconds: number,
   ): Record<string, unknown>;
   /** The sync answer of a completed job (default: its stored result). */
-  syncResult?(job: JobRecord): Record<string, unknown>;
+  syncResult?(job: JobRecord): Promise<Record<string, unknown>>;
   /** A failed sync job's own error, when its failure is not the generic error envelope. */
   syncFailure?(job: JobRecord): Error | undefined;
 }

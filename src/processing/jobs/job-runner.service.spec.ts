@@ -12,6 +12,7 @@ import { InlineQueueDriver } from '../queue/inline-queue.driver.js';
 import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import type { JobEvents, WaitOutcome } from './job-events.js';
 import type { JobExecutor } from './job-executor.js';
+import type { JobResults } from './job-results.js';
 import { JobOutcomeRecorder } from './job-outcome.recorder.js';
 import type { JobPipeline, Submission } from './job-pipeline.js';
 import { JobRunner } from './job-runner.service.js';
@@ -72,6 +73,17 @@ function setUp() {
   const db = {
     transaction: jest.fn(async (work: (t: Transaction) => Promise<unknown>) => work(tx)),
   };
+  const storedResults = new Map<string, Record<string, unknown>>([
+    ['results/invoice.json', { category: 'invoice' }],
+  ]);
+  const results = {
+    load: jest.fn(async (job: JobRecord) =>
+      job.state === 'completed' && job.resultKey
+        ? (storedResults.get(job.resultKey) ?? null)
+        : null,
+    ),
+    remove: jest.fn(async (_keys: readonly (string | null)[]) => undefined),
+  } as unknown as JobResults;
   const sut = new JobRunner(
     config,
     db as unknown as DuckDbService,
@@ -87,12 +99,14 @@ function setUp() {
     new JobOutcomeRecorder(
       db as unknown as DuckDbService,
       jobs as unknown as JobsRepository,
+      results,
       {} as UsageOutboxRepository,
       {} as UsageOutboxRelay,
       webhooks as unknown as WebhooksService,
       events as unknown as JobEvents,
       {} as ProcessingMetrics,
     ),
+    results,
   );
   /** What the worker will have done to the job by the time the sync wait ends. */
   const finishWith = (state: Partial<JobRecord>, wait: WaitOutcome = 'finished') => {
@@ -190,7 +204,7 @@ describe(JobRunner.name, () => {
       submission({ isAsync: false, metadata: undefined, gated: true, lane: 'priority' });
 
     it('answers a completed job with its stored result; a sync job is tried once', async () => {
-      t.finishWith({ state: 'completed', result: { category: 'invoice' } });
+      t.finishWith({ state: 'completed', resultKey: 'results/invoice.json' });
       await expect(t.sut.runSync(pipeline, principal, sync())).resolves.toEqual({
         category: 'invoice',
       });

@@ -11,6 +11,7 @@ import { isDeepWork } from '../queue/deep-work.js';
 import { JobEvents, type WaitOutcome } from './job-events.js';
 import { operationOfRequest } from './job-command.js';
 import { JobExecutor } from './job-executor.js';
+import { JobResults } from './job-results.js';
 import { JobOutcomeRecorder } from './job-outcome.recorder.js';
 import type { JobPipeline, Submission } from './job-pipeline.js';
 import { ProcessingError } from './job.types.js';
@@ -40,6 +41,7 @@ export class JobRunner {
     private readonly gate: SubmissionGate,
     private readonly executor: JobExecutor,
     private readonly outcomes: JobOutcomeRecorder,
+    private readonly results: JobResults,
   ) {}
 
   /** Takes the pipeline's job commands from the queue. */
@@ -135,7 +137,10 @@ export class JobRunner {
     const outcome = await waited;
     const job = await this.jobs.find(jobId);
     if (!job) throw ApiError.notFound('JOB_NOT_FOUND', 'The job was deleted');
-    if (job.state === 'completed') return pipeline.syncResult?.(job) ?? job.result ?? {};
+    if (job.state === 'completed') {
+      if (pipeline.syncResult) return pipeline.syncResult(job);
+      return (await this.results.load(job)) ?? {};
+    }
     if (job.state === 'cancelled')
       throw new ApiError(HttpStatus.CONFLICT, 'JOB_CANCELLED', 'The job was cancelled');
     if (job.state === 'failed') {

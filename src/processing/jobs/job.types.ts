@@ -25,7 +25,9 @@ export interface JobRecord {
   request: Record<string, unknown>;
   /** async.metadata as sent: any JSON value, undefined when absent. */
   metadata: unknown;
-  result: Record<string, unknown> | null;
+  /** Where the result lives (BlobStore key) once completed, until retention drops it. */
+  resultKey: string | null;
+  resultBytes: number | null;
   reason: string | null;
   errorCode: string | null;
   errorStatus: number | null;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { StoredBlob } from '../../database/blob-store.js';
 import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
 import { IS_DEEP_TASK } from '../queue/database-queue.repository.js';
 import type { Lane, QueueName } from '../queue/queue-task.js';
@@ -13,7 +14,8 @@ interface JobRow {
   is_async: boolean;
   request: string;
   metadata: string | null;
-  result: string | null;
+  result_key: string | null;
+  result_bytes: bigint | null;
   reason: string | null;
   error_code: string | null;
   error_status: number | null;
@@ -30,7 +32,7 @@ interface JobRow {
 }
 
 const COLUMNS = `job_id, org_id, api_key_id, type, status, is_async, CAST(request AS VARCHAR) AS request,
-  CAST(metadata AS VARCHAR) AS metadata, CAST(result AS VARCHAR) AS result, reason, error_code,
+  CAST(metadata AS VARCHAR) AS metadata, result_key, result_bytes, reason, error_code,
   error_status, progress, attempts, num_pages, total_pages, persist_result, result_expired,
   cancel_requested, created_at, started_at, finished_at`;
 
@@ -44,7 +46,8 @@ function toRecord(row: JobRow): JobRecord {
     isAsync: row.is_async,
     request: JSON.parse(row.request) as Record<string, unknown>,
     metadata: row.metadata === null ? undefined : (JSON.parse(row.metadata) as unknown),
-    result: row.result === null ? null : (JSON.parse(row.result) as Record<string, unknown>),
+    resultKey: row.result_key,
+    resultBytes: row.result_bytes === null ? null : Number(row.result_bytes),
     reason: row.reason,
     errorCode: row.error_code,
     errorStatus: row.error_status === null ? null : Number(row.error_status),
@@ -185,15 +188,16 @@ export class JobsRepository {
   async markCompleted(
     tx: Transaction,
     jobId: string,
-    result: Record<string, unknown>,
+    result: StoredBlob,
     numPages: number,
     totalPages: number,
   ): Promise<void> {
     await tx.run(
-      `UPDATE processing_jobs SET status = 'completed', progress = 1, result = $2, num_pages = $3,
-         total_pages = $4, finished_at = now(), reason = NULL
+      `UPDATE processing_jobs SET status = 'completed', progress = 1, result_key = $2,
+         result_bytes = $3, result_sha256 = $4, num_pages = $5, total_pages = $6,
+         finished_at = now(), reason = NULL
        WHERE job_id = $1`,
-      [jobId, JSON.stringify(result), numPages, totalPages],
+      [jobId, result.key, result.bytes, result.sha256, numPages, totalPages],
     );
   }
 
@@ -225,8 +229,21 @@ export class JobsRepository {
     await tx.run(`UPDATE processing_jobs SET cancel_requested = true WHERE job_id = $1`, [jobId]);
   }
 
-  async delete(tx: Transaction, jobId: string): Promise<void> {
-    await tx.run(`DELETE FROM processing_jobs WHERE job_id = $1`, [jobId]);
+  /** Removes the row; the key of its result file, which the caller deletes after the commit. */
+  async delete(tx: Transaction, jobId: string): Promise<string | null> {
+    const rows = await tx.all<{ result_key: string | null }>(
+      `DELETE FROM processing_jobs WHERE job_id = $1 RETURNING result_key`,
+      [jobId],
+    );
+    return rows[0]?.result_key ?? null;
+  }
+
+  /** Every result file a job row refers to (the orphan sweep keeps these). */
+  async resultKeys(): Promise<Set<string>> {
+    const rows = await this.db.all<{ result_key: string }>(
+      `SELECT result_key FROM processing_jobs WHERE result_key IS NOT NULL`,
+    );
+    return new Set(rows.map((row) => row.result_key));
   }
 
   /** Sync jobs whose request died with the previous process: nobody is waiting any more. */
@@ -263,17 +280,21 @@ export class JobsRepository {
     return rows.map(toRecord);
   }
 
-  /** Drops results finished more than `seconds` ago, unless the request asked to persist them. */
-  async expireResults(seconds: number): Promise<number> {
+  /**
+   * Drops results finished more than `seconds` ago, unless the request asked to persist
+   * them; returns the keys of their files, which the caller deletes after the commit.
+   */
+  async expireResults(seconds: number): Promise<string[]> {
     const rows = await this.db.transaction((tx) =>
-      tx.all(
-        `UPDATE processing_jobs SET result = NULL, result_expired = true
+      tx.all<{ result_key: string | null }>(
+        `UPDATE processing_jobs SET result_key = NULL, result_bytes = NULL, result_sha256 = NULL,
+           result_expired = true
          WHERE status = 'completed' AND NOT persist_result AND NOT result_expired
            AND finished_at < now() - to_seconds(CAST($1 AS BIGINT))
-         RETURNING job_id`,
+         RETURNING result_key`,
         [seconds],
       ),
     );
-    return rows.length;
+    return rows.flatMap((row) => (row.result_key ? [row.result_key] : []));
   }
 }

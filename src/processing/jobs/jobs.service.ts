@@ -12,6 +12,7 @@ import { DuckDbService } from '../../database/duckdb.service.js';
 import { LANES, QUEUES } from '../queue/queue-task.js';
 import { UrlSigner } from '../upload/url-signer.service.js';
 import { JobEvents } from './job-events.js';
+import { JobResults } from './job-results.js';
 import { JobView, presentJob, presentListItem } from './job.presenter.js';
 import { JobRecord } from './job.types.js';
 import { JobsRepository } from './jobs.repository.js';
@@ -54,6 +55,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly events: JobEvents,
     private readonly workers: QueueWorkers,
     private readonly running: RunningJobs,
+    private readonly results: JobResults,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -71,9 +73,10 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
 
   async sweep(): Promise<number> {
     try {
-      const n = await this.jobs.expireResults(this.config.processing.resultRetentionSeconds);
-      if (n) this.logger.log(`dropped ${n} job result(s) past retention`);
-      return n;
+      const keys = await this.jobs.expireResults(this.config.processing.resultRetentionSeconds);
+      await this.results.remove(keys);
+      if (keys.length) this.logger.log(`dropped ${keys.length} job result(s) past retention`);
+      return keys.length;
     } catch (error) {
       this.logger.error({ err: error }, 'result retention sweep failed');
       return 0;
@@ -88,22 +91,23 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** The job's result as the client sees it: full, or a signed URL for `force_url_result`. */
-  resultView(job: JobRecord): Record<string, unknown> | null {
-    if (job.state !== 'completed' || !job.result) return null;
-    if (!forcesUrlResult(job.request)) return job.result;
+  async resultView(job: JobRecord): Promise<Record<string, unknown> | null> {
+    const result = await this.results.load(job);
+    if (!result) return null;
+    if (!forcesUrlResult(job.request)) return result;
     const query = this.signer.sign(
       RESULT_PURPOSE,
       job.jobId,
       this.config.processing.resultUrlTtlSeconds,
     );
     const url = `${this.config.publicBaseUrl}/job/${encodeURIComponent(job.jobId)}/result?${query}`;
-    return asUrlResult(job.result, url, job.jobId);
+    return asUrlResult(result, url, job.jobId);
   }
 
   async view(orgId: string, jobId: string): Promise<JobView> {
     const job = await this.getOwned(orgId, jobId);
     const idle = await this.idleJobs([job]);
-    return presentJob(job, this.resultView(job), idle.has(job.jobId));
+    return presentJob(job, await this.resultView(job), idle.has(job.jobId));
   }
 
   /**
@@ -133,10 +137,9 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
       throw ApiError.forbidden('INVALID_SIGNATURE', 'The result URL is invalid or has expired');
     }
     const job = await this.jobs.find(jobId);
-    if (!job || job.state !== 'completed' || !job.result) {
-      throw ApiError.notFound('RESULT_NOT_FOUND', 'The result is not available');
-    }
-    return job.result;
+    const result = job ? await this.results.load(job) : null;
+    if (!result) throw ApiError.notFound('RESULT_NOT_FOUND', 'The result is not available');
+    return result;
   }
 
   async list(
@@ -179,11 +182,12 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Removes the job and its result; usage already recorded stays (it was billed). */
   async delete(orgId: string, jobId: string): Promise<{ job_id: string; deleted: true }> {
-    await this.db.transaction(async (tx) => {
+    const resultKey = await this.db.transaction(async (tx) => {
       const job = await this.jobs.find(jobId, tx);
       if (!job || job.orgId !== orgId) throw ApiError.notFound('JOB_NOT_FOUND', `No job ${jobId}`);
-      await this.jobs.delete(tx, jobId);
+      return this.jobs.delete(tx, jobId);
     });
+    await this.results.remove([resultKey]);
     this.events.finished(jobId);
     return { job_id: jobId, deleted: true };
   }

@@ -18,6 +18,19 @@ import { tooLargeError, UploadResponse, UploadService } from './upload.service.j
 
 registerModel(UploadResponseDto);
 
+/**
+ * The multipart file's bytes, failing at its end when the parser cut it at the size limit:
+ * the parser ends a too-large file quietly (`truncated`) and reports the limit only on the
+ * next part, after the cut file would have been stored.
+ */
+async function* untruncated(
+  file: AsyncIterable<Buffer> & { truncated?: boolean },
+  maxBytes: number,
+): AsyncGenerator<Buffer> {
+  for await (const chunk of file) yield chunk;
+  if (file.truncated) throw tooLargeError(maxBytes);
+}
+
 @ApiTags('upload')
 @ApiProcessingAuth()
 @Controller()
@@ -64,7 +77,11 @@ export class UploadController {
         for await (const part of request.parts()) {
           if (part.type === 'file' && part.fieldname === 'file' && stored === null) {
             const ext = this.uploads.normalizeExtension(extension || undefined, part.filename);
-            stored = await this.uploads.storeUpload(principal.orgId, ext, part.file);
+            stored = await this.uploads.storeUpload(
+              principal.orgId,
+              ext,
+              untruncated(part.file, this.uploads.maxUploadBytes),
+            );
           } else if (part.type === 'file') {
             part.file.resume();
           }

@@ -6,6 +6,8 @@ import { ApiError } from '../../common/api-error.js';
 import { loadConfig } from '../../config/app-config.js';
 import { ProcessingError } from '../jobs/job.types.js';
 import type { ProcessingSecretsRepository } from './processing-secrets.repository.js';
+import { FileBlobStore, blobRootOf } from '../../database/blob-store.js';
+import { StorageQuota } from './storage-quota.js';
 import { FILE_SCHEME, UploadService } from './upload.service.js';
 import type { UploadRecord, UploadsRepository } from './uploads.repository.js';
 import { UrlSigner } from './url-signer.service.js';
@@ -30,6 +32,23 @@ class MemoryUploads {
   }
   find(fileId: string) {
     return Promise.resolve(this.rows.get(fileId) ?? null);
+  }
+  claimPending(fileId: string) {
+    const row = this.rows.get(fileId);
+    if (row?.status !== 'pending') return Promise.resolve(false);
+    row.status = 'receiving';
+    return Promise.resolve(true);
+  }
+  releaseClaim(fileId: string) {
+    const row = this.rows.get(fileId);
+    if (row?.status === 'receiving') row.status = 'pending';
+    return Promise.resolve();
+  }
+  storedBytes(orgId: string) {
+    let bytes = 0;
+    for (const row of this.rows.values())
+      if (row.orgId === orgId && row.status === 'complete') bytes += row.sizeBytes ?? 0;
+    return Promise.resolve(bytes);
   }
 }
 
@@ -56,10 +75,18 @@ describe(UploadService.name, () => {
     const config = loadConfig({
       DATA_DIR: dataDir,
       MAX_UPLOAD_BYTES: '10',
+      ORG_STORAGE_QUOTA_BYTES: '25',
       PRESIGN_TTL_SECONDS: '60',
       PUBLIC_BASE_URL: 'https://docs.example.com',
     });
-    sut = new UploadService(config, uploads as unknown as UploadsRepository, signer);
+    const repository = uploads as unknown as UploadsRepository;
+    sut = new UploadService(
+      config,
+      repository,
+      signer,
+      new FileBlobStore(blobRootOf(dataDir)),
+      new StorageQuota(config, repository),
+    );
   });
   afterEach(() => {
     jest.useRealTimers();
@@ -67,6 +94,11 @@ describe(UploadService.name, () => {
   });
 
   const blobs = () => fs.readdirSync(path.join(dataDir, 'blobs'));
+
+  async function* failingAfter(bytes: string): AsyncGenerator<Buffer> {
+    yield Buffer.from(bytes);
+    throw new Error('client went away');
+  }
 
   describe('normalizeExtension', () => {
     it('takes the given extension, else the file name, lower-cased and without its dot', () => {
@@ -109,6 +141,27 @@ describe(UploadService.name, () => {
     expect([status(error), code(error)]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
     expect(blobs()).toEqual([]);
     expect(uploads.rows.size).toBe(0);
+  });
+
+  it('leaves neither blob nor row when the client goes away midway', async () => {
+    await expect(sut.storeUpload('org-1', 'txt', failingAfter('12345'))).rejects.toThrow(
+      'client went away',
+    );
+    expect(blobs()).toEqual([]);
+    expect(uploads.rows.size).toBe(0);
+  });
+
+  it("refuses an upload past the org's storage quota with 413 naming it, other orgs unaffected", async () => {
+    await sut.storeUpload('org-1', 'txt', chunks('1234567890'));
+    await sut.storeUpload('org-1', 'txt', chunks('1234567890'));
+    const error = await sut
+      .storeUpload('org-1', 'txt', chunks('12345', '6'))
+      .catch((e: unknown) => e);
+    expect([status(error), code(error)]).toEqual([413, 'STORAGE_QUOTA_EXCEEDED']);
+    expect(JSON.stringify((error as ApiError).getResponse())).toContain('ORG_STORAGE_QUOTA_BYTES');
+    expect(blobs()).toHaveLength(2);
+    await sut.storeUpload('org-1', 'txt', chunks('12345'));
+    await sut.storeUpload('org-2', 'txt', chunks('1234567890'));
   });
 
   it('accepts an upload of exactly MAX_UPLOAD_BYTES', async () => {
@@ -156,6 +209,29 @@ describe(UploadService.name, () => {
         .catch((e: unknown) => e);
       expect([status(late), code(late)]).toEqual([403, 'INVALID_SIGNATURE']);
       expect((await uploads.find(first.fileId))!.status).toBe('pending');
+    });
+
+    it('is single-use: a second PUT to a used URL is refused with 409 and keeps the file', async () => {
+      const { res, fileId, expires, signature } = await presign();
+      await sut.receivePresigned(fileId, expires, signature, chunks('%PDF-1'));
+      const again = await sut
+        .receivePresigned(fileId, expires, signature, chunks('other'))
+        .catch((e: unknown) => e);
+      expect([status(again), code(again)]).toEqual([409, 'UPLOAD_URL_USED']);
+      const record = await sut.ownedUpload('org-1', res.file_id);
+      expect((await sut.read(record)).toString()).toBe('%PDF-1');
+    });
+
+    it('gives the URL back when its PUT fails, leaving no bytes', async () => {
+      const { fileId, expires, signature } = await presign();
+      const tooLarge = await sut
+        .receivePresigned(fileId, expires, signature, chunks('12345', '678901'))
+        .catch((e: unknown) => e);
+      expect(code(tooLarge)).toBe('PAYLOAD_TOO_LARGE');
+      expect(blobs()).toEqual([]);
+      expect((await uploads.find(fileId))!.status).toBe('pending');
+      await sut.receivePresigned(fileId, expires, signature, chunks('%PDF'));
+      expect((await uploads.find(fileId))!.status).toBe('complete');
     });
   });
 

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/api-error.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
+import { BlobStore } from '../../database/blob-store.js';
 import { ProcessingError } from '../jobs/job.types.js';
+import { StorageQuota } from './storage-quota.js';
 import { UploadRecord, UploadsRepository } from './uploads.repository.js';
 import { UrlSigner } from './url-signer.service.js';
 
@@ -24,7 +23,7 @@ export function tooLargeError(maxBytes: number): ApiError {
   return new ApiError(
     HttpStatus.PAYLOAD_TOO_LARGE,
     'PAYLOAD_TOO_LARGE',
-    `Uploads are limited to ${maxBytes} bytes`,
+    `Uploads are limited to ${maxBytes} bytes (MAX_UPLOAD_BYTES)`,
     { maxBytes },
   );
 }
@@ -39,18 +38,22 @@ async function* capped(source: AsyncIterable<Buffer>, maxBytes: number): AsyncGe
   }
 }
 
-/** Uploaded files: bytes under DATA_DIR/blobs, ownership and state in DuckDB. */
+/**
+ * Uploaded files: bytes in the BlobStore (key = file id), ownership and state in DuckDB.
+ * An upload is all or nothing: the bytes stream to a temporary file that becomes the
+ * upload only once complete and within both limits (MAX_UPLOAD_BYTES and the
+ * organization's storage quota); a cut, oversize or refused upload leaves no bytes and
+ * no complete row.
+ */
 @Injectable()
 export class UploadService {
-  private readonly blobDir: string;
-
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly uploads: UploadsRepository,
     private readonly signer: UrlSigner,
-  ) {
-    this.blobDir = path.join(config.dataDir, 'blobs');
-  }
+    private readonly blobs: BlobStore,
+    private readonly quota: StorageQuota,
+  ) {}
 
   get maxUploadBytes(): number {
     return this.config.processing.maxUploadBytes;
@@ -67,32 +70,15 @@ export class UploadService {
     return candidate;
   }
 
-  private blobPath(fileId: string): string {
-    return path.join(this.blobDir, fileId);
-  }
-
-  /** Writes a stream to a temporary file, then renames it, so a cut upload leaves no blob. */
-  private async write(fileId: string, source: AsyncIterable<Buffer>): Promise<number> {
-    await fs.promises.mkdir(this.blobDir, { recursive: true });
-    const tmp = `${this.blobPath(fileId)}.${randomUUID()}.part`;
-    let size = 0;
-    try {
-      await pipeline(
-        Readable.from(capped(source, this.config.processing.maxUploadBytes)),
-        async function* (chunks: AsyncIterable<Buffer>) {
-          for await (const chunk of chunks) {
-            size += chunk.length;
-            yield chunk;
-          }
-        },
-        fs.createWriteStream(tmp),
+  /** Streams the bytes into the store under `fileId`; nothing stays when it fails. */
+  private async write(orgId: string, fileId: string, source: AsyncIterable<Buffer>) {
+    return this.quota.holding(orgId, async (counted) => {
+      const stored = await this.blobs.write(
+        fileId,
+        counted(capped(source, this.config.processing.maxUploadBytes)),
       );
-      await fs.promises.rename(tmp, this.blobPath(fileId));
-      return size;
-    } catch (error) {
-      await fs.promises.rm(tmp, { force: true });
-      throw error;
-    }
+      return stored.bytes;
+    });
   }
 
   async storeUpload(
@@ -101,8 +87,13 @@ export class UploadService {
     source: AsyncIterable<Buffer>,
   ): Promise<UploadResponse> {
     const fileId = `${randomUUID()}.${extension}`;
-    const size = await this.write(fileId, source);
-    await this.uploads.insert(fileId, orgId, extension, size, null);
+    const size = await this.write(orgId, fileId, source);
+    try {
+      await this.uploads.insert(fileId, orgId, extension, size, null);
+    } catch (error) {
+      await this.blobs.delete([fileId]);
+      throw error;
+    }
     return { file_id: `${FILE_SCHEME}${fileId}`, presigned_url: null };
   }
 
@@ -117,7 +108,12 @@ export class UploadService {
     };
   }
 
-  /** The PUT of a presigned upload. */
+  /**
+   * The PUT of a presigned upload. The URL is single-use: the upload is claimed before the
+   * bytes are read, so a second PUT (at the same time, or after the first completed) is
+   * refused with 409 and never replaces the file jobs may already read. A PUT that fails
+   * gives the claim back, so the client can send the bytes again with the same URL.
+   */
   async receivePresigned(
     fileId: string,
     expires: unknown,
@@ -129,8 +125,20 @@ export class UploadService {
     }
     const record = await this.uploads.find(fileId);
     if (!record) throw ApiError.notFound('FILE_NOT_FOUND', 'Unknown upload');
-    const size = await this.write(fileId, source);
-    await this.uploads.markComplete(fileId, size);
+    if (!(await this.uploads.claimPending(fileId))) {
+      throw new ApiError(
+        HttpStatus.CONFLICT,
+        'UPLOAD_URL_USED',
+        'This presigned upload URL has already been used; request a new one with POST /upload',
+      );
+    }
+    try {
+      const size = await this.write(record.orgId, fileId, source);
+      await this.uploads.markComplete(fileId, size);
+    } catch (error) {
+      await this.uploads.releaseClaim(fileId);
+      throw error;
+    }
   }
 
   /** The upload behind a `docproc://` URL, if it belongs to `orgId` (404 otherwise, leaking nothing). */
@@ -151,6 +159,6 @@ export class UploadService {
   }
 
   async read(record: UploadRecord): Promise<Buffer> {
-    return fs.promises.readFile(this.blobPath(record.fileId));
+    return this.blobs.read(record.fileId);
   }
 }

@@ -5,7 +5,8 @@ export interface UploadRecord {
   fileId: string;
   orgId: string;
   extension: string;
-  status: 'pending' | 'complete';
+  /** `receiving`: a presigned PUT is streaming the bytes (the URL is claimed). */
+  status: 'pending' | 'receiving' | 'complete';
   sizeBytes: number | null;
   expiresAt: Date | null;
 }
@@ -49,6 +50,52 @@ export class UploadsRepository {
       `UPDATE uploads SET status = 'complete', size_bytes = $2, uploaded_at = now() WHERE file_id = $1`,
       [fileId, sizeBytes],
     );
+  }
+
+  /** pending -> receiving, for one presigned PUT at a time; false when already used or claimed. */
+  async claimPending(fileId: string): Promise<boolean> {
+    const rows = await this.db.runReturning(
+      `UPDATE uploads SET status = 'receiving' WHERE file_id = $1 AND status = 'pending'
+       RETURNING file_id`,
+      [fileId],
+    );
+    return rows.length > 0;
+  }
+
+  /** receiving -> pending: the PUT failed, the URL may be used again. */
+  async releaseClaim(fileId: string): Promise<void> {
+    await this.db.run(
+      `UPDATE uploads SET status = 'pending' WHERE file_id = $1 AND status = 'receiving'`,
+      [fileId],
+    );
+  }
+
+  /** Claims a crash left behind (the PUT died with the process): pending again. */
+  async releaseAllClaims(): Promise<number> {
+    const rows = await this.db.runReturning(
+      `UPDATE uploads SET status = 'pending' WHERE status = 'receiving' RETURNING file_id`,
+    );
+    return rows.length;
+  }
+
+  /** The file ids whose bytes must be kept: complete uploads. */
+  async completeFileIds(): Promise<Set<string>> {
+    const rows = await this.db.all<{ file_id: string }>(
+      `SELECT file_id FROM uploads WHERE status = 'complete'`,
+    );
+    return new Set(rows.map((row) => row.file_id));
+  }
+
+  /** What the organization keeps stored: complete uploads and its jobs' unexpired results. */
+  async storedBytes(orgId: string): Promise<number> {
+    const rows = await this.db.all<{ bytes: bigint | number | null }>(
+      `SELECT (SELECT COALESCE(SUM(size_bytes), 0) FROM uploads
+                WHERE org_id = $1 AND status = 'complete')
+            + (SELECT COALESCE(SUM(result_bytes), 0) FROM processing_jobs
+                WHERE org_id = $1 AND result_key IS NOT NULL) AS bytes`,
+      [orgId],
+    );
+    return Number(rows[0]?.bytes ?? 0);
   }
 
   async find(fileId: string): Promise<UploadRecord | null> {

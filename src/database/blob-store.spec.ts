@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { BlobNotFoundError, FileBlobStore } from './blob-store.js';
+
+describe(FileBlobStore.name, () => {
+  let root: string;
+  let sut: FileBlobStore;
+
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-blobs-'));
+    sut = new FileBlobStore(path.join(root, 'blobs'));
+  });
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('writes a payload whole, private to the owner, with its size and hash', async () => {
+    const stored = await sut.write('results/job-1.json', Buffer.from('{"a":1}'));
+    expect(stored).toEqual({
+      key: 'results/job-1.json',
+      bytes: 7,
+      sha256: '015abd7f5cc57a2dd94b7590f04ad8084273905ee33ec5cebeae62276a97f862',
+    });
+    expect((await sut.read('results/job-1.json')).toString()).toBe('{"a":1}');
+    const file = path.join(root, 'blobs', 'results', 'job-1.json');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+  });
+
+  it('leaves nothing when the source fails midway', async () => {
+    async function* failing(): AsyncGenerator<Buffer> {
+      yield Buffer.alloc(1024, 1);
+      throw new Error('client went away');
+    }
+    await expect(sut.write('doc.pdf', failing())).rejects.toThrow('client went away');
+    expect(await sut.list('')).toEqual([]);
+    expect(fs.readdirSync(path.join(root, 'blobs'))).toEqual([]);
+    await expect(sut.read('doc.pdf')).rejects.toBeInstanceOf(BlobNotFoundError);
+  });
+
+  it('lists complete payloads only, and removes what interrupted writes left', async () => {
+    await sut.write('a.pdf', Buffer.from('a'));
+    await sut.write('results/b.json', Buffer.from('b'));
+    fs.writeFileSync(
+      path.join(root, 'blobs', 'results', '.c.json.5d9e5c2e-0a6e-4d7a-8f43-3c1f0a9b8e7d.part'),
+      'half',
+    );
+    // Where uploads put their temporary files before this store existed.
+    fs.writeFileSync(
+      path.join(
+        root,
+        'blobs',
+        '0b6f1a64-9c62-4c55-9f3c-3f5d4b1a2c3d.pdf.5d9e5c2e-0a6e-4d7a-8f43-3c1f0a9b8e7d.part',
+      ),
+      'half',
+    );
+    expect((await sut.list('')).sort()).toEqual(['a.pdf', 'results/b.json']);
+    expect(await sut.list('results')).toEqual(['results/b.json']);
+    expect(await sut.removeUnfinishedWrites()).toBe(2);
+    expect(fs.readdirSync(path.join(root, 'blobs', 'results'))).toEqual(['b.json']);
+  });
+
+  it('refuses keys that could leave its folder', async () => {
+    for (const key of ['../x', '/etc/passwd', 'a/../../b', '', '.hidden']) {
+      await expect(sut.write(key, Buffer.from('x'))).rejects.toThrow('invalid blob key');
+    }
+  });
+
+  it('deletes payloads, ignoring keys without one', async () => {
+    await sut.write('a.pdf', Buffer.from('a'));
+    await sut.delete(['a.pdf', 'missing.pdf']);
+    expect(await sut.list('')).toEqual([]);
+  });
+});

@@ -1,0 +1,160 @@
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** What a write stored: the size and SHA-256 the database keeps beside the key. */
+export interface StoredBlob {
+  key: string;
+  bytes: number;
+  sha256: string;
+}
+
+/**
+ * Where payloads live (uploaded documents, job results, large stored payloads): the
+ * database keeps their key, size and hash, never their bytes. A key is a relative path of
+ * `[A-Za-z0-9._-]` segments. Every write is all or nothing: a reader sees the whole
+ * payload under its key, or nothing.
+ */
+export abstract class BlobStore {
+  /** Stores `source` under `key`, replacing what was there; a failed write leaves nothing. */
+  abstract write(key: string, source: Buffer | AsyncIterable<Buffer>): Promise<StoredBlob>;
+  /** The payload under `key`; rejects with a BlobNotFoundError when there is none. */
+  abstract read(key: string): Promise<Buffer>;
+  /** Removes the payloads; keys without one are ignored. */
+  abstract delete(keys: readonly string[]): Promise<void>;
+  /** Every complete payload's key under `prefix` (a folder key, '' for all). */
+  abstract list(prefix: string): Promise<string[]>;
+  /** Whether the payload under `key` was written before `epochMs` (false when there is none). */
+  abstract writtenBefore(key: string, epochMs: number): Promise<boolean>;
+  /** Removes what interrupted writes left (a crash mid-write); how many were removed. */
+  abstract removeUnfinishedWrites(): Promise<number>;
+}
+
+export class BlobNotFoundError extends Error {
+  constructor(readonly key: string) {
+    super(`No stored payload ${key}`);
+    this.name = 'BlobNotFoundError';
+  }
+}
+
+const KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}(\/[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}){0,7}$/;
+/**
+ * Interrupted writes: `.<name>.<uuid>.part` beside where the payload would have gone, and
+ * `<file_id>.<uuid>.part` of uploads written before this store.
+ */
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const PARTIAL = new RegExp(`^\\..+\\.${UUID}\\.part$|^${UUID}\\.[a-z0-9]{1,16}\\.${UUID}\\.part$`);
+
+export function assertBlobKey(key: string): void {
+  if (!KEY.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key)}`);
+}
+
+/** The folder of the file store under DATA_DIR. */
+export function blobRootOf(dataDir: string): string {
+  return path.join(dataDir, 'blobs');
+}
+
+/**
+ * The filesystem driver: one file per key under DATA_DIR/blobs. A write goes to a hidden
+ * temporary name in the target folder, is flushed to disk (fsync) and renamed into place,
+ * so a crash leaves either the previous state or the whole new file, plus at most a
+ * temporary file that `removeUnfinishedWrites` deletes at the next start. Files are
+ * created 0600 and folders 0700 whatever the umask: payloads are tenants' documents.
+ */
+export class FileBlobStore extends BlobStore {
+  constructor(readonly root: string) {
+    super();
+  }
+
+  private pathOf(key: string): string {
+    assertBlobKey(key);
+    return path.join(this.root, ...key.split('/'));
+  }
+
+  async write(key: string, source: Buffer | AsyncIterable<Buffer>): Promise<StoredBlob> {
+    const target = this.pathOf(key);
+    const folder = path.dirname(target);
+    await fs.promises.mkdir(folder, { recursive: true, mode: 0o700 });
+    const temporary = path.join(folder, `.${path.basename(target)}.${randomUUID()}.part`);
+    const hash = createHash('sha256');
+    let bytes = 0;
+    try {
+      await pipeline(
+        Buffer.isBuffer(source) ? Readable.from([source]) : Readable.from(source),
+        new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            bytes += chunk.length;
+            hash.update(chunk);
+            done(null, chunk);
+          },
+        }),
+        fs.createWriteStream(temporary, { flags: 'wx', mode: 0o600, flush: true }),
+      );
+      await fs.promises.rename(temporary, target);
+    } catch (error) {
+      await fs.promises.rm(temporary, { force: true });
+      throw error;
+    }
+    return { key, bytes, sha256: hash.digest('hex') };
+  }
+
+  async read(key: string): Promise<Buffer> {
+    try {
+      return await fs.promises.readFile(this.pathOf(key));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(key);
+      throw error;
+    }
+  }
+
+  async delete(keys: readonly string[]): Promise<void> {
+    for (const key of keys) await fs.promises.rm(this.pathOf(key), { force: true });
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const start = prefix ? this.pathOf(prefix) : this.root;
+    const keys: string[] = [];
+    for (const file of await walk(start)) {
+      if (!PARTIAL.test(path.basename(file))) {
+        keys.push(path.relative(this.root, file).split(path.sep).join('/'));
+      }
+    }
+    return keys;
+  }
+
+  async writtenBefore(key: string, epochMs: number): Promise<boolean> {
+    const stat = await fs.promises.stat(this.pathOf(key)).catch(() => null);
+    return stat !== null && stat.mtimeMs < epochMs;
+  }
+
+  async removeUnfinishedWrites(): Promise<number> {
+    let removed = 0;
+    for (const file of await walk(this.root)) {
+      if (PARTIAL.test(path.basename(file))) {
+        await fs.promises.rm(file, { force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+}
+
+/** Every file below `folder` (none when it does not exist). */
+async function walk(folder: string): Promise<string[]> {
+  let entries: fs.Dirent[];
+  try {
+    entries = await fs.promises.readdir(folder, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const files: string[] = [];
+  for (const entry of entries) {
+    const full = path.join(folder, entry.name);
+    if (entry.isDirectory()) files.push(...(await walk(full)));
+    else if (entry.isFile()) files.push(full);
+  }
+  return files;
+}

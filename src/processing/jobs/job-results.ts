@@ -1,0 +1,45 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { jobResultKey } from '../../database/blob-keys.js';
+import { BlobNotFoundError, BlobStore, type StoredBlob } from '../../database/blob-store.js';
+import type { JobRecord } from './job.types.js';
+
+/**
+ * Job results as files: written when the job completes (before its row commits, so a
+ * committed job always finds its file; a write whose transaction then failed leaves an
+ * orphan the start-up sweep removes), read only for the one job asked for, deleted after
+ * the commit that drops the job or its result.
+ */
+@Injectable()
+export class JobResults {
+  private readonly logger = new Logger(JobResults.name);
+
+  constructor(private readonly blobs: BlobStore) {}
+
+  save(jobId: string, result: Record<string, unknown>): Promise<StoredBlob> {
+    return this.blobs.write(jobResultKey(jobId), Buffer.from(JSON.stringify(result), 'utf8'));
+  }
+
+  /** The result of a completed job; null for any other, or once retention dropped it. */
+  async load(job: JobRecord): Promise<Record<string, unknown> | null> {
+    if (job.state !== 'completed' || !job.resultKey) return null;
+    try {
+      return JSON.parse((await this.blobs.read(job.resultKey)).toString('utf8')) as Record<
+        string,
+        unknown
+      >;
+    } catch (error) {
+      if (!(error instanceof BlobNotFoundError)) throw error;
+      this.logger.error(`the result file of job ${job.jobId} is missing (${job.resultKey})`);
+      return null;
+    }
+  }
+
+  /** Deletes result files after the commit that let go of them; a failure is only logged. */
+  async remove(keys: readonly (string | null)[]): Promise<void> {
+    const present = keys.filter((key): key is string => key !== null);
+    if (present.length === 0) return;
+    await this.blobs.delete(present).catch((error: unknown) => {
+      this.logger.error({ err: error }, 'could not delete job result files');
+    });
+  }
+}

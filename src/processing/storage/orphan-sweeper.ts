@@ -1,0 +1,51 @@
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { RESULTS_FOLDER } from '../../database/blob-keys.js';
+import { BlobStore } from '../../database/blob-store.js';
+import { JobsRepository } from '../jobs/jobs.repository.js';
+import { UploadsRepository } from '../upload/uploads.repository.js';
+
+/**
+ * At start, before any work: removes what a crash or a failed request left in the file
+ * store. Temporary files of interrupted writes, result files no job refers to (written by
+ * a completion whose transaction did not commit), upload files without a complete upload
+ * (a request cut between the file and its row), and presigned-PUT claims of the previous
+ * process. Only files older than this process's start are candidates, so nothing written
+ * meanwhile is touched.
+ */
+@Injectable()
+export class OrphanSweeper implements OnApplicationBootstrap {
+  private readonly logger = new Logger(OrphanSweeper.name);
+  private readonly startedAt = Date.now();
+
+  constructor(
+    private readonly blobs: BlobStore,
+    private readonly jobs: JobsRepository,
+    private readonly uploads: UploadsRepository,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const report = await this.sweep();
+    const total = report.partial + report.results + report.uploads + report.claims;
+    if (total > 0) this.logger.warn(report, 'removed what interrupted writes left behind');
+  }
+
+  async sweep(): Promise<{ partial: number; results: number; uploads: number; claims: number }> {
+    const partial = await this.blobs.removeUnfinishedWrites();
+    const claims = await this.uploads.releaseAllClaims();
+    const referencedResults = await this.jobs.resultKeys();
+    const completeUploads = await this.uploads.completeFileIds();
+    const orphans: string[] = [];
+    let results = 0;
+    for (const key of await this.blobs.list('')) {
+      const isResult = key.startsWith(`${RESULTS_FOLDER}/`);
+      const kept = isResult
+        ? referencedResults.has(key)
+        : key.includes('/') || completeUploads.has(key);
+      if (kept || !(await this.blobs.writtenBefore(key, this.startedAt))) continue;
+      orphans.push(key);
+      if (isResult) results++;
+    }
+    await this.blobs.delete(orphans);
+    return { partial, results, uploads: orphans.length - results, claims };
+  }
+}
