@@ -20,6 +20,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // Whatever this process writes (on the shared DATA_DIR volume) stays private to its user.
+  process.umask(0o077);
   applyHeapGrowth(config.heapGrowingPercent);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), {
     bufferLogs: true,

@@ -10,6 +10,8 @@ import { addOperationsCommands } from './operations-commands.js';
  * stderr with a non-zero exit (1 failure, 2 usage, 3 database busy).
  */
 async function main(argv: string[]): Promise<number> {
+  // The direct path opens the DuckDB file of DATA_DIR: what it creates stays private.
+  process.umask(0o077);
   let result: unknown;
   const program = buildProgram(ADMIN_COMMAND_SPECS, async (name, input, globals) => {
     const env = globals.dataDir ? { ...process.env, DATA_DIR: globals.dataDir } : process.env;

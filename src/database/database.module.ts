@@ -1,4 +1,5 @@
-import { Global, Module, OnModuleInit } from '@nestjs/common';
+import { Global, Module, OnModuleInit, Optional } from '@nestjs/common';
+import { ReadinessService } from '../common/health/readiness.service.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import type { AppConfig } from '../config/app-config.js';
 import { BlobStore, FileBlobStore, blobRootOf } from './blob-store.js';
@@ -24,9 +25,11 @@ export class DatabaseModule implements OnModuleInit {
   constructor(
     private readonly db: DuckDbService,
     private readonly migrations: MigrationRunner,
+    @Optional() private readonly readiness?: ReadinessService,
   ) {}
 
   async onModuleInit(): Promise<void> {
+    this.readiness?.register(this.db);
     await this.db.open();
     await this.migrations.migrate();
   }

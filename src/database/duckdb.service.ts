@@ -10,6 +10,8 @@ import type { AppConfig } from '../config/app-config.js';
 import { Mutex } from '../common/mutex.js';
 import { ApiError } from '../common/api-error.js';
 import { ReaderConnection } from './reader-connection.js';
+import type { ReadinessCheck, ReadinessReport } from '../common/health/readiness.service.js';
+import { isFatalStoreError, storeFailedError } from './store-failure.js';
 
 /**
  * Read connections, one per core (at least 2): a connection runs one statement at a time,
@@ -31,14 +33,56 @@ export type Row = Record<string, unknown>;
  * otherwise abort concurrent writers on conflicting rows.
  */
 @Injectable()
-export class DuckDbService implements OnApplicationShutdown {
+export class DuckDbService implements OnApplicationShutdown, ReadinessCheck {
+  readonly name = 'database';
   private instance!: DuckDBInstance;
+  private failure: Error | null = null;
+  private readonly failureListeners: ((error: Error) => void)[] = [];
   private writerConnection: DuckDBConnection | null = null;
   private readers: ReaderConnection[] = [];
   private nextReader = 0;
   private readonly writeLock = new Mutex();
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  /**
+   * Not ready once a statement failed in a way that leaves the store unusable (invalidated,
+   * out of memory): the instance must stop taking traffic and restart.
+   */
+  readiness(): ReadinessReport {
+    if (!this.failure) return { ready: true, detail: {} };
+    return { ready: false, detail: { error: this.failure.message.slice(0, 500) } };
+  }
+
+  /** Hears, once, that the store failed fatally (the entry point drains and exits). */
+  onFatalFailure(listener: (error: Error) => void): void {
+    this.failureListeners.push(listener);
+  }
+
+  /** The first fatal error, if any. */
+  get fatalFailure(): Error | null {
+    return this.failure;
+  }
+
+  /**
+   * Runs a statement's promise, noting a fatal store error; once the store failed, errors
+   * reach clients as 503 STORE_UNAVAILABLE (with Retry-After), not as a 500.
+   */
+  private async guarded<T>(work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (error) {
+      if (isFatalStoreError(error)) this.fail(error as Error);
+      if (this.failure) throw storeFailedError();
+      throw error;
+    }
+  }
+
+  private fail(error: Error): void {
+    if (this.failure) return;
+    this.failure = error;
+    for (const listener of this.failureListeners) listener(error);
+  }
 
   /** DATA_DIR of the store: payloads the rows refer to live under it (BlobStore). */
   get dataDir(): string {
@@ -49,11 +93,18 @@ export class DuckDbService implements OnApplicationShutdown {
     if (this.instance) return;
     const file = this.config.databaseFile;
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-    this.instance = await openWithRetry(file, {
+    const options = {
       disabled_optimizers: STATS_DEPENDENT_OPTIMIZERS,
       checkpoint_threshold: this.config.duckdbCheckpointThreshold,
       memory_limit: this.config.duckdbMemoryLimit,
-    });
+    };
+    try {
+      this.instance = await openWithRetry(file, options);
+    } catch (error) {
+      if (!isFatalStoreError(error)) throw error;
+      await checkpointWithoutLimit(file, options, error as Error);
+      this.instance = await openWithRetry(file, options);
+    }
     this.writerConnection = await this.instance.connect();
     for (let i = 0; i < READERS; i++)
       this.readers.push(new ReaderConnection(await this.instance.connect()));
@@ -95,17 +146,17 @@ export class DuckDbService implements OnApplicationShutdown {
 
   /** Runs one read-only statement on a pooled connection and returns plain JS row objects. */
   all<T = Row>(sql: string, params?: SqlParams): Promise<T[]> {
-    return this.readers[this.nextReader++ % this.readers.length].all<T>(sql, params);
+    return this.guarded(this.readers[this.nextReader++ % this.readers.length].all<T>(sql, params));
   }
 
   /** Runs a query and streams its rows in chunks, for large exports. */
   async *stream<T = Row>(sql: string, params?: SqlParams): AsyncGenerator<T[]> {
-    const connection = await this.instance.connect();
+    const connection = await this.guarded(this.instance.connect());
     try {
-      const result = await connection.stream(sql, params);
+      const result = await this.guarded(connection.stream(sql, params));
       const names = result.columnNames();
       for (;;) {
-        const chunk = await result.fetchChunk();
+        const chunk = await this.guarded(result.fetchChunk());
         if (!chunk || chunk.rowCount === 0) break;
         const rows = chunk.convertRows(duckdb.JSDuckDBValueConverter);
         yield rows.map(
@@ -122,9 +173,9 @@ export class DuckDbService implements OnApplicationShutdown {
    * snapshot copy) that must neither hold a pooled reader nor stop ingestion.
    */
   async withConnection<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    const connection = await this.instance.connect();
+    const connection = await this.guarded(this.instance.connect());
     try {
-      return await work(connection);
+      return await this.guarded(work(connection));
     } finally {
       connection.closeSync();
     }
@@ -132,17 +183,21 @@ export class DuckDbService implements OnApplicationShutdown {
 
   /** Runs one write statement on the writer connection. */
   async run(sql: string, params?: SqlParams): Promise<void> {
-    await this.writeLock.runExclusive(async () => {
-      await this.writer.run(sql, params);
-    });
+    await this.guarded(
+      this.writeLock.runExclusive(async () => {
+        await this.writer.run(sql, params);
+      }),
+    );
   }
 
   /** Runs one write statement that returns rows (`RETURNING`) on the writer connection. */
   async runReturning<T = Row>(sql: string, params?: SqlParams): Promise<T[]> {
-    return this.writeLock.runExclusive(async () => {
-      const reader = await this.writer.runAndReadAll(sql, params);
-      return reader.getRowObjectsJS() as T[];
-    });
+    return this.guarded(
+      this.writeLock.runExclusive(async () => {
+        const reader = await this.writer.runAndReadAll(sql, params);
+        return reader.getRowObjectsJS() as T[];
+      }),
+    );
   }
 
   /**
@@ -150,11 +205,15 @@ export class DuckDbService implements OnApplicationShutdown {
    * statements (appenders, temp tables) around their own transaction.
    */
   async exclusive<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    return this.writeLock.runExclusive(() => work(this.writer));
+    return this.guarded(this.writeLock.runExclusive(() => work(this.writer)));
   }
 
   /** Runs `work` inside one transaction on the writer connection; rolls back when it throws. */
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.guarded(this.transactionUnguarded(work));
+  }
+
+  private transactionUnguarded<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     return this.writeLock.runExclusive(async () => {
       await this.writer.run('BEGIN TRANSACTION');
       try {
@@ -208,6 +267,35 @@ async function openWithRetry(
       if (!locked || attempt >= attempts) throw error;
       await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
+  }
+}
+
+/**
+ * A start whose write-ahead log does not fit the memory limit (a previous process died
+ * holding more in it than the limit, e.g. after raising the limit by hand) would fail on
+ * every start with "failed to pin block". Instead the file is opened once without the
+ * limit (DuckDB's default, a share of RAM), checkpointed, which folds the log into the
+ * file, and closed; the normal open then has nothing large to replay.
+ */
+async function checkpointWithoutLimit(
+  file: string,
+  options: Record<string, string>,
+  cause: Error,
+): Promise<void> {
+  // Before the logger exists (the database opens while the app is built): stderr.
+  process.stderr.write(
+    `docproc: warning: the database did not open within DUCKDB_MEMORY_LIMIT=` +
+      `${options.memory_limit} (${cause.message.split('\n')[0]}); replaying its log ` +
+      `without the limit and checkpointing\n`,
+  );
+  const { memory_limit: _limit, ...unlimited } = options;
+  const instance = await openWithRetry(file, unlimited);
+  try {
+    const connection = await instance.connect();
+    await connection.run('CHECKPOINT');
+    connection.closeSync();
+  } finally {
+    instance.closeSync();
   }
 }
 

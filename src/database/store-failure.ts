@@ -1,0 +1,34 @@
+import { ApiError } from '../common/api-error.js';
+import { HttpStatus } from '../common/nest-decorators.js';
+
+/**
+ * DuckDB errors after which the store cannot be trusted to go on: the database was
+ * invalidated by an earlier fatal error (every later statement fails), or it could not
+ * allocate memory (a failed allocation during a commit or checkpoint invalidates it).
+ */
+const FATAL = [
+  /database has been invalidated/i,
+  /\bFATAL Error\b/i,
+  /Out of Memory Error/i,
+  /could not allocate/i,
+  /failed to pin block/i,
+];
+
+export function isFatalStoreError(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return FATAL.some((pattern) => pattern.test(message));
+}
+
+/** Seconds a client is told to wait while the process restarts on a failed store. */
+export const STORE_FAILED_RETRY_AFTER_SECONDS = 10;
+
+/** What requests get once the store failed: the process is draining and will restart. */
+export function storeFailedError(): ApiError {
+  return new ApiError(
+    HttpStatus.SERVICE_UNAVAILABLE,
+    'STORE_UNAVAILABLE',
+    'The data store failed; this instance is restarting. Retry shortly.',
+    {},
+    { 'Retry-After': String(STORE_FAILED_RETRY_AFTER_SECONDS) },
+  );
+}
