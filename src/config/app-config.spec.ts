@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './app-config.js';
 describe('DuckDB settings', () => {
   it("bounds DuckDB's buffer pool and the data kept between checkpoints by default", () => {
     const config = loadConfig({});
-    expect(config.duckdbMemoryLimit).toBe('128MB');
+    expect(config.duckdbMemoryLimit).toBe('256MB');
     expect(config.duckdbCheckpointThreshold).toBe('32MB');
   });
 

@@ -73,7 +73,7 @@ export class DuckDbService implements OnApplicationShutdown, ReadinessCheck {
       return await work;
     } catch (error) {
       if (isFatalStoreError(error)) this.fail(error as Error);
-      if (this.failure) throw storeFailedError();
+      if (this.failure) throw storeFailedError(this.failure);
       throw error;
     }
   }
@@ -288,7 +288,9 @@ async function checkpointWithoutLimit(
       `${options.memory_limit} (${cause.message.split('\n')[0]}); replaying its log ` +
       `without the limit and checkpointing\n`,
   );
-  const { memory_limit: _limit, ...unlimited } = options;
+  const unlimited = Object.fromEntries(
+    Object.entries(options).filter(([name]) => name !== 'memory_limit'),
+  );
   const instance = await openWithRetry(file, unlimited);
   try {
     const connection = await instance.connect();

@@ -23,12 +23,16 @@ export function isFatalStoreError(error: unknown): boolean {
 export const STORE_FAILED_RETRY_AFTER_SECONDS = 10;
 
 /** What requests get once the store failed: the process is draining and will restart. */
-export function storeFailedError(): ApiError {
-  return new ApiError(
+export function storeFailedError(cause: Error): ApiError {
+  const error = new ApiError(
     HttpStatus.SERVICE_UNAVAILABLE,
     'STORE_UNAVAILABLE',
     'The data store failed; this instance is restarting. Retry shortly.',
     {},
     { 'Retry-After': String(STORE_FAILED_RETRY_AFTER_SECONDS) },
   );
+  // Logs and a failed start name the store's own error; clients see only the 503.
+  error.cause = cause;
+  error.message = `STORE_UNAVAILABLE: ${cause.message.split('\n')[0]}`;
+  return error;
 }
