@@ -1,7 +1,12 @@
 #!/usr/bin/env node
 // Kafka ingestion benchmark (`npm run bench:ingest`, after `npm run build`):
 //   node bench/ingest.bench.mjs [--events 1000000] [--latency-seconds 20] [--latency-rate 20000]
-//                               [--partitions 3] [--producer kcat|kafkajs]
+//                               [--partitions 3] [--producer kcat|kafkajs] [--days 60]
+//                               [--store duckdb|clickhouse] [--processes 1] [--floor yes|no]
+//   --days: the span of the events' times (60: a backlog of two months; 1: one day).
+//   --store clickhouse: USAGE_STORE=clickhouse against CLICKHOUSE_URL (or the server
+//     `scripts/clickhouse.sh start` runs); the ClickHouse server's CPU counts in the figures.
+//   --processes N: N docproc servers in one consumer group (each its own DATA_DIR copy).
 //   BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the server process.
 //
 // 1. Produces N usage events (5 orgs, 3 partitions) to a fresh topic on the local broker
@@ -18,7 +23,7 @@
 // 5. The floor, in the same run: a bare kafkajs consumer (same fetch settings) reading the
 //    first batch's messages and JSON.parse-ing each, in this process with the server idle.
 /* global fetch */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -38,6 +43,11 @@ const TOTAL = Number(args.events ?? 1_000_000);
 const PARTITIONS = Number(args.partitions ?? 3);
 const LATENCY_SECONDS = Number(args['latency-seconds'] ?? 20);
 const LATENCY_RATE_ARG = args['latency-rate'] ? Number(args['latency-rate']) : null;
+const DAYS = Number(args.days ?? 60);
+const STORE = args.store ?? 'duckdb';
+if (!['duckdb', 'clickhouse'].includes(STORE)) throw new Error('--store is duckdb or clickhouse');
+const PROCESSES = Number(args.processes ?? 1);
+const FLOOR = (args.floor ?? 'yes') === 'yes';
 /**
  * Who produces the two batches: kcat (librdkafka, the issue's check) when it is installed,
  * else the bench's own kafkajs producer. The second batch is produced while the server
@@ -90,6 +100,9 @@ function onPath(command) {
     .some((dir) => dir && fs.existsSync(path.join(dir, command)));
 }
 
+/** When the last batch began to arrive on the topic (its first produce request). */
+let produceStartedAt = 0;
+
 /** Produces one batch with the producer PRODUCER names; resolves to its events/s. */
 function produceBacklog(producer, topic, orgIds, offset = 0) {
   return PRODUCER === 'kcat'
@@ -107,11 +120,12 @@ async function produceWithKcat(topic, orgIds, offset) {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-bench-kcat-')), 'batch');
   const out = fs.createWriteStream(file);
   for (let i = offset; i < offset + TOTAL; i++) {
-    const line = `${orgIds[i % orgIds.length]}\t${eventJson(i, orgIds, now)}\n`;
+    const line = `${orgIds[i % orgIds.length]}\t${eventJson(i, orgIds, now, 'b', DAYS)}\n`;
     if (!out.write(line)) await new Promise((resolve) => out.once('drain', resolve));
   }
   await new Promise((resolve, reject) => out.end((error) => (error ? reject(error) : resolve())));
   const started = performance.now();
+  produceStartedAt = started;
   const kcat = spawn(
     'kcat',
     [
@@ -138,6 +152,7 @@ async function produceWithKcat(topic, orgIds, offset) {
 async function produceWithKafkajs(producer, topic, orgIds, offset) {
   const now = Date.now();
   const started = performance.now();
+  produceStartedAt = started;
   const PER_SEND = 2_000; // ~0.8 MB per request, under the broker's 1 MiB batch limit per partition
   const IN_FLIGHT = 4;
   let next = offset;
@@ -147,7 +162,10 @@ async function produceWithKafkajs(producer, topic, orgIds, offset) {
       next = Math.min(offset + TOTAL, next + PER_SEND);
       const messages = [];
       for (let i = from; i < next; i++) {
-        messages.push({ key: orgIds[i % orgIds.length], value: eventJson(i, orgIds, now) });
+        messages.push({
+          key: orgIds[i % orgIds.length],
+          value: eventJson(i, orgIds, now, 'b', DAYS),
+        });
       }
       await producer.send({ topic, messages, acks: 1 });
     }
@@ -160,6 +178,28 @@ async function produceWithKafkajs(producer, topic, orgIds, offset) {
 function cpuSecondsOf(pid) {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** The ClickHouse server: its URL and pid (CPU counted with docproc's), started if need be. */
+function localClickHouse() {
+  const out = execFileSync('bash', [path.join(ROOT, 'scripts/clickhouse.sh'), 'start'], {
+    encoding: 'utf8',
+    env: { ...process.env },
+  });
+  const url = process.env.CLICKHOUSE_URL ?? /CLICKHOUSE_URL=(\S+)/.exec(out)[1];
+  const status = execFileSync('bash', [path.join(ROOT, 'scripts/clickhouse.sh'), 'status'], {
+    encoding: 'utf8',
+  });
+  return { url, pid: Number(/pid (\d+)/.exec(status)[1]) };
+}
+
+/** The servers' ingested events together (several processes share one consumer group). */
+async function ingestedTotal(servers) {
+  let total = 0;
+  for (const server of servers) {
+    total += await metric(server.baseUrl, 'docproc_usage_events_ingested_total');
+  }
+  return total;
 }
 
 function rssOf(pid) {
@@ -196,13 +236,22 @@ function percentile(sorted, p) {
 }
 
 /**
- * Samples the server's ingested counter until it reaches `target`: events/s from the first
- * sample with progress to the last, the process's CPU seconds, its peak RSS, the 5 s windows.
+ * Samples the servers' ingested counters until they reach `target`: events/s from the first
+ * sample with progress to the last, the CPU seconds of the servers and of `extraPids` (the
+ * ClickHouse server), the first server's peak RSS, the 5 s windows, and when it drained.
  */
-async function drain(baseUrl, pid, target) {
-  const before = await metric(baseUrl, 'docproc_usage_events_ingested_total');
-  const batchesBefore = await metric(baseUrl, 'docproc_usage_batch_write_seconds_count');
-  const writeSecondsBefore = await metric(baseUrl, 'docproc_usage_batch_write_seconds_sum');
+async function drain(servers, extraPids, target) {
+  const sum = async (name) => {
+    let total = 0;
+    for (const server of servers) total += await metric(server.baseUrl, name);
+    return total;
+  };
+  const { baseUrl, pid } = servers[0];
+  const pids = [...servers.map((server) => server.pid), ...extraPids];
+  const cpuOfAll = () => pids.reduce((total, p) => total + cpuSecondsOf(p), 0);
+  const before = await ingestedTotal(servers);
+  const batchesBefore = await sum('docproc_usage_batch_write_seconds_count');
+  const writeSecondsBefore = await sum('docproc_usage_batch_write_seconds_sum');
   let peakRss = 0;
   // The breakdown at the sample with the highest RSS (the true peak may fall between samples).
   let peakSampledRss = 0;
@@ -211,10 +260,10 @@ async function drain(baseUrl, pid, target) {
   let firstAt = null;
   let ingested = before;
   const started = performance.now();
-  const cpuAtStart = cpuSecondsOf(pid);
+  const cpuAtStart = cpuOfAll();
   while (ingested < target) {
     await sleep(500);
-    ingested = await metric(baseUrl, 'docproc_usage_events_ingested_total');
+    ingested = await ingestedTotal(servers);
     const { rss, hwm } = rssOf(pid);
     if (rss > peakSampledRss) {
       peakSampledRss = rss;
@@ -226,7 +275,7 @@ async function drain(baseUrl, pid, target) {
     samples.push({ at, ingested });
     if (at - started > 30 * 60_000) throw new Error('drain took more than 30 minutes');
   }
-  const cpuSeconds = cpuSecondsOf(pid) - cpuAtStart;
+  const cpuSeconds = cpuOfAll() - cpuAtStart;
   const last = samples[samples.length - 1];
   const windows = [];
   for (let i = 10; i < samples.length; i += 10) {
@@ -235,15 +284,22 @@ async function drain(baseUrl, pid, target) {
     windows.push((b.ingested - a.ingested) / ((b.at - a.at) / 1000));
   }
   windows.sort((a, b) => a - b);
-  const batches =
-    (await metric(baseUrl, 'docproc_usage_batch_write_seconds_count')) - batchesBefore;
-  const writeSeconds =
-    (await metric(baseUrl, 'docproc_usage_batch_write_seconds_sum')) - writeSecondsBefore;
+  const batches = (await sum('docproc_usage_batch_write_seconds_count')) - batchesBefore;
+  const writeSeconds = (await sum('docproc_usage_batch_write_seconds_sum')) - writeSecondsBefore;
   const eventsPerSec =
     last.at > firstAt.at
       ? (last.ingested - firstAt.ingested) / ((last.at - firstAt.at) / 1000)
       : last.ingested - before;
-  return { eventsPerSec, cpuSeconds, peakRss, atPeak, windows, batches, writeSeconds };
+  return {
+    eventsPerSec,
+    cpuSeconds,
+    peakRss,
+    atPeak,
+    windows,
+    batches,
+    writeSeconds,
+    drainedAt: last.at,
+  };
 }
 
 function summary(batch) {
@@ -329,57 +385,84 @@ async function main() {
   const produceRate = await produceBacklog(producer, topic, orgIds);
   log(`produced at ${Math.round(produceRate)} events/s`);
 
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const clickhouse = STORE === 'clickhouse' ? localClickHouse() : null;
+  const storeEnv = clickhouse
+    ? {
+        USAGE_STORE: 'clickhouse',
+        CLICKHOUSE_URL: clickhouse.url,
+        CLICKHOUSE_DATABASE: `bench_${Date.now()}`,
+      }
+    : {};
+  const extraPids = clickhouse ? [clickhouse.pid] : [];
   const group = `bench-${Date.now()}`;
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server
   // (through NODE_OPTIONS, which the launcher passes on).
   const nodeOptions = [process.env.NODE_OPTIONS, process.env.BENCH_SERVER_NODE_ARGS]
     .filter(Boolean)
     .join(' ');
-  const child = spawn('sh', [path.join(ROOT, 'scripts', 'server.sh')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      // The launcher runs `node` from PATH: this one.
-      PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
-      ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      KAFKA_BROKERS: kafkaBrokers,
-      KAFKA_USAGE_TOPIC: topic,
-      KAFKA_CONSUMER_GROUP: group,
-      KAFKA_LAG_INTERVAL_MS: '1000',
-    },
-    // BENCH_SERVER_LOG=<file> keeps the server's log (warnings and errors) there.
-    stdio: [
-      'ignore',
-      process.env.BENCH_SERVER_LOG ? fs.openSync(process.env.BENCH_SERVER_LOG, 'w') : 'ignore',
-      'inherit',
-    ],
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  for (;;) {
-    try {
-      if ((await fetch(`${baseUrl}/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
+  const servers = [];
+  const dataDirs = [dataDir];
+  // The clock a user starts when they start the server on a waiting backlog.
+  const startedAt = performance.now();
+  for (let i = 0; i < PROCESSES; i++) {
+    // Accounts live in DuckDB, one file per process: the others get copies of the seeded one.
+    const ownDir = i === 0 ? dataDir : `${dataDir}-${i}`;
+    if (i > 0) fs.cpSync(dataDir, ownDir, { recursive: true });
+    if (i > 0) dataDirs.push(ownDir);
+    const port = await freePort();
+    const child = spawn('sh', [path.join(ROOT, 'scripts', 'server.sh')], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        // The launcher runs `node` from PATH: this one.
+        PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
+        ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+        DATA_DIR: ownDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        KAFKA_BROKERS: kafkaBrokers,
+        KAFKA_USAGE_TOPIC: topic,
+        KAFKA_CONSUMER_GROUP: group,
+        KAFKA_LAG_INTERVAL_MS: '1000',
+        ...storeEnv,
+      },
+      // BENCH_SERVER_LOG=<file> keeps the server's log (warnings and errors) there.
+      stdio: [
+        'ignore',
+        process.env.BENCH_SERVER_LOG
+          ? fs.openSync(`${process.env.BENCH_SERVER_LOG}.${i}`, 'w')
+          : 'ignore',
+        'inherit',
+      ],
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    servers.push({ baseUrl: `http://127.0.0.1:${port}`, pid: child.pid, child, exited });
   }
+  for (const { baseUrl } of servers) {
+    for (;;) {
+      try {
+        if ((await fetch(`${baseUrl}/health`)).ok) break;
+      } catch {
+        // not listening yet
+      }
+      await sleep(100);
+    }
+  }
+  const { baseUrl, child } = servers[0];
 
   // Phase 2: drain the first batch (the backlog); phase 3: a second batch on top of it.
-  const first = await drain(baseUrl, child.pid, TOTAL);
-  log(`first batch: ${JSON.stringify(summary(first))}`);
+  const first = await drain(servers, extraPids, TOTAL);
+  const firstFromStart = TOTAL / ((first.drainedAt - startedAt) / 1000);
+  log(`first batch: ${JSON.stringify(summary(first))}, from start ${Math.round(firstFromStart)}/s`);
   const memoryAfterDrain = await memoryOf(baseUrl, child.pid);
   resetPeakRss(child.pid);
   const secondProduce = produceBacklog(producer, topic, orgIds, TOTAL);
-  const second = await drain(baseUrl, child.pid, 2 * TOTAL);
+  const second = await drain(servers, extraPids, 2 * TOTAL);
   const secondProduceRate = await secondProduce;
+  const secondFromArrival = TOTAL / ((second.drainedAt - produceStartedAt) / 1000);
   log(
-    `second batch (produced at ${Math.round(secondProduceRate)} events/s): ${JSON.stringify(summary(second))}`,
+    `second batch (produced at ${Math.round(secondProduceRate)} events/s): ${JSON.stringify(summary(second))}, from arrival ${Math.round(secondFromArrival)}/s`,
   );
   const sustained = Math.min(first.eventsPerSec, second.eventsPerSec);
   let peakRss = second.peakRss;
@@ -444,21 +527,35 @@ async function main() {
   await Promise.all([loadLoop, pollLoop]);
   probeLatencies.sort((a, b) => a - b);
   peakRss = Math.max(peakRss, rssOf(child.pid).hwm);
-  child.kill('SIGTERM');
-  await exited;
+  for (const server of servers) server.child.kill('SIGTERM');
+  for (const server of servers) await server.exited;
   await producer.disconnect();
 
   // Phase 5: the floor, kafkajs alone reading the first batch's messages.
-  const floor = await kafkajsFloor(kafka, topic);
+  const floor = FLOOR ? await kafkajsFloor(kafka, topic) : null;
   log(`floor (kafkajs + JSON.parse): ${JSON.stringify(floor)}`);
   await admin.deleteTopics({ topics: [topic, `${topic}.dlq`] }).catch(() => undefined);
   await admin.disconnect();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+  if (clickhouse) {
+    await fetch(clickhouse.url, {
+      method: 'POST',
+      body: `DROP DATABASE IF EXISTS ${storeEnv.CLICKHOUSE_DATABASE}`,
+    });
+  }
 
   const cpuMicros = (batch) => Number(((batch.cpuSeconds / TOTAL) * 1e6).toFixed(1));
   const result = {
     eventsPerBatch: TOTAL,
+    days: DAYS,
+    store: STORE,
+    processes: PROCESSES,
     partitions: PARTITIONS,
+    // What a user sees: a backlog waiting when the server starts, drained and queryable.
+    fromStartEventsPerSec: Math.round(firstFromStart),
+    // A second backlog arriving on top: from its first produce request to drained.
+    secondFromArrivalEventsPerSec: Math.round(secondFromArrival),
+    secondWithin10PercentOfFirst: secondFromArrival >= firstFromStart * 0.9,
     cpus: os.cpus().length,
     loadAverage1m: Number(os.loadavg()[0].toFixed(2)),
     producer: PRODUCER,
@@ -483,9 +580,10 @@ async function main() {
     peakRssMB: Math.round(Math.max(first.peakRss, peakRss) / 2 ** 20),
     memoryAfterDrain,
     floor,
-    ratioToFloor: Number((sustained / floor.eventsPerSec).toFixed(3)),
+    ratioToFloor: floor ? Number((sustained / floor.eventsPerSec).toFixed(3)) : null,
     targets: {
       eventsPerSec50k: sustained >= 50_000,
+      fromStart50k: firstFromStart >= 50_000,
       p99Under2s: percentile(probeLatencies, 99) < 2_000,
       peakRssUnder512MB: Math.max(first.peakRss, peakRss) < 512 * 2 ** 20,
       secondBatchWithin10Percent: second.peakRss <= first.peakRss * 1.1,

@@ -9,8 +9,8 @@ const CATALOG = [
 ];
 const TEAMS = ['risk', 'finance', 'ops', 'legal', 'claims'];
 
-/** A realistic event as JSON text: 40 % async with metadata, times over 30 days. */
-export function eventJson(i, orgIds, now, prefix = 'b') {
+/** A realistic event as JSON text: 40 % async with metadata, times over `days` days. */
+export function eventJson(i, orgIds, now, prefix = 'b', days = 30) {
   const [product, feature, perPage] = CATALOG[i % CATALOG.length];
   const pages = 1 + (i % 9);
   const isAsync = i % 5 < 2;
@@ -19,7 +19,7 @@ export function eventJson(i, orgIds, now, prefix = 'b') {
     id: `${prefix}_${i}`,
     source: 'docproc/processing',
     type: 'docproc.usage.v1',
-    time: new Date(now - 60_000 - ((i * 7919) % (30 * 86_400_000))).toISOString(),
+    time: new Date(now - 60_000 - ((i * 7919) % (days * 86_400_000))).toISOString(),
     data: {
       orgId: orgIds[i % orgIds.length],
       apiKeyId: `pk_${i % 4}`,
