@@ -118,9 +118,6 @@ export function currencyOf(text: string): string | undefined {
   return symbols().get(foldName(trimmed)) ?? symbols().get(foldName(trimmed.replace(/\.$/, '')));
 }
 
-/** Currency symbols: the Unicode currency-symbol class, plus letter symbols learnt above. */
-const SYMBOL_CHARS = /\p{Sc}/u;
-
 /**
  * Reads one written number: `decimalComma` says how a lone separator followed by three
  * digits ("1.250", "1,250") is read when nothing else decides it.
@@ -149,7 +146,7 @@ export function readNumber(raw: string, decimalComma = false): number | null {
 
 const NUMBER = String.raw`\d{1,3}(?:[.,\s\u00a0\u202f']\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?`;
 const AMOUNT = new RegExp(
-  String.raw`(\(?)(-?)\s*([\p{Sc}]|[A-Z]{3}\b|[\p{L}]{1,3}\$|R[Ss]?\b|RM\b|zł|kr\.?|Kč|Ft|lei)?\s*(${NUMBER})(-?)\s*([\p{Sc}]|[A-Z]{3}\b|zł|kr\.?|Kč|Ft|lei|RM\b)?\)?`,
+  String.raw`(\(?)(-?)\s*([\p{Sc}]|(?<!\p{L})[A-Z]{3}\b|(?<!\p{L})[\p{L}]{1,3}\$|(?<!\p{L})R[Ss]?\b|(?<!\p{L})RM\b|zł|(?<!\p{L})kr\.?|Kč|(?<!\p{L})Ft|(?<!\p{L})lei)?\s*(${NUMBER})(-?)\s*([\p{Sc}]|[A-Z]{3}\b|zł|kr\.?|Kč|Ft\b|lei\b|RM\b)?\)?`,
   'gu',
 );
 
@@ -160,7 +157,9 @@ export function findAmounts(text: string, decimalComma = false): FoundAmount[] {
     const value = readNumber(m[4], decimalComma);
     if (value === null) continue;
     const before = m[3] ? currencyOf(m[3]) : undefined;
-    const after = m[6] ? currencyOf(m[6]) : undefined;
+    // A code after a count ("2 CUP") is a unit more often than a currency.
+    const after =
+      m[6] && (!/^[A-Z]{3}$/.test(m[6]) || /[.,]\d{2}$/.test(m[4])) ? currencyOf(m[6]) : undefined;
     const negative = m[1] === '(' || m[2] === '-' || m[5] === '-';
     found.push({
       value: negative && value > 0 ? -value : value,
@@ -184,12 +183,15 @@ export function parsePercentage(text: string, decimalComma = false): number | nu
   return m ? readNumber(m[1].replace(/^-/, ''), decimalComma) : null;
 }
 
-/** Currencies written anywhere in `text` (symbols, codes, names), as ISO codes in order. */
+/**
+ * Currencies a text's amounts are in, as ISO codes in order: a code or symbol written next
+ * to a number ("RM 9.00", "12,00 €"), and currency signs (the Unicode class) anywhere. A
+ * three-letter word elsewhere ("SDN BHD", "CUP") is not taken for a code.
+ */
 export function findCurrencies(text: string): string[] {
   const found: string[] = [];
-  for (const m of text.matchAll(/[\p{Sc}]|\b[A-Z]{3}\b|\b[\p{L}]{1,3}\$|\bRM\b|zł|\bkr\b|Kč/gu)) {
-    if (!SYMBOL_CHARS.test(m[0]) && !/^[A-Z]{3}$/.test(m[0]) && !/\$|RM|zł|kr|Kč/.test(m[0]))
-      continue;
+  for (const amount of findAmounts(text)) if (amount.currency) found.push(amount.currency);
+  for (const m of text.matchAll(/\p{Sc}/gu)) {
     const code = currencyOf(m[0]);
     if (code) found.push(code);
   }

@@ -161,7 +161,8 @@ export function collectCandidates(
     const cells = cellsOf(line);
     const whole = line.text.trim();
     const colon = COLON.exec(whole);
-    if (colon && looksLikeLabel(colon[1])) {
+    // A line of several cells is read cell by cell below ("Qty: 2   9.00" is two cells).
+    if (colon && cells.length <= 1 && looksLikeLabel(colon[1])) {
       push({
         label: colon[1],
         value: colon[2],
@@ -198,11 +199,30 @@ export function collectCandidates(
         });
       }
       if (!labelOnly) return;
+      // Label and value drawn on slightly different baselines (a scan's boxes): the value
+      // is the next line's cell to the right of the label, at nearly the same height.
+      const next = lines[index + 1];
+      if (i === cells.length - 1 && next && next.bbox.page === line.bbox.page) {
+        const offset = Math.abs(next.bbox.top - line.bbox.top);
+        const right = cellsOf(next).find((c) => c.left >= cell.right - 0.005);
+        if (right && offset < 0.6 * Math.max(line.bbox.height, next.bbox.height)) {
+          push({
+            label,
+            value: right.text,
+            relation: 'columns',
+            lineIndex: index + 1,
+            citation: cellCitation(next, right, 'Key Value'),
+          });
+        }
+      }
       // The value under its label: the cell below that overlaps it.
+      // A line of labels only is a table's header: its cells name columns, not values.
+      const header =
+        cells.length >= 3 || (cells.length >= 2 && cells.every((c) => looksLikeLabel(c.text)));
       for (const below of linesBelow(lines, index, options.linesBelow)) {
         const under = cellUnder(lines[below], cell);
         if (!under) continue;
-        if (options.multiLine && cells.length < 3) {
+        if (options.multiLine && !header) {
           const block = blockUnder(lines, below, under);
           if (block.length > 1) {
             push({
@@ -218,9 +238,9 @@ export function collectCandidates(
         push({
           label,
           value: under.text,
-          relation: cells.length >= 3 ? 'header' : 'below',
+          relation: header ? 'header' : 'below',
           lineIndex: below,
-          citation: cellCitation(lines[below], under, cells.length >= 3 ? 'Table' : 'Key Value'),
+          citation: cellCitation(lines[below], under, header ? 'Table' : 'Key Value'),
         });
         break;
       }

@@ -127,9 +127,15 @@ export function findDates(text: string, order: DateOrder = 'dmy'): FoundDate[] {
 
 /**
  * The order a document writes its numeric dates in: the order of its unambiguous ones
- * (a 25/12 or 12/25), else day-first unless the document is English and uses slashes.
+ * (a 25/12 or 12/25), else of its dates with month names ("August 3, 2014" against
+ * "3 August 2014"), else day-first, as most of the world writes them, unless the document
+ * is English, writes slashes and counts in US dollars.
  */
-export function documentDateOrder(text: string, language: string): DateOrder {
+export function documentDateOrder(
+  text: string,
+  language: string,
+  currencies: ReadonlySet<string> = new Set(),
+): DateOrder {
   let dmy = 0;
   let mdy = 0;
   let slashes = 0;
@@ -141,7 +147,11 @@ export function documentDateOrder(text: string, language: string): DateOrder {
     else if (second > 12 && first <= 12) mdy++;
   }
   if (dmy !== mdy) return dmy > mdy ? 'dmy' : 'mdy';
-  return language === 'en' && slashes > 0 ? 'mdy' : 'dmy';
+  // A document that writes "August 3, 2014" writes its numeric dates month-first too.
+  const monthFirst = [...text.matchAll(MONTH_DAY_YEAR)].filter((m) => monthNumber(m[1])).length;
+  const dayFirst = [...text.matchAll(DAY_MONTH_YEAR)].filter((m) => monthNumber(m[2])).length;
+  if (monthFirst !== dayFirst) return monthFirst > dayFirst ? 'mdy' : 'dmy';
+  return language === 'en' && slashes > 0 && currencies.has('USD') ? 'mdy' : 'dmy';
 }
 
 /** The first date in `text` as yyyy-mm-dd, or null. */

@@ -31,11 +31,12 @@ export function documentContext(lines: readonly LayoutLine[]): DocumentContext {
   // Two decimals after a comma ("34,73") against after a point ("34.73").
   const commas = (text.match(/\d,\d{2}(?!\d)/g) ?? []).length;
   const points = (text.match(/\d\.\d{2}(?!\d)/g) ?? []).length;
+  const currencies = findCurrencies(text);
   return {
     text,
     language,
-    dateOrder: documentDateOrder(text, language),
+    dateOrder: documentDateOrder(text, language, new Set(currencies)),
     decimalComma: commas > points,
-    currency: mostFrequent(findCurrencies(text)),
+    currency: mostFrequent(currencies),
   };
 }

@@ -5,7 +5,13 @@
  * assigned greedily, best pair first, so one value does not answer two fields.
  */
 import type { LayoutLine } from '../parse/layout.types.js';
-import { lineCitation, type Candidate, type Citation, type Relation } from './candidates.js';
+import {
+  cellsOf,
+  lineCitation,
+  type Candidate,
+  type Citation,
+  type Relation,
+} from './candidates.js';
 import type { DocumentContext } from './document-context.js';
 import { findDates } from './dates.js';
 import type { JsonSchema } from './extract-schema.js';
@@ -26,6 +32,30 @@ export interface Leaf {
 
 export const MISSING: Leaf = { kind: 'leaf', value: null, citations: [], confidence: 0 };
 
+const COLUMN_TOLERANCE = 0.015;
+
+/**
+ * Right edges shared by two or more amounts with cents: the columns a document's amounts
+ * are aligned in (totals blocks, price columns).
+ */
+export function moneyColumns(lines: readonly LayoutLine[]): number[] {
+  const edges: number[] = [];
+  for (const line of lines) {
+    for (const cell of cellsOf(line)) {
+      if (/\d[.,]\d{2}\s*\S{0,3}$/u.test(cell.text)) edges.push(cell.right);
+    }
+  }
+  edges.sort((a, b) => a - b);
+  const columns: number[] = [];
+  for (let i = 0; i < edges.length;) {
+    let j = i;
+    while (j + 1 < edges.length && edges[j + 1] - edges[i] < COLUMN_TOLERANCE) j++;
+    if (j > i) columns.push((edges[i] + edges[j]) / 2);
+    i = j + 1;
+  }
+  return columns;
+}
+
 /** A label this weak is no evidence that it names the field. */
 const MIN_LABEL_SCORE = 0.3;
 /** How much each way of pairing a label with its value is trusted. */
@@ -33,7 +63,8 @@ const RELATION_PRIOR: Record<Relation, number> = {
   colon: 1,
   columns: 0.95,
   below: 0.9,
-  header: 0.85,
+  // A table header names a column: one of its cells answers a scalar field less surely.
+  header: 0.65,
   inline: 0.75,
   line: 0.5,
 };
@@ -57,6 +88,8 @@ export interface Scored {
 
 export interface SearchSettings {
   similarity: LabelSimilarity;
+  /** Right edges (page fractions) where the document's amounts line up. */
+  moneyColumns: readonly number[];
   /** Fall back on unlabelled evidence (first date, document currency, letterhead). */
   fallbacks: boolean;
 }
@@ -97,8 +130,14 @@ export function scoreCandidates(
     )
       continue;
     let score = labelScore * RELATION_PRIOR[candidate.relation] * (0.6 + 0.4 * read.coverage);
-    // Totals come after what they add up: between equal labels the later amount wins.
-    if (field.kind === 'money') score += 0.02 * (candidate.lineIndex / Math.max(1, lineCount));
+    if (field.kind === 'money') {
+      // Totals come after what they add up: between equal labels the later amount wins.
+      score += 0.02 * (candidate.lineIndex / Math.max(1, lineCount));
+      // Amounts line up in a column; a number inside a label's text ("Total qty: 2") is
+      // off that column.
+      const right = candidate.citation.bbox.left + candidate.citation.bbox.width;
+      if (!settings.moneyColumns.some((c) => Math.abs(c - right) < COLUMN_TOLERANCE)) score *= 0.75;
+    }
     scored.push({ field, candidate, value: read.value, score, ambiguous: read.ambiguous });
   }
   return scored.sort((a, b) => b.score - a.score);

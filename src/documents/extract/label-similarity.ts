@@ -150,10 +150,34 @@ export function abbreviates(short: string, word: string): boolean {
   return true;
 }
 
+/** Weight of a description's words after its head phrase. */
+const TAIL_WEIGHT = 0.3;
+
+/**
+ * The head phrase of a description: its words up to the first clause or preposition
+ * ("The total amount of the invoice, including taxes" -> "The total amount").
+ */
+export function descriptionHead(description: string): string {
+  const words = description.split(/\s+/);
+  const end = words.findIndex(
+    (w, i) =>
+      i > 0 &&
+      (/^[,;:(]/.test(w) ||
+        /^(of|that|which|who|whose|where|when|for|on|in|at|to|from|by|with|as|including|excluding|per)$/i.test(
+          w.replace(/[,;:.]$/, ''),
+        )),
+  );
+  const head = end < 0 ? words : words.slice(0, end);
+  return head.join(' ').replace(/[,;:.]$/, '');
+}
+
 /** Lexical multilingual similarity: shared English concepts of label and field. */
 export class LexicalLabelSimilarity implements LabelSimilarity {
   private readonly labelCache = new Map<string, Set<string>>();
-  private readonly fieldCache = new Map<string, { name: Set<string>; text: Set<string> }>();
+  private readonly fieldCache = new Map<
+    string,
+    { name: Set<string>; text: Set<string>; head: Set<string> }
+  >();
 
   private labelConcepts(label: string): Set<string> {
     let concepts = this.labelCache.get(label);
@@ -164,13 +188,18 @@ export class LexicalLabelSimilarity implements LabelSimilarity {
     return concepts;
   }
 
-  private fieldConcepts(field: FieldText): { name: Set<string>; text: Set<string> } {
+  private fieldConcepts(field: FieldText): {
+    name: Set<string>;
+    text: Set<string>;
+    head: Set<string>;
+  } {
     const key = `${field.name}\u0000${field.title ?? ''}\u0000${field.description ?? ''}`;
     let concepts = this.fieldCache.get(key);
     if (!concepts) {
       const name = conceptsOf(`${humanize(field.name)} ${field.title ?? ''}`);
       const text = conceptsOf(field.description ?? '');
-      concepts = { name, text };
+      const head = conceptsOf(descriptionHead(field.description ?? ''));
+      concepts = { name, text, head };
       this.fieldCache.set(key, concepts);
     }
     return concepts;
@@ -179,7 +208,7 @@ export class LexicalLabelSimilarity implements LabelSimilarity {
   score(label: string, field: FieldText): number {
     const labelConcepts = this.labelConcepts(label);
     if (labelConcepts.size === 0) return 0;
-    const { name, text } = this.fieldConcepts(field);
+    const { name, text, head } = this.fieldConcepts(field);
     if (normalize(label) === humanize(field.name)) return 1;
     const fieldWords = [...name, ...text];
     // "Qty", "Amt", "Desc", "Nr": a label word that abbreviates a field word stands for it.
@@ -196,10 +225,15 @@ export class LexicalLabelSimilarity implements LabelSimilarity {
     const labelPrecision = inText / labelConcepts.size;
     // Named by the field's own name, less for words the label adds ("Total excl. VAT").
     const byName = nameCover * (0.5 + 0.5 * labelPrecision);
-    // Or every word of a short label is in the field's description ("Total" for "the
-    // total amount due").
+    // Or every word of a short label is in the field's description ("Total" for "the.
+    // total amount due"). Words after the description's head phrase ("the date of the
+    // receipt") say what the field belongs to, not what it is: they count for little.
+    const weighted = [...labelConcepts].reduce(
+      (sum, c) => sum + (name.has(c) || head.has(c) ? 1 : text.has(c) ? TAIL_WEIGHT : 0),
+      0,
+    );
     const byDescription =
-      text.size === 0 ? 0 : 0.8 * labelPrecision * Math.min(1, inText / 2 + 0.5);
+      text.size === 0 ? 0 : 0.8 * (weighted / labelConcepts.size) * Math.min(1, inText / 2 + 0.5);
     return Math.min(1, Math.max(byName, byDescription));
   }
 }

@@ -12,6 +12,7 @@ import {
   assignFields,
   fallbackFor,
   MISSING,
+  moneyColumns,
   scalarField,
   scoreCandidates,
   type Leaf,
@@ -96,7 +97,7 @@ export function schemaExtract(
   const context = documentContext(lines);
   const root = slotsOf(schema, '', '');
   const fields = scalarsOf(root);
-  const settings = { similarity, fallbacks: true };
+  const settings = { similarity, fallbacks: true, moneyColumns: moneyColumns(lines) };
   const ranked = new Map<string, Scored[]>(
     fields.map((f) => [f.key, scoreCandidates(f, candidates, context, settings, lines.length)]),
   );

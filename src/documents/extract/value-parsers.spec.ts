@@ -71,10 +71,12 @@ describe('dates', () => {
     );
   });
 
-  it('takes the order of a document from its unambiguous dates, else from its language', () => {
+  it('takes the order of a document from its unambiguous dates, its month names, else its habits', () => {
     expect(documentDateOrder('Date 03/04/2020, due 25/04/2020', 'en')).toBe('dmy');
     expect(documentDateOrder('Date 03/04/2020, due 04/25/2020', 'en')).toBe('mdy');
-    expect(documentDateOrder('Date 03/04/2020', 'en')).toBe('mdy');
+    expect(documentDateOrder('Dated August 3, 2020; due 03/09/2020', 'en')).toBe('mdy');
+    expect(documentDateOrder('Date 03/04/2020', 'en')).toBe('dmy');
+    expect(documentDateOrder('Date 03/04/2020', 'en', new Set(['USD']))).toBe('mdy');
     expect(documentDateOrder('Datum 03/04/2020', 'de')).toBe('dmy');
   });
 

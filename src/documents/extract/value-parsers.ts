@@ -1,5 +1,5 @@
 /** Turning text found next to a label into a value of the schema's type. */
-import { findAmounts, findCurrencies, parsePercentage } from './amounts.js';
+import { currencyOf, findAmounts, findCurrencies, parsePercentage } from './amounts.js';
 import { findDates, type DateOrder } from './dates.js';
 import { typeOf, type JsonSchema } from './extract-schema.js';
 import { normalize } from './text-match.js';
@@ -120,7 +120,12 @@ export function readValue(
       if (!amount) return null;
       const rest = t.slice(0, amount.index) + t.slice(amount.index + amount.length);
       // A value with letters around it ("12 items") is less a number than "12.00".
-      const coverage = /\p{L}{3}/u.test(rest) ? 0.5 : 1;
+      let coverage = /\p{L}{3}/u.test(rest) ? 0.5 : 1;
+      // Money is written with cents; a bare "2" beside "Total" is more likely a count.
+      if (kind === 'money' && !amount.decimals && amounts.some((a) => a.decimals)) coverage *= 0.5;
+      else if (kind === 'money' && !amount.decimals) coverage *= 0.7;
+      // A zero total is printed for what did not apply (no discount, no rounding).
+      if (kind === 'money' && amount.value === 0) coverage *= 0.25;
       return { value: kind === 'integer' ? Math.round(amount.value) : amount.value, coverage };
     }
     case 'percentage': {
@@ -128,7 +133,13 @@ export function readValue(
       return value === null ? null : { value, coverage: 1 };
     }
     case 'currency': {
-      const found = findCurrencies(t)[0];
+      // Beside an amount, or the value itself ("EUR", "Euro", "zł").
+      const found =
+        findCurrencies(t)[0] ??
+        t
+          .split(/[\s,;:()]+/)
+          .map((token) => (token.length <= 12 ? currencyOf(token) : undefined))
+          .find(Boolean);
       return found ? { value: found, coverage: 1 } : null;
     }
     case 'boolean': {
