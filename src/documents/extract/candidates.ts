@@ -63,7 +63,7 @@ export function cellsOf(line: LayoutLine): Cell[] {
 /** Text that can be a label: has letters, is short, and is not itself a number or date. */
 export function looksLikeLabel(text: string): boolean {
   const t = text.trim();
-  if (!/\p{L}{2}/u.test(t)) return false;
+  if (!/\p{L}{2}/u.test(t) || /@|www\.|:\/\//iu.test(t)) return false;
   const words = t.split(/\s+/);
   if (words.length > MAX_LABEL_WORDS || t.length > 60) return false;
   const digits = (t.match(/\d/g) ?? []).length;
@@ -171,6 +171,8 @@ export function collectCandidates(
         citation: lineCitation(line, 'Key Value'),
       });
     }
+    // Three or more cells that are all labels: a table's header row, not label-value pairs.
+    const headerRow = cells.length >= 3 && cells.every((c) => looksLikeLabel(c.text));
     cells.forEach((cell, i) => {
       const cellColon = COLON.exec(cell.text);
       const label = cellColon ? cellColon[1] : cell.text.replace(/[:：]\s*$/, '');
@@ -185,7 +187,7 @@ export function collectCandidates(
         });
       }
       const labelOnly = !cellColon || cellColon[2].trim() === '';
-      if (labelOnly && i + 1 < cells.length) {
+      if (labelOnly && i + 1 < cells.length && !headerRow) {
         push({
           label,
           value: cells[i + 1].text,

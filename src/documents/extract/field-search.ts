@@ -17,7 +17,7 @@ import { findDates } from './dates.js';
 import type { JsonSchema } from './extract-schema.js';
 import type { FieldText, LabelSimilarity } from './label-similarity.js';
 import { kindOf, readValue, type ValueKind } from './value-parsers.js';
-import { entityKindOf } from './wordnet-kinds.js';
+import { entityKindOf, type EntityKind } from './wordnet-kinds.js';
 import { humanize } from './text-match.js';
 import { unlabelledOrganization, unlabelledPlace } from './unlabelled.js';
 
@@ -69,9 +69,29 @@ const RELATION_PRIOR: Record<Relation, number> = {
   line: 0.5,
 };
 
+const labelKindCache = new Map<string, ValueKind>();
+
+function labelKinds(label: string): ValueKind {
+  let kind = labelKindCache.get(label);
+  if (kind === undefined) {
+    kind = kindOf(label, { type: 'string' });
+    if (labelKindCache.size > 10_000) labelKindCache.clear();
+    labelKindCache.set(label, kind);
+  }
+  return kind;
+}
+
+/** Mostly letters: a name or an address rather than a code. */
+function wordy(text: string): boolean {
+  const compact = text.replace(/\s/g, '');
+  return compact.length > 0 && (compact.match(/\p{L}/gu) ?? []).length / compact.length >= 0.5;
+}
+
 export interface ScalarField {
   /** Path of the field in the schema, for the result. */
   key: string;
+  /** What WordNet says the field's head noun names, for text fields. */
+  entity?: EntityKind;
   name: string;
   schema: JsonSchema;
   kind: ValueKind;
@@ -95,11 +115,13 @@ export interface SearchSettings {
 }
 
 export function scalarField(key: string, name: string, schema: JsonSchema): ScalarField {
+  const kind = kindOf(name, schema);
   return {
     key,
     name,
     schema,
-    kind: kindOf(name, schema),
+    kind,
+    entity: kind === 'text' ? entityKindOf(humanize(name).split(' ')) : undefined,
     text: { name, title: schema.title, description: schema.description },
   };
 }
@@ -121,6 +143,12 @@ export function scoreCandidates(
       labelScores.set(candidate.label, labelScore);
     }
     if (labelScore < MIN_LABEL_SCORE) continue;
+    // A label that announces a number or code ("Company No.") does not name a text field.
+    if (field.kind === 'text' && labelKinds(candidate.label) === 'identifier') continue;
+    // Names of parties are words, not codes; labels found inside running text are for
+    // values with a shape (dates, amounts, codes).
+    if (field.entity && !wordy(candidate.value)) continue;
+    if (field.kind === 'text' && candidate.relation === 'inline') continue;
     const read = readValue(candidate.value, field.kind, field.schema, context);
     if (!read) continue;
     // An identifier that is all date is a date printed beside a "No." column.
@@ -218,7 +246,7 @@ export function fallbackFor(
     return undefined;
   }
   if (field.kind !== 'text') return undefined;
-  const entity = entityKindOf(humanize(field.name).split(' '));
+  const entity = field.entity;
   if (entity === 'organization') {
     const found = unlabelledOrganization(lines);
     return found ? low(found.text, found.line) : undefined;

@@ -35,6 +35,12 @@ export interface SchemaExtractOptions {
   similarity?: LabelSimilarity;
 }
 
+/**
+ * Below this a labelled text value ("Name: ...") yields to a letterhead's organization or
+ * address, when the field is one.
+ */
+const WEAK_LABELLED = 0.45;
+
 let sharedSimilarity: LabelSimilarity | undefined;
 
 /** The similarity used when none is given: built once, its caches shared by requests. */
@@ -105,7 +111,8 @@ export function schemaExtract(
   if (options.deep) crossCheck(fields, ranked, assigned, context);
   const takenDates = new Set([...assigned.values()].map((leaf) => String(leaf.value)));
   for (const field of fields) {
-    if (assigned.has(field.key)) continue;
+    const weak = (assigned.get(field.key)?.confidence ?? 0) < WEAK_LABELLED;
+    if (assigned.has(field.key) && !(weak && field.kind === 'text')) continue;
     const fallback = fallbackFor(field, lines, context, takenDates);
     if (fallback) {
       assigned.set(field.key, fallback);

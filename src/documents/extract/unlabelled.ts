@@ -7,54 +7,110 @@ import { findDates } from './dates.js';
 import { isDocumentVocabulary } from './label-similarity.js';
 
 /** Lines of the first page looked at for a letterhead. */
-const HEAD_LINES = 8;
-const ADDRESS_LINES = 5;
+const HEAD_LINES = 14;
+const ADDRESS_LINES = 6;
 
 const LABEL_PAIR = /^[^:：]{1,40}[:：]\s*\S/u;
-/** Contact and registration lines end an address: e-mail, web, long digit runs (phone). */
+/** Contact lines end an address: e-mail, web, long digit runs (telephone numbers). */
 const CONTACT = /@|www\.|https?:|\d[\d\s\-()]{7,}\d/iu;
+/** A company registration number: digits with a check letter ("933109-X", "JM0517726"). */
+const REGISTRATION = /\b\d{5,}-?[A-Z]\b|\b[A-Z]{1,3}\d{6,}(?:-[A-Z])?\b/u;
 
 function letters(text: string): number {
   return (text.match(/\p{L}/gu) ?? []).length;
 }
 
+/** A name with a registration number or bracketed code after it, without them. */
+function withoutRegistration(text: string): string {
+  return text
+    .replace(/\s*\([^()]*\d[^()]*\)?\s*$/u, '')
+    .replace(new RegExp(`\\s*${REGISTRATION.source}\\s*$`, 'u'), '')
+    .trim();
+}
+
 function nameLike(text: string): boolean {
-  const t = text.trim();
+  const t = withoutRegistration(text.trim());
   if (letters(t) < 3 || letters(t) / t.replace(/\s/g, '').length < 0.5) return false;
-  if (LABEL_PAIR.test(t) || findDates(t).length > 0) return false;
+  if (LABEL_PAIR.test(t) || /[:：]$/u.test(t) || findDates(t).length > 0 || CONTACT.test(t))
+    return false;
   return !isDocumentVocabulary(t);
 }
 
-/** The first name-like line at the top of page 1 (the larger of two close ones). */
+function addressLike(text: string, first: boolean): boolean {
+  const t = text.trim();
+  if (letters(t) < 2 || CONTACT.test(t) || findDates(t).length > 0) return false;
+  if (REGISTRATION.test(t) || isDocumentVocabulary(t)) return false;
+  // The first line of an address has a number (house, lot, floor, postcode).
+  return !first || /\d/.test(t);
+}
+
+function headOf(lines: readonly LayoutLine[]): LayoutLine[] {
+  const page = lines[0]?.bbox.page;
+  return lines.slice(0, HEAD_LINES).filter((l) => l.bbox.page === page);
+}
+
+/** The address block of the letterhead: lines from the first numbered one. */
+function addressBlock(head: readonly LayoutLine[]): { start: number; end: number } | undefined {
+  for (let start = 1; start < head.length; start++) {
+    if (!addressLike(head[start].text, true)) continue;
+    // An address is under a name: a line of digits alone is a code, not an address.
+    if (letters(head[start].text) < 4) continue;
+    let end = start;
+    while (
+      end + 1 < head.length &&
+      end + 1 - start < ADDRESS_LINES &&
+      addressLike(head[end + 1].text, false) &&
+      !LABEL_PAIR.test(head[end + 1].text.trim())
+    ) {
+      end++;
+    }
+    return { start, end };
+  }
+  return undefined;
+}
+
+const unbalanced = (text: string, open: string, close: string) =>
+  text.split(open).length !== text.split(close).length;
+
+/**
+ * Whether `line` carries on the name begun on `above`: a bracket or "&" left open, or a
+ * short tail ("SDN BHD", "ELECTRICAL") set in the same size of type.
+ */
+function continuesName(above: LayoutLine, line: LayoutLine, text: string): boolean {
+  const prior = above.text.trim();
+  if (/[&(,-]$/u.test(prior) || (unbalanced(prior, '(', ')') && unbalanced(text, '(', ')')))
+    return true;
+  const sameSize = Math.abs(above.size - line.size) <= 0.2 * Math.max(above.size, line.size);
+  return sameSize && text.split(/\s+/).length <= 3;
+}
+
+/** The organization's name: the name-like line nearest above its address, else the first. */
 export function unlabelledOrganization(
   lines: readonly LayoutLine[],
 ): { text: string; line: LayoutLine; index: number } | undefined {
-  const head = lines.slice(0, HEAD_LINES).filter((l) => l.bbox.page === lines[0]?.bbox.page);
-  const candidates = head
-    .map((line, index) => ({ line, index, text: line.text.trim() }))
-    .filter((c) => nameLike(c.text));
-  if (candidates.length === 0) return undefined;
-  const [first, second] = candidates;
-  if (second && second.index <= first.index + 1 && second.line.size > first.line.size * 1.3)
-    return second;
-  return first;
+  const head = headOf(lines);
+  const block = addressBlock(head);
+  let index = -1;
+  if (block) {
+    for (let i = block.start - 1; i >= 0 && index < 0; i--) if (nameLike(head[i].text)) index = i;
+  }
+  if (index < 0) index = head.findIndex((l) => nameLike(l.text));
+  if (index < 0) return undefined;
+  let text = withoutRegistration(head[index].text.trim());
+  // A name broken over two lines ("HOME MASTER HARDWARE &" / "ELECTRICAL").
+  const above = head[index - 1];
+  if (above && nameLike(above.text) && continuesName(above, head[index], text))
+    text = `${withoutRegistration(above.text.trim())} ${text}`;
+  return { text: text === '' ? head[index].text.trim() : text, line: head[index], index };
 }
 
 /** The address lines under the letterhead's name, joined by spaces. */
 export function unlabelledPlace(
   lines: readonly LayoutLine[],
 ): { text: string; lines: LayoutLine[] } | undefined {
-  const organization = unlabelledOrganization(lines);
-  if (!organization) return undefined;
-  const taken: LayoutLine[] = [];
-  for (let i = organization.index + 1; i < lines.length && taken.length < ADDRESS_LINES; i++) {
-    const text = lines[i].text.trim();
-    if (LABEL_PAIR.test(text) || CONTACT.test(text) || findDates(text).length > 0) break;
-    if (letters(text) === 0) break;
-    // A registration number in brackets right under the name is not the address.
-    if (taken.length === 0 && /^\(?[\w-]*\d[\w-]*\)?$/u.test(text)) continue;
-    taken.push(lines[i]);
-  }
-  if (taken.length === 0 || !taken.some((l) => /\d/.test(l.text))) return undefined;
+  const head = headOf(lines);
+  const block = addressBlock(head);
+  if (!block) return undefined;
+  const taken = head.slice(block.start, block.end + 1);
   return { text: taken.map((l) => l.text.trim()).join(' '), lines: taken };
 }
