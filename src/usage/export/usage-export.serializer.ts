@@ -16,17 +16,27 @@ export function exportJson(orgId: string, query: UsageExportQuery, dataJson: str
 
 export const CSV_HEADER = 'date,group,credits,requestCount\r\n';
 
-/** RFC 4180: a field with a comma, quote, CR or LF is quoted, and quotes are doubled. */
+/**
+ * RFC 4180: a field with a comma, quote, CR or LF is quoted and its quotes doubled. A
+ * semicolon or a tab is quoted too: spreadsheets in locales whose list separator is `;` (or
+ * that sniff tabs) would otherwise split the field.
+ */
 export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+  return /[",;\t\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
 /**
- * Spreadsheet programs execute cells that start with =, +, - or @; a group value is
- * customer-controlled metadata, so such cells are prefixed with a single quote.
+ * A cell a spreadsheet would read as a formula: one starting with =, +, -, @, a tab or a
+ * carriage return, also after leading whitespace (spreadsheets trim it before deciding).
+ */
+const FORMULA_START = /^(?:[\t\r]|\s*[=+\-@])/u;
+
+/**
+ * OWASP CSV injection guard: a group value is customer-controlled metadata, so a cell that
+ * could start a formula is prefixed with a single quote, then quoted as RFC 4180 requires.
  */
 export function csvText(value: string): string {
-  return csvField(/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+  return csvField(FORMULA_START.test(value) ? `'${value}` : value);
 }
 
 export function csvRow(r: UsageExportRow): string {
