@@ -14,6 +14,8 @@ const MEANINGS: Record<string, string> = {
   '415': 'The body has a content type the operation does not take',
   '422': 'The request failed validation',
   '431': 'The request headers are larger than the limit',
+  '502': "A URL input's server failed: an invalid redirect, the connection lost mid-body",
+  '504': 'A URL input took longer than the fetch time limit, or a sync request its wait limit',
   '503': 'The service is unavailable (starting, draining or a queue is full); see `Retry-After`',
 };
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -41,6 +43,8 @@ export function declareFrameworkResponses(document: OpenAPIObject, surface: Surf
       const statuses = ['400', '408', '431', '503'];
       if (hasPathParams) statuses.push('404', '414');
       if (operation.requestBody) statuses.push('413', '415');
+      // Processing bodies may name URL inputs, fetched before or while the job runs.
+      if (processing && operation.requestBody) statuses.push('502', '504');
       if (hasInput) statuses.push('422');
       if (!processing && (operation.security?.length ?? 0) > 0) statuses.push('403');
       for (const status of statuses) {

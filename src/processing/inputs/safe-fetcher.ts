@@ -127,7 +127,7 @@ export class SafeFetcher implements BeforeApplicationShutdown {
         const location = response.headers.location;
         await response.body.dump();
         if (typeof location !== 'string') break;
-        url = new URL(location, url);
+        url = redirectTarget(location, url);
         continue;
       }
       if (response.statusCode < 200 || response.statusCode >= 300) {
@@ -145,13 +145,18 @@ export class SafeFetcher implements BeforeApplicationShutdown {
       }
       const chunks: Buffer[] = [];
       let size = 0;
-      for await (const chunk of response.body) {
-        size += (chunk as Buffer).length;
-        if (size > maxBytes) {
-          discard(response.body);
-          throw tooLarge(maxBytes);
+      try {
+        for await (const chunk of response.body) {
+          size += (chunk as Buffer).length;
+          if (size > maxBytes) {
+            discard(response.body);
+            throw tooLarge(maxBytes);
+          }
+          chunks.push(chunk as Buffer);
         }
-        chunks.push(chunk as Buffer);
+      } catch (error) {
+        discard(response.body);
+        throw error instanceof ProcessingError ? error : this.upstreamError(url, error, true);
       }
       const type = response.headers['content-type'];
       return {
@@ -201,19 +206,63 @@ export class SafeFetcher implements BeforeApplicationShutdown {
       if (error instanceof ProcessingError) throw error;
       const cause = (error as { cause?: unknown }).cause;
       if (cause instanceof ProcessingError) throw cause;
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new ProcessingError(
-        'INPUT_FETCH_FAILED',
-        `Fetching ${url.host} failed: ${reason}`,
-        400,
+      throw this.upstreamError(url, error, false);
+    }
+  }
+
+  /**
+   * What a failed fetch answers: past the time limit (headers or body) 504
+   * `INPUT_FETCH_TIMEOUT`; the connection failing while the body was read (a reset) 502
+   * `INPUT_FETCH_INTERRUPTED`; any other failure to connect 400 `INPUT_FETCH_FAILED`.
+   * Each names the host and the reason.
+   */
+  private upstreamError(url: URL, error: unknown, readingBody: boolean): ProcessingError {
+    const timeoutMs = this.config.processing.fetchTimeoutMs;
+    if (isTimeout(error)) {
+      return new ProcessingError(
+        'INPUT_FETCH_TIMEOUT',
+        `Fetching ${url.host} took longer than ${timeoutMs} ms`,
+        504,
       );
     }
+    const reason = error instanceof Error ? error.message : String(error);
+    return readingBody
+      ? new ProcessingError(
+          'INPUT_FETCH_INTERRUPTED',
+          `Fetching ${url.host} failed while reading the body: ${reason}`,
+          502,
+        )
+      : new ProcessingError('INPUT_FETCH_FAILED', `Fetching ${url.host} failed: ${reason}`, 400);
   }
 
   /** After the workers' grace period: aborts fetches still running (their tasks are retried). */
   async beforeApplicationShutdown(): Promise<void> {
     await this.agent.destroy().catch(() => undefined);
   }
+}
+
+/** A redirect's target, or 502 `INPUT_REDIRECT_INVALID` when its Location is no URL. */
+function redirectTarget(location: string, from: URL): URL {
+  try {
+    return new URL(location, from);
+  } catch {
+    throw new ProcessingError(
+      'INPUT_REDIRECT_INVALID',
+      `Fetching ${from.host} redirected to an invalid URL: ${JSON.stringify(location.slice(0, 200))}`,
+      502,
+    );
+  }
+}
+
+/** undici's header and body time-outs, and the abort of the request's overall time limit. */
+function isTimeout(error: unknown): boolean {
+  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
+  return (
+    name === 'TimeoutError' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT'
+  );
 }
 
 /** The refusal of a host whose addresses include a blocked one (or that has none). */
