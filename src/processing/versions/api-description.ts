@@ -10,6 +10,8 @@ import { declareFrameworkResponses } from '../../common/openapi/framework-respon
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { requestModelSchemas } from '../requests/request-schema.js';
+import { applyRequestExamples } from './api-examples.js';
+import { applyLinks } from './api-links.js';
 import { apiVersion } from './api-version.js';
 import { applyOperationIds } from './operation-ids.js';
 
@@ -53,6 +55,8 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
   declareFrameworkResponses(document, { isProcessing });
   closeDashboardBodies(document);
   applyOperationIds(document.paths);
+  applyLinks(document);
+  applyRequestExamples(document);
   return document;
 }
 

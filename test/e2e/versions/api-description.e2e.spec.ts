@@ -168,6 +168,59 @@ describe('the OpenAPI description and the reference page', () => {
     expect(exportOp.parameters.find((p: Json) => p.name === 'product').schema.type).toBe('array');
   });
 
+  it('gives every request body an example, and links from what creates to what reads and deletes', () => {
+    for (const { method, path: p, op } of operations(doc)) {
+      for (const [type, media] of Object.entries((op.requestBody?.content ?? {}) as Json)) {
+        const where = `${method.toUpperCase()} ${p} ${type}`;
+        expect([where, (media as Json).example !== undefined]).toEqual([where, true]);
+      }
+    }
+    const linksOf = (p: string, method: string, status: string) =>
+      doc.paths[p][method].responses[status].links as Record<string, Json>;
+    expect(linksOf('/classify_async', 'post', '200').GetJob).toEqual({
+      operationId: 'getJob',
+      description: expect.any(String),
+      parameters: { job_id: '$response.body#/job_id' },
+    });
+    expect(
+      linksOf('/api/v1/orgs/{orgId}/processing-keys', 'post', '201').RevokeProcessingKey,
+    ).toMatchObject({
+      operationId: 'revokeProcessingKey',
+      parameters: { orgId: '$request.path.orgId', keyId: '$response.body#/keyId' },
+    });
+    expect(linksOf('/upload', 'post', '200').ParseUploadedFile.requestBody).toEqual({
+      input: '$response.body#/file_id',
+    });
+    const ids = new Set(operations(doc).map(({ op }) => op.operationId as string));
+    for (const { op } of operations(doc)) {
+      for (const response of Object.values(op.responses as Record<string, Json>)) {
+        for (const link of Object.values((response.links ?? {}) as Record<string, Json>)) {
+          expect(ids.has(link.operationId)).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('declares the statuses the HTTP layer answers, each with the error body of its surface', () => {
+    for (const { method, path: p, op } of operations(doc)) {
+      const where = `${method.toUpperCase()} ${p}`;
+      const expected = ['400', '408', '431', '503'];
+      if (p.includes('{')) expected.push('404', '414');
+      if (op.requestBody) expected.push('413', '415', '422');
+      expect([where, Object.keys(op.responses)]).toEqual([where, expect.arrayContaining(expected)]);
+      for (const [code, response] of Object.entries(op.responses as Record<string, Json>)) {
+        if (Number(code) < 400) continue;
+        const dashboard = p.startsWith('/api/v1/');
+        const schema = code === '422' && !dashboard ? 'HTTPValidationError' : 'ApiError';
+        expect([where, code, response.content]).toEqual([
+          where,
+          code,
+          { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+        ]);
+      }
+    }
+  });
+
   it('declares bearer security exactly on the operations that refuse a request without a key', async () => {
     const schemes = doc.components.securitySchemes;
     expect(Object.keys(schemes).sort()).toEqual(['AccountBearer', 'SkippableHTTPBearer']);
