@@ -18,6 +18,7 @@ node scripts/install-encoder.mjs --strict
 started_kafka=""
 started_redis=""
 started_clickhouse=""
+started_shards=""
 cleanup() {
   local status=$?
   trap - EXIT INT TERM
@@ -25,6 +26,9 @@ cleanup() {
   if [[ -n "$started_redis" ]]; then REDIS_PORT="$started_redis" bash scripts/redis.sh stop || true; fi
   if [[ -n "$started_clickhouse" ]]; then
     CLICKHOUSE_HTTP_PORT="$started_clickhouse" bash scripts/clickhouse.sh reset || true
+  fi
+  if [[ -n "$started_shards" ]]; then
+    CLICKHOUSE_SHARD_PORTS="$started_shards" bash scripts/clickhouse-shards.sh reset || true
   fi
   exit "$status"
 }
@@ -34,7 +38,7 @@ trap 'exit 143' TERM
 
 # Free ports rather than the defaults: a developer's own broker, or another checkout's test
 # run on the same machine, is never touched.
-mapfile -t ports < <(node scripts/free-ports.mjs 5)
+mapfile -t ports < <(node scripts/free-ports.mjs 9)
 
 if [[ -z "${TEST_KAFKA_BROKERS:-}" ]]; then
   started_kafka="${ports[0]}"
@@ -54,8 +58,14 @@ if [[ -z "${TEST_CLICKHOUSE_URL:-}" ]]; then
   TEST_CLICKHOUSE_URL="$(sed -n 's/^export CLICKHOUSE_URL=//p' <<<"$clickhouse_env")"
   export TEST_CLICKHOUSE_URL
 fi
+if [[ -z "${TEST_CLICKHOUSE_SHARD_URLS:-}" ]]; then
+  started_shards="${ports[5]} ${ports[6]} ${ports[7]} ${ports[8]}"
+  shards_env="$(CLICKHOUSE_SHARD_PORTS="$started_shards" bash scripts/clickhouse-shards.sh start)"
+  TEST_CLICKHOUSE_SHARD_URLS="$(sed -n 's/^export CLICKHOUSE_SHARD_URLS=//p' <<<"$shards_env")"
+  export TEST_CLICKHOUSE_SHARD_URLS
+fi
 echo "test-all.sh: TEST_KAFKA_BROKERS=${TEST_KAFKA_BROKERS} TEST_REDIS_URL=${TEST_REDIS_URL}" \
-  "TEST_CLICKHOUSE_URL=${TEST_CLICKHOUSE_URL}" >&2
+  "TEST_CLICKHOUSE_URL=${TEST_CLICKHOUSE_URL} TEST_CLICKHOUSE_SHARD_URLS=${TEST_CLICKHOUSE_SHARD_URLS}" >&2
 
 # A native crash in a process a spec starts (a server, the CLI) leaves a core dump in its
 # working directory, the repository; its backtrace is printed so a CI log shows where.

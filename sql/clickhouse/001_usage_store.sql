@@ -45,7 +45,9 @@ CREATE TABLE IF NOT EXISTS {database}.metadata_key_rejections (
   org_id String,
   meta_key String,
   rejected_at DateTime('UTC'),
-  reason String
+  reason String,
+  -- Cluster mode: which shard the row is for (every shard gets one); 0 on one server.
+  shard_hint UInt32
 ) ENGINE = ReplacingMergeTree ORDER BY (org_id, meta_key);
 
 -- The rollups the export reads, as in the DuckDB store; SummingMergeTree adds rows of one

@@ -56,6 +56,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (usage.store.kind === 'clickhouse' && usage.store.clickhouseUrl === null) {
     throw new ConfigError('CLICKHOUSE_URL', 'required when USAGE_STORE=clickhouse');
   }
+  if (usage.store.clickhouseCluster !== null && usage.store.clickhouseShardUrls.length === 0) {
+    throw new ConfigError('CLICKHOUSE_SHARD_URLS', 'required when CLICKHOUSE_CLUSTER is set');
+  }
   const { url: redisUrl, ...redis } = operations.redis;
   const routed = ALL_ROLLOUT_KEYS.filter((key) => operations.rollout[key] > 0);
   if (redisUrl === null && routed.length > 0) {

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-type ServiceName = 'kafka' | 'redis' | 'clickhouse';
+type ServiceName = 'kafka' | 'redis' | 'clickhouse' | 'clickhouse-shards';
 
 /** A service this run started: the script's variables (ports) that select its instance. */
 interface OwnedService {
@@ -89,7 +89,9 @@ async function provide(
             CLICKHOUSE_HTTP_PORT: String(http),
             CLICKHOUSE_TCP_PORT: String(tcp),
           }))
-        : await freePorts(1).then(([port]) => ({ REDIS_PORT: String(port) }));
+        : name === 'clickhouse-shards'
+          ? await freePorts(4).then((ports) => ({ CLICKHOUSE_SHARD_PORTS: ports.join(' ') }))
+          : await freePorts(1).then(([port]) => ({ REDIS_PORT: String(port) }));
   // Recorded before starting, so a start that fails half-way is still cleaned up.
   owned.push({ name, env });
   return serviceScript(root, name, 'start', env);
@@ -122,9 +124,9 @@ function watchForOrphans(root: string, owned: OwnedService[]): number | undefine
 }
 
 /**
- * Jest global setup: the real Kafka broker, Redis and ClickHouse server the integration
- * specs use. `scripts/test-all.sh` (CI) starts them itself and passes TEST_KAFKA_BROKERS,
- * TEST_REDIS_URL and TEST_CLICKHOUSE_URL; when a developer runs jest directly without them, they are provided here
+ * Jest global setup: the real Kafka broker, Redis, ClickHouse server and two-shard ClickHouse
+ * cluster the integration specs use. `scripts/test-all.sh` (CI) starts them itself and passes
+ * TEST_KAFKA_BROKERS, TEST_REDIS_URL, TEST_CLICKHOUSE_URL and TEST_CLICKHOUSE_SHARD_URLS; when a developer runs jest directly without them, they are provided here
  * and the workers inherit the variables. DOCPROC_TEST_SERVICES=none (or a list such as
  * `redis`) limits this for quick unit-only runs; specs needing a missing service then fail
  * with a message saying so.
@@ -134,7 +136,9 @@ export default async function globalSetup(
   projectConfig: { rootDir: string },
 ): Promise<void> {
   const root = projectConfig.rootDir;
-  const wanted = (process.env.DOCPROC_TEST_SERVICES ?? 'kafka,redis,clickhouse').split(',');
+  const wanted = (
+    process.env.DOCPROC_TEST_SERVICES ?? 'kafka,redis,clickhouse,clickhouse-shards'
+  ).split(',');
   const owned: OwnedService[] = [];
   const tasks: Promise<void>[] = [];
   if (wanted.includes('kafka') && !process.env.TEST_KAFKA_BROKERS) {
@@ -155,6 +159,13 @@ export default async function globalSetup(
     tasks.push(
       provide(root, 'clickhouse', owned).then((out) => {
         process.env.TEST_CLICKHOUSE_URL = out.CLICKHOUSE_URL;
+      }),
+    );
+  }
+  if (wanted.includes('clickhouse-shards') && !process.env.TEST_CLICKHOUSE_SHARD_URLS) {
+    tasks.push(
+      provide(root, 'clickhouse-shards', owned).then((out) => {
+        process.env.TEST_CLICKHOUSE_SHARD_URLS = out.CLICKHOUSE_SHARD_URLS;
       }),
     );
   }

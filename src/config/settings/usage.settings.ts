@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { filePath, fixed, float, int, oneOf, optionalText, text } from '../setting.js';
+import { filePath, fixed, float, int, list, oneOf, optionalText, text } from '../setting.js';
 import { MiB } from './shared.js';
 
 /* The usage plane: the event normalizer, metadata key cardinality, rollups, the export's
@@ -61,6 +61,24 @@ export const USAGE_SETTINGS = {
         pattern: { regex: /^[A-Za-z_][A-Za-z0-9_]{0,62}$/, message: 'must be a plain identifier' },
       },
       'The ClickHouse database that holds the usage tables (created by the migrations when missing).',
+    ),
+    clickhouseCluster: optionalText(
+      'CLICKHOUSE_CLUSTER',
+      {
+        pattern: { regex: /^[A-Za-z_][A-Za-z0-9_]{0,62}$/, message: 'must be a plain identifier' },
+      },
+      "A cluster of the server's `remote_servers` to spread the usage tables over: each shard holds its part in `<CLICKHOUSE_DATABASE>_shard`, and `CLICKHOUSE_DATABASE` holds `Distributed` tables over them. Unset: one server.",
+    ),
+    clickhouseShardUrls: list(
+      'CLICKHOUSE_SHARD_URLS',
+      {
+        item: {
+          regex: /^https?:\/\/[^\s/,]+\/?$/,
+          message: 'each shard must be an http(s) URL such as http://10.0.0.2:8123',
+        },
+        type: 'list of URLs',
+      },
+      "With `CLICKHOUSE_CLUSTER`: every shard's HTTP interface, `CLICKHOUSE_URL`'s server among them (the migrations create each shard's tables there).",
     ),
   },
   rollupClusterIntervalMs: int(

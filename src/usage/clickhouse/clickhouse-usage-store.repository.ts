@@ -62,7 +62,7 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
        WHERE (day, event_key) NOT IN (
          SELECT day, event_key FROM ${db}.usage_events
          WHERE day BETWEEN {first:Date} AND {last:Date} AND has({days:Array(Date)}, day)
-           AND event_key IN (SELECT MD5(concat(source, '\\0', event_id)) FROM usage_staging)
+           AND event_key GLOBAL IN (SELECT MD5(concat(source, '\\0', event_id)) FROM usage_staging)
        )`,
       { days, first: days[0], last: days[days.length - 1] },
       session,
@@ -85,7 +85,8 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
               meta_keys, meta_values, now()
        FROM batch_new`,
       {},
-      session,
+      // On a cluster the statement returns once every shard stored its part (queryable).
+      { ...session, settings: { insert_distributed_sync: 1 } },
     );
     const newlyRejectedKeys = carriesMetadata ? await this.trackCardinality(rule, session) : [];
     return {
@@ -113,10 +114,12 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
     }>(
       `SELECT org_id, meta_key, uniqExact(meta_value) AS distinct_values, sum(request_count) AS events
        FROM ${db}.usage_daily_metadata_value
-       WHERE (org_id, meta_key) IN (
+       WHERE (org_id, meta_key) GLOBAL IN (
          SELECT DISTINCT org_id, meta_key FROM batch_new ARRAY JOIN meta_keys AS meta_key
        )
-         AND (org_id, meta_key) NOT IN (SELECT org_id, meta_key FROM ${db}.metadata_key_rejections)
+         AND (org_id, meta_key) GLOBAL NOT IN (
+           SELECT org_id, meta_key FROM ${db}.metadata_key_rejections
+         )
        GROUP BY org_id, meta_key`,
       {},
       session,
@@ -133,13 +136,31 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
     const rejected = observed.filter((o) => o.rejectedReason !== null);
     for (const o of rejected) {
       await this.clickhouse.command(
-        `INSERT INTO ${db}.metadata_key_rejections (org_id, meta_key, rejected_at, reason)
-         VALUES ({org:String}, {key:String}, now(), {reason:String})`,
-        { org: o.orgId, key: o.key, reason: o.rejectedReason as string },
+        `INSERT INTO ${db}.metadata_key_rejections (org_id, meta_key, rejected_at, reason, shard_hint)
+         SELECT {org:String}, {key:String}, now(), {reason:String}, toUInt32(number)
+         FROM numbers({shards:UInt32})`,
+        {
+          org: o.orgId,
+          key: o.key,
+          reason: o.rejectedReason as string,
+          shards: await this.shards(),
+        },
+        { settings: { insert_distributed_sync: 1 } },
       );
     }
     await this.metadataKeys.recordObserved(observed);
     return rejected.map((o) => ({ orgId: o.orgId, key: o.key }));
+  }
+
+  /** Shards of CLICKHOUSE_CLUSTER (a rejected key is recorded on each), 1 on one server. */
+  private async shards(): Promise<number> {
+    const { cluster } = this.clickhouse;
+    if (cluster === null) return 1;
+    const [row] = await this.clickhouse.rows<{ n: string }>(
+      'SELECT uniqExact(shard_num) AS n FROM system.clusters WHERE cluster = {cluster:String}',
+      { cluster },
+    );
+    return Number(row.n);
   }
 
   /** Nothing to do: ClickHouse merges the rollups' rows of one key in the background. */

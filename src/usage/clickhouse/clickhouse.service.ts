@@ -19,6 +19,10 @@ export type StatementListener = (sent: SentStatement) => void;
 interface CallOptions {
   /** Statements of one session share its temporary tables (one write's staging). */
   sessionId?: string;
+  /** Another server than CLICKHOUSE_URL's (a shard, for its own tables' DDL). */
+  url?: string;
+  /** Settings of this statement (e.g. a synchronous insert into a Distributed table). */
+  settings?: Record<string, string | number>;
 }
 
 /**
@@ -31,6 +35,7 @@ interface CallOptions {
 export class ClickHouseService implements OnApplicationShutdown {
   private readonly logger = new Logger(ClickHouseService.name);
   private client: ClickHouseClient | null = null;
+  private readonly shardClients = new Map<string, ClickHouseClient>();
   private readonly listeners = new Set<StatementListener>();
   readonly database: string;
 
@@ -38,11 +43,30 @@ export class ClickHouseService implements OnApplicationShutdown {
     this.database = config.usage.store.clickhouseDatabase;
   }
 
-  private connection(): ClickHouseClient {
+  /** CLICKHOUSE_CLUSTER, or null on one server. */
+  get cluster(): string | null {
+    return this.config.usage.store.clickhouseCluster;
+  }
+
+  get shardUrls(): string[] {
+    return this.config.usage.store.clickhouseShardUrls;
+  }
+
+  private connection(url?: string): ClickHouseClient {
+    if (url !== undefined) {
+      let shard = this.shardClients.get(url);
+      if (!shard) this.shardClients.set(url, (shard = this.newClient(url)));
+      return shard;
+    }
     if (this.client) return this.client;
-    const url = this.config.usage.store.clickhouseUrl;
-    if (url === null) throw new Error('CLICKHOUSE_URL is not set');
-    this.client = createClient({
+    const configured = this.config.usage.store.clickhouseUrl;
+    if (configured === null) throw new Error('CLICKHOUSE_URL is not set');
+    this.client = this.newClient(configured);
+    return this.client;
+  }
+
+  private newClient(url: string): ClickHouseClient {
+    return createClient({
       url,
       // 18.x answers gzip only when asked with its own setting; plain HTTP on loopback.
       compression: { request: false, response: false },
@@ -51,7 +75,6 @@ export class ClickHouseService implements OnApplicationShutdown {
       // Failures reach the caller as errors and are logged there, once.
       log: { level: ClickHouseLogLevel.OFF },
     });
-    return this.client;
   }
 
   /** Calls `listener` with each statement as sent, until the returned function is called. */
@@ -74,15 +97,16 @@ export class ClickHouseService implements OnApplicationShutdown {
 
   /** A statement without a result (DDL, INSERT ... SELECT). */
   async command(sql: string, params?: ClickHouseParams, options: CallOptions = {}): Promise<void> {
-    await this.connection().command({
+    await this.connection(options.url).command({
       query: this.bound(sql, params, options),
       session_id: options.sessionId,
+      clickhouse_settings: options.settings,
     });
   }
 
   /** The rows of a SELECT, as JSON objects (UInt64 and Decimal columns arrive as text). */
   async rows<T>(sql: string, params?: ClickHouseParams, options: CallOptions = {}): Promise<T[]> {
-    const result = await this.connection().query({
+    const result = await this.connection(options.url).query({
       query: this.bound(sql, params, options),
       format: 'JSONEachRow',
       session_id: options.sessionId,
@@ -118,8 +142,11 @@ export class ClickHouseService implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    const client = this.client;
+    const clients = [this.client, ...this.shardClients.values()];
     this.client = null;
-    await client?.close().catch((error: unknown) => this.logger.warn(String(error)));
+    this.shardClients.clear();
+    for (const client of clients) {
+      await client?.close().catch((error: unknown) => this.logger.warn(String(error)));
+    }
   }
 }
