@@ -1,0 +1,181 @@
+/**
+ * Split evaluation on bundles of real documents of both evaluation sets (business categories
+ * and categories no model was written for): each bundle is four documents of different
+ * categories one after the other, the request's `split_description` names each category as a
+ * section with the set's criteria as its description. Reports the share of pages assigned to
+ * their own section by the default split, by each deep split engine and by a naive per-page
+ * word-overlap baseline. Documents come from `node scripts/fetch-classify-eval.mjs`.
+ *
+ * Members are PDF pages: a PDF's first pages (`--max-pages`, default 12), a Markdown or text
+ * document printed onto A4 pages; documents in scripts the font cannot print are left out.
+ *
+ * Run: npm run bench:split-eval                  dev parts of both sets
+ *      npm run bench:split-eval -- --holdout     holdout parts (only for a final change)
+ *      npm run bench:split-eval -- --set unseen --bundles 10 --size 4 --max-pages 12
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadLayoutDocuments } from '../src/documents/parse/layout.loader.js';
+import { pageText, type LayoutDocument } from '../src/documents/parse/layout.types.js';
+import { deepSplitDocument, splitDocument } from '../src/documents/split/split.operation.js';
+import { DEEP_SPLIT_ENGINES } from '../src/documents/versions/engines.js';
+import {
+  readCriteria,
+  readManifest,
+  REAL_EVAL_SETS,
+  repositoryRoot,
+  type ManifestEntry,
+  type RealEvalSetName,
+} from '../test/support/classify-eval-real.js';
+import { PDFDocument } from 'pdf-lib';
+import {
+  assignedPages,
+  concatenatePdfs,
+  expectedSections,
+  pagesRight,
+  planBundles,
+  printTextPdf,
+  sectionsFor,
+  wordOverlapSplit,
+} from '../test/support/split-eval.js';
+
+const split = process.argv.includes('--holdout') ? 'holdout' : 'dev';
+function numberOption(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name);
+  if (at < 0) return fallback;
+  const value = Number(process.argv[at + 1]);
+  if (!Number.isInteger(value) || value < 1) {
+    console.log(`${name} needs a whole number of at least 1`);
+    process.exit(2);
+  }
+  return value;
+}
+const setAt = process.argv.indexOf('--set');
+const sets = (setAt >= 0 ? [process.argv[setAt + 1]] : [...REAL_EVAL_SETS]) as RealEvalSetName[];
+if (!sets.every((s) => REAL_EVAL_SETS.includes(s))) {
+  console.log(`--set takes one of ${REAL_EVAL_SETS.join(', ')}`);
+  process.exit(2);
+}
+const bundleCount = numberOption('--bundles', 8);
+const bundleSize = numberOption('--size', 4);
+const maxMemberPages = numberOption('--max-pages', 12);
+/** Images need OCR, which a split request also gets, but it makes the bench slow. */
+const TEXT_TYPES = new Set(['.pdf', '.md', '.txt', '.html', '.htm', '.docx']);
+
+const root = repositoryRoot();
+const docsDir = path.join(root, '.cache', 'classify-eval', 'docs');
+
+interface Member extends ManifestEntry {
+  /** The member as PDF pages: a PDF's first pages, or a text document printed. */
+  pdf: Uint8Array;
+  pages: number;
+}
+
+/** The first `maxPages` pages of a PDF. */
+async function firstPages(bytes: Uint8Array, maxPages: number): Promise<Uint8Array> {
+  const source = await PDFDocument.load(bytes, { ignoreEncryption: true });
+  if (source.getPageCount() <= maxPages) return bytes;
+  const copy = await PDFDocument.create();
+  const indices = source.getPageIndices().slice(0, maxPages);
+  for (const page of await copy.copyPages(source, indices)) copy.addPage(page);
+  return copy.save();
+}
+
+async function readMember(entry: ManifestEntry): Promise<Member | undefined> {
+  const file = path.join(docsDir, entry.file);
+  if (!fs.existsSync(file)) return undefined;
+  const bytes = new Uint8Array(fs.readFileSync(file));
+  try {
+    let pdf: Uint8Array | undefined;
+    if (entry.file.toLowerCase().endsWith('.pdf')) pdf = await firstPages(bytes, maxMemberPages);
+    else {
+      const read = await loadLayoutDocuments([{ bytes, name: entry.file }]);
+      pdf = await printTextPdf(read.pages.map(pageText).join('\n\n'), maxMemberPages);
+    }
+    if (!pdf) return undefined;
+    const pages = (await PDFDocument.load(pdf, { ignoreEncryption: true })).getPageCount();
+    return { ...entry, pdf, pages };
+  } catch {
+    return undefined;
+  }
+}
+
+async function bundleDocument(members: readonly Member[]): Promise<LayoutDocument> {
+  const pdf = await concatenatePdfs(members.map((m) => m.pdf));
+  return loadLayoutDocuments([{ bytes: pdf, name: 'bundle.pdf' }]);
+}
+
+const methods = ['default', ...DEEP_SPLIT_ENGINES.map((e) => `deep ${e}`), 'baseline'];
+const totals: Record<string, Record<string, { right: number; total: number }>> = {};
+const started = performance.now();
+for (const set of sets) {
+  const schema = readCriteria(set);
+  const candidates = readManifest(root, set).filter(
+    (e) => e.split === split && TEXT_TYPES.has(path.extname(e.file).toLowerCase()),
+  );
+  const members: Member[] = [];
+  for (const entry of candidates) {
+    const member = await readMember(entry);
+    if (member && member.pages > 0) members.push(member);
+  }
+  const bundles = planBundles(members, bundleSize, bundleCount, `${set}-${split}`);
+  console.log(
+    `\n${set} set, ${split} part: ${members.length} documents (first ${maxMemberPages} pages ` +
+      `at most), ${bundles.length} bundles of ${bundleSize}`,
+  );
+  if (bundles.length === 0) continue;
+  console.log(
+    `${'bundle'.padEnd(22)}${'pages'.padStart(6)}  ${methods.map((m) => m.padStart(32)).join('')}`,
+  );
+  const setTotals = (totals[set] = Object.fromEntries(
+    methods.map((m) => [m, { right: 0, total: 0 }]),
+  ));
+  for (const bundle of bundles) {
+    const document = await bundleDocument(bundle.members);
+    const truth = expectedSections(bundle.members);
+    if (document.pages.length !== truth.size) {
+      console.log(
+        `${bundle.id}: read ${document.pages.length} pages, members add up to ${truth.size}; skipped`,
+      );
+      continue;
+    }
+    const categories = schema
+      .map((c) => c.category)
+      .filter((c) => bundle.members.some((m) => m.category === c));
+    const sections = sectionsFor(categories, schema);
+    const outcomes = [
+      assignedPages(splitDocument(document, sections)),
+      ...DEEP_SPLIT_ENGINES.map((engine) =>
+        assignedPages(deepSplitDocument(document, sections, engine)),
+      ),
+      wordOverlapSplit(document.pages.map(pageText), sections),
+    ].map((assigned) => pagesRight(truth, assigned));
+    outcomes.forEach((outcome, i) => {
+      setTotals[methods[i]].right += outcome.right;
+      setTotals[methods[i]].total += outcome.total;
+    });
+    console.log(
+      `${bundle.id.padEnd(22)}${String(truth.size).padStart(6)}  ` +
+        outcomes.map((o) => `${o.right}/${o.total}`.padStart(32)).join(''),
+    );
+    console.log(
+      `  ${bundle.members.map((m) => `${m.category} (${m.language}, ${m.pages} p)`).join(' + ')}`,
+    );
+  }
+}
+
+const pct = ({ right, total }: { right: number; total: number }) =>
+  total === 0 ? '-' : `${((right / total) * 100).toFixed(1)} % (${right}/${total})`;
+console.log(`\npages assigned to their own section, ${split} part`);
+console.log(`${'set'.padEnd(10)}${methods.map((m) => m.padStart(32)).join('')}`);
+for (const [set, byMethod] of Object.entries(totals)) {
+  console.log(`${set.padEnd(10)}${methods.map((m) => pct(byMethod[m]).padStart(32)).join('')}`);
+}
+console.log(
+  `\n${((performance.now() - started) / 1000).toFixed(1)} s; load average ` +
+    `${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${os.availableParallelism()} cores`,
+);
