@@ -187,33 +187,38 @@ export function collectCandidates(
         });
       }
       const labelOnly = !cellColon || cellColon[2].trim() === '';
-      if (labelOnly && i + 1 < cells.length && !headerRow) {
+      // The value is the next cell; a cell of punctuation alone (":", "=") sits between.
+      const next = /^[\s:：=\-–.]*$/u.test(cells[i + 1]?.text ?? '') ? i + 2 : i + 1;
+      if (labelOnly && next < cells.length && !headerRow) {
         push({
           label,
-          value: cells[i + 1].text,
+          value: cells[next].text,
           relation: 'columns',
           lineIndex: index,
           citation: {
             type: 'Key Value',
-            content: `${cell.text} ${cells[i + 1].text}`,
-            bbox: boxOf(line, cell.left, cells[i + 1].right),
+            content: cells
+              .slice(i, next + 1)
+              .map((c) => c.text)
+              .join(' '),
+            bbox: boxOf(line, cell.left, cells[next].right),
           },
         });
       }
       if (!labelOnly) return;
       // Label and value drawn on slightly different baselines (a scan's boxes): the value
       // is the next line's cell to the right of the label, at nearly the same height.
-      const next = lines[index + 1];
-      if (i === cells.length - 1 && next && next.bbox.page === line.bbox.page) {
-        const offset = Math.abs(next.bbox.top - line.bbox.top);
-        const right = cellsOf(next).find((c) => c.left >= cell.right - 0.005);
-        if (right && offset < 0.6 * Math.max(line.bbox.height, next.bbox.height)) {
+      const following = lines[index + 1];
+      if (i === cells.length - 1 && following && following.bbox.page === line.bbox.page) {
+        const offset = Math.abs(following.bbox.top - line.bbox.top);
+        const right = cellsOf(following).find((c) => c.left >= cell.right - 0.005);
+        if (right && offset < 0.6 * Math.max(line.bbox.height, following.bbox.height)) {
           push({
             label,
             value: right.text,
             relation: 'columns',
             lineIndex: index + 1,
-            citation: cellCitation(next, right, 'Key Value'),
+            citation: cellCitation(following, right, 'Key Value'),
           });
         }
       }

@@ -1,5 +1,5 @@
 /**
- * Deep extract's checks of values against each other and the document's arithmetic:
+ * Checks of values against each other and the document's arithmetic:
  * amounts that add up (subtotal + tax = total) are kept and trusted more; between two
  * near-equal labels for one amount, the one the document reaches by adding another of its
  * amounts (the total due after tax, not the net total) is taken.
@@ -11,6 +11,8 @@ import type { Leaf, ScalarField, Scored } from './field-search.js';
 const CENT = 0.005;
 /** Alternatives within this share of a field's best score are open to the checks. */
 const NEAR = 0.85;
+/** Deep extract looks further down its ranking. */
+const NEAR_DEEP = 0.6;
 const MAX_FIELDS = 8;
 const ALTERNATIVES = 3;
 
@@ -31,13 +33,14 @@ function preferBuiltUpTotal(
   ranked: readonly Scored[],
   assigned: Map<string, Leaf>,
   amounts: readonly number[],
+  near: number,
 ): void {
   const current = assigned.get(field.key);
   if (!current || typeof current.value !== 'number' || ranked.length < 2) return;
   const best = ranked[0].score;
   const value = current.value;
   for (const alternative of ranked) {
-    if (alternative.score < best * NEAR) break;
+    if (alternative.score < best * near) break;
     const other = alternative.value;
     if (typeof other !== 'number' || other <= value) continue;
     const difference = other - value;
@@ -90,13 +93,16 @@ export function crossCheck(
   ranked: ReadonlyMap<string, Scored[]>,
   assigned: Map<string, Leaf>,
   context: DocumentContext,
+  deep: boolean,
 ): void {
   const amounts = findAmounts(context.text, context.decimalComma)
     .filter((a) => a.decimals)
     .map((a) => a.value);
   for (const field of fields) {
-    if (field.kind === 'money')
-      preferBuiltUpTotal(field, ranked.get(field.key) ?? [], assigned, amounts);
+    if (field.kind === 'money') {
+      const near = deep ? NEAR_DEEP : NEAR;
+      preferBuiltUpTotal(field, ranked.get(field.key) ?? [], assigned, amounts, near);
+    }
   }
-  balanceAmounts(fields, ranked, assigned);
+  if (deep) balanceAmounts(fields, ranked, assigned);
 }

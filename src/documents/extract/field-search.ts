@@ -81,6 +81,22 @@ function labelKinds(label: string): ValueKind {
   return kind;
 }
 
+/**
+ * Where on the page a number read from a candidate ends: its share of the cited text's
+ * width, the cited text being the label and value as drawn.
+ */
+function valueRight(candidate: Candidate, end: number | undefined): number {
+  const { bbox, content } = candidate.citation;
+  const right = bbox.left + bbox.width;
+  if (end === undefined || content.length === 0) return right;
+  const at = content.lastIndexOf(candidate.value.trim());
+  if (at < 0) return right;
+  const trimmedStart = candidate.value.length - candidate.value.trimStart().length;
+  return (
+    bbox.left + (bbox.width * Math.min(content.length, at + end - trimmedStart)) / content.length
+  );
+}
+
 /** Mostly letters: a name or an address rather than a code. */
 function wordy(text: string): boolean {
   const compact = text.replace(/\s/g, '');
@@ -163,7 +179,7 @@ export function scoreCandidates(
       score += 0.02 * (candidate.lineIndex / Math.max(1, lineCount));
       // Amounts line up in a column; a number inside a label's text ("Total qty: 2") is
       // off that column.
-      const right = candidate.citation.bbox.left + candidate.citation.bbox.width;
+      const right = valueRight(candidate, read.end);
       if (!settings.moneyColumns.some((c) => Math.abs(c - right) < COLUMN_TOLERANCE)) score *= 0.75;
     }
     scored.push({ field, candidate, value: read.value, score, ambiguous: read.ambiguous });

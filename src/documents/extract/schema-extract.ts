@@ -108,7 +108,7 @@ export function schemaExtract(
     fields.map((f) => [f.key, scoreCandidates(f, candidates, context, settings, lines.length)]),
   );
   const assigned = assignFields(fields, ranked);
-  if (options.deep) crossCheck(fields, ranked, assigned, context);
+  crossCheck(fields, ranked, assigned, context, options.deep);
   const takenDates = new Set([...assigned.values()].map((leaf) => String(leaf.value)));
   for (const field of fields) {
     const weak = (assigned.get(field.key)?.confidence ?? 0) < WEAK_LABELLED;

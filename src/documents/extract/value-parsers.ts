@@ -34,6 +34,8 @@ export interface ReadValue {
   ambiguous?: boolean;
   /** How much of the text the value is (1: all of it); a long line holding a date is less. */
   coverage: number;
+  /** Where in the text the value ends (numbers), to place it on the line. */
+  end?: number;
 }
 
 export function parseBoolean(text: string, lenient: boolean): boolean | null {
@@ -126,7 +128,11 @@ export function readValue(
       else if (kind === 'money' && !amount.decimals) coverage *= 0.7;
       // A zero total is printed for what did not apply (no discount, no rounding).
       if (kind === 'money' && amount.value === 0) coverage *= 0.25;
-      return { value: kind === 'integer' ? Math.round(amount.value) : amount.value, coverage };
+      return {
+        value: kind === 'integer' ? Math.round(amount.value) : amount.value,
+        coverage,
+        end: amount.index + amount.length,
+      };
     }
     case 'percentage': {
       const value = parsePercentage(t, context.decimalComma);
