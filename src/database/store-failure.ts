@@ -36,3 +36,14 @@ export function storeFailedError(cause: Error): ApiError {
   error.message = `STORE_UNAVAILABLE: ${cause.message.split('\n')[0]}`;
   return error;
 }
+
+/**
+ * Whether `error` comes from a failed store (the fatal error itself, or the 503 every
+ * statement gets after it): work cut by it is not the work's failure. It stays where a
+ * restart finds it (a job `running`, its task claimed) and runs again after the restart.
+ */
+export function isStoreFailure(error: unknown): boolean {
+  return (
+    (error instanceof ApiError && error.code === 'STORE_UNAVAILABLE') || isFatalStoreError(error)
+  );
+}

@@ -130,6 +130,7 @@ export class ProcessingModule implements OnModuleInit {
     installJsonBodyParser(fastify, (url) => PROCESSING_ROUTES.test(url), {
       maxDepth: this.config.processing.jsonMaxDepth,
       metadataMaxDepth: this.config.processing.asyncMetadataMaxDepth,
+      metadataMaxBytes: this.config.processing.asyncMetadataMaxBytes,
     });
     void fastify.register(multipart, {
       limits: { fileSize: this.config.processing.maxUploadBytes, files: 1 },

@@ -171,7 +171,8 @@ describe('storage on the real server with the defaults', () => {
   });
 
   it('serves again after a restart on the same data dir, with the results of earlier jobs', async () => {
-    expect(await app.stop('SIGTERM')).toBe(0);
+    // Closed gracefully: Nest re-raises the signal after closing, or the process ends with 0.
+    expect([0, 'SIGTERM']).toContain(await app.stop('SIGTERM'));
     await app.start();
     await waitFor('/ready', async () => (await fetch(`${app.baseUrl}/ready`)).status === 200);
     const a = client(app.baseUrl, orgA.processingKey);

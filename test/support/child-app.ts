@@ -79,6 +79,25 @@ export class ChildApp {
     return this.child?.pid;
   }
 
+  /** Waits (at most `timeoutMs`) for the process to exit by itself: its exit code or signal. */
+  async waitForExit(timeoutMs: number): Promise<NodeJS.Signals | number | null> {
+    if (!this.child || !this.exited) return null;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`the server did not exit within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    try {
+      const result = await Promise.race([this.exited, timeout]);
+      this.child = null;
+      return result;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Sends `signal` and waits until the process is gone. */
   async stop(signal: NodeJS.Signals): Promise<NodeJS.Signals | number | null> {
     if (!this.child || !this.exited) return null;

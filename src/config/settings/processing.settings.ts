@@ -1,6 +1,6 @@
 import { bool, int, list } from '../setting.js';
 import { DOCUMENT_SETTINGS } from './documents.settings.js';
-import { MiB, numberOr } from './shared.js';
+import { KiB, MiB, numberOr } from './shared.js';
 
 /* The document API: uploads and fetched inputs, jobs and their workers, webhooks, the outbox. */
 
@@ -123,6 +123,11 @@ export const PROCESSING_SETTINGS = {
     'ASYNC_METADATA_MAX_DEPTH',
     { default: 16, min: 1, max: 1_000 },
     'Deepest nesting accepted inside `async.metadata` (422 `metadata_too_deep`).',
+  ),
+  asyncMetadataMaxBytes: int(
+    'ASYNC_METADATA_MAX_BYTES',
+    { default: 16 * KiB, min: 64, max: 8 * MiB, unit: 'bytes' },
+    'Largest `async.metadata`, as compact JSON (422 `metadata_too_large`). The metadata travels with the job into its row, its usage event (outbox, Kafka, usage store) and its webhook bodies, so it is kept to labels and identifiers; documents go in as inputs.',
   ),
   outboxRelayIntervalMs: int(
     'OUTBOX_RELAY_INTERVAL_MS',

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { isStoreFailure } from '../../database/store-failure.js';
 import { InputResolver } from '../inputs/input-resolver.service.js';
 import { QueueWorkers } from '../queue/queue-workers.service.js';
 import { jobCommandOf } from './job-command.js';
@@ -48,7 +49,9 @@ export class JobExecutor {
       signal.throwIfAborted();
       outcome = await pipeline.run(job, documents, signal);
     } catch (error) {
-      if (this.shutdown.stopping) throw error;
+      // Cut by shutdown or by a failed store: not the job's failure; it runs again after
+      // the restart (its task stays claimed and is re-queued at the next start).
+      if (this.shutdown.stopping || isStoreFailure(error)) throw error;
       await this.outcomes.failed(jobId, this.failureOf(error, signal, jobId, pipeline.taskKind));
       return;
     } finally {

@@ -5,6 +5,7 @@ import {
   OnApplicationBootstrap,
   OnModuleDestroy,
 } from '@nestjs/common';
+import { isStoreFailure } from '../../database/store-failure.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { databaseQueueWorkers, type DatabaseWorkerPool } from '../../config/operations.config.js';
@@ -188,8 +189,9 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
       if (!handler) throw new Error(`no handler for task kind ${task.kind}`);
       await handler.handle(task);
     } catch (error) {
-      if (!this.running) {
-        // Cut off by shutdown: the task stays `running` and is retried at the next start.
+      if (!this.running || isStoreFailure(error)) {
+        // Cut off by shutdown, or by a store that failed (the process is about to exit):
+        // the task stays `running` and is retried at the next start.
         this.logger.warn({ taskId: task.taskId, kind: task.kind }, 'task interrupted by shutdown');
         return;
       }

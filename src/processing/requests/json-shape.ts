@@ -5,6 +5,8 @@ export interface JsonShapeLimits {
   maxDepth: number;
   /** Deepest nesting inside `async.metadata` (ASYNC_METADATA_MAX_DEPTH). */
   metadataMaxDepth: number;
+  /** Largest `async.metadata` as compact JSON, in bytes (ASYNC_METADATA_MAX_BYTES). */
+  metadataMaxBytes: number;
 }
 
 /** Stops looking once this many problems are found: the 422 lists a bounded number anyway. */
@@ -64,7 +66,28 @@ export function jsonShapeProblems(body: unknown, limits: JsonShapeLimits): Valid
       stack.push({ value: child, path: [...path, key], depth: depth + 1 });
     }
   }
+  // Measured only once the shape is sound: JSON.stringify recurses.
+  if (problems.length === 0) {
+    const tooLarge = metadataTooLarge(body, limits.metadataMaxBytes);
+    if (tooLarge) problems.push(tooLarge);
+  }
   return problems;
+}
+
+function metadataTooLarge(body: unknown, limit: number): ValidationErrorItem | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const options = (body as { async?: unknown }).async;
+  if (typeof options !== 'object' || options === null) return null;
+  const metadata = (options as { metadata?: unknown }).metadata;
+  if (metadata === undefined) return null;
+  const bytes = Buffer.byteLength(JSON.stringify(metadata) ?? '', 'utf8');
+  if (bytes <= limit) return null;
+  return {
+    loc: ['body', 'async', 'metadata'],
+    msg: `async.metadata is ${bytes} bytes of JSON; at most ${limit} are accepted (ASYNC_METADATA_MAX_BYTES)`,
+    type: 'metadata_too_large',
+    ctx: { max_bytes: limit },
+  };
 }
 
 function surrogate(path: Path): ValidationErrorItem {

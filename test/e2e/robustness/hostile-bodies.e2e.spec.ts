@@ -104,6 +104,18 @@ describe('hostile request bodies', () => {
     expect(res.body.detail?.[0].type).toBe('metadata_too_deep');
   });
 
+  it('refuses async.metadata larger than ASYNC_METADATA_MAX_BYTES, naming the setting', async () => {
+    const metadata = { note: 'x'.repeat(20 * 1024) };
+    const res = await send('/classify_async', JSON.stringify({ input: doc, async: { metadata } }));
+    expect(res.status).toBe(422);
+    expect(res.body.detail?.[0]).toMatchObject({
+      loc: ['body', 'async', 'metadata'],
+      type: 'metadata_too_large',
+      ctx: { max_bytes: 16 * 1024 },
+    });
+    expect(JSON.stringify(res.body.detail)).toContain('ASYNC_METADATA_MAX_BYTES');
+  });
+
   it('answers a classification_schema of 150,000 integers with at most 51 errors in a small body', async () => {
     const ints = Array.from({ length: 150_000 }, (_, i) => i);
     const res = await send(
