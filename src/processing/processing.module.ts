@@ -9,7 +9,10 @@ import { ClassifyController } from './classify-jobs/classify.controller.js';
 import { ClassifyJobsService } from './classify-jobs/classify-jobs.service.js';
 import { PooledClassificationRunner } from './classify-jobs/pooled-classification.runner.js';
 import { InputDocuments } from './inputs/input-documents.js';
+import { InputDownloads } from './inputs/input-downloads.js';
 import { InputResolver } from './inputs/input-resolver.service.js';
+import { StagedInputs } from './inputs/staged-inputs.js';
+import { JobInputStage } from './jobs/job-input.stage.js';
 import { SafeFetcher } from './inputs/safe-fetcher.js';
 import { RunningJobs } from './jobs/running-jobs.js';
 import { JobEvents } from './jobs/job-events.js';
@@ -88,6 +91,9 @@ const PROCESSING_ROUTES =
     OperationJobsService,
     InputResolver,
     InputDocuments,
+    InputDownloads,
+    StagedInputs,
+    JobInputStage,
     SafeFetcher,
     UploadsRepository,
     UploadService,

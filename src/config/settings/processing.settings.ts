@@ -1,4 +1,4 @@
-import { bool, int, list } from '../setting.js';
+import { bool, int, list, oneOf } from '../setting.js';
 import { DOCUMENT_SETTINGS } from './documents.settings.js';
 import { KiB, MiB, numberOr } from './shared.js';
 
@@ -33,6 +33,27 @@ export const PROCESSING_SETTINGS = {
     'FETCH_ALLOW_PRIVATE',
     false,
     'Turns the SSRF guard off entirely (self-hosted installs fetching from their own network).',
+  ),
+  maxInputsPerRequest: int(
+    'MAX_INPUTS_PER_REQUEST',
+    { default: 20, min: 1, max: 1_000 },
+    'Documents in one request\'s `input` list (422 at `["body","input"]` beyond).',
+  ),
+  inputDownloads: oneOf(
+    'INPUT_DOWNLOADS',
+    ['before_queue', 'in_worker'],
+    'before_queue',
+    "Where URL inputs are downloaded. `before_queue`: by the API process before the job is queued for a cpu worker, per organization (`FETCH_CONCURRENCY_PER_ORG`), so a slow server never holds a cpu worker. `in_worker`: by the cpu worker that runs the job, inside its slot, one input after the other (for deployments whose API process may not reach the inputs' servers; a slow server then holds that worker).",
+  ),
+  fetchDeadlineMs: int(
+    'FETCH_DEADLINE_MS',
+    { default: 120_000, min: 100, unit: 'ms' },
+    "Time limit of downloading all URL inputs of one request, from its first download's start: past it the job fails with `INPUT_FETCH_TIMEOUT` (each URL also has `FETCH_TIMEOUT_MS`).",
+  ),
+  fetchConcurrencyPerOrg: int(
+    'FETCH_CONCURRENCY_PER_ORG',
+    { default: 4, min: 1, max: 256 },
+    "URL inputs one organization downloads at once. Downloads run before a job takes a cpu worker, so they never hold one; an organization's further inputs wait for its own downloads, never for another's.",
   ),
   presignTtlSeconds: int(
     'PRESIGN_TTL_SECONDS',

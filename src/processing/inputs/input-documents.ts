@@ -6,12 +6,15 @@ import type { AppConfig } from '../../config/app-config.js';
 import type { InputDocument } from '../classify-jobs/classification-runner.js';
 import { ProcessingError } from '../jobs/job.types.js';
 import { SafeFetcher } from './safe-fetcher.js';
+import { StagedInputs } from './staged-inputs.js';
 
 /**
- * Where one input's bytes are: a URL to fetch, or an uploaded blob under DATA_DIR/blobs
- * (ownership already checked by InputResolver.sources). What a Redis task carries.
+ * Where one input's bytes are: a URL to fetch, an uploaded blob under DATA_DIR/blobs
+ * (ownership already checked by InputResolver.sources), or a URL input already downloaded
+ * to DATA_DIR/inputs (StagedInputs). What a Redis task carries.
  */
-export type InputSource = { url: string } | { blob: string; fileName: string };
+export type InputSource =
+  { url: string } | { blob: string; fileName: string } | { staged: string; fileName: string };
 
 /**
  * Reads input sources into documents, in order, within one total size budget: the one
@@ -25,6 +28,7 @@ export class InputDocuments {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly fetcher: SafeFetcher,
+    private readonly staged: StagedInputs,
   ) {
     this.blobDir = path.join(config.dataDir, 'blobs');
   }
@@ -36,11 +40,32 @@ export class InputDocuments {
       const document =
         'blob' in source
           ? await this.readBlob(source)
-          : await fetchInputDocument(this.fetcher, source.url, budget);
+          : 'staged' in source
+            ? await this.readStaged(source, budget)
+            : await fetchInputDocument(this.fetcher, source.url, budget);
       documents.push(document);
       budget -= document.bytes.length;
     }
     return documents;
+  }
+
+  /** A downloaded URL input: within what is left of the budget, as a fetch would be. */
+  private async readStaged(
+    source: { staged: string; fileName: string },
+    budget: number,
+  ): Promise<InputDocument> {
+    const file = this.staged.fileOfReference(source.staged);
+    const bytes = file ? await fs.promises.readFile(file).catch(() => null) : null;
+    if (!bytes) {
+      throw new ProcessingError(
+        'INPUT_FETCH_FAILED',
+        `The downloaded input ${source.fileName} is no longer there`,
+        400,
+      );
+    }
+    if (bytes.length > budget)
+      throw new ProcessingError('INPUT_TOO_LARGE', 'Inputs exceed the size limit', 413);
+    return { bytes, fileName: source.fileName, contentType: null };
   }
 
   private async readBlob(source: { blob: string; fileName: string }): Promise<InputDocument> {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, jest } from '@jest/globals';
+import { RequestValidationError } from '../../common/validation-error.js';
 import { loadConfig } from '../../config/app-config.js';
 import { ProcessingError } from '../jobs/job.types.js';
 import type { UploadService } from '../upload/upload.service.js';
@@ -9,6 +10,7 @@ import type { UploadRecord } from '../upload/uploads.repository.js';
 import { InputDocuments } from './input-documents.js';
 import { InputResolver } from './input-resolver.service.js';
 import type { SafeFetcher } from './safe-fetcher.js';
+import { StagedInputs } from './staged-inputs.js';
 
 const MAX = 100;
 /** A DATA_DIR whose blobs/ holds upload `a.txt` (30 bytes), read by InputDocuments. */
@@ -49,11 +51,18 @@ function resolver(sizes: Record<string, number> = {}) {
       });
     }),
   };
-  const config = loadConfig({ MAX_UPLOAD_BYTES: String(MAX), DATA_DIR: dataDir });
+  const config = loadConfig({
+    MAX_UPLOAD_BYTES: String(MAX),
+    DATA_DIR: dataDir,
+    MAX_INPUTS_PER_REQUEST: '3',
+  });
+  const staged = new StagedInputs(config);
   const sut = new InputResolver(
+    config,
     uploads as unknown as UploadService,
     fetcher as unknown as SafeFetcher,
-    new InputDocuments(config, fetcher as unknown as SafeFetcher),
+    new InputDocuments(config, fetcher as unknown as SafeFetcher, staged),
+    staged,
   );
   return { sut, uploads, fetcher };
 }
@@ -97,6 +106,50 @@ describe(InputResolver.name, () => {
       ),
     ).toEqual([413, 'INPUT_TOO_LARGE']);
     expect(fetcher.fetchDocument).toHaveBeenCalledTimes(1);
+  });
+
+  it('reads the URL inputs a job downloaded from their files, fetching none', async () => {
+    const { sut, fetcher } = resolver();
+    const staged = new StagedInputs(loadConfig({ DATA_DIR: dataDir }));
+    await staged.prepare('job-1');
+    fs.writeFileSync(staged.fileOf('job-1', 1), 'downloaded');
+    await staged.complete('job-1', { 1: 'report.txt' });
+    const input = ['docproc://a.txt', 'https://x.example/report.txt'];
+    const docs = await sut.resolve('org-1', input, 'job-1');
+    expect(docs.map((d) => [d.fileName, d.bytes.toString()])).toEqual([
+      ['a.txt', '\0'.repeat(30)],
+      ['report.txt', 'downloaded'],
+    ]);
+    expect(fetcher.fetchDocument).not.toHaveBeenCalled();
+    // Without a complete download (no manifest) the URL is a URL again.
+    await staged.remove('job-1');
+    await sut.resolve('org-1', input, 'job-1');
+    expect(fetcher.fetchDocument).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses more inputs than MAX_INPUTS_PER_REQUEST with a 422 naming the field', async () => {
+    const { sut, fetcher } = resolver();
+    const error = await sut
+      .precheck('org-1', [
+        'https://x.example/1',
+        'https://x.example/2',
+        'https://x.example/3',
+        'https://x.example/4',
+      ])
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).detail).toEqual([
+      expect.objectContaining({
+        loc: ['body', 'input'],
+        type: 'too_long',
+        ctx: { field_type: 'List', max_length: 3, actual_length: 4 },
+      }),
+    ]);
+    expect((error as RequestValidationError).detail[0].msg).toContain('MAX_INPUTS_PER_REQUEST');
+    expect(fetcher.assertAllowedUrl).not.toHaveBeenCalled();
   });
 
   it("answers 404 for another org's upload", async () => {

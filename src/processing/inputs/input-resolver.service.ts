@@ -1,9 +1,13 @@
 import path from 'node:path';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { RequestValidationError } from '../../common/validation-error.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/app-config.js';
 import type { InputDocument } from '../classify-jobs/classification-runner.js';
 import { FILE_SCHEME, UploadService } from '../upload/upload.service.js';
 import { InputDocuments, type InputSource } from './input-documents.js';
 import { SafeFetcher } from './safe-fetcher.js';
+import { StagedInputs } from './staged-inputs.js';
 
 /** The `input` field as validated: a URL, a list of URLs, or an UploadResponse object. */
 export type ClassifyInputValue =
@@ -25,24 +29,48 @@ export function inputUrls(input: ClassifyInputValue): string[] {
 @Injectable()
 export class InputResolver {
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly uploads: UploadService,
     private readonly fetcher: SafeFetcher,
     private readonly documents: InputDocuments,
+    private readonly staged: StagedInputs,
   ) {}
 
-  /** Checks at submission what can be checked without fetching: ownership, literal addresses. */
+  /**
+   * Checks at submission what can be checked without fetching: the number of inputs (422
+   * past MAX_INPUTS_PER_REQUEST), ownership, literal addresses.
+   */
   async precheck(orgId: string, input: ClassifyInputValue): Promise<void> {
-    for (const url of inputUrls(input)) {
+    const urls = inputUrls(input);
+    const max = this.config.processing.maxInputsPerRequest;
+    if (urls.length > max) {
+      throw new RequestValidationError([
+        {
+          loc: ['body', 'input'],
+          msg: `List should have at most ${max} items after validation, not ${urls.length} (MAX_INPUTS_PER_REQUEST)`,
+          type: 'too_long',
+          ctx: { field_type: 'List', max_length: max, actual_length: urls.length },
+        },
+      ]);
+    }
+    for (const url of urls) {
       if (url.startsWith(FILE_SCHEME)) await this.uploads.ownedUpload(orgId, url);
       else this.fetcher.assertAllowedUrl(new URL(url));
     }
   }
 
-  /** The input as sources to read, uploads checked to belong to `orgId`. */
-  async sources(orgId: string, input: ClassifyInputValue): Promise<InputSource[]> {
+  /**
+   * The input as sources to read, uploads checked to belong to `orgId`; URL inputs the job
+   * `jobId` already downloaded (InputDownloads) are read from their files.
+   */
+  async sources(orgId: string, input: ClassifyInputValue, jobId?: string): Promise<InputSource[]> {
     const sources: InputSource[] = [];
-    for (const url of inputUrls(input)) {
-      if (url.startsWith(FILE_SCHEME)) {
+    const downloaded = jobId ? await this.staged.names(jobId) : null;
+    for (const [position, url] of inputUrls(input).entries()) {
+      const name = downloaded?.[position];
+      if (jobId && name !== undefined) {
+        sources.push({ staged: this.staged.reference(jobId, position), fileName: name });
+      } else if (url.startsWith(FILE_SCHEME)) {
         const record = await this.uploads.ownedUpload(orgId, url);
         // Blob file names are the upload's file id (UploadService keeps them under blobs/).
         sources.push({ blob: path.posix.basename(record.fileId), fileName: record.fileId });
@@ -51,7 +79,11 @@ export class InputResolver {
     return sources;
   }
 
-  async resolve(orgId: string, input: ClassifyInputValue): Promise<InputDocument[]> {
-    return this.documents.read(await this.sources(orgId, input));
+  async resolve(
+    orgId: string,
+    input: ClassifyInputValue,
+    jobId?: string,
+  ): Promise<InputDocument[]> {
+    return this.documents.read(await this.sources(orgId, input, jobId));
   }
 }

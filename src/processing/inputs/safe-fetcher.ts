@@ -1,4 +1,7 @@
 import dns from 'node:dns';
+import fs from 'node:fs';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
@@ -21,6 +24,14 @@ export interface FetchedBody {
   bytes: Buffer;
   contentType: string | null;
   finalUrl: string;
+}
+
+export type FetchedFile = Omit<FetchedBody, 'bytes'>;
+
+/** Bytes the inputs of one request may still take (`limit`: what the 413 names). */
+export interface ByteBudget {
+  readonly limit: number;
+  remaining: number;
 }
 
 const MAX_REDIRECTS = 5;
@@ -118,11 +129,72 @@ export class SafeFetcher implements BeforeApplicationShutdown {
   }
 
   /** GETs a document with a size cap and time-out, following a few redirects, each checked. */
-  async fetchDocument(rawUrl: string, maxBytes: number): Promise<FetchedBody> {
+  async fetchDocument(
+    rawUrl: string,
+    maxBytes: number,
+    signal?: AbortSignal,
+  ): Promise<FetchedBody> {
+    const { response, url } = await this.open(rawUrl, maxBytes, signal);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > maxBytes) {
+          discard(response.body);
+          throw tooLarge(maxBytes);
+        }
+        chunks.push(chunk as Buffer);
+      }
+    } catch (error) {
+      discard(response.body);
+      throw error instanceof ProcessingError ? error : this.upstreamError(url, error, true);
+    }
+    return {
+      bytes: Buffer.concat(chunks),
+      contentType: contentTypeOf(response),
+      finalUrl: url.toString(),
+    };
+  }
+
+  /**
+   * GETs a document into `file` (created 0600) as it arrives, so a download holds no more
+   * memory than its socket's buffers. `budget` is shared by the inputs of one request: the
+   * download fails with 413 once their bytes together pass it.
+   */
+  async fetchToFile(
+    rawUrl: string,
+    file: string,
+    budget: ByteBudget,
+    signal?: AbortSignal,
+  ): Promise<FetchedFile> {
+    const { response, url } = await this.open(rawUrl, budget.remaining, signal);
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        budget.remaining -= chunk.length;
+        if (budget.remaining < 0) done(tooLarge(budget.limit));
+        else done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(response.body, counted, fs.createWriteStream(file, { mode: 0o600 }));
+    } catch (error) {
+      discard(response.body);
+      throw error instanceof ProcessingError ? error : this.upstreamError(url, error, true);
+    }
+    return { contentType: contentTypeOf(response), finalUrl: url.toString() };
+  }
+
+  /** The response of a GET, after redirects, with a success status and an admissible length. */
+  private async open(
+    rawUrl: string,
+    maxBytes: number,
+    signal?: AbortSignal,
+  ): Promise<{ response: Dispatcher.ResponseData; url: URL }> {
     let url = new URL(rawUrl);
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       this.assertAllowedUrl(url);
-      const response = await this.send(url, { method: 'GET' });
+      const response = await this.send(url, { method: 'GET', signal });
       if ([301, 302, 303, 307, 308].includes(response.statusCode)) {
         const location = response.headers.location;
         await response.body.dump();
@@ -143,27 +215,7 @@ export class SafeFetcher implements BeforeApplicationShutdown {
         discard(response.body);
         throw tooLarge(maxBytes);
       }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      try {
-        for await (const chunk of response.body) {
-          size += (chunk as Buffer).length;
-          if (size > maxBytes) {
-            discard(response.body);
-            throw tooLarge(maxBytes);
-          }
-          chunks.push(chunk as Buffer);
-        }
-      } catch (error) {
-        discard(response.body);
-        throw error instanceof ProcessingError ? error : this.upstreamError(url, error, true);
-      }
-      const type = response.headers['content-type'];
-      return {
-        bytes: Buffer.concat(chunks),
-        contentType: typeof type === 'string' ? type : null,
-        finalUrl: url.toString(),
-      };
+      return { response, url };
     }
     throw new ProcessingError('INPUT_FETCH_FAILED', 'Too many redirects', 400);
   }
@@ -189,9 +241,12 @@ export class SafeFetcher implements BeforeApplicationShutdown {
       body?: string;
       headers?: Record<string, string>;
       timeoutMs?: number;
+      /** The caller's own end (a request's fetch deadline, a cancellation). */
+      signal?: AbortSignal;
     },
   ): Promise<Dispatcher.ResponseData> {
     const timeout = options.timeoutMs ?? this.config.processing.fetchTimeoutMs;
+    const timedOut = AbortSignal.timeout(timeout);
     try {
       return await request(url, {
         method: options.method,
@@ -200,7 +255,7 @@ export class SafeFetcher implements BeforeApplicationShutdown {
         dispatcher: this.agent,
         headersTimeout: timeout,
         bodyTimeout: timeout,
-        signal: AbortSignal.timeout(timeout),
+        signal: options.signal ? AbortSignal.any([timedOut, options.signal]) : timedOut,
       });
     } catch (error) {
       if (error instanceof ProcessingError) throw error;
@@ -273,6 +328,11 @@ function refusalOf(host: string, addresses: dns.LookupAddress[]): BlockedAddress
     if (reason) return new BlockedAddressError(host, `resolves to ${address} (${reason})`);
   }
   return null;
+}
+
+function contentTypeOf(response: Dispatcher.ResponseData): string | null {
+  const type = response.headers['content-type'];
+  return typeof type === 'string' ? type : null;
 }
 
 function tooLarge(maxBytes: number): ProcessingError {

@@ -3,10 +3,16 @@ import { Injectable } from '@nestjs/common';
 /** Why a wait for a job ended. */
 export type WaitOutcome = 'finished' | 'aborted' | 'timeout';
 
-/** In-process "job finished" signals, for sync requests awaiting their job. */
+/** In-process "job finished" signals, for sync requests awaiting their job and clean-ups. */
 @Injectable()
 export class JobEvents {
   private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly listeners: ((jobId: string) => void)[] = [];
+
+  /** Calls `listener` with the id of every job that finishes (or is cancelled or deleted). */
+  onFinished(listener: (jobId: string) => void): void {
+    this.listeners.push(listener);
+  }
 
   /**
    * Resolves when the job finishes, `signal` aborts (the client went away) or `timeoutMs`
@@ -36,6 +42,7 @@ export class JobEvents {
 
   finished(jobId: string): void {
     for (const done of [...(this.waiters.get(jobId) ?? [])]) done();
+    for (const listener of this.listeners) listener(jobId);
   }
 
   /** Wakes every waiter (shutdown): they re-read their job and answer with its state. */

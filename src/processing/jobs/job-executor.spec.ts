@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import type { InputResolver } from '../inputs/input-resolver.service.js';
 import { JobExecutor, type WorkerShutdown } from './job-executor.js';
+import type { JobInputStage } from './job-input.stage.js';
 import type { JobOutcomeRecorder } from './job-outcome.recorder.js';
 import type { JobPipeline } from './job-pipeline.js';
 import { type JobRecord, ProcessingError } from './job.types.js';
@@ -28,6 +29,10 @@ function setUp() {
     discarded: jest.fn(async (_jobId: string) => undefined),
   };
   const running = new RunningJobs();
+  const inputStage = {
+    pending: jest.fn(async (_job: unknown) => false),
+    start: jest.fn((_job: unknown, _kind: string) => undefined),
+  };
   const shutdown: { stopping: boolean } = { stopping: false };
   const pipeline = {
     taskKind: 'classify',
@@ -38,10 +43,11 @@ function setUp() {
     inputs as unknown as InputResolver,
     running,
     outcomes as unknown as JobOutcomeRecorder,
+    inputStage as unknown as JobInputStage,
     shutdown as WorkerShutdown,
   );
   const execute = () => sut.execute(pipeline as unknown as JobPipeline<unknown>, 'job_1');
-  return { sut, jobs, inputs, outcomes, running, shutdown, pipeline, execute };
+  return { sut, jobs, inputs, outcomes, running, inputStage, shutdown, pipeline, execute };
 }
 
 describe(JobExecutor.name, () => {
@@ -53,7 +59,7 @@ describe(JobExecutor.name, () => {
 
   it('runs a started job on its resolved inputs and records its outcome', async () => {
     await t.execute();
-    expect(t.inputs.resolve).toHaveBeenCalledWith('org_1', 'docproc://file.pdf');
+    expect(t.inputs.resolve).toHaveBeenCalledWith('org_1', 'docproc://file.pdf', 'job_1');
     expect(t.pipeline.run).toHaveBeenCalledWith(job, documents, expect.any(AbortSignal));
     expect(t.outcomes.completed).toHaveBeenCalledWith(t.pipeline, job, { category: 'invoice' });
     expect(t.outcomes.failed).not.toHaveBeenCalled();
@@ -116,5 +122,18 @@ describe(JobExecutor.name, () => {
     await expect(t.execute()).rejects.toBe(stopped);
     expect(t.outcomes.failed).not.toHaveBeenCalled();
     expect(t.outcomes.completed).not.toHaveBeenCalled();
+  });
+
+  it('sends a queued job whose URL inputs are not downloaded back to the input stage, unstarted', async () => {
+    t.jobs.find.mockResolvedValue({ ...job, state: 'queued' } as JobRecord);
+    t.inputStage.pending.mockResolvedValue(true);
+    await t.execute();
+    expect(t.inputStage.start).toHaveBeenCalledWith(
+      expect.objectContaining({ jobId: 'job_1' }),
+      'classify',
+    );
+    expect(t.jobs.markRunning).not.toHaveBeenCalled();
+    expect(t.pipeline.run).not.toHaveBeenCalled();
+    expect(t.outcomes.failed).not.toHaveBeenCalled();
   });
 });

@@ -3,6 +3,7 @@ import { isStoreFailure } from '../../database/store-failure.js';
 import { InputResolver } from '../inputs/input-resolver.service.js';
 import { QueueWorkers } from '../queue/queue-workers.service.js';
 import { jobCommandOf } from './job-command.js';
+import { JobInputStage } from './job-input.stage.js';
 import { JobOutcomeRecorder } from './job-outcome.recorder.js';
 import type { JobPipeline } from './job-pipeline.js';
 import { ProcessingError, toProcessingError } from './job.types.js';
@@ -16,8 +17,10 @@ export interface WorkerShutdown {
 }
 
 /**
- * Runs one job command on a worker of this process: starts the job (a job no longer
- * queued or running is never started again), resolves its inputs, runs its pipeline
+ * Runs one job command on a worker of this process: a job whose URL inputs are not
+ * downloaded goes back to the JobInputStage (a restart lost them) without holding the
+ * worker; otherwise starts the job (a job no longer queued or running is never started
+ * again), reads its inputs (downloads and uploads, from files), runs its pipeline
  * (cancellable through RunningJobs) and records the outcome. An error is mapped to the
  * job's failure; one caused by shutdown is rethrown so the queue keeps the task for the
  * next start.
@@ -31,10 +34,17 @@ export class JobExecutor {
     private readonly inputs: InputResolver,
     private readonly running: RunningJobs,
     private readonly outcomes: JobOutcomeRecorder,
+    private readonly inputStage: JobInputStage,
     @Inject(QueueWorkers) private readonly shutdown: WorkerShutdown,
   ) {}
 
   async execute<Outcome>(pipeline: JobPipeline<Outcome>, jobId: string): Promise<void> {
+    const queued = await this.jobs.find(jobId);
+    // Downloads lost to a restart (or never made): made again without holding this worker.
+    if (queued?.state === 'queued' && (await this.inputStage.pending(queued))) {
+      this.inputStage.start(queued, pipeline.taskKind);
+      return;
+    }
     if (!(await this.jobs.markRunning(jobId))) {
       await this.outcomes.discarded(jobId);
       return;
@@ -44,7 +54,7 @@ export class JobExecutor {
     const signal = this.running.start(jobId);
     try {
       const { request } = jobCommandOf(job.request);
-      const documents = await this.inputs.resolve(job.orgId, request.input);
+      const documents = await this.inputs.resolve(job.orgId, request.input, jobId);
       // Cancelled while its inputs were fetched: the work does not start.
       signal.throwIfAborted();
       outcome = await pipeline.run(job, documents, signal);

@@ -1,28 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
-import { isDeepWork } from '../queue/deep-work.js';
-import { command, commandType, RunJobCommand } from '../queue/queue-command.js';
 import { QUEUE, type QueuePort } from '../queue/queue-port.js';
 import { QueueWorkers } from '../queue/queue-workers.service.js';
-import { operationOfRequest } from './job-command.js';
-import { type JobPipeline, laneFor, type LaneFields } from './job-pipeline.js';
+import type { JobPipeline } from './job-pipeline.js';
+import { jobAddOptions, jobCommand } from './job-queueing.js';
 import type { JobRecord, JobType } from './job.types.js';
 import { JobsRepository } from './jobs.repository.js';
-
-/** The stored request's lane fields, with the spec's defaults where a field is missing. */
-function laneFields(request: Record<string, unknown>): LaneFields {
-  const asyncConfig = request.async;
-  const asyncPriority =
-    typeof asyncConfig === 'object' && asyncConfig !== null && 'priority' in asyncConfig
-      ? asyncConfig.priority === true
-      : false;
-  return {
-    queue_priority: typeof request.queue_priority === 'string' ? request.queue_priority : undefined,
-    priority: request.priority !== false,
-    async: { priority: asyncPriority },
-  };
-}
 
 /**
  * What a restart owes the job store, before any worker claims. Sync jobs whose caller died
@@ -76,12 +60,9 @@ export class JobReconciler {
   private async requeue(job: JobRecord): Promise<void> {
     const kind = this.kinds.get(job.type);
     if (!kind) return;
-    const payload = { jobId: job.jobId, operation: operationOfRequest(job.request) };
-    await this.queue.add(command(commandType(kind, RunJobCommand), payload), {
-      queue: 'cpu',
-      lane: laneFor(laneFields(job.request), job.isAsync),
-      maxAttempts: this.config.processing.jobMaxAttempts,
-      deep: isDeepWork(job.type, job.request),
-    });
+    await this.queue.add(
+      jobCommand(kind, job),
+      jobAddOptions(job, this.config.processing.jobMaxAttempts),
+    );
   }
 }

@@ -13,6 +13,7 @@ import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import type { JobEvents, WaitOutcome } from './job-events.js';
 import type { JobExecutor } from './job-executor.js';
 import type { JobResults } from './job-results.js';
+import type { JobInputStage } from './job-input.stage.js';
 import { JobOutcomeRecorder } from './job-outcome.recorder.js';
 import type { JobPipeline, Submission } from './job-pipeline.js';
 import { JobRunner } from './job-runner.service.js';
@@ -84,6 +85,12 @@ function setUp() {
     ),
     remove: jest.fn(async (_keys: readonly (string | null)[]) => undefined),
   } as unknown as JobResults;
+  const inputStage = {
+    needsDownloads: jest.fn((request: { input?: unknown }) =>
+      String(request.input).startsWith('https://'),
+    ),
+    start: jest.fn((_job: unknown, _kind: string, _release?: () => void) => undefined),
+  };
   const sut = new JobRunner(
     config,
     db as unknown as DuckDbService,
@@ -107,6 +114,7 @@ function setUp() {
       {} as ProcessingMetrics,
     ),
     results,
+    inputStage as unknown as JobInputStage,
   );
   /** What the worker will have done to the job by the time the sync wait ends. */
   const finishWith = (state: Partial<JobRecord>, wait: WaitOutcome = 'finished') => {
@@ -115,7 +123,19 @@ function setUp() {
       stored.set(job.jobId, { ...job, state: 'queued', ...state } as Partial<JobRecord>);
     });
   };
-  return { sut, jobs, queue, add, admission, release, inputs, webhooks, events, finishWith };
+  return {
+    sut,
+    jobs,
+    queue,
+    add,
+    admission,
+    release,
+    inputs,
+    webhooks,
+    events,
+    inputStage,
+    finishWith,
+  };
 }
 
 async function apiErrorOf(promise: Promise<unknown>) {
@@ -162,6 +182,22 @@ describe(JobRunner.name, () => {
       expect(t.queue.outcomes).toEqual([
         expect.objectContaining({ kind: 'classify.run', status: 'unhandled' }),
       ]);
+    });
+
+    it('hands a job with URL inputs to the input stage, its admission slot held until it is queued', async () => {
+      const request = { ...submission().request, input: 'https://files.example/a.pdf' };
+      const { job_id } = await t.sut.submitAsync(pipeline, principal, {
+        ...submission(),
+        request,
+      });
+      expect(t.inputStage.start).toHaveBeenCalledWith(
+        expect.objectContaining({ jobId: job_id, orgId: 'org_1', request }),
+        'classify.run',
+        t.release,
+      );
+      // Queued by the stage once its downloads are done, not here; the slot is the stage's.
+      expect(t.add).not.toHaveBeenCalled();
+      expect(t.release).not.toHaveBeenCalled();
     });
 
     it('removes the job and fails the request when the queue refuses its command', async () => {

@@ -12,6 +12,7 @@ import { JobEvents, type WaitOutcome } from './job-events.js';
 import { operationOfRequest } from './job-command.js';
 import { JobExecutor } from './job-executor.js';
 import { JobResults } from './job-results.js';
+import { JobInputStage } from './job-input.stage.js';
 import { JobOutcomeRecorder } from './job-outcome.recorder.js';
 import type { JobPipeline, Submission } from './job-pipeline.js';
 import { ProcessingError } from './job.types.js';
@@ -42,6 +43,7 @@ export class JobRunner {
     private readonly executor: JobExecutor,
     private readonly outcomes: JobOutcomeRecorder,
     private readonly results: JobResults,
+    private readonly inputStage: JobInputStage,
   ) {}
 
   /** Takes the pipeline's job commands from the queue. */
@@ -77,7 +79,9 @@ export class JobRunner {
     const admitted = await this.gate.pass(principal, submission);
     const jobId = randomUUID();
     // The admitted slot stays reserved until the task is counted where it waits (the
-    // database queue's row, or the Redis add).
+    // database queue's row, or the Redis add): for a job downloading its inputs first, until
+    // the downloads end (JobInputStage).
+    let downloading = false;
     const queued = (async () => {
       await this.db.transaction(async (tx) => {
         await this.jobs.insert(tx, {
@@ -92,6 +96,12 @@ export class JobRunner {
         });
       });
       onCommitted?.(jobId);
+      if (this.inputStage.needsDownloads(submission.request)) {
+        downloading = true;
+        const job = { jobId, orgId: principal.orgId, ...submission };
+        this.inputStage.start(job, pipeline.taskKind, admitted);
+        return;
+      }
       const type = commandType(pipeline.taskKind, RunJobCommand);
       const operation = operationOfRequest(submission.request);
       try {
@@ -108,7 +118,9 @@ export class JobRunner {
         throw error;
       }
     })();
-    await queued.finally(admitted);
+    await queued.finally(() => {
+      if (!downloading) admitted();
+    });
     return jobId;
   }
 

@@ -75,7 +75,8 @@ export class RolloutRoutingStrategy implements QueuePort {
     const known = operation && OPERATIONS.includes(operation);
     const chosen = (known ? operation : operationOfRequest(job.request)) as RemoteOperation;
     if (!this.rollout.routeToNewQueue(chosen, 'non_trainable')) return { to: 'database' };
-    const inputs = await this.inputs.sources(job.orgId, jobCommandOf(job.request).request.input);
+    const input = jobCommandOf(job.request).request.input;
+    const inputs = await this.inputs.sources(job.orgId, input, jobId);
     const task: RemoteTask = {
       jobId,
       orgId: job.orgId,

@@ -7,6 +7,7 @@ import { CLASSIFICATION_RUNNER } from '../classify-jobs/classification-runner.js
 import { PooledClassificationRunner } from '../classify-jobs/pooled-classification.runner.js';
 import { InputDocuments } from '../inputs/input-documents.js';
 import { SafeFetcher } from '../inputs/safe-fetcher.js';
+import { StagedInputs } from '../inputs/staged-inputs.js';
 import { RedisWorkersService } from './redis-workers.service.js';
 import { RemoteTaskRunner } from './remote-task.runner.js';
 
@@ -28,6 +29,7 @@ export class WorkerModule {
         // Same runner as ProcessingModule's CLASSIFICATION_RUNNER: swap both together.
         { provide: CLASSIFICATION_RUNNER, useClass: PooledClassificationRunner },
         SafeFetcher,
+        StagedInputs,
         InputDocuments,
         RemoteTaskRunner,
         RedisWorkersService,

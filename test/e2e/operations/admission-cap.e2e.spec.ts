@@ -31,6 +31,8 @@ describe('queue admission cap', () => {
     t = await startTestApp({
       LOG_LEVEL: 'info',
       FETCH_ALLOW_HOSTS: '127.0.0.1',
+      // A held URL download is what keeps a cpu worker busy in these tests.
+      INPUT_DOWNLOADS: 'in_worker',
       CPU_WORKER_CONCURRENCY: '1',
       CPU_MAX_QUEUE_DEPTH: String(CAP),
       BATCH_MAX_QUEUE_DEPTH: '2',

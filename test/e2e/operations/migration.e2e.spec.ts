@@ -35,6 +35,8 @@ describe('upgrade to the new queue system', () => {
       WORKER_SHUTDOWN_GRACE_MS: '100',
       QUEUE_POLL_INTERVAL_MS: '50',
       REDIS_RECONCILE_INTERVAL_MS: '60000',
+      // A held URL download is what keeps a cpu worker busy in these tests.
+      INPUT_DOWNLOADS: 'in_worker',
     };
   });
   afterAll(async () => {

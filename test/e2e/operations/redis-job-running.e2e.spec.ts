@@ -25,6 +25,8 @@ describe('new-queue jobs report running', () => {
     t = await startTestApp({
       ...setup.apiEnv,
       ROLLOUT_RATIO_CLASSIFY: '1',
+      // A held URL download is what keeps a cpu worker busy in these tests.
+      INPUT_DOWNLOADS: 'in_worker',
       // The reconciler (which would also notice a running job) stays out of the way.
       REDIS_RECONCILE_INTERVAL_MS: '3600000',
     });

@@ -35,6 +35,8 @@ describe('database-queue worker kinds', () => {
   async function start(env: Record<string, string>) {
     t = await startTestApp({
       FETCH_ALLOW_HOSTS: '127.0.0.1',
+      // A held URL download is what keeps a cpu worker busy in these tests.
+      INPUT_DOWNLOADS: 'in_worker',
       QUEUE_POLL_INTERVAL_MS: '50',
       WORKER_SHUTDOWN_GRACE_MS: '100',
       ...env,

@@ -36,6 +36,8 @@ describe('worker liveness', () => {
     t = await startTestApp({
       ...probeEnv,
       FETCH_ALLOW_HOSTS: '127.0.0.1',
+      // A held URL download is what keeps a cpu worker busy in these tests.
+      INPUT_DOWNLOADS: 'in_worker',
       CPU_WORKER_CONCURRENCY: '1',
       WORKER_WATCHDOG_INTERVAL_MS: '200',
       WORKER_SHUTDOWN_GRACE_MS: '100',

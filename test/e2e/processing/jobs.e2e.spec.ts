@@ -123,7 +123,12 @@ describe('queue order and cancellation with one busy cpu worker', () => {
   let files: FileServer;
   beforeAll(async () => {
     files = await startFileServer();
-    t = await startTestApp({ FETCH_ALLOW_HOSTS: '127.0.0.1', CPU_WORKER_CONCURRENCY: '1' });
+    t = await startTestApp({
+      FETCH_ALLOW_HOSTS: '127.0.0.1',
+      CPU_WORKER_CONCURRENCY: '1',
+      // A held URL download is what keeps a cpu worker busy in these tests.
+      INPUT_DOWNLOADS: 'in_worker',
+    });
   });
   afterAll(async () => {
     await t.close();

@@ -17,6 +17,8 @@ describe('queue admission cap on parse, extract and split', () => {
     files = await startFileServer();
     t = await startTestApp({
       FETCH_ALLOW_HOSTS: '127.0.0.1',
+      // A held URL download is what keeps a cpu worker busy in these tests.
+      INPUT_DOWNLOADS: 'in_worker',
       CPU_WORKER_CONCURRENCY: '1',
       CPU_MAX_QUEUE_DEPTH: '1',
       QUEUE_POLL_INTERVAL_MS: '50',

@@ -33,7 +33,11 @@ describe('reductoai SDK compatibility', () => {
   beforeAll(async () => {
     files = await startFileServer();
     receiver = await startWebhookReceiver();
-    t = await startTestApp({ FETCH_ALLOW_HOSTS: '127.0.0.1' });
+    t = await startTestApp({
+      FETCH_ALLOW_HOSTS: '127.0.0.1',
+      // A held URL download is what keeps a cpu worker busy in these tests.
+      INPUT_DOWNLOADS: 'in_worker',
+    });
     conformance = new OpenApiConformance(await (await fetch(`${t.baseUrl}/openapi.json`)).json());
     sdk = new Reducto({
       apiKey: await keyOf(t, 'sdk-org'),

@@ -22,6 +22,8 @@ describe('restart mid-queue', () => {
 
   const env = {
     FETCH_ALLOW_HOSTS: '127.0.0.1',
+    // A held URL download is what keeps a cpu worker busy in these tests.
+    INPUT_DOWNLOADS: 'in_worker',
     CPU_WORKER_CONCURRENCY: '1',
     WORKER_SHUTDOWN_GRACE_MS: '100',
   };

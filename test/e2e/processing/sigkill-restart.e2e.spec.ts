@@ -86,7 +86,12 @@ describe('restart after SIGKILL', () => {
 
   it('completes every job accepted before the crash', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-sigkill-'));
-    const env = { FETCH_ALLOW_HOSTS: '127.0.0.1', CPU_WORKER_CONCURRENCY: '1' };
+    const env = {
+      FETCH_ALLOW_HOSTS: '127.0.0.1',
+      CPU_WORKER_CONCURRENCY: '1',
+      // A held URL download is what keeps a cpu worker busy in these tests.
+      INPUT_DOWNLOADS: 'in_worker',
+    };
     try {
       // Seed a processing key while no server holds the DuckDB file.
       const seeding = await startTestApp({ ...env, DATA_DIR: dataDir });

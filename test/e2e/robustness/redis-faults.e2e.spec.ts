@@ -39,6 +39,8 @@ describe('Redis faults stay local', () => {
     REDIS_QUEUE_PREFIX: 'faults',
     DATA_DIR: dataDir,
     FETCH_ALLOW_HOSTS: '127.0.0.1',
+    // A held URL download is what keeps a cpu worker busy in these tests.
+    INPUT_DOWNLOADS: 'in_worker',
   });
   const startWorker = () =>
     startWorkerProcess({

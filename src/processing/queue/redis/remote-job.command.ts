@@ -30,14 +30,16 @@ const operation = checker({ enum: REMOTE_OPERATIONS }, (v) =>
     : fail('enum', `Input should be one of ${REMOTE_OPERATIONS.join(', ')}`, v),
 );
 
-/** `{url}` or `{blob, fileName}`, nothing else. */
+/** `{url}`, `{blob, fileName}` or `{staged, fileName}`, nothing else. */
 const remoteInput = checker({ type: 'object' }, (v) => {
   if (!isPlainObject(v)) return fail('dict_type', 'Input should be a valid dictionary', v);
   const keys = Object.keys(v).sort().join(',');
   if (keys === 'url' && typeof v.url === 'string' && v.url.length > 0) return ok(v);
   if (keys === 'blob,fileName' && typeof v.blob === 'string' && typeof v.fileName === 'string')
     return ok(v);
-  return fail('value_error', 'Input should be {url} or {blob, fileName}', v);
+  if (keys === 'fileName,staged' && typeof v.staged === 'string' && typeof v.fileName === 'string')
+    return ok(v);
+  return fail('value_error', 'Input should be {url}, {blob, fileName} or {staged, fileName}', v);
 });
 
 const anyObject = checker({ type: 'object' }, (v) =>

@@ -1,0 +1,43 @@
+import { isDeepWork } from '../queue/deep-work.js';
+import { command, commandType, type QueueCommand, RunJobCommand } from '../queue/queue-command.js';
+import type { AddOptions } from '../queue/queue-port.js';
+import { operationOfRequest } from './job-command.js';
+import { laneFor, type LaneFields } from './job-pipeline.js';
+import type { JobRecord } from './job.types.js';
+
+/** The stored request's lane fields, with the spec's defaults where a field is missing. */
+function laneFields(request: Record<string, unknown>): LaneFields {
+  const asyncConfig = request.async;
+  const asyncPriority =
+    typeof asyncConfig === 'object' && asyncConfig !== null && 'priority' in asyncConfig
+      ? asyncConfig.priority === true
+      : false;
+  return {
+    queue_priority: typeof request.queue_priority === 'string' ? request.queue_priority : undefined,
+    priority: request.priority !== false,
+    async: { priority: asyncPriority },
+  };
+}
+
+/** The cpu command that runs a stored job (its pipeline's `kind`). */
+export function jobCommand(kind: string, job: Pick<JobRecord, 'jobId' | 'request'>): QueueCommand {
+  const payload = { jobId: job.jobId, operation: operationOfRequest(job.request) };
+  return command(commandType(kind, RunJobCommand), payload);
+}
+
+/**
+ * Where a stored job's command waits, as its submission chose: the cpu queue, the lane of
+ * its request, deep work apart; a sync job's caller is gone after a restart, so it is tried
+ * once.
+ */
+export function jobAddOptions(
+  job: Pick<JobRecord, 'type' | 'request' | 'isAsync'>,
+  jobMaxAttempts: number,
+): AddOptions {
+  return {
+    queue: 'cpu',
+    lane: laneFor(laneFields(job.request), job.isAsync),
+    maxAttempts: job.isAsync ? jobMaxAttempts : 1,
+    deep: isDeepWork(job.type, job.request),
+  };
+}
