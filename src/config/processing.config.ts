@@ -24,4 +24,6 @@ export const DEFAULT_DOCUMENT_LIMITS = {
   maxZipCompressionRatio: 200,
   // Real documents nest a few dozen levels; the HTML converter recurses per level.
   maxMarkupDepth: 256,
+  // A 1.1 MB text file parses to ~5 MB of JSON, 100,000 HTML paragraphs to 17 MB.
+  maxResultBytes: 64 * 1024 * 1024,
 } as const;

@@ -23,6 +23,9 @@ beforeAll(async () => {
     LOG_LEVEL: 'error',
     AUTH_DISABLED: 'true',
     AUTH_DEFAULT_ORG_ID: 'org_hostile',
+    // Lower than the default (64 MiB) so that HTML of a few MB already makes a result too
+    // large to return: the spec stays fast, the path is the same.
+    MAX_RESULT_BYTES: String(16 * 1024 * 1024),
   });
   await app.start();
 }, 300_000);
@@ -35,6 +38,12 @@ afterAll(async () => {
 function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+/** CPU time (user + system) a process has used, seconds. */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function executorPids(): number[] {
@@ -79,6 +88,53 @@ async function expectHealthySameProcess(pid: number): Promise<void> {
 }
 
 describe('hostile documents on the real server', () => {
+  // First, on the fresh server: what the other documents leave in its heap until the next
+  // collection would blur the server's own share.
+  it('parses large HTML only in executors: /health keeps answering, the server stays small', async () => {
+    const pid = app.pid!;
+    // ~2 MB of HTML, 200,000 paragraphs: ~35 MB of parse result, past MAX_RESULT_BYTES here.
+    const html = Buffer.from(
+      `<html><body>${Array.from({ length: 200_000 }, (_, i) => `<p>Line ${i}</p>`).join('')}</body></html>`,
+    );
+    const fileId = await upload(html, 'html');
+    const baseline = rssMb(pid);
+    const cpuBefore = cpuSeconds(pid);
+    let peak = baseline;
+    let slowestHealthMs = 0;
+    let parsing = true;
+    const watch = (async () => {
+      while (parsing) {
+        const started = Date.now();
+        expect((await fetch(`${app.baseUrl}/health`)).status).toBe(200);
+        slowestHealthMs = Math.max(slowestHealthMs, Date.now() - started);
+        peak = Math.max(peak, rssMb(pid));
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+    const answers = await Promise.all(
+      Array.from({ length: 3 }, () => post('/parse', { input: fileId })),
+    );
+    parsing = false;
+    await watch;
+    const serverCpu = cpuSeconds(pid) - cpuBefore;
+    for (const { status, body } of answers) {
+      expect(status).toBe(413);
+      expect(['DOCUMENT_LIMIT_EXCEEDED', 'EXECUTOR_MEMORY_LIMIT']).toContain(body.error.code);
+    }
+    expect(answers[0].body.error.message).toContain('MAX_RESULT_BYTES');
+    process.stdout.write(
+      `large HTML x3: API RSS ${baseline.toFixed(0)} -> peak ${peak.toFixed(0)} MB, ` +
+        `API CPU ${serverCpu.toFixed(2)} s, slowest /health ${slowestHealthMs} ms\n`,
+    );
+    // The server process did none of the work (the executors took ~30 s of CPU), and held
+    // none of its result. /health is bounded generously: on a loaded machine the probe
+    // waits for a core like anything else.
+    expect(serverCpu).toBeLessThan(5);
+    expect(peak - baseline).toBeLessThan(250);
+    expect(slowestHealthMs).toBeLessThan(5_000);
+    await expectHealthySameProcess(pid);
+  }, 240_000);
+
   it('refuses a 60,000 x 60,000 PNG (sync 413, async Failed) and keeps answering', async () => {
     const pid = app.pid!;
     const fileId = await upload(await makePngBomb(60_000, 60_000), 'png');

@@ -50,7 +50,15 @@ export class ChildApp {
     this.log = '';
     const child = spawn(process.execPath, [path.join(this.buildDir, 'src', 'main.js')], {
       cwd: ROOT,
-      env: { ...process.env, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
+      // Without jest's marker: the server runs document work in executor processes, as
+      // `npm start` does (TaskPool runs it inline when JEST_WORKER_ID is set).
+      env: {
+        ...process.env,
+        JEST_WORKER_ID: '',
+        ...this.env,
+        PORT: String(this.port),
+        HOST: '127.0.0.1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.on('data', (chunk: Buffer) => {

@@ -31,6 +31,11 @@ export const DOCUMENT_SETTINGS = {
       { default: DEFAULT_DOCUMENT_LIMITS.maxMarkupDepth, min: 1 },
       "Element nesting depth of HTML and of a DOCX's XML.",
     ),
+    maxResultBytes: int(
+      'MAX_RESULT_BYTES',
+      { default: DEFAULT_DOCUMENT_LIMITS.maxResultBytes, min: 1024, unit: 'bytes' },
+      'JSON size of one parse, extract or split result, measured in the executor that made it: a larger one fails with 413 before it reaches the API process (which holds a result a few times over while storing it). Select fewer pages (`page_range`) to stay under it.',
+    ),
   },
   classifyLimits: {
     maxCriterionChars: int(
@@ -79,6 +84,11 @@ export const DOCUMENT_SETTINGS = {
       'EXECUTOR_IDLE_MS',
       { default: 60_000, min: 1_000, unit: 'ms' },
       'An executor beyond the warm ones exits after this long idle.',
+    ),
+    nice: int(
+      'EXECUTOR_NICE',
+      { default: 10, min: 0, max: 19 },
+      "Scheduling niceness of the executor processes: on a busy machine the server process (health checks, routing, uploads) gets the CPU before document work does. 0 runs them at the server's own priority.",
     ),
   },
 } as const;

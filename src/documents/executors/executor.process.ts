@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import type { DocumentLimits } from '../readers/document-limits.js';
 import type { ExecutorMessage, RunMessage } from './executor.child.js';
 import type { TaskReply } from './task-reply.js';
@@ -19,6 +20,8 @@ export type TaskOutcome =
 export interface ExecutorSpawnOptions {
   entry: string;
   heapMb: number;
+  /** Scheduling niceness (0-19): document work yields the CPU to the server process. */
+  nice?: number;
   /** Extra node flags (tests run the TypeScript sources through a loader). */
   execArgv?: string[];
 }
@@ -64,6 +67,13 @@ export class ExecutorProcess {
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     });
+    if (options.nice && this.child.pid !== undefined) {
+      try {
+        os.setPriority(this.child.pid, options.nice);
+      } catch {
+        // Not permitted here (some containers): the executor runs at the server's priority.
+      }
+    }
     this.child.stderr?.on('data', (chunk: Buffer) => {
       process.stdout.write(chunk);
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-4096);

@@ -3,11 +3,11 @@
 // canvas, the language model) that running them needs.
 import { runExtract } from '../extract/extract.runner.js';
 import { runParse } from '../parse/parse.runner.js';
+import { enforceLimit } from '../readers/document-limits.js';
 import { runSplit } from '../split/split.runner.js';
 import type { OperationOutcome, OperationTask } from './operation.task.js';
 
-/** The body of the worker and of inline mode. */
-export function runOperationTask(task: OperationTask): Promise<OperationOutcome> {
+function run(task: OperationTask): Promise<OperationOutcome> {
   switch (task.kind) {
     case 'parse':
       return runParse(task.documents, task.request, task.versions, task.maxPages);
@@ -16,4 +16,22 @@ export function runOperationTask(task: OperationTask): Promise<OperationOutcome>
     case 'split':
       return runSplit(task.documents, task.request, task.versions, task.maxPages);
   }
+}
+
+/**
+ * The body of the worker and of inline mode. The result's JSON size is checked here, where
+ * it was made: what passes is copied into the API process, which holds it several times
+ * over (the message, the object, its JSON) while it stores it.
+ */
+export async function runOperationTask(task: OperationTask): Promise<OperationOutcome> {
+  const outcome = await run(task);
+  const bytes = Buffer.byteLength(JSON.stringify(outcome.result));
+  enforceLimit(
+    'maxResultBytes',
+    bytes,
+    (max) =>
+      `The ${task.kind} result is ${bytes} bytes of JSON; at most ${max} are returned. ` +
+      'Select fewer pages with page_range',
+  );
+  return outcome;
 }

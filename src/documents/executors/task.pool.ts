@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import type { ExecutorSettings, ProcessingConfig } from '../../config/processing.config.js';
 import type { DocumentLimits } from '../readers/document-limits.js';
 import { setDocumentLimits } from '../readers/document-limits.js';
-import { terminateOcr } from '../readers/ocr.engine.js';
 import { ExecutorCrashedError, ExecutorLimitError } from './executor.errors.js';
 import { type ExecutorExit, ExecutorProcess, type TaskOutcome } from './executor.process.js';
 import { deserializeError } from './task-reply.js';
@@ -14,6 +13,7 @@ export const DEFAULT_EXECUTOR_SETTINGS: Readonly<ExecutorSettings> = {
   recycleRssMb: 400,
   taskTimeLimitMs: 120_000,
   idleMs: 60_000,
+  nice: 10,
 };
 
 /** How often the parent reads a busy executor's resident size. */
@@ -161,7 +161,8 @@ export class TaskPool<T, R> {
       return e.exited;
     });
     await Promise.all(exits);
-    if (this.inline) await terminateOcr();
+    // Imported only here: the API process, whose tasks run in executors, never loads OCR.
+    if (this.inline) await (await import('../readers/ocr.engine.js')).terminateOcr();
   }
 
   /** One run of the task on one executor, under the pool's limits. */
@@ -257,6 +258,7 @@ export class TaskPool<T, R> {
     const executor = new ExecutorProcess({
       entry: this.entry!,
       heapMb: this.settings.heapMb,
+      nice: this.settings.nice,
       execArgv: this.options.execArgv,
     });
     this.executors.add(executor);

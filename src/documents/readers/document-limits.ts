@@ -15,6 +15,7 @@ export const DOCUMENT_LIMIT_SETTINGS: Record<keyof DocumentLimits, string> = {
   maxZipUncompressedBytes: 'MAX_ZIP_UNCOMPRESSED_BYTES',
   maxZipCompressionRatio: 'MAX_ZIP_COMPRESSION_RATIO',
   maxMarkupDepth: 'MAX_MARKUP_DEPTH',
+  maxResultBytes: 'MAX_RESULT_BYTES',
 };
 
 let current: DocumentLimits = { ...DEFAULT_DOCUMENT_LIMITS };

@@ -3,7 +3,7 @@ import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import type { InputDocument } from '../classify-jobs/classification-runner.js';
-import { validateExtractRequest } from '../../documents/extract/extract.operation.js';
+import { validateExtractRequest } from '../../documents/extract/extract-schema.js';
 import { type Billing, type JobPipeline, laneFor, type Submission } from '../jobs/job-pipeline.js';
 import {
   jobCommandOf,
