@@ -1,0 +1,146 @@
+// The server under test for the benchmarks: the built server (dist/) as a child process
+// with a fresh DATA_DIR, organizations and keys created through its admin API, and the RSS of
+// its process tree read from /proc.
+/* global fetch */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { clearInterval, setInterval, setTimeout } from 'node:timers';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function percentile(values, p) {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+export function freePort() {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Files served to `input` URLs: `files` maps a path to `{ bytes, type }`. */
+export function fileServer(files) {
+  const server = http.createServer((req, res) => {
+    const file = files.get(req.url);
+    if (!file) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': file.type, 'content-length': file.bytes.length });
+    res.end(file.bytes);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, base: `http://127.0.0.1:${server.address().port}` }),
+    ),
+  );
+}
+
+export /** RSS (KB) of a process and all its descendants, from /proc. */
+function treeRssKb(pid) {
+  const children = new Map();
+  const rss = new Map();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const status = fs.readFileSync(`/proc/${entry}/status`, 'utf8');
+      const ppid = Number(/PPid:\s+(\d+)/.exec(status)?.[1]);
+      rss.set(Number(entry), Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0));
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  let total = 0;
+  const stack = [pid];
+  while (stack.length) {
+    const p = stack.pop();
+    total += rss.get(p) ?? 0;
+    stack.push(...(children.get(p) ?? []));
+  }
+  return total;
+}
+
+/**
+ * `extraEnv` adds to (or overrides) the server's environment; `options.dataDir` starts it on
+ * an existing DATA_DIR (a restart), which `stop({ keepData: true })` leaves in place.
+ */
+export async function startServer(extraEnv, options = {}) {
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-bench-'));
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(root, 'dist/src/main.js')], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      FETCH_ALLOW_HOSTS: '127.0.0.1',
+      LOG_LEVEL: 'error',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr = (stderr + c).slice(-4000)));
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited at start: ${stderr}`);
+    const ok = await fetch(`${base}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (i > 600) throw new Error('server did not start');
+    await sleep(100);
+  }
+  const admin = JSON.parse(fs.readFileSync(path.join(dataDir, 'admin.json'), 'utf8'));
+  const command = async (name, body) => {
+    const res = await fetch(`${base}/admin/v1/commands/${name}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return res.json();
+  };
+  /** A new organization's processing key. */
+  const newOrgKey = async (name) => {
+    const org = await command('org.create', { name });
+    const created = await command('processing-key.create', { orgId: org.orgId, name });
+    return created.key ?? created.token ?? created.secret ?? created.apiKey;
+  };
+  const key = await newOrgKey('bench');
+  let peakKb = 0;
+  const sampler = setInterval(() => {
+    if (child.exitCode === null) peakKb = Math.max(peakKb, treeRssKb(child.pid));
+  }, 100);
+  return {
+    base,
+    key,
+    newOrgKey,
+    dataDir,
+    stderr: () => stderr,
+    child,
+    rssKb: () => treeRssKb(child.pid),
+    peakKb: () => peakKb,
+    resetPeak: () => (peakKb = treeRssKb(child.pid)),
+    alive: () => child.exitCode === null && child.signalCode === null,
+    exit: () => `${child.exitCode ?? child.signalCode}`,
+    async stop({ keepData = false } = {}) {
+      clearInterval(sampler);
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
+      if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
