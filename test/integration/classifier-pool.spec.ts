@@ -42,7 +42,15 @@ describe(ClassifierPool.name, () => {
     });
     await expect(
       pool.run({
-        documents: [{ bytes: Buffer.from('GIF89a\x01\x00\x01\x00') }],
+        // A BMP header: an image format no decoder here reads.
+        documents: [
+          {
+            bytes: Buffer.from(
+              'BM\x3a\x00\x00\x00\x00\x00\x00\x00\x36\x00\x00\x00\x28\x00',
+              'latin1',
+            ),
+          },
+        ],
         classificationSchema: schema,
       }),
     ).rejects.toThrow(UnsupportedDocumentError);
