@@ -11,7 +11,12 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiErrors, ApiProcessingAuth } from '../../common/openapi/api-responses.js';
+import {
+  ApiErrors,
+  ApiProcessingAuth,
+  ApiValidationError,
+} from '../../common/openapi/api-responses.js';
+import { RequestValidationError } from '../../common/validation-error.js';
 import { UploadResponseDto } from '../requests/classify-config.dto.js';
 import { modelName, registerModel } from '../requests/request-validation.js';
 import { tooLargeError, UploadResponse, UploadService } from './upload.service.js';
@@ -65,7 +70,8 @@ export class UploadController {
     description: "File extension (default: the file name's, else `bin`)",
   })
   @ApiOkResponse({ schema: { $ref: `#/components/schemas/${modelName(UploadResponseDto)}` } })
-  @ApiErrors(413)
+  @ApiErrors(400, 413)
+  @ApiValidationError()
   async upload(
     @Req() request: FastifyRequest,
     @CurrentPrincipal() principal: ProcessingPrincipal,
@@ -93,6 +99,11 @@ export class UploadController {
         throw error;
       }
       if (stored) return stored;
+      // A multipart body is an upload: one without its file is incomplete, not a request for
+      // a presigned URL (that is a request without a body).
+      throw new RequestValidationError([
+        { loc: ['body', 'file'], msg: 'Field required', type: 'missing' },
+      ]);
     }
     return this.uploads.createPresigned(
       principal.orgId,

@@ -12,6 +12,7 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import { requestModelSchemas } from '../requests/request-schema.js';
 import { applyRequestExamples } from './api-examples.js';
 import { applyLinks } from './api-links.js';
+import { refuseUnknownQueryParameters } from './query-parameters.js';
 import { apiVersion } from './api-version.js';
 import { applyOperationIds } from './operation-ids.js';
 
@@ -61,7 +62,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
 }
 
 /** The processing API's operations; the account dashboard API lives under `/api/v1/`. */
-function isProcessing(path: string): boolean {
+export function isProcessing(path: string): boolean {
   return !path.startsWith('/api/v1/');
 }
 
@@ -158,14 +159,24 @@ export function registeredRoutes(app: NestFastifyApplication): { method: string;
   return [...(routesByApp.get(app) ?? [])];
 }
 
+const documents = new WeakMap<NestFastifyApplication, OpenAPIObject>();
+
+/** The app's description, built on first use, once every module's routes are registered. */
+export function openApiDocument(app: NestFastifyApplication): OpenAPIObject {
+  let document = documents.get(app);
+  if (!document) {
+    document = buildOpenApiDocument(app);
+    documents.set(app, document);
+  }
+  return document;
+}
+
 export function serveOpenApi(app: NestFastifyApplication): void {
-  let document: OpenAPIObject | undefined;
   app
     .getHttpAdapter()
     .getInstance()
-    .get('/openapi.json', async (_request, reply) => {
-      // Built on first request, once every module's routes are registered.
-      document ??= buildOpenApiDocument(app);
-      return reply.header('content-type', 'application/json; charset=utf-8').send(document);
-    });
+    .get('/openapi.json', async (_request, reply) =>
+      reply.header('content-type', 'application/json; charset=utf-8').send(openApiDocument(app)),
+    );
+  refuseUnknownQueryParameters(app, () => openApiDocument(app), isProcessing);
 }

@@ -171,4 +171,49 @@ describe('the HTTP contract outside the routes', () => {
       expect(day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     }
   });
+
+  it('refuses an unknown query parameter where an operation declares its own, per surface', async () => {
+    const jobs = await fetch(`${t.baseUrl}/jobs?limit=5&colour=red`, {
+      headers: { authorization: `Bearer ${acme.processingKey}` },
+    });
+    expect(jobs.status).toBe(422);
+    expect(await jobs.json()).toEqual({
+      detail: [
+        {
+          loc: ['query', 'colour'],
+          msg: 'Extra inputs are not permitted',
+          type: 'extra_forbidden',
+          input: 'red',
+        },
+      ],
+    });
+    const usage = await apiCall(
+      t.baseUrl,
+      'GET',
+      '/api/v1/usage/export?groupBy=product&colour=red',
+      acme.accountKey,
+    );
+    expect(usage.status).toBe(422);
+    expect(((await usage.json()) as { error: { code: string } }).error.code).toBe(
+      'UNKNOWN_QUERY_PARAMETER',
+    );
+    const health = await fetch(`${t.baseUrl}/health?colour=red`);
+    expect(health.status).toBe(200);
+  });
+
+  it('answers a multipart upload without its file part with 422, a bodiless one with a presigned URL', async () => {
+    const headers = { authorization: `Bearer ${acme.processingKey}` };
+    const empty = await fetch(`${t.baseUrl}/upload`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'multipart/form-data; boundary=b' },
+      body: '--b\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n--b--\r\n',
+    });
+    expect(empty.status).toBe(422);
+    expect(await empty.json()).toEqual({
+      detail: [{ loc: ['body', 'file'], msg: 'Field required', type: 'missing' }],
+    });
+    const presigned = await fetch(`${t.baseUrl}/upload?extension=pdf`, { method: 'POST', headers });
+    expect(presigned.status).toBe(200);
+    expect(((await presigned.json()) as { presigned_url: string }).presigned_url).toMatch(/^http/);
+  });
 });
