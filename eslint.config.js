@@ -3,7 +3,16 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'test/fixtures/**'] },
+  {
+    ignores: [
+      'dist/**',
+      '.cache/**',
+      'node_modules/**',
+      'data/**',
+      'coverage/**',
+      'test/fixtures/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

@@ -3,7 +3,8 @@
 # `apt-get update` first. Safe to run repeatedly: with everything present it does nothing.
 #   redis-server   the real Redis behind the BullMQ queue specs (scripts/redis.sh)
 #   clickhouse-server  the real ClickHouse of the usage specs' ClickHouse mode (scripts/clickhouse.sh)
-#   python3-venv   the virtualenv the chDB statement check installs a pinned chdb into
+#   python3-venv   the virtualenvs of the chDB statement check (a pinned chdb) and of the
+#                  OpenAPI conformance fuzzer (scripts/schemathesis.sh: a pinned Schemathesis)
 #   kcat           a plain external Kafka client, used by the specs that feed the broker
 #   java + mvn     fetch and run the Kafka broker (scripts/kafka.sh)
 #   jq, curl       the README's shell blocks, which test/e2e/readme.e2e.spec.ts runs

@@ -1,0 +1,146 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { seedAccount, type SeededAccount } from '../../support/accounts.js';
+import { buildDist, ChildApp, freePort } from '../../support/child-app.js';
+import { startTestApp } from '../../support/test-app.js';
+
+/*
+ * The API keeps its own description: Schemathesis (a public OpenAPI fuzzer, pinned in
+ * scripts/schemathesis.sh) runs every check against the compiled server's /openapi.json, one
+ * run per API surface with that surface's key, the stateful phase chaining operations through
+ * the description's links. Every failure fails this spec except "schema-valid request
+ * rejected" (ST202), which is counted: those are requests the schema cannot tell apart from
+ * good ones (an input URL that does not resolve, a cursor the service never issued, a
+ * metadata key not enabled yet), answered with a 4xx naming the reason.
+ *
+ * SCHEMATHESIS_MAX_EXAMPLES and SCHEMATHESIS_SEED widen or vary a local run.
+ */
+
+jest.setTimeout(20 * 60_000);
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const MAX_EXAMPLES = process.env.SCHEMATHESIS_MAX_EXAMPLES ?? '25';
+const SEED = process.env.SCHEMATHESIS_SEED ?? '20261126';
+/**
+ * Bounds one surface's run whatever the machine (the CLI's own --max-time is a budget it
+ * spends in full, repeating the fuzzing, so the run is bounded by examples and this).
+ */
+const MAX_SECONDS_PER_SURFACE = 600;
+/** Counted, not failed: see the comment above. */
+const COUNTED = new Set(['ST202']);
+
+interface Report {
+  complete: boolean;
+  phases: Record<string, { status: string }>;
+  operations: { selected: number; tested: number; errored: number };
+  test_cases: { generated: number };
+  failures: { code: string; title: string; count: number; operations: string[] }[];
+  errors: unknown[];
+}
+
+/** Runs the pinned CLI; its output (the failures with a curl line each) is returned. */
+async function schemathesis(args: string[], cwd: string): Promise<string> {
+  const run = promisify(execFile)('bash', [path.join(ROOT, 'scripts/schemathesis.sh'), ...args], {
+    cwd,
+    env: { ...process.env, SCHEMATHESIS_TELEMETRY: 'false', NO_COLOR: '1' },
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: MAX_SECONDS_PER_SURFACE * 1000,
+  });
+  try {
+    return (await run).stdout;
+  } catch (error) {
+    // Exit status 1 means failures, which the JSON report lists; anything else is a crash.
+    const { code, stdout, stderr } = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (code !== 1) {
+      throw new Error(`schemathesis failed: ${stderr ?? ''}\n${stdout ?? ''}`, { cause: error });
+    }
+    return stdout ?? '';
+  }
+}
+
+/** The FAILURES section of the CLI's output, for the log of a failed run. */
+function failureSection(output: string): string {
+  const start = output.indexOf('= FAILURES =');
+  const end = output.indexOf('= SUMMARY =');
+  return start < 0 ? '' : output.slice(start, end < 0 ? undefined : end).slice(0, 30_000);
+}
+
+describe('the API under a conformance fuzzer', () => {
+  let app: ChildApp;
+  let dataDir: string;
+  let account: SeededAccount;
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-schemathesis-'));
+    // Installing the fuzzer on a fresh machine overlaps the build.
+    const [buildDir] = await Promise.all([
+      buildDist('schemathesis'),
+      schemathesis(['--version'], dataDir),
+    ]);
+    const seeding = await startTestApp({ DATA_DIR: dataDir });
+    account = await seedAccount(seeding.app, 'Fuzzed');
+    await seeding.close();
+    app = new ChildApp(buildDir, await freePort(), {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      FETCH_TIMEOUT_MS: '3000',
+    });
+    await app.start();
+  });
+
+  afterAll(async () => {
+    await app?.stop('SIGTERM');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['processing', 'processingKey', ['--exclude-path-regex', '^/api/v1/']],
+    ['dashboard', 'accountKey', ['--include-path-regex', '^/api/v1/']],
+  ] as const)('finds no contract failure on the %s API', async (surface, key, filter) => {
+    const reportPath = path.join(dataDir, `schemathesis-${surface}.json`);
+    const output = await schemathesis(
+      [
+        'run',
+        `${app.baseUrl}/openapi.json`,
+        '--checks',
+        'all',
+        '--header',
+        `Authorization: Bearer ${account[key]}`,
+        ...filter,
+        '--max-examples',
+        MAX_EXAMPLES,
+        '--seed',
+        SEED,
+        '--workers',
+        '2',
+        '--request-timeout',
+        '30',
+        '--report',
+        'json',
+        '--report-json-path',
+        reportPath,
+      ],
+      dataDir,
+    );
+    const report = JSON.parse(fs.readFileSync(reportPath, 'utf8')) as Report;
+    const counted = report.failures.filter((f) => COUNTED.has(f.code));
+    console.log(
+      `schemathesis ${surface}: ${report.operations.tested} operations, ` +
+        `${report.test_cases.generated} cases, ` +
+        `failures ${JSON.stringify(report.failures.map((f) => [f.code, f.count]))}; ` +
+        `counted ${JSON.stringify(counted.map((f) => [f.code, f.operations]))}`,
+    );
+    const failed = report.failures.filter((f) => !COUNTED.has(f.code));
+    if (failed.length > 0 || report.errors.length > 0) console.log(failureSection(output));
+    expect(report.operations.tested).toBe(report.operations.selected);
+    // The stateful phase ran: it chains operations through the description's links.
+    expect(report.phases.stateful.status).not.toBe('skip');
+    expect(report.operations.tested).toBeGreaterThan(surface === 'dashboard' ? 10 : 25);
+    expect(report.errors).toEqual([]);
+    expect(failed).toEqual([]);
+  });
+});
