@@ -86,7 +86,13 @@ describe('several ingest processes writing to one ClickHouse', () => {
       const before = await batchesWritten(victim);
       await produce(
         topic,
-        batch.map((e) => ({ key: e.data.orgId, value: JSON.stringify(e) })),
+        // One org per partition, all three partitions used, whatever the org ids hash to:
+        // each process owns events, and every copy of an event meets on one partition.
+        batch.map((e) => ({
+          key: e.data.orgId,
+          value: JSON.stringify(e),
+          partition: orgIds.indexOf(e.data.orgId) % 3,
+        })),
       );
       published.push(...batch);
       await waitFor(

@@ -10,7 +10,7 @@ import {
 } from '../metadata/metadata-key.repository.js';
 import type { BatchWriteResult, UsageEventWriter } from '../usage-store.ports.js';
 import { ClickHouseService } from './clickhouse.service.js';
-import { stagingLines, STAGING_COLUMNS } from './clickhouse-staging.js';
+import { stagingLines, STAGING_COLUMNS, type StagingLines } from './clickhouse-staging.js';
 
 /**
  * Writes batches of usage events to the ClickHouse store, each event once.
@@ -34,16 +34,29 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
     groups: readonly UsageEventColumns[],
     rule: CardinalityRule,
   ): Promise<BatchWriteResult> {
-    const unique = withoutRepeats(groups);
-    const { lines, days, carriesMetadata } = stagingLines(unique);
-    const empty = {
-      groups: groups.map(() => ({ inserted: 0, duplicates: 0 })),
-      newlyRejectedKeys: [],
-      orgs: [],
-    };
-    if (days.length === 0) return empty;
-    const db = this.clickhouse.database;
+    const staged = stagingLines(withoutRepeats(groups));
+    if (staged.days.length === 0) return noneWritten(groups);
     const session = { sessionId: `docproc-write-${randomUUID()}` };
+    try {
+      return await this.writeInSession(groups, staged, rule, session);
+    } finally {
+      // A session's tables would otherwise hold the write's rows on the server until the
+      // session expires (a minute), one set per write.
+      for (const table of ['usage_staging', 'batch_new']) {
+        await this.clickhouse
+          .command(`DROP TEMPORARY TABLE IF EXISTS ${table}`, {}, session)
+          .catch(() => undefined);
+      }
+    }
+  }
+
+  private async writeInSession(
+    groups: readonly UsageEventColumns[],
+    { lines, days, carriesMetadata }: StagingLines,
+    rule: CardinalityRule,
+    session: { sessionId: string },
+  ): Promise<BatchWriteResult> {
+    const db = this.clickhouse.database;
     await this.clickhouse.command(
       `CREATE TEMPORARY TABLE usage_staging (${STAGING_COLUMNS})`,
       {},
@@ -77,7 +90,7 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
       const n = insertedByGroup.get(group) ?? 0;
       return { inserted: n, duplicates: events.length - n };
     });
-    if (inserted.length === 0) return { ...empty, groups: counts };
+    if (inserted.length === 0) return { ...noneWritten(groups), groups: counts };
     await this.clickhouse.command(
       `INSERT INTO ${db}.usage_events
        SELECT day, event_key, source, event_id, org_id, event_time, event_ms, product, feature,
@@ -165,4 +178,12 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
 
   /** Nothing to do: ClickHouse merges the rollups' rows of one key in the background. */
   async maintain(): Promise<void> {}
+}
+
+function noneWritten(groups: readonly UsageEventColumns[]): BatchWriteResult {
+  return {
+    groups: groups.map(() => ({ inserted: 0, duplicates: 0 })),
+    newlyRejectedKeys: [],
+    orgs: [],
+  };
 }
