@@ -23,7 +23,21 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 export interface SurfaceOptions {
   /** Whether an operation belongs to the processing API (422 HTTPValidationError) or not. */
   isProcessing(path: string): boolean;
+  /**
+   * Whether an operation reads a document while the request waits: its 422 is then also a
+   * document the engines refuse (a page range past its pages, structure or time limits),
+   * answered in the error envelope with the engine's code.
+   */
+  readsDocumentsSync(path: string, operation: OperationObject): boolean;
 }
+
+/** The 422 of an operation that reads documents while the request waits. */
+const DOCUMENT_422 = {
+  description: 'The request failed validation, or the document cannot be processed',
+  content: {
+    'application/json': { schema: { anyOf: [HTTP_VALIDATION_ERROR, API_ERROR] } },
+  },
+};
 
 /**
  * Declares, on every operation, the error statuses the HTTP layer answers for any request of
@@ -52,6 +66,9 @@ export function declareFrameworkResponses(document: OpenAPIObject, surface: Surf
           MEANINGS[status] ?? 'Error',
           status === '422' && processing ? HTTP_VALIDATION_ERROR : API_ERROR,
         );
+      }
+      if (processing && surface.readsDocumentsSync(path, operation)) {
+        operation.responses['422'] = DOCUMENT_422;
       }
       onlyJsonErrors(operation);
     }

@@ -53,12 +53,25 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
   };
   document.paths['/upload/{fileId}'] = { put: presignedUploadOperation() };
   markPublicOperations(document);
-  declareFrameworkResponses(document, { isProcessing });
+  declareFrameworkResponses(document, {
+    isProcessing,
+    readsDocumentsSync: (path, operation) =>
+      !path.endsWith('_async') && bodyModelHas(document, operation, 'input'),
+  });
   closeDashboardBodies(document);
   applyOperationIds(document.paths);
   applyLinks(document);
   applyRequestExamples(document);
   return document;
+}
+
+/** Whether an operation's JSON request body is a model with the property `name`. */
+function bodyModelHas(document: OpenAPIObject, operation: OperationObject, name: string): boolean {
+  const body = operation.requestBody;
+  const schema = body && 'content' in body ? body.content['application/json']?.schema : null;
+  const model = schema && '$ref' in schema ? schema.$ref.split('/').pop() : undefined;
+  const found = model ? document.components?.schemas?.[model] : undefined;
+  return Boolean(found && 'properties' in found && found.properties?.[name]);
 }
 
 /** The processing API's operations; the account dashboard API lives under `/api/v1/`. */
