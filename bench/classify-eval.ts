@@ -15,7 +15,7 @@
  *      npm run bench:classify-eval -- --misses     lists each dev miss (never holdout ones)
  *      npm run bench:classify-eval -- --fixtures   adds the project's own labeled set
  *      npm run bench:classify-eval -- --criteria <file>   replaces the business set's criteria
- *      npm run bench:classify-eval -- --scores <file>     each model's raw scores (business)
+ *      npm run bench:classify-eval -- --scores <file>     each model's raw scores, every set
  */
 import os from 'node:os';
 import { ocrEffortOf } from '../src/documents/classify/classify.task.js';
@@ -209,8 +209,15 @@ console.log(
     .join(' ')} on ` +
     `${os.availableParallelism()} cores; latency is wall time of classify() per page`,
 );
-const business = loaded.business;
-if (scoresFile && business) {
-  writeScores(scoresFile, { default: business.fast, accurate: business.thorough });
+if (scoresFile) {
+  writeScores(
+    scoresFile,
+    Object.fromEntries(
+      Object.entries(loaded).map(([set, read]) => [
+        set,
+        { default: read.fast, accurate: read.thorough },
+      ]),
+    ),
+  );
 }
 if (process.argv.includes('--fixtures')) await fixturesReport();

