@@ -124,8 +124,8 @@ export class JobOutcomeRecorder {
 
   /** A job whose command no queue took: removed, as if never submitted. */
   async withdrawn(jobId: string): Promise<void> {
-    const resultKey = await this.db.transaction((tx) => this.jobs.delete(tx, jobId));
-    await this.results.remove([resultKey]);
+    const files = await this.db.transaction((tx) => this.jobs.delete(tx, jobId));
+    await this.results.remove(files);
     this.events.finished(jobId);
   }
 

@@ -34,7 +34,10 @@ export class JobResults {
     }
   }
 
-  /** Deletes result files after the commit that let go of them; a failure is only logged. */
+  /**
+   * Deletes a job's files (result, stored request) after the commit that let go of them;
+   * a failure is only logged (the start-up sweep removes what is left).
+   */
   async remove(keys: readonly (string | null)[]): Promise<void> {
     const present = keys.filter((key): key is string => key !== null);
     if (present.length === 0) return;

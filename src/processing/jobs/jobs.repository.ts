@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { StoredBlob } from '../../database/blob-store.js';
+import { payloadKey } from '../../database/blob-keys.js';
+import { BlobStore, type StoredBlob } from '../../database/blob-store.js';
 import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
 import { IS_DEEP_TASK } from '../queue/database-queue.repository.js';
 import type { Lane, QueueName } from '../queue/queue-task.js';
@@ -13,6 +14,7 @@ interface JobRow {
   status: string;
   is_async: boolean;
   request: string;
+  request_key: string | null;
   metadata: string | null;
   result_key: string | null;
   result_bytes: bigint | null;
@@ -31,12 +33,18 @@ interface JobRow {
   finished_at: Date | null;
 }
 
-const COLUMNS = `job_id, org_id, api_key_id, type, status, is_async, CAST(request AS VARCHAR) AS request,
+const COLUMNS = `job_id, org_id, api_key_id, type, status, is_async, CAST(request AS VARCHAR) AS request, request_key,
   CAST(metadata AS VARCHAR) AS metadata, result_key, result_bytes, reason, error_code,
   error_status, progress, attempts, num_pages, total_pages, persist_result, result_expired,
   cancel_requested, created_at, started_at, finished_at`;
 
-function toRecord(row: JobRow): JobRecord {
+/**
+ * Requests up to this size (as JSON) stay in the row; larger ones are files, so the
+ * database keeps kilobytes per job whatever a request carries.
+ */
+export const INLINE_REQUEST_MAX_BYTES = 4 * 1024;
+
+function toRecord(row: JobRow, request: Record<string, unknown>): JobRecord {
   return {
     jobId: row.job_id,
     orgId: row.org_id,
@@ -44,7 +52,7 @@ function toRecord(row: JobRow): JobRecord {
     type: row.type as JobRecord['type'],
     state: row.status as JobState,
     isAsync: row.is_async,
-    request: JSON.parse(row.request) as Record<string, unknown>,
+    request,
     metadata: row.metadata === null ? undefined : (JSON.parse(row.metadata) as unknown),
     resultKey: row.result_key,
     resultBytes: row.result_bytes === null ? null : Number(row.result_bytes),
@@ -78,30 +86,63 @@ export interface JobPageCursor {
 
 @Injectable()
 export class JobsRepository {
-  constructor(private readonly db: DuckDbService) {}
+  constructor(
+    private readonly db: DuckDbService,
+    private readonly blobs: BlobStore,
+  ) {}
 
+  /**
+   * A large request's file is written before its row commits (a row never refers to a
+   * missing file); one whose transaction rolls back is an orphan the start-up sweep removes.
+   */
   async insert(tx: Transaction, job: NewJob): Promise<void> {
+    let request = JSON.stringify(job.request);
+    let requestKey: string | null = null;
+    if (Buffer.byteLength(request, 'utf8') > INLINE_REQUEST_MAX_BYTES) {
+      requestKey = (await this.blobs.write(payloadKey('requests', job.jobId), Buffer.from(request)))
+        .key;
+      request = 'null';
+    }
     await tx.run(
       `INSERT INTO processing_jobs (job_id, org_id, api_key_id, type, status, is_async, request,
-         metadata, persist_result, created_at)
-       VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $8, now())`,
+         request_key, metadata, persist_result, created_at)
+       VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $8, $9, now())`,
       [
         job.jobId,
         job.orgId,
         job.apiKeyId,
         job.type,
         job.isAsync,
-        JSON.stringify(job.request),
+        request,
+        requestKey,
         job.metadata === undefined ? null : JSON.stringify(job.metadata),
         job.persistResult,
       ],
     );
   }
 
+  /** Rows as records, with the requests that live as files read back. */
+  private async records<R extends JobRow>(rows: R[]): Promise<(JobRecord & { row: R })[]> {
+    const records: (JobRecord & { row: R })[] = [];
+    for (const row of rows) {
+      const text = row.request_key
+        ? (await this.blobs.read(row.request_key)).toString('utf8')
+        : row.request;
+      records.push({ ...toRecord(row, JSON.parse(text) as Record<string, unknown>), row });
+    }
+    return records;
+  }
+
+  private async one(rows: JobRow[]): Promise<JobRecord | null> {
+    if (rows.length === 0) return null;
+    const [{ row: _row, ...record }] = await this.records(rows.slice(0, 1));
+    return record;
+  }
+
   async find(jobId: string, tx?: Transaction): Promise<JobRecord | null> {
     const sql = `SELECT ${COLUMNS} FROM processing_jobs WHERE job_id = $1`;
     const rows = tx ? await tx.all<JobRow>(sql, [jobId]) : await this.db.all<JobRow>(sql, [jobId]);
-    return rows.length ? toRecord(rows[0]) : null;
+    return this.one(rows);
   }
 
   async findForOrg(orgId: string, jobId: string): Promise<JobRecord | null> {
@@ -109,7 +150,7 @@ export class JobsRepository {
       `SELECT ${COLUMNS} FROM processing_jobs WHERE job_id = $1 AND org_id = $2`,
       [jobId, orgId],
     );
-    return rows.length ? toRecord(rows[0]) : null;
+    return this.one(rows);
   }
 
   /** Newest first; the cursor is the (created_at, job_id) of the last row of the previous page. */
@@ -126,7 +167,10 @@ export class JobsRepository {
        ORDER BY created_at DESC, job_id DESC LIMIT $4`,
       [orgId, after ? after.createdAtMicros.toString() : null, after?.jobId ?? '', limit],
     );
-    return rows.map((row) => ({ ...toRecord(row), createdAtMicros: BigInt(row.created_us) }));
+    return (await this.records(rows)).map(({ row, ...record }) => ({
+      ...record,
+      createdAtMicros: BigInt(row.created_us),
+    }));
   }
 
   /**
@@ -229,21 +273,25 @@ export class JobsRepository {
     await tx.run(`UPDATE processing_jobs SET cancel_requested = true WHERE job_id = $1`, [jobId]);
   }
 
-  /** Removes the row; the key of its result file, which the caller deletes after the commit. */
-  async delete(tx: Transaction, jobId: string): Promise<string | null> {
-    const rows = await tx.all<{ result_key: string | null }>(
-      `DELETE FROM processing_jobs WHERE job_id = $1 RETURNING result_key`,
+  /** Removes the row; the keys of its files, which the caller deletes after the commit. */
+  async delete(tx: Transaction, jobId: string): Promise<string[]> {
+    const rows = await tx.all<{ result_key: string | null; request_key: string | null }>(
+      `DELETE FROM processing_jobs WHERE job_id = $1 RETURNING result_key, request_key`,
       [jobId],
     );
-    return rows[0]?.result_key ?? null;
+    return rows
+      .flatMap((row) => [row.result_key, row.request_key])
+      .filter((key): key is string => key !== null);
   }
 
-  /** Every result file a job row refers to (the orphan sweep keeps these). */
-  async resultKeys(): Promise<Set<string>> {
-    const rows = await this.db.all<{ result_key: string }>(
-      `SELECT result_key FROM processing_jobs WHERE result_key IS NOT NULL`,
+  /** Every file a job row refers to, result or request (the orphan sweep keeps these). */
+  async payloadKeys(): Promise<Set<string>> {
+    const rows = await this.db.all<{ key: string }>(
+      `SELECT result_key AS key FROM processing_jobs WHERE result_key IS NOT NULL
+       UNION ALL
+       SELECT request_key FROM processing_jobs WHERE request_key IS NOT NULL`,
     );
-    return new Set(rows.map((row) => row.result_key));
+    return new Set(rows.map((row) => row.key));
   }
 
   /** Sync jobs whose request died with the previous process: nobody is waiting any more. */
@@ -277,7 +325,7 @@ export class JobsRepository {
        ORDER BY j.created_at`,
       [...kinds],
     );
-    return rows.map(toRecord);
+    return (await this.records(rows)).map(({ row: _row, ...record }) => record);
   }
 
   /**

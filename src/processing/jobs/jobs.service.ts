@@ -182,12 +182,12 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Removes the job and its result; usage already recorded stays (it was billed). */
   async delete(orgId: string, jobId: string): Promise<{ job_id: string; deleted: true }> {
-    const resultKey = await this.db.transaction(async (tx) => {
+    const files = await this.db.transaction(async (tx) => {
       const job = await this.jobs.find(jobId, tx);
       if (!job || job.orgId !== orgId) throw ApiError.notFound('JOB_NOT_FOUND', `No job ${jobId}`);
       return this.jobs.delete(tx, jobId);
     });
-    await this.results.remove([resultKey]);
+    await this.results.remove(files);
     this.events.finished(jobId);
     return { job_id: jobId, deleted: true };
   }

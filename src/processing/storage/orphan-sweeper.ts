@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { RESULTS_FOLDER } from '../../database/blob-keys.js';
+import { PAYLOADS_FOLDER, RESULTS_FOLDER } from '../../database/blob-keys.js';
 import { BlobStore } from '../../database/blob-store.js';
 import { JobsRepository } from '../jobs/jobs.repository.js';
 import { UploadsRepository } from '../upload/uploads.repository.js';
@@ -25,27 +25,26 @@ export class OrphanSweeper implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     const report = await this.sweep();
-    const total = report.partial + report.results + report.uploads + report.claims;
+    const total = report.partial + report.jobFiles + report.uploads + report.claims;
     if (total > 0) this.logger.warn(report, 'removed what interrupted writes left behind');
   }
 
-  async sweep(): Promise<{ partial: number; results: number; uploads: number; claims: number }> {
+  async sweep(): Promise<{ partial: number; jobFiles: number; uploads: number; claims: number }> {
     const partial = await this.blobs.removeUnfinishedWrites();
     const claims = await this.uploads.releaseAllClaims();
-    const referencedResults = await this.jobs.resultKeys();
+    const jobFiles = await this.jobs.payloadKeys();
     const completeUploads = await this.uploads.completeFileIds();
     const orphans: string[] = [];
-    let results = 0;
+    let orphanJobFiles = 0;
     for (const key of await this.blobs.list('')) {
-      const isResult = key.startsWith(`${RESULTS_FOLDER}/`);
-      const kept = isResult
-        ? referencedResults.has(key)
-        : key.includes('/') || completeUploads.has(key);
+      const isJobFile =
+        key.startsWith(`${RESULTS_FOLDER}/`) || key.startsWith(`${PAYLOADS_FOLDER}/`);
+      const kept = isJobFile ? jobFiles.has(key) : completeUploads.has(key);
       if (kept || !(await this.blobs.writtenBefore(key, this.startedAt))) continue;
       orphans.push(key);
-      if (isResult) results++;
+      if (isJobFile) orphanJobFiles++;
     }
     await this.blobs.delete(orphans);
-    return { partial, results, uploads: orphans.length - results, claims };
+    return { partial, jobFiles: orphanJobFiles, uploads: orphans.length - orphanJobFiles, claims };
   }
 }
