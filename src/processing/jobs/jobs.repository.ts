@@ -44,6 +44,12 @@ const COLUMNS = `job_id, org_id, api_key_id, type, status, is_async, CAST(reques
  */
 export const INLINE_REQUEST_MAX_BYTES = 4 * 1024;
 
+function withoutRow(record: JobRecord & { row: unknown }): JobRecord {
+  const plain: JobRecord & { row?: unknown } = { ...record };
+  delete plain.row;
+  return plain;
+}
+
 function toRecord(row: JobRow, request: Record<string, unknown>): JobRecord {
   return {
     jobId: row.job_id,
@@ -135,8 +141,7 @@ export class JobsRepository {
 
   private async one(rows: JobRow[]): Promise<JobRecord | null> {
     if (rows.length === 0) return null;
-    const [{ row: _row, ...record }] = await this.records(rows.slice(0, 1));
-    return record;
+    return withoutRow((await this.records(rows.slice(0, 1)))[0]);
   }
 
   async find(jobId: string, tx?: Transaction): Promise<JobRecord | null> {
@@ -325,7 +330,7 @@ export class JobsRepository {
        ORDER BY j.created_at`,
       [...kinds],
     );
-    return (await this.records(rows)).map(({ row: _row, ...record }) => record);
+    return (await this.records(rows)).map(withoutRow);
   }
 
   /**
