@@ -3,62 +3,95 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
-/** For each route that declares query parameters (`GET /jobs` as Fastify writes it): their names. */
-function declaredQueryNames(document: OpenAPIObject): Map<string, Set<string>> {
-  const byRoute = new Map<string, Set<string>>();
+/** A route's declared query parameters: name -> whether it takes a list (repeated). */
+type Declared = Map<string, boolean>;
+
+/** For each route that declares query parameters (`GET /jobs` as Fastify writes it): them. */
+function declaredQueryParameters(document: OpenAPIObject): Map<string, Declared> {
+  const byRoute = new Map<string, Declared>();
   for (const [path, item] of Object.entries(document.paths)) {
     const route = path.replace(/\{(\w+)\}/g, ':$1');
     for (const method of METHODS) {
-      const names = (item[method]?.parameters ?? [])
-        .filter((p) => 'in' in p && p.in === 'query')
-        .map((p) => ('name' in p ? p.name : ''));
-      if (names.length > 0) byRoute.set(`${method.toUpperCase()} ${route}`, new Set(names));
+      const declared: Declared = new Map();
+      for (const p of item[method]?.parameters ?? []) {
+        if (!('in' in p) || p.in !== 'query') continue;
+        const schema = (p.schema ?? {}) as { type?: unknown };
+        declared.set(p.name, schema.type === 'array');
+      }
+      if (declared.size > 0) byRoute.set(`${method.toUpperCase()} ${route}`, declared);
     }
   }
   return byRoute;
+}
+
+/** The HTTPValidationError items of a processing query: unknown names, repeated single values. */
+function processingIssues(query: Record<string, unknown>, declared: Declared): object[] {
+  return Object.entries(query).flatMap(([name, value]) => {
+    if (!declared.has(name)) {
+      return [
+        {
+          loc: ['query', name],
+          msg: 'Extra inputs are not permitted',
+          type: 'extra_forbidden',
+          input: echo(value),
+        },
+      ];
+    }
+    if (Array.isArray(value) && !declared.get(name)) {
+      return [
+        {
+          loc: ['query', name],
+          msg: 'Input should be a single value, not repeated',
+          type: 'string_type',
+          input: value.slice(0, 10).map(echo),
+        },
+      ];
+    }
+    return [];
+  });
 }
 
 /**
  * An operation that declares its query parameters takes no others: a misspelt or unknown
  * one is a 422 naming it (HTTPValidationError `extra_forbidden` on the processing API, the
  * error envelope on the dashboard API), as unknown body fields are, instead of being
- * ignored. Operations that declare no query parameters are left alone.
+ * ignored. On the processing API a single-valued parameter given twice is a 422 too (the
+ * dashboard's export parser answers its own 400 for that). Operations that declare no query
+ * parameters are left alone.
  */
 export function refuseUnknownQueryParameters(
   app: NestFastifyApplication,
   document: () => OpenAPIObject,
   isProcessing: (path: string) => boolean,
 ): void {
-  let declared: Map<string, Set<string>> | undefined;
+  let declared: Map<string, Declared> | undefined;
   app
     .getHttpAdapter()
     .getInstance()
     .addHook('preHandler', async (request, reply) => {
       const route = request.routeOptions.url;
       if (!route) return;
-      declared ??= declaredQueryNames(document());
+      declared ??= declaredQueryParameters(document());
       const method = request.method === 'HEAD' ? 'GET' : request.method;
-      const names = declared.get(`${method} ${route}`);
-      if (!names) return;
+      const parameters = declared.get(`${method} ${route}`);
+      if (!parameters) return;
       const query = (request.query ?? {}) as Record<string, unknown>;
-      const unknown = Object.keys(query).filter((name) => !names.has(name));
-      if (unknown.length === 0) return;
-      const body = isProcessing(route)
-        ? {
-            detail: unknown.slice(0, 50).map((name) => ({
-              loc: ['query', name],
-              msg: 'Extra inputs are not permitted',
-              type: 'extra_forbidden',
-              input: echo(query[name]),
-            })),
-          }
-        : {
-            error: {
-              code: 'UNKNOWN_QUERY_PARAMETER',
-              message: `Unknown query parameter(s): ${unknown.slice(0, 20).join(', ')}`,
-              parameters: unknown.slice(0, 50),
-            },
-          };
+      let body: object;
+      if (isProcessing(route)) {
+        const issues = processingIssues(query, parameters);
+        if (issues.length === 0) return;
+        body = { detail: issues.slice(0, 50) };
+      } else {
+        const unknown = Object.keys(query).filter((name) => !parameters.has(name));
+        if (unknown.length === 0) return;
+        body = {
+          error: {
+            code: 'UNKNOWN_QUERY_PARAMETER',
+            message: `Unknown query parameter(s): ${unknown.slice(0, 20).join(', ')}`,
+            parameters: unknown.slice(0, 50),
+          },
+        };
+      }
       return reply.code(422).send(body);
     });
 }

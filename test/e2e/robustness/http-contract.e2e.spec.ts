@@ -201,6 +201,23 @@ describe('the HTTP contract outside the routes', () => {
     expect(health.status).toBe(200);
   });
 
+  it.each([
+    ['POST', '/upload?extension=pdf&extension=txt', 'extension'],
+    ['GET', '/webhooks/deliveries?job_id=a&job_id=b', 'job_id'],
+    ['GET', '/jobs?limit=1&limit=2', 'limit'],
+  ])(
+    'answers %s %s, a single-valued parameter repeated, with 422 naming it',
+    async (method, route, name) => {
+      const res = await fetch(`${t.baseUrl}${route}`, {
+        method,
+        headers: { authorization: `Bearer ${acme.processingKey}` },
+      });
+      expect(res.status).toBe(422);
+      const { detail } = (await res.json()) as { detail: { loc: string[] }[] };
+      expect(detail.map((item) => item.loc)).toEqual([['query', name]]);
+    },
+  );
+
   it('answers a multipart upload without its file part with 422, a bodiless one with a presigned URL', async () => {
     const headers = { authorization: `Bearer ${acme.processingKey}` };
     const empty = await fetch(`${t.baseUrl}/upload`, {
