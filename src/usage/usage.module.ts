@@ -30,6 +30,7 @@ import { ClickHouseService } from './clickhouse/clickhouse.service.js';
 import { ClickHouseMigrations } from './clickhouse/clickhouse-migrations.js';
 import { ClickHouseUsageStoreRepository } from './clickhouse/clickhouse-usage-store.repository.js';
 import { ClickHouseUsageExportRepository } from './clickhouse/clickhouse-usage-export.repository.js';
+import { SharedStoreFreshness } from './clickhouse/shared-store-freshness.js';
 
 const usesClickHouse = (config: AppConfig) => config.usage.store.kind === 'clickhouse';
 
@@ -48,6 +49,7 @@ const usesClickHouse = (config: AppConfig) => config.usage.store.kind === 'click
     ClickHouseMigrations,
     ClickHouseUsageStoreRepository,
     ClickHouseUsageExportRepository,
+    SharedStoreFreshness,
     {
       provide: USAGE_EVENT_WRITER,
       inject: [APP_CONFIG, UsageStoreRepository, ClickHouseUsageStoreRepository],

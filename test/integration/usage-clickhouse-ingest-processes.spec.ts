@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { SHARED_STORE_CACHE_MS } from '../../src/usage/clickhouse/shared-store-freshness.js';
 import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
 import type { SeededAccount } from '../support/accounts.js';
 import { ChildApp, freePort } from '../support/child-app.js';
@@ -118,6 +119,22 @@ describe('several ingest processes writing to one ClickHouse', () => {
     for (const org of orgs) {
       await expectExportOfLast30Days(processes[0].baseUrl, org, published);
       await expectExportOfLast30Days(processes[1].baseUrl, org, published);
+    }
+    // Cached answers follow writes made by the other process too (within a second).
+    const more = usageEventMix(orgIds, 90, { seed: 99, prefix: 'after' });
+    await produce(
+      topic,
+      more.map((e) => ({
+        key: e.data.orgId,
+        value: JSON.stringify(e),
+        partition: orgIds.indexOf(e.data.orgId) % 3,
+      })),
+    );
+    published.push(...more);
+    await waitFor('the group to catch up again', () => groupCaughtUp(topic, group), 60_000);
+    await new Promise((resolve) => setTimeout(resolve, SHARED_STORE_CACHE_MS + 200));
+    for (const org of orgs) {
+      for (const child of processes) await expectExportOfLast30Days(child.baseUrl, org, published);
     }
     // The events table holds each event once, before any background merge.
     const distinct = new Set(published.map((e) => `${e.source}\u0000${e.id}`)).size;
