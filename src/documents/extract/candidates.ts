@@ -23,6 +23,8 @@ export interface Candidate {
   citation: Citation;
   /** Further lines of a value that runs over several (an address). */
   more?: Citation[];
+  /** Other numbers follow the value on its line (a totals row of a table). */
+  crowded?: boolean;
 }
 
 /** A stretch of a line: a layout segment, or a run of text between wide spaces. */
@@ -63,7 +65,7 @@ export function cellsOf(line: LayoutLine): Cell[] {
 /** Text that can be a label: has letters, is short, and is not itself a number or date. */
 export function looksLikeLabel(text: string): boolean {
   const t = text.trim();
-  if (!/\p{L}{2}/u.test(t) || /@|www\.|:\/\//iu.test(t)) return false;
+  if (!/\p{L}{2}/u.test(t) || /\S@\S+\.\p{L}|www\.|:\/\//iu.test(t)) return false;
   const words = t.split(/\s+/);
   if (words.length > MAX_LABEL_WORDS || t.length > 60) return false;
   const digits = (t.match(/\d/g) ?? []).length;
@@ -203,6 +205,8 @@ export function collectCandidates(
               .join(' '),
             bbox: boxOf(line, cell.left, cells[next].right),
           },
+          // More numbers after the value: a table's totals row, one column of several.
+          ...(cells.slice(next + 1).some((c) => /\d/.test(c.text)) ? { crowded: true } : {}),
         });
       }
       if (!labelOnly) return;

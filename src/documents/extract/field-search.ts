@@ -33,6 +33,8 @@ export interface Leaf {
 export const MISSING: Leaf = { kind: 'leaf', value: null, citations: [], confidence: 0 };
 
 const COLUMN_TOLERANCE = 0.015;
+/** A value with more numbers after it on its line is one column of a row. */
+const CROWDED = 0.85;
 
 /**
  * Right edges shared by two or more amounts with cents: the columns a document's amounts
@@ -174,6 +176,7 @@ export function scoreCandidates(
     )
       continue;
     let score = labelScore * RELATION_PRIOR[candidate.relation] * (0.6 + 0.4 * read.coverage);
+    if (candidate.crowded) score *= CROWDED;
     if (field.kind === 'money') {
       // Totals come after what they add up: between equal labels the later amount wins.
       score += 0.02 * (candidate.lineIndex / Math.max(1, lineCount));
