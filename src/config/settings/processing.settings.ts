@@ -34,6 +34,11 @@ export const PROCESSING_SETTINGS = {
     false,
     'Turns the SSRF guard off entirely (self-hosted installs fetching from their own network).',
   ),
+  fetchAllowedHostsOnly: bool(
+    'FETCH_ALLOWED_HOSTS_ONLY',
+    false,
+    'Egress allow-list: URL inputs and webhooks may reach only the hosts in `FETCH_ALLOW_HOSTS`; any other host is refused with 400 `INPUT_URL_BLOCKED` before its name is resolved (installs whose outbound traffic must stay on known hosts, and test runs that must never leave the machine).',
+  ),
   maxInputsPerRequest: int(
     'MAX_INPUTS_PER_REQUEST',
     { default: 20, min: 1, max: 1_000 },

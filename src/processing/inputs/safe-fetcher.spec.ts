@@ -57,6 +57,34 @@ describe(SafeFetcher.name, () => {
     await sut.beforeApplicationShutdown();
   });
 
+  it('refuses a host outside the egress allow-list before resolving its name', async () => {
+    const looked: string[] = [];
+    class RecordingFetcher extends ScriptedDnsFetcher {
+      protected override resolveAll(
+        hostname: string,
+        family: number,
+        callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
+      ): void {
+        looked.push(hostname);
+        super.resolveAll(hostname, family, callback);
+      }
+    }
+    const sut = new RecordingFetcher(
+      { 'docs.example': ['93.184.216.34'], 'files.test': ['127.0.0.1'] },
+      { FETCH_ALLOW_HOSTS: 'files.test', FETCH_ALLOWED_HOSTS_ONLY: 'true' },
+    );
+    await expect(sut.fetchDocument(`http://docs.example:${port}/`, 100)).rejects.toMatchObject({
+      code: 'INPUT_URL_BLOCKED',
+    });
+    await expect(sut.destinationRefusal('https://docs.example/hook', 1000)).resolves.toMatch(
+      /not in FETCH_ALLOW_HOSTS/,
+    );
+    expect(looked).toEqual([]);
+    const body = await sut.fetchDocument(`http://files.test:${port}/`, 100);
+    expect(body.bytes.toString()).toBe('hello');
+    await sut.beforeApplicationShutdown();
+  });
+
   it('enforces the size cap while streaming', async () => {
     const sut = new ScriptedDnsFetcher({}, { FETCH_ALLOW_PRIVATE: 'true' });
     await expect(sut.fetchDocument(`http://127.0.0.1:${port}/`, 3)).rejects.toMatchObject({

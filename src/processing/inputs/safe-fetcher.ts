@@ -59,6 +59,13 @@ export class SafeFetcher implements BeforeApplicationShutdown {
     return fetchAllowPrivate || fetchAllowHosts.includes(bare);
   }
 
+  /** With the egress allow-list on, a host outside it is refused before any name lookup. */
+  private outsideAllowList(host: string): boolean {
+    const { fetchAllowedHostsOnly, fetchAllowHosts } = this.config.processing;
+    const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+    return fetchAllowedHostsOnly && !fetchAllowHosts.includes(bare);
+  }
+
   /** Name resolution (all addresses of a host); a seam for tests of the guard. */
   protected resolveAll(
     hostname: string,
@@ -69,6 +76,9 @@ export class SafeFetcher implements BeforeApplicationShutdown {
   }
 
   private readonly guardedLookup: LookupFunction = (hostname, options, callback) => {
+    if (this.outsideAllowList(hostname)) {
+      return callback(new BlockedAddressError(hostname, 'not in FETCH_ALLOW_HOSTS'), '', 4);
+    }
     this.resolveAll(hostname, Number(options.family ?? 0), (error, addresses) => {
       if (error) return callback(error, '', 4);
       if (!this.allowed(hostname)) {
@@ -89,6 +99,7 @@ export class SafeFetcher implements BeforeApplicationShutdown {
       throw new ProcessingError('INPUT_URL_INVALID', `Unsupported URL scheme ${url.protocol}`, 400);
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (this.outsideAllowList(host)) throw new BlockedAddressError(host, 'not in FETCH_ALLOW_HOSTS');
     if (this.allowed(host)) return;
     if (ipaddr.isValid(host)) {
       const reason = blockedAddressReason(host);

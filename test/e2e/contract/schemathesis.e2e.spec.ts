@@ -88,6 +88,10 @@ describe('the API under a conformance fuzzer', () => {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       FETCH_TIMEOUT_MS: '3000',
+      // The fuzzer generates URL inputs and webhook targets on any host: none may leave
+      // this machine, so only loopback hosts are reachable and others are refused unresolved.
+      FETCH_ALLOW_HOSTS: '127.0.0.1,localhost',
+      FETCH_ALLOWED_HOSTS_ONLY: 'true',
     });
     await app.start();
   });
