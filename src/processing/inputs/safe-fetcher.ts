@@ -99,7 +99,8 @@ export class SafeFetcher implements BeforeApplicationShutdown {
       throw new ProcessingError('INPUT_URL_INVALID', `Unsupported URL scheme ${url.protocol}`, 400);
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (this.outsideAllowList(host)) throw new BlockedAddressError(host, 'not in FETCH_ALLOW_HOSTS');
+    if (this.outsideAllowList(host))
+      throw new BlockedAddressError(host, 'not in FETCH_ALLOW_HOSTS');
     if (this.allowed(host)) return;
     if (ipaddr.isValid(host)) {
       const reason = blockedAddressReason(host);
