@@ -6,8 +6,9 @@ export type ClassifierPoolOptions = TaskPoolOptions;
 /**
  * Executor processes for classify tasks (document loading + classification), so OCR and NLP
  * never block the event loop and a document that crashes its decoder ends only its
- * executor. A new executor spends 1-2 s loading the language model, WordNet and pdf.js, so
- * `warmExecutors` stay loaded once started.
+ * executor. A new executor spends 1-2 s loading the sentence encoder (about 80 MB of
+ * weights, read once per executor), the language model and pdf.js, so `warmExecutors` stay
+ * loaded once started.
  */
 export class ClassifierPool extends TaskPool<ClassifyTask, ClassifyTaskResult> {
   constructor(options: ClassifierPoolOptions = {}) {

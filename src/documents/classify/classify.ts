@@ -1,20 +1,27 @@
+import { sentenceEncoder } from '../encoder/sentence-encoder.js';
 import type { CategoryScore, ClassifyInput, ClassifyOutput, PageText } from './classify.types.js';
-import { categoryConfidence, chooseCategory, HIGH_CONFIDENCE } from './confidence.js';
-import { scoreDeep } from './deep.classifier.js';
-import { scoreDefault } from './default.classifier.js';
+import { categoryConfidences, chooseCategory, isHigh } from './confidence.js';
+import { separateNeighbours } from './near-neighbours.js';
+import { documentBag, gatherEvidence, passagesOf, type DocumentReading } from './evidence.js';
+import { categoryScore, strength } from './fusion.js';
+import { warmUpLanguage } from './language.js';
+import { describeLayout, layoutProfile } from './layout.js';
 import { clipLongWords } from './long-words.js';
-import { compileSchema } from './schema.compiler.js';
-import { warmUpAnalysis } from './analysis.js';
-import { warmUpTextAnalysis } from './text-analysis.js';
-import { relatedWords } from './wordnet.synonyms.js';
+import { stemmerFor } from './stemmers.js';
 
-export { HIGH_CONFIDENCE } from './confidence.js';
+/**
+ * Passages of the document each model reads: Deep Classify (`accurate`) reads three times
+ * as many chunks, single lines as well, and weighs near neighbours again on what tells them
+ * apart (near-neighbours.ts).
+ */
+const CHUNK_BUDGET = { default: 32, accurate: 96 } as const;
+const LINE_BUDGET = { default: 24, accurate: 64 } as const;
 
-/** Loads language models, lexicons and WordNet now, so the first request is not slow. */
+/** Loads the sentence encoder, language model and stemmers now, so no request waits. */
 export function warmUpClassifier(): void {
-  warmUpTextAnalysis();
-  warmUpAnalysis();
-  relatedWords('invoice');
+  warmUpLanguage();
+  stemmerFor('en');
+  sentenceEncoder()?.embed(['warm-up']);
 }
 
 function pageText(page: PageText): string {
@@ -36,8 +43,8 @@ export function groupOf(
 
 /**
  * Classifies the text of a document's pages into one category of the schema. Pure and
- * deterministic: plain data in, plain data out, so it runs the same inline and in a worker
- * thread. Ties are broken by content, never by the order of the schema (see confidence.ts).
+ * deterministic: plain data in, plain data out, so it runs the same inline and in an
+ * executor. Ties are broken by content, never by the order of the schema (confidence.ts).
  */
 export function classify(input: ClassifyInput): ClassifyOutput {
   const schema = input.classificationSchema;
@@ -47,22 +54,18 @@ export function classify(input: ClassifyInput): ClassifyOutput {
     schema.map((entry) => entry.category),
   );
   const category = best >= 0 ? schema[best].category : null;
-
+  const confidences = categoryConfidences(scores);
   const output: ClassifyOutput = {
     result: { category },
     response_confidence: {
-      categories: schema.map((entry, index) => {
-        const criteria_confidence = entry.criteria.map((criterion, i) => ({
+      categories: schema.map((entry, index) => ({
+        category: entry.category,
+        confidence: confidences[index],
+        criteria_confidence: entry.criteria.map((criterion, i) => ({
           criterion,
-          confidence:
-            scores[index].criteria[i] >= HIGH_CONFIDENCE ? ('high' as const) : ('low' as const),
-        }));
-        return {
-          category: entry.category,
-          confidence: categoryConfidence(scores, index, best),
-          criteria_confidence,
-        };
-      }),
+          confidence: isHigh(scores[index].criteria[i]) ? ('high' as const) : ('low' as const),
+        })),
+      })),
     },
     usage: { num_pages: input.pages.length, num_categories: schema.length },
   };
@@ -72,23 +75,40 @@ export function classify(input: ClassifyInput): ClassifyOutput {
   return output;
 }
 
+/** What a model reads of a document (clipped to linear-time words, see clipLongWords). */
+export function readDocument(
+  pages: readonly string[],
+  metadata: string | undefined,
+  chunkBudget: number,
+  lineBudget = 0,
+): DocumentReading {
+  return {
+    passages: passagesOf(pages, metadata, chunkBudget, lineBudget),
+    bag: documentBag(pages, metadata),
+    pageCount: pages.length,
+    form: describeLayout(layoutProfile(pages)),
+  };
+}
+
 /**
- * The model's score of each category of the schema, in schema order, before the choice
- * and the confidence are derived from them (evaluation trials read them too).
+ * The score of each category of the schema, in schema order, with each criterion's
+ * strength, before the choice and the confidence are derived from them (evaluation reads
+ * them too).
  */
 export function scoreCategories(input: ClassifyInput): CategoryScore[] {
-  const schema = input.classificationSchema;
-  if (schema.length === 0) return [];
-  // Every text the model reads is clipped to linear-time words (see clipLongWords).
-  const pages = input.pages.map((page) => clipLongWords(pageText(page)));
-  const metadata = clipLongWords(input.documentMetadata?.trim() ?? '') || undefined;
-  const clipped = schema.map((entry) => ({
-    ...entry,
+  const schema = input.classificationSchema.map((entry) => ({
     category: clipLongWords(entry.category),
     criteria: entry.criteria.map(clipLongWords),
   }));
-  const fast = compileSchema(clipped, false);
-  return (input.model ?? 'default') === 'accurate'
-    ? scoreDeep(compileSchema(clipped, true), fast, pages, metadata)
-    : scoreDefault(fast, pages, metadata);
+  if (schema.length === 0) return [];
+  const model = input.model ?? 'default';
+  const pages = input.pages.map((page) => clipLongWords(pageText(page)));
+  const metadata = clipLongWords(input.documentMetadata?.trim() ?? '') || undefined;
+  const reading = readDocument(pages, metadata, CHUNK_BUDGET[model], LINE_BUDGET[model]);
+  const evidence = gatherEvidence(schema, reading);
+  const scores = evidence.map((category) => ({
+    score: categoryScore(category),
+    criteria: category.criteria.map(strength),
+  }));
+  return model === 'accurate' ? separateNeighbours(schema, evidence, scores) : scores;
 }

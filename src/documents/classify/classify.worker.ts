@@ -7,7 +7,8 @@ import { warmUpPdf } from '../readers/pdf.reader.js';
 import { warmUpClassifier } from './classify.js';
 import { runClassifyTask } from './classify.task.js';
 
-// Language model, WordNet and pdf.js load once per process, when it starts.
+// The sentence encoder, language model and pdf.js load once per process, when it starts
+// (the executor says `ready` after; the API's start-up and /health never wait for it).
 serveTasks(runClassifyTask, async () => {
   warmUpClassifier();
   await warmUpPdf();

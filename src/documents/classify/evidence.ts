@@ -1,108 +1,127 @@
-import type { EvidenceKey } from './schema.compiler.js';
-import type { Term } from './text-analysis.js';
+/**
+ * The evidence a document gives for each criterion of each category, three kinds measured
+ * the same way for any category:
+ * - semantic: the sentence encoder's cosine between the criterion and the passage of the
+ *   document that matches it best (passages: chunks of its text and `document_metadata`);
+ * - layout: the same with the sentences describing the document's form (layout.ts);
+ * - lexical: the criterion's words found in the document (lexical.ts);
+ * - the category's name read the same two ways, as one more criterion.
+ */
+import { cosine, sentenceEncoder } from '../encoder/sentence-encoder.js';
+import type { ClassificationCategory } from './classify.types.js';
+import { allLines, documentChunks, selectChunks, type Chunk } from './chunks.js';
+import { detectLanguage, documentLanguage } from './language.js';
 
-/** Term counts of a text (a page, a document, metadata), ready for matching. */
-export interface Evidence {
-  /** Lemma and phrase ("due date") counts, weighted; negated occurrences excluded. */
-  counts: Map<string, number>;
-  /** Lemmas seen inside a negation ("not an invoice"). */
-  negated: Map<string, number>;
-  /** Number of content tokens. */
-  length: number;
+import { bagOf, lexicalMatch, termsOf, weightKeys, type TermBag } from './lexical.js';
+
+export interface CriterionEvidence {
+  /** Best cosine between the criterion and a passage, -1..1 (0 without the encoder). */
+  semantic: number;
+  /** Index of that passage in `DocumentEvidence.passages`, -1 if none. */
+  passage: number;
+  /** Weighted share of the criterion's words found, 0..1. */
+  lexical: number;
+  /** Best cosine between the criterion and a sentence describing the document's form. */
+  layout: number;
 }
 
-/** Stem keys live in the same map as lemmas, marked so the two never collide. */
-export const STEM_PREFIX = '~';
-
-export function emptyEvidence(): Evidence {
-  return { counts: new Map(), negated: new Map(), length: 0 };
+export interface CategoryEvidence {
+  criteria: CriterionEvidence[];
+  label: CriterionEvidence;
 }
 
-function add(counts: Map<string, number>, key: string, weight: number): void {
-  counts.set(key, (counts.get(key) ?? 0) + weight);
+export interface Passage {
+  text: string;
+  /** Page index of a chunk; -1 for metadata and the form's description. */
+  page: number;
+}
+
+/** `document_metadata` counts this much more than the same words in the document. */
+const METADATA_WEIGHT = 1.5;
+
+/** A category's name as words ("meeting_minutes" -> "meeting minutes"). */
+export function labelText(category: string): string {
+  return category.replace(/[_-]+/g, ' ').trim();
+}
+
+/** Texts the encoder reads for a schema: per category, its name, then its criteria. */
+function schemaTexts(schema: readonly ClassificationCategory[]): string[][] {
+  return schema.map((entry) => [labelText(entry.category), ...entry.criteria]);
 }
 
 /**
- * Adds terms to `into`. With `phrases`, adjacent lemmas of one sentence also count as a
- * phrase; with `stems`, each word's stem counts too. With `negation`, negated terms are set
- * aside instead of counted. Weak terms (stop-listed nouns and adjectives) count as words
- * only: they neither form phrases nor separate the words around them, nor add to `length`,
- * so evidence for criteria without them is what it was before they were kept.
+ * The passages of a document: its chunks, its metadata and, with a `lineBudget`, single
+ * lines too (a criterion about one field or row matches its line better than a chunk).
  */
-export function addTerms(
-  into: Evidence,
-  allTerms: readonly Term[],
-  options: { phrases: boolean; stems?: boolean; negation: boolean; weight?: number },
-): Evidence {
-  const weight = options.weight ?? 1;
-  const terms: Term[] = [];
-  for (const term of allTerms) {
-    if (!term.weak) terms.push(term);
-    else if (options.negation && term.negated) add(into.negated, term.lemma, weight);
-    else {
-      add(into.counts, term.lemma, weight);
-      if (options.stems) add(into.counts, STEM_PREFIX + term.stem, weight);
-    }
-  }
-  for (let i = 0; i < terms.length; i++) {
-    const term = terms[i];
-    if (options.negation && term.negated) {
-      add(into.negated, term.lemma, weight);
-      continue;
-    }
-    add(into.counts, term.lemma, weight);
-    if (options.stems) add(into.counts, STEM_PREFIX + term.stem, weight);
-    const next = terms[i + 1];
-    if (
-      options.phrases &&
-      next !== undefined &&
-      next.sentence === term.sentence &&
-      !(options.negation && next.negated)
-    ) {
-      add(into.counts, `${term.lemma} ${next.lemma}`, weight);
-    }
-  }
-  into.length += terms.length;
-  return into;
+export function passagesOf(
+  pages: readonly string[],
+  metadata: string | undefined,
+  chunkBudget: number,
+  lineBudget = 0,
+): Passage[] {
+  const chunks: Chunk[] = [
+    ...documentChunks(pages, chunkBudget),
+    ...selectChunks(allLines(pages), lineBudget),
+  ];
+  const passages: Passage[] = chunks.map((chunk) => ({ text: chunk.text, page: chunk.page }));
+  if (metadata) passages.push({ text: metadata, page: -1 });
+  return passages;
 }
 
-/** BM25 term-frequency saturation, capped at 1: one mention in a short text is a full match. */
-const K1 = 1.2;
-const B = 0.5;
-const AVERAGE_LENGTH = 250;
-
-function saturation(tf: number, length: number): number {
-  if (tf <= 0) return 0;
-  const k = K1 * (1 - B + (B * length) / AVERAGE_LENGTH);
-  return Math.min(1, (tf * (K1 + 1)) / (tf + k));
+function bestMatch(query: Float32Array, passages: readonly Float32Array[]): [number, number] {
+  let best = -1;
+  let at = -1;
+  passages.forEach((vector, index) => {
+    const value = cosine(query, vector);
+    if (value > best) [best, at] = [value, index];
+  });
+  return at < 0 ? [0, -1] : [best, at];
 }
 
-/** Credit for another form of the word (same stem) and for a WordNet relative. */
-const STEM_CREDIT = 0.8;
-const SYNONYM_CREDIT = 0.6;
+/** Lexical reading of a document: its stems, and metadata's at METADATA_WEIGHT. */
+export function documentBag(pages: readonly string[], metadata: string | undefined): TermBag {
+  const language = documentLanguage(pages, metadata);
+  const bag = bagOf(termsOf(pages.join('\n'), language, 'all'));
+  if (metadata) bagOf(termsOf(metadata, language, 'all'), METADATA_WEIGHT, bag);
+  return bag;
+}
 
-/**
- * How strongly `evidence` matches a set of keys, 0..1: the weighted share of keys found,
- * each saturating with repetition. `length` is the text length used for saturation.
- */
-export function matchStrength(
-  keys: readonly EvidenceKey[],
-  evidence: Evidence,
-  length = evidence.length,
-): number {
-  let total = 0;
-  let matched = 0;
-  for (const { key, weight, alternatives } of keys) {
-    total += weight;
-    let best = saturation(evidence.counts.get(key) ?? 0, length);
-    if (best < 1) {
-      for (const alternative of alternatives) {
-        const factor = alternative.startsWith(STEM_PREFIX) ? STEM_CREDIT : SYNONYM_CREDIT;
-        const credit = factor * saturation(evidence.counts.get(alternative) ?? 0, length);
-        if (credit > best) best = credit;
-      }
-    }
-    matched += weight * best;
-  }
-  return total === 0 ? 0 : matched / total;
+/** What is read of a document, once, for all categories. */
+export interface DocumentReading {
+  passages: readonly Passage[];
+  /** Its words (lexical evidence). */
+  bag: TermBag;
+  /** Its pages: lexical saturation is by the average page. */
+  pageCount: number;
+  /** Sentences describing the document's form (layout.ts). */
+  form: readonly string[];
+}
+
+/** The evidence of each category of `schema` in a document. */
+export function gatherEvidence(
+  schema: readonly ClassificationCategory[],
+  { passages, bag, pageCount, form }: DocumentReading,
+): CategoryEvidence[] {
+  const texts = schemaTexts(schema);
+  const encoder = sentenceEncoder();
+  const passageVectors = encoder ? encoder.embed(passages.map((p) => p.text)) : [];
+  const formVectors = encoder ? encoder.embed(form) : [];
+  const criteriaLanguage = detectLanguage(texts.flat().join('. '));
+  const keys = weightKeys(
+    texts.map((group) => group.map((text) => termsOf(text, criteriaLanguage, 'content-or-all'))),
+  );
+  const length = Math.max(1, bag.length / Math.max(1, pageCount));
+  return texts.map((group, c) => {
+    const vectors = encoder ? encoder.embed(group) : [];
+    const evidence = group.map((_, i): CriterionEvidence => {
+      const [semantic, passage] = encoder ? bestMatch(vectors[i], passageVectors) : [0, -1];
+      return {
+        semantic,
+        passage,
+        lexical: lexicalMatch(keys[c][i], bag, length),
+        layout: encoder && formVectors.length > 0 ? bestMatch(vectors[i], formVectors)[0] : 0,
+      };
+    });
+    return { label: evidence[0], criteria: evidence.slice(1) };
+  });
 }

@@ -1,11 +1,33 @@
 import { eld } from 'eld/small';
 import { createRequire } from 'node:module';
-import { lexiconLines } from './lexicon/index.js';
 
 const require = createRequire(import.meta.url);
 
-/** The languages docproc classifies in: English plus the seven its lexicons bridge. */
-export const LANGUAGES = ['en', 'de', 'fr', 'nl', 'es', 'it', 'pt', 'pl'] as const;
+/**
+ * Languages whose words the lexical evidence stems (a Snowball stemmer each, Polish from
+ * `@nlpjs/lang-pl`) and whose function words it drops (stopwords-iso). Text in any other
+ * language is still read by the multilingual sentence encoder; its words are only lower-cased.
+ */
+export const LANGUAGES = [
+  'en',
+  'de',
+  'fr',
+  'nl',
+  'es',
+  'it',
+  'pt',
+  'pl',
+  'sv',
+  'da',
+  'no',
+  'fi',
+  'ru',
+  'ro',
+  'hu',
+  'tr',
+  'cs',
+  'ca',
+] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 /** Characters of text looked at: enough for a stable answer, cheap on long documents. */
@@ -26,53 +48,15 @@ export function stopwordsOf(language: Language): ReadonlySet<string> {
 }
 
 const WORD = /[\p{L}\p{M}]+/gu;
-const MARKS = /\p{M}/gu;
 
-let lexiconWords: Map<Language, Set<string>> | undefined;
-
-/**
- * One-word forms of each language's lexicon (see lexicon/index.ts), also without accents
- * (OCR drops umlauts): a till receipt or form has few function words, but its field names
- * ("Summe", "Datum", "Kartenzahlung") are the lexicon's words. Forms that are English words
- * too ("total", "terminal") are left out: they say nothing about the language.
- */
-function lexiconWordsOf(language: Language): ReadonlySet<string> {
-  if (!lexiconWords) {
-    const english = stopwordsOf('en');
-    lexiconWords = new Map();
-    for (const code of LANGUAGES) {
-      const words = new Set<string>();
-      if (code !== 'en') {
-        for (const line of lexiconLines(code)) {
-          const englishWords = new Set(line.english.toLowerCase().split(/\s+/));
-          for (const form of line.forms) {
-            if (/\s/.test(form) || englishWords.has(form) || english.has(form)) continue;
-            words.add(form);
-            words.add(form.normalize('NFD').replace(MARKS, ''));
-          }
-        }
-      }
-      lexiconWords.set(code, words);
-    }
-  }
-  return lexiconWords.get(language) ?? new Set();
-}
-
-/**
- * Function words and lexicon words of each language among the words of `text`: the
- * fallback for texts too short or too mixed for the n-gram model (a till receipt in
- * capitals, OCR'd with its umlauts lost).
- */
+/** Function words of each language among the words of `text`: for short or mixed texts. */
 function stopwordVote(text: string): Language | undefined {
   const words = (text.toLowerCase().match(WORD) ?? []).slice(0, 600);
   let best: Language | undefined;
   let bestHits = 0;
   for (const language of LANGUAGES) {
     const stop = stopwordsOf(language);
-    const lexicon = lexiconWordsOf(language);
-    const hits = words.filter(
-      (word) => word.length > 1 && (stop.has(word) || (word.length > 3 && lexicon.has(word))),
-    ).length;
+    const hits = words.filter((word) => word.length > 1 && stop.has(word)).length;
     if (hits > bestHits) {
       best = language;
       bestHits = hits;
@@ -82,10 +66,9 @@ function stopwordVote(text: string): Language | undefined {
 }
 
 /**
- * The language of a text among LANGUAGES, by ELD's n-gram model (restricted to those
- * languages) when it calls its answer reliable, else by a stop-word vote, else English
- * (a guess on a few words, "zebra giraffe", must not send English text through a bridge).
- * Deterministic; empty or letterless text is English (nothing to bridge).
+ * The language of a text among LANGUAGES, by ELD's n-gram model when it calls its answer
+ * reliable, else by a function-word vote, else English. Deterministic; empty or letterless
+ * text is English.
  */
 export function detectLanguage(text: string): Language {
   const sample = text.slice(0, SAMPLE_CHARS);
@@ -101,7 +84,19 @@ export function detectLanguage(text: string): Language {
   return stopwordVote(sample) ?? 'en';
 }
 
-/** Loads the n-gram model and stop-word lists now (worker warm-up). */
+/**
+ * The language of a document: its pages sampled from start, middle and end (a first page
+ * of names and numbers says less than the running text after it).
+ */
+export function documentLanguage(pages: readonly string[], metadata?: string): Language {
+  const sample: string[] = [];
+  const picks = new Set([0, Math.floor(pages.length / 2), pages.length - 1]);
+  for (const index of picks) if (pages[index]) sample.push(pages[index].slice(0, 1500));
+  if (metadata) sample.push(metadata);
+  return detectLanguage(sample.join('\n'));
+}
+
+/** Loads the n-gram model and stop-word lists now (executor warm-up). */
 export function warmUpLanguage(): void {
-  detectLanguage('Rechnung Nummer und Datum der Lieferung');
+  detectLanguage('Das ist ein kurzer Satz in deutscher Sprache.');
 }

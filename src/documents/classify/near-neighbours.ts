@@ -1,47 +1,43 @@
-import type { CategoryScore } from './classify.types.js';
-import { matchStrength, type Evidence } from './evidence.js';
-import type { CompiledCategory, CompiledSchema, EvidenceKey } from './schema.compiler.js';
+import { cosine, sentenceEncoder } from '../encoder/sentence-encoder.js';
+import type { ClassificationCategory, CategoryScore } from './classify.types.js';
+import type { CategoryEvidence } from './evidence.js';
+import { categoryScore } from './fusion.js';
 
-/** Categories scoring within this share of the best are near neighbours of it. */
-const NEAR_SHARE = 0.15;
-/** Weight of the distinguishing evidence added to each neighbour's score. */
-const DISTINCT_WEIGHT = 0.3;
-
-function keysOf(category: CompiledCategory): EvidenceKey[] {
-  return [...category.label, ...category.criteria.flatMap((criterion) => criterion.keys)];
-}
+/** Categories scoring within this of the best are near neighbours of it. */
+const NEAR = 0.04;
+/** Weight of the second reading's difference from the neighbours' mean. */
+const SECOND_PASS_WEIGHT = 0.5;
 
 /**
- * Deep Classify's second pass. Near neighbours (an invoice, a receipt and a statement all
- * have amounts, dates and "payment") share much of their evidence, so their first-pass
- * scores are close whatever the document is. Among the categories close to the best, each
- * is scored again on the evidence only it looks for (its keys that no other neighbour has:
- * "change", "cashier" for a receipt; "opening balance" for a statement) and that score is
- * added. Categories further behind are left as they are.
+ * Deep Classify's second pass over the near neighbours of the best category. Neighbours
+ * share much of their evidence (two kinds of financial documents both have amounts and
+ * dates), so each is read again with its criteria weighted by how distinct each is from
+ * every other neighbour's criteria (1 - the highest cosine between them): what only one of
+ * them asks for decides. Categories further behind are left as they are.
  */
 export function separateNeighbours(
-  schema: CompiledSchema,
+  schema: readonly ClassificationCategory[],
+  evidence: readonly CategoryEvidence[],
   scores: CategoryScore[],
-  document: Evidence,
-  length: number,
 ): CategoryScore[] {
+  const encoder = sentenceEncoder();
   const best = Math.max(...scores.map((score) => score.score));
-  if (!(best > 0)) return scores;
-  const near = scores
-    .map((score, index) => ({ score, index }))
-    .filter(({ score }) => best - score.score <= NEAR_SHARE * best)
-    .map(({ index }) => index);
-  if (near.length < 2) return scores;
-  const keySets = near.map((index) => new Set(keysOf(schema.categories[index]).map((k) => k.key)));
-  return scores.map((score, index) => {
-    const at = near.indexOf(index);
-    if (at < 0) return score;
-    const distinct = keysOf(schema.categories[index]).filter((key) =>
-      keySets.every((keys, other) => other === at || !keys.has(key.key)),
-    );
-    return {
-      ...score,
-      score: score.score + DISTINCT_WEIGHT * matchStrength(distinct, document, length),
-    };
-  });
+  const near = scores.flatMap((score, index) => (best - score.score <= NEAR ? [index] : []));
+  if (!encoder || near.length < 2) return scores;
+  const vectors = new Map(near.map((index) => [index, encoder.embed(schema[index].criteria)]));
+  const second = new Map(
+    near.map((index) => {
+      const others = near.filter((other) => other !== index).flatMap((o) => vectors.get(o) ?? []);
+      const weights = (vectors.get(index) ?? []).map((vector) =>
+        Math.max(0, 1 - Math.max(0, ...others.map((other) => cosine(vector, other)))),
+      );
+      return [index, categoryScore(evidence[index], weights)];
+    }),
+  );
+  const mean = [...second.values()].reduce((sum, value) => sum + value, 0) / second.size;
+  return scores.map((score, index) =>
+    second.has(index)
+      ? { ...score, score: score.score + SECOND_PASS_WEIGHT * ((second.get(index) ?? mean) - mean) }
+      : score,
+  );
 }

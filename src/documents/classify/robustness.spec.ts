@@ -2,9 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { classify } from './classify.js';
 import type { ClassificationCategory } from './classify.types.js';
-import { detectLanguage } from './language.js';
-import { signalTerms } from './signals.js';
-import { analyze } from './text-analysis.js';
+import { detectLanguage, LANGUAGES } from './language.js';
+import { describeLayout, layoutProfile } from './layout.js';
+import { termsOf } from './lexical.js';
 
 const schema: ClassificationCategory[] = [
   { category: 'invoice', criteria: ['invoice number', 'total amount due'] },
@@ -44,10 +44,9 @@ const text = fc.oneof(
 );
 
 describe('classification never crashes on content', () => {
-  it('analyses a resume with "AWS IAM, S3" (a token without a lemma)', () => {
-    const terms = analyze('Skills: AWS IAM, S3 and EC2', true);
-    expect(terms.map((term) => term.lemma)).toEqual(
-      expect.arrayContaining(['skill', 'aws', 'iam', 's3']),
+  it('reads "AWS IAM, S3" as words (tokens without a stem)', () => {
+    expect(termsOf('Skills: AWS IAM, S3 and EC2', 'en')).toEqual(
+      expect.arrayContaining(['skill', 'iam']),
     );
     for (const model of ['default', 'accurate'] as const) {
       const output = classify({
@@ -59,14 +58,15 @@ describe('classification never crashes on content', () => {
     }
   });
 
-  it('analyses any text in both modes', () => {
+  it('reads the words and the form of any text in every language', () => {
     fc.assert(
-      fc.property(text, fc.boolean(), (value, deep) => {
-        const terms = analyze(value, deep);
-        for (const term of terms) {
-          expect(typeof term.lemma).toBe('string');
-          expect(term.lemma.length).toBeGreaterThan(0);
-          expect(typeof term.stem).toBe('string');
+      fc.property(text, fc.constantFrom(...LANGUAGES), (value, language) => {
+        for (const term of termsOf(value, language)) {
+          expect(typeof term).toBe('string');
+          expect(term.length).toBeGreaterThan(0);
+        }
+        for (const sentence of describeLayout(layoutProfile([value]))) {
+          expect(sentence.length).toBeGreaterThan(0);
         }
       }),
       { numRuns: 300 },
@@ -103,13 +103,13 @@ describe('classification never crashes on content', () => {
   });
 });
 
-describe('layout signals and language detection stay linear', () => {
+describe('layout traits and language detection stay linear', () => {
   it('reads an 80,000-character page without line breaks quickly (no regex backtracking)', () => {
     const page = Array.from({ length: 4000 }, (_, i) => `item${i} 1.234,56 x`).join(' ');
     detectLanguage('warm up');
     const start = performance.now();
-    signalTerms(page, -1);
-    signalTerms(page.replace(/ x /g, '\n'), -1);
+    layoutProfile([page]);
+    layoutProfile([page.replace(/ x /g, '\n')]);
     detectLanguage(page);
     // A quadratic pattern took seconds on this page; the bound leaves room for a loaded CI.
     expect(performance.now() - start).toBeLessThan(1500);

@@ -1,23 +1,34 @@
 import { createRequire } from 'node:module';
-import type { ForeignLanguage } from './lexicon/index.js';
+import type { Language } from './language.js';
 
 const require = createRequire(import.meta.url);
 
 type Stem = (word: string) => string;
 
 /** Snowball algorithm names of `snowball-stemmers`; Polish comes from `@nlpjs/lang-pl`. */
-const SNOWBALL: Record<Exclude<ForeignLanguage, 'pl'>, string> = {
+const SNOWBALL: Record<Exclude<Language, 'pl'>, string> = {
+  en: 'english',
   de: 'german',
   fr: 'french',
   nl: 'dutch',
   es: 'spanish',
   it: 'italian',
   pt: 'portuguese',
+  sv: 'swedish',
+  da: 'danish',
+  no: 'norwegian',
+  fi: 'finnish',
+  ru: 'russian',
+  ro: 'romanian',
+  hu: 'hungarian',
+  tr: 'turkish',
+  cs: 'czech',
+  ca: 'catalan',
 };
 
-const stemmers = new Map<ForeignLanguage, Stem>();
+const stemmers = new Map<Language, Stem>();
 
-function build(language: ForeignLanguage): Stem {
+function build(language: Language): Stem {
   if (language === 'pl') {
     const { StemmerPl } = require('@nlpjs/lang-pl') as {
       StemmerPl: new () => { stem(word: string): string };
@@ -33,7 +44,7 @@ function build(language: ForeignLanguage): Stem {
 }
 
 /** The language's stemmer (lower-case word in, stem out), built once. */
-export function stemmerFor(language: ForeignLanguage): Stem {
+export function stemmerFor(language: Language): Stem {
   let stem = stemmers.get(language);
   if (!stem) {
     const inner = build(language);

@@ -10,15 +10,15 @@ export interface NpyArray {
 const MAGIC = '\x93NUMPY';
 
 function typedArray(descr: string, bytes: Uint8Array): NpyData {
-  // Copied into an aligned buffer of its own: the data may start at any offset.
+  // Bytes are read in place (the 65 MB embedding table is never copied); wider elements are
+  // copied into an aligned buffer of their own, since the data may start at any offset.
+  if (descr === '|u1') return bytes;
   const copy = new Uint8Array(bytes);
   switch (descr) {
     case '<f4':
       return new Float32Array(copy.buffer);
     case '<f8':
       return new Float64Array(copy.buffer);
-    case '|u1':
-      return copy;
     case '|i1':
       return new Int8Array(copy.buffer);
     default:

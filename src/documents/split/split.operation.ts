@@ -1,7 +1,6 @@
 import { collectEvidence } from '../extract/document-evidence.js';
-import { labelVariants, normalize, similarity, stems } from '../extract/text-match.js';
-import { scoreDefault } from '../classify/default.classifier.js';
-import { compileSchema } from '../classify/schema.compiler.js';
+import { labelVariants, normalize, similarity } from '../extract/text-match.js';
+import { mostLikelySections, readPageEvidence, type PageEvidence } from './page-evidence.js';
 import {
   pageText,
   type LayoutDocument,
@@ -48,25 +47,17 @@ export interface DeepSplitResult {
   }[];
 }
 
-/** Below this share of a section's weighted terms a page is no evidence for it. */
-const MIN_SCORE = 0.12;
 /** Lines near the top of a page or in a larger font say what the page is. */
-const HEADING_WEIGHT = 3;
-
-interface SectionTerms {
-  section: SplitSection;
-  terms: Map<string, number>;
-  /** Normalized names (with synonyms) looked for as phrases in headings. */
-  phrases: string[];
-}
-
 interface PageScore {
   page: LayoutPage;
+  /** Each section's probability for the page alone. */
   scores: number[];
   best: number;
   /** The line that best shows the page belongs to the best section. */
   evidence: string;
   headingMatch: boolean;
+  /** The page has evidence of its own (a heading naming a section, or a criterion met). */
+  supported: boolean;
 }
 
 function isHeading(line: LayoutLine, index: number, bodySize: number): boolean {
@@ -78,81 +69,50 @@ function medianSize(page: LayoutPage): number {
   return sizes[Math.floor(sizes.length / 2)] ?? 0;
 }
 
-function sectionTerms(sections: readonly SplitSection[]): SectionTerms[] {
-  const lists = sections.map((s) => [...new Set(stems(`${s.name} ${s.name} ${s.description}`))]);
-  // Terms shared by several sections tell them apart less.
-  const df = new Map<string, number>();
-  for (const list of lists) for (const t of list) df.set(t, (df.get(t) ?? 0) + 1);
-  return sections.map((section, i) => {
-    const nameStems = new Set(stems(section.name));
-    const terms = new Map<string, number>();
-    for (const t of lists[i]) {
-      const idf = Math.log(1 + sections.length / (df.get(t) ?? 1));
-      terms.set(t, idf * (nameStems.has(t) ? 2 : 1));
-    }
-    return { section, terms, phrases: labelVariants(section.name, 16) };
-  });
-}
-
-/**
- * Scores from the classify library's default model, run on one page with each section as
- * a category whose criterion is its description: split is a classification per page.
- */
-function classifierScorer(sections: readonly SplitSection[]): (page: LayoutPage) => number[] {
-  const compiled = compileSchema(
-    sections.map((s) => ({ category: s.name, criteria: [s.description] })),
-    false,
-  );
-  return (page) => scoreDefault(compiled, [pageText(page)], undefined).map((s) => s.score);
-}
-
-function scorePage(
-  page: LayoutPage,
-  sections: SectionTerms[],
-  scorer?: (page: LayoutPage) => number[],
-): PageScore {
+/** A heading line of the page naming one of the sections (with its label variants). */
+function namingHeading(page: LayoutPage, sections: readonly SplitSection[]) {
   const body = medianSize(page);
-  const tf = new Map<string, number>();
-  const lineStems = page.lines.map((line, index) => {
-    const weight = isHeading(line, index, body) ? HEADING_WEIGHT : 1;
-    const lineTerms = stems(line.text);
-    for (const t of lineTerms) tf.set(t, (tf.get(t) ?? 0) + weight);
-    return new Set(lineTerms);
-  });
-  const scores =
-    scorer?.(page) ??
-    sections.map(({ terms }) => {
-      let total = 0;
-      let found = 0;
-      for (const [term, weight] of terms) {
-        total += weight;
-        const count = tf.get(term) ?? 0;
-        if (count > 0) found += weight * Math.min(1, Math.log2(1 + count) / 2);
-      }
-      return total === 0 ? 0 : found / total;
-    });
-  const best = scores.indexOf(Math.max(...scores));
-  // Evidence: a heading naming the section, else the line sharing most of its terms.
-  const headingLine = page.lines.find((line, index) => {
-    if (!isHeading(line, index, body)) return false;
+  const phrases = sections.map((section) => labelVariants(section.name, 16));
+  for (const [index, line] of page.lines.entries()) {
+    if (!isHeading(line, index, body)) continue;
     const text = normalize(line.text);
-    return sections[best]?.phrases.some(
-      (p) => ` ${text} `.includes(` ${p} `) || similarity(text, p) >= 0.85,
+    const section = phrases.findIndex((variants) =>
+      variants.some((p) => ` ${text} `.includes(` ${p} `) || similarity(text, p) >= 0.85),
     );
-  });
-  let evidence = headingLine?.text ?? '';
-  if (!headingLine && sections[best]) {
-    let bestOverlap = 0;
-    lineStems.forEach((set, i) => {
-      let overlap = 0;
-      for (const t of set) overlap += sections[best].terms.get(t) ?? 0;
-      if (overlap > bestOverlap) {
-        bestOverlap = overlap;
-        evidence = page.lines[i].text;
-      }
-    });
+    if (section >= 0) return { section, line: line.text.trim() };
   }
-  return { page, scores, best, evidence: evidence.trim(), headingMatch: headingLine !== undefined };
+  return undefined;
+}
+
+function scorePages(
+  document: LayoutDocument,
+  sections: readonly SplitSection[],
+  deep: boolean,
+): { scored: PageScore[]; evidence: PageEvidence[] } {
+  const evidence = readPageEvidence(document.pages.map(pageText), sections, deep);
+  const scored = document.pages.map((page, i): PageScore => {
+    const heading = namingHeading(page, sections);
+    const { probabilities, supported, passage } = evidence[i];
+    const best = heading?.section ?? probabilities.indexOf(Math.max(...probabilities));
+    return {
+      page,
+      scores: probabilities,
+      best,
+      evidence: heading?.line ?? passage,
+      headingMatch: heading !== undefined,
+      supported: heading !== undefined || supported,
+    };
+  });
+  return { scored, evidence };
+}
+
+/** Deep Split's reading of the whole sequence: each supported page's most likely section. */
+function smoothSections(scored: PageScore[], evidence: PageEvidence[]): PageScore[] {
+  const path = mostLikelySections(
+    evidence,
+    scored.map((s) => (s.headingMatch ? s.best : undefined)),
+  );
+  return scored.map((s, i) => (s.supported ? { ...s, best: path[i] } : s));
 }
 
 interface Assignment {
@@ -172,9 +132,8 @@ function assign(
   for (const s of scored) {
     const top = s.scores[s.best] ?? 0;
     const second = Math.max(0, ...s.scores.filter((_, i) => i !== s.best));
-    const hasEvidence = s.headingMatch || top >= MIN_SCORE;
     let a: Assignment;
-    if (hasEvidence && (!requireHeadingOrScore || s.evidence !== '')) {
+    if (s.supported && (!requireHeadingOrScore || s.evidence !== '')) {
       const confidence = s.headingMatch ? 'high' : top >= 2 * second ? 'medium' : 'low';
       a = { page: s.page.pageNumber, section: s.best, confidence, evidence: s.evidence };
     } else if (continuity && previous?.section !== undefined) {
@@ -235,13 +194,7 @@ export function splitDocument(
   sections: readonly SplitSection[],
 ): SplitResult {
   check(sections);
-  const terms = sectionTerms(sections);
-  const scorer = classifierScorer(sections);
-  const assignments = assign(
-    document.pages.map((p) => scorePage(p, terms, scorer)),
-    true,
-    false,
-  );
+  const assignments = assign(scorePages(document, sections, false).scored, true, false);
   const splits = sections.map((section, index) => {
     const mine = assignments.filter((a) => a.section === index);
     const pages = mine.map((a) => a.page);
@@ -262,8 +215,9 @@ export function splitDocument(
 }
 
 /**
- * Deep split: per-page evidence (headings naming the section, synonyms, term overlap),
- * reported for every page. `page-evidence` judges each page alone; pages without evidence
+ * Deep split: per-page evidence read more fully (more passages per page), reported for
+ * every page; with continuity, the most likely sequence of sections over the pages, where
+ * a change of section costs less at a boundary between documents (see page-evidence.ts). `page-evidence` judges each page alone; pages without evidence
  * are left out. `page-evidence-continuity` lets them continue the section before them.
  */
 export function deepSplitDocument(
@@ -272,10 +226,11 @@ export function deepSplitDocument(
   engine: DeepSplitEngine,
 ): DeepSplitResult {
   check(sections);
-  const terms = sectionTerms(sections);
+  const { scored, evidence } = scorePages(document, sections, true);
+  const continuity = engine === 'page-evidence-continuity';
   const assignments = assign(
-    document.pages.map((p) => scorePage(p, terms)),
-    engine === 'page-evidence-continuity',
+    continuity ? smoothSections(scored, evidence) : scored,
+    continuity,
     true,
   );
   const toPage = (a: Assignment): DeepSplitPage => ({

@@ -1,0 +1,80 @@
+/**
+ * The passages of a document the sentence encoder reads: its lines grouped into chunks of
+ * a few lines, each tagged with its page. A document longer than the budget is read from
+ * its beginning (titles and first pages say most about what a document is) and from
+ * passages spread evenly over the rest.
+ */
+
+export interface Chunk {
+  text: string;
+  /** 0-based index of the page the chunk comes from. */
+  page: number;
+}
+
+/** Words per chunk: about one sentence or three short lines of a form. */
+const CHUNK_WORDS = 24;
+/** A longer line is cut at this many words (a paragraph without line breaks). */
+const MAX_LINE_WORDS = 48;
+/** Characters of a page read for chunks (a page of a million characters is not read whole). */
+const PAGE_CHARS = 20_000;
+
+function linesOf(page: string): string[] {
+  const out: string[] = [];
+  for (const raw of page.slice(0, PAGE_CHARS).split('\n')) {
+    const words = raw.trim().split(/\s+/).filter(Boolean);
+    if (!words.some((word) => /\p{L}/u.test(word))) continue;
+    for (let i = 0; i < words.length; i += MAX_LINE_WORDS) {
+      out.push(words.slice(i, i + MAX_LINE_WORDS).join(' '));
+    }
+  }
+  return out;
+}
+
+/** Every chunk of every page, in reading order. */
+export function allChunks(pages: readonly string[]): Chunk[] {
+  const chunks: Chunk[] = [];
+  pages.forEach((page, index) => {
+    let current: string[] = [];
+    let words = 0;
+    const flush = () => {
+      if (current.length > 0) chunks.push({ text: current.join(' \n '), page: index });
+      current = [];
+      words = 0;
+    };
+    for (const line of linesOf(page)) {
+      const count = line.split(' ').length;
+      if (words > 0 && words + count > CHUNK_WORDS) flush();
+      current.push(line);
+      words += count;
+    }
+    flush();
+  });
+  return chunks;
+}
+
+/** Every line of every page as a passage of its own (a form's field, a table's row). */
+export function allLines(pages: readonly string[]): Chunk[] {
+  return pages.flatMap((page, index) => linesOf(page).map((text) => ({ text, page: index })));
+}
+
+/**
+ * At most `budget` of `chunks`: the first half of the budget from the beginning of the
+ * document, the rest spread evenly over what follows, in reading order.
+ */
+export function selectChunks(chunks: readonly Chunk[], budget: number): Chunk[] {
+  if (budget <= 0) return [];
+  if (chunks.length <= budget) return [...chunks];
+  const head = Math.ceil(budget / 2);
+  const rest = chunks.slice(head);
+  const spread = budget - head;
+  const picked = Array.from(
+    { length: spread },
+    (_, i) => rest[Math.floor(((i + 0.5) * rest.length) / spread)],
+  );
+  return [...chunks.slice(0, head), ...picked];
+}
+
+/** At most `budget` chunks of the document (selectChunks). */
+export function documentChunks(pages: readonly string[], budget: number): Chunk[] {
+  return selectChunks(allChunks(pages), budget);
+}
