@@ -5,7 +5,7 @@
  * lexical scorer below bridges languages with the project's document lexicons and the
  * languages' stemmers (general resources: nothing here is written for a field).
  */
-import { lexiconLines, LEXICONS, type ForeignLanguage } from '../classify/lexicon/index.js';
+import { lexiconLines, LEXICONS, type ForeignLanguage } from './lexicon/index.js';
 import { stemmerFor } from '../classify/stemmers.js';
 import { humanize, normalize, stem } from './text-match.js';
 
