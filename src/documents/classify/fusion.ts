@@ -17,7 +17,7 @@ import type { CategoryEvidence, CriterionEvidence } from './evidence.js';
 export const LEXICAL_WEIGHT = 0.4;
 export const LAYOUT_WEIGHT = 0.3;
 export const LABEL_WEIGHT = 0.45;
-export const TEMPERATURE = 0.02;
+export const TEMPERATURE = 0.03;
 
 export function strength(evidence: CriterionEvidence): number {
   return evidence.semantic + LEXICAL_WEIGHT * evidence.lexical + LAYOUT_WEIGHT * evidence.layout;
