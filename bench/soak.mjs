@@ -154,9 +154,15 @@ function record(kind, status, ms) {
   results.set(kind, entry);
 }
 
+/** Requests the server has not answered yet: what a shutdown that does not end waits for. */
+const inFlight = new Map();
+let nextRequest = 0;
+
 async function call(key, method, pathName, body, timeoutMs = 400_000) {
   if (restarting) await restarting;
   const started = performance.now();
+  const id = nextRequest++;
+  inFlight.set(id, { route: `${method} ${pathName.split('?')[0]}`, started, body });
   try {
     const res = await fetch(`${serverRef.base}${pathName}`, {
       method,
@@ -182,6 +188,8 @@ async function call(key, method, pathName, body, timeoutMs = 400_000) {
       json: null,
       ms: performance.now() - started,
     };
+  } finally {
+    inFlight.delete(id);
   }
 }
 
@@ -268,7 +276,9 @@ async function client(key, table, until) {
   while (Date.now() < until) {
     const [kind, , run] = pick(table);
     const res = await run(key);
-    record(kind, res.status, res.ms);
+    // A 5xx is listed with its code: the planned restart's SHUTTING_DOWN apart from faults.
+    const code = typeof res.status === 'number' && res.status >= 500 ? res.json?.error?.code : null;
+    record(kind, code ? `${res.status} ${code}` : res.status, res.ms);
     await sleep(200 + Math.random() * 600);
   }
 }
@@ -359,6 +369,7 @@ async function main() {
   const until = startedAt + MINUTES * 60_000;
   let crashes = 0;
   let restarts = 0;
+  let forcedStops = 0;
   const sampler = setInterval(() => {
     if (!restarting && serverRef.alive()) sample(startedAt);
     else if (!restarting && !serverRef.alive()) crashes++;
@@ -371,7 +382,16 @@ async function main() {
     restarting = new Promise((resolve) => (done = resolve));
     const dataDir = serverRef.dataDir;
     const stoppedAt = performance.now();
-    await serverRef.stop({ keepData: true });
+    const waiting = [...inFlight.values()].map(
+      (r) => `${r.route} (${Math.round((performance.now() - r.started) / 1000)} s)`,
+    );
+    const killed = await serverRef.stop({ keepData: true, graceMs: 90_000 });
+    if (killed) {
+      emit(
+        `  SIGTERM did not end the server within 90 s; killed. In flight at SIGTERM: ${waiting.join(', ')}`,
+      );
+      forcedStops++;
+    }
     serverRef = await startServer({ LOG_LEVEL: 'warn' }, { dataDir });
     restarts++;
     emit(
@@ -409,7 +429,9 @@ async function main() {
       .sort()
       .map(([s, n]) => `${s}: ${n}`)
       .join(', ');
-    for (const [s, n] of Object.entries(entry.statuses)) if (Number(s) >= 500) fiveHundreds += n;
+    for (const [s, n] of Object.entries(entry.statuses)) {
+      if (Number(s.split(' ')[0]) >= 500) fiveHundreds += n;
+    }
     emit(
       `  ${kind.padEnd(18)} ${String(entry.ms.length).padStart(5)}  ${statuses.padEnd(40)} ${Math.round(percentile(entry.ms, 50))} / ${Math.round(percentile(entry.ms, 99))}`,
     );
@@ -435,7 +457,9 @@ async function main() {
   emit(
     `store: ${samples[0].storeMb} MB at start, ${samples[samples.length - 1].storeMb} MB at the end`,
   );
-  emit(`restarts: ${restarts} planned, ${crashes} unplanned (server exits seen by the sampler)`);
+  emit(
+    `restarts: ${restarts} planned (${forcedStops} needed SIGKILL), ${crashes} unplanned (server exits seen by the sampler)`,
+  );
   await serverRef.stop();
   files.server.close();
 }

@@ -8,7 +8,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { clearInterval, setInterval, setTimeout } from 'node:timers';
+import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timers';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -134,13 +134,27 @@ export async function startServer(extraEnv, options = {}) {
     resetPeak: () => (peakKb = treeRssKb(child.pid)),
     alive: () => child.exitCode === null && child.signalCode === null,
     exit: () => `${child.exitCode ?? child.signalCode}`,
-    async stop({ keepData = false } = {}) {
+    /**
+     * SIGTERM, then SIGKILL if the server has not exited within `graceMs`; resolves to
+     * whether it had to be killed.
+     */
+    async stop({ keepData = false, graceMs = Infinity } = {}) {
       clearInterval(sampler);
+      let killed = false;
       if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
-        await new Promise((resolve) => child.once('exit', resolve));
+        if (Number.isFinite(graceMs)) {
+          const timer = setTimeout(() => {
+            killed = true;
+            child.kill('SIGKILL');
+          }, graceMs);
+          await exited;
+          clearTimeout(timer);
+        } else await exited;
       }
       if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
+      return killed;
     },
   };
 }
