@@ -1,6 +1,6 @@
 /**
  * The one rule that turns evidence into a category's score, the same for every category
- * and request (docs/decisions/0121-classification-fusion-rule.md):
+ * and request (docs/decisions/0121-classification-by-general-evidence.md):
  *
  *   strength(criterion) = semantic + LEXICAL_WEIGHT x lexical + LAYOUT_WEIGHT x layout
  *   score(category)     = mean strength of its criteria + LABEL_WEIGHT x strength(its name)
