@@ -39,7 +39,9 @@ beforeAll(() => {
     maxExecutors: 1,
     entry: path.join(ROOT, 'src/documents/executors/operation.worker.ts'),
     execArgv: ['--import', path.join(ROOT, 'test/support/ts-register.mjs')],
-    settings: { taskTimeLimitMs: 60_000 },
+    // Never replaced for its size after a task (a large decode may pass the default 400 MB):
+    // a new executor pid then means one was lost to a crash.
+    settings: { taskTimeLimitMs: 60_000, recycleRssMb: 100_000 },
   });
 });
 
