@@ -20,17 +20,17 @@ describe('DuckDB memory on /metrics', () => {
   });
 
   it('shows DUCKDB_MEMORY_LIMIT beside what DuckDB holds, so an alert can fire before the indexes outgrow it', async () => {
-    t = await startTestApp({ DUCKDB_MEMORY_LIMIT: '256MB' });
+    t = await startTestApp({ DUCKDB_MEMORY_LIMIT: '192MB' });
     const limit = await samples(t.baseUrl, 'docproc_duckdb_memory_limit_bytes');
-    // DuckDB prints the limit as "244.1 MiB": the gauge is within its rounding of 256 MB.
-    expect(Math.abs((limit.get('') ?? 0) - 256e6)).toBeLessThan(0.001 * 256e6);
+    // DuckDB prints the limit as "183.1 MiB": the gauge is within its rounding of 192 MB.
+    expect(Math.abs((limit.get('') ?? 0) - 192e6)).toBeLessThan(0.001 * 192e6);
     const held = await samples(t.baseUrl, 'docproc_duckdb_memory_bytes');
     expect([...held.keys()].some((labels) => labels.includes('component='))).toBe(true);
   });
 
-  it('bounds DuckDB to 128 MB by default, not to its own 80 % of RAM', async () => {
+  it('bounds DuckDB to 256 MB by default, not to its own 80 % of RAM', async () => {
     t = await startTestApp();
     const limit = (await samples(t.baseUrl, 'docproc_duckdb_memory_limit_bytes')).get('') ?? 0;
-    expect(Math.abs(limit - 128e6)).toBeLessThan(0.001 * 128e6);
+    expect(Math.abs(limit - 256e6)).toBeLessThan(0.001 * 256e6);
   });
 });
