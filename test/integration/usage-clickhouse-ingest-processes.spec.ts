@@ -114,8 +114,9 @@ describe('several ingest processes writing to one ClickHouse', () => {
     expect(killedWhileBehind).toBeGreaterThanOrEqual(ROUNDS / 2);
 
     await waitFor('the group to catch up', () => groupCaughtUp(topic, group), 120_000);
-    // Both processes wrote: the group spread the partitions over them.
-    for (const child of processes) expect(await batchesWritten(child)).toBeGreaterThan(0);
+    // Both processes wrote: each round above waited for its victim, and the victims alternate.
+    // (A count read now would say nothing: the last victim restarted, and its counter with it,
+    // after the other process may have drained what was left.)
     for (const org of orgs) {
       await expectExportOfLast30Days(processes[0].baseUrl, org, published);
       await expectExportOfLast30Days(processes[1].baseUrl, org, published);
