@@ -7,7 +7,7 @@ export const NOT_SETTINGS: Record<string, string> = {
   DOCPROC_BUILD_SUFFIX:
     'read by `scripts/build-info.mjs` at build time (the API version suffix), not by the server',
   DOCPROC_ENCODER_DIR:
-    'an install-layout override read by the executor processes: the folder of the sentence encoder\'s files when they are not in `models/use-multilingual-v3` of the install (`scripts/install-encoder.mjs` puts them there)',
+    "an install-layout override read by the executor processes: the folder of the sentence encoder's files when they are not in `models/use-multilingual-v3` of the install (`scripts/install-encoder.mjs` puts them there)",
 };
 
 /** Every variable name the schema knows. */
