@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
+import type { Readable } from 'node:stream';
 import type { DocumentLimits } from '../readers/document-limits.js';
 import type { ExecutorMessage, RunMessage } from './executor.child.js';
 import type { TaskReply } from './task-reply.js';
@@ -27,6 +28,20 @@ export interface ExecutorSpawnOptions {
 }
 
 const HEAP_LIMIT_MESSAGE = /heap limit|heap out of memory/i;
+/** How long an exited executor's stderr may take to reach its end. */
+const STDERR_DRAIN_MS = 500;
+
+/** Resolves when `stream` has closed, or after `timeoutMs`, whichever comes first. */
+function pipeClosed(stream: Readable | null, timeoutMs: number): Promise<void> {
+  if (!stream || stream.closed || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, timeoutMs);
+    stream.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
 
 /**
  * A document that exhausts the heap ceiling makes V8 abort, and an abort writes a core file
@@ -81,9 +96,14 @@ export class ExecutorProcess {
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
         clearTimeout(this.idleTimer);
-        this.exit = { code, signal, heapExhausted: HEAP_LIMIT_MESSAGE.test(this.stderrTail) };
-        this.settle({ kind: 'exit', exit: this.exit });
-        resolve(this.exit);
+        // Node reports `exit` before the child's stderr is read to its end, so V8's heap-limit
+        // message can still be in the pipe: on a busy machine a heap limit then looked like
+        // a crash. The pipe is read to its close (bounded) before the exit is judged.
+        void pipeClosed(this.child.stderr, STDERR_DRAIN_MS).then(() => {
+          this.exit = { code, signal, heapExhausted: HEAP_LIMIT_MESSAGE.test(this.stderrTail) };
+          this.settle({ kind: 'exit', exit: this.exit });
+          resolve(this.exit);
+        });
       });
     });
     // A fork that fails outright (no such entry) reports `error`, then `exit`.
