@@ -26,11 +26,11 @@
  * A hash that differs, or a file that cannot be read at its pinned commit, always exits 1.
  */
 import { Buffer } from 'node:buffer';
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gitDirOf, readBlob } from './lib/git-sources.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Every evaluation set: the business categories and the categories the models never saw. */
@@ -42,24 +42,6 @@ const cacheDir = path.join(root, '.cache', 'classify-eval', 'docs');
 const sourcesDir = process.env.CLASSIFY_EVAL_SOURCES ?? '/work/.mirror';
 const force = process.argv.includes('--force');
 const strict = process.argv.includes('--strict');
-
-/** Where the git directory of `owner/name` is on this machine, or undefined. */
-function gitDirOf(repo) {
-  const [owner, name] = repo.split('/');
-  const candidates = [
-    path.join(sourcesDir, `${owner}+${name}`, 'repo'),
-    path.join(sourcesDir, `${owner}+${name}`, 'repo', '.git'),
-    path.join(sourcesDir, owner, name, '.git'),
-    path.join(sourcesDir, owner, name),
-  ];
-  return candidates.find((dir) => fs.existsSync(path.join(dir, 'HEAD')));
-}
-
-function readBlob(gitDir, commit, file) {
-  return execFileSync('git', ['--git-dir', gitDir, 'cat-file', 'blob', `${commit}:${file}`], {
-    maxBuffer: 64 * 1024 * 1024,
-  });
-}
 
 /**
  * Turns a source file the document loader cannot read into the document's text, without
@@ -210,7 +192,7 @@ for (const manifestPath of manifestPaths.filter((file) => fs.existsSync(file))) 
         continue;
       }
     }
-    const gitDir = gitDirOf(entry.source.repo);
+    const gitDir = gitDirOf(sourcesDir, entry.source.repo);
     if (!gitDir) {
       missingRepos.set(entry.source.repo, [
         ...(missingRepos.get(entry.source.repo) ?? []),

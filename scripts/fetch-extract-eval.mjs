@@ -17,13 +17,13 @@
  * A repository with no local copy is skipped (its documents are reported unavailable);
  * --strict exits 1 then. A hash that differs always exits 1.
  */
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { imageSize } from 'image-size';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { gitDirOf, readBlob } from './lib/git-sources.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const manifestPath = path.join(root, 'bench', 'extract-eval', 'manifest.json');
@@ -31,23 +31,6 @@ const cacheDir = path.join(root, '.cache', 'extract-eval');
 const sourcesDir = process.env.EXTRACT_EVAL_SOURCES ?? '/work/.mirror';
 const force = process.argv.includes('--force');
 const strict = process.argv.includes('--strict');
-
-function gitDirOf(repo) {
-  const [owner, name] = repo.split('/');
-  const candidates = [
-    path.join(sourcesDir, `${owner}+${name}`, 'repo'),
-    path.join(sourcesDir, `${owner}+${name}`, 'repo', '.git'),
-    path.join(sourcesDir, owner, name, '.git'),
-    path.join(sourcesDir, owner, name),
-  ];
-  return candidates.find((dir) => fs.existsSync(path.join(dir, 'HEAD')));
-}
-
-function readBlob(gitDir, commit, file) {
-  return execFileSync('git', ['--git-dir', gitDir, 'cat-file', 'blob', `${commit}:${file}`], {
-    maxBuffer: 64 * 1024 * 1024,
-  });
-}
 
 function checked(bytes, expected, what) {
   const sha = crypto.createHash('sha256').update(bytes).digest('hex');
@@ -97,7 +80,7 @@ for (const entry of manifest.documents) {
   const documentPath = path.join(dir, `document${extension}`);
   const truthPath = path.join(dir, 'truth.json');
   if (!force && fs.existsSync(documentPath) && fs.existsSync(truthPath)) continue;
-  const gitDir = gitDirOf(entry.source);
+  const gitDir = gitDirOf(sourcesDir, entry.source);
   if (!gitDir) {
     unavailable++;
     continue;
