@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Usage export benchmark (issue 2): docproc's GET /api/v1/usage/export over HTTP against
+// Usage export benchmark: docproc's GET /api/v1/usage/export over HTTP against
 // the same queries on PostgreSQL 15, over the same 20 M events. Run with
 //   npm run bench:export                      (full run: 20 M events)
 //   npm run bench:export -- --events 2000000  (quick run; also BENCH_EVENTS)

@@ -1,4 +1,4 @@
--- Credits per page for parse, extract and split (issue 5), next to classify's rows in the
+-- Credits per page for parse, extract and split, next to classify's rows in the
 -- processing plane's price table. Deep variants cost more, as deep classify does.
 INSERT INTO price_table VALUES
   ('parse', 'parse', 1),

@@ -36,7 +36,7 @@ export function legacyWorkersEnabled(config: LegacyWorkerConfig): boolean {
   return config.enabled || config.priorityCount > 0 || config.gpuEnabled;
 }
 
-/** Issue 6's three database-queue worker kinds, plus the io loops that deliver webhooks. */
+/** The three database-queue worker kinds, plus the io loops that deliver webhooks. */
 export type DatabaseWorkerKind = 'worker' | 'priority_worker' | 'gpu_worker' | 'io_worker';
 
 export interface DatabaseWorkerPool {

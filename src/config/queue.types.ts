@@ -2,7 +2,7 @@
  * The queue vocabulary settings are written in (worker queues, lanes, claim filters); the
  * queue contract itself lives in processing and re-exports these.
  */
-/** Issue 6's two queues: `cpu` (decoding, OCR, classification) and `io` (fetches, webhooks). */
+/** The two queues: `cpu` (decoding, OCR, classification) and `io` (fetches, webhooks). */
 export const QUEUES = ['cpu', 'io'] as const;
 export type QueueName = (typeof QUEUES)[number];
 

@@ -71,7 +71,7 @@ const PROCESSING_ROUTES =
     DocumentOperationsController,
   ],
   providers: [
-    // Issue 6: rollout routing between the database queue and the new (BullMQ) queue.
+    // Rollout routing between the database queue and the new (BullMQ) queue.
     { provide: QUEUE, useClass: RolloutRoutingStrategy },
     DatabaseQueue,
     JobReconciler,

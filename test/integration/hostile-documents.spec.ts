@@ -9,7 +9,7 @@ import { makePdf } from '../support/documents.js';
 import { makeMultiPageTiff } from '../support/images.js';
 import { waitFor } from '../support/usage-kafka.js';
 
-// The black-box checks of issue 12 on the real server (`npm start`, embedded mode): hostile
+// The black-box robustness checks on the real server (`npm start`, embedded mode): hostile
 // documents end in a 4xx (or a Failed job) while the same process keeps answering.
 
 let app: ChildApp;

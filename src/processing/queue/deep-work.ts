@@ -8,7 +8,7 @@ function settingsOf(request: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * Deep work: what issue 6's gpu worker kind takes ("the gpu kind takes the `accurate` /
+ * Deep work: what the gpu worker kind takes ("the gpu kind takes the `accurate` /
  * deep work"). Deep Classify (`model: accurate`), deep extract (`settings.deep_extract`)
  * and deep split (`settings.deep_split`), the variants billed as their own features. Parse
  * has no deep variant.

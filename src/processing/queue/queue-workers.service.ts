@@ -113,7 +113,7 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
     for (const kind of kinds) this.wakeOne(queue, kind);
   }
 
-  /** Age in ms of the oldest task in flight in this process, -1 when idle (issue 6's watchdog). */
+  /** Age in ms of the oldest task in flight in this process, -1 when idle (the watchdog's input). */
   oldestInFlightMs(now = Date.now()): number {
     let oldest = -1;
     for (const { startedAt } of this.inFlight.values()) oldest = Math.max(oldest, now - startedAt);
@@ -129,7 +129,7 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
     }
     for (const step of this.startup) await step.afterRecovery?.();
     this.running = true;
-    // Issue 6: the worker kinds decide the cpu loops and what each may claim.
+    // The worker kinds decide the cpu loops and what each may claim.
     const pools = this.pools();
     for (const pool of pools) {
       for (let i = 0; i < pool.loops; i++) this.loops.push(this.loop(pool));

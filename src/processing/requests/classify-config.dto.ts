@@ -281,7 +281,7 @@ export class ClassifyConfigDto {
   @IsBoolean()
   persist_results = false;
 
-  /** Issue 6's batch lane: `batch` requests queue behind everything else and have their own cap. */
+  /** The batch lane: `batch` requests queue behind everything else and have their own cap. */
   @IsIn(['default', 'batch'])
   queue_priority: 'default' | 'batch' = 'default';
 }

@@ -12,7 +12,7 @@ import {
 } from '../../support/invoice-fixtures.js';
 
 /**
- * Issue 6's database-queue worker kinds on the real app: the priority worker takes only
+ * The database-queue worker kinds on the real app: the priority worker takes only
  * priority-lane work, the gpu worker only deep work (Deep Classify, deep extract, deep
  * split), and while a gpu worker is configured the others leave deep work to it. A task
  * nobody may take stays `queued` in the database queue (its input is never fetched).

@@ -16,7 +16,7 @@ function sameTotals(a: Totals, b: Totals): boolean {
 }
 
 /**
- * Kafka mode end to end (issue 4, "How it is checked"): classify, parse, extract and split
+ * Kafka mode end to end : classify, parse, extract and split
  * requests, sync and async -> job completion -> usage outbox -> Kafka producer -> the real
  * broker -> the usage consumer -> DuckDB -> GET /api/v1/usage/export with an account key.
  * Sync usage and async jobs without the key land under `unknown`; failed jobs are not billed.

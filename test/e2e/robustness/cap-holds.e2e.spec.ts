@@ -20,7 +20,7 @@ async function metric(baseUrl: string, name: string): Promise<number> {
 }
 
 /**
- * Issue 12 point 4: with a cap of 10, 500 simultaneous sync classifies never push the cpu
+ * With a cap of 10, 500 simultaneous sync classifies never push the cpu
  * queue past the cap (the depth the cap reads is in memory, so it never waits behind the
  * database), every refusal is 503 QUEUE_FULL with Retry-After: 30, and no depth read fails.
  */

@@ -7,7 +7,7 @@ import { invoiceClassificationSchema as schema } from '../../support/invoice-fix
 const MAX_ERROR_BYTES = 64 * 1024;
 
 /**
- * Issue 12 point 5: each malformed body of the issue gets a 4xx whose body stays under
+ * Each malformed body gets a 4xx whose body stays under
  * 64 KB, and the same server then classifies a normal request.
  */
 describe('hostile request bodies', () => {

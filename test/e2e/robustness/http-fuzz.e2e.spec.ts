@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 jest.setTimeout(180_000);
 
-/** Error answers stay small whatever the request (issue 12: < 64 KB). */
+/** Error answers stay small whatever the request (< 64 KB). */
 const MAX_ERROR_BYTES = 64 * 1024;
 
 const PROCESSING_PATHS = [
@@ -118,7 +118,7 @@ const exportQuery = fc
   });
 
 /**
- * Issue 12 point 7: random and adversarial requests over real HTTP at every processing
+ * Random and adversarial requests over real HTTP at every processing
  * endpoint and random queries at the usage export. Properties: no 5xx, error answers
  * under 64 KB, `/health` still answering promptly. Bounded runs keep this near a minute.
  */

@@ -24,7 +24,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T 
 }
 
 /**
- * Issue 12 point 8: a Redis fault stays local. No Redis call runs inside a database
+ * A Redis fault stays local. No Redis call runs inside a database
  * transaction or its lock; an enqueue that timed out never runs later; a killed worker's
  * job is taken up again within seconds.
  */
