@@ -122,6 +122,12 @@ export const ADMIN_COMMAND_SPECS = [
         required: true,
         path: true,
       },
+      {
+        flags: '--allow-late',
+        field: 'allowLate',
+        description:
+          'also load events older than USAGE_LATE_EVENT_WINDOW_DAYS (a backfill; never past USAGE_MAX_EVENT_AGE_DAYS)',
+      },
     ],
   },
   {

@@ -23,6 +23,8 @@ export interface FieldRule<T = string, Optional extends boolean = boolean> {
   readonly maxLength?: number;
   /** One of these values (IsIn). */
   readonly oneOf?: readonly T[];
+  /** A boolean (IsBoolean): a command-line flag without a value. */
+  readonly boolean?: boolean;
 }
 
 export type InputShape = Readonly<Record<string, FieldRule<unknown>>>;
@@ -46,6 +48,10 @@ function text(options: { maxLength?: number; notEmpty?: boolean } = {}): FieldRu
 
 function oneOf<T extends string>(values: readonly T[]): FieldRule<T, false> {
   return { optional: false, string: false, notEmpty: false, oneOf: values };
+}
+
+function flag(): FieldRule<boolean, true> {
+  return { optional: true, string: false, notEmpty: false, boolean: true };
 }
 
 function optional<T>(rule: FieldRule<T, false>): FieldRule<T, true> {
@@ -75,6 +81,7 @@ export const USER_INPUT = { userId: text() } as const;
 export const PROCESSING_KEY_REVOKE_INPUT = { orgId: text(), keyId: text() } as const;
 export const METADATA_KEY_INPUT = { orgId: text(), key: text({ maxLength: 256 }) } as const;
 export const FILE_INPUT = { file: text() } as const;
+export const USAGE_IMPORT_INPUT = { file: text(), allowLate: flag() } as const;
 export const BACKFILL_INPUT = { to: oneOf(['clickhouse'] as const) } as const;
 export const ACCOUNT_KEY_REVOKE_INPUT = { userId: text(), keyId: text() } as const;
 
@@ -95,6 +102,9 @@ function fieldMessages(field: string, rule: FieldRule<unknown>, value: unknown):
   }
   if (rule.string && !(typeof value === 'string' || value instanceof String)) {
     messages.push(`${field} must be a string`);
+  }
+  if (rule.boolean && typeof value !== 'boolean') {
+    messages.push(`${field} must be a boolean value`);
   }
   return messages;
 }

@@ -9,6 +9,7 @@ import {
   ACCOUNT_KEY_REVOKE_INPUT,
   BACKFILL_INPUT,
   FILE_INPUT,
+  USAGE_IMPORT_INPUT,
   MEMBER_ADD_INPUT,
   METADATA_KEY_INPUT,
   NO_INPUT,
@@ -121,11 +122,13 @@ const HANDLERS: { [Name in AdminCommandName]: AdminCommandHandler } = {
   // The usage plane's services are imported when their command runs: loading them (the
   // ingestion code, kafkajs) would cost every other command of docproc-admin its time.
   'usage.import': defineHandler({
-    input: FILE_INPUT,
+    input: USAGE_IMPORT_INPUT,
     usagePlane: true,
     run: async (services, input) => {
       const { UsageImportService } = await import('../usage/import/usage-import.service.js');
-      return services.get(UsageImportService, { strict: false }).importFile(input.file);
+      return services
+        .get(UsageImportService, { strict: false })
+        .importFile(input.file, input.allowLate === true);
     },
   }),
   'usage.publish': defineHandler({

@@ -214,11 +214,17 @@ describe.each(USAGE_STORES)('with the %s usage store', (store) => {
           'docproc-dlq-detail'
         ],
       ).toMatch(/future/);
+      expect(
+        dead.find((d) => d.headers['docproc-dlq-reason'] === 'late_event')?.headers[
+          'docproc-dlq-detail'
+        ],
+      ).toMatch(/older than the late-event window of 35 days/);
       await expectExportsMatch();
 
       const metrics = await metricsText();
       expect(metrics).toMatch(/docproc_usage_dead_lettered_total\{reason="time_skew"\} 2/);
       expect(metrics).toMatch(/docproc_usage_dead_lettered_total\{reason="malformed_json"\} 1/);
+      expect(metrics).toMatch(/docproc_usage_dead_lettered_total\{reason="late_event"\} 1/);
       expect(metrics).toMatch(/docproc_usage_batch_write_seconds_count \d+/);
       expect(metrics).toMatch(/docproc_usage_consumer_seconds_since_last_batch \d/);
       expect(metrics).toMatch(/process_resident_memory_bytes \d/);

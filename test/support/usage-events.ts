@@ -44,7 +44,8 @@ export interface RefusedValue {
  * One refused value of every kind the normalizer and the org check tell apart, for `orgId`
  * (an existing org, so only the value itself is wrong), in a fixed order: broken JSON, a
  * missing field, wrong type, unknown product, negative credits, invalid time, unknown org,
- * a time too far ahead, a time too old, and a tombstone.
+ * a time too far ahead, a time past the late-event window (35 days by default), a time too
+ * old for any path, and a tombstone.
  */
 export function refusedValues(orgId: string): RefusedValue[] {
   const base = usageEvent({ orgId }, { id: 'dlq-bad' });
@@ -67,6 +68,14 @@ export function refusedValues(orgId: string): RefusedValue[] {
         time: new Date(Date.now() + DAY_MS).toISOString(),
       }),
       reason: 'time_skew',
+    },
+    {
+      value: JSON.stringify({
+        ...base,
+        id: 'b-late',
+        time: new Date(Date.now() - 40 * DAY_MS).toISOString(),
+      }),
+      reason: 'late_event',
     },
     {
       value: JSON.stringify({

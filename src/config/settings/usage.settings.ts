@@ -15,7 +15,12 @@ export const USAGE_SETTINGS = {
     maxAgeMs: int(
       'USAGE_MAX_EVENT_AGE_DAYS',
       { default: 730, min: 1, max: 36_500, unit: 'days', scale: 86_400_000 },
-      'Usage events older than this are refused: they would rewrite closed finance periods.',
+      "Usage events older than this are refused by every path, the operator's backfill included: they would rewrite closed finance periods.",
+    ),
+    lateWindowMs: int(
+      'USAGE_LATE_EVENT_WINDOW_DAYS',
+      { default: 35, min: 1, max: 36_500, unit: 'days', scale: 86_400_000 },
+      'Live usage events (the Kafka topic) older than this are refused to the dead-letter topic as `late_event`; only an operator backfill (`docproc-admin usage import --allow-late`) loads older ones, up to `USAGE_MAX_EVENT_AGE_DAYS`.',
     ),
   },
   cardinality: {

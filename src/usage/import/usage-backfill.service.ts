@@ -30,6 +30,7 @@ export interface BackfillReport {
 /** No event the store once accepted is refused for its age or time when it is replayed. */
 const REPLAY_POLICY = {
   maxAgeMs: Number.MAX_SAFE_INTEGER,
+  lateWindowMs: Number.MAX_SAFE_INTEGER,
   maxFutureSkewMs: Number.MAX_SAFE_INTEGER,
 };
 const EVENTS_PER_WRITE = 20_000;

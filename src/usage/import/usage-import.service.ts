@@ -21,13 +21,19 @@ const MAX_LISTED_REJECTIONS = 100;
 export class UsageImportService {
   constructor(private readonly ingest: UsageIngestService) {}
 
-  importFile(path: string): Promise<ImportReport> {
+  /**
+   * `allowLate`: the operator says so explicitly, and events older than the late-event
+   * window load too (never past USAGE_MAX_EVENT_AGE_DAYS); without it they are refused
+   * as `late_event`, as on the live topic.
+   */
+  importFile(path: string, allowLate = false): Promise<ImportReport> {
     return this.importLines(
       readline.createInterface({ input: fs.createReadStream(path), crlfDelay: Infinity }),
+      allowLate,
     );
   }
 
-  async importLines(lines: AsyncIterable<string>): Promise<ImportReport> {
+  async importLines(lines: AsyncIterable<string>, allowLate = false): Promise<ImportReport> {
     const report: ImportReport = {
       accepted: 0,
       duplicates: 0,
@@ -39,7 +45,7 @@ export class UsageImportService {
     let lineNumbers: number[] = [];
     let lineNumber = 0;
     const flush = async () => {
-      const outcome = await this.ingest.ingest(batch);
+      const outcome = await this.ingest.ingest(batch, new Date(), allowLate ? 'accept' : 'refuse');
       report.accepted += outcome.accepted;
       report.duplicates += outcome.duplicates;
       for (const { index, rejection } of outcome.rejected) {

@@ -36,6 +36,7 @@ export type RejectionReason =
   | 'invalid_credits'
   | 'invalid_time'
   | 'time_skew'
+  | 'late_event'
   | 'unknown_org';
 
 export interface UsageEventRejection {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { normalizeUsageEvent } from './usage-event.normalizer.js';
+import {
+  backfillPolicy,
+  DEFAULT_NORMALIZER_POLICY,
+  normalizeUsageEvent,
+} from './usage-event.normalizer.js';
 import { parseCredits, formatCredits } from './decimal-credits.js';
 import { groupableEntries, truncateCodePoints } from './metadata-values.js';
 
@@ -52,7 +56,11 @@ describe('normalizeUsageEvent', () => {
 
   it('reads every valid RFC 3339 timestamp as Date.parse does, offsets and fractions included', () => {
     const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-    const anyTime = { maxFutureSkewMs: Number.MAX_SAFE_INTEGER, maxAgeMs: Number.MAX_SAFE_INTEGER };
+    const anyTime = {
+      maxFutureSkewMs: Number.MAX_SAFE_INTEGER,
+      maxAgeMs: Number.MAX_SAFE_INTEGER,
+      lateWindowMs: Number.MAX_SAFE_INTEGER,
+    };
     fc.assert(
       fc.property(
         fc.record({
@@ -87,6 +95,7 @@ describe('normalizeUsageEvent', () => {
     const leap = normalizeUsageEvent(event({}, { time: '2024-02-29T00:00:00Z' }), NOW, {
       maxFutureSkewMs: 0,
       maxAgeMs: Number.MAX_SAFE_INTEGER,
+      lateWindowMs: Number.MAX_SAFE_INTEGER,
     });
     expect(leap.ok && leap.event.day).toBe('2024-02-29');
   });
@@ -129,8 +138,23 @@ describe('normalizeUsageEvent', () => {
     ['an impossible date', event({}, { time: '2026-02-30T00:00:00Z' }), 'invalid_time'],
     ['a time far in the future', event({}, { time: '2026-11-21T12:10:00Z' }), 'time_skew'],
     ['a time years ago', event({}, { time: '2020-01-01T00:00:00Z' }), 'time_skew'],
+    [
+      'a time past the late-event window',
+      event({}, { time: '2026-10-16T11:59:59Z' }),
+      'late_event',
+    ],
   ])('refuses %s', (_name, raw, reason) => {
     expect(reasonOf(raw)).toBe(reason);
+  });
+
+  it('accepts an event exactly at the edge of the late-event window, and a backfill past it', () => {
+    // NOW minus exactly 35 days is still inside; one second more is late.
+    const edge = event({}, { time: '2026-10-17T12:00:00Z' });
+    expect(reasonOf(edge)).toBeUndefined();
+    const late = event({}, { time: '2026-09-01T00:00:00Z' });
+    const result = normalizeUsageEvent(late, NOW, DEFAULT_NORMALIZER_POLICY);
+    expect(result.ok || result.rejection.detail).toMatch(/late-event window of 35 days/);
+    expect(normalizeUsageEvent(late, NOW, backfillPolicy(DEFAULT_NORMALIZER_POLICY)).ok).toBe(true);
   });
 
   it('accepts a small clock skew into the future', () => {

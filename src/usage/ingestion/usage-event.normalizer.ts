@@ -7,7 +7,13 @@ import type { NormalizationResult, RejectionReason } from './normalized-usage-ev
 export const DEFAULT_NORMALIZER_POLICY: NormalizerPolicy = {
   maxFutureSkewMs: 5 * 60 * 1000,
   maxAgeMs: 400 * 24 * 60 * 60 * 1000,
+  lateWindowMs: 35 * 24 * 60 * 60 * 1000,
 };
+
+/** The policy of an operator's backfill: past the late-event window, still within the maximum age. */
+export function backfillPolicy(policy: NormalizerPolicy): NormalizerPolicy {
+  return { ...policy, lateWindowMs: policy.maxAgeMs };
+}
 
 export type { NormalizerPolicy } from '../../config/usage.types.js';
 
@@ -138,6 +144,13 @@ function normalizeOrThrow(payload: unknown, now: Date, policy: NormalizerPolicy)
     throw new Refusal(
       'time_skew',
       `time ${time} is older than ${Math.round(policy.maxAgeMs / 86_400_000)} days`,
+    );
+  }
+  if (now.getTime() - instant.getTime() > policy.lateWindowMs) {
+    throw new Refusal(
+      'late_event',
+      `time ${time} is older than the late-event window of ${Math.round(policy.lateWindowMs / 86_400_000)} days; ` +
+        'only an operator backfill (docproc-admin usage import --allow-late) loads it',
     );
   }
 

@@ -30,6 +30,14 @@ export interface IngestOutcome {
   rejected: { index: number; rejection: UsageEventRejection }[];
 }
 
+/**
+ * How an ingestion call treats events older than the late-event window: the Kafka topic
+ * (anyone's producers) refuses them as `late_event`; an operator's backfill that says so,
+ * the processing plane's own events (the in-process bus) and programmatic loads accept
+ * them, up to the maximum age every path keeps (docs/decisions/0273-late-event-window.md).
+ */
+export type LateEvents = 'refuse' | 'accept';
+
 export interface SubmittedIngest {
   rejected: IngestOutcome['rejected'];
   /** Settles once the events' transaction committed (or failed). */
@@ -59,8 +67,12 @@ export class UsageIngestService {
   ) {}
 
   /** `payloads` are raw message values (bytes or text) or already-parsed objects. */
-  async ingest(payloads: readonly unknown[], now = new Date()): Promise<IngestOutcome> {
-    const { rejected, written } = await this.submit(payloads, now);
+  async ingest(
+    payloads: readonly unknown[],
+    now = new Date(),
+    lateEvents: LateEvents = 'accept',
+  ): Promise<IngestOutcome> {
+    const { rejected, written } = await this.submit(payloads, now, lateEvents);
     const counts = await written;
     return { accepted: counts.inserted, duplicates: counts.duplicates, rejected };
   }
@@ -71,8 +83,16 @@ export class UsageIngestService {
    * committed. Calls queue in call order, so a caller that awaits each `submit` before the
    * next (the Kafka consumer, per partition) keeps its events' order in the store.
    */
-  async submit(payloads: readonly unknown[], now = new Date()): Promise<SubmittedIngest> {
-    const { columns, inputIndex, rejected } = await this.normalizer.normalize(payloads, now);
+  async submit(
+    payloads: readonly unknown[],
+    now = new Date(),
+    lateEvents: LateEvents = 'refuse',
+  ): Promise<SubmittedIngest> {
+    const { columns, inputIndex, rejected } = await this.normalizer.normalize(
+      payloads,
+      now,
+      lateEvents === 'accept',
+    );
     const accepted = await this.withKnownOrgs(columns, inputIndex, rejected);
     rejected.sort((a, b) => a.index - b.index);
     for (const { rejection } of rejected) this.metrics.rejected.inc({ reason: rejection.reason });

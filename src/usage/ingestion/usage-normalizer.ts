@@ -5,6 +5,7 @@ import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { normalizeToColumns, type NormalizedBatch } from './usage-event-columns.js';
 import { NormalizerThread } from './usage-normalizer.thread.js';
+import { backfillPolicy } from './usage-event.normalizer.js';
 
 const WORKER_ENTRY = new URL('./usage-normalizer.worker.js', import.meta.url);
 /** Smaller batches are normalized inline: handing them over costs more than it saves. */
@@ -26,8 +27,10 @@ export class UsageNormalizer implements OnApplicationShutdown {
     this.thread = fs.existsSync(entry) ? new NormalizerThread(entry) : null;
   }
 
-  normalize(payloads: readonly unknown[], now: Date): Promise<NormalizedBatch> {
-    const policy = this.config.usage.normalizer;
+  /** `acceptLate`: past the late-event window (an operator's backfill), within the maximum age. */
+  normalize(payloads: readonly unknown[], now: Date, acceptLate = false): Promise<NormalizedBatch> {
+    const live = this.config.usage.normalizer;
+    const policy = acceptLate ? backfillPolicy(live) : live;
     if (this.thread && payloads.length >= MIN_THREADED_BATCH && payloads.every(isRawValue)) {
       return this.thread.normalize(payloads, now, policy);
     }

@@ -246,7 +246,11 @@ export class UsageKafkaConsumer
     const { topic, partition, messages } = batch;
     this.handling++;
     try {
-      const submitted = await this.ingest.submit(messages.map((m) => m.value));
+      const submitted = await this.ingest.submit(
+        messages.map((m) => m.value),
+        new Date(),
+        'refuse',
+      );
       const last = messages[messages.length - 1].offset;
       const refused = refusedMessages(messages, submitted.rejected);
       commits.add(partition, messages.length, submitted.written, async () => {
