@@ -3,11 +3,29 @@
  * - `<file_id>`: an uploaded document (`<uuid>.<extension>`), where uploads have always been,
  *   so existing data dirs and Redis workers reading the shared volume keep finding them;
  * - `results/<job_id>.json`: a job's result, deleted with the job or at retention;
+ * - `results/<job_id>.parsed.json`: the lines a parse job read, beside its result (the
+ *   document a `jobid://` input reuses), deleted with the result;
  * - `payloads/<kind>/<id>.json`: a stored payload too large for a row (a job's request or
  *   metadata, a webhook body), deleted with the row that refers to it.
  */
 export function jobResultKey(jobId: string): string {
   return `results/${jobId}.json`;
+}
+
+const RESULT_SUFFIX = '.json';
+const PARSED_SUFFIX = '.parsed.json';
+
+/** The parsed document kept beside a job's result file (`resultKey`). */
+export function parsedDocumentKey(resultKey: string): string {
+  return resultKey.endsWith(RESULT_SUFFIX)
+    ? `${resultKey.slice(0, -RESULT_SUFFIX.length)}${PARSED_SUFFIX}`
+    : `${resultKey}${PARSED_SUFFIX}`;
+}
+
+/** The result file a parsed document belongs to, or null for any other key. */
+export function resultKeyOfParsedDocument(key: string): string | null {
+  if (!key.startsWith(`${RESULTS_FOLDER}/`) || !key.endsWith(PARSED_SUFFIX)) return null;
+  return `${key.slice(0, -PARSED_SUFFIX.length)}${RESULT_SUFFIX}`;
 }
 
 export const RESULTS_FOLDER = 'results';

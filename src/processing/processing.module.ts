@@ -11,6 +11,7 @@ import { PooledClassificationRunner } from './classify-jobs/pooled-classificatio
 import { InputDocuments } from './inputs/input-documents.js';
 import { InputDownloads } from './inputs/input-downloads.js';
 import { InputResolver } from './inputs/input-resolver.service.js';
+import { ParsedInputs } from './inputs/parsed-inputs.js';
 import { StagedInputs } from './inputs/staged-inputs.js';
 import { JobInputStage } from './jobs/job-input.stage.js';
 import { SafeFetcher } from './inputs/safe-fetcher.js';
@@ -91,6 +92,7 @@ const PROCESSING_ROUTES =
     OperationJobsService,
     InputResolver,
     InputDocuments,
+    ParsedInputs,
     InputDownloads,
     StagedInputs,
     JobInputStage,

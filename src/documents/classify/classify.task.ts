@@ -1,3 +1,4 @@
+import { classificationPages, type ParsedDocument } from '../parse/parsed-layout.js';
 import { loadDocuments } from '../readers/document.loader.js';
 import type {
   DocumentFileType,
@@ -18,6 +19,8 @@ export interface ClassifyTask {
   documentMetadata?: string | null;
   categoryGroups?: Record<string, string[]> | null;
   model?: ClassifyModel;
+  /** A document an earlier parse read (a `jobid://` input): `documents` is then empty. */
+  parsed?: ParsedDocument;
 }
 
 export interface ClassifyTaskResult {
@@ -40,10 +43,12 @@ export function ocrEffortOf(model: ClassifyModel = 'default'): OcrEffort {
 
 /** Loads the documents and classifies them. The body of the worker and of inline mode. */
 export async function runClassifyTask(task: ClassifyTask): Promise<ClassifyTaskResult> {
-  const document = await loadDocuments(task.documents, {
-    pageRange: task.pageRange,
-    ocr: ocrEffortOf(task.model),
-  });
+  const document = task.parsed
+    ? classificationPages(task.parsed.layout, task.pageRange)
+    : await loadDocuments(task.documents, {
+        pageRange: task.pageRange,
+        ocr: ocrEffortOf(task.model),
+      });
   const output = classify({
     pages: document.pages,
     classificationSchema: task.classificationSchema,

@@ -10,11 +10,11 @@ import type { OperationOutcome, OperationTask } from './operation.task.js';
 function run(task: OperationTask): Promise<OperationOutcome> {
   switch (task.kind) {
     case 'parse':
-      return runParse(task.documents, task.request, task.versions, task.maxPages);
+      return runParse(task.documents, task.request, task.versions, task.maxPages, task.parsed);
     case 'extract':
-      return runExtract(task.documents, task.request, task.versions, task.maxPages);
+      return runExtract(task.documents, task.request, task.versions, task.maxPages, task.parsed);
     case 'split':
-      return runSplit(task.documents, task.request, task.versions, task.maxPages);
+      return runSplit(task.documents, task.request, task.versions, task.maxPages, task.parsed);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { DocumentSource } from '../readers/document.types.js';
+import type { ParsedDocument } from '../parse/parsed-layout.js';
 import type { ExtractOutcome, ExtractRequest } from '../extract/extract.runner.js';
 import type { ParseOutcome, ParseRequest } from '../parse/parse.runner.js';
 import type { SplitOutcome, SplitRequest } from '../split/split.runner.js';
@@ -15,6 +16,7 @@ export type OperationTask =
       request: ParseRequest;
       versions: { layout: ResolvedVersion };
       maxPages?: number;
+      parsed?: ParsedDocument;
     }
   | {
       kind: 'extract';
@@ -22,6 +24,7 @@ export type OperationTask =
       request: ExtractRequest;
       versions: { extract: ResolvedVersion; deepExtract?: ResolvedVersion };
       maxPages?: number;
+      parsed?: ParsedDocument;
     }
   | {
       kind: 'split';
@@ -29,6 +32,7 @@ export type OperationTask =
       request: SplitRequest;
       versions: { deepSplit?: ResolvedVersion };
       maxPages?: number;
+      parsed?: ParsedDocument;
     };
 
 export type OperationOutcome = ParseOutcome | ExtractOutcome | SplitOutcome;

@@ -1,6 +1,8 @@
 import type { DocumentSource } from '../readers/document.types.js';
 import type { PageRangeInput } from '../readers/page-range.js';
-import { loadLayoutDocuments } from '../parse/layout.loader.js';
+import { layoutOf } from '../parse/layout.loader.js';
+import type { LayoutDocument } from '../parse/layout.types.js';
+import type { ParsedDocument } from '../parse/parsed-layout.js';
 import type { DeepExtractEngine, ExtractEngine } from '../versions/engines.js';
 import { reportVersions, type ModelVersionsReport } from '../versions/model-pins.js';
 import type { ResolvedVersion } from '../versions/model-version.types.js';
@@ -32,12 +34,23 @@ export async function runExtract(
   request: ExtractRequest,
   versions: { extract: ResolvedVersion; deepExtract?: ResolvedVersion },
   maxPages?: number,
+  parsed?: ParsedDocument,
 ): Promise<ExtractOutcome> {
-  const schema = validateSchema(request.instructions?.schema, ['body', 'instructions', 'schema']);
-  const document = await loadLayoutDocuments(documents, {
+  validateSchema(request.instructions?.schema, ['body', 'instructions', 'schema']);
+  const document = await layoutOf(documents, parsed, {
     pageRange: request.parsing?.settings?.page_range,
     maxPages,
   });
+  return extractLoaded(document, request, versions);
+}
+
+/** Extract over a document already read (a pipeline step, a `jobid://` input). */
+export function extractLoaded(
+  document: LayoutDocument,
+  request: ExtractRequest,
+  versions: { extract: ResolvedVersion; deepExtract?: ResolvedVersion },
+): ExtractOutcome {
+  const schema = validateSchema(request.instructions?.schema, ['body', 'instructions', 'schema']);
   const { result, numFields } = extractDocument(document, schema, {
     engine: versions.extract.engine as ExtractEngine,
     deepEngine: versions.deepExtract?.engine as DeepExtractEngine | undefined,

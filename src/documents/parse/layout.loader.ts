@@ -4,6 +4,7 @@ import { recognizeLayout } from '../readers/ocr.engine.js';
 import type { PageRangeInput } from '../readers/page-range.js';
 import type { LayoutDocument, LayoutLine, LayoutPage } from './layout.types.js';
 import { selectOperationPages } from './page-selection.js';
+import type { ParsedDocument } from './parsed-layout.js';
 import { linesFromOcr, openPdfLayout } from './pdf-layout.reader.js';
 
 export interface LayoutLoadOptions {
@@ -100,4 +101,17 @@ export function loadLayoutDocument(
   options: LayoutLoadOptions = {},
 ): Promise<LayoutDocument> {
   return loadLayoutDocuments([{ bytes, name }], options);
+}
+
+/**
+ * The document an operation works on: the one an earlier parse read (`parsed`, a
+ * `jobid://` input, whose page selection stands), else the sources loaded now.
+ */
+export function layoutOf(
+  sources: readonly DocumentSource[],
+  parsed: ParsedDocument | undefined,
+  options: LayoutLoadOptions = {},
+): Promise<LayoutDocument> {
+  if (parsed) return Promise.resolve(parsed.layout);
+  return loadLayoutDocuments(sources, options);
 }

@@ -4,7 +4,9 @@ import type { LayoutEngine } from '../versions/engines.js';
 import { reportVersions, type ModelVersionsReport } from '../versions/model-pins.js';
 import type { ResolvedVersion } from '../versions/model-version.types.js';
 import type { BlockType } from './layout.engines.js';
-import { loadLayoutDocuments } from './layout.loader.js';
+import { layoutOf } from './layout.loader.js';
+import type { LayoutDocument } from './layout.types.js';
+import type { ParsedDocument } from './parsed-layout.js';
 import { parseDocument, type ChunkMode, type ParseResult } from './parse.operation.js';
 
 /** The parse request fields the pipeline reads (validated by the HTTP layer's DTO). */
@@ -28,6 +30,8 @@ export interface ParseOutcome {
   result: ParseResult;
   usage: { num_pages: number };
   model_versions: ModelVersionsReport;
+  /** The lines the parse read, kept beside the job's result for `jobid://` reuse. */
+  layout?: LayoutDocument;
 }
 
 /**
@@ -39,11 +43,21 @@ export async function runParse(
   request: ParseRequest,
   versions: { layout: ResolvedVersion },
   maxPages?: number,
+  parsed?: ParsedDocument,
 ): Promise<ParseOutcome> {
-  const document = await loadLayoutDocuments(documents, {
+  const document = await layoutOf(documents, parsed, {
     pageRange: request.settings?.page_range,
     maxPages,
   });
+  return { ...parseLoaded(document, request, versions), layout: document };
+}
+
+/** Parse over a document already read (a pipeline's first step reads it once). */
+export function parseLoaded(
+  document: LayoutDocument,
+  request: ParseRequest,
+  versions: { layout: ResolvedVersion },
+): ParseOutcome {
   const result = parseDocument(document, {
     engine: versions.layout.engine as LayoutEngine,
     chunkMode: request.retrieval?.chunking?.chunk_mode,

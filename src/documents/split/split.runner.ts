@@ -1,7 +1,9 @@
 import { RequestValidationError, type ValidationErrorItem } from '../../common/validation-error.js';
 import type { DocumentSource } from '../readers/document.types.js';
 import type { PageRangeInput } from '../readers/page-range.js';
-import { loadLayoutDocuments } from '../parse/layout.loader.js';
+import { layoutOf } from '../parse/layout.loader.js';
+import type { LayoutDocument } from '../parse/layout.types.js';
+import type { ParsedDocument } from '../parse/parsed-layout.js';
 import type { DeepSplitEngine } from '../versions/engines.js';
 import { reportVersions, type ModelVersionsReport } from '../versions/model-pins.js';
 import type { ResolvedVersion } from '../versions/model-version.types.js';
@@ -107,12 +109,23 @@ export async function runSplit(
   request: SplitRequest,
   versions: { deepSplit?: ResolvedVersion },
   maxPages?: number,
+  parsed?: ParsedDocument,
 ): Promise<SplitOutcome> {
-  const sections = validateSplitDescription(request.split_description);
-  const document = await loadLayoutDocuments(documents, {
+  validateSplitDescription(request.split_description);
+  const document = await layoutOf(documents, parsed, {
     pageRange: request.parsing?.settings?.page_range,
     maxPages,
   });
+  return splitLoaded(document, request, versions);
+}
+
+/** Split over a document already read (a pipeline step, a `jobid://` input). */
+export function splitLoaded(
+  document: LayoutDocument,
+  request: SplitRequest,
+  versions: { deepSplit?: ResolvedVersion },
+): SplitOutcome {
+  const sections = validateSplitDescription(request.split_description);
   const result = versions.deepSplit
     ? deepSplitDocument(document, sections, versions.deepSplit.engine as DeepSplitEngine)
     : splitDocument(document, sections);

@@ -1,3 +1,4 @@
+import type { ParsedDocument } from '../../documents/parse/parsed-layout.js';
 import type { ClassifyConfigDto, PageSelection } from '../requests/classify-config.dto.js';
 
 /** One resolved input document, bytes in memory (transferable to a worker thread). */
@@ -6,6 +7,8 @@ export interface InputDocument {
   /** File name from the URL or upload, for type hints only: the type is detected from content. */
   fileName: string;
   contentType: string | null;
+  /** A document an earlier parse read (a `jobid://` input); `bytes` is then empty. */
+  parsed?: ParsedDocument;
 }
 
 export interface ClassificationTaskInput {

@@ -46,7 +46,7 @@ export class ClassifyController {
   @ApiOperation({ summary: 'Classify as a job; returns job_id' })
   @ApiJsonBody(ClassifyConfigDto)
   @ApiOkResponse({ type: AsyncJobResponseBody })
-  @ApiErrors(404, 409, 413, 503)
+  @ApiErrors(400, 404, 409, 413, 503)
   runAsync(
     @Body(classifyBody) config: ClassifyConfigDto,
     @CurrentPrincipal() principal: ProcessingPrincipal,

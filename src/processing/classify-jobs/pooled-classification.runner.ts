@@ -27,9 +27,14 @@ export class PooledClassificationRunner implements ClassificationRunner, OnAppli
 
   async run(input: ClassificationTaskInput, signal?: AbortSignal): Promise<ClassificationOutcome> {
     try {
+      // A jobid:// input is alone (InputResolver): its parsed document replaces reading.
+      const parsed = input.documents.find((d) => d.parsed)?.parsed;
       const { document, output } = await this.pool.run(
         {
-          documents: input.documents.map((d) => ({ bytes: d.bytes, name: d.fileName })),
+          documents: parsed
+            ? []
+            : input.documents.map((d) => ({ bytes: d.bytes, name: d.fileName })),
+          ...(parsed && { parsed }),
           pageRange: input.pageRange ?? undefined,
           classificationSchema: input.classificationSchema,
           documentMetadata: input.documentMetadata,

@@ -68,7 +68,7 @@ export class DocumentOperationsController {
   @HttpCode(200)
   @ApiJsonBody(ParseConfigDto)
   @ApiOkResponse({ type: AsyncJobResponseBody })
-  @ApiErrors(404, 409, 413, 503)
+  @ApiErrors(400, 404, 409, 413, 503)
   @ApiOperation({ summary: 'Parse as a job; returns job_id' })
   parseAsync(
     @Body(parseBody) config: ParseConfigDto,
@@ -98,7 +98,7 @@ export class DocumentOperationsController {
   @HttpCode(200)
   @ApiJsonBody(ExtractConfigDto)
   @ApiOkResponse({ type: AsyncJobResponseBody })
-  @ApiErrors(404, 409, 413, 503)
+  @ApiErrors(400, 404, 409, 413, 503)
   @ApiOperation({ summary: 'Extract as a job; returns job_id' })
   extractAsync(
     @Body(extractBody) config: ExtractConfigDto,
@@ -127,7 +127,7 @@ export class DocumentOperationsController {
   @HttpCode(200)
   @ApiJsonBody(SplitConfigDto)
   @ApiOkResponse({ type: AsyncJobResponseBody })
-  @ApiErrors(404, 409, 413, 503)
+  @ApiErrors(400, 404, 409, 413, 503)
   @ApiOperation({ summary: 'Split as a job; returns job_id' })
   splitAsync(
     @Body(splitBody) config: SplitConfigDto,

@@ -13,6 +13,7 @@ import type { Submission } from '../jobs/job-pipeline.js';
 import type { JobReconciler } from '../jobs/job-reconciler.js';
 import type { JobRunner } from '../jobs/job-runner.service.js';
 import type { JobRecord } from '../jobs/job.types.js';
+import type { ParsedInputs } from '../inputs/parsed-inputs.js';
 import type { JobsService } from '../jobs/jobs.service.js';
 import { validateModel } from '../requests/request-validation.js';
 import type { VersionRegistry } from '../versions/version-registry.service.js';
@@ -80,6 +81,7 @@ function setUp() {
     reconciler as unknown as JobReconciler,
     registry as unknown as VersionRegistry,
     jobsService as unknown as JobsService,
+    { keep: async (_jobId: string, outcome: unknown) => outcome } as unknown as ParsedInputs,
   );
   const submit = async (kind: OperationKind, body: Record<string, unknown> = {}) => {
     await sut.submitAsync(kind, principal, request(kind, body));

@@ -15,6 +15,7 @@ import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
 import type { JobRecord, JobType } from '../jobs/job.types.js';
 import { JobsService } from '../jobs/jobs.service.js';
+import { ParsedInputs } from '../inputs/parsed-inputs.js';
 import {
   resolveExtractVersions,
   resolveParseVersions,
@@ -80,6 +81,7 @@ export class OperationJobsService
     private readonly reconciler: JobReconciler,
     private readonly registry: VersionRegistry,
     private readonly jobs: JobsService,
+    private readonly parsed: ParsedInputs,
   ) {
     this.pool = new OperationPool(
       poolOptionsFrom(config.processing, config.processing.cpuWorkerConcurrency),
@@ -145,8 +147,17 @@ export class OperationJobsService
 
   // ---- JobPipeline --------------------------------------------------------------------------
 
-  run(job: JobRecord, documents: InputDocument[], signal?: AbortSignal): Promise<OperationOutcome> {
-    return this.pool.run(operationTaskFor(operationCommandOf(job), documents), signal);
+  async run(
+    job: JobRecord,
+    documents: InputDocument[],
+    signal?: AbortSignal,
+  ): Promise<OperationOutcome> {
+    const outcome = await this.pool.run(
+      operationTaskFor(operationCommandOf(job), documents),
+      signal,
+    );
+    // A parse keeps the lines it read beside its result, for jobid:// inputs.
+    return this.parsed.keep(job.jobId, outcome);
   }
 
   billing(job: JobRecord, outcome: OperationOutcome): Billing {

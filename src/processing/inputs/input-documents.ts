@@ -6,15 +6,20 @@ import type { AppConfig } from '../../config/app-config.js';
 import type { InputDocument } from '../classify-jobs/classification-runner.js';
 import { ProcessingError } from '../jobs/job.types.js';
 import { SafeFetcher } from './safe-fetcher.js';
+import { type ParsedSource, readParsedSource } from './parsed-inputs.js';
 import { StagedInputs } from './staged-inputs.js';
 
 /**
  * Where one input's bytes are: a URL to fetch, an uploaded blob under DATA_DIR/blobs
  * (ownership already checked by InputResolver.sources), or a URL input already downloaded
- * to DATA_DIR/inputs (StagedInputs). What a Redis task carries.
+ * to DATA_DIR/inputs (StagedInputs), or an earlier parse job's document (a `jobid://`
+ * input, ParsedInputs). What a Redis task carries.
  */
 export type InputSource =
-  { url: string } | { blob: string; fileName: string } | { staged: string; fileName: string };
+  | { url: string }
+  | { blob: string; fileName: string }
+  | { staged: string; fileName: string }
+  | ParsedSource;
 
 /**
  * Reads input sources into documents, in order, within one total size budget: the one
@@ -37,6 +42,16 @@ export class InputDocuments {
     let budget = this.config.processing.maxUploadBytes;
     const documents: InputDocument[] = [];
     for (const source of sources) {
+      if ('parsed' in source) {
+        const parsed = await readParsedSource(this.blobDir, source);
+        documents.push({
+          bytes: new Uint8Array(0),
+          fileName: source.fileName,
+          contentType: null,
+          parsed,
+        });
+        continue;
+      }
       const document =
         'blob' in source
           ? await this.readBlob(source)

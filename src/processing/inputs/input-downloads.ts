@@ -6,15 +6,16 @@ import { ProcessingError } from '../jobs/job.types.js';
 import { FILE_SCHEME } from '../upload/upload.service.js';
 import { type ClassifyInputValue, inputUrls } from './input-resolver.service.js';
 import { KeyedLimiter } from './keyed-limiter.js';
+import { isJobReference } from './parsed-inputs.js';
 import type { ByteBudget } from './safe-fetcher.js';
 import { SafeFetcher } from './safe-fetcher.js';
 import { StagedInputs, type StagedNames } from './staged-inputs.js';
 
-/** The URL inputs of a request (not uploads), with their positions in its `input` list. */
+/** The URL inputs of a request (not uploads, not jobid:// references), with their positions in its `input` list. */
 export function urlInputs(input: ClassifyInputValue): { url: string; position: number }[] {
   return inputUrls(input)
     .map((url, position) => ({ url, position }))
-    .filter(({ url }) => !url.startsWith(FILE_SCHEME));
+    .filter(({ url }) => !url.startsWith(FILE_SCHEME) && !isJobReference(url));
 }
 
 /**

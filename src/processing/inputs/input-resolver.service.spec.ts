@@ -9,6 +9,7 @@ import type { UploadService } from '../upload/upload.service.js';
 import type { UploadRecord } from '../upload/uploads.repository.js';
 import { InputDocuments } from './input-documents.js';
 import { InputResolver } from './input-resolver.service.js';
+import type { ParsedInputs } from './parsed-inputs.js';
 import type { SafeFetcher } from './safe-fetcher.js';
 import { StagedInputs } from './staged-inputs.js';
 
@@ -17,6 +18,14 @@ const MAX = 100;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'input-resolver-'));
 fs.mkdirSync(path.join(dataDir, 'blobs'));
 fs.writeFileSync(path.join(dataDir, 'blobs', 'a.txt'), Buffer.alloc(30));
+/** Parse job `p-1` of org-1: its result file and the lines it read. */
+fs.mkdirSync(path.join(dataDir, 'blobs', 'results'));
+const parsedLayout = { fileType: 'txt', totalPages: 1, pages: [] };
+fs.writeFileSync(path.join(dataDir, 'blobs', 'results', 'p-1.json'), '{}');
+fs.writeFileSync(
+  path.join(dataDir, 'blobs', 'results', 'p-1.parsed.json'),
+  JSON.stringify(parsedLayout),
+);
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 /** Uploads of org-1: `docproc://a.txt` (30 bytes). URLs serve `sizes[url]` bytes. */
@@ -51,6 +60,13 @@ function resolver(sizes: Record<string, number> = {}) {
       });
     }),
   };
+  const parsed = {
+    source: jest.fn((orgId: string, url: string) =>
+      url === 'jobid://p-1' && orgId === 'org-1'
+        ? Promise.resolve({ parsed: 'results/p-1.json', fileName: url })
+        : Promise.reject(new ProcessingError('JOB_NOT_FOUND', `No job ${url}`, 404)),
+    ),
+  };
   const config = loadConfig({
     MAX_UPLOAD_BYTES: String(MAX),
     DATA_DIR: dataDir,
@@ -63,6 +79,7 @@ function resolver(sizes: Record<string, number> = {}) {
     fetcher as unknown as SafeFetcher,
     new InputDocuments(config, fetcher as unknown as SafeFetcher, staged),
     staged,
+    parsed as unknown as ParsedInputs,
   );
   return { sut, uploads, fetcher };
 }
@@ -84,6 +101,23 @@ describe(InputResolver.name, () => {
       ['My Scan.pdf', 5, 'text/plain'],
       ['a.txt', 30, null],
     ]);
+  });
+
+  it('reads a jobid:// input as the lines its parse job kept, fetching nothing', async () => {
+    const { sut, fetcher } = resolver();
+    const docs = await sut.resolve('org-1', 'jobid://p-1');
+    expect(docs.map((d) => [d.fileName, d.bytes.length, d.parsed?.layout])).toEqual([
+      ['jobid://p-1', 0, parsedLayout],
+    ]);
+    expect(fetcher.fetchDocument).not.toHaveBeenCalled();
+  });
+
+  it("refuses another organization's job id as 404 and a jobid:// input in a list as 422", async () => {
+    const { sut } = resolver();
+    expect(await failure(sut.precheck('org-2', 'jobid://p-1'))).toEqual([404, 'JOB_NOT_FOUND']);
+    await expect(sut.precheck('org-1', ['jobid://p-1', 'docproc://a.txt'])).rejects.toBeInstanceOf(
+      RequestValidationError,
+    );
   });
 
   it('accepts an UploadResponse object as its file_id', async () => {

@@ -6,6 +6,7 @@ import type { AppConfig } from '../../config/app-config.js';
 import type { InputDocument } from '../classify-jobs/classification-runner.js';
 import { FILE_SCHEME, UploadService } from '../upload/upload.service.js';
 import { InputDocuments, type InputSource } from './input-documents.js';
+import { isJobReference, ParsedInputs } from './parsed-inputs.js';
 import { SafeFetcher } from './safe-fetcher.js';
 import { StagedInputs } from './staged-inputs.js';
 
@@ -34,6 +35,7 @@ export class InputResolver {
     private readonly fetcher: SafeFetcher,
     private readonly documents: InputDocuments,
     private readonly staged: StagedInputs,
+    private readonly parsed: ParsedInputs,
   ) {}
 
   /**
@@ -53,8 +55,18 @@ export class InputResolver {
         },
       ]);
     }
+    if (urls.length > 1 && urls.some(isJobReference)) {
+      throw new RequestValidationError([
+        {
+          loc: ['body', 'input'],
+          msg: 'A jobid:// input stands for a whole parsed document: give it alone, not in a list',
+          type: 'value_error',
+        },
+      ]);
+    }
     for (const url of urls) {
-      if (url.startsWith(FILE_SCHEME)) await this.uploads.ownedUpload(orgId, url);
+      if (isJobReference(url)) await this.parsed.source(orgId, url);
+      else if (url.startsWith(FILE_SCHEME)) await this.uploads.ownedUpload(orgId, url);
       else this.fetcher.assertAllowedUrl(new URL(url));
     }
   }
@@ -68,7 +80,9 @@ export class InputResolver {
     const downloaded = jobId ? await this.staged.names(jobId) : null;
     for (const [position, url] of inputUrls(input).entries()) {
       const name = downloaded?.[position];
-      if (jobId && name !== undefined) {
+      if (isJobReference(url)) {
+        sources.push(await this.parsed.source(orgId, url));
+      } else if (jobId && name !== undefined) {
         sources.push({ staged: this.staged.reference(jobId, position), fileName: name });
       } else if (url.startsWith(FILE_SCHEME)) {
         const record = await this.uploads.ownedUpload(orgId, url);

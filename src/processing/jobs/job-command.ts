@@ -1,3 +1,4 @@
+import type { ParsedDocument } from '../../documents/parse/parsed-layout.js';
 import type {
   OperationKind,
   OperationTask,
@@ -113,13 +114,16 @@ export function classifyCommandOf(stored: Record<string, unknown>): ClassifyConf
  */
 export function operationTaskFor(
   command: OperationCommand,
-  documents: { bytes: Uint8Array; fileName: string }[],
+  documents: { bytes: Uint8Array; fileName: string; parsed?: ParsedDocument }[],
 ): OperationTask {
+  // A jobid:// input is alone (InputResolver): its parsed document replaces reading.
+  const parsed = documents.find((d) => d.parsed)?.parsed;
   // The executor's request types describe the fields it reads; each DTO carries them
   // (validated), plus the API's own (input, async, priority), which the executor ignores.
   return {
     kind: command.operation,
-    documents: documents.map((d) => ({ bytes: d.bytes, name: d.fileName })),
+    documents: parsed ? [] : documents.map((d) => ({ bytes: d.bytes, name: d.fileName })),
+    ...(parsed && { parsed }),
     request: command.request,
     versions: command.versions,
   } as OperationTask;

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { jobResultKey } from '../../database/blob-keys.js';
+import { jobResultKey, parsedDocumentKey, RESULTS_FOLDER } from '../../database/blob-keys.js';
 import { BlobNotFoundError, BlobStore, type StoredBlob } from '../../database/blob-store.js';
 import type { JobRecord } from './job.types.js';
 
@@ -39,7 +39,12 @@ export class JobResults {
    * a failure is only logged (the start-up sweep removes what is left).
    */
   async remove(keys: readonly (string | null)[]): Promise<void> {
-    const present = keys.filter((key): key is string => key !== null);
+    const present = keys
+      .filter((key): key is string => key !== null)
+      // A result's parsed document (a parse job's, kept for jobid:// inputs) goes with it.
+      .flatMap((key) =>
+        key.startsWith(`${RESULTS_FOLDER}/`) ? [key, parsedDocumentKey(key)] : [key],
+      );
     if (present.length === 0) return;
     await this.blobs.delete(present).catch((error: unknown) => {
       this.logger.error({ err: error }, 'could not delete job result files');

@@ -22,7 +22,7 @@ import {
 } from './request-validation.js';
 import { countRequestedPages, MAX_SELECTED_PAGES } from '../../documents/readers/page-range.js';
 
-const INPUT_SCHEMES = ['http', 'https', 'docproc'];
+const INPUT_SCHEMES = ['http', 'https', 'docproc', 'jobid'];
 
 /**
  * A non-empty string that parses as a URL with one of `schemes` (e.g. `['http', 'https']`);
@@ -53,7 +53,7 @@ export const httpUrlChecker: Checker = urlChecker(['http', 'https']);
 
 const inputUrl: Checker = urlChecker(
   INPUT_SCHEMES,
-  'A public http(s) URL, or a `docproc://<file_id>` from `POST /upload`',
+  'A public http(s) URL, a `docproc://<file_id>` from `POST /upload`, or `jobid://<job_id>` of a completed parse job (its parsed document is reused)',
 );
 
 export class UploadResponseDto {

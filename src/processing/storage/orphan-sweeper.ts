@@ -1,5 +1,9 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { PAYLOADS_FOLDER, RESULTS_FOLDER } from '../../database/blob-keys.js';
+import {
+  PAYLOADS_FOLDER,
+  RESULTS_FOLDER,
+  resultKeyOfParsedDocument,
+} from '../../database/blob-keys.js';
 import { BlobStore } from '../../database/blob-store.js';
 import { JobsRepository } from '../jobs/jobs.repository.js';
 import { UploadsRepository } from '../upload/uploads.repository.js';
@@ -39,7 +43,9 @@ export class OrphanSweeper implements OnApplicationBootstrap {
     for (const key of await this.blobs.list('')) {
       const isJobFile =
         key.startsWith(`${RESULTS_FOLDER}/`) || key.startsWith(`${PAYLOADS_FOLDER}/`);
-      const kept = isJobFile ? jobFiles.has(key) : completeUploads.has(key);
+      // A parsed document lives as long as its job's result file.
+      const owner = resultKeyOfParsedDocument(key) ?? key;
+      const kept = isJobFile ? jobFiles.has(owner) : completeUploads.has(key);
       if (kept || !(await this.blobs.writtenBefore(key, this.startedAt))) continue;
       orphans.push(key);
       if (isJobFile) orphanJobFiles++;

@@ -6,7 +6,9 @@ import {
   type ClassificationRunner,
   classificationInput,
 } from '../classify-jobs/classification-runner.js';
+import { blobRootOf, FileBlobStore } from '../../database/blob-store.js';
 import { InputDocuments } from '../inputs/input-documents.js';
+import { keepParsedDocument } from '../inputs/parsed-inputs.js';
 import { jobCommandOf, operationTaskFor } from '../jobs/job-command.js';
 import { poolOptionsFrom } from '../../documents/executors/task.pool.js';
 import { OperationPool } from '../../documents/executors/operation.pool.js';
@@ -22,6 +24,8 @@ import type { RemoteTask } from '../queue/redis/redis-queue.types.js';
 @Injectable()
 export class RemoteTaskRunner implements OnApplicationShutdown {
   private readonly operations: OperationPool;
+  /** The DATA_DIR volume's file store: a parse keeps the lines it read beside its result. */
+  private readonly blobs: FileBlobStore;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -29,6 +33,7 @@ export class RemoteTaskRunner implements OnApplicationShutdown {
     @Inject(CLASSIFICATION_RUNNER) private readonly classifier: ClassificationRunner,
   ) {
     // As many executors as this process takes cpu tasks at once: the small fixed pool.
+    this.blobs = new FileBlobStore(blobRootOf(config.dataDir));
     this.operations = new OperationPool(
       poolOptionsFrom(config.processing, config.operations.redis?.cpuConcurrency ?? 1),
     );
@@ -45,6 +50,7 @@ export class RemoteTaskRunner implements OnApplicationShutdown {
     if (command.operation === 'classify') {
       return this.classifier.run(classificationInput(command.request, documents));
     }
-    return this.operations.run(operationTaskFor(command, documents));
+    const outcome = await this.operations.run(operationTaskFor(command, documents));
+    return keepParsedDocument(this.blobs, task.jobId, outcome);
   }
 }

@@ -30,7 +30,7 @@ const operation = checker({ enum: REMOTE_OPERATIONS }, (v) =>
     : fail('enum', `Input should be one of ${REMOTE_OPERATIONS.join(', ')}`, v),
 );
 
-/** `{url}`, `{blob, fileName}` or `{staged, fileName}`, nothing else. */
+/** `{url}`, `{blob, fileName}`, `{staged, fileName}` or `{parsed, fileName}`, nothing else. */
 const remoteInput = checker({ type: 'object' }, (v) => {
   if (!isPlainObject(v)) return fail('dict_type', 'Input should be a valid dictionary', v);
   const keys = Object.keys(v).sort().join(',');
@@ -39,7 +39,13 @@ const remoteInput = checker({ type: 'object' }, (v) => {
     return ok(v);
   if (keys === 'fileName,staged' && typeof v.staged === 'string' && typeof v.fileName === 'string')
     return ok(v);
-  return fail('value_error', 'Input should be {url}, {blob, fileName} or {staged, fileName}', v);
+  if (keys === 'fileName,parsed' && typeof v.parsed === 'string' && typeof v.fileName === 'string')
+    return ok(v);
+  return fail(
+    'value_error',
+    'Input should be {url}, {blob, fileName}, {staged, fileName} or {parsed, fileName}',
+    v,
+  );
 });
 
 const anyObject = checker({ type: 'object' }, (v) =>

@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import Reducto, { toFile } from 'reductoai';
+import { ManualClock } from '../../../src/common/clock.js';
+import { keyOf } from '../../support/processing-client.js';
+import { makeLayoutPdf, type LayoutPageSpec } from '../../support/layout-documents.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+
+type Body = Record<string, unknown>;
+
+/** An invoice followed by `pages - 1` pages of terms: reading it costs per page. */
+function invoicePages(pages: number): LayoutPageSpec[] {
+  const terms: LayoutPageSpec = {
+    elements: [
+      { heading: 'Terms and conditions' },
+      {
+        paragraph:
+          'Payment is due within thirty days of the invoice date. Late payments bear interest ' +
+          'at the statutory rate. Goods remain our property until paid in full. '.repeat(6),
+      },
+      { list: ['Returns within 14 days', 'Warranty of two years', 'Delivery at cost'] },
+    ],
+  };
+  return [
+    {
+      elements: [
+        { title: 'Invoice' },
+        {
+          keyValues: [
+            ['Invoice Number', 'INV-2026-0042'],
+            ['Invoice Date', 'March 5, 2026'],
+            ['Total Due', '1,240.50'],
+          ],
+        },
+        {
+          table: [
+            ['Description', 'Qty', 'Amount'],
+            ['Widget', '2', '40.00'],
+            ['Gadget', '1', '1,200.50'],
+          ],
+        },
+      ],
+    },
+    ...Array.from({ length: pages - 1 }, () => terms),
+  ];
+}
+
+const schema = {
+  type: 'object',
+  properties: {
+    invoice_number: { type: 'string' },
+    invoice_date: { type: 'string', format: 'date' },
+    total_due: { type: 'number' },
+    line_items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { description: { type: 'string' }, amount: { type: 'number' } },
+      },
+    },
+  },
+};
+
+const classificationSchema = [
+  { category: 'invoice', criteria: ['an invoice with an amount due', 'invoice number'] },
+  { category: 'contract', criteria: ['an agreement signed by two parties'] },
+];
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
+
+/** `jobid://<parse job>` as the input of extract, split and classify, through the reductoai SDK. */
+describe('jobid:// inputs reuse a completed parse job', () => {
+  const clock = new ManualClock(new Date('2026-11-21T12:00:00Z'));
+  let t: TestApp;
+  let sdk: Reducto;
+  let other: Reducto;
+  let fileId: string;
+  let parseJob: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({}, { clock });
+    sdk = new Reducto({ apiKey: await keyOf(t, 'jobid-org'), baseURL: t.baseUrl, maxRetries: 0 });
+    other = new Reducto({
+      apiKey: await keyOf(t, 'jobid-other-org'),
+      baseURL: t.baseUrl,
+      maxRetries: 0,
+    });
+    const pdf = await makeLayoutPdf(invoicePages(24));
+    fileId = (await sdk.upload({ file: await toFile(pdf.bytes, 'invoice.pdf'), extension: 'pdf' }))
+      .file_id;
+    parseJob = (await sdk.parse.run({ input: fileId })).job_id;
+  }, 120_000);
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const post = (path: string, body: Body) => sdk.post<Body, Body>(path, { body });
+  /** The answer without what differs between any two runs (its job and its duration). */
+  const withoutTiming = (response: Body) =>
+    Object.fromEntries(
+      Object.entries(response).filter(([key]) => key !== 'job_id' && key !== 'duration'),
+    );
+
+  it('extract on jobid:// gives the answer of the original input, faster', async () => {
+    const request = { instructions: { schema }, settings: { citations: { enabled: true } } };
+    const timed = async (input: string) => {
+      const started = performance.now();
+      const response = await post('/extract', { ...request, input });
+      return { response, ms: performance.now() - started };
+    };
+    const original: { response: Body; ms: number }[] = [];
+    const reused: { response: Body; ms: number }[] = [];
+    for (let round = 0; round < 3; round++) {
+      original.push(await timed(fileId));
+      reused.push(await timed(`jobid://${parseJob}`));
+    }
+    expect(withoutTiming(reused[0].response)).toEqual(withoutTiming(original[0].response));
+    const result = original[0].response.result as Record<string, { value: unknown }>;
+    expect(result.invoice_number.value).toBe('INV-2026-0042');
+    expect(median(reused.map((r) => r.ms))).toBeLessThan(median(original.map((r) => r.ms)));
+  });
+
+  it('split and classify on jobid:// answer as on the original input', async () => {
+    const split = {
+      split_description: [
+        { name: 'invoice', description: 'The invoice with its line items' },
+        { name: 'terms', description: 'Terms and conditions of sale' },
+      ],
+    };
+    const splitOriginal = await post('/split', { ...split, input: fileId });
+    const splitReused = await post('/split', { ...split, input: `jobid://${parseJob}` });
+    expect(withoutTiming(splitReused)).toEqual(withoutTiming(splitOriginal));
+
+    const classifyOriginal = await sdk.classify.run({
+      input: fileId,
+      classification_schema: classificationSchema,
+    });
+    const classifyReused = await sdk.classify.run({
+      input: `jobid://${parseJob}`,
+      classification_schema: classificationSchema,
+    });
+    expect(classifyOriginal.result).toEqual({ category: 'invoice' });
+    expect(classifyReused.result).toEqual(classifyOriginal.result);
+    expect((classifyReused as unknown as { usage: Body }).usage).toMatchObject({ num_pages: 5 });
+  });
+
+  it("another organization's job id is 404, as its file ids are", async () => {
+    const request = { instructions: { schema }, input: `jobid://${parseJob}` };
+    await expect(other.post('/extract', { body: request })).rejects.toBeInstanceOf(
+      Reducto.NotFoundError,
+    );
+    await expect(
+      other.post('/extract', { body: { ...request, input: fileId } }),
+    ).rejects.toBeInstanceOf(Reducto.NotFoundError);
+    await expect(
+      other.classify.run({
+        input: `jobid://${parseJob}`,
+        classification_schema: classificationSchema,
+      }),
+    ).rejects.toBeInstanceOf(Reducto.NotFoundError);
+    await expect(
+      post('/extract', { ...request, input: 'jobid://00000000-0000-0000-0000-000000000000' }),
+    ).rejects.toBeInstanceOf(Reducto.NotFoundError);
+  });
+
+  it('a job that is not a parse is a 400 naming why; a jobid:// input in a list a 422', async () => {
+    const extracted = await post('/extract', { instructions: { schema }, input: fileId });
+    const error = await post('/split', {
+      split_description: [{ name: 'all', description: 'everything' }],
+      input: `jobid://${extracted.job_id as string}`,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Reducto.BadRequestError);
+    expect((error as { error: { error: Body } }).error.error).toMatchObject({
+      code: 'NOT_A_PARSE_JOB',
+    });
+    await expect(
+      post('/extract', { instructions: { schema }, input: [`jobid://${parseJob}`, fileId] }),
+    ).rejects.toBeInstanceOf(Reducto.UnprocessableEntityError);
+  });
+});
