@@ -37,6 +37,8 @@ export interface UsageEventWriter {
 export interface UsageExportRow {
   date: string;
   group: string;
+  /** The second dimension's value, when the export groups by two. */
+  subgroup?: string;
   credits: string;
   requestCount: number;
 }

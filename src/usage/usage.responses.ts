@@ -5,11 +5,23 @@ import { GROUP_BY_VALUES } from './export/usage-export.query.js';
 
 @ApiSchema({ name: 'UsageExportRow' })
 export class UsageExportRowBody {
-  @ApiProperty({ format: 'date', example: '2026-11-21' })
+  @ApiProperty({
+    format: 'date',
+    example: '2026-11-21',
+    description: 'Day (local day of `timeZone`)',
+  })
   date!: string;
 
   @ApiProperty({ description: 'Value of the grouping dimension (`unknown` when absent)' })
   group!: string;
+
+  @ApiProperty({
+    required: false,
+    description:
+      'Value of the second grouping dimension (`unknown` when absent); only when the export ' +
+      'groups by two',
+  })
+  subgroup?: string;
 
   @ApiProperty({ description: 'Total credits consumed' })
   credits!: number;
@@ -29,8 +41,19 @@ export class UsageExportBody {
   @ApiProperty({ format: 'date' })
   endDate!: string;
 
-  @ApiProperty({ enum: GROUP_BY_VALUES })
+  @ApiProperty({
+    description: 'The grouping dimension applied; two as a comma list (`product,api_key`)',
+    pattern: `^(${GROUP_BY_VALUES.join('|')})(,(${GROUP_BY_VALUES.join('|')}))?$`,
+    example: 'product',
+  })
   groupBy!: string;
+
+  @ApiProperty({
+    required: false,
+    description: 'The time zone of the days, when it is not UTC (IANA name)',
+    example: 'Europe/Berlin',
+  })
+  timeZone?: string;
 
   @ApiProperty({ type: [UsageExportRowBody], description: 'One entry per day and group value' })
   data!: UsageExportRowBody[];

@@ -116,6 +116,21 @@ describe('ClickHouse statements on a current engine (chDB)', () => {
       metadataValue: ['t1', "t'2"],
     });
     await exportBody({ ...period, groupBy: 'metadata', metadataKey: 'team', fileType: 'pdf' });
+    // Two dimensions, and local days (quarter-hour rollups) with and without DST changes.
+    await exportBody({ ...period, groupBy: ['product', 'api_key'] });
+    await exportBody({ ...period, groupBy: ['metadata', 'product'], metadataKey: 'team' });
+    await exportBody({ ...period, groupBy: ['feature', 'metadata'], metadataKey: 'team' });
+    for (const timeZone of ['America/New_York', 'Asia/Kolkata']) {
+      await exportBody({ ...period, timeZone, groupBy: 'product' });
+      await exportBody({ ...period, timeZone, groupBy: 'metadata', metadataKey: 'team' });
+      await exportBody({
+        ...period,
+        timeZone,
+        groupBy: ['api_key', 'metadata'],
+        metadataKey: 'team',
+      });
+    }
+    await exportBody({ startDate: '2026-01-01', endDate: '2026-12-31', timeZone: 'Europe/Berlin' });
     stop();
 
     const statements: SentStatement[] = [];

@@ -1,5 +1,11 @@
 import type { GroupBy, UsageExportQuery } from '../export/usage-export.query.js';
 import { UNKNOWN_GROUP } from '../export/usage-export.repository.js';
+import {
+  BUCKET_SECONDS,
+  bucketWindow,
+  DEFAULT_TIME_ZONE,
+  offsetSegments,
+} from '../export/time-zone.js';
 import type { ClickHouseParam, ClickHouseParams } from './clickhouse-literals.js';
 
 /*
@@ -10,12 +16,15 @@ import type { ClickHouseParam, ClickHouseParams } from './clickhouse-literals.js
  * rows of one key are added together only eventually, so every read sums what it selects.
  */
 
-const DIMENSION_COLUMNS: Record<Exclude<GroupBy, 'metadata'>, string> = {
+const GROUP_COLUMNS: Record<GroupBy, string> = {
   product: 'product',
   feature: 'feature',
   api_key: 'api_key_id',
   file_type: 'file_type',
+  metadata: 'meta_value',
 };
+/** Output names of the first and the second grouped value. */
+const GROUP_ALIASES = ['grp', 'grp2'] as const;
 
 /** WHERE conditions with `{pN:Type}` placeholders and their values. */
 class Filter {
@@ -47,7 +56,7 @@ class Filter {
     return [...this.conditions, ...extra].join(' AND ');
   }
 
-  private placeholder(value: ClickHouseParam, type: string): string {
+  placeholder(value: ClickHouseParam, type: string): string {
     const name = `p${Object.keys(this.params).length}`;
     this.params[name] = value;
     return `{${name}:${type}}`;
@@ -62,35 +71,98 @@ class Filter {
 /** Rollup columns under names no output alias reuses (ClickHouse aliases are query-wide). */
 const AMOUNTS = 'credits AS row_credits, request_count AS row_requests';
 
-/** (day, grp, row_credits, row_requests) summed per (day, group); groups with no requests left out. */
-function final(rows: string): string {
-  return `SELECT toString(day) AS date, grp, toString(sum(row_credits)) AS credits,
+/** (day, groups, row_credits, row_requests) summed per (day, groups); groups with no requests left out. */
+function final(rows: string, aliases: readonly string[]): string {
+  return `SELECT toString(day) AS date, ${aliases.join(', ')}, toString(sum(row_credits)) AS credits,
       toString(sum(row_requests)) AS request_count
-    FROM (${rows}) GROUP BY day, grp HAVING sum(row_requests) > 0`;
+    FROM (${rows}) GROUP BY day, ${aliases.join(', ')} HAVING sum(row_requests) > 0`;
 }
 
-/** Unknown = total - carried, per day, so that groups add up to the total exactly (rule 6). */
-function withUnknown(carried: string, total: string): string {
-  return final(`SELECT day, grp, row_credits, toInt64(row_requests) AS row_requests FROM (${carried})
+/**
+ * Unknown = total - carried, per day (and per value of the other grouped dimension), so
+ * that groups add up to the total exactly (rule 6); `position` is the metadata value's.
+ */
+function withUnknown(
+  carried: string,
+  total: string,
+  aliases: readonly string[],
+  position: number,
+): string {
+  const others = aliases.filter((_, i) => i !== position);
+  const keys = ['day', ...others].join(', ');
+  const columns = aliases
+    .map((alias, i) => (i === position ? `'${UNKNOWN_GROUP}' AS ${alias}` : alias))
+    .join(', ');
+  return final(
+    `SELECT day, ${aliases.join(', ')}, row_credits, toInt64(row_requests) AS row_requests FROM (${carried})
     UNION ALL
-    SELECT day, '${UNKNOWN_GROUP}' AS grp, total_credits - carried_credits AS row_credits,
+    SELECT day, ${columns}, total_credits - carried_credits AS row_credits,
            toInt64(total_count) - toInt64(carried_count) AS row_requests
     FROM (
-      SELECT day, sum(row_credits) AS total_credits, sum(row_requests) AS total_count
-      FROM (${total}) GROUP BY day
+      SELECT ${keys}, sum(row_credits) AS total_credits, sum(row_requests) AS total_count
+      FROM (${total}) GROUP BY ${keys}
     ) AS day_totals ANY LEFT JOIN (
-      SELECT day, sum(row_credits) AS carried_credits, sum(row_requests) AS carried_count
-      FROM (${carried}) GROUP BY day
-    ) AS day_carried USING day`);
+      SELECT ${keys}, sum(row_credits) AS carried_credits, sum(row_requests) AS carried_count
+      FROM (${carried}) GROUP BY ${keys}
+    ) AS day_carried USING ${others.length === 0 ? keys : `(${keys})`}`,
+    aliases,
+  );
 }
 
-/** The export's statement (rows date, grp, credits, request_count as text, in export order). */
+/** The full rollups as the statement reads them: tables, or quarter hours dated locally. */
+interface Sources {
+  full: string;
+  fullMetadata: string;
+}
+
+/**
+ * The org's quarter-hour rollups within the period's window, with `day` = the local date of
+ * each bucket: its start plus the zone's offset in force then
+ * (docs/decisions/0260-time-zones-from-quarter-hour-rollups.md).
+ */
+function localSources(
+  database: string,
+  query: UsageExportQuery,
+  orgId: string,
+  filter: Filter,
+): Sources {
+  const { transitions, offsets } = offsetSegments(query.timeZone, query.startDate, query.endDate);
+  const { from, to } = bucketWindow(query.startDate, query.endDate);
+  const uint = (value: number) => filter.placeholder(value, 'UInt32');
+  const int = (value: number) => filter.placeholder(value, 'Int32');
+  const offset =
+    transitions.length === 0
+      ? int(offsets[0])
+      : `multiIf(${transitions
+          .map((at, i) => `quarter < ${uint(at / BUCKET_SECONDS)}, ${int(offsets[i])}`)
+          .join(', ')}, ${int(offsets[offsets.length - 1])})`;
+  const day = `toDate(toUInt16(intDiv(toInt64(quarter) * ${BUCKET_SECONDS} + ${offset}, 86400)))`;
+  const where = `org_id = ${filter.placeholder(orgId, 'String')}
+      AND quarter >= ${uint(from / BUCKET_SECONDS)} AND quarter < ${uint(to / BUCKET_SECONDS)}`;
+  const columns = 'org_id, product, feature, api_key_id, file_type, credits, request_count';
+  return {
+    full: `(SELECT ${day} AS day, ${columns} FROM ${database}.usage_quarter_hour WHERE ${where})`,
+    fullMetadata: `(SELECT ${day} AS day, meta_key, meta_value, ${columns}
+        FROM ${database}.usage_quarter_hour_metadata WHERE ${where})`,
+  };
+}
+
+/** The export's statement (rows date, grp[, grp2], credits, request_count as text, in export order). */
 export function clickHouseExportSql(
   database: string,
   query: UsageExportQuery,
   orgId: string,
-): { sql: string; params: ClickHouseParams } {
+): { sql: string; params: ClickHouseParams; aliases: readonly string[] } {
   const filter = new Filter(query, orgId);
+  const dimensions =
+    query.secondGroupBy === null ? [query.groupBy] : [query.groupBy, query.secondGroupBy];
+  const aliases = GROUP_ALIASES.slice(0, dimensions.length);
+  const table = (name: string) => `${database}.${name}`;
+  const sources: Sources =
+    query.timeZone === DEFAULT_TIME_ZONE
+      ? { full: table('usage_daily'), fullMetadata: table('usage_daily_metadata') }
+      : localSources(database, query, orgId, filter);
+  const groups = dimensions.map((d, i) => `${GROUP_COLUMNS[d]} AS ${aliases[i]}`).join(', ');
   const sql = (() => {
     const filtered =
       query.products.length +
@@ -98,35 +170,41 @@ export function clickHouseExportSql(
         query.apiKeys.length +
         query.fileTypes.length >
       0;
-    const narrow = !filtered && (query.metadataKey === null || query.groupBy === 'metadata');
-    const table = (name: string) => `${database}.${name}`;
+    const narrow =
+      query.timeZone === DEFAULT_TIME_ZONE &&
+      dimensions.length === 1 &&
+      !filtered &&
+      (query.metadataKey === null || query.groupBy === 'metadata');
     if (query.metadataKey === null) {
       if (narrow) {
-        return final(`SELECT day, value AS grp, ${AMOUNTS} FROM ${table('usage_daily_dimension')}
-          WHERE ${filter.withEquals('dimension', query.groupBy)}`);
+        return final(
+          `SELECT day, value AS grp, ${AMOUNTS} FROM ${table('usage_daily_dimension')}
+          WHERE ${filter.withEquals('dimension', query.groupBy)}`,
+          aliases,
+        );
       }
-      const column = DIMENSION_COLUMNS[query.groupBy as Exclude<GroupBy, 'metadata'>];
-      return final(`SELECT day, ${column} AS grp, ${AMOUNTS} FROM ${table('usage_daily')}
-        WHERE ${filter.sql}`);
+      return final(
+        `SELECT day, ${groups}, ${AMOUNTS} FROM ${sources.full} WHERE ${filter.sql}`,
+        aliases,
+      );
     }
-    const metadataTable = table(narrow ? 'usage_daily_metadata_value' : 'usage_daily_metadata');
+    const metadataTable = narrow ? table('usage_daily_metadata_value') : sources.fullMetadata;
     const metadataWhere = filter.withMetadata(query.metadataKey, query.metadataValues);
-    if (query.groupBy !== 'metadata') {
-      // Rules 7 and 8: only usage that carried the key (and one of the values, if given).
-      const column = DIMENSION_COLUMNS[query.groupBy];
-      return final(`SELECT day, ${column} AS grp, ${AMOUNTS} FROM ${metadataTable}
-        WHERE ${metadataWhere}`);
-    }
-    const carried = `SELECT day, meta_value AS grp, ${AMOUNTS} FROM ${metadataTable}
-      WHERE ${metadataWhere}`;
-    // Filtering on values selects usage that carried the key: no `unknown` bucket.
-    if (query.metadataValues.length > 0) return final(carried);
+    const position = dimensions.indexOf('metadata');
+    const carried = `SELECT day, ${groups}, ${AMOUNTS} FROM ${metadataTable} WHERE ${metadataWhere}`;
+    // Rules 7 and 8: only usage that carried the key (and one of the values, if given);
+    // grouped by its values, filtering on some selects carried usage: no `unknown` bucket.
+    if (position < 0 || query.metadataValues.length > 0) return final(carried, aliases);
+    const others = aliases.filter((_, i) => i !== position);
+    const otherColumns = dimensions
+      .filter((d) => d !== 'metadata')
+      .map((d, i) => `${GROUP_COLUMNS[d]} AS ${others[i]}`);
     // Every request counts once under `product`, so its per-day sum is the day's total.
     const total = narrow
       ? `SELECT day, ${AMOUNTS} FROM ${table('usage_daily_dimension')}
           WHERE ${filter.withEquals('dimension', 'product')}`
-      : `SELECT day, ${AMOUNTS} FROM ${table('usage_daily')} WHERE ${filter.sql}`;
-    return withUnknown(carried, total);
+      : `SELECT day, ${[...otherColumns, AMOUNTS].join(', ')} FROM ${sources.full} WHERE ${filter.sql}`;
+    return withUnknown(carried, total, aliases, position);
   })();
-  return { sql: `${sql} ORDER BY date, grp`, params: filter.params };
+  return { sql: `${sql} ORDER BY date, ${aliases.join(', ')}`, params: filter.params, aliases };
 }

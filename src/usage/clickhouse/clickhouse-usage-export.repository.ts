@@ -8,6 +8,7 @@ import { clickHouseExportSql } from './clickhouse-export.sql.js';
 interface ExportRowText {
   date: string;
   grp: string;
+  grp2?: string;
   credits: string;
   request_count: string;
 }
@@ -15,6 +16,7 @@ interface ExportRowText {
 const toRow = (r: ExportRowText): UsageExportRow => ({
   date: r.date,
   group: r.grp,
+  ...(r.grp2 === undefined ? {} : { subgroup: r.grp2 }),
   credits: r.credits,
   requestCount: Number(r.request_count),
 });
@@ -31,7 +33,9 @@ export class ClickHouseUsageExportRepository implements UsageExportReader {
     return rows
       .map(
         (r) =>
-          `{"date":"${r.date}","group":${JSON.stringify(r.grp)},"credits":${formatCredits(r.credits)},` +
+          `{"date":"${r.date}","group":${JSON.stringify(r.grp)},` +
+          (r.grp2 === undefined ? '' : `"subgroup":${JSON.stringify(r.grp2)},`) +
+          `"credits":${formatCredits(r.credits)},` +
           `"requestCount":${r.request_count}}`,
       )
       .join(',');

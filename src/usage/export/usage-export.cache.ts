@@ -71,6 +71,8 @@ export function exportCacheKey(orgId: string, q: UsageExportQuery): string {
     q.startDate,
     q.endDate,
     q.groupBy,
+    q.secondGroupBy ?? '',
+    q.timeZone,
     q.metadataKey ?? '',
     set(q.metadataValues),
     set(q.products),

@@ -22,18 +22,20 @@ import { parseUsageExportQuery, USAGE_EXPORT_PARAMETERS } from './usage-export.q
 /** Repeatable parameters are sent by repeating the name (`product=a&product=b`). */
 const ApiUsageExportQuery = () =>
   applyDecorators(
-    ...USAGE_EXPORT_PARAMETERS.map(({ name, description, schema, repeatable }) =>
+    ...USAGE_EXPORT_PARAMETERS.map(({ name, description, schema, repeatable, maxItems }) =>
       ApiQuery({
         name,
         description,
         required: false,
-        schema: repeatable ? { type: 'array', items: schema } : schema,
+        schema: repeatable
+          ? { type: 'array', items: schema, ...(maxItems ? { maxItems, uniqueItems: true } : {}) }
+          : schema,
         ...(repeatable ? { style: 'form', explode: true } : {}),
       }),
     ),
   );
 import { UsageExportService, ResolvedExport } from './usage-export.service.js';
-import { CSV_HEADER, csvFileName, csvRow } from './usage-export.serializer.js';
+import { csvFileName, csvHeader, csvRow } from './usage-export.serializer.js';
 
 @ApiTags('usage')
 @ApiExtraModels(UsageExportBody)
@@ -51,7 +53,9 @@ export class UsageExportController {
   @ApiUsageExportQuery()
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({
-    description: 'JSON; CSV (`date,group,credits,requestCount`) when `Accept` prefers text/csv',
+    description:
+      'JSON; CSV (`date,group,credits,requestCount`, with `subgroup` after `group` for two ' +
+      'dimensions) when `Accept` prefers text/csv',
     content: {
       'application/json': { schema: { $ref: getSchemaPath(UsageExportBody) } },
       'text/csv': { schema: { type: 'string' } },
@@ -80,7 +84,7 @@ export class UsageExportController {
   }
 
   private async *csvLines(resolved: ResolvedExport): AsyncGenerator<string> {
-    yield CSV_HEADER;
+    yield csvHeader(resolved.query);
     for await (const chunk of this.exports.stream(resolved)) yield chunk.map(csvRow).join('');
   }
 }

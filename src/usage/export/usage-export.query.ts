@@ -1,18 +1,25 @@
 import { ApiError } from '../../common/api-error.js';
 import { truncateCodePoints } from '../ingestion/metadata-values.js';
+import { DEFAULT_TIME_ZONE, offsetAt, offsetSegments, parseTimeZone } from './time-zone.js';
 
 export const GROUP_BY_VALUES = ['product', 'feature', 'api_key', 'file_type', 'metadata'] as const;
 export type GroupBy = (typeof GROUP_BY_VALUES)[number];
 
+/** Dimensions one export can group by at once (`groupBy` repeated or a comma list). */
+export const MAX_GROUP_BY = 2;
 export const DEFAULT_PERIOD_DAYS = 30;
 export const MAX_PERIOD_DAYS = 366;
 
-/** The export's parameters after validation; dates are yyyy-mm-dd (UTC days, inclusive). */
+/** The export's parameters after validation; dates are yyyy-mm-dd (local days of `timeZone`, inclusive). */
 export interface UsageExportQuery {
   orgId: string | null;
   startDate: string;
   endDate: string;
   groupBy: GroupBy;
+  /** A second grouping dimension: each row then carries both values (`group`, `subgroup`). */
+  secondGroupBy: GroupBy | null;
+  /** IANA name; days are local days of this zone. */
+  timeZone: string;
   metadataKey: string | null;
   metadataValues: string[];
   products: string[];
@@ -27,6 +34,7 @@ export const USAGE_EXPORT_PARAMETERS: {
   description: string;
   schema: Record<string, unknown>;
   repeatable?: boolean;
+  maxItems?: number;
 }[] = [
   {
     name: 'startDate',
@@ -40,8 +48,20 @@ export const USAGE_EXPORT_PARAMETERS: {
   },
   {
     name: 'groupBy',
-    description: 'Grouping dimension',
+    description:
+      'Grouping dimension. Up to two, repeated (`groupBy=product&groupBy=api_key`) or as a ' +
+      'comma list (`groupBy=product,api_key`): each row then carries the second value as ' +
+      '`subgroup`',
     schema: { type: 'string', enum: [...GROUP_BY_VALUES], default: 'product' },
+    repeatable: true,
+    maxItems: MAX_GROUP_BY,
+  },
+  {
+    name: 'timeZone',
+    description:
+      'IANA time zone (e.g. America/New_York): days, startDate and endDate are local days ' +
+      'of this zone (23 or 25 hours at DST changes)',
+    schema: { type: 'string', default: DEFAULT_TIME_ZONE, example: 'Europe/Berlin' },
   },
   {
     name: 'metadataKey',
@@ -137,25 +157,52 @@ function parseDay(name: string, text: string): number {
 const toDay = (epoch: number): string => new Date(epoch).toISOString().slice(0, 10);
 
 /**
- * Validates the export's query string. Defaults: endDate = today (UTC); startDate = 30
+ * The grouping dimensions, in order: `groupBy` repeated, each a value or a comma list
+ * (docs/decisions/0261-two-grouping-dimensions.md). Default `product`.
+ */
+function parseGroupBy(texts: string[]): GroupBy[] {
+  const names = texts.flatMap((text) => text.split(',')).map((name) => name.trim());
+  if (names.length === 0) return ['product'];
+  const invalid = (message: string) =>
+    ApiError.badRequest('INVALID_GROUP_BY', message, { parameter: 'groupBy' });
+  for (const name of names) {
+    if (!(GROUP_BY_VALUES as readonly string[]).includes(name)) {
+      throw invalid(`groupBy must be one of ${GROUP_BY_VALUES.join(', ')}, got "${name}"`);
+    }
+  }
+  if (names.length > MAX_GROUP_BY) {
+    throw invalid(`groupBy takes at most ${MAX_GROUP_BY} dimensions, got ${names.length}`);
+  }
+  if (names.length === 2 && names[0] === names[1]) {
+    throw invalid(`groupBy names ${names[0]} twice`);
+  }
+  return names as GroupBy[];
+}
+
+/**
+ * Validates the export's query string. Defaults: endDate = today (in `timeZone`, UTC by default); startDate = 30
  * days before endDate. Ranges are inclusive and at most 366 days.
  */
 export function parseUsageExportQuery(query: RawQuery, today: Date = new Date()): UsageExportQuery {
-  const groupByText = single(query, 'groupBy') ?? 'product';
-  if (!(GROUP_BY_VALUES as readonly string[]).includes(groupByText)) {
-    throw ApiError.badRequest(
-      'INVALID_GROUP_BY',
-      `groupBy must be one of ${GROUP_BY_VALUES.join(', ')}, got "${groupByText}"`,
-      { parameter: 'groupBy' },
-    );
-  }
-  const groupBy = groupByText as GroupBy;
+  const dimensions = parseGroupBy(repeated(query, 'groupBy'));
+  const groupBy = dimensions[0];
+  const secondGroupBy: GroupBy | null = dimensions[1] ?? null;
+  const timeZoneText = single(query, 'timeZone');
+  const timeZone =
+    timeZoneText === undefined || timeZoneText === ''
+      ? DEFAULT_TIME_ZONE
+      : parseTimeZone(timeZoneText);
 
   const endText = single(query, 'endDate');
   const end =
     endText !== undefined
       ? parseDay('endDate', endText)
-      : Date.parse(today.toISOString().slice(0, 10));
+      : // Today in the zone: its local date at this instant.
+        Date.parse(
+          new Date(today.getTime() + offsetAt(timeZone, today.getTime()) * 1000)
+            .toISOString()
+            .slice(0, 10),
+        );
   const startText = single(query, 'startDate');
   const start =
     startText !== undefined ? parseDay('startDate', startText) : end - DEFAULT_PERIOD_DAYS * DAY_MS;
@@ -177,7 +224,7 @@ export function parseUsageExportQuery(query: RawQuery, today: Date = new Date())
 
   const metadataKey = single(query, 'metadataKey') ?? null;
   const metadataValues = repeated(query, 'metadataValue').map((v) => truncateCodePoints(v));
-  if (metadataKey === null && groupBy === 'metadata') {
+  if (metadataKey === null && (groupBy === 'metadata' || secondGroupBy === 'metadata')) {
     throw ApiError.badRequest('METADATA_KEY_REQUIRED', 'groupBy=metadata requires metadataKey', {
       parameter: 'metadataKey',
     });
@@ -194,11 +241,16 @@ export function parseUsageExportQuery(query: RawQuery, today: Date = new Date())
   }
 
   const orgId = single(query, 'orgId');
+  const [startDate, endDate] = [toDay(start), toDay(end)];
+  // A zone whose offsets in the period the buckets cannot follow is refused here, as a 400.
+  if (timeZone !== DEFAULT_TIME_ZONE) offsetSegments(timeZone, startDate, endDate);
   return {
     orgId: orgId === undefined || orgId === '' ? null : orgId,
-    startDate: toDay(start),
-    endDate: toDay(end),
+    startDate,
+    endDate,
     groupBy,
+    secondGroupBy,
+    timeZone,
     metadataKey,
     metadataValues,
     products: repeated(query, 'product'),

@@ -1,6 +1,7 @@
 import { formatCredits } from '../ingestion/decimal-credits.js';
 import type { UsageExportRow } from './usage-export.repository.js';
 import type { UsageExportQuery } from './usage-export.query.js';
+import { DEFAULT_TIME_ZONE } from './time-zone.js';
 
 /**
  * The JSON body around the `data` array, which the repository renders as JSON text so
@@ -8,13 +9,25 @@ import type { UsageExportQuery } from './usage-export.query.js';
  * passing through binary floating point.
  */
 export function exportJson(orgId: string, query: UsageExportQuery, dataJson: string): string {
+  // A zone other than UTC is named in the answer; a UTC answer is exactly the spec's shape.
+  const zone =
+    query.timeZone === DEFAULT_TIME_ZONE ? '' : `"timeZone":${JSON.stringify(query.timeZone)},`;
   return (
     `{"orgId":${JSON.stringify(orgId)},"startDate":"${query.startDate}","endDate":"${query.endDate}",` +
-    `"groupBy":"${query.groupBy}","data":[${dataJson}]}`
+    `"groupBy":"${groupByText(query)}",${zone}"data":[${dataJson}]}`
   );
 }
 
-export const CSV_HEADER = 'date,group,credits,requestCount\r\n';
+/** `product`, or the two dimensions as a comma list (`product,api_key`). */
+export function groupByText(query: UsageExportQuery): string {
+  return query.secondGroupBy === null ? query.groupBy : `${query.groupBy},${query.secondGroupBy}`;
+}
+
+export function csvHeader(query: UsageExportQuery): string {
+  return query.secondGroupBy === null
+    ? 'date,group,credits,requestCount\r\n'
+    : 'date,group,subgroup,credits,requestCount\r\n';
+}
 
 /**
  * RFC 4180: a field with a comma, quote, CR or LF is quoted and its quotes doubled. A
@@ -40,10 +53,11 @@ export function csvText(value: string): string {
 }
 
 export function csvRow(r: UsageExportRow): string {
-  return `${r.date},${csvText(r.group)},${formatCredits(r.credits)},${r.requestCount}\r\n`;
+  const subgroup = r.subgroup === undefined ? '' : `${csvText(r.subgroup)},`;
+  return `${r.date},${csvText(r.group)},${subgroup}${formatCredits(r.credits)},${r.requestCount}\r\n`;
 }
 
 export function csvFileName(orgId: string, query: UsageExportQuery): string {
   const safeOrg = orgId.replace(/[^\w.-]/g, '_');
-  return `usage_${safeOrg}_${query.startDate}_${query.endDate}_by_${query.groupBy}.csv`;
+  return `usage_${safeOrg}_${query.startDate}_${query.endDate}_by_${groupByText(query).replace(',', '_')}.csv`;
 }

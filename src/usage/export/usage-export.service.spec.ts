@@ -22,6 +22,8 @@ function query(overrides: Partial<UsageExportQuery> = {}): UsageExportQuery {
     startDate: '2026-11-01',
     endDate: '2026-11-30',
     groupBy: 'product',
+    secondGroupBy: null,
+    timeZone: 'UTC',
     metadataKey: null,
     metadataValues: [],
     products: [],

@@ -57,4 +57,51 @@ describe('usage store migrations on an existing store', () => {
       { event_id: 'e1', org_id: 'org_1', credits: '2.000000', metadata_json: metadataJson },
     ]);
   });
+
+  it('100 backfills the quarter-hour rollups from the events, metadata by the normalizer rule', async () => {
+    await applyMigrations(db, undefined, migrationsUpTo('099'));
+    const metadata = { team: 'blue', n: 7, ratio: 1.5, round: 100.0, flag: true, none: null };
+    const events: [string, string, boolean, string | null][] = [
+      ['e1', '2026-11-01 10:07:00+00', true, JSON.stringify({ ...metadata, doc: 'd1' })],
+      ['e2', '2026-11-01 10:14:59+00', true, JSON.stringify({ team: 'blue', nested: { a: 1 } })],
+      ['e3', '2026-11-01 10:15:00+00', false, JSON.stringify({ team: 'sync' })],
+      ['e4', '2026-11-01 10:20:00+00', true, JSON.stringify({ team: 'é'.repeat(300) })],
+    ];
+    for (const [id, time, isAsync, json] of events) {
+      await db.run(
+        `INSERT INTO usage_events VALUES (md5_number('s' || chr(0) || $1), 's', $1, 'org_1',
+           CAST($2 AS TIMESTAMPTZ), DATE '2026-11-01', 'parse', 'parse', 'key_1', 'pdf', 1,
+           1.250000, NULL, $3, $4, 1, now())`,
+        [id, time, isAsync, json],
+      );
+    }
+    await db.run(
+      `INSERT INTO metadata_key_stats VALUES ('org_1', 'doc', 300, 300, now(), 'identifier-like')`,
+    );
+
+    expect(await applyMigrations(db)).toContain('100_usage_quarter_hour.sql');
+
+    const quarter = Math.floor(Date.parse('2026-11-01T10:00:00Z') / 900_000);
+    expect(
+      await db.all(
+        `SELECT quarter, CAST(credits AS VARCHAR) AS credits, CAST(request_count AS INTEGER) AS n
+         FROM usage_quarter_hour ORDER BY quarter`,
+      ),
+    ).toEqual([
+      { quarter, credits: '2.500000', n: 2 },
+      { quarter: quarter + 1, credits: '2.500000', n: 2 },
+    ]);
+    const rows = await db.all<{ meta_key: string; meta_value: string; n: number }>(
+      `SELECT meta_key, meta_value, CAST(sum(request_count) AS INTEGER) AS n
+       FROM usage_quarter_hour_metadata GROUP BY ALL ORDER BY meta_key, meta_value`,
+    );
+    expect(rows).toEqual([
+      { meta_key: 'flag', meta_value: 'true', n: 1 },
+      { meta_key: 'n', meta_value: '7', n: 1 },
+      { meta_key: 'ratio', meta_value: '1.5', n: 1 },
+      { meta_key: 'round', meta_value: '100', n: 1 },
+      { meta_key: 'team', meta_value: 'blue', n: 2 },
+      { meta_key: 'team', meta_value: 'é'.repeat(256), n: 1 },
+    ]);
+  });
 });

@@ -7,6 +7,7 @@ import { selectRows, type UsageEventColumns } from './usage-event-columns.js';
 import { EVENT_STAGING, METADATA_STAGING, stageEvents } from './usage-event-staging.js';
 import { applyMetadata } from './usage-metadata.writer.js';
 import type { BatchWriteResult, UsageEventWriter } from '../usage-store.ports.js';
+import { BUCKET_SECONDS } from '../export/time-zone.js';
 
 export type { BatchWriteResult } from '../usage-store.ports.js';
 
@@ -14,7 +15,7 @@ export type { BatchWriteResult } from '../usage-store.ports.js';
  * The narrow rollups the export reads for unfiltered groupings, with the sort key that
  * makes one org's rows contiguous, so DuckDB's zone maps skip every other org's row groups.
  */
-const CLUSTERED_ROLLUPS = [
+const CLUSTERED_ROLLUPS: { table: string; order: string; primaryKey?: string; keys?: string }[] = [
   {
     table: 'usage_daily_dimension',
     order: 'org_key, dimension, day, value',
@@ -25,6 +26,17 @@ const CLUSTERED_ROLLUPS = [
     order: 'org_key, meta_key, day, meta_value',
     primaryKey: 'org_id, meta_key, day, meta_value',
   },
+  // Appended to by every write without a key: rows of one key are added together here.
+  {
+    table: 'usage_quarter_hour',
+    order: 'org_key, quarter',
+    keys: 'org_key, org_id, quarter, product, feature, api_key_id, file_type',
+  },
+  {
+    table: 'usage_quarter_hour_metadata',
+    order: 'org_key, meta_key, quarter',
+    keys: 'org_key, org_id, meta_key, quarter, meta_value, product, feature, api_key_id, file_type',
+  },
 ];
 
 /** The connection-local tables one write creates (staging and intermediate results). */
@@ -33,6 +45,7 @@ const WRITE_TEMP_TABLES = [
   METADATA_STAGING,
   'batch_new',
   'batch_daily_meta',
+  'batch_quarter_meta',
   'batch_daily',
   'batch_metadata',
   'batch_keys',
@@ -101,13 +114,19 @@ export class UsageStoreRepository implements UsageEventWriter {
    */
   async clusterNarrowRollups(): Promise<void> {
     await this.db.exclusive(async (connection) => {
-      for (const { table, order, primaryKey } of CLUSTERED_ROLLUPS) {
+      for (const { table, order, primaryKey, keys } of CLUSTERED_ROLLUPS) {
         await connection.run('BEGIN TRANSACTION');
         try {
-          await connection.run(
-            `CREATE TABLE ${table}_clustered AS SELECT * FROM ${table} ORDER BY ${order}`,
-          );
-          await connection.run(`ALTER TABLE ${table}_clustered ADD PRIMARY KEY (${primaryKey})`);
+          const rows =
+            keys === undefined
+              ? `SELECT * FROM ${table}`
+              : `SELECT ${keys}, sum(credits) AS credits,
+                        CAST(sum(request_count) AS BIGINT) AS request_count
+                 FROM ${table} GROUP BY ${keys}`;
+          await connection.run(`CREATE TABLE ${table}_clustered AS ${rows} ORDER BY ${order}`);
+          if (primaryKey !== undefined) {
+            await connection.run(`ALTER TABLE ${table}_clustered ADD PRIMARY KEY (${primaryKey})`);
+          }
           for (const column of ['org_key', 'credits', 'request_count']) {
             await connection.run(
               `ALTER TABLE ${table}_clustered ALTER COLUMN ${column} SET NOT NULL`,
@@ -214,6 +233,7 @@ export class UsageStoreRepository implements UsageEventWriter {
          credits = usage_daily.credits + EXCLUDED.credits,
          request_count = usage_daily.request_count + EXCLUDED.request_count`,
     );
+    await this.appendQuarterHours(connection);
     await connection.run(
       `INSERT INTO usage_daily_dimension
        SELECT md5_number_upper(org_id), org_id, dimension, day, value, sum(credits), sum(request_count)
@@ -234,6 +254,28 @@ export class UsageStoreRepository implements UsageEventWriter {
       ? await applyMetadata(connection, dict, rule)
       : [];
     return { groups: counts, newlyRejectedKeys, orgs: [...orgs] };
+  }
+
+  /**
+   * The write's totals per quarter hour of event time (per metadata combination too, for
+   * applyMetadata), appended to the quarter-hour rollup the time-zone exports read.
+   */
+  private async appendQuarterHours(connection: DuckDBConnection): Promise<void> {
+    await connection.run(
+      `CREATE OR REPLACE TEMP TABLE batch_quarter_meta AS
+       SELECT org_id, CAST(floor(epoch(event_time) / ${BUCKET_SECONDS}) AS INTEGER) AS quarter,
+              product, feature, api_key_id, file_type, meta_c,
+              sum(credits) AS credits, count(*) AS request_count
+       FROM batch_new
+       GROUP BY ALL`,
+    );
+    await connection.run(
+      `INSERT INTO usage_quarter_hour
+       SELECT md5_number_upper(org_id), org_id, quarter, product, feature, api_key_id, file_type,
+              sum(credits), sum(request_count)
+       FROM batch_quarter_meta
+       GROUP BY ALL`,
+    );
   }
 }
 

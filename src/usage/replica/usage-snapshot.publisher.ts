@@ -29,6 +29,8 @@ export const SNAPSHOT_TABLES: { table: string; order?: string }[] = [
   { table: 'usage_daily_metadata', order: 'org_id, meta_key, day' },
   { table: 'usage_daily_dimension', order: 'org_key, dimension, day, value' },
   { table: 'usage_daily_metadata_value', order: 'org_key, meta_key, day, meta_value' },
+  { table: 'usage_quarter_hour', order: 'org_key, quarter' },
+  { table: 'usage_quarter_hour_metadata', order: 'org_key, meta_key, quarter' },
 ];
 
 /** File name prefix of the usage snapshots (replicas follow files named so). */
