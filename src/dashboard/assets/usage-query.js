@@ -19,6 +19,22 @@ export const PRESETS = [
   { value: 'last-month', label: 'Last month' },
 ];
 
+/** Time zones offered for local days: UTC, the browser's own zone, and common ones. */
+export function timeZoneChoices(own = Intl.DateTimeFormat().resolvedOptions().timeZone) {
+  const common = [
+    'America/Los_Angeles',
+    'America/New_York',
+    'America/Sao_Paulo',
+    'Europe/London',
+    'Europe/Berlin',
+    'Asia/Kolkata',
+    'Asia/Singapore',
+    'Asia/Tokyo',
+    'Australia/Sydney',
+  ];
+  return [...new Set(['UTC', ...(own ? [own] : []), ...common])];
+}
+
 /** The repeatable filters of the export, besides metadata values. */
 export const FILTERS = [
   { param: 'product', groupBy: 'product', label: 'Products' },
@@ -31,9 +47,24 @@ function isoDay(ms) {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** Inclusive UTC date range of a preset, relative to `now`. */
-export function presetRange(preset, now = new Date()) {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+/** Today's date in `timeZone`, as a UTC midnight (ms). */
+function todayIn(now, timeZone) {
+  if (!timeZone || timeZone === 'UTC') {
+    return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  }
+  const local = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
+  return Date.parse(`${local}T00:00:00Z`);
+}
+
+/** Inclusive date range of a preset, relative to `now`, in local days of `timeZone`. */
+export function presetRange(preset, now = new Date(), timeZone = 'UTC') {
+  const today = todayIn(now, timeZone);
+  const at = new Date(today);
   const back = (days) => ({ start: isoDay(today - (days - 1) * DAY_MS), end: isoDay(today) });
   switch (preset) {
     case '7d':
@@ -42,13 +73,13 @@ export function presetRange(preset, now = new Date()) {
       return back(90);
     case 'this-month':
       return {
-        start: isoDay(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)),
+        start: isoDay(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1)),
         end: isoDay(today),
       };
     case 'last-month':
       return {
-        start: isoDay(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)),
-        end: isoDay(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0)),
+        start: isoDay(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - 1, 1)),
+        end: isoDay(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 0)),
       };
     default:
       return back(30);
@@ -77,11 +108,12 @@ export function splitGroupBy(choice) {
  * Export query string for the view's state. Metadata values filter on the grouping key when
  * grouping by metadata, otherwise on the chosen filter key (the export takes one key).
  */
-export function exportQuery({ orgId, start, end, groupBy, filters }) {
+export function exportQuery({ orgId, start, end, timeZone, groupBy, filters }) {
   const params = new URLSearchParams();
   if (orgId) params.set('orgId', orgId);
   params.set('startDate', start);
   params.set('endDate', end);
+  if (timeZone && timeZone !== 'UTC') params.set('timeZone', timeZone);
   const group = splitGroupBy(groupBy);
   params.set('groupBy', group.groupBy);
   for (const { param } of FILTERS) {
@@ -96,8 +128,9 @@ export function exportQuery({ orgId, start, end, groupBy, filters }) {
 }
 
 /** Query for the distinct values of one dimension over the range, unfiltered. */
-export function optionsQuery({ orgId, start, end }, groupBy, metadataKey) {
+export function optionsQuery({ orgId, start, end, timeZone }, groupBy, metadataKey) {
   const params = new URLSearchParams({ startDate: start, endDate: end, groupBy });
+  if (timeZone && timeZone !== 'UTC') params.set('timeZone', timeZone);
   if (orgId) params.set('orgId', orgId);
   if (metadataKey) params.set('metadataKey', metadataKey);
   return `/api/v1/usage/export?${params}`;

@@ -18,6 +18,7 @@ import {
   exportQuery,
   FILTERS,
   GROUP_BY,
+  timeZoneChoices,
   optionsQuery,
   PRESETS,
   presetRange,
@@ -70,12 +71,13 @@ function download({ name, blob }) {
 
 export function UsageView({ orgId, metadataKeys, labelOfKey }) {
   const [preset, setPreset] = useState('30d');
+  const [timeZone, setTimeZone] = useState('UTC');
   const [range, setRange] = useState(() => presetRange('30d'));
   const [groupBy, setGroupBy] = useState('product');
   const [metric, setMetric] = useState('credits');
   const [filters, setFilters] = useState(emptyFilters);
   const [notice, setNotice] = useState('');
-  const scope = { orgId, start: range.start, end: range.end };
+  const scope = { orgId, start: range.start, end: range.end, timeZone };
   const query = exportQuery({ ...scope, groupBy, filters });
   const groupingKey = splitGroupBy(groupBy).metadataKey;
   const valueKey = groupingKey ?? filters.metadataKey;
@@ -85,12 +87,12 @@ export function UsageView({ orgId, metadataKeys, labelOfKey }) {
   useEffect(() => setNotice(''), [query]);
   const filterValues = useLatest(
     () => loadFilterValues(scope),
-    [orgId, range.start, range.end].join(' '),
+    [orgId, range.start, range.end, timeZone].join(' '),
   );
   const metadataValues = useLatest(
     () =>
       valueKey ? distinctGroups(optionsQuery(scope, 'metadata', valueKey)) : Promise.resolve([]),
-    [orgId, range.start, range.end, valueKey].join(' '),
+    [orgId, range.start, range.end, timeZone, valueKey].join(' '),
   );
   const options = { ...filterValues.value, metadataValue: metadataValues.value ?? [] };
 
@@ -113,7 +115,11 @@ export function UsageView({ orgId, metadataKeys, labelOfKey }) {
 
   const choosePreset = (value) => {
     setPreset(value);
-    if (value !== 'custom') setRange(presetRange(value));
+    if (value !== 'custom') setRange(presetRange(value, new Date(), timeZone));
+  };
+  const chooseTimeZone = (value) => {
+    setTimeZone(value);
+    if (preset !== 'custom') setRange(presetRange(preset, new Date(), value));
   };
   const chooseDate = (field, value) => {
     if (!value) return;
@@ -164,6 +170,16 @@ export function UsageView({ orgId, metadataKeys, labelOfKey }) {
           min=${range.start}
           onChange=${(e) => chooseDate('end', e.currentTarget.value)}
         />
+      </div>
+      <div class="field">
+        <label for="time-zone">Days in</label>
+        <select
+          id="time-zone"
+          value=${timeZone}
+          onChange=${(e) => chooseTimeZone(e.currentTarget.value)}
+        >
+          ${timeZoneChoices().map((z) => html`<option value=${z}>${z}</option>`)}
+        </select>
       </div>
       <div class="field">
         <label for="group-by">Group by</label>

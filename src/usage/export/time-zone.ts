@@ -66,7 +66,13 @@ export function offsetAt(zone: string, epochMs: number): number {
     .formatToParts(epochMs)
     .find((part) => part.type === 'timeZoneName')?.value;
   const match = /^GMT(?:([+-])(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?)?$/.exec(name ?? '');
-  if (!match) throw new Error(`unexpected offset "${name}" of time zone ${zone}`);
+  if (!match) {
+    throw ApiError.badRequest(
+      'TIME_ZONE_NOT_SUPPORTED',
+      `timeZone ${zone} has no offset from UTC this service can read ("${name}")`,
+      { parameter: 'timeZone' },
+    );
+  }
   if (match[1] === undefined) return 0;
   const seconds = Number(match[2]) * 3600 + Number(match[3] ?? 0) * 60 + Number(match[4] ?? 0);
   return match[1] === '-' ? -seconds : seconds;
