@@ -84,6 +84,7 @@ describe.each([...USAGE_STORES, 'clickhouse-cluster' as const])(
       const { columns, rejected } = normalizeToColumns(events, new Date(), {
         maxAgeMs: Number.MAX_SAFE_INTEGER,
         maxFutureSkewMs: Number.MAX_SAFE_INTEGER,
+        lateWindowMs: Number.MAX_SAFE_INTEGER,
       });
       expect(rejected).toEqual([]);
       const written = await t.app
