@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { trackAllowedMethods } from './common/http/allowed-methods.js';
+import { boundDrainOnClose, requestTimeoutOptions } from './common/http/connection-lifetimes.js';
 import { clientErrorHandler, frameworkErrors } from './common/http/framework-errors.js';
 import { logLeanRouteAccess } from './common/logging/lean-access-log.js';
 import { recordHttpMetrics } from './common/metrics/http-metrics.js';
@@ -14,10 +15,16 @@ import { ExportReplicaAppModule } from './app.export-replica.module.js';
 import { serveOpenApi, trackRoutes } from './processing/versions/api-description.js';
 import { serveReferencePage } from './processing/versions/reference-page.js';
 
-/** The Fastify adapter of the HTTP application. */
-export function createHttpAdapter(): FastifyAdapter {
-  return new FastifyAdapter({
+/**
+ * The Fastify adapter of the HTTP application: requests bounded in time, and a close
+ * bounded in time whatever connections are open.
+ */
+export function createHttpAdapter(
+  config: Pick<AppConfig, 'requestTimeoutMs' | 'shutdownDrainMs'>,
+): FastifyAdapter {
+  const adapter = new FastifyAdapter({
     bodyLimit: 10 * 1024 * 1024,
+    ...requestTimeoutOptions(config.requestTimeoutMs),
     genReqId: requestIdOf,
     // A path parameter may carry a metadata key of 256 code points, percent-encoded (up to
     // 12 characters each); Fastify's default of 100 answered 414 for keys the API accepts.
@@ -25,6 +32,8 @@ export function createHttpAdapter(): FastifyAdapter {
     frameworkErrors,
     clientErrorHandler,
   });
+  boundDrainOnClose(adapter.getInstance(), config.shutdownDrainMs);
+  return adapter;
 }
 
 /**
@@ -57,7 +66,7 @@ export async function createApp(
     config.usage.snapshots.mode === 'export-replica'
       ? ExportReplicaAppModule.forRoot(config)
       : AppModule.forRoot(config, overrides),
-    createHttpAdapter(),
+    createHttpAdapter(config),
     { bufferLogs: true },
   );
   return configureApp(app);

@@ -51,6 +51,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
       void reply.status(exception.getStatus()).send(exception.getResponse());
       return;
     }
+    if (clientWentAway(exception, request)) {
+      // Nothing can be answered: a request timeout (answered 408 on the socket) or the
+      // client cut the connection while the body was being read.
+      this.logger.warn({ requestId: request.id }, 'the request body was cut off');
+      return;
+    }
     const status =
       exception instanceof HttpException ? exception.getStatus() : errorStatus(exception);
     if (status >= 500) {
@@ -65,6 +71,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
       error: { code: errorCodeOfStatus(status), message: clientMessage(exception, status) },
     });
   }
+}
+
+/** The request stream failed because its connection closed before the body ended. */
+function clientWentAway(exception: unknown, request: FastifyRequest): boolean {
+  return (
+    (exception as NodeJS.ErrnoException | null)?.code === 'ECONNRESET' &&
+    request.raw.socket.destroyed
+  );
 }
 
 /** Fastify's own errors (bad JSON, body too large) carry a statusCode. */

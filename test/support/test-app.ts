@@ -38,7 +38,7 @@ async function createAppWithProviders(
   }
   const moduleRef = await builder.compile();
   return configureApp(
-    moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(), {
+    moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(config), {
       bufferLogs: true,
     }),
   );

@@ -17,6 +17,16 @@ export const SERVER_SETTINGS = {
     { default: '0.0.0.0' },
     'Address the HTTP server listens on (`127.0.0.1` keeps it to this machine).',
   ),
+  requestTimeoutMs: int(
+    'REQUEST_TIMEOUT_MS',
+    { default: 300_000, min: 0, max: 86_400_000, unit: 'ms' },
+    'Time a client has to send a whole request, headers and body (an upload included); past it the request is answered 408 `REQUEST_TIMEOUT`, the connection closed and a partly received upload removed. 0 waits for ever (a client trickling bytes then holds its connection and file). At the default a 100 MiB upload needs about 350 KB/s.',
+  ),
+  shutdownDrainMs: int(
+    'SHUTDOWN_DRAIN_MS',
+    { default: 15_000, min: 0, max: 3_600_000, unit: 'ms' },
+    'At shutdown, how long requests still being received or answered keep their connection once the server stopped listening; then their connections are closed. Idle keep-alive connections are closed at once.',
+  ),
   dataDir: filePath(
     'DATA_DIR',
     { default: DEFAULT_DATA_DIR, defaultText: `\`${DEFAULT_DATA_DIR}\``, type: 'directory' },
