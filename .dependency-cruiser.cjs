@@ -4,7 +4,7 @@
  *
  *   main.ts worker.ts cli.ts app.*      (entry points: may import anything)
  *   cli -> admin -> operations -> processing -> documents
- *                                  processing -> usage (the event contract only) -> accounts
+ *                                  processing -> usage (its contracts only) -> accounts
  *   accounts -> database -> common -> config
  */
 const room = (name) => `^src/${name}/`;
@@ -53,12 +53,15 @@ module.exports = {
     {
       name: 'processing-reads-usage-contract-only',
       comment:
-        'processing knows the usage plane only by its event contract (src/usage/usage-event.ts)',
+        'processing knows the usage plane only by its contracts (src/usage/usage-event.ts, src/usage/usage-alerts.contract.ts)',
       severity: 'error',
       // processing.module.ts is the plane's composition root: it imports UsageModule so Nest
       // can inject the usage event sink, and nothing else of usage.
       from: { path: room('processing'), pathNot: '^src/processing/processing\\.module\\.ts$' },
-      to: { path: room('usage'), pathNot: '^src/usage/usage-event\\.ts$' },
+      to: {
+        path: room('usage'),
+        pathNot: '^src/usage/(usage-event|usage-alerts\\.contract)\\.ts$',
+      },
     },
     {
       name: 'documents-without-nest',

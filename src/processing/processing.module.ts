@@ -45,6 +45,7 @@ import { ConfigureWebhookController } from './webhooks/configure-webhook.control
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { WebhooksRepository } from './webhooks/webhooks.repository.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
+import { UsageAlertWebhookRelay } from './webhooks/usage-alert-webhook.relay.js';
 import { ProcessingMetrics } from './processing.metrics.js';
 import { DocumentOperationsController } from './document-operations/document-operations.controller.js';
 import { OperationJobsService } from './document-operations/operation-jobs.service.js';
@@ -105,6 +106,7 @@ const PROCESSING_ROUTES =
     UrlSigner,
     WebhooksRepository,
     WebhooksService,
+    UsageAlertWebhookRelay,
     UsageOutboxRepository,
     UsageOutboxRelay,
     ProcessingMetrics,

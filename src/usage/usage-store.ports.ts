@@ -1,6 +1,7 @@
 import type { CardinalityRule } from '../config/usage.types.js';
 import type { UsageExportQuery } from './export/usage-export.query.js';
 import type { UsageEventColumns } from './ingestion/usage-event-columns.js';
+import type { AlertScope, PeriodTotals } from './alerts/usage-alert.types.js';
 
 /*
  * The two ports of the usage store: the ingestion writes and the export reads. DuckDB
@@ -52,3 +53,18 @@ export interface UsageExportReader {
 
 export const USAGE_EVENT_WRITER = Symbol('USAGE_EVENT_WRITER');
 export const USAGE_EXPORT_READER = Symbol('USAGE_EXPORT_READER');
+
+/**
+ * A period's totals of one usage-alert scope (all usage, a product, a metadata value, or a
+ * product and a metadata value), read from the store's rollups after a write committed.
+ */
+export interface UsagePeriodTotalsReader {
+  periodTotals(
+    orgId: string,
+    firstDay: string,
+    lastDay: string,
+    scope: AlertScope,
+  ): Promise<PeriodTotals>;
+}
+
+export const USAGE_PERIOD_TOTALS = Symbol('USAGE_PERIOD_TOTALS');

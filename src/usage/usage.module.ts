@@ -25,12 +25,22 @@ import { UsageEventHistoryRepository } from './import/usage-event-history.reposi
 import { UsageExportCache } from './export/usage-export.cache.js';
 import { UsageWatermarks } from './usage-watermarks.js';
 import { UsageSnapshotPublisher } from './replica/usage-snapshot.publisher.js';
-import { USAGE_EVENT_WRITER, USAGE_EXPORT_READER } from './usage-store.ports.js';
+import {
+  USAGE_EVENT_WRITER,
+  USAGE_EXPORT_READER,
+  USAGE_PERIOD_TOTALS,
+} from './usage-store.ports.js';
 import { ClickHouseService } from './clickhouse/clickhouse.service.js';
 import { ClickHouseMigrations } from './clickhouse/clickhouse-migrations.js';
 import { ClickHouseUsageStoreRepository } from './clickhouse/clickhouse-usage-store.repository.js';
 import { ClickHouseUsageExportRepository } from './clickhouse/clickhouse-usage-export.repository.js';
 import { SharedStoreFreshness } from './clickhouse/shared-store-freshness.js';
+import { ClickHousePeriodTotalsRepository } from './clickhouse/clickhouse-period-totals.repository.js';
+import { UsageAlertController } from './alerts/usage-alert.controller.js';
+import { UsageAlertRepository } from './alerts/usage-alert.repository.js';
+import { UsageAlertService } from './alerts/usage-alert.service.js';
+import { UsagePeriodTotalsRepository } from './alerts/usage-period-totals.repository.js';
+import { USAGE_ALERT_OUTBOX } from './usage-alerts.contract.js';
 
 const usesClickHouse = (config: AppConfig) => config.usage.store.kind === 'clickhouse';
 
@@ -41,7 +51,7 @@ const usesClickHouse = (config: AppConfig) => config.usage.store.kind === 'click
 @Module({
   // MetricsModule is global in the server; importing it here also serves docproc-admin's context.
   imports: [MetricsModule, AccountsModule, UsageKafkaModule],
-  controllers: [UsageExportController, MetadataKeyController],
+  controllers: [UsageExportController, MetadataKeyController, UsageAlertController],
   providers: [
     OrgDirectoryRepository,
     UsageStoreRepository,
@@ -68,6 +78,20 @@ const usesClickHouse = (config: AppConfig) => config.usage.store.kind === 'click
         clickhouse: ClickHouseUsageExportRepository,
       ) => (usesClickHouse(config) ? clickhouse : duckdb),
     },
+    UsagePeriodTotalsRepository,
+    ClickHousePeriodTotalsRepository,
+    {
+      provide: USAGE_PERIOD_TOTALS,
+      inject: [APP_CONFIG, UsagePeriodTotalsRepository, ClickHousePeriodTotalsRepository],
+      useFactory: (
+        config: AppConfig,
+        duckdb: UsagePeriodTotalsRepository,
+        clickhouse: ClickHousePeriodTotalsRepository,
+      ) => (usesClickHouse(config) ? clickhouse : duckdb),
+    },
+    UsageAlertRepository,
+    UsageAlertService,
+    { provide: USAGE_ALERT_OUTBOX, useExisting: UsageAlertService },
     UsageIngestMetrics,
     UsageRollupClusterService,
     UsageNormalizer,
@@ -101,6 +125,7 @@ const usesClickHouse = (config: AppConfig) => config.usage.store.kind === 'click
     UsageBackfillService,
     UsageKafkaModule,
     USAGE_EVENT_WRITER,
+    USAGE_ALERT_OUTBOX,
     ClickHouseService,
   ],
 })

@@ -1,6 +1,7 @@
 // The dashboard shell: session, organization switcher, navigation between the views.
 import { html, render, useCallback, useEffect, useState } from './vendor/preact-htm.js';
 import { describeError, getJson, onUnauthorized, send, setCsrfToken, Unreachable } from './api.js';
+import { AlertsView } from './alerts-view.js';
 import { KeysView } from './keys-view.js';
 import { MetadataKeysView } from './metadata-keys-view.js';
 import { SignInView } from './sign-in-view.js';
@@ -10,6 +11,7 @@ const VIEWS = [
   { id: 'usage', label: 'Usage' },
   { id: 'keys', label: 'API keys' },
   { id: 'metadata', label: 'Metadata keys' },
+  { id: 'alerts', label: 'Alerts' },
 ];
 
 function viewFromHash() {
@@ -125,11 +127,13 @@ function Dashboard({ session, onSignOut }) {
                 ? html`<${KeysView} org=${org} session=${session} />`
                 : view === 'metadata'
                   ? html`<${MetadataKeysView} org=${org} onChanged=${refreshContext} />`
-                  : html`<${UsageView}
-                      orgId=${org.orgId}
-                      metadataKeys=${context.metadataKeys}
-                      labelOfKey=${labelOfKey}
-                    />`
+                  : view === 'alerts'
+                    ? html`<${AlertsView} org=${org} metadataKeys=${context.metadataKeys} />`
+                    : html`<${UsageView}
+                        orgId=${org.orgId}
+                        metadataKeys=${context.metadataKeys}
+                        labelOfKey=${labelOfKey}
+                      />`
       }
     </main>
   </div>`;

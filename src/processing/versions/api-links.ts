@@ -50,9 +50,34 @@ const LINKS: Record<string, { status: string; links: Record<string, Link> }> = {
       },
     },
   },
+  createUsageAlert: {
+    status: '201',
+    links: {
+      ListUsageAlerts: {
+        to: 'listUsageAlerts',
+        parameters: { orgId: '$request.path.orgId' },
+        description: 'The alert is listed with its organization',
+      },
+      DeleteUsageAlert: {
+        to: 'deleteUsageAlert',
+        parameters: { orgId: '$request.path.orgId', alertId: '$response.body#/alertId' },
+        description: 'Delete the alert just created',
+      },
+    },
+  },
   listOrgs: {
     status: '200',
     links: {
+      CreateUsageAlertInFirstOrg: {
+        to: 'createUsageAlert',
+        parameters: { orgId: '$response.body#/data/0/orgId' },
+        description: 'A usage alert of the first organization listed',
+      },
+      ListFiredUsageAlertsOfFirstOrg: {
+        to: 'listFiredUsageAlerts',
+        parameters: { orgId: '$response.body#/data/0/orgId' },
+        description: 'The crossings of usage alerts of the first organization listed',
+      },
       ListProcessingKeysOfFirstOrg: {
         to: 'listProcessingKeys',
         parameters: { orgId: '$response.body#/data/0/orgId' },

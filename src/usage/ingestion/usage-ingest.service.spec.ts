@@ -6,6 +6,7 @@ import type { UsageEventColumns } from './usage-event-columns.js';
 import type { OrgDirectoryRepository } from './org-directory.repository.js';
 import type { UsageIngestMetrics } from './usage-ingest.metrics.js';
 import { UsageIngestService } from './usage-ingest.service.js';
+import type { UsageAlertService } from '../alerts/usage-alert.service.js';
 import { UsageNormalizer } from './usage-normalizer.js';
 import type { BatchWriteResult, UsageEventWriter } from '../usage-store.ports.js';
 
@@ -46,7 +47,11 @@ function setup(write: (groups: UsageEventColumns[]) => BatchWriteResult) {
   };
   const config = {
     usage: {
-      normalizer: { maxFutureSkewMs: 300_000, maxAgeMs: 730 * 86_400_000 },
+      normalizer: {
+        maxFutureSkewMs: 300_000,
+        maxAgeMs: 730 * 86_400_000,
+        lateWindowMs: 35 * 86_400_000,
+      },
       cardinality: { maxDistinctValues: 1000, minEventsForRatio: 200, maxDistinctRatio: 0.5 },
     },
   } as AppConfig;
@@ -60,6 +65,7 @@ function setup(write: (groups: UsageEventColumns[]) => BatchWriteResult) {
     { forgetUsable } as unknown as MetadataKeyService,
     watermarks,
     new UsageNormalizer(config),
+    { afterWrite: async () => undefined } as unknown as UsageAlertService,
   );
   return { service, watermarks, writeBatch, forgetUsable, metrics };
 }

@@ -10,6 +10,7 @@ import { UsageWatermarks } from '../usage-watermarks.js';
 import type { UsageEventRejection } from './normalized-usage-event.js';
 import { selectRows, type UsageEventColumns } from './usage-event-columns.js';
 import { UsageNormalizer } from './usage-normalizer.js';
+import { UsageAlertService } from '../alerts/usage-alert.service.js';
 
 /**
  * Events of one merged write at most (a few Kafka partition batches). A write's fixed cost
@@ -64,6 +65,7 @@ export class UsageIngestService {
     private readonly metadataKeys: MetadataKeyService,
     private readonly watermarks: UsageWatermarks,
     private readonly normalizer: UsageNormalizer,
+    private readonly alerts: UsageAlertService,
   ) {}
 
   /** `payloads` are raw message values (bytes or text) or already-parsed objects. */
@@ -134,6 +136,11 @@ export class UsageIngestService {
     const stopTimer = this.metrics.batchWrite.startTimer();
     const written = await this.store.writeBatch(groups, this.config.usage.cardinality);
     stopTimer();
+    // Before the write settles (and the Kafka offsets move): a crash in between replays
+    // the batch, and the replay's evaluation records a crossing this one did not.
+    await this.alerts.afterWrite(groups).catch((error: unknown) => {
+      this.logger.error({ err: error }, 'usage alert evaluation failed; the next write retries it');
+    });
     // After the commit: the export's result cache drops these orgs' answers.
     this.watermarks.advance(written.orgs);
     for (const counts of written.groups) {

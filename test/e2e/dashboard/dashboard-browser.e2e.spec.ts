@@ -374,6 +374,27 @@ describe('the dashboard in Chromium', () => {
     await shot('metadata-keys');
   });
 
+  it('creates a usage alert in the alerts view and lists it, with no crossing yet', async () => {
+    await openView('alerts', 'Alerts');
+    await page.type('#alert-threshold', '123456789');
+    await page.type('#alert-webhook', 'http://127.0.0.1:9/hooks/usage');
+    await page.type('#alert-name', 'e2e-alert');
+    await page.waitForFunction(
+      () => (document.getElementById('alert-name') as HTMLInputElement).value === 'e2e-alert',
+    );
+    await page.click('#alert-form button[type=submit]');
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('#usage-alerts tr')].some((tr) =>
+        tr.textContent?.includes('credits per day ≥ 123456789'),
+      ),
+    );
+    expect(await page.$eval('.view', (e) => e.textContent)).toMatch(/No alert has fired yet/);
+    expect(await axeCritical()).toEqual([]);
+    await shot('alerts');
+    await (await page.waitForSelector('button[aria-label="Delete e2e-alert"]'))!.click();
+    await page.waitForFunction(() => /No usage alerts yet/.test(document.body.textContent ?? ''));
+  });
+
   it('signs out, clearing the cookie', async () => {
     await page.click('#sign-out');
     await page.waitForSelector('#sign-in-message');

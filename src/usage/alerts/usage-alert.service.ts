@@ -1,0 +1,287 @@
+import { randomUUID } from 'node:crypto';
+import { HttpStatus, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { ApiError } from '../../common/api-error.js';
+import { Mutex } from '../../common/mutex.js';
+import type { Transaction } from '../../database/duckdb.service.js';
+import { formatCredits, parseCredits } from '../ingestion/decimal-credits.js';
+import { truncateCodePoints } from '../ingestion/metadata-values.js';
+import type { UsageEventColumns } from '../ingestion/usage-event-columns.js';
+import { MetadataKeyService } from '../metadata/metadata-key.service.js';
+import type { UsageAlertNotification, UsageAlertOutbox } from '../usage-alerts.contract.js';
+import { USAGE_PERIOD_TOTALS, type UsagePeriodTotalsReader } from '../usage-store.ports.js';
+import type { CreateUsageAlertDto } from './usage-alert.dto.js';
+import { UsageAlertRepository } from './usage-alert.repository.js';
+import {
+  periodContaining,
+  reachesThreshold,
+  type AlertFiring,
+  type AlertRule,
+} from './usage-alert.types.js';
+
+/** Rules one organization may keep: evaluation reads one total per rule and touched period. */
+export const MAX_ALERTS_PER_ORG = 100;
+const LISTED_FIRINGS = 200;
+const DAY_MS = 86_400_000;
+
+/**
+ * Usage alerts: rules per organization, evaluated after every committed write of usage
+ * events (the ingestion path calls `afterWrite`), and their crossings, each recorded once
+ * with its webhook in a durable outbox that the processing plane delivers from.
+ *
+ * A crossing is recorded when a period's total is at or above the threshold and none is
+ * recorded yet for that rule and period (the table's primary key decides, once); a new
+ * period re-arms the rule. Evaluations look at every event a write was given, duplicates
+ * included, so a replay after a crash between a write and its evaluation still records
+ * the crossing; at start-up the current periods are evaluated once too.
+ */
+@Injectable()
+export class UsageAlertService implements UsageAlertOutbox, OnApplicationBootstrap {
+  private readonly logger = new Logger(UsageAlertService.name);
+  private readonly evaluations = new Mutex();
+  private rulesByOrg: Promise<Map<string, AlertRule[]>> | null = null;
+  /** `alertId|periodStart` of every recorded crossing: skipped without reading totals. */
+  private fired: Promise<Set<string>> | null = null;
+  private readonly crossingListeners: (() => void)[] = [];
+
+  constructor(
+    private readonly repository: UsageAlertRepository,
+    @Inject(USAGE_PERIOD_TOTALS) private readonly totals: UsagePeriodTotalsReader,
+    private readonly metadataKeys: MetadataKeyService,
+  ) {}
+
+  // ---- rules ------------------------------------------------------------------------------
+
+  async create(orgId: string, input: CreateUsageAlertDto): Promise<AlertRule> {
+    const threshold = parseThreshold(input.measure, input.threshold);
+    if ((input.metadataKey === undefined) !== (input.metadataValue === undefined)) {
+      throw ApiError.badRequest(
+        'INVALID_ALERT_SCOPE',
+        'metadataKey and metadataValue go together: give both or neither',
+      );
+    }
+    if (input.metadataKey !== undefined) {
+      await this.metadataKeys.assertUsable(orgId, input.metadataKey);
+    }
+    const webhookUrl = parseWebhookUrl(input.webhookUrl);
+    const rules = await this.rules();
+    const existing = rules.get(orgId) ?? [];
+    if (existing.length >= MAX_ALERTS_PER_ORG) {
+      throw new ApiError(
+        HttpStatus.CONFLICT,
+        'TOO_MANY_ALERTS',
+        `an organization keeps at most ${MAX_ALERTS_PER_ORG} usage alerts; delete one first`,
+      );
+    }
+    const rule: AlertRule = {
+      alertId: `al_${randomUUID().replaceAll('-', '')}`,
+      orgId,
+      name: input.name?.trim() || `${input.measure} per ${input.period} >= ${threshold}`,
+      measure: input.measure,
+      period: input.period,
+      threshold,
+      product: input.product ?? null,
+      metadataKey: input.metadataKey ?? null,
+      metadataValue:
+        input.metadataValue === undefined ? null : truncateCodePoints(input.metadataValue),
+      webhookUrl,
+      createdAt: new Date().toISOString(),
+    };
+    await this.repository.insertRule(rule);
+    rules.set(orgId, [...existing, rule]);
+    // A rule set below what the org already used this period fires now, not at the next event.
+    await this.evaluate(new Map([[orgId, new Set([utcDay(new Date())])]]));
+    return rule;
+  }
+
+  async list(orgId: string): Promise<AlertRule[]> {
+    return (await this.rules()).get(orgId) ?? [];
+  }
+
+  async delete(orgId: string, alertId: string): Promise<void> {
+    if (!(await this.repository.deleteRule(orgId, alertId))) {
+      throw ApiError.notFound(
+        'ALERT_NOT_FOUND',
+        `No usage alert ${alertId} in organization ${orgId}`,
+      );
+    }
+    const rules = await this.rules();
+    rules.set(
+      orgId,
+      (rules.get(orgId) ?? []).filter((r) => r.alertId !== alertId),
+    );
+  }
+
+  firings(orgId: string): Promise<AlertFiring[]> {
+    return this.repository.firings(orgId, LISTED_FIRINGS);
+  }
+
+  // ---- evaluation -------------------------------------------------------------------------
+
+  /** Evaluates the rules of the orgs and days a committed write touched. */
+  async afterWrite(groups: readonly UsageEventColumns[]): Promise<void> {
+    const rules = await this.rules();
+    if (rules.size === 0) return;
+    const touched = new Map<string, Set<string>>();
+    for (const group of groups) {
+      const watched = new Map<number, Set<string>>();
+      for (const [orgId, orgRules] of rules) {
+        if (orgRules.length === 0) continue;
+        const code = group.dictionary.indexOf(orgId) + 1;
+        if (code === 0) continue;
+        let days = touched.get(orgId);
+        if (!days) touched.set(orgId, (days = new Set()));
+        watched.set(code, days);
+      }
+      if (watched.size === 0) continue;
+      for (let row = 0; row < group.length; row++) {
+        watched.get(group.org[row])?.add(group.dictionary[group.day[row] - 1]);
+      }
+    }
+    if (touched.size > 0) await this.evaluate(touched);
+  }
+
+  /** At start-up: the periods of today and yesterday, in case a crash came between a write and its evaluation. */
+  async onApplicationBootstrap(): Promise<void> {
+    const rules = await this.rules();
+    const now = Date.now();
+    const days = new Set([utcDay(new Date(now)), utcDay(new Date(now - DAY_MS))]);
+    const touched = new Map<string, Set<string>>();
+    for (const [orgId, orgRules] of rules) if (orgRules.length > 0) touched.set(orgId, days);
+    if (touched.size > 0) await this.evaluate(touched);
+  }
+
+  private evaluate(touched: Map<string, Set<string>>): Promise<void> {
+    return this.evaluations.runExclusive(async () => {
+      const rules = await this.rules();
+      const fired = await this.firedPeriods();
+      for (const [orgId, days] of touched) {
+        for (const rule of rules.get(orgId) ?? []) {
+          const periods = new Map<string, string>();
+          for (const day of days) {
+            const [first, last] = periodContaining(day, rule.period);
+            periods.set(first, last);
+          }
+          for (const [first, last] of periods) {
+            const key = `${rule.alertId}|${first}`;
+            if (fired.has(key)) continue;
+            const totals = await this.totals.periodTotals(orgId, first, last, rule);
+            if (!reachesThreshold(rule, totals)) continue;
+            const total =
+              rule.measure === 'credits' ? formatCredits(totals.credits) : String(totals.requests);
+            const recorded = await this.repository.recordFiring(
+              firingOf(rule, first, last, total),
+              rule.webhookUrl,
+            );
+            fired.add(key);
+            if (!recorded) continue;
+            this.logger.log(
+              { orgId, alertId: rule.alertId, periodStart: first, total },
+              'usage alert crossed its threshold',
+            );
+            for (const listener of this.crossingListeners) listener();
+          }
+        }
+      }
+    });
+  }
+
+  private rules(): Promise<Map<string, AlertRule[]>> {
+    this.rulesByOrg ??= this.repository.allRules().then((all) => {
+      const byOrg = new Map<string, AlertRule[]>();
+      for (const rule of all) byOrg.set(rule.orgId, [...(byOrg.get(rule.orgId) ?? []), rule]);
+      return byOrg;
+    });
+    this.rulesByOrg.catch(() => (this.rulesByOrg = null));
+    return this.rulesByOrg;
+  }
+
+  private firedPeriods(): Promise<Set<string>> {
+    this.fired ??= this.repository
+      .firedPeriods()
+      .then((all) => new Set(all.map((f) => `${f.alertId}|${f.periodStart}`)));
+    this.fired.catch(() => (this.fired = null));
+    return this.fired;
+  }
+
+  // ---- the outbox (UsageAlertOutbox, read by the processing plane's webhook relay) --------
+
+  pending(limit: number): Promise<UsageAlertNotification[]> {
+    return this.repository.pendingNotifications(limit);
+  }
+
+  handedOver(tx: Transaction, firingId: string): Promise<void> {
+    return this.repository.removeFromOutbox(tx, firingId);
+  }
+
+  onCrossing(listener: () => void): void {
+    this.crossingListeners.push(listener);
+  }
+}
+
+function utcDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/** The crossing of `rule` in a period, with the webhook body it is delivered as. */
+function firingOf(rule: AlertRule, first: string, last: string, total: string): AlertFiring {
+  const firingId = `alf_${randomUUID().replaceAll('-', '')}`;
+  const firedAt = new Date().toISOString();
+  const payload = JSON.stringify({
+    type: 'usage.alert.crossed',
+    firing_id: firingId,
+    alert_id: rule.alertId,
+    org_id: rule.orgId,
+    name: rule.name,
+    measure: rule.measure,
+    period: rule.period,
+    period_start: first,
+    period_end: last,
+    threshold: rule.threshold,
+    total,
+    scope: {
+      product: rule.product,
+      metadata_key: rule.metadataKey,
+      metadata_value: rule.metadataValue,
+    },
+    fired_at: firedAt,
+  });
+  return {
+    firingId,
+    alertId: rule.alertId,
+    orgId: rule.orgId,
+    periodStart: first,
+    periodEnd: last,
+    total,
+    firedAt,
+    payload,
+  };
+}
+
+/** The threshold as exact canonical text: > 0; a whole number for requests. */
+function parseThreshold(measure: 'credits' | 'requests', raw: string | number): string {
+  const parsed = parseCredits(raw);
+  const invalid = (why: string) =>
+    ApiError.badRequest('INVALID_THRESHOLD', `threshold ${why}, got ${JSON.stringify(raw)}`);
+  if (!parsed.ok)
+    throw invalid('must be a decimal with at most 12 integer and 6 fractional digits');
+  const [integer, fraction] = parsed.value.split('.');
+  if (/^0+$/.test(integer) && /^0+$/.test(fraction)) throw invalid('must be greater than 0');
+  if (measure === 'requests') {
+    if (!/^0+$/.test(fraction)) throw invalid('must be a whole number of requests');
+    return integer;
+  }
+  return formatCredits(parsed.value);
+}
+
+function parseWebhookUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw ApiError.badRequest('INVALID_WEBHOOK_URL', 'webhookUrl must be an absolute http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw ApiError.badRequest('INVALID_WEBHOOK_URL', 'webhookUrl must be an http or https URL');
+  }
+  return url.toString();
+}
