@@ -7,6 +7,8 @@ export interface NormalizedUsageEvent {
   orgId: string;
   /** ISO-8601 instant, UTC. */
   eventTime: string;
+  /** The same instant as epoch milliseconds. */
+  eventTimeMs: number;
   /** UTC calendar day of eventTime, yyyy-mm-dd. */
   day: string;
   product: Product;

@@ -1,7 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { DEFAULT_NORMALIZER_POLICY, normalizeUsageEvent } from './usage-event.normalizer.js';
-import { normalizeToColumns, selectRows, type UsageEventColumns } from './usage-event-columns.js';
+import {
+  creditsText,
+  eventTimeText,
+  normalizeToColumns,
+  selectRows,
+  type UsageEventColumns,
+} from './usage-event-columns.js';
 import type { NormalizedUsageEvent } from './normalized-usage-event.js';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
@@ -42,14 +48,15 @@ function rowOf(columns: UsageEventColumns, row: number): NormalizedUsageEvent {
     source: text(columns.source[row]),
     eventId: columns.eventId[row],
     orgId: text(columns.org[row]),
-    eventTime: columns.eventTime[row],
+    eventTime: eventTimeText(columns, row),
+    eventTimeMs: columns.eventTimeMs[row],
     day: text(columns.day[row]),
     product: text(columns.product[row]) as NormalizedUsageEvent['product'],
     feature: text(columns.feature[row]),
     apiKeyId: text(columns.apiKey[row]),
     fileType: text(columns.fileType[row]),
     pages: columns.pages[row],
-    credits: columns.credits[row],
+    credits: creditsText(columns, row),
     jobId: columns.jobId[row],
     isAsync: columns.isAsync[row] === 1,
     metadataJson: columns.metadataJson[row],

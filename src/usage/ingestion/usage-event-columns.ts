@@ -26,8 +26,11 @@ export interface UsageEventColumns {
   /** Combination of the event's groupable metadata entries (0: none). */
   readonly combo: Int32Array;
   readonly eventId: string[];
-  readonly eventTime: string[];
-  readonly credits: string[];
+  /** Event time as epoch milliseconds (the normalizer keeps milliseconds). */
+  readonly eventTimeMs: Float64Array;
+  /** Credits (DECIMAL(18,6), never negative) as their integer part and millionths. */
+  readonly creditsWhole: Float64Array;
+  readonly creditsMicros: Int32Array;
   readonly jobId: (string | null)[];
   readonly metadataJson: (string | null)[];
   /** The entries of every combination: one row per (combination, entry). */
@@ -58,8 +61,20 @@ export const CODED_COLUMNS = [
   'apiKey',
   'fileType',
 ] as const;
-/** The text columns, in the order the store stages them. */
-export const TEXT_COLUMNS = ['eventId', 'eventTime', 'credits', 'jobId', 'metadataJson'] as const;
+/**
+ * The text columns, in the order the store stages them. Time and credits travel as numbers:
+ * each text value is one more string on the writer's heap until its write, one more native
+ * call into the appender and one more parse in DuckDB.
+ */
+export const TEXT_COLUMNS = ['eventId', 'jobId', 'metadataJson'] as const;
+/** The number columns besides the codes (all typed arrays, transferred between threads). */
+export const NUMBER_COLUMNS = [
+  'pages',
+  'combo',
+  'eventTimeMs',
+  'creditsWhole',
+  'creditsMicros',
+] as const;
 
 /** Validates and normalizes every payload (raw bytes, text or parsed objects) into columns. */
 export function normalizeToColumns(
@@ -88,12 +103,13 @@ export function normalizeToColumns(
     fileType: new Int32Array(n),
     pages: new Int32Array(n),
     combo: new Int32Array(n),
+    creditsMicros: new Int32Array(n),
   };
+  const eventTimeMs = new Float64Array(n);
+  const creditsWhole = new Float64Array(n);
   const isAsync = new Uint8Array(n);
   const inputIndex = new Int32Array(n);
   const eventId: string[] = [];
-  const eventTime: string[] = [];
-  const credits: string[] = [];
   const jobId: (string | null)[] = [];
   const metadataJson: (string | null)[] = [];
   const entries: number[][] = [[], [], []];
@@ -136,15 +152,19 @@ export function normalizeToColumns(
       ints.combo[row] = combo;
     }
     eventId.push(e.eventId);
-    eventTime.push(e.eventTime);
-    credits.push(e.credits);
+    eventTimeMs[row] = e.eventTimeMs;
+    // Canonical text "I.FFFFFF": at most 12 integer digits, exact as a double.
+    const point = e.credits.indexOf('.');
+    creditsWhole[row] = Number(e.credits.slice(0, point));
+    ints.creditsMicros[row] = Number(e.credits.slice(point + 1));
     jobId.push(e.jobId);
     metadataJson.push(e.metadataJson);
     inputIndex[row] = index;
     row++;
   }
 
-  const cut = <A extends Int32Array | Uint8Array>(array: A): A => array.slice(0, row) as A;
+  const cut = <A extends Int32Array | Uint8Array | Float64Array>(array: A): A =>
+    array.slice(0, row) as A;
   const columns: UsageEventColumns = {
     length: row,
     dictionary,
@@ -159,8 +179,9 @@ export function normalizeToColumns(
     isAsync: cut(isAsync),
     combo: cut(ints.combo),
     eventId,
-    eventTime,
-    credits,
+    eventTimeMs: cut(eventTimeMs),
+    creditsWhole: cut(creditsWhole),
+    creditsMicros: cut(ints.creditsMicros),
     jobId,
     metadataJson,
     comboEntries: {
@@ -179,7 +200,7 @@ export function selectRows(
 ): UsageEventColumns {
   const rows: number[] = [];
   for (let r = 0; r < columns.length; r++) if (keep(r)) rows.push(r);
-  const pick = <A extends Int32Array | Uint8Array>(array: A): A => {
+  const pick = <A extends Int32Array | Uint8Array | Float64Array>(array: A): A => {
     const picked = new (array.constructor as new (length: number) => A)(rows.length);
     rows.forEach((r, i) => (picked[i] = array[r]));
     return picked;
@@ -188,8 +209,12 @@ export function selectRows(
   const selected = { ...columns, length: rows.length } as {
     -readonly [K in keyof UsageEventColumns]: UsageEventColumns[K];
   };
-  for (const name of [...CODED_COLUMNS, 'pages', 'combo'] as const)
-    selected[name] = pick(columns[name]);
+  for (const name of CODED_COLUMNS) selected[name] = pick(columns[name]);
+  selected.pages = pick(columns.pages);
+  selected.combo = pick(columns.combo);
+  selected.eventTimeMs = pick(columns.eventTimeMs);
+  selected.creditsWhole = pick(columns.creditsWhole);
+  selected.creditsMicros = pick(columns.creditsMicros);
   selected.isAsync = pick(columns.isAsync);
   for (const name of TEXT_COLUMNS) (selected[name] as unknown[]) = pickText(columns[name]);
   return selected;
@@ -200,11 +225,20 @@ export function transferables(batch: NormalizedBatch): ArrayBuffer[] {
   const { columns } = batch;
   const arrays = [
     ...CODED_COLUMNS.map((name) => columns[name]),
-    columns.pages,
-    columns.combo,
+    ...NUMBER_COLUMNS.map((name) => columns[name]),
     columns.isAsync,
     ...Object.values(columns.comboEntries),
     batch.inputIndex,
   ];
   return arrays.map((a) => a.buffer as ArrayBuffer);
+}
+
+/** Row `row`'s event time as the normalizer wrote it (ISO 8601, UTC, milliseconds). */
+export function eventTimeText(columns: UsageEventColumns, row: number): string {
+  return new Date(columns.eventTimeMs[row]).toISOString();
+}
+
+/** Row `row`'s credits as canonical decimal text with six fractional digits. */
+export function creditsText(columns: UsageEventColumns, row: number): string {
+  return `${columns.creditsWhole[row]}.${String(columns.creditsMicros[row]).padStart(6, '0')}`;
 }

@@ -2,7 +2,7 @@ import type { DuckDBConnection, DuckDBType } from '@duckdb/node-api';
 import { duckdb } from '../../database/duckdb-api.js';
 import { CODED_COLUMNS, TEXT_COLUMNS, type UsageEventColumns } from './usage-event-columns.js';
 
-const { BOOLEAN, DuckDBDataChunk, INTEGER, VARCHAR } = duckdb;
+const { BOOLEAN, DOUBLE, DuckDBDataChunk, INTEGER, VARCHAR } = duckdb;
 
 /**
  * Columnar staging of a write's events into two connection-local temp tables.
@@ -11,14 +11,14 @@ const { BOOLEAN, DuckDBDataChunk, INTEGER, VARCHAR } = duckdb;
  * column is one copy of a typed array. Most of an event's text is low-cardinality (source,
  * org, day, product, feature, API key, file type, metadata keys and values), so those are
  * staged as codes into `dictionary`, which the SQL resolves with `$dict[code]`. Only the
- * event id, time, credits, job id and metadata JSON stay text: about 3 native calls per
- * event instead of 17 converted values and two lists (docs/benchmarks.md, "Usage store at
- * scale").
+ * event id, job id and metadata JSON stay text (time and credits are numbers): about 2
+ * native calls per event instead of 17 converted values and two lists (docs/benchmarks.md,
+ * "Usage store at scale").
  */
 export const EVENT_STAGING = 'usage_staging';
 export const METADATA_STAGING = 'usage_staging_metadata';
 
-/** Staged columns: the codes of CODED_COLUMNS, then TEXT_COLUMNS, in their order. */
+/** Staged columns: the codes of CODED_COLUMNS, the numbers, then TEXT_COLUMNS, in their order. */
 const EVENT_COLUMNS: [string, DuckDBType][] = [
   ['grp', INTEGER],
   ['source_c', INTEGER],
@@ -32,9 +32,11 @@ const EVENT_COLUMNS: [string, DuckDBType][] = [
   ['is_async', BOOLEAN],
   // Code of the event's groupable metadata entries as a combination (0: none).
   ['meta_c', INTEGER],
+  // Epoch milliseconds, and the credits' integer part and millionths (exact as doubles).
+  ['event_time_ms', DOUBLE],
+  ['credits_whole', DOUBLE],
+  ['credits_micros', INTEGER],
   ['event_id', VARCHAR],
-  ['event_time', VARCHAR],
-  ['credits', VARCHAR],
   ['job_id', VARCHAR],
   ['metadata_json', VARCHAR],
 ];
@@ -104,18 +106,24 @@ export async function stageEvents(
     concatenated(groups, (g) => g.pages, Int32Array, total),
     concatenated(groups, (g) => g.isAsync, Uint8Array, total),
   ];
+  const timesAndCredits = [
+    concatenated(groups, (g) => g.eventTimeMs, Float64Array, total),
+    concatenated(groups, (g) => g.creditsWhole, Float64Array, total),
+    concatenated(groups, (g) => g.creditsMicros, Int32Array, total),
+  ];
   await appendColumns(connection, EVENT_STAGING, EVENT_COLUMNS, [
     grp,
     ...coded,
     ...pagesAndFlags,
     combo,
+    ...timesAndCredits,
     ...text,
   ]);
   await appendColumns(connection, METADATA_STAGING, METADATA_COLUMNS, meta);
   return { dictionary, days: [...days].sort(), carriesMetadata: meta[0].length > 0 };
 }
 
-function concatenated<A extends Int32Array | Uint8Array>(
+function concatenated<A extends Int32Array | Uint8Array | Float64Array>(
   groups: readonly UsageEventColumns[],
   column: (group: UsageEventColumns) => A,
   type: { new (length: number): A },

@@ -204,6 +204,7 @@ function normalizeOrThrow(payload: unknown, now: Date, policy: NormalizerPolicy)
     eventId,
     orgId,
     eventTime,
+    eventTimeMs: instant.getTime(),
     day: eventTime.slice(0, 10),
     product: product as Product,
     feature,

@@ -177,9 +177,12 @@ export class UsageStoreRepository implements UsageEventWriter {
        SELECT s.* FROM (
          SELECT md5_number($1[source_c] || chr(0) || event_id) AS event_key, grp,
                 $1[source_c] AS source, event_id, $1[org_c] AS org_id,
-                CAST(event_time AS TIMESTAMPTZ) AS event_time, CAST($1[day_c] AS DATE) AS day,
+                make_timestamptz(CAST(event_time_ms AS BIGINT) * 1000) AS event_time,
+                CAST($1[day_c] AS DATE) AS day,
                 $1[product_c] AS product, $1[feature_c] AS feature, $1[api_key_c] AS api_key_id,
-                $1[file_type_c] AS file_type, pages, CAST(credits AS DECIMAL(18, 6)) AS credits,
+                $1[file_type_c] AS file_type, pages,
+                CAST(CAST(credits_whole AS DECIMAL(18, 0))
+                     + CAST(credits_micros AS DECIMAL(18, 0)) * 0.000001 AS DECIMAL(18, 6)) AS credits,
                 job_id, is_async, metadata_json, meta_c
          FROM ${EVENT_STAGING}
        ) s
