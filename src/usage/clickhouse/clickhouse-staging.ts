@@ -1,4 +1,8 @@
-import type { UsageEventColumns } from '../ingestion/usage-event-columns.js';
+import {
+  creditsText,
+  eventTimeText,
+  type UsageEventColumns,
+} from '../ingestion/usage-event-columns.js';
 
 /** A write's staging table (a session temporary table): the events as the normalizer made them. */
 export const STAGING_COLUMNS = [
@@ -24,58 +28,81 @@ export const STAGING_COLUMNS = [
   'meta_values Array(String)',
 ].join(', ');
 
-export interface StagingLines {
-  /** One JSON object per event and line (JSONEachRow). */
-  lines: string;
+export interface StagingRows {
+  /** One line per event, tab-separated, in STAGING_COLUMNS order (ClickHouse `TabSeparated`). */
+  rows: string;
   /** The UTC days the write touches: the only days its dedupe probe reads. */
   days: string[];
   carriesMetadata: boolean;
 }
 
-/** The groups' events as JSONEachRow lines (an event's `grp` is its group's position). */
-export function stagingLines(groups: readonly UsageEventColumns[]): StagingLines {
-  const parts: string[] = [];
+/**
+ * The groups' events as `TabSeparated` rows (an event's `grp` is its group's position).
+ * Tab-separated rather than JSON lines: no field names per row to write or for the server
+ * to match, and each interned text escaped once per write instead of once per event
+ * (docs/benchmarks.md, "Usage ingestion as a user sees it").
+ */
+export function stagingRows(groups: readonly UsageEventColumns[]): StagingRows {
+  const lines: string[] = [];
   const days = new Set<string>();
   let carriesMetadata = false;
   groups.forEach((group, grp) => {
-    const text = (code: number) => group.dictionary[code - 1];
+    const escapedText = group.dictionary.map(escaped);
+    const text = (code: number) => escapedText[code - 1];
     const entries = new Map<number, { keys: string[]; values: string[] }>();
     const { combo, key, value } = group.comboEntries;
     for (let i = 0; i < combo.length; i++) {
       let entry = entries.get(combo[i]);
       if (!entry) entries.set(combo[i], (entry = { keys: [], values: [] }));
-      entry.keys.push(text(key[i]));
-      entry.values.push(text(value[i]));
+      entry.keys.push(quoted(group.dictionary[key[i] - 1]));
+      entry.values.push(quoted(group.dictionary[value[i] - 1]));
     }
+    const arrays = new Map<number, string>([[0, '[]\t[]']]);
+    for (const [code, { keys, values }] of entries) {
+      arrays.set(code, `[${keys.join(',')}]\t[${values.join(',')}]`);
+    }
+    for (const code of new Set(group.day)) days.add(group.dictionary[code - 1]);
     for (let row = 0; row < group.length; row++) {
-      const time = group.eventTime[row];
-      const day = text(group.day[row]);
-      days.add(day);
-      const meta = entries.get(group.combo[row]);
-      if (meta) carriesMetadata = true;
-      parts.push(
-        JSON.stringify({
-          grp,
-          day,
-          source: text(group.source[row]),
-          event_id: group.eventId[row],
-          org_id: text(group.org[row]),
-          event_time: `${time.slice(0, 10)} ${time.slice(11, 19)}`,
-          event_ms: Number(time.slice(20, 23)) || 0,
-          product: text(group.product[row]),
-          feature: text(group.feature[row]),
-          api_key_id: text(group.apiKey[row]),
-          file_type: text(group.fileType[row]),
-          pages: group.pages[row],
-          credits: group.credits[row],
-          job_id: group.jobId[row],
-          is_async: group.isAsync[row],
-          metadata_json: group.metadataJson[row],
-          meta_keys: meta?.keys ?? [],
-          meta_values: meta?.values ?? [],
-        }),
+      const time = eventTimeText(group, row);
+      const metadata = arrays.get(group.combo[row]) ?? arrays.get(0);
+      if (group.combo[row] !== 0) carriesMetadata = true;
+      lines.push(
+        `${grp}\t${text(group.day[row])}\t${text(group.source[row])}\t${escaped(group.eventId[row])}` +
+          `\t${text(group.org[row])}\t${time.slice(0, 10)} ${time.slice(11, 19)}` +
+          `\t${Number(time.slice(20, 23)) || 0}\t${text(group.product[row])}` +
+          `\t${text(group.feature[row])}\t${text(group.apiKey[row])}\t${text(group.fileType[row])}` +
+          `\t${group.pages[row]}\t${creditsText(group, row)}\t${nullable(group.jobId[row])}` +
+          `\t${group.isAsync[row]}\t${nullable(group.metadataJson[row])}\t${metadata}`,
       );
     }
   });
-  return { lines: parts.join('\n'), days: [...days].sort(), carriesMetadata };
+  return { rows: lines.join('\n'), days: [...days].sort(), carriesMetadata };
+}
+
+/** Characters a `TabSeparated` field or a quoted array element must escape. */
+const SPECIAL = /[\\\t\n\r\0\b\f']/;
+const SPECIALS = /[\\\t\n\r\0\b\f']/g;
+const ESCAPE: Record<string, string> = {
+  '\\': '\\\\',
+  '\t': '\\t',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\0': '\\0',
+  '\b': '\\b',
+  '\f': '\\f',
+  "'": "\\'",
+};
+
+/** A string as a `TabSeparated` field (ClickHouse reads each escape back to its character). */
+export function escaped(text: string): string {
+  return SPECIAL.test(text) ? text.replace(SPECIALS, (c) => ESCAPE[c]) : text;
+}
+
+/** A string as an element of an array field: quoted and escaped. */
+function quoted(text: string): string {
+  return `'${escaped(text)}'`;
+}
+
+function nullable(text: string | null): string {
+  return text === null ? '\\N' : escaped(text);
 }

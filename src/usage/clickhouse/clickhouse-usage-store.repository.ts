@@ -10,7 +10,7 @@ import {
 } from '../metadata/metadata-key.repository.js';
 import type { BatchWriteResult, UsageEventWriter } from '../usage-store.ports.js';
 import { ClickHouseService } from './clickhouse.service.js';
-import { stagingLines, STAGING_COLUMNS, type StagingLines } from './clickhouse-staging.js';
+import { stagingRows, STAGING_COLUMNS, type StagingRows } from './clickhouse-staging.js';
 
 /**
  * Writes batches of usage events to the ClickHouse store, each event once.
@@ -34,7 +34,7 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
     groups: readonly UsageEventColumns[],
     rule: CardinalityRule,
   ): Promise<BatchWriteResult> {
-    const staged = stagingLines(withoutRepeats(groups));
+    const staged = stagingRows(withoutRepeats(groups));
     if (staged.days.length === 0) return noneWritten(groups);
     const session = { sessionId: `docproc-write-${randomUUID()}` };
     try {
@@ -52,7 +52,7 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
 
   private async writeInSession(
     groups: readonly UsageEventColumns[],
-    { lines, days, carriesMetadata }: StagingLines,
+    { rows, days, carriesMetadata }: StagingRows,
     rule: CardinalityRule,
     session: { sessionId: string },
   ): Promise<BatchWriteResult> {
@@ -62,7 +62,7 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
       {},
       session,
     );
-    await this.clickhouse.insertJsonLines('usage_staging', lines, session);
+    await this.clickhouse.insertTabSeparated('usage_staging', rows, session);
     await this.clickhouse.command(
       `CREATE TEMPORARY TABLE batch_new AS
        SELECT * FROM (

@@ -126,15 +126,15 @@ export class ClickHouseService implements OnApplicationShutdown {
   }
 
   /**
-   * Inserts rows given as JSON lines. The body is one buffer, sent whole: a client that dies
+   * Inserts rows given as `TabSeparated` text (one line per row). The body is one buffer, sent whole: a client that dies
    * mid-request may still leave a prefix of it in the table (18.x inserts what it read), so
    * callers insert only into a session's staging table and move rows server-side.
    */
-  async insertJsonLines(table: string, lines: string, options: CallOptions = {}): Promise<void> {
-    const statement = this.bound(`INSERT INTO ${table} FORMAT JSONEachRow`, {}, options, lines);
+  async insertTabSeparated(table: string, rows: string, options: CallOptions = {}): Promise<void> {
+    const statement = this.bound(`INSERT INTO ${table} FORMAT TabSeparated`, {}, options, rows);
     const result = await this.connection().exec({
       query: statement,
-      values: Readable.from([Buffer.from(lines)]),
+      values: Readable.from([Buffer.from(rows)]),
       session_id: options.sessionId,
     });
     result.stream.resume();
