@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // In-process profile of the ingestion path, without Kafka (after `npm run build`):
-//   node bench/ingest-profile.mjs          N=300000 events, B=5556 per call, P=3 concurrent callers
+//   node bench/ingest-profile.mjs          N=300000 events, B=5556 per call, P=3 concurrent callers,
+//                                          DAYS=30 (the span of the events' times)
 // Prints normalization cost, throughput, CPU per event and the time per event of each
 // DuckDB statement kind (statements run through runAndReadAll are counted twice).
 import 'reflect-metadata';
@@ -50,7 +51,8 @@ const accounts = app.get(AccountsService);
 const orgIds = [];
 for (let i = 0; i < 5; i++) orgIds.push((await accounts.createOrg(`o${i}`)).orgId);
 const now = Date.now();
-const ev = (i) => Buffer.from(eventJson(i, orgIds, now));
+const DAYS = Number(process.env.DAYS ?? 30);
+const ev = (i) => Buffer.from(eventJson(i, orgIds, now, 'b', DAYS));
 const N = Number(process.env.N ?? 300000),
   B = Number(process.env.B ?? 5556);
 const events = Array.from({ length: N }, (_, i) => ev(i));

@@ -302,6 +302,7 @@ async function drain(servers, extraPids, target) {
     batches,
     writeSeconds,
     drainedAt: last.at,
+    firstProgressAt: firstAt.at,
   };
 }
 
@@ -452,6 +453,7 @@ async function main() {
       await sleep(100);
     }
   }
+  const healthyAt = performance.now();
   const { baseUrl, child } = servers[0];
 
   // Phase 2: drain the first batch (the backlog); phase 3: a second batch on top of it.
@@ -556,6 +558,13 @@ async function main() {
     partitions: PARTITIONS,
     // What a user sees: a backlog waiting when the server starts, drained and queryable.
     fromStartEventsPerSec: Math.round(firstFromStart),
+    // Where the time from start went: to /health (start-up), to the first events stored
+    // (group join, first fetch and write), and the drain itself.
+    startup: {
+      toHealthMs: Math.round(healthyAt - startedAt),
+      toFirstEventsStoredMs: Math.round(first.firstProgressAt - startedAt),
+      drainMs: Math.round(first.drainedAt - first.firstProgressAt),
+    },
     // A second backlog arriving on top: from its first produce request to drained.
     secondFromArrivalEventsPerSec: Math.round(secondFromArrival),
     secondWithin10PercentOfFirst: secondFromArrival >= firstFromStart * 0.9,
