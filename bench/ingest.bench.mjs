@@ -3,7 +3,9 @@
 //   node bench/ingest.bench.mjs [--events 1000000] [--latency-seconds 20] [--latency-rate 20000]
 //                               [--partitions 3] [--producer kcat|kafkajs] [--days 60]
 //                               [--store duckdb|clickhouse] [--processes 1] [--floor yes|no]
-//   --days: the span of the events' times (60: a backlog of two months; 1: one day).
+//   --days: the span of the events' times (60: a backlog of two months; 1: one day). The
+//     server's USAGE_LATE_EVENT_WINDOW_DAYS is widened to cover it (as an operator loading
+//     such a backlog through the topic would), unless set in the environment.
 //   --store clickhouse: USAGE_STORE=clickhouse against CLICKHOUSE_URL (or the server
 //     `scripts/clickhouse.sh start` runs); the ClickHouse server's CPU counts in the figures.
 //   --processes N: N docproc servers in one consumer group (each its own DATA_DIR copy).
@@ -429,6 +431,11 @@ async function main() {
         KAFKA_USAGE_TOPIC: topic,
         KAFKA_CONSUMER_GROUP: group,
         KAFKA_LAG_INTERVAL_MS: '1000',
+        // A backlog spread over more days than the live topic's late-event window is loaded
+        // by an operator who widens the window for it (otherwise its oldest events are
+        // dead-lettered as late_event and never counted).
+        USAGE_LATE_EVENT_WINDOW_DAYS:
+          process.env.USAGE_LATE_EVENT_WINDOW_DAYS ?? String(Math.max(35, DAYS + 1)),
         ...storeEnv,
       },
       // BENCH_SERVER_LOG=<file> keeps the server's log (warnings and errors) there.
