@@ -5,6 +5,7 @@
  * - `results/<job_id>.json`: a job's result, deleted with the job or at retention;
  * - `results/<job_id>.parsed.json`: the lines a parse job read, beside its result (the
  *   document a `jobid://` input reuses), deleted with the result;
+ * - `results/<job_id>.document.<ext>`: a document the job made (edit), kept as its result;
  * - `payloads/<kind>/<id>.json`: a stored payload too large for a row (a job's request or
  *   metadata, a webhook body), deleted with the row that refers to it.
  */
@@ -26,6 +27,11 @@ export function parsedDocumentKey(resultKey: string): string {
 export function resultKeyOfParsedDocument(key: string): string | null {
   if (!key.startsWith(`${RESULTS_FOLDER}/`) || !key.endsWith(PARSED_SUFFIX)) return null;
   return `${key.slice(0, -PARSED_SUFFIX.length)}${RESULT_SUFFIX}`;
+}
+
+/** A document a job made (edit's filled form), deleted with the job or at retention. */
+export function jobDocumentKey(jobId: string, extension: string): string {
+  return `results/${jobId}.document.${extension}`;
 }
 
 export const RESULTS_FOLDER = 'results';

@@ -48,6 +48,7 @@ import { WebhooksService } from './webhooks/webhooks.service.js';
 import { UsageAlertWebhookRelay } from './webhooks/usage-alert-webhook.relay.js';
 import { ProcessingMetrics } from './processing.metrics.js';
 import { DocumentOperationsController } from './document-operations/document-operations.controller.js';
+import { EditController } from './document-operations/edit.controller.js';
 import { OperationJobsService } from './document-operations/operation-jobs.service.js';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { UsageModule } from '../usage/usage.module.js';
@@ -71,6 +72,7 @@ const PROCESSING_ROUTES =
     WebhooksController,
     ConfigureWebhookController,
     DocumentOperationsController,
+    EditController,
   ],
   providers: [
     // Rollout routing between the database queue and the new (BullMQ) queue.

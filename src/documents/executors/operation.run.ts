@@ -1,6 +1,7 @@
 // The work of a parse/extract/split task: apart from operation.task.ts so that the main
 // thread, which only builds tasks, never loads the document libraries (pdf.js, OCR, docx,
 // canvas, the language model) that running them needs.
+import { runEdit } from '../edit/edit.runner.js';
 import { runExtract } from '../extract/extract.runner.js';
 import { runParse } from '../parse/parse.runner.js';
 import { enforceLimit } from '../readers/document-limits.js';
@@ -15,6 +16,8 @@ function run(task: OperationTask): Promise<OperationOutcome> {
       return runExtract(task.documents, task.request, task.versions, task.maxPages, task.parsed);
     case 'split':
       return runSplit(task.documents, task.request, task.versions, task.maxPages, task.parsed);
+    case 'edit':
+      return runEdit(task.documents, task.request, task.versions, task.maxPages);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { DocumentSource } from '../readers/document.types.js';
 import type { ParsedDocument } from '../parse/parsed-layout.js';
+import type { EditOutcome, EditRequest } from '../edit/edit.runner.js';
 import type { ExtractOutcome, ExtractRequest } from '../extract/extract.runner.js';
 import type { ParseOutcome, ParseRequest } from '../parse/parse.runner.js';
 import type { SplitOutcome, SplitRequest } from '../split/split.runner.js';
@@ -33,9 +34,16 @@ export type OperationTask =
       versions: { deepSplit?: ResolvedVersion };
       maxPages?: number;
       parsed?: ParsedDocument;
+    }
+  | {
+      kind: 'edit';
+      documents: DocumentSource[];
+      request: EditRequest;
+      versions: { edit: ResolvedVersion };
+      maxPages?: number;
     };
 
-export type OperationOutcome = ParseOutcome | ExtractOutcome | SplitOutcome;
+export type OperationOutcome = ParseOutcome | ExtractOutcome | SplitOutcome | EditOutcome;
 
 export type OperationKind = OperationTask['kind'];
 

@@ -17,10 +17,15 @@ export type DeepSplitEngine = (typeof DEEP_SPLIT_ENGINES)[number];
 
 export const CLASSIFIER_ENGINES = ['lexical'] as const;
 
+/** Edit: instructions matched to fields by their words and the sentence encoder. */
+export const EDIT_ENGINES = ['form-fill'] as const;
+export type EditEngine = (typeof EDIT_ENGINES)[number];
+
 export const ENGINES_BY_FAMILY: Record<string, readonly string[]> = {
   layout_model: LAYOUT_ENGINES,
   extract_model: EXTRACT_ENGINES,
   deep_extract_model: DEEP_EXTRACT_ENGINES,
   deep_split_model: DEEP_SPLIT_ENGINES,
   classifier: CLASSIFIER_ENGINES,
+  edit_model: EDIT_ENGINES,
 };

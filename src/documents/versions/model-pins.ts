@@ -161,3 +161,14 @@ export function resolveSplitVersions(
   }
   return { deepSplit: deep ? resolver.resolve('deep_split_model', pin, loc) : undefined };
 }
+
+/** edit: top-level `alpha.edit_model` (the SDK's edit request has no settings), no precondition. */
+export function resolveEditVersions(
+  body: Body,
+  resolver: VersionResolver,
+): { edit: ResolvedVersion } {
+  const loc = ['body', 'alpha', 'edit_model'];
+  return {
+    edit: resolver.resolve('edit_model', pinAt(objectAt(body, 'alpha'), 'edit_model', loc), loc),
+  };
+}

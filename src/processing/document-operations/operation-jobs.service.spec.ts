@@ -24,6 +24,7 @@ import {
   ParseConfigDto,
   SplitConfigDto,
 } from './operation-requests.dto.js';
+import { EditJobRequestDto } from './edit-requests.dto.js';
 
 const principal = { orgId: 'org_1', keyId: 'pk_1' } as ProcessingPrincipal;
 const config = {
@@ -31,11 +32,17 @@ const config = {
 } as unknown as AppConfig;
 const input = 'https://files.test/a.pdf';
 const schema = { type: 'object', properties: { total: { type: 'number' } } };
-const DTOS = { parse: ParseConfigDto, extract: ExtractConfigDto, split: SplitConfigDto };
+const DTOS = {
+  parse: ParseConfigDto,
+  extract: ExtractConfigDto,
+  split: SplitConfigDto,
+  edit: EditJobRequestDto,
+};
 const BODIES: Record<OperationKind, Record<string, unknown>> = {
   parse: { input },
   extract: { input, instructions: { schema } },
   split: { input, split_description: [{ name: 'invoice', description: 'an invoice' }] },
+  edit: { input, edit_instructions: 'name: Ada Lovelace' },
 };
 
 /** An operation request as the API validated it (defaults applied by its DTO). */

@@ -17,12 +17,18 @@ import type { JobRecord, JobType } from '../jobs/job.types.js';
 import { JobsService } from '../jobs/jobs.service.js';
 import { ParsedInputs } from '../inputs/parsed-inputs.js';
 import {
+  resolveEditVersions,
   resolveExtractVersions,
   resolveParseVersions,
   resolveSplitVersions,
 } from '../../documents/versions/model-pins.js';
+import type { EditOutcome } from '../../documents/edit/edit.runner.js';
+import type { JobDocument } from '../jobs/job-pipeline.js';
 import { VersionRegistry } from '../versions/version-registry.service.js';
 import type { OperationBaseDto } from './operation-requests.dto.js';
+import { type EditConfigDto, EditJobRequestDto, editJobRequest } from './edit-requests.dto.js';
+import { RequestValidationError } from '../../common/validation-error.js';
+import { validateModel } from '../requests/request-validation.js';
 import { poolOptionsFrom } from '../../documents/executors/task.pool.js';
 import { OperationPool } from '../../documents/executors/operation.pool.js';
 import {
@@ -39,6 +45,7 @@ const JOB_TYPES: Record<OperationKind, JobType> = {
   parse: 'Parse',
   extract: 'Extract',
   split: 'Split',
+  edit: 'Edit',
 };
 
 /** The validated command of an operation job's stored request. */
@@ -57,11 +64,12 @@ function billingOf(command: OperationCommand): [OperationKind, string] {
     ];
   if (command.operation === 'split')
     return ['split', command.request.settings?.deep_split === true ? 'deep_split' : 'split'];
+  if (command.operation === 'edit') return ['edit', 'edit'];
   return ['parse', 'parse'];
 }
 
 /**
- * Parse, extract and split jobs on the shared JobRunner (job store, cpu queue, admission,
+ * Parse, extract, split and edit jobs on the shared JobRunner (job store, cpu queue, admission,
  * outbox, webhooks), as classification: sync requests wait for their job, async ones
  * return its id. Versions are resolved (and pins checked) when the request is accepted and
  * stored with the job, so a queued job runs with what it was accepted with; the work runs
@@ -72,7 +80,7 @@ export class OperationJobsService
   implements JobPipeline<OperationOutcome>, OnModuleInit, OnApplicationShutdown
 {
   readonly taskKind = OPERATION_TASK;
-  readonly jobTypes = ['Parse', 'Extract', 'Split'] as const;
+  readonly jobTypes = ['Parse', 'Extract', 'Split', 'Edit'] as const;
   private readonly pool: OperationPool;
 
   constructor(
@@ -110,6 +118,8 @@ export class OperationJobsService
         return resolveExtractVersions(body, this.registry);
       case 'split':
         return resolveSplitVersions(body, this.registry);
+      case 'edit':
+        return resolveEditVersions(body, this.registry);
     }
   }
 
@@ -126,6 +136,30 @@ export class OperationJobsService
       // The spec's admission cap covers "sync/parse requests": parse jobs, async included.
       gated: !isAsync || kind === 'parse',
     };
+  }
+
+  /** An edit request in the stored shape of operation jobs (`input`, `async`, lanes). */
+  private editRequest(config: EditConfigDto, isAsync: boolean): EditJobRequestDto {
+    const { instance, issues } = validateModel(EditJobRequestDto, editJobRequest(config, isAsync), [
+      'body',
+    ]);
+    if (!instance) throw new RequestValidationError(issues);
+    return instance;
+  }
+
+  submitEditAsync(
+    principal: ProcessingPrincipal,
+    config: EditConfigDto,
+  ): Promise<{ job_id: string }> {
+    return this.submitAsync('edit', principal, this.editRequest(config, true));
+  }
+
+  runEditSync(
+    principal: ProcessingPrincipal,
+    config: EditConfigDto,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    return this.runSync('edit', principal, this.editRequest(config, false), signal);
   }
 
   submitAsync(
@@ -189,7 +223,19 @@ export class OperationJobsService
     if (kind === 'parse')
       return { ...common, result: outcome.result, pdf_url: null, studio_link: null };
     if (kind === 'extract') return { ...common, result: outcome.result, studio_link: null };
+    if (kind === 'edit') {
+      // document_url is signed each time the result is read (JobsService.resultView).
+      const { form_schema, report } = (outcome as EditOutcome).result;
+      return { ...common, document_url: null, form_schema, report };
+    }
     return { ...common, result: outcome.result };
+  }
+
+  /** The edited document of an edit job, stored beside its result. */
+  document(_job: JobRecord, outcome: OperationOutcome): JobDocument | undefined {
+    if (!('edited' in outcome)) return undefined;
+    const { base64, extension } = outcome.edited;
+    return { bytes: Buffer.from(base64, 'base64'), extension };
   }
 
   /** `force_url_result`: the sync answer points at the signed result URL, as `GET /job` does. */

@@ -30,7 +30,7 @@ import {
  * spec's pinning fields.
  */
 
-function oneOf(values: readonly string[]): Checker {
+export function oneOf(values: readonly string[]): Checker {
   return checker({ type: 'string', enum: [...values] }, (v) =>
     typeof v === 'string' && values.includes(v)
       ? ok(v)
@@ -44,11 +44,11 @@ function oneOf(values: readonly string[]): Checker {
  * An object docproc accepts and does not act on (see
  * docs/decisions/0039-operation-endpoints-prices-and-ignored-fields.md).
  */
-const anyObject = checker({ type: 'object', additionalProperties: true }, (v) =>
+export const anyObject = checker({ type: 'object', additionalProperties: true }, (v) =>
   isPlainObject(v) ? ok(v) : fail('dict_type', 'Input should be a valid dictionary', v),
 );
 
-const number = checker({ type: 'number' }, (v) =>
+export const number = checker({ type: 'number' }, (v) =>
   typeof v === 'number' && Number.isFinite(v)
     ? ok(v)
     : fail('float_type', 'Input should be a valid number', v),

@@ -9,6 +9,7 @@ import {
   ParseConfigDto,
   SplitConfigDto,
 } from '../document-operations/operation-requests.dto.js';
+import { EditJobRequestDto } from '../document-operations/edit-requests.dto.js';
 import { ClassifyConfigDto } from '../requests/classify-config.dto.js';
 import { type Class, validateModel } from '../requests/request-validation.js';
 import { InvalidCommandError } from '../queue/queue-command.js';
@@ -25,9 +26,10 @@ export type JobCommand =
   | { operation: 'classify'; request: ClassifyConfigDto }
   | { operation: 'parse'; request: ParseConfigDto; versions: OperationTask['versions'] }
   | { operation: 'extract'; request: ExtractConfigDto; versions: OperationTask['versions'] }
-  | { operation: 'split'; request: SplitConfigDto; versions: OperationTask['versions'] };
+  | { operation: 'split'; request: SplitConfigDto; versions: OperationTask['versions'] }
+  | { operation: 'edit'; request: EditJobRequestDto; versions: OperationTask['versions'] };
 
-/** The command of a parse, extract or split job. */
+/** The command of a parse, extract, split or edit job. */
 export type OperationCommand = Exclude<JobCommand, { operation: 'classify' }>;
 
 const REQUEST_DTOS: Record<JobOperation, Class<object>> = {
@@ -35,6 +37,7 @@ const REQUEST_DTOS: Record<JobOperation, Class<object>> = {
   parse: ParseConfigDto,
   extract: ExtractConfigDto,
   split: SplitConfigDto,
+  edit: EditJobRequestDto,
 };
 
 /** Keys a stored operation request carries beside the request body (see OperationJobsService). */
@@ -42,7 +45,7 @@ const KIND_KEY = '__kind';
 const VERSIONS_KEY = '__versions';
 
 function isOperationKind(value: unknown): value is OperationKind {
-  return value === 'parse' || value === 'extract' || value === 'split';
+  return value === 'parse' || value === 'extract' || value === 'split' || value === 'edit';
 }
 
 /** The operation of a stored request: an operation request names its kind, classify does not. */

@@ -110,6 +110,7 @@ describe(JobOutcomeRecorder.name, () => {
         { key: 'results/job_1.json', bytes: 42, sha256: 'abc' },
         3,
         9,
+        null, // no document: only edit jobs make one
       );
       expect(t.outbox.insert).toHaveBeenCalledTimes(1);
       expect(t.outbox.insert.mock.calls[0][1]).toMatchObject({

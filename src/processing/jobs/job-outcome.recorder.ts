@@ -62,7 +62,16 @@ export class JobOutcomeRecorder {
       const duration = (Date.now() - job.createdAt.getTime()) / 1000;
       const result = pipeline.result(job, outcome, credits, duration);
       const stored = await this.results.save(jobId, result);
-      await this.jobs.markCompleted(tx, jobId, stored, billing.pages, billing.totalPages);
+      const document = pipeline.document?.(job, outcome);
+      const documentKey = document ? (await this.results.saveDocument(jobId, document)).key : null;
+      await this.jobs.markCompleted(
+        tx,
+        jobId,
+        stored,
+        billing.pages,
+        billing.totalPages,
+        documentKey,
+      );
       await this.outbox.insert(tx, usageEvent(job, billing, credits));
       const scheduled = await this.webhooks.scheduleForJob(tx, job, 'Completed');
       this.metrics.jobFinished(job.type, 'completed', job.createdAt);

@@ -53,10 +53,22 @@ export interface JobPipeline<Outcome> {
     credits: string,
     durationSeconds: number,
   ): Record<string, unknown>;
+  /**
+   * A document the job made (edit's filled form), stored as a file beside the result and
+   * served by a signed URL; undefined for jobs that make none.
+   */
+  document?(job: JobRecord, outcome: Outcome): JobDocument | undefined;
   /** The sync answer of a completed job (default: its stored result). */
   syncResult?(job: JobRecord): Promise<Record<string, unknown>>;
   /** A failed sync job's own error, when its failure is not the generic error envelope. */
   syncFailure?(job: JobRecord): Error | undefined;
+}
+
+/** A document a job made, as stored beside its result. */
+export interface JobDocument {
+  bytes: Buffer;
+  /** File extension (`pdf`, `docx`): names the file and gives its content type when served. */
+  extension: string;
 }
 
 /** A job about to be stored: its row and its task. */

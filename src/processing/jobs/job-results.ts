@@ -1,6 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { jobResultKey, parsedDocumentKey, RESULTS_FOLDER } from '../../database/blob-keys.js';
+import {
+  jobDocumentKey,
+  jobResultKey,
+  parsedDocumentKey,
+  RESULTS_FOLDER,
+} from '../../database/blob-keys.js';
 import { BlobNotFoundError, BlobStore, type StoredBlob } from '../../database/blob-store.js';
+import type { JobDocument } from './job-pipeline.js';
 import type { JobRecord } from './job.types.js';
 
 /**
@@ -17,6 +23,23 @@ export class JobResults {
 
   save(jobId: string, result: Record<string, unknown>): Promise<StoredBlob> {
     return this.blobs.write(jobResultKey(jobId), Buffer.from(JSON.stringify(result), 'utf8'));
+  }
+
+  saveDocument(jobId: string, document: JobDocument): Promise<StoredBlob> {
+    return this.blobs.write(jobDocumentKey(jobId, document.extension), document.bytes);
+  }
+
+  /** The document a completed job made; null when it made none or retention dropped it. */
+  async loadDocument(job: JobRecord): Promise<{ bytes: Buffer; extension: string } | null> {
+    if (job.state !== 'completed' || !job.documentKey) return null;
+    try {
+      const bytes = await this.blobs.read(job.documentKey);
+      return { bytes, extension: job.documentKey.split('.').pop() ?? 'bin' };
+    } catch (error) {
+      if (!(error instanceof BlobNotFoundError)) throw error;
+      this.logger.error(`the document file of job ${job.jobId} is missing (${job.documentKey})`);
+      return null;
+    }
   }
 
   /** The result of a completed job; null for any other, or once retention dropped it. */

@@ -5,6 +5,7 @@ import {
   ParseResponseBody,
   SplitResponseBody,
 } from '../document-operations/operation.responses.js';
+import { EditResponseBody } from '../document-operations/edit.responses.js';
 
 /** Bodies of the job routes (reductoai SDK `job.get/getAll/cancel`). */
 
@@ -15,10 +16,17 @@ export const OPERATION_RESPONSE = {
     { $ref: getSchemaPath(ParseResponseBody) },
     { $ref: getSchemaPath(ExtractResponseBody) },
     { $ref: getSchemaPath(SplitResponseBody) },
+    { $ref: getSchemaPath(EditResponseBody) },
   ],
 };
 
-@ApiExtraModels(ClassifyResponseBody, ParseResponseBody, ExtractResponseBody, SplitResponseBody)
+@ApiExtraModels(
+  ClassifyResponseBody,
+  ParseResponseBody,
+  ExtractResponseBody,
+  SplitResponseBody,
+  EditResponseBody,
+)
 @ApiSchema({ name: 'Job' })
 export class JobBody {
   @ApiProperty()
@@ -42,7 +50,7 @@ export class JobBody {
   })
   result!: unknown;
 
-  @ApiProperty({ enum: ['Classify', 'Parse', 'Extract', 'Split'] })
+  @ApiProperty({ enum: ['Classify', 'Parse', 'Extract', 'Split', 'Edit'] })
   type!: string;
 
   @ApiProperty({ format: 'date-time' })
@@ -66,7 +74,7 @@ export class JobListItemBody {
   @ApiProperty({ enum: ['Pending', 'Idle', 'InProgress', 'Completed', 'Failed', 'Cancelled'] })
   status!: string;
 
-  @ApiProperty({ enum: ['Classify', 'Parse', 'Extract', 'Split'] })
+  @ApiProperty({ enum: ['Classify', 'Parse', 'Extract', 'Split', 'Edit'] })
   type!: string;
 
   @ApiProperty({ format: 'date-time' })

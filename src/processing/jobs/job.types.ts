@@ -12,7 +12,7 @@ import {
 
 /** Internal job states; the API shows Pending (queued, running), Completed and Failed. */
 export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
-export type JobType = 'Classify' | 'Parse' | 'Extract' | 'Split';
+export type JobType = 'Classify' | 'Parse' | 'Extract' | 'Split' | 'Edit';
 export type ApiJobStatus = 'Pending' | 'Completed' | 'Failed' | 'Idle';
 
 export interface JobRecord {
@@ -27,6 +27,8 @@ export interface JobRecord {
   metadata: unknown;
   /** Where the result lives (BlobStore key) once completed, until retention drops it. */
   resultKey: string | null;
+  /** A document the job made (edit's filled form), stored beside the result. */
+  documentKey: string | null;
   resultBytes: number | null;
   reason: string | null;
   errorCode: string | null;

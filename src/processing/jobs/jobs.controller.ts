@@ -1,4 +1,15 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import {
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { RequestValidationError } from '../../common/validation-error.js';
 import type { ValidationErrorItem } from '../../common/validation-error.js';
@@ -19,6 +30,8 @@ import {
 } from './job.responses.js';
 import { JobView } from './job.presenter.js';
 import { JobListQuery, JobsService } from './jobs.service.js';
+
+const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 /** `limit` (1..500, default 100), `cursor`, `exclude_configs` as the reductoai SDK sends them. */
 function parseListQuery(query: Record<string, unknown>): JobListQuery {
@@ -146,5 +159,33 @@ export class JobResultController {
     @Query('signature') signature: unknown,
   ): Promise<Record<string, unknown>> {
     return this.jobs.signedResult(jobId, expires, signature);
+  }
+
+  @Get('job/:job_id/document')
+  @ApiOperation({
+    summary: 'The document an edit job made, behind its `document_url`',
+    description: 'Authorized by the signature in the URL; no bearer key.',
+  })
+  @ApiQuery({ name: 'expires', required: true, schema: { type: 'string' } })
+  @ApiQuery({ name: 'signature', required: true, schema: { type: 'string' } })
+  @ApiOkResponse({
+    description: 'The edited document (PDF or DOCX)',
+    content: {
+      'application/pdf': { schema: { type: 'string', format: 'binary' } },
+      [DOCX_TYPE]: { schema: { type: 'string', format: 'binary' } },
+    },
+  })
+  @ApiErrors(403, 404)
+  async document(
+    @Param('job_id') jobId: string,
+    @Query('expires') expires: unknown,
+    @Query('signature') signature: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Buffer> {
+    const document = await this.jobs.signedDocument(jobId, expires, signature);
+    void reply
+      .header('content-type', document.contentType)
+      .header('content-disposition', `attachment; filename="${document.fileName}"`);
+    return document.bytes;
   }
 }

@@ -17,6 +17,7 @@ interface JobRow {
   request_key: string | null;
   metadata: string | null;
   result_key: string | null;
+  document_key: string | null;
   result_bytes: bigint | null;
   reason: string | null;
   error_code: string | null;
@@ -34,7 +35,7 @@ interface JobRow {
 }
 
 const COLUMNS = `job_id, org_id, api_key_id, type, status, is_async, CAST(request AS VARCHAR) AS request, request_key,
-  CAST(metadata AS VARCHAR) AS metadata, result_key, result_bytes, reason, error_code,
+  CAST(metadata AS VARCHAR) AS metadata, result_key, document_key, result_bytes, reason, error_code,
   error_status, progress, attempts, num_pages, total_pages, persist_result, result_expired,
   cancel_requested, created_at, started_at, finished_at`;
 
@@ -61,6 +62,7 @@ function toRecord(row: JobRow, request: Record<string, unknown>): JobRecord {
     request,
     metadata: row.metadata === null ? undefined : (JSON.parse(row.metadata) as unknown),
     resultKey: row.result_key,
+    documentKey: row.document_key,
     resultBytes: row.result_bytes === null ? null : Number(row.result_bytes),
     reason: row.reason,
     errorCode: row.error_code,
@@ -240,13 +242,14 @@ export class JobsRepository {
     result: StoredBlob,
     numPages: number,
     totalPages: number,
+    documentKey: string | null = null,
   ): Promise<void> {
     await tx.run(
       `UPDATE processing_jobs SET status = 'completed', progress = 1, result_key = $2,
          result_bytes = $3, result_sha256 = $4, num_pages = $5, total_pages = $6,
-         finished_at = now(), reason = NULL
+         document_key = $7, finished_at = now(), reason = NULL
        WHERE job_id = $1`,
-      [jobId, result.key, result.bytes, result.sha256, numPages, totalPages],
+      [jobId, result.key, result.bytes, result.sha256, numPages, totalPages, documentKey],
     );
   }
 
@@ -280,12 +283,17 @@ export class JobsRepository {
 
   /** Removes the row; the keys of its files, which the caller deletes after the commit. */
   async delete(tx: Transaction, jobId: string): Promise<string[]> {
-    const rows = await tx.all<{ result_key: string | null; request_key: string | null }>(
-      `DELETE FROM processing_jobs WHERE job_id = $1 RETURNING result_key, request_key`,
+    const rows = await tx.all<{
+      result_key: string | null;
+      request_key: string | null;
+      document_key: string | null;
+    }>(
+      `DELETE FROM processing_jobs WHERE job_id = $1
+       RETURNING result_key, request_key, document_key`,
       [jobId],
     );
     return rows
-      .flatMap((row) => [row.result_key, row.request_key])
+      .flatMap((row) => [row.result_key, row.request_key, row.document_key])
       .filter((key): key is string => key !== null);
   }
 
@@ -294,7 +302,9 @@ export class JobsRepository {
     const rows = await this.db.all<{ key: string }>(
       `SELECT result_key AS key FROM processing_jobs WHERE result_key IS NOT NULL
        UNION ALL
-       SELECT request_key FROM processing_jobs WHERE request_key IS NOT NULL`,
+       SELECT request_key FROM processing_jobs WHERE request_key IS NOT NULL
+       UNION ALL
+       SELECT document_key FROM processing_jobs WHERE document_key IS NOT NULL`,
     );
     return new Set(rows.map((row) => row.key));
   }
@@ -339,15 +349,18 @@ export class JobsRepository {
    */
   async expireResults(seconds: number): Promise<string[]> {
     const rows = await this.db.transaction((tx) =>
-      tx.all<{ result_key: string | null }>(
+      tx.all<{ result_key: string | null; document_key: string | null }>(
         `UPDATE processing_jobs SET result_key = NULL, result_bytes = NULL, result_sha256 = NULL,
+           document_key = NULL,
            result_expired = true
          WHERE status = 'completed' AND NOT persist_result AND NOT result_expired
            AND finished_at < now() - to_seconds(CAST($1 AS BIGINT))
-         RETURNING result_key`,
+         RETURNING result_key, document_key`,
         [seconds],
       ),
     );
-    return rows.flatMap((row) => (row.result_key ? [row.result_key] : []));
+    return rows.flatMap((row) =>
+      [row.result_key, row.document_key].filter((key): key is string => key !== null),
+    );
   }
 }

@@ -21,6 +21,11 @@ import { QueueWorkers } from '../queue/queue-workers.service.js';
 import { asUrlResult, forcesUrlResult } from './url-result.js';
 
 const RESULT_PURPOSE = 'job-result';
+const DOCUMENT_PURPOSE = 'job-document';
+const DOCUMENT_TYPES: Record<string, string> = {
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
 const SWEEP_INTERVAL_MS = 60_000;
 
 export interface JobListQuery {
@@ -90,18 +95,23 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     return job;
   }
 
-  /** The job's result as the client sees it: full, or a signed URL for `force_url_result`. */
+  private signedUrl(purpose: string, jobId: string, path: string): string {
+    const query = this.signer.sign(purpose, jobId, this.config.processing.resultUrlTtlSeconds);
+    return `${this.config.publicBaseUrl}/job/${encodeURIComponent(jobId)}/${path}?${query}`;
+  }
+
+  /**
+   * The job's result as the client sees it: full, or a signed URL for `force_url_result`;
+   * a job that made a document (edit) points at it with a URL signed now.
+   */
   async resultView(job: JobRecord): Promise<Record<string, unknown> | null> {
-    const result = await this.results.load(job);
-    if (!result) return null;
+    const stored = await this.results.load(job);
+    if (!stored) return null;
+    const result = job.documentKey
+      ? { ...stored, document_url: this.signedUrl(DOCUMENT_PURPOSE, job.jobId, 'document') }
+      : stored;
     if (!forcesUrlResult(job.request)) return result;
-    const query = this.signer.sign(
-      RESULT_PURPOSE,
-      job.jobId,
-      this.config.processing.resultUrlTtlSeconds,
-    );
-    const url = `${this.config.publicBaseUrl}/job/${encodeURIComponent(job.jobId)}/result?${query}`;
-    return asUrlResult(result, url, job.jobId);
+    return asUrlResult(result, this.signedUrl(RESULT_PURPOSE, job.jobId, 'result'), job.jobId);
   }
 
   async view(orgId: string, jobId: string): Promise<JobView> {
@@ -140,6 +150,25 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     const result = job ? await this.results.load(job) : null;
     if (!result) throw ApiError.notFound('RESULT_NOT_FOUND', 'The result is not available');
     return result;
+  }
+
+  /** The document behind a signed `document_url`: its bytes and content type. */
+  async signedDocument(
+    jobId: string,
+    expires: unknown,
+    signature: unknown,
+  ): Promise<{ bytes: Buffer; contentType: string; fileName: string }> {
+    if (!this.signer.verify(DOCUMENT_PURPOSE, jobId, expires, signature)) {
+      throw ApiError.forbidden('INVALID_SIGNATURE', 'The document URL is invalid or has expired');
+    }
+    const job = await this.jobs.find(jobId);
+    const document = job ? await this.results.loadDocument(job) : null;
+    if (!document) throw ApiError.notFound('DOCUMENT_NOT_FOUND', 'The document is not available');
+    return {
+      bytes: document.bytes,
+      contentType: DOCUMENT_TYPES[document.extension] ?? 'application/octet-stream',
+      fileName: `${jobId}.${document.extension}`,
+    };
   }
 
   async list(

@@ -11,7 +11,7 @@ function settingsOf(request: Record<string, unknown>): Record<string, unknown> {
  * Deep work: what the gpu worker kind takes ("the gpu kind takes the `accurate` /
  * deep work"). Deep Classify (`model: accurate`), deep extract (`settings.deep_extract`)
  * and deep split (`settings.deep_split`), the variants billed as their own features. Parse
- * has no deep variant.
+ * and edit have no deep variant.
  */
 export function isDeepWork(type: JobType, request: Record<string, unknown>): boolean {
   switch (type) {
@@ -22,6 +22,7 @@ export function isDeepWork(type: JobType, request: Record<string, unknown>): boo
     case 'Split':
       return settingsOf(request).deep_split === true;
     case 'Parse':
+    case 'Edit':
       return false;
   }
 }

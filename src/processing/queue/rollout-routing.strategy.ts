@@ -30,7 +30,7 @@ const REMOTE_KINDS: ReadonlyMap<string, CommandType<RunJobCommand>> = new Map([
   [OPERATION_TASK, commandType(OPERATION_TASK, RunJobCommand)],
 ]);
 
-const OPERATIONS: readonly string[] = ['classify', 'parse', 'extract', 'split'];
+const OPERATIONS: readonly string[] = ['classify', 'parse', 'extract', 'split', 'edit'];
 
 /**
  * The processing plane's QueuePort during the migration: one strategy choosing, per

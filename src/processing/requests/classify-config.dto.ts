@@ -51,7 +51,7 @@ function urlChecker(schemes: readonly string[], description?: string): Checker {
 
 export const httpUrlChecker: Checker = urlChecker(['http', 'https']);
 
-const inputUrl: Checker = urlChecker(
+export const inputUrl: Checker = urlChecker(
   INPUT_SCHEMES,
   'A public http(s) URL, a `docproc://<file_id>` from `POST /upload`, or `jobid://<job_id>` of a completed parse job (its parsed document is reused)',
 );

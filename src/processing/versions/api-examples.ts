@@ -32,6 +32,12 @@ const SPLIT = {
   ],
 };
 
+const EDIT = {
+  document_url: UPLOADED,
+  edit_instructions: "name: Ada Lovelace, start date 1 March 2027, tick 'married'",
+  edit_options: { flatten: false, enable_overflow_pages: true },
+};
+
 /** A request body example per operation, by operationId and media type. */
 const EXAMPLES: Record<string, Record<string, unknown>> = {
   createProcessingKey: { 'application/json': { name: 'ci' } },
@@ -45,6 +51,17 @@ const EXAMPLES: Record<string, Record<string, unknown>> = {
   extractAsync: { 'application/json': { ...EXTRACT, async: ASYNC } },
   split: { 'application/json': SPLIT },
   splitAsync: { 'application/json': { ...SPLIT, async: ASYNC } },
+  edit: { 'application/json': EDIT },
+  editAsync: {
+    'application/json': {
+      ...EDIT,
+      webhook: {
+        mode: 'direct',
+        url: 'https://hooks.example.com/docproc',
+        metadata: ASYNC.metadata,
+      },
+    },
+  },
   createWebhookEndpoint: {
     'application/json': { url: 'https://hooks.example.com/docproc', description: 'Jobs done' },
   },

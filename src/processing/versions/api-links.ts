@@ -140,7 +140,13 @@ const JOB_LINKS: Record<string, Link> = {
     description: 'Delete the job and its result',
   },
 };
-const ASYNC_SUBMISSIONS = ['classifyAsync', 'parseAsync', 'extractAsync', 'splitAsync'];
+const ASYNC_SUBMISSIONS = [
+  'classifyAsync',
+  'parseAsync',
+  'extractAsync',
+  'splitAsync',
+  'editAsync',
+];
 
 /**
  * OpenAPI `links` from the responses of create operations to the operations that read and

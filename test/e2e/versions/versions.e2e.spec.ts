@@ -49,6 +49,7 @@ describe('GET /versions over the seeded registry', () => {
         'deep-extract-v3': 'alpha',
       },
       deep_split_model: { 'deep-split-v1': 'deprecated', 'deep-split-v2': 'default' },
+      edit_model: { 'edit-v1': 'default' },
       extract_model: {
         'extract-v1': 'removed',
         'extract-v2': 'deprecated',

@@ -22,6 +22,7 @@ export const REMOTE_OPERATIONS: readonly RemoteOperation[] = [
   'parse',
   'extract',
   'split',
+  'edit',
 ];
 
 const operation = checker({ enum: REMOTE_OPERATIONS }, (v) =>
@@ -96,4 +97,5 @@ export const REMOTE_JOB_COMMANDS: Record<RemoteOperation, CommandType<RemoteJobC
   parse: commandType('parse', RemoteJobCommand, upcast),
   extract: commandType('extract', RemoteJobCommand, upcast),
   split: commandType('split', RemoteJobCommand, upcast),
+  edit: commandType('edit', RemoteJobCommand, upcast),
 };

@@ -1,0 +1,147 @@
+/**
+ * Edit latency: p50 per document, per page and per field filled, on one core (this process,
+ * after warm-up: the encoder loaded), for a real AcroForm (IRS Form 1040, 2 pages), pdf-lib's
+ * form with every field kind, a generated flat PDF with form_schema and a generated DOCX.
+ * Baseline, measured in the same run: pdf-lib loading the same PDF, setting the same fields
+ * by name and saving it (the mechanical part of filling, no reading or matching).
+ * Run: npm run bench:edit
+ */
+import os from 'node:os';
+import { PDFDocument } from 'pdf-lib';
+import { runEdit } from '../src/documents/edit/edit.runner.js';
+import type { EditRequest } from '../src/documents/edit/edit.types.js';
+import type { ResolvedVersion } from '../src/documents/versions/model-version.types.js';
+import { makeFlatForm, makePlaceholderDocx, realForm } from '../test/support/edit-forms.js';
+
+const RUNS = Number(process.env.EDIT_BENCH_RUNS ?? 15);
+const version = {
+  family: 'edit_model',
+  version: 'edit-v1',
+  engine: 'form-fill',
+  stage: 'default',
+  pinned: false,
+} as unknown as ResolvedVersion;
+
+interface Case {
+  name: string;
+  bytes: Buffer;
+  file: string;
+  request: EditRequest;
+  /** Fields the baseline sets by name (AcroForm cases only). */
+  baseline?: Record<string, string>;
+}
+
+const flat = await makeFlatForm([
+  { label: 'Full name', type: 'text' },
+  { label: 'Date of birth (MM/DD/YYYY)', type: 'text', width: 120 },
+  { label: 'Married', type: 'checkbox' },
+  { label: 'Remarks', type: 'text', width: 90 },
+]);
+const P = 'topmostSubform[0].Page1[0].';
+const cases: Case[] = [
+  {
+    name: 'IRS Form 1040 (AcroForm)',
+    bytes: realForm('irs-1040-2019'),
+    file: 'f1040.pdf',
+    request: {
+      edit_instructions:
+        "first name: Ada, last name: Lovelace, filing status: married filing jointly, your social security number 123-45-6789, spouse's first name: William, home address: 12 St James's Square, city: London, tick 'You as a dependent'",
+    },
+    baseline: {
+      [`${P}f1_02[0]`]: 'Ada',
+      [`${P}f1_03[0]`]: 'Lovelace',
+      [`${P}YourSocial_ReadOrderControl[0].f1_04[0]`]: '123456789',
+      [`${P}YourSocial_ReadOrderControl[0].f1_05[0]`]: 'William',
+      [`${P}ReadOrderControl[0].Address[0].f1_08[0]`]: "12 St James's Square",
+      [`${P}ReadOrderControl[0].Address[0].f1_10[0]`]: 'London',
+    },
+  },
+  {
+    name: 'pdf-lib fancy fields (AcroForm)',
+    bytes: realForm('pdf-lib-fancy-fields'),
+    file: 'fancy.pdf',
+    request: {
+      edit_instructions:
+        'first name: Ada; last name: Lovelace; favorite historical figure: Marie Curie; choose a gundam: Virtue; power level over 9000: yes',
+    },
+    baseline: { 'First Name 🚀': 'Ada', 'LastName 🛩': 'Lovelace' },
+  },
+  {
+    name: 'flat PDF + form_schema',
+    bytes: flat.bytes,
+    file: 'flat.pdf',
+    request: {
+      edit_instructions:
+        "name: Ada Lovelace, date of birth 10 December 1815, tick 'married', remarks: none",
+      form_schema: flat.boxes.map((b) => ({
+        bbox: { page: b.page, left: b.left, top: b.top, width: b.width, height: b.height },
+        description: b.label,
+        type: b.type,
+      })),
+    },
+  },
+  {
+    name: 'DOCX placeholders',
+    bytes: await makePlaceholderDocx([
+      ['Employee name: ', '{{employee_name}}'],
+      ['Start date: ____________'],
+      ['Salary: [Annual salary]'],
+      ['☐ Full time    ☐ Part time'],
+    ]),
+    file: 'contract.docx',
+    request: {
+      edit_instructions:
+        'employee name: Ada Lovelace; start date: 1 March 2027; annual salary: 90,000 GBP; tick part time',
+    },
+  },
+];
+
+function p50(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function baselineRun(bytes: Buffer, fields: Record<string, string>): Promise<void> {
+  const doc = await PDFDocument.load(bytes);
+  const form = doc.getForm();
+  for (const [name, value] of Object.entries(fields)) form.getTextField(name).setText(value);
+  await doc.save();
+}
+
+const warmStart = performance.now();
+await runEdit([{ bytes: cases[1].bytes, name: 'warm.pdf' }], cases[1].request, { edit: version });
+const warmMs = performance.now() - warmStart;
+
+console.log(
+  `machine: ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}, node ${process.version}`,
+);
+console.log(`warm-up (encoder load + first edit): ${warmMs.toFixed(0)} ms; runs per case: ${RUNS}`);
+console.log(
+  '| document | pages | fields filled | p50 ms | p50 ms / page | p50 ms / field | baseline p50 ms | ratio |',
+);
+console.log('|---|---|---|---|---|---|---|---|');
+for (const c of cases) {
+  const times: number[] = [];
+  let pages = 0;
+  let fields = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const start = performance.now();
+    const out = await runEdit([{ bytes: c.bytes, name: c.file }], c.request, { edit: version });
+    times.push(performance.now() - start);
+    pages = out.usage.num_pages;
+    fields = out.usage.num_fields;
+  }
+  const base: number[] = [];
+  if (c.baseline) {
+    for (let i = 0; i < RUNS; i++) {
+      const start = performance.now();
+      await baselineRun(c.bytes, c.baseline);
+      base.push(performance.now() - start);
+    }
+  }
+  const median = p50(times);
+  const baseMedian = base.length > 0 ? p50(base) : undefined;
+  console.log(
+    `| ${c.name} | ${pages} | ${fields} | ${median.toFixed(1)} | ${(median / pages).toFixed(1)} | ${(median / Math.max(1, fields)).toFixed(1)} | ${baseMedian?.toFixed(1) ?? '-'} | ${baseMedian ? (median / baseMedian).toFixed(1) + 'x' : '-'} |`,
+  );
+}

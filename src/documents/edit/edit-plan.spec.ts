@@ -1,0 +1,114 @@
+import { describe, expect, it } from '@jest/globals';
+import type { FormField } from './edit.types.js';
+import { planEdits } from './edit-plan.js';
+import { FieldScorer, lexicalScore } from './field-matching.js';
+import { dateLayoutIn, fitLength, formatDate, textValue, truthOf } from './field-values.js';
+
+/** Words only (no encoder): the rules of reading and typing, independent of the model. */
+const words = new FieldScorer(null);
+
+function field(
+  id: string,
+  kind: FormField['kind'],
+  labels: string[],
+  order: number,
+  extra: Partial<FormField> = {},
+): FormField {
+  return { id, kind, name: id, labels, order, fill: true, ...extra };
+}
+
+const form: FormField[] = [
+  field('first', 'text', ['Your first name and middle initial'], 0),
+  field('last', 'text', ['Last name'], 1),
+  field('spouse_last', 'text', ['Last name'], 2),
+  field('start', 'text', ['Start date (DD.MM.YYYY)'], 3),
+  field('address', 'text', ['Home address (number and street)'], 4),
+  field('married', 'checkbox', ['Married'], 5),
+  field('status', 'choice', ['Filing status'], 6, {
+    options: [
+      { value: 'c1[0]', labels: ['Single'] },
+      { value: 'c1[1]', labels: ['Married filing jointly'] },
+    ],
+  }),
+  field('dependant', 'text', ['(1) First name'], 7),
+];
+
+describe('planEdits', () => {
+  it('reads label-value items, typed dates, ticks and choices, and keeps a comma inside a value', () => {
+    const plan = planEdits(
+      "first name: Ada, last name: Lovelace, start date 1 March 2027, home address: 12 Main St, Springfield, tick 'married', filing status: single, shoe size: 38",
+      form,
+      words,
+    );
+    const written = Object.fromEntries(
+      plan.decisions.map((d) => [
+        d.field.id,
+        d.write.kind === 'text'
+          ? d.write.text
+          : d.write.kind === 'check'
+            ? d.write.on
+            : d.write.option.value,
+      ]),
+    );
+    expect(written).toEqual({
+      first: 'Ada',
+      last: 'Lovelace',
+      start: '01.03.2027',
+      address: '12 Main St, Springfield',
+      married: true,
+      status: 'c1[0]',
+    });
+    expect(plan.unmatched.map((i) => i.text)).toEqual(['shoe size: 38']);
+    expect(plan.unfilled.map((f) => f.id)).toEqual(['spouse_last', 'dependant']);
+  });
+
+  it('gives two equally named fields to two instructions in reading order', () => {
+    const plan = planEdits('last name: Lovelace; last name: King', form, words);
+    expect(plan.decisions.map((d) => [d.field.id, d.item?.text])).toEqual([
+      ['last', 'last name: Lovelace'],
+      ['spouse_last', 'last name: King'],
+    ]);
+  });
+
+  it('writes form_schema values as given and leaves fill: false fields alone', () => {
+    const plan = planEdits(
+      '',
+      [
+        field('a', 'text', ['Reference'], 0, { preset: 'R-7' }),
+        field('b', 'text', ['Notes'], 1, { fill: false }),
+      ],
+      words,
+    );
+    expect(plan.decisions).toMatchObject([
+      { field: { id: 'a' }, item: null, write: { kind: 'text', text: 'R-7' } },
+    ]);
+    expect(plan.unfilled).toEqual([]);
+  });
+});
+
+describe('values and words', () => {
+  it('reads yes/no in several languages', () => {
+    expect(['yes', 'Ja', 'oui', '✓', 'x'].map(truthOf)).toEqual([true, true, true, true, true]);
+    expect(['no', 'nein', 'non', 'nie'].map(truthOf)).toEqual([false, false, false, false]);
+    expect(truthOf('blue')).toBeUndefined();
+  });
+
+  it('writes dates in the layout a caption shows', () => {
+    expect(dateLayoutIn(['Date of birth (MM/DD/YYYY)'])).toBe('mm/dd/yyyy');
+    expect(dateLayoutIn(['Geburtsdatum (TT.MM.JJJJ)'])).toBe('dd.mm.yyyy');
+    expect(formatDate('2027-03-01', 'mm/dd/yyyy')).toBe('03/01/2027');
+    expect(textValue('1 March 2027', { date: 'yyyy-mm-dd' })).toBe('2027-03-01');
+    expect(textValue('1234.5', { decimals: 2 })).toBe('1234.50');
+  });
+
+  it('drops separators to fit a maximum length, else cuts', () => {
+    expect(fitLength('123-45-6789', 9)).toBe('123456789');
+    expect(fitLength('Lovelace', 4)).toBe('Love');
+  });
+
+  it('prefers the label that holds the words and little else', () => {
+    expect(lexicalScore('first name', 'Your first name and middle initial')).toBeGreaterThan(
+      lexicalScore('first name', "If joint return, spouse's first name and middle initial"),
+    );
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * From instructions and a document's fields to what each field receives, independent of the
+ * format: the items are read, matched to fields, and their values typed for the field.
+ */
+import type { FieldOption, FormField, InstructionItem } from './edit.types.js';
+import { assignInstructions, type FieldScorer, MATCH_THRESHOLD } from './field-matching.js';
+import {
+  checkboxValue,
+  dateLayoutIn,
+  fitLength,
+  optionFor,
+  textValue,
+  truthOf,
+} from './field-values.js';
+import { readItem, splitInstructions } from './instructions.js';
+
+export type FieldWrite =
+  | { kind: 'text'; text: string }
+  | { kind: 'check'; on: boolean }
+  | { kind: 'option'; option: FieldOption };
+
+export interface Decision<F extends FormField = FormField> {
+  field: F;
+  item: InstructionItem | null;
+  confidence: number;
+  write: FieldWrite;
+}
+
+export interface EditPlan<F extends FormField = FormField> {
+  decisions: Decision<F>[];
+  unmatched: InstructionItem[];
+  unfilled: F[];
+}
+
+function presetWrite(field: FormField, preset: string): FieldWrite | undefined {
+  if (field.kind === 'text') return { kind: 'text', text: preset };
+  if (field.kind === 'checkbox')
+    return { kind: 'check', on: truthOf(preset) ?? preset.trim() !== '' };
+  const option = field.options?.find((o) => o.value === preset || o.labels.includes(preset));
+  return option ? { kind: 'option', option } : undefined;
+}
+
+function writeFor(
+  item: InstructionItem,
+  field: FormField,
+  scorer: FieldScorer,
+): { write: FieldWrite; confidence: number } | undefined {
+  if (field.kind === 'text') {
+    if (item.value === null) return undefined;
+    return {
+      write: {
+        kind: 'text',
+        text: fitLength(textValue(item.value, field.format), field.maxLength),
+      },
+      confidence: 1,
+    };
+  }
+  if (field.kind === 'checkbox') {
+    const on = checkboxValue(item, field);
+    return on === undefined ? undefined : { write: { kind: 'check', on }, confidence: 1 };
+  }
+  const chosen = optionFor(item, field.options ?? [], scorer);
+  return chosen
+    ? { write: { kind: 'option', option: chosen.option }, confidence: chosen.confidence }
+    : undefined;
+}
+
+export function planEdits<F extends FormField>(
+  instructions: string,
+  fields: readonly F[],
+  scorer: FieldScorer,
+): EditPlan<F> {
+  for (const field of fields) {
+    // A layout written in a text field's caption ("Date (MM/DD/YYYY)") is its format.
+    if (field.kind !== 'text' || field.format) continue;
+    const date = dateLayoutIn(field.labels);
+    if (date) field.format = { date };
+  }
+  scorer.prepare(
+    fields.flatMap((f) => [...f.labels, ...(f.options ?? []).flatMap((o) => o.labels)]),
+  );
+  const open = fields.filter((f) => f.fill && f.preset === undefined);
+  const bestScore = (label: string, toTick: boolean) =>
+    open.reduce(
+      (best, f) =>
+        toTick && f.kind === 'text' ? best : Math.max(best, scorer.fieldScore(label, f, toTick)),
+      0,
+    );
+  const namesField = (piece: string) => {
+    const words = piece.trim().split(/\s+/u);
+    for (let k = 1; k <= Math.min(words.length, 5); k++) {
+      if (bestScore(words.slice(0, k).join(' '), false) >= MATCH_THRESHOLD + 0.15) return true;
+    }
+    return false;
+  };
+  const pieces = splitInstructions(instructions, namesField);
+  const items = pieces.map((text, index) =>
+    readItem(text, index, (label) => bestScore(label, false)),
+  );
+  const { assigned, unmatched } = assignInstructions(items, fields, scorer);
+  const decisions: Decision<F>[] = [];
+  const rejected: InstructionItem[] = [];
+  for (const { item, field, confidence } of assigned) {
+    const typed = writeFor(item, field, scorer);
+    if (!typed) rejected.push(item);
+    else
+      decisions.push({
+        field: field as F,
+        item,
+        confidence: Math.round(confidence * typed.confidence * 1000) / 1000,
+        write: typed.write,
+      });
+  }
+  for (const field of fields) {
+    if (!field.fill || field.preset === undefined) continue;
+    const write = presetWrite(field, field.preset);
+    if (write) decisions.push({ field, item: null, confidence: 1, write });
+  }
+  const decided = new Set(decisions.map((d) => d.field.id));
+  return {
+    decisions,
+    unmatched: [...unmatched, ...rejected].sort((a, b) => a.index - b.index),
+    unfilled: fields.filter((f) => f.fill && !decided.has(f.id)),
+  };
+}

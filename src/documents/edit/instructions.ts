@@ -1,0 +1,160 @@
+/**
+ * Plain-language edit instructions as (label, value) items: "name: Ada Lovelace, start date
+ * 1 March 2027, tick 'married'" -> (name, Ada Lovelace), (start date, 1 March 2027),
+ * tick (married). Separators are general punctuation and a short list of fill/tick verbs in
+ * the languages the rest of docproc reads; whether a comma starts a new item or belongs to a
+ * value ("12 Main St, Springfield") is decided by whether the text after it names a field.
+ */
+import type { InstructionItem } from './edit.types.js';
+
+/** Verbs that tick (or untick) what follows, in the languages docproc's readers cover. */
+const CHECK_VERBS = [
+  'tick',
+  'check',
+  'mark',
+  'select',
+  'choose',
+  'cross',
+  'cocher',
+  'cochez',
+  'coche',
+  'sélectionner',
+  'ankreuzen',
+  'kreuze',
+  'markieren',
+  'auswählen',
+  'marcar',
+  'marque',
+  'seleccionar',
+  'seleccione',
+  'spuntare',
+  'spunta',
+  'selezionare',
+  'aanvinken',
+  'vink',
+  'selecteer',
+  'zaznacz',
+  'zaznaczyć',
+  'wybierz',
+];
+const UNCHECK_VERBS = [
+  'untick',
+  'uncheck',
+  'unmark',
+  'clear',
+  'décocher',
+  'décochez',
+  'abwählen',
+  'desmarcar',
+  'deselezionare',
+  'uitvinken',
+  'odznacz',
+];
+/** "set X to Y", "fill X with Y", "X should be Y" and their kin. */
+const SET_PATTERNS: RegExp[] = [
+  /^(?:please\s+)?(?:set|change|fill(?:\s+in)?|enter|put|write|update)\s+(?:the\s+)?(.+?)\s+(?:to|with|as|=)\s+(.+)$/iu,
+  /^(.+?)\s*(?::|=|→|->|=>)\s*(.+)$/u,
+  /^(?:the\s+)?(.+?)\s+(?:should be|must be|is|are)\s+(.+)$/iu,
+];
+
+const QUOTES = /^["'“”‘’«»„]+|["'“”‘’«»„]+$/gu;
+
+export function unquote(text: string): string {
+  return text.trim().replace(QUOTES, '').trim();
+}
+
+function verbAt(text: string, verbs: readonly string[]): string | undefined {
+  const lower = text.toLowerCase();
+  return verbs.find((verb) => lower.startsWith(`${verb} `) || lower === verb);
+}
+
+/** Whether a piece after a comma starts an item on its own (a separator or a verb). */
+function startsItem(piece: string): boolean {
+  const text = piece.trim();
+  if (/^[^"'“«]{1,60}?\s*(?::|=|→|->|=>)/u.test(text)) return true;
+  return (
+    verbAt(text, CHECK_VERBS) !== undefined ||
+    verbAt(text, UNCHECK_VERBS) !== undefined ||
+    /^(?:please\s+)?(?:set|change|fill|enter|put|write|update)\s/iu.test(text)
+  );
+}
+
+/** Lines, semicolons and bullets always separate; commas are decided with `namesField`. */
+export function splitInstructions(
+  instructions: string,
+  namesField: (piece: string) => boolean,
+): string[] {
+  const segments = instructions
+    .split(/\r?\n|;|\u2022/u)
+    .map((s) =>
+      s
+        .trim()
+        .replace(/^(?:[-*]\s+|\d+[.)]\s+)/u, '')
+        .replace(/^(?:and|und|et|y|e|en|i|oraz)\s+/iu, ''),
+    )
+    .filter((s) => s.length > 0);
+  const items: string[] = [];
+  for (const segment of segments) {
+    const pieces = segment.split(/,(?!\d)|\s+(?:and|und|et|y|en|oraz)\s+(?=\S+\s*:)/u);
+    let current = '';
+    for (const piece of pieces) {
+      const text = piece.trim();
+      if (text === '') continue;
+      if (current !== '' && !startsItem(text) && !namesField(text)) {
+        current = `${current}, ${text}`;
+      } else {
+        if (current !== '') items.push(current);
+        current = text;
+      }
+    }
+    if (current !== '') items.push(current);
+  }
+  return items;
+}
+
+/**
+ * The label and value of one item. An item without separator or verb ("start date 1 March
+ * 2027") is split where `labelScore` finds its best-named prefix; with no prefix naming
+ * anything, the whole item is something to tick ("married").
+ */
+export function readItem(
+  text: string,
+  index: number,
+  labelScore: (label: string) => number,
+): InstructionItem {
+  const check = verbAt(text, CHECK_VERBS);
+  if (check)
+    return { index, text, label: unquote(text.slice(check.length)), value: null, action: 'check' };
+  const uncheck = verbAt(text, UNCHECK_VERBS);
+  if (uncheck)
+    return {
+      index,
+      text,
+      label: unquote(text.slice(uncheck.length)),
+      value: null,
+      action: 'uncheck',
+    };
+  for (const pattern of SET_PATTERNS) {
+    const match = pattern.exec(text);
+    if (match && match[1].trim() !== '' && unquote(match[2]) !== '') {
+      return { index, text, label: unquote(match[1]), value: unquote(match[2]) };
+    }
+  }
+  const words = text.split(/\s+/u);
+  let best = { score: 0, split: 0 };
+  for (let k = 1; k < Math.min(words.length, 8); k++) {
+    // A value starts at the first word with a digit ("start date 1 March 2027").
+    if (/\d/u.test(words[k - 1])) break;
+    const score = labelScore(words.slice(0, k).join(' '));
+    if (score >= best.score && score > 0) best = { score, split: k };
+  }
+  if (best.split > 0 && best.score >= labelScore(text) - 0.05) {
+    return {
+      index,
+      text,
+      label: words.slice(0, best.split).join(' '),
+      value: unquote(words.slice(best.split).join(' ')),
+    };
+  }
+  return { index, text, label: unquote(text), value: null, action: 'check' };
+}

@@ -1,0 +1,105 @@
+/**
+ * A PDF page's printed text as phrases with positions (PDF user space, origin bottom-left),
+ * read with pdf.js, and the phrases that caption a box: the one above it or inside its top,
+ * the one before it on its line, and (for a tick box) the one after it.
+ */
+import { openPdfDocument } from '../readers/pdf.reader.js';
+
+export interface Phrase {
+  text: string;
+  x: number;
+  y: number;
+  right: number;
+  height: number;
+}
+
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+interface TextItem {
+  str: string;
+  transform: number[];
+  width: number;
+  height: number;
+}
+
+/** Items on one baseline, a small gap apart, make one phrase. */
+function phrasesOf(items: readonly TextItem[]): Phrase[] {
+  const pieces = items
+    .filter((item) => item.str.trim() !== '')
+    .map((item) => ({
+      text: item.str,
+      x: item.transform[4],
+      y: item.transform[5],
+      right: item.transform[4] + item.width,
+      height: Math.max(1, item.height || Math.abs(item.transform[3])),
+    }))
+    .sort((a, b) => b.y - a.y || a.x - b.x);
+  const phrases: Phrase[] = [];
+  for (const piece of pieces) {
+    const last = phrases[phrases.length - 1];
+    const gap = last ? piece.x - last.right : Infinity;
+    if (
+      last &&
+      Math.abs(last.y - piece.y) < 1.5 &&
+      gap > -1 &&
+      gap < Math.max(3, piece.height * 0.6)
+    ) {
+      last.text = `${last.text}${gap > piece.height * 0.15 ? ' ' : ''}${piece.text}`.replace(
+        /\s+/gu,
+        ' ',
+      );
+      last.right = piece.right;
+      last.height = Math.max(last.height, piece.height);
+    } else phrases.push({ ...piece, text: piece.text.replace(/\s+/gu, ' ').trim() });
+  }
+  return phrases.filter((p) => /[\p{L}\p{N}]/u.test(p.text));
+}
+
+/** Phrases of every page (index 0 = page 1); at most `maxPages` pages are read. */
+export async function readPagePhrases(bytes: Uint8Array, maxPages: number): Promise<Phrase[][]> {
+  const pdf = await openPdfDocument(bytes);
+  try {
+    const pages: Phrase[][] = [];
+    for (let n = 1; n <= Math.min(pdf.numPages, maxPages); n++) {
+      const page = await pdf.getPage(n);
+      const content = await page.getTextContent();
+      pages.push(phrasesOf(content.items as TextItem[]));
+      page.cleanup();
+    }
+    return pages;
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+const MAX_CAPTION_DISTANCE = 220;
+
+/** Captions of a box, nearest kind first: after it (tick boxes), above or inside it, before it. */
+export function captionsOf(rect: Rect, phrases: readonly Phrase[], tickBox: boolean): string[] {
+  const top = rect.y + rect.height;
+  const middle = rect.y + rect.height / 2;
+  const sameLine = (p: Phrase) =>
+    Math.abs(p.y + p.height / 3 - middle) <= Math.max(rect.height / 2, p.height) + 1;
+  let after: Phrase | undefined;
+  let before: Phrase | undefined;
+  let above: Phrase | undefined;
+  for (const p of phrases) {
+    if (sameLine(p) && p.x >= rect.x + rect.width - 2 && p.x - (rect.x + rect.width) < 40) {
+      if (!after || p.x < after.x) after = p;
+    }
+    if (sameLine(p) && p.right <= rect.x + 4 && rect.x - p.right < MAX_CAPTION_DISTANCE) {
+      if (!before || p.right > before.right) before = p;
+    }
+    const overlaps = p.x >= rect.x - 8 && p.x < rect.x + Math.max(rect.width * 0.7, 20);
+    if (overlaps && p.y >= rect.y + rect.height * 0.3 && p.y <= top + 14) {
+      if (!above || Math.abs(p.y - top) < Math.abs(above.y - top)) above = p;
+    }
+  }
+  const ordered = tickBox ? [after, before, above] : [above, before, after];
+  return [...new Set(ordered.filter((p): p is Phrase => p !== undefined).map((p) => p.text))];
+}

@@ -1,0 +1,249 @@
+/**
+ * An AcroForm's fields as FormFields: names, tooltips (TU), captions printed next to their
+ * widgets, options, date and number formats, maximum lengths. Checkboxes that differ only
+ * in their last index ("FilingStatus.c1_01[0..4]") are one choice, as a radio group is.
+ */
+import {
+  type PDFDocument,
+  PDFCheckBox,
+  PDFDropdown,
+  type PDFField,
+  PDFName,
+  PDFOptionList,
+  PDFRadioGroup,
+  PDFTextField,
+  type PDFWidgetAnnotation,
+  PDFString,
+  PDFHexString,
+  PDFDict,
+  PDFStream,
+  decodePDFRawStream,
+  PDFRawStream,
+} from 'pdf-lib';
+import type { FieldFormat, FormField } from './edit.types.js';
+import { dateLayoutIn } from './field-values.js';
+import { captionsOf, type Phrase, type Rect } from './page-phrases.js';
+
+/** A FormField with what filling it needs. */
+export interface PdfFormField extends FormField {
+  /** The AcroForm fields behind it (several for a group of sibling checkboxes). */
+  targets: PDFField[];
+  rect?: Rect;
+  pageSize?: { width: number; height: number };
+}
+
+function textOf(value: unknown): string | undefined {
+  if (value instanceof PDFString || value instanceof PDFHexString) return value.decodeText();
+  return undefined;
+}
+
+/** The JavaScript of a field's format/keystroke actions (AFDate_FormatEx("mm/dd/yyyy")). */
+function formatScript(field: PDFField): string {
+  const actions = field.acroField.dict.lookup(PDFName.of('AA'));
+  if (!(actions instanceof PDFDict)) return '';
+  let script = '';
+  for (const key of ['F', 'K']) {
+    const action = actions.lookup(PDFName.of(key));
+    if (!(action instanceof PDFDict)) continue;
+    const js = action.lookup(PDFName.of('JS'));
+    const text = textOf(js);
+    if (text) script += text;
+    else if (js instanceof PDFRawStream)
+      script += Buffer.from(decodePDFRawStream(js).decode()).toString('latin1');
+    else if (js instanceof PDFStream) script += '';
+  }
+  return script;
+}
+
+function formatOf(field: PDFField, labels: readonly string[]): FieldFormat | undefined {
+  const script = formatScript(field);
+  const date = /AFDate_(?:Format|Keystroke)Ex\(\s*"([^"]+)"/u.exec(script)?.[1]?.toLowerCase();
+  const number = /AFNumber_(?:Format|Keystroke)\(\s*(\d+)/u.exec(script);
+  const layout =
+    date && /d/.test(date) && /m/.test(date) && /y/.test(date) ? date : dateLayoutIn(labels);
+  if (layout) return { date: layout };
+  if (number) return { decimals: Number(number[1]) };
+  return undefined;
+}
+
+/** Generic words of authoring tools ("Text1", "Check Box3") name nothing. */
+const GENERIC =
+  /\b(?:text|check\s?box|checkbox|field|dropdown|drop\s?down|list\s?box|combo\s?box|group|radio\s?button|button|untitled|page|form|topmost\s?subform|subform)\s*\d*\b/giu;
+
+/** A name part as words ("FilingStatus[0]" -> "Filing Status"), or '' when it says nothing. */
+function nameWords(part: string): string {
+  const words = part
+    .replace(/\[\d+\]/gu, '')
+    .replace(/([a-z])([A-Z])/gu, '$1 $2')
+    .replace(/[_.#-]+/gu, ' ')
+    .replace(GENERIC, ' ')
+    .replace(/\b[a-z]{0,2}\d+(?:\s\d+)*\b/giu, ' ')
+    .replace(/\s+/gu, ' ')
+    .trim();
+  return /\p{L}{2,}/u.test(words) ? words : '';
+}
+
+function widgetPage(doc: PDFDocument, widget: PDFWidgetAnnotation): number {
+  const pages = doc.getPages();
+  const ref = widget.P();
+  const byRef = ref ? pages.findIndex((page) => page.ref === ref) : -1;
+  if (byRef >= 0) return byRef;
+  const widgetRef = doc.context.getObjectRef(widget.dict);
+  return pages.findIndex((page) =>
+    page.node
+      .Annots()
+      ?.asArray()
+      .some((annot) => annot === widgetRef),
+  );
+}
+
+interface Placed {
+  page: number;
+  rect: Rect;
+  captions: string[];
+}
+
+function placeOf(
+  doc: PDFDocument,
+  widget: PDFWidgetAnnotation,
+  phrases: Phrase[][],
+  tick: boolean,
+): Placed {
+  const page = Math.max(0, widgetPage(doc, widget));
+  const rect = widget.getRectangle();
+  return { page, rect, captions: captionsOf(rect, phrases[page] ?? [], tick) };
+}
+
+/** Reads the fields of `doc`'s AcroForm; `phrases` are its pages' printed phrases. */
+export function readPdfForm(doc: PDFDocument, phrases: Phrase[][]): PdfFormField[] {
+  // An XFA part would keep showing the empty form in viewers that prefer it; pdf-lib drops it
+  // too, but says so on the console, so it is removed here first.
+  doc.catalog.getAcroForm()?.dict.delete(PDFName.of('XFA'));
+  const fields = doc.getForm().getFields();
+  const out: PdfFormField[] = [];
+  const siblings = new Map<string, PDFCheckBox[]>();
+  for (const field of fields) {
+    if (field instanceof PDFCheckBox) {
+      const base = field.getName().replace(/\[\d+\]$/u, '');
+      siblings.set(base, [...(siblings.get(base) ?? []), field]);
+    }
+  }
+  const pageSize = (page: number) => doc.getPage(page).getSize();
+  const named = (field: PDFField, captions: string[]) => {
+    const parts = field.getName().split('.');
+    const own = nameWords(parts[parts.length - 1] ?? '');
+    const parent = nameWords(parts[parts.length - 2] ?? '');
+    const tooltip = textOf(field.acroField.dict.lookup(PDFName.of('TU')));
+    return [
+      ...new Set(
+        [tooltip, ...captions, own, parent].filter((t): t is string => !!t && t.trim() !== ''),
+      ),
+    ];
+  };
+  const add = (
+    field: PDFField,
+    base: Omit<PdfFormField, 'id' | 'order' | 'fill' | 'page'> & { page: number },
+  ) => {
+    out.push({
+      ...base,
+      id: field.getName(),
+      order: 0,
+      fill: !field.isReadOnly(),
+      page: base.page + 1,
+    });
+  };
+  const grouped = new Set<PDFField>();
+  for (const field of fields) {
+    if (grouped.has(field)) continue;
+    const widgets = field.acroField.getWidgets();
+    if (widgets.length === 0) continue;
+    if (field instanceof PDFTextField) {
+      const placed = placeOf(doc, widgets[0], phrases, false);
+      const labels = named(field, placed.captions);
+      add(field, {
+        kind: 'text',
+        name: field.getName(),
+        labels,
+        targets: [field],
+        rect: placed.rect,
+        pageSize: pageSize(placed.page),
+        page: placed.page,
+        format: formatOf(field, labels),
+        maxLength: field.getMaxLength(),
+      });
+    } else if (field instanceof PDFCheckBox) {
+      const group = siblings.get(field.getName().replace(/\[\d+\]$/u, '')) ?? [field];
+      const placed = placeOf(doc, widgets[0], phrases, true);
+      if (group.length < 2) {
+        add(field, {
+          kind: 'checkbox',
+          name: field.getName(),
+          labels: named(field, placed.captions),
+          targets: [field],
+          rect: placed.rect,
+          pageSize: pageSize(placed.page),
+          page: placed.page,
+        });
+        continue;
+      }
+      group.forEach((box) => grouped.add(box));
+      const options = group.map((box) => {
+        const where = placeOf(doc, box.acroField.getWidgets()[0], phrases, true);
+        return { value: box.getName(), labels: where.captions.slice(0, 1) };
+      });
+      const captionsOfFirst = placed.captions.filter((c) => !options[0].labels.includes(c));
+      add(field, {
+        kind: 'choice',
+        name: field.getName().replace(/\[\d+\]$/u, ''),
+        labels: named(field, captionsOfFirst),
+        options,
+        targets: group,
+        rect: placed.rect,
+        pageSize: pageSize(placed.page),
+        page: placed.page,
+      });
+    } else if (field instanceof PDFRadioGroup) {
+      const values = field.getOptions();
+      const options = widgets.map((widget, i) => {
+        // getOptions gives the /Opt texts (what select takes) in widget order, else on-values.
+        const value = values[i] ?? widget.getOnValue()?.decodeText() ?? String(i);
+        return { value, labels: placeOf(doc, widget, phrases, true).captions.slice(0, 1) };
+      });
+      const placed = placeOf(doc, widgets[0], phrases, true);
+      add(field, {
+        kind: 'choice',
+        name: field.getName(),
+        labels: named(
+          field,
+          placed.captions.filter((c) => !options[0].labels.includes(c)),
+        ),
+        options: options.filter((o, i) => options.findIndex((p) => p.value === o.value) === i),
+        targets: [field],
+        rect: placed.rect,
+        pageSize: pageSize(placed.page),
+        page: placed.page,
+      });
+    } else if (field instanceof PDFDropdown || field instanceof PDFOptionList) {
+      const placed = placeOf(doc, widgets[0], phrases, false);
+      add(field, {
+        kind: 'choice',
+        name: field.getName(),
+        labels: named(field, placed.captions),
+        options: field.getOptions().map((o) => ({ value: o, labels: [o] })),
+        targets: [field],
+        rect: placed.rect,
+        pageSize: pageSize(placed.page),
+        page: placed.page,
+      });
+    }
+  }
+  // Reading order: page, then top to bottom, then left to right.
+  out.sort(
+    (a, b) =>
+      (a.page ?? 0) - (b.page ?? 0) ||
+      (b.rect?.y ?? 0) - (a.rect?.y ?? 0) ||
+      (a.rect?.x ?? 0) - (b.rect?.x ?? 0),
+  );
+  out.forEach((field, i) => (field.order = i));
+  return out;
+}

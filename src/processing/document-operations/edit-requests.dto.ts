@@ -1,0 +1,235 @@
+import { Allow } from 'class-validator';
+import { RequestValidationError } from '../../common/validation-error.js';
+import { inputUrl, UploadResponseDto } from '../requests/classify-config.dto.js';
+import {
+  bool,
+  Check,
+  checker,
+  fail,
+  int,
+  isPlainObject,
+  list,
+  model,
+  nullable,
+  ok,
+  registerModel,
+  Required,
+  str,
+} from '../requests/request-validation.js';
+import { OperationBaseDto, oneOf } from './operation-requests.dto.js';
+
+/**
+ * The edit request of the reductoai SDK (EditRunParams / EditRunJobParams) plus the pin
+ * `alpha.edit_model`, and the shape it is stored in with its job (EditJobRequestDto: the
+ * fields every operation job shares, so queueing, lanes, webhooks and inputs work as for
+ * parse). See docs/decisions/0240-edit-request-and-result-document.md.
+ */
+
+/** A share of the page: boxes are fractions of its width and height, as parse's are. */
+const fraction = checker({ type: 'number', minimum: 0, maximum: 1 }, (v) =>
+  typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1
+    ? ok(v)
+    : fail('less_than_equal', 'Input should be a fraction of the page between 0 and 1', v),
+);
+
+const fontSize = checker({ type: 'number', exclusiveMinimum: 0, maximum: 200 }, (v) =>
+  typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= 200
+    ? ok(v)
+    : fail('greater_than', 'Input should be a font size above 0 and at most 200 points', v),
+);
+
+/** `document_url`: one document (a URL or an upload reference). */
+const editDocument = checker(
+  {
+    anyOf: [inputUrl.schema, { $ref: `#/components/schemas/${registerModel(UploadResponseDto)}` }],
+  },
+  (v) => {
+    // A jobid:// input stands for the lines a parse read; edit writes into the file itself.
+    if (typeof v === 'string' && v.startsWith('jobid://')) {
+      return fail(
+        'url_scheme',
+        'edit writes into the document itself: give its URL or upload reference, not a jobid:// parse job',
+        v,
+      );
+    }
+    if (typeof v === 'string') return inputUrl(v);
+    if (isPlainObject(v)) return model(UploadResponseDto)(v);
+    return fail('string_type', 'Input should be a valid URL string or an UploadResponse object', v);
+  },
+);
+
+export class EditBoundingBoxDto {
+  @Required()
+  @Check(int({ ge: 1 }))
+  page!: number;
+
+  @Required()
+  @Check(fraction)
+  left!: number;
+
+  @Required()
+  @Check(fraction)
+  top!: number;
+
+  @Required()
+  @Check(fraction)
+  width!: number;
+
+  @Required()
+  @Check(fraction)
+  height!: number;
+
+  @Check(int({ ge: 1 }), { optional: true })
+  original_page?: number;
+}
+
+export class EditWidgetDto {
+  @Required()
+  @Check(model(EditBoundingBoxDto))
+  bbox!: EditBoundingBoxDto;
+
+  @Required()
+  @Check(str)
+  description!: string;
+
+  @Required()
+  @Check(oneOf(['text', 'checkbox', 'radio', 'dropdown', 'barcode']))
+  type!: 'text' | 'checkbox' | 'radio' | 'dropdown' | 'barcode';
+
+  @Check(bool, { optional: true })
+  fill?: boolean;
+
+  @Check(nullable(fontSize), { optional: true })
+  font_size?: number | null;
+
+  @Check(nullable(str), { optional: true })
+  value?: string | null;
+}
+
+export class EditOptionsDto {
+  @Check(bool, { optional: true })
+  flatten?: boolean;
+
+  @Check(nullable(fontSize), { optional: true })
+  font_size?: number | null;
+
+  @Check(bool, { optional: true })
+  enable_overflow_pages?: boolean;
+
+  /** Accepted and not acted on: fields are written in black (see the decision record). */
+  @Check(str, { optional: true })
+  color?: string;
+
+  /** Accepted and not acted on: docproc runs no hosted language model. */
+  @Check(nullable(oneOf(['openai', 'anthropic', 'google'])), { optional: true })
+  llm_provider_preference?: string | null;
+}
+
+export class EditAlphaDto {
+  @Check(str, { optional: true })
+  edit_model?: string;
+}
+
+/** The SDK's WebhookConfigNew: `disabled`, `svix` (hosted) or `direct` with `url`. */
+export class EditWebhookDto {
+  @Check(oneOf(['disabled', 'svix', 'direct']), { optional: true })
+  mode?: 'disabled' | 'svix' | 'direct';
+
+  @Check(inputUrl, { optional: true })
+  url?: string;
+
+  @Check(list(str), { optional: true })
+  channels?: string[];
+
+  /** Any JSON value; included in the webhook body, and in usage events when an object. */
+  @Allow()
+  metadata?: unknown;
+}
+
+/** How an edit job's request is stored: `input` and `async` as every operation job has them. */
+export class EditJobRequestDto extends OperationBaseDto {
+  @Required()
+  @Check(str)
+  edit_instructions!: string;
+
+  @Check(nullable(list(model(EditWidgetDto))), { optional: true })
+  form_schema?: EditWidgetDto[] | null;
+
+  @Check(model(EditOptionsDto), { optional: true })
+  edit_options?: EditOptionsDto;
+
+  /** Pin of the edit model version (spec "Versioning"), at the top level as deep split's. */
+  @Check(model(EditAlphaDto), { optional: true })
+  alpha?: EditAlphaDto;
+}
+
+/** `POST /edit` and `POST /edit_async`. */
+export class EditConfigDto {
+  @Required()
+  @Check(editDocument)
+  document_url!: string | UploadResponseDto;
+
+  @Required()
+  @Check(str)
+  edit_instructions!: string;
+
+  @Check(nullable(list(model(EditWidgetDto))), { optional: true })
+  form_schema?: EditWidgetDto[] | null;
+
+  @Check(model(EditOptionsDto), { optional: true })
+  edit_options?: EditOptionsDto;
+
+  /** Sync requests go to the priority lane unless false; async ones only when true. */
+  @Check(bool, { optional: true })
+  priority?: boolean;
+
+  @Check(oneOf(['auto', 'default', 'batch']), { optional: true })
+  queue_priority?: 'auto' | 'default' | 'batch';
+
+  @Check(model(EditWebhookDto), { optional: true })
+  webhook?: EditWebhookDto;
+
+  @Check(model(EditAlphaDto), { optional: true })
+  alpha?: EditAlphaDto;
+}
+
+/** The webhook of an async edit in the shape every async job stores (`async.webhook`). */
+function asyncWebhookOf(webhook: EditWebhookDto | undefined): Record<string, unknown> | null {
+  if (!webhook || webhook.mode === 'disabled') return null;
+  if (webhook.mode === 'direct' || (webhook.mode === undefined && webhook.url)) {
+    return { mode: 'direct', url: webhook.url };
+  }
+  if (webhook.mode === 'svix') return { mode: 'hosted', channels: webhook.channels };
+  return null;
+}
+
+/** The stored job request of an edit (plain JSON, validated again by EditJobRequestDto). */
+export function editJobRequest(config: EditConfigDto, isAsync: boolean): Record<string, unknown> {
+  if (config.webhook?.mode === 'direct' && !config.webhook.url) {
+    throw new RequestValidationError([
+      {
+        loc: ['body', 'webhook', 'url'],
+        msg: 'Field required: a direct webhook needs url',
+        type: 'missing',
+        input: config.webhook,
+      },
+    ]);
+  }
+  const body = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
+  const webhook = isAsync ? asyncWebhookOf(config.webhook) : null;
+  const stored: Record<string, unknown> = {
+    input: body.document_url,
+    async: {
+      priority: config.priority ?? false,
+      metadata: isAsync ? (config.webhook?.metadata ?? undefined) : undefined,
+      ...(webhook ? { webhook } : {}),
+    },
+    priority: config.priority ?? true,
+    queue_priority: config.queue_priority ?? 'auto',
+    edit_instructions: config.edit_instructions,
+  };
+  for (const key of ['form_schema', 'edit_options', 'alpha'] as const) {
+    if (body[key] !== undefined) stored[key] = body[key];
+  }
+  return JSON.parse(JSON.stringify(stored)) as Record<string, unknown>;
+}

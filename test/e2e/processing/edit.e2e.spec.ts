@@ -1,0 +1,289 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import mammoth from 'mammoth';
+import { PDFCheckBox, PDFDocument, PDFDropdown, PDFRadioGroup, PDFTextField } from 'pdf-lib';
+import Reducto, { toFile } from 'reductoai';
+import { fetch as sdkFetch } from 'reductoai/_shims/index';
+import { seedAccount, type SeededAccount } from '../../support/accounts.js';
+import { makeFlatForm, makePlaceholderDocx, realForm } from '../../support/edit-forms.js';
+import { OpenApiConformance } from '../../support/openapi-conformance.js';
+import { until } from '../../support/operations.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { waitFor } from '../../support/wait.js';
+
+type Report = {
+  filled: { field: string; value: string; instruction: string | null; confidence: number }[];
+  unmatched_instructions: string[];
+  unfilled_fields: { field: string }[];
+};
+
+/**
+ * Edit through the unchanged reductoai SDK: a real AcroForm (IRS Form 1040) and pdf-lib's
+ * form with every field kind are filled and read back with pdf-lib; a generated flat PDF is
+ * written into its form_schema boxes; a generated DOCX has its placeholders replaced.
+ */
+describe('edit (fill forms) through the reductoai SDK', () => {
+  jest.setTimeout(180_000);
+  let t: TestApp;
+  let sdk: Reducto;
+  let org: SeededAccount;
+  let conformance: OpenApiConformance;
+  /** Credits of every completed edit, which the usage export must show under `edit`. */
+  let billed = 0;
+
+  beforeAll(async () => {
+    t = await startTestApp({ OUTBOX_RELAY_INTERVAL_MS: '50' });
+    org = await seedAccount(t.app, 'Edit Co');
+    conformance = new OpenApiConformance(await (await fetch(`${t.baseUrl}/openapi.json`)).json());
+    sdk = new Reducto({
+      apiKey: org.processingKey,
+      baseURL: t.baseUrl,
+      maxRetries: 0,
+      fetch: conformance.wrap(sdkFetch),
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  afterEach(() => {
+    expect(conformance.violations.splice(0)).toEqual([]);
+  });
+
+  async function upload(bytes: Buffer, name: string): Promise<string> {
+    const extension = name.split('.').pop() ?? 'pdf';
+    return (await sdk.upload({ file: await toFile(bytes, name), extension })).file_id;
+  }
+
+  async function download(url: string): Promise<Buffer> {
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    return Buffer.from(await res.arrayBuffer());
+  }
+
+  function reportOf(response: unknown): Report {
+    return (response as { report: Report }).report;
+  }
+
+  /** `client.edit.run`, counting the credits billed. */
+  async function run(body: Reducto.EditRunParams) {
+    const response = await sdk.edit.run(body);
+    billed += response.usage?.credits ?? 0;
+    return response;
+  }
+
+  it('fills the IRS Form 1040 AcroForm: names, a choice of checkboxes, a tick, a number', async () => {
+    const document_url = await upload(realForm('irs-1040-2019'), 'f1040.pdf');
+    const response = await run({
+      document_url,
+      edit_instructions:
+        "first name: Ada, last name: Lovelace, filing status: married filing jointly, your social security number 123-45-6789, spouse's first name: William, home address: 12 St James's Square, city: London, tick 'You as a dependent', favourite colour: blue",
+    });
+    expect(response.usage).toMatchObject({ num_pages: 2, credits: 4 });
+    const report = reportOf(response);
+    expect(report.unmatched_instructions).toEqual(['favourite colour: blue']);
+    expect(report.unfilled_fields.length).toBeGreaterThan(50);
+    for (const entry of report.filled) expect(entry.confidence).toBeGreaterThanOrEqual(0.5);
+    const form = (await PDFDocument.load(await download(response.document_url))).getForm();
+    const text = (name: string) =>
+      form.getTextField(`topmostSubform[0].Page1[0].${name}`).getText();
+    const box = (name: string) =>
+      form.getCheckBox(`topmostSubform[0].Page1[0].${name}`).isChecked();
+    expect(text('f1_02[0]')).toBe('Ada');
+    expect(text('f1_03[0]')).toBe('Lovelace');
+    expect(text('YourSocial_ReadOrderControl[0].f1_04[0]')).toBe('123456789');
+    expect(text('YourSocial_ReadOrderControl[0].f1_05[0]')).toBe('William');
+    expect(text('ReadOrderControl[0].Address[0].f1_08[0]')).toBe("12 St James's Square");
+    expect(text('ReadOrderControl[0].Address[0].f1_10[0]')).toBe('London');
+    expect([0, 1, 2, 3, 4].map((i) => box(`FilingStatus[0].c1_01[${i}]`))).toEqual([
+      false,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    expect(box('ReadOrderControl[1].StandardDeduction[0].c1_04[0]')).toBe(true);
+    expect(text('Dependents[0].Table_Dependents[0].Row1[0].f1_14[0]')).toBeUndefined();
+  });
+
+  it('matches instructions in other languages to the English form', async () => {
+    const document_url = await upload(realForm('irs-1040-2019'), 'f1040.pdf');
+    const response = await run({
+      document_url,
+      edit_instructions:
+        "Vorname: Ada\nNachname: Lovelace\nPrénom du conjoint: William\nDirección: 12 St James's Square",
+    });
+    const form = (await PDFDocument.load(await download(response.document_url))).getForm();
+    const text = (name: string) =>
+      form.getTextField(`topmostSubform[0].Page1[0].${name}`).getText();
+    expect(text('f1_02[0]')).toBe('Ada');
+    expect(text('f1_03[0]')).toBe('Lovelace');
+    expect(text('YourSocial_ReadOrderControl[0].f1_05[0]')).toBe('William');
+    expect(text('ReadOrderControl[0].Address[0].f1_08[0]')).toBe("12 St James's Square");
+  });
+
+  it('types radio groups, dropdowns and checkboxes, and flattens on request (async, polled)', async () => {
+    const bytes = realForm('pdf-lib-fancy-fields');
+    const document_url = await upload(bytes, 'fancy.pdf');
+    const edit_instructions =
+      'first name: Ada; last name: Lovelace; favorite historical figure: Marie Curie; choose a gundam: Virtue; power level over 9000: yes; tick "Can you defeat enemies in one punch?"';
+    const filled = await run({ document_url, edit_instructions });
+    const form = (await PDFDocument.load(await download(filled.document_url))).getForm();
+    expect(form.getTextField('First Name 🚀').getText()).toBe('Ada');
+    expect(form.getTextField('LastName 🛩').getText()).toBe('Lovelace');
+    expect(form.getRadioGroup('Historical Figures 🐺').getSelected()).toBe('Marie Curie ☢️');
+    expect(form.getDropdown('Choose A Gundam 🤖').getSelected()).toEqual(['Virtue']);
+    expect(form.getCheckBox('Is Your Power Level Over 9000? 💪').isChecked()).toBe(true);
+    expect(form.getCheckBox('Can You Defeat Enemies In One Punch? 👊').isChecked()).toBe(true);
+    expect(form.getCheckBox('Will You Ever Let Me Down? ☕️').isChecked()).toBe(false);
+    expect(form.getFields().some((f) => f instanceof PDFRadioGroup)).toBe(true);
+
+    const { job_id } = await sdk.edit.runJob({
+      document_url,
+      edit_instructions,
+      edit_options: { flatten: true },
+    });
+    let job = await sdk.job.get(job_id);
+    await until(async () => (job = await sdk.job.get(job_id)).status !== 'Pending', job_id, 60_000);
+    expect(job).toMatchObject({ status: 'Completed', type: 'Edit' });
+    const result = job.result as unknown as { document_url: string; usage: { credits: number } };
+    billed += result.usage.credits;
+    const flat = await PDFDocument.load(await download(result.document_url));
+    const kinds = [PDFTextField, PDFCheckBox, PDFDropdown, PDFRadioGroup];
+    expect(
+      flat
+        .getForm()
+        .getFields()
+        .filter((f) => kinds.some((k) => f instanceof k)),
+    ).toEqual([]);
+  });
+
+  it('writes into the form_schema boxes of a flat PDF, with overflow pages when asked', async () => {
+    const { bytes, boxes } = await makeFlatForm([
+      { label: 'Full name', type: 'text' },
+      { label: 'Date of birth (MM/DD/YYYY)', type: 'text', width: 120 },
+      { label: 'Married', type: 'checkbox' },
+      { label: 'Remarks', type: 'text', width: 90 },
+    ]);
+    const form_schema = boxes.map((b) => ({
+      bbox: { page: b.page, left: b.left, top: b.top, width: b.width, height: b.height },
+      description: b.label,
+      type: b.type,
+    }));
+    const document_url = await upload(bytes, 'flat.pdf');
+    const remarks = 'Prefers to be contacted in writing at the address on file, never by phone.';
+    const response = await run({
+      document_url,
+      form_schema,
+      edit_instructions: `name: Ada Lovelace, date of birth 10 December 1815, tick 'married', remarks: ${remarks}`,
+      edit_options: { enable_overflow_pages: true },
+    });
+    const report = reportOf(response);
+    expect(Object.fromEntries(report.filled.map((f) => [f.field, f.value]))).toEqual({
+      'Full name': 'Ada Lovelace',
+      'Date of birth (MM/DD/YYYY)': '12/10/1815',
+      Married: 'checked',
+      Remarks: remarks,
+    });
+    expect(response.form_schema?.map((w) => w.value)).toEqual([
+      'Ada Lovelace',
+      '12/10/1815',
+      'checked',
+      remarks,
+    ]);
+    const edited = await download(response.document_url);
+    const pages = await pageTexts(edited);
+    expect(pages).toHaveLength(2);
+    expect(pages[0]).toContain('Ada Lovelace');
+    expect(pages[0]).toContain('12/10/1815');
+    expect(pages[1]).toContain('Remarks:');
+    expect(pages[1].replace(/\s+/g, ' ')).toContain(remarks);
+  });
+
+  it('fills the placeholders of a DOCX, also where Word split them across runs', async () => {
+    const docx = await makePlaceholderDocx([
+      ['Employment agreement'],
+      ['Employee name: ', '{{employee', '_name}}'],
+      ['Start date: ', '____________'],
+      ['Salary: [Annual salary]'],
+      ['☐ Full time    ☐ Part time'],
+    ]);
+    const document_url = await upload(docx, 'contract.docx');
+    const response = await run({
+      document_url,
+      edit_instructions:
+        'employee name: Ada Lovelace; start date: 1 March 2027; annual salary: 90,000 GBP; tick part time',
+    });
+    const edited = await download(response.document_url);
+    const { value } = await mammoth.extractRawText({ buffer: edited });
+    expect(value).toContain('Employee name: Ada Lovelace');
+    expect(value).toContain('Start date: 1 March 2027');
+    expect(value).toContain('Salary: 90,000 GBP');
+    expect(value).toContain('☐ Full time    ☒ Part time');
+    expect(response.usage).toMatchObject({ num_pages: 1, credits: 2 });
+  });
+
+  it('pins the edit model with alpha.edit_model and refuses an unknown version, listing them', async () => {
+    const document_url = await upload(realForm('pdf-lib-fancy-fields'), 'fancy.pdf');
+    const pinned = await sdk.post('/edit', {
+      body: {
+        document_url,
+        edit_instructions: 'first name: Ada',
+        alpha: { edit_model: 'edit-v1' },
+      },
+    });
+    expect(pinned).toMatchObject({
+      model_versions: { edit_model: { version: 'edit-v1', pinned: true } },
+    });
+    const res = await fetch(`${t.baseUrl}/edit`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${org.processingKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        document_url,
+        edit_instructions: 'x',
+        alpha: { edit_model: 'edit-v0' },
+      }),
+    });
+    expect(res.status).toBe(422);
+    expect(JSON.stringify(await res.json())).toContain('edit-v1');
+    const reused = await fetch(`${t.baseUrl}/edit`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${org.processingKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ document_url: 'jobid://job_1', edit_instructions: 'x' }),
+    });
+    expect(reused.status).toBe(422);
+    expect(((await reused.json()) as { detail: { loc: string[] }[] }).detail[0].loc).toEqual([
+      'body',
+      'document_url',
+    ]);
+  });
+
+  it('bills edit as its own product and feature, shown in the usage export', async () => {
+    await waitFor(
+      'the edits to reach the usage export',
+      async () => {
+        const rows = async (groupBy: string) => {
+          const res = await fetch(`${t.baseUrl}/api/v1/usage/export?groupBy=${groupBy}`, {
+            headers: { authorization: `Bearer ${org.accountKey}` },
+          });
+          return ((await res.json()) as { data: { group: string; credits: number }[] }).data;
+        };
+        const product = (await rows('product')).find((row) => row.group === 'edit');
+        const feature = (await rows('feature')).find((row) => row.group === 'edit');
+        return product?.credits === billed && feature?.credits === billed;
+      },
+      30_000,
+    );
+  });
+});
+
+/** Each page's text, read back with pdf.js. */
+async function pageTexts(bytes: Buffer): Promise<string[]> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const pdf = await pdfjs.getDocument({ data: new Uint8Array(bytes), verbosity: 0 }).promise;
+  const out: string[] = [];
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const content = await (await pdf.getPage(n)).getTextContent();
+    out.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
+  }
+  await pdf.destroy();
+  return out;
+}
