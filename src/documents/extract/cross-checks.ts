@@ -2,9 +2,12 @@
  * Checks of values against each other and the document's arithmetic:
  * amounts that add up (subtotal + tax = total) are kept and trusted more; between two
  * near-equal labels for one amount, the one the document reaches by adding another of its
- * amounts (the total due after tax, not the net total) is taken.
+ * amounts (the total due after tax, not the net total) is taken; an amount that heads a
+ * totals block (net, then tax, then their sum) gives way to the sum under it.
  */
+import type { LayoutLine } from '../parse/layout.types.js';
 import { findAmounts } from './amounts.js';
+import { lineCitation } from './candidates.js';
 import type { DocumentContext } from './document-context.js';
 import type { Leaf, ScalarField, Scored } from './field-search.js';
 
@@ -51,6 +54,61 @@ function preferBuiltUpTotal(
   }
 }
 
+/** Lines of a totals block looked at under an amount. */
+const TOTALS_DEPTH = 5;
+/** A pick this sure was named by its label outright ("Subtotal" for a subtotal): kept. */
+const NAMED = 0.9;
+
+/**
+ * The sum line of a totals block headed by the amount `value` on line `from`: the first
+ * line below, past at least one addition, whose amount equals `value` plus the amounts
+ * between (every line of the block carries an amount).
+ */
+function sumBelow(
+  lines: readonly LayoutLine[],
+  from: number,
+  value: number,
+  decimalComma: boolean,
+): { line: LayoutLine; value: number } | undefined {
+  let running = value;
+  const page = lines[from]?.bbox.page;
+  for (let k = from + 1; k < Math.min(lines.length, from + 1 + TOTALS_DEPTH); k++) {
+    if (lines[k].bbox.page !== page) return undefined;
+    const last = findAmounts(lines[k].text, decimalComma)
+      .filter((a) => a.decimals)
+      .at(-1);
+    if (!last) return undefined;
+    if (k > from + 1 && last.value > value && close(last.value, running))
+      return { line: lines[k], value: last.value };
+    running += last.value;
+  }
+  return undefined;
+}
+
+/** An amount read from the head of a totals block, when its label is no exact name: the sum. */
+function preferBlockSum(
+  field: ScalarField,
+  ranked: readonly Scored[],
+  assigned: Map<string, Leaf>,
+  lines: readonly LayoutLine[],
+  context: DocumentContext,
+): void {
+  const current = assigned.get(field.key);
+  if (!current || typeof current.value !== 'number' || current.value <= 0) return;
+  const pick = ranked.find(
+    (s) => s.value === current.value && s.candidate.citation === current.citations[0],
+  );
+  if (!pick || pick.score >= NAMED) return;
+  const sum = sumBelow(lines, pick.candidate.lineIndex, current.value, context.decimalComma);
+  if (!sum) return;
+  assigned.set(field.key, {
+    kind: 'leaf',
+    value: sum.value,
+    citations: [lineCitation(sum.line, 'Key Value')],
+    confidence: current.confidence,
+  });
+}
+
 /** Three amount fields whose values add up (a + b = c): keep them, trust them more. */
 function balanceAmounts(
   fields: readonly ScalarField[],
@@ -93,6 +151,7 @@ export function crossCheck(
   ranked: ReadonlyMap<string, Scored[]>,
   assigned: Map<string, Leaf>,
   context: DocumentContext,
+  lines: readonly LayoutLine[],
   deep: boolean,
 ): void {
   const amounts = findAmounts(context.text, context.decimalComma)
@@ -102,6 +161,7 @@ export function crossCheck(
     if (field.kind === 'money') {
       const near = deep ? NEAR_DEEP : NEAR;
       preferBuiltUpTotal(field, ranked.get(field.key) ?? [], assigned, amounts, near);
+      preferBlockSum(field, ranked.get(field.key) ?? [], assigned, lines, context);
     }
   }
   if (deep) balanceAmounts(fields, ranked, assigned);

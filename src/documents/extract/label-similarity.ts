@@ -1,12 +1,12 @@
 /**
  * How well a label printed in a document ("Factuurnummer", "Rechnungsnr.", "Total TTC")
- * names a schema field (its name, title and description). Behind an interface so that a
- * multilingual sentence encoder can score labels when one is loaded; until then the
- * lexical scorer below bridges languages with the project's document lexicons and the
- * languages' stemmers (general resources: nothing here is written for a field).
+ * names a schema field (its name, title and description). Two general measures, the
+ * better of which counts: the multilingual sentence encoder's similarity between the label
+ * and the field's words (any language the encoder reads), and the string similarity of the
+ * label's words to the field's own words (abbreviations such as "Qty", "Nr" included).
+ * Nothing here is written for a field or a kind of document.
  */
-import { lexiconLines, LEXICONS, type ForeignLanguage } from './lexicon/index.js';
-import { stemmerFor } from '../classify/stemmers.js';
+import { cosine, type SentenceEncoder } from '../encoder/sentence-encoder.js';
 import { humanize, normalize, stem } from './text-match.js';
 
 export interface FieldText {
@@ -17,12 +17,17 @@ export interface FieldText {
 
 /** Scores document labels against a field: 0 (unrelated) .. 1 (names it). */
 export interface LabelSimilarity {
+  /**
+   * Called once per document, before any `score`, with every label the search may score:
+   * an encoder embeds them in one batch. Labels not given here are scored lexically.
+   */
+  prepare?(labels: Iterable<string>, fields: readonly FieldText[]): void;
   score(label: string, field: FieldText): number;
 }
 
 /** Function words never counted as evidence (English: field names are English). */
 const FUNCTION_WORDS = new Set(
-  'a an and are as at be by for from has have in is it its of on or that the this to was were will with which who what when where your our their its'.split(
+  'a an and are as at be by for from has have in is it its of on or that the this to was were will with which who what when where your our their'.split(
     ' ',
   ),
 );
@@ -31,107 +36,10 @@ function fold(text: string): string {
   return normalize(text.normalize('NFD').replace(/\p{M}/gu, ''));
 }
 
-interface Bridge {
-  /** Folded foreign form (one or more words) -> the English words it stands for. */
-  forms: Map<string, string[]>;
-  /** Stemmed single-word foreign form -> English words, per language. */
-  stems: Map<ForeignLanguage, Map<string, string[]>>;
-  longestForm: number;
-}
-
-let bridge: Bridge | undefined;
-
-function addTo<K>(map: Map<K, string[]>, key: K, words: string[]): void {
-  const known = map.get(key);
-  if (known) {
-    for (const w of words) if (!known.includes(w)) known.push(w);
-  } else map.set(key, [...words]);
-}
-
-/** The lexicons turned around: foreign forms to English words, built once. */
-function bridgeOf(): Bridge {
-  if (bridge) return bridge;
-  const forms = new Map<string, string[]>();
-  const stems = new Map<ForeignLanguage, Map<string, string[]>>();
-  let longestForm = 1;
-  for (const language of Object.keys(LEXICONS) as ForeignLanguage[]) {
-    const stemmer = stemmerFor(language);
-    const byStem = new Map<string, string[]>();
-    for (const line of lexiconLines(language)) {
-      const english = normalize(line.english).split(' ').filter(Boolean);
-      for (const form of line.forms) {
-        const folded = fold(form.replace(/°/g, ' number '));
-        if (folded === '') continue;
-        addTo(forms, folded, english);
-        const words = folded.split(' ');
-        longestForm = Math.max(longestForm, words.length);
-        if (words.length === 1 && folded.length >= 4) addTo(byStem, stemmer(folded), english);
-      }
-    }
-    stems.set(language, byStem);
-  }
-  bridge = { forms, stems, longestForm };
-  return bridge;
-}
-
-/** English word stems a text stands for: its own words, stemmed, and its translations. */
+/** Word stems a text is made of ("No." and "n°" read as "number"). */
 export function conceptsOf(text: string): Set<string> {
-  const { forms, stems, longestForm } = bridgeOf();
   const words = fold(text.replace(/°|º/g, ' number ')).split(' ').filter(Boolean);
-  const concepts = new Set<string>();
-  const addEnglish = (english: string[]) => {
-    for (const w of english) if (!FUNCTION_WORDS.has(w)) concepts.add(stem(w));
-  };
-  const covered = new Array<boolean>(words.length).fill(false);
-  // Longest lexicon phrases first ("te betalen", "numer faktury").
-  for (let n = Math.min(longestForm, words.length); n >= 1; n--) {
-    for (let i = 0; i + n <= words.length; i++) {
-      if (covered.slice(i, i + n).some(Boolean) && n > 1) continue;
-      const phrase = words.slice(i, i + n).join(' ');
-      const english = forms.get(phrase);
-      if (!english || (n === 1 && phrase.length < 2)) continue;
-      addEnglish(english);
-      // An English form ("total") stays a word of its own as well.
-      for (let k = i; k < i + n; k++) covered[k] = true;
-      if (n === 1 && english.includes(phrase)) concepts.add(stem(phrase));
-    }
-  }
-  for (const [i, word] of words.entries()) {
-    if (covered[i]) continue;
-    let translated = false;
-    if (word.length >= 5) {
-      for (const [language, byStem] of stems) {
-        const english = byStem.get(stemmerFor(language)(word));
-        if (english) {
-          addEnglish(english);
-          translated = true;
-        }
-      }
-      for (const english of compoundParts(word, forms)) {
-        addEnglish(english);
-        translated = true;
-      }
-    }
-    if (!translated && !FUNCTION_WORDS.has(word) && !/^\d+$/.test(word)) concepts.add(stem(word));
-  }
-  return concepts;
-}
-
-/**
- * A closed compound ("Leistungsdatum", "factuurbedrag") as two lexicon forms, with the
- * linking "s"/"e"/"n" German and Dutch put between them.
- */
-function compoundParts(word: string, forms: Map<string, string[]>): string[][] {
-  if (word.length < 7) return [];
-  for (let cut = word.length - 3; cut >= 3; cut--) {
-    const right = forms.get(word.slice(cut));
-    if (!right) continue;
-    const head = word.slice(0, cut);
-    const left = forms.get(head) ?? forms.get(head.replace(/(s|e|en|n)$/, ''));
-    if (left) return [left, right];
-    if (word.slice(cut).length >= 4) return [right];
-  }
-  return [];
+  return new Set(words.filter((w) => !FUNCTION_WORDS.has(w) && !/^\d+$/.test(w)).map(stem));
 }
 
 /**
@@ -171,7 +79,18 @@ export function descriptionHead(description: string): string {
   return head.join(' ').replace(/[,;:.]$/, '');
 }
 
-/** Lexical multilingual similarity: shared English concepts of label and field. */
+function fieldKey(field: FieldText): string {
+  return `${field.name}\u0000${field.title ?? ''}\u0000${field.description ?? ''}`;
+}
+
+/** Bounded memo: caches that live as long as the process must not grow with its traffic. */
+function remember<V>(map: Map<string, V>, key: string, value: V, limit: number): V {
+  if (map.size >= limit) map.clear();
+  map.set(key, value);
+  return value;
+}
+
+/** String similarity of a label's words to the field's name and description words. */
 export class LexicalLabelSimilarity implements LabelSimilarity {
   private readonly labelCache = new Map<string, Set<string>>();
   private readonly fieldCache = new Map<
@@ -180,12 +99,9 @@ export class LexicalLabelSimilarity implements LabelSimilarity {
   >();
 
   private labelConcepts(label: string): Set<string> {
-    let concepts = this.labelCache.get(label);
-    if (!concepts) {
-      concepts = conceptsOf(label);
-      this.labelCache.set(label, concepts);
-    }
-    return concepts;
+    return (
+      this.labelCache.get(label) ?? remember(this.labelCache, label, conceptsOf(label), 10_000)
+    );
   }
 
   private fieldConcepts(field: FieldText): {
@@ -193,16 +109,19 @@ export class LexicalLabelSimilarity implements LabelSimilarity {
     text: Set<string>;
     head: Set<string>;
   } {
-    const key = `${field.name}\u0000${field.title ?? ''}\u0000${field.description ?? ''}`;
-    let concepts = this.fieldCache.get(key);
-    if (!concepts) {
-      const name = conceptsOf(`${humanize(field.name)} ${field.title ?? ''}`);
-      const text = conceptsOf(field.description ?? '');
-      const head = conceptsOf(descriptionHead(field.description ?? ''));
-      concepts = { name, text, head };
-      this.fieldCache.set(key, concepts);
-    }
-    return concepts;
+    const key = fieldKey(field);
+    const known = this.fieldCache.get(key);
+    if (known) return known;
+    return remember(
+      this.fieldCache,
+      key,
+      {
+        name: conceptsOf(`${humanize(field.name)} ${field.title ?? ''}`),
+        text: conceptsOf(field.description ?? ''),
+        head: conceptsOf(descriptionHead(field.description ?? '')),
+      },
+      1_000,
+    );
   }
 
   score(label: string, field: FieldText): number {
@@ -239,17 +158,65 @@ export class LexicalLabelSimilarity implements LabelSimilarity {
 }
 
 /**
- * True when every word of `text` is common document vocabulary (a lexicon form or the
- * English word it stands for): "TAX INVOICE", "Rechnung" are, a shop's name is not.
+ * Cosines of the encoder between a label and a field's words mapped to 0..1: at or below
+ * UNRELATED the label says nothing about the field, at NAMES it names it.
  */
-export function isDocumentVocabulary(text: string): boolean {
-  const { forms } = bridgeOf();
-  englishWords ??= new Set([...forms.values()].flat());
-  const words = fold(text).split(' ').filter(Boolean);
-  return (
-    words.length > 0 &&
-    words.every((w) => forms.has(w) || englishWords?.has(w) || FUNCTION_WORDS.has(w))
-  );
-}
+const UNRELATED = 0.3;
+const NAMES = 0.8;
+/** Labels longer than this are sentences, not labels: scored lexically only. */
+const MAX_LABEL_LENGTH = 48;
 
-let englishWords: Set<string> | undefined;
+/** The encoder's similarity, with the lexical one as a floor. */
+export class EncoderLabelSimilarity implements LabelSimilarity {
+  private readonly fieldVectors = new Map<string, Float32Array[]>();
+  private labelVectors = new Map<string, Float32Array>();
+
+  constructor(
+    private readonly encoder: SentenceEncoder,
+    private readonly lexical: LabelSimilarity = new LexicalLabelSimilarity(),
+  ) {}
+
+  /**
+   * What a label is compared with: the head of the field's description ("The total
+   * amount"), and its name when the name says more than one word ("invoice number"). A
+   * one-word name alone ("issuer", "amount") is too vague for the encoder: its nearest
+   * labels are merely related words ("Rechnung" for "issuer").
+   */
+  private static fieldTexts(field: FieldText): string[] {
+    const name = [humanize(field.name), field.title ?? ''].join(' ').trim();
+    const head = descriptionHead(field.description?.trim() ?? '');
+    if (head === '') return [name];
+    return name.split(' ').length >= 2 ? [head, name] : [head];
+  }
+
+  prepare(labels: Iterable<string>, fields: readonly FieldText[]): void {
+    const distinct = new Set<string>();
+    for (const label of labels) {
+      const text = label.trim();
+      if (text.length >= 2 && text.length <= MAX_LABEL_LENGTH && /\p{L}/u.test(text))
+        distinct.add(text);
+    }
+    const newFields = fields.filter((f) => !this.fieldVectors.has(fieldKey(f)));
+    const fieldTexts = newFields.map(EncoderLabelSimilarity.fieldTexts);
+    const labelList = [...distinct];
+    // One batch: the network's cost is per call as much as per text.
+    const vectors = this.encoder.embed([...fieldTexts.flat(), ...labelList]);
+    let at = 0;
+    newFields.forEach((field, i) => {
+      const count = fieldTexts[i].length;
+      remember(this.fieldVectors, fieldKey(field), vectors.slice(at, at + count), 1_000);
+      at += count;
+    });
+    this.labelVectors = new Map(labelList.map((label, i) => [label, vectors[at + i]]));
+  }
+
+  score(label: string, field: FieldText): number {
+    const lexical = this.lexical.score(label, field);
+    const vector = this.labelVectors.get(label.trim());
+    const fieldVectors = this.fieldVectors.get(fieldKey(field));
+    if (!vector || !fieldVectors) return lexical;
+    const similarity = Math.max(...fieldVectors.map((f) => cosine(vector, f)));
+    const encoded = Math.min(1, Math.max(0, (similarity - UNRELATED) / (NAMES - UNRELATED)));
+    return Math.max(lexical, encoded);
+  }
+}

@@ -3,7 +3,7 @@
  * the document's label-value candidates, reads arrays of objects from tables, and (deep)
  * tries more candidates and checks the values against each other.
  */
-import type { LayoutDocument } from '../parse/layout.types.js';
+import type { LayoutDocument, LayoutLine } from '../parse/layout.types.js';
 import { collectCandidates } from './candidates.js';
 import { crossCheck } from './cross-checks.js';
 import { documentContext, type DocumentContext } from './document-context.js';
@@ -19,7 +19,14 @@ import {
   type ScalarField,
   type Scored,
 } from './field-search.js';
-import { LexicalLabelSimilarity, type LabelSimilarity } from './label-similarity.js';
+import { sentenceEncoder } from '../encoder/sentence-encoder.js';
+import { cellsOf, looksLikeLabel } from './candidates.js';
+import {
+  EncoderLabelSimilarity,
+  LexicalLabelSimilarity,
+  type FieldText,
+  type LabelSimilarity,
+} from './label-similarity.js';
 import { findRows } from './line-items.js';
 
 export type Found =
@@ -43,9 +50,15 @@ const WEAK_LABELLED = 0.45;
 
 let sharedSimilarity: LabelSimilarity | undefined;
 
-/** The similarity used when none is given: built once, its caches shared by requests. */
+/**
+ * The similarity used when none is given: the sentence encoder's, or the lexical one alone
+ * when the encoder is not installed; built once, its caches shared by requests.
+ */
 export function defaultSimilarity(): LabelSimilarity {
-  sharedSimilarity ??= new LexicalLabelSimilarity();
+  if (!sharedSimilarity) {
+    const encoder = sentenceEncoder();
+    sharedSimilarity = encoder ? new EncoderLabelSimilarity(encoder) : new LexicalLabelSimilarity();
+  }
   return sharedSimilarity;
 }
 
@@ -103,12 +116,16 @@ export function schemaExtract(
   const context = documentContext(lines);
   const root = slotsOf(schema, '', '');
   const fields = scalarsOf(root);
+  similarity.prepare?.(labelsToScore(candidates, lines, root), [
+    ...fields.map((f) => f.text),
+    ...rowFieldsOf(root),
+  ]);
   const settings = { similarity, fallbacks: true, moneyColumns: moneyColumns(lines) };
   const ranked = new Map<string, Scored[]>(
     fields.map((f) => [f.key, scoreCandidates(f, candidates, context, settings, lines.length)]),
   );
   const assigned = assignFields(fields, ranked);
-  crossCheck(fields, ranked, assigned, context, options.deep);
+  crossCheck(fields, ranked, assigned, context, lines, options.deep);
   const takenDates = new Set([...assigned.values()].map((leaf) => String(leaf.value)));
   for (const field of fields) {
     const weak = (assigned.get(field.key)?.confidence ?? 0) < WEAK_LABELLED;
@@ -145,6 +162,32 @@ export function schemaExtract(
     }
   };
   return build(root);
+}
+
+/** The properties of the schema's arrays of objects (the columns of their tables). */
+function rowFieldsOf(slot: Slot): FieldText[] {
+  if (slot.kind === 'object') return Object.values(slot.slots).flatMap(rowFieldsOf);
+  if (slot.kind !== 'rows') return [];
+  return Object.entries(slot.items.properties ?? {}).map(([name, schema]) => ({
+    name,
+    title: schema.title,
+    description: schema.description,
+  }));
+}
+
+/** Every label the search will score: the candidates' labels, and table header cells. */
+function* labelsToScore(
+  candidates: readonly { label: string }[],
+  lines: readonly LayoutLine[],
+  root: Slot,
+): Generator<string> {
+  for (const candidate of candidates) yield candidate.label;
+  if (rowFieldsOf(root).length === 0) return;
+  for (const line of lines) {
+    const cells = cellsOf(line);
+    if (cells.length >= 2 && cells.every((c) => looksLikeLabel(c.text)))
+      for (const cell of cells) yield cell.text;
+  }
 }
 
 /** An array of scalars: every distinct value whose label names the field. */

@@ -3,8 +3,9 @@
  * of the first page (a letterhead, a receipt's shop name) and its address under it.
  */
 import type { LayoutLine } from '../parse/layout.types.js';
+import { cosine, sentenceEncoder } from '../encoder/sentence-encoder.js';
 import { findDates } from './dates.js';
-import { isDocumentVocabulary } from './label-similarity.js';
+import { namesADocument } from './wordnet-kinds.js';
 
 /** Lines of the first page looked at for a letterhead. */
 const HEAD_LINES = 14;
@@ -15,6 +16,28 @@ const LABEL_PAIR = /^[^:：]{1,40}[:：]\s*\S/u;
 const CONTACT = /@|www\.|https?:|\d[\d\s\-()]{7,}\d/iu;
 /** A company registration number: digits with a check letter ("933109-X", "JM0517726"). */
 const REGISTRATION = /\b\d{5,}-?[A-Z]\b|\b[A-Z]{1,3}\d{6,}(?:-[A-Z])?\b/u;
+
+/**
+ * At or above this encoder similarity to the word "document" a short line names a kind of
+ * document ("Rechnung", "FACTUUR", "OFFICIAL RECEIPT"); shop names measure below 0.22.
+ */
+const DOCUMENT_SIMILARITY = 0.25;
+const TITLE_WORDS = 4;
+
+/**
+ * A short line that names the document itself (its title: "TAX INVOICE", "GUEST CHECK",
+ * "Factuur") rather than who issued it: its head noun is a kind of document in WordNet,
+ * or, in any language, the sentence encoder puts it near "document".
+ */
+function namesTheDocument(text: string): boolean {
+  const words = text.match(/\p{L}{3,}/gu) ?? [];
+  if (words.length === 0 || words.length > TITLE_WORDS) return false;
+  if (namesADocument(words[words.length - 1].toLowerCase())) return true;
+  const encoder = sentenceEncoder();
+  if (!encoder) return false;
+  const [line, document] = encoder.embed([text.trim(), 'document']);
+  return cosine(line, document) >= DOCUMENT_SIMILARITY;
+}
 
 function letters(text: string): number {
   return (text.match(/\p{L}/gu) ?? []).length;
@@ -33,13 +56,13 @@ function nameLike(text: string): boolean {
   if (letters(t) < 3 || letters(t) / t.replace(/\s/g, '').length < 0.5) return false;
   if (LABEL_PAIR.test(t) || /[:：]$/u.test(t) || findDates(t).length > 0 || CONTACT.test(t))
     return false;
-  return !isDocumentVocabulary(t);
+  return !namesTheDocument(t);
 }
 
 function addressLike(text: string, first: boolean): boolean {
   const t = text.trim();
   if (letters(t) < 2 || CONTACT.test(t) || findDates(t).length > 0) return false;
-  if (REGISTRATION.test(t) || isDocumentVocabulary(t)) return false;
+  if (REGISTRATION.test(t) || namesTheDocument(t)) return false;
   // The first line of an address has a number (house, lot, floor, postcode).
   return !first || /\d/.test(t);
 }

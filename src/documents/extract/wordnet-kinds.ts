@@ -11,13 +11,16 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 export type EntityKind = 'organization' | 'person' | 'place';
+/** What a document's title line names ("TAX INVOICE", "GUEST CHECK"): a kind of document. */
+type WordKind = EntityKind | 'document';
 
 /** Noun senses of a word looked at (WordNet orders them by frequency). */
 const SENSES = 1;
 const MAX_DEPTH = 14;
 
 /** The WordNet lemmas whose descendants are each kind. */
-const ROOTS: Record<EntityKind, string[]> = {
+const ROOTS: Record<WordKind, string[]> = {
+  document: ['document'],
   organization: ['organization', 'social_group'],
   person: ['person'],
   place: ['location', 'address'],
@@ -31,7 +34,7 @@ interface Nouns {
 
 let nouns: Nouns | undefined;
 const hypernymCache = new Map<number, number[]>();
-const kindCache = new Map<string, EntityKind | undefined>();
+const kindCache = new Map<string, WordKind | undefined>();
 
 function load(): Nouns {
   if (nouns) return nouns;
@@ -67,20 +70,20 @@ function hypernyms(wn: Nouns, offset: number): number[] {
   return found;
 }
 
-function rootsOf(wn: Nouns, kind: EntityKind): Set<number> {
+function rootsOf(wn: Nouns, kind: WordKind): Set<number> {
   return new Set(ROOTS[kind].flatMap((lemma) => (wn.index.get(lemma) ?? []).slice(0, 1)));
 }
 
-/** The kind a noun's main senses belong to, if a party or a place; cached. */
-export function entityKindOfWord(word: string): EntityKind | undefined {
+/** The kind a noun's main sense belongs to, if a party, a place or a document; cached. */
+function kindOfWord(word: string): WordKind | undefined {
   const key = word.toLowerCase();
   if (kindCache.has(key)) return kindCache.get(key);
-  let kind: EntityKind | undefined;
+  let kind: WordKind | undefined;
   try {
     const wn = load();
     const lemma = wn.index.has(key) ? key : key.replace(/ies$/, 'y').replace(/s$/, '');
     const senses = (wn.index.get(lemma) ?? []).slice(0, SENSES);
-    const roots = (['place', 'organization', 'person'] as const).map(
+    const roots = (['document', 'place', 'organization', 'person'] as const).map(
       (k) => [k, rootsOf(wn, k)] as const,
     );
     for (const sense of senses) {
@@ -104,6 +107,17 @@ export function entityKindOfWord(word: string): EntityKind | undefined {
   }
   kindCache.set(key, kind);
   return kind;
+}
+
+/** The kind of a noun, if a party or a place. */
+export function entityKindOfWord(word: string): EntityKind | undefined {
+  const kind = kindOfWord(word);
+  return kind === 'document' ? undefined : kind;
+}
+
+/** Whether a noun names a kind of document ("invoice", "check", "bill"). */
+export function namesADocument(word: string): boolean {
+  return kindOfWord(word) === 'document';
 }
 
 /** The kind of a field named by these words: the head noun (last word) decides. */
