@@ -23,7 +23,7 @@ export async function concurrentDocproc(server, accountKey, s, connections, seco
 
 export async function concurrentPostgres(connection, variant, s, connections, seconds) {
   const pool = new pg.Pool({ ...connection, max: connections });
-  const sql = pgExportSql(variant, s.groupBy);
+  const sql = pgExportSql(variant, s);
   const params = pgParams(s);
   const samples = [];
   const deadline = performance.now() + seconds * 1000;

@@ -115,8 +115,14 @@ const ROLLUP_SQL = [
    SELECT org_id, day, product, feature, api_key_id, file_type, sum(credits), count(*)
    FROM usage_events GROUP BY ALL ORDER BY day`,
   // The groupable entries of each event's metadata (all of the generated values are scalars).
+  // The quarter-hour rollups of local days, as migration 100 backfills them.
+  `INSERT INTO usage_quarter_hour
+   SELECT md5_number_upper(org_id), org_id, CAST(floor(epoch(event_time) / 900) AS INTEGER) AS quarter,
+          product, feature, api_key_id, file_type, sum(credits), count(*)
+   FROM usage_events GROUP BY ALL ORDER BY quarter`,
   `CREATE TEMP TABLE bench_metadata AS
-   SELECT org_id, day, product, feature, api_key_id, file_type, credits,
+   SELECT org_id, day, CAST(floor(epoch(event_time) / 900) AS INTEGER) AS quarter,
+          product, feature, api_key_id, file_type, credits,
           unnest(map_keys(metadata)) AS meta_key, unnest(map_values(metadata)) AS meta_value
    FROM (
      SELECT *, json_transform(metadata_json, '"MAP(VARCHAR, VARCHAR)"') AS metadata
@@ -141,6 +147,12 @@ const ROLLUP_SQL = [
    FROM bench_metadata b
    SEMI JOIN metadata_key_stats s ON s.org_id = b.org_id AND s.meta_key = b.meta_key AND s.rejected_at IS NULL
    GROUP BY ALL ORDER BY day`,
+  `INSERT INTO usage_quarter_hour_metadata
+   SELECT md5_number_upper(b.org_id), b.org_id, b.meta_key, b.quarter, b.meta_value, b.product,
+          b.feature, b.api_key_id, b.file_type, sum(b.credits), count(*)
+   FROM bench_metadata b
+   SEMI JOIN metadata_key_stats s ON s.org_id = b.org_id AND s.meta_key = b.meta_key AND s.rejected_at IS NULL
+   GROUP BY ALL ORDER BY b.quarter`,
   'DROP TABLE bench_metadata',
   // The narrow rollups, as migration 021 backfills them.
   `INSERT INTO usage_daily_dimension
@@ -177,7 +189,13 @@ export async function generateDuckDb(databaseFile, { events, seed, endDay }) {
     });
     await timed('duckdbCheckpoint', timings, () => connection.run('CHECKPOINT'));
     const sizes = {};
-    for (const table of ['usage_events', 'usage_daily', 'usage_daily_metadata']) {
+    for (const table of [
+      'usage_events',
+      'usage_daily',
+      'usage_daily_metadata',
+      'usage_quarter_hour',
+      'usage_quarter_hour_metadata',
+    ]) {
       const reader = await connection.runAndReadAll(`SELECT count(*) AS n FROM ${table}`);
       sizes[table] = Number(reader.getRowObjectsJS()[0].n);
     }

@@ -229,9 +229,78 @@ const FINAL_GROUP = 'GROUP BY day, grp HAVING sum(request_count) > 0 ORDER BY da
 
 /**
  * The export's queries for PostgreSQL, the same shapes as docproc's buildExportSql.
- * Parameters: $1 org, $2 start day, $3 end day, $4 metadata key (metadata only).
+ * `question`: a groupBy (one dimension, UTC days) or a scenario ({ dimensions, timeZone }).
+ * Parameters: $1 org, $2 start day, $3 end day, then the metadata key (when grouping by
+ * metadata), then the time zone (when not UTC). Null when the variant cannot answer: the
+ * narrow rollups hold one dimension of UTC days, the daily rollups UTC days only.
  */
-export function pgExportSql(variant, groupBy) {
+export function pgExportSql(variant, question) {
+  const { dimensions, timeZone } =
+    typeof question === 'string' ? { dimensions: [question], timeZone: 'UTC' } : question;
+  const [groupBy] = dimensions;
+  const local = timeZone !== 'UTC';
+  const metadata = dimensions.includes('metadata');
+  if (dimensions.length === 1 && !local && variant !== 'raw') {
+    return singleDimensionSql(variant, groupBy);
+  }
+  if (variant === 'narrow' || (variant === 'rollups' && local)) return null;
+  const aliases = ['grp', 'grp2'].slice(0, dimensions.length);
+  const column = (d) => (d === 'metadata' ? 'meta_value' : DIMENSION[d]);
+  const groups = dimensions.map((d, i) => `${column(d)} AS ${aliases[i]}`).join(', ');
+  const ordered = ['day', ...aliases].join(', ');
+  if (variant === 'raw') {
+    const zone = metadata ? '$5' : '$4';
+    const day = local ? `(event_time AT TIME ZONE ${zone})::date` : 'day';
+    // The btree on (org_id, day) narrows to the UTC days around the local period.
+    const near = local
+      ? 'day >= $2::date - 1 AND day <= $3::date + 1'
+      : 'day >= $2::date AND day <= $3::date';
+    const values = dimensions
+      .map((d, i) =>
+        d === 'metadata'
+          ? `coalesce(metadata->>$4, 'unknown') AS ${aliases[i]}`
+          : `${DIMENSION[d]} AS ${aliases[i]}`,
+      )
+      .join(', ');
+    return `SELECT to_char(day, 'YYYY-MM-DD') AS date, ${aliases.join(', ')}, sum(credits)::text AS credits,
+           count(*) AS request_count
+      FROM (SELECT ${day} AS day, ${values}, credits FROM usage_events WHERE org_id = $1 AND ${near}) e
+      WHERE day >= $2::date AND day <= $3::date
+      GROUP BY ${ordered} ORDER BY ${ordered}`;
+  }
+  const period = 'org_id = $1 AND day >= $2::date AND day <= $3::date';
+  const final = (rows) => `SELECT to_char(day, 'YYYY-MM-DD') AS date, ${aliases.join(', ')},
+      sum(credits)::text AS credits, sum(request_count) AS request_count
+    FROM (${rows}) s GROUP BY ${ordered} HAVING sum(request_count) > 0 ORDER BY ${ordered}`;
+  if (!metadata) {
+    return final(`SELECT day, ${groups}, credits, request_count FROM usage_daily WHERE ${period}`);
+  }
+  const position = dimensions.indexOf('metadata');
+  const others = aliases.filter((_, i) => i !== position);
+  const otherColumns = dimensions
+    .filter((d) => d !== 'metadata')
+    .map((d, i) => `${DIMENSION[d]} AS ${others[i]}`);
+  const keys = ['day', ...others].join(', ');
+  const unknownColumns = aliases
+    .map((a, i) => (i === position ? `'unknown' AS ${a}` : `t.${a}`))
+    .join(', ');
+  return `WITH carried AS (
+      SELECT day, ${groups}, credits, request_count FROM usage_daily_metadata WHERE ${period} AND meta_key = $4
+    ), total AS (
+      SELECT ${['day', ...otherColumns].join(', ')}, sum(credits) AS credits, sum(request_count) AS request_count
+      FROM usage_daily WHERE ${period} GROUP BY ${keys}
+    ), carried_total AS (
+      SELECT ${keys}, sum(credits) AS credits, sum(request_count) AS request_count FROM carried GROUP BY ${keys}
+    ), unknown AS (
+      SELECT t.day, ${unknownColumns}, t.credits - coalesce(c.credits, 0) AS credits,
+             t.request_count - coalesce(c.request_count, 0) AS request_count
+      FROM total t LEFT JOIN carried_total c USING (${keys})
+    )
+    ${final('SELECT * FROM carried UNION ALL SELECT * FROM unknown')}`;
+}
+
+/** One dimension of UTC days from the narrow or the daily rollups (the original statements). */
+function singleDimensionSql(variant, groupBy) {
   if (variant === 'narrow') {
     if (groupBy !== 'metadata') {
       return `${FINAL} FROM (SELECT day, value AS grp, credits, request_count FROM usage_daily_dimension
@@ -272,9 +341,5 @@ export function pgExportSql(variant, groupBy) {
       )
       ${FINAL} FROM (SELECT * FROM carried UNION ALL SELECT * FROM unknown) s ${FINAL_GROUP}`;
   }
-  const grp = groupBy === 'metadata' ? `coalesce(metadata->>$4, 'unknown')` : DIMENSION[groupBy];
-  return `SELECT to_char(day, 'YYYY-MM-DD') AS date, ${grp} AS grp, sum(credits)::text AS credits,
-         count(*) AS request_count
-    FROM usage_events WHERE org_id = $1 AND day >= $2::date AND day <= $3::date
-    GROUP BY day, grp ORDER BY day, grp`;
+  return null;
 }

@@ -5,6 +5,21 @@ import { GROUP_BYS, WINDOWS } from './options.mjs';
 
 const addDays = (day, n) => new Date(Date.parse(day) + n * 86_400_000).toISOString().slice(0, 10);
 
+/**
+ * Besides one dimension in UTC: local days (quarter-hour rollups) in a zone with DST and in
+ * one with a :30 offset, and two dimensions at once.
+ */
+const EXTRA = [
+  { dimensions: ['product'], timeZone: 'America/New_York' },
+  { dimensions: ['metadata'], timeZone: 'Asia/Kolkata' },
+  { dimensions: ['product', 'file_type'], timeZone: 'UTC' },
+  { dimensions: ['metadata', 'product'], timeZone: 'UTC' },
+];
+
+/** The row label of a question: its dimensions, and its zone when not UTC. */
+const labelOf = ({ dimensions, timeZone }) =>
+  dimensions.join(',') + (timeZone === 'UTC' ? '' : ` in ${timeZone}`);
+
 export function scenarios(dataset) {
   const bySize = Object.entries(dataset.orgSizes).sort((a, b) => b[1] - a[1]);
   const typical = bySize[Math.floor(bySize.length / 2)];
@@ -15,14 +30,19 @@ export function scenarios(dataset) {
   const list = [];
   for (const org of orgs) {
     for (const window of WINDOWS) {
-      for (const groupBy of GROUP_BYS) {
+      const questions = [
+        ...GROUP_BYS.map((groupBy) => ({ dimensions: [groupBy], timeZone: 'UTC' })),
+        ...EXTRA,
+      ];
+      for (const question of questions) {
         list.push({
           ...org,
-          groupBy,
+          ...question,
+          groupBy: labelOf(question),
           window,
           startDate: addDays(dataset.endDay, -(window - 1)),
           endDate: dataset.endDay,
-          metadataKey: groupBy === 'metadata' ? 'team' : null,
+          metadataKey: question.dimensions.includes('metadata') ? 'team' : null,
         });
       }
     }
@@ -36,8 +56,9 @@ function searchOf(s, extra = {}) {
     orgId: s.orgId,
     startDate: s.startDate,
     endDate: s.endDate,
-    groupBy: s.groupBy,
+    groupBy: s.dimensions.join(','),
   });
+  if (s.timeZone !== 'UTC') search.set('timeZone', s.timeZone);
   if (s.metadataKey) search.set('metadataKey', s.metadataKey);
   return search;
 }
@@ -48,10 +69,11 @@ export const exportPath = (s) => `/api/v1/usage/export?${searchOf(s)}`;
 /** pg-http.mjs's URL path for a scenario on a PostgreSQL variant. */
 export const pgHttpPath = (variant, s) => `/?${searchOf(s, { variant })}`;
 
-/** The parameters of pgExportSql for a scenario. */
+/** The parameters of pgExportSql for a scenario: org, period, metadata key, time zone. */
 export function pgParams(s) {
   const params = [s.orgId, s.startDate, s.endDate];
-  if (s.groupBy === 'metadata') params.push(s.metadataKey);
+  if (s.metadataKey) params.push(s.metadataKey);
+  if (s.timeZone !== 'UTC') params.push(s.timeZone);
   return params;
 }
 
@@ -69,5 +91,8 @@ const canonicalCredits = (text) => {
 };
 export const canonical = (rows) =>
   rows
-    .map((r) => `${r.date}|${r.group}|${canonicalCredits(r.credits)}|${Number(r.requestCount)}`)
+    .map(
+      (r) =>
+        `${r.date}|${r.group}|${r.subgroup ?? ''}|${canonicalCredits(r.credits)}|${Number(r.requestCount)}`,
+    )
     .join('\n');

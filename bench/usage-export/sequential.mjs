@@ -79,14 +79,17 @@ export async function measureSideBySide(docprocHttp, pgHttp, accountKey, s) {
   };
 }
 
+/** PostgreSQL's variant without HTTP; null when the variant cannot answer the question. */
 export async function measurePostgres(client, variant, s) {
-  const sql = pgExportSql(variant, s.groupBy);
+  const sql = pgExportSql(variant, s);
+  if (sql === null) return null;
   const query = () =>
     client.query({ name: `${variant}-${s.groupBy}`, text: sql, values: pgParams(s) });
   const first = await query();
   const rows = first.rows.map((r) => ({
     date: r.date,
     group: r.grp,
+    ...(r.grp2 === undefined ? {} : { subgroup: r.grp2 }),
     credits: r.credits,
     requestCount: r.request_count,
   }));
