@@ -1,0 +1,93 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseUsageExportQuery } from './usage-export.query.js';
+import { offsetSegments, parseTimeZone } from './time-zone.js';
+
+const errorOf = (work: () => unknown): unknown => {
+  try {
+    work();
+    return null;
+  } catch (error) {
+    return (error as { response: { error: unknown } }).response.error;
+  }
+};
+
+describe('time zones of the export', () => {
+  it('finds the offset changes of a period to the second', () => {
+    expect(offsetSegments('America/New_York', '2026-01-01', '2026-12-31')).toEqual({
+      transitions: [
+        Date.parse('2026-03-08T07:00:00Z') / 1000,
+        Date.parse('2026-11-01T06:00:00Z') / 1000,
+      ],
+      offsets: [-5 * 3600, -4 * 3600, -5 * 3600],
+    });
+    expect(offsetSegments('Europe/Berlin', '2026-10-20', '2026-10-30')).toEqual({
+      transitions: [Date.parse('2026-10-25T01:00:00Z') / 1000],
+      offsets: [2 * 3600, 3600],
+    });
+    expect(offsetSegments('Asia/Kolkata', '2025-12-01', '2026-02-01')).toEqual({
+      transitions: [],
+      offsets: [19_800],
+    });
+    // Southern hemisphere, across the new year: DST at both ends.
+    expect(offsetSegments('Australia/Adelaide', '2025-12-01', '2026-12-01').offsets).toEqual([
+      37_800, 34_200, 37_800,
+    ]);
+  });
+
+  it('names zones as the IANA database does, whatever their case, and refuses unknown ones', () => {
+    expect(parseTimeZone('europe/berlin')).toBe('Europe/Berlin');
+    expect(parseTimeZone('utc')).toBe('UTC');
+    expect(parseTimeZone('Asia/Kolkata')).toBe('Asia/Kolkata');
+    for (const name of ['Mars/Base', 'UTC+5', '', '\ud800']) {
+      expect(errorOf(() => parseTimeZone(name))).toEqual(
+        expect.objectContaining({ code: 'INVALID_TIME_ZONE', parameter: 'timeZone' }),
+      );
+    }
+  });
+
+  it('refuses a period in which the zone keeps a local mean time (not whole quarter hours)', () => {
+    expect(
+      errorOf(() =>
+        parseUsageExportQuery({
+          startDate: '1970-01-01',
+          endDate: '1970-12-31',
+          timeZone: 'Africa/Monrovia',
+        }),
+      ),
+    ).toEqual(expect.objectContaining({ code: 'TIME_ZONE_NOT_SUPPORTED', parameter: 'timeZone' }));
+    expect(
+      parseUsageExportQuery({
+        startDate: '2026-01-01',
+        endDate: '2026-12-31',
+        timeZone: 'Pacific/Chatham',
+      }).timeZone,
+    ).toBe('Pacific/Chatham');
+  });
+
+  it('defaults the period to the last 30 local days', () => {
+    const lateEvening = new Date('2026-11-26T03:00:00Z');
+    expect(parseUsageExportQuery({ timeZone: 'America/New_York' }, lateEvening)).toEqual(
+      expect.objectContaining({ startDate: '2026-10-26', endDate: '2026-11-25' }),
+    );
+    expect(parseUsageExportQuery({}, lateEvening)).toEqual(
+      expect.objectContaining({ startDate: '2026-10-27', endDate: '2026-11-26' }),
+    );
+  });
+});
+
+describe('two grouping dimensions', () => {
+  it('reads them repeated or as a comma list, in order', () => {
+    for (const groupBy of [['feature', 'metadata'], 'feature,metadata', ['feature', ' metadata']]) {
+      expect(parseUsageExportQuery({ groupBy, metadataKey: 'team' })).toEqual(
+        expect.objectContaining({ groupBy: 'feature', secondGroupBy: 'metadata' }),
+      );
+    }
+    expect(parseUsageExportQuery({ groupBy: 'api_key' }).secondGroupBy).toBeNull();
+  });
+
+  it('needs metadataKey when metadata is the second dimension', () => {
+    expect(errorOf(() => parseUsageExportQuery({ groupBy: 'product,metadata' }))).toEqual(
+      expect.objectContaining({ code: 'METADATA_KEY_REQUIRED' }),
+    );
+  });
+});
