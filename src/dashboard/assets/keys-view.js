@@ -188,7 +188,7 @@ export function KeysView({ org, session }) {
     <${KeySection}
       id="processing-keys"
       title=${`Processing keys of ${org.name}`}
-      intro="Processing keys authenticate document requests (classify, parse, extract, split) and are billed to this organization."
+      intro="Processing keys authenticate document requests (classify, parse, extract, split, edit) and are billed to this organization."
       listPath=${orgPath}
       createPath=${orgPath}
       createBody=${(name) => (name ? { name } : {})}

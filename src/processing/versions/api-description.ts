@@ -27,7 +27,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     .setOpenAPIVersion('3.1.0')
     .setTitle('docproc')
     .setDescription(
-      'Document-processing API (classify, parse, extract, split; sync or as jobs with ' +
+      'Document-processing API (classify, parse, extract, split, edit; sync or as jobs with ' +
         'webhooks) and the account dashboard API (keys, usage export). Errors other than ' +
         '422 have the body `{"error":{"code","message",...}}`.',
     )

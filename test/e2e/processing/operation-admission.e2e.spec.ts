@@ -5,11 +5,11 @@ import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 /**
- * Parse, extract and split share classification's job plumbing, admission cap included:
+ * Parse, extract, split and edit share classification's job plumbing, admission cap included:
  * the spec caps "sync/parse requests", so sync requests of every operation and async parse
  * requests are refused with 503 QUEUE_FULL when the cpu queue is at the cap, with no job.
  */
-describe('queue admission cap on parse, extract and split', () => {
+describe('queue admission cap on parse, extract, split and edit', () => {
   let t: TestApp;
   let files: FileServer;
 
@@ -47,6 +47,7 @@ describe('queue admission cap on parse, extract and split', () => {
         input: doc,
         split_description: [{ name: 'invoice', description: 'an invoice' }],
       }),
+      await api.post('/edit', { document_url: doc, edit_instructions: 'name: Ada' }),
     ];
     for (const res of refused) {
       expect({ status: res.status, code: res.body.error?.code }).toEqual({
@@ -59,8 +60,15 @@ describe('queue admission cap on parse, extract and split', () => {
 
     const accepted = await api.post('/extract_async', { input: doc, instructions: { schema } });
     expect(accepted.status).toBe(200);
+    // Async edits are not gated either; a text file has no form, which the job says.
+    const edit = await api.post('/edit_async', { document_url: doc, edit_instructions: 'x' });
+    expect(edit.status).toBe(200);
     slow.release();
     expect((await running).status).toBe(200);
     expect((await waitForJob(api, accepted.body.job_id)).status).toBe('Completed');
+    expect(await waitForJob(api, edit.body.job_id)).toMatchObject({
+      status: 'Failed',
+      reason: expect.stringContaining('PDF and DOCX'),
+    });
   });
 });
