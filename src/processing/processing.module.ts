@@ -50,6 +50,10 @@ import { ProcessingMetrics } from './processing.metrics.js';
 import { DocumentOperationsController } from './document-operations/document-operations.controller.js';
 import { EditController } from './document-operations/edit.controller.js';
 import { OperationJobsService } from './document-operations/operation-jobs.service.js';
+import { PipelineJobsService } from './pipelines/pipeline-jobs.service.js';
+import { PipelineRunController, PipelinesController } from './pipelines/pipelines.controller.js';
+import { PipelinesRepository } from './pipelines/pipelines.repository.js';
+import { PipelinesService } from './pipelines/pipelines.service.js';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { UsageModule } from '../usage/usage.module.js';
 import { QueueOperationsModule } from './queue/redis/redis-queue.module.js';
@@ -73,6 +77,8 @@ const PROCESSING_ROUTES =
     ConfigureWebhookController,
     DocumentOperationsController,
     EditController,
+    PipelinesController,
+    PipelineRunController,
   ],
   providers: [
     // Rollout routing between the database queue and the new (BullMQ) queue.
@@ -93,6 +99,9 @@ const PROCESSING_ROUTES =
     JobResults,
     ClassifyJobsService,
     OperationJobsService,
+    PipelinesRepository,
+    PipelinesService,
+    PipelineJobsService,
     InputResolver,
     InputDocuments,
     ParsedInputs,

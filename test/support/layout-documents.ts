@@ -121,3 +121,40 @@ export async function makeLayoutPdf(
   });
   return { bytes: Buffer.from(await pdf.save()), lines };
 }
+
+/** An invoice followed by `pages - 1` pages of terms: reading it costs per page. */
+export function invoiceWithTerms(pages: number): LayoutPageSpec[] {
+  const terms: LayoutPageSpec = {
+    elements: [
+      { heading: 'Terms and conditions' },
+      {
+        paragraph:
+          'Payment is due within thirty days of the invoice date. Late payments bear interest ' +
+          'at the statutory rate. Goods remain our property until paid in full. '.repeat(6),
+      },
+      { list: ['Returns within 14 days', 'Warranty of two years', 'Delivery at cost'] },
+    ],
+  };
+  return [
+    {
+      elements: [
+        { title: 'Invoice' },
+        {
+          keyValues: [
+            ['Invoice Number', 'INV-2026-0042'],
+            ['Invoice Date', 'March 5, 2026'],
+            ['Total Due', '1,240.50'],
+          ],
+        },
+        {
+          table: [
+            ['Description', 'Qty', 'Amount'],
+            ['Widget', '2', '40.00'],
+            ['Gadget', '1', '1,200.50'],
+          ],
+        },
+      ],
+    },
+    ...Array.from({ length: pages - 1 }, () => terms),
+  ];
+}

@@ -5,10 +5,11 @@ import { runEdit } from '../edit/edit.runner.js';
 import { runExtract } from '../extract/extract.runner.js';
 import { runParse } from '../parse/parse.runner.js';
 import { enforceLimit } from '../readers/document-limits.js';
+import { runPipeline } from '../pipeline/pipeline.runner.js';
 import { runSplit } from '../split/split.runner.js';
-import type { OperationOutcome, OperationTask } from './operation.task.js';
+import type { OperationOutcome, OperationTask, PipelineOutcome } from './operation.task.js';
 
-function run(task: OperationTask): Promise<OperationOutcome> {
+function run(task: OperationTask): Promise<OperationOutcome | PipelineOutcome> {
   switch (task.kind) {
     case 'parse':
       return runParse(task.documents, task.request, task.versions, task.maxPages, task.parsed);
@@ -18,6 +19,8 @@ function run(task: OperationTask): Promise<OperationOutcome> {
       return runSplit(task.documents, task.request, task.versions, task.maxPages, task.parsed);
     case 'edit':
       return runEdit(task.documents, task.request, task.versions, task.maxPages);
+    case 'pipeline':
+      return runPipeline(task);
   }
 }
 
@@ -26,7 +29,9 @@ function run(task: OperationTask): Promise<OperationOutcome> {
  * it was made: what passes is copied into the API process, which holds it several times
  * over (the message, the object, its JSON) while it stores it.
  */
-export async function runOperationTask(task: OperationTask): Promise<OperationOutcome> {
+export async function runOperationTask(
+  task: OperationTask,
+): Promise<OperationOutcome | PipelineOutcome> {
   const outcome = await run(task);
   const bytes = Buffer.byteLength(JSON.stringify(outcome.result));
   enforceLimit(

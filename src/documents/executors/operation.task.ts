@@ -3,6 +3,7 @@ import type { ParsedDocument } from '../parse/parsed-layout.js';
 import type { EditOutcome, EditRequest } from '../edit/edit.runner.js';
 import type { ExtractOutcome, ExtractRequest } from '../extract/extract.runner.js';
 import type { ParseOutcome, ParseRequest } from '../parse/parse.runner.js';
+import type { PipelineOutcome, PipelineTask } from '../pipeline/pipeline.runner.js';
 import type { SplitOutcome, SplitRequest } from '../split/split.runner.js';
 import type { ResolvedVersion } from '../versions/model-version.types.js';
 
@@ -10,7 +11,7 @@ import type { ResolvedVersion } from '../versions/model-version.types.js';
  * One parse/extract/split job's work as plain data, so it crosses into a worker thread:
  * the documents, the request, and the versions resolved when the request was accepted.
  */
-export type OperationTask =
+export type DocumentOperationTask =
   | {
       kind: 'parse';
       documents: DocumentSource[];
@@ -43,13 +44,17 @@ export type OperationTask =
       maxPages?: number;
     };
 
-export type OperationOutcome = ParseOutcome | ExtractOutcome | SplitOutcome | EditOutcome;
+/** What the operation executors run: one operation, or a stored pipeline of them. */
+export type OperationTask = DocumentOperationTask | PipelineTask;
 
-export type OperationKind = OperationTask['kind'];
+export type OperationOutcome = ParseOutcome | ExtractOutcome | SplitOutcome | EditOutcome;
+export type { PipelineOutcome, PipelineTask };
+
+export type OperationKind = DocumentOperationTask['kind'];
 
 /** The request as stored with its job, plus the versions resolved at submission. */
 export type StoredOperationRequest = Record<string, unknown> & {
   input: unknown;
   __kind: OperationKind;
-  __versions: OperationTask['versions'];
+  __versions: DocumentOperationTask['versions'];
 };

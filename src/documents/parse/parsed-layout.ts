@@ -1,5 +1,5 @@
 import type { DocumentPage } from '../readers/document.types.js';
-import { selectPages, type PageRangeInput } from '../readers/page-range.js';
+import { DEFAULT_SELECTED_PAGES, selectPages, type PageRangeInput } from '../readers/page-range.js';
 import type { LayoutDocument } from './layout.types.js';
 import { pageText } from './layout.types.js';
 import type { ParseResult } from './parse.operation.js';
@@ -18,17 +18,24 @@ export interface ParsedDocument {
 
 /**
  * The page texts classification reads, from a parsed document: classification's own page
- * selection (first 5 by default, at most 10) over the pages the parse read.
+ * selection (at most 10) over the pages the parse read; without `page_range`, the first 5
+ * pages the parse read (pages 1-5 for a parse of the whole document, as on the original).
  */
 export function classificationPages(
   layout: LayoutDocument,
   pageRange: PageRangeInput,
 ): { fileType: LayoutDocument['fileType']; totalPages: number; pages: DocumentPage[] } {
-  const wanted =
-    layout.fileType === 'pdf' ? new Set(selectPages(pageRange, layout.totalPages)) : null;
-  const pages = layout.pages
-    .filter((page) => wanted === null || wanted.has(page.pageNumber))
-    .map((page) => ({ pageNumber: page.pageNumber, text: pageText(page), source: page.source }));
+  const chosen =
+    pageRange === null || pageRange === undefined
+      ? layout.pages.slice(0, layout.fileType === 'pdf' ? DEFAULT_SELECTED_PAGES : undefined)
+      : layout.fileType === 'pdf'
+        ? pagesIn(layout, new Set(selectPages(pageRange, layout.totalPages)))
+        : layout.pages;
+  const pages = chosen.map((page) => ({
+    pageNumber: page.pageNumber,
+    text: pageText(page),
+    source: page.source,
+  }));
   return { fileType: layout.fileType, totalPages: layout.totalPages, pages };
 }
 
@@ -69,4 +76,8 @@ export function layoutFromParseResult(
     totalPages,
     pages: [...pages.values()].sort((a, b) => a.pageNumber - b.pageNumber),
   };
+}
+
+function pagesIn(layout: LayoutDocument, numbers: ReadonlySet<number>): LayoutDocument['pages'] {
+  return layout.pages.filter((page) => numbers.has(page.pageNumber));
 }

@@ -34,7 +34,9 @@ import { OperationPool } from '../../documents/executors/operation.pool.js';
 import {
   type OperationKind,
   type OperationOutcome,
-  type OperationTask,
+  type DocumentOperationTask,
+  type PipelineOutcome,
+  type PipelineTask,
 } from '../../documents/executors/operation.task.js';
 
 export type { OperationKind } from '../../documents/executors/operation.task.js';
@@ -51,7 +53,8 @@ const JOB_TYPES: Record<OperationKind, JobType> = {
 /** The validated command of an operation job's stored request. */
 function operationCommandOf(job: JobRecord): OperationCommand {
   const command = jobCommandOf(job.request);
-  if (command.operation === 'classify') throw new Error(`job ${job.jobId} is not an operation`);
+  if (command.operation === 'classify' || command.operation === 'pipeline')
+    throw new Error(`job ${job.jobId} is not an operation`);
   return command;
 }
 
@@ -109,7 +112,7 @@ export class OperationJobsService
   private versionsFor(
     kind: OperationKind,
     body: Record<string, unknown>,
-  ): OperationTask['versions'] {
+  ): DocumentOperationTask['versions'] {
     switch (kind) {
       case 'parse':
         return resolveParseVersions(body, this.registry);
@@ -177,6 +180,11 @@ export class OperationJobsService
     signal?: AbortSignal,
   ): Promise<Record<string, unknown>> {
     return this.runner.runSync(this, principal, this.submission(kind, config, false), signal);
+  }
+
+  /** A stored pipeline's run, on the same executors as the operations it is made of. */
+  runPipeline(task: PipelineTask, signal?: AbortSignal): Promise<PipelineOutcome> {
+    return this.pool.runPipeline(task, signal);
   }
 
   // ---- JobPipeline --------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 import type { ParsedDocument } from '../../documents/parse/parsed-layout.js';
 import type {
   OperationKind,
-  OperationTask,
+  DocumentOperationTask,
+  PipelineTask,
   StoredOperationRequest,
 } from '../../documents/executors/operation.task.js';
 import {
@@ -10,12 +11,14 @@ import {
   SplitConfigDto,
 } from '../document-operations/operation-requests.dto.js';
 import { EditJobRequestDto } from '../document-operations/edit-requests.dto.js';
+import type { PipelinePlan } from '../pipelines/pipeline-plan.js';
+import { PipelineRunDto } from '../pipelines/pipeline-run.dto.js';
 import { ClassifyConfigDto } from '../requests/classify-config.dto.js';
 import { type Class, validateModel } from '../requests/request-validation.js';
 import { InvalidCommandError } from '../queue/queue-command.js';
 
-/** What a job runs: classify, or one of the document operations. */
-export type JobOperation = 'classify' | OperationKind;
+/** What a job runs: classify, one of the document operations, or a stored pipeline. */
+export type JobOperation = 'classify' | OperationKind | 'pipeline';
 
 /**
  * A job's work as a validated command (one shape whichever way it arrives: an HTTP request
@@ -24,13 +27,17 @@ export type JobOperation = 'classify' | OperationKind;
  */
 export type JobCommand =
   | { operation: 'classify'; request: ClassifyConfigDto }
-  | { operation: 'parse'; request: ParseConfigDto; versions: OperationTask['versions'] }
-  | { operation: 'extract'; request: ExtractConfigDto; versions: OperationTask['versions'] }
-  | { operation: 'split'; request: SplitConfigDto; versions: OperationTask['versions'] }
-  | { operation: 'edit'; request: EditJobRequestDto; versions: OperationTask['versions'] };
+  | { operation: 'parse'; request: ParseConfigDto; versions: DocumentOperationTask['versions'] }
+  | { operation: 'extract'; request: ExtractConfigDto; versions: DocumentOperationTask['versions'] }
+  | { operation: 'split'; request: SplitConfigDto; versions: DocumentOperationTask['versions'] }
+  | { operation: 'edit'; request: EditJobRequestDto; versions: DocumentOperationTask['versions'] }
+  | { operation: 'pipeline'; request: PipelineRunDto; versions: PipelinePlan };
 
 /** The command of a parse, extract, split or edit job. */
-export type OperationCommand = Exclude<JobCommand, { operation: 'classify' }>;
+export type OperationCommand = Exclude<JobCommand, { operation: 'classify' | 'pipeline' }>;
+
+/** The command of a pipeline job: the run's body and the plan it was accepted with. */
+export type PipelineCommand = Extract<JobCommand, { operation: 'pipeline' }>;
 
 const REQUEST_DTOS: Record<JobOperation, Class<object>> = {
   classify: ClassifyConfigDto,
@@ -38,29 +45,44 @@ const REQUEST_DTOS: Record<JobOperation, Class<object>> = {
   extract: ExtractConfigDto,
   split: SplitConfigDto,
   edit: EditJobRequestDto,
+  pipeline: PipelineRunDto,
 };
 
 /** Keys a stored operation request carries beside the request body (see OperationJobsService). */
 const KIND_KEY = '__kind';
 const VERSIONS_KEY = '__versions';
 
-function isOperationKind(value: unknown): value is OperationKind {
-  return value === 'parse' || value === 'extract' || value === 'split' || value === 'edit';
+function isStoredKind(value: unknown): value is OperationKind | 'pipeline' {
+  return (
+    value === 'parse' ||
+    value === 'extract' ||
+    value === 'split' ||
+    value === 'edit' ||
+    value === 'pipeline'
+  );
 }
 
 /** The operation of a stored request: an operation request names its kind, classify does not. */
 export function operationOfRequest(stored: Record<string, unknown>): JobOperation {
   const kind = stored[KIND_KEY];
-  return isOperationKind(kind) ? kind : 'classify';
+  return isStoredKind(kind) ? kind : 'classify';
 }
 
 /** A document operation's request as stored with its job: the body plus its resolved versions. */
 export function storedOperationRequest(
   kind: OperationKind,
   body: Record<string, unknown>,
-  versions: OperationTask['versions'],
+  versions: DocumentOperationTask['versions'],
 ): StoredOperationRequest {
   return { ...body, input: body.input, [KIND_KEY]: kind, [VERSIONS_KEY]: versions };
+}
+
+/** A pipeline run's request as stored with its job: the body plus the plan it runs. */
+export function storedPipelineRequest(
+  body: Record<string, unknown>,
+  plan: PipelinePlan,
+): Record<string, unknown> & { input: unknown } {
+  return { ...body, input: body.input, [KIND_KEY]: 'pipeline', [VERSIONS_KEY]: plan };
 }
 
 /** Validated commands by stored request object: the pipeline reads one several times a job. */
@@ -93,7 +115,7 @@ export function jobCommandOf(stored: Record<string, unknown>): JobCommand {
     }
     // The versions were resolved by the registry at submission; their shape is the
     // registry's own output, stored as written.
-    const resolved = versions as OperationTask['versions'];
+    const resolved = versions as DocumentOperationTask['versions'];
     command = { operation, request: instance, versions: resolved } as JobCommand;
   }
   parsed.set(stored, command);
@@ -118,7 +140,7 @@ export function classifyCommandOf(stored: Record<string, unknown>): ClassifyConf
 export function operationTaskFor(
   command: OperationCommand,
   documents: { bytes: Uint8Array; fileName: string; parsed?: ParsedDocument }[],
-): OperationTask {
+): DocumentOperationTask {
   // A jobid:// input is alone (InputResolver): its parsed document replaces reading.
   const parsed = documents.find((d) => d.parsed)?.parsed;
   // The executor's request types describe the fields it reads; each DTO carries them
@@ -129,5 +151,21 @@ export function operationTaskFor(
     ...(parsed && { parsed }),
     request: command.request,
     versions: command.versions,
-  } as OperationTask;
+  } as DocumentOperationTask;
+}
+
+/** The pipeline task of a pipeline command and its documents (database-queue and Redis workers). */
+export function pipelineTaskFor(
+  command: PipelineCommand,
+  documents: { bytes: Uint8Array; fileName: string; parsed?: ParsedDocument }[],
+): PipelineTask {
+  // A jobid:// input is alone (InputResolver): its parsed document replaces reading.
+  const parsed = documents.find((d) => d.parsed)?.parsed;
+  return {
+    kind: 'pipeline',
+    documents: parsed ? [] : documents.map((d) => ({ bytes: d.bytes, name: d.fileName })),
+    ...(parsed && { parsed }),
+    parse: command.versions.parse,
+    steps: command.versions.steps,
+  };
 }

@@ -53,14 +53,14 @@ export class JobOutcomeRecorder {
         return [];
       }
       const billing = pipeline.billing(job, outcome);
-      const credits = await this.outbox.credits(
-        tx,
-        billing.product,
-        billing.feature,
-        billing.pages,
-      );
+      const charged = billing.charges
+        ? await this.outbox.creditsOfCharges(tx, billing.product, billing.charges)
+        : undefined;
+      const credits =
+        charged?.total ??
+        (await this.outbox.credits(tx, billing.product, billing.feature, billing.pages));
       const duration = (Date.now() - job.createdAt.getTime()) / 1000;
-      const result = pipeline.result(job, outcome, credits, duration);
+      const result = pipeline.result(job, outcome, credits, duration, charged?.each);
       const stored = await this.results.save(jobId, result);
       const document = pipeline.document?.(job, outcome);
       const documentKey = document ? (await this.results.saveDocument(jobId, document)).key : null;

@@ -27,6 +27,11 @@ export interface Billing {
   /** Pages in the input documents. */
   totalPages: number;
   fileType: string;
+  /**
+   * A job made of several billed steps (a pipeline): each step's feature and pages, priced
+   * one by one under `product`; the credits are their sum. Absent: `feature` x `pages`.
+   */
+  charges?: { feature: string; pages: number }[];
 }
 
 /**
@@ -46,12 +51,16 @@ export interface JobPipeline<Outcome> {
    */
   run(job: JobRecord, documents: InputDocument[], signal?: AbortSignal): Promise<Outcome>;
   billing(job: JobRecord, outcome: Outcome): Billing;
-  /** The stored result (the body of a sync response and of `GET /job`'s `result`). */
+  /**
+   * The stored result (the body of a sync response and of `GET /job`'s `result`);
+   * `charged`: the credits of each of `billing.charges`, in order, when it has them.
+   */
   result(
     job: JobRecord,
     outcome: Outcome,
     credits: string,
     durationSeconds: number,
+    charged?: string[],
   ): Record<string, unknown>;
   /**
    * A document the job made (edit's filled form), stored as a file beside the result and

@@ -50,7 +50,7 @@ export class JobBody {
   })
   result!: unknown;
 
-  @ApiProperty({ enum: ['Classify', 'Parse', 'Extract', 'Split', 'Edit'] })
+  @ApiProperty({ enum: ['Classify', 'Parse', 'Extract', 'Split', 'Edit', 'Pipeline'] })
   type!: string;
 
   @ApiProperty({ format: 'date-time' })
@@ -74,7 +74,7 @@ export class JobListItemBody {
   @ApiProperty({ enum: ['Pending', 'Idle', 'InProgress', 'Completed', 'Failed', 'Cancelled'] })
   status!: string;
 
-  @ApiProperty({ enum: ['Classify', 'Parse', 'Extract', 'Split', 'Edit'] })
+  @ApiProperty({ enum: ['Classify', 'Parse', 'Extract', 'Split', 'Edit', 'Pipeline'] })
   type!: string;
 
   @ApiProperty({ format: 'date-time' })

@@ -12,7 +12,7 @@ import {
 
 /** Internal job states; the API shows Pending (queued, running), Completed and Failed. */
 export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
-export type JobType = 'Classify' | 'Parse' | 'Extract' | 'Split' | 'Edit';
+export type JobType = 'Classify' | 'Parse' | 'Extract' | 'Split' | 'Edit' | 'Pipeline';
 export type ApiJobStatus = 'Pending' | 'Completed' | 'Failed' | 'Idle';
 
 export interface JobRecord {

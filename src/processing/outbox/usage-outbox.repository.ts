@@ -17,6 +17,36 @@ export class UsageOutboxRepository {
     return rows[0].credits;
   }
 
+  /**
+   * Several charges under one product: each one's credits and their sum, as exact decimal
+   * strings (the sum is computed in DECIMAL, so it equals the parts to the last digit).
+   */
+  async creditsOfCharges(
+    tx: Transaction,
+    product: string,
+    charges: readonly { feature: string; pages: number }[],
+  ): Promise<{ total: string; each: string[] }> {
+    const rows = await tx.all<{ credits: string | null; total: string | null }>(
+      `SELECT CAST(CAST(p.credits_per_page * c.pages AS DECIMAL(18, 6)) AS VARCHAR) AS credits,
+              CAST(CAST(SUM(p.credits_per_page * c.pages) OVER () AS DECIMAL(18, 6)) AS VARCHAR) AS total
+       FROM (SELECT unnest(CAST($2 AS VARCHAR[])) AS feature,
+                    unnest(CAST($3 AS BIGINT[])) AS pages,
+                    unnest(CAST($4 AS INTEGER[])) AS position) AS c
+       LEFT JOIN price_table AS p ON p.product = $1 AND p.feature = c.feature
+       ORDER BY c.position`,
+      [
+        product,
+        JSON.stringify(charges.map((c) => c.feature)),
+        JSON.stringify(charges.map((c) => c.pages)),
+        JSON.stringify(charges.map((_, position) => position)),
+      ],
+    );
+    if (rows.length !== charges.length || rows.some((row) => row.credits === null)) {
+      throw new Error(`no price for one of ${product}/${charges.map((c) => c.feature).join(',')}`);
+    }
+    return { total: rows[0]?.total ?? '0.000000', each: rows.map((row) => row.credits!) };
+  }
+
   async insert(tx: Transaction, event: UsageCloudEvent): Promise<void> {
     await tx.run(
       `INSERT INTO usage_outbox (event_id, job_id, org_id, event, created_at) VALUES ($1, $2, $3, $4, now())`,

@@ -24,5 +24,8 @@ export function isDeepWork(type: JobType, request: Record<string, unknown>): boo
     case 'Parse':
     case 'Edit':
       return false;
+    case 'Pipeline':
+      // Its steps' deep variants are in its stored plan; the run as a whole is cpu work.
+      return false;
   }
 }

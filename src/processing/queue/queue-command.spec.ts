@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { OperationTask } from '../../documents/executors/operation.task.js';
+import type { DocumentOperationTask } from '../../documents/executors/operation.task.js';
 import { jobCommandOf, storedOperationRequest } from '../jobs/job-command.js';
 import {
   DeliverWebhookCommand,
@@ -55,7 +55,7 @@ describe('jobCommandOf', () => {
   it('separates an operation request from its resolved versions', () => {
     const versions = {
       layout: { name: 'layout', version: '1' },
-    } as unknown as OperationTask['versions'];
+    } as unknown as DocumentOperationTask['versions'];
     const stored = storedOperationRequest(
       'parse',
       { input: 'https://example.com/a.pdf' },

@@ -6,6 +6,7 @@ import { legacyWorkersEnabled } from '../../config/operations.config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
 import { CLASSIFY_TASK } from '../classify-jobs/classify-jobs.service.js';
 import { OPERATION_TASK } from '../document-operations/operation-jobs.service.js';
+import { PIPELINE_TASK } from '../pipelines/pipeline-jobs.service.js';
 import { InputResolver } from '../inputs/input-resolver.service.js';
 import { jobCommandOf, operationOfRequest } from '../jobs/job-command.js';
 import { JobsRepository } from '../jobs/jobs.repository.js';
@@ -28,9 +29,10 @@ import { RolloutService } from './rollout.service.js';
 const REMOTE_KINDS: ReadonlyMap<string, CommandType<RunJobCommand>> = new Map([
   [CLASSIFY_TASK, commandType(CLASSIFY_TASK, RunJobCommand)],
   [OPERATION_TASK, commandType(OPERATION_TASK, RunJobCommand)],
+  [PIPELINE_TASK, commandType(PIPELINE_TASK, RunJobCommand)],
 ]);
 
-const OPERATIONS: readonly string[] = ['classify', 'parse', 'extract', 'split', 'edit'];
+const OPERATIONS: readonly string[] = ['classify', 'parse', 'extract', 'split', 'edit', 'pipeline'];
 
 /**
  * The processing plane's QueuePort during the migration: one strategy choosing, per

@@ -194,7 +194,7 @@ export function pageSelectionSchema(maxPages?: number): JsonSchema {
   };
 }
 
-const pageRange: Checker = checker(pageSelectionSchema(MAX_SELECTED_PAGES), (v) => {
+export const pageRange: Checker = checker(pageSelectionSchema(MAX_SELECTED_PAGES), (v) => {
   let result: CheckResult;
   if (v === null) return ok(null);
   if (Array.isArray(v)) {

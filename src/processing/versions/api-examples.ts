@@ -37,6 +37,20 @@ const EDIT = {
   edit_instructions: "name: Ada Lovelace, start date 1 March 2027, tick 'married'",
   edit_options: { flatten: false, enable_overflow_pages: true },
 };
+const PIPELINE = {
+  name: 'invoices by kind',
+  description: 'Classify, then extract the fields of the kind found',
+  parse: { settings: { page_range: { start: 1, end: 5 } } },
+  steps: [
+    {
+      classify: {
+        classification_schema: CLASSIFY.classification_schema,
+        extract_by_category: { invoice: { instructions: EXTRACT.instructions } },
+      },
+    },
+  ],
+};
+const PIPELINE_RUN = { input: UPLOADED, pipeline_id: 'pl_0b6f2f0e-2d1c-4c55-9a53-5c7f1d2e8a41' };
 
 /** A request body example per operation, by operationId and media type. */
 const EXAMPLES: Record<string, Record<string, unknown>> = {
@@ -62,6 +76,9 @@ const EXAMPLES: Record<string, Record<string, unknown>> = {
       },
     },
   },
+  createPipeline: { 'application/json': PIPELINE },
+  pipeline: { 'application/json': PIPELINE_RUN },
+  pipelineAsync: { 'application/json': { ...PIPELINE_RUN, async: ASYNC } },
   createWebhookEndpoint: {
     'application/json': { url: 'https://hooks.example.com/docproc', description: 'Jobs done' },
   },

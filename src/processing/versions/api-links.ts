@@ -105,6 +105,26 @@ const LINKS: Record<string, { status: string; links: Record<string, Link> }> = {
       },
     },
   },
+  createPipeline: {
+    status: '201',
+    links: {
+      GetPipeline: {
+        to: 'getPipeline',
+        parameters: { pipeline_id: '$response.body#/pipeline_id' },
+        description: 'Read the pipeline just stored',
+      },
+      RunPipeline: {
+        to: 'pipelineAsync',
+        requestBody: { pipeline_id: '$response.body#/pipeline_id' },
+        description: 'Run the pipeline just stored on a document',
+      },
+      DeletePipeline: {
+        to: 'deletePipeline',
+        parameters: { pipeline_id: '$response.body#/pipeline_id' },
+        description: 'Delete the pipeline just stored',
+      },
+    },
+  },
   upload: {
     status: '200',
     links: {
@@ -146,6 +166,7 @@ const ASYNC_SUBMISSIONS = [
   'extractAsync',
   'splitAsync',
   'editAsync',
+  'pipelineAsync',
 ];
 
 /**

@@ -9,7 +9,7 @@ import {
 import { blobRootOf, FileBlobStore } from '../../database/blob-store.js';
 import { InputDocuments } from '../inputs/input-documents.js';
 import { keepParsedDocument } from '../inputs/parsed-inputs.js';
-import { jobCommandOf, operationTaskFor } from '../jobs/job-command.js';
+import { jobCommandOf, operationTaskFor, pipelineTaskFor } from '../jobs/job-command.js';
 import { poolOptionsFrom } from '../../documents/executors/task.pool.js';
 import { OperationPool } from '../../documents/executors/operation.pool.js';
 import type { RemoteTask } from '../queue/redis/redis-queue.types.js';
@@ -50,7 +50,10 @@ export class RemoteTaskRunner implements OnApplicationShutdown {
     if (command.operation === 'classify') {
       return this.classifier.run(classificationInput(command.request, documents));
     }
-    const outcome = await this.operations.run(operationTaskFor(command, documents));
+    if (command.operation === 'pipeline') {
+      return this.operations.runPipeline(pipelineTaskFor(command, documents));
+    }
+    const outcome = await this.operations.runOperation(operationTaskFor(command, documents));
     return keepParsedDocument(this.blobs, task.jobId, outcome);
   }
 }

@@ -2,47 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Reducto, { toFile } from 'reductoai';
 import { ManualClock } from '../../../src/common/clock.js';
 import { keyOf } from '../../support/processing-client.js';
-import { makeLayoutPdf, type LayoutPageSpec } from '../../support/layout-documents.js';
+import { invoiceWithTerms, makeLayoutPdf } from '../../support/layout-documents.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 type Body = Record<string, unknown>;
-
-/** An invoice followed by `pages - 1` pages of terms: reading it costs per page. */
-function invoicePages(pages: number): LayoutPageSpec[] {
-  const terms: LayoutPageSpec = {
-    elements: [
-      { heading: 'Terms and conditions' },
-      {
-        paragraph:
-          'Payment is due within thirty days of the invoice date. Late payments bear interest ' +
-          'at the statutory rate. Goods remain our property until paid in full. '.repeat(6),
-      },
-      { list: ['Returns within 14 days', 'Warranty of two years', 'Delivery at cost'] },
-    ],
-  };
-  return [
-    {
-      elements: [
-        { title: 'Invoice' },
-        {
-          keyValues: [
-            ['Invoice Number', 'INV-2026-0042'],
-            ['Invoice Date', 'March 5, 2026'],
-            ['Total Due', '1,240.50'],
-          ],
-        },
-        {
-          table: [
-            ['Description', 'Qty', 'Amount'],
-            ['Widget', '2', '40.00'],
-            ['Gadget', '1', '1,200.50'],
-          ],
-        },
-      ],
-    },
-    ...Array.from({ length: pages - 1 }, () => terms),
-  ];
-}
 
 const schema = {
   type: 'object',
@@ -84,7 +47,7 @@ describe('jobid:// inputs reuse a completed parse job', () => {
       baseURL: t.baseUrl,
       maxRetries: 0,
     });
-    const pdf = await makeLayoutPdf(invoicePages(24));
+    const pdf = await makeLayoutPdf(invoiceWithTerms(24));
     fileId = (await sdk.upload({ file: await toFile(pdf.bytes, 'invoice.pdf'), extension: 'pdf' }))
       .file_id;
     parseJob = (await sdk.parse.run({ input: fileId })).job_id;

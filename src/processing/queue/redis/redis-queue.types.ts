@@ -25,7 +25,7 @@ export function revokedKey(prefix: string, bullJobId: string): string {
 export const REVOKED_TTL_SECONDS = 7 * 24 * 3600;
 
 /** What the new queue system runs: the rollout operations docproc implements. */
-export type RemoteOperation = 'classify' | 'parse' | 'extract' | 'split' | 'edit';
+export type RemoteOperation = 'classify' | 'parse' | 'extract' | 'split' | 'edit' | 'pipeline';
 
 /** One input of a remote task: a URL to fetch, or an uploaded blob on the shared DATA_DIR. */
 export type RemoteInput = InputSource;

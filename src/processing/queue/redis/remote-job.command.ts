@@ -23,6 +23,7 @@ export const REMOTE_OPERATIONS: readonly RemoteOperation[] = [
   'extract',
   'split',
   'edit',
+  'pipeline',
 ];
 
 const operation = checker({ enum: REMOTE_OPERATIONS }, (v) =>
@@ -98,4 +99,5 @@ export const REMOTE_JOB_COMMANDS: Record<RemoteOperation, CommandType<RemoteJobC
   extract: commandType('extract', RemoteJobCommand, upcast),
   split: commandType('split', RemoteJobCommand, upcast),
   edit: commandType('edit', RemoteJobCommand, upcast),
+  pipeline: commandType('pipeline', RemoteJobCommand, upcast),
 };

@@ -1,0 +1,155 @@
+import { IsIn } from 'class-validator';
+import {
+  ClassificationCategoryDto,
+  pageRange,
+  type PageSelection,
+} from '../requests/classify-config.dto.js';
+import {
+  ExtractSettingsDto,
+  InstructionsDto,
+  ParseOptionsDto,
+  SplitAlphaDto,
+  SplitCategoryDto,
+  SplitSettingsDto,
+} from '../document-operations/operation-requests.dto.js';
+import {
+  Check,
+  checker,
+  dict,
+  fail,
+  isPlainObject,
+  list,
+  model,
+  nonEmptyStr,
+  nullable,
+  prefix,
+  registerModel,
+  Required,
+  str,
+} from '../requests/request-validation.js';
+
+/**
+ * A stored pipeline (`POST /pipelines`): parse options, then steps that work on the parsed
+ * document, in order. Each step is one of extract, split or classify, with the fields of
+ * that operation's request (without `input`); classify may carry `extract_by_category`, the
+ * classify-then-extract branch: the extract of the category it chose.
+ */
+
+/** An extract step: the fields of an extract request that say what to extract. */
+export class ExtractStepDto {
+  @Required()
+  @Check(model(InstructionsDto))
+  instructions!: InstructionsDto;
+
+  @Check(model(ExtractSettingsDto), { optional: true })
+  settings?: ExtractSettingsDto;
+}
+
+export class SplitStepDto {
+  @Required()
+  @Check(list(model(SplitCategoryDto), { minItems: 1 }))
+  split_description!: SplitCategoryDto[];
+
+  @Check(str, { optional: true })
+  split_rules?: string;
+
+  @Check(model(SplitSettingsDto), { optional: true })
+  settings?: SplitSettingsDto;
+
+  /** Spec "Versioning": the deep split pin, at the step's top level as on a split request. */
+  @Check(model(SplitAlphaDto), { optional: true })
+  alpha?: SplitAlphaDto;
+}
+
+export class ClassifyStepDto {
+  @Required()
+  @Check(list(model(ClassificationCategoryDto), { minItems: 1 }))
+  classification_schema!: ClassificationCategoryDto[];
+
+  @IsIn(['default', 'accurate'])
+  model: 'default' | 'accurate' = 'default';
+
+  @Check(pageRange)
+  page_range: PageSelection = null;
+
+  @Check(nullable(str))
+  document_metadata: string | null = null;
+
+  @Check(dict(list(str)), { optional: true })
+  category_groups?: Record<string, string[]>;
+
+  /** The classify-then-extract branch: category label -> what to extract from such a document. */
+  @Check(dict(model(ExtractStepDto)), { optional: true })
+  extract_by_category?: Record<string, ExtractStepDto>;
+}
+
+export const STEP_KINDS = ['extract', 'split', 'classify'] as const;
+export type StepKind = (typeof STEP_KINDS)[number];
+
+/** One step: an object with exactly one of `extract`, `split`, `classify`. */
+export class PipelineStepDto {
+  @Check(model(ExtractStepDto), { optional: true })
+  extract?: ExtractStepDto;
+
+  @Check(model(SplitStepDto), { optional: true })
+  split?: SplitStepDto;
+
+  @Check(model(ClassifyStepDto), { optional: true })
+  classify?: ClassifyStepDto;
+}
+
+const MAX_STEPS = 8;
+
+const pipelineSteps = checker(
+  {
+    type: 'array',
+    minItems: 1,
+    maxItems: MAX_STEPS,
+    items: {
+      allOf: [
+        { $ref: `#/components/schemas/${registerModel(PipelineStepDto)}` },
+        { minProperties: 1, maxProperties: 1 },
+      ],
+    },
+  },
+  (v) => {
+    const checked = list(model(PipelineStepDto), { minItems: 1 })(v);
+    if (checked.issues.length > 0) return checked;
+    const steps = v as Record<string, unknown>[];
+    if (steps.length > MAX_STEPS) {
+      return fail('too_long', `List should have at most ${MAX_STEPS} items`, v, {
+        max_length: MAX_STEPS,
+      });
+    }
+    for (const [index, step] of steps.entries()) {
+      const kinds = isPlainObject(step) ? Object.keys(step) : [];
+      if (kinds.length !== 1) {
+        const has = kinds.length === 0 ? 'none' : kinds.join(', ');
+        const issue = fail(
+          'value_error',
+          `A step has exactly one of ${STEP_KINDS.join(', ')}; this one has ${has}`,
+          step,
+        );
+        return { issues: prefix([index], issue.issues) };
+      }
+    }
+    return checked;
+  },
+);
+
+export class CreatePipelineDto {
+  @Required()
+  @Check(nonEmptyStr)
+  name!: string;
+
+  @Check(nullable(str))
+  description: string | null = null;
+
+  /** Options of the parse every run starts with (those of a parse request's body). */
+  @Check(model(ParseOptionsDto), { optional: true })
+  parse?: ParseOptionsDto;
+
+  @Required()
+  @Check(pipelineSteps)
+  steps!: PipelineStepDto[];
+}

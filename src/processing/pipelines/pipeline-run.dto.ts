@@ -1,0 +1,29 @@
+import { OperationBaseDto } from '../document-operations/operation-requests.dto.js';
+import {
+  Check,
+  model,
+  nonEmptyStr,
+  nullable,
+  Required,
+  str,
+} from '../requests/request-validation.js';
+
+/** reductoai `PipelineSettings`: overrides of the pipeline's defaults for one run. */
+export class PipelineSettingsDto {
+  @Check(nullable(str), { optional: true })
+  document_password?: string | null;
+}
+
+/**
+ * The body of `/pipeline` and `/pipeline_async` (reductoai PipelineRunParams and
+ * PipelineRunJobParams): the document, the stored pipeline to run on it, and the queueing
+ * and async fields every operation has.
+ */
+export class PipelineRunDto extends OperationBaseDto {
+  @Required()
+  @Check(nonEmptyStr)
+  pipeline_id!: string;
+
+  @Check(model(PipelineSettingsDto), { optional: true })
+  settings?: PipelineSettingsDto;
+}

@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { ApiError } from '../../common/api-error.js';
+import { RequestValidationError } from '../../common/validation-error.js';
+import { VersionRegistry } from '../versions/version-registry.service.js';
+import type { CreatePipelineDto } from './pipeline-definition.dto.js';
+import { planPipeline, type PipelinePlan } from './pipeline-plan.js';
+import { type PipelineRecord, PipelinesRepository } from './pipelines.repository.js';
+
+type Body = Record<string, unknown>;
+
+/** The JSON of a pipeline definition, as stored and as answered. */
+function definitionOf(dto: CreatePipelineDto): Body {
+  return JSON.parse(JSON.stringify(dto)) as Body;
+}
+
+/**
+ * The rules of a definition beyond each step's own fields: one step of each kind (the
+ * response has one place per kind), and a classify-then-extract branch names categories of
+ * its classify step and stands instead of a separate extract step.
+ */
+function checkShape(definition: Body): void {
+  const steps = definition.steps as Body[];
+  const seen = new Map<string, number>();
+  const errors: RequestValidationError['detail'] = [];
+  steps.forEach((step, index) => {
+    const kind = Object.keys(step)[0];
+    if (seen.has(kind)) {
+      errors.push({
+        loc: ['body', 'steps', index],
+        msg: `A pipeline has at most one ${kind} step (step ${seen.get(kind)} is one)`,
+        type: 'value_error',
+      });
+    }
+    seen.set(kind, index);
+    if (kind !== 'classify') return;
+    const classify = step.classify as {
+      classification_schema: { category: string }[];
+      extract_by_category?: Body;
+    };
+    const categories = new Set(classify.classification_schema.map((c) => c.category));
+    for (const category of Object.keys(classify.extract_by_category ?? {})) {
+      if (!categories.has(category)) {
+        errors.push({
+          loc: ['body', 'steps', index, 'classify', 'extract_by_category', category],
+          msg: `"${category}" is not a category of this step's classification_schema`,
+          type: 'value_error',
+        });
+      }
+    }
+  });
+  const classify = steps.find((step) => 'classify' in step)?.classify as Body | undefined;
+  if (classify?.extract_by_category && seen.has('extract')) {
+    errors.push({
+      loc: ['body', 'steps', seen.get('extract')!],
+      msg: 'A pipeline whose classify step extracts by category has no separate extract step',
+      type: 'value_error',
+    });
+  }
+  if (errors.length > 0) throw new RequestValidationError(errors);
+}
+
+/** Stored pipelines of an organization: created checked, listed, read and deleted. */
+@Injectable()
+export class PipelinesService {
+  constructor(
+    private readonly pipelines: PipelinesRepository,
+    private readonly registry: VersionRegistry,
+  ) {}
+
+  async create(orgId: string, dto: CreatePipelineDto): Promise<PipelineRecord> {
+    const definition = definitionOf(dto);
+    checkShape(definition);
+    // Refuses a definition no run could accept (schemas, pins and their preconditions).
+    planPipeline(definition, this.registry);
+    const record: PipelineRecord = {
+      pipelineId: `pl_${randomUUID()}`,
+      orgId,
+      name: dto.name,
+      definition,
+      createdAt: new Date(),
+    };
+    await this.pipelines.insert(record);
+    return record;
+  }
+
+  list(orgId: string): Promise<PipelineRecord[]> {
+    return this.pipelines.list(orgId);
+  }
+
+  /** The organization's pipeline; 404 for none, or one of another organization. */
+  async get(orgId: string, pipelineId: string): Promise<PipelineRecord> {
+    const record = await this.pipelines.find(orgId, pipelineId);
+    if (!record) {
+      throw new ApiError(HttpStatus.NOT_FOUND, 'PIPELINE_NOT_FOUND', `No pipeline ${pipelineId}`);
+    }
+    return record;
+  }
+
+  async delete(orgId: string, pipelineId: string): Promise<void> {
+    if (!(await this.pipelines.delete(orgId, pipelineId))) {
+      throw new ApiError(HttpStatus.NOT_FOUND, 'PIPELINE_NOT_FOUND', `No pipeline ${pipelineId}`);
+    }
+  }
+
+  /**
+   * What a run of the pipeline executes, versions resolved now (a version removed since the
+   * pipeline was made is a 422 naming where it is pinned in the pipeline).
+   */
+  async planFor(orgId: string, pipelineId: string): Promise<PipelinePlan> {
+    const record = await this.get(orgId, pipelineId);
+    return planPipeline(record.definition, this.registry, ['pipeline', pipelineId]);
+  }
+}
+
+/** A stored pipeline as answered. */
+export function presentPipeline(record: PipelineRecord): Body {
+  return {
+    pipeline_id: record.pipelineId,
+    ...record.definition,
+    created_at: record.createdAt.toISOString(),
+  };
+}

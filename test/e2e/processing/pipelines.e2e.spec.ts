@@ -1,0 +1,289 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import Reducto, { toFile } from 'reductoai';
+import { ManualClock } from '../../../src/common/clock.js';
+import { MetadataKeyService } from '../../../src/usage/metadata/metadata-key.service.js';
+import { seedAccount, type SeededAccount } from '../../support/accounts.js';
+import { invoiceWithTerms, makeLayoutPdf } from '../../support/layout-documents.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { waitFor } from '../../support/wait.js';
+
+type Body = Record<string, unknown>;
+
+const PAGES = 6;
+
+const invoiceSchema = {
+  type: 'object',
+  properties: {
+    invoice_number: { type: 'string' },
+    invoice_date: { type: 'string', format: 'date' },
+    total_due: { type: 'number' },
+  },
+};
+
+const contractSchema = {
+  type: 'object',
+  properties: { parties: { type: 'string' }, effective_date: { type: 'string', format: 'date' } },
+};
+
+const classificationSchema = [
+  { category: 'invoice', criteria: ['an invoice with an amount due', 'invoice number'] },
+  { category: 'contract', criteria: ['an agreement signed by two parties'] },
+];
+
+/** Stored pipelines and their runs, through the unchanged reductoai SDK. */
+describe('pipelines: stored sequences of parse, extract, split and classify', () => {
+  const clock = new ManualClock(new Date('2026-11-21T12:00:00Z'));
+  let t: TestApp;
+  let org: SeededAccount;
+  let sdk: Reducto;
+  let other: Reducto;
+  let fileId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ OUTBOX_RELAY_INTERVAL_MS: '50' }, { clock });
+    org = await seedAccount(t.app, 'Pipeline Co');
+    await t.app.get(MetadataKeyService).enable(org.orgId, 'team');
+    sdk = new Reducto({ apiKey: org.processingKey, baseURL: t.baseUrl, maxRetries: 0 });
+    const stranger = await seedAccount(t.app, 'Other Co');
+    other = new Reducto({ apiKey: stranger.processingKey, baseURL: t.baseUrl, maxRetries: 0 });
+    const pdf = await makeLayoutPdf(invoiceWithTerms(PAGES));
+    fileId = (await sdk.upload({ file: await toFile(pdf.bytes, 'invoice.pdf'), extension: 'pdf' }))
+      .file_id;
+  }, 60_000);
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const post = (client: Reducto, path: string, body: Body) =>
+    client.post<Body, Body>(path, { body });
+  const create = async (definition: Body) =>
+    (await post(sdk, '/pipelines', definition)) as Body & { pipeline_id: string };
+  const withoutTiming = (response: unknown) =>
+    Object.fromEntries(
+      Object.entries(response as Body).filter(([key]) => key !== 'job_id' && key !== 'duration'),
+    );
+
+  it('POST, GET and DELETE /pipelines per organization', async () => {
+    const definition = {
+      name: 'invoices',
+      description: 'Invoice fields',
+      steps: [{ extract: { instructions: { schema: invoiceSchema } } }],
+    };
+    const created = await create(definition);
+    expect(created).toMatchObject({ ...definition, pipeline_id: expect.stringMatching(/^pl_/) });
+    const path = `/pipelines/${created.pipeline_id}`;
+    expect(await sdk.get(path)).toEqual(created);
+    const listed = (await sdk.get('/pipelines')) as { pipelines: Body[] };
+    expect(listed.pipelines.map((p) => p.pipeline_id)).toContain(created.pipeline_id);
+    // Another organization sees none of it.
+    await expect(other.get(path)).rejects.toBeInstanceOf(Reducto.NotFoundError);
+    await expect(other.delete(path)).rejects.toBeInstanceOf(Reducto.NotFoundError);
+    expect((await other.get('/pipelines')) as Body).toEqual({ pipelines: [] });
+    await expect(
+      other.pipeline.run({ input: fileId, pipeline_id: created.pipeline_id }),
+    ).rejects.toBeInstanceOf(Reducto.NotFoundError);
+
+    expect(await sdk.delete(path)).toEqual({ pipeline_id: created.pipeline_id, deleted: true });
+    await expect(sdk.get(path)).rejects.toBeInstanceOf(Reducto.NotFoundError);
+  });
+
+  it('refuses a definition no run could accept with a 422 pointing into it', async () => {
+    const refused = async (definition: Body) => {
+      const error = await post(sdk, '/pipelines', definition).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Reducto.UnprocessableEntityError);
+      return (error as { error: { detail: { loc: unknown[]; msg: string }[] } }).error.detail;
+    };
+    const twoKinds = await refused({
+      name: 'x',
+      steps: [{ extract: { instructions: { schema: invoiceSchema } }, split: {} }],
+    });
+    expect(twoKinds[0].loc.slice(0, 3)).toEqual(['body', 'steps', 0]);
+    const unknownCategory = await refused({
+      name: 'x',
+      steps: [
+        {
+          classify: {
+            classification_schema: classificationSchema,
+            extract_by_category: { receipt: { instructions: { schema: invoiceSchema } } },
+          },
+        },
+      ],
+    });
+    expect(unknownCategory[0].loc).toEqual([
+      'body',
+      'steps',
+      0,
+      'classify',
+      'extract_by_category',
+      'receipt',
+    ]);
+    const pinWithoutCitations = await refused({
+      name: 'x',
+      steps: [
+        {
+          extract: {
+            instructions: { schema: invoiceSchema },
+            settings: { alpha: { extract_model: 'extract-v2' } },
+          },
+        },
+      ],
+    });
+    expect(pinWithoutCitations[0].loc).toEqual([
+      'body',
+      'steps',
+      0,
+      'extract',
+      'settings',
+      'alpha',
+      'extract_model',
+    ]);
+    await refused({ name: 'x', steps: [] });
+  });
+
+  it('client.pipeline.run: parse then extract answers as /parse and /extract do, billed per step', async () => {
+    const extract = {
+      instructions: { schema: invoiceSchema },
+      settings: { citations: { enabled: true } },
+    };
+    const { pipeline_id } = await create({ name: 'parse-extract', steps: [{ extract }] });
+    const response = (await sdk.pipeline.run({ input: fileId, pipeline_id })) as unknown as Body & {
+      result: { parse: Body; extract: Body; split: unknown; classify: unknown };
+      usage: Body;
+    };
+    const parsed = (await post(sdk, '/parse', { input: fileId })) as Body;
+    const extracted = (await post(sdk, '/extract', { ...extract, input: fileId })) as Body;
+    expect(response.result.parse.result).toEqual(parsed.result);
+    expect(withoutTiming(response.result.extract)).toEqual(withoutTiming(extracted));
+    expect(response.result.split).toBeNull();
+    expect(response.result.classify).toBeNull();
+    // Parse (1 credit a page) plus extract (2 a page), each on the pages read.
+    expect(response.usage).toEqual({
+      num_pages: PAGES,
+      credits: PAGES * 3,
+      credit_breakdown: { parse: PAGES, extract: PAGES * 2 },
+    });
+    expect(response.model_versions).toMatchObject({
+      layout_model: { version: 'layout-v3' },
+      extract_model: { version: 'extract-v3' },
+    });
+  });
+
+  it('parse then classify, and the classify-then-extract branch by category', async () => {
+    const classify = await create({
+      name: 'parse-classify',
+      steps: [{ classify: { classification_schema: classificationSchema } }],
+    });
+    const classified = (await sdk.pipeline.run({
+      input: fileId,
+      pipeline_id: classify.pipeline_id,
+    })) as unknown as { result: { classify: Body; extract: unknown }; usage: Body };
+    const direct = await sdk.classify.run({
+      input: fileId,
+      classification_schema: classificationSchema,
+    });
+    expect(classified.result.classify.result).toEqual({ category: 'invoice' });
+    expect(classified.result.classify.response_confidence).toEqual(
+      (direct as unknown as Body).response_confidence,
+    );
+    expect(classified.result.extract).toBeNull();
+    // Parse of every page plus classification of the first 5 (0.5 credit a page).
+    expect(classified.usage).toMatchObject({ num_pages: PAGES, credits: PAGES + 2.5 });
+
+    const branch = await create({
+      name: 'route-by-kind',
+      parse: { settings: { page_range: { start: 1, end: 2 } } },
+      steps: [
+        {
+          classify: {
+            classification_schema: classificationSchema,
+            extract_by_category: {
+              invoice: { instructions: { schema: invoiceSchema } },
+              contract: { instructions: { schema: contractSchema } },
+            },
+          },
+        },
+      ],
+    });
+    const routed = (await sdk.pipeline.run({
+      input: fileId,
+      pipeline_id: branch.pipeline_id,
+    })) as unknown as { result: { classify: Body; extract: Body }; usage: Body };
+    expect(routed.result.classify.result).toEqual({ category: 'invoice' });
+    expect(routed.result.extract).toMatchObject({
+      category: 'invoice',
+      result: { invoice_number: 'INV-2026-0042', total_due: 1240.5 },
+    });
+    expect(routed.usage).toEqual({
+      num_pages: 2,
+      credits: 2 + 1 + 4,
+      credit_breakdown: { parse: 2, classify: 1, extract: 4 },
+    });
+  });
+
+  it('pipeline.runJob: a job with metadata and priority, billed under product pipeline', async () => {
+    const { pipeline_id } = await create({
+      name: 'split',
+      steps: [
+        {
+          split: {
+            split_description: [
+              { name: 'invoice', description: 'The invoice with its line items' },
+              { name: 'terms', description: 'Terms and conditions of sale' },
+            ],
+          },
+        },
+      ],
+    });
+    const { job_id } = await sdk.pipeline.runJob({
+      input: fileId,
+      pipeline_id,
+      async: { metadata: { team: 'finance' }, priority: true },
+    });
+    let job = await sdk.job.get(job_id);
+    await waitFor(
+      'the pipeline job to finish',
+      async () => (job = await sdk.job.get(job_id)).status !== 'Pending',
+      30_000,
+      25,
+    );
+    expect(job.status).toBe('Completed');
+    expect((job as unknown as Body).type).toBe('Pipeline');
+    const split = (await post(sdk, '/split', {
+      input: fileId,
+      split_description: [
+        { name: 'invoice', description: 'The invoice with its line items' },
+        { name: 'terms', description: 'Terms and conditions of sale' },
+      ],
+    })) as Body;
+    expect((job.result as { result: { split: Body } }).result.split.result).toEqual(split.result);
+
+    // jobid:// as a pipeline's input: the parse job's document, same answer.
+    const parseJob = (await sdk.parse.run({ input: fileId })).job_id;
+    const reused = (await sdk.pipeline.run({
+      input: `jobid://${parseJob}`,
+      pipeline_id,
+    })) as unknown as { result: { split: Body } };
+    expect(reused.result.split.result).toEqual(split.result);
+
+    const exported = async (params: string) => {
+      const res = await fetch(`${t.baseUrl}/api/v1/usage/export?${params}`, {
+        headers: { authorization: `Bearer ${org.accountKey}` },
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { data: { group: string; credits: number }[] }).data;
+    };
+    await waitFor(
+      'the export to show the pipeline job under its metadata',
+      async () => {
+        const rows = await exported('groupBy=metadata&metadataKey=team&product=pipeline');
+        return rows.some((r) => r.group === 'finance' && r.credits === PAGES * 2);
+      },
+      15_000,
+      100,
+    );
+    const features = (await exported('groupBy=feature&product=pipeline')).map((r) => r.group);
+    expect(new Set(features)).toEqual(
+      new Set(['parse+extract', 'parse+classify', 'parse+classify+extract', 'parse+split']),
+    );
+  });
+});
