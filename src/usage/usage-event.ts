@@ -28,6 +28,12 @@ export interface UsageEventData {
   credits: string | number;
   jobId?: string | null;
   async: boolean;
+  /**
+   * 1 when absent. The same event (source, id) sent again with a higher version corrects
+   * it: the stored one is replaced and every figure moves by the difference; a lower or
+   * equal version is a duplicate (docs/decisions/0274-usage-corrections-by-version.md).
+   */
+  version?: number;
   /** `async.metadata` of an async request when it is a JSON object; absent/null for sync. */
   metadata?: Record<string, unknown> | null;
 }

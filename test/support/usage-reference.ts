@@ -16,6 +16,8 @@ export interface ReferenceEvent {
     credits: string | number;
     async: boolean;
     metadata?: unknown;
+    /** A correction: of the events with one identity, the highest version counts. */
+    version?: number;
   };
 }
 
@@ -146,9 +148,18 @@ export function referenceExport(events: ReferenceEvent[], query: ReferenceQuery)
     !list || list.length === 0 || list.includes(value);
   const values = query.metadataValues?.map((v) => firstCodePoints(v, 256));
   const dimensions = [query.groupBy, ...(query.secondGroupBy ? [query.secondGroupBy] : [])];
+  // Of the events of one identity, the first of the highest version counts.
+  const counted = new Map<string, ReferenceEvent>();
   for (const event of events) {
     const dedupeKey = `${event.source}\u0000${event.id}`;
-    if (seen.has(dedupeKey)) continue;
+    const current = counted.get(dedupeKey);
+    if (!current || (event.data.version ?? 1) > (current.data.version ?? 1)) {
+      counted.set(dedupeKey, event);
+    }
+  }
+  for (const event of events) {
+    const dedupeKey = `${event.source}\u0000${event.id}`;
+    if (seen.has(dedupeKey) || counted.get(dedupeKey) !== event) continue;
     seen.add(dedupeKey);
     const d = event.data;
     const day = localDate(event.time, query.timeZone);

@@ -77,7 +77,17 @@ export class ClickHouseMigrations {
     for (const file of files) {
       const version = file.slice(0, 3);
       if (applied.has(version)) continue;
-      for (const statement of statementsOf(file)) await this.clickhouse.command(statement, {}, on);
+      for (const statement of statementsOf(file)) {
+        await this.clickhouse.command(statement, {}, on).catch((error: unknown) => {
+          // 18.x has no ADD COLUMN IF NOT EXISTS: a file applied again after a crash finds
+          // the columns of its ALTER (one ALTER adds them all at once) already there.
+          if (!(
+            /^ALTER TABLE \S+\s+ADD COLUMN/.test(statement) && /already exists/i.test(String(error))
+          )) {
+            throw error;
+          }
+        });
+      }
       await this.clickhouse.command(
         `INSERT INTO ${db}.schema_migrations (version, name, applied_at)
          VALUES ({version:String}, {name:String}, now())`,

@@ -19,6 +19,7 @@ export const STAGING_COLUMNS = [
   'api_key_id String',
   'file_type String',
   'pages UInt32',
+  'version UInt32',
   // Exact decimal text, converted by toDecimal64 on the server (never a JS number).
   'credits String',
   'job_id Nullable(String)',
@@ -34,6 +35,8 @@ export interface StagingRows {
   /** The UTC days the write touches: the only days its dedupe probe reads. */
   days: string[];
   carriesMetadata: boolean;
+  /** Some event carries a version above 1: the write may correct stored events. */
+  carriesVersions: boolean;
 }
 
 /**
@@ -46,6 +49,7 @@ export function stagingRows(groups: readonly UsageEventColumns[]): StagingRows {
   const lines: string[] = [];
   const days = new Set<string>();
   let carriesMetadata = false;
+  let carriesVersions = false;
   groups.forEach((group, grp) => {
     const escapedText = group.dictionary.map(escaped);
     const text = (code: number) => escapedText[code - 1];
@@ -66,17 +70,18 @@ export function stagingRows(groups: readonly UsageEventColumns[]): StagingRows {
       const time = eventTimeText(group, row);
       const metadata = arrays.get(group.combo[row]) ?? arrays.get(0);
       if (group.combo[row] !== 0) carriesMetadata = true;
+      if (group.version[row] > 1) carriesVersions = true;
       lines.push(
         `${grp}\t${text(group.day[row])}\t${text(group.source[row])}\t${escaped(group.eventId[row])}` +
           `\t${text(group.org[row])}\t${time.slice(0, 10)} ${time.slice(11, 19)}` +
           `\t${Number(time.slice(20, 23)) || 0}\t${text(group.product[row])}` +
           `\t${text(group.feature[row])}\t${text(group.apiKey[row])}\t${text(group.fileType[row])}` +
-          `\t${group.pages[row]}\t${creditsText(group, row)}\t${nullable(group.jobId[row])}` +
+          `\t${group.pages[row]}\t${group.version[row]}\t${creditsText(group, row)}\t${nullable(group.jobId[row])}` +
           `\t${group.isAsync[row]}\t${nullable(group.metadataJson[row])}\t${metadata}`,
       );
     }
   });
-  return { rows: lines.join('\n'), days: [...days].sort(), carriesMetadata };
+  return { rows: lines.join('\n'), days: [...days].sort(), carriesMetadata, carriesVersions };
 }
 
 /** Characters a `TabSeparated` field or a quoted array element must escape. */

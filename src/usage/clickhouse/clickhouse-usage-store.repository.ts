@@ -52,7 +52,7 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
 
   private async writeInSession(
     groups: readonly UsageEventColumns[],
-    { rows, days, carriesMetadata }: StagingRows,
+    { rows, days, carriesMetadata, carriesVersions }: StagingRows,
     rule: CardinalityRule,
     session: { sessionId: string },
   ): Promise<BatchWriteResult> {
@@ -69,7 +69,7 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
          SELECT grp, day, MD5(concat(source, '\\0', event_id)) AS event_key, source, event_id, org_id,
                 toDateTime(event_time, 'UTC') AS event_time, event_ms, product, feature, api_key_id,
                 file_type, pages, toDecimal64(credits, 6) AS credits, job_id, is_async,
-                metadata_json, meta_keys, meta_values
+                metadata_json, meta_keys, meta_values, version, ${NO_PREVIOUS_VERSION}
          FROM usage_staging
        )
        WHERE (day, event_key) NOT IN (
@@ -80,6 +80,7 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
       { days, first: days[0], last: days[days.length - 1] },
       session,
     );
+    if (carriesVersions) await this.addCorrections(days, session);
     const inserted = await this.clickhouse.rows<{ grp: number; n: string; orgs: string[] }>(
       'SELECT grp, count() AS n, groupUniqArray(org_id) AS orgs FROM batch_new GROUP BY grp',
       {},
@@ -92,10 +93,8 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
     });
     if (inserted.length === 0) return { ...noneWritten(groups), groups: counts };
     await this.clickhouse.command(
-      `INSERT INTO ${db}.usage_events
-       SELECT day, event_key, source, event_id, org_id, event_time, event_ms, product, feature,
-              api_key_id, file_type, pages, credits, job_id, is_async, metadata_json,
-              meta_keys, meta_values, now()
+      `INSERT INTO ${db}.usage_events (${EVENT_COLUMNS}, ingested_at, ${VERSION_COLUMNS})
+       SELECT ${EVENT_COLUMNS}, now(), ${VERSION_COLUMNS}
        FROM batch_new`,
       {},
       // On a cluster the statement returns once every shard stored its part (queryable).
@@ -107,6 +106,49 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
       newlyRejectedKeys,
       orgs: [...new Set(inserted.flatMap((r) => r.orgs))],
     };
+  }
+
+  /**
+   * Corrections: staged events of a version above 1 whose identity is stored with a lower
+   * version join `batch_new`, carrying the stored version's values in their `prev_*`
+   * columns; the retraction views of the one INSERT that stores them subtract those.
+   */
+  private async addCorrections(days: string[], session: { sessionId: string }): Promise<void> {
+    const db = this.clickhouse.database;
+    await this.clickhouse.command(
+      `INSERT INTO batch_new
+       SELECT s.grp, s.day, s.event_key, s.source, s.event_id, s.org_id, s.event_time, s.event_ms,
+              s.product, s.feature, s.api_key_id, s.file_type, s.pages, s.credits, s.job_id,
+              s.is_async, s.metadata_json, s.meta_keys, s.meta_values, s.version,
+              e.prev_version, e.prev_event_time, e.prev_product, e.prev_feature, e.prev_api_key_id,
+              e.prev_file_type, e.prev_credits, e.prev_meta_keys, e.prev_meta_values
+       FROM (
+         SELECT grp, day, MD5(concat(source, '\\0', event_id)) AS event_key, source, event_id, org_id,
+                toDateTime(event_time, 'UTC') AS event_time, event_ms, product, feature, api_key_id,
+                file_type, pages, toDecimal64(credits, 6) AS credits, job_id, is_async,
+                metadata_json, meta_keys, meta_values, version
+         FROM usage_staging WHERE version > 1
+       ) AS s
+       ANY INNER JOIN (
+         SELECT day, event_key, max(version) AS prev_version,
+                argMax(event_time, version) AS prev_event_time,
+                argMax(product, version) AS prev_product, argMax(feature, version) AS prev_feature,
+                argMax(api_key_id, version) AS prev_api_key_id,
+                argMax(file_type, version) AS prev_file_type,
+                argMax(credits, version) AS prev_credits,
+                argMax(meta_keys, version) AS prev_meta_keys,
+                argMax(meta_values, version) AS prev_meta_values
+         FROM ${db}.usage_events
+         WHERE day BETWEEN {first:Date} AND {last:Date} AND has({days:Array(Date)}, day)
+           AND event_key GLOBAL IN (
+             SELECT MD5(concat(source, '\\0', event_id)) FROM usage_staging WHERE version > 1
+           )
+         GROUP BY day, event_key
+       ) AS e USING (day, event_key)
+       WHERE s.version > e.prev_version`,
+      { days, first: days[0], last: days[days.length - 1] },
+      session,
+    );
   }
 
   /**
@@ -179,6 +221,18 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
   /** Nothing to do: ClickHouse merges the rollups' rows of one key in the background. */
   async maintain(): Promise<void> {}
 }
+
+/** The columns of an event as staged and stored. */
+const EVENT_COLUMNS = `day, event_key, source, event_id, org_id, event_time, event_ms, product, feature,
+  api_key_id, file_type, pages, credits, job_id, is_async, metadata_json, meta_keys, meta_values`;
+/** What a correction carries: its version and the values of the version it replaces. */
+const VERSION_COLUMNS = `version, prev_version, prev_event_time, prev_product, prev_feature,
+  prev_api_key_id, prev_file_type, prev_credits, prev_meta_keys, prev_meta_values`;
+/** The `prev_*` columns of an event that replaces nothing. */
+const NO_PREVIOUS_VERSION = `toUInt32(0) AS prev_version, toDateTime(0, 'UTC') AS prev_event_time,
+  '' AS prev_product, '' AS prev_feature, '' AS prev_api_key_id, '' AS prev_file_type,
+  toDecimal64(0, 6) AS prev_credits, emptyArrayString() AS prev_meta_keys,
+  emptyArrayString() AS prev_meta_values`;
 
 function noneWritten(groups: readonly UsageEventColumns[]): BatchWriteResult {
   return {

@@ -112,6 +112,7 @@ function toCloudEvent(e: StoredUsageEvent): unknown {
       credits: e.credits,
       jobId: e.job_id,
       async: e.is_async,
+      version: e.version,
       metadata: e.metadata_json === null ? null : (JSON.parse(e.metadata_json) as unknown),
     },
   };

@@ -16,6 +16,7 @@ export interface StoredUsageEvent {
   job_id: string | null;
   is_async: boolean;
   metadata_json: string | null;
+  version: number;
 }
 
 /** Reads the DuckDB store's events table whole, for moving a store to another engine. */
@@ -29,7 +30,7 @@ export class UsageEventHistoryRepository {
       `SELECT source, event_id, org_id,
               strftime(event_time AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S.%gZ') AS event_time,
               product, feature, api_key_id, file_type, pages, CAST(credits AS VARCHAR) AS credits,
-              job_id, is_async, metadata_json
+              job_id, is_async, metadata_json, version
        FROM usage_events ORDER BY day, event_key`,
     );
   }

@@ -16,6 +16,11 @@ export interface NormalizedUsageEvent {
   apiKeyId: string;
   fileType: string;
   pages: number;
+  /**
+   * `data.version` (1 when absent): an event sent again with the same identity and a higher
+   * version is a correction that replaces the stored one (docs/decisions/0274-*).
+   */
+  version: number;
   /** Canonical decimal text with 6 fractional digits, e.g. "12.500000". */
   credits: string;
   jobId: string | null;

@@ -56,6 +56,7 @@ function rowOf(columns: UsageEventColumns, row: number): NormalizedUsageEvent {
     apiKeyId: text(columns.apiKey[row]),
     fileType: text(columns.fileType[row]),
     pages: columns.pages[row],
+    version: columns.version[row],
     credits: creditsText(columns, row),
     jobId: columns.jobId[row],
     isAsync: columns.isAsync[row] === 1,

@@ -22,6 +22,8 @@ export interface UsageEventColumns {
   readonly apiKey: Int32Array;
   readonly fileType: Int32Array;
   readonly pages: Int32Array;
+  /** `data.version` (1 when absent): a higher one corrects the stored event. */
+  readonly version: Int32Array;
   readonly isAsync: Uint8Array;
   /** Combination of the event's groupable metadata entries (0: none). */
   readonly combo: Int32Array;
@@ -70,6 +72,7 @@ export const TEXT_COLUMNS = ['eventId', 'jobId', 'metadataJson'] as const;
 /** The number columns besides the codes (all typed arrays, transferred between threads). */
 export const NUMBER_COLUMNS = [
   'pages',
+  'version',
   'combo',
   'eventTimeMs',
   'creditsWhole',
@@ -102,6 +105,7 @@ export function normalizeToColumns(
     apiKey: new Int32Array(n),
     fileType: new Int32Array(n),
     pages: new Int32Array(n),
+    version: new Int32Array(n),
     combo: new Int32Array(n),
     creditsMicros: new Int32Array(n),
   };
@@ -132,6 +136,7 @@ export function normalizeToColumns(
     ints.apiKey[row] = code(e.apiKeyId);
     ints.fileType[row] = code(e.fileType);
     ints.pages[row] = e.pages;
+    ints.version[row] = e.version;
     isAsync[row] = e.isAsync ? 1 : 0;
     // Dashboards' metadata has few distinct combinations (team x env...), so the metadata
     // rollups are built once per combination, not once per event.
@@ -176,6 +181,7 @@ export function normalizeToColumns(
     apiKey: cut(ints.apiKey),
     fileType: cut(ints.fileType),
     pages: cut(ints.pages),
+    version: cut(ints.version),
     isAsync: cut(isAsync),
     combo: cut(ints.combo),
     eventId,
@@ -211,6 +217,7 @@ export function selectRows(
   };
   for (const name of CODED_COLUMNS) selected[name] = pick(columns[name]);
   selected.pages = pick(columns.pages);
+  selected.version = pick(columns.version);
   selected.combo = pick(columns.combo);
   selected.eventTimeMs = pick(columns.eventTimeMs);
   selected.creditsWhole = pick(columns.creditsWhole);

@@ -36,6 +36,7 @@ const EVENT_COLUMNS: [string, DuckDBType][] = [
   ['event_time_ms', DOUBLE],
   ['credits_whole', DOUBLE],
   ['credits_micros', INTEGER],
+  ['version', INTEGER],
   ['event_id', VARCHAR],
   ['job_id', VARCHAR],
   ['metadata_json', VARCHAR],
@@ -54,6 +55,8 @@ export interface StagedWrite {
   /** UTC days the write touches: the only days its dedupe probe reads. */
   days: string[];
   carriesMetadata: boolean;
+  /** Some event carries a version above 1: the write may correct stored events. */
+  carriesVersions: boolean;
 }
 
 /**
@@ -111,16 +114,23 @@ export async function stageEvents(
     concatenated(groups, (g) => g.creditsWhole, Float64Array, total),
     concatenated(groups, (g) => g.creditsMicros, Int32Array, total),
   ];
+  const version = concatenated(groups, (g) => g.version, Int32Array, total);
   await appendColumns(connection, EVENT_STAGING, EVENT_COLUMNS, [
     grp,
     ...coded,
     ...pagesAndFlags,
     combo,
     ...timesAndCredits,
+    version,
     ...text,
   ]);
   await appendColumns(connection, METADATA_STAGING, METADATA_COLUMNS, meta);
-  return { dictionary, days: [...days].sort(), carriesMetadata: meta[0].length > 0 };
+  return {
+    dictionary,
+    days: [...days].sort(),
+    carriesMetadata: meta[0].length > 0,
+    carriesVersions: version.some((v) => v > 1),
+  };
 }
 
 function concatenated<A extends Int32Array | Uint8Array | Float64Array>(

@@ -18,6 +18,8 @@ export function backfillPolicy(policy: NormalizerPolicy): NormalizerPolicy {
 export type { NormalizerPolicy } from '../../config/usage.types.js';
 
 const MAX_ID_LENGTH = 256;
+/** Versions of one event (corrections) are 32-bit integers in both stores. */
+const MAX_VERSION = 2_147_483_647;
 const MAX_LABEL_LENGTH = 128;
 const RFC3339 =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/i;
@@ -190,6 +192,15 @@ function normalizeOrThrow(payload: unknown, now: Date, policy: NormalizerPolicy)
       'data.async must be a boolean',
     );
   }
+  const version = data.version ?? 1;
+  if (
+    typeof version !== 'number' ||
+    !Number.isInteger(version) ||
+    version < 1 ||
+    version > MAX_VERSION
+  ) {
+    throw new Refusal('wrong_type', `data.version must be an integer from 1 to ${MAX_VERSION}`);
+  }
   const jobId = data.jobId;
   if (jobId !== undefined && jobId !== null && typeof jobId !== 'string') {
     throw new Refusal('wrong_type', 'data.jobId must be a string');
@@ -211,6 +222,7 @@ function normalizeOrThrow(payload: unknown, now: Date, policy: NormalizerPolicy)
     apiKeyId,
     fileType,
     pages: data.pages,
+    version,
     credits: credits.value,
     jobId: typeof jobId === 'string' ? jobId : null,
     isAsync: data.async,

@@ -6,6 +6,11 @@ import type { CardinalityRule } from '../../config/usage.types.js';
 import { selectRows, type UsageEventColumns } from './usage-event-columns.js';
 import { EVENT_STAGING, METADATA_STAGING, stageEvents } from './usage-event-staging.js';
 import { applyMetadata } from './usage-metadata.writer.js';
+import {
+  CORRECTION_TEMP_TABLES,
+  dropEmptiedRollupRows,
+  retractReplaced,
+} from './usage-corrections.writer.js';
 import type { BatchWriteResult, UsageEventWriter } from '../usage-store.ports.js';
 import { BUCKET_SECONDS } from '../export/time-zone.js';
 
@@ -50,6 +55,7 @@ const WRITE_TEMP_TABLES = [
   'batch_metadata',
   'batch_keys',
   'newly_rejected',
+  ...CORRECTION_TEMP_TABLES,
 ];
 
 /**
@@ -169,12 +175,18 @@ export class UsageStoreRepository implements UsageEventWriter {
     const staged = await stageEvents(connection, withoutRepeats(groups));
     const dict: DuckDBValue = duckdb.listValue(staged.dictionary);
     const ranges = dayRanges(staged.days);
-    const dayFilter = ranges
-      .map((_, i) => `day BETWEEN CAST($${2 * i + 2} AS DATE) AND CAST($${2 * i + 3} AS DATE)`)
-      .join(' OR ');
+    // The ranges as parameters numbered from `first` on.
+    const dayFilterAt = (first: number) =>
+      ranges
+        .map(
+          (_, i) =>
+            `day BETWEEN CAST($${2 * i + first} AS DATE) AND CAST($${2 * i + first + 1} AS DATE)`,
+        )
+        .join(' OR ');
+    const dayFilter = dayFilterAt(2);
     await connection.run(
       `CREATE OR REPLACE TEMP TABLE batch_new AS
-       SELECT s.* FROM (
+       SELECT s.*, e.event_key IS NOT NULL AS replaces FROM (
          SELECT md5_number($1[source_c] || chr(0) || event_id) AS event_key, grp,
                 $1[source_c] AS source, event_id, $1[org_c] AS org_id,
                 make_timestamptz(CAST(event_time_ms AS BIGINT) * 1000) AS event_time,
@@ -183,11 +195,13 @@ export class UsageStoreRepository implements UsageEventWriter {
                 $1[file_type_c] AS file_type, pages,
                 CAST(CAST(credits_whole AS DECIMAL(18, 0))
                      + CAST(credits_micros AS DECIMAL(18, 0)) * 0.000001 AS DECIMAL(18, 6)) AS credits,
-                job_id, is_async, metadata_json, meta_c
+                job_id, is_async, metadata_json, meta_c, version
          FROM ${EVENT_STAGING}
        ) s
-       ANTI JOIN (SELECT day, event_key FROM usage_events WHERE ${dayFilter}) e
-         ON e.day = s.day AND e.event_key = s.event_key`,
+       LEFT JOIN (SELECT day, event_key, version FROM usage_events WHERE ${dayFilter}) e
+         ON e.day = s.day AND e.event_key = s.event_key
+       -- New to the store, or a correction: a higher version of a stored event.
+       WHERE e.event_key IS NULL OR s.version > e.version`,
       [dict, ...ranges.flat()],
     );
     const insertedRows = await connection.runAndReadAll(
@@ -205,11 +219,14 @@ export class UsageStoreRepository implements UsageEventWriter {
     });
     if (insertedByGroup.size === 0) return { groups: counts, newlyRejectedKeys: [], orgs: [] };
 
+    const corrected = staged.carriesVersions
+      ? await retractReplaced(connection, dayFilterAt(1), ranges.flat())
+      : false;
     await connection.run(
       `INSERT INTO usage_events
        SELECT event_key, source, event_id, org_id, event_time, day, product, feature,
               api_key_id, file_type, pages, credits, job_id, is_async, metadata_json,
-              $1 + grp, now()
+              $1 + grp, now(), version
        FROM batch_new`,
       [firstBatchId],
     );
@@ -256,6 +273,7 @@ export class UsageStoreRepository implements UsageEventWriter {
     const newlyRejectedKeys = staged.carriesMetadata
       ? await applyMetadata(connection, dict, rule)
       : [];
+    if (corrected) await dropEmptiedRollupRows(connection);
     return { groups: counts, newlyRejectedKeys, orgs: [...orgs] };
   }
 
@@ -302,21 +320,32 @@ export function dayRanges(days: string[], maxRanges = 8): [string, string][] {
 }
 
 /**
- * The groups with every repeat of an earlier (source, id) of the same write left out: the
- * first copy wins, later ones count as duplicates. (A window over the staged rows did the
+ * The groups with every repeat of a (source, id) of the same write left out: the first copy
+ * of the highest version wins (a correction sent right behind its original replaces it),
+ * the others count as duplicates. (A window over the staged rows did the
  * same in DuckDB at ~3 µs per event on the writer's thread.)
  */
 export function withoutRepeats(groups: readonly UsageEventColumns[]): UsageEventColumns[] {
-  const seen = new Set<string>();
-  return groups.map((group) => {
-    const repeats = new Set<number>();
+  // identity -> [group, row] of the copy kept: the first of the highest version.
+  const kept = new Map<string, [number, number]>();
+  let repeated = false;
+  groups.forEach((group, g) => {
     for (let row = 0; row < group.length; row++) {
       const identity = `${group.dictionary[group.source[row] - 1]}\u0000${group.eventId[row]}`;
-      if (seen.has(identity)) repeats.add(row);
-      else seen.add(identity);
+      const best = kept.get(identity);
+      if (best === undefined) kept.set(identity, [g, row]);
+      else {
+        repeated = true;
+        if (group.version[row] > groups[best[0]].version[best[1]]) kept.set(identity, [g, row]);
+      }
     }
-    return repeats.size === 0 ? group : selectRows(group, (row) => !repeats.has(row));
   });
+  if (!repeated) return [...groups];
+  const keep = groups.map(() => new Set<number>());
+  for (const [g, row] of kept.values()) keep[g].add(row);
+  return groups.map((group, g) =>
+    keep[g].size === group.length ? group : selectRows(group, (row) => keep[g].has(row)),
+  );
 }
 
 export type { CardinalityRule } from '../../config/usage.types.js';
