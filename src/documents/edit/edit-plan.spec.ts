@@ -86,6 +86,24 @@ describe('planEdits', () => {
   });
 });
 
+describe('a number over several boxes', () => {
+  it('spreads a social security number over boxes of 3, 2 and 4 characters', () => {
+    const boxes = [
+      field('ssn1', 'text', ['Social security number'], 0, { maxLength: 3, page: 1 }),
+      field('ssn2', 'text', ['Social security number'], 1, { maxLength: 2, page: 1 }),
+      field('ssn3', 'text', ['Social security number'], 2, { maxLength: 4, page: 1 }),
+      field('ein', 'text', ['Employer identification number'], 3, { maxLength: 2, page: 1 }),
+    ];
+    const plan = planEdits('social security number: 123-45-6789', boxes, words);
+    expect(plan.decisions.map((d) => [d.field.id, d.write])).toEqual([
+      ['ssn1', { kind: 'text', text: '123' }],
+      ['ssn2', { kind: 'text', text: '45' }],
+      ['ssn3', { kind: 'text', text: '6789' }],
+    ]);
+    expect(plan.unfilled.map((f) => f.id)).toEqual(['ein']);
+  });
+});
+
 describe('values and words', () => {
   it('reads yes/no in several languages', () => {
     expect(['yes', 'Ja', 'oui', '✓', 'x'].map(truthOf)).toEqual([true, true, true, true, true]);

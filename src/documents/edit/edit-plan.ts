@@ -65,6 +65,47 @@ function writeFor(
     : undefined;
 }
 
+function round(confidence: number): number {
+  return Math.round(confidence * 1000) / 1000;
+}
+
+/**
+ * A number longer than its field, written across the boxes that follow it ("123-45-6789"
+ * into boxes of 3, 2 and 4 characters): the field and the next unfilled text fields of its
+ * page in reading order, when their lengths add up to the value's characters exactly.
+ */
+function spreadOverBoxes<F extends FormField>(
+  item: InstructionItem,
+  field: FormField,
+  fields: readonly F[],
+  taken: ReadonlySet<string>,
+): [F, string][] | undefined {
+  if (field.kind !== 'text' || field.maxLength === undefined || item.value === null)
+    return undefined;
+  const compact = textValue(item.value, field.format).replace(/[\s./-]+/gu, '');
+  if (compact.length <= field.maxLength) return undefined;
+  const following = fields
+    .filter((f) => f.order > field.order && f.page === field.page)
+    .sort((a, b) => a.order - b.order);
+  const boxes = [field as F];
+  let length = field.maxLength;
+  for (const next of following) {
+    if (length >= compact.length) break;
+    if (next.kind !== 'text' || !next.fill || next.maxLength === undefined || taken.has(next.id)) {
+      return undefined;
+    }
+    boxes.push(next);
+    length += next.maxLength;
+  }
+  if (length !== compact.length) return undefined;
+  let offset = 0;
+  return boxes.map((box) => {
+    const part = compact.slice(offset, offset + (box.maxLength ?? 0));
+    offset += box.maxLength ?? 0;
+    return [box, part];
+  });
+}
+
 export function planEdits<F extends FormField>(
   instructions: string,
   fields: readonly F[],
@@ -100,14 +141,28 @@ export function planEdits<F extends FormField>(
   const { assigned, unmatched } = assignInstructions(items, fields, scorer);
   const decisions: Decision<F>[] = [];
   const rejected: InstructionItem[] = [];
+  const taken = new Set(assigned.map((a) => a.field.id));
   for (const { item, field, confidence } of assigned) {
+    const spread = spreadOverBoxes(item, field, fields, taken);
+    if (spread) {
+      for (const [box, text] of spread) {
+        taken.add(box.id);
+        decisions.push({
+          field: box,
+          item,
+          confidence: round(confidence),
+          write: { kind: 'text', text },
+        });
+      }
+      continue;
+    }
     const typed = writeFor(item, field, scorer);
     if (!typed) rejected.push(item);
     else
       decisions.push({
         field: field as F,
         item,
-        confidence: Math.round(confidence * typed.confidence * 1000) / 1000,
+        confidence: round(confidence * typed.confidence),
         write: typed.write,
       });
   }
