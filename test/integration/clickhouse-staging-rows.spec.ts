@@ -63,12 +63,16 @@ describe('ClickHouse staging rows (TabSeparated) against a real server', () => {
       DEFAULT_NORMALIZER_POLICY,
     );
     expect(rejected).toEqual([]);
-    const { rows, days, carriesMetadata } = stagingRows([columns]);
+    const { chunks, days, carriesMetadata } = stagingRows([columns]);
     expect({ days, carriesMetadata }).toEqual({ days: ['2026-11-20'], carriesMetadata: true });
 
     const session = `staging-spec-${randomUUID()}`;
     await clickhouse(session, `CREATE TEMPORARY TABLE usage_staging (${STAGING_COLUMNS})`);
-    await clickhouse(session, 'INSERT INTO usage_staging FORMAT TabSeparated', rows);
+    await clickhouse(
+      session,
+      'INSERT INTO usage_staging FORMAT TabSeparated',
+      Buffer.concat(chunks).toString('utf8'),
+    );
     const stored = (
       await clickhouse(
         session,

@@ -52,7 +52,7 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
 
   private async writeInSession(
     groups: readonly UsageEventColumns[],
-    { rows, days, carriesMetadata, carriesVersions }: StagingRows,
+    { chunks, days, carriesMetadata, carriesVersions }: StagingRows,
     rule: CardinalityRule,
     session: { sessionId: string },
   ): Promise<BatchWriteResult> {
@@ -62,7 +62,7 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
       {},
       session,
     );
-    await this.clickhouse.insertTabSeparated('usage_staging', rows, session);
+    await this.clickhouse.insertTabSeparated('usage_staging', chunks, session);
     await this.clickhouse.command(
       `CREATE TEMPORARY TABLE batch_new AS
        SELECT * FROM (

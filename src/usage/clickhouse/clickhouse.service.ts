@@ -126,15 +126,21 @@ export class ClickHouseService implements OnApplicationShutdown {
   }
 
   /**
-   * Inserts rows given as `TabSeparated` text (one line per row). The body is one buffer, sent whole: a client that dies
-   * mid-request may still leave a prefix of it in the table (18.x inserts what it read), so
+   * Inserts rows given as `TabSeparated` text: whole lines, in UTF-8 chunks. A client that dies
+   * mid-request may still leave a prefix of them in the table (18.x inserts what it read), so
    * callers insert only into a session's staging table and move rows server-side.
    */
-  async insertTabSeparated(table: string, rows: string, options: CallOptions = {}): Promise<void> {
-    const statement = this.bound(`INSERT INTO ${table} FORMAT TabSeparated`, {}, options, rows);
+  async insertTabSeparated(
+    table: string,
+    chunks: readonly Buffer[],
+    options: CallOptions = {},
+  ): Promise<void> {
+    // The text is made only for a statement listener (the chDB replay spec).
+    const data = this.listeners.size > 0 ? Buffer.concat(chunks).toString('utf8') : undefined;
+    const statement = this.bound(`INSERT INTO ${table} FORMAT TabSeparated`, {}, options, data);
     const result = await this.connection().exec({
       query: statement,
-      values: Readable.from([Buffer.from(rows)]),
+      values: Readable.from(chunks),
       session_id: options.sessionId,
     });
     result.stream.resume();
