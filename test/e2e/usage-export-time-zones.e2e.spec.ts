@@ -329,7 +329,11 @@ describe.each([...USAGE_STORES, 'clickhouse-cluster' as const])(
         await fc.assert(
           fc.asyncProperty(
             fc.array(eventArbitrary, { minLength: 1, maxLength: 40 }),
-            fc.constantFrom(...ZONES, ...OTHER_ZONES),
+            // The named zones, or any zone of the runtime's database.
+            fc.oneof(
+              fc.constantFrom(...ZONES, ...OTHER_ZONES),
+              fc.constantFrom(...Intl.supportedValuesOf('timeZone')),
+            ),
             dimensionsArbitrary,
             fc.option(fc.subarray(['classify', 'parse', 'extract'], { minLength: 1 }), {
               nil: undefined,
