@@ -404,7 +404,7 @@ describe.each([...USAGE_STORES, 'clickhouse-cluster' as const])(
               }
             },
           ),
-          { numRuns: store === 'duckdb' ? 40 : 20 },
+          { numRuns: store === 'duckdb' ? 25 : 15 },
         );
       }, 240_000);
     });
