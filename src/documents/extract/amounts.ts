@@ -146,7 +146,7 @@ export function readNumber(raw: string, decimalComma = false): number | null {
 
 const NUMBER = String.raw`\d{1,3}(?:[.,\s\u00a0\u202f']\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?`;
 const AMOUNT = new RegExp(
-  String.raw`(\(?)(-?)\s*([\p{Sc}]|(?<!\p{L})[A-Z]{3}\b|(?<!\p{L})[\p{L}]{1,3}\$|(?<!\p{L})R[Ss]?\b|(?<!\p{L})RM\b|zł|(?<!\p{L})kr\.?|Kč|(?<!\p{L})Ft|(?<!\p{L})lei)?\s*(${NUMBER})(-?)\s*([\p{Sc}]|[A-Z]{3}\b|zł|kr\.?|Kč|Ft\b|lei\b|RM\b)?\)?`,
+  String.raw`(\(?)(-?)\s*([\p{Sc}]|(?<!\p{L})[A-Z]{3}\b|(?<!\p{L})[\p{L}]{1,3}\$|(?<!\p{L})R[Ss]?\b|(?<!\p{L})RM\b|zł|(?<!\p{L})kr\.?|Kč|(?<!\p{L})Ft|(?<!\p{L})lei)?\s*(-?)\s*(${NUMBER})(-?)\s*([\p{Sc}]|[A-Z]{3}\b|zł|kr\.?|Kč|Ft\b|lei\b|RM\b)?\)?`,
   'gu',
 );
 
@@ -154,19 +154,21 @@ const AMOUNT = new RegExp(
 export function findAmounts(text: string, decimalComma = false): FoundAmount[] {
   const found: FoundAmount[] = [];
   for (const m of text.matchAll(AMOUNT)) {
-    const value = readNumber(m[4], decimalComma);
+    // Groups: 1 "(", 2 and 4 a sign before or after the currency, 3 currency before, 5 the
+    // number, 6 a sign after it, 7 currency after.
+    const value = readNumber(m[5], decimalComma);
     if (value === null) continue;
     const before = m[3] ? currencyOf(m[3]) : undefined;
     // A code after a count ("2 CUP") is a unit more often than a currency.
     const after =
-      m[6] && (!/^[A-Z]{3}$/.test(m[6]) || /[.,]\d{2}$/.test(m[4])) ? currencyOf(m[6]) : undefined;
-    const negative = m[1] === '(' || m[2] === '-' || m[5] === '-';
+      m[7] && (!/^[A-Z]{3}$/.test(m[7]) || /[.,]\d{2}$/.test(m[5])) ? currencyOf(m[7]) : undefined;
+    const negative = m[1] === '(' || m[2] === '-' || m[4] === '-' || m[6] === '-';
     found.push({
       value: negative && value > 0 ? -value : value,
       currency: before ?? after,
       index: m.index,
       length: m[0].length,
-      decimals: /[.,]\d{1,2}$/.test(m[4].trim()) && !/[.,]\d{3}$/.test(m[4].trim()),
+      decimals: /[.,]\d{1,2}$/.test(m[5].trim()) && !/[.,]\d{3}$/.test(m[5].trim()),
     });
   }
   return found;

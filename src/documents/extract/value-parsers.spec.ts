@@ -134,6 +134,12 @@ describe('amounts', () => {
     expect(findAmounts('Total 12,00 €')[0]).toMatchObject({ value: 12, currency: 'EUR' });
   });
 
+  it('keeps the currency written before a sign ("Rs -40.00", "€ -5,00")', () => {
+    expect(findAmounts('Discount of Rs -40.00,')[0]).toMatchObject({ value: -40, currency: 'INR' });
+    expect(findAmounts('€ -5,00', true)[0]).toMatchObject({ value: -5, currency: 'EUR' });
+    expect(findAmounts('-5.00 EUR')[0]).toMatchObject({ value: -5, currency: 'EUR' });
+  });
+
   it('reads percentages as the number written', () => {
     expect(parsePercentage('VAT 19 %')).toBe(19);
     expect(parsePercentage('7,5%', true)).toBe(7.5);
