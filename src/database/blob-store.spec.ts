@@ -27,6 +27,14 @@ describe(FileBlobStore.name, () => {
     expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
   });
 
+  it('opens a payload as a stream, and refuses a missing one before any byte', async () => {
+    await sut.write('results/job-2.json', Buffer.from('{"big":true}'));
+    const chunks: Buffer[] = [];
+    for await (const chunk of await sut.open('results/job-2.json')) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString()).toBe('{"big":true}');
+    await expect(sut.open('results/none.json')).rejects.toBeInstanceOf(BlobNotFoundError);
+  });
+
   it('leaves nothing when the source fails midway', async () => {
     async function* failing(): AsyncGenerator<Buffer> {
       yield Buffer.alloc(1024, 1);

@@ -22,6 +22,11 @@ export abstract class BlobStore {
   abstract write(key: string, source: Buffer | AsyncIterable<Buffer>): Promise<StoredBlob>;
   /** The payload under `key`; rejects with a BlobNotFoundError when there is none. */
   abstract read(key: string): Promise<Buffer>;
+  /**
+   * The payload under `key` as a stream, opened before it resolves (so a missing one
+   * rejects with a BlobNotFoundError here, not in the middle of an answer).
+   */
+  abstract open(key: string): Promise<Readable>;
   /** Removes the payloads; keys without one are ignored. */
   abstract delete(keys: readonly string[]): Promise<void>;
   /** Every complete payload's key under `prefix` (a folder key, '' for all). */
@@ -103,6 +108,16 @@ export class FileBlobStore extends BlobStore {
   async read(key: string): Promise<Buffer> {
     try {
       return await fs.promises.readFile(this.pathOf(key));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(key);
+      throw error;
+    }
+  }
+
+  async open(key: string): Promise<Readable> {
+    try {
+      const handle = await fs.promises.open(this.pathOf(key), 'r');
+      return handle.createReadStream();
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(key);
       throw error;

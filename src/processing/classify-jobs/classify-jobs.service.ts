@@ -1,7 +1,13 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { RequestValidationError } from '../../common/validation-error.js';
-import { type Billing, type JobPipeline, laneFor, type Submission } from '../jobs/job-pipeline.js';
+import {
+  type Billing,
+  type JobPipeline,
+  laneFor,
+  type Submission,
+  type SyncAnswer,
+} from '../jobs/job-pipeline.js';
 import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
 import { classifyCommandOf } from '../jobs/job-command.js';
@@ -71,7 +77,7 @@ export class ClassifyJobsService implements JobPipeline<ClassificationOutcome>, 
     principal: ProcessingPrincipal,
     config: ClassifyConfigDto,
     signal?: AbortSignal,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<SyncAnswer> {
     return this.runner.runSync(this, principal, this.submission(config, false), signal);
   }
 

@@ -1,3 +1,4 @@
+import type { SyncAnswer } from '../jobs/job-pipeline.js';
 import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
@@ -37,7 +38,7 @@ export class ClassifyController {
     @Body(classifyBody) config: ClassifyConfigDto,
     @CurrentPrincipal() principal: ProcessingPrincipal,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<SyncAnswer> {
     return this.classify.runSync(principal, config, abortWhenClientLeaves(reply));
   }
 

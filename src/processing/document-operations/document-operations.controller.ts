@@ -5,6 +5,7 @@ import {
   ApiProcessingAuth,
   ApiValidationError,
 } from '../../common/openapi/api-responses.js';
+import type { SyncAnswer } from '../jobs/job-pipeline.js';
 import { AsyncJobResponseBody } from '../jobs/result.responses.js';
 import { ApiJsonBody } from '../requests/request-schema.js';
 import {
@@ -44,7 +45,7 @@ export class DocumentOperationsController {
     config: OperationBaseDto,
     principal: ProcessingPrincipal,
     reply: FastifyReply,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<SyncAnswer> {
     return this.operations.runSync(kind, principal, config, abortWhenClientLeaves(reply));
   }
 
@@ -60,7 +61,7 @@ export class DocumentOperationsController {
     @Body(parseBody) config: ParseConfigDto,
     @CurrentPrincipal() principal: ProcessingPrincipal,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<SyncAnswer> {
     return this.sync('parse', config, principal, reply);
   }
 
@@ -90,7 +91,7 @@ export class DocumentOperationsController {
     @Body(extractBody) config: ExtractConfigDto,
     @CurrentPrincipal() principal: ProcessingPrincipal,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<SyncAnswer> {
     return this.sync('extract', config, principal, reply);
   }
 
@@ -119,7 +120,7 @@ export class DocumentOperationsController {
     @Body(splitBody) config: SplitConfigDto,
     @CurrentPrincipal() principal: ProcessingPrincipal,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<SyncAnswer> {
     return this.sync('split', config, principal, reply);
   }
 

@@ -9,6 +9,7 @@ import {
   ApiProcessingAuth,
   ApiValidationError,
 } from '../../common/openapi/api-responses.js';
+import type { SyncAnswer } from '../jobs/job-pipeline.js';
 import { AsyncJobResponseBody } from '../jobs/result.responses.js';
 import { abortWhenClientLeaves } from '../requests/client-disconnect.js';
 import { ApiJsonBody } from '../requests/request-schema.js';
@@ -41,7 +42,7 @@ export class EditController {
     @Body(editBody) config: EditConfigDto,
     @CurrentPrincipal() principal: ProcessingPrincipal,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<SyncAnswer> {
     return this.operations.runEditSync(principal, config, abortWhenClientLeaves(reply));
   }
 

@@ -81,7 +81,7 @@ function setUp() {
       }),
     ),
   };
-  const jobsService = { resultView: jest.fn(async (_job: JobRecord): Promise<unknown> => null) };
+  const jobsService = { resultBody: jest.fn(async (_job: JobRecord): Promise<unknown> => null) };
   const sut = new OperationJobsService(
     config,
     runner as unknown as JobRunner,
@@ -259,10 +259,10 @@ describe(OperationJobsService.name, () => {
       expect(() => t.sut.billing(classify, outcome)).toThrow('job job_2 is not an operation');
     });
 
-    it("answers a sync job with the jobs service's result view, or nothing", async () => {
+    it("answers a sync job with the jobs service's result body, or nothing", async () => {
       const { job } = await t.submit('parse');
       await expect(t.sut.syncResult(job)).resolves.toEqual({});
-      t.jobsService.resultView.mockResolvedValueOnce({ result_url: 'https://r.test/1' });
+      t.jobsService.resultBody.mockResolvedValueOnce({ result_url: 'https://r.test/1' });
       await expect(t.sut.syncResult(job)).resolves.toEqual({ result_url: 'https://r.test/1' });
     });
   });

@@ -4,7 +4,14 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import type { InputDocument } from '../classify-jobs/classification-runner.js';
 import { validateExtractRequest } from '../../documents/extract/extract-schema.js';
-import { type Billing, type JobPipeline, laneFor, type Submission } from '../jobs/job-pipeline.js';
+import {
+  type Billing,
+  type JobDocument,
+  type JobPipeline,
+  laneFor,
+  type Submission,
+  type SyncAnswer,
+} from '../jobs/job-pipeline.js';
 import {
   jobCommandOf,
   type OperationCommand,
@@ -23,7 +30,6 @@ import {
   resolveSplitVersions,
 } from '../../documents/versions/model-pins.js';
 import type { EditOutcome } from '../../documents/edit/edit.runner.js';
-import type { JobDocument } from '../jobs/job-pipeline.js';
 import { VersionRegistry } from '../versions/version-registry.service.js';
 import type { OperationBaseDto } from './operation-requests.dto.js';
 import { type EditConfigDto, EditJobRequestDto, editJobRequest } from './edit-requests.dto.js';
@@ -161,7 +167,7 @@ export class OperationJobsService
     principal: ProcessingPrincipal,
     config: EditConfigDto,
     signal?: AbortSignal,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<SyncAnswer> {
     return this.runSync('edit', principal, this.editRequest(config, false), signal);
   }
 
@@ -178,7 +184,7 @@ export class OperationJobsService
     principal: ProcessingPrincipal,
     config: OperationBaseDto,
     signal?: AbortSignal,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<SyncAnswer> {
     return this.runner.runSync(this, principal, this.submission(kind, config, false), signal);
   }
 
@@ -246,8 +252,11 @@ export class OperationJobsService
     return { bytes: Buffer.from(base64, 'base64'), extension };
   }
 
-  /** `force_url_result`: the sync answer points at the signed result URL, as `GET /job` does. */
-  async syncResult(job: JobRecord): Promise<Record<string, unknown>> {
-    return (await this.jobs.resultView(job)) ?? {};
+  /**
+   * The result file as it is (results run to megabytes: never parsed here), or for
+   * `force_url_result` the answer pointing at the signed result URL, as `GET /job` does.
+   */
+  async syncResult(job: JobRecord): Promise<SyncAnswer> {
+    return (await this.jobs.resultBody(job)) ?? {};
   }
 }

@@ -1,3 +1,4 @@
+import type { StreamableFile } from '@nestjs/common';
 import type { Product } from '../../usage/usage-event.js';
 import type { InputDocument } from '../classify-jobs/classification-runner.js';
 import type { ClassifyInputValue } from '../inputs/input-resolver.service.js';
@@ -40,6 +41,12 @@ export interface Billing {
  * Everything else (job store, queue, admission, sync waits, cancellation, usage outbox,
  * webhooks) is the JobRunner's and its SubmissionGate, JobExecutor and JobOutcomeRecorder.
  */
+/**
+ * What a sync request answers: the response as an object, or a stored result file sent as
+ * it is (stored-result-body.ts).
+ */
+export type SyncAnswer = Record<string, unknown> | StreamableFile;
+
 export interface JobPipeline<Outcome> {
   /** Queue command kind of these jobs. */
   readonly taskKind: string;
@@ -67,8 +74,8 @@ export interface JobPipeline<Outcome> {
    * served by a signed URL; undefined for jobs that make none.
    */
   document?(job: JobRecord, outcome: Outcome): JobDocument | undefined;
-  /** The sync answer of a completed job (default: its stored result). */
-  syncResult?(job: JobRecord): Promise<Record<string, unknown>>;
+  /** The sync answer of a completed job (default: its stored result, parsed). */
+  syncResult?(job: JobRecord): Promise<SyncAnswer>;
   /** A failed sync job's own error, when its failure is not the generic error envelope. */
   syncFailure?(job: JobRecord): Error | undefined;
 }

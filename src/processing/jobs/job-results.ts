@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Injectable, Logger } from '@nestjs/common';
 import {
   jobDocumentKey,
@@ -50,6 +51,21 @@ export class JobResults {
         string,
         unknown
       >;
+    } catch (error) {
+      if (!(error instanceof BlobNotFoundError)) throw error;
+      this.logger.error(`the result file of job ${job.jobId} is missing (${job.resultKey})`);
+      return null;
+    }
+  }
+
+  /**
+   * The result file of a completed job, opened, to be sent as it is (never parsed here);
+   * null for any other job, or once retention dropped it.
+   */
+  async open(job: JobRecord): Promise<Readable | null> {
+    if (job.state !== 'completed' || !job.resultKey) return null;
+    try {
+      return await this.blobs.open(job.resultKey);
     } catch (error) {
       if (!(error instanceof BlobNotFoundError)) throw error;
       this.logger.error(`the result file of job ${job.jobId} is missing (${job.resultKey})`);

@@ -14,7 +14,7 @@ import { JobExecutor } from './job-executor.js';
 import { JobResults } from './job-results.js';
 import { JobInputStage } from './job-input.stage.js';
 import { JobOutcomeRecorder } from './job-outcome.recorder.js';
-import type { JobPipeline, Submission } from './job-pipeline.js';
+import type { JobPipeline, Submission, SyncAnswer } from './job-pipeline.js';
 import { ProcessingError } from './job.types.js';
 import { JobsRepository } from './jobs.repository.js';
 import { SubmissionGate } from './submission-gate.js';
@@ -139,7 +139,7 @@ export class JobRunner {
     principal: ProcessingPrincipal,
     submission: Submission,
     signal?: AbortSignal,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<SyncAnswer> {
     const timeoutMs = this.config.processing.syncTimeoutMs;
     let waited: Promise<WaitOutcome> = Promise.resolve('finished');
     // The wait starts before the command is queued, so no finish signal is missed.

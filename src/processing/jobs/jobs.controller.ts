@@ -7,6 +7,7 @@ import {
   Post,
   Query,
   Res,
+  type StreamableFile,
   UseGuards,
 } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
@@ -88,7 +89,7 @@ export class JobsController {
   get(
     @Param('job_id') jobId: string,
     @CurrentPrincipal() principal: ProcessingPrincipal,
-  ): Promise<JobView> {
+  ): Promise<JobView | StreamableFile> {
     return this.jobs.view(principal.orgId, jobId);
   }
 
@@ -157,7 +158,7 @@ export class JobResultController {
     @Param('job_id') jobId: string,
     @Query('expires') expires: unknown,
     @Query('signature') signature: unknown,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<StreamableFile> {
     return this.jobs.signedResult(jobId, expires, signature);
   }
 

@@ -4,6 +4,7 @@ import {
   Logger,
   OnApplicationBootstrap,
   OnModuleDestroy,
+  type StreamableFile,
 } from '@nestjs/common';
 import { ApiError } from '../../common/api-error.js';
 import { APP_CONFIG } from '../../config/config.module.js';
@@ -18,9 +19,15 @@ import { JobRecord } from './job.types.js';
 import { JobsRepository } from './jobs.repository.js';
 import { RunningJobs } from './running-jobs.js';
 import { QueueWorkers } from '../queue/queue-workers.service.js';
+import { envelopeAroundStoredResult, storedResultBody } from './stored-result-body.js';
 import { asUrlResult, forcesUrlResult } from './url-result.js';
 
 const RESULT_PURPOSE = 'job-result';
+
+/** A result answered as its file: no URL to sign into it at each read. */
+function answeredAsStored(job: JobRecord): boolean {
+  return !forcesUrlResult(job.request) && !job.documentKey;
+}
 const DOCUMENT_PURPOSE = 'job-document';
 const DOCUMENT_TYPES: Record<string, string> = {
   pdf: 'application/pdf',
@@ -114,9 +121,27 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     return asUrlResult(result, this.signedUrl(RESULT_PURPOSE, job.jobId, 'result'), job.jobId);
   }
 
-  async view(orgId: string, jobId: string): Promise<JobView> {
+  /**
+   * The answer holding a completed job's result: its file as it is (never parsed in this
+   * process), or the view with URLs signed now (`force_url_result`, an edited document);
+   * null without one.
+   */
+  async resultBody(job: JobRecord): Promise<Record<string, unknown> | StreamableFile | null> {
+    if (!answeredAsStored(job)) return this.resultView(job);
+    const stored = await this.results.open(job);
+    return stored ? storedResultBody(stored) : null;
+  }
+
+  async view(orgId: string, jobId: string): Promise<JobView | StreamableFile> {
     const job = await this.getOwned(orgId, jobId);
     const idle = await this.idleJobs([job]);
+    const stored = answeredAsStored(job) ? await this.results.open(job) : null;
+    if (stored) {
+      return envelopeAroundStoredResult(
+        (result) => presentJob(job, result as Record<string, unknown>, idle.has(job.jobId)),
+        stored,
+      );
+    }
     return presentJob(job, await this.resultView(job), idle.has(job.jobId));
   }
 
@@ -138,18 +163,14 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     return idle;
   }
 
-  async signedResult(
-    jobId: string,
-    expires: unknown,
-    signature: unknown,
-  ): Promise<Record<string, unknown>> {
+  async signedResult(jobId: string, expires: unknown, signature: unknown): Promise<StreamableFile> {
     if (!this.signer.verify(RESULT_PURPOSE, jobId, expires, signature)) {
       throw ApiError.forbidden('INVALID_SIGNATURE', 'The result URL is invalid or has expired');
     }
     const job = await this.jobs.find(jobId);
-    const result = job ? await this.results.load(job) : null;
-    if (!result) throw ApiError.notFound('RESULT_NOT_FOUND', 'The result is not available');
-    return result;
+    const stored = job ? await this.results.open(job) : null;
+    if (!stored) throw ApiError.notFound('RESULT_NOT_FOUND', 'The result is not available');
+    return storedResultBody(stored);
   }
 
   /** The document behind a signed `document_url`: its bytes and content type. */
