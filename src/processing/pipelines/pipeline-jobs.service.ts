@@ -3,7 +3,13 @@ import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import type { PipelineOutcome } from '../../documents/executors/operation.task.js';
 import type { InputDocument } from '../classify-jobs/classification-runner.js';
 import { OperationJobsService } from '../document-operations/operation-jobs.service.js';
-import { type Billing, type JobPipeline, laneFor, type Submission } from '../jobs/job-pipeline.js';
+import {
+  type Billing,
+  type JobPipeline,
+  laneFor,
+  type Submission,
+  type SyncAnswer,
+} from '../jobs/job-pipeline.js';
 import {
   jobCommandOf,
   type PipelineCommand,
@@ -114,7 +120,7 @@ export class PipelineJobsService implements JobPipeline<PipelineOutcome>, OnModu
     principal: ProcessingPrincipal,
     config: PipelineRunDto,
     signal?: AbortSignal,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<SyncAnswer> {
     const submission = await this.submission(principal, config, false);
     return this.runner.runSync(this, principal, submission, signal);
   }

@@ -9,6 +9,7 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
+import type { SyncAnswer } from '../jobs/job-pipeline.js';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
@@ -110,7 +111,7 @@ export class PipelineRunController {
     @Body(runBody) config: PipelineRunDto,
     @CurrentPrincipal() principal: ProcessingPrincipal,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<SyncAnswer> {
     return this.runs.runSync(principal, config, abortWhenClientLeaves(reply));
   }
 
