@@ -72,8 +72,8 @@ export const DOCUMENT_SETTINGS = {
     ),
     recycleRssMb: int(
       'EXECUTOR_RECYCLE_RSS_MB',
-      { default: 400, min: 64, unit: 'MB' },
-      'An idle executor above this resident size is replaced after its task.',
+      { default: 640, min: 64, unit: 'MB' },
+      'An idle executor above this resident size is replaced after its task (one holding the sentence encoder rests near 360 MB, so it is kept across tasks).',
     ),
     taskTimeLimitMs: int(
       'TASK_TIME_LIMIT_MS',

@@ -10,7 +10,7 @@ import { deserializeError } from './task-reply.js';
 export const DEFAULT_EXECUTOR_SETTINGS: Readonly<ExecutorSettings> = {
   heapMb: 1_024,
   rssLimitMb: 1_280,
-  recycleRssMb: 400,
+  recycleRssMb: 640,
   taskTimeLimitMs: 120_000,
   idleMs: 60_000,
   nice: 10,
