@@ -24,7 +24,7 @@ import type {
   ClassificationCategory,
   ClassifyModel,
 } from '../src/documents/classify/classify.types.js';
-import type { EvalDocument } from '../test/support/classify-eval.js';
+import { pagesOf, type EvalDocument } from '../test/support/classify-eval.js';
 import {
   loadRealEvalSet,
   REAL_EVAL_SETS,
@@ -89,7 +89,7 @@ warmUpClassifier();
 const byModel =
   (model: ClassifyModel, schema: readonly ClassificationCategory[]): Predictor =>
   (document) => {
-    const output = classify({ pages: document.pages, classificationSchema: schema, model });
+    const output = classify({ pages: pagesOf(document), classificationSchema: schema, model });
     const category = output.result.category;
     const confidence = output.response_confidence.categories.find(
       (entry) => entry.category === category,

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { loadDocument } from '../../src/documents/readers/document.loader.js';
 import { terminateOcr, type OcrEffort } from '../../src/documents/readers/ocr.engine.js';
 import type { ClassificationCategory } from '../../src/documents/classify/classify.types.js';
+import type { DocumentPage } from '../../src/documents/readers/document.types.js';
 import type { EvalDocument, EvalSet, EvalSplit } from './classify-eval.js';
 
 export type RealEvalSetName = 'business' | 'unseen';
@@ -96,7 +97,7 @@ async function pagesOf(
   entry: ManifestEntry,
   fingerprint: string,
   ocr: OcrEffort,
-): Promise<string[]> {
+): Promise<Pick<EvalDocument, 'pages' | 'pageSizes'>> {
   const effort = ocr === 'fast' ? '' : `.${ocr}`;
   const cached = path.join(
     root,
@@ -105,13 +106,18 @@ async function pagesOf(
     'pages',
     `${entry.id}.${entry.sha256.slice(0, 12)}.${fingerprint}${effort}.json`,
   );
-  if (fs.existsSync(cached)) return JSON.parse(fs.readFileSync(cached, 'utf8')) as string[];
-  const bytes = fs.readFileSync(path.join(root, '.cache', 'classify-eval', 'docs', entry.file));
-  const loaded = await loadDocument(bytes, entry.file, { ocr });
-  const pages = loaded.pages.map((page) => page.text);
-  fs.mkdirSync(path.dirname(cached), { recursive: true });
-  fs.writeFileSync(cached, JSON.stringify(pages));
-  return pages;
+  type CachedPage = Pick<DocumentPage, 'text' | 'size'>;
+  let read: CachedPage[];
+  if (fs.existsSync(cached)) {
+    read = JSON.parse(fs.readFileSync(cached, 'utf8')) as CachedPage[];
+  } else {
+    const bytes = fs.readFileSync(path.join(root, '.cache', 'classify-eval', 'docs', entry.file));
+    const loaded = await loadDocument(bytes, entry.file, { ocr });
+    read = loaded.pages.map(({ text, size }) => ({ text, size }));
+    fs.mkdirSync(path.dirname(cached), { recursive: true });
+    fs.writeFileSync(cached, JSON.stringify(read));
+  }
+  return { pages: read.map((page) => page.text), pageSizes: read.map((page) => page.size) };
 }
 
 /**
@@ -147,7 +153,7 @@ export async function loadRealEvalSet(
           language: entry.language,
           split: entry.split,
           note: entry.note,
-          pages: await pagesOf(root, entry, fingerprint, ocr),
+          ...(await pagesOf(root, entry, fingerprint, ocr)),
         });
       } catch (error) {
         unreadable.push({ id: entry.id, reason: (error as Error).message });

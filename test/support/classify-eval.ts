@@ -8,8 +8,10 @@ import { classify } from '../../src/documents/classify/classify.js';
 import type {
   ClassificationCategory,
   ClassifyModel,
+  PageText,
 } from '../../src/documents/classify/classify.types.js';
 import { loadDocument } from '../../src/documents/readers/document.loader.js';
+import type { DocumentPage } from '../../src/documents/readers/document.types.js';
 
 export interface EvalDocument {
   file: string;
@@ -21,6 +23,8 @@ export interface EvalDocument {
   /** `dev` documents were seen while the models were tuned; `holdout` ones were not. */
   split: EvalSplit;
   pages: string[];
+  /** Each page's size where the reader knows it (layout evidence: orientation, paper size). */
+  pageSizes?: (DocumentPage['size'] | undefined)[];
 }
 
 export type EvalSplit = 'dev' | 'holdout';
@@ -73,9 +77,15 @@ export async function loadEvalSet(): Promise<EvalSet> {
       note: label.note,
       split: label.split ?? 'dev',
       pages: loaded.pages.map((page) => page.text),
+      pageSizes: loaded.pages.map((page) => page.size),
     });
   }
   return { schema, documents };
+}
+
+/** A document's pages as the classifier reads them: text, and size where it is known. */
+export function pagesOf(document: EvalDocument): PageText[] {
+  return document.pages.map((text, i) => ({ text, size: document.pageSizes?.[i] }));
 }
 
 /** Accuracy of `model` on the set, or on one split of it. */
@@ -85,7 +95,7 @@ export function evaluate(set: EvalSet, model: ClassifyModel, split?: EvalSplit):
   const documents = set.documents.filter((document) => !split || document.split === split);
   for (const document of documents) {
     const output = classify({
-      pages: document.pages,
+      pages: pagesOf(document),
       classificationSchema: set.schema,
       documentMetadata: document.documentMetadata,
       model,

@@ -5,17 +5,18 @@ import { separateNeighbours } from './near-neighbours.js';
 import { documentBag, gatherEvidence, passagesOf, type DocumentReading } from './evidence.js';
 import { categoryScore, strength } from './fusion.js';
 import { warmUpLanguage } from './language.js';
-import { describeLayout, layoutProfile } from './layout.js';
+import { describeLayout, layoutProfile, type PageDimensions } from './layout.js';
 import { clipLongWords } from './long-words.js';
 import { stemmerFor } from './stemmers.js';
 
 /**
- * Passages of the document each model reads: Deep Classify (`accurate`) reads three times
- * as many chunks, single lines as well, and weighs near neighbours again on what tells them
- * apart (near-neighbours.ts).
+ * Passages of the document each model reads: Deep Classify (`accurate`) reads twice as many
+ * chunks (more of a long document), reads images more thoroughly (classify.task.ts) and
+ * weighs near neighbours again on what tells them apart (near-neighbours.ts). More single
+ * lines were measured to add noise rather than evidence (docs/benchmarks.md).
  */
-const CHUNK_BUDGET = { default: 32, accurate: 96 } as const;
-const LINE_BUDGET = { default: 24, accurate: 64 } as const;
+const CHUNK_BUDGET = { default: 32, accurate: 64 } as const;
+const LINE_BUDGET = { default: 24, accurate: 24 } as const;
 
 /** Loads the sentence encoder, language model and stemmers now, so no request waits. */
 export function warmUpClassifier(): void {
@@ -26,6 +27,10 @@ export function warmUpClassifier(): void {
 
 function pageText(page: PageText): string {
   return typeof page === 'string' ? page : page.text;
+}
+
+function pageSize(page: PageText): PageDimensions | undefined {
+  return typeof page === 'string' ? undefined : page.size;
 }
 
 /** The first group (in the object's key order) listing `category`, else `ungrouped`. */
@@ -75,18 +80,22 @@ export function classify(input: ClassifyInput): ClassifyOutput {
   return output;
 }
 
-/** What a model reads of a document (clipped to linear-time words, see clipLongWords). */
+/**
+ * What a model reads of a document (clipped to linear-time words, see clipLongWords);
+ * `sizes[i]`, when known, is the size of `pages[i]`.
+ */
 export function readDocument(
   pages: readonly string[],
   metadata: string | undefined,
   chunkBudget: number,
   lineBudget = 0,
+  sizes: readonly (PageDimensions | undefined)[] = [],
 ): DocumentReading {
   return {
     passages: passagesOf(pages, metadata, chunkBudget, lineBudget),
     bag: documentBag(pages, metadata),
     pageCount: pages.length,
-    form: describeLayout(layoutProfile(pages)),
+    form: describeLayout(layoutProfile(pages, sizes)),
   };
 }
 
@@ -104,7 +113,8 @@ export function scoreCategories(input: ClassifyInput): CategoryScore[] {
   const model = input.model ?? 'default';
   const pages = input.pages.map((page) => clipLongWords(pageText(page)));
   const metadata = clipLongWords(input.documentMetadata?.trim() ?? '') || undefined;
-  const reading = readDocument(pages, metadata, CHUNK_BUDGET[model], LINE_BUDGET[model]);
+  const sizes = input.pages.map(pageSize);
+  const reading = readDocument(pages, metadata, CHUNK_BUDGET[model], LINE_BUDGET[model], sizes);
   const evidence = gatherEvidence(schema, reading);
   const scores = evidence.map((category) => ({
     score: categoryScore(category),

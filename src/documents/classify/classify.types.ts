@@ -8,8 +8,17 @@ export interface ClassificationCategory {
   criteria: readonly string[];
 }
 
-/** A page of text; `pageNumber` is informational (order is what counts). */
-export type PageText = string | { pageNumber?: number; text: string };
+/**
+ * A page of text; `pageNumber` is informational (order is what counts); `size`, when the
+ * reader knows it, feeds the layout evidence (orientation, paper size).
+ */
+export type PageText =
+  | string
+  | {
+      pageNumber?: number;
+      text: string;
+      size?: { width: number; height: number; unit: 'pt' | 'px' };
+    };
 
 export interface ClassifyInput {
   pages: readonly PageText[];

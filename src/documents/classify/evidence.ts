@@ -44,7 +44,18 @@ export function labelText(category: string): string {
   return category.replace(/[_-]+/g, ' ').trim();
 }
 
-/** Texts the encoder reads for a schema: per category, its name, then its criteria. */
+/**
+ * A category's name as the encoder reads it: a sentence saying the document is one. A bare
+ * name ("statute", "recipe") is a word, not a description, and sits in the encoder's space
+ * far from the passages of a document of its kind; in a sentence of the same form for every
+ * category it is compared as one more statement about the document (measured on both
+ * development sets: docs/benchmarks.md).
+ */
+export function labelSentence(category: string): string {
+  return `A document that is a ${labelText(category)}.`;
+}
+
+/** Texts the lexical evidence reads for a schema: per category, its name, then its criteria. */
 function schemaTexts(schema: readonly ClassificationCategory[]): string[][] {
   return schema.map((entry) => [labelText(entry.category), ...entry.criteria]);
 }
@@ -112,7 +123,9 @@ export function gatherEvidence(
   );
   const length = Math.max(1, bag.length / Math.max(1, pageCount));
   return texts.map((group, c) => {
-    const vectors = encoder ? encoder.embed(group) : [];
+    const vectors = encoder
+      ? encoder.embed([labelSentence(schema[c].category), ...group.slice(1)])
+      : [];
     const evidence = group.map((_, i): CriterionEvidence => {
       const [semantic, passage] = encoder ? bestMatch(vectors[i], passageVectors) : [0, -1];
       return {

@@ -10,14 +10,16 @@
  * the document's form (layout.ts). The weights were measured on
  * the development sets (business categories and categories unlike them) and are not tuned
  * per category. Scores become probabilities by a softmax at TEMPERATURE, fitted on the same
- * sets so that `confidence` is the probability of being right.
+ * sets so that `confidence` is the probability of being right: the value minimizing the
+ * negative log-likelihood of the right category over both sets, every schema variant and
+ * both models (docs/decisions/0221-category-name-as-a-sentence-page-size-temperature.md).
  */
 import type { CategoryEvidence, CriterionEvidence } from './evidence.js';
 
 export const LEXICAL_WEIGHT = 0.4;
 export const LAYOUT_WEIGHT = 0.3;
 export const LABEL_WEIGHT = 0.45;
-export const TEMPERATURE = 0.03;
+export const TEMPERATURE = 0.05;
 
 export function strength(evidence: CriterionEvidence): number {
   return evidence.semantic + LEXICAL_WEIGHT * evidence.lexical + LAYOUT_WEIGHT * evidence.layout;

@@ -1,5 +1,5 @@
 /**
- * The form of a document in general words: how many pages, how much text per page, how
+ * The form of a document in general words: how many pages, their size and orientation, how much text per page, how
  * long its lines are, whether it has bullets, tables, fields to fill in, headings, amounts,
  * dates and times, pages without text. Each notable trait becomes a short sentence that is
  * embedded and matched to each criterion like a passage of the document, so a criterion
@@ -7,8 +7,20 @@
  * The traits are measured the same way for every request; none is tied to a category.
  */
 
+/** A page's size as its reader knows it (PDF points, image pixels); see DocumentPage. */
+export interface PageDimensions {
+  width: number;
+  height: number;
+  unit: 'pt' | 'px';
+}
+
 export interface LayoutProfile {
   pages: number;
+  /** Shares of the pages whose size is known: wider than tall; larger than A3; smaller than A5. */
+  landscape: number;
+  portrait: number;
+  large: number;
+  small: number;
   /** Pages with (almost) no text: scans, photos, drawings. */
   emptyPages: number;
   wordsPerPage: number;
@@ -51,8 +63,37 @@ function isHeading(line: string): boolean {
   return /^#+\s/.test(line) || (letters === letters.toUpperCase() && words <= 8);
 }
 
-/** Measures the traits of a document from the text of its pages. */
-export function layoutProfile(pages: readonly string[]): LayoutProfile {
+/** An A4 page in square points (595 x 842). */
+const A4_AREA = 595 * 842;
+/** Width over height past which a page is landscape (or portrait, inverted). */
+const ORIENTATION_RATIO = 1.15;
+
+/** Shares of the pages of known size that are landscape, portrait, larger than A3, smaller than A5. */
+function pageShapes(sizes: readonly (PageDimensions | null | undefined)[]) {
+  const known = sizes.filter((size): size is PageDimensions =>
+    Boolean(size && size.width > 0 && size.height > 0),
+  );
+  const share = (test: (size: PageDimensions) => boolean) =>
+    known.length === 0 ? 0 : known.filter(test).length / known.length;
+  const area = (size: PageDimensions) => (size.unit === 'pt' ? size.width * size.height : A4_AREA);
+  return {
+    landscape: share((size) => size.width > ORIENTATION_RATIO * size.height),
+    portrait: share((size) => size.height > ORIENTATION_RATIO * size.width),
+    // A3 is twice A4; a page past it is a large sheet (posters, plans, drawings).
+    large: share((size) => area(size) > 2.2 * A4_AREA),
+    // A5 is half of A4; a page under it is small (cards, tickets, booklets).
+    small: share((size) => area(size) < 0.55 * A4_AREA),
+  };
+}
+
+/**
+ * Measures the traits of a document from the text of its pages and, where the reader knows
+ * them, their sizes (`sizes[i]` for `pages[i]`).
+ */
+export function layoutProfile(
+  pages: readonly string[],
+  sizes: readonly (PageDimensions | null | undefined)[] = [],
+): LayoutProfile {
   let lines = 0;
   let words = 0;
   let tokens = 0;
@@ -103,6 +144,7 @@ export function layoutProfile(pages: readonly string[]): LayoutProfile {
   const perToken = (value: number) => (tokens === 0 ? 0 : value / tokens);
   return {
     pages: pages.length,
+    ...pageShapes(sizes),
     emptyPages: counts.emptyPages,
     wordsPerPage: pages.length === 0 ? 0 : words / pages.length,
     wordsPerLine: lines === 0 ? 0 : words / lines,
@@ -131,6 +173,12 @@ function pagesPhrase(pages: number): string {
 /** Sentences describing the notable traits of a document's form, in plain English. */
 export function describeLayout(profile: LayoutProfile): string[] {
   const out = [pagesPhrase(profile.pages)];
+  if (profile.landscape >= 0.5)
+    out.push('Pages in landscape orientation, wider than they are tall.');
+  else if (profile.portrait >= 0.5)
+    out.push('Pages in portrait orientation, taller than they are wide.');
+  if (profile.large >= 0.5) out.push('Very large pages, bigger than A3 paper.');
+  else if (profile.small >= 0.5) out.push('Small pages, smaller than A5 paper.');
   if (profile.pages > 0 && profile.emptyPages === profile.pages) {
     out.push('Pages with no readable text, only images or scans.');
   } else if (profile.emptyPages > 0) {

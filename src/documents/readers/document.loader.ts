@@ -18,15 +18,16 @@ const textPageReaders = (ocr: OcrEffort): PageReaders<DocumentPage> => ({
     return {
       numPages: pdf.numPages,
       readPage: async (local, pageNumber) => {
-        const { text, source } = await pdf.readPage(local);
-        return { pageNumber, text, source };
+        const { text, source, size } = await pdf.readPage(local);
+        return { pageNumber, text, source, size };
       },
       close: pdf.close,
     };
   },
   async image(raster, pageNumber) {
     const text = (await recognizeImage(raster.pgm, ocr)).trim();
-    return { pageNumber, text, source: 'ocr' };
+    const size = { width: raster.width, height: raster.height, unit: 'px' as const };
+    return { pageNumber, text, source: 'ocr', size };
   },
   text: (_fileType, texts) => async (local, pageNumber) => ({
     pageNumber,

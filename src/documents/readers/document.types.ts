@@ -9,6 +9,17 @@ export interface DocumentPage {
   pageNumber: number;
   text: string;
   source: PageTextSource;
+  /**
+   * The page's size: PDF pages in points (1/72 inch), images in pixels (only their shape
+   * counts); absent for formats without pages of their own (text, Markdown, HTML, DOCX).
+   */
+  size?: PageSize;
+}
+
+export interface PageSize {
+  width: number;
+  height: number;
+  unit: 'pt' | 'px';
 }
 
 /** A document reduced to the text of its selected pages. */

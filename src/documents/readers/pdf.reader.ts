@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/pdf.js';
 import { CorruptDocumentError } from './document.errors.js';
 import { documentLimits } from './document-limits.js';
-import type { PageTextSource } from './document.types.js';
+import type { PageSize, PageTextSource } from './document.types.js';
 import { recognizeImage, type OcrEffort } from './ocr.engine.js';
 
 const require = createRequire(import.meta.url);
@@ -30,6 +30,8 @@ function assetDir(name: string): string {
 export interface ExtractedPage {
   text: string;
   source: PageTextSource;
+  /** The page's size in points, as displayed (rotation applied). */
+  size: PageSize;
 }
 
 export interface PdfReader {
@@ -162,13 +164,15 @@ export async function openPdf(bytes: Uint8Array, ocr: OcrEffort = 'fast'): Promi
     async readPage(pageNumber) {
       const page = await pdf.getPage(pageNumber);
       try {
+        const { width, height } = page.getViewport({ scale: 1 });
+        const size: PageSize = { width: Math.round(width), height: Math.round(height), unit: 'pt' };
         const content = await page.getTextContent();
         const text = textOf(content.items);
-        if (alnumCount(text) >= MIN_TEXT_LAYER_CHARS) return { text, source: 'text-layer' };
+        if (alnumCount(text) >= MIN_TEXT_LAYER_CHARS) return { text, source: 'text-layer', size };
         const ocrText = (await recognizeImage(await renderPng(page, pdf), ocr)).trim();
         return alnumCount(ocrText) > alnumCount(text)
-          ? { text: ocrText, source: 'ocr' }
-          : { text, source: 'text-layer' };
+          ? { text: ocrText, source: 'ocr', size }
+          : { text, source: 'text-layer', size };
       } finally {
         page.cleanup();
       }
