@@ -88,6 +88,7 @@ describe('loadDocument', () => {
       pageNumber: 3,
       text: 'This is page number 3 of the quarterly report.',
       source: 'text-layer',
+      size: { width: 612, height: 792, unit: 'pt' },
     });
   });
 

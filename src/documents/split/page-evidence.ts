@@ -25,6 +25,11 @@ export interface PageEvidence {
 const PAGE_CHUNKS = { fast: 8, deep: 16 } as const;
 /** Log-probability cost of changing section between two pages that look alike. */
 const SWITCH_COST = 4;
+/**
+ * Softmax temperature of a page's section probabilities: the one SWITCH_COST was measured
+ * with (the classifier's own temperature is fitted to whole documents, fusion.ts).
+ */
+const PAGE_TEMPERATURE = 0.03;
 
 function meanVector(vectors: readonly Float32Array[]): Float32Array | null {
   if (vectors.length === 0) return null;
@@ -53,7 +58,7 @@ export function readPageEvidence(
     const passage =
       criterion && criterion.passage >= 0 ? reading.passages[criterion.passage] : undefined;
     return {
-      probabilities: probabilities(scores),
+      probabilities: probabilities(scores, PAGE_TEMPERATURE),
       supported: criterion !== undefined && isHigh(strength(criterion)),
       passage: passage?.text.split('\n')[0].trim() ?? '',
       vector:
