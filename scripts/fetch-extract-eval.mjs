@@ -71,6 +71,57 @@ async function sroieBoxPdf(boxCsv, imageBytes) {
   return Buffer.from(await pdf.save());
 }
 
+/** Rows of a CSV text (RFC 4180: quoted fields may hold commas, quotes and newlines). */
+function csvRows(text) {
+  const rows = [];
+  let row = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += ch;
+  }
+  if (field !== '' || row.length > 0) rows.push([...row, field]);
+  return rows;
+}
+
+/** A US m/d/yy date as ISO (two-digit years from 50 are 19xx), or undefined. */
+function isoOfUsDate(text) {
+  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/.exec(text.trim());
+  if (!m) return undefined;
+  const year = m[3].length === 4 ? Number(m[3]) : Number(m[3]) + (Number(m[3]) >= 50 ? 1900 : 2000);
+  return `${year}-${m[1].padStart(2, '0')}-${m[2].padStart(2, '0')}`;
+}
+
+function cuadTruth(csvBytes, filename) {
+  const [header, ...rows] = csvRows(csvBytes.toString('utf8'));
+  const row = rows.find((r) => r[0] === filename);
+  if (!row) throw new Error(`master_clauses.csv has no row for ${filename}`);
+  const answer = (column) => (row[header.indexOf(column)] ?? '').trim();
+  const truth = {
+    title: answer('Document Name-Answer'),
+    agreement_date: isoOfUsDate(answer('Agreement Date-Answer')),
+    governing_law: answer('Governing Law-Answer'),
+  };
+  return Buffer.from(`${JSON.stringify(truth, null, 2)}\n`);
+}
+
 const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
 let unavailable = 0;
 let written = 0;
@@ -96,6 +147,7 @@ for (const entry of manifest.documents) {
     entry.truth,
   );
   let bytes = documentBytes;
+  const truthBytes = entry.transform === 'cuad-row' ? cuadTruth(truth, entry.row) : truth;
   if (entry.transform === 'sroie-box-pdf') {
     const image = checked(
       readBlob(gitDir, entry.commit, entry.image),
@@ -106,7 +158,7 @@ for (const entry of manifest.documents) {
   }
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(documentPath, bytes);
-  fs.writeFileSync(truthPath, truth);
+  fs.writeFileSync(truthPath, truthBytes);
   written++;
 }
 console.log(

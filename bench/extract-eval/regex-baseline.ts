@@ -28,6 +28,9 @@ const CURRENCY: [RegExp, string][] = [
   [/₹|\bINR\b|\bRs\.?/u, 'INR'],
 ];
 
+const GOVERNING_LAW =
+  /governed\b[^.]{0,80}?\blaws?\s+of\s+(?:the\s+)?(?:(?:state|commonwealth|province|republic)\s+of\s+)?([A-Z][\w.']*(?:[ ,]+(?:of\s+)?[A-Z][\w.']*){0,3})/u;
+
 function number(text: string): number {
   const t = text.replace(/\s/g, '');
   return Number(`${t.slice(0, -3).replace(/[.,]/g, '')}.${t.slice(-2)}`);
@@ -76,5 +79,8 @@ export function regexBaseline(text: string): Record<string, unknown> {
     issuer: firstLine,
     company: firstLine,
     address: lines.slice(1, 4).join(' ') || null,
+    title: firstLine,
+    agreement_date: date,
+    governing_law: GOVERNING_LAW.exec(text.replace(/\s+/g, ' '))?.[1] ?? null,
   };
 }

@@ -9,7 +9,7 @@ import type { JsonSchema } from '../../src/documents/extract/extract-schema.js';
 
 export interface EvalDocument {
   id: string;
-  set: 'invoices' | 'receipts';
+  set: 'invoices' | 'receipts' | 'contracts';
   split: 'dev' | 'holdout';
   file: string;
   /** Field -> the published value (fields the publisher gives no value for are absent). */
@@ -38,6 +38,21 @@ export const SCHEMAS: Record<EvalDocument['set'], JsonSchema> = {
       date: { type: 'string', format: 'date', description: 'The date of the receipt' },
       address: { type: 'string', description: 'The address of the shop or company' },
       total: { type: 'number', description: 'The total amount paid' },
+    },
+  },
+  contracts: {
+    type: 'object',
+    properties: {
+      title: { type: 'string', description: 'The title of the agreement' },
+      agreement_date: {
+        type: 'string',
+        format: 'date',
+        description: 'The date of the agreement',
+      },
+      governing_law: {
+        type: 'string',
+        description: 'The state or country whose law governs the agreement',
+      },
     },
   },
 };
