@@ -218,7 +218,7 @@ describe.each(USAGE_STORES)('with the %s usage store', (store) => {
         dead.find((d) => d.headers['docproc-dlq-reason'] === 'late_event')?.headers[
           'docproc-dlq-detail'
         ],
-      ).toMatch(/older than the late-event window of 35 days/);
+      ).toMatch(/older than the late-event window of 90 days/);
       await expectExportsMatch();
 
       const metrics = await metricsText();

@@ -44,7 +44,7 @@ export interface RefusedValue {
  * One refused value of every kind the normalizer and the org check tell apart, for `orgId`
  * (an existing org, so only the value itself is wrong), in a fixed order: broken JSON, a
  * missing field, wrong type, unknown product, negative credits, invalid time, unknown org,
- * a time too far ahead, a time past the late-event window (35 days by default), a time too
+ * a time too far ahead, a time past the late-event window (90 days by default), a time too
  * old for any path, and a tombstone.
  */
 export function refusedValues(orgId: string): RefusedValue[] {
@@ -73,7 +73,7 @@ export function refusedValues(orgId: string): RefusedValue[] {
       value: JSON.stringify({
         ...base,
         id: 'b-late',
-        time: new Date(Date.now() - 40 * DAY_MS).toISOString(),
+        time: new Date(Date.now() - 100 * DAY_MS).toISOString(),
       }),
       reason: 'late_event',
     },

@@ -19,7 +19,7 @@ export const USAGE_SETTINGS = {
     ),
     lateWindowMs: int(
       'USAGE_LATE_EVENT_WINDOW_DAYS',
-      { default: 35, min: 1, max: 36_500, unit: 'days', scale: 86_400_000 },
+      { default: 90, min: 1, max: 36_500, unit: 'days', scale: 86_400_000 },
       'Live usage events (the Kafka topic) older than this are refused to the dead-letter topic as `late_event`; only an operator backfill (`docproc-admin usage import --allow-late`) loads older ones, up to `USAGE_MAX_EVENT_AGE_DAYS`.',
     ),
   },

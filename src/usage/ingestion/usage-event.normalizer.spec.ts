@@ -140,7 +140,7 @@ describe('normalizeUsageEvent', () => {
     ['a time years ago', event({}, { time: '2020-01-01T00:00:00Z' }), 'time_skew'],
     [
       'a time past the late-event window',
-      event({}, { time: '2026-10-16T11:59:59Z' }),
+      event({}, { time: '2026-08-23T11:59:59Z' }),
       'late_event',
     ],
   ])('refuses %s', (_name, raw, reason) => {
@@ -148,12 +148,12 @@ describe('normalizeUsageEvent', () => {
   });
 
   it('accepts an event exactly at the edge of the late-event window, and a backfill past it', () => {
-    // NOW minus exactly 35 days is still inside; one second more is late.
-    const edge = event({}, { time: '2026-10-17T12:00:00Z' });
+    // NOW minus exactly 90 days is still inside; one second more is late.
+    const edge = event({}, { time: '2026-08-23T12:00:00Z' });
     expect(reasonOf(edge)).toBeUndefined();
-    const late = event({}, { time: '2026-09-01T00:00:00Z' });
+    const late = event({}, { time: '2026-07-01T00:00:00Z' });
     const result = normalizeUsageEvent(late, NOW, DEFAULT_NORMALIZER_POLICY);
-    expect(result.ok || result.rejection.detail).toMatch(/late-event window of 35 days/);
+    expect(result.ok || result.rejection.detail).toMatch(/late-event window of 90 days/);
     expect(normalizeUsageEvent(late, NOW, backfillPolicy(DEFAULT_NORMALIZER_POLICY)).ok).toBe(true);
   });
 

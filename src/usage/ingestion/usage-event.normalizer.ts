@@ -7,7 +7,7 @@ import type { NormalizationResult, RejectionReason } from './normalized-usage-ev
 export const DEFAULT_NORMALIZER_POLICY: NormalizerPolicy = {
   maxFutureSkewMs: 5 * 60 * 1000,
   maxAgeMs: 400 * 24 * 60 * 60 * 1000,
-  lateWindowMs: 35 * 24 * 60 * 60 * 1000,
+  lateWindowMs: 90 * 24 * 60 * 60 * 1000,
 };
 
 /** The policy of an operator's backfill: past the late-event window, still within the maximum age. */

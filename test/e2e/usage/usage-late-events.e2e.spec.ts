@@ -7,7 +7,7 @@ import { daysAgo, usageEvent } from '../../support/usage-events.js';
 import { USAGE_STORES, usageStoreEnv } from '../../support/usage-stores.js';
 
 /*
- * The late-event window (USAGE_LATE_EVENT_WINDOW_DAYS, 35 days by default) on the operator's
+ * The late-event window (USAGE_LATE_EVENT_WINDOW_DAYS, 90 days by default) on the operator's
  * path: `docproc-admin usage import` refuses an event older than the window, naming it,
  * unless the operator passes --allow-late; the live topic's refusal to the dead-letter
  * topic is shown by test/integration/usage-kafka-ingestion.spec.ts.
@@ -49,7 +49,10 @@ describe.each(USAGE_STORES)('with the %s usage store', (store) => {
   }
 
   it('refuses an event older than the window with its reason, and loads it with --allow-late', async () => {
-    const late = usageEvent({ orgId: acme.orgId, credits: '7.25' }, { daysBack: 40, id: 'late-1' });
+    const late = usageEvent(
+      { orgId: acme.orgId, credits: '7.25' },
+      { daysBack: 100, id: 'late-1' },
+    );
     const recent = usageEvent({ orgId: acme.orgId, credits: '1' }, { daysBack: 2, id: 'recent-1' });
 
     const refused = await usageImport([late, recent]);
@@ -62,15 +65,15 @@ describe.each(USAGE_STORES)('with the %s usage store', (store) => {
         {
           line: 1,
           reason: 'late_event',
-          detail: expect.stringContaining('late-event window of 35 days'),
+          detail: expect.stringContaining('late-event window of 90 days'),
         },
       ],
     });
-    expect(await creditsOn(daysAgo(40))).toBeUndefined();
+    expect(await creditsOn(daysAgo(100))).toBeUndefined();
 
     const backfill = await usageImport([late, recent], true);
     expect(backfill.body).toMatchObject({ accepted: 1, duplicates: 1, rejected: 0 });
-    expect(await creditsOn(daysAgo(40))).toBe(7.25);
+    expect(await creditsOn(daysAgo(100))).toBe(7.25);
     expect(await creditsOn(daysAgo(2))).toBe(1);
   });
 
