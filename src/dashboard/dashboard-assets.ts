@@ -28,6 +28,7 @@ const OWN_FILES: Record<string, string> = {
   'keys-view.js': JS,
   'metadata-keys-view.js': JS,
   'alerts-view.js': JS,
+  'revised-days.js': JS,
   'sign-in-view.js': JS,
 };
 

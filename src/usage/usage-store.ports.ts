@@ -17,6 +17,8 @@ export interface BatchWriteResult {
   newlyRejectedKeys: { orgId: string; key: string }[];
   /** Orgs that got new events (the export's result cache forgets their answers). */
   orgs: string[];
+  /** The (org, UTC day) pairs of the new or corrected events (revised-day marks). */
+  changedDays: { orgId: string; day: string }[];
 }
 
 /** Writes batches of normalized usage events: each event counts once, its rollups with it. */

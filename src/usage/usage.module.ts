@@ -41,6 +41,9 @@ import { UsageAlertRepository } from './alerts/usage-alert.repository.js';
 import { UsageAlertService } from './alerts/usage-alert.service.js';
 import { UsagePeriodTotalsRepository } from './alerts/usage-period-totals.repository.js';
 import { USAGE_ALERT_OUTBOX } from './usage-alerts.contract.js';
+import { UsageExportMarks } from './export/usage-export-marks.service.js';
+import { UsageExportMarksRepository } from './export/usage-export-marks.repository.js';
+import { UsageRevisionsController } from './export/usage-revisions.controller.js';
 
 const usesClickHouse = (config: AppConfig) => config.usage.store.kind === 'clickhouse';
 
@@ -51,7 +54,12 @@ const usesClickHouse = (config: AppConfig) => config.usage.store.kind === 'click
 @Module({
   // MetricsModule is global in the server; importing it here also serves docproc-admin's context.
   imports: [MetricsModule, AccountsModule, UsageKafkaModule],
-  controllers: [UsageExportController, MetadataKeyController, UsageAlertController],
+  controllers: [
+    UsageExportController,
+    MetadataKeyController,
+    UsageAlertController,
+    UsageRevisionsController,
+  ],
   providers: [
     OrgDirectoryRepository,
     UsageStoreRepository,
@@ -91,6 +99,8 @@ const usesClickHouse = (config: AppConfig) => config.usage.store.kind === 'click
     },
     UsageAlertRepository,
     UsageAlertService,
+    UsageExportMarksRepository,
+    UsageExportMarks,
     { provide: USAGE_ALERT_OUTBOX, useExisting: UsageAlertService },
     UsageIngestMetrics,
     UsageRollupClusterService,

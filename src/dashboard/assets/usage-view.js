@@ -2,6 +2,7 @@
 // grouping, the period's totals, a table per group, filters, and the same query as a CSV.
 import { html, useEffect, useMemo, useRef, useState } from './vendor/preact-htm.js';
 import { describeError, getCsv, getJson } from './api.js';
+import { RevisedDays } from './revised-days.js';
 import {
   formatCount,
   formatCredits,
@@ -286,6 +287,7 @@ export function UsageView({ orgId, metadataKeys, labelOfKey }) {
               description=${`Stacked bar chart of ${metric} per day by ${groupLabel}, ${range.start} to ${range.end}; the table below lists the same figures.`}
             />`
     }
+    <${RevisedDays} orgId=${orgId} start=${range.start} end=${range.end} />
     ${
       rows.length > 0
         ? html`<div class="table-wrap" tabindex="0" role="region" aria-labelledby="groups-caption">

@@ -55,6 +55,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /api/v1/orgs/{orgId}/alerts': 'createUsageAlert',
   'DELETE /api/v1/orgs/{orgId}/alerts/{alertId}': 'deleteUsageAlert',
   'GET /api/v1/orgs/{orgId}/fired-alerts': 'listFiredUsageAlerts',
+  'GET /api/v1/orgs/{orgId}/revised-days': 'listRevisedUsageDays',
   'GET /health': 'health',
   'GET /ready': 'ready',
   'GET /metrics': 'metrics',

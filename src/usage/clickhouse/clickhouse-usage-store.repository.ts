@@ -81,8 +81,15 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
       session,
     );
     if (carriesVersions) await this.addCorrections(days, session);
-    const inserted = await this.clickhouse.rows<{ grp: number; n: string; orgs: string[] }>(
-      'SELECT grp, count() AS n, groupUniqArray(org_id) AS orgs FROM batch_new GROUP BY grp',
+    const inserted = await this.clickhouse.rows<{
+      grp: number;
+      n: string;
+      orgs: string[];
+      org_days: string[];
+    }>(
+      `SELECT grp, count() AS n, groupUniqArray(org_id) AS orgs,
+              groupUniqArray(concat(org_id, '|', toString(day))) AS org_days
+       FROM batch_new GROUP BY grp`,
       {},
       session,
     );
@@ -105,6 +112,11 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
       groups: counts,
       newlyRejectedKeys,
       orgs: [...new Set(inserted.flatMap((r) => r.orgs))],
+      // Org ids hold no '|' (they are the service's own ids); the day is the last 10 characters.
+      changedDays: [...new Set(inserted.flatMap((r) => r.org_days))].map((orgDay) => ({
+        orgId: orgDay.slice(0, -11),
+        day: orgDay.slice(-10),
+      })),
     };
   }
 
@@ -239,5 +251,6 @@ function noneWritten(groups: readonly UsageEventColumns[]): BatchWriteResult {
     groups: groups.map(() => ({ inserted: 0, duplicates: 0 })),
     newlyRejectedKeys: [],
     orgs: [],
+    changedDays: [],
   };
 }

@@ -36,6 +36,7 @@ const ApiUsageExportQuery = () =>
   );
 import { UsageExportService, ResolvedExport } from './usage-export.service.js';
 import { csvFileName, csvHeader, csvRow } from './usage-export.serializer.js';
+import { UsageExportMarks } from './usage-export-marks.service.js';
 
 @ApiTags('usage')
 @ApiExtraModels(UsageExportBody)
@@ -43,7 +44,10 @@ import { csvFileName, csvHeader, csvRow } from './usage-export.serializer.js';
 @Controller('api/v1/usage')
 @UseGuards(AccountAuthGuard)
 export class UsageExportController {
-  constructor(private readonly exports: UsageExportService) {}
+  constructor(
+    private readonly exports: UsageExportService,
+    private readonly marks: UsageExportMarks,
+  ) {}
 
   /** Credits and requests per day and group; CSV for finance when the client accepts text/csv. */
   @Get('export')
@@ -69,6 +73,7 @@ export class UsageExportController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const resolved = await this.exports.resolve(principal, parseUsageExportQuery(rawQuery));
+    this.marks.recordExport(resolved.orgId, resolved.query.startDate, resolved.query.endDate);
     if (prefersCsv(accept)) {
       void reply
         .header('Content-Type', 'text/csv; charset=utf-8')

@@ -7,6 +7,7 @@ import type { OrgDirectoryRepository } from './org-directory.repository.js';
 import type { UsageIngestMetrics } from './usage-ingest.metrics.js';
 import { UsageIngestService } from './usage-ingest.service.js';
 import type { UsageAlertService } from '../alerts/usage-alert.service.js';
+import type { UsageExportMarks } from '../export/usage-export-marks.service.js';
 import { UsageNormalizer } from './usage-normalizer.js';
 import type { BatchWriteResult, UsageEventWriter } from '../usage-store.ports.js';
 
@@ -66,6 +67,7 @@ function setup(write: (groups: UsageEventColumns[]) => BatchWriteResult) {
     watermarks,
     new UsageNormalizer(config),
     { afterWrite: async () => undefined } as unknown as UsageAlertService,
+    { recordChanges: async () => undefined } as unknown as UsageExportMarks,
   );
   return { service, watermarks, writeBatch, forgetUsable, metrics };
 }
@@ -76,6 +78,7 @@ describe('UsageIngestService', () => {
       groups: groups.map((g) => ({ inserted: g.length - 1, duplicates: 1 })),
       newlyRejectedKeys: [],
       orgs: ['org_a'],
+      changedDays: [],
     }));
     const outcome = await service.ingest(
       [event('e1', 'org_a'), 'not json', event('e2', 'org_gone'), event('e3', 'org_a')],
@@ -96,6 +99,7 @@ describe('UsageIngestService', () => {
       groups: groups.map(() => ({ inserted: 0, duplicates: 2 })),
       newlyRejectedKeys: [],
       orgs: ['org_b'],
+      changedDays: [],
     }));
     const before = { a: watermarks.of('org_a'), b: watermarks.of('org_b') };
     await service.ingest([event('e1', 'org_a'), event('e2', 'org_b')], NOW);
@@ -119,6 +123,7 @@ describe('UsageIngestService', () => {
       groups: groups.map((g) => ({ inserted: g.length, duplicates: 0 })),
       newlyRejectedKeys: [{ orgId: 'org_a', key: 'documentId' }],
       orgs: ['org_a'],
+      changedDays: [],
     }));
     await service.ingest([event('e1', 'org_a')], NOW);
     expect(forgetUsable).toHaveBeenCalledWith('org_a', 'documentId');

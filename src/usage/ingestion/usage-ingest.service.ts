@@ -11,6 +11,7 @@ import type { UsageEventRejection } from './normalized-usage-event.js';
 import { selectRows, type UsageEventColumns } from './usage-event-columns.js';
 import { UsageNormalizer } from './usage-normalizer.js';
 import { UsageAlertService } from '../alerts/usage-alert.service.js';
+import { UsageExportMarks } from '../export/usage-export-marks.service.js';
 
 /**
  * Events of one merged write at most (a few Kafka partition batches). A write's fixed cost
@@ -66,6 +67,7 @@ export class UsageIngestService {
     private readonly watermarks: UsageWatermarks,
     private readonly normalizer: UsageNormalizer,
     private readonly alerts: UsageAlertService,
+    private readonly exportMarks: UsageExportMarks,
   ) {}
 
   /** `payloads` are raw message values (bytes or text) or already-parsed objects. */
@@ -138,6 +140,9 @@ export class UsageIngestService {
     stopTimer();
     // Before the write settles (and the Kafka offsets move): a crash in between replays
     // the batch, and the replay's evaluation records a crossing this one did not.
+    await this.exportMarks.recordChanges(written.changedDays).catch((error: unknown) => {
+      this.logger.error({ err: error }, 'could not record changes of exported usage days');
+    });
     await this.alerts.afterWrite(groups).catch((error: unknown) => {
       this.logger.error({ err: error }, 'usage alert evaluation failed; the next write retries it');
     });

@@ -82,6 +82,7 @@ export class UsageStoreRepository implements UsageEventWriter {
         groups: groups.map(() => ({ inserted: 0, duplicates: 0 })),
         newlyRejectedKeys: [],
         orgs: [],
+        changedDays: [],
       };
     }
     return this.db.exclusive(async (connection) => {
@@ -205,19 +206,29 @@ export class UsageStoreRepository implements UsageEventWriter {
       [dict, ...ranges.flat()],
     );
     const insertedRows = await connection.runAndReadAll(
-      'SELECT grp, count(*) AS n, list(DISTINCT org_id) AS orgs FROM batch_new GROUP BY grp',
+      `SELECT grp, count(*) AS n, list(DISTINCT org_id) AS orgs,
+              list(DISTINCT org_id || chr(0) || CAST(day AS VARCHAR)) AS org_days
+       FROM batch_new GROUP BY grp`,
     );
     const insertedByGroup = new Map<number, number>();
     const orgs = new Set<string>();
+    const orgDays = new Set<string>();
     for (const row of insertedRows.getRowObjectsJS()) {
       insertedByGroup.set(Number(row.grp), Number(row.n));
       for (const org of row.orgs as string[]) orgs.add(org);
+      for (const orgDay of row.org_days as string[]) orgDays.add(orgDay);
     }
+    const changedDays = [...orgDays].map((orgDay) => {
+      const [orgId, day] = orgDay.split('\u0000');
+      return { orgId, day };
+    });
     const counts = groups.map((events, group) => {
       const inserted = insertedByGroup.get(group) ?? 0;
       return { inserted, duplicates: events.length - inserted };
     });
-    if (insertedByGroup.size === 0) return { groups: counts, newlyRejectedKeys: [], orgs: [] };
+    if (insertedByGroup.size === 0) {
+      return { groups: counts, newlyRejectedKeys: [], orgs: [], changedDays: [] };
+    }
 
     const corrected = staged.carriesVersions
       ? await retractReplaced(connection, dayFilterAt(1), ranges.flat())
@@ -274,7 +285,7 @@ export class UsageStoreRepository implements UsageEventWriter {
       ? await applyMetadata(connection, dict, rule)
       : [];
     if (corrected) await dropEmptiedRollupRows(connection);
-    return { groups: counts, newlyRejectedKeys, orgs: [...orgs] };
+    return { groups: counts, newlyRejectedKeys, orgs: [...orgs], changedDays };
   }
 
   /**

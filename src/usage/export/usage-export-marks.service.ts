@@ -1,0 +1,67 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { UsageExportMarksRepository, type RevisedDay } from './usage-export-marks.repository.js';
+
+const DAY_MS = 86_400_000;
+/** (org, first..last) ranges already marked in this process: a repeated export writes nothing. */
+const REMEMBERED_RANGES = 10_000;
+
+function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/**
+ * Which days' figures changed after they were first exported. An export marks its UTC
+ * days up to yesterday (today is still running: its figures change by nature); a write
+ * that adds or corrects events of a marked past day records the change. The dashboard
+ * lists those days as revised (docs/decisions/0275-revised-days-after-export.md).
+ */
+@Injectable()
+export class UsageExportMarks {
+  private readonly logger = new Logger(UsageExportMarks.name);
+  private readonly marked = new Set<string>();
+  private orgsWithMarks: Promise<Set<string>> | null = null;
+
+  constructor(private readonly repository: UsageExportMarksRepository) {}
+
+  /** After an export answered: its past days are marked exported (off the answer's path). */
+  recordExport(orgId: string, startDate: string, endDate: string): void {
+    const yesterday = utcDay(Date.now() - DAY_MS);
+    const last = endDate < yesterday ? endDate : yesterday;
+    if (startDate > last) return;
+    const key = `${orgId}\u0000${startDate}\u0000${last}`;
+    if (this.marked.has(key)) return;
+    void this.repository
+      .markExported(orgId, startDate, last)
+      .then(async () => {
+        if (this.marked.size >= REMEMBERED_RANGES) this.marked.clear();
+        this.marked.add(key);
+        (await this.orgs()).add(orgId);
+      })
+      .catch((error: unknown) => {
+        this.logger.warn({ err: error, orgId }, 'could not record the days of an export');
+      });
+  }
+
+  /** After a write committed: the past days it changed of orgs that exported any. */
+  async recordChanges(changed: readonly { orgId: string; day: string }[]): Promise<void> {
+    if (changed.length === 0) return;
+    const orgs = await this.orgs();
+    const today = utcDay(Date.now());
+    const byOrg = new Map<string, string[]>();
+    for (const { orgId, day } of changed) {
+      if (!orgs.has(orgId) || day >= today) continue;
+      byOrg.set(orgId, [...(byOrg.get(orgId) ?? []), day]);
+    }
+    for (const [orgId, days] of byOrg) await this.repository.markChanged(orgId, days);
+  }
+
+  revisedDays(orgId: string, startDate: string, endDate: string): Promise<RevisedDay[]> {
+    return this.repository.revisedDays(orgId, startDate, endDate);
+  }
+
+  private orgs(): Promise<Set<string>> {
+    this.orgsWithMarks ??= this.repository.markedOrgs().then((orgs) => new Set(orgs));
+    this.orgsWithMarks.catch(() => (this.orgsWithMarks = null));
+    return this.orgsWithMarks;
+  }
+}
