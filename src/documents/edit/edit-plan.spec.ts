@@ -2,7 +2,14 @@ import { describe, expect, it } from '@jest/globals';
 import type { FormField } from './edit.types.js';
 import { planEdits } from './edit-plan.js';
 import { FieldScorer, lexicalScore } from './field-matching.js';
-import { dateLayoutIn, fitLength, formatDate, textValue, truthOf } from './field-values.js';
+import {
+  dateLayoutIn,
+  fitLength,
+  formatDate,
+  optionFor,
+  textValue,
+  truthOf,
+} from './field-values.js';
 
 /** Words only (no encoder): the rules of reading and typing, independent of the model. */
 const words = new FieldScorer(null);
@@ -122,6 +129,16 @@ describe('values and words', () => {
   it('drops separators to fit a maximum length, else cuts', () => {
     expect(fitLength('123-45-6789', 9)).toBe('123456789');
     expect(fitLength('Lovelace', 4)).toBe('Love');
+  });
+
+  it('chooses the option written as asked, and one whose number agrees, among look-alikes', () => {
+    const options = ['combo Line 1', 'combo Line 2', 'combo Line 3'].map((value) => ({
+      value,
+      labels: [value],
+    }));
+    const item = (value: string) => ({ index: 0, text: value, label: 'combo', value });
+    expect(optionFor(item('Combo line 2'), options, words)?.option.value).toBe('combo Line 2');
+    expect(optionFor(item('line 3'), options, words)?.option.value).toBe('combo Line 3');
   });
 
   it('prefers the label that holds the words and little else', () => {

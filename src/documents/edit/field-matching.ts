@@ -24,7 +24,8 @@ const FUNCTION_WORDS = new Set(
   ),
 );
 
-function fold(text: string): string {
+/** Lower case, accents and punctuation dropped: the text two spellings of one name share. */
+export function fold(text: string): string {
   return text
     .normalize('NFD')
     .replace(/\p{M}/gu, '')

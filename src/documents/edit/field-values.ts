@@ -5,7 +5,7 @@
 import { findDates, type DateOrder } from '../extract/dates.js';
 import { parseNumber } from '../extract/value-parsers.js';
 import type { FieldFormat, FieldOption, FormField, InstructionItem } from './edit.types.js';
-import { lexicalScore, type FieldScorer } from './field-matching.js';
+import { fold, lexicalScore, type FieldScorer } from './field-matching.js';
 
 const YES = new Set(
   'yes y true x ✓ ✔ ☑ ☒ tick ticked check checked on 1 oui ja jawohl si sí sim tak da vero wahr waar selected'.split(
@@ -42,6 +42,10 @@ export function checkboxValue(item: InstructionItem, field: FormField): boolean 
     : undefined;
 }
 
+function numbersIn(text: string): string {
+  return (text.match(/\d+/gu) ?? []).map(Number).join(' ');
+}
+
 /** The option a value or a tick names, with how sure it is. */
 export function optionFor(
   item: InstructionItem,
@@ -49,9 +53,20 @@ export function optionFor(
   scorer: FieldScorer,
 ): { option: FieldOption; confidence: number } | undefined {
   const wanted = item.value ?? item.label;
+  // An option written as asked is the one meant, however alike its neighbours score
+  // ("combo Line 2" among "combo Line 1..3", whose words differ only by a number).
+  const exact = options.find((option) =>
+    [...option.labels, option.value].some((text) => fold(text) === fold(wanted)),
+  );
+  if (exact) return { option: exact, confidence: 1 };
+  const wantedNumbers = numbersIn(wanted);
   let best: { option: FieldOption; confidence: number } | undefined;
   for (const option of options) {
-    const confidence = scorer.score(wanted, [...option.labels, option.value]);
+    let confidence = scorer.score(wanted, [...option.labels, option.value]);
+    // Words score numbers weakly; an option naming other numbers than asked is another one.
+    const texts = [...option.labels, option.value];
+    if (wantedNumbers !== '' && !texts.some((text) => numbersIn(text) === wantedNumbers))
+      confidence *= 0.8;
     if (!best || confidence > best.confidence) best = { option, confidence };
   }
   return best && best.confidence >= 0.5 ? best : undefined;
