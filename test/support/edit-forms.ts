@@ -1,6 +1,7 @@
 /**
  * The real fillable forms of bench/edit-forms/manifest.json (source and licence listed
- * there), copied into .cache/edit-forms by scripts/fetch-edit-forms.mjs, and the generated
+ * there), extracted from a pinned PyPI source distribution into .cache/edit-forms by
+ * scripts/fetch-edit-forms.mjs, and the generated
  * documents the edit specs and bench fill: a flat PDF form and a DOCX with placeholders.
  */
 import { execFileSync } from 'node:child_process';
@@ -9,11 +10,11 @@ import path from 'node:path';
 import { Document, Packer, Paragraph, TextRun } from 'docx';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
-export type RealFormId = 'irs-1040-2019' | 'pdf-lib-fancy-fields';
+export type RealFormId = 'libreoffice-form' | 'openoffice-form-test';
 
 const FILES: Record<RealFormId, string> = {
-  'irs-1040-2019': 'irs-1040-2019.pdf',
-  'pdf-lib-fancy-fields': 'fancy-fields.pdf',
+  'libreoffice-form': 'libreoffice-form.pdf',
+  'openoffice-form-test': 'FormTestFromOo.pdf',
 };
 
 /** A real form's bytes; fetched into the cache first (fails, naming why, if it cannot be). */
