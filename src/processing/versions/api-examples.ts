@@ -57,6 +57,14 @@ const EXAMPLES: Record<string, Record<string, unknown>> = {
   createProcessingKey: { 'application/json': { name: 'ci' } },
   createAccountKey: { 'application/json': { name: 'laptop' } },
   enableMetadataKey: { 'application/json': { key: 'team' } },
+  createUsageAlert: {
+    'application/json': {
+      measure: 'credits',
+      period: 'month',
+      threshold: '1000',
+      product: 'parse',
+    },
+  },
   classify: { 'application/json': CLASSIFY },
   classifyAsync: { 'application/json': { ...CLASSIFY, async: ASYNC } },
   parse: { 'application/json': PARSE },
