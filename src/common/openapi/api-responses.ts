@@ -15,7 +15,7 @@ const ERROR_MEANINGS: Partial<Record<HttpStatus, string>> = {
   [HttpStatus.CONFLICT]: 'The resource is not in a state that allows this',
   [HttpStatus.PAYLOAD_TOO_LARGE]: 'The document or upload is larger than the limit',
   [HttpStatus.SERVICE_UNAVAILABLE]:
-    'Queue full (`QUEUE_FULL`, with `Retry-After: 30`) or the service is shutting down',
+    'Queue full (`QUEUE_FULL`, with `Retry-After: 30`) or the service is shutting down (`SHUTTING_DOWN`, with `Retry-After`)',
 };
 
 /** Error responses with the error envelope `{"error":{"code","message",...}}`. */

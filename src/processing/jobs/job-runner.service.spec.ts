@@ -295,5 +295,18 @@ describe(JobRunner.name, () => {
       expect(t.jobs.markCancelled).toHaveBeenCalledTimes(1);
       expect(t.events.finished).toHaveBeenCalledTimes(1);
     });
+
+    it('answers a wait cut by shutdown with 503 SHUTTING_DOWN, Retry-After and the kept job', async () => {
+      t.finishWith({ state: 'running' }, 'finished');
+      const error = await t.sut.runSync(pipeline, principal, sync()).then(
+        () => null,
+        (e: unknown) => e as ApiError,
+      );
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error?.headers).toEqual({ 'Retry-After': '10' });
+      const body = error?.getResponse() as { error: { code: string; job_id: string } };
+      expect(error?.getStatus()).toBe(503);
+      expect(body.error).toMatchObject({ code: 'SHUTTING_DOWN', job_id: expect.any(String) });
+    });
   });
 });

@@ -20,6 +20,9 @@ import { JobsRepository } from './jobs.repository.js';
 import { SubmissionGate } from './submission-gate.js';
 import { syncTimeoutError } from './sync-timeout.js';
 
+/** Seconds a sync client cut by a shutdown is told to wait: about one restart. */
+const SHUTDOWN_RETRY_AFTER_SECONDS = 10;
+
 /**
  * The job plumbing shared by every kind of processing job (a JobPipeline registers here).
  * Submission passes the SubmissionGate (inputs, webhook, admission cap: 503 QUEUE_FULL
@@ -170,12 +173,14 @@ export class JobRunner {
     if (outcome === 'aborted' && (await this.outcomes.cancelledUnstarted(jobId))) {
       throw new ApiError(HttpStatus.CONFLICT, 'JOB_CANCELLED', 'The client went away');
     }
-    // Woken by shutdown (or the client left) with the job unfinished.
+    // Woken by shutdown (or the client left) with the job unfinished. The job is durable and
+    // runs after the restart, so the client can poll it rather than submit it again.
     throw new ApiError(
       HttpStatus.SERVICE_UNAVAILABLE,
       'SHUTTING_DOWN',
-      'The service is shutting down',
+      `The service is shutting down; the job is kept: poll GET /job/${jobId} or retry shortly`,
       { job_id: jobId },
+      { 'Retry-After': String(SHUTDOWN_RETRY_AFTER_SECONDS) },
     );
   }
 }
