@@ -2,6 +2,7 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { AccountsModule } from '../../accounts/accounts.module.js';
 import { SnapshotFollower } from '../../database/snapshot-follower.js';
 import { UsageExportCache } from '../export/usage-export.cache.js';
+import { UsageExportMarks } from '../export/usage-export-marks.service.js';
 import { UsageExportController } from '../export/usage-export.controller.js';
 import { UsageExportRepository } from '../export/usage-export.repository.js';
 import { UsageExportService } from '../export/usage-export.service.js';
@@ -9,6 +10,14 @@ import { MetadataKeyRepository } from '../metadata/metadata-key.repository.js';
 import { MetadataKeyService } from '../metadata/metadata-key.service.js';
 import { UsageWatermarks } from '../usage-watermarks.js';
 import { USAGE_EXPORT_READER } from '../usage-store.ports.js';
+
+/**
+ * A replica's file is read-only: the exports it answers are not marked, so a day changed
+ * later is listed as revised only when the writer itself exported it.
+ */
+const EXPORTS_NOT_MARKED: Pick<UsageExportMarks, 'recordExport'> = {
+  recordExport: () => undefined,
+};
 
 /**
  * The usage export served from the writer's published snapshots (`DOCPROC_MODE=
@@ -27,6 +36,7 @@ import { USAGE_EXPORT_READER } from '../usage-store.ports.js';
     UsageWatermarks,
     MetadataKeyService,
     MetadataKeyRepository,
+    { provide: UsageExportMarks, useValue: EXPORTS_NOT_MARKED },
   ],
 })
 export class UsageExportReplicaModule implements OnModuleInit {
