@@ -26,6 +26,11 @@ beforeAll(async () => {
     // Lower than the default (64 MiB) so that HTML of a few MB already makes a result too
     // large to return: the spec stays fast, the path is the same.
     MAX_RESULT_BYTES: String(16 * 1024 * 1024),
+    // Executors end on purpose too: past EXECUTOR_RECYCLE_RSS_MB after a task (one holding
+    // the sentence encoder and an OCR engine can pass it) and after EXECUTOR_IDLE_MS unused.
+    // Here an executor that ends must have ended on a document, so neither applies.
+    EXECUTOR_RECYCLE_RSS_MB: '8192',
+    EXECUTOR_IDLE_MS: String(3_600_000),
   });
   await app.start();
 }, 300_000);
