@@ -1,6 +1,6 @@
 import type { CardinalityRule } from '../config/usage.types.js';
 import type { UsageExportQuery } from './export/usage-export.query.js';
-import type { UsageEventColumns } from './ingestion/usage-event-columns.js';
+import type { UsageEventColumns } from './core/usage-event-columns.types.js';
 import type { AlertScope, PeriodTotals } from './alerts/usage-alert.types.js';
 
 /*

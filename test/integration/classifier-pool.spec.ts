@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { ClassifierPool } from '../../src/documents/classify/classifier.pool.js';
+import { ClassifierPool } from '../../src/documents/executors/classifier.pool.js';
 import type { ClassificationCategory } from '../../src/documents/classify/classify.types.js';
 import {
   TooManyPagesSelectedError,
@@ -76,7 +76,7 @@ describe(ClassifierPool.name, () => {
     fs.writeFileSync(text, await makePdf(['Invoice number 77', 'Second page']));
     const script = `
         import fs from 'node:fs';
-        import { ClassifierPool } from ${JSON.stringify(path.join(outDir, 'src/documents/classify/classifier.pool.js'))};
+        import { ClassifierPool } from ${JSON.stringify(path.join(outDir, 'src/documents/executors/classifier.pool.js'))};
         const pool = new ClassifierPool({ maxExecutors: 2 });
         const out = { inline: pool.inline, processesBeforeUse: pool.processes };
         const task = {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { STAGING_COLUMNS, stagingRows } from '../../src/usage/clickhouse/clickhouse-staging.js';
-import { formatCredits } from '../../src/usage/ingestion/decimal-credits.js';
+import { formatCredits } from '../../src/usage/core/decimal-credits.js';
 import { normalizeToColumns } from '../../src/usage/ingestion/usage-event-columns.js';
 import { DEFAULT_NORMALIZER_POLICY } from '../../src/usage/ingestion/usage-event.normalizer.js';
 

@@ -10,7 +10,7 @@ import {
 } from '../../src/usage/clickhouse/clickhouse.service.js';
 import { migrationStatements } from '../../src/usage/clickhouse/clickhouse-migrations.js';
 import { findSqlDirectory } from '../../src/database/migrations.js';
-import { formatCredits } from '../../src/usage/ingestion/decimal-credits.js';
+import { formatCredits } from '../../src/usage/core/decimal-credits.js';
 import { UsageIngestService } from '../../src/usage/ingestion/usage-ingest.service.js';
 import { MetadataKeyService } from '../../src/usage/metadata/metadata-key.service.js';
 import { seedAccount, type SeededAccount } from '../support/accounts.js';

@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { poolOptionsFrom } from '../../documents/executors/task.pool.js';
-import { ClassifierPool } from '../../documents/classify/classifier.pool.js';
+import { ClassifierPool } from '../../documents/executors/classifier.pool.js';
 import { toProcessingError } from '../jobs/job.types.js';
 import type {
   ClassificationOutcome,

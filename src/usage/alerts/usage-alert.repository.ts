@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DuckDbService, type Transaction } from '../../database/duckdb.service.js';
-import { formatCredits } from '../ingestion/decimal-credits.js';
+import { formatCredits } from '../core/decimal-credits.js';
 import type { UsageAlertNotification } from '../usage-alerts.contract.js';
 import type { AlertFiring, AlertMeasure, AlertPeriod, AlertRule } from './usage-alert.types.js';
 

@@ -3,9 +3,9 @@ import { HttpStatus, Inject, Injectable, Logger, OnApplicationBootstrap } from '
 import { ApiError } from '../../common/api-error.js';
 import { Mutex } from '../../common/mutex.js';
 import type { Transaction } from '../../database/duckdb.service.js';
-import { formatCredits, parseCredits } from '../ingestion/decimal-credits.js';
-import { truncateCodePoints } from '../ingestion/metadata-values.js';
-import type { UsageEventColumns } from '../ingestion/usage-event-columns.js';
+import { formatCredits, parseCredits } from '../core/decimal-credits.js';
+import { truncateCodePoints } from '../core/metadata-values.js';
+import type { UsageEventColumns } from '../core/usage-event-columns.types.js';
 import { MetadataKeyService } from '../metadata/metadata-key.service.js';
 import type { UsageAlertNotification, UsageAlertOutbox } from '../usage-alerts.contract.js';
 import { USAGE_PERIOD_TOTALS, type UsagePeriodTotalsReader } from '../usage-store.ports.js';

@@ -5,7 +5,7 @@ import {
   bucketWindow,
   DEFAULT_TIME_ZONE,
   offsetSegments,
-} from '../export/time-zone.js';
+} from '../core/time-zone.js';
 import type { ClickHouseParam, ClickHouseParams } from './clickhouse-literals.js';
 
 /*

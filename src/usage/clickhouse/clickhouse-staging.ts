@@ -1,8 +1,5 @@
-import {
-  creditsText,
-  eventTimeText,
-  type UsageEventColumns,
-} from '../ingestion/usage-event-columns.js';
+import type { UsageEventColumns } from '../core/usage-event-columns.types.js';
+import { creditsText, eventTimeText } from '../ingestion/usage-event-columns.js';
 
 /** A write's staging table (a session temporary table): the events as the normalizer made them. */
 export const STAGING_COLUMNS = [

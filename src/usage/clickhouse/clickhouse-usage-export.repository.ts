@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { formatCredits } from '../ingestion/decimal-credits.js';
+import { formatCredits } from '../core/decimal-credits.js';
 import type { UsageExportQuery } from '../export/usage-export.query.js';
 import type { UsageExportReader, UsageExportRow } from '../usage-store.ports.js';
 import { ClickHouseService } from './clickhouse.service.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { CardinalityRule } from '../../config/usage.types.js';
-import type { UsageEventColumns } from '../ingestion/usage-event-columns.js';
+import type { UsageEventColumns } from '../core/usage-event-columns.types.js';
 import { withoutRepeats } from '../ingestion/usage-store.repository.js';
 import { identifierLikeWhenIngesting } from '../metadata/cardinality-rule.js';
 import {

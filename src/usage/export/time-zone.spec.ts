@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseUsageExportQuery } from './usage-export.query.js';
-import { offsetSegments, parseTimeZone } from './time-zone.js';
+import { offsetSegments, parseTimeZone } from '../core/time-zone.js';
 
 const errorOf = (work: () => unknown): unknown => {
   try {

@@ -1,6 +1,6 @@
 import { ApiError } from '../../common/api-error.js';
-import { truncateCodePoints } from '../ingestion/metadata-values.js';
-import { DEFAULT_TIME_ZONE, offsetAt, offsetSegments, parseTimeZone } from './time-zone.js';
+import { truncateCodePoints } from '../core/metadata-values.js';
+import { DEFAULT_TIME_ZONE, offsetAt, offsetSegments, parseTimeZone } from '../core/time-zone.js';
 
 export const GROUP_BY_VALUES = ['product', 'feature', 'api_key', 'file_type', 'metadata'] as const;
 export type GroupBy = (typeof GROUP_BY_VALUES)[number];

@@ -1,7 +1,7 @@
-import { formatCredits } from '../ingestion/decimal-credits.js';
+import { formatCredits } from '../core/decimal-credits.js';
 import type { UsageExportRow } from './usage-export.repository.js';
 import type { UsageExportQuery } from './usage-export.query.js';
-import { DEFAULT_TIME_ZONE } from './time-zone.js';
+import { DEFAULT_TIME_ZONE } from '../core/time-zone.js';
 
 /**
  * The JSON body around the `data` array, which the repository renders as JSON text so

@@ -1,7 +1,12 @@
 import type { DuckDBValue } from '@duckdb/node-api';
 import { duckdb } from '../../database/duckdb-api.js';
 import type { GroupBy, UsageExportQuery } from './usage-export.query.js';
-import { BUCKET_SECONDS, bucketWindow, DEFAULT_TIME_ZONE, offsetSegments } from './time-zone.js';
+import {
+  BUCKET_SECONDS,
+  bucketWindow,
+  DEFAULT_TIME_ZONE,
+  offsetSegments,
+} from '../core/time-zone.js';
 
 /*
  * The DuckDB export statements. UTC exports read the daily rollups; exports in another time

@@ -4,7 +4,7 @@ import type { AppConfig } from '../../config/app-config.js';
 import { ClickHouseMigrations } from '../clickhouse/clickhouse-migrations.js';
 import { ClickHouseService } from '../clickhouse/clickhouse.service.js';
 import { ClickHouseUsageStoreRepository } from '../clickhouse/clickhouse-usage-store.repository.js';
-import { formatCredits } from '../ingestion/decimal-credits.js';
+import { formatCredits } from '../core/decimal-credits.js';
 import { normalizeToColumns } from '../ingestion/usage-event-columns.js';
 import { USAGE_EVENT_TYPE } from '../usage-event.js';
 import {

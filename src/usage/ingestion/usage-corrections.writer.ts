@@ -1,6 +1,6 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import { BUCKET_SECONDS } from '../export/time-zone.js';
-import { groupableEntries } from './metadata-values.js';
+import { BUCKET_SECONDS } from '../core/time-zone.js';
+import { groupableEntries } from '../core/metadata-values.js';
 
 /** The connection-local tables a write with corrections creates. */
 export const CORRECTION_TEMP_TABLES = ['batch_retracted', 'batch_retracted_metadata'];

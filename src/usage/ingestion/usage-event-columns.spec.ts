@@ -6,8 +6,8 @@ import {
   eventTimeText,
   normalizeToColumns,
   selectRows,
-  type UsageEventColumns,
 } from './usage-event-columns.js';
+import type { UsageEventColumns } from '../core/usage-event-columns.types.js';
 import type { NormalizedUsageEvent } from './normalized-usage-event.js';
 
 const NOW = new Date('2026-11-21T12:00:00Z');

@@ -1,6 +1,7 @@
 import type { DuckDBConnection, DuckDBType } from '@duckdb/node-api';
 import { duckdb } from '../../database/duckdb-api.js';
-import { CODED_COLUMNS, TEXT_COLUMNS, type UsageEventColumns } from './usage-event-columns.js';
+import type { UsageEventColumns } from '../core/usage-event-columns.types.js';
+import { CODED_COLUMNS, TEXT_COLUMNS } from './usage-event-columns.js';
 
 const { BOOLEAN, DOUBLE, DuckDBDataChunk, INTEGER, VARCHAR } = duckdb;
 

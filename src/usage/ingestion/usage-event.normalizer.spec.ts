@@ -5,8 +5,8 @@ import {
   DEFAULT_NORMALIZER_POLICY,
   normalizeUsageEvent,
 } from './usage-event.normalizer.js';
-import { parseCredits, formatCredits } from './decimal-credits.js';
-import { groupableEntries, truncateCodePoints } from './metadata-values.js';
+import { parseCredits, formatCredits } from '../core/decimal-credits.js';
+import { groupableEntries, truncateCodePoints } from '../core/metadata-values.js';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
 

@@ -1,7 +1,7 @@
 import type { NormalizerPolicy } from '../../config/usage.types.js';
 import { PRODUCTS, Product, USAGE_EVENT_TYPE } from '../usage-event.js';
-import { parseCredits } from './decimal-credits.js';
-import { groupableEntries } from './metadata-values.js';
+import { parseCredits } from '../core/decimal-credits.js';
+import { groupableEntries } from '../core/metadata-values.js';
 import type { NormalizationResult, RejectionReason } from './normalized-usage-event.js';
 
 export const DEFAULT_NORMALIZER_POLICY: NormalizerPolicy = {

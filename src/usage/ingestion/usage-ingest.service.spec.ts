@@ -2,7 +2,7 @@ import { describe, expect, it, jest } from '@jest/globals';
 import type { AppConfig } from '../../config/app-config.js';
 import type { MetadataKeyService } from '../metadata/metadata-key.service.js';
 import { UsageWatermarks } from '../usage-watermarks.js';
-import type { UsageEventColumns } from './usage-event-columns.js';
+import type { UsageEventColumns } from '../core/usage-event-columns.types.js';
 import type { OrgDirectoryRepository } from './org-directory.repository.js';
 import type { UsageIngestMetrics } from './usage-ingest.metrics.js';
 import { UsageIngestService } from './usage-ingest.service.js';

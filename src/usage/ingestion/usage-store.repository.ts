@@ -3,7 +3,8 @@ import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { duckdb } from '../../database/duckdb-api.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
 import type { CardinalityRule } from '../../config/usage.types.js';
-import { selectRows, type UsageEventColumns } from './usage-event-columns.js';
+import type { UsageEventColumns } from '../core/usage-event-columns.types.js';
+import { selectRows } from './usage-event-columns.js';
 import { EVENT_STAGING, METADATA_STAGING, stageEvents } from './usage-event-staging.js';
 import { applyMetadata } from './usage-metadata.writer.js';
 import {
@@ -12,7 +13,7 @@ import {
   retractReplaced,
 } from './usage-corrections.writer.js';
 import type { BatchWriteResult, UsageEventWriter } from '../usage-store.ports.js';
-import { BUCKET_SECONDS } from '../export/time-zone.js';
+import { BUCKET_SECONDS } from '../core/time-zone.js';
 
 export type { BatchWriteResult } from '../usage-store.ports.js';
 

@@ -3,7 +3,7 @@ import { ApiError } from '../../common/api-error.js';
 import { TtlCache } from '../../common/ttl-cache.js';
 import { APP_CONFIG } from '../../config/app-config.token.js';
 import type { AppConfig } from '../../config/app-config.js';
-import { METADATA_KEY_MAX_LENGTH } from '../ingestion/metadata-values.js';
+import { METADATA_KEY_MAX_LENGTH } from '../core/metadata-values.js';
 import { identifierLikeWhenEnabling } from './cardinality-rule.js';
 import { MetadataKeyRepository, MetadataKeyStatus } from './metadata-key.repository.js';
 

@@ -1,5 +1,5 @@
-import { TaskPool, type TaskPoolOptions } from '../executors/task.pool.js';
-import type { ClassifyTask, ClassifyTaskResult } from './classify.task.js';
+import { TaskPool, type TaskPoolOptions } from './task.pool.js';
+import type { ClassifyTask, ClassifyTaskResult } from '../classify/classify.task.js';
 
 export type ClassifierPoolOptions = TaskPoolOptions;
 
@@ -17,7 +17,8 @@ export class ClassifierPool extends TaskPool<ClassifyTask, ClassifyTaskResult> {
         workerUrl: new URL('./classify.worker.js', import.meta.url),
         // Imported on first inline use, so a process whose tasks run in executors never
         // loads the classifier's libraries (language model, docx, OCR) itself.
-        runInline: async (task) => (await import('./classify.task.js')).runClassifyTask(task),
+        runInline: async (task) =>
+          (await import('../classify/classify.task.js')).runClassifyTask(task),
       },
       options,
     );
