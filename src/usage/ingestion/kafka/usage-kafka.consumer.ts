@@ -223,13 +223,19 @@ export class UsageKafkaConsumer
     consumer.on(FETCH, () => this.progress?.onFetch());
     consumer.on(CRASH, (event) => {
       this.crashes.inc();
-      this.progress?.onCrash(event.payload.error, event.payload.restart);
-      this.logger.error(
-        `usage consumer crashed (${event.payload.restart ? 'restarting' : 'not restarting'}): ${event.payload.error.message}`,
-      );
+      const { error, restart } = event.payload;
+      // kafkajs restarts its consumer only after a retriable error. After any other one it
+      // leaves it stopped for good (e.g. "Failed to find group coordinator" when a broker
+      // restart closes the connection between connect and join), and usage would not be
+      // ingested again until the process restarts: a new consumer takes its place instead.
+      const replaced = !restart && this.replace(consumer);
+      this.progress?.onCrash(error, restart || replaced);
+      const next = restart ? 'kafkajs restarts it' : replaced ? 'replacing it' : 'not restarting';
+      this.logger.error(`usage consumer crashed (${next}): ${error.message}`);
     });
     consumer.on(STOP, () => {
-      if (!this.shuttingDown) this.progress?.onStop();
+      // A consumer being replaced stops on purpose; its successor reports for itself.
+      if (!this.shuttingDown && this.consumer === consumer) this.progress?.onStop();
     });
   }
 
@@ -302,10 +308,20 @@ export class UsageKafkaConsumer
   private restartAfter(failed: Consumer, error: unknown): void {
     this.batches.inc({ outcome: 'error' });
     this.progress?.onBatchFailed(error);
-    if (this.shuttingDown || this.consumer !== failed) return;
-    this.logger.error(
-      `usage batch not written; the consumer restarts from the committed offsets: ${String(error)}`,
-    );
+    if (this.replace(failed)) {
+      this.logger.error(
+        `usage batch not written; the consumer restarts from the committed offsets: ${String(error)}`,
+      );
+    }
+  }
+
+  /**
+   * Disconnects `failed` and starts a new consumer (with a fresh chain of commits) after
+   * START_RETRY_MS; it fetches again from the committed offsets. False when `failed` is no
+   * longer the current consumer or the process is shutting down.
+   */
+  private replace(failed: Consumer): boolean {
+    if (this.shuttingDown || this.consumer !== failed) return false;
     this.consumer = null;
     this.commits = null;
     void failed
@@ -316,6 +332,7 @@ export class UsageKafkaConsumer
           this.startTimer = setTimeout(() => void this.startUntilRunning(), START_RETRY_MS);
         }
       });
+    return true;
   }
 
   private async measureLag(): Promise<void> {
