@@ -1,6 +1,6 @@
 /**
  * The real fillable forms of bench/edit-forms/manifest.json (source and licence listed
- * there), extracted from a pinned PyPI source distribution into .cache/edit-forms by
+ * there), extracted from pinned PyPI source distributions into .cache/edit-forms by
  * scripts/fetch-edit-forms.mjs, and the generated
  * documents the edit specs and bench fill: a flat PDF form and a DOCX with placeholders.
  */
@@ -10,11 +10,14 @@ import path from 'node:path';
 import { Document, Packer, Paragraph, TextRun } from 'docx';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
-export type RealFormId = 'libreoffice-form' | 'openoffice-form-test';
+export type RealFormId = 'libreoffice-form' | 'openoffice-form-test' | 'va-21-0966' | 'dd-293';
 
 const FILES: Record<RealFormId, string> = {
   'libreoffice-form': 'libreoffice-form.pdf',
   'openoffice-form-test': 'FormTestFromOo.pdf',
+  // United States government forms (public domain), from pikepdf's source distribution.
+  'va-21-0966': 'va-21-0966.pdf',
+  'dd-293': 'dd-293.pdf',
 };
 
 /** A real form's bytes; fetched into the cache first (fails, naming why, if it cannot be). */

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { FormField } from './edit.types.js';
 import { planEdits } from './edit-plan.js';
 import { FieldScorer, lexicalScore } from './field-matching.js';
+import { captionsOf, pageCaptions } from './page-phrases.js';
 import {
   dateLayoutIn,
   fitLength,
@@ -108,6 +109,45 @@ describe('a number over several boxes', () => {
       ['ssn3', { kind: 'text', text: '6789' }],
     ]);
     expect(plan.unfilled.map((f) => f.id)).toEqual(['ein']);
+  });
+});
+
+describe('fields named alike', () => {
+  it('gives a value to the field it fits, and never to one that refuses it', () => {
+    const fields = [
+      field('consent', 'choice', ['E-mail address: I agree to receive e-mail'], 0, {
+        options: [{ value: 'yes', labels: ['I agree'] }],
+      }),
+      field('zip4', 'text', ['ZIP code'], 1, { maxLength: 4 }),
+      field('zip5', 'text', ['ZIP code'], 2, { maxLength: 5 }),
+      field('email', 'text', ['E-mail address'], 3, { maxLength: 20 }),
+    ];
+    const plan = planEdits('ZIP code: 62704; e-mail address: jq@example.com', fields, words);
+    expect(plan.decisions.map((d) => [d.field.id, d.write])).toEqual([
+      ['zip5', { kind: 'text', text: '62704' }],
+      ['email', { kind: 'text', text: 'jq@example.com' }],
+    ]);
+    expect(plan.unmatched).toEqual([]);
+  });
+});
+
+describe('captions of the boxes of a page', () => {
+  const phrase = (text: string, x: number, right: number, y: number) => ({
+    text,
+    x,
+    right,
+    y,
+    height: 7,
+  });
+  it('gives a printed phrase to the box it is nearest to', () => {
+    // "Apt./Unit Number [box]   City [box]" on one line: "City" is after the first box.
+    const phrases = [phrase('Apt./Unit Number', 35, 89, 421), phrase('City', 204, 216, 422)];
+    const boxes = [
+      { rect: { x: 93, y: 416, width: 85, height: 16 }, tickBox: false },
+      { rect: { x: 231, y: 415, width: 311, height: 16 }, tickBox: false },
+    ];
+    expect(captionsOf(boxes[0].rect, phrases, false)).toEqual(['Apt./Unit Number', 'City']);
+    expect(pageCaptions(boxes, phrases)).toEqual([['Apt./Unit Number'], ['City']]);
   });
 });
 

@@ -3,7 +3,12 @@
  * format: the items are read, matched to fields, and their values typed for the field.
  */
 import type { FieldOption, FormField, InstructionItem } from './edit.types.js';
-import { assignInstructions, type FieldScorer, MATCH_THRESHOLD } from './field-matching.js';
+import {
+  assignInstructions,
+  type FieldScorer,
+  MATCH_THRESHOLD,
+  type Uptake,
+} from './field-matching.js';
 import {
   checkboxValue,
   dateLayoutIn,
@@ -63,6 +68,14 @@ function writeFor(
   return chosen
     ? { write: { kind: 'option', option: chosen.option }, confidence: chosen.confidence }
     : undefined;
+}
+
+/** How `field` takes `item`'s value (see Uptake). */
+function uptakeOf(item: InstructionItem, field: FormField, scorer: FieldScorer): Uptake {
+  if (!writeFor(item, field, scorer)) return 'refuses';
+  if (field.kind !== 'text' || field.maxLength === undefined || item.value === null) return 'fits';
+  const compact = textValue(item.value, field.format).replace(/[\s./-]+/gu, '');
+  return compact.length <= field.maxLength ? 'fits' : 'cuts';
 }
 
 function round(confidence: number): number {
@@ -138,7 +151,9 @@ export function planEdits<F extends FormField>(
   const items = pieces.map((text, index) =>
     readItem(text, index, (label) => bestScore(label, false)),
   );
-  const { assigned, unmatched } = assignInstructions(items, fields, scorer);
+  const { assigned, unmatched } = assignInstructions(items, fields, scorer, (item, field) =>
+    uptakeOf(item, field, scorer),
+  );
   const decisions: Decision<F>[] = [];
   const rejected: InstructionItem[] = [];
   const taken = new Set(assigned.map((a) => a.field.id));

@@ -42,6 +42,20 @@ function reportOf(plan: EditPlan, filled: FilledField[]): EditReport {
   };
 }
 
+/**
+ * Pages of a PDF as pdf-lib reads them; 0 when it cannot (an encrypted catalog, a broken
+ * page tree): opening the document to edit it then refuses it, naming why.
+ */
+async function pdfPageCount(bytes: Uint8Array): Promise<number> {
+  const { PDFDocument } = await import('pdf-lib');
+  try {
+    const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
+    return doc.getPageCount();
+  } catch {
+    return 0;
+  }
+}
+
 /** Without the encoder (not installed), words alone match instructions to fields. */
 function scorerFor(engine: EditEngine): FieldScorer {
   return new FieldScorer(engine === 'form-fill' ? sentenceEncoder() : null);
@@ -61,14 +75,7 @@ export async function runEdit(
   const scorer = scorerFor(versions.edit.engine as EditEngine);
   const model_versions = reportVersions([versions.edit]);
   if (fileType === 'pdf') {
-    const { PDFDocument } = await import('pdf-lib');
-    const pageCount =
-      (
-        await PDFDocument.load(source.bytes, {
-          ignoreEncryption: true,
-          updateMetadata: false,
-        }).catch(() => null)
-      )?.getPageCount() ?? 0;
+    const pageCount = await pdfPageCount(source.bytes);
     checkPageCount(pageCount);
     const limit = Math.min(pageCount, maxPages ?? pageCount);
     const edited =

@@ -143,17 +143,29 @@ export interface Assignment {
 }
 
 /**
+ * How a field takes an item's value: `refuses` (a choice none of whose options it names, a
+ * box it cannot tick), `cuts` (text longer than the field's maximum length, even without
+ * separators) or `fits`.
+ */
+export type Uptake = 'refuses' | 'cuts' | 'fits';
+
+const UPTAKE_RANK: Record<Uptake, number> = { refuses: 0, cuts: 1, fits: 2 };
+
+/**
  * Each instruction fills the field that names it best; a field takes one instruction.
- * Greedy by score (the surest pairs first); equal scores go to the field earlier on the
+ * Greedy by score (the surest pairs first); a field that refuses the value is not a
+ * candidate. Of fields named nearly as well, one the value fits wins ("62704" goes to a ZIP
+ * box of five characters, not to the box of its last four), then the one earlier on the
  * page, so two "Last name" fields are filled in reading order.
  */
 export function assignInstructions(
   items: readonly InstructionItem[],
   fields: readonly FormField[],
   scorer: FieldScorer,
+  uptake: (item: InstructionItem, field: FormField) => Uptake = () => 'fits',
 ): { assigned: Assignment[]; unmatched: InstructionItem[] } {
   const fillable = fields.filter((f) => f.fill && f.preset === undefined);
-  const pairs: Assignment[] = [];
+  const pairs: (Assignment & { rank: number })[] = [];
   for (const item of items) {
     const toTick = item.value === null;
     const candidates = fillable
@@ -164,7 +176,9 @@ export function assignInstructions(
     scorer.prepare(candidates.flatMap((c) => c.field.labels.flatMap(phrasesIn)));
     for (const { field } of candidates) {
       const confidence = scorer.fieldScore(item.label, field, toTick, true);
-      if (confidence >= MATCH_THRESHOLD) pairs.push({ item, field, confidence });
+      if (confidence < MATCH_THRESHOLD) continue;
+      const rank = UPTAKE_RANK[uptake(item, field)];
+      if (rank > 0) pairs.push({ item, field, confidence, rank });
     }
   }
   pairs.sort(
@@ -176,8 +190,9 @@ export function assignInstructions(
   const assigned: Assignment[] = [];
   for (const pair of pairs) {
     if (usedItems.has(pair.item.index) || usedFields.has(pair.field.id)) continue;
-    // Fields named nearly as well are told apart by reading order: a form asks for its
-    // main subject first ("Your first name" before a dependant's "First name").
+    // Fields named nearly as well are told apart by how the value fits, then by reading
+    // order: a form asks for its main subject first ("Your first name" before a
+    // dependant's "First name").
     const chosen = pairs
       .filter(
         (p) =>
@@ -185,10 +200,12 @@ export function assignInstructions(
           !usedFields.has(p.field.id) &&
           p.confidence >= pair.confidence - NEAR_TIE,
       )
-      .reduce((a, b) => (b.field.order < a.field.order ? b : a));
+      .reduce((a, b) =>
+        b.rank > a.rank || (b.rank === a.rank && b.field.order < a.field.order) ? b : a,
+      );
     usedItems.add(chosen.item.index);
     usedFields.add(chosen.field.id);
-    assigned.push(chosen);
+    assigned.push({ item: chosen.item, field: chosen.field, confidence: chosen.confidence });
   }
   return {
     assigned: assigned.sort((a, b) => a.item.index - b.item.index),

@@ -79,27 +79,76 @@ export async function readPagePhrases(bytes: Uint8Array, maxPages: number): Prom
 
 const MAX_CAPTION_DISTANCE = 220;
 
-/** Captions of a box, nearest kind first: after it (tick boxes), above or inside it, before it. */
-export function captionsOf(rect: Rect, phrases: readonly Phrase[], tickBox: boolean): string[] {
+/** A phrase that may caption a box, and how far from the box it is printed (points). */
+interface Candidate {
+  phrase: Phrase;
+  distance: number;
+}
+
+/** Candidates of a box, nearest kind first: after it (tick boxes), above or inside it, before it. */
+function candidatesOf(rect: Rect, phrases: readonly Phrase[], tickBox: boolean): Candidate[] {
   const top = rect.y + rect.height;
+  const right = rect.x + rect.width;
   const middle = rect.y + rect.height / 2;
   const sameLine = (p: Phrase) =>
     Math.abs(p.y + p.height / 3 - middle) <= Math.max(rect.height / 2, p.height) + 1;
-  let after: Phrase | undefined;
-  let before: Phrase | undefined;
-  let above: Phrase | undefined;
+  let after: Candidate | undefined;
+  let before: Candidate | undefined;
+  let above: Candidate | undefined;
   for (const p of phrases) {
-    if (sameLine(p) && p.x >= rect.x + rect.width - 2 && p.x - (rect.x + rect.width) < 40) {
-      if (!after || p.x < after.x) after = p;
+    if (sameLine(p) && p.x >= right - 2 && p.x - right < 40) {
+      if (!after || p.x < after.phrase.x) after = { phrase: p, distance: Math.max(0, p.x - right) };
     }
     if (sameLine(p) && p.right <= rect.x + 4 && rect.x - p.right < MAX_CAPTION_DISTANCE) {
-      if (!before || p.right > before.right) before = p;
+      if (!before || p.right > before.phrase.right)
+        before = { phrase: p, distance: Math.max(0, rect.x - p.right) };
     }
     const overlaps = p.x >= rect.x - 8 && p.x < rect.x + Math.max(rect.width * 0.7, 20);
     if (overlaps && p.y >= rect.y + rect.height * 0.3 && p.y <= top + 14) {
-      if (!above || Math.abs(p.y - top) < Math.abs(above.y - top)) above = p;
+      if (!above || Math.abs(p.y - top) < Math.abs(above.phrase.y - top))
+        above = {
+          phrase: p,
+          distance: Math.hypot(Math.max(0, p.y - top), Math.max(0, p.x - rect.x)),
+        };
     }
   }
   const ordered = tickBox ? [after, before, above] : [above, before, after];
-  return [...new Set(ordered.filter((p): p is Phrase => p !== undefined).map((p) => p.text))];
+  return ordered.filter((c): c is Candidate => c !== undefined);
+}
+
+const distinct = (candidates: readonly Candidate[]) => [
+  ...new Set(candidates.map((c) => c.phrase.text)),
+];
+
+/** Captions of one box, nearest kind first (see candidatesOf). */
+export function captionsOf(rect: Rect, phrases: readonly Phrase[], tickBox: boolean): string[] {
+  return distinct(candidatesOf(rect, phrases, tickBox));
+}
+
+/** A box of a page whose captions are read; tick boxes also take the phrase after them. */
+export interface CaptionedBox {
+  rect: Rect;
+  tickBox: boolean;
+}
+
+/** Farther than the nearest box by more than this, a phrase is another box's caption. */
+const CAPTION_TIE = 2;
+
+/**
+ * Captions of every box of one page. A printed phrase captions the box it is nearest to:
+ * on a line "Apt./Unit Number [box] City [box]", "City" is after the first box and before
+ * the second, and names only the second.
+ */
+export function pageCaptions(
+  boxes: readonly CaptionedBox[],
+  phrases: readonly Phrase[],
+): string[][] {
+  const candidates = boxes.map((box) => candidatesOf(box.rect, phrases, box.tickBox));
+  const nearest = new Map<Phrase, number>();
+  for (const list of candidates)
+    for (const { phrase, distance } of list)
+      nearest.set(phrase, Math.min(distance, nearest.get(phrase) ?? Infinity));
+  return candidates.map((list) =>
+    distinct(list.filter((c) => c.distance <= (nearest.get(c.phrase) ?? 0) + CAPTION_TIE)),
+  );
 }

@@ -22,7 +22,7 @@ import {
 } from 'pdf-lib';
 import type { FieldFormat, FormField } from './edit.types.js';
 import { dateLayoutIn } from './field-values.js';
-import { captionsOf, type Phrase, type Rect } from './page-phrases.js';
+import { type CaptionedBox, pageCaptions, type Phrase, type Rect } from './page-phrases.js';
 
 /** A FormField with what filling it needs. */
 export interface PdfFormField extends FormField {
@@ -103,15 +103,38 @@ interface Placed {
   captions: string[];
 }
 
-function placeOf(
+/** Tick boxes (checkboxes, radio buttons) are also captioned by the phrase after them. */
+const isTickBox = (field: PDFField) =>
+  field instanceof PDFCheckBox || field instanceof PDFRadioGroup;
+
+/**
+ * Every widget of the form placed on its page with its captions, each printed phrase
+ * captioning only the widget nearest to it (see pageCaptions).
+ */
+function placeWidgets(
   doc: PDFDocument,
-  widget: PDFWidgetAnnotation,
+  fields: readonly PDFField[],
   phrases: Phrase[][],
-  tick: boolean,
-): Placed {
-  const page = Math.max(0, widgetPage(doc, widget));
-  const rect = widget.getRectangle();
-  return { page, rect, captions: captionsOf(rect, phrases[page] ?? [], tick) };
+): Map<PDFDict, Placed> {
+  const byPage = new Map<number, { dict: PDFDict; box: CaptionedBox }[]>();
+  for (const field of fields) {
+    for (const widget of field.acroField.getWidgets()) {
+      const page = Math.max(0, widgetPage(doc, widget));
+      const box = { rect: widget.getRectangle(), tickBox: isTickBox(field) };
+      byPage.set(page, [...(byPage.get(page) ?? []), { dict: widget.dict, box }]);
+    }
+  }
+  const placed = new Map<PDFDict, Placed>();
+  for (const [page, widgets] of byPage) {
+    const captions = pageCaptions(
+      widgets.map((w) => w.box),
+      phrases[page] ?? [],
+    );
+    widgets.forEach(({ dict, box }, i) =>
+      placed.set(dict, { page, rect: box.rect, captions: captions[i] }),
+    );
+  }
+  return placed;
 }
 
 /** Reads the fields of `doc`'s AcroForm; `phrases` are its pages' printed phrases. */
@@ -120,6 +143,9 @@ export function readPdfForm(doc: PDFDocument, phrases: Phrase[][]): PdfFormField
   // too, but says so on the console, so it is removed here first.
   doc.catalog.getAcroForm()?.dict.delete(PDFName.of('XFA'));
   const fields = doc.getForm().getFields();
+  const places = placeWidgets(doc, fields, phrases);
+  const placeOf = (widget: PDFWidgetAnnotation): Placed =>
+    places.get(widget.dict) ?? { page: 0, rect: widget.getRectangle(), captions: [] };
   const out: PdfFormField[] = [];
   const siblings = new Map<string, PDFCheckBox[]>();
   for (const field of fields) {
@@ -158,7 +184,7 @@ export function readPdfForm(doc: PDFDocument, phrases: Phrase[][]): PdfFormField
     const widgets = field.acroField.getWidgets();
     if (widgets.length === 0) continue;
     if (field instanceof PDFTextField) {
-      const placed = placeOf(doc, widgets[0], phrases, false);
+      const placed = placeOf(widgets[0]);
       const labels = named(field, placed.captions);
       add(field, {
         kind: 'text',
@@ -173,8 +199,15 @@ export function readPdfForm(doc: PDFDocument, phrases: Phrase[][]): PdfFormField
       });
     } else if (field instanceof PDFCheckBox) {
       const group = siblings.get(field.getName().replace(/\[\d+\]$/u, '')) ?? [field];
-      const placed = placeOf(doc, widgets[0], phrases, true);
-      if (group.length < 2) {
+      const placed = placeOf(widgets[0]);
+      const options = group.map((box) => {
+        const where = placeOf(box.acroField.getWidgets()[0]);
+        return { value: box.getName(), labels: where.captions.slice(0, 1) };
+      });
+      // Boxes of one choice are told apart by their captions; boxes captioned alike (the
+      // same consent box in two sections of a form) are each a checkbox of their own.
+      const captioned = new Set(options.map((o) => o.labels[0] ?? ''));
+      if (group.length < 2 || captioned.size < group.length) {
         add(field, {
           kind: 'checkbox',
           name: field.getName(),
@@ -187,10 +220,6 @@ export function readPdfForm(doc: PDFDocument, phrases: Phrase[][]): PdfFormField
         continue;
       }
       group.forEach((box) => grouped.add(box));
-      const options = group.map((box) => {
-        const where = placeOf(doc, box.acroField.getWidgets()[0], phrases, true);
-        return { value: box.getName(), labels: where.captions.slice(0, 1) };
-      });
       const captionsOfFirst = placed.captions.filter((c) => !options[0].labels.includes(c));
       add(field, {
         kind: 'choice',
@@ -207,9 +236,9 @@ export function readPdfForm(doc: PDFDocument, phrases: Phrase[][]): PdfFormField
       const options = widgets.map((widget, i) => {
         // getOptions gives the /Opt texts (what select takes) in widget order, else on-values.
         const value = values[i] ?? widget.getOnValue()?.decodeText() ?? String(i);
-        return { value, labels: placeOf(doc, widget, phrases, true).captions.slice(0, 1) };
+        return { value, labels: placeOf(widget).captions.slice(0, 1) };
       });
-      const placed = placeOf(doc, widgets[0], phrases, true);
+      const placed = placeOf(widgets[0]);
       add(field, {
         kind: 'choice',
         name: field.getName(),
@@ -224,7 +253,7 @@ export function readPdfForm(doc: PDFDocument, phrases: Phrase[][]): PdfFormField
         page: placed.page,
       });
     } else if (field instanceof PDFDropdown || field instanceof PDFOptionList) {
-      const placed = placeOf(doc, widgets[0], phrases, false);
+      const placed = placeOf(widgets[0]);
       add(field, {
         kind: 'choice',
         name: field.getName(),

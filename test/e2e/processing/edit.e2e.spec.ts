@@ -17,9 +17,10 @@ type Report = {
 };
 
 /**
- * Edit through the unchanged reductoai SDK: two real AcroForms (a LibreOffice form and an
- * OpenOffice form with every field kind, from pypdf's PyPI source distribution) are filled
- * and read back with pdf-lib; a generated flat PDF is
+ * Edit through the unchanged reductoai SDK: real AcroForms (a LibreOffice form and an
+ * OpenOffice form with every field kind, from pypdf's PyPI source distribution; VA Form
+ * 21-0966 of the United States government, from pikepdf's) are filled and read back with
+ * pdf-lib, and an encrypted one (DD Form 293) is refused naming why; a generated flat PDF is
  * written into its form_schema boxes; a generated DOCX has its placeholders replaced.
  */
 describe('edit (fill forms) through the reductoai SDK', () => {
@@ -144,6 +145,112 @@ describe('edit (fill forms) through the reductoai SDK', () => {
         .getFields()
         .filter((f) => kinds.some((k) => f instanceof k)),
     ).toEqual([]);
+  });
+
+  it('fills a government form (VA Form 21-0966): comb boxes, split dates, sections asking alike', async () => {
+    const document_url = await upload(realForm('va-21-0966'), 'va-21-0966.pdf');
+    const response = await run({
+      document_url,
+      edit_instructions: [
+        "Veteran's first name: John",
+        'middle initial: Q',
+        'last name: Public',
+        'social security number: 123-45-6789',
+        'date of birth: 14 July 1950',
+        'mailing address: 1200 Main Street',
+        'city: Springfield',
+        'state: IL',
+        'country: US',
+        'ZIP code: 62704',
+        'telephone: 217-555-0142',
+        'e-mail: jq@example.com',
+        'tick compensation',
+      ].join('; '),
+    });
+    expect(response.usage).toMatchObject({ num_pages: 2, credits: 4 });
+    const report = reportOf(response);
+    expect(report.unmatched_instructions).toEqual([]);
+    const form = (await PDFDocument.load(await download(response.document_url))).getForm();
+    const text = (name: string) => form.getTextField(`F[0].Page_1[0].${name}[0]`).getText();
+    expect({
+      first: text('Veterans_First_Name'),
+      middle: text('Veterans_Middle_Initial1'),
+      last: text('Veterans_Last_Name'),
+      ssn: [
+        text('Veterans_Social_SecurityNumber_FirstThreeNumbers'),
+        text('Veterans_Social_SecurityNumber_SecondTwoNumbers'),
+        text('VeteransSocialSecurityNumber_LastFourNumbers'),
+      ],
+      born: [text('DOB_Month'), text('DOB_Day'), text('DOB_Year')],
+      street: text('Mailing_Address_NumberAndStreet'),
+      city: text('MailingAddress_City'),
+      state: text('MailingAddress_StateOrProvince'),
+      country: text('MailingAddress_Country'),
+      zip: text('MailingAddress_ZIPOrPostalCode_FirstFiveNumbers'),
+      phone: [
+        text('Telephone_Number_FirstThreeNumbers'),
+        text('Telephone_Number_SecondThreeNumbers'),
+        text('Telephone_Number_LastFourNumbers'),
+      ],
+    }).toEqual({
+      first: 'John',
+      middle: 'Q',
+      last: 'Public',
+      ssn: ['123', '45', '6789'],
+      born: ['07', '14', '1950'],
+      street: '1200 Main Street',
+      city: 'Springfield',
+      state: 'IL',
+      country: 'US',
+      zip: '62704',
+      phone: ['217', '555', '0142'],
+    });
+    const email = ['EMAIL_ADDRESS[0]', 'EMAIL_ADDRESS[1]'].map((n) =>
+      form.getTextField(`F[0].Page_1[0].${n}`).getText(),
+    );
+    expect(email).toContain('jq@example.com');
+    expect(form.getCheckBox('F[0].#subform[1].COMPENSATION[0]').isChecked()).toBe(true);
+    expect(form.getCheckBox('F[0].#subform[1].PENSION[0]').isChecked()).toBe(false);
+    // The claimant's section asks the same questions; the veteran's, first on the page, took them.
+    expect(form.getTextField('F[0].Page_1[0].ClaimantsFirstName[0]').getText()).toBeUndefined();
+    expect(text('Mailing_Address_ApartmentOrUnitNumber')).toBeUndefined();
+  });
+
+  it('fills the government form from German instructions', async () => {
+    const document_url = await upload(realForm('va-21-0966'), 'va-21-0966.pdf');
+    const response = await run({
+      document_url,
+      edit_instructions:
+        'Nachname: Public\nGeburtsdatum: 14.07.1950\nSozialversicherungsnummer: 123-45-6789\nStadt: Springfield\nTelefonnummer: 217-555-0142',
+    });
+    expect(reportOf(response).unmatched_instructions).toEqual([]);
+    const form = (await PDFDocument.load(await download(response.document_url))).getForm();
+    const text = (name: string) => form.getTextField(`F[0].Page_1[0].${name}[0]`).getText();
+    expect(text('Veterans_Last_Name')).toBe('Public');
+    expect([text('DOB_Month'), text('DOB_Day'), text('DOB_Year')]).toEqual(['07', '14', '1950']);
+    expect(text('VeteransSocialSecurityNumber_LastFourNumbers')).toBe('6789');
+    expect(text('MailingAddress_City')).toBe('Springfield');
+    expect(text('Telephone_Number_LastFourNumbers')).toBe('0142');
+  });
+
+  it('refuses what it cannot edit with a 400 naming why: an encrypted government form, a flat PDF without form_schema', async () => {
+    const refusal = async (bytes: Buffer, name: string) => {
+      const error = await sdk.edit
+        .run({ document_url: await upload(bytes, name), edit_instructions: 'name: Ada Lovelace' })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Reducto.BadRequestError);
+      return (error as { error: { error: { code: string; message: string } } }).error.error;
+    };
+    // DD Form 293 is encrypted with an owner password: readable, but not writable here.
+    expect(await refusal(realForm('dd-293'), 'dd-293.pdf')).toMatchObject({
+      code: 'CORRUPT_DOCUMENT',
+      message: expect.stringContaining('encrypted'),
+    });
+    const { bytes } = await makeFlatForm([{ label: 'Full name', type: 'text' }]);
+    expect(await refusal(bytes, 'flat.pdf')).toMatchObject({
+      code: 'UNSUPPORTED_DOCUMENT',
+      message: expect.stringContaining('form_schema'),
+    });
   });
 
   it('writes into the form_schema boxes of a flat PDF, with overflow pages when asked', async () => {

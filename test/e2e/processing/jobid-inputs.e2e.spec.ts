@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Reducto, { toFile } from 'reductoai';
 import { ManualClock } from '../../../src/common/clock.js';
+import { jobResultKey, parsedDocumentKey } from '../../../src/database/blob-keys.js';
+import { BlobStore } from '../../../src/database/blob-store.js';
+import { type FileServer, startFileServer } from '../../support/file-server.js';
 import { keyOf } from '../../support/processing-client.js';
 import { invoiceWithTerms, makeLayoutPdf } from '../../support/layout-documents.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { waitFor } from '../../support/wait.js';
 
 type Body = Record<string, unknown>;
 
@@ -34,13 +38,19 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.le
 describe('jobid:// inputs reuse a completed parse job', () => {
   const clock = new ManualClock(new Date('2026-11-21T12:00:00Z'));
   let t: TestApp;
+  let files: FileServer;
   let sdk: Reducto;
   let other: Reducto;
   let fileId: string;
   let parseJob: string;
 
   beforeAll(async () => {
-    t = await startTestApp({}, { clock });
+    files = await startFileServer();
+    // A held URL download keeps a parse job unfinished (see the 409 case below).
+    t = await startTestApp(
+      { FETCH_ALLOW_HOSTS: '127.0.0.1', INPUT_DOWNLOADS: 'in_worker' },
+      { clock },
+    );
     sdk = new Reducto({ apiKey: await keyOf(t, 'jobid-org'), baseURL: t.baseUrl, maxRetries: 0 });
     other = new Reducto({
       apiKey: await keyOf(t, 'jobid-other-org'),
@@ -53,7 +63,8 @@ describe('jobid:// inputs reuse a completed parse job', () => {
     parseJob = (await sdk.parse.run({ input: fileId })).job_id;
   }, 120_000);
   afterAll(async () => {
-    await t.close();
+    await t?.close();
+    await files?.close();
   });
 
   const post = (path: string, body: Body) => sdk.post<Body, Body>(path, { body });
@@ -138,5 +149,52 @@ describe('jobid:// inputs reuse a completed parse job', () => {
     await expect(
       post('/extract', { instructions: { schema }, input: [`jobid://${parseJob}`, fileId] }),
     ).rejects.toBeInstanceOf(Reducto.UnprocessableEntityError);
+  });
+
+  it('a parse job not yet completed is a 409 naming its state; once completed it is reused', async () => {
+    const held = files.hold('/held.txt', 'Invoice number INV-77\nTotal due 12.00');
+    const { job_id } = await sdk.parse.runJob({ input: held.url });
+    const request = { instructions: { schema }, input: `jobid://${job_id}` };
+    for (const path of ['/extract', '/extract_async']) {
+      const error = await post(path, request).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Reducto.ConflictError);
+      expect((error as { error: { error: Body } }).error.error).toMatchObject({
+        code: 'JOB_NOT_COMPLETED',
+        message: expect.stringMatching(
+          /is (queued|running); a parse job can be reused once it has/,
+        ),
+      });
+    }
+    held.release();
+    await waitFor(
+      `parse ${job_id} to finish`,
+      async () => (await sdk.job.get(job_id)).status !== 'Pending',
+      60_000,
+    );
+    expect((await sdk.job.get(job_id)).status).toBe('Completed');
+    const reused = await post('/extract', request);
+    const original = await post('/extract', { ...request, input: held.url });
+    expect(withoutTiming(reused)).toEqual(withoutTiming(original));
+  });
+
+  it('a parse job completed before its lines were kept is read from its result blocks', async () => {
+    const old = (await sdk.parse.run({ input: fileId })).job_id;
+    // As a job parsed by a release that did not keep the lines: its result file alone.
+    await t.app.get(BlobStore).delete([parsedDocumentKey(jobResultKey(old))]);
+    const request = { instructions: { schema }, settings: { citations: { enabled: false } } };
+    const original = await post('/extract', { ...request, input: fileId });
+    const rebuilt = await post('/extract', { ...request, input: `jobid://${old}` });
+    const fields = (response: Body) => {
+      const result = response.result as Record<string, unknown>;
+      return { number: result.invoice_number, total: result.total_due };
+    };
+    expect(fields(rebuilt)).toEqual(fields(original));
+    expect(fields(rebuilt).number).toBe('INV-2026-0042');
+    expect(rebuilt.usage).toMatchObject({ num_pages: (original.usage as Body).num_pages });
+    const classified = await sdk.classify.run({
+      input: `jobid://${old}`,
+      classification_schema: classificationSchema,
+    });
+    expect(classified.result).toEqual({ category: 'invoice' });
   });
 });

@@ -5,11 +5,12 @@ import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 /**
- * Parse, extract, split and edit share classification's job plumbing, admission cap included:
- * the spec caps "sync/parse requests", so sync requests of every operation and async parse
- * requests are refused with 503 QUEUE_FULL when the cpu queue is at the cap, with no job.
+ * Parse, extract, split, edit and pipelines share classification's job plumbing, admission
+ * cap included: the spec caps "sync/parse requests", so sync requests of every operation,
+ * async parse requests and pipeline runs (which start with a parse), sync or async, are
+ * refused with 503 QUEUE_FULL when the cpu queue is at the cap, with no job.
  */
-describe('queue admission cap on parse, extract, split and edit', () => {
+describe('queue admission cap on parse, extract, split, edit and pipelines', () => {
   let t: TestApp;
   let files: FileServer;
 
@@ -33,12 +34,18 @@ describe('queue admission cap on parse, extract, split and edit', () => {
     const api = client(t.baseUrl, await keyOf(t, 'org-op-cap'));
     const slow = files.hold('/slow.txt', 'Invoice number 7');
     const doc = files.put('/doc.txt', 'Invoice number 8');
+    const schema = { type: 'object', properties: { invoice_number: { type: 'string' } } };
+    const pipeline = await api.post('/pipelines', {
+      name: 'invoice number',
+      steps: [{ extract: { instructions: { schema } } }],
+    });
+    expect(pipeline.status).toBe(201);
+    const pipeline_id = pipeline.body.pipeline_id as string;
     const running = api.post('/parse', { input: slow.url });
     await until(
       async () => (await api.get('/queue_metrics')).body.queue_cpu_active_queue_length === 1,
       'the cpu queue to hold the running parse',
     );
-    const schema = { type: 'object', properties: { invoice_number: { type: 'string' } } };
     const refused = [
       await api.post('/parse', { input: doc }),
       await api.post('/parse_async', { input: doc }),
@@ -48,6 +55,8 @@ describe('queue admission cap on parse, extract, split and edit', () => {
         split_description: [{ name: 'invoice', description: 'an invoice' }],
       }),
       await api.post('/edit', { document_url: doc, edit_instructions: 'name: Ada' }),
+      await api.post('/pipeline', { input: doc, pipeline_id }),
+      await api.post('/pipeline_async', { input: doc, pipeline_id }),
     ];
     for (const res of refused) {
       expect({ status: res.status, code: res.body.error?.code }).toEqual({
@@ -70,5 +79,15 @@ describe('queue admission cap on parse, extract, split and edit', () => {
       status: 'Failed',
       reason: expect.stringContaining('PDF and DOCX'),
     });
+    // With the queue empty again, a pipeline run is accepted and completes.
+    await until(
+      async () => (await api.get('/queue_metrics')).body.queue_cpu_active_queue_length === 0,
+      'the cpu queue to empty',
+    );
+    const admitted = await api.post('/pipeline_async', { input: doc, pipeline_id });
+    expect(admitted.status).toBe(200);
+    const run = await waitForJob(api, admitted.body.job_id);
+    expect(run).toMatchObject({ status: 'Completed', type: 'Pipeline' });
+    expect(Object.keys(run.result.result.extract.result)).toEqual(['invoice_number']);
   });
 });
