@@ -4,6 +4,8 @@ import { FileServer, startFileServer } from '../../support/file-server.js';
 import { client, keyOf, type Json, waitForJob } from '../../support/processing-client.js';
 import { startWebhookReceiver, WebhookReceiver } from '../../support/webhook-receiver.js';
 import { until } from '../../support/operations.js';
+import { realForm } from '../../support/edit-forms.js';
+import { invoiceClassificationSchema } from '../../support/invoice-fixtures.js';
 
 const RETRY_BASE_MS = 400;
 
@@ -70,6 +72,42 @@ describe('webhooks', () => {
       metadata: ['any', { json: true }],
     });
     expect(hook.headers['webhook-id']).toBe(`msg_${submitted.body.job_id}`);
+  });
+
+  it('delivers the webhooks of edit (in the SDK shape) and pipeline jobs, with their metadata', async () => {
+    const api = client(t.baseUrl, await keyOf(t, 'org-hooks'));
+    receiver.secrets.push((await api.get('/webhooks/secret')).body.secret);
+    const form = files.put('/form.pdf', realForm('libreoffice-form'), 'application/pdf');
+    const edit = await api.post('/edit_async', {
+      document_url: form,
+      edit_instructions: 'first name: Ada',
+      webhook: { mode: 'direct', url: `${receiver.baseUrl}/edit`, metadata: { kind: 'edit' } },
+    });
+    expect(edit.status).toBe(200);
+    const pipeline = await api.post('/pipelines', {
+      name: 'classify',
+      steps: [{ classify: { classification_schema: invoiceClassificationSchema } }],
+    });
+    const run = await api.post('/pipeline_async', {
+      input: doc,
+      pipeline_id: pipeline.body.pipeline_id,
+      async: { metadata: { kind: 'pipeline' }, webhook: { url: `${receiver.baseUrl}/pipeline` } },
+    });
+    expect(run.status).toBe(200);
+    const hookOf = (jobId: string) => receiver.received.find((r) => r.body.job_id === jobId);
+    await until(
+      () => hookOf(edit.body.job_id) !== undefined && hookOf(run.body.job_id) !== undefined,
+      'the webhooks of the edit and the pipeline jobs',
+      60_000,
+    );
+    expect(hookOf(edit.body.job_id)).toMatchObject({
+      path: '/edit',
+      body: { status: 'Completed', job_id: edit.body.job_id, metadata: { kind: 'edit' } },
+    });
+    expect(hookOf(run.body.job_id)).toMatchObject({
+      path: '/pipeline',
+      body: { status: 'Completed', job_id: run.body.job_id, metadata: { kind: 'pipeline' } },
+    });
   });
 
   it('sends Failed for failed jobs', async () => {
