@@ -114,7 +114,10 @@ export async function readParsedSource(
       409,
     );
   }
-  const pages = result.result.chunks.flatMap((c) => c.blocks.map((b) => b.bbox.page));
-  const layout = layoutFromParseResult(result.result, 'pdf', Math.max(0, ...pages));
+  // A loop, not Math.max(...pages): a long document's blocks outnumber a call's arguments.
+  let pages = 0;
+  for (const chunk of result.result.chunks)
+    for (const block of chunk.blocks) pages = Math.max(pages, block.bbox.page);
+  const layout = layoutFromParseResult(result.result, 'pdf', pages);
   return { name: source.fileName, layout };
 }
