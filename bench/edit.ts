@@ -60,6 +60,20 @@ const cases: Case[] = [
     baseline: { Text1: 'hello', Text2: 'two lines' },
   },
   {
+    name: 'VA Form 21-0966, government form (AcroForm, XFA)',
+    bytes: realForm('va-21-0966'),
+    file: 'va-21-0966.pdf',
+    request: {
+      edit_instructions:
+        "Veteran's first name: John; last name: Public; social security number: 123-45-6789; date of birth: 14 July 1950; city: Springfield; ZIP code: 62704; telephone: 217-555-0142; tick compensation",
+    },
+    baseline: {
+      'F[0].Page_1[0].Veterans_First_Name[0]': 'John',
+      'F[0].Page_1[0].Veterans_Last_Name[0]': 'Public',
+      'F[0].Page_1[0].MailingAddress_City[0]': 'Springfield',
+    },
+  },
+  {
     name: 'flat PDF + form_schema',
     bytes: flat.bytes,
     file: 'flat.pdf',
