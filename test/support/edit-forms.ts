@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Document, Packer, Paragraph, TextRun } from 'docx';
+import JSZip from 'jszip';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 export type RealFormId = 'libreoffice-form' | 'openoffice-form-test' | 'va-21-0966' | 'dd-293';
@@ -92,4 +93,51 @@ export async function makePlaceholderDocx(paragraphs: string[][]): Promise<Buffe
     ],
   });
   return Buffer.from(await Packer.toBuffer(doc));
+}
+
+/** A content control of a Word form, as Word writes it (w:sdt). */
+export type ContentControl =
+  | { kind: 'text'; alias: string; tag: string }
+  | { kind: 'checkbox'; alias: string; tag: string }
+  | { kind: 'dropdown'; alias: string; tag: string; items: string[] }
+  | { kind: 'date'; alias: string; tag: string; format: string };
+
+function controlXml(control: ContentControl): string {
+  const head = `<w:alias w:val="${control.alias}"/><w:tag w:val="${control.tag}"/>`;
+  const run = (text: string) => `<w:r><w:t xml:space="preserve">${text}</w:t></w:r>`;
+  switch (control.kind) {
+    case 'text':
+      return `<w:sdt><w:sdtPr>${head}<w:showingPlcHdr/><w:text/></w:sdtPr><w:sdtContent>${run('Click or tap here to enter text.')}</w:sdtContent></w:sdt>`;
+    case 'checkbox':
+      return `<w:sdt><w:sdtPr>${head}<w14:checkbox><w14:checked w14:val="0"/><w14:checkedState w14:val="2612" w14:font="MS Gothic"/><w14:uncheckedState w14:val="2610" w14:font="MS Gothic"/></w14:checkbox></w:sdtPr><w:sdtContent>${run('☐')}</w:sdtContent></w:sdt>`;
+    case 'dropdown':
+      return `<w:sdt><w:sdtPr>${head}<w:showingPlcHdr/><w:dropDownList>${control.items
+        .map((item) => `<w:listItem w:displayText="${item}" w:value="${item}"/>`)
+        .join(
+          '',
+        )}</w:dropDownList></w:sdtPr><w:sdtContent>${run('Choose an item.')}</w:sdtContent></w:sdt>`;
+    case 'date':
+      return `<w:sdt><w:sdtPr>${head}<w:showingPlcHdr/><w:date><w:dateFormat w:val="${control.format}"/><w:lid w:val="en-GB"/></w:date></w:sdtPr><w:sdtContent>${run('Click or tap to enter a date.')}</w:sdtContent></w:sdt>`;
+  }
+}
+
+/**
+ * A Word form: one paragraph per control, its caption printed before the control ("Employee
+ * name: [control]"), the controls written as Word writes them (text, check box, drop-down
+ * list, date picker).
+ */
+export async function makeContentControlDocx(
+  rows: { caption: string; control: ContentControl }[],
+): Promise<Buffer> {
+  const base = await makePlaceholderDocx(rows.map((_, i) => [`@@control-${i}@@`]));
+  const zip = await JSZip.loadAsync(base);
+  let xml = await zip.file('word/document.xml')!.async('string');
+  rows.forEach(({ caption, control }, i) => {
+    xml = xml.replace(
+      new RegExp(`<w:r>(?:(?!<w:r>).)*?@@control-${i}@@.*?</w:r>`, 'su'),
+      `<w:r><w:t xml:space="preserve">${caption} </w:t></w:r>${controlXml(control)}`,
+    );
+  });
+  zip.file('word/document.xml', xml);
+  return Buffer.from(await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' }));
 }

@@ -1,10 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import JSZip from 'jszip';
 import mammoth from 'mammoth';
 import { PDFCheckBox, PDFDocument, PDFDropdown, PDFRadioGroup, PDFTextField } from 'pdf-lib';
 import Reducto, { toFile } from 'reductoai';
 import { fetch as sdkFetch } from 'reductoai/_shims/index';
 import { seedAccount, type SeededAccount } from '../../support/accounts.js';
-import { makeFlatForm, makePlaceholderDocx, realForm } from '../../support/edit-forms.js';
+import {
+  makeContentControlDocx,
+  makeFlatForm,
+  makePlaceholderDocx,
+  realForm,
+} from '../../support/edit-forms.js';
 import { OpenApiConformance } from '../../support/openapi-conformance.js';
 import { until } from '../../support/operations.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
@@ -316,6 +322,58 @@ describe('edit (fill forms) through the reductoai SDK', () => {
     expect(value).toContain('Salary: 90,000 GBP');
     expect(value).toContain('☐ Full time    ☒ Part time');
     expect(response.usage).toMatchObject({ num_pages: 1, credits: 2 });
+  });
+
+  it("fills a Word form's content controls: text, check box, drop-down list and date picker", async () => {
+    const docx = await makeContentControlDocx([
+      { caption: 'Employee name:', control: { kind: 'text', alias: 'Employee name', tag: 'name' } },
+      { caption: 'Full time', control: { kind: 'checkbox', alias: 'Full time', tag: 'fulltime' } },
+      {
+        caption: 'Department:',
+        control: {
+          kind: 'dropdown',
+          alias: 'Department',
+          tag: 'dept',
+          items: ['Engineering', 'Research', 'Sales'],
+        },
+      },
+      {
+        caption: 'Start date:',
+        control: { kind: 'date', alias: 'Start date', tag: 'start', format: 'dd/MM/yyyy' },
+      },
+    ]);
+    const document_url = await upload(docx, 'employment-form.docx');
+    const response = await run({
+      document_url,
+      edit_instructions:
+        'employee name: Ada Lovelace; tick full time; department: research; start date: 1 March 2027',
+    });
+    expect(reportOf(response).unmatched_instructions).toEqual([]);
+    const xml = await (
+      await JSZip.loadAsync(await download(response.document_url))
+    )
+      .file('word/document.xml')!
+      .async('string');
+    const control = (tag: string) => {
+      const sdt = xml
+        .split('<w:sdt>')
+        .find((part) => part.includes(`<w:tag w:val="${tag}"/>`))!
+        .split('</w:sdt>')[0];
+      const content = sdt.split('<w:sdtContent>')[1];
+      return {
+        text: [...content.matchAll(/<w:t[^>]*>([^<]*)<\/w:t>/gu)].map((m) => m[1]).join(''),
+        placeholder: sdt.includes('<w:showingPlcHdr'),
+        checked: /<w14:checked w14:val="1"/u.test(sdt),
+      };
+    };
+    expect(control('name')).toMatchObject({ text: 'Ada Lovelace', placeholder: false });
+    expect(control('fulltime')).toMatchObject({ text: '☒', checked: true });
+    expect(control('dept')).toMatchObject({ text: 'Research', placeholder: false });
+    expect(control('start')).toMatchObject({ text: '01/03/2027', placeholder: false });
+    const { value } = await mammoth.extractRawText({
+      buffer: await download(response.document_url),
+    });
+    expect(value).toContain('Employee name: Ada Lovelace');
   });
 
   it('pins the edit model with alpha.edit_model and refuses an unknown version, listing them', async () => {
