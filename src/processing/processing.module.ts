@@ -23,6 +23,7 @@ import { JobOutcomeRecorder } from './jobs/job-outcome.recorder.js';
 import { JobResults } from './jobs/job-results.js';
 import { JobRunner } from './jobs/job-runner.service.js';
 import { SubmissionGate } from './jobs/submission-gate.js';
+import { SyncRequestDrain } from './jobs/sync-request-drain.js';
 import { JobResultController, JobsController } from './jobs/jobs.controller.js';
 import { JobsRepository } from './jobs/jobs.repository.js';
 import { JobsService } from './jobs/jobs.service.js';
@@ -94,6 +95,7 @@ const PROCESSING_ROUTES =
     JobsService,
     JobRunner,
     SubmissionGate,
+    SyncRequestDrain,
     JobExecutor,
     JobOutcomeRecorder,
     JobResults,

@@ -25,7 +25,7 @@ export const SERVER_SETTINGS = {
   shutdownDrainMs: int(
     'SHUTDOWN_DRAIN_MS',
     { default: 15_000, min: 0, max: 3_600_000, unit: 'ms' },
-    'At shutdown, how long requests still being received or answered keep their connection once the server stopped listening; then their connections are closed. Idle keep-alive connections are closed at once.',
+    'At shutdown, how long sync requests in flight may wait for their job (new jobs are refused with 503 `SHUTTING_DOWN` meanwhile; those still waiting then get 503 `SHUTTING_DOWN` with their `job_id`), and then how long requests still being received or answered keep their connection once the server stopped listening; then their connections are closed. Idle keep-alive connections are closed at once.',
   ),
   dataDir: filePath(
     'DATA_DIR',

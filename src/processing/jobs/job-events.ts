@@ -8,6 +8,9 @@ export type WaitOutcome = 'finished' | 'aborted' | 'timeout';
 export class JobEvents {
   private readonly waiters = new Map<string, Set<() => void>>();
   private readonly listeners: ((jobId: string) => void)[] = [];
+  /** Waits not settled yet, over every job. */
+  private open = 0;
+  private idleListeners: (() => void)[] = [];
 
   /** Calls `listener` with the id of every job that finishes (or is cancelled or deleted). */
   onFinished(listener: (jobId: string) => void): void {
@@ -29,10 +32,12 @@ export class JobEvents {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         resolve(outcome);
+        if (--this.open === 0) this.wakeIdleListeners();
       };
       const done = () => settle('finished');
       const onAbort = () => settle('aborted');
       set.add(done);
+      this.open++;
       this.waiters.set(jobId, set);
       if (signal?.aborted) return settle('aborted');
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -45,8 +50,38 @@ export class JobEvents {
     for (const listener of this.listeners) listener(jobId);
   }
 
+  /** Waits for a job not settled yet: the sync requests still waiting for their answer. */
+  get waiting(): number {
+    return this.open;
+  }
+
+  /**
+   * Resolves true once no wait is open (at once when none is), false when `timeoutMs`
+   * passes first. Waits opened meanwhile count too.
+   */
+  whenIdle(timeoutMs: number): Promise<boolean> {
+    if (this.open === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const idle = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.idleListeners = this.idleListeners.filter((listener) => listener !== idle);
+        resolve(false);
+      }, timeoutMs);
+      this.idleListeners.push(idle);
+    });
+  }
+
   /** Wakes every waiter (shutdown): they re-read their job and answer with its state. */
   releaseAll(): void {
     for (const jobId of [...this.waiters.keys()]) this.finished(jobId);
+  }
+
+  private wakeIdleListeners(): void {
+    const listeners = this.idleListeners;
+    this.idleListeners = [];
+    for (const idle of listeners) idle();
   }
 }

@@ -12,6 +12,7 @@ import { JobOutcomeRecorder } from './job-outcome.recorder.js';
 import { jobAddOptions, jobCommand } from './job-queueing.js';
 import { type JobRecord, ProcessingError, toProcessingError } from './job.types.js';
 import { JobsRepository } from './jobs.repository.js';
+import { SyncRequestDrain } from './sync-request-drain.js';
 
 /** What the stage needs of a job: the stored request's input, lane and kind fields. */
 export type StagedJob = Pick<JobRecord, 'jobId' | 'orgId' | 'type' | 'request' | 'isAsync'>;
@@ -37,6 +38,7 @@ export class JobInputStage implements OnModuleDestroy {
     @Inject(QUEUE) private readonly queue: QueuePort,
     private readonly outcomes: JobOutcomeRecorder,
     private readonly jobs: JobsRepository,
+    private readonly drain: SyncRequestDrain,
     events: JobEvents,
     workers: QueueWorkers,
   ) {
@@ -107,7 +109,9 @@ export class JobInputStage implements OnModuleDestroy {
     }
   }
 
-  onModuleDestroy(): void {
+  /** Downloads of the sync requests in flight may finish during the drain; the rest stop. */
+  async onModuleDestroy(): Promise<void> {
+    await this.drain.drain();
     this.stopping = true;
     for (const controller of this.downloading.values()) controller.abort();
   }

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { ApiError } from '../../common/api-error.js';
+import { ReadinessService } from '../../common/health/readiness.service.js';
 import type { AppConfig } from '../../config/app-config.js';
 import type { DuckDbService, Transaction } from '../../database/duckdb.service.js';
 import type { AdmissionService } from '../admission/admission.service.js';
@@ -9,6 +10,7 @@ import type { UsageOutboxRelay } from '../outbox/usage-outbox.relay.js';
 import type { UsageOutboxRepository } from '../outbox/usage-outbox.repository.js';
 import type { ProcessingMetrics } from '../processing.metrics.js';
 import { InlineQueueDriver } from '../queue/inline-queue.driver.js';
+import type { QueueWorkers } from '../queue/queue-workers.service.js';
 import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import type { JobEvents, WaitOutcome } from './job-events.js';
 import type { JobExecutor } from './job-executor.js';
@@ -20,11 +22,13 @@ import { JobRunner } from './job-runner.service.js';
 import type { JobRecord } from './job.types.js';
 import type { JobsRepository } from './jobs.repository.js';
 import { SubmissionGate } from './submission-gate.js';
+import { SyncRequestDrain } from './sync-request-drain.js';
 
 const tx = {} as Transaction;
 const principal = { orgId: 'org_1', keyId: 'pk_1' } as ProcessingPrincipal;
 const config = {
   processing: { jobMaxAttempts: 3, syncTimeoutMs: 5000 },
+  shutdownDrainMs: 1000,
 } as unknown as AppConfig;
 const pipeline = {
   taskKind: 'classify.run',
@@ -70,6 +74,8 @@ function setUp() {
   const events = {
     waitFor: jest.fn(async () => outcome),
     finished: jest.fn(),
+    waiting: 0,
+    releaseAll: jest.fn(),
   };
   const db = {
     transaction: jest.fn(async (work: (t: Transaction) => Promise<unknown>) => work(tx)),
@@ -91,6 +97,13 @@ function setUp() {
     ),
     start: jest.fn((_job: unknown, _kind: string, _release?: () => void) => undefined),
   };
+  const drain = new SyncRequestDrain(
+    config,
+    events as unknown as JobEvents,
+    { fatalFailure: null } as DuckDbService,
+    new ReadinessService(),
+    { onBeforeStop: jest.fn() } as unknown as QueueWorkers,
+  );
   const sut = new JobRunner(
     config,
     db as unknown as DuckDbService,
@@ -101,6 +114,7 @@ function setUp() {
       inputs as unknown as InputResolver,
       webhooks as unknown as WebhooksService,
       admission as unknown as AdmissionService,
+      drain,
     ),
     {} as JobExecutor,
     new JobOutcomeRecorder(
@@ -135,6 +149,7 @@ function setUp() {
     events,
     inputStage,
     finishWith,
+    drain,
   };
 }
 
@@ -294,6 +309,24 @@ describe(JobRunner.name, () => {
       });
       expect(t.jobs.markCancelled).toHaveBeenCalledTimes(1);
       expect(t.events.finished).toHaveBeenCalledTimes(1);
+    });
+
+    it('refuses a submission once the stop began with 503 SHUTTING_DOWN and Retry-After, creating nothing', async () => {
+      await t.drain.drain();
+      for (const request of [
+        t.sut.runSync(pipeline, principal, sync()),
+        t.sut.submitAsync(pipeline, principal, submission()),
+      ]) {
+        const error = await request.then(
+          () => null,
+          (e: unknown) => e as ApiError,
+        );
+        expect(error?.getStatus()).toBe(503);
+        expect(error?.headers).toEqual({ 'Retry-After': '10' });
+        expect(error?.code).toBe('SHUTTING_DOWN');
+      }
+      expect(t.admission.admit).not.toHaveBeenCalled();
+      expect(t.jobs.insert).not.toHaveBeenCalled();
     });
 
     it('answers a wait cut by shutdown with 503 SHUTTING_DOWN, Retry-After and the kept job', async () => {

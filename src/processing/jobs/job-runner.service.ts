@@ -18,10 +18,8 @@ import type { JobPipeline, Submission, SyncAnswer } from './job-pipeline.js';
 import { ProcessingError } from './job.types.js';
 import { JobsRepository } from './jobs.repository.js';
 import { SubmissionGate } from './submission-gate.js';
+import { SHUTDOWN_RETRY_AFTER_SECONDS } from './sync-request-drain.js';
 import { syncTimeoutError } from './sync-timeout.js';
-
-/** Seconds a sync client cut by a shutdown is told to wait: about one restart. */
-const SHUTDOWN_RETRY_AFTER_SECONDS = 10;
 
 /**
  * The job plumbing shared by every kind of processing job (a JobPipeline registers here).
@@ -173,8 +171,9 @@ export class JobRunner {
     if (outcome === 'aborted' && (await this.outcomes.cancelledUnstarted(jobId))) {
       throw new ApiError(HttpStatus.CONFLICT, 'JOB_CANCELLED', 'The client went away');
     }
-    // Woken by shutdown (or the client left) with the job unfinished. The job is durable and
-    // runs after the restart, so the client can poll it rather than submit it again.
+    // Released by shutdown once its drain was over (or the client left) with the job
+    // unfinished. The job is durable and runs after the restart, so the client can poll it
+    // rather than submit it again.
     throw new ApiError(
       HttpStatus.SERVICE_UNAVAILABLE,
       'SHUTTING_DOWN',

@@ -18,6 +18,7 @@ import { JobView, presentJob, presentListItem } from './job.presenter.js';
 import { JobRecord } from './job.types.js';
 import { JobsRepository } from './jobs.repository.js';
 import { RunningJobs } from './running-jobs.js';
+import { SyncRequestDrain } from './sync-request-drain.js';
 import { QueueWorkers } from '../queue/queue-workers.service.js';
 import { envelopeAroundStoredResult, storedResultBody } from './stored-result-body.js';
 import { asUrlResult, forcesUrlResult } from './url-result.js';
@@ -68,6 +69,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly workers: QueueWorkers,
     private readonly running: RunningJobs,
     private readonly results: JobResults,
+    private readonly drain: SyncRequestDrain,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -78,9 +80,10 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  onModuleDestroy(): void {
+  /** Sync requests in flight get their answer (or 503 SHUTTING_DOWN) before anything stops. */
+  async onModuleDestroy(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
-    this.events.releaseAll();
+    await this.drain.drain();
   }
 
   async sweep(): Promise<number> {

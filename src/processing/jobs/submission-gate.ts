@@ -7,14 +7,16 @@ import type { WebhookConfig } from '../requests/classify-config.dto.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 import type { Submission } from './job-pipeline.js';
 import { ProcessingError } from './job.types.js';
+import { SyncRequestDrain } from './sync-request-drain.js';
 
 /** Gives back an admitted slot once the job's command is counted where it waits. */
 export type ReleaseSlot = () => void;
 
 /**
  * What a submission passes before any job exists: its inputs are the caller's and
- * reachable, an async request's webhook is deliverable, and the admission cap lets it in
- * (503 QUEUE_FULL otherwise). A refusal creates nothing.
+ * reachable, an async request's webhook is deliverable, the service is not stopping (503
+ * SHUTTING_DOWN) and the admission cap lets it in (503 QUEUE_FULL otherwise). A refusal
+ * creates nothing.
  */
 @Injectable()
 export class SubmissionGate {
@@ -22,9 +24,11 @@ export class SubmissionGate {
     private readonly inputs: InputResolver,
     private readonly webhooks: WebhooksService,
     private readonly admission: AdmissionService,
+    private readonly drain: SyncRequestDrain,
   ) {}
 
   async pass(principal: ProcessingPrincipal, submission: Submission): Promise<ReleaseSlot> {
+    this.drain.assertAdmitting();
     try {
       await this.inputs.precheck(principal.orgId, submission.request.input);
     } catch (error) {
@@ -37,6 +41,8 @@ export class SubmissionGate {
         { webhook?: WebhookConfig | null } | undefined;
       await this.webhooks.assertSubmittable(asyncConfig?.webhook);
     }
+    // Checked again: the stop may have begun while the inputs were checked.
+    this.drain.assertAdmitting();
     return this.admission.admit({
       queue: 'cpu',
       lane: submission.lane,

@@ -48,6 +48,7 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(QueueWorkers.name);
   private readonly handlers = new Map<string, TaskHandler>();
   private readonly startup: StartupStep[] = [];
+  private readonly beforeStop: (() => Promise<void>)[] = [];
   private readonly wakers: Record<QueueName, Set<Sleeper>> = { cpu: new Set(), io: new Set() };
   /** Worker kinds that have a loop polling the store, and when it looks next (ms epoch). */
   private readonly polling = new Map<string, number>();
@@ -76,6 +77,14 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
   /** Runs `step` at start-up, in registration order (see onApplicationBootstrap). */
   onStartup(step: StartupStep): void {
     this.startup.push(step);
+  }
+
+  /**
+   * Awaits `step` at shutdown before the loops stop claiming (e.g. the sync requests in
+   * flight whose jobs these loops still have to run).
+   */
+  onBeforeStop(step: () => Promise<void>): void {
+    this.beforeStop.push(step);
   }
 
   /**
@@ -141,10 +150,12 @@ export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Stops claiming and lets tasks in flight finish. Tasks still running when the process
-   * dies stay `running` in the store and are recovered at the next start.
+   * Once the steps registered with onBeforeStop are done, stops claiming and lets tasks in
+   * flight finish. Tasks still running when the process dies stay `running` in the store
+   * and are recovered at the next start.
    */
   async onModuleDestroy(): Promise<void> {
+    await Promise.allSettled(this.beforeStop.map((step) => step()));
     this.running = false;
     for (const queue of QUEUES) for (const sleeper of [...this.wakers[queue]]) sleeper.wake();
     let timer: NodeJS.Timeout | undefined;

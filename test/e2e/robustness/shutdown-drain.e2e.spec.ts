@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import { keyOf } from '../../support/processing-client.js';
+import { startFileServer, type FileServer } from '../../support/file-server.js';
+import { client, keyOf } from '../../support/processing-client.js';
 import { bytesUnder } from '../../support/storage.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 import { multipartFileHead, tricklingRequest } from '../../support/trickling-client.js';
@@ -19,12 +20,16 @@ const BOUNDARY = 'drain-boundary';
  * A graceful stop ends in bounded time whatever the clients do: connections are closed as
  * soon as their request is answered (not after the 72 s keep-alive timeout), and a request
  * still arriving after SHUTDOWN_DRAIN_MS has its connection closed (and its partial upload
- * removed) instead of holding the stop for ever.
+ * removed) instead of holding the stop for ever. Sync requests in flight get their job's
+ * answer when it finishes within SHUTDOWN_DRAIN_MS; new jobs are refused meanwhile.
  */
 describe('shutdown with connections still open', () => {
   let dataDir: string;
+  let files: FileServer | undefined;
 
-  afterEach(() => {
+  afterEach(async () => {
+    await files?.close();
+    files = undefined;
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -34,9 +39,60 @@ describe('shutdown with connections still open', () => {
       DATA_DIR: dataDir,
       SHUTDOWN_DRAIN_MS: String(drainMs),
       REQUEST_TIMEOUT_MS: '600000',
+      // Sync parses of documents on a local server that answers when the spec says so.
+      FETCH_ALLOW_HOSTS: '127.0.0.1',
+      FETCH_DEADLINE_MS: '120000',
+      FETCH_TIMEOUT_MS: '120000',
     });
     return { t, key: await keyOf(t, 'org-drain') };
   }
+
+  /** A sync parse of a document whose server holds it until `release()`, under way. */
+  async function syncParseInFlight(app: TestApp, key: string, name: string) {
+    files ??= await startFileServer();
+    const held = files.hold(`/${name}.txt`, `Invoice number 4242 for ${name}. Total due: 99.00`);
+    const answer = client(app.baseUrl, key).post('/parse', { input: held.url });
+    const server = files;
+    await waitFor('the document download to start', () => server.requests.includes(`/${name}.txt`));
+    return { answer, release: held.release };
+  }
+
+  it('answers an in-flight sync request whose job finishes during the drain, refusing new jobs meanwhile', async () => {
+    const { t: app, key } = await start(LONG_DRAIN_MS);
+    const org = client(app.baseUrl, key);
+    const inFlight = await syncParseInFlight(app, key, 'in-flight');
+    const closing = app.app.close();
+    // The stop began: not ready, new jobs refused (async ones too), while the request waits.
+    await waitFor('/ready to fail', async () => (await org.get('/ready')).status === 503);
+    const ready = await org.get('/ready');
+    expect(ready.body.error.checks.shutdown.detail).toEqual({
+      state: 'draining',
+      syncRequestsWaiting: 1,
+    });
+    const refused = await org.post('/parse_async', { input: 'https://example.com/a.pdf' });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('10');
+    expect(refused.body.error.code).toBe('SHUTTING_DOWN');
+
+    inFlight.release();
+    const answer = await inFlight.answer;
+    await closing;
+    expect(answer.status).toBe(200);
+    expect(JSON.stringify(answer.body.result)).toContain('Invoice number 4242');
+  });
+
+  it('answers 503 SHUTTING_DOWN with the kept job once SHUTDOWN_DRAIN_MS is over', async () => {
+    const { t: app, key } = await start(DRAIN_MS);
+    const inFlight = await syncParseInFlight(app, key, 'too-late');
+    const started = Date.now();
+    await app.app.close();
+    const answer = await inFlight.answer;
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('10');
+    expect(answer.body.error).toMatchObject({ code: 'SHUTTING_DOWN', job_id: expect.any(String) });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(DRAIN_MS - 100);
+    inFlight.release();
+  });
 
   function upload(app: TestApp, key: string) {
     return tricklingRequest(app.baseUrl, {
