@@ -12,6 +12,7 @@ import { usageEventMix } from '../support/usage-event-mix.js';
 import {
   expectExportOfLast30Days,
   groupCaughtUp,
+  groupOffsets,
   kafkaAppEnv,
   waitFor,
 } from '../support/usage-kafka.js';
@@ -75,6 +76,20 @@ async function publish(events: UsageCloudEvent[]): Promise<void> {
   }
 }
 
+/** What a failed catch-up wait reports: offsets, events ingested and the consumer's readiness. */
+async function consumerState(): Promise<string> {
+  const ready = (await (await fetch(`${t!.baseUrl}/ready`)).json()) as {
+    checks?: Record<string, unknown>;
+    error?: { checks?: Record<string, unknown> };
+  };
+  const checks = ready.checks ?? ready.error?.checks ?? {};
+  return JSON.stringify({
+    offsets: await groupOffsets(topic, group, brokers),
+    ingested: await ingested(),
+    usageConsumer: checks.usageConsumer,
+  });
+}
+
 async function ingested(): Promise<number> {
   const text = await (await fetch(`${t!.baseUrl}/metrics`)).text();
   return Number(/^docproc_usage_events_ingested_total (\d+)/m.exec(text)?.[1] ?? 0);
@@ -103,7 +118,11 @@ describe('Kafka usage ingestion across a broker restart', () => {
     await publish(after);
     await waitFor(
       'the consumer to catch up',
-      () => groupCaughtUp(topic, group, brokers),
+      async () => {
+        if (await groupCaughtUp(topic, group, brokers)) return true;
+        // Thrown, not returned: the last state is part of the timeout message.
+        throw new Error(`not caught up: ${await consumerState()}`);
+      },
       180_000,
       500,
     );

@@ -28,6 +28,16 @@ export async function groupCaughtUp(
   group: string,
   brokers = testKafkaBrokers(),
 ): Promise<boolean> {
+  const partitions = await groupOffsets(topic, group, brokers);
+  return partitions.every((p) => p.high === 0 || p.committed === p.high);
+}
+
+/** Per partition of `topic`: its high watermark and the offset `group` committed (-1: none). */
+export async function groupOffsets(
+  topic: string,
+  group: string,
+  brokers = testKafkaBrokers(),
+): Promise<{ partition: number; high: number; committed: number }[]> {
   const admin = new Kafka({
     clientId: 'docproc-test-lag',
     brokers,
@@ -42,9 +52,11 @@ export async function groupCaughtUp(
     const byPartition = new Map(
       (committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]),
     );
-    return ends.every(
-      (e) => Number(e.high) === 0 || byPartition.get(e.partition) === Number(e.high),
-    );
+    return ends.map((e) => ({
+      partition: e.partition,
+      high: Number(e.high),
+      committed: byPartition.get(e.partition) ?? -1,
+    }));
   } finally {
     await admin.disconnect();
   }
