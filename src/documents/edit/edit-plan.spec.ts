@@ -112,6 +112,33 @@ describe('a number over several boxes', () => {
   });
 });
 
+describe('tick verbs', () => {
+  it('reads a tick verb written last, or split around what it ticks', () => {
+    const boxes = [
+      field('married', 'checkbox', ['Verheiratet'], 0),
+      field('pension', 'checkbox', ['Pension'], 1),
+      field('single', 'checkbox', ['Single'], 2),
+      field('remark', 'text', ['Remark'], 3),
+    ];
+    const plan = planEdits(
+      'verheiratet ankreuzen, kreuze pension an; single abwählen; remark: bitte markieren',
+      boxes,
+      words,
+    );
+    expect(
+      plan.decisions.map((d) => [
+        d.field.id,
+        d.write.kind === 'check' ? d.write.on : d.write.kind === 'text' ? d.write.text : '',
+      ]),
+    ).toEqual([
+      ['married', true],
+      ['pension', true],
+      ['single', false],
+      ['remark', 'bitte markieren'],
+    ]);
+  });
+});
+
 describe('fields named alike', () => {
   it('gives a value to the field it fits, and never to one that refuses it', () => {
     const fields = [

@@ -63,9 +63,36 @@ export function unquote(text: string): string {
   return text.trim().replace(QUOTES, '').trim();
 }
 
+/**
+ * Tick verbs that end an item in languages that put the infinitive last ("Entschädigung
+ * ankreuzen", "gehuwd aanvinken"), and the particle a verb first leaves at the end ("kreuze
+ * verheiratet an").
+ */
+const TRAILING_CHECK_VERBS = ['ankreuzen', 'markieren', 'auswählen', 'aanvinken', 'selecteren'];
+const TRAILING_UNCHECK_VERBS = ['abwählen', 'uitvinken'];
+const TRAILING_PARTICLES: Record<string, string> = { kreuze: 'an', vink: 'aan' };
+
 function verbAt(text: string, verbs: readonly string[]): string | undefined {
   const lower = text.toLowerCase();
   return verbs.find((verb) => lower.startsWith(`${verb} `) || lower === verb);
+}
+
+/** The label of a tick item whose verb comes first ("kreuze X an" -> "X"). */
+function afterVerb(text: string, verb: string): string {
+  const rest = text.slice(verb.length).trim();
+  const particle = TRAILING_PARTICLES[verb];
+  return particle && rest.toLowerCase().endsWith(` ${particle}`)
+    ? rest.slice(0, -particle.length - 1)
+    : rest;
+}
+
+/** A tick item whose verb comes last ("Entschädigung ankreuzen"): its label. */
+function beforeVerb(text: string, verbs: readonly string[]): string | undefined {
+  // "Remark: bitte markieren" is a label and its value, not something to tick.
+  if (/[:=→]/u.test(text)) return undefined;
+  const lower = text.toLowerCase();
+  const verb = verbs.find((v) => lower.endsWith(` ${v}`));
+  return verb ? text.slice(0, text.length - verb.length - 1) : undefined;
 }
 
 /** Whether a piece after a comma starts an item on its own (a separator or a verb). */
@@ -75,6 +102,7 @@ function startsItem(piece: string): boolean {
   return (
     verbAt(text, CHECK_VERBS) !== undefined ||
     verbAt(text, UNCHECK_VERBS) !== undefined ||
+    beforeVerb(text, [...TRAILING_CHECK_VERBS, ...TRAILING_UNCHECK_VERBS]) !== undefined ||
     /^(?:please\s+)?(?:set|change|fill|enter|put|write|update)\s/iu.test(text)
   );
 }
@@ -124,16 +152,21 @@ export function readItem(
 ): InstructionItem {
   const check = verbAt(text, CHECK_VERBS);
   if (check)
-    return { index, text, label: unquote(text.slice(check.length)), value: null, action: 'check' };
+    return { index, text, label: unquote(afterVerb(text, check)), value: null, action: 'check' };
   const uncheck = verbAt(text, UNCHECK_VERBS);
   if (uncheck)
     return {
       index,
       text,
-      label: unquote(text.slice(uncheck.length)),
+      label: unquote(afterVerb(text, uncheck)),
       value: null,
       action: 'uncheck',
     };
+  const checkLast = beforeVerb(text, TRAILING_CHECK_VERBS);
+  if (checkLast) return { index, text, label: unquote(checkLast), value: null, action: 'check' };
+  const uncheckLast = beforeVerb(text, TRAILING_UNCHECK_VERBS);
+  if (uncheckLast)
+    return { index, text, label: unquote(uncheckLast), value: null, action: 'uncheck' };
   for (const pattern of SET_PATTERNS) {
     const match = pattern.exec(text);
     if (match && match[1].trim() !== '' && unquote(match[2]) !== '') {
