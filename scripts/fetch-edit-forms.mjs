@@ -123,7 +123,12 @@ function fetchForms() {
           console.error(`${form.id}: SHA-256 ${actual}, manifest says ${form.sha256}`);
           process.exit(1);
         }
-        fs.writeFileSync(path.join(cacheDir, form.file), bytes);
+        // Written under a private name and renamed: a spec that finds the file (another
+        // process fetching at the same time) never reads it half written.
+        const target = path.join(cacheDir, form.file);
+        const partial = `${target}.${process.pid}.partial`;
+        fs.writeFileSync(partial, bytes);
+        fs.renameSync(partial, target);
       }
     } finally {
       fs.rmSync(work, { recursive: true, force: true });

