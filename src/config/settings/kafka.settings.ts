@@ -92,6 +92,6 @@ export const KAFKA_SETTINGS = {
   stallTimeoutMs: int(
     'KAFKA_STALL_TIMEOUT_MS',
     { default: 60_000, min: 500, max: 3_600_000, unit: 'ms' },
-    '`/ready` fails when partitions have lag and no batch was written for this long.',
+    '`/ready` fails when partitions have lag and no batch was written for this long; a consumer that also fetched nothing for this long while the broker answered is replaced by a new one.',
   ),
 } as const;

@@ -79,6 +79,43 @@ describe(ConsumerProgress.name, () => {
     expect(stopped.readiness().ready).toBe(false);
   });
 
+  it('is stalled only when joined, lagging, and neither writing nor fetching for the stall timeout while lag was measurable', () => {
+    const c = clock();
+    const sut = new ConsumerProgress(10_000, c.now);
+    sut.onLagMeasured(watermarks(50), new Map([[0, 10]]));
+    c.advance(11_000);
+    sut.onLagMeasured(watermarks(50), new Map([[0, 10]]));
+    expect(sut.stalled()).toBe(false); // never joined: kafkajs is still starting it
+    sut.onGroupJoin([0]);
+    sut.onFetch();
+    c.advance(11_000);
+    sut.onLagMeasured(watermarks(50), new Map([[0, 10]]));
+    expect(sut.stalled()).toBe(true);
+    sut.onFetch();
+    expect(sut.stalled()).toBe(false); // fetching: a slow consumer, not a stuck one
+    c.advance(11_000);
+    sut.onLagUnmeasurable(); // the broker went away: kafkajs rides that out
+    c.advance(1_000);
+    sut.onLagMeasured(watermarks(50), new Map([[0, 10]]));
+    expect(sut.stalled()).toBe(false);
+    c.advance(10_001);
+    sut.onLagMeasured(watermarks(50), new Map([[0, 10]]));
+    expect(sut.stalled()).toBe(true);
+    sut.onReplaced();
+    expect(sut.stalled()).toBe(false);
+    expect(sut.state).toBe('restarting');
+  });
+
+  it('is not stalled without lag however long it idles', () => {
+    const c = clock();
+    const sut = new ConsumerProgress(10_000, c.now);
+    sut.onGroupJoin([0]);
+    sut.onLagMeasured(watermarks(10), new Map([[0, 10]]));
+    c.advance(60_000);
+    sut.onLagMeasured(watermarks(10), new Map([[0, 10]]));
+    expect(sut.stalled()).toBe(false);
+  });
+
   it('fails when lag has not been measurable for the stall timeout (broker unreachable)', () => {
     const c = clock();
     const sut = new ConsumerProgress(10_000, c.now);

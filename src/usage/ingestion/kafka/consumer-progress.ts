@@ -27,6 +27,8 @@ export class ConsumerProgress {
   lastFetchAt: number | null = null;
   lastProgressAt: number;
   lastLagAt: number | null = null;
+  /** Since when every lag measurement succeeded (null while the broker is unreachable). */
+  lagMeasurableSince: number | null = null;
   lastError: string | null = null;
   /** Partitions assigned to this member at the last group join (null before any join). */
   assigned: Set<number> | null = null;
@@ -48,6 +50,11 @@ export class ConsumerProgress {
     this.lastProgressAt = Math.max(this.lastProgressAt, this.now());
   }
 
+  /** A rejoin began (no fetches until it ends): it gets a full window, as a join does. */
+  onRebalancing(): void {
+    this.lastProgressAt = Math.max(this.lastProgressAt, this.now());
+  }
+
   onFetch(): void {
     this.lastFetchAt = this.now();
   }
@@ -58,6 +65,37 @@ export class ConsumerProgress {
     this.lastProgressAt = at;
     this.lastError = null;
     this.processed.set(partition, Math.max(this.processed.get(partition) ?? 0, nextOffset));
+  }
+
+  /** A lag measurement failed: the broker (or the group coordinator) is unreachable. */
+  onLagUnmeasurable(): void {
+    this.lagMeasurableSince = null;
+  }
+
+  /** The consumer was replaced: the new one gets a full window to show progress. */
+  onReplaced(): void {
+    this.state = 'restarting';
+    this.lastProgressAt = Math.max(this.lastProgressAt, this.now());
+  }
+
+  /**
+   * Whether the consumer is stuck while its broker answers: it joined its group, its
+   * partitions have lag, and for the whole stall timeout nothing was written, nothing was
+   * fetched and lag was measurable (so not a broker outage, which kafkajs rides out by
+   * itself). This is the consumer that stops fetching after a rebalance while staying
+   * connected; only a new consumer gets it going again.
+   */
+  stalled(): boolean {
+    const at = this.now();
+    const since = (t: number | null) => at - (t ?? this.startedAt);
+    return (
+      this.state === 'running' &&
+      this.ownLag() > 0 &&
+      this.lagMeasurableSince !== null &&
+      at - this.lagMeasurableSince > this.stallTimeoutMs &&
+      at - this.lastProgressAt > this.stallTimeoutMs &&
+      since(this.lastFetchAt) > this.stallTimeoutMs
+    );
   }
 
   onBatchFailed(error: unknown): void {
@@ -80,6 +118,7 @@ export class ConsumerProgress {
   ): PartitionLag[] {
     const at = this.now();
     this.lastLagAt = at;
+    this.lagMeasurableSince ??= at;
     this.lagByPartition = [...highWatermarks.entries()]
       .sort(([a], [b]) => a - b)
       .map(([partition, { high, low }]) => {

@@ -73,6 +73,8 @@ export class UsageKafkaConsumer
   private lagTimer: NodeJS.Timeout | null = null;
   private startTimer: NodeJS.Timeout | null = null;
   private shuttingDown = false;
+  /** Paused on purpose (operations, tests): not a stall to repair. */
+  private paused = false;
   private deadLettered!: Counter<'reason'>;
   private batches!: Counter<'outcome'>;
   private crashes!: Counter;
@@ -153,10 +155,12 @@ export class UsageKafkaConsumer
 
   /** Stops fetching (operations, tests); offsets stay where they are. */
   pause(): void {
+    this.paused = true;
     this.consumer?.pause([{ topic: this.config.usageTopic }]);
   }
 
   resume(): void {
+    this.paused = false;
     this.consumer?.resume([{ topic: this.config.usageTopic }]);
   }
 
@@ -213,13 +217,14 @@ export class UsageKafkaConsumer
   }
 
   private instrument(consumer: Consumer): void {
-    const { GROUP_JOIN, FETCH, CRASH, STOP } = consumer.events;
+    const { GROUP_JOIN, REBALANCING, FETCH, CRASH, STOP } = consumer.events;
     consumer.on(GROUP_JOIN, (event) => {
       this.rebalances.inc();
       const partitions = event.payload.memberAssignment[this.config.usageTopic] ?? [];
       this.progress?.onGroupJoin(partitions);
       this.logger.log(`usage consumer joined group; partitions [${partitions.join(', ')}]`);
     });
+    consumer.on(REBALANCING, () => this.progress?.onRebalancing());
     consumer.on(FETCH, () => this.progress?.onFetch());
     consumer.on(CRASH, (event) => {
       this.crashes.inc();
@@ -358,9 +363,21 @@ export class UsageKafkaConsumer
         this.lag.set({ topic: usageTopic, partition: String(p.partition) }, p.lag);
       }
     } catch (error) {
+      progress.onLagUnmeasurable();
       this.logger.warn(`could not measure usage consumer lag: ${String(error)}`);
     }
+    this.replaceIfStalled(progress);
     this.readiness();
+  }
+
+  private replaceIfStalled(progress: ConsumerProgress): void {
+    const consumer = this.consumer;
+    if (this.paused || !consumer || !progress.stalled()) return;
+    if (!this.replace(consumer)) return;
+    progress.onReplaced();
+    this.logger.error(
+      `usage consumer made no progress for ${this.config.stallTimeoutMs} ms with ${progress.ownLag()} events of lag and fetched nothing; replacing it`,
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {
