@@ -172,8 +172,9 @@ export class JobRunner {
       throw new ApiError(HttpStatus.CONFLICT, 'JOB_CANCELLED', 'The client went away');
     }
     // Released by shutdown once its drain was over (or the client left) with the job
-    // unfinished. The job is durable and runs after the restart, so the client can poll it
-    // rather than submit it again.
+    // unfinished. Its record is kept: a job still running may finish within the workers'
+    // grace period (polling tells); one unfinished at the restart is recorded as
+    // interrupted (JobReconciler), and the client submits it again.
     throw new ApiError(
       HttpStatus.SERVICE_UNAVAILABLE,
       'SHUTTING_DOWN',

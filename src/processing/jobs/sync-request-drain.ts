@@ -24,7 +24,8 @@ export const SHUTDOWN_RETRY_AFTER_SECONDS = 10;
  *    keep running until every waiting request's job finished, for at most
  *    `SHUTDOWN_DRAIN_MS`.
  * 3. Release the requests still waiting: they answer 503 `SHUTTING_DOWN` with their job id
- *    (the job is durable; it runs after the restart and can be polled).
+ *    (the record is kept: a job still running may finish within the workers' grace
+ *    period, and polling tells; one unfinished at the restart is recorded as interrupted).
  *
  * Whatever stops work (the database-queue workers, the input downloads) awaits `drain()`
  * first; every caller shares the one drain.
