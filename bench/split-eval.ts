@@ -12,6 +12,7 @@
  * Run: npm run bench:split-eval                  dev parts of both sets
  *      npm run bench:split-eval -- --holdout     holdout parts (only for a final change)
  *      npm run bench:split-eval -- --set unseen --bundles 10 --size 4 --max-pages 12
+ *      npm run bench:split-eval -- --pages       each dev page's section, truth and engines
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -58,6 +59,8 @@ if (!sets.every((s) => REAL_EVAL_SETS.includes(s))) {
   process.exit(2);
 }
 const bundleCount = numberOption('--bundles', 8);
+/** Dev only: one letter per page (its section's initial) for the truth and each engine. */
+const showPages = split === 'dev' && process.argv.includes('--pages');
 const bundleSize = numberOption('--size', 4);
 const maxMemberPages = numberOption('--max-pages', 12);
 /** Images need OCR, which a split request also gets, but it makes the bench slow. */
@@ -144,13 +147,30 @@ for (const set of sets) {
       .map((c) => c.category)
       .filter((c) => bundle.members.some((m) => m.category === c));
     const sections = sectionsFor(categories, schema);
-    const outcomes = [
+    const assignments = [
       assignedPages(splitDocument(document, sections)),
       ...DEEP_SPLIT_ENGINES.map((engine) =>
         assignedPages(deepSplitDocument(document, sections, engine)),
       ),
       wordOverlapSplit(document.pages.map(pageText), sections),
-    ].map((assigned) => pagesRight(truth, assigned));
+    ];
+    const outcomes = assignments.map((assigned) => pagesRight(truth, assigned));
+    if (showPages) {
+      const letter = (name: string | undefined) =>
+        name === undefined
+          ? '.'
+          : String.fromCharCode(97 + categories.indexOf(name.replace(/ /g, '_')));
+      const row = (sectionOf: (page: number) => string | undefined) =>
+        [...truth.keys()].map((page) => letter(sectionOf(page))).join('');
+      console.log(`  ${'truth'.padEnd(34)}${row((page) => truth.get(page))}`);
+      assignments.forEach((assigned, i) => {
+        const byPage = new Map(
+          [...assigned].flatMap(([name, pages]) => pages.map((p) => [p, name])),
+        );
+        console.log(`  ${methods[i].padEnd(34)}${row((page) => byPage.get(page))}`);
+      });
+      console.log(`  sections: ${categories.map((c) => `${letter(c)} ${c}`).join(', ')}`);
+    }
     outcomes.forEach((outcome, i) => {
       setTotals[methods[i]].right += outcome.right;
       setTotals[methods[i]].total += outcome.total;

@@ -5,9 +5,13 @@
  */
 import { readDocument } from '../classify/classify.js';
 import { isHigh } from '../classify/confidence.js';
-import { gatherEvidence } from '../classify/evidence.js';
+import {
+  gatherEvidence,
+  type CategoryEvidence,
+  type CriterionEvidence,
+} from '../classify/evidence.js';
 import { categoryScore, probabilities, strength } from '../classify/fusion.js';
-import { cosine, EMBEDDING_SIZE, sentenceEncoder } from '../encoder/sentence-encoder.js';
+import { EMBEDDING_SIZE, sentenceEncoder } from '../encoder/sentence-encoder.js';
 import type { SplitSection } from './split.operation.js';
 
 export interface PageEvidence {
@@ -19,15 +23,15 @@ export interface PageEvidence {
   passage: string;
   /** Mean of the page's passage vectors, normalized; null without the encoder or text. */
   vector: Float32Array | null;
+  /** Each section's evidence on this page alone (segments.ts reads documents from it). */
+  sections: CategoryEvidence[];
 }
 
 /** Passages read per page: Deep Split reads more of each page. */
 const PAGE_CHUNKS = { fast: 8, deep: 16 } as const;
-/** Log-probability cost of changing section between two pages that look alike. */
-const SWITCH_COST = 4;
 /**
- * Softmax temperature of a page's section probabilities: the one SWITCH_COST was measured
- * with (the classifier's own temperature is fitted to whole documents, fusion.ts).
+ * Softmax temperature of a page's section probabilities (a page alone: its confidence and
+ * whether its evidence names a section; segments.ts reads whole documents).
  */
 const PAGE_TEMPERATURE = 0.03;
 
@@ -39,6 +43,30 @@ function meanVector(vectors: readonly Float32Array[]): Float32Array | null {
   return mean.map((value) => value / norm);
 }
 
+/** Statements of a description read as criteria of their own, at most. */
+const MAX_STATEMENTS = 12;
+
+/**
+ * A section's description as the criteria it states: one per sentence, clause after a
+ * semicolon or line, so each is matched on its own as a classification criterion is (one
+ * vector for a long description blurs what each statement says).
+ */
+export function statementsOf(description: string): string[] {
+  const statements = description
+    .split(/[;\n]+|(?<=[.!?])\s+/u)
+    .map((text) => text.trim())
+    .filter((text) => /\p{L}/u.test(text));
+  return statements.length > 0 ? statements.slice(0, MAX_STATEMENTS) : [description];
+}
+
+function strongest(criteria: readonly CriterionEvidence[]): CriterionEvidence | undefined {
+  let best: CriterionEvidence | undefined;
+  for (const criterion of criteria) {
+    if (!best || strength(criterion) > strength(best)) best = criterion;
+  }
+  return best;
+}
+
 export function readPageEvidence(
   pages: readonly string[],
   sections: readonly SplitSection[],
@@ -46,7 +74,7 @@ export function readPageEvidence(
 ): PageEvidence[] {
   const schema = sections.map((section) => ({
     category: section.name,
-    criteria: [section.description],
+    criteria: statementsOf(section.description),
   }));
   const encoder = sentenceEncoder();
   return pages.map((text) => {
@@ -54,7 +82,7 @@ export function readPageEvidence(
     const evidence = gatherEvidence(schema, reading);
     const scores = evidence.map((category) => categoryScore(category));
     const best = scores.indexOf(Math.max(...scores));
-    const criterion = evidence[best]?.criteria[0] ?? evidence[best]?.label;
+    const criterion = strongest(evidence[best]?.criteria ?? []) ?? evidence[best]?.label;
     const passage =
       criterion && criterion.passage >= 0 ? reading.passages[criterion.passage] : undefined;
     return {
@@ -65,49 +93,7 @@ export function readPageEvidence(
         encoder && reading.passages.length > 0
           ? meanVector(encoder.embed(reading.passages.map((p) => p.text)))
           : null,
+      sections: evidence,
     };
   });
-}
-
-/**
- * How much page `i` looks like the start of another document, 0..1: how unlike the page
- * before it its text is (1 - cosine of their mean passage vectors).
- */
-function boundary(evidence: readonly PageEvidence[], i: number): number {
-  const previous = evidence[i - 1]?.vector;
-  const current = evidence[i]?.vector;
-  if (!previous || !current) return 0.5;
-  return Math.min(1, Math.max(0, 1 - cosine(previous, current)));
-}
-
-/**
- * The most likely section of every page (Viterbi): each page's log-probabilities, and a
- * change of section between pages costing SWITCH_COST x (1 - boundary). `fixed[i]` (a
- * heading naming a section) holds page i to that section.
- */
-export function mostLikelySections(
-  evidence: readonly PageEvidence[],
-  fixed: readonly (number | undefined)[],
-): number[] {
-  if (evidence.length === 0) return [];
-  const count = evidence[0].probabilities.length;
-  const emission = (i: number, s: number) => {
-    if (fixed[i] !== undefined) return fixed[i] === s ? 0 : -1e9;
-    return evidence[i].supported ? Math.log(evidence[i].probabilities[s] + 1e-9) : -Math.log(count);
-  };
-  let score = Array.from({ length: count }, (_, s) => emission(0, s));
-  const back: number[][] = [];
-  for (let i = 1; i < evidence.length; i++) {
-    const cost = SWITCH_COST * (1 - boundary(evidence, i));
-    const from = score.map((_, s) => {
-      let best = s;
-      for (let r = 0; r < count; r++) if (score[r] - cost > score[best]) best = r;
-      return best;
-    });
-    back.push(from);
-    score = from.map((r, s) => score[r] - (r === s ? 0 : cost) + emission(i, s));
-  }
-  const path = [score.indexOf(Math.max(...score))];
-  for (let i = back.length - 1; i >= 0; i--) path.unshift(back[i][path[0]]);
-  return path;
 }

@@ -1,6 +1,7 @@
 import { collectEvidence } from '../extract/document-evidence.js';
 import { labelVariants, normalize, similarity } from '../extract/text-match.js';
-import { mostLikelySections, readPageEvidence, type PageEvidence } from './page-evidence.js';
+import { readPageEvidence, type PageEvidence } from './page-evidence.js';
+import { printedNumber, segmentSections } from './segments.js';
 import {
   pageText,
   type LayoutDocument,
@@ -106,15 +107,6 @@ function scorePages(
   return { scored, evidence };
 }
 
-/** Deep Split's reading of the whole sequence: each supported page's most likely section. */
-function smoothSections(scored: PageScore[], evidence: PageEvidence[]): PageScore[] {
-  const path = mostLikelySections(
-    evidence,
-    scored.map((s) => (s.headingMatch ? s.best : undefined)),
-  );
-  return scored.map((s, i) => (s.supported ? { ...s, best: path[i] } : s));
-}
-
 interface Assignment {
   page: number;
   section: number | undefined;
@@ -122,34 +114,55 @@ interface Assignment {
   evidence: string;
 }
 
-function assign(
-  scored: PageScore[],
-  continuity: boolean,
-  requireHeadingOrScore: boolean,
-): Assignment[] {
-  const result: Assignment[] = [];
-  let previous: Assignment | undefined;
-  for (const s of scored) {
-    const top = s.scores[s.best] ?? 0;
-    const second = Math.max(0, ...s.scores.filter((_, i) => i !== s.best));
-    let a: Assignment;
-    if (s.supported && (!requireHeadingOrScore || s.evidence !== '')) {
-      const confidence = s.headingMatch ? 'high' : top >= 2 * second ? 'medium' : 'low';
-      a = { page: s.page.pageNumber, section: s.best, confidence, evidence: s.evidence };
-    } else if (continuity && previous?.section !== undefined) {
-      a = {
-        page: s.page.pageNumber,
-        section: previous.section,
-        confidence: 'low',
-        evidence: `No evidence of its own; continues the section of page ${previous.page}`,
-      };
-    } else {
-      a = { page: s.page.pageNumber, section: undefined, confidence: 'low', evidence: '' };
-    }
-    result.push(a);
-    previous = a;
-  }
-  return result;
+/** The page's own section and confidence, from its evidence alone. */
+function ownAssignment(s: PageScore): Assignment {
+  const top = s.scores[s.best] ?? 0;
+  const second = Math.max(0, ...s.scores.filter((_, i) => i !== s.best));
+  const confidence = s.headingMatch ? 'high' : top >= 2 * second ? 'medium' : 'low';
+  return { page: s.page.pageNumber, section: s.best, confidence, evidence: s.evidence };
+}
+
+/** Each page judged alone (deep-split-v1): pages without evidence of their own are left out. */
+function assignEachPage(scored: PageScore[]): Assignment[] {
+  return scored.map((s) =>
+    s.supported && s.evidence !== ''
+      ? ownAssignment(s)
+      : { page: s.page.pageNumber, section: undefined, confidence: 'low', evidence: '' },
+  );
+}
+
+/**
+ * Every page to the section of the document it belongs to (segments.ts): the pages are cut
+ * into documents and each document is read whole. A page whose own evidence names its
+ * section keeps that evidence; any other page continues its document's section.
+ */
+function assignBySegments(scored: PageScore[], evidence: PageEvidence[]): Assignment[] {
+  const sections = segmentSections(
+    scored.map((s, i) => ({
+      sections: evidence[i].sections,
+      vector: evidence[i].vector,
+      printedNumber: printedNumber(pageText(s.page)),
+      namedSection: s.headingMatch ? s.best : undefined,
+      // A page without evidence of its own (a continued table, a signature page) does not vote.
+      pageProbabilities: s.supported
+        ? evidence[i].probabilities
+        : evidence[i].probabilities.map(() => 1 / evidence[i].probabilities.length),
+      supported: s.supported,
+    })),
+  );
+  const lastPage = new Map<number, number>();
+  return scored.map((s, i): Assignment => {
+    const section = sections[i];
+    const page = s.page.pageNumber;
+    const before = lastPage.get(section);
+    lastPage.set(section, page);
+    if (s.supported && s.best === section) return ownAssignment(s);
+    const evidenceText =
+      before !== undefined && sections[i - 1] === section
+        ? `No evidence of its own; continues the section of page ${before}`
+        : 'No evidence of its own; read with the pages that follow it as one document';
+    return { page, section, confidence: 'low', evidence: evidenceText };
+  });
 }
 
 /** The partition value of each page: the value of the `partition_key` label on it. */
@@ -194,7 +207,8 @@ export function splitDocument(
   sections: readonly SplitSection[],
 ): SplitResult {
   check(sections);
-  const assignments = assign(scorePages(document, sections, false).scored, true, false);
+  const { scored, evidence } = scorePages(document, sections, false);
+  const assignments = assignBySegments(scored, evidence);
   const splits = sections.map((section, index) => {
     const mine = assignments.filter((a) => a.section === index);
     const pages = mine.map((a) => a.page);
@@ -228,11 +242,7 @@ export function deepSplitDocument(
   check(sections);
   const { scored, evidence } = scorePages(document, sections, true);
   const continuity = engine === 'page-evidence-continuity';
-  const assignments = assign(
-    continuity ? smoothSections(scored, evidence) : scored,
-    continuity,
-    true,
-  );
+  const assignments = continuity ? assignBySegments(scored, evidence) : assignEachPage(scored);
   const toPage = (a: Assignment): DeepSplitPage => ({
     page_number: a.page,
     evidence: a.evidence,

@@ -1,0 +1,152 @@
+/**
+ * Where one document of a bundle ends and the next begins, and what each one is. A page
+ * alone says little (a slide, a page of a chapter, a signature page); a document read whole
+ * says what it is. So the pages are cut into consecutive segments and each segment is
+ * classified as one document, with the same evidence and fusion rule as the classifier:
+ * each criterion's evidence in a segment is the best any of its pages gives. The cut is the
+ * one that makes the pages' sections most probable (dynamic programming over every cut;
+ * each page counts its segment's log-probability and, at PAGE_WEIGHT, its own),
+ * where starting a new segment costs SEGMENT_COST, less at a page unlike the one before it
+ * and at a page whose printed number starts again at 1, more where the printed number runs
+ * on from the page before. A page without evidence of its own (a continued table, a
+ * signature page) neither votes nor starts a document, unless its number starts again at 1.
+ */
+import type { CategoryEvidence, CriterionEvidence } from '../classify/evidence.js';
+import { categoryScore, probabilities } from '../classify/fusion.js';
+import { cosine } from '../encoder/sentence-encoder.js';
+
+/** What segmentation reads of one page. */
+export interface SegmentPage {
+  /** Each section's evidence on this page alone (its name and its description). */
+  sections: readonly CategoryEvidence[];
+  /** Mean of the page's passage vectors, normalized; null without the encoder or text. */
+  vector: Float32Array | null;
+  /** The number printed on the page (a line of its own at its top or bottom), if any. */
+  printedNumber: number | undefined;
+  /** A heading of the page naming this section, if any. */
+  namedSection: number | undefined;
+  /** Each section's probability for this page alone (equal shares for a page without evidence). */
+  pageProbabilities: readonly number[];
+  /** The page has evidence of its own for a section (else it cannot start a document). */
+  supported: boolean;
+}
+
+/** Log-probability cost of starting a new segment between two pages that look alike. */
+const SEGMENT_COST = 2;
+/**
+ * Weight of each page's own section probabilities beside its segment's: a segment's
+ * evidence is the best of its pages, so it cannot tell one document from two glued
+ * together; the pages' own votes can (measured on bundles of both development sets).
+ */
+const PAGE_WEIGHT = 0.25;
+/**
+ * Softmax temperature of a segment's section probabilities: the classifier's (fusion.ts),
+ * since a segment is read as a whole document is.
+ */
+const SEGMENT_TEMPERATURE = 0.05;
+/** Log-probability cost, per page, of a segment whose page has a heading naming another section. */
+const NAMED_ELSEWHERE_COST = 3;
+
+/** How unlike page `i` is to page `i - 1`, 0..1 (0.5 when either has no vector). */
+function change(pages: readonly SegmentPage[], i: number): number {
+  const previous = pages[i - 1]?.vector;
+  const current = pages[i]?.vector;
+  if (!previous || !current) return 0.5;
+  return Math.min(1, Math.max(0, 1 - cosine(previous, current)));
+}
+
+/** The cost of starting a segment at page `i` (i >= 1). */
+export function boundaryCost(pages: readonly SegmentPage[], i: number): number {
+  // A page without evidence of its own continues a document unless its number starts again.
+  if (!pages[i].supported && pages[i].printedNumber !== 1) return Infinity;
+  let cost = SEGMENT_COST * (1 - change(pages, i));
+  const number = pages[i].printedNumber;
+  const before = pages[i - 1].printedNumber;
+  if (number === 1 && before !== 0) cost *= 0.25;
+  else if (number !== undefined && before !== undefined && number === before + 1)
+    cost += SEGMENT_COST;
+  return cost;
+}
+
+function maxEvidence(a: CriterionEvidence, b: CriterionEvidence): CriterionEvidence {
+  return {
+    semantic: Math.max(a.semantic, b.semantic),
+    passage: a.semantic >= b.semantic ? a.passage : b.passage,
+    lexical: Math.max(a.lexical, b.lexical),
+    layout: Math.max(a.layout, b.layout),
+  };
+}
+
+function mergeEvidence(a: CategoryEvidence, b: CategoryEvidence): CategoryEvidence {
+  return {
+    label: maxEvidence(a.label, b.label),
+    criteria: a.criteria.map((criterion, i) => maxEvidence(criterion, b.criteria[i])),
+  };
+}
+
+/**
+ * The section of every page: the most probable cut of the pages into segments and the
+ * section of each segment (sum over pages of the log-probability of their segment's
+ * section, minus the cost of each new segment).
+ */
+export function segmentSections(pages: readonly SegmentPage[]): number[] {
+  const n = pages.length;
+  if (n === 0) return [];
+  const count = pages[0].sections.length;
+  // best[b]: score of the best cut of pages 0..b-1; from[b]: start and section of its last segment.
+  const best = new Float64Array(n + 1).fill(-Infinity);
+  const from: { start: number; section: number }[] = new Array(n + 1);
+  best[0] = 0;
+  for (let start = 0; start < n; start++) {
+    const entry = best[start] - (start > 0 ? boundaryCost(pages, start) : 0);
+    let merged: CategoryEvidence[] = pages[start].sections.map((s) => s);
+    const namedCost = new Float64Array(count);
+    const pageSum = new Float64Array(count);
+    for (let end = start; end < n; end++) {
+      if (end > start) merged = merged.map((s, k) => mergeEvidence(s, pages[end].sections[k]));
+      for (let k = 0; k < count; k++)
+        pageSum[k] += Math.log(pages[end].pageProbabilities[k] + 1e-9);
+      const named = pages[end].namedSection;
+      if (named !== undefined) {
+        for (let k = 0; k < count; k++) if (k !== named) namedCost[k] += NAMED_ELSEWHERE_COST;
+      }
+      const chances = probabilities(
+        merged.map((evidence) => categoryScore(evidence)),
+        SEGMENT_TEMPERATURE,
+      );
+      const length = end - start + 1;
+      for (let k = 0; k < count; k++) {
+        const value =
+          entry + length * Math.log(chances[k] + 1e-9) + PAGE_WEIGHT * pageSum[k] - namedCost[k];
+        if (value > best[end + 1]) {
+          best[end + 1] = value;
+          from[end + 1] = { start, section: k };
+        }
+      }
+    }
+  }
+  const sections = new Array<number>(n);
+  for (let end = n; end > 0;) {
+    const { start, section } = from[end];
+    for (let i = start; i < end; i++) sections[i] = section;
+    end = start;
+  }
+  return sections;
+}
+
+const PAGE_NUMBER =
+  /^(?:[-–—|]\s*)?(?:\p{L}{1,8}\.?\s+)?(\d{1,4})(?:\s*(?:\/|\p{L}{1,4}\.?)\s*\d{1,4})?(?:\s*[-–—|])?$/u;
+
+/** A page number printed on a line of its own among the first two or last two lines. */
+export function printedNumber(text: string): number | undefined {
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const candidates = [...lines.slice(-2).reverse(), ...lines.slice(0, 2)];
+  for (const line of candidates) {
+    const match = PAGE_NUMBER.exec(line);
+    if (match) return Number(match[1]);
+  }
+  return undefined;
+}
