@@ -187,6 +187,8 @@ export async function editAcroForm(
       // unfilled and is reported so; the rest of the form is still filled.
       plan.decisions.splice(plan.decisions.indexOf(decision), 1);
       plan.unfilled.push(decision.field);
+      // Saving would draw its appearance again, and fail the same way.
+      for (const target of decision.field.targets) doc.getForm().markFieldAsClean(target.ref);
       if (decision.item) plan.unmatched.push(decision.item);
       process.emitWarning(`edit: field ${decision.field.name} not written: ${String(error)}`);
     }

@@ -103,6 +103,24 @@ interface Placed {
   captions: string[];
 }
 
+/** A field's widgets; none when its dictionary is malformed (its Kids not widgets). */
+function widgetsOf(field: PDFField): PDFWidgetAnnotation[] {
+  try {
+    return field.acroField.getWidgets();
+  } catch {
+    return [];
+  }
+}
+
+/** A widget's box; undefined when its Rect is malformed (not four numbers). */
+function rectangleOf(widget: PDFWidgetAnnotation): Rect | undefined {
+  try {
+    return widget.getRectangle();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Tick boxes (checkboxes, radio buttons) are also captioned by the phrase after them. */
 const isTickBox = (field: PDFField) =>
   field instanceof PDFCheckBox || field instanceof PDFRadioGroup;
@@ -118,9 +136,11 @@ function placeWidgets(
 ): Map<PDFDict, Placed> {
   const byPage = new Map<number, { dict: PDFDict; box: CaptionedBox }[]>();
   for (const field of fields) {
-    for (const widget of field.acroField.getWidgets()) {
+    for (const widget of widgetsOf(field)) {
+      const rect = rectangleOf(widget);
+      if (!rect) continue;
       const page = Math.max(0, widgetPage(doc, widget));
-      const box = { rect: widget.getRectangle(), tickBox: isTickBox(field) };
+      const box = { rect, tickBox: isTickBox(field) };
       byPage.set(page, [...(byPage.get(page) ?? []), { dict: widget.dict, box }]);
     }
   }
@@ -145,7 +165,7 @@ export function readPdfForm(doc: PDFDocument, phrases: Phrase[][]): PdfFormField
   const fields = doc.getForm().getFields();
   const places = placeWidgets(doc, fields, phrases);
   const placeOf = (widget: PDFWidgetAnnotation): Placed =>
-    places.get(widget.dict) ?? { page: 0, rect: widget.getRectangle(), captions: [] };
+    places.get(widget.dict) ?? { page: 0, rect: { x: 0, y: 0, width: 0, height: 0 }, captions: [] };
   const out: PdfFormField[] = [];
   const siblings = new Map<string, PDFCheckBox[]>();
   for (const field of fields) {
@@ -179,10 +199,10 @@ export function readPdfForm(doc: PDFDocument, phrases: Phrase[][]): PdfFormField
     });
   };
   const grouped = new Set<PDFField>();
-  for (const field of fields) {
-    if (grouped.has(field)) continue;
-    const widgets = field.acroField.getWidgets();
-    if (widgets.length === 0) continue;
+  const readField = (field: PDFField): void => {
+    if (grouped.has(field)) return;
+    const widgets = widgetsOf(field);
+    if (widgets.length === 0) return;
     if (field instanceof PDFTextField) {
       const placed = placeOf(widgets[0]);
       const labels = named(field, placed.captions);
@@ -217,7 +237,7 @@ export function readPdfForm(doc: PDFDocument, phrases: Phrase[][]): PdfFormField
           pageSize: pageSize(placed.page),
           page: placed.page,
         });
-        continue;
+        return;
       }
       group.forEach((box) => grouped.add(box));
       const captionsOfFirst = placed.captions.filter((c) => !options[0].labels.includes(c));
@@ -264,6 +284,15 @@ export function readPdfForm(doc: PDFDocument, phrases: Phrase[][]): PdfFormField
         pageSize: pageSize(placed.page),
         page: placed.page,
       });
+    }
+  };
+  for (const field of fields) {
+    try {
+      readField(field);
+    } catch (error) {
+      // A field whose dictionary pdf-lib cannot read (a malformed MaxLen, Opt or widget) is
+      // left out; the rest of the form is still filled.
+      process.emitWarning(`edit: field ${field.getName()} not read: ${String(error)}`);
     }
   }
   // Reading order: page, then top to bottom, then left to right.

@@ -1,7 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import JSZip from 'jszip';
 import mammoth from 'mammoth';
-import { PDFCheckBox, PDFDocument, PDFDropdown, PDFRadioGroup, PDFTextField } from 'pdf-lib';
+import {
+  PDFCheckBox,
+  PDFDocument,
+  PDFDropdown,
+  PDFName,
+  PDFRadioGroup,
+  PDFTextField,
+} from 'pdf-lib';
 import Reducto, { toFile } from 'reductoai';
 import { fetch as sdkFetch } from 'reductoai/_shims/index';
 import { seedAccount, type SeededAccount } from '../../support/accounts.js';
@@ -257,6 +264,25 @@ describe('edit (fill forms) through the reductoai SDK', () => {
       code: 'UNSUPPORTED_DOCUMENT',
       message: expect.stringContaining('form_schema'),
     });
+  });
+
+  it('reports a field with a malformed widget unfilled and fills the rest', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const form = doc.getForm();
+    form.createTextField('full name').addToPage(page, { x: 50, y: 700, width: 200, height: 20 });
+    const city = form.createTextField('city');
+    city.addToPage(page, { x: 50, y: 650, width: 200, height: 20 });
+    // A Rect of two values, where a PDF viewer and pdf-lib want four numbers.
+    city.acroField.getWidgets()[0].dict.set(PDFName.of('Rect'), doc.context.obj([1, 2]));
+    const document_url = await upload(Buffer.from(await doc.save()), 'broken-widget.pdf');
+    const response = await run({ document_url, edit_instructions: 'full name: Ada; city: London' });
+    const report = reportOf(response);
+    expect(report.filled.map((f) => [f.field, f.value])).toEqual([['full name', 'Ada']]);
+    expect(report.unmatched_instructions).toEqual(['city: London']);
+    expect(report.unfilled_fields.map((f) => f.field)).toEqual(['city']);
+    const edited = (await PDFDocument.load(await download(response.document_url))).getForm();
+    expect(edited.getTextField('full name').getText()).toBe('Ada');
   });
 
   it('writes into the form_schema boxes of a flat PDF, with overflow pages when asked', async () => {
