@@ -22,7 +22,6 @@ const PROCESSING_CYCLE = [
   'processing/outbox',
   'processing/pipelines',
   'processing/queue',
-  'processing/upload',
   'processing/webhooks',
 ];
 

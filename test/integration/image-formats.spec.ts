@@ -8,7 +8,7 @@ import {
   DEFAULT_DOCUMENT_LIMITS,
   DocumentLimitError,
 } from '../../src/documents/readers/document-limits.js';
-import { ProcessingError, toProcessingError } from '../../src/processing/jobs/job.types.js';
+import { ProcessingError, toProcessingError } from '../../src/processing/core/processing-error.js';
 import {
   IMAGE_FORMATS,
   type ImageFormat,

@@ -1,15 +1,5 @@
-import type { ParsedDocument } from '../../documents/parse/parsed-layout.js';
+import type { InputDocument } from '../core/input-document.js';
 import type { ClassifyConfigDto, PageSelection } from '../requests/classify-config.dto.js';
-
-/** One resolved input document, bytes in memory (transferable to a worker thread). */
-export interface InputDocument {
-  bytes: Uint8Array;
-  /** File name from the URL or upload, for type hints only: the type is detected from content. */
-  fileName: string;
-  contentType: string | null;
-  /** A document an earlier parse read (a `jobid://` input); `bytes` is then empty. */
-  parsed?: ParsedDocument;
-}
 
 export interface ClassificationTaskInput {
   /** Concatenated in order into one document. */

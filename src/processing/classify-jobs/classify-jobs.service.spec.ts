@@ -5,12 +5,14 @@ import type { AppConfig } from '../../config/app-config.js';
 import type { Submission } from '../jobs/job-pipeline.js';
 import type { JobReconciler } from '../jobs/job-reconciler.js';
 import type { JobRunner } from '../jobs/job-runner.service.js';
-import { type JobRecord, PAGE_RANGE_INVALID } from '../jobs/job.types.js';
+import { type JobRecord } from '../core/job.types.js';
+import { PAGE_RANGE_INVALID } from '../core/processing-error.js';
 import type { JobsService } from '../jobs/jobs.service.js';
 import { ClassifyConfigDto } from '../requests/classify-config.dto.js';
 import { validateModel } from '../requests/request-validation.js';
 import type { ClassificationOutcome, ClassificationRunner } from './classification-runner.js';
-import { CLASSIFY_TASK, ClassifyJobsService } from './classify-jobs.service.js';
+import { ClassifyJobsService } from './classify-jobs.service.js';
+import { CLASSIFY_TASK } from '../core/task-kinds.js';
 
 const principal = { orgId: 'org_1', keyId: 'pk_1' } as ProcessingPrincipal;
 const config = {

@@ -11,7 +11,8 @@ import {
 import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
 import { classifyCommandOf } from '../jobs/job-command.js';
-import { type JobRecord, PAGE_RANGE_INVALID } from '../jobs/job.types.js';
+import { type JobRecord } from '../core/job.types.js';
+import { PAGE_RANGE_INVALID } from '../core/processing-error.js';
 import { JobsService } from '../jobs/jobs.service.js';
 import type { ClassifyConfigDto } from '../requests/classify-config.dto.js';
 import { checkClassifyLimits } from '../requests/classify-limits.js';
@@ -21,13 +22,12 @@ import {
   CLASSIFICATION_RUNNER,
   type ClassificationOutcome,
   type ClassificationRunner,
-  type InputDocument,
   classificationInput,
   groupOf,
 } from './classification-runner.js';
+import { type InputDocument } from '../core/input-document.js';
 import { buildClassifyResult } from './classify-result.js';
-
-export const CLASSIFY_TASK = 'classify';
+import { CLASSIFY_TASK } from '../core/task-kinds.js';
 
 /**
  * Classification jobs: `POST /classify` (sync) and `/classify_async` on the shared

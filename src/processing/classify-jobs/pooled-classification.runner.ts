@@ -3,7 +3,7 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { poolOptionsFrom } from '../../documents/executors/task.pool.js';
 import { ClassifierPool } from '../../documents/executors/classifier.pool.js';
-import { toProcessingError } from '../jobs/job.types.js';
+import { toProcessingError } from '../core/processing-error.js';
 import type {
   ClassificationOutcome,
   ClassificationRunner,

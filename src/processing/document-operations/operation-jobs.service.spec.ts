@@ -12,12 +12,13 @@ import type { ResolvedVersion } from '../../documents/versions/model-version.typ
 import type { Submission } from '../jobs/job-pipeline.js';
 import type { JobReconciler } from '../jobs/job-reconciler.js';
 import type { JobRunner } from '../jobs/job-runner.service.js';
-import type { JobRecord } from '../jobs/job.types.js';
+import type { JobRecord } from '../core/job.types.js';
 import type { ParsedInputs } from '../inputs/parsed-inputs.js';
 import type { JobsService } from '../jobs/jobs.service.js';
 import { validateModel } from '../requests/request-validation.js';
 import type { VersionRegistry } from '../versions/version-registry.service.js';
-import { OPERATION_TASK, OperationJobsService } from './operation-jobs.service.js';
+import { OperationJobsService } from './operation-jobs.service.js';
+import { OPERATION_TASK } from '../core/task-kinds.js';
 import {
   ExtractConfigDto,
   type OperationBaseDto,

@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
-import type { InputDocument } from '../classify-jobs/classification-runner.js';
+import type { InputDocument } from '../core/input-document.js';
 import { validateExtractRequest } from '../../documents/extract/extract-schema.js';
 import {
   type Billing,
@@ -20,7 +20,7 @@ import {
 } from '../jobs/job-command.js';
 import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
-import type { JobRecord, JobType } from '../jobs/job.types.js';
+import type { JobRecord, JobType } from '../core/job.types.js';
 import { JobsService } from '../jobs/jobs.service.js';
 import { ParsedInputs } from '../inputs/parsed-inputs.js';
 import {
@@ -44,10 +44,9 @@ import {
   type PipelineOutcome,
   type PipelineTask,
 } from '../../documents/executors/operation.task.js';
+import { OPERATION_TASK } from '../core/task-kinds.js';
 
 export type { OperationKind } from '../../documents/executors/operation.task.js';
-
-export const OPERATION_TASK = 'operation';
 
 const JOB_TYPES: Record<OperationKind, JobType> = {
   parse: 'Parse',

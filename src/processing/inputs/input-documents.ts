@@ -3,23 +3,11 @@ import path from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
-import type { InputDocument } from '../classify-jobs/classification-runner.js';
-import { ProcessingError } from '../jobs/job.types.js';
+import type { InputDocument, InputSource } from '../core/input-document.js';
+import { ProcessingError } from '../core/processing-error.js';
 import { SafeFetcher } from './safe-fetcher.js';
-import { type ParsedSource, readParsedSource } from './parsed-inputs.js';
+import { readParsedSource } from './parsed-inputs.js';
 import { StagedInputs } from './staged-inputs.js';
-
-/**
- * Where one input's bytes are: a URL to fetch, an uploaded blob under DATA_DIR/blobs
- * (ownership already checked by InputResolver.sources), or a URL input already downloaded
- * to DATA_DIR/inputs (StagedInputs), or an earlier parse job's document (a `jobid://`
- * input, ParsedInputs). What a Redis task carries.
- */
-export type InputSource =
-  | { url: string }
-  | { blob: string; fileName: string }
-  | { staged: string; fileName: string }
-  | ParsedSource;
 
 /**
  * Reads input sources into documents, in order, within one total size budget: the one

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
-import { ProcessingError } from '../jobs/job.types.js';
+import { ProcessingError } from '../core/processing-error.js';
 import { FILE_SCHEME } from '../upload/upload.service.js';
 import { type ClassifyInputValue, inputUrls } from './input-resolver.service.js';
 import { KeyedLimiter } from './keyed-limiter.js';

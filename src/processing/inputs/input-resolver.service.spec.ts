@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it, jest } from '@jest/globals';
 import { RequestValidationError } from '../../common/validation-error.js';
 import { loadConfig } from '../../config/app-config.js';
-import { ProcessingError } from '../jobs/job.types.js';
+import { ProcessingError } from '../core/processing-error.js';
 import type { UploadService } from '../upload/upload.service.js';
 import type { UploadRecord } from '../upload/uploads.repository.js';
 import { InputDocuments } from './input-documents.js';

@@ -6,17 +6,12 @@ import { BlobStore } from '../../database/blob-store.js';
 import type { LayoutDocument } from '../../documents/parse/layout.types.js';
 import { layoutFromParseResult, type ParsedDocument } from '../../documents/parse/parsed-layout.js';
 import type { ParseResult } from '../../documents/parse/parse.operation.js';
-import { ProcessingError } from '../jobs/job.types.js';
+import type { ParsedSource } from '../core/input-document.js';
+import { ProcessingError } from '../core/processing-error.js';
 import { JobsRepository } from '../jobs/jobs.repository.js';
 
 /** `jobid://<job_id>`: an earlier parse job's document as an input. */
 export const JOB_SCHEME = 'jobid://';
-
-/** Where a `jobid://` input's document is: the parse job's result file (BlobStore key). */
-export interface ParsedSource {
-  parsed: string;
-  fileName: string;
-}
 
 export function isJobReference(url: string): boolean {
   return url.startsWith(JOB_SCHEME);

@@ -8,7 +8,7 @@ import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { Agent, Dispatcher, request } from 'undici';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
-import { ProcessingError } from '../jobs/job.types.js';
+import { ProcessingError } from '../core/processing-error.js';
 import { blockedAddressReason } from './address-guard.js';
 
 export class BlockedAddressError extends ProcessingError {

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { loadConfig } from '../../config/app-config.js';
-import { ProcessingError } from '../jobs/job.types.js';
+import { ProcessingError } from '../core/processing-error.js';
 import { SafeFetcher } from './safe-fetcher.js';
 
 /** The error a fetch of `path` on the misbehaving server ends with. */

@@ -15,7 +15,7 @@ import type { PipelinePlan } from '../pipelines/pipeline-plan.js';
 import { PipelineRunDto } from '../pipelines/pipeline-run.dto.js';
 import { ClassifyConfigDto } from '../requests/classify-config.dto.js';
 import { type Class, validateModel } from '../requests/request-validation.js';
-import { InvalidCommandError } from '../queue/queue-command.js';
+import { InvalidCommandError } from '../core/processing-error.js';
 
 /** What a job runs: classify, one of the document operations, or a stored pipeline. */
 export type JobOperation = 'classify' | OperationKind | 'pipeline';

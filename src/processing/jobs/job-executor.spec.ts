@@ -5,7 +5,8 @@ import { JobExecutor, type WorkerShutdown } from './job-executor.js';
 import type { JobInputStage } from './job-input.stage.js';
 import type { JobOutcomeRecorder } from './job-outcome.recorder.js';
 import type { JobPipeline } from './job-pipeline.js';
-import { type JobRecord, ProcessingError } from './job.types.js';
+import { type JobRecord } from '../core/job.types.js';
+import { ProcessingError } from '../core/processing-error.js';
 import type { JobsRepository } from './jobs.repository.js';
 import { RunningJobs } from './running-jobs.js';
 

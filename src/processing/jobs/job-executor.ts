@@ -6,7 +6,7 @@ import { jobCommandOf } from './job-command.js';
 import { JobInputStage } from './job-input.stage.js';
 import { JobOutcomeRecorder } from './job-outcome.recorder.js';
 import type { JobPipeline } from './job-pipeline.js';
-import { ProcessingError, toProcessingError } from './job.types.js';
+import { ProcessingError, toProcessingError } from '../core/processing-error.js';
 import { JobsRepository } from './jobs.repository.js';
 import { RunningJobs } from './running-jobs.js';
 

@@ -10,7 +10,8 @@ import { QueueWorkers } from '../queue/queue-workers.service.js';
 import { JobEvents } from './job-events.js';
 import { JobOutcomeRecorder } from './job-outcome.recorder.js';
 import { jobAddOptions, jobCommand } from './job-queueing.js';
-import { type JobRecord, ProcessingError, toProcessingError } from './job.types.js';
+import { type JobRecord } from '../core/job.types.js';
+import { ProcessingError, toProcessingError } from '../core/processing-error.js';
 import { JobsRepository } from './jobs.repository.js';
 import { SyncRequestDrain } from './sync-request-drain.js';
 

@@ -8,7 +8,8 @@ import type { JobEvents } from './job-events.js';
 import { JobOutcomeRecorder } from './job-outcome.recorder.js';
 import type { JobResults } from './job-results.js';
 import type { JobPipeline } from './job-pipeline.js';
-import { type JobRecord, type JobState, ProcessingError } from './job.types.js';
+import { type JobRecord, type JobState } from '../core/job.types.js';
+import { ProcessingError } from '../core/processing-error.js';
 import type { JobsRepository } from './jobs.repository.js';
 
 const tx = {} as Transaction;

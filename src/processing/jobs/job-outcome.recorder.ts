@@ -8,7 +8,8 @@ import { JobEvents } from './job-events.js';
 import { JobResults } from './job-results.js';
 import type { JobPipeline } from './job-pipeline.js';
 import { usageEvent } from './job-usage-event.js';
-import type { JobRecord, ProcessingError } from './job.types.js';
+import type { JobRecord } from '../core/job.types.js';
+import type { ProcessingError } from '../core/processing-error.js';
 import { JobsRepository } from './jobs.repository.js';
 
 /** Writes that commit in the same transaction as a job's outcome (e.g. a dispatch row's removal). */

@@ -1,9 +1,9 @@
 import type { StreamableFile } from '@nestjs/common';
 import type { Product } from '../../usage/usage-event.js';
-import type { InputDocument } from '../classify-jobs/classification-runner.js';
+import type { InputDocument } from '../core/input-document.js';
 import type { ClassifyInputValue } from '../inputs/input-resolver.service.js';
 import type { Lane } from '../queue/queue-task.js';
-import type { JobRecord, JobType } from './job.types.js';
+import type { JobRecord, JobType } from '../core/job.types.js';
 
 /** The request fields that choose a lane (ClassifyConfig and the operations' bodies). */
 export interface LaneFields {

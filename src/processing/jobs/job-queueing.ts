@@ -3,7 +3,7 @@ import { command, commandType, type QueueCommand, RunJobCommand } from '../queue
 import type { AddOptions } from '../queue/queue-port.js';
 import { operationOfRequest } from './job-command.js';
 import { laneFor, type LaneFields } from './job-pipeline.js';
-import type { JobRecord } from './job.types.js';
+import type { JobRecord } from '../core/job.types.js';
 
 /** The stored request's lane fields, with the spec's defaults where a field is missing. */
 function laneFields(request: Record<string, unknown>): LaneFields {

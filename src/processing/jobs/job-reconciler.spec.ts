@@ -4,7 +4,7 @@ import { InlineQueueDriver } from '../queue/inline-queue.driver.js';
 import { RunJobCommand, commandType } from '../queue/queue-command.js';
 import type { QueueWorkers, StartupStep } from '../queue/queue-workers.service.js';
 import { JobReconciler } from './job-reconciler.js';
-import type { JobRecord } from './job.types.js';
+import type { JobRecord } from '../core/job.types.js';
 import type { JobsRepository } from './jobs.repository.js';
 
 const config = { processing: { jobMaxAttempts: 3 } } as AppConfig;

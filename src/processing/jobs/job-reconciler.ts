@@ -5,7 +5,7 @@ import { QUEUE, type QueuePort } from '../queue/queue-port.js';
 import { QueueWorkers } from '../queue/queue-workers.service.js';
 import type { JobPipeline } from './job-pipeline.js';
 import { jobAddOptions, jobCommand } from './job-queueing.js';
-import type { JobRecord, JobType } from './job.types.js';
+import type { JobRecord, JobType } from '../core/job.types.js';
 import { JobsRepository } from './jobs.repository.js';
 
 /**

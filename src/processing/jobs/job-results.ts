@@ -8,7 +8,7 @@ import {
 } from '../../database/blob-keys.js';
 import { BlobNotFoundError, BlobStore, type StoredBlob } from '../../database/blob-store.js';
 import type { JobDocument } from './job-pipeline.js';
-import type { JobRecord } from './job.types.js';
+import type { JobRecord } from '../core/job.types.js';
 
 /**
  * Job results as files: written when the job completes (before its row commits, so a

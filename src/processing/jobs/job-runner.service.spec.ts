@@ -19,7 +19,7 @@ import type { JobInputStage } from './job-input.stage.js';
 import { JobOutcomeRecorder } from './job-outcome.recorder.js';
 import type { JobPipeline, Submission } from './job-pipeline.js';
 import { JobRunner } from './job-runner.service.js';
-import type { JobRecord } from './job.types.js';
+import type { JobRecord } from '../core/job.types.js';
 import type { JobsRepository } from './jobs.repository.js';
 import { SubmissionGate } from './submission-gate.js';
 import { SyncRequestDrain } from './sync-request-drain.js';

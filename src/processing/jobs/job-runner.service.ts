@@ -15,7 +15,7 @@ import { JobResults } from './job-results.js';
 import { JobInputStage } from './job-input.stage.js';
 import { JobOutcomeRecorder } from './job-outcome.recorder.js';
 import type { JobPipeline, Submission, SyncAnswer } from './job-pipeline.js';
-import { ProcessingError } from './job.types.js';
+import { ProcessingError } from '../core/processing-error.js';
 import { JobsRepository } from './jobs.repository.js';
 import { SubmissionGate } from './submission-gate.js';
 import { SHUTDOWN_RETRY_AFTER_SECONDS } from './sync-request-drain.js';

@@ -4,7 +4,7 @@ import {
   type UsageCloudEvent,
 } from '../../usage/usage-event.js';
 import type { Billing } from './job-pipeline.js';
-import type { JobRecord } from './job.types.js';
+import type { JobRecord } from '../core/job.types.js';
 
 /** The job's usage CloudEvent: async metadata only when it is a JSON object. */
 export function usageEvent(job: JobRecord, billing: Billing, credits: string): UsageCloudEvent {

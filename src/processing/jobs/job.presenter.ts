@@ -1,4 +1,4 @@
-import type { ApiJobStatus, JobRecord, JobState } from './job.types.js';
+import type { ApiJobStatus, JobRecord, JobState } from '../core/job.types.js';
 
 const API_STATUS: Record<JobState, ApiJobStatus> = {
   queued: 'Pending',

@@ -4,7 +4,7 @@ import { BlobStore, type StoredBlob } from '../../database/blob-store.js';
 import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
 import { IS_DEEP_TASK } from '../queue/database-queue.repository.js';
 import type { Lane, QueueName } from '../queue/queue-task.js';
-import { JobRecord, JobState, NewJob } from './job.types.js';
+import { JobRecord, JobState, NewJob } from '../core/job.types.js';
 
 interface JobRow {
   job_id: string;

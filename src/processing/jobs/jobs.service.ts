@@ -15,7 +15,7 @@ import { UrlSigner } from '../upload/url-signer.service.js';
 import { JobEvents } from './job-events.js';
 import { JobResults } from './job-results.js';
 import { JobView, presentJob, presentListItem } from './job.presenter.js';
-import { JobRecord } from './job.types.js';
+import { JobRecord } from '../core/job.types.js';
 import { JobsRepository } from './jobs.repository.js';
 import { RunningJobs } from './running-jobs.js';
 import { SyncRequestDrain } from './sync-request-drain.js';

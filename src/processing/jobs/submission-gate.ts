@@ -6,7 +6,7 @@ import { InputResolver } from '../inputs/input-resolver.service.js';
 import type { WebhookConfig } from '../requests/classify-config.dto.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 import type { Submission } from './job-pipeline.js';
-import { ProcessingError } from './job.types.js';
+import { ProcessingError } from '../core/processing-error.js';
 import { SyncRequestDrain } from './sync-request-drain.js';
 
 /** Gives back an admitted slot once the job's command is counted where it waits. */

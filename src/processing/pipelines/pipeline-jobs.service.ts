@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import type { PipelineOutcome } from '../../documents/executors/operation.task.js';
-import type { InputDocument } from '../classify-jobs/classification-runner.js';
+import type { InputDocument } from '../core/input-document.js';
 import { OperationJobsService } from '../document-operations/operation-jobs.service.js';
 import {
   type Billing,
@@ -18,11 +18,10 @@ import {
 } from '../jobs/job-command.js';
 import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
-import type { JobRecord } from '../jobs/job.types.js';
+import type { JobRecord } from '../core/job.types.js';
 import type { PipelineRunDto } from './pipeline-run.dto.js';
 import { PipelinesService } from './pipelines.service.js';
-
-export const PIPELINE_TASK = 'pipeline';
+import { PIPELINE_TASK } from '../core/task-kinds.js';
 
 function pipelineCommandOf(job: JobRecord): PipelineCommand {
   const command = jobCommandOf(job.request);

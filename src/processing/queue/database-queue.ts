@@ -1,11 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DatabaseQueueRepository } from './database-queue.repository.js';
-import {
-  type CommandType,
-  InvalidCommandError,
-  type QueueCommand,
-  validateCommand,
-} from './queue-command.js';
+import { type CommandType, type QueueCommand, validateCommand } from './queue-command.js';
+import { InvalidCommandError } from '../core/processing-error.js';
 import type {
   AddOptions,
   QueuedWork,

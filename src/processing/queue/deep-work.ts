@@ -1,4 +1,4 @@
-import type { JobType } from '../jobs/job.types.js';
+import type { JobType } from '../core/job.types.js';
 
 function settingsOf(request: Record<string, unknown>): Record<string, unknown> {
   const settings = request.settings;

@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type CommandType,
-  InvalidCommandError,
-  type QueueCommand,
-  validateCommand,
-} from './queue-command.js';
+import { type CommandType, type QueueCommand, validateCommand } from './queue-command.js';
+import { InvalidCommandError } from '../core/processing-error.js';
 import type {
   AddOptions,
   QueuedWork,

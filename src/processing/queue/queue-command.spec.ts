@@ -3,11 +3,11 @@ import type { DocumentOperationTask } from '../../documents/executors/operation.
 import { jobCommandOf, storedOperationRequest } from '../jobs/job-command.js';
 import {
   DeliverWebhookCommand,
-  InvalidCommandError,
   RunJobCommand,
   commandType,
   validateCommand,
 } from './queue-command.js';
+import { InvalidCommandError } from '../core/processing-error.js';
 import { REMOTE_JOB_COMMANDS } from './redis/remote-job.command.js';
 
 const RUN = commandType('classify', RunJobCommand);

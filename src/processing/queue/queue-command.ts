@@ -1,4 +1,4 @@
-import type { ValidationErrorItem } from '../../common/validation-error.js';
+import { InvalidCommandError } from '../core/processing-error.js';
 import {
   Check,
   type Class,
@@ -36,22 +36,6 @@ export function commandType<P extends object>(
   upcast?: (stored: unknown) => unknown,
 ): CommandType<P> {
   return { kind, payload, upcast };
-}
-
-/** A queued payload that does not validate against its kind's command class. */
-export class InvalidCommandError extends Error {
-  constructor(
-    readonly kind: string,
-    readonly issues: ValidationErrorItem[],
-  ) {
-    const first = issues[0];
-    super(
-      `Invalid ${kind} command` +
-        (first ? `: ${first.loc.join('.')}: ${first.msg}` : '') +
-        (issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''),
-    );
-    this.name = 'InvalidCommandError';
-  }
 }
 
 /** The payload as an instance of the kind's class; InvalidCommandError when it does not fit. */

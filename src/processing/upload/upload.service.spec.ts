@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { ApiError } from '../../common/api-error.js';
 import { loadConfig } from '../../config/app-config.js';
-import { ProcessingError } from '../jobs/job.types.js';
+import { ProcessingError } from '../core/processing-error.js';
 import type { ProcessingSecretsRepository } from './processing-secrets.repository.js';
 import { FileBlobStore, blobRootOf } from '../../database/blob-store.js';
 import { StorageQuota } from './storage-quota.js';

@@ -5,7 +5,7 @@ import { ApiError } from '../../common/api-error.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { BlobStore } from '../../database/blob-store.js';
-import { ProcessingError } from '../jobs/job.types.js';
+import { ProcessingError } from '../core/processing-error.js';
 import { StorageQuota } from './storage-quota.js';
 import { UploadRecord, UploadsRepository } from './uploads.repository.js';
 import { UrlSigner } from './url-signer.service.js';

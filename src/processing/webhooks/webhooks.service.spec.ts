@@ -4,7 +4,7 @@ import type { AppConfig } from '../../config/app-config.js';
 import type { DuckDbService, Transaction } from '../../database/duckdb.service.js';
 import type { ProcessingMetrics } from '../processing.metrics.js';
 import type { SafeFetcher } from '../inputs/safe-fetcher.js';
-import type { JobRecord } from '../jobs/job.types.js';
+import type { JobRecord } from '../core/job.types.js';
 import { InlineQueueDriver } from '../queue/inline-queue.driver.js';
 import type { QueuedWork } from '../queue/queue-port.js';
 import type { QueueWorkers } from '../queue/queue-workers.service.js';

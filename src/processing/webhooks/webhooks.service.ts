@@ -6,7 +6,7 @@ import { RequestValidationError } from '../../common/validation-error.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
-import type { JobRecord } from '../jobs/job.types.js';
+import type { JobRecord } from '../core/job.types.js';
 import { command, commandType, DeliverWebhookCommand } from '../queue/queue-command.js';
 import { QUEUE, type QueuePort, type QueuedWork, type WorkResult } from '../queue/queue-port.js';
 import { QueueWorkers } from '../queue/queue-workers.service.js';

@@ -10,7 +10,7 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
-import { ProcessingError, toProcessingError } from '../jobs/job.types.js';
+import { ProcessingError, toProcessingError } from '../core/processing-error.js';
 import type { QueuedWork } from '../queue/queue-port.js';
 import type { QueueName } from '../queue/queue-task.js';
 import { BullQueueDriver } from '../queue/redis/bull-queue.driver.js';

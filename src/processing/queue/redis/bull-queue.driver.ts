@@ -1,12 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { type Job, type Queue, UnrecoverableError } from 'bullmq';
 import type { Redis } from 'ioredis';
-import {
-  type CommandType,
-  InvalidCommandError,
-  type QueueCommand,
-  validateCommand,
-} from '../queue-command.js';
+import { type CommandType, type QueueCommand, validateCommand } from '../queue-command.js';
+import { InvalidCommandError } from '../../core/processing-error.js';
 import type {
   AddOptions,
   QueuePort,

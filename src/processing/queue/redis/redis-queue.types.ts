@@ -1,4 +1,4 @@
-import type { InputSource } from '../../inputs/input-documents.js';
+import type { InputSource } from '../../core/input-document.js';
 import type { Lane, QueueName } from '../queue-task.js';
 
 /** BullMQ queues of the new queue system; `results` carries worker outcomes back to the API. */
@@ -27,9 +27,6 @@ export const REVOKED_TTL_SECONDS = 7 * 24 * 3600;
 /** What the new queue system runs: the rollout operations docproc implements. */
 export type RemoteOperation = 'classify' | 'parse' | 'extract' | 'split' | 'edit' | 'pipeline';
 
-/** One input of a remote task: a URL to fetch, or an uploaded blob on the shared DATA_DIR. */
-export type RemoteInput = InputSource;
-
 /**
  * One job as a self-contained task for a Redis worker, which has no DuckDB: its inputs
  * (URLs, or upload blobs on the shared DATA_DIR) and its stored request. For parse, extract
@@ -42,7 +39,7 @@ export interface RemoteTask {
   operation: RemoteOperation;
   /** The job's pipeline (JobPipeline.taskKind): how the API process records the outcome. */
   kind: string;
-  inputs: RemoteInput[];
+  inputs: InputSource[];
   request: Record<string, unknown>;
 }
 
@@ -54,7 +51,7 @@ export interface RemoteTask {
 export interface ClassifyOnlyTask {
   jobId: string;
   orgId: string;
-  inputs: RemoteInput[];
+  inputs: InputSource[];
   classificationSchema: unknown;
   model: string;
   pageRange: unknown;

@@ -8,10 +8,10 @@ import {
   ok,
   Required,
 } from '../../requests/request-validation.js';
+import type { InputSource } from '../../core/input-document.js';
 import { commandType, type CommandType } from '../queue-command.js';
 import {
   type ClassifyOnlyTask,
-  type RemoteInput,
   type RemoteOperation,
   remoteTaskOf,
   type RemoteTask,
@@ -78,7 +78,7 @@ export class RemoteJobCommand implements RemoteTask {
 
   @Required()
   @Check(list(remoteInput, { minItems: 1 }))
-  inputs!: RemoteInput[];
+  inputs!: InputSource[];
 
   @Required()
   @Check(anyObject)

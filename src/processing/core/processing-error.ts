@@ -1,4 +1,4 @@
-import { InvalidCommandError } from '../queue/queue-command.js';
+import type { ValidationErrorItem } from '../../common/validation-error.js';
 import {
   CorruptDocumentError,
   PageSelectionError,
@@ -9,52 +9,6 @@ import {
   ExecutorCrashedError,
   ExecutorLimitError,
 } from '../../documents/executors/executor.errors.js';
-
-/** Internal job states; the API shows Pending (queued, running), Completed and Failed. */
-export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
-export type JobType = 'Classify' | 'Parse' | 'Extract' | 'Split' | 'Edit' | 'Pipeline';
-export type ApiJobStatus = 'Pending' | 'Completed' | 'Failed' | 'Idle';
-
-export interface JobRecord {
-  jobId: string;
-  orgId: string;
-  apiKeyId: string;
-  type: JobType;
-  state: JobState;
-  isAsync: boolean;
-  request: Record<string, unknown>;
-  /** async.metadata as sent: any JSON value, undefined when absent. */
-  metadata: unknown;
-  /** Where the result lives (BlobStore key) once completed, until retention drops it. */
-  resultKey: string | null;
-  /** A document the job made (edit's filled form), stored beside the result. */
-  documentKey: string | null;
-  resultBytes: number | null;
-  reason: string | null;
-  errorCode: string | null;
-  errorStatus: number | null;
-  progress: number;
-  attempts: number;
-  numPages: number | null;
-  totalPages: number | null;
-  persistResult: boolean;
-  resultExpired: boolean;
-  cancelRequested: boolean;
-  createdAt: Date;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-}
-
-export interface NewJob {
-  jobId: string;
-  orgId: string;
-  apiKeyId: string;
-  type: JobType;
-  isAsync: boolean;
-  request: Record<string, unknown>;
-  metadata: unknown;
-  persistResult: boolean;
-}
 
 /**
  * A failure the client can be told about: its message becomes the job's `reason`, and a
@@ -92,4 +46,20 @@ export function toProcessingError(error: unknown): unknown {
   if (error instanceof InvalidCommandError)
     return new ProcessingError('INVALID_JOB_REQUEST', error.message, 500);
   return error;
+}
+
+/** A queued payload that does not validate against its kind's command class. */
+export class InvalidCommandError extends Error {
+  constructor(
+    readonly kind: string,
+    readonly issues: ValidationErrorItem[],
+  ) {
+    const first = issues[0];
+    super(
+      `Invalid ${kind} command` +
+        (first ? `: ${first.loc.join('.')}: ${first.msg}` : '') +
+        (issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''),
+    );
+    this.name = 'InvalidCommandError';
+  }
 }
