@@ -15,12 +15,9 @@ import {
 /** The sub-rooms of processing still in one cycle; a room that leaves it is taken off. */
 const PROCESSING_CYCLE = [
   'processing/admission',
-  'processing/classify-jobs',
-  'processing/document-operations',
   'processing/inputs',
   'processing/jobs',
   'processing/outbox',
-  'processing/pipelines',
   'processing/queue',
   'processing/webhooks',
 ];

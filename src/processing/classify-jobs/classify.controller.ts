@@ -15,8 +15,8 @@ import {
   ApiValidationError,
 } from '../../common/openapi/api-responses.js';
 import { ApiJsonBody } from '../requests/request-schema.js';
-import { AsyncJobResponseBody } from '../jobs/result.responses.js';
-import { ClassifyResponseBody } from './classify.responses.js';
+import { AsyncJobResponseBody } from '../responses/result.responses.js';
+import { ClassifyResponseBody } from '../responses/classify.responses.js';
 
 const classifyBody = new ValidatedBodyPipe(ClassifyConfigDto);
 

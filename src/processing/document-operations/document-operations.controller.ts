@@ -6,13 +6,13 @@ import {
   ApiValidationError,
 } from '../../common/openapi/api-responses.js';
 import type { SyncAnswer } from '../jobs/job-pipeline.js';
-import { AsyncJobResponseBody } from '../jobs/result.responses.js';
+import { AsyncJobResponseBody } from '../responses/result.responses.js';
 import { ApiJsonBody } from '../requests/request-schema.js';
 import {
   ExtractResponseBody,
   ParseResponseBody,
   SplitResponseBody,
-} from './operation.responses.js';
+} from '../responses/operation.responses.js';
 import type { FastifyReply } from 'fastify';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
@@ -25,7 +25,7 @@ import {
   type OperationBaseDto,
   ParseConfigDto,
   SplitConfigDto,
-} from './operation-requests.dto.js';
+} from '../requests/operation-requests.dto.js';
 
 const parseBody = new ValidatedBodyPipe(ParseConfigDto);
 const extractBody = new ValidatedBodyPipe(ExtractConfigDto);

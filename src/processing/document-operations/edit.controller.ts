@@ -10,12 +10,12 @@ import {
   ApiValidationError,
 } from '../../common/openapi/api-responses.js';
 import type { SyncAnswer } from '../jobs/job-pipeline.js';
-import { AsyncJobResponseBody } from '../jobs/result.responses.js';
+import { AsyncJobResponseBody } from '../responses/result.responses.js';
 import { abortWhenClientLeaves } from '../requests/client-disconnect.js';
 import { ApiJsonBody } from '../requests/request-schema.js';
 import { ValidatedBodyPipe } from '../requests/validated-body.pipe.js';
-import { EditConfigDto } from './edit-requests.dto.js';
-import { EditResponseBody } from './edit.responses.js';
+import { EditConfigDto } from '../requests/edit-requests.dto.js';
+import { EditResponseBody } from '../responses/edit.responses.js';
 import { OperationJobsService } from './operation-jobs.service.js';
 
 const editBody = new ValidatedBodyPipe(EditConfigDto);

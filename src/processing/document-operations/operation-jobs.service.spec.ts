@@ -24,8 +24,8 @@ import {
   type OperationBaseDto,
   ParseConfigDto,
   SplitConfigDto,
-} from './operation-requests.dto.js';
-import { EditJobRequestDto } from './edit-requests.dto.js';
+} from '../requests/operation-requests.dto.js';
+import { EditJobRequestDto } from '../requests/edit-requests.dto.js';
 
 const principal = { orgId: 'org_1', keyId: 'pk_1' } as ProcessingPrincipal;
 const config = {

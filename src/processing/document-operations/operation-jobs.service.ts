@@ -31,8 +31,12 @@ import {
 } from '../../documents/versions/model-pins.js';
 import type { EditOutcome } from '../../documents/edit/edit.runner.js';
 import { VersionRegistry } from '../versions/version-registry.service.js';
-import type { OperationBaseDto } from './operation-requests.dto.js';
-import { type EditConfigDto, EditJobRequestDto, editJobRequest } from './edit-requests.dto.js';
+import type { OperationBaseDto } from '../requests/operation-requests.dto.js';
+import {
+  type EditConfigDto,
+  EditJobRequestDto,
+  editJobRequest,
+} from '../requests/edit-requests.dto.js';
 import { RequestValidationError } from '../../common/validation-error.js';
 import { validateModel } from '../requests/request-validation.js';
 import { poolOptionsFrom } from '../../documents/executors/task.pool.js';

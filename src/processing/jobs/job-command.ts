@@ -9,10 +9,10 @@ import {
   ExtractConfigDto,
   ParseConfigDto,
   SplitConfigDto,
-} from '../document-operations/operation-requests.dto.js';
-import { EditJobRequestDto } from '../document-operations/edit-requests.dto.js';
-import type { PipelinePlan } from '../pipelines/pipeline-plan.js';
-import { PipelineRunDto } from '../pipelines/pipeline-run.dto.js';
+} from '../requests/operation-requests.dto.js';
+import { EditJobRequestDto } from '../requests/edit-requests.dto.js';
+import type { PipelinePlan } from '../core/pipeline-plan.js';
+import { PipelineRunDto } from '../requests/pipeline-run.dto.js';
 import { ClassifyConfigDto } from '../requests/classify-config.dto.js';
 import { type Class, validateModel } from '../requests/request-validation.js';
 import { InvalidCommandError } from '../core/processing-error.js';

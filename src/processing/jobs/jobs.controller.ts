@@ -28,7 +28,7 @@ import {
   JobBody,
   JobListBody,
   OPERATION_RESPONSE,
-} from './job.responses.js';
+} from '../responses/job.responses.js';
 import { JobView } from './job.presenter.js';
 import { JobListQuery, JobsService } from './jobs.service.js';
 

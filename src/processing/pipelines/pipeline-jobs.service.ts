@@ -19,7 +19,7 @@ import {
 import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
 import type { JobRecord } from '../core/job.types.js';
-import type { PipelineRunDto } from './pipeline-run.dto.js';
+import type { PipelineRunDto } from '../requests/pipeline-run.dto.js';
 import { PipelinesService } from './pipelines.service.js';
 import { PIPELINE_TASK } from '../core/task-kinds.js';
 

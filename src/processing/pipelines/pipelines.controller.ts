@@ -20,19 +20,19 @@ import {
   ApiProcessingAuth,
   ApiValidationError,
 } from '../../common/openapi/api-responses.js';
-import { AsyncJobResponseBody } from '../jobs/result.responses.js';
+import { AsyncJobResponseBody } from '../responses/result.responses.js';
 import { abortWhenClientLeaves } from '../requests/client-disconnect.js';
 import { ApiJsonBody } from '../requests/request-schema.js';
 import { ValidatedBodyPipe } from '../requests/validated-body.pipe.js';
-import { CreatePipelineDto } from './pipeline-definition.dto.js';
+import { CreatePipelineDto } from '../requests/pipeline-definition.dto.js';
 import { PipelineJobsService } from './pipeline-jobs.service.js';
-import { PipelineRunDto } from './pipeline-run.dto.js';
+import { PipelineRunDto } from '../requests/pipeline-run.dto.js';
 import {
   DeletedPipelineBody,
   PipelineBody,
   PipelineListBody,
   PipelineResponseBody,
-} from './pipeline.responses.js';
+} from '../responses/pipeline.responses.js';
 import { PipelinesService, presentPipeline } from './pipelines.service.js';
 
 const runBody = new ValidatedBodyPipe(PipelineRunDto);

@@ -3,8 +3,8 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/api-error.js';
 import { RequestValidationError } from '../../common/validation-error.js';
 import { VersionRegistry } from '../versions/version-registry.service.js';
-import type { CreatePipelineDto } from './pipeline-definition.dto.js';
-import { planPipeline, type PipelinePlan } from './pipeline-plan.js';
+import type { CreatePipelineDto } from '../requests/pipeline-definition.dto.js';
+import { planPipeline, type PipelinePlan } from '../core/pipeline-plan.js';
 import { type PipelineRecord, PipelinesRepository } from './pipelines.repository.js';
 
 type Body = Record<string, unknown>;

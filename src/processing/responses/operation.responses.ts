@@ -11,7 +11,7 @@ import {
   modelVersions,
   PageUsageBody,
   UrlResultBody,
-} from '../jobs/result.responses.js';
+} from './result.responses.js';
 
 /** Parse, extract and split responses (sync bodies and their jobs' `result`). */
 // ---- parse --------------------------------------------------------------------------------

@@ -1,12 +1,5 @@
-import { OperationBaseDto } from '../document-operations/operation-requests.dto.js';
-import {
-  Check,
-  model,
-  nonEmptyStr,
-  nullable,
-  Required,
-  str,
-} from '../requests/request-validation.js';
+import { OperationBaseDto } from './operation-requests.dto.js';
+import { Check, model, nonEmptyStr, nullable, Required, str } from './request-validation.js';
 
 /** reductoai `PipelineSettings`: overrides of the pipeline's defaults for one run. */
 export class PipelineSettingsDto {

@@ -1,5 +1,5 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { ModelVersionUsedBody, modelVersions, PageUsageBody } from '../jobs/result.responses.js';
+import { ModelVersionUsedBody, modelVersions, PageUsageBody } from './result.responses.js';
 
 /** Bodies of the stored pipeline routes and of a pipeline run (reductoai PipelineResponse). */
 

@@ -1,6 +1,6 @@
 import { Allow } from 'class-validator';
 import { RequestValidationError } from '../../common/validation-error.js';
-import { inputUrl, UploadResponseDto } from '../requests/classify-config.dto.js';
+import { inputUrl, UploadResponseDto } from './classify-config.dto.js';
 import {
   bool,
   Check,
@@ -15,7 +15,7 @@ import {
   registerModel,
   Required,
   str,
-} from '../requests/request-validation.js';
+} from './request-validation.js';
 import { OperationBaseDto, oneOf } from './operation-requests.dto.js';
 
 /**

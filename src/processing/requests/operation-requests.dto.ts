@@ -5,7 +5,7 @@ import {
   PageRangeDto,
   pageSelectionSchema,
   UploadResponseDto,
-} from '../requests/classify-config.dto.js';
+} from './classify-config.dto.js';
 import {
   bool,
   Check,
@@ -21,7 +21,7 @@ import {
   quoteList,
   Required,
   str,
-} from '../requests/request-validation.js';
+} from './request-validation.js';
 
 /**
  * Request bodies of parse, extract and split, after the reductoai SDK's types (every field

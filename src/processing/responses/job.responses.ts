@@ -1,11 +1,11 @@
 import { ApiExtraModels, ApiProperty, ApiSchema, getSchemaPath } from '@nestjs/swagger';
-import { ClassifyResponseBody } from '../classify-jobs/classify.responses.js';
+import { ClassifyResponseBody } from './classify.responses.js';
 import {
   ExtractResponseBody,
   ParseResponseBody,
   SplitResponseBody,
-} from '../document-operations/operation.responses.js';
-import { EditResponseBody } from '../document-operations/edit.responses.js';
+} from './operation.responses.js';
+import { EditResponseBody } from './edit.responses.js';
 
 /** Bodies of the job routes (reductoai SDK `job.get/getAll/cancel`). */
 

@@ -1,9 +1,5 @@
 import { IsIn } from 'class-validator';
-import {
-  ClassificationCategoryDto,
-  pageRange,
-  type PageSelection,
-} from '../requests/classify-config.dto.js';
+import { ClassificationCategoryDto, pageRange, type PageSelection } from './classify-config.dto.js';
 import {
   ExtractSettingsDto,
   InstructionsDto,
@@ -11,7 +7,7 @@ import {
   SplitAlphaDto,
   SplitCategoryDto,
   SplitSettingsDto,
-} from '../document-operations/operation-requests.dto.js';
+} from './operation-requests.dto.js';
 import {
   Check,
   checker,
@@ -26,7 +22,7 @@ import {
   registerModel,
   Required,
   str,
-} from '../requests/request-validation.js';
+} from './request-validation.js';
 
 /**
  * A stored pipeline (`POST /pipelines`): parse options, then steps that work on the parsed

@@ -1,5 +1,5 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { either, UrlResultBody } from '../jobs/result.responses.js';
+import { either, UrlResultBody } from './result.responses.js';
 
 /** The classify response (sync body and a classify job's `result`). */
 @ApiSchema({ name: 'CriterionConfidence' })

@@ -1,5 +1,5 @@
 import { ApiExtraModels, ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { ModelVersionUsedBody, modelVersions } from '../jobs/result.responses.js';
+import { ModelVersionUsedBody, modelVersions } from './result.responses.js';
 import { BoundingBoxBody } from './operation.responses.js';
 
 /** The edit response: the reductoai SDK's EditResponse plus docproc's per-field report. */
