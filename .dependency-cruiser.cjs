@@ -7,6 +7,8 @@
  *                                  processing -> usage (its contracts only) -> accounts
  *   accounts -> database -> common -> config
  */
+const FLOORS = require('./.dependency-cruiser.floors.cjs');
+
 const room = (name) => `^src/${name}/`;
 const onlyFrom = (name, allowed) => ({
   name: `${name}-imports-one-way`,
@@ -31,8 +33,28 @@ const PROCESSING = ['documents', 'usage', ...USAGE];
 const OPERATIONS = ['processing', ...PROCESSING];
 const ADMIN = ['operations', ...OPERATIONS];
 
+/** Inside a plane: each sub-room imports only the sub-rooms on the floors below its own. */
+const importsDown = (plane, floors) => {
+  const all = floors.flat();
+  return floors.flatMap((floor, level) =>
+    floor.map((name) => ({
+      name: `${plane}-${name}-imports-down`,
+      comment: `src/${plane}/${name} may import only ${
+        floors.slice(0, level).flat().join(', ') || 'none'
+      } among the sub-rooms of src/${plane} (.dependency-cruiser.floors.cjs)`,
+      severity: 'error',
+      from: { path: `^src/${plane}/${name}/` },
+      to: {
+        path: `^src/${plane}/(${all.join('|')})/`,
+        pathNot: `^src/${plane}/(${[name, ...floors.slice(0, level).flat()].join('|')})/`,
+      },
+    })),
+  );
+};
+
 module.exports = {
   forbidden: [
+    ...Object.entries(FLOORS).flatMap(([plane, floors]) => importsDown(plane, floors)),
     {
       name: 'no-circular',
       comment: 'Modules of src/ form no import cycle (type-only imports are erased at build time)',

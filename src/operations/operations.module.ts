@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ProcessingModule } from '../processing/processing.module.js';
 import { QueueOperationsController } from './queue-metrics/queue-operations.controller.js';
-import { RedisResultsConsumer } from '../processing/queue/redis/redis-results.consumer.js';
+import { RedisResultsConsumer } from '../processing/jobs/redis-results.consumer.js';
 import { LegacyDisableGuard } from './upgrade/legacy-disable.guard.js';
 import { LegacyWatchdogService } from './watchdog/legacy-watchdog.service.js';
 

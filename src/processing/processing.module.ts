@@ -12,6 +12,9 @@ import { InputDocuments } from './inputs/input-documents.js';
 import { InputDownloads } from './inputs/input-downloads.js';
 import { InputResolver } from './inputs/input-resolver.service.js';
 import { ParsedInputs } from './inputs/parsed-inputs.js';
+import { JOB_LOOKUP } from './core/job-lookup.js';
+import { JobsAsRoutable } from './jobs/jobs-as-routable.js';
+import { ROUTABLE_JOBS } from './queue/redis/routable-jobs.port.js';
 import { StagedInputs } from './inputs/staged-inputs.js';
 import { JobInputStage } from './jobs/job-input.stage.js';
 import { SafeFetcher } from './inputs/safe-fetcher.js';
@@ -24,6 +27,7 @@ import { JobResults } from './jobs/job-results.js';
 import { JobRunner } from './jobs/job-runner.service.js';
 import { SubmissionGate } from './jobs/submission-gate.js';
 import { SyncRequestDrain } from './jobs/sync-request-drain.js';
+import { AdmissionService } from './admission/admission.service.js';
 import { JobResultController, JobsController } from './jobs/jobs.controller.js';
 import { JobsRepository } from './jobs/jobs.repository.js';
 import { JobsService } from './jobs/jobs.service.js';
@@ -96,6 +100,7 @@ const PROCESSING_ROUTES =
     JobRunner,
     SubmissionGate,
     SyncRequestDrain,
+    AdmissionService,
     JobExecutor,
     JobOutcomeRecorder,
     JobResults,
@@ -107,6 +112,9 @@ const PROCESSING_ROUTES =
     InputResolver,
     InputDocuments,
     ParsedInputs,
+    { provide: JOB_LOOKUP, useExisting: JobsRepository },
+    JobsAsRoutable,
+    { provide: ROUTABLE_JOBS, useExisting: JobsAsRoutable },
     InputDownloads,
     StagedInputs,
     JobInputStage,

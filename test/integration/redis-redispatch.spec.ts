@@ -18,7 +18,7 @@ import {
   revokedKey,
   type RemoteTask,
 } from '../../src/processing/queue/redis/redis-queue.types.js';
-import { RedisResultsConsumer } from '../../src/processing/queue/redis/redis-results.consumer.js';
+import { RedisResultsConsumer } from '../../src/processing/jobs/redis-results.consumer.js';
 import { REMOTE_JOB_COMMANDS } from '../../src/processing/queue/redis/remote-job.command.js';
 import { testRedisUrl } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';

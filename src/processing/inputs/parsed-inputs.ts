@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { jobResultKey, parsedDocumentKey } from '../../database/blob-keys.js';
 import { BlobStore } from '../../database/blob-store.js';
 import type { LayoutDocument } from '../../documents/parse/layout.types.js';
@@ -8,7 +8,7 @@ import { layoutFromParseResult, type ParsedDocument } from '../../documents/pars
 import type { ParseResult } from '../../documents/parse/parse.operation.js';
 import type { ParsedSource } from '../core/input-document.js';
 import { ProcessingError } from '../core/processing-error.js';
-import { JobsRepository } from '../jobs/jobs.repository.js';
+import { JOB_LOOKUP, type JobLookup } from '../core/job-lookup.js';
 
 /** `jobid://<job_id>`: an earlier parse job's document as an input. */
 export const JOB_SCHEME = 'jobid://';
@@ -27,7 +27,7 @@ export function isJobReference(url: string): boolean {
 @Injectable()
 export class ParsedInputs {
   constructor(
-    private readonly jobs: JobsRepository,
+    @Inject(JOB_LOOKUP) private readonly jobs: JobLookup,
     private readonly blobs: BlobStore,
   ) {}
 

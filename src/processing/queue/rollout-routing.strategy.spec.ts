@@ -2,8 +2,6 @@ import { describe, expect, it, jest } from '@jest/globals';
 import { ApiError } from '../../common/api-error.js';
 import type { AppConfig } from '../../config/app-config.js';
 import type { DuckDbService, Transaction } from '../../database/duckdb.service.js';
-import type { InputResolver } from '../inputs/input-resolver.service.js';
-import type { JobsRepository } from '../jobs/jobs.repository.js';
 import type { DatabaseQueue } from './database-queue.js';
 import { InlineQueueDriver } from './inline-queue.driver.js';
 import type { QueueDepthService } from './queue-depth.service.js';
@@ -40,12 +38,12 @@ function setUp({ toRedis = true, legacy = true, addFails = false } = {}) {
   };
   const jobs = {
     find: jest.fn(async () => ({
-      jobId: 'j1',
       orgId: 'org_1',
+      operation: 'classify' as const,
       request: { input: 'https://a.test/x.pdf', classification_schema: [] },
+      sources: async () => [{ url: 'https://a.test/x.pdf' }],
     })),
   };
-  const inputs = { sources: jest.fn(async () => [{ url: 'https://a.test/x.pdf' }]) };
   const depths = { noteDispatched: jest.fn() };
   const sut = new RolloutRoutingStrategy(
     config,
@@ -57,8 +55,7 @@ function setUp({ toRedis = true, legacy = true, addFails = false } = {}) {
     { routeToNewQueue: () => toRedis } as unknown as RolloutService,
     new BullQueueDriver(redis as unknown as BullQueues),
     dispatches as unknown as RedisDispatchRepository,
-    jobs as unknown as JobsRepository,
-    inputs as unknown as InputResolver,
+    jobs,
   );
   return { sut, databaseAdd, bullAdd, revoke, dispatches, depths };
 }

@@ -5,9 +5,6 @@ import type { AppConfig } from '../../config/app-config.js';
 import { legacyWorkersEnabled } from '../../config/operations.config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
 import { CLASSIFY_TASK, OPERATION_TASK, PIPELINE_TASK } from '../core/task-kinds.js';
-import { InputResolver } from '../inputs/input-resolver.service.js';
-import { jobCommandOf, operationOfRequest } from '../jobs/job-command.js';
-import { JobsRepository } from '../jobs/jobs.repository.js';
 import { DatabaseQueue } from './database-queue.js';
 import {
   type CommandType,
@@ -20,7 +17,8 @@ import type { AddOptions, QueuePort, Unsubscribe, WorkHandler, WorkOptions } fro
 import { QueueDepthService } from './queue-depth.service.js';
 import { RedisDispatchRepository } from './redis/redis-dispatch.repository.js';
 import { REDIS_QUEUE, type OptionalRedisQueue } from './redis/redis-queue.token.js';
-import { bullJobIdOf, type RemoteOperation, type RemoteTask } from './redis/redis-queue.types.js';
+import { bullJobIdOf, type RemoteTask } from './redis/redis-queue.types.js';
+import { ROUTABLE_JOBS, type RoutableJobs } from './redis/routable-jobs.port.js';
 import { RolloutService } from './rollout.service.js';
 
 /** The job commands (pipeline kinds) whose jobs the new queue system can run. */
@@ -29,8 +27,6 @@ const REMOTE_KINDS: ReadonlyMap<string, CommandType<RunJobCommand>> = new Map([
   [OPERATION_TASK, commandType(OPERATION_TASK, RunJobCommand)],
   [PIPELINE_TASK, commandType(PIPELINE_TASK, RunJobCommand)],
 ]);
-
-const OPERATIONS: readonly string[] = ['classify', 'parse', 'extract', 'split', 'edit', 'pipeline'];
 
 /**
  * The processing plane's QueuePort during the migration: one strategy choosing, per
@@ -58,8 +54,7 @@ export class RolloutRoutingStrategy implements QueuePort {
     private readonly rollout: RolloutService,
     @Inject(REDIS_QUEUE) private readonly bull: OptionalRedisQueue,
     private readonly dispatches: RedisDispatchRepository,
-    private readonly jobs: JobsRepository,
-    private readonly inputs: InputResolver,
+    @Inject(ROUTABLE_JOBS) private readonly jobs: RoutableJobs,
   ) {}
 
   /** The queue a command goes to: `redis` with the job's task, or the database queue. */
@@ -70,19 +65,15 @@ export class RolloutRoutingStrategy implements QueuePort {
     const type = REMOTE_KINDS.get(command.kind);
     if (!this.bull || options.queue !== 'cpu' || !type) return { to: 'database' };
     const { jobId, operation } = validateCommand(type, command.payload);
-    const job = await this.jobs.find(jobId);
+    const job = await this.jobs.find(jobId, operation);
     if (!job) return { to: 'database' };
-    const known = operation && OPERATIONS.includes(operation);
-    const chosen = (known ? operation : operationOfRequest(job.request)) as RemoteOperation;
-    if (!this.rollout.routeToNewQueue(chosen, 'non_trainable')) return { to: 'database' };
-    const input = jobCommandOf(job.request).request.input;
-    const inputs = await this.inputs.sources(job.orgId, input, jobId);
+    if (!this.rollout.routeToNewQueue(job.operation, 'non_trainable')) return { to: 'database' };
     const task: RemoteTask = {
       jobId,
       orgId: job.orgId,
-      operation: chosen,
+      operation: job.operation,
       kind: command.kind,
-      inputs,
+      inputs: await job.sources(),
       request: job.request,
     };
     return { to: 'redis', task };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { ALL_ROLLOUT_KEYS, rolloutEnvName } from '../../../src/config/operations.config.js';
-import { RedisResultsConsumer } from '../../../src/processing/queue/redis/redis-results.consumer.js';
+import { RedisResultsConsumer } from '../../../src/processing/jobs/redis-results.consumer.js';
 import type { FileServer } from '../../support/file-server.js';
 import { type NewQueueSetup, startNewQueueSetup } from '../../support/new-queue.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';

@@ -2,7 +2,6 @@ import { Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/commo
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { AppConfig } from '../../../config/app-config.js';
 import { DatabaseQueueRepository } from '../database-queue.repository.js';
-import { AdmissionService } from '../../admission/admission.service.js';
 import { QueueDepthService } from '../queue-depth.service.js';
 import { RolloutService } from '../rollout.service.js';
 import { LegacyQueueRepository } from '../legacy-queue.repository.js';
@@ -27,7 +26,7 @@ class RedisQueueClientCloser implements OnApplicationShutdown {
 
 /**
  * What the processing plane needs from operations at submission time (rollout routing,
- * admission cap, queue depths) without depending on the operations module itself. The
+ * queue depths) without depending on the operations module itself. The
  * database driver here is a second instance of the stateless DuckDB queue driver, used for
  * depth reads only.
  */
@@ -51,7 +50,6 @@ class RedisQueueClientCloser implements OnApplicationShutdown {
     RedisDispatchRepository,
     LegacyQueueRepository,
     QueueDepthService,
-    AdmissionService,
   ],
   exports: [
     REDIS_QUEUE_CLIENT,
@@ -61,7 +59,6 @@ class RedisQueueClientCloser implements OnApplicationShutdown {
     RedisDispatchRepository,
     LegacyQueueRepository,
     QueueDepthService,
-    AdmissionService,
   ],
 })
 export class QueueOperationsModule {}

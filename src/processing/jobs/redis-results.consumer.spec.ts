@@ -1,19 +1,22 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
-import type { AppConfig } from '../../../config/app-config.js';
-import type { Transaction } from '../../../database/duckdb.service.js';
-import type { JobOutcomeRecorder } from '../../jobs/job-outcome.recorder.js';
-import type { JobPipeline } from '../../jobs/job-pipeline.js';
-import type { JobRunner } from '../../jobs/job-runner.service.js';
-import { type JobRecord } from '../../core/job.types.js';
-import { ProcessingError } from '../../core/processing-error.js';
-import type { JobsRepository } from '../../jobs/jobs.repository.js';
-import { InlineQueueDriver } from '../inline-queue.driver.js';
-import type { Dispatch, RedisDispatchRepository } from './redis-dispatch.repository.js';
-import type { RedisQueueClient } from './redis-queue.client.js';
-import type { RemoteTask } from './redis-queue.types.js';
+import type { AppConfig } from '../../config/app-config.js';
+import type { Transaction } from '../../database/duckdb.service.js';
+import type { JobOutcomeRecorder } from './job-outcome.recorder.js';
+import type { JobPipeline } from './job-pipeline.js';
+import type { JobRunner } from './job-runner.service.js';
+import { type JobRecord } from '../core/job.types.js';
+import { ProcessingError } from '../core/processing-error.js';
+import type { JobsRepository } from './jobs.repository.js';
+import { InlineQueueDriver } from '../queue/inline-queue.driver.js';
+import type {
+  Dispatch,
+  RedisDispatchRepository,
+} from '../queue/redis/redis-dispatch.repository.js';
+import type { RedisQueueClient } from '../queue/redis/redis-queue.client.js';
+import type { RemoteTask } from '../queue/redis/redis-queue.types.js';
 import { RedisResultsConsumer } from './redis-results.consumer.js';
-import { REMOTE_JOB_COMMANDS } from './remote-job.command.js';
+import { REMOTE_JOB_COMMANDS } from '../queue/redis/remote-job.command.js';
 
 const tx = {} as Transaction;
 const task: RemoteTask = {

@@ -7,24 +7,31 @@ import {
 } from '@nestjs/common';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { APP_CONFIG } from '../../../config/config.module.js';
-import type { AppConfig } from '../../../config/app-config.js';
-import type { Transaction } from '../../../database/duckdb.service.js';
-import { CLASSIFY_TASK } from '../../core/task-kinds.js';
-import { JobOutcomeRecorder } from '../../jobs/job-outcome.recorder.js';
-import { JobRunner } from '../../jobs/job-runner.service.js';
-import { ProcessingError } from '../../core/processing-error.js';
-import { JobsRepository } from '../../jobs/jobs.repository.js';
-import type { QueuePort } from '../queue-port.js';
-import { RedisDispatchRepository, type Dispatch } from './redis-dispatch.repository.js';
-import { redisConnection, withTimeout } from './redis-connection.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/app-config.js';
+import type { Transaction } from '../../database/duckdb.service.js';
+import { CLASSIFY_TASK } from '../core/task-kinds.js';
+import { JobOutcomeRecorder } from './job-outcome.recorder.js';
+import { JobRunner } from './job-runner.service.js';
+import { ProcessingError } from '../core/processing-error.js';
+import { JobsRepository } from './jobs.repository.js';
+import type { QueuePort } from '../queue/queue-port.js';
+import {
+  RedisDispatchRepository,
+  type Dispatch,
+} from '../queue/redis/redis-dispatch.repository.js';
+import { redisConnection, withTimeout } from '../queue/redis/redis-connection.js';
 import {
   REDIS_QUEUE,
   REDIS_QUEUE_CLIENT,
   type OptionalRedisQueue,
   type OptionalRedisQueueClient,
-} from './redis-queue.token.js';
-import { RESULTS_QUEUE, type RemoteReport, type RemoteResult } from './redis-queue.types.js';
+} from '../queue/redis/redis-queue.token.js';
+import {
+  RESULTS_QUEUE,
+  type RemoteReport,
+  type RemoteResult,
+} from '../queue/redis/redis-queue.types.js';
 
 /**
  * The API process's half of the new queue system. Redis workers have no DuckDB, so their

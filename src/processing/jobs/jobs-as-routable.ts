@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { InputResolver } from '../inputs/input-resolver.service.js';
+import type { RemoteOperation } from '../queue/redis/redis-queue.types.js';
+import type { RoutableJob, RoutableJobs } from '../queue/redis/routable-jobs.port.js';
+import { jobCommandOf, operationOfRequest } from './job-command.js';
+import { JobsRepository } from './jobs.repository.js';
+
+const OPERATIONS: readonly string[] = ['classify', 'parse', 'extract', 'split', 'edit', 'pipeline'];
+
+/** The job store and input resolver behind the routing strategy's RoutableJobs port. */
+@Injectable()
+export class JobsAsRoutable implements RoutableJobs {
+  constructor(
+    private readonly jobs: JobsRepository,
+    private readonly inputs: InputResolver,
+  ) {}
+
+  async find(jobId: string, operation?: string): Promise<RoutableJob | undefined> {
+    const job = await this.jobs.find(jobId);
+    if (!job) return undefined;
+    const known = operation !== undefined && OPERATIONS.includes(operation);
+    return {
+      orgId: job.orgId,
+      operation: (known ? operation : operationOfRequest(job.request)) as RemoteOperation,
+      request: job.request,
+      sources: () => this.inputs.sources(job.orgId, jobCommandOf(job.request).request.input, jobId),
+    };
+  }
+}
