@@ -230,7 +230,7 @@ export async function editFlatPdf(
   const outside = widgets.findIndex((w) => w.bbox.page < 1 || w.bbox.page > pageCount);
   if (outside >= 0) {
     throw new UnsupportedDocumentError(
-      `form_schema[${outside}] is on page ${widgets[outside].bbox.page}; the PDF has ${pageCount} pages`,
+      `form_schema[${outside}] is on page ${widgets[outside].bbox.page}; the PDF has ${pageCount} page${pageCount === 1 ? '' : 's'}`,
     );
   }
   const fields = schemaFields(widgets);

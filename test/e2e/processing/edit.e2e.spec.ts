@@ -259,11 +259,30 @@ describe('edit (fill forms) through the reductoai SDK', () => {
       code: 'CORRUPT_DOCUMENT',
       message: expect.stringContaining('encrypted'),
     });
-    const { bytes } = await makeFlatForm([{ label: 'Full name', type: 'text' }]);
+    const { bytes, boxes } = await makeFlatForm([{ label: 'Full name', type: 'text' }]);
     expect(await refusal(bytes, 'flat.pdf')).toMatchObject({
       code: 'UNSUPPORTED_DOCUMENT',
       message: expect.stringContaining('form_schema'),
     });
+    // A form_schema box on a page the document does not have.
+    const [box] = boxes;
+    const offPage = await sdk.edit
+      .run({
+        document_url: await upload(bytes, 'flat.pdf'),
+        edit_instructions: 'full name: Ada Lovelace',
+        form_schema: [
+          {
+            bbox: { page: 3, left: box.left, top: box.top, width: box.width, height: box.height },
+            description: box.label,
+            type: 'text',
+          },
+        ],
+      })
+      .catch((e: unknown) => e);
+    expect(offPage).toBeInstanceOf(Reducto.BadRequestError);
+    expect((offPage as { error: { error: { message: string } } }).error.error.message).toBe(
+      'form_schema[0] is on page 3; the PDF has 1 page',
+    );
   });
 
   it('reports a field with a malformed widget unfilled and fills the rest', async () => {
