@@ -16,7 +16,7 @@ import type { EditRequest, EditWidget, FilledField, FormField } from './edit.typ
 import { type Decision, planEdits, type EditPlan } from './edit-plan.js';
 import type { FieldScorer } from './field-matching.js';
 import { readPagePhrases } from './page-phrases.js';
-import { type PdfFormField, readPdfForm } from './pdf-form.js';
+import { pageSizeOf, type PdfFormField, readPdfForm } from './pdf-form.js';
 import {
   fittingSize,
   fontsFor,
@@ -243,7 +243,7 @@ export async function editFlatPdf(
   for (const decision of plan.decisions) {
     const widget = widgets[Number(decision.field.id.slice('widget-'.length))];
     const page = doc.getPage(widget.bbox.page - 1);
-    const { width: pw, height: ph } = page.getSize();
+    const { width: pw, height: ph } = pageSizeOf(page);
     const box = {
       x: widget.bbox.left * pw,
       y: ph - (widget.bbox.top + widget.bbox.height) * ph,

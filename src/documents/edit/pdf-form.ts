@@ -5,6 +5,7 @@
  */
 import {
   type PDFDocument,
+  type PDFPage,
   PDFCheckBox,
   PDFDropdown,
   type PDFField,
@@ -103,6 +104,18 @@ interface Placed {
   captions: string[];
 }
 
+/** US Letter, what viewers assume for a page without a MediaBox. */
+const LETTER = { width: 612, height: 792 };
+
+/** A page's size; US Letter when it has no readable MediaBox (none of its own or inherited). */
+export function pageSizeOf(page: PDFPage): { width: number; height: number } {
+  try {
+    return page.getSize();
+  } catch {
+    return LETTER;
+  }
+}
+
 /** A field's widgets; none when its dictionary is malformed (its Kids not widgets). */
 function widgetsOf(field: PDFField): PDFWidgetAnnotation[] {
   try {
@@ -174,7 +187,7 @@ export function readPdfForm(doc: PDFDocument, phrases: Phrase[][]): PdfFormField
       siblings.set(base, [...(siblings.get(base) ?? []), field]);
     }
   }
-  const pageSize = (page: number) => doc.getPage(page).getSize();
+  const pageSize = (page: number) => pageSizeOf(doc.getPage(page));
   const named = (field: PDFField, captions: string[]) => {
     const parts = field.getName().split('.');
     const own = nameWords(parts[parts.length - 1] ?? '');

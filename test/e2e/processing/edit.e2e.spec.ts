@@ -285,7 +285,7 @@ describe('edit (fill forms) through the reductoai SDK', () => {
     );
   });
 
-  it('reports a field with a malformed widget unfilled and fills the rest', async () => {
+  it('reports a field with a malformed widget unfilled and fills the rest; a page without a MediaBox is written', async () => {
     const doc = await PDFDocument.create();
     const page = doc.addPage([612, 792]);
     const form = doc.getForm();
@@ -302,6 +302,25 @@ describe('edit (fill forms) through the reductoai SDK', () => {
     expect(report.unfilled_fields.map((f) => f.field)).toEqual(['city']);
     const edited = (await PDFDocument.load(await download(response.document_url))).getForm();
     expect(edited.getTextField('full name').getText()).toBe('Ada');
+
+    // A flat page without a MediaBox (none of its own, none inherited): read as US Letter.
+    const { bytes, boxes } = await makeFlatForm([{ label: 'Full name', type: 'text' }]);
+    const flat = await PDFDocument.load(bytes);
+    flat.getPage(0).node.delete(PDFName.of('MediaBox'));
+    const [box] = boxes;
+    const written = await run({
+      document_url: await upload(Buffer.from(await flat.save()), 'no-mediabox.pdf'),
+      edit_instructions: 'full name: Ada Lovelace',
+      form_schema: [
+        {
+          bbox: { page: 1, left: box.left, top: box.top, width: box.width, height: box.height },
+          description: box.label,
+          type: 'text',
+        },
+      ],
+    });
+    expect(reportOf(written).filled.map((f) => f.value)).toEqual(['Ada Lovelace']);
+    expect((await pageTexts(await download(written.document_url)))[0]).toContain('Ada Lovelace');
   });
 
   it('writes into the form_schema boxes of a flat PDF, with overflow pages when asked', async () => {
