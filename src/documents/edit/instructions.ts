@@ -107,13 +107,31 @@ function startsItem(piece: string): boolean {
   );
 }
 
+/** What always separates items: lines, semicolons, bullets. */
+const ITEM_SEPARATOR = /\r?\n|;|\u2022/u;
+/** What may separate items within a segment: commas before a non-digit, "and" before a label. */
+const PIECE_SEPARATOR = /,(?!\d)|\s+(?:and|und|et|y|en|oraz)\s+(?=\S+\s*:)/u;
+
+/**
+ * The most items `instructions` can hold: its pieces between separators, before commas that
+ * belong to a value are joined back. Cheap (no field is looked at), so a request can be
+ * bounded by it before any matching work.
+ */
+export function instructionPieceCount(instructions: string): number {
+  let count = 0;
+  for (const segment of instructions.split(ITEM_SEPARATOR)) {
+    for (const piece of segment.split(PIECE_SEPARATOR)) if (piece.trim() !== '') count++;
+  }
+  return count;
+}
+
 /** Lines, semicolons and bullets always separate; commas are decided with `namesField`. */
 export function splitInstructions(
   instructions: string,
   namesField: (piece: string) => boolean,
 ): string[] {
   const segments = instructions
-    .split(/\r?\n|;|\u2022/u)
+    .split(ITEM_SEPARATOR)
     .map((s) =>
       s
         .trim()
@@ -123,7 +141,7 @@ export function splitInstructions(
     .filter((s) => s.length > 0);
   const items: string[] = [];
   for (const segment of segments) {
-    const pieces = segment.split(/,(?!\d)|\s+(?:and|und|et|y|en|oraz)\s+(?=\S+\s*:)/u);
+    const pieces = segment.split(PIECE_SEPARATOR);
     let current = '';
     for (const piece of pieces) {
       const text = piece.trim();

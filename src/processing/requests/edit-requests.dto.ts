@@ -1,5 +1,6 @@
 import { Allow } from 'class-validator';
 import { RequestValidationError } from '../../common/validation-error.js';
+import { instructionPieceCount } from '../../documents/edit/instructions.js';
 import { inputUrl, UploadResponseDto } from './classify-config.dto.js';
 import {
   bool,
@@ -14,9 +15,10 @@ import {
   ok,
   registerModel,
   Required,
-  str,
+  text,
 } from './request-validation.js';
 import { OperationBaseDto, oneOf } from './operation-requests.dto.js';
+import { REQUEST_LIMITS } from './request-limits.js';
 
 /**
  * The edit request of the reductoai SDK (EditRunParams / EditRunJobParams) plus the pin
@@ -24,6 +26,8 @@ import { OperationBaseDto, oneOf } from './operation-requests.dto.js';
  * fields every operation job shares, so queueing, lanes, webhooks and inputs work as for
  * parse). See docs/decisions/0240-edit-request-and-result-document.md.
  */
+
+const shortName = text({ maxLength: REQUEST_LIMITS.nameChars });
 
 /** A share of the page: boxes are fractions of its width and height, as parse's are. */
 const fraction = checker({ type: 'number', minimum: 0, maximum: 1 }, (v) =>
@@ -36,6 +40,34 @@ const fontSize = checker({ type: 'number', exclusiveMinimum: 0, maximum: 200 }, 
   typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= 200
     ? ok(v)
     : fail('greater_than', 'Input should be a font size above 0 and at most 200 points', v),
+);
+
+const maxChars = REQUEST_LIMITS.editInstructionChars;
+const maxPieces = REQUEST_LIMITS.editInstructionPieces;
+
+/**
+ * `edit_instructions`: at most `maxChars` characters and `maxPieces` pieces between
+ * separators, both counted before any matching (each piece is matched against every field).
+ */
+const editInstructions = checker(
+  {
+    type: 'string',
+    maxLength: maxChars,
+    description: `Plain-language instructions ("name: Ada Lovelace, start date 1 March 2027, tick 'married'"): at most ${maxChars} characters and ${maxPieces} items (lines, semicolon- or comma-separated pieces).`,
+  },
+  (v) => {
+    const checked = text({ maxLength: maxChars })(v);
+    if (checked.issues.length > 0) return checked;
+    const pieces = instructionPieceCount(v as string);
+    return pieces <= maxPieces
+      ? ok(v)
+      : fail(
+          'too_many_instructions',
+          `edit_instructions should hold at most ${maxPieces} items (lines, semicolon- or comma-separated pieces), not ${pieces}`,
+          v,
+          { max_items: maxPieces, actual_items: pieces },
+        );
+  },
 );
 
 /** `document_url`: one document (a URL or an upload reference). */
@@ -89,7 +121,7 @@ export class EditWidgetDto {
   bbox!: EditBoundingBoxDto;
 
   @Required()
-  @Check(str)
+  @Check(text({ maxLength: REQUEST_LIMITS.widgetDescriptionChars }))
   description!: string;
 
   @Required()
@@ -102,7 +134,7 @@ export class EditWidgetDto {
   @Check(nullable(fontSize), { optional: true })
   font_size?: number | null;
 
-  @Check(nullable(str), { optional: true })
+  @Check(nullable(text({ maxLength: REQUEST_LIMITS.fieldValueChars })), { optional: true })
   value?: string | null;
 }
 
@@ -117,7 +149,7 @@ export class EditOptionsDto {
   enable_overflow_pages?: boolean;
 
   /** Accepted and not acted on: fields are written in black (see the decision record). */
-  @Check(str, { optional: true })
+  @Check(shortName, { optional: true })
   color?: string;
 
   /** Accepted and not acted on: docproc runs no hosted language model. */
@@ -126,7 +158,7 @@ export class EditOptionsDto {
 }
 
 export class EditAlphaDto {
-  @Check(str, { optional: true })
+  @Check(shortName, { optional: true })
   edit_model?: string;
 }
 
@@ -138,7 +170,7 @@ export class EditWebhookDto {
   @Check(inputUrl, { optional: true })
   url?: string;
 
-  @Check(list(str), { optional: true })
+  @Check(list(shortName, { maxItems: REQUEST_LIMITS.webhookChannels }), { optional: true })
   channels?: string[];
 
   /** Any JSON value; included in the webhook body, and in usage events when an object. */
@@ -146,13 +178,17 @@ export class EditWebhookDto {
   metadata?: unknown;
 }
 
+const formSchema = nullable(
+  list(model(EditWidgetDto), { maxItems: REQUEST_LIMITS.formSchemaWidgets }),
+);
+
 /** How an edit job's request is stored: `input` and `async` as every operation job has them. */
 export class EditJobRequestDto extends OperationBaseDto {
   @Required()
-  @Check(str)
+  @Check(editInstructions)
   edit_instructions!: string;
 
-  @Check(nullable(list(model(EditWidgetDto))), { optional: true })
+  @Check(formSchema, { optional: true })
   form_schema?: EditWidgetDto[] | null;
 
   @Check(model(EditOptionsDto), { optional: true })
@@ -170,10 +206,10 @@ export class EditConfigDto {
   document_url!: string | UploadResponseDto;
 
   @Required()
-  @Check(str)
+  @Check(editInstructions)
   edit_instructions!: string;
 
-  @Check(nullable(list(model(EditWidgetDto))), { optional: true })
+  @Check(formSchema, { optional: true })
   form_schema?: EditWidgetDto[] | null;
 
   @Check(model(EditOptionsDto), { optional: true })

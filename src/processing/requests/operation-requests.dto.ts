@@ -20,8 +20,9 @@ import {
   ok,
   quoteList,
   Required,
-  str,
+  text,
 } from './request-validation.js';
+import { REQUEST_LIMITS } from './request-limits.js';
 
 /**
  * Request bodies of parse, extract and split, after the reductoai SDK's types (every field
@@ -53,6 +54,9 @@ export const number = checker({ type: 'number' }, (v) =>
     ? ok(v)
     : fail('float_type', 'Input should be a valid number', v),
 );
+
+const shortName = text({ maxLength: REQUEST_LIMITS.nameChars });
+const longText = text({ maxLength: REQUEST_LIMITS.descriptionChars });
 
 /** PageRange | PageRange[] | int[] | null; no page cap (parse reads the whole document). */
 const operationPageRange: Checker = checker(pageSelectionSchema(), (v) => {
@@ -86,8 +90,19 @@ export const BLOCK_TYPES = [
   'Signature',
 ];
 
+/** A document password: bounded, and never echoed back in a 422. */
+export const documentPassword = checker(
+  { type: 'string', maxLength: REQUEST_LIMITS.documentPasswordChars, writeOnly: true },
+  (v) => {
+    const checked = text({ maxLength: REQUEST_LIMITS.documentPasswordChars })(v);
+    return checked.issues.length === 0
+      ? checked
+      : { issues: checked.issues.map((issue) => ({ ...issue, input: '[hidden]' })) };
+  },
+);
+
 export class ParseAlphaDto {
-  @Check(str, { optional: true })
+  @Check(shortName, { optional: true })
   layout_model?: string;
 }
 
@@ -111,10 +126,10 @@ export class ParseSettingsDto {
   @Check(bool, { optional: true })
   embed_pdf_metadata?: boolean;
 
-  @Check(nullable(str), { optional: true })
+  @Check(nullable(documentPassword), { optional: true })
   document_password?: string | null;
 
-  @Check(nullable(str), { optional: true })
+  @Check(nullable(shortName), { optional: true })
   force_file_extension?: string | null;
 
   @Check(oneOf(['ocr', 'hybrid']), { optional: true })
@@ -156,7 +171,7 @@ export class FormattingDto {
   @Check(bool, { optional: true })
   add_page_markers?: boolean;
 
-  @Check(list(str), { optional: true })
+  @Check(list(shortName, { maxItems: REQUEST_LIMITS.webhookChannels }), { optional: true })
   include?: string[];
 
   @Check(bool, { optional: true })
@@ -223,7 +238,7 @@ export class InstructionsDto {
   @Allow()
   schema?: unknown;
 
-  @Check(str, { optional: true })
+  @Check(longText, { optional: true })
   system_prompt?: string;
 }
 
@@ -236,10 +251,10 @@ export class CitationsDto {
 }
 
 export class ExtractAlphaDto {
-  @Check(str, { optional: true })
+  @Check(shortName, { optional: true })
   extract_model?: string;
 
-  @Check(str, { optional: true })
+  @Check(shortName, { optional: true })
   deep_extract_model?: string;
 }
 
@@ -278,16 +293,22 @@ export class ExtractConfigDto extends OperationBaseDto {
 
 export class SplitCategoryDto {
   @Required()
-  @Check(str)
+  @Check(shortName)
   name!: string;
 
   @Required()
-  @Check(str)
+  @Check(longText)
   description!: string;
 
-  @Check(nullable(str), { optional: true })
+  @Check(nullable(shortName), { optional: true })
   partition_key?: string | null;
 }
+
+/** A split's categories: at least one, at most REQUEST_LIMITS.stepCategories. */
+export const splitDescription = list(model(SplitCategoryDto), {
+  minItems: 1,
+  maxItems: REQUEST_LIMITS.stepCategories,
+});
 
 export class SplitSettingsDto {
   @Check(bool, { optional: true })
@@ -308,13 +329,13 @@ export class SplitSettingsDto {
 }
 
 export class SplitAlphaDto {
-  @Check(str, { optional: true })
+  @Check(shortName, { optional: true })
   deep_split_model?: string;
 }
 
 export class SplitConfigDto extends OperationBaseDto {
   @Required()
-  @Check(list(model(SplitCategoryDto), { minItems: 1 }))
+  @Check(splitDescription)
   split_description!: SplitCategoryDto[];
 
   @Check(model(ParseOptionsDto), { optional: true })
@@ -323,7 +344,7 @@ export class SplitConfigDto extends OperationBaseDto {
   @Check(model(SplitSettingsDto), { optional: true })
   settings?: SplitSettingsDto;
 
-  @Check(str, { optional: true })
+  @Check(longText, { optional: true })
   split_rules?: string;
 
   /** Spec "Versioning": the deep split pin lives here, at the top level. */

@@ -6,8 +6,10 @@ import {
   ParseOptionsDto,
   SplitAlphaDto,
   SplitCategoryDto,
+  splitDescription,
   SplitSettingsDto,
 } from './operation-requests.dto.js';
+import { REQUEST_LIMITS } from './request-limits.js';
 import {
   Check,
   checker,
@@ -16,13 +18,15 @@ import {
   isPlainObject,
   list,
   model,
-  nonEmptyStr,
   nullable,
   prefix,
   registerModel,
   Required,
   str,
+  text,
 } from './request-validation.js';
+
+const categories = REQUEST_LIMITS.stepCategories;
 
 /**
  * A stored pipeline (`POST /pipelines`): parse options, then steps that work on the parsed
@@ -43,10 +47,10 @@ export class ExtractStepDto {
 
 export class SplitStepDto {
   @Required()
-  @Check(list(model(SplitCategoryDto), { minItems: 1 }))
+  @Check(splitDescription)
   split_description!: SplitCategoryDto[];
 
-  @Check(str, { optional: true })
+  @Check(text({ maxLength: REQUEST_LIMITS.descriptionChars }), { optional: true })
   split_rules?: string;
 
   @Check(model(SplitSettingsDto), { optional: true })
@@ -59,7 +63,7 @@ export class SplitStepDto {
 
 export class ClassifyStepDto {
   @Required()
-  @Check(list(model(ClassificationCategoryDto), { minItems: 1 }))
+  @Check(list(model(ClassificationCategoryDto), { minItems: 1, maxItems: categories }))
   classification_schema!: ClassificationCategoryDto[];
 
   @IsIn(['default', 'accurate'])
@@ -71,11 +75,13 @@ export class ClassifyStepDto {
   @Check(nullable(str))
   document_metadata: string | null = null;
 
-  @Check(dict(list(str)), { optional: true })
+  @Check(dict(list(str, { maxItems: categories }), { maxEntries: categories }), {
+    optional: true,
+  })
   category_groups?: Record<string, string[]>;
 
   /** The classify-then-extract branch: category label -> what to extract from such a document. */
-  @Check(dict(model(ExtractStepDto)), { optional: true })
+  @Check(dict(model(ExtractStepDto), { maxEntries: categories }), { optional: true })
   extract_by_category?: Record<string, ExtractStepDto>;
 }
 
@@ -135,10 +141,10 @@ const pipelineSteps = checker(
 
 export class CreatePipelineDto {
   @Required()
-  @Check(nonEmptyStr)
+  @Check(text({ minLength: 1, maxLength: REQUEST_LIMITS.nameChars }))
   name!: string;
 
-  @Check(nullable(str))
+  @Check(nullable(text({ maxLength: REQUEST_LIMITS.descriptionChars })))
   description: string | null = null;
 
   /** Options of the parse every run starts with (those of a parse request's body). */

@@ -1,9 +1,10 @@
-import { OperationBaseDto } from './operation-requests.dto.js';
-import { Check, model, nonEmptyStr, nullable, Required, str } from './request-validation.js';
+import { documentPassword, OperationBaseDto } from './operation-requests.dto.js';
+import { REQUEST_LIMITS } from './request-limits.js';
+import { Check, model, nullable, Required, text } from './request-validation.js';
 
 /** reductoai `PipelineSettings`: overrides of the pipeline's defaults for one run. */
 export class PipelineSettingsDto {
-  @Check(nullable(str), { optional: true })
+  @Check(nullable(documentPassword), { optional: true })
   document_password?: string | null;
 }
 
@@ -14,7 +15,7 @@ export class PipelineSettingsDto {
  */
 export class PipelineRunDto extends OperationBaseDto {
   @Required()
-  @Check(nonEmptyStr)
+  @Check(text({ minLength: 1, maxLength: REQUEST_LIMITS.nameChars }))
   pipeline_id!: string;
 
   @Check(model(PipelineSettingsDto), { optional: true })

@@ -285,11 +285,45 @@ export function nullable(inner: Checker): Checker {
   return checker(schema, (v) => (v === null ? ok(null) : inner(v)));
 }
 
-export function list(item: Checker, options: { minItems?: number } = {}): Checker {
+/**
+ * A string of at most `maxLength` characters (pydantic's `max_length`): the bound is in the
+ * OpenAPI description, and checked before any engine reads the text.
+ */
+export function text(options: { maxLength: number; minLength?: number }): Checker {
+  const { maxLength, minLength } = options;
+  const base = minLength ? nonEmptyStr : str;
+  return checker({ ...base.schema, maxLength }, (v) => {
+    const checked = base(v);
+    if (checked.issues.length > 0) return checked;
+    const length = (v as string).length;
+    return length <= maxLength
+      ? ok(v)
+      : fail('string_too_long', `String should have at most ${maxLength} characters`, v, {
+          max_length: maxLength,
+          actual_length: length,
+        });
+  });
+}
+
+/** The issue of a list longer than `maxItems` (pydantic's `too_long`). */
+export function tooManyItems(v: unknown[], maxItems: number, what = 'items'): CheckResult {
+  return fail(
+    'too_long',
+    `List should have at most ${maxItems} ${what} after validation, not ${v.length}`,
+    v,
+    { field_type: 'List', max_length: maxItems, actual_length: v.length },
+  );
+}
+
+export function list(
+  item: Checker,
+  options: { minItems?: number; maxItems?: number } = {},
+): Checker {
   const schema = {
     type: 'array',
     items: item.schema,
     ...(options.minItems ? { minItems: options.minItems } : {}),
+    ...(options.maxItems !== undefined ? { maxItems: options.maxItems } : {}),
   };
   return checker(schema, (v) => {
     if (!Array.isArray(v)) return fail('list_type', 'Input should be a valid list', v);
@@ -300,6 +334,10 @@ export function list(item: Checker, options: { minItems?: number } = {}): Checke
         v,
         { field_type: 'List', min_length: options.minItems, actual_length: v.length },
       );
+    }
+    // Checked before the items: a list of a million items costs one comparison, not a walk.
+    if (options.maxItems !== undefined && v.length > options.maxItems) {
+      return tooManyItems(v, options.maxItems);
     }
     const issues: Issue[] = [];
     const out: unknown[] = [];
@@ -312,9 +350,24 @@ export function list(item: Checker, options: { minItems?: number } = {}): Checke
   });
 }
 
-export function dict(valueChecker: Checker): Checker {
-  return checker({ type: 'object', additionalProperties: valueChecker.schema }, (v) => {
+export function dict(valueChecker: Checker, options: { maxEntries?: number } = {}): Checker {
+  const { maxEntries } = options;
+  const schema = {
+    type: 'object',
+    additionalProperties: valueChecker.schema,
+    ...(maxEntries !== undefined ? { maxProperties: maxEntries } : {}),
+  };
+  return checker(schema, (v) => {
     if (!isPlainObject(v)) return fail('dict_type', 'Input should be a valid dictionary', v);
+    const count = Object.keys(v).length;
+    if (maxEntries !== undefined && count > maxEntries) {
+      return fail(
+        'too_long',
+        `Dictionary should have at most ${maxEntries} entries, not ${count}`,
+        '[too large to echo]',
+        { field_type: 'Dictionary', max_length: maxEntries, actual_length: count },
+      );
+    }
     const issues: Issue[] = [];
     const out: Record<string, unknown> = {};
     for (const [key, element] of Object.entries(v)) {
