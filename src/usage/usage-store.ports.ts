@@ -34,6 +34,11 @@ export interface UsageEventWriter {
   ): Promise<BatchWriteResult>;
   /** Store upkeep the writer runs periodically (DuckDB: re-clustering the narrow rollups). */
   maintain(): Promise<void>;
+  /**
+   * Brings the rollups built after the writes up to date (DuckDB: the quarter-hour ones;
+   * readers never depend on it for exactness). Returns the events it added.
+   */
+  rollUp(): Promise<number>;
 }
 
 /** One (day, group) of the export; credits as exact decimal text. */

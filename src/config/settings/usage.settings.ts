@@ -91,6 +91,11 @@ export const USAGE_SETTINGS = {
     { default: 60, min: 0, max: 7 * 24 * 60, unit: 'minutes', scale: 60_000 },
     'How often the narrow usage rollups are rewritten in org order; 0 turns it off.',
   ),
+  quarterHourRollupIntervalMs: int(
+    'USAGE_QUARTER_HOUR_ROLLUP_INTERVAL_SEC',
+    { default: 5, min: 0, max: 3600, unit: 'seconds', scale: 1000 },
+    'How often the events written since the last pass are added to the quarter-hour rollups (time-zone and two-dimension exports read the others from the events meanwhile); 0 leaves it to the clustering pass.',
+  ),
   exportCacheBytes: int(
     'USAGE_EXPORT_CACHE_MB',
     { default: 64, min: 0, max: 16_384, unit: 'MiB', scale: MiB },

@@ -7,6 +7,16 @@ import {
   DEFAULT_TIME_ZONE,
   offsetSegments,
 } from '../core/time-zone.js';
+import {
+  quarterHourMetadataRowsSql,
+  quarterHourRowsSql,
+  UNROLLED_EVENTS,
+} from '../core/quarter-hour-rollups.js';
+
+/** The yyyy-mm-dd UTC day of an epoch second. */
+function utcDay(epochSeconds: number): string {
+  return new Date(epochSeconds * 1000).toISOString().slice(0, 10);
+}
 
 /*
  * The DuckDB export statements. UTC exports read the daily rollups; exports in another time
@@ -104,13 +114,25 @@ function localSources(query: UsageExportQuery, orgId: string, filter: Filter): S
   const offset = cases === '' ? last : `CASE ${cases} ELSE ${last} END`;
   const day = `CAST(DATE '1970-01-01' + CAST((CAST(quarter AS BIGINT) * ${BUCKET_SECONDS} + ${offset}) // 86400 AS INTEGER) AS DATE)`;
   // The integer org key is what lets DuckDB's zone maps skip other orgs' row groups.
-  const where = `org_key = md5_number_upper(${filter.placeholder(orgId)})
+  const org = filter.placeholder(orgId);
+  const where = `org_key = md5_number_upper(${org})
       AND quarter >= ${integer(from / BUCKET_SECONDS)} AND quarter < ${integer(to / BUCKET_SECONDS)}`;
+  // Events written since the last roll-up step are added from the events table (only the
+  // tail of it past the watermark, and the org's UTC days around the period), so the
+  // answer holds every acknowledged event.
+  const unrolled = `${UNROLLED_EVENTS} AND org_id = ${org}
+      AND day >= CAST(${filter.placeholder(utcDay(from))} AS DATE)
+      AND day <= CAST(${filter.placeholder(utcDay(to - 1))} AS DATE)`;
   const amounts = 'org_id, product, feature, api_key_id, file_type, credits, request_count';
+  const withUnrolled = (table: string, rows: string) =>
+    `(SELECT * FROM ${table} UNION ALL ${rows})`;
   return {
-    full: `(SELECT ${day} AS day, ${amounts} FROM usage_quarter_hour WHERE ${where})`,
+    full: `(SELECT ${day} AS day, ${amounts}
+        FROM ${withUnrolled('usage_quarter_hour', quarterHourRowsSql('usage_events', unrolled))}
+        WHERE ${where})`,
     fullMetadata: `(SELECT ${day} AS day, meta_key, meta_value, ${amounts}
-        FROM usage_quarter_hour_metadata WHERE ${where})`,
+        FROM ${withUnrolled('usage_quarter_hour_metadata', quarterHourMetadataRowsSql('usage_events', unrolled))}
+        WHERE ${where})`,
   };
 }
 

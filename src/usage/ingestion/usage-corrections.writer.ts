@@ -1,6 +1,10 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import { BUCKET_SECONDS } from '../core/time-zone.js';
 import { groupableEntries } from '../core/metadata-values.js';
+import {
+  quarterHourMetadataRowsSql,
+  quarterHourRowsSql,
+  ROLLED_BATCH_ID,
+} from '../core/quarter-hour-rollups.js';
 
 /** The connection-local tables a write with corrections creates. */
 export const CORRECTION_TEMP_TABLES = ['batch_retracted', 'batch_retracted_metadata'];
@@ -8,7 +12,8 @@ export const CORRECTION_TEMP_TABLES = ['batch_retracted', 'batch_retracted_metad
 /**
  * The stored events that a write's corrections replace (`batch_new` rows with `replaces`)
  * leave the events table, and every rollup loses exactly what they had added: negative
- * deltas on the keyed daily rollups, negative rows appended to the quarter-hour ones.
+ * deltas on the keyed daily rollups, negative rows appended to the quarter-hour ones for
+ * events the roll-up had already added (quarter-hour-rollups.ts).
  * Runs inside the write's transaction before its new rows are added, so a correction
  * moves the figures by the difference between its version and the one it replaces.
  * Returns whether anything was replaced.
@@ -21,8 +26,7 @@ export async function retractReplaced(
   await connection.run(
     `CREATE OR REPLACE TEMP TABLE batch_retracted AS
      SELECT u.org_id, u.day, u.event_key, u.event_time, u.product, u.feature, u.api_key_id,
-            u.file_type, u.credits, u.is_async, u.metadata_json,
-            CAST(floor(epoch(u.event_time) / ${BUCKET_SECONDS}) AS INTEGER) AS quarter
+            u.file_type, u.credits, u.is_async, u.metadata_json, u.batch_id
      FROM (SELECT * FROM usage_events WHERE ${dayFilter}) u
      SEMI JOIN (SELECT day, event_key FROM batch_new WHERE replaces) r
        ON r.day = u.day AND r.event_key = u.event_key`,
@@ -56,11 +60,15 @@ export async function retractReplaced(
        credits = usage_daily_dimension.credits + EXCLUDED.credits,
        request_count = usage_daily_dimension.request_count + EXCLUDED.request_count`,
   );
+  // Only events the quarter-hour rollups already hold are taken out of them: the others
+  // leave the events table before the roll-up reads them.
+  const rolledUp = `batch_id <= ${ROLLED_BATCH_ID}`;
   await connection.run(
-    `INSERT INTO usage_quarter_hour
-     SELECT md5_number_upper(org_id), org_id, quarter, product, feature, api_key_id, file_type,
-            -sum(credits), -count(*)
-     FROM batch_retracted GROUP BY ALL`,
+    `INSERT INTO usage_quarter_hour ${quarterHourRowsSql('batch_retracted', rolledUp, -1)}`,
+  );
+  await connection.run(
+    `INSERT INTO usage_quarter_hour_metadata
+     ${quarterHourMetadataRowsSql('batch_retracted', rolledUp, -1)}`,
   );
   await retractMetadata(connection);
   return true;
@@ -74,7 +82,7 @@ export async function retractReplaced(
 async function retractMetadata(connection: DuckDBConnection): Promise<void> {
   const rows = (
     await connection.runAndReadAll(
-      `SELECT org_id, CAST(day AS VARCHAR) AS day, quarter, product, feature, api_key_id,
+      `SELECT org_id, CAST(day AS VARCHAR) AS day, product, feature, api_key_id,
               file_type, CAST(credits AS VARCHAR) AS credits, metadata_json
        FROM batch_retracted WHERE is_async AND metadata_json IS NOT NULL`,
     )
@@ -86,7 +94,6 @@ async function retractMetadata(connection: DuckDBConnection): Promise<void> {
       entries.push([
         row.org_id as string,
         row.day as string,
-        Number(row.quarter),
         row.product as string,
         row.feature as string,
         row.api_key_id as string,
@@ -100,14 +107,14 @@ async function retractMetadata(connection: DuckDBConnection): Promise<void> {
   if (entries.length === 0) return;
   await connection.run(
     `CREATE OR REPLACE TEMP TABLE batch_retracted_metadata (
-       org_id VARCHAR, day DATE, quarter INTEGER, product VARCHAR, feature VARCHAR,
+       org_id VARCHAR, day DATE, product VARCHAR, feature VARCHAR,
        api_key_id VARCHAR, file_type VARCHAR, credits DECIMAL(18, 6), meta_key VARCHAR,
        meta_value VARCHAR)`,
   );
   for (const entry of entries) {
     await connection.run(
-      `INSERT INTO batch_retracted_metadata VALUES ($1, CAST($2 AS DATE), $3, $4, $5, $6, $7,
-         CAST($8 AS DECIMAL(18, 6)), $9, $10)`,
+      `INSERT INTO batch_retracted_metadata VALUES ($1, CAST($2 AS DATE), $3, $4, $5, $6,
+         CAST($7 AS DECIMAL(18, 6)), $8, $9)`,
       entry,
     );
   }
@@ -131,12 +138,6 @@ async function retractMetadata(connection: DuckDBConnection): Promise<void> {
      ON CONFLICT DO UPDATE SET
        credits = usage_daily_metadata_value.credits + EXCLUDED.credits,
        request_count = usage_daily_metadata_value.request_count + EXCLUDED.request_count`,
-  );
-  await connection.run(
-    `INSERT INTO usage_quarter_hour_metadata
-     SELECT md5_number_upper(b.org_id), b.org_id, b.meta_key, b.quarter, b.meta_value,
-            b.product, b.feature, b.api_key_id, b.file_type, -sum(b.credits), -count(*)
-     ${counted} GROUP BY ALL`,
   );
 }
 

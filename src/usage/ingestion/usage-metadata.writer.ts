@@ -125,15 +125,5 @@ export async function applyMetadata(
          credits = usage_daily_metadata_value.credits + EXCLUDED.credits,
          request_count = usage_daily_metadata_value.request_count + EXCLUDED.request_count`,
   );
-  await connection.run(
-    `INSERT INTO usage_quarter_hour_metadata
-       SELECT md5_number_upper(q.org_id), q.org_id, $1[m.key_c], q.quarter, $1[m.value_c],
-              q.product, q.feature, q.api_key_id, q.file_type, sum(q.credits), sum(q.request_count)
-       FROM ${METADATA_STAGING} m JOIN batch_quarter_meta q ON q.meta_c = m.combo
-       SEMI JOIN metadata_key_stats s
-         ON s.org_id = q.org_id AND s.meta_key = $1[m.key_c] AND s.rejected_at IS NULL
-       GROUP BY ALL`,
-    [dictionary],
-  );
   return newlyRejected;
 }

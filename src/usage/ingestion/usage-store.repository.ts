@@ -13,7 +13,7 @@ import {
   retractReplaced,
 } from './usage-corrections.writer.js';
 import type { BatchWriteResult, UsageEventWriter } from '../usage-store.ports.js';
-import { BUCKET_SECONDS } from '../core/time-zone.js';
+import { rollUpStep } from '../core/quarter-hour-rollups.js';
 
 export type { BatchWriteResult } from '../usage-store.ports.js';
 
@@ -32,7 +32,7 @@ const CLUSTERED_ROLLUPS: { table: string; order: string; primaryKey?: string; ke
     order: 'org_key, meta_key, day, meta_value',
     primaryKey: 'org_id, meta_key, day, meta_value',
   },
-  // Appended to by every write without a key: rows of one key are added together here.
+  // Appended to by every roll-up step without a key: rows of one key are added together here.
   {
     table: 'usage_quarter_hour',
     order: 'org_key, quarter',
@@ -51,7 +51,6 @@ const WRITE_TEMP_TABLES = [
   METADATA_STAGING,
   'batch_new',
   'batch_daily_meta',
-  'batch_quarter_meta',
   'batch_daily',
   'batch_metadata',
   'batch_keys',
@@ -61,8 +60,9 @@ const WRITE_TEMP_TABLES = [
 
 /**
  * Writes batches of normalized usage events: the events table (deduped on (source, id))
- * and the rollups, in one transaction, so the export never sees a half-written batch and
- * a redelivered batch changes nothing.
+ * and the daily rollups, in one transaction, so the export never sees a half-written batch
+ * and a redelivered batch changes nothing. The quarter-hour rollups follow after the write
+ * (rollUp; readers add the events not in them yet).
  */
 @Injectable()
 export class UsageStoreRepository implements UsageEventWriter {
@@ -108,8 +108,34 @@ export class UsageStoreRepository implements UsageEventWriter {
     });
   }
 
-  maintain(): Promise<void> {
-    return this.clusterNarrowRollups();
+  /** The periodic upkeep: the quarter-hour rollups caught up, then every rollup re-clustered. */
+  async maintain(): Promise<void> {
+    await this.rollUp();
+    await this.clusterNarrowRollups();
+  }
+
+  /**
+   * Adds the events written since the last pass to the quarter-hour rollups, one small
+   * transaction per step (about ROLLUP_STEP_EVENTS events), releasing the writer between
+   * steps so ingestion goes on meanwhile. Returns the events added.
+   */
+  async rollUp(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const added = await this.db.exclusive(async (connection) => {
+        await connection.run('BEGIN TRANSACTION');
+        try {
+          const events = await rollUpStep(connection);
+          await connection.run('COMMIT');
+          return events;
+        } catch (error) {
+          await connection.run('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+      });
+      if (added === 0) return total;
+      total += added;
+    }
   }
 
   /**
@@ -265,7 +291,6 @@ export class UsageStoreRepository implements UsageEventWriter {
          credits = usage_daily.credits + EXCLUDED.credits,
          request_count = usage_daily.request_count + EXCLUDED.request_count`,
     );
-    await this.appendQuarterHours(connection);
     await connection.run(
       `INSERT INTO usage_daily_dimension
        SELECT md5_number_upper(org_id), org_id, dimension, day, value, sum(credits), sum(request_count)
@@ -287,28 +312,6 @@ export class UsageStoreRepository implements UsageEventWriter {
       : [];
     if (corrected) await dropEmptiedRollupRows(connection);
     return { groups: counts, newlyRejectedKeys, orgs: [...orgs], changedDays };
-  }
-
-  /**
-   * The write's totals per quarter hour of event time (per metadata combination too, for
-   * applyMetadata), appended to the quarter-hour rollup the time-zone exports read.
-   */
-  private async appendQuarterHours(connection: DuckDBConnection): Promise<void> {
-    await connection.run(
-      `CREATE OR REPLACE TEMP TABLE batch_quarter_meta AS
-       SELECT org_id, CAST(floor(epoch(event_time) / ${BUCKET_SECONDS}) AS INTEGER) AS quarter,
-              product, feature, api_key_id, file_type, meta_c,
-              sum(credits) AS credits, count(*) AS request_count
-       FROM batch_new
-       GROUP BY ALL`,
-    );
-    await connection.run(
-      `INSERT INTO usage_quarter_hour
-       SELECT md5_number_upper(org_id), org_id, quarter, product, feature, api_key_id, file_type,
-              sum(credits), sum(request_count)
-       FROM batch_quarter_meta
-       GROUP BY ALL`,
-    );
   }
 }
 

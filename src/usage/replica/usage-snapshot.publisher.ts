@@ -9,13 +9,14 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
 import { SnapshotFiles } from '../../database/snapshot-files.js';
+import { currentQuarterHourSql } from '../core/quarter-hour-rollups.js';
 
 /**
  * What an export replica reads, with the order that keeps one org's rows together (zone
  * maps). Not the events: a snapshot is the rollups (bounded by days x dimension values)
  * and the account tables, so it costs a fraction of the store to copy.
  */
-export const SNAPSHOT_TABLES: { table: string; order?: string }[] = [
+export const SNAPSHOT_TABLES: { table: string; order?: string; rows?: string }[] = [
   { table: 'schema_migrations' },
   { table: 'organizations' },
   { table: 'users' },
@@ -29,8 +30,20 @@ export const SNAPSHOT_TABLES: { table: string; order?: string }[] = [
   { table: 'usage_daily_metadata', order: 'org_id, meta_key, day' },
   { table: 'usage_daily_dimension', order: 'org_key, dimension, day, value' },
   { table: 'usage_daily_metadata_value', order: 'org_key, meta_key, day, meta_value' },
-  { table: 'usage_quarter_hour', order: 'org_key, quarter' },
-  { table: 'usage_quarter_hour_metadata', order: 'org_key, meta_key, quarter' },
+  // With the events past the roll-up's watermark added, and the events table empty: the
+  // export statements read both, and a replica has them all in the rollups.
+  {
+    table: 'usage_quarter_hour',
+    order: 'org_key, quarter',
+    rows: currentQuarterHourSql('usage_quarter_hour'),
+  },
+  {
+    table: 'usage_quarter_hour_metadata',
+    order: 'org_key, meta_key, quarter',
+    rows: currentQuarterHourSql('usage_quarter_hour_metadata'),
+  },
+  { table: 'usage_quarter_hour_watermark' },
+  { table: 'usage_events', rows: 'SELECT * FROM main.usage_events WHERE false' },
 ];
 
 /** File name prefix of the usage snapshots (replicas follow files named so). */
@@ -88,9 +101,9 @@ export class UsageSnapshotPublisher implements OnApplicationBootstrap, OnApplica
       await connection.run(`ATTACH '${target}' AS usage_snapshot`);
       try {
         await connection.run('BEGIN TRANSACTION');
-        for (const { table, order } of SNAPSHOT_TABLES) {
+        for (const { table, order, rows } of SNAPSHOT_TABLES) {
           await connection.run(
-            `CREATE TABLE usage_snapshot.${table} AS SELECT * FROM main.${table}${order ? ` ORDER BY ${order}` : ''}`,
+            `CREATE TABLE usage_snapshot.${table} AS SELECT * FROM (${rows ?? `SELECT * FROM main.${table}`})${order ? ` ORDER BY ${order}` : ''}`,
           );
         }
         await connection.run('COMMIT');

@@ -1,0 +1,137 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { BUCKET_SECONDS } from './time-zone.js';
+import { METADATA_KEY_MAX_LENGTH, METADATA_VALUE_MAX_CODE_POINTS } from './metadata-values.js';
+
+/*
+ * The quarter-hour rollups (usage_quarter_hour, usage_quarter_hour_metadata) are built from
+ * the events table after the ingest write: a maintenance pass adds the events of the batches
+ * written since its last run and moves the watermark (`usage_quarter_hour_watermark`) past
+ * them; readers add the events beyond the watermark themselves
+ * (docs/decisions/0290-quarter-hour-rollups-built-after-the-write.md).
+ */
+
+/** The last batch id whose events are in the quarter-hour rollups, as a scalar subquery. */
+export const ROLLED_BATCH_ID = '(SELECT max(rolled_batch_id) FROM usage_quarter_hour_watermark)';
+
+/** Events the maintenance pass adds per transaction (at least one whole batch each time). */
+export const ROLLUP_STEP_EVENTS = 100_000;
+
+/** The quarter-hour bucket of an event row. */
+const QUARTER_OF_EVENT = `CAST(floor(epoch(event_time) / ${BUCKET_SECONDS}) AS INTEGER)`;
+
+/**
+ * Quarter-hour rollup rows (the table's columns, in order) of the event rows of `source`
+ * matching `where`; `sign` -1 gives the rows that take them out again.
+ */
+export function quarterHourRowsSql(source: string, where: string, sign: 1 | -1 = 1): string {
+  return `SELECT md5_number_upper(org_id) AS org_key, org_id, ${QUARTER_OF_EVENT} AS quarter,
+                 product, feature, api_key_id, file_type,
+                 CAST(${sign} * sum(credits) AS DECIMAL(38, 6)) AS credits,
+                 CAST(${sign} * count(*) AS BIGINT) AS request_count
+          FROM ${source} WHERE ${where}
+          GROUP BY ALL`;
+}
+
+/**
+ * The groupable metadata entries of the event rows of `source` matching `where`, one row per
+ * (event, key), by the normalizer's rule (metadata-values.ts): async events only; keys of 1
+ * to 256 UTF-16 units; strings truncated to 256 code points; booleans and numbers as their
+ * JSON text. `metadata_json` is the normalizer's JSON.stringify of the object, so a number's
+ * token is already its JSON text; DuckDB writes it back the same but for a positive
+ * exponent's sign (`1e21` for `1e+21`), restored here. Keys turned identifier-like are left
+ * out, as in the daily rollups.
+ */
+function metadataEntriesSql(source: string, where: string): string {
+  const utf16Length = `(length(entry.key) + length(regexp_replace(entry.key, '[^\\x{10000}-\\x{10FFFF}]', '', 'g')))`;
+  return `SELECT e.* FROM (
+      SELECT org_id, quarter, product, feature, api_key_id, file_type, credits,
+             entry.key AS meta_key,
+             CASE json_type(entry.value)
+               WHEN 'VARCHAR' THEN left(json_extract_string(entry.value, '$'), ${METADATA_VALUE_MAX_CODE_POINTS})
+               WHEN 'BOOLEAN' THEN CAST(entry.value AS VARCHAR)
+               WHEN 'DOUBLE' THEN regexp_replace(CAST(entry.value AS VARCHAR), 'e([0-9])', 'e+\\1')
+               WHEN 'BIGINT' THEN CAST(entry.value AS VARCHAR)
+               WHEN 'UBIGINT' THEN CAST(entry.value AS VARCHAR)
+             END AS meta_value
+      FROM (
+        SELECT org_id, ${QUARTER_OF_EVENT} AS quarter, product, feature, api_key_id, file_type,
+               credits,
+               unnest(map_entries(CAST(CAST(metadata_json AS JSON) AS MAP(VARCHAR, JSON)))) AS entry
+        FROM ${source}
+        WHERE (${where}) AND is_async AND metadata_json IS NOT NULL
+          AND json_type(CAST(metadata_json AS JSON)) = 'OBJECT'
+      )
+      WHERE ${utf16Length} BETWEEN 1 AND ${METADATA_KEY_MAX_LENGTH}
+    ) e
+    SEMI JOIN metadata_key_stats s
+      ON s.org_id = e.org_id AND s.meta_key = e.meta_key AND s.rejected_at IS NULL
+    WHERE e.meta_value IS NOT NULL`;
+}
+
+/** The same as quarterHourRowsSql per carried metadata key and value. */
+export function quarterHourMetadataRowsSql(
+  source: string,
+  where: string,
+  sign: 1 | -1 = 1,
+): string {
+  return `SELECT md5_number_upper(org_id) AS org_key, org_id, meta_key, quarter, meta_value,
+                 product, feature, api_key_id, file_type,
+                 CAST(${sign} * sum(credits) AS DECIMAL(38, 6)) AS credits,
+                 CAST(${sign} * count(*) AS BIGINT) AS request_count
+          FROM (${metadataEntriesSql(source, where)})
+          GROUP BY ALL`;
+}
+
+/** The events not yet in the quarter-hour rollups (zone maps on batch_id skip the others). */
+export const UNROLLED_EVENTS = `batch_id > ${ROLLED_BATCH_ID}`;
+
+/**
+ * Each quarter-hour table with the events beyond the watermark added: what it holds once the
+ * maintenance pass has caught up (export snapshots copy this, so a replica needs no events).
+ */
+export function currentQuarterHourSql(
+  table: 'usage_quarter_hour' | 'usage_quarter_hour_metadata',
+): string {
+  const unrolled =
+    table === 'usage_quarter_hour'
+      ? quarterHourRowsSql('usage_events', UNROLLED_EVENTS)
+      : quarterHourMetadataRowsSql('usage_events', UNROLLED_EVENTS);
+  return `SELECT * FROM ${table} UNION ALL ${unrolled}`;
+}
+
+/**
+ * Adds one step of unrolled events to the quarter-hour rollups inside the caller's
+ * transaction: the batches after the watermark, whole, up to about ROLLUP_STEP_EVENTS events
+ * (at least one batch), then moves the watermark past them. Returns the events added
+ * (0: the rollups were up to date).
+ */
+export async function rollUpStep(connection: DuckDBConnection): Promise<number> {
+  const [step] = (
+    await connection.runAndReadAll(
+      `SELECT max(batch_id) AS last, CAST(sum(n) AS BIGINT) AS events FROM (
+         SELECT batch_id, n,
+                sum(n) OVER (ORDER BY batch_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before
+         FROM (SELECT batch_id, count(*) AS n FROM usage_events WHERE ${UNROLLED_EVENTS} GROUP BY batch_id)
+       )
+       WHERE before IS NULL OR before < $1`,
+      [ROLLUP_STEP_EVENTS],
+    )
+  ).getRowObjectsJS() as { last: bigint | null; events: bigint | null }[];
+  if (step.last === null) return 0;
+  const where = `${UNROLLED_EVENTS} AND batch_id <= CAST($1 AS BIGINT)`;
+  const last = String(step.last);
+  await connection.run(
+    `INSERT INTO usage_quarter_hour ${quarterHourRowsSql('usage_events', where)} ORDER BY org_key, quarter`,
+    [last],
+  );
+  await connection.run(
+    `INSERT INTO usage_quarter_hour_metadata ${quarterHourMetadataRowsSql('usage_events', where)}
+     ORDER BY org_key, meta_key, quarter`,
+    [last],
+  );
+  await connection.run(
+    'UPDATE usage_quarter_hour_watermark SET rolled_batch_id = CAST($1 AS BIGINT)',
+    [last],
+  );
+  return Number(step.events);
+}

@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { AppConfig } from '../../../src/config/app-config.js';
+import { APP_CONFIG } from '../../../src/config/config.module.js';
+import { DuckDbService } from '../../../src/database/duckdb.service.js';
+import { normalizeToColumns } from '../../../src/usage/ingestion/usage-event-columns.js';
+import { UsageStoreRepository } from '../../../src/usage/ingestion/usage-store.repository.js';
+import { MetadataKeyService } from '../../../src/usage/metadata/metadata-key.service.js';
+import type { UsageCloudEvent } from '../../../src/usage/usage-event.js';
+import { USAGE_EVENT_WRITER, type UsageEventWriter } from '../../../src/usage/usage-store.ports.js';
+import { UsageWatermarks } from '../../../src/usage/usage-watermarks.js';
+import { seedAccount, SeededAccount } from '../../support/accounts.js';
+import { startTestApp, TestApp } from '../../support/test-app.js';
+import { usageEvent } from '../../support/usage-events.js';
+import { seeded } from '../../support/usage-event-mix.js';
+import {
+  parseExportBody,
+  ReferenceQuery,
+  referenceExport,
+  type ReferenceEvent,
+} from '../../support/usage-reference.js';
+
+/*
+ * The quarter-hour rollups are built after the ingest write, by a roll-up pass (DuckDB store).
+ * Exports in a time zone or by two dimensions stay exact at every stage: before the pass
+ * (events past its watermark read from the events table), after it, with corrections of
+ * rolled-up and of not yet rolled-up events, and after the clustering pass; and a write
+ * itself leaves the quarter-hour tables alone.
+ */
+
+const HOUR = 3_600_000;
+const PRODUCTS = ['classify', 'parse', 'extract'] as const;
+/** Metadata values of every groupable kind, the numbers' JSON text included. */
+const NUMBERS = [1e21, 1.5, 7, -3, 1e-7, 123456789012345680000, 2.5e25];
+const LONG_TEXT = `${'é'.repeat(300)}`;
+const EMOJI_TEXT = '👍🏽'.repeat(200);
+const KEYS = ['team', 'n', 'flag', 'label'];
+
+let t: TestApp;
+let acme: SeededAccount;
+let other: SeededAccount;
+const sent: ReferenceEvent[] = [];
+
+function eventsOf(orgId: string, count: number, seed: number, start: string): UsageCloudEvent[] {
+  const random = seeded(seed);
+  return Array.from({ length: count }, (_, i) => {
+    const time = new Date(Date.parse(start) + Math.floor(random() * 72 * HOUR)).toISOString();
+    const metadata =
+      i % 5 === 4
+        ? undefined
+        : {
+            team: ['risk', 'ops'][i % 2],
+            n: NUMBERS[i % NUMBERS.length],
+            flag: i % 3 === 0,
+            label: [LONG_TEXT, EMOJI_TEXT, 'plain'][i % 3],
+            nested: { skipped: true },
+          };
+    return usageEvent(
+      {
+        orgId,
+        product: PRODUCTS[i % 3],
+        feature: `f${i % 2}`,
+        apiKeyId: `pk_${i % 4}`,
+        fileType: i % 3 === 0 ? 'png' : 'pdf',
+        credits: `${(i % 7) + 1}.${String(seed * 7 + i).padStart(3, '0')}`,
+        async: i % 4 !== 3,
+        ...(metadata ? { metadata } : {}),
+      },
+      { time },
+    );
+  });
+}
+
+/** Through the store's writer, with a replay policy (the events lie in 2026's DST changes). */
+async function write(events: UsageCloudEvent[]): Promise<void> {
+  const config = t.app.get<AppConfig>(APP_CONFIG);
+  const { columns, rejected } = normalizeToColumns(events, new Date(), {
+    maxAgeMs: Number.MAX_SAFE_INTEGER,
+    maxFutureSkewMs: Number.MAX_SAFE_INTEGER,
+    lateWindowMs: Number.MAX_SAFE_INTEGER,
+  });
+  expect(rejected).toEqual([]);
+  const written = await t.app
+    .get<UsageEventWriter>(USAGE_EVENT_WRITER)
+    .writeBatch([columns], config.usage.cardinality);
+  t.app.get(UsageWatermarks).advance(written.orgs);
+  sent.push(...(events as unknown as ReferenceEvent[]));
+}
+
+/** A corrected copy: same identity, the next version, other credits and product. */
+function corrected(event: UsageCloudEvent, version: number): UsageCloudEvent {
+  return {
+    ...event,
+    data: {
+      ...event.data,
+      version,
+      credits: `${version}.5`,
+      product: 'split',
+      ...(event.data.async ? { metadata: { team: 'moved', n: 42 } } : {}),
+    },
+  };
+}
+
+async function exportRows(org: SeededAccount, query: ReferenceQuery) {
+  const search = new URLSearchParams({ startDate: query.startDate, endDate: query.endDate });
+  search.append('groupBy', query.groupBy);
+  if (query.secondGroupBy) search.append('groupBy', query.secondGroupBy);
+  if (query.timeZone) search.set('timeZone', query.timeZone);
+  if (query.metadataKey) search.set('metadataKey', query.metadataKey);
+  const res = await fetch(`${t.baseUrl}/api/v1/usage/export?${search}`, {
+    headers: { authorization: `Bearer ${org.accountKey}` },
+  });
+  const text = await res.text();
+  expect({ status: res.status, text: res.status === 200 ? '' : text }).toEqual({
+    status: 200,
+    text: '',
+  });
+  return parseExportBody(text).rows;
+}
+
+/** Every time-zone and two-dimension question of both orgs, each against the reference. */
+async function expectExact(): Promise<void> {
+  const questions: Omit<ReferenceQuery, 'orgId'>[] = [];
+  for (const timeZone of ['America/New_York', 'Asia/Kolkata', 'UTC']) {
+    for (const groupBy of ['product', 'api_key'] as const) {
+      questions.push({ startDate: '2026-03-01', endDate: '2026-03-20', groupBy, timeZone });
+    }
+    for (const metadataKey of KEYS) {
+      questions.push({
+        startDate: '2026-03-01',
+        endDate: '2026-03-20',
+        groupBy: 'metadata',
+        metadataKey,
+        timeZone,
+      });
+    }
+  }
+  questions.push(
+    {
+      startDate: '2026-03-01',
+      endDate: '2026-03-20',
+      groupBy: 'product',
+      secondGroupBy: 'file_type',
+    },
+    {
+      startDate: '2026-03-01',
+      endDate: '2026-03-20',
+      groupBy: 'metadata',
+      secondGroupBy: 'product',
+      metadataKey: 'n',
+    },
+    {
+      startDate: '2026-03-01',
+      endDate: '2026-03-20',
+      groupBy: 'feature',
+      secondGroupBy: 'metadata',
+      metadataKey: 'label',
+      timeZone: 'Europe/Berlin',
+    },
+  );
+  for (const org of [acme, other]) {
+    for (const question of questions) {
+      const query = { ...question, orgId: org.orgId };
+      const rows = await exportRows(org, query);
+      expect({ query, rows }).toEqual({ query, rows: referenceExport(sent, query) });
+    }
+  }
+}
+
+async function quarterHourRows(): Promise<number> {
+  const [row] = await t.app.get(DuckDbService).all<{ n: bigint }>(
+    `SELECT (SELECT count(*) FROM usage_quarter_hour)
+            + (SELECT count(*) FROM usage_quarter_hour_metadata) AS n`,
+  );
+  return Number(row.n);
+}
+
+beforeAll(async () => {
+  // No timers: the spec runs each pass itself.
+  t = await startTestApp({
+    USAGE_QUARTER_HOUR_ROLLUP_INTERVAL_SEC: '0',
+    USAGE_ROLLUP_CLUSTER_INTERVAL_MIN: '0',
+  });
+  acme = await seedAccount(t.app, 'Acme');
+  other = await seedAccount(t.app, 'Other');
+  for (const org of [acme, other]) {
+    for (const key of KEYS) await t.app.get(MetadataKeyService).enable(org.orgId, key);
+  }
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('quarter-hour rollups built after the write', () => {
+  const first: UsageCloudEvent[] = [];
+
+  it('leaves the quarter-hour tables to the roll-up and answers exactly before it ran', async () => {
+    first.push(
+      ...eventsOf(acme.orgId, 90, 1, '2026-03-06T12:00:00Z'),
+      ...eventsOf(other.orgId, 40, 2, '2026-03-07T00:00:00Z'),
+    );
+    const before = await quarterHourRows();
+    await write(first.slice(0, 70));
+    await write(first.slice(70));
+    expect(await quarterHourRows()).toBe(before);
+    await expectExact();
+  });
+
+  it('answers the same once rolled up, in steps, with nothing left to add', async () => {
+    const writer = t.app.get(UsageStoreRepository);
+    expect(await writer.rollUp()).toBe(first.length);
+    expect(await quarterHourRows()).toBeGreaterThan(0);
+    expect(await writer.rollUp()).toBe(0);
+    await expectExact();
+  });
+
+  it('keeps corrections of rolled-up and of not yet rolled-up events exact', async () => {
+    const writer = t.app.get(UsageStoreRepository);
+    const later = eventsOf(acme.orgId, 30, 3, '2026-03-08T00:00:00Z');
+    await write(later);
+    // A rolled-up event corrected twice, a not yet rolled-up one once, in one later write.
+    await write([
+      corrected(first[0], 2),
+      corrected(first[1], 2),
+      corrected(later[0], 2),
+      corrected(later[5], 2),
+    ]);
+    await write([corrected(first[0], 3), corrected(later[1], 4)]);
+    await expectExact();
+    expect(await writer.rollUp()).toBeGreaterThan(0);
+    await expectExact();
+    // Corrected again after the roll-up, then re-clustered: still exact.
+    await write([corrected(later[0], 5), corrected(first[2], 2)]);
+    await expectExact();
+    await writer.maintain();
+    await expectExact();
+  });
+});
