@@ -82,8 +82,18 @@ export function quarterHourMetadataRowsSql(
           GROUP BY ALL`;
 }
 
-/** The events not yet in the quarter-hour rollups (zone maps on batch_id skip the others). */
-export const UNROLLED_EVENTS = `batch_id > ${ROLLED_BATCH_ID}`;
+/** Reads the watermark (the last batch id the quarter-hour rollups hold). */
+export const READ_ROLLED_BATCH_ID = `SELECT CAST(${ROLLED_BATCH_ID} AS VARCHAR) AS rolled`;
+
+/**
+ * The events not yet in the quarter-hour rollups. `floor`, a watermark read before (never
+ * above the current one), is a constant the scan's zone maps can use: batch ids grow with
+ * the table, so only its tail is read. The subquery keeps the condition exact even if the
+ * watermark moved since.
+ */
+export function unrolledEvents(floor: string | bigint): string {
+  return `batch_id > ${ROLLED_BATCH_ID} AND batch_id > CAST(${BigInt(floor)} AS BIGINT)`;
+}
 
 /**
  * Each quarter-hour table with the events beyond the watermark added: what it holds once the
@@ -91,11 +101,12 @@ export const UNROLLED_EVENTS = `batch_id > ${ROLLED_BATCH_ID}`;
  */
 export function currentQuarterHourSql(
   table: 'usage_quarter_hour' | 'usage_quarter_hour_metadata',
+  floor: string | bigint,
 ): string {
   const unrolled =
     table === 'usage_quarter_hour'
-      ? quarterHourRowsSql('usage_events', UNROLLED_EVENTS)
-      : quarterHourMetadataRowsSql('usage_events', UNROLLED_EVENTS);
+      ? quarterHourRowsSql('usage_events', unrolledEvents(floor))
+      : quarterHourMetadataRowsSql('usage_events', unrolledEvents(floor));
   return `SELECT * FROM ${table} UNION ALL ${unrolled}`;
 }
 
@@ -106,19 +117,23 @@ export function currentQuarterHourSql(
  * (0: the rollups were up to date).
  */
 export async function rollUpStep(connection: DuckDBConnection): Promise<number> {
+  const [{ rolled }] = (await connection.runAndReadAll(READ_ROLLED_BATCH_ID)).getRowObjectsJS() as {
+    rolled: string;
+  }[];
+  const unrolled = unrolledEvents(rolled);
   const [step] = (
     await connection.runAndReadAll(
       `SELECT max(batch_id) AS last, CAST(sum(n) AS BIGINT) AS events FROM (
          SELECT batch_id, n,
                 sum(n) OVER (ORDER BY batch_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before
-         FROM (SELECT batch_id, count(*) AS n FROM usage_events WHERE ${UNROLLED_EVENTS} GROUP BY batch_id)
+         FROM (SELECT batch_id, count(*) AS n FROM usage_events WHERE ${unrolled} GROUP BY batch_id)
        )
        WHERE before IS NULL OR before < $1`,
       [ROLLUP_STEP_EVENTS],
     )
   ).getRowObjectsJS() as { last: bigint | null; events: bigint | null }[];
   if (step.last === null) return 0;
-  const where = `${UNROLLED_EVENTS} AND batch_id <= CAST($1 AS BIGINT)`;
+  const where = `${unrolled} AND batch_id <= CAST($1 AS BIGINT)`;
   const last = String(step.last);
   await connection.run(
     `INSERT INTO usage_quarter_hour ${quarterHourRowsSql('usage_events', where)} ORDER BY org_key, quarter`,

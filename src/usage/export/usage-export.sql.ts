@@ -10,7 +10,7 @@ import {
 import {
   quarterHourMetadataRowsSql,
   quarterHourRowsSql,
-  UNROLLED_EVENTS,
+  unrolledEvents,
 } from '../core/quarter-hour-rollups.js';
 
 /** The yyyy-mm-dd UTC day of an epoch second. */
@@ -103,7 +103,12 @@ const DAILY_SOURCES: Sources = { full: 'usage_daily', fullMetadata: 'usage_daily
  * date of each bucket: the bucket's start plus the zone's offset in force then (offsets
  * change only on bucket boundaries, so a bucket lies within one local day).
  */
-function localSources(query: UsageExportQuery, orgId: string, filter: Filter): Sources {
+function localSources(
+  query: UsageExportQuery,
+  orgId: string,
+  filter: Filter,
+  rolledBatchId: string,
+): Sources {
   const { transitions, offsets } = offsetSegments(query.timeZone, query.startDate, query.endDate);
   const { from, to } = bucketWindow(query.startDate, query.endDate);
   const integer = (value: number) => `CAST(${filter.placeholder(value)} AS INTEGER)`;
@@ -120,7 +125,7 @@ function localSources(query: UsageExportQuery, orgId: string, filter: Filter): S
   // Events written since the last roll-up step are added from the events table (only the
   // tail of it past the watermark, and the org's UTC days around the period), so the
   // answer holds every acknowledged event.
-  const unrolled = `${UNROLLED_EVENTS} AND org_id = ${org}
+  const unrolled = `${unrolledEvents(rolledBatchId)} AND org_id = ${org}
       AND day >= CAST(${filter.placeholder(utcDay(from))} AS DATE)
       AND day <= CAST(${filter.placeholder(utcDay(to - 1))} AS DATE)`;
   const amounts = 'org_id, product, feature, api_key_id, file_type, credits, request_count';
@@ -223,10 +228,19 @@ function buildNarrowExportSql(
   return { sql: withUnknown(carried, total, aliases, 0), params: filter.params };
 }
 
-/** The export's rows (date, grp[, grp2], credits, request_count), unordered. */
+/** Whether the export reads the quarter-hour rollups (then it needs their watermark). */
+export function readsQuarterHours(query: UsageExportQuery): boolean {
+  return query.timeZone !== DEFAULT_TIME_ZONE || query.secondGroupBy !== null;
+}
+
+/**
+ * The export's rows (date, grp[, grp2], credits, request_count), unordered.
+ * `rolledBatchId`: the quarter-hour rollups' watermark read before (readsQuarterHours).
+ */
 export function buildExportSql(
   query: UsageExportQuery,
   orgId: string,
+  rolledBatchId = '0',
 ): { sql: string; params: DuckDBValue[]; aliases: readonly string[] } {
   const dimensions = dimensionsOf(query);
   const aliases = GROUP_ALIASES.slice(0, dimensions.length);
@@ -238,10 +252,9 @@ export function buildExportSql(
   // latter also in UTC: 3-7 ms instead of 100-170 ms for the benchmark's typical org's year,
   // about even for its largest (docs/benchmarks.md, "Usage export in time zones and by two
   // dimensions").
-  const sources =
-    query.timeZone === DEFAULT_TIME_ZONE && query.secondGroupBy === null
-      ? DAILY_SOURCES
-      : localSources(query, orgId, filter);
+  const sources = readsQuarterHours(query)
+    ? localSources(query, orgId, filter, rolledBatchId)
+    : DAILY_SOURCES;
   const groups = dimensions.map((d, i) => `${GROUP_COLUMNS[d]} AS ${aliases[i]}`).join(', ');
   const rows = (source: string, where: string) =>
     `${finalSelect(aliases)} FROM (

@@ -9,14 +9,19 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
 import { SnapshotFiles } from '../../database/snapshot-files.js';
-import { currentQuarterHourSql } from '../core/quarter-hour-rollups.js';
+import { currentQuarterHourSql, READ_ROLLED_BATCH_ID } from '../core/quarter-hour-rollups.js';
 
 /**
  * What an export replica reads, with the order that keeps one org's rows together (zone
  * maps). Not the events: a snapshot is the rollups (bounded by days x dimension values)
  * and the account tables, so it costs a fraction of the store to copy.
  */
-export const SNAPSHOT_TABLES: { table: string; order?: string; rows?: string }[] = [
+export const SNAPSHOT_TABLES: {
+  table: string;
+  order?: string;
+  /** The rows copied, given the quarter-hour rollups' watermark read in the same cut. */
+  rows?: (rolledBatchId: string) => string;
+}[] = [
   { table: 'schema_migrations' },
   { table: 'organizations' },
   { table: 'users' },
@@ -35,15 +40,15 @@ export const SNAPSHOT_TABLES: { table: string; order?: string; rows?: string }[]
   {
     table: 'usage_quarter_hour',
     order: 'org_key, quarter',
-    rows: currentQuarterHourSql('usage_quarter_hour'),
+    rows: (rolled) => currentQuarterHourSql('usage_quarter_hour', rolled),
   },
   {
     table: 'usage_quarter_hour_metadata',
     order: 'org_key, meta_key, quarter',
-    rows: currentQuarterHourSql('usage_quarter_hour_metadata'),
+    rows: (rolled) => currentQuarterHourSql('usage_quarter_hour_metadata', rolled),
   },
   { table: 'usage_quarter_hour_watermark' },
-  { table: 'usage_events', rows: 'SELECT * FROM main.usage_events WHERE false' },
+  { table: 'usage_events', rows: () => 'SELECT * FROM main.usage_events WHERE false' },
 ];
 
 /** File name prefix of the usage snapshots (replicas follow files named so). */
@@ -101,9 +106,13 @@ export class UsageSnapshotPublisher implements OnApplicationBootstrap, OnApplica
       await connection.run(`ATTACH '${target}' AS usage_snapshot`);
       try {
         await connection.run('BEGIN TRANSACTION');
+        const [{ rolled }] = (
+          await connection.runAndReadAll(READ_ROLLED_BATCH_ID)
+        ).getRowObjectsJS() as { rolled: string }[];
         for (const { table, order, rows } of SNAPSHOT_TABLES) {
+          const source = rows ? rows(rolled) : `SELECT * FROM main.${table}`;
           await connection.run(
-            `CREATE TABLE usage_snapshot.${table} AS SELECT * FROM (${rows ?? `SELECT * FROM main.${table}`})${order ? ` ORDER BY ${order}` : ''}`,
+            `CREATE TABLE usage_snapshot.${table} AS SELECT * FROM (${source})${order ? ` ORDER BY ${order}` : ''}`,
           );
         }
         await connection.run('COMMIT');
