@@ -86,6 +86,14 @@ module.exports = {
       },
     },
     {
+      name: 'operations-reads-queue-status-only',
+      comment:
+        'operations reads the queues through src/processing/queue/queue-status.ts only (its module file, the composition root, also wires ProcessingModule and the Redis results consumer)',
+      severity: 'error',
+      from: { path: room('operations'), pathNot: '^src/operations/operations\\.module\\.ts$' },
+      to: { path: room('processing'), pathNot: '^src/processing/queue/queue-status\\.ts$' },
+    },
+    {
       name: 'documents-without-nest',
       comment: 'the engines are plain functions run by executors: no Nest, no HTTP, no queue',
       severity: 'error',

@@ -8,7 +8,7 @@ import { LegacyWatchdogService } from './watchdog/legacy-watchdog.service.js';
 /**
  * The operations plane in the HTTP process: queue metrics, drain status, rollout report,
  * the new queue's results consumer, the legacy-disable guard and the database-queue
- * workers' watchdog. Routing and the admission cap live in processing's QueueOperationsModule,
+ * workers' watchdog. It reads the queues through QueueStatus; routing lives in RedisQueueModule,
  * which ProcessingModule re-exports.
  */
 @Module({

@@ -33,9 +33,9 @@ import { JobsRepository } from './jobs/jobs.repository.js';
 import { JobsService } from './jobs/jobs.service.js';
 import { UsageOutboxRelay } from './outbox/usage-outbox.relay.js';
 import { UsageOutboxRepository } from './outbox/usage-outbox.repository.js';
-import { DatabaseQueue } from './queue/database-queue.js';
+import { DatabaseQueue } from './queue/db/database-queue.js';
 import { QUEUE } from './queue/queue-port.js';
-import { QueueWorkers } from './queue/queue-workers.service.js';
+import { LegacyWorkers } from './queue/db/legacy-workers.service.js';
 import { RolloutRoutingStrategy } from './queue/rollout-routing.strategy.js';
 import { installJsonBodyParser } from './requests/json-body.parser.js';
 import { presignedPutPlugin } from './upload/presigned-put.plugin.js';
@@ -61,7 +61,8 @@ import { PipelinesRepository } from './pipelines/pipelines.repository.js';
 import { PipelinesService } from './pipelines/pipelines.service.js';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { UsageModule } from '../usage/usage.module.js';
-import { QueueOperationsModule } from './queue/redis/redis-queue.module.js';
+import { RedisQueueModule } from './queue/redis/redis-queue.module.js';
+import { QueueStatus } from './queue/queue-status.js';
 import { VersionsModule } from './versions/versions.module.js';
 
 const PROCESSING_ROUTES =
@@ -72,7 +73,7 @@ const PROCESSING_ROUTES =
  * workers, uploads and input fetching, webhooks and the usage outbox.
  */
 @Module({
-  imports: [AccountsModule, UsageModule, QueueOperationsModule, VersionsModule],
+  imports: [AccountsModule, UsageModule, RedisQueueModule, VersionsModule],
   controllers: [
     ClassifyController,
     JobsController,
@@ -92,7 +93,8 @@ const PROCESSING_ROUTES =
     JobReconciler,
     // The pipeline behind the job layer: one line to swap (e.g. for a remote classifier).
     { provide: CLASSIFICATION_RUNNER, useClass: PooledClassificationRunner },
-    QueueWorkers,
+    LegacyWorkers,
+    QueueStatus,
     JobEvents,
     RunningJobs,
     JobsRepository,
@@ -133,10 +135,11 @@ const PROCESSING_ROUTES =
     ProcessingMetrics,
   ],
   exports: [
-    QueueOperationsModule,
+    RedisQueueModule,
+    QueueStatus,
     VersionsModule,
     QUEUE,
-    QueueWorkers,
+    LegacyWorkers,
     JobsService,
     ClassifyJobsService,
     JobRunner,

@@ -1,14 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { ConfigError, loadConfig } from '../../config/app-config.js';
-import { QUEUES, type QueueName } from '../../processing/queue/queue-task.js';
-import { withTimeout } from '../../processing/queue/redis/redis-connection.js';
-import { RedisQueueClient } from '../../processing/queue/redis/redis-queue.client.js';
-import {
-  LANE_PRIORITY,
-  PING_JOB,
-  type PingReply,
-  type PingTask,
-} from '../../processing/queue/redis/redis-queue.types.js';
+import { QUEUES, type QueueName } from '../../config/queue.types.js';
+import { RedisQueueProbe } from '../../processing/queue/queue-status.js';
 
 export interface PreflightCheck {
   name: string;
@@ -70,11 +62,11 @@ export async function runPreflight(
     started,
   );
   const deadline = started + config.operations.preflight.deadlineMs;
-  const client = new RedisQueueClient(redis);
+  const probe = new RedisQueueProbe(redis);
   try {
     let since = Date.now();
     try {
-      await withTimeout(client.ping(), STORE_TIMEOUT_MS, 'Redis PING');
+      await probe.ping(STORE_TIMEOUT_MS);
       record('store', true, 'Redis answers PING', since);
     } catch (error) {
       record('store', false, `Redis unreachable: ${(error as Error).message}`, since);
@@ -86,11 +78,7 @@ export async function runPreflight(
     const missing = new Set<QueueName>(QUEUES);
     while (missing.size) {
       for (const queue of [...missing]) {
-        const count = await withTimeout(
-          client.workerCount(queue),
-          STORE_TIMEOUT_MS,
-          'worker list',
-        ).catch(() => 0);
+        const count = await probe.workerCount(queue, STORE_TIMEOUT_MS).catch(() => 0);
         if (count > 0) missing.delete(queue);
       }
       if (!missing.size || Date.now() >= healthDeadline) break;
@@ -105,18 +93,8 @@ export async function runPreflight(
     for (const queue of ['io', 'cpu'] as const) {
       since = Date.now();
       try {
-        const events = client.queueEvents(queue);
-        await events.waitUntilReady();
-        const task: PingTask = { pingId: randomUUID(), queue };
-        const job = await client.get(queue).add(PING_JOB, task, {
-          priority: LANE_PRIORITY.priority,
-          removeOnComplete: { age: 3600 },
-          removeOnFail: { age: 3600 },
-        });
-        const remaining = Math.max(1, deadline - Date.now());
-        const reply = (await job.waitUntilFinished(events, remaining)) as PingReply;
-        if (!reply?.pong || reply.queue !== queue) throw new Error('unexpected reply');
-        record(`ping ${queue}`, true, `answered by ${reply.worker}`, since);
+        const worker = await probe.pingThrough(queue, Math.max(1, deadline - Date.now()));
+        record(`ping ${queue}`, true, `answered by ${worker}`, since);
       } catch (error) {
         record(
           `ping ${queue}`,
@@ -128,6 +106,6 @@ export async function runPreflight(
     }
     return report();
   } finally {
-    await client.close();
+    await probe.close();
   }
 }

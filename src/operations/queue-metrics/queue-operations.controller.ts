@@ -1,13 +1,12 @@
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DrainStatusBody, QueueMetricsBody, RolloutBody } from '../operations.responses.js';
 import { Controller, Get } from '@nestjs/common';
-import { QUEUES, type QueueName } from '../../processing/queue/queue-task.js';
-import { RolloutService, type RolloutReport } from '../../processing/queue/rollout.service.js';
-import { LegacyQueueRepository } from '../../processing/queue/legacy-queue.repository.js';
+import { QUEUES, type QueueName } from '../../config/queue.types.js';
 import {
-  QueueDepthService,
+  QueueStatus,
   type CombinedDepth,
-} from '../../processing/queue/queue-depth.service.js';
+  type RolloutReport,
+} from '../../processing/queue/queue-status.js';
 
 /**
  * The self-hosted operational endpoints (unauthenticated like `/health` and `/metrics`:
@@ -16,18 +15,14 @@ import {
 @ApiTags('operations (self-hosted)')
 @Controller()
 export class QueueOperationsController {
-  constructor(
-    private readonly depths: QueueDepthService,
-    private readonly legacy: LegacyQueueRepository,
-    private readonly rollout: RolloutService,
-  ) {}
+  constructor(private readonly queues: QueueStatus) {}
 
   /** Queued plus running jobs per queue, both queue systems together, with per-lane detail. */
   @Get('queue_metrics')
   @ApiOperation({ summary: 'Queued plus running jobs per queue, with per-lane detail' })
   @ApiOkResponse({ type: QueueMetricsBody })
   async queueMetrics(): Promise<Record<string, unknown>> {
-    const read = await Promise.all(QUEUES.map((q) => this.depths.read(q)));
+    const read = await Promise.all(QUEUES.map((q) => this.queues.depth(q)));
     const byQueue = Object.fromEntries(read.map((d) => [d.queue, d])) as Record<
       QueueName,
       CombinedDepth
@@ -44,7 +39,7 @@ export class QueueOperationsController {
   @ApiOperation({ summary: 'Whether the legacy database queue has drained' })
   @ApiOkResponse({ type: DrainStatusBody })
   async drainStatus(): Promise<{ drained: boolean; legacy_active_tasks: number }> {
-    const active = await this.legacy.activeLegacyTasks();
+    const active = await this.queues.legacyActiveTasks();
     return { drained: active === 0, legacy_active_tasks: active };
   }
 
@@ -53,6 +48,6 @@ export class QueueOperationsController {
   @ApiOperation({ summary: 'The rollout ratios this process routes by' })
   @ApiOkResponse({ type: RolloutBody })
   report(): RolloutReport {
-    return this.rollout.report();
+    return this.queues.rolloutReport();
   }
 }

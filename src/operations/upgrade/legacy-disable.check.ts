@@ -1,4 +1,4 @@
-import type { RolloutReport } from '../../processing/queue/rollout.service.js';
+import type { RolloutReport } from '../../processing/queue/queue-status.js';
 import { legacyDisableRefusals } from './legacy-disable.guard.js';
 
 export interface LegacyDisableCheck {

@@ -6,8 +6,7 @@ import {
   rolloutEnvName,
   ALL_ROLLOUT_KEYS,
 } from '../../config/operations.config.js';
-import { RolloutService } from '../../processing/queue/rollout.service.js';
-import { LegacyQueueRepository } from '../../processing/queue/legacy-queue.repository.js';
+import { QueueStatus } from '../../processing/queue/queue-status.js';
 
 /** Why turning the legacy workers off is refused now; empty when it is allowed. */
 export function legacyDisableRefusals(
@@ -55,17 +54,16 @@ export class LegacyDisableRefused extends Error {
 export class LegacyDisableGuard implements OnApplicationBootstrap {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly rollout: RolloutService,
-    private readonly legacy: LegacyQueueRepository,
+    private readonly queues: QueueStatus,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (legacyWorkersEnabled(this.config.operations.legacyWorkers)) return;
-    const report = this.rollout.report();
+    const report = this.queues.rolloutReport();
     const reasons = legacyDisableRefusals(
       report.ratios,
       report.new_queue_configured,
-      await this.legacy.activeLegacyTasks(),
+      await this.queues.legacyActiveTasks(),
     );
     if (reasons.length) throw new LegacyDisableRefused(reasons);
   }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isStoreFailure } from '../../database/store-failure.js';
 import { InputResolver } from '../inputs/input-resolver.service.js';
-import { QueueWorkers } from '../queue/queue-workers.service.js';
+import { LegacyWorkers } from '../queue/db/legacy-workers.service.js';
 import { jobCommandOf } from './job-command.js';
 import { JobInputStage } from './job-input.stage.js';
 import { JobOutcomeRecorder } from './job-outcome.recorder.js';
@@ -12,7 +12,7 @@ import { RunningJobs } from './running-jobs.js';
 
 /** What the executor asks of this process's workers: whether shutdown began. */
 export interface WorkerShutdown {
-  /** True once shutdown began: a failure it causes is not the job's (QueueWorkers). */
+  /** True once shutdown began: a failure it causes is not the job's (LegacyWorkers). */
   readonly stopping: boolean;
 }
 
@@ -35,7 +35,7 @@ export class JobExecutor {
     private readonly running: RunningJobs,
     private readonly outcomes: JobOutcomeRecorder,
     private readonly inputStage: JobInputStage,
-    @Inject(QueueWorkers) private readonly shutdown: WorkerShutdown,
+    @Inject(LegacyWorkers) private readonly shutdown: WorkerShutdown,
   ) {}
 
   async execute<Outcome>(pipeline: JobPipeline<Outcome>, jobId: string): Promise<void> {

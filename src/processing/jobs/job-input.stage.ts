@@ -6,7 +6,7 @@ import { InputDownloads, urlInputs } from '../inputs/input-downloads.js';
 import type { ClassifyInputValue } from '../inputs/input-resolver.service.js';
 import { StagedInputs } from '../inputs/staged-inputs.js';
 import { QUEUE, type QueuePort } from '../queue/queue-port.js';
-import { QueueWorkers } from '../queue/queue-workers.service.js';
+import { LegacyWorkers } from '../queue/db/legacy-workers.service.js';
 import { JobEvents } from './job-events.js';
 import { JobOutcomeRecorder } from './job-outcome.recorder.js';
 import { jobAddOptions, jobCommand } from './job-queueing.js';
@@ -41,7 +41,7 @@ export class JobInputStage implements OnModuleDestroy {
     private readonly jobs: JobsRepository,
     private readonly drain: SyncRequestDrain,
     events: JobEvents,
-    workers: QueueWorkers,
+    workers: LegacyWorkers,
   ) {
     // Finished, cancelled or deleted: its downloads stop and their files go.
     events.onFinished((jobId) => {

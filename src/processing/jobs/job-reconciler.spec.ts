@@ -2,7 +2,7 @@ import { describe, expect, it, jest } from '@jest/globals';
 import type { AppConfig } from '../../config/app-config.js';
 import { InlineQueueDriver } from '../queue/inline-queue.driver.js';
 import { RunJobCommand, commandType } from '../queue/queue-command.js';
-import type { QueueWorkers, StartupStep } from '../queue/queue-workers.service.js';
+import type { LegacyWorkers, StartupStep } from '../queue/db/legacy-workers.service.js';
 import { JobReconciler } from './job-reconciler.js';
 import type { JobRecord } from '../core/job.types.js';
 import type { JobsRepository } from './jobs.repository.js';
@@ -26,7 +26,7 @@ function setUp(orphans: JobRecord[]) {
     config,
     jobs as unknown as JobsRepository,
     queue,
-    workers as unknown as QueueWorkers,
+    workers as unknown as LegacyWorkers,
   );
   sut.watch({ taskKind: 'classify', jobTypes: ['Classify'] });
   sut.watch({ taskKind: 'operation', jobTypes: ['Parse', 'Extract', 'Split'] });

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { QUEUE, type QueuePort } from '../queue/queue-port.js';
-import { QueueWorkers } from '../queue/queue-workers.service.js';
+import { LegacyWorkers } from '../queue/db/legacy-workers.service.js';
 import type { JobPipeline } from './job-pipeline.js';
 import { jobAddOptions, jobCommand } from './job-queueing.js';
 import type { JobRecord, JobType } from '../core/job.types.js';
@@ -26,7 +26,7 @@ export class JobReconciler {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly jobs: JobsRepository,
     @Inject(QUEUE) private readonly queue: QueuePort,
-    workers: QueueWorkers,
+    workers: LegacyWorkers,
   ) {
     workers.onStartup({
       beforeRecovery: () => this.failOrphanedSyncJobs(),

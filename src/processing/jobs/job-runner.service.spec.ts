@@ -10,7 +10,7 @@ import type { UsageOutboxRelay } from '../outbox/usage-outbox.relay.js';
 import type { UsageOutboxRepository } from '../outbox/usage-outbox.repository.js';
 import type { ProcessingMetrics } from '../processing.metrics.js';
 import { InlineQueueDriver } from '../queue/inline-queue.driver.js';
-import type { QueueWorkers } from '../queue/queue-workers.service.js';
+import type { LegacyWorkers } from '../queue/db/legacy-workers.service.js';
 import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import type { JobEvents, WaitOutcome } from './job-events.js';
 import type { JobExecutor } from './job-executor.js';
@@ -102,7 +102,7 @@ function setUp() {
     events as unknown as JobEvents,
     { fatalFailure: null } as DuckDbService,
     new ReadinessService(),
-    { onBeforeStop: jest.fn() } as unknown as QueueWorkers,
+    { onBeforeStop: jest.fn() } as unknown as LegacyWorkers,
   );
   const sut = new JobRunner(
     config,

@@ -19,7 +19,7 @@ const LIST_STATUS: Record<JobState, string> = {
 
 /**
  * `idle`: the job is queued where no worker of this deployment claims it (see
- * QueueWorkers.claims), so it makes no progress until one starts. Pending means it is
+ * LegacyWorkers.claims), so it makes no progress until one starts. Pending means it is
  * queued for a worker or running.
  */
 export function apiStatus(state: JobState, idle = false): ApiJobStatus {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { payloadKey } from '../../database/blob-keys.js';
 import { BlobStore, type StoredBlob } from '../../database/blob-store.js';
 import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
-import { IS_DEEP_TASK } from '../queue/database-queue.repository.js';
+import { IS_DEEP_TASK } from '../queue/db/database-queue.repository.js';
 import type { Lane, QueueName } from '../queue/queue-task.js';
 import { JobRecord, JobState, NewJob } from '../core/job.types.js';
 

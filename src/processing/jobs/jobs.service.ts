@@ -19,7 +19,7 @@ import { JobRecord } from '../core/job.types.js';
 import { JobsRepository } from './jobs.repository.js';
 import { RunningJobs } from './running-jobs.js';
 import { SyncRequestDrain } from './sync-request-drain.js';
-import { QueueWorkers } from '../queue/queue-workers.service.js';
+import { LegacyWorkers } from '../queue/db/legacy-workers.service.js';
 import { envelopeAroundStoredResult, storedResultBody } from './stored-result-body.js';
 import { asUrlResult, forcesUrlResult } from './url-result.js';
 
@@ -66,7 +66,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly db: DuckDbService,
     private readonly signer: UrlSigner,
     private readonly events: JobEvents,
-    private readonly workers: QueueWorkers,
+    private readonly workers: LegacyWorkers,
     private readonly running: RunningJobs,
     private readonly results: JobResults,
     private readonly drain: SyncRequestDrain,

@@ -8,7 +8,7 @@ import {
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
-import { QueueWorkers } from '../queue/queue-workers.service.js';
+import { LegacyWorkers } from '../queue/db/legacy-workers.service.js';
 import { JobEvents } from './job-events.js';
 
 /** Seconds a client refused or cut by a shutdown is told to wait: about one restart. */
@@ -41,7 +41,7 @@ export class SyncRequestDrain implements ReadinessCheck {
     private readonly events: JobEvents,
     private readonly db: DuckDbService,
     readiness: ReadinessService,
-    workers: QueueWorkers,
+    workers: LegacyWorkers,
   ) {
     readiness.register(this);
     workers.onBeforeStop(() => this.drain());

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DatabaseQueueRepository } from './database-queue.repository.js';
+import { DatabaseQueueRepository } from './db/database-queue.repository.js';
 import { emptyLanes, LiveDepth } from './live-depth.js';
 import { LANES, type Lane, type QueueDepth, type QueueName } from './queue-task.js';
 import { withTimeout } from './redis/redis-connection.js';

@@ -2,7 +2,7 @@ import { describe, expect, it, jest } from '@jest/globals';
 import { ApiError } from '../../common/api-error.js';
 import type { AppConfig } from '../../config/app-config.js';
 import type { DuckDbService, Transaction } from '../../database/duckdb.service.js';
-import type { DatabaseQueue } from './database-queue.js';
+import type { DatabaseQueue } from './db/database-queue.js';
 import { InlineQueueDriver } from './inline-queue.driver.js';
 import type { QueueDepthService } from './queue-depth.service.js';
 import type { RedisDispatchRepository } from './redis/redis-dispatch.repository.js';

@@ -5,7 +5,7 @@ import type { AppConfig } from '../../config/app-config.js';
 import { legacyWorkersEnabled } from '../../config/operations.config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
 import { CLASSIFY_TASK, OPERATION_TASK, PIPELINE_TASK } from '../core/task-kinds.js';
-import { DatabaseQueue } from './database-queue.js';
+import { DatabaseQueue } from './db/database-queue.js';
 import {
   type CommandType,
   type QueueCommand,

@@ -7,7 +7,7 @@ import type { SafeFetcher } from '../inputs/safe-fetcher.js';
 import type { JobRecord } from '../core/job.types.js';
 import { InlineQueueDriver } from '../queue/inline-queue.driver.js';
 import type { QueuedWork } from '../queue/queue-port.js';
-import type { QueueWorkers } from '../queue/queue-workers.service.js';
+import type { LegacyWorkers } from '../queue/db/legacy-workers.service.js';
 import type {
   WebhookDelivery,
   WebhookEndpoint,
@@ -105,7 +105,7 @@ function setUp() {
     repository as unknown as WebhooksRepository,
     db as unknown as DuckDbService,
     queue,
-    workers as unknown as QueueWorkers,
+    workers as unknown as LegacyWorkers,
     fetcher as unknown as SafeFetcher,
     { deliveryAttempted: jest.fn() } as unknown as ProcessingMetrics,
   );

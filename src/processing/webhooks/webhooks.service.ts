@@ -9,7 +9,7 @@ import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
 import type { JobRecord } from '../core/job.types.js';
 import { command, commandType, DeliverWebhookCommand } from '../queue/queue-command.js';
 import { QUEUE, type QueuePort, type QueuedWork, type WorkResult } from '../queue/queue-port.js';
-import { QueueWorkers } from '../queue/queue-workers.service.js';
+import { LegacyWorkers } from '../queue/db/legacy-workers.service.js';
 import { ProcessingMetrics } from '../processing.metrics.js';
 import { SafeFetcher } from '../inputs/safe-fetcher.js';
 import type { WebhookConfig } from '../requests/classify-config.dto.js';
@@ -45,7 +45,7 @@ export class WebhooksService implements OnModuleInit {
     private readonly repository: WebhooksRepository,
     private readonly db: DuckDbService,
     @Inject(QUEUE) private readonly queue: QueuePort,
-    private readonly workers: QueueWorkers,
+    private readonly workers: LegacyWorkers,
     private readonly fetcher: SafeFetcher,
     private readonly metrics: ProcessingMetrics,
   ) {}

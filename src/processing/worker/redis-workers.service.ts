@@ -28,8 +28,8 @@ import {
   type RemoteStarted,
 } from '../queue/redis/redis-queue.types.js';
 import { REMOTE_JOB_COMMANDS, type RemoteJobCommand } from '../queue/redis/remote-job.command.js';
-import { InFlightTracker } from './watchdog/in-flight.js';
-import { WorkerWatchdog } from './watchdog/worker-watchdog.js';
+import { InFlightTracker } from '../../common/health/in-flight.js';
+import { WorkerWatchdog } from '../../common/health/worker-watchdog.js';
 import { RemoteTaskRunner } from './remote-task.runner.js';
 
 /**

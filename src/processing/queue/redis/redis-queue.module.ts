@@ -1,10 +1,10 @@
 import { Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { AppConfig } from '../../../config/app-config.js';
-import { DatabaseQueueRepository } from '../database-queue.repository.js';
+import { DatabaseQueueRepository } from '../db/database-queue.repository.js';
 import { QueueDepthService } from '../queue-depth.service.js';
 import { RolloutService } from '../rollout.service.js';
-import { LegacyQueueRepository } from '../legacy-queue.repository.js';
+import { LegacyQueueRepository } from '../db/legacy-queue.repository.js';
 import { RedisDispatchRepository } from './redis-dispatch.repository.js';
 import { RedisQueueClient } from './redis-queue.client.js';
 import { BullQueueDriver } from './bull-queue.driver.js';
@@ -61,4 +61,4 @@ class RedisQueueClientCloser implements OnApplicationShutdown {
     QueueDepthService,
   ],
 })
-export class QueueOperationsModule {}
+export class RedisQueueModule {}

@@ -5,10 +5,13 @@ import {
   OnApplicationBootstrap,
   OnModuleDestroy,
 } from '@nestjs/common';
-import { isStoreFailure } from '../../database/store-failure.js';
-import { APP_CONFIG } from '../../config/config.module.js';
-import type { AppConfig } from '../../config/app-config.js';
-import { databaseQueueWorkers, type DatabaseWorkerPool } from '../../config/operations.config.js';
+import { isStoreFailure } from '../../../database/store-failure.js';
+import { APP_CONFIG } from '../../../config/config.module.js';
+import type { AppConfig } from '../../../config/app-config.js';
+import {
+  databaseQueueWorkers,
+  type DatabaseWorkerPool,
+} from '../../../config/operations.config.js';
 import { DatabaseQueueRepository } from './database-queue.repository.js';
 import {
   type ClaimFilter,
@@ -16,7 +19,7 @@ import {
   type QueueName,
   type QueueTask,
   QUEUES,
-} from './queue-task.js';
+} from '../queue-task.js';
 
 /** The work of one task kind (DatabaseQueue wraps a QueuePort handler in one). */
 export interface TaskHandler<P = unknown> {
@@ -44,8 +47,8 @@ export interface StartupStep {
  * connections busy enough to add tens of milliseconds to every request's reads.
  */
 @Injectable()
-export class QueueWorkers implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(QueueWorkers.name);
+export class LegacyWorkers implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(LegacyWorkers.name);
   private readonly handlers = new Map<string, TaskHandler>();
   private readonly startup: StartupStep[] = [];
   private readonly beforeStop: (() => Promise<void>)[] = [];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DuckDbService } from '../../database/duckdb.service.js';
-import { LiveDepth } from './live-depth.js';
+import { DuckDbService } from '../../../database/duckdb.service.js';
+import { LiveDepth } from '../live-depth.js';
 import {
   ClaimFilter,
   EnqueueOptions,
@@ -10,7 +10,7 @@ import {
   QueueDepth,
   QueueName,
   QueueTask,
-} from './queue-task.js';
+} from '../queue-task.js';
 
 interface TaskRow {
   task_id: string;

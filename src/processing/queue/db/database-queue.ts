@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DatabaseQueueRepository } from './database-queue.repository.js';
-import { type CommandType, type QueueCommand, validateCommand } from './queue-command.js';
-import { InvalidCommandError } from '../core/processing-error.js';
+import { type CommandType, type QueueCommand, validateCommand } from '../queue-command.js';
+import { InvalidCommandError } from '../../core/processing-error.js';
 import type {
   AddOptions,
   QueuedWork,
@@ -9,9 +9,9 @@ import type {
   Unsubscribe,
   WorkHandler,
   WorkOptions,
-} from './queue-port.js';
-import type { QueueTask } from './queue-task.js';
-import { QueueWorkers } from './queue-workers.service.js';
+} from '../queue-port.js';
+import type { QueueTask } from '../queue-task.js';
+import { LegacyWorkers } from './legacy-workers.service.js';
 
 /**
  * The database queue behind the QueuePort: `add` writes a `queue_tasks` row and wakes an
@@ -25,7 +25,7 @@ export class DatabaseQueue implements QueuePort {
 
   constructor(
     private readonly store: DatabaseQueueRepository,
-    private readonly workers: QueueWorkers,
+    private readonly workers: LegacyWorkers,
   ) {}
 
   async add<P extends object>(command: QueueCommand<P>, options: AddOptions): Promise<void> {

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { loadConfig } from '../../config/app-config.js';
+import { loadConfig } from '../../../config/app-config.js';
 import type { DatabaseQueueRepository } from './database-queue.repository.js';
-import type { QueueName, QueueTask } from './queue-task.js';
-import { QueueWorkers } from './queue-workers.service.js';
+import type { QueueName, QueueTask } from '../queue-task.js';
+import { LegacyWorkers } from './legacy-workers.service.js';
 
 /** An in-memory queue that counts how often the workers ask it for work. */
 class CountingDriver {
@@ -46,8 +46,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Moves the fake clock, running every timer and the promises they settle on the way. */
 const elapse = (ms: number) => jest.advanceTimersByTimeAsync(ms);
 
-describe(QueueWorkers.name, () => {
-  let workers: QueueWorkers | null = null;
+describe(LegacyWorkers.name, () => {
+  let workers: LegacyWorkers | null = null;
 
   beforeEach(() => {
     jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
@@ -73,7 +73,7 @@ describe(QueueWorkers.name, () => {
       IO_WORKER_CONCURRENCY: '8',
       WORKER_SHUTDOWN_GRACE_MS: '1000',
     });
-    workers = new QueueWorkers(driver as unknown as DatabaseQueueRepository, config);
+    workers = new LegacyWorkers(driver as unknown as DatabaseQueueRepository, config);
     workers.register({
       kind: 'work',
       handle:

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DuckDbService } from '../../database/duckdb.service.js';
+import { DuckDbService } from '../../../database/duckdb.service.js';
 
 /**
  * The legacy-worker side of the database queue. "Drained" counts only the cpu queue: that

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { loadConfig } from '../../config/app-config.js';
-import { DuckDbService } from '../../database/duckdb.service.js';
-import { MigrationRunner } from '../../database/migration-runner.js';
+import { loadConfig } from '../../../config/app-config.js';
+import { DuckDbService } from '../../../database/duckdb.service.js';
+import { MigrationRunner } from '../../../database/migration-runner.js';
 import { DatabaseQueueRepository } from './database-queue.repository.js';
-import type { ClaimFilter } from './queue-task.js';
+import type { ClaimFilter } from '../queue-task.js';
 
 /** The database queue against a real DuckDB file with the migrations applied. */
 describe(DatabaseQueueRepository.name, () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Logger } from '@nestjs/common';
-import type { LivenessConfig } from '../../../config/operations.config.js';
+import type { LivenessConfig } from '../../config/operations.config.js';
 import type { InFlightSource } from './in-flight.js';
 
 export const WATCHDOG_WARNING_LOG = 'worker_watchdog.task_near_stuck_threshold';
