@@ -78,7 +78,7 @@ const LETTERS = '[\\p{L}]{3,12}\\.?';
 const ISO_DATE = /(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/gu;
 const NUMERIC_DATE = /(?<![\d.])(\d{1,2})\s?([-/.])\s?(\d{1,2})\2\s?(\d{4}|\d{2})(?![\d])/gu;
 const DAY_MONTH_YEAR = new RegExp(
-  `(?<!\\d)(\\d{1,2})(?:st|nd|rd|th|er|e|º|°)?\\.?(?:\\s+de\\b)?[\\s\\-/]*(${LETTERS})(?:\\s+de\\b)?[\\s\\-/,]*(\\d{4}|'?\\d{2})(?!\\d)`,
+  `(?<!\\d)(\\d{1,2})(?:st|nd|rd|th|er|e|º|°)?\\.?(?:\\s+(?:de|day\\s+of)\\b)?[\\s\\-/]*(${LETTERS})(?:\\s+de\\b)?[\\s\\-/,]*(\\d{4}|'?\\d{2})(?!\\d)`,
   'gu',
 );
 const MONTH_DAY_YEAR = new RegExp(

@@ -17,7 +17,7 @@ import { findDates } from './dates.js';
 import type { JsonSchema } from './extract-schema.js';
 import type { FieldText, LabelSimilarity } from './label-similarity.js';
 import { kindOf, readValue, type ValueKind } from './value-parsers.js';
-import { entityKindOf, type EntityKind } from './wordnet-kinds.js';
+import { entityKindOf, namesAHeading, type EntityKind } from './wordnet-kinds.js';
 import { humanize } from './text-match.js';
 import { unlabelledOrganization, unlabelledPlace } from './unlabelled.js';
 
@@ -110,6 +110,8 @@ export interface ScalarField {
   key: string;
   /** What WordNet says the field's head noun names, for text fields. */
   entity?: EntityKind;
+  /** The field asks for a title or heading: the document's own, unless labelled. */
+  heading?: boolean;
   name: string;
   schema: JsonSchema;
   kind: ValueKind;
@@ -134,7 +136,10 @@ export interface SearchSettings {
 
 export function scalarField(key: string, name: string, schema: JsonSchema): ScalarField {
   const kind = kindOf(name, schema);
+  const words = humanize(name).split(' ');
+  const head = words[words.length - 1];
   return {
+    ...(kind === 'text' && head.length >= 3 && namesAHeading(head) ? { heading: true } : {}),
     key,
     name,
     schema,

@@ -5,6 +5,7 @@
 import type { LayoutLine } from '../parse/layout.types.js';
 import { cosine, sentenceEncoder } from '../encoder/sentence-encoder.js';
 import { findDates } from './dates.js';
+import { readable, type Paragraph } from './passages.js';
 import { namesADocument } from './wordnet-kinds.js';
 
 /** Lines of the first page looked at for a letterhead. */
@@ -39,6 +40,53 @@ function namesTheDocument(text: string): boolean {
   return cosine(line, document) >= DOCUMENT_SIMILARITY;
 }
 
+/** Paragraphs at the head of the document looked at for its title (a cover, a legend). */
+const TITLE_PARAGRAPHS = 16;
+const TITLE_PAGES = 2;
+/** Below this encoder similarity to what the field asks, a heading is no title of it. */
+const TITLE_SIMILARITY = 0.3;
+/** Headings this near the best one count as good; the first of them is the title. */
+const NEAR_BEST_TITLE = 0.85;
+
+/**
+ * The document's title as a title field asks for it: among the headings at the head of the
+ * document (a line standing alone, no label, no number), the first that is about as near
+ * the field's description as the nearest ("CO-BRANDING AGREEMENT" before a later
+ * "AGREEMENT" for "The title of the agreement"). Without the encoder: the first heading
+ * whose head noun names a kind of document in WordNet.
+ */
+export function documentTitle(
+  paragraphs: readonly Paragraph[],
+  lines: readonly LayoutLine[],
+  question: string,
+): { text: string; line: LayoutLine; similarity: number } | undefined {
+  const firstPage = lines[0]?.bbox.page ?? 0;
+  const headings: { text: string; line: LayoutLine }[] = [];
+  for (const paragraph of paragraphs.slice(0, TITLE_PARAGRAPHS)) {
+    const line = lines[paragraph.lines[0]];
+    if (line.bbox.page >= firstPage + TITLE_PAGES) break;
+    const text = paragraph.text.trim().replace(/[.:;,]+$/u, '');
+    if (!paragraph.heading || LABEL_PAIR.test(text) || /\d/.test(text) || letters(text) < 4)
+      continue;
+    headings.push({ text, line });
+  }
+  if (headings.length === 0) return undefined;
+  const encoder = sentenceEncoder();
+  if (!encoder) {
+    const named = headings.find((h) => {
+      const words = h.text.match(/\p{L}{3,}/gu) ?? [];
+      return words.length > 0 && namesADocument(words[words.length - 1].toLowerCase());
+    });
+    return named ? { ...named, similarity: TITLE_SIMILARITY } : undefined;
+  }
+  const [asked, ...vectors] = encoder.embed([question, ...headings.map((h) => readable(h.text))]);
+  const similarities = vectors.map((v) => cosine(asked, v));
+  const best = Math.max(...similarities);
+  if (best < TITLE_SIMILARITY) return undefined;
+  const at = similarities.findIndex((s) => s >= Math.max(TITLE_SIMILARITY, NEAR_BEST_TITLE * best));
+  return { ...headings[at], similarity: similarities[at] };
+}
+
 function letters(text: string): number {
   return (text.match(/\p{L}/gu) ?? []).length;
 }
@@ -59,17 +107,24 @@ function nameLike(text: string): boolean {
   return !namesTheDocument(t);
 }
 
+/** Words of an address line, at most: a longer line is running text. */
+const ADDRESS_LINE_WORDS = 12;
+
 function addressLike(text: string, first: boolean): boolean {
   const t = text.trim();
   if (letters(t) < 2 || CONTACT.test(t) || findDates(t).length > 0) return false;
+  if (t.split(/\s+/).length > ADDRESS_LINE_WORDS) return false;
   if (REGISTRATION.test(t) || namesTheDocument(t)) return false;
   // The first line of an address has a number (house, lot, floor, postcode).
   return !first || /\d/.test(t);
 }
 
+/** The head of the first page: its first lines, up to the first line of running text. */
 function headOf(lines: readonly LayoutLine[]): LayoutLine[] {
   const page = lines[0]?.bbox.page;
-  return lines.slice(0, HEAD_LINES).filter((l) => l.bbox.page === page);
+  const head = lines.slice(0, HEAD_LINES).filter((l) => l.bbox.page === page);
+  const prose = head.findIndex((l) => l.text.trim().split(/\s+/).length > ADDRESS_LINE_WORDS);
+  return prose < 0 ? head : head.slice(0, prose);
 }
 
 /** The address block of the letterhead: lines from the first numbered one. */

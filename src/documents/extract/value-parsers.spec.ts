@@ -26,6 +26,8 @@ describe('dates', () => {
     ['Mar 5 2026', '2026-03-05'],
     ['15 Dec 18', '2018-12-15'],
     ['2026-03-05', '2026-03-05'],
+    ['entered into this 1st day of September 2016', '2016-09-01'],
+    ['dated as of the 5th day of February, 2020', '2020-02-05'],
   ])('reads %s', (text, expected) => {
     expect(parseDate(text)).toBe(expected);
   });

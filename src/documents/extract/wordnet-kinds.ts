@@ -11,8 +11,11 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 export type EntityKind = 'organization' | 'person' | 'place';
-/** What a document's title line names ("TAX INVOICE", "GUEST CHECK"): a kind of document. */
-type WordKind = EntityKind | 'document';
+/**
+ * What a document's title line names ("TAX INVOICE", "GUEST CHECK"): a kind of document;
+ * what a field named "title" or "heading" asks for: a heading.
+ */
+type WordKind = EntityKind | 'document' | 'heading';
 
 /** Noun senses of a word looked at (WordNet orders them by frequency). */
 const SENSES = 1;
@@ -21,6 +24,7 @@ const MAX_DEPTH = 14;
 /** The WordNet lemmas whose descendants are each kind. */
 const ROOTS: Record<WordKind, string[]> = {
   document: ['document'],
+  heading: ['heading'],
   organization: ['organization', 'social_group'],
   person: ['person'],
   place: ['location', 'address'],
@@ -83,7 +87,7 @@ function kindOfWord(word: string): WordKind | undefined {
     const wn = load();
     const lemma = wn.index.has(key) ? key : key.replace(/ies$/, 'y').replace(/s$/, '');
     const senses = (wn.index.get(lemma) ?? []).slice(0, SENSES);
-    const roots = (['document', 'place', 'organization', 'person'] as const).map(
+    const roots = (['document', 'heading', 'place', 'organization', 'person'] as const).map(
       (k) => [k, rootsOf(wn, k)] as const,
     );
     for (const sense of senses) {
@@ -112,12 +116,17 @@ function kindOfWord(word: string): WordKind | undefined {
 /** The kind of a noun, if a party or a place. */
 export function entityKindOfWord(word: string): EntityKind | undefined {
   const kind = kindOfWord(word);
-  return kind === 'document' ? undefined : kind;
+  return kind === 'document' || kind === 'heading' ? undefined : kind;
 }
 
 /** Whether a noun names a kind of document ("invoice", "check", "bill"). */
 export function namesADocument(word: string): boolean {
   return kindOfWord(word) === 'document';
+}
+
+/** Whether a noun names a heading ("title", "headline"): the field asks for a title line. */
+export function namesAHeading(word: string): boolean {
+  return kindOfWord(word) === 'heading';
 }
 
 /** The kind of a field named by these words: the head noun (last word) decides. */

@@ -1,0 +1,247 @@
+/**
+ * Values written inside running text: the document's sentences are scored against what a
+ * field asks (its name and description), and the value is read, by the field's type, from
+ * the best sentences. A sentence is first chosen cheaply by the words it shares with the
+ * field, rarer words counting more (its IDF over the document's own sentences), then the
+ * multilingual sentence encoder reranks the few best; a text value is the name inside the
+ * sentence that the field's description is nearest to ("New York" in "governed by the laws
+ * of the State of New York"), less the words of the question itself ("State").
+ */
+import type { LayoutLine } from '../parse/layout.types.js';
+import { cosine, type SentenceEncoder } from '../encoder/sentence-encoder.js';
+import { lineCitation } from './candidates.js';
+import type { DocumentContext } from './document-context.js';
+import { findDates } from './dates.js';
+import type { Leaf, ScalarField } from './field-search.js';
+import { conceptsOf, descriptionHead } from './label-similarity.js';
+import { paragraphsOf, readable, sentencesOf, type Paragraph, type Sentence } from './passages.js';
+import { humanize } from './text-match.js';
+import { readValue } from './value-parsers.js';
+import { entityKindOfWord } from './wordnet-kinds.js';
+
+/** Sentences the encoder reranks per field (it costs ~10-20 ms per sentence). */
+const RERANKED = 6;
+const RERANKED_DEEP = 14;
+/** Cosines of the encoder mapped to 0..1 between these (a sentence is long and diluted). */
+const UNRELATED = 0.15;
+const ANSWERS = 0.6;
+/** The confidence of a date taken for being the document's first. */
+const FIRST_DATE_CONFIDENCE = 0.3;
+/** Names inside a sentence looked at for a text value, at most. */
+const MAX_NAMES = 8;
+
+export interface SentenceSearch {
+  lines: readonly LayoutLine[];
+  paragraphs: Paragraph[];
+  sentences: Sentence[];
+  concepts: Set<string>[];
+  idf: Map<string, number>;
+}
+
+/** The sentence index of a document: built once, when a field needs it. */
+export function sentenceSearchOf(
+  lines: readonly LayoutLine[],
+  context: DocumentContext,
+): SentenceSearch {
+  const paragraphs = paragraphsOf(lines);
+  const sentences = sentencesOf(paragraphs, lines, context.language);
+  const concepts = sentences.map((s) => conceptsOf(s.text));
+  const counts = new Map<string, number>();
+  for (const set of concepts) for (const c of set) counts.set(c, (counts.get(c) ?? 0) + 1);
+  const idf = new Map<string, number>();
+  for (const [c, n] of counts) idf.set(c, Math.log((sentences.length + 1) / (n + 0.5)));
+  return { lines, paragraphs, sentences, concepts, idf };
+}
+
+/** What the field asks, as the words the sentences are matched on. */
+function fieldConcepts(field: ScalarField): Set<string> {
+  return conceptsOf(
+    `${humanize(field.name)} ${field.text.title ?? ''} ${field.text.description ?? ''}`,
+  );
+}
+
+/** The texts a sentence is compared with: the description, and a name of several words. */
+export function questionsOf(field: ScalarField): string[] {
+  const name = humanize(field.name);
+  const description = field.text.description?.trim() ?? '';
+  const texts = description === '' ? [name] : [description];
+  if (description !== '' && name.split(' ').length >= 2) texts.push(name);
+  return texts;
+}
+
+/** Proper names in a sentence: runs of capitalized words ("People's Republic of China"). */
+function namesIn(text: string): { text: string; index: number }[] {
+  const names: { text: string; index: number }[] = [];
+  const pattern =
+    /\p{Lu}[\p{L}'’.-]*(?:(?:\s+(?:of|the|de|du|des|del|la|di|von|van|and|&))*\s+\p{Lu}[\p{L}'’.-]*)*/gu;
+  for (const m of text.matchAll(pattern)) {
+    const name = m[0].replace(/[.,]+$/u, '');
+    if (name.length >= 2) names.push({ text: name, index: m.index });
+    if (names.length >= MAX_NAMES * 2) break;
+  }
+  return names;
+}
+
+interface Picked {
+  sentence: Sentence;
+  value: unknown;
+  score: number;
+  ambiguous?: boolean;
+}
+
+/** The name of `sentence` nearest the field's description, less the question's own words. */
+function nameAnswer(
+  sentence: Sentence,
+  field: ScalarField,
+  asked: ReadonlySet<string>,
+  encoder: SentenceEncoder | null,
+): string | undefined {
+  const trimmed: string[] = [];
+  for (const name of namesIn(sentence.text)) {
+    // Words the field's own text has ("State" of "the State of Delaware", "This
+    // Agreement") are the question, not the answer; they are cut from the name's ends.
+    const words = name.text.split(/\s+/);
+    const isAsked = (w: string) =>
+      /^(of|the|de|du|des|del|la|di|von|van|and|&)$/iu.test(w) ||
+      [...conceptsOf(w)].every((c) => asked.has(c));
+    while (words.length > 0 && isAsked(words[0])) words.shift();
+    while (words.length > 0 && isAsked(words[words.length - 1])) words.pop();
+    // "Province of British Columbia", "Commonwealth of Virginia": a word naming a kind of
+    // place or body before "of" says what the name is, the name follows.
+    if (words.length > 2 && /^of$/iu.test(words[1]) && entityKindOfWord(words[0].toLowerCase()))
+      words.splice(0, 2);
+    const text = words.join(' ');
+    if (/\p{L}{2}/u.test(text) && !trimmed.includes(text)) trimmed.push(text);
+    if (trimmed.length >= MAX_NAMES) break;
+  }
+  if (trimmed.length <= 1 || !encoder) return trimmed[0];
+  const head = descriptionHead(field.text.description ?? '') || humanize(field.name);
+  const [question, ...vectors] = encoder.embed([head, ...trimmed.map(readable)]);
+  let best = 0;
+  vectors.forEach((v, i) => {
+    if (cosine(question, v) > cosine(question, vectors[best])) best = i;
+  });
+  return trimmed[best];
+}
+
+/** The value of the field's type in `sentence`, if it has one. */
+function valueIn(
+  sentence: Sentence,
+  field: ScalarField,
+  context: DocumentContext,
+  asked: ReadonlySet<string>,
+  encoder: SentenceEncoder | null,
+): { value: unknown; ambiguous?: boolean } | undefined {
+  if (field.kind === 'date') {
+    const date = findDates(sentence.text, context.dateOrder)[0];
+    return date ? { value: date.iso, ambiguous: date.ambiguous || undefined } : undefined;
+  }
+  if (field.kind === 'text') {
+    const name = nameAnswer(sentence, field, asked, encoder);
+    return name ? { value: name } : undefined;
+  }
+  if (field.kind === 'boolean') return undefined;
+  const read = readValue(sentence.text, field.kind, field.schema, context);
+  return read ? { value: read.value, ambiguous: read.ambiguous } : undefined;
+}
+
+/**
+ * Whether a text only says again what the field asks ("Governing Law." for governing_law):
+ * all its words are the field's, or, for a field that names no party or place, any word
+ * of the field's name is in it (a clause restating the question around its value).
+ */
+export function restatesField(
+  text: string,
+  field: ScalarField,
+  asked: ReadonlySet<string> = fieldConcepts(field),
+): boolean {
+  const said = conceptsOf(text);
+  if (said.size === 0 || [...said].every((c) => asked.has(c))) return true;
+  if (field.entity) return false;
+  const named = conceptsOf(`${humanize(field.name)} ${field.text.title ?? ''}`);
+  return [...said].some((c) => named.has(c));
+}
+
+/** Whether a sentence could hold a value of the field's kind, before reading it. */
+function couldHold(sentence: Sentence, field: ScalarField, context: DocumentContext): boolean {
+  switch (field.kind) {
+    case 'date':
+      return findDates(sentence.text, context.dateOrder).length > 0;
+    case 'text':
+      return /\p{Lu}/u.test(sentence.text);
+    case 'boolean':
+      return false;
+    default:
+      return readValue(sentence.text, field.kind, field.schema, context) !== null;
+  }
+}
+
+/**
+ * The best sentence answer for `field`, or undefined when no sentence shares a word with
+ * what the field asks or none holds a value of its type.
+ */
+export function searchSentences(
+  search: SentenceSearch,
+  field: ScalarField,
+  context: DocumentContext,
+  encoder: SentenceEncoder | null,
+  deep: boolean,
+): Leaf | undefined {
+  const asked = fieldConcepts(field);
+  if (asked.size === 0) return undefined;
+  const weight = [...asked].reduce((sum, c) => sum + (search.idf.get(c) ?? 0), 0);
+  if (weight <= 0) return undefined;
+  const shortlist: { sentence: Sentence; lexical: number }[] = [];
+  search.sentences.forEach((sentence, i) => {
+    let shared = 0;
+    for (const c of search.concepts[i]) if (asked.has(c)) shared += search.idf.get(c) ?? 0;
+    if (shared > 0) shortlist.push({ sentence, lexical: shared / weight });
+  });
+  shortlist.sort((a, b) => b.lexical - a.lexical || a.sentence.order - b.sentence.order);
+  const typed = shortlist
+    .filter((s) => couldHold(s.sentence, field, context))
+    .slice(0, deep ? RERANKED_DEEP : RERANKED);
+  if (typed.length === 0) return undefined;
+  let scores = typed.map((s) => s.lexical);
+  if (encoder) {
+    const questions = encoder.embed(questionsOf(field));
+    const vectors = encoder.embed(typed.map((s) => readable(s.sentence.text)));
+    scores = vectors.map((v, i) => {
+      const similarity = Math.max(...questions.map((q) => cosine(q, v)));
+      const encoded = Math.min(1, Math.max(0, (similarity - UNRELATED) / (ANSWERS - UNRELATED)));
+      return 0.75 * encoded + 0.25 * typed[i].lexical;
+    });
+  }
+  const order = scores.map((_, i) => i).sort((a, b) => scores[b] - scores[a]);
+  for (const i of order) {
+    const found = valueIn(typed[i].sentence, field, context, asked, encoder);
+    if (!found) continue;
+    const picked: Picked = { sentence: typed[i].sentence, score: scores[i], ...found };
+    return leafOf(picked, search.lines);
+  }
+  return undefined;
+}
+
+function leafOf(picked: Picked, lines: readonly LayoutLine[]): Leaf {
+  const cited = lines.slice(picked.sentence.lineIndex, picked.sentence.lastLine + 1);
+  return {
+    kind: 'leaf',
+    value: picked.value,
+    citations: cited.map((line) => lineCitation(line, 'Text')),
+    confidence: Math.min(1, picked.score),
+    ...(picked.ambiguous ? { ambiguous: true } : {}),
+  };
+}
+
+/** The document's first date, read from its sentences; low-confidence, as a fallback is. */
+export function firstDate(search: SentenceSearch, context: DocumentContext): Leaf | undefined {
+  for (const sentence of search.sentences) {
+    const date = findDates(sentence.text, context.dateOrder)[0];
+    if (date)
+      return {
+        ...leafOf({ sentence, value: date.iso, score: FIRST_DATE_CONFIDENCE }, search.lines),
+        ...(date.ambiguous ? { ambiguous: true } : {}),
+      };
+  }
+  return undefined;
+}
