@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { classify, groupOf } from './classify.js';
+import { classify } from './classify.js';
+import { groupOf } from './grouping.js';
 import { categoryConfidences, chooseCategory } from './confidence.js';
 import type { ClassificationCategory } from './classify.types.js';
 

@@ -4,6 +4,7 @@ import { categoryConfidences, chooseCategory, isHigh } from './confidence.js';
 import { separateNeighbours } from './near-neighbours.js';
 import { documentBag, gatherEvidence, passagesOf, type DocumentReading } from './evidence.js';
 import { categoryScore, strength } from './fusion.js';
+import { groupOf } from './grouping.js';
 import { warmUpLanguage } from './language.js';
 import { describeLayout, layoutProfile, type PageDimensions } from './layout.js';
 import { clipLongWords } from './long-words.js';
@@ -31,19 +32,6 @@ function pageText(page: PageText): string {
 
 function pageSize(page: PageText): PageDimensions | undefined {
   return typeof page === 'string' ? undefined : page.size;
-}
-
-/** The first group (in the object's key order) listing `category`, else `ungrouped`. */
-export function groupOf(
-  category: string | null,
-  groups: Readonly<Record<string, readonly string[]>>,
-): string {
-  if (category !== null) {
-    for (const [group, members] of Object.entries(groups)) {
-      if (members.includes(category)) return group;
-    }
-  }
-  return 'ungrouped';
 }
 
 /**

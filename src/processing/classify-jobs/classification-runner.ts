@@ -61,14 +61,3 @@ export interface ClassificationRunner {
 }
 
 export const CLASSIFICATION_RUNNER = Symbol('CLASSIFICATION_RUNNER');
-
-/** `extra_metadata.grouping`: the first group listing the category, else `ungrouped`. */
-export function groupOf(
-  category: string | null,
-  groups: Record<string, string[]> | undefined,
-): string {
-  for (const [group, members] of Object.entries(groups ?? {})) {
-    if (category !== null && members.includes(category)) return group;
-  }
-  return 'ungrouped';
-}

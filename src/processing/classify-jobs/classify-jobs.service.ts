@@ -23,8 +23,8 @@ import {
   type ClassificationOutcome,
   type ClassificationRunner,
   classificationInput,
-  groupOf,
 } from './classification-runner.js';
+import { groupOf } from '../../documents/classify/grouping.js';
 import { type InputDocument } from '../core/input-document.js';
 import { buildClassifyResult } from './classify-result.js';
 import { CLASSIFY_TASK } from '../core/task-kinds.js';
@@ -113,7 +113,7 @@ export class ClassifyJobsService implements JobPipeline<ClassificationOutcome>, 
   ): Record<string, unknown> {
     const request = classifyCommandOf(job.request);
     const grouping = request.category_groups
-      ? (outcome.grouping ?? groupOf(outcome.category, request.category_groups))
+      ? (outcome.grouping ?? groupOf(outcome.category, request.category_groups ?? {}))
       : undefined;
     return { ...buildClassifyResult(job.jobId, outcome, credits, durationSeconds, grouping) };
   }
