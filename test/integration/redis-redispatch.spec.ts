@@ -16,14 +16,14 @@ import { RedisQueueClient } from '../../src/processing/queue/redis/redis-queue.c
 import {
   LANE_PRIORITY,
   revokedKey,
-  type RemoteTask,
+  type RedisJobTask,
 } from '../../src/processing/queue/redis/redis-queue.types.js';
 import { RedisResultsConsumer } from '../../src/processing/jobs/redis-results.consumer.js';
-import { REMOTE_JOB_COMMANDS } from '../../src/processing/queue/redis/remote-job.command.js';
+import { REDIS_JOB_COMMANDS } from '../../src/processing/queue/redis/redis-job.command.js';
 import { testRedisUrl } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
 
-const task: RemoteTask = {
+const task: RedisJobTask = {
   jobId: 'job-1',
   orgId: 'org_1',
   operation: 'parse',
@@ -98,7 +98,7 @@ describe('re-dispatch of a job Redis lost', () => {
 
     const workerDriver = new BullQueueDriver(client);
     const ran: string[] = [];
-    workerDriver.work(REMOTE_JOB_COMMANDS.parse, async (work) => {
+    workerDriver.work(REDIS_JOB_COMMANDS.parse, async (work) => {
       ran.push(work.payload.jobId);
     });
     const connection = redisConnection(client.config.url, true);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InputResolver } from '../inputs/input-resolver.service.js';
-import type { RemoteOperation } from '../queue/redis/redis-queue.types.js';
+import type { RedisOperation } from '../queue/redis/redis-queue.types.js';
 import type { RoutableJob, RoutableJobs } from '../queue/redis/routable-jobs.port.js';
 import { jobCommandOf, operationOfRequest } from './job-command.js';
 import { JobsRepository } from './jobs.repository.js';
@@ -21,7 +21,7 @@ export class JobsAsRoutable implements RoutableJobs {
     const known = operation !== undefined && OPERATIONS.includes(operation);
     return {
       orgId: job.orgId,
-      operation: (known ? operation : operationOfRequest(job.request)) as RemoteOperation,
+      operation: (known ? operation : operationOfRequest(job.request)) as RedisOperation,
       request: job.request,
       sources: () => this.inputs.sources(job.orgId, jobCommandOf(job.request).request.input, jobId),
     };

@@ -14,12 +14,12 @@ import type {
   RedisDispatchRepository,
 } from '../queue/redis/redis-dispatch.repository.js';
 import type { RedisQueueClient } from '../queue/redis/redis-queue.client.js';
-import type { RemoteTask } from '../queue/redis/redis-queue.types.js';
+import type { RedisJobTask } from '../queue/redis/redis-queue.types.js';
 import { RedisResultsConsumer } from './redis-results.consumer.js';
-import { REMOTE_JOB_COMMANDS } from '../queue/redis/remote-job.command.js';
+import { REDIS_JOB_COMMANDS } from '../queue/redis/redis-job.command.js';
 
 const tx = {} as Transaction;
-const task: RemoteTask = {
+const task: RedisJobTask = {
   jobId: 'job_1',
   orgId: 'org_1',
   operation: 'split',
@@ -67,8 +67,8 @@ function setUp({ redis = true } = {}) {
   };
   const queue = new InlineQueueDriver();
   const added = jest.spyOn(queue, 'add');
-  const taken: RemoteTask[] = [];
-  queue.work(REMOTE_JOB_COMMANDS.split, async (work) => {
+  const taken: RedisJobTask[] = [];
+  queue.work(REDIS_JOB_COMMANDS.split, async (work) => {
     taken.push(work.payload);
   });
   const sut = new RedisResultsConsumer(

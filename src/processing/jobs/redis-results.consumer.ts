@@ -29,8 +29,8 @@ import {
 } from '../queue/redis/redis-queue.token.js';
 import {
   RESULTS_QUEUE,
-  type RemoteReport,
-  type RemoteResult,
+  type RedisJobReport,
+  type RedisJobResult,
 } from '../queue/redis/redis-queue.types.js';
 
 /**
@@ -45,7 +45,7 @@ import {
 @Injectable()
 export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(RedisResultsConsumer.name);
-  private worker: Worker<RemoteReport> | null = null;
+  private worker: Worker<RedisJobReport> | null = null;
   private reconciler: NodeJS.Timeout | null = null;
   private connection: Redis | null = null;
 
@@ -63,7 +63,7 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
     const redis = this.config.operations.redis;
     if (!redis || !this.redis) return;
     this.connection = redisConnection(redis.url, true);
-    this.worker = new Worker<RemoteReport>(RESULTS_QUEUE, (job) => this.consume(job.data), {
+    this.worker = new Worker<RedisJobReport>(RESULTS_QUEUE, (job) => this.consume(job.data), {
       connection: this.connection,
       prefix: redis.prefix,
       concurrency: 4,
@@ -96,7 +96,7 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
   }
 
   /** One report of a worker: the job started (shown as running), or its outcome. */
-  async consume(report: RemoteReport): Promise<void> {
+  async consume(report: RedisJobReport): Promise<void> {
     // Identity check: only a job still dispatched to Redis takes a Redis worker's report.
     // One whose enqueue timed out was failed or moved to the database queue (its dispatch
     // row dropped); a late add that ran anyway must not touch it.
@@ -117,7 +117,7 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
    * legacy worker (job row, usage outbox, webhooks, dispatch row removed in one
    * transaction); safe to run twice for the same job.
    */
-  async apply(result: RemoteResult): Promise<void> {
+  async apply(result: RedisJobResult): Promise<void> {
     const { jobId } = result;
     // Workers of the classify-only release send no kind.
     const kind = result.kind ?? CLASSIFY_TASK;

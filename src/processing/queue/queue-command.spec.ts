@@ -8,7 +8,7 @@ import {
   validateCommand,
 } from './queue-command.js';
 import { InvalidCommandError } from '../core/processing-error.js';
-import { REMOTE_JOB_COMMANDS } from './redis/remote-job.command.js';
+import { REDIS_JOB_COMMANDS } from './redis/redis-job.command.js';
 
 const RUN = commandType('classify', RunJobCommand);
 
@@ -27,7 +27,7 @@ describe('validateCommand', () => {
   });
 
   it('reads a Redis task of the classify-only release in the current shape', () => {
-    const task = validateCommand(REMOTE_JOB_COMMANDS.classify, {
+    const task = validateCommand(REDIS_JOB_COMMANDS.classify, {
       jobId: 'j1',
       orgId: 'o1',
       inputs: [{ url: 'https://example.com/a.pdf' }],

@@ -52,7 +52,7 @@ function setUp({ toRedis = true, legacy = true, addFails = false } = {}) {
     } as unknown as DuckDbService,
     depths as unknown as QueueDepthService,
     database as unknown as DatabaseQueue,
-    { routeToNewQueue: () => toRedis } as unknown as RolloutService,
+    { routeToRedis: () => toRedis } as unknown as RolloutService,
     new BullQueueDriver(redis as unknown as BullQueues),
     dispatches as unknown as RedisDispatchRepository,
     jobs,

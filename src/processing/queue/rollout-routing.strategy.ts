@@ -17,12 +17,12 @@ import type { AddOptions, QueuePort, Unsubscribe, WorkHandler, WorkOptions } fro
 import { QueueDepthService } from './queue-depth.service.js';
 import { RedisDispatchRepository } from './redis/redis-dispatch.repository.js';
 import { REDIS_QUEUE, type OptionalRedisQueue } from './redis/redis-queue.token.js';
-import { bullJobIdOf, type RemoteTask } from './redis/redis-queue.types.js';
+import { bullJobIdOf, type RedisJobTask } from './redis/redis-queue.types.js';
 import { ROUTABLE_JOBS, type RoutableJobs } from './redis/routable-jobs.port.js';
 import { RolloutService } from './rollout.service.js';
 
 /** The job commands (pipeline kinds) whose jobs the new queue system can run. */
-const REMOTE_KINDS: ReadonlyMap<string, CommandType<RunJobCommand>> = new Map([
+const REDIS_KINDS: ReadonlyMap<string, CommandType<RunJobCommand>> = new Map([
   [CLASSIFY_TASK, commandType(CLASSIFY_TASK, RunJobCommand)],
   [OPERATION_TASK, commandType(OPERATION_TASK, RunJobCommand)],
   [PIPELINE_TASK, commandType(PIPELINE_TASK, RunJobCommand)],
@@ -61,14 +61,14 @@ export class RolloutRoutingStrategy implements QueuePort {
   async route(
     command: QueueCommand,
     options: AddOptions,
-  ): Promise<{ to: 'database' } | { to: 'redis'; task: RemoteTask }> {
-    const type = REMOTE_KINDS.get(command.kind);
+  ): Promise<{ to: 'database' } | { to: 'redis'; task: RedisJobTask }> {
+    const type = REDIS_KINDS.get(command.kind);
     if (!this.bull || options.queue !== 'cpu' || !type) return { to: 'database' };
     const { jobId, operation } = validateCommand(type, command.payload);
     const job = await this.jobs.find(jobId, operation);
     if (!job) return { to: 'database' };
-    if (!this.rollout.routeToNewQueue(job.operation, 'non_trainable')) return { to: 'database' };
-    const task: RemoteTask = {
+    if (!this.rollout.routeToRedis(job.operation, 'non_trainable')) return { to: 'database' };
+    const task: RedisJobTask = {
       jobId,
       orgId: job.orgId,
       operation: job.operation,

@@ -42,7 +42,7 @@ export class RolloutService {
   }
 
   /** True when this request goes to the new queue system. 0 and 1 are exact. */
-  routeToNewQueue(operation: RolloutOperation, variant: RolloutVariant): boolean {
+  routeToRedis(operation: RolloutOperation, variant: RolloutVariant): boolean {
     const ratio = this.ratio(operation, variant);
     return ratio >= 1 || (ratio > 0 && this.random() < ratio);
   }

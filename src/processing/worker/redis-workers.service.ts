@@ -23,20 +23,20 @@ import {
   STARTED_REPORT,
   type PingReply,
   type PingTask,
-  type RemoteReport,
-  type RemoteResult,
-  type RemoteStarted,
+  type RedisJobReport,
+  type RedisJobResult,
+  type RedisJobStarted,
 } from '../queue/redis/redis-queue.types.js';
-import { REMOTE_JOB_COMMANDS, type RemoteJobCommand } from '../queue/redis/remote-job.command.js';
+import { REDIS_JOB_COMMANDS, type RedisJobCommand } from '../queue/redis/redis-job.command.js';
 import { InFlightTracker } from '../../common/health/in-flight.js';
 import { WorkerWatchdog } from '../../common/health/worker-watchdog.js';
-import { RemoteTaskRunner } from './remote-task.runner.js';
+import { RedisTaskRunner } from './redis-task.runner.js';
 
 /**
  * A worker process of the new queue system (`npm run start:worker`): a small fixed pool of
  * BullMQ consumers on `cpu` and `io`, no HTTP server and no DuckDB. Outcomes go to the
  * `results` queue for the API process. The jobs are taken through BullQueueDriver's `work`
- * (revoked adds dropped, payloads validated as RemoteJobCommand). SIGTERM: stop taking work, let tasks in flight finish
+ * (revoked adds dropped, payloads validated as RedisJobCommand). SIGTERM: stop taking work, let tasks in flight finish
  * within TERMINATION_GRACE_PERIOD_SECONDS; the rest lose their lock and BullMQ puts them
  * back on the queue (stalled-job recovery), so another worker runs them.
  */
@@ -44,7 +44,7 @@ import { RemoteTaskRunner } from './remote-task.runner.js';
 export class RedisWorkersService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(RedisWorkersService.name);
   private readonly workers: Worker[] = [];
-  private results: Queue<RemoteReport> | null = null;
+  private results: Queue<RedisJobReport> | null = null;
   /** The producer side: plain commands (revocations, results), apart from the Workers'. */
   private client: RedisQueueClient | null = null;
   private bull: BullQueueDriver | null = null;
@@ -55,7 +55,7 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly runner: RemoteTaskRunner,
+    private readonly runner: RedisTaskRunner,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -63,10 +63,10 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
     if (!redis) throw new Error('REDIS_URL is required for the worker process');
     this.client = new RedisQueueClient(redis);
     this.bull = new BullQueueDriver(this.client);
-    for (const type of Object.values(REMOTE_JOB_COMMANDS)) {
+    for (const type of Object.values(REDIS_JOB_COMMANDS)) {
       this.bull.work(type, (work) => this.runTask(work));
     }
-    this.results = new Queue<RemoteReport>(RESULTS_QUEUE, {
+    this.results = new Queue<RedisJobReport>(RESULTS_QUEUE, {
       connection: this.client.connection,
       prefix: redis.prefix,
     });
@@ -151,11 +151,11 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
     }
   }
 
-  private async runTask(work: QueuedWork<RemoteJobCommand>): Promise<void> {
+  private async runTask(work: QueuedWork<RedisJobCommand>): Promise<void> {
     const task = work.payload;
     const { jobId, kind, operation } = task;
     await this.reportStarted(jobId);
-    let result: RemoteResult;
+    let result: RedisJobResult;
     try {
       result = { jobId, kind, outcome: await this.runner.run(task) };
     } catch (error) {
@@ -194,7 +194,7 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
    * effort: without it the job shows Pending until its result is written, as before.
    */
   private async reportStarted(jobId: string): Promise<void> {
-    const started: RemoteStarted = { jobId, started: true };
+    const started: RedisJobStarted = { jobId, started: true };
     try {
       await this.results!.add(STARTED_REPORT, started, {
         jobId: `started-${jobId}`,

@@ -9,7 +9,7 @@ import { InputDocuments } from '../inputs/input-documents.js';
 import { SafeFetcher } from '../inputs/safe-fetcher.js';
 import { StagedInputs } from '../inputs/staged-inputs.js';
 import { RedisWorkersService } from './redis-workers.service.js';
-import { RemoteTaskRunner } from './remote-task.runner.js';
+import { RedisTaskRunner } from './redis-task.runner.js';
 
 /**
  * The worker process of the new queue system: configuration, logs, the classification
@@ -31,7 +31,7 @@ export class WorkerModule {
         SafeFetcher,
         StagedInputs,
         InputDocuments,
-        RemoteTaskRunner,
+        RedisTaskRunner,
         RedisWorkersService,
       ],
     };

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DuckDbService, Transaction } from '../../../database/duckdb.service.js';
 import type { Lane, QueueName } from '../queue-task.js';
-import { remoteTaskOf, type RemoteTask } from './redis-queue.types.js';
+import { redisJobTaskOf, type RedisJobTask } from './redis-queue.types.js';
 
 export interface Dispatch {
   jobId: string;
   queue: QueueName;
   bullJobId: string;
   lane: Lane;
-  payload: RemoteTask;
+  payload: RedisJobTask;
   dispatchedAt: Date;
 }
 
@@ -59,7 +59,7 @@ export class RedisDispatchRepository {
       bullJobId: row.bull_job_id,
       lane: row.lane,
       // Rows of the classify-only release hold the older task shape.
-      payload: remoteTaskOf(JSON.parse(row.payload) as Parameters<typeof remoteTaskOf>[0]),
+      payload: redisJobTaskOf(JSON.parse(row.payload) as Parameters<typeof redisJobTaskOf>[0]),
       dispatchedAt: row.dispatched_at,
     }));
   }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { remoteTaskOf, type RemoteTask } from './redis-queue.types.js';
+import { redisJobTaskOf, type RedisJobTask } from './redis-queue.types.js';
 
-describe('remoteTaskOf', () => {
+describe('redisJobTaskOf', () => {
   it('reads a task of the classify-only release as a classify task', () => {
-    const task = remoteTaskOf({
+    const task = redisJobTaskOf({
       jobId: 'j1',
       orgId: 'o1',
       inputs: [{ url: 'https://example.com/a.pdf' }, { blob: 'f1', fileName: 'f1' }],
@@ -31,7 +31,7 @@ describe('remoteTaskOf', () => {
   });
 
   it('leaves a task of the current shape as it is', () => {
-    const task: RemoteTask = {
+    const task: RedisJobTask = {
       jobId: 'j2',
       orgId: 'o1',
       operation: 'split',
@@ -39,6 +39,6 @@ describe('remoteTaskOf', () => {
       inputs: [{ url: 'https://example.com/b.pdf' }],
       request: { input: 'https://example.com/b.pdf', __kind: 'split' },
     };
-    expect(remoteTaskOf(task)).toBe(task);
+    expect(redisJobTaskOf(task)).toBe(task);
   });
 });

@@ -25,7 +25,7 @@ export function revokedKey(prefix: string, bullJobId: string): string {
 export const REVOKED_TTL_SECONDS = 7 * 24 * 3600;
 
 /** What the new queue system runs: the rollout operations docproc implements. */
-export type RemoteOperation = 'classify' | 'parse' | 'extract' | 'split' | 'edit' | 'pipeline';
+export type RedisOperation = 'classify' | 'parse' | 'extract' | 'split' | 'edit' | 'pipeline';
 
 /**
  * One job as a self-contained task for a Redis worker, which has no DuckDB: its inputs
@@ -33,10 +33,10 @@ export type RemoteOperation = 'classify' | 'parse' | 'extract' | 'split' | 'edit
  * and split the stored request carries the versions resolved at submission, so the worker
  * runs what the request was accepted with. The BullMQ job name is the operation.
  */
-export interface RemoteTask {
+export interface RedisJobTask {
   jobId: string;
   orgId: string;
-  operation: RemoteOperation;
+  operation: RedisOperation;
   /** The job's pipeline (JobPipeline.taskKind): how the API process records the outcome. */
   kind: string;
   inputs: InputSource[];
@@ -46,7 +46,7 @@ export interface RemoteTask {
 /**
  * The classify-only task shape of the release before parse, extract and split were routed:
  * such tasks may still sit in Redis (or in a dispatch row) across an upgrade; workers and
- * the reconciler read them with `remoteTaskOf`.
+ * the reconciler read them with `redisJobTaskOf`.
  */
 export interface ClassifyOnlyTask {
   jobId: string;
@@ -62,7 +62,7 @@ export interface ClassifyOnlyTask {
 /** The classify pipeline's task kind (CLASSIFY_TASK), repeated to keep workers DuckDB-free. */
 const CLASSIFY_KIND = 'classify';
 
-export function remoteTaskOf(data: RemoteTask | ClassifyOnlyTask): RemoteTask {
+export function redisJobTaskOf(data: RedisJobTask | ClassifyOnlyTask): RedisJobTask {
   if ('operation' in data) return data;
   return {
     jobId: data.jobId,
@@ -98,22 +98,22 @@ export interface PingReply {
  * A worker's outcome on the `results` queue; the API process writes it to the job store with
  * the pipeline `kind` names (absent from workers of the classify-only release: classify).
  */
-export type RemoteResult = { jobId: string; kind?: string } & (
+export type RedisJobResult = { jobId: string; kind?: string } & (
   { outcome: unknown } | { failure: { code: string; message: string; status: number } }
 );
 
 /** Sent on the `results` queue when a worker starts a job, so the API can show it running. */
-export interface RemoteStarted {
+export interface RedisJobStarted {
   jobId: string;
   started: true;
 }
 
 /** What travels on the `results` queue (BullMQ job names `started` and `result`). */
-export type RemoteReport = RemoteStarted | RemoteResult;
+export type RedisJobReport = RedisJobStarted | RedisJobResult;
 export const STARTED_REPORT = 'started';
 export const RESULT_REPORT = 'result';
 
 /** The BullMQ job id of a job's task: one per job and operation, so a repeated add is a no-op. */
-export function bullJobIdOf(operation: RemoteOperation, jobId: string): string {
+export function bullJobIdOf(operation: RedisOperation, jobId: string): string {
   return `${operation}-${jobId}`;
 }

@@ -1,11 +1,11 @@
 import type { InputSource } from '../../core/input-document.js';
-import type { RemoteOperation } from './redis-queue.types.js';
+import type { RedisOperation } from './redis-queue.types.js';
 
 /** A stored job as the routing strategy sees it, before it chooses a queue. */
 export interface RoutableJob {
   orgId: string;
   /** The command's operation when it names a known one, else the stored request's. */
-  operation: RemoteOperation;
+  operation: RedisOperation;
   /** The stored request, as a Redis task carries it. */
   request: Record<string, unknown>;
   /** The job's inputs as sources a Redis worker reads (ownership checked); read only if routed. */

@@ -12,12 +12,12 @@ import type { InputSource } from '../../core/input-document.js';
 import { commandType, type CommandType } from '../queue-command.js';
 import {
   type ClassifyOnlyTask,
-  type RemoteOperation,
-  remoteTaskOf,
-  type RemoteTask,
+  type RedisOperation,
+  redisJobTaskOf,
+  type RedisJobTask,
 } from './redis-queue.types.js';
 
-export const REMOTE_OPERATIONS: readonly RemoteOperation[] = [
+export const REDIS_OPERATIONS: readonly RedisOperation[] = [
   'classify',
   'parse',
   'extract',
@@ -26,14 +26,14 @@ export const REMOTE_OPERATIONS: readonly RemoteOperation[] = [
   'pipeline',
 ];
 
-const operation = checker({ enum: REMOTE_OPERATIONS }, (v) =>
-  REMOTE_OPERATIONS.includes(v as RemoteOperation)
+const operation = checker({ enum: REDIS_OPERATIONS }, (v) =>
+  REDIS_OPERATIONS.includes(v as RedisOperation)
     ? ok(v)
-    : fail('enum', `Input should be one of ${REMOTE_OPERATIONS.join(', ')}`, v),
+    : fail('enum', `Input should be one of ${REDIS_OPERATIONS.join(', ')}`, v),
 );
 
 /** `{url}`, `{blob, fileName}`, `{staged, fileName}` or `{parsed, fileName}`, nothing else. */
-const remoteInput = checker({ type: 'object' }, (v) => {
+const inputSource = checker({ type: 'object' }, (v) => {
   if (!isPlainObject(v)) return fail('dict_type', 'Input should be a valid dictionary', v);
   const keys = Object.keys(v).sort().join(',');
   if (keys === 'url' && typeof v.url === 'string' && v.url.length > 0) return ok(v);
@@ -55,11 +55,11 @@ const anyObject = checker({ type: 'object' }, (v) =>
 );
 
 /**
- * A job as a self-contained Redis task (RemoteTask) as a command class: what a Redis worker
+ * A job as a self-contained Redis task (RedisJobTask) as a command class: what a Redis worker
  * validates before running it. The stored `request` is then validated by the job's own
  * request DTO (jobCommandOf), as the API validated it.
  */
-export class RemoteJobCommand implements RemoteTask {
+export class RedisJobCommand implements RedisJobTask {
   @Required()
   @Check(nonEmptyStr)
   jobId!: string;
@@ -70,14 +70,14 @@ export class RemoteJobCommand implements RemoteTask {
 
   @Required()
   @Check(operation)
-  operation!: RemoteOperation;
+  operation!: RedisOperation;
 
   @Required()
   @Check(nonEmptyStr)
   kind!: string;
 
   @Required()
-  @Check(list(remoteInput, { minItems: 1 }))
+  @Check(list(inputSource, { minItems: 1 }))
   inputs!: InputSource[];
 
   @Required()
@@ -89,15 +89,15 @@ export class RemoteJobCommand implements RemoteTask {
 function upcast(stored: unknown): unknown {
   if (!isPlainObject(stored) || 'operation' in stored) return stored;
   // Validated right after, field by field, in the current shape.
-  return remoteTaskOf(stored as Partial<ClassifyOnlyTask> as ClassifyOnlyTask);
+  return redisJobTaskOf(stored as Partial<ClassifyOnlyTask> as ClassifyOnlyTask);
 }
 
-/** The BullMQ job name of a remote task is its operation: one command type per operation. */
-export const REMOTE_JOB_COMMANDS: Record<RemoteOperation, CommandType<RemoteJobCommand>> = {
-  classify: commandType('classify', RemoteJobCommand, upcast),
-  parse: commandType('parse', RemoteJobCommand, upcast),
-  extract: commandType('extract', RemoteJobCommand, upcast),
-  split: commandType('split', RemoteJobCommand, upcast),
-  edit: commandType('edit', RemoteJobCommand, upcast),
-  pipeline: commandType('pipeline', RemoteJobCommand, upcast),
+/** The BullMQ job name of a Redis job task is its operation: one command type per operation. */
+export const REDIS_JOB_COMMANDS: Record<RedisOperation, CommandType<RedisJobCommand>> = {
+  classify: commandType('classify', RedisJobCommand, upcast),
+  parse: commandType('parse', RedisJobCommand, upcast),
+  extract: commandType('extract', RedisJobCommand, upcast),
+  split: commandType('split', RedisJobCommand, upcast),
+  edit: commandType('edit', RedisJobCommand, upcast),
+  pipeline: commandType('pipeline', RedisJobCommand, upcast),
 };

@@ -12,7 +12,7 @@ import { keepParsedDocument } from '../inputs/parsed-inputs.js';
 import { jobCommandOf, operationTaskFor, pipelineTaskFor } from '../jobs/job-command.js';
 import { poolOptionsFrom } from '../../documents/executors/task.pool.js';
 import { OperationPool } from '../../documents/executors/operation.pool.js';
-import type { RemoteTask } from '../queue/redis/redis-queue.types.js';
+import type { RedisJobTask } from '../queue/redis/redis-queue.types.js';
 
 /**
  * One operation in a Redis worker process: the same runners (classification runner,
@@ -22,7 +22,7 @@ import type { RemoteTask } from '../queue/redis/redis-queue.types.js';
  * process shares with its workers), never from DuckDB.
  */
 @Injectable()
-export class RemoteTaskRunner implements OnApplicationShutdown {
+export class RedisTaskRunner implements OnApplicationShutdown {
   private readonly operations: OperationPool;
   /** The DATA_DIR volume's file store: a parse keeps the lines it read beside its result. */
   private readonly blobs: FileBlobStore;
@@ -44,7 +44,7 @@ export class RemoteTaskRunner implements OnApplicationShutdown {
   }
 
   /** The operation's outcome, as the job's pipeline on the API side expects it. */
-  async run(task: RemoteTask): Promise<unknown> {
+  async run(task: RedisJobTask): Promise<unknown> {
     const command = jobCommandOf(task.request);
     const documents = await this.inputs.read(task.inputs);
     if (command.operation === 'classify') {
