@@ -30,10 +30,12 @@ export const REDACT_PATHS = [
   'secret',
   'token',
   'password',
+  'document_password',
   'apiKey',
   '*.secret',
   '*.token',
   '*.password',
+  '*.document_password',
   '*.apiKey',
   '*.authorization',
 ];

@@ -1,5 +1,7 @@
 import {
   CorruptDocumentError,
+  DocumentPasswordError,
+  type DocumentPasswordProblem,
   PageSelectionError,
   TooManyPagesSelectedError,
   UnsupportedDocumentError,
@@ -33,6 +35,8 @@ export function deserializeError(error: SerializedTaskError): Error {
       return new UnsupportedDocumentError(error.message, f.detectedMime as string | undefined);
     case 'CorruptDocumentError':
       return new CorruptDocumentError(String(f.fileType), error.message);
+    case 'DocumentPasswordError':
+      return new DocumentPasswordError(f.problem as DocumentPasswordProblem);
     case 'TooManyPagesSelectedError':
       return new TooManyPagesSelectedError(Number(f.count), Number(f.max), f.input);
     case 'DocumentLimitError':

@@ -60,8 +60,8 @@ export function syntheticPage(
 }
 
 const layoutPageReaders: PageReaders<LayoutPage> = {
-  async pdf(bytes) {
-    const pdf = await openPdfLayout(bytes);
+  async pdf(bytes, password) {
+    const pdf = await openPdfLayout(bytes, password);
     return { numPages: pdf.numPages, readPage: pdf.readPage, close: pdf.close };
   },
   async image(raster, pageNumber) {

@@ -208,8 +208,11 @@ async function readPage(
 }
 
 /** Opens a PDF for reading pages with positioned lines (text layer, or OCR boxes). */
-export async function openPdfLayout(bytes: Uint8Array): Promise<PdfLayoutReader> {
-  const pdf = await openPdfDocument(bytes);
+export async function openPdfLayout(
+  bytes: Uint8Array,
+  password?: string,
+): Promise<PdfLayoutReader> {
+  const pdf = await openPdfDocument(bytes, password);
   return {
     numPages: pdf.numPages,
     readPage: (localPage, documentPage) => readPage(pdf, localPage, documentPage),

@@ -25,7 +25,10 @@ interface OpenedPart<P> {
  * page selection and the errors named in 4xx answers are shared (`loadParts`).
  */
 export interface PageReaders<P> {
-  pdf(bytes: Uint8Array): Promise<{
+  pdf(
+    bytes: Uint8Array,
+    password?: string,
+  ): Promise<{
     numPages: number;
     readPage: PageReader<P>;
     close(): Promise<void>;
@@ -49,7 +52,7 @@ async function openPart<P>(
   const withoutResources = { close: async () => undefined };
   switch (fileType) {
     case 'pdf': {
-      const pdf = await readers.pdf(source.bytes);
+      const pdf = await readers.pdf(source.bytes, source.password);
       return { fileType, totalPages: pdf.numPages, readPage: pdf.readPage, close: pdf.close };
     }
     case 'docx': {

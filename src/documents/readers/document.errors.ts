@@ -29,6 +29,28 @@ export class CorruptDocumentError extends Error {
   }
 }
 
+export type DocumentPasswordProblem = 'password_required' | 'password_incorrect';
+
+/**
+ * A PDF encrypted with a user password that the request did not give, or gave wrong
+ * (HTTP layer: 400 naming the problem). The password itself is never in the message.
+ */
+export class DocumentPasswordError extends Error {
+  readonly code: 'DOCUMENT_PASSWORD_REQUIRED' | 'DOCUMENT_PASSWORD_INCORRECT';
+  constructor(readonly problem: DocumentPasswordProblem) {
+    super(
+      problem === 'password_required'
+        ? 'The PDF is password-protected: send its password as document_password in the parse settings (settings, or parsing.settings for extract and split)'
+        : 'The PDF is password-protected and document_password does not open it',
+    );
+    this.code =
+      problem === 'password_required'
+        ? 'DOCUMENT_PASSWORD_REQUIRED'
+        : 'DOCUMENT_PASSWORD_INCORRECT';
+    this.name = 'DocumentPasswordError';
+  }
+}
+
 export type PageSelectionErrorKind = 'invalid_page_range' | 'too_many_pages' | 'no_pages_selected';
 
 /** `page_range` cannot be applied (HTTP layer: 422 at `["body","page_range"]`). */

@@ -13,8 +13,8 @@ export interface LoadOptions {
 }
 
 const textPageReaders = (ocr: OcrEffort): PageReaders<DocumentPage> => ({
-  async pdf(bytes) {
-    const pdf = await openPdf(bytes, ocr);
+  async pdf(bytes, password) {
+    const pdf = await openPdf(bytes, ocr, password);
     return {
       numPages: pdf.numPages,
       readPage: async (local, pageNumber) => {

@@ -40,4 +40,6 @@ export interface DocumentSource {
   bytes: Uint8Array;
   /** File name (`report.md`) or bare extension (`md`, `.md`); only a hint. */
   name?: string;
+  /** Opens a PDF encrypted with a user password (the request's `document_password`). */
+  password?: string;
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/pdf.js';
-import { CorruptDocumentError } from './document.errors.js';
+import { CorruptDocumentError, DocumentPasswordError } from './document.errors.js';
 import { documentLimits } from './document-limits.js';
 import type { PageSize, PageTextSource } from './document.types.js';
 import { recognizeImage, type OcrEffort } from './ocr.engine.js';
@@ -120,16 +120,26 @@ export async function warmUpPdf(): Promise<void> {
   }
 }
 
+/** pdf.js's PasswordException codes (PasswordResponses). */
+const NEED_PASSWORD = 1;
+const INCORRECT_PASSWORD = 2;
+
 /**
  * Opens a PDF with pdf.js (the legacy Node build, bundled fonts, cmaps and wasm); a
- * CorruptDocumentError when it cannot be read. Also used by parse for text positions.
+ * CorruptDocumentError when it cannot be read, a DocumentPasswordError when it is encrypted
+ * with a user password that `password` is not (or is absent). Also used by parse for text
+ * positions.
  */
-export async function openPdfDocument(bytes: Uint8Array): Promise<PDFDocumentProxy> {
+export async function openPdfDocument(
+  bytes: Uint8Array,
+  password?: string,
+): Promise<PDFDocumentProxy> {
   const { getDocument } = await loadPdfJs();
   try {
     return await getDocument({
       // A copy: pdf.js may transfer (detach) the buffer it is given.
       data: new Uint8Array(bytes),
+      ...(password ? { password } : {}),
       standardFontDataUrl: assetDir('standard_fonts'),
       cMapUrl: assetDir('cmaps'),
       cMapPacked: true,
@@ -143,13 +153,16 @@ export async function openPdfDocument(bytes: Uint8Array): Promise<PDFDocumentPro
       verbosity: 0,
     }).promise;
   } catch (error) {
+    if (error instanceof Error && error.name === 'PasswordException') {
+      const code = (error as Error & { code?: number }).code;
+      // pdf.js answers a wrong password with INCORRECT_PASSWORD, a missing one with NEED_PASSWORD.
+      if (code === INCORRECT_PASSWORD || (code !== NEED_PASSWORD && password)) {
+        throw new DocumentPasswordError('password_incorrect');
+      }
+      throw new DocumentPasswordError('password_required');
+    }
     const reason = error instanceof Error ? error.message : String(error);
-    const encrypted = error instanceof Error && error.name === 'PasswordException';
-    throw new CorruptDocumentError(
-      'pdf',
-      encrypted ? 'The PDF is password-protected' : `The PDF cannot be read: ${reason}`,
-      { cause: error },
-    );
+    throw new CorruptDocumentError('pdf', `The PDF cannot be read: ${reason}`, { cause: error });
   }
 }
 
@@ -157,8 +170,12 @@ export async function openPdfDocument(bytes: Uint8Array): Promise<PDFDocumentPro
  * Opens a PDF for page-by-page reading; only the pages asked for are parsed. A page without
  * a usable text layer is rendered and read with `ocr` effort.
  */
-export async function openPdf(bytes: Uint8Array, ocr: OcrEffort = 'fast'): Promise<PdfReader> {
-  const pdf = await openPdfDocument(bytes);
+export async function openPdf(
+  bytes: Uint8Array,
+  ocr: OcrEffort = 'fast',
+  password?: string,
+): Promise<PdfReader> {
+  const pdf = await openPdfDocument(bytes, password);
   return {
     numPages: pdf.numPages,
     async readPage(pageNumber) {

@@ -1,6 +1,7 @@
 import type { ValidationErrorItem } from '../../common/validation-error.js';
 import {
   CorruptDocumentError,
+  DocumentPasswordError,
   PageSelectionError,
   UnsupportedDocumentError,
 } from '../../documents/readers/document.errors.js';
@@ -41,6 +42,8 @@ export function toProcessingError(error: unknown): unknown {
     return new ProcessingError(error.code, error.message, error.status);
   if (error instanceof CorruptDocumentError)
     return new ProcessingError('CORRUPT_DOCUMENT', error.message, 400);
+  if (error instanceof DocumentPasswordError)
+    return new ProcessingError(error.code, error.message, 400);
   // A stored request that no longer validates: the job fails naming the field, it never
   // runs on a wrong shape (a bug or an incompatible release, hence 500).
   if (error instanceof InvalidCommandError)

@@ -1,4 +1,5 @@
 import type { ParsedDocument } from '../../documents/parse/parsed-layout.js';
+import type { DocumentSource } from '../../documents/readers/document.types.js';
 import type {
   OperationKind,
   DocumentOperationTask,
@@ -134,12 +135,43 @@ export function classifyCommandOf(stored: Record<string, unknown>): ClassifyConf
 }
 
 /**
+ * The `document_password` of a command: parse's `settings`, extract's and split's
+ * `parsing.settings`, a pipeline run's `settings`. Edit takes none (pdf-lib cannot write an
+ * encrypted PDF); classify has no such field.
+ */
+export function documentPasswordOf(command: JobCommand): string | undefined {
+  switch (command.operation) {
+    case 'parse':
+    case 'pipeline':
+      return command.request.settings?.document_password ?? undefined;
+    case 'extract':
+    case 'split':
+      return command.request.parsing?.settings?.document_password ?? undefined;
+    default:
+      return undefined;
+  }
+}
+
+type TaskDocuments = { bytes: Uint8Array; fileName: string; parsed?: ParsedDocument }[];
+
+/** The executor's sources: none for a jobid:// input (its parse stands), else the documents. */
+function sourcesOf(command: JobCommand, documents: TaskDocuments): DocumentSource[] {
+  if (documents.some((d) => d.parsed)) return [];
+  const password = documentPasswordOf(command);
+  return documents.map((d) => ({
+    bytes: d.bytes,
+    name: d.fileName,
+    ...(password && { password }),
+  }));
+}
+
+/**
  * An operation command and its documents as one executor task: the same mapping for the
  * database-queue workers and the Redis workers.
  */
 export function operationTaskFor(
   command: OperationCommand,
-  documents: { bytes: Uint8Array; fileName: string; parsed?: ParsedDocument }[],
+  documents: TaskDocuments,
 ): DocumentOperationTask {
   // A jobid:// input is alone (InputResolver): its parsed document replaces reading.
   const parsed = documents.find((d) => d.parsed)?.parsed;
@@ -147,7 +179,7 @@ export function operationTaskFor(
   // (validated), plus the API's own (input, async, priority), which the executor ignores.
   return {
     kind: command.operation,
-    documents: parsed ? [] : documents.map((d) => ({ bytes: d.bytes, name: d.fileName })),
+    documents: sourcesOf(command, documents),
     ...(parsed && { parsed }),
     request: command.request,
     versions: command.versions,
@@ -155,15 +187,12 @@ export function operationTaskFor(
 }
 
 /** The pipeline task of a pipeline command and its documents (database-queue and Redis workers). */
-export function pipelineTaskFor(
-  command: PipelineCommand,
-  documents: { bytes: Uint8Array; fileName: string; parsed?: ParsedDocument }[],
-): PipelineTask {
+export function pipelineTaskFor(command: PipelineCommand, documents: TaskDocuments): PipelineTask {
   // A jobid:// input is alone (InputResolver): its parsed document replaces reading.
   const parsed = documents.find((d) => d.parsed)?.parsed;
   return {
     kind: 'pipeline',
-    documents: parsed ? [] : documents.map((d) => ({ bytes: d.bytes, name: d.fileName })),
+    documents: sourcesOf(command, documents),
     ...(parsed && { parsed }),
     parse: command.versions.parse,
     steps: command.versions.steps,

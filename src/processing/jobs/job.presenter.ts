@@ -1,4 +1,5 @@
 import type { ApiJobStatus, JobRecord, JobState } from '../core/job.types.js';
+import { withoutDocumentPassword } from '../core/document-password.js';
 
 const API_STATUS: Record<JobState, ApiJobStatus> = {
   queued: 'Pending',
@@ -81,6 +82,6 @@ export function presentListItem(
     duration: durationSeconds(job),
     num_pages: job.numPages,
     total_pages: job.totalPages,
-    ...(includeConfig ? { raw_config: JSON.stringify(job.request) } : {}),
+    ...(includeConfig ? { raw_config: JSON.stringify(withoutDocumentPassword(job.request)) } : {}),
   };
 }

@@ -1,10 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import path from 'node:path';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/config.module.js';
 import { payloadKey } from '../../database/blob-keys.js';
 import { BlobStore, type StoredBlob } from '../../database/blob-store.js';
 import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
 import { IS_DEEP_TASK } from '../queue/db/database-queue.repository.js';
 import type { Lane, QueueName } from '../queue/queue-task.js';
+import { attachDocumentPassword, detachDocumentPassword } from '../core/document-password.js';
 import { JobRecord, JobState, NewJob } from '../core/job.types.js';
+import { JOB_SECRET_KEY_FILE, JobSecretSealer } from './job-secret.sealer.js';
 
 interface JobRow {
   job_id: string;
@@ -15,6 +20,7 @@ interface JobRow {
   is_async: boolean;
   request: string;
   request_key: string | null;
+  document_password: string | null;
   metadata: string | null;
   result_key: string | null;
   document_key: string | null;
@@ -34,7 +40,7 @@ interface JobRow {
   finished_at: Date | null;
 }
 
-const COLUMNS = `job_id, org_id, api_key_id, type, status, is_async, CAST(request AS VARCHAR) AS request, request_key,
+const COLUMNS = `job_id, org_id, api_key_id, type, status, is_async, CAST(request AS VARCHAR) AS request, request_key, document_password,
   CAST(metadata AS VARCHAR) AS metadata, result_key, document_key, result_bytes, reason, error_code,
   error_status, progress, attempts, num_pages, total_pages, persist_result, result_expired,
   cancel_requested, created_at, started_at, finished_at`;
@@ -94,17 +100,26 @@ export interface JobPageCursor {
 
 @Injectable()
 export class JobsRepository {
+  private readonly secrets: JobSecretSealer;
+
   constructor(
     private readonly db: DuckDbService,
     private readonly blobs: BlobStore,
-  ) {}
+    @Optional() @Inject(APP_CONFIG) config?: AppConfig,
+  ) {
+    this.secrets = new JobSecretSealer(
+      config ? path.join(config.dataDir, JOB_SECRET_KEY_FILE) : null,
+    );
+  }
 
   /**
    * A large request's file is written before its row commits (a row never refers to a
    * missing file); one whose transaction rolls back is an orphan the start-up sweep removes.
    */
   async insert(tx: Transaction, job: NewJob): Promise<void> {
-    let request = JSON.stringify(job.request);
+    // The password of an encrypted PDF lives in its own column, cleared when the job ends.
+    const { request: stored, secret } = detachDocumentPassword(job.request);
+    let request = JSON.stringify(stored);
     let requestKey: string | null = null;
     if (Buffer.byteLength(request, 'utf8') > INLINE_REQUEST_MAX_BYTES) {
       requestKey = (await this.blobs.write(payloadKey('requests', job.jobId), Buffer.from(request)))
@@ -113,8 +128,8 @@ export class JobsRepository {
     }
     await tx.run(
       `INSERT INTO processing_jobs (job_id, org_id, api_key_id, type, status, is_async, request,
-         request_key, metadata, persist_result, created_at)
-       VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $8, $9, now())`,
+         request_key, metadata, persist_result, document_password, created_at)
+       VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $8, $9, $10, now())`,
       [
         job.jobId,
         job.orgId,
@@ -125,6 +140,7 @@ export class JobsRepository {
         requestKey,
         job.metadata === undefined ? null : JSON.stringify(job.metadata),
         job.persistResult,
+        secret === null ? null : this.secrets.seal(secret),
       ],
     );
   }
@@ -136,9 +152,18 @@ export class JobsRepository {
       const text = row.request_key
         ? (await this.blobs.read(row.request_key)).toString('utf8')
         : row.request;
-      records.push({ ...toRecord(row, JSON.parse(text) as Record<string, unknown>), row });
+      const request = JSON.parse(text) as Record<string, unknown>;
+      records.push({
+        ...toRecord(row, attachDocumentPassword(request, this.secretOf(row))),
+        row,
+      });
     }
     return records;
+  }
+
+  /** A running job's sealed password, opened (null once the job ended or when unreadable). */
+  private secretOf(row: JobRow): string | null {
+    return row.document_password === null ? null : this.secrets.open(row.document_password);
   }
 
   private async one(rows: JobRow[]): Promise<JobRecord | null> {
@@ -247,7 +272,7 @@ export class JobsRepository {
     await tx.run(
       `UPDATE processing_jobs SET status = 'completed', progress = 1, result_key = $2,
          result_bytes = $3, result_sha256 = $4, num_pages = $5, total_pages = $6,
-         document_key = $7, finished_at = now(), reason = NULL
+         document_key = $7, finished_at = now(), reason = NULL, document_password = NULL
        WHERE job_id = $1`,
       [jobId, result.key, result.bytes, result.sha256, numPages, totalPages, documentKey],
     );
@@ -262,7 +287,7 @@ export class JobsRepository {
   ): Promise<void> {
     await tx.run(
       `UPDATE processing_jobs SET status = 'failed', progress = 1, reason = $2, error_code = $3,
-         error_status = $4, finished_at = now()
+         error_status = $4, finished_at = now(), document_password = NULL
        WHERE job_id = $1`,
       [jobId, reason, code, status],
     );
@@ -271,7 +296,7 @@ export class JobsRepository {
   async markCancelled(tx: Transaction, jobId: string): Promise<void> {
     await tx.run(
       `UPDATE processing_jobs SET status = 'cancelled', cancel_requested = true,
-         reason = 'Job was cancelled', finished_at = now()
+         reason = 'Job was cancelled', finished_at = now(), document_password = NULL
        WHERE job_id = $1`,
       [jobId],
     );
@@ -314,7 +339,7 @@ export class JobsRepository {
     const rows = await this.db.transaction((tx) =>
       tx.all<{ job_id: string }>(
         `UPDATE processing_jobs SET status = 'failed', progress = 1, error_code = 'INTERRUPTED',
-           error_status = 503, finished_at = now(),
+           error_status = 503, finished_at = now(), document_password = NULL,
            reason = 'The synchronous request was interrupted by a restart'
          WHERE NOT is_async AND status IN ('queued', 'running') RETURNING job_id`,
       ),

@@ -139,6 +139,24 @@ const pipelineSteps = checker(
   },
 );
 
+/**
+ * A stored pipeline's parse options: those of a parse request, but no `document_password`,
+ * which a stored definition would keep for good; a run sends it in its `settings`.
+ */
+const storedParseOptions = checker(model(ParseOptionsDto).schema, (v) => {
+  const checked = model(ParseOptionsDto)(v);
+  if (checked.issues.length > 0) return checked;
+  const settings = (checked.value as ParseOptionsDto).settings;
+  if (settings?.document_password == null) return checked;
+  return fail(
+    'value_error',
+    "A stored pipeline keeps no password: send document_password with each run's settings",
+    '[hidden]',
+    undefined,
+    ['settings', 'document_password'],
+  );
+});
+
 export class CreatePipelineDto {
   @Required()
   @Check(text({ minLength: 1, maxLength: REQUEST_LIMITS.nameChars }))
@@ -148,7 +166,7 @@ export class CreatePipelineDto {
   description: string | null = null;
 
   /** Options of the parse every run starts with (those of a parse request's body). */
-  @Check(model(ParseOptionsDto), { optional: true })
+  @Check(storedParseOptions, { optional: true })
   parse?: ParseOptionsDto;
 
   @Required()
