@@ -21,7 +21,13 @@ const PAGE_CHARS = 20_000;
 function linesOf(page: string): string[] {
   const out: string[] = [];
   for (const raw of page.slice(0, PAGE_CHARS).split('\n')) {
-    const words = raw.trim().split(/\s+/).filter(Boolean);
+    // Words only: numbers, amounts, codes, bullets and separators say nothing a criterion's
+    // words can be compared with, and pull a passage's vector toward every other line of
+    // figures (the layout evidence reads the document's form: layout.ts).
+    const words = raw
+      .trim()
+      .split(/\s+/)
+      .filter((word) => /\p{L}/u.test(word));
     if (!words.some((word) => /\p{L}/u.test(word))) continue;
     for (let i = 0; i < words.length; i += MAX_LINE_WORDS) {
       out.push(words.slice(i, i + MAX_LINE_WORDS).join(' '));

@@ -5,7 +5,7 @@ import { separateNeighbours } from './near-neighbours.js';
 import { documentBag, gatherEvidence, passagesOf, type DocumentReading } from './evidence.js';
 import { categoryScore, strength } from './fusion.js';
 import { groupOf } from './grouping.js';
-import { warmUpLanguage } from './language.js';
+import { documentLanguage, warmUpLanguage } from './language.js';
 import { describeLayout, layoutProfile, type PageDimensions } from './layout.js';
 import { clipLongWords } from './long-words.js';
 import { stemmerFor } from './stemmers.js';
@@ -79,11 +79,13 @@ export function readDocument(
   lineBudget = 0,
   sizes: readonly (PageDimensions | undefined)[] = [],
 ): DocumentReading {
+  const language = documentLanguage(pages, metadata);
   return {
     passages: passagesOf(pages, metadata, chunkBudget, lineBudget),
-    bag: documentBag(pages, metadata),
+    bag: documentBag(pages, metadata, language),
     pageCount: pages.length,
     form: describeLayout(layoutProfile(pages, sizes)),
+    language,
   };
 }
 

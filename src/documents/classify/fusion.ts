@@ -17,7 +17,7 @@
 import type { CategoryEvidence, CriterionEvidence } from './evidence.js';
 
 export const LEXICAL_WEIGHT = 0.4;
-export const LAYOUT_WEIGHT = 0.3;
+export const LAYOUT_WEIGHT = 0.5;
 export const LABEL_WEIGHT = 0.45;
 export const TEMPERATURE = 0.05;
 

@@ -62,14 +62,13 @@ describe('documents in any of the eight languages, English criteria', () => {
         expect(chosen?.confidence).toBe(Math.max(...confidences));
       }
       const total = [...right.values()].reduce((sum, value) => sum + value, 0);
-      // Measured 27 of 39 with both models (docs/benchmarks.md), French 1 of 5 (its generated
-      // financial documents read alike; the real French documents of the evaluation sets are
-      // scored there); every language has at least one document right.
-      expect(total).toBeGreaterThanOrEqual(27);
+      // Measured 29 of 39 with both models, French 2 of 5 (docs/benchmarks.md); every
+      // language at least a third.
+      expect(total).toBeGreaterThanOrEqual(29);
       for (const language of WRITTEN) {
-        expect(`${model} ${language}: ${(right.get(language) ?? 0) >= 1}`).toBe(
-          `${model} ${language}: true`,
-        );
+        expect(
+          `${model} ${language}: ${(right.get(language) ?? 0) >= byLanguage(language).length / 3}`,
+        ).toBe(`${model} ${language}: true`);
       }
     }
   });

@@ -29,6 +29,8 @@ export interface PageEvidence {
 
 /** Passages read per page: Deep Split reads more of each page. */
 const PAGE_CHUNKS = { fast: 8, deep: 16 } as const;
+/** Single lines read per page as passages of their own (a page's title, a field). */
+const PAGE_LINES = { fast: 0, deep: 8 } as const;
 /**
  * Softmax temperature of a page's section probabilities (a page alone: its confidence and
  * whether its evidence names a section; segments.ts reads whole documents).
@@ -78,7 +80,12 @@ export function readPageEvidence(
   }));
   const encoder = sentenceEncoder();
   return pages.map((text) => {
-    const reading = readDocument([text], undefined, PAGE_CHUNKS[deep ? 'deep' : 'fast']);
+    const reading = readDocument(
+      [text],
+      undefined,
+      PAGE_CHUNKS[deep ? 'deep' : 'fast'],
+      PAGE_LINES[deep ? 'deep' : 'fast'],
+    );
     const evidence = gatherEvidence(schema, reading);
     const scores = evidence.map((category) => categoryScore(category));
     const best = scores.indexOf(Math.max(...scores));
