@@ -67,19 +67,32 @@ export function lexicalScore(label: string, text: string): number {
   return Math.max(0.7 * held + 0.3 * covered, whole);
 }
 
+/**
+ * The text the encoder reads: a caption set in capitals ("COMPENSATION", "DATE OF BIRTH"),
+ * as government forms print them, in lower case. The encoder was trained on ordinary
+ * writing and reads capitals as rare tokens: "Entschädigung" is 0.74 from "compensation"
+ * but 0.33 from "COMPENSATION". Mixed text keeps its case (its acronyms carry meaning).
+ */
+export function encoderText(text: string): string {
+  const trimmed = text.trim();
+  const upper = (trimmed.match(/\p{Lu}/gu) ?? []).length;
+  const lower = (trimmed.match(/\p{Ll}/gu) ?? []).length;
+  return upper > lower ? trimmed.toLowerCase() : trimmed;
+}
+
 export class FieldScorer {
   constructor(private readonly encoder: SentenceEncoder | null) {}
 
   /** Embeds every text once, in one batch (the encoder is the costly part). */
   prepare(texts: readonly string[]): void {
     if (!this.encoder) return;
-    const unique = [...new Set(texts.map((t) => t.trim()).filter((t) => t !== ''))];
+    const unique = [...new Set(texts.map(encoderText).filter((t) => t !== ''))];
     if (unique.length > 0) this.encoder.embed(unique);
   }
 
   private semantic(label: string, text: string): number {
     if (!this.encoder || label.trim() === '' || text.trim() === '') return 0;
-    const [a, b] = this.encoder.embed([label.trim(), text.trim()]);
+    const [a, b] = this.encoder.embed([encoderText(label), encoderText(text)]);
     return Math.min(1, Math.max(0, (cosine(a, b) - COSINE_FLOOR) / COSINE_SPAN));
   }
 

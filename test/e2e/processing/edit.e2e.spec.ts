@@ -246,6 +246,16 @@ describe('edit (fill forms) through the reductoai SDK', () => {
     expect(text('Telephone_Number_LastFourNumbers')).toBe('0142');
   });
 
+  it('reads a German label against a caption printed in capitals', async () => {
+    const document_url = await upload(realForm('va-21-0966'), 'va-21-0966.pdf');
+    // The form prints "COMPENSATION" in capitals, which the encoder reads as rare tokens.
+    const response = await run({ document_url, edit_instructions: 'Entschädigung ankreuzen' });
+    expect(reportOf(response).unmatched_instructions).toEqual([]);
+    const form = (await PDFDocument.load(await download(response.document_url))).getForm();
+    expect(form.getCheckBox('F[0].#subform[1].COMPENSATION[0]').isChecked()).toBe(true);
+    expect(form.getCheckBox('F[0].#subform[1].PENSION[0]').isChecked()).toBe(false);
+  });
+
   it('refuses what it cannot edit with a 400 naming why: an encrypted government form, a flat PDF without form_schema', async () => {
     const refusal = async (bytes: Buffer, name: string) => {
       const error = await sdk.edit
