@@ -103,4 +103,28 @@ describe('extract from running text', () => {
     const missing = result.arbitration_city as { value: unknown; confidence: string };
     expect(missing).toMatchObject({ value: null, confidence: 'low' });
   });
+
+  it('bounds the encoder work of a schema with many unlabelled fields', () => {
+    const many: JsonSchema = {
+      type: 'object',
+      properties: {
+        governing_law: schema.properties?.governing_law ?? {},
+        ...Object.fromEntries(
+          Array.from({ length: 40 }, (_, i) => [
+            `clause_${i}`,
+            { type: 'string', description: `The party named in clause ${i} of the agreement` },
+          ]),
+        ),
+      },
+    };
+    const { result } = extractDocument(doc, many, {
+      engine: 'label-typed',
+      deepEngine: 'fuzzy-synonyms-described',
+      citations: false,
+    });
+    // The first field searched is reranked by the encoder; later ones past the per-document
+    // budget by their shared words alone: all are answered or null, none is an error.
+    expect(result.governing_law).toBe('Oregon');
+    expect(Object.keys(result)).toHaveLength(41);
+  });
 });

@@ -22,6 +22,9 @@ import { entityKindOfWord } from './wordnet-kinds.js';
 /** Sentences the encoder reranks per field (it costs ~10-20 ms per sentence). */
 const RERANKED = 6;
 const RERANKED_DEEP = 14;
+/** Sentences the encoder embeds per document at most, over all its fields. */
+const ENCODED_PER_DOCUMENT = 48;
+const ENCODED_PER_DOCUMENT_DEEP = 112;
 /** Cosines of the encoder mapped to 0..1 between these (a sentence is long and diluted). */
 const UNRELATED = 0.15;
 const ANSWERS = 0.6;
@@ -36,6 +39,8 @@ export interface SentenceSearch {
   sentences: Sentence[];
   concepts: Set<string>[];
   idf: Map<string, number>;
+  /** Sentences embedded so far for this document (see ENCODED_PER_DOCUMENT). */
+  encoded: number;
 }
 
 /** The sentence index of a document: built once, when a field needs it. */
@@ -50,7 +55,7 @@ export function sentenceSearchOf(
   for (const set of concepts) for (const c of set) counts.set(c, (counts.get(c) ?? 0) + 1);
   const idf = new Map<string, number>();
   for (const [c, n] of counts) idf.set(c, Math.log((sentences.length + 1) / (n + 0.5)));
-  return { lines, paragraphs, sentences, concepts, idf };
+  return { lines, paragraphs, sentences, concepts, idf, encoded: 0 };
 }
 
 /** What the field asks, as the words the sentences are matched on. */
@@ -203,7 +208,11 @@ export function searchSentences(
     .slice(0, deep ? RERANKED_DEEP : RERANKED);
   if (typed.length === 0) return undefined;
   let scores = typed.map((s) => s.lexical);
-  if (encoder) {
+  // The encoder's work per document is bounded: a schema of many unlabelled fields does
+  // not multiply it; past the budget the shared words alone decide.
+  const budget = deep ? ENCODED_PER_DOCUMENT_DEEP : ENCODED_PER_DOCUMENT;
+  if (encoder && search.encoded + typed.length <= budget) {
+    search.encoded += typed.length;
     const questions = encoder.embed(questionsOf(field));
     const vectors = encoder.embed(typed.map((s) => readable(s.sentence.text)));
     scores = vectors.map((v, i) => {
