@@ -30,6 +30,7 @@ import { SyncRequestDrain } from './jobs/sync-request-drain.js';
 import { AdmissionService } from './admission/admission.service.js';
 import { JobResultController, JobsController } from './jobs/jobs.controller.js';
 import { JobsRepository } from './jobs/jobs.repository.js';
+import { SyncJobRecoveryRepository } from './jobs/sync-job-recovery.repository.js';
 import { JobsService } from './jobs/jobs.service.js';
 import { UsageOutboxRelay } from './outbox/usage-outbox.relay.js';
 import { UsageOutboxRepository } from './outbox/usage-outbox.repository.js';
@@ -98,6 +99,7 @@ const PROCESSING_ROUTES =
     JobEvents,
     RunningJobs,
     JobsRepository,
+    SyncJobRecoveryRepository,
     JobsService,
     JobRunner,
     SubmissionGate,

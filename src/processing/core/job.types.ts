@@ -10,6 +10,11 @@ export interface JobRecord {
   type: JobType;
   state: JobState;
   isAsync: boolean;
+  /**
+   * A sync job whose request a shutdown released with its job id: polling owns it, so a
+   * restart queues it again (like an async job) instead of failing it as interrupted.
+   */
+  keptForPolling: boolean;
   request: Record<string, unknown>;
   /** async.metadata as sent: any JSON value, undefined when absent. */
   metadata: unknown;

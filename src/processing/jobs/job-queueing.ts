@@ -28,16 +28,16 @@ export function jobCommand(kind: string, job: Pick<JobRecord, 'jobId' | 'request
 /**
  * Where a stored job's command waits, as its submission chose: the cpu queue, the lane of
  * its request, deep work apart; a sync job's caller is gone after a restart, so it is tried
- * once.
+ * once, unless it was kept for polling (its client polls it like an async job).
  */
 export function jobAddOptions(
-  job: Pick<JobRecord, 'type' | 'request' | 'isAsync'>,
+  job: Pick<JobRecord, 'type' | 'request' | 'isAsync'> & Partial<Pick<JobRecord, 'keptForPolling'>>,
   jobMaxAttempts: number,
 ): AddOptions {
   return {
     queue: 'cpu',
     lane: laneFor(laneFields(job.request), job.isAsync),
-    maxAttempts: job.isAsync ? jobMaxAttempts : 1,
+    maxAttempts: job.isAsync || job.keptForPolling ? jobMaxAttempts : 1,
     deep: isDeepWork(job.type, job.request),
   };
 }

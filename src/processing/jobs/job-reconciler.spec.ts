@@ -6,6 +6,7 @@ import type { LegacyWorkers, StartupStep } from '../queue/db/legacy-workers.serv
 import { JobReconciler } from './job-reconciler.js';
 import type { JobRecord } from '../core/job.types.js';
 import type { JobsRepository } from './jobs.repository.js';
+import type { SyncJobRecoveryRepository } from './sync-job-recovery.repository.js';
 
 const config = { processing: { jobMaxAttempts: 3 } } as AppConfig;
 
@@ -18,19 +19,23 @@ function setUp(orphans: JobRecord[]) {
   const workers = { onStartup: (step: StartupStep) => steps.push(step) };
   const jobs = {
     withoutTask: jest.fn(async (_kinds: readonly string[]) => orphans),
+  };
+  const syncJobs = {
     failOrphanedSyncJobs: jest.fn(async () => ['sync_1']),
+    allowRetriesOfKeptSyncJobs: jest.fn(async (_kinds: readonly string[], _max: number) => 1),
   };
   const queue = new InlineQueueDriver();
   const add = jest.spyOn(queue, 'add');
   const sut = new JobReconciler(
     config,
     jobs as unknown as JobsRepository,
+    syncJobs as unknown as SyncJobRecoveryRepository,
     queue,
     workers as unknown as LegacyWorkers,
   );
   sut.watch({ taskKind: 'classify', jobTypes: ['Classify'] });
   sut.watch({ taskKind: 'operation', jobTypes: ['Parse', 'Extract', 'Split'] });
-  return { sut, steps, jobs, queue, add };
+  return { sut, steps, jobs, syncJobs, queue, add };
 }
 
 describe(JobReconciler.name, () => {
@@ -50,7 +55,12 @@ describe(JobReconciler.name, () => {
     ]);
     expect(t.steps).toHaveLength(1);
     await t.steps[0].beforeRecovery!();
-    expect(t.jobs.failOrphanedSyncJobs).toHaveBeenCalledTimes(1);
+    expect(t.syncJobs.failOrphanedSyncJobs).toHaveBeenCalledTimes(1);
+    // Sync jobs kept for polling: their tasks get an async job's attempts before recovery.
+    expect(t.syncJobs.allowRetriesOfKeptSyncJobs).toHaveBeenCalledWith(
+      ['classify', 'operation'],
+      3,
+    );
     await t.steps[0].afterRecovery!();
     expect(t.jobs.withoutTask).toHaveBeenCalledWith(['classify', 'operation']);
     expect(t.add.mock.calls).toEqual([
@@ -61,6 +71,20 @@ describe(JobReconciler.name, () => {
       [
         { kind: 'operation', payload: { jobId: 'j2', operation: 'split' } },
         { queue: 'cpu', lane: 'batch', maxAttempts: 3, deep: false },
+      ],
+    ]);
+  });
+
+  it("requeues a sync job kept for polling with an async job's attempts, on its sync lane", async () => {
+    const kept = { ...orphan('j4', 'Classify', { input: 'https://a.test/k.pdf' }) };
+    kept.isAsync = false;
+    kept.keptForPolling = true;
+    const t = setUp([kept]);
+    await t.steps[0].afterRecovery!();
+    expect(t.add.mock.calls).toEqual([
+      [
+        { kind: 'classify', payload: { jobId: 'j4', operation: 'classify' } },
+        { queue: 'cpu', lane: 'priority', maxAttempts: 3, deep: false },
       ],
     ]);
   });

@@ -7,10 +7,13 @@ import type { JobPipeline } from './job-pipeline.js';
 import { jobAddOptions, jobCommand } from './job-queueing.js';
 import type { JobRecord, JobType } from '../core/job.types.js';
 import { JobsRepository } from './jobs.repository.js';
+import { SyncJobRecoveryRepository } from './sync-job-recovery.repository.js';
 
 /**
  * What a restart owes the job store, before any worker claims. Sync jobs whose caller died
- * with the previous process are failed (not retried: nobody waits for them). Async jobs
+ * with the previous process are failed (not retried: nobody waits for them). A sync job
+ * whose client a shutdown told to poll it (kept for polling) is not: it is finished like an
+ * async one, its interrupted task retried and its lost one re-added. Async jobs
  * queued or running with no live task (committed, then the process died before their
  * command was added) are queued again: the job row is the durable record, the queue only
  * its reminder, so nothing accepted is lost. Re-running a job is safe: one no longer
@@ -25,6 +28,7 @@ export class JobReconciler {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly jobs: JobsRepository,
+    private readonly syncJobs: SyncJobRecoveryRepository,
     @Inject(QUEUE) private readonly queue: QueuePort,
     workers: LegacyWorkers,
   ) {
@@ -42,9 +46,14 @@ export class JobReconciler {
   }
 
   async failOrphanedSyncJobs(): Promise<void> {
-    const orphaned = await this.jobs.failOrphanedSyncJobs();
+    const orphaned = await this.syncJobs.failOrphanedSyncJobs();
     if (orphaned.length)
       this.logger.warn(`failed ${orphaned.length} sync job(s) interrupted by a restart`);
+    const retried = await this.syncJobs.allowRetriesOfKeptSyncJobs(
+      [...new Set(this.kinds.values())],
+      this.config.processing.jobMaxAttempts,
+    );
+    if (retried) this.logger.log(`${retried} sync job(s) kept for polling resume`);
   }
 
   async requeueOrphans(): Promise<number> {

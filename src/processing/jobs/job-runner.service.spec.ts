@@ -64,6 +64,9 @@ function setUp() {
     delete: jest.fn(async (_tx: Transaction, jobId: string) => {
       stored.delete(jobId);
     }),
+    keepForPolling: jest.fn(async (jobId: string) => {
+      stored.get(jobId)!.keptForPolling = true;
+    }),
   };
   const queue = new InlineQueueDriver();
   const add = jest.spyOn(queue, 'add');
@@ -340,6 +343,22 @@ describe(JobRunner.name, () => {
       const body = error?.getResponse() as { error: { code: string; job_id: string } };
       expect(error?.getStatus()).toBe(503);
       expect(body.error).toMatchObject({ code: 'SHUTTING_DOWN', job_id: expect.any(String) });
+      // Kept for polling before the client is told its id (the restart then finishes it).
+      expect(t.jobs.keepForPolling).toHaveBeenCalledWith(body.error.job_id);
+    });
+
+    it('tells no job id when the store could not keep the job for polling', async () => {
+      t.finishWith({ state: 'running' }, 'finished');
+      t.jobs.keepForPolling.mockRejectedValueOnce(new Error('store failed'));
+      const error = await t.sut.runSync(pipeline, principal, sync()).then(
+        () => null,
+        (e: unknown) => e as ApiError,
+      );
+      expect(error?.getStatus()).toBe(503);
+      expect(error?.headers).toEqual({ 'Retry-After': '10' });
+      const body = error?.getResponse() as { error: Record<string, unknown> };
+      expect(body.error.code).toBe('SHUTTING_DOWN');
+      expect(body.error.job_id).toBeUndefined();
     });
   });
 });

@@ -171,10 +171,20 @@ export class JobRunner {
     if (outcome === 'aborted' && (await this.outcomes.cancelledUnstarted(jobId))) {
       throw new ApiError(HttpStatus.CONFLICT, 'JOB_CANCELLED', 'The client went away');
     }
-    // Released by shutdown once its drain was over (or the client left) with the job
-    // unfinished. Its record is kept: a job still running may finish within the workers'
-    // grace period (polling tells); one unfinished at the restart is recorded as
-    // interrupted (JobReconciler), and the client submits it again.
+    // Released by shutdown once its drain was over with the job unfinished (or the client
+    // left). The job is kept for polling before the client is told its id: a job still
+    // running may finish within the workers' grace period, and one unfinished at the
+    // restart is queued again and finishes (JobReconciler). A client that left is told
+    // nothing; its job stays a sync one, failed as interrupted at the restart.
+    if (outcome !== 'aborted' && !(await this.keptForPolling(jobId))) {
+      throw new ApiError(
+        HttpStatus.SERVICE_UNAVAILABLE,
+        'SHUTTING_DOWN',
+        'The service is shutting down and could not keep the job; submit it again shortly',
+        undefined,
+        { 'Retry-After': String(SHUTDOWN_RETRY_AFTER_SECONDS) },
+      );
+    }
     throw new ApiError(
       HttpStatus.SERVICE_UNAVAILABLE,
       'SHUTTING_DOWN',
@@ -182,5 +192,15 @@ export class JobRunner {
       { job_id: jobId },
       { 'Retry-After': String(SHUTDOWN_RETRY_AFTER_SECONDS) },
     );
+  }
+
+  /** False when the store could not record it (the client is then not told the job id). */
+  private async keptForPolling(jobId: string): Promise<boolean> {
+    try {
+      await this.jobs.keepForPolling(jobId);
+      return true;
+    } catch {
+      return false;
+    }
   }
 }

@@ -18,6 +18,7 @@ interface JobRow {
   type: string;
   status: string;
   is_async: boolean;
+  kept_for_polling: boolean;
   request: string;
   request_key: string | null;
   document_password: string | null;
@@ -40,7 +41,7 @@ interface JobRow {
   finished_at: Date | null;
 }
 
-const COLUMNS = `job_id, org_id, api_key_id, type, status, is_async, CAST(request AS VARCHAR) AS request, request_key, document_password,
+const COLUMNS = `job_id, org_id, api_key_id, type, status, is_async, kept_for_polling, CAST(request AS VARCHAR) AS request, request_key, document_password,
   CAST(metadata AS VARCHAR) AS metadata, result_key, document_key, result_bytes, reason, error_code,
   error_status, progress, attempts, num_pages, total_pages, persist_result, result_expired,
   cancel_requested, created_at, started_at, finished_at`;
@@ -65,6 +66,7 @@ function toRecord(row: JobRow, request: Record<string, unknown>): JobRecord {
     type: row.type as JobRecord['type'],
     state: row.status as JobState,
     isAsync: row.is_async,
+    keptForPolling: row.kept_for_polling,
     request,
     metadata: row.metadata === null ? undefined : (JSON.parse(row.metadata) as unknown),
     resultKey: row.result_key,
@@ -334,21 +336,17 @@ export class JobsRepository {
     return new Set(rows.map((row) => row.key));
   }
 
-  /** Sync jobs whose request died with the previous process: nobody is waiting any more. */
-  async failOrphanedSyncJobs(): Promise<string[]> {
-    const rows = await this.db.transaction((tx) =>
-      tx.all<{ job_id: string }>(
-        `UPDATE processing_jobs SET status = 'failed', progress = 1, error_code = 'INTERRUPTED',
-           error_status = 503, finished_at = now(), document_password = NULL,
-           reason = 'The synchronous request was interrupted by a restart'
-         WHERE NOT is_async AND status IN ('queued', 'running') RETURNING job_id`,
-      ),
+  /** A sync job released by a shutdown with its id: recorded before the client is told. */
+  async keepForPolling(jobId: string): Promise<void> {
+    await this.db.run(
+      `UPDATE processing_jobs SET kept_for_polling = true
+       WHERE job_id = $1 AND NOT is_async AND status IN ('queued', 'running')`,
+      [jobId],
     );
-    return rows.map((r) => r.job_id);
   }
 
   /**
-   * Async jobs queued or running with no live task: no queued or running `kinds` task in
+   * Async jobs (and sync ones kept for polling) queued or running with no live task: no queued or running `kinds` task in
    * the database queue and no Redis dispatch row. A crash between a job's commit and the
    * add of its command leaves such a job; JobReconciler queues it again.
    */
@@ -356,7 +354,7 @@ export class JobsRepository {
     const placeholders = kinds.map((_, i) => `$${i + 1}`).join(', ');
     const rows = await this.db.all<JobRow>(
       `SELECT ${COLUMNS} FROM processing_jobs j
-       WHERE j.is_async AND j.status IN ('queued', 'running')
+       WHERE (j.is_async OR j.kept_for_polling) AND j.status IN ('queued', 'running')
          AND NOT EXISTS (
            SELECT 1 FROM queue_tasks t
            WHERE t.kind IN (${placeholders}) AND t.state IN ('queued', 'running')

@@ -23,9 +23,9 @@ export const SHUTDOWN_RETRY_AFTER_SECONDS = 10;
  * 2. Let the sync requests in flight get their answer: the workers, downloads and executors
  *    keep running until every waiting request's job finished, for at most
  *    `SHUTDOWN_DRAIN_MS`.
- * 3. Release the requests still waiting: they answer 503 `SHUTTING_DOWN` with their job id
- *    (the record is kept: a job still running may finish within the workers' grace
- *    period, and polling tells; one unfinished at the restart is recorded as interrupted).
+ * 3. Release the requests still waiting: they answer 503 `SHUTTING_DOWN` with their job id,
+ *    the job kept for polling (a job still running may finish within the workers' grace
+ *    period; one unfinished at the restart is queued again and finishes, JobReconciler).
  *
  * Whatever stops work (the database-queue workers, the input downloads) awaits `drain()`
  * first; every caller shares the one drain.

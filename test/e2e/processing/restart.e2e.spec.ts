@@ -4,10 +4,13 @@ import { FileServer, startFileServer } from '../../support/file-server.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { until } from '../../support/operations.js';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
+import { JobEvents } from '../../../src/processing/jobs/job-events.js';
 
 /**
  * Jobs accepted before the process goes away are not lost: queued ones run after the
  * restart, and the one cut off mid-run is retried (bounded attempts) or Failed with a reason.
+ * A sync job whose client a stop told to poll it finishes too; only one whose client was
+ * never told its id is failed as interrupted.
  */
 jest.setTimeout(90_000);
 
@@ -85,22 +88,66 @@ describe('restart mid-queue', () => {
     }
   });
 
-  it('fails sync requests cut off by a restart instead of running them for nobody', async () => {
-    let t: TestApp = await startTestApp(env);
+  it('finishes after the restart a sync job whose request a stop released with its job id', async () => {
+    const syncEnv = { ...env, SHUTDOWN_DRAIN_MS: '1000' };
+    let t: TestApp = await startTestApp(syncEnv);
     const api = client(t.baseUrl, await keyOf(t, 'org-restart-sync'));
     const blocker = files.hold('/blocker-3.txt', 'invoice number');
     const pending = api.post('/classify', { input: blocker.url });
     await until(() => files.requests.includes('/blocker-3.txt'), 'the sync job running');
+    // The drain ends with the job running in a worker, which the stop then cuts off.
     await t.app.close();
     const answer = await pending;
     expect(answer.status).toBe(503);
+    expect(answer.body.error).toMatchObject({ code: 'SHUTTING_DOWN', job_id: expect.any(String) });
     blocker.release();
-    t = await startTestApp({ ...env, DATA_DIR: t.dataDir });
+    t = await startTestApp({ ...syncEnv, DATA_DIR: t.dataDir });
     try {
       const job = await waitForJob(
         client(t.baseUrl, await keyOf(t, 'org-restart-sync')),
         answer.body.error.job_id,
       );
+      expect(job).toMatchObject({ status: 'Completed', result: expect.anything() });
+      // Billed once, and still reported as the sync request it was.
+      const events = await t.app
+        .get(DuckDbService)
+        .all<{ event: string }>(
+          `SELECT CAST(event AS VARCHAR) AS event FROM usage_outbox WHERE job_id = $1`,
+          [answer.body.error.job_id],
+        );
+      expect(
+        events.map((e) => (JSON.parse(e.event) as { data: { async: boolean } }).data.async),
+      ).toEqual([false]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('fails a sync job whose client was never told its id (it left) instead of running it for nobody', async () => {
+    let t: TestApp = await startTestApp(env);
+    const key = await keyOf(t, 'org-restart-sync-gone');
+    const blocker = files.hold('/blocker-4.txt', 'invoice number');
+    const leaving = new AbortController();
+    const pending = fetch(`${t.baseUrl}/classify`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ input: blocker.url }),
+      signal: leaving.signal,
+    }).catch(() => null);
+    await until(() => files.requests.includes('/blocker-4.txt'), 'the sync job running');
+    const events = t.app.get(JobEvents);
+    leaving.abort();
+    await pending;
+    await until(() => events.waiting === 0, 'the server to see the client leave');
+    await t.app.close();
+    blocker.release();
+    t = await startTestApp({ ...env, DATA_DIR: t.dataDir });
+    try {
+      const api = client(t.baseUrl, await keyOf(t, 'org-restart-sync-gone'));
+      const listed = await api.get('/jobs');
+      expect(listed.status).toBe(200);
+      const jobId = listed.body.jobs[0].job_id as string;
+      const job = await waitForJob(api, jobId);
       expect(job).toMatchObject({
         status: 'Failed',
         reason: expect.stringContaining('interrupted'),

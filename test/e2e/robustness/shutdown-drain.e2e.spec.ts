@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { startFileServer, type FileServer } from '../../support/file-server.js';
-import { client, keyOf } from '../../support/processing-client.js';
+import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { bytesUnder } from '../../support/storage.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 import { multipartFileHead, tricklingRequest } from '../../support/trickling-client.js';
@@ -21,7 +21,8 @@ const BOUNDARY = 'drain-boundary';
  * soon as their request is answered (not after the 72 s keep-alive timeout), and a request
  * still arriving after SHUTDOWN_DRAIN_MS has its connection closed (and its partial upload
  * removed) instead of holding the stop for ever. Sync requests in flight get their job's
- * answer when it finishes within SHUTDOWN_DRAIN_MS; new jobs are refused meanwhile.
+ * answer when it finishes within SHUTDOWN_DRAIN_MS; new jobs are refused meanwhile. One
+ * still waiting then is told its job id, and that job finishes after the restart.
  */
 describe('shutdown with connections still open', () => {
   let dataDir: string;
@@ -35,7 +36,12 @@ describe('shutdown with connections still open', () => {
 
   async function start(drainMs: number): Promise<{ t: TestApp; key: string }> {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-drain-'));
-    const t = await startTestApp({
+    const t = await startTestApp(envOf(drainMs));
+    return { t, key: await keyOf(t, 'org-drain') };
+  }
+
+  function envOf(drainMs: number): Record<string, string> {
+    return {
       DATA_DIR: dataDir,
       SHUTDOWN_DRAIN_MS: String(drainMs),
       REQUEST_TIMEOUT_MS: '600000',
@@ -43,8 +49,7 @@ describe('shutdown with connections still open', () => {
       FETCH_ALLOW_HOSTS: '127.0.0.1',
       FETCH_DEADLINE_MS: '120000',
       FETCH_TIMEOUT_MS: '120000',
-    });
-    return { t, key: await keyOf(t, 'org-drain') };
+    };
   }
 
   /** A sync parse of a document whose server holds it until `release()`, under way. */
@@ -81,7 +86,7 @@ describe('shutdown with connections still open', () => {
     expect(JSON.stringify(answer.body.result)).toContain('Invoice number 4242');
   });
 
-  it('answers 503 SHUTTING_DOWN with the kept job once SHUTDOWN_DRAIN_MS is over', async () => {
+  it('answers 503 SHUTTING_DOWN with the kept job once SHUTDOWN_DRAIN_MS is over; the job finishes after a restart', async () => {
     const { t: app, key } = await start(DRAIN_MS);
     const inFlight = await syncParseInFlight(app, key, 'too-late');
     const started = Date.now();
@@ -90,8 +95,20 @@ describe('shutdown with connections still open', () => {
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toBe('10');
     expect(answer.body.error).toMatchObject({ code: 'SHUTTING_DOWN', job_id: expect.any(String) });
+    expect(answer.body.error.message).toContain(`poll GET /job/${answer.body.error.job_id}`);
     expect(Date.now() - started).toBeGreaterThanOrEqual(DRAIN_MS - 100);
     inFlight.release();
+
+    // The client was told to poll: the restart on the same data finishes the job.
+    const restarted = await startTestApp(envOf(DRAIN_MS));
+    try {
+      const org = client(restarted.baseUrl, await keyOf(restarted, 'org-drain'));
+      const job = await waitForJob(org, answer.body.error.job_id as string, 90_000);
+      expect(job.status).toBe('Completed');
+      expect(JSON.stringify(job.result)).toContain('Invoice number 4242');
+    } finally {
+      await restarted.close();
+    }
   });
 
   function upload(app: TestApp, key: string) {
