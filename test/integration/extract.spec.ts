@@ -5,6 +5,7 @@ import {
   validateSchema,
   type JsonSchema,
 } from '../../src/documents/extract/extract.operation.js';
+import { defaultSimilarity } from '../../src/documents/extract/schema-extract.js';
 import { loadLayoutDocument } from '../../src/documents/parse/layout.loader.js';
 import type { LayoutDocument } from '../../src/documents/parse/layout.types.js';
 import { makeLayoutPdf, type DrawnLine } from '../support/layout-documents.js';
@@ -212,6 +213,36 @@ describe('extract engines differ', () => {
     });
     expect((result.shipping_carrier as Cited).value).toBe('DHL Express');
     expectCitedAt(result.shipping_carrier, 'Carrier: DHL Express');
+  });
+});
+
+describe('extract from "Label value" lines with no separator', () => {
+  const invoiceSchema: JsonSchema = {
+    type: 'object',
+    properties: { invoice_number: { type: 'string' }, total: { type: 'number' } },
+  };
+
+  // The line under "Invoice number INV-77" has its own label: its amount is not the
+  // invoice number, and the code after the label on its own line is.
+  it.each([
+    ['INV-77', '12.00', 12],
+    ['INV-42', '10.00', 10],
+  ])('reads %s after its label, not the amount on the next line', async (code, due, total) => {
+    const pdf = await makeLayoutPdf([
+      { elements: [{ lines: [`Invoice number ${code}`, `Total due ${due}`] }] },
+    ]);
+    const lines = await loadLayoutDocument(pdf.bytes);
+    for (const deepEngine of [undefined, 'fuzzy-synonyms-described'] as const) {
+      const { result } = extractDocument(lines, invoiceSchema, {
+        engine: 'label-typed',
+        deepEngine,
+        citations: true,
+        similarity: defaultSimilarity(),
+      });
+      expect([deepEngine, (result.invoice_number as Cited).value]).toEqual([deepEngine, code]);
+      expect((result.invoice_number as Cited).citations[0].content).toBe(`Invoice number ${code}`);
+      expect([deepEngine, (result.total as Cited).value]).toEqual([deepEngine, total]);
+    }
   });
 });
 

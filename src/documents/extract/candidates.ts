@@ -149,6 +149,19 @@ function blockUnder(
   return block;
 }
 
+/**
+ * A label followed on the same cell by a value with a shape (a code or a number): the
+ * leading words, none with a digit, and the last word, which has one.
+ */
+function ownValue(text: string): { label: string; value: string } | undefined {
+  const words = text.trim().split(/\s+/);
+  if (words.length < 2) return undefined;
+  const value = words[words.length - 1];
+  const label = words.slice(0, -1).join(' ');
+  if (!/\d/.test(value) || /\d/.test(label) || !looksLikeLabel(label)) return undefined;
+  return { label, value };
+}
+
 /** Every label-value candidate of the document, in reading order. */
 export function collectCandidates(
   document: LayoutDocument,
@@ -178,6 +191,20 @@ export function collectCandidates(
     cells.forEach((cell, i) => {
       const cellColon = COLON.exec(cell.text);
       const label = cellColon ? cellColon[1] : cell.text.replace(/[:：]\s*$/, '');
+      // "Invoice number INV-77" alone on its line is a label with its own value after it:
+      // that value answers the label, and the line below belongs to its own label.
+      const own = !cellColon && cells.length === 1 ? ownValue(cell.text) : undefined;
+      if (own) {
+        if (!options.inline)
+          push({
+            label: own.label,
+            value: own.value,
+            relation: 'inline',
+            lineIndex: index,
+            citation: lineCitation(line, 'Text'),
+          });
+        return;
+      }
       if (!looksLikeLabel(label)) return;
       if (cellColon && cellColon[2].trim() !== '' && cells.length > 1) {
         push({
