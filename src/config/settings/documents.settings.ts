@@ -56,7 +56,7 @@ export const DOCUMENT_SETTINGS = {
     maxCategories: int(
       'MAX_CATEGORIES',
       { default: 200, min: 1 },
-      'Entries of `classification_schema` (422 beyond).',
+      "Entries of `classification_schema`, of a classify request and of a pipeline's classify step alike (422 beyond).",
     ),
   },
   executors: {

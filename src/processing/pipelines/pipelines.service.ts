@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { HttpStatus, Injectable } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/api-error.js';
 import { RequestValidationError } from '../../common/validation-error.js';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import { checkClassifyLimits, type ClassifyLimited } from '../requests/classify-limits.js';
 import { VersionRegistry } from '../versions/version-registry.service.js';
 import type { CreatePipelineDto } from '../requests/pipeline-definition.dto.js';
 import { planPipeline, type PipelinePlan } from '../core/pipeline-plan.js';
@@ -60,17 +63,41 @@ function checkShape(definition: Body): void {
   if (errors.length > 0) throw new RequestValidationError(errors);
 }
 
+/**
+ * A classify step is held to the limits of a classify request (the same settings and rule,
+ * the 422 naming the field inside the step), on creation and again on each run, as the
+ * settings may have been lowered since the pipeline was stored.
+ */
+function checkClassifySteps(
+  definition: Body,
+  limits: AppConfig['processing']['classifyLimits'],
+  at: (string | number)[],
+): void {
+  (definition.steps as Body[]).forEach((step, index) => {
+    if (step.classify) {
+      checkClassifyLimits(step.classify as ClassifyLimited, limits, [
+        ...at,
+        'steps',
+        index,
+        'classify',
+      ]);
+    }
+  });
+}
+
 /** Stored pipelines of an organization: created checked, listed, read and deleted. */
 @Injectable()
 export class PipelinesService {
   constructor(
     private readonly pipelines: PipelinesRepository,
     private readonly registry: VersionRegistry,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async create(orgId: string, dto: CreatePipelineDto): Promise<PipelineRecord> {
     const definition = definitionOf(dto);
     checkShape(definition);
+    checkClassifySteps(definition, this.config.processing.classifyLimits, ['body']);
     // Refuses a definition no run could accept (schemas, pins and their preconditions).
     planPipeline(definition, this.registry);
     const record: PipelineRecord = {
@@ -109,7 +136,9 @@ export class PipelinesService {
    */
   async planFor(orgId: string, pipelineId: string): Promise<PipelinePlan> {
     const record = await this.get(orgId, pipelineId);
-    return planPipeline(record.definition, this.registry, ['pipeline', pipelineId]);
+    const at = ['pipeline', pipelineId];
+    checkClassifySteps(record.definition, this.config.processing.classifyLimits, at);
+    return planPipeline(record.definition, this.registry, at);
   }
 }
 

@@ -22,17 +22,29 @@ function tooLong(
   };
 }
 
+/** What the limits look at: a classify request, or a pipeline's classify step. */
+export type ClassifyLimited = Pick<
+  ClassifyConfigDto,
+  'classification_schema' | 'document_metadata'
+>;
+
 /**
- * The text limits of a classify request (422 before any job exists): the classifier's
+ * The limits of a classify request (422 before any job exists), the one place they are
+ * checked for `/classify` and for a pipeline's classify step alike: the classifier's
  * tokenizer slows down with long words and every criterion is matched against every page,
- * so unbounded texts would hold an executor for minutes.
+ * so unbounded texts would hold an executor for minutes. `at` is where the classify fields
+ * sit in the body (`['body']` for a request, `['body', 'steps', i, 'classify']` for a step).
  */
-export function checkClassifyLimits(config: ClassifyConfigDto, limits: ClassifyLimits): void {
+export function checkClassifyLimits(
+  config: ClassifyLimited,
+  limits: ClassifyLimits,
+  at: (string | number)[] = ['body'],
+): void {
   const issues: ValidationErrorItem[] = [];
   const schema = config.classification_schema;
   if (schema.length > limits.maxCategories) {
     issues.push({
-      loc: ['body', 'classification_schema'],
+      loc: [...at, 'classification_schema'],
       msg: `List should have at most ${limits.maxCategories} items after validation, not ${schema.length} (MAX_CATEGORIES)`,
       type: 'too_long',
       ctx: { field_type: 'List', max_length: limits.maxCategories, actual_length: schema.length },
@@ -42,7 +54,7 @@ export function checkClassifyLimits(config: ClassifyConfigDto, limits: ClassifyL
     if (entry.category.length > limits.maxCategoryChars) {
       issues.push(
         tooLong(
-          ['body', 'classification_schema', i, 'category'],
+          [...at, 'classification_schema', i, 'category'],
           entry.category,
           limits.maxCategoryChars,
           'MAX_CATEGORY_CHARS',
@@ -53,7 +65,7 @@ export function checkClassifyLimits(config: ClassifyConfigDto, limits: ClassifyL
       if (criterion.length > limits.maxCriterionChars) {
         issues.push(
           tooLong(
-            ['body', 'classification_schema', i, 'criteria', j],
+            [...at, 'classification_schema', i, 'criteria', j],
             criterion,
             limits.maxCriterionChars,
             'MAX_CRITERION_CHARS',
@@ -66,7 +78,7 @@ export function checkClassifyLimits(config: ClassifyConfigDto, limits: ClassifyL
   if (metadata && metadata.length > limits.maxDocumentMetadataChars) {
     issues.push(
       tooLong(
-        ['body', 'document_metadata'],
+        [...at, 'document_metadata'],
         metadata,
         limits.maxDocumentMetadataChars,
         'MAX_DOCUMENT_METADATA_CHARS',

@@ -62,8 +62,12 @@ export class SplitStepDto {
 }
 
 export class ClassifyStepDto {
+  /**
+   * Its count and texts are bounded by the classify request's own settings (MAX_CATEGORIES
+   * and the like), checked in classify-limits.ts when the pipeline is created and run.
+   */
   @Required()
-  @Check(list(model(ClassificationCategoryDto), { minItems: 1, maxItems: categories }))
+  @Check(list(model(ClassificationCategoryDto), { minItems: 1 }))
   classification_schema!: ClassificationCategoryDto[];
 
   @IsIn(['default', 'accurate'])
@@ -80,8 +84,12 @@ export class ClassifyStepDto {
   })
   category_groups?: Record<string, string[]>;
 
-  /** The classify-then-extract branch: category label -> what to extract from such a document. */
-  @Check(dict(model(ExtractStepDto), { maxEntries: categories }), { optional: true })
+  /**
+   * The classify-then-extract branch: category label -> what to extract from such a document.
+   * Each key is a category of `classification_schema` (checked on creation), so the branches
+   * are bounded by MAX_CATEGORIES with it.
+   */
+  @Check(dict(model(ExtractStepDto)), { optional: true })
   extract_by_category?: Record<string, ExtractStepDto>;
 }
 

@@ -28,7 +28,11 @@ export const REQUEST_LIMITS = {
   webhookChannels: 100,
   /** Characters of a pipeline's description and of a split step's `split_rules`. */
   descriptionChars: 20_000,
-  /** Categories of a pipeline's split or classify step, and branches of `extract_by_category`. */
+  /**
+   * Categories of a split (request or pipeline step) and of a pipeline classify step's
+   * `category_groups`. A classify step's `classification_schema` is bounded instead by the
+   * classify request's settings (MAX_CATEGORIES and the like, classify-limits.ts).
+   */
   stepCategories: 200,
   /** Characters of a document password (PDF passwords are at most 127 bytes). */
   documentPasswordChars: 1_024,

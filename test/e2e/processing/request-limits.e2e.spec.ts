@@ -206,3 +206,100 @@ describe('bounded fields of edit and pipeline requests', () => {
     );
   });
 });
+
+/**
+ * A pipeline's classify step is held to the classify request's own settings (MAX_CATEGORIES,
+ * MAX_CRITERION_CHARS, ...), not to a bound of its own: what /classify refuses a pipeline
+ * refuses with the same detail at the step's path, and what /classify accepts (here past
+ * the former fixed cap of 200 categories, the operator having raised MAX_CATEGORIES) a
+ * pipeline accepts.
+ */
+describe('the classify settings bound a pipeline classify step as they bound /classify', () => {
+  const maxCategories = 250;
+  const maxCriterionChars = 40;
+  let t: TestApp;
+  let org: SeededAccount;
+  let fileId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      MAX_CATEGORIES: String(maxCategories),
+      MAX_CRITERION_CHARS: String(maxCriterionChars),
+    });
+    org = await seedAccount(t.app, 'Pipeline Limits Co');
+    const form = await makeFlatForm([{ label: 'Full name', type: 'text' }]);
+    const multipart = new FormData();
+    multipart.append('file', new Blob([form.bytes]), 'form.pdf');
+    const upload = await fetch(`${t.baseUrl}/upload?extension=pdf`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${org.processingKey}` },
+      body: multipart,
+    });
+    expect(upload.status).toBe(200);
+    fileId = ((await upload.json()) as { file_id: string }).file_id;
+  }, 60_000);
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function post(path: string, body: unknown): Promise<{ status: number; body: unknown }> {
+    const res = await fetch(`${t.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${org.processingKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  }
+  const detailOf = (answer: { body: unknown }) => (answer.body as { detail: Detail[] }).detail;
+  const schemaOf = (count: number) =>
+    Array.from({ length: count }, (_, i) => ({ category: `kind ${i}`, criteria: [`mark${i}`] }));
+  /** A pipeline whose classify step is its second, so the path names the step's index. */
+  const pipelineWith = (classify: Record<string, unknown>) => ({
+    name: 'classify limits',
+    steps: [
+      { split: { split_description: [{ name: 'part', description: 'Any part' }] } },
+      { classify },
+    ],
+  });
+
+  it('refuses a classify step past MAX_CATEGORIES or MAX_CRITERION_CHARS, naming the path in the step', async () => {
+    const tooMany = schemaOf(maxCategories + 1);
+    const direct = await post('/classify', { input: fileId, classification_schema: tooMany });
+    expect(direct.status).toBe(422);
+    const [classifyDetail] = detailOf(direct);
+    expect(classifyDetail.loc).toEqual(['body', 'classification_schema']);
+    expect(classifyDetail.msg).toContain('MAX_CATEGORIES');
+
+    const stored = await post('/pipelines', pipelineWith({ classification_schema: tooMany }));
+    expect(stored.status).toBe(422);
+    expect(detailOf(stored)).toEqual([
+      { ...classifyDetail, loc: ['body', 'steps', 1, 'classify', 'classification_schema'] },
+    ]);
+
+    const longCriterion = 'c'.repeat(maxCriterionChars + 1);
+    const long = await post(
+      '/pipelines',
+      pipelineWith({ classification_schema: [{ category: 'memo', criteria: [longCriterion] }] }),
+    );
+    expect(long.status).toBe(422);
+    expect(detailOf(long)).toEqual([
+      expect.objectContaining({
+        loc: ['body', 'steps', 1, 'classify', 'classification_schema', 0, 'criteria', 0],
+        type: 'string_too_long',
+        ctx: expect.objectContaining({
+          max_length: maxCriterionChars,
+          setting: 'MAX_CRITERION_CHARS',
+        }),
+      }),
+    ]);
+  });
+
+  it('accepts in a pipeline the category count /classify accepts', async () => {
+    const atLimit = schemaOf(maxCategories);
+    const stored = await post('/pipelines', pipelineWith({ classification_schema: atLimit }));
+    expect(stored.status).toBe(201);
+    expect((stored.body as { pipeline_id: string }).pipeline_id).toMatch(/^pl_/);
+    const direct = await post('/classify', { input: fileId, classification_schema: atLimit });
+    expect(direct.status).toBe(200);
+  }, 60_000);
+});
