@@ -147,8 +147,28 @@ export function readNumber(raw: string, decimalComma = false): number | null {
 const NUMBER = String.raw`\d{1,3}(?:[.,\s\u00a0\u202f']\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?`;
 const AMOUNT = new RegExp(
   String.raw`(\(?)(-?)\s*([\p{Sc}]|(?<!\p{L})[A-Z]{3}\b|(?<!\p{L})[\p{L}]{1,3}\$|(?<!\p{L})R[Ss]?\b|(?<!\p{L})RM\b|zł|(?<!\p{L})kr\.?|Kč|(?<!\p{L})Ft|(?<!\p{L})lei)?\s*(-?)\s*(${NUMBER})(-?)\s*([\p{Sc}]|[A-Z]{3}\b|zł|kr\.?|Kč|Ft\b|lei\b|RM\b)?\)?`,
-  'gu',
+  'dgu',
 );
+
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
+function isWordCharacter(char: string | undefined): boolean {
+  return char !== undefined && WORD_CHARACTER.test(char);
+}
+
+/**
+ * A hyphen right before the number joins it to a word ("INV-42", "ABC-12", "2024-11") unless
+ * what it follows is a currency ("EUR-3.00"): the number is then part of an identifier, and
+ * the hyphen is no minus sign. A sign stands after the start, a space, a bracket, a currency
+ * symbol or punctuation ("-42", "Total: -12.50", "€ -3,00", "balance -7").
+ */
+function joinsWord(text: string, m: RegExpMatchArray, currency: string | undefined): boolean {
+  const indices = m.indices!;
+  const hyphen = m[4] === '-' ? indices[4]![0] : m[2] === '-' ? indices[2]![0] : indices[5]![0] - 1;
+  if (text[hyphen] !== '-') return false;
+  if (currency && indices[3]?.[1] === hyphen) return false;
+  return isWordCharacter(text[hyphen - 1]);
+}
 
 /** Every amount in `text`, with the currency written next to it, in text order. */
 export function findAmounts(text: string, decimalComma = false): FoundAmount[] {
@@ -159,10 +179,13 @@ export function findAmounts(text: string, decimalComma = false): FoundAmount[] {
     const value = readNumber(m[5], decimalComma);
     if (value === null) continue;
     const before = m[3] ? currencyOf(m[3]) : undefined;
+    if (joinsWord(text, m, before)) continue;
     // A code after a count ("2 CUP") is a unit more often than a currency.
     const after =
       m[7] && (!/^[A-Z]{3}$/.test(m[7]) || /[.,]\d{2}$/.test(m[5])) ? currencyOf(m[7]) : undefined;
-    const negative = m[1] === '(' || m[2] === '-' || m[4] === '-' || m[6] === '-';
+    // A hyphen after the number followed by a letter or digit joins it to what follows.
+    const trailingSign = m[6] === '-' && !isWordCharacter(text[m.indices![6]![1]]);
+    const negative = m[1] === '(' || m[2] === '-' || m[4] === '-' || trailingSign;
     found.push({
       value: negative && value > 0 ? -value : value,
       currency: before ?? after,

@@ -142,6 +142,30 @@ describe('amounts', () => {
     expect(findAmounts('-5.00 EUR')[0]).toMatchObject({ value: -5, currency: 'EUR' });
   });
 
+  it.each([
+    ['-42.00', -42],
+    ['Total: -12.50', -12.5],
+    ['€ -3,00', -3],
+    ['balance -7', -7],
+    ['EUR-3.00', -3],
+    ['(12.00)', -12],
+    ['12.00-', -12],
+  ])('keeps the minus sign of %s', (text, expected) => {
+    expect(findAmounts(text, text.includes('€'))[0]?.value).toBe(expected);
+  });
+
+  it.each(['INV-42', 'ABC-12', 'ref INV-42.00 EUR'])(
+    'reads no amount in the identifier %s, whose hyphen joins two parts of a word',
+    (text) => {
+      expect(findAmounts(text)).toEqual([]);
+    },
+  );
+
+  it('reads no minus sign in a hyphen that joins a number to what follows', () => {
+    expect(findAmounts('2024-11').map((amount) => amount.value)).toEqual([2024]);
+    expect(findAmounts('Invoice INV-42 total 100.00').map((amount) => amount.value)).toEqual([100]);
+  });
+
   it('reads percentages as the number written', () => {
     expect(parsePercentage('VAT 19 %')).toBe(19);
     expect(parsePercentage('7,5%', true)).toBe(7.5);
