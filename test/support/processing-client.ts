@@ -76,3 +76,22 @@ export function keyOf(
   }
   return key;
 }
+
+/** Uploads `bytes` as a PDF through POST /upload and returns its `file_id`. */
+export async function uploadPdf(
+  baseUrl: string,
+  apiKey: string,
+  bytes: Uint8Array,
+  name = 'document.pdf',
+): Promise<string> {
+  const multipart = new FormData();
+  multipart.append('file', new Blob([bytes]), name);
+  const res = await fetch(`${baseUrl}/upload?extension=pdf`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}` },
+    body: multipart,
+  });
+  if (res.status !== 200)
+    throw new Error(`POST /upload answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { file_id: string }).file_id;
+}

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { seedAccount, type SeededAccount } from '../../support/accounts.js';
 import { makeEncryptedPdf } from '../../support/encrypted-pdf.js';
-import { client, waitForJob } from '../../support/processing-client.js';
+import { client, uploadPdf, waitForJob } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 type Body = Record<string, unknown>;
@@ -39,15 +39,8 @@ describe('password-protected PDFs: settings.document_password', () => {
     }) as typeof process.stdout.write;
     t = await startTestApp({ LOG_LEVEL: 'debug' });
     org = await seedAccount(t.app, 'Password Co');
-    const multipart = new FormData();
-    multipart.append('file', new Blob([makeEncryptedPdf(LINES, PASSWORD)]), 'invoice.pdf');
-    const upload = await fetch(`${t.baseUrl}/upload?extension=pdf`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${org.processingKey}` },
-      body: multipart,
-    });
-    expect(upload.status).toBe(200);
-    fileId = ((await upload.json()) as { file_id: string }).file_id;
+    const encrypted = makeEncryptedPdf(LINES, PASSWORD);
+    fileId = await uploadPdf(t.baseUrl, org.processingKey, encrypted, 'invoice.pdf');
   }, 60_000);
   afterAll(async () => {
     process.stdout.write = originalWrite;

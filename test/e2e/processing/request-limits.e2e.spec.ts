@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { REQUEST_LIMITS } from '../../../src/processing/requests/request-limits.js';
 import { seedAccount, type SeededAccount } from '../../support/accounts.js';
 import { makeFlatForm } from '../../support/edit-forms.js';
-import { client, waitForJob } from '../../support/processing-client.js';
+import { client, uploadPdf, waitForJob } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
 type Detail = {
@@ -34,28 +34,14 @@ describe('bounded fields of edit and pipeline requests', () => {
       description: label,
       type,
     }));
-    const multipart = new FormData();
-    multipart.append('file', new Blob([form.bytes]), 'form.pdf');
-    const upload = await fetch(`${t.baseUrl}/upload?extension=pdf`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${org.processingKey}` },
-      body: multipart,
-    });
-    expect(upload.status).toBe(200);
-    fileId = ((await upload.json()) as { file_id: string }).file_id;
+    fileId = await uploadPdf(t.baseUrl, org.processingKey, form.bytes, 'form.pdf');
   }, 60_000);
   afterAll(async () => {
     await t.close();
   });
 
-  async function post(path: string, body: unknown): Promise<{ status: number; body: unknown }> {
-    const res = await fetch(`${t.baseUrl}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${org.processingKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json() };
-  }
+  const post = (path: string, body: unknown) =>
+    client(t.baseUrl, org.processingKey).post(path, body);
 
   async function refused(path: string, body: unknown): Promise<Detail[]> {
     const started = performance.now();
@@ -228,28 +214,14 @@ describe('the classify settings bound a pipeline classify step as they bound /cl
     });
     org = await seedAccount(t.app, 'Pipeline Limits Co');
     const form = await makeFlatForm([{ label: 'Full name', type: 'text' }]);
-    const multipart = new FormData();
-    multipart.append('file', new Blob([form.bytes]), 'form.pdf');
-    const upload = await fetch(`${t.baseUrl}/upload?extension=pdf`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${org.processingKey}` },
-      body: multipart,
-    });
-    expect(upload.status).toBe(200);
-    fileId = ((await upload.json()) as { file_id: string }).file_id;
+    fileId = await uploadPdf(t.baseUrl, org.processingKey, form.bytes, 'form.pdf');
   }, 60_000);
   afterAll(async () => {
     await t.close();
   });
 
-  async function post(path: string, body: unknown): Promise<{ status: number; body: unknown }> {
-    const res = await fetch(`${t.baseUrl}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${org.processingKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json() };
-  }
+  const post = (path: string, body: unknown) =>
+    client(t.baseUrl, org.processingKey).post(path, body);
   const detailOf = (answer: { body: unknown }) => (answer.body as { detail: Detail[] }).detail;
   const schemaOf = (count: number) =>
     Array.from({ length: count }, (_, i) => ({ category: `kind ${i}`, criteria: [`mark${i}`] }));
