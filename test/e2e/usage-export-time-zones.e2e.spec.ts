@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import type { AppConfig } from '../../src/config/app-config.js';
-import { APP_CONFIG } from '../../src/config/config.module.js';
-import { normalizeToColumns } from '../../src/usage/ingestion/usage-event-columns.js';
 import { MetadataKeyService } from '../../src/usage/metadata/metadata-key.service.js';
 import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
-import { USAGE_EVENT_WRITER, type UsageEventWriter } from '../../src/usage/usage-store.ports.js';
-import { UsageWatermarks } from '../../src/usage/usage-watermarks.js';
 import { seedAccount, SeededAccount } from '../support/accounts.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
 import { usageEvent } from '../support/usage-events.js';
+import { writeReplayed } from '../support/usage-replay.js';
 import {
   localDate,
   microsToText,
@@ -75,23 +71,8 @@ describe.each([...USAGE_STORES, 'clickhouse-cluster' as const])(
   (store) => {
     let t: TestApp;
 
-    /**
-     * Through the store's writer with a replay policy: the events lie months back, beyond
-     * any window live ingestion may keep; the watermark moves as after an ingest.
-     */
-    async function write(events: UsageCloudEvent[]): Promise<void> {
-      const config = t.app.get<AppConfig>(APP_CONFIG);
-      const { columns, rejected } = normalizeToColumns(events, new Date(), {
-        maxAgeMs: Number.MAX_SAFE_INTEGER,
-        maxFutureSkewMs: Number.MAX_SAFE_INTEGER,
-        lateWindowMs: Number.MAX_SAFE_INTEGER,
-      });
-      expect(rejected).toEqual([]);
-      const written = await t.app
-        .get<UsageEventWriter>(USAGE_EVENT_WRITER)
-        .writeBatch([columns], config.usage.cardinality);
-      t.app.get(UsageWatermarks).advance(written.orgs);
-    }
+    /** Through the store's writer with a replay policy: the events lie months back. */
+    const write = (events: UsageCloudEvent[]) => writeReplayed(t.app, events);
 
     async function getExport(org: SeededAccount, params: Record<string, string | string[]>) {
       const search = new URLSearchParams();

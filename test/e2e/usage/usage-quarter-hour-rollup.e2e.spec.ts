@@ -1,16 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { AppConfig } from '../../../src/config/app-config.js';
-import { APP_CONFIG } from '../../../src/config/config.module.js';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
-import { normalizeToColumns } from '../../../src/usage/ingestion/usage-event-columns.js';
 import { UsageStoreRepository } from '../../../src/usage/ingestion/usage-store.repository.js';
 import { MetadataKeyService } from '../../../src/usage/metadata/metadata-key.service.js';
 import type { UsageCloudEvent } from '../../../src/usage/usage-event.js';
-import { USAGE_EVENT_WRITER, type UsageEventWriter } from '../../../src/usage/usage-store.ports.js';
-import { UsageWatermarks } from '../../../src/usage/usage-watermarks.js';
 import { seedAccount, SeededAccount } from '../../support/accounts.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 import { usageEvent } from '../../support/usage-events.js';
+import { writeReplayed } from '../../support/usage-replay.js';
 import { seeded } from '../../support/usage-event-mix.js';
 import {
   parseExportBody,
@@ -72,17 +68,7 @@ function eventsOf(orgId: string, count: number, seed: number, start: string): Us
 
 /** Through the store's writer, with a replay policy (the events lie in 2026's DST changes). */
 async function write(events: UsageCloudEvent[]): Promise<void> {
-  const config = t.app.get<AppConfig>(APP_CONFIG);
-  const { columns, rejected } = normalizeToColumns(events, new Date(), {
-    maxAgeMs: Number.MAX_SAFE_INTEGER,
-    maxFutureSkewMs: Number.MAX_SAFE_INTEGER,
-    lateWindowMs: Number.MAX_SAFE_INTEGER,
-  });
-  expect(rejected).toEqual([]);
-  const written = await t.app
-    .get<UsageEventWriter>(USAGE_EVENT_WRITER)
-    .writeBatch([columns], config.usage.cardinality);
-  t.app.get(UsageWatermarks).advance(written.orgs);
+  await writeReplayed(t.app, events);
   sent.push(...(events as unknown as ReferenceEvent[]));
 }
 
