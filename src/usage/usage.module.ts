@@ -29,7 +29,7 @@ import {
   USAGE_EVENT_WRITER,
   USAGE_EXPORT_READER,
   USAGE_PERIOD_TOTALS,
-} from './usage-store.ports.js';
+} from './core/usage-store.ports.js';
 import { ClickHouseService } from './clickhouse/clickhouse.service.js';
 import { ClickHouseMigrations } from './clickhouse/clickhouse-migrations.js';
 import { ClickHouseUsageStoreRepository } from './clickhouse/clickhouse-usage-store.repository.js';

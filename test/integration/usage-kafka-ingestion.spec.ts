@@ -8,7 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createKafka } from '../../src/usage/ingestion/kafka/kafka-client.js';
 import { UsageEventProducer } from '../../src/usage/ingestion/kafka/usage-event.producer.js';
 import { UsageKafkaConsumer } from '../../src/usage/ingestion/kafka/usage-kafka.consumer.js';
-import { USAGE_EVENT_WRITER, type UsageEventWriter } from '../../src/usage/usage-store.ports.js';
+import {
+  USAGE_EVENT_WRITER,
+  type UsageEventWriter,
+} from '../../src/usage/core/usage-store.ports.js';
 import {
   USAGE_EVENT_SINK,
   type UsageCloudEvent,

@@ -4,7 +4,10 @@ import type { AppConfig } from '../../src/config/app-config.js';
 import { APP_CONFIG } from '../../src/config/config.module.js';
 import { normalizeToColumns } from '../../src/usage/ingestion/usage-event-columns.js';
 import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
-import { USAGE_EVENT_WRITER, type UsageEventWriter } from '../../src/usage/usage-store.ports.js';
+import {
+  USAGE_EVENT_WRITER,
+  type UsageEventWriter,
+} from '../../src/usage/core/usage-store.ports.js';
 import { UsageWatermarks } from '../../src/usage/usage-watermarks.js';
 
 /**

@@ -8,7 +8,7 @@ import { truncateCodePoints } from '../core/metadata-values.js';
 import type { UsageEventColumns } from '../core/usage-event-columns.types.js';
 import { MetadataKeyService } from '../metadata/metadata-key.service.js';
 import type { UsageAlertNotification, UsageAlertOutbox } from '../usage-alerts.contract.js';
-import { USAGE_PERIOD_TOTALS, type UsagePeriodTotalsReader } from '../usage-store.ports.js';
+import { USAGE_PERIOD_TOTALS, type UsagePeriodTotalsReader } from '../core/usage-store.ports.js';
 import type { CreateUsageAlertDto } from './usage-alert.dto.js';
 import { UsageAlertRepository } from './usage-alert.repository.js';
 import {

@@ -1,14 +1,11 @@
+import type { AlertScope, PeriodTotals } from '../core/usage-period-totals.types.js';
+
+export type { AlertScope, PeriodTotals };
+
 export const ALERT_MEASURES = ['credits', 'requests'] as const;
 export type AlertMeasure = (typeof ALERT_MEASURES)[number];
 export const ALERT_PERIODS = ['day', 'month'] as const;
 export type AlertPeriod = (typeof ALERT_PERIODS)[number];
-
-/** Which usage an alert counts: all of the org's, one product's, or one metadata value's. */
-export interface AlertScope {
-  product: string | null;
-  metadataKey: string | null;
-  metadataValue: string | null;
-}
 
 export interface AlertRule extends AlertScope {
   alertId: string;
@@ -33,13 +30,6 @@ export interface AlertFiring {
   firedAt: string;
   /** The webhook body as sent. */
   payload: string;
-}
-
-/** A period's totals of a scope, read from the usage store's rollups. */
-export interface PeriodTotals {
-  /** Exact decimal text. */
-  credits: string;
-  requests: number;
 }
 
 /** The UTC period of `period` that contains `day` (yyyy-mm-dd), as [first day, last day]. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { DuckDBValue } from '@duckdb/node-api';
 import { DuckDbService } from '../../database/duckdb.service.js';
-import type { UsagePeriodTotalsReader } from '../usage-store.ports.js';
+import type { UsagePeriodTotalsReader } from '../core/usage-store.ports.js';
 import type { AlertScope, PeriodTotals } from './usage-alert.types.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { UsagePeriodTotalsReader } from '../usage-store.ports.js';
+import type { UsagePeriodTotalsReader } from '../core/usage-store.ports.js';
 import type { AlertScope, PeriodTotals } from '../alerts/usage-alert.types.js';
 import { ClickHouseService } from './clickhouse.service.js';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { formatCredits } from '../core/decimal-credits.js';
 import type { UsageExportQuery } from '../export/usage-export.query.js';
-import type { UsageExportReader, UsageExportRow } from '../usage-store.ports.js';
+import type { UsageExportReader, UsageExportRow } from '../core/usage-store.ports.js';
 import { ClickHouseService } from './clickhouse.service.js';
 import { clickHouseExportSql } from './clickhouse-export.sql.js';
 

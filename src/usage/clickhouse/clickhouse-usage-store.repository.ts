@@ -8,7 +8,7 @@ import {
   MetadataKeyRepository,
   type ObservedKeyStats,
 } from '../metadata/metadata-key.repository.js';
-import type { BatchWriteResult, UsageEventWriter } from '../usage-store.ports.js';
+import type { BatchWriteResult, UsageEventWriter } from '../core/usage-store.ports.js';
 import { ClickHouseService } from './clickhouse.service.js';
 import { stagingRows, STAGING_COLUMNS, type StagingRows } from './clickhouse-staging.js';
 

@@ -1,32 +1,18 @@
 import { ApiError } from '../../common/api-error.js';
 import { truncateCodePoints } from '../core/metadata-values.js';
 import { DEFAULT_TIME_ZONE, offsetAt, offsetSegments, parseTimeZone } from '../core/time-zone.js';
+import {
+  GROUP_BY_VALUES,
+  type GroupBy,
+  type UsageExportQuery,
+} from '../core/usage-export-query.types.js';
 
-export const GROUP_BY_VALUES = ['product', 'feature', 'api_key', 'file_type', 'metadata'] as const;
-export type GroupBy = (typeof GROUP_BY_VALUES)[number];
+export { GROUP_BY_VALUES, type GroupBy, type UsageExportQuery };
 
 /** Dimensions one export can group by at once (`groupBy` repeated or a comma list). */
 export const MAX_GROUP_BY = 2;
 export const DEFAULT_PERIOD_DAYS = 30;
 export const MAX_PERIOD_DAYS = 366;
-
-/** The export's parameters after validation; dates are yyyy-mm-dd (local days of `timeZone`, inclusive). */
-export interface UsageExportQuery {
-  orgId: string | null;
-  startDate: string;
-  endDate: string;
-  groupBy: GroupBy;
-  /** A second grouping dimension: each row then carries both values (`group`, `subgroup`). */
-  secondGroupBy: GroupBy | null;
-  /** IANA name; days are local days of this zone. */
-  timeZone: string;
-  metadataKey: string | null;
-  metadataValues: string[];
-  products: string[];
-  features: string[];
-  apiKeys: string[];
-  fileTypes: string[];
-}
 
 /** The query parameters parseUsageExportQuery reads, for the API description. */
 export const USAGE_EXPORT_PARAMETERS: {

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DuckDbService } from '../../database/duckdb.service.js';
 import type { UsageExportQuery } from './usage-export.query.js';
-import type { UsageExportReader, UsageExportRow } from '../usage-store.ports.js';
+import type { UsageExportReader, UsageExportRow } from '../core/usage-store.ports.js';
 import { buildExportSql, readsQuarterHours } from './usage-export.sql.js';
 import { READ_ROLLED_BATCH_ID } from '../core/quarter-hour-rollups.js';
 
-export type { UsageExportRow } from '../usage-store.ports.js';
+export type { UsageExportRow } from '../core/usage-store.ports.js';
 export { buildExportSql, UNKNOWN_GROUP } from './usage-export.sql.js';
 
 /**

@@ -6,7 +6,7 @@ import type { MetadataKeyService } from '../metadata/metadata-key.service.js';
 import { UsageWatermarks } from '../usage-watermarks.js';
 import { UsageExportCache } from './usage-export.cache.js';
 import type { UsageExportQuery } from './usage-export.query.js';
-import type { UsageExportReader } from '../usage-store.ports.js';
+import type { UsageExportReader } from '../core/usage-store.ports.js';
 import { UsageExportService } from './usage-export.service.js';
 
 const principal: AccountPrincipal = {

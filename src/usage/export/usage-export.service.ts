@@ -7,7 +7,7 @@ import {
   USAGE_EXPORT_READER,
   type UsageExportReader,
   type UsageExportRow,
-} from '../usage-store.ports.js';
+} from '../core/usage-store.ports.js';
 import type { UsageExportQuery } from './usage-export.query.js';
 import { UsageExportCache, exportCacheKey } from './usage-export.cache.js';
 import { exportJson } from './usage-export.serializer.js';

@@ -9,7 +9,7 @@ import { UsageIngestService } from './usage-ingest.service.js';
 import type { UsageAlertService } from '../alerts/usage-alert.service.js';
 import type { UsageExportMarks } from '../export/usage-export-marks.service.js';
 import { UsageNormalizer } from './usage-normalizer.js';
-import type { BatchWriteResult, UsageEventWriter } from '../usage-store.ports.js';
+import type { BatchWriteResult, UsageEventWriter } from '../core/usage-store.ports.js';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
 

@@ -3,7 +3,7 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { OrgDirectoryRepository } from './org-directory.repository.js';
 import { GroupCommit } from './group-commit.js';
-import { USAGE_EVENT_WRITER, type UsageEventWriter } from '../usage-store.ports.js';
+import { USAGE_EVENT_WRITER, type UsageEventWriter } from '../core/usage-store.ports.js';
 import { UsageIngestMetrics } from './usage-ingest.metrics.js';
 import { MetadataKeyService } from '../metadata/metadata-key.service.js';
 import { UsageWatermarks } from '../usage-watermarks.js';

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
-import { USAGE_EVENT_WRITER, type UsageEventWriter } from '../usage-store.ports.js';
+import { USAGE_EVENT_WRITER, type UsageEventWriter } from '../core/usage-store.ports.js';
 
 /**
  * The usage store's upkeep, outside the ingest writes: every few seconds the events written

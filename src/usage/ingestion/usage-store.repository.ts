@@ -12,10 +12,10 @@ import {
   dropEmptiedRollupRows,
   retractReplaced,
 } from './usage-corrections.writer.js';
-import type { BatchWriteResult, UsageEventWriter } from '../usage-store.ports.js';
+import type { BatchWriteResult, UsageEventWriter } from '../core/usage-store.ports.js';
 import { rollUpStep } from '../core/quarter-hour-rollups.js';
 
-export type { BatchWriteResult } from '../usage-store.ports.js';
+export type { BatchWriteResult } from '../core/usage-store.ports.js';
 
 /**
  * The narrow rollups the export reads for unfiltered groupings, with the sort key that

@@ -9,7 +9,7 @@ import { UsageExportService } from '../export/usage-export.service.js';
 import { MetadataKeyRepository } from '../metadata/metadata-key.repository.js';
 import { MetadataKeyService } from '../metadata/metadata-key.service.js';
 import { UsageWatermarks } from '../usage-watermarks.js';
-import { USAGE_EXPORT_READER } from '../usage-store.ports.js';
+import { USAGE_EXPORT_READER } from '../core/usage-store.ports.js';
 
 /**
  * A replica's file is read-only: the exports it answers are not marked, so a day changed

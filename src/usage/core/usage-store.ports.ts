@@ -1,11 +1,11 @@
-import type { CardinalityRule } from '../config/usage.types.js';
-import type { UsageExportQuery } from './export/usage-export.query.js';
-import type { UsageEventColumns } from './core/usage-event-columns.types.js';
-import type { AlertScope, PeriodTotals } from './alerts/usage-alert.types.js';
+import type { CardinalityRule } from '../../config/usage.types.js';
+import type { UsageExportQuery } from './usage-export-query.types.js';
+import type { UsageEventColumns } from './usage-event-columns.types.js';
+import type { AlertScope, PeriodTotals } from './usage-period-totals.types.js';
 
 /*
  * The two ports of the usage store: the ingestion writes and the export reads. DuckDB
- * (UsageStoreRepository, UsageExportRepository) and ClickHouse (src/usage/clickhouse/)
+ * (UsageStoreRepository, UsageExportRepository) and ClickHouse (../clickhouse/)
  * implement both; USAGE_STORE picks one at start (usage.module.ts). Services depend only
  * on these interfaces, so a rule of ingestion or of the export lives once, above them.
  */
