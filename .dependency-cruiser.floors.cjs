@@ -30,7 +30,7 @@ module.exports = {
   processing: [
     ['core', 'requests', 'responses'],
     ['queue', 'upload', 'versions'],
-    ['admission', 'inputs', 'outbox'],
+    ['admission', 'inputs', 'operations', 'outbox'],
     ['webhooks'],
     ['jobs'],
     ['classify-jobs', 'document-operations', 'storage'],

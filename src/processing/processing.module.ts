@@ -4,10 +4,9 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/app-config.js';
-import { CLASSIFICATION_RUNNER } from './classify-jobs/classification-runner.js';
 import { ClassifyController } from './classify-jobs/classify.controller.js';
 import { ClassifyJobsService } from './classify-jobs/classify-jobs.service.js';
-import { PooledClassificationRunner } from './classify-jobs/pooled-classification.runner.js';
+import { OperationExecutors } from './operations/operation-executors.js';
 import { InputDocuments } from './inputs/input-documents.js';
 import { InputDownloads } from './inputs/input-downloads.js';
 import { InputResolver } from './inputs/input-resolver.service.js';
@@ -92,8 +91,8 @@ const PROCESSING_ROUTES =
     { provide: QUEUE, useClass: RolloutRoutingStrategy },
     DatabaseQueue,
     JobReconciler,
-    // The pipeline behind the job layer: one line to swap (e.g. for a remote classifier).
-    { provide: CLASSIFICATION_RUNNER, useClass: PooledClassificationRunner },
+    // The executors of every kind of job (classify, parse, extract, split, edit, pipelines).
+    OperationExecutors,
     LegacyWorkers,
     QueueStatus,
     JobEvents,

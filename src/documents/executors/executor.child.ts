@@ -15,7 +15,7 @@ export type ExecutorMessage<R> =
 
 /**
  * The body of an executor process (`child_process.fork` of an entry such as
- * classify.worker.ts): warms up, says `ready`, then runs one task at a time as the parent
+ * operation.worker.ts): warms up, says `ready`, then runs one task at a time as the parent
  * sends them. Document errors travel back as data; anything that kills the process (a
  * native abort, the heap ceiling) is seen by the parent as the process's exit.
  */

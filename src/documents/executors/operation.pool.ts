@@ -1,6 +1,9 @@
 import { TaskPool, type TaskPoolOptions } from './task.pool.js';
 import type {
+  ClassifyOperationTask,
+  ClassifyTaskResult,
   DocumentOperationTask,
+  ExecutorOutcome,
   OperationOutcome,
   OperationTask,
   PipelineOutcome,
@@ -10,12 +13,20 @@ import type {
 export type OperationPoolOptions = TaskPoolOptions;
 
 /**
- * Executor processes for parse/extract/split, as ClassifierPool is for classify: pdf.js and
- * OCR are CPU-bound and must not block the HTTP event loop. One executor is kept warm; more start
- * under load.
+ * The executor processes of every operation (classify, parse, extract, split, edit and
+ * stored pipelines): pdf.js, OCR and the language models are CPU-bound and must not block
+ * the HTTP event loop, and a document that crashes its decoder ends only its executor. A
+ * new executor spends 1-2 s loading the sentence encoder (about 80 MB of weights, read once
+ * per executor), the language model and pdf.js, so warm executors stay loaded once started;
+ * one is kept warm by default, more start under load.
  */
-export class OperationPool extends TaskPool<OperationTask, OperationOutcome | PipelineOutcome> {
-  /** One parse, extract or split. */
+export class OperationPool extends TaskPool<OperationTask, ExecutorOutcome> {
+  /** One classification. */
+  runClassify(task: ClassifyOperationTask, signal?: AbortSignal): Promise<ClassifyTaskResult> {
+    return this.run(task, signal) as Promise<ClassifyTaskResult>;
+  }
+
+  /** One parse, extract, split or edit. */
   runOperation(task: DocumentOperationTask, signal?: AbortSignal): Promise<OperationOutcome> {
     return this.run(task, signal) as Promise<OperationOutcome>;
   }
@@ -29,7 +40,8 @@ export class OperationPool extends TaskPool<OperationTask, OperationOutcome | Pi
     super(
       {
         workerUrl: new URL('./operation.worker.js', import.meta.url),
-        // Imported on first inline use, as in ClassifierPool.
+        // Imported on first inline use, so a process whose tasks run in executors never
+        // loads the engines' libraries (language model, docx, OCR) itself.
         runInline: async (task) => (await import('./operation.run.js')).runOperationTask(task),
         defaultWarmExecutors: 1,
       },

@@ -1,16 +1,19 @@
-// The work of a parse/extract/split task: apart from operation.task.ts so that the main
+// The work of an executor task (classify, parse, extract, split, edit, pipeline): apart from operation.task.ts so that the main
 // thread, which only builds tasks, never loads the document libraries (pdf.js, OCR, docx,
 // canvas, the language model) that running them needs.
+import { runClassifyTask } from '../classify/classify.task.js';
 import { runEdit } from '../edit/edit.runner.js';
 import { runExtract } from '../extract/extract.runner.js';
 import { runParse } from '../parse/parse.runner.js';
 import { enforceLimit } from '../readers/document-limits.js';
 import { runPipeline } from '../pipeline/pipeline.runner.js';
 import { runSplit } from '../split/split.runner.js';
-import type { OperationOutcome, OperationTask, PipelineOutcome } from './operation.task.js';
+import type { ExecutorOutcome, OperationTask } from './operation.task.js';
 
-function run(task: OperationTask): Promise<OperationOutcome | PipelineOutcome> {
+function run(task: OperationTask): Promise<ExecutorOutcome> {
   switch (task.kind) {
+    case 'classify':
+      return runClassifyTask(task);
     case 'parse':
       return runParse(task.documents, task.request, task.versions, task.maxPages, task.parsed);
     case 'extract':
@@ -29,11 +32,11 @@ function run(task: OperationTask): Promise<OperationOutcome | PipelineOutcome> {
  * it was made: what passes is copied into the API process, which holds it several times
  * over (the message, the object, its JSON) while it stores it.
  */
-export async function runOperationTask(
-  task: OperationTask,
-): Promise<OperationOutcome | PipelineOutcome> {
+export async function runOperationTask(task: OperationTask): Promise<ExecutorOutcome> {
   const outcome = await run(task);
-  const bytes = Buffer.byteLength(JSON.stringify(outcome.result));
+  // A classification answers with its output; every other operation with its result.
+  const answer = 'output' in outcome ? outcome.output : outcome.result;
+  const bytes = Buffer.byteLength(JSON.stringify(answer));
   enforceLimit(
     'maxResultBytes',
     bytes,

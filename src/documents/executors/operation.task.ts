@@ -1,3 +1,4 @@
+import type { ClassifyTask, ClassifyTaskResult } from '../classify/classify.task.js';
 import type { DocumentSource } from '../readers/document.types.js';
 import type { ParsedDocument } from '../parse/parsed-layout.js';
 import type { EditOutcome, EditRequest } from '../edit/edit.runner.js';
@@ -44,11 +45,19 @@ export type DocumentOperationTask =
       maxPages?: number;
     };
 
-/** What the operation executors run: one operation, or a stored pipeline of them. */
-export type OperationTask = DocumentOperationTask | PipelineTask;
+/** A classification as executor work: the documents (or a parsed one) and the schema. */
+export type ClassifyOperationTask = ClassifyTask & { kind: 'classify' };
+
+/**
+ * What the executors run, one union for every operation: a classification, a parse,
+ * extract, split or edit, or a stored pipeline of them.
+ */
+export type OperationTask = ClassifyOperationTask | DocumentOperationTask | PipelineTask;
 
 export type OperationOutcome = ParseOutcome | ExtractOutcome | SplitOutcome | EditOutcome;
-export type { PipelineOutcome, PipelineTask };
+/** What an executor hands back for any task of the union. */
+export type ExecutorOutcome = ClassifyTaskResult | OperationOutcome | PipelineOutcome;
+export type { ClassifyTaskResult, PipelineOutcome, PipelineTask };
 
 export type OperationKind = DocumentOperationTask['kind'];
 

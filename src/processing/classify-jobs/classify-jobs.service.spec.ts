@@ -10,7 +10,8 @@ import { PAGE_RANGE_INVALID } from '../core/processing-error.js';
 import type { JobsService } from '../jobs/jobs.service.js';
 import { ClassifyConfigDto } from '../requests/classify-config.dto.js';
 import { validateModel } from '../requests/request-validation.js';
-import type { ClassificationOutcome, ClassificationRunner } from './classification-runner.js';
+import type { ClassifyTaskResult } from '../../documents/executors/operation.task.js';
+import type { OperationExecutors } from '../operations/operation-executors.js';
 import { ClassifyJobsService } from './classify-jobs.service.js';
 import { CLASSIFY_TASK } from '../core/task-kinds.js';
 
@@ -40,18 +41,21 @@ function request(body: Record<string, unknown> = {}): ClassifyConfigDto {
   return instance;
 }
 
-const outcome: ClassificationOutcome = {
-  category: 'invoice',
-  categories: [
-    {
-      category: 'invoice',
-      confidence: 1,
-      criteria_confidence: [{ criterion: 'has a total', confidence: 'high' }],
+const outcome: ClassifyTaskResult = {
+  document: { fileType: 'pdf', totalPages: 7, pages: [] },
+  output: {
+    result: { category: 'invoice' },
+    response_confidence: {
+      categories: [
+        {
+          category: 'invoice',
+          confidence: 1,
+          criteria_confidence: [{ criterion: 'has a total', confidence: 'high' }],
+        },
+      ],
     },
-  ],
-  numPages: 2,
-  totalPages: 7,
-  fileType: 'pdf',
+    usage: { num_pages: 2, num_categories: 1 },
+  },
 };
 
 function setUp() {
@@ -62,13 +66,13 @@ function setUp() {
   };
   const reconciler = { watch: jest.fn() };
   const jobsService = { resultView: jest.fn(async (_job: JobRecord): Promise<unknown> => null) };
-  const classifier = { run: jest.fn(async (..._args: unknown[]) => outcome) };
+  const executors = { runClassify: jest.fn(async (..._args: unknown[]) => outcome) };
   const sut = new ClassifyJobsService(
     config,
     runner as unknown as JobRunner,
     reconciler as unknown as JobReconciler,
     jobsService as unknown as JobsService,
-    classifier as unknown as ClassificationRunner,
+    executors as unknown as OperationExecutors,
   );
   /** The submission the service handed to the runner, and a job stored from it. */
   const submitted = (call = 0) => {
@@ -77,7 +81,7 @@ function setUp() {
     const job = { jobId: 'job_1', request: submission.request } as unknown as JobRecord;
     return { submission, job };
   };
-  return { sut, runner, reconciler, jobsService, classifier, submitted };
+  return { sut, runner, reconciler, jobsService, executors, submitted };
 }
 
 describe(ClassifyJobsService.name, () => {
@@ -144,7 +148,7 @@ describe(ClassifyJobsService.name, () => {
   });
 
   describe('pipeline', () => {
-    it('runs the classifier on the stored request and the resolved documents', async () => {
+    it('runs the classify task of the stored request and the resolved documents', async () => {
       await t.sut.submitAsync(principal, request({ model: 'accurate', page_range: [1, 2] }));
       const { job } = t.submitted();
       const documents = [
@@ -152,8 +156,13 @@ describe(ClassifyJobsService.name, () => {
       ];
       const signal = new AbortController().signal;
       await expect(t.sut.run(job, documents, signal)).resolves.toBe(outcome);
-      expect(t.classifier.run).toHaveBeenCalledWith(
-        expect.objectContaining({ documents, model: 'accurate', pageRange: [1, 2] }),
+      expect(t.executors.runClassify).toHaveBeenCalledWith(
+        expect.objectContaining({
+          kind: 'classify',
+          documents: [{ bytes: documents[0]!.bytes, name: 'a.pdf' }],
+          model: 'accurate',
+          pageRange: [1, 2],
+        }),
         signal,
       );
     });
@@ -186,7 +195,8 @@ describe(ClassifyJobsService.name, () => {
         'extra_metadata',
       );
       // The classifier's own grouping wins over the lookup.
-      const own = t.sut.result(t.submitted(0).job, { ...outcome, grouping: 'other' }, '1', 1);
+      const withGrouping = { ...outcome.output, extra_metadata: { grouping: 'other' } };
+      const own = t.sut.result(t.submitted(0).job, { ...outcome, output: withGrouping }, '1', 1);
       expect(own).toMatchObject({ extra_metadata: { grouping: 'other' } });
     });
 

@@ -10,7 +10,9 @@ import {
 } from '../jobs/job-pipeline.js';
 import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
-import { classifyCommandOf } from '../jobs/job-command.js';
+import { classifyCommandOf, classifyTaskFor } from '../operations/job-command.js';
+import { OperationExecutors } from '../operations/operation-executors.js';
+import type { ClassifyTaskResult } from '../../documents/executors/operation.task.js';
 import { type JobRecord } from '../core/job.types.js';
 import { PAGE_RANGE_INVALID } from '../core/processing-error.js';
 import { JobsService } from '../jobs/jobs.service.js';
@@ -18,12 +20,6 @@ import type { ClassifyConfigDto } from '../requests/classify-config.dto.js';
 import { checkClassifyLimits } from '../requests/classify-limits.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
-import {
-  CLASSIFICATION_RUNNER,
-  type ClassificationOutcome,
-  type ClassificationRunner,
-  classificationInput,
-} from './classification-runner.js';
 import { groupOf } from '../../documents/classify/grouping.js';
 import { type InputDocument } from '../core/input-document.js';
 import { buildClassifyResult } from './classify-result.js';
@@ -36,7 +32,7 @@ import { CLASSIFY_TASK } from '../core/task-kinds.js';
  * `force_url_result`, and a `page_range` the document cannot satisfy answered with a 422.
  */
 @Injectable()
-export class ClassifyJobsService implements JobPipeline<ClassificationOutcome>, OnModuleInit {
+export class ClassifyJobsService implements JobPipeline<ClassifyTaskResult>, OnModuleInit {
   readonly taskKind = CLASSIFY_TASK;
   readonly jobTypes = ['Classify'] as const;
 
@@ -45,7 +41,7 @@ export class ClassifyJobsService implements JobPipeline<ClassificationOutcome>, 
     private readonly runner: JobRunner,
     private readonly reconciler: JobReconciler,
     private readonly jobsService: JobsService,
-    @Inject(CLASSIFICATION_RUNNER) private readonly classifier: ClassificationRunner,
+    private readonly executors: OperationExecutors,
   ) {}
 
   onModuleInit(): void {
@@ -87,33 +83,32 @@ export class ClassifyJobsService implements JobPipeline<ClassificationOutcome>, 
     job: JobRecord,
     documents: InputDocument[],
     signal?: AbortSignal,
-  ): Promise<ClassificationOutcome> {
-    return this.classifier.run(
-      classificationInput(classifyCommandOf(job.request), documents),
-      signal,
-    );
+  ): Promise<ClassifyTaskResult> {
+    const command = { operation: 'classify' as const, request: classifyCommandOf(job.request) };
+    return this.executors.runClassify(classifyTaskFor(command, documents), signal);
   }
 
-  billing(job: JobRecord, outcome: ClassificationOutcome): Billing {
+  billing(job: JobRecord, outcome: ClassifyTaskResult): Billing {
     const request = classifyCommandOf(job.request);
     return {
       product: 'classify',
       feature: request.model === 'accurate' ? 'deep_classify' : 'classify',
-      pages: outcome.numPages,
-      totalPages: outcome.totalPages,
-      fileType: outcome.fileType,
+      pages: outcome.output.usage.num_pages,
+      totalPages: outcome.document.totalPages,
+      fileType: outcome.document.fileType,
     };
   }
 
   result(
     job: JobRecord,
-    outcome: ClassificationOutcome,
+    outcome: ClassifyTaskResult,
     credits: string,
     durationSeconds: number,
   ): Record<string, unknown> {
     const request = classifyCommandOf(job.request);
     const grouping = request.category_groups
-      ? (outcome.grouping ?? groupOf(outcome.category, request.category_groups ?? {}))
+      ? (outcome.output.extra_metadata?.grouping ??
+        groupOf(outcome.output.result.category, request.category_groups ?? {}))
       : undefined;
     return { ...buildClassifyResult(job.jobId, outcome, credits, durationSeconds, grouping) };
   }

@@ -26,6 +26,7 @@ import {
   SplitConfigDto,
 } from '../requests/operation-requests.dto.js';
 import { EditJobRequestDto } from '../requests/edit-requests.dto.js';
+import { OperationExecutors } from '../operations/operation-executors.js';
 
 const principal = { orgId: 'org_1', keyId: 'pk_1' } as ProcessingPrincipal;
 const config = {
@@ -83,8 +84,9 @@ function setUp() {
     ),
   };
   const jobsService = { resultBody: jest.fn(async (_job: JobRecord): Promise<unknown> => null) };
+  const executors = new OperationExecutors(config);
   const sut = new OperationJobsService(
-    config,
+    executors,
     runner as unknown as JobRunner,
     reconciler as unknown as JobReconciler,
     registry as unknown as VersionRegistry,
@@ -98,7 +100,7 @@ function setUp() {
     const job = { jobId: 'job_1', request: submission.request } as unknown as JobRecord;
     return { submission, job };
   };
-  return { sut, runner, reconciler, registry, jobsService, submit };
+  return { sut, executors, runner, reconciler, registry, jobsService, submit };
 }
 
 /** What a submission throws as the request is read (the controller's await makes it a 422). */
@@ -120,7 +122,7 @@ describe(OperationJobsService.name, () => {
 
   afterEach(async () => {
     jest.restoreAllMocks();
-    await t.sut.onApplicationShutdown();
+    await t.executors.onApplicationShutdown();
   });
 
   it('registers as the operation pipeline with the runner and the reconciler', () => {

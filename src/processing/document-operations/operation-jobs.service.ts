@@ -1,7 +1,5 @@
-import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
-import { APP_CONFIG } from '../../config/config.module.js';
-import type { AppConfig } from '../../config/app-config.js';
 import type { InputDocument } from '../core/input-document.js';
 import { validateExtractRequest } from '../../documents/extract/extract-schema.js';
 import {
@@ -17,7 +15,7 @@ import {
   type OperationCommand,
   operationTaskFor,
   storedOperationRequest,
-} from '../jobs/job-command.js';
+} from '../operations/job-command.js';
 import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
 import type { JobRecord, JobType } from '../core/job.types.js';
@@ -39,14 +37,11 @@ import {
 } from '../requests/edit-requests.dto.js';
 import { RequestValidationError } from '../../common/validation-error.js';
 import { validateModel } from '../requests/request-validation.js';
-import { poolOptionsFrom } from '../../documents/executors/task.pool.js';
-import { OperationPool } from '../../documents/executors/operation.pool.js';
+import { OperationExecutors } from '../operations/operation-executors.js';
 import {
   type OperationKind,
   type OperationOutcome,
   type DocumentOperationTask,
-  type PipelineOutcome,
-  type PipelineTask,
 } from '../../documents/executors/operation.task.js';
 import { OPERATION_TASK } from '../core/task-kinds.js';
 
@@ -85,36 +80,25 @@ function billingOf(command: OperationCommand): [OperationKind, string] {
  * outbox, webhooks), as classification: sync requests wait for their job, async ones
  * return its id. Versions are resolved (and pins checked) when the request is accepted and
  * stored with the job, so a queued job runs with what it was accepted with; the work runs
- * on OperationPool's worker threads.
+ * on the process's OperationExecutors.
  */
 @Injectable()
-export class OperationJobsService
-  implements JobPipeline<OperationOutcome>, OnModuleInit, OnApplicationShutdown
-{
+export class OperationJobsService implements JobPipeline<OperationOutcome>, OnModuleInit {
   readonly taskKind = OPERATION_TASK;
   readonly jobTypes = ['Parse', 'Extract', 'Split', 'Edit'] as const;
-  private readonly pool: OperationPool;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly executors: OperationExecutors,
     private readonly runner: JobRunner,
     private readonly reconciler: JobReconciler,
     private readonly registry: VersionRegistry,
     private readonly jobs: JobsService,
     private readonly parsed: ParsedInputs,
-  ) {
-    this.pool = new OperationPool(
-      poolOptionsFrom(config.processing, config.processing.cpuWorkerConcurrency),
-    );
-  }
+  ) {}
 
   onModuleInit(): void {
     this.runner.register(this);
     this.reconciler.watch(this);
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.pool.close();
   }
 
   /** 422s for pins and the extract schema, before anything is stored or fetched. */
@@ -191,11 +175,6 @@ export class OperationJobsService
     return this.runner.runSync(this, principal, this.submission(kind, config, false), signal);
   }
 
-  /** A stored pipeline's run, on the same executors as the operations it is made of. */
-  runPipeline(task: PipelineTask, signal?: AbortSignal): Promise<PipelineOutcome> {
-    return this.pool.runPipeline(task, signal);
-  }
-
   // ---- JobPipeline --------------------------------------------------------------------------
 
   async run(
@@ -203,7 +182,7 @@ export class OperationJobsService
     documents: InputDocument[],
     signal?: AbortSignal,
   ): Promise<OperationOutcome> {
-    const outcome = await this.pool.run(
+    const outcome = await this.executors.runOperation(
       operationTaskFor(operationCommandOf(job), documents),
       signal,
     );

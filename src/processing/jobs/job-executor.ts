@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isStoreFailure } from '../../database/store-failure.js';
 import { InputResolver } from '../inputs/input-resolver.service.js';
 import { LegacyWorkers } from '../queue/db/legacy-workers.service.js';
-import { jobCommandOf } from './job-command.js';
+import { jobCommandOf } from '../operations/job-command.js';
 import { JobInputStage } from './job-input.stage.js';
 import { JobOutcomeRecorder } from './job-outcome.recorder.js';
 import type { JobPipeline } from './job-pipeline.js';

@@ -1,7 +1,7 @@
 import { isDeepWork } from '../queue/deep-work.js';
 import { command, commandType, type QueueCommand, RunJobCommand } from '../queue/queue-command.js';
 import type { AddOptions } from '../queue/queue-port.js';
-import { operationOfRequest } from './job-command.js';
+import { operationOfRequest } from '../operations/job-command.js';
 import { laneFor, type LaneFields } from './job-pipeline.js';
 import type { JobRecord } from '../core/job.types.js';
 

@@ -9,7 +9,7 @@ import { command, commandType, RunJobCommand } from '../queue/queue-command.js';
 import { QUEUE, type QueuePort } from '../queue/queue-port.js';
 import { isDeepWork } from '../queue/deep-work.js';
 import { JobEvents, type WaitOutcome } from './job-events.js';
-import { operationOfRequest } from './job-command.js';
+import { operationOfRequest } from '../operations/job-command.js';
 import { JobExecutor } from './job-executor.js';
 import { JobResults } from './job-results.js';
 import { JobInputStage } from './job-input.stage.js';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InputResolver } from '../inputs/input-resolver.service.js';
 import type { RedisOperation } from '../queue/redis/redis-queue.types.js';
 import type { RoutableJob, RoutableJobs } from '../queue/redis/routable-jobs.port.js';
-import { jobCommandOf, operationOfRequest } from './job-command.js';
+import { jobCommandOf, operationOfRequest } from '../operations/job-command.js';
 import { JobsRepository } from './jobs.repository.js';
 
 const OPERATIONS: readonly string[] = ['classify', 'parse', 'extract', 'split', 'edit', 'pipeline'];

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import type { PipelineOutcome } from '../../documents/executors/operation.task.js';
 import type { InputDocument } from '../core/input-document.js';
-import { OperationJobsService } from '../document-operations/operation-jobs.service.js';
+import { OperationExecutors } from '../operations/operation-executors.js';
 import {
   type Billing,
   type JobPipeline,
@@ -15,7 +15,7 @@ import {
   type PipelineCommand,
   pipelineTaskFor,
   storedPipelineRequest,
-} from '../jobs/job-command.js';
+} from '../operations/job-command.js';
 import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
 import type { JobRecord } from '../core/job.types.js';
@@ -81,7 +81,7 @@ export class PipelineJobsService implements JobPipeline<PipelineOutcome>, OnModu
     private readonly runner: JobRunner,
     private readonly reconciler: JobReconciler,
     private readonly pipelines: PipelinesService,
-    private readonly operations: OperationJobsService,
+    private readonly executors: OperationExecutors,
   ) {}
 
   onModuleInit(): void {
@@ -127,7 +127,7 @@ export class PipelineJobsService implements JobPipeline<PipelineOutcome>, OnModu
   // ---- JobPipeline --------------------------------------------------------------------------
 
   run(job: JobRecord, documents: InputDocument[], signal?: AbortSignal): Promise<PipelineOutcome> {
-    return this.operations.runPipeline(pipelineTaskFor(pipelineCommandOf(job), documents), signal);
+    return this.executors.runPipeline(pipelineTaskFor(pipelineCommandOf(job), documents), signal);
   }
 
   billing(job: JobRecord, outcome: PipelineOutcome): Billing {

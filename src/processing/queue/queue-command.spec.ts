@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { DocumentOperationTask } from '../../documents/executors/operation.task.js';
-import { jobCommandOf, storedOperationRequest } from '../jobs/job-command.js';
+import { jobCommandOf, storedOperationRequest } from '../operations/job-command.js';
 import {
   DeliverWebhookCommand,
   RunJobCommand,

@@ -1,22 +1,17 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
-import {
-  CLASSIFICATION_RUNNER,
-  type ClassificationRunner,
-  classificationInput,
-} from '../classify-jobs/classification-runner.js';
 import { blobRootOf, FileBlobStore } from '../../database/blob-store.js';
 import { InputDocuments } from '../inputs/input-documents.js';
 import { keepParsedDocument } from '../inputs/parsed-inputs.js';
-import { jobCommandOf, operationTaskFor, pipelineTaskFor } from '../jobs/job-command.js';
+import { executorTaskFor, jobCommandOf } from '../operations/job-command.js';
 import { poolOptionsFrom } from '../../documents/executors/task.pool.js';
 import { OperationPool } from '../../documents/executors/operation.pool.js';
 import type { RedisJobTask } from '../queue/redis/redis-queue.types.js';
 
 /**
- * One operation in a Redis worker process: the same runners (classification runner,
- * OperationPool's executors), the same validated job command (jobCommandOf, the request's
+ * One operation in a Redis worker process: the same executors (OperationPool, one task
+ * union for every operation), the same validated job command (jobCommandOf, the request's
  * own DTO) and the same input reading (InputDocuments) as the API process's workers;
  * inputs come from the task itself (URLs, or upload blobs on the DATA_DIR volume the API
  * process shares with its workers), never from DuckDB.
@@ -30,7 +25,6 @@ export class RedisTaskRunner implements OnApplicationShutdown {
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly inputs: InputDocuments,
-    @Inject(CLASSIFICATION_RUNNER) private readonly classifier: ClassificationRunner,
   ) {
     // As many executors as this process takes cpu tasks at once: the small fixed pool.
     this.blobs = new FileBlobStore(blobRootOf(config.dataDir));
@@ -47,13 +41,7 @@ export class RedisTaskRunner implements OnApplicationShutdown {
   async run(task: RedisJobTask): Promise<unknown> {
     const command = jobCommandOf(task.request);
     const documents = await this.inputs.read(task.inputs);
-    if (command.operation === 'classify') {
-      return this.classifier.run(classificationInput(command.request, documents));
-    }
-    if (command.operation === 'pipeline') {
-      return this.operations.runPipeline(pipelineTaskFor(command, documents));
-    }
-    const outcome = await this.operations.runOperation(operationTaskFor(command, documents));
+    const outcome = await this.operations.run(executorTaskFor(command, documents));
     return keepParsedDocument(this.blobs, task.jobId, outcome);
   }
 }

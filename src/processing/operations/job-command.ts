@@ -1,7 +1,9 @@
 import type { ParsedDocument } from '../../documents/parse/parsed-layout.js';
 import type { DocumentSource } from '../../documents/readers/document.types.js';
 import type {
+  ClassifyOperationTask,
   OperationKind,
+  OperationTask,
   DocumentOperationTask,
   PipelineTask,
   StoredOperationRequest,
@@ -184,6 +186,41 @@ export function operationTaskFor(
     request: command.request,
     versions: command.versions,
   } as DocumentOperationTask;
+}
+
+/** The classify task of a classify command and its documents. */
+export function classifyTaskFor(
+  command: Extract<JobCommand, { operation: 'classify' }>,
+  documents: TaskDocuments,
+): ClassifyOperationTask {
+  const { request } = command;
+  // A jobid:// input is alone (InputResolver): its parsed document replaces reading.
+  const parsed = documents.find((d) => d.parsed)?.parsed;
+  return {
+    kind: 'classify',
+    documents: sourcesOf(command, documents),
+    ...(parsed && { parsed }),
+    pageRange: request.page_range ?? undefined,
+    classificationSchema: request.classification_schema,
+    documentMetadata: request.document_metadata,
+    categoryGroups: request.category_groups ?? null,
+    model: request.model,
+  };
+}
+
+/**
+ * Any job command and its documents as the one executor task: the same mapping for the
+ * database-queue workers and the Redis workers, whatever the operation.
+ */
+export function executorTaskFor(command: JobCommand, documents: TaskDocuments): OperationTask {
+  switch (command.operation) {
+    case 'classify':
+      return classifyTaskFor(command, documents);
+    case 'pipeline':
+      return pipelineTaskFor(command, documents);
+    default:
+      return operationTaskFor(command, documents);
+  }
 }
 
 /** The pipeline task of a pipeline command and its documents (database-queue and Redis workers). */

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { ClassifierPool } from '../../src/documents/executors/classifier.pool.js';
+import { OperationPool } from '../../src/documents/executors/operation.pool.js';
 import type { ClassificationCategory } from '../../src/documents/classify/classify.types.js';
 import {
   TooManyPagesSelectedError,
@@ -24,11 +24,12 @@ afterAll(async () => {
   await terminateOcr();
 });
 
-describe(ClassifierPool.name, () => {
+describe(OperationPool.name, () => {
   it('runs inline under jest, with typed errors', async () => {
-    const pool = new ClassifierPool();
+    const pool = new OperationPool();
     expect(pool.inline).toBe(true);
-    const result = await pool.run({
+    const result = await pool.runClassify({
+      kind: 'classify',
       documents: [{ bytes: await makePdf(['Invoice number 77. Total amount due: 120.00']) }],
       classificationSchema: schema,
       categoryGroups: { finance: ['invoice'] },
@@ -41,7 +42,8 @@ describe(ClassifierPool.name, () => {
       pages: [{ pageNumber: 1, source: 'text-layer', characters: 43 }],
     });
     await expect(
-      pool.run({
+      pool.runClassify({
+        kind: 'classify',
         // A BMP header: an image format no decoder here reads.
         documents: [
           {
@@ -57,7 +59,7 @@ describe(ClassifierPool.name, () => {
     await pool.close();
   });
 
-  it('runs in executor processes from compiled output, OCR included (OperationPool too)', async () => {
+  it('runs every kind of task in the same executor processes from compiled output, OCR included', async () => {
     // Compile the sources the way `npm run build` does, into a directory under the repo so
     // that node_modules resolves, then drive the pool from a plain node process.
     const outDir = path.resolve('node_modules/.cache/docproc-pool-spec');
@@ -76,10 +78,11 @@ describe(ClassifierPool.name, () => {
     fs.writeFileSync(text, await makePdf(['Invoice number 77', 'Second page']));
     const script = `
         import fs from 'node:fs';
-        import { ClassifierPool } from ${JSON.stringify(path.join(outDir, 'src/documents/executors/classifier.pool.js'))};
-        const pool = new ClassifierPool({ maxExecutors: 2 });
+        import { OperationPool } from ${JSON.stringify(path.join(outDir, 'src/documents/executors/operation.pool.js'))};
+        const pool = new OperationPool({ maxExecutors: 2 });
         const out = { inline: pool.inline, processesBeforeUse: pool.processes };
         const task = {
+          kind: 'classify',
           documents: [{ bytes: fs.readFileSync(${JSON.stringify(scan)}), name: 'scan.pdf' }],
           classificationSchema: ${JSON.stringify(schema)},
           model: 'accurate',
@@ -88,10 +91,8 @@ describe(ClassifierPool.name, () => {
         try { await pool.run({ ...task, pageRange: { start: 1, end: 11 } }); }
         catch (error) { out.error = { name: error.constructor.name, count: error.count }; }
         out.processes = pool.processes; out.pids = pool.pids;
-        await pool.close();
-        // Parse/extract/split share the generic TaskPool: the same executor-process path.
-        const { OperationPool } = await import(${JSON.stringify(path.join(outDir, 'src/documents/executors/operation.pool.js'))});
-        const operations = new OperationPool({ maxExecutors: 1 });
+        // A parse runs on the same pool as the classifications.
+        const operations = pool;
         out.operationsInline = operations.inline;
         const layout = { family: 'layout_model', version: 'layout-v3', engine: 'line-blocks', stage: 'default', pinned: false, frozenSnapshot: false };
         const parse = { kind: 'parse', request: {}, versions: { layout } };
