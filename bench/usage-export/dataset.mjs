@@ -9,6 +9,7 @@
 // data set is then identical whatever the thread count, so runs are comparable.
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { importDist } from './options.mjs';
 
 export const PRODUCTS = [
   ['parse', 'parse', '1'],
@@ -109,19 +110,20 @@ function eventsSql(seed, endDay) {
     ORDER BY event_time`;
 }
 
-// The rollups, as UsageStoreRepository builds them, in arrival (day) order like ingestion.
-const ROLLUP_SQL = [
+// The rollups, as UsageStoreRepository builds them, in arrival (day) order like ingestion;
+// `bucket`: the roll-up pass's bucket of an event row (quarter hour, or whole hour).
+const rollupSql = (bucket) => [
   `INSERT INTO usage_daily
    SELECT org_id, day, product, feature, api_key_id, file_type, sum(credits), count(*)
    FROM usage_events GROUP BY ALL ORDER BY day`,
   // The groupable entries of each event's metadata (all of the generated values are scalars).
-  // The quarter-hour rollups of local days, as migration 100 backfills them.
+  // The quarter-hour rollups of local days, bucketed as the roll-up pass does.
   `INSERT INTO usage_quarter_hour
-   SELECT md5_number_upper(org_id), org_id, CAST(floor(epoch(event_time) / 900) AS INTEGER) AS quarter,
+   SELECT md5_number_upper(org_id), org_id, ${bucket} AS quarter,
           product, feature, api_key_id, file_type, sum(credits), count(*)
    FROM usage_events GROUP BY ALL ORDER BY quarter`,
   `CREATE TEMP TABLE bench_metadata AS
-   SELECT org_id, day, CAST(floor(epoch(event_time) / 900) AS INTEGER) AS quarter,
+   SELECT org_id, day, ${bucket} AS quarter,
           product, feature, api_key_id, file_type, credits,
           unnest(map_keys(metadata)) AS meta_key, unnest(map_values(metadata)) AS meta_value
    FROM (
@@ -185,7 +187,8 @@ export async function generateDuckDb(databaseFile, { events, seed, endDay }) {
     await connection.run(orgTableSql(events));
     await timed('duckdbEvents', timings, () => connection.run(eventsSql(seed, endDay)));
     await timed('duckdbRollups', timings, async () => {
-      for (const sql of ROLLUP_SQL) await connection.run(sql);
+      const { BUCKET_OF_EVENT } = await importDist('src/usage/core/quarter-hour-rollups.js');
+      for (const sql of rollupSql(BUCKET_OF_EVENT)) await connection.run(sql);
     });
     await timed('duckdbCheckpoint', timings, () => connection.run('CHECKPOINT'));
     const sizes = {};

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { BUCKET_SECONDS } from './time-zone.js';
+import { BUCKET_SECONDS, QUARTER_HOUR_HOURS } from './time-zone.js';
 import { METADATA_KEY_MAX_LENGTH, METADATA_VALUE_MAX_CODE_POINTS } from './metadata-values.js';
 
 /*
@@ -16,15 +16,37 @@ export const ROLLED_BATCH_ID = '(SELECT max(rolled_batch_id) FROM usage_quarter_
 /** Events the maintenance pass adds per transaction (at least one whole batch each time). */
 export const ROLLUP_STEP_EVENTS = 100_000;
 
-/** The quarter-hour bucket of an event row. */
+/** The quarter hour of an event row: floor(epoch seconds / 900). */
 const QUARTER_OF_EVENT = `CAST(floor(epoch(event_time) / ${BUCKET_SECONDS}) AS INTEGER)`;
+
+/**
+ * The bucket the rollups keep an event row in, named by its first quarter: its quarter hour
+ * in the UTC hours where some zone starts its day off the hour (QUARTER_HOUR_HOURS), else
+ * its hour, so a dense org's hour is one row instead of four
+ * (docs/decisions/0367-hourly-buckets-outside-the-hours-zones-split.md).
+ */
+export const BUCKET_OF_EVENT = `CASE
+    WHEN list_contains([${QUARTER_HOUR_HOURS.join(', ')}],
+                       (CAST(floor(epoch(event_time) / 3600) AS BIGINT) % 24 + 24) % 24)
+    THEN ${QUARTER_OF_EVENT}
+    ELSE CAST(floor(epoch(event_time) / 3600) * ${3600 / BUCKET_SECONDS} AS INTEGER) END`;
+
+/** How rows of events are bucketed: as the rollups keep them, or always by quarter hour. */
+export type Bucketing = 'stored' | 'quarter';
+const bucketOf = (bucketing: Bucketing) =>
+  bucketing === 'stored' ? BUCKET_OF_EVENT : QUARTER_OF_EVENT;
 
 /**
  * Quarter-hour rollup rows (the table's columns, in order) of the event rows of `source`
  * matching `where`; `sign` -1 gives the rows that take them out again.
  */
-export function quarterHourRowsSql(source: string, where: string, sign: 1 | -1 = 1): string {
-  return `SELECT md5_number_upper(org_id) AS org_key, org_id, ${QUARTER_OF_EVENT} AS quarter,
+export function quarterHourRowsSql(
+  source: string,
+  where: string,
+  sign: 1 | -1 = 1,
+  bucketing: Bucketing = 'stored',
+): string {
+  return `SELECT md5_number_upper(org_id) AS org_key, org_id, ${bucketOf(bucketing)} AS quarter,
                  product, feature, api_key_id, file_type,
                  CAST(${sign} * sum(credits) AS DECIMAL(38, 6)) AS credits,
                  CAST(${sign} * count(*) AS BIGINT) AS request_count
@@ -41,7 +63,7 @@ export function quarterHourRowsSql(source: string, where: string, sign: 1 | -1 =
  * exponent's sign (`1e21` for `1e+21`), restored here. Keys turned identifier-like are left
  * out, as in the daily rollups.
  */
-function metadataEntriesSql(source: string, where: string): string {
+function metadataEntriesSql(source: string, where: string, bucketing: Bucketing): string {
   const utf16Length = `(length(entry.key) + length(regexp_replace(entry.key, '[^\\x{10000}-\\x{10FFFF}]', '', 'g')))`;
   return `SELECT e.* FROM (
       SELECT org_id, quarter, product, feature, api_key_id, file_type, credits,
@@ -54,7 +76,7 @@ function metadataEntriesSql(source: string, where: string): string {
                WHEN 'UBIGINT' THEN CAST(entry.value AS VARCHAR)
              END AS meta_value
       FROM (
-        SELECT org_id, ${QUARTER_OF_EVENT} AS quarter, product, feature, api_key_id, file_type,
+        SELECT org_id, ${bucketOf(bucketing)} AS quarter, product, feature, api_key_id, file_type,
                credits,
                unnest(map_entries(CAST(CAST(metadata_json AS JSON) AS MAP(VARCHAR, JSON)))) AS entry
         FROM ${source}
@@ -73,12 +95,13 @@ export function quarterHourMetadataRowsSql(
   source: string,
   where: string,
   sign: 1 | -1 = 1,
+  bucketing: Bucketing = 'stored',
 ): string {
   return `SELECT md5_number_upper(org_id) AS org_key, org_id, meta_key, quarter, meta_value,
                  product, feature, api_key_id, file_type,
                  CAST(${sign} * sum(credits) AS DECIMAL(38, 6)) AS credits,
                  CAST(${sign} * count(*) AS BIGINT) AS request_count
-          FROM (${metadataEntriesSql(source, where)})
+          FROM (${metadataEntriesSql(source, where, bucketing)})
           GROUP BY ALL`;
 }
 

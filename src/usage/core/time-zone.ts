@@ -154,3 +154,40 @@ export function bucketWindow(startDate: string, endDate: string): { from: number
     to: (Date.parse(endDate) + DAY_MS + MAX_BEHIND_MS) / 1000,
   };
 }
+
+/**
+ * UTC hours of the day whose usage the DuckDB rollups keep in quarter-hour buckets; every
+ * other hour is one bucket (its first quarter). They are the hours in which a zone in use
+ * since 2020 starts a local day off the hour: St John's (-03:30, -02:30), the Marquesas
+ * (-09:30), Chatham (+12:45, +13:45), Lord Howe (+10:30, +11), Adelaide and Darwin (+09:30,
+ * +10:30), Eucla (+08:45), Yangon and Cocos (+06:30), India, Sri Lanka and Nepal (+05:30,
+ * +05:45), Kabul (+04:30), Tehran (+03:30). A stored format: rows already rolled up were
+ * cut by it, so it only ever changes with a migration that rebuilds them
+ * (docs/decisions/0367-hourly-buckets-outside-the-hours-zones-split.md).
+ */
+export const QUARTER_HOUR_HOURS: readonly number[] = [2, 3, 9, 10, 11, 13, 14, 15, 17, 18, 19, 20];
+const QUARTERS_PER_HOUR = 3600 / BUCKET_SECONDS;
+
+/**
+ * Whether every local day of the zone between `from` and `to` (epoch s, whole hours) starts
+ * on a bucket the rollups keep: on the hour, or within one of QUARTER_HOUR_HOURS. Otherwise
+ * (a zone's offset of other years, or one adopted after that list) an hourly bucket would hold
+ * the end of one local day and the start of the next.
+ */
+export function localDaysFitBuckets(segments: OffsetSegments, from: number, to: number): boolean {
+  const { transitions, offsets } = segments;
+  let segment = 0;
+  const localDay = (at: number) => {
+    while (segment < transitions.length && at >= transitions[segment]) segment++;
+    return Math.floor((at + offsets[segment]) / 86_400);
+  };
+  for (let hour = from; hour < to; hour += 3600) {
+    const day = localDay(hour);
+    let split = false;
+    for (let quarter = 1; quarter < QUARTERS_PER_HOUR && !split; quarter++) {
+      split = localDay(hour + quarter * BUCKET_SECONDS) !== day;
+    }
+    if (split && !QUARTER_HOUR_HOURS.includes(new Date(hour * 1000).getUTCHours())) return false;
+  }
+  return true;
+}

@@ -1,6 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseUsageExportQuery } from './usage-export.query.js';
-import { offsetSegments, parseTimeZone } from '../core/time-zone.js';
+import {
+  bucketWindow,
+  localDaysFitBuckets,
+  offsetSegments,
+  parseTimeZone,
+} from '../core/time-zone.js';
 
 const errorOf = (work: () => unknown): unknown => {
   try {
@@ -11,7 +16,40 @@ const errorOf = (work: () => unknown): unknown => {
   }
 };
 
+/** Whether the zone's local days of the period start on buckets the rollups keep. */
+function fits(zone: string, startDate: string, endDate: string): boolean {
+  const { from, to } = bucketWindow(startDate, endDate);
+  return localDaysFitBuckets(offsetSegments(zone, startDate, endDate), from, to);
+}
+
 describe('time zones of the export', () => {
+  it('reads the stored buckets for the zones in use, not for a day start they do not keep', () => {
+    for (const zone of [
+      'UTC',
+      'America/New_York',
+      'Europe/Berlin',
+      'Asia/Kolkata',
+      'Asia/Kathmandu',
+      'America/St_Johns',
+      'Pacific/Chatham',
+      'Australia/Lord_Howe',
+      'Australia/Adelaide',
+      'Australia/Eucla',
+      'Asia/Tehran',
+      'Asia/Kabul',
+      'Asia/Yangon',
+      'Pacific/Marquesas',
+    ]) {
+      expect({ zone, fits: fits(zone, '2026-01-01', '2026-12-31') }).toEqual({ zone, fits: true });
+    }
+    // Caracas kept -04:30 until May 2016: its days started at 04:30 UTC, an hour kept whole.
+    expect(fits('America/Caracas', '2015-06-01', '2015-06-30')).toBe(false);
+    expect(fits('America/Caracas', '2016-06-01', '2016-06-30')).toBe(true);
+    // Only the days the period needs count: the days around the change to -04:00 do not fit.
+    expect(fits('America/Caracas', '2016-04-25', '2016-05-05')).toBe(false);
+    expect(fits('America/Caracas', '2016-05-03', '2016-05-20')).toBe(true);
+  });
+
   it('finds the offset changes of a period to the second', () => {
     expect(offsetSegments('America/New_York', '2026-01-01', '2026-12-31')).toEqual({
       transitions: [

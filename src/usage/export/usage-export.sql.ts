@@ -5,9 +5,11 @@ import {
   BUCKET_SECONDS,
   bucketWindow,
   DEFAULT_TIME_ZONE,
+  localDaysFitBuckets,
   offsetSegments,
 } from '../core/time-zone.js';
 import {
+  type Bucketing,
   quarterHourMetadataRowsSql,
   quarterHourRowsSql,
   unrolledEvents,
@@ -101,7 +103,8 @@ const DAILY_SOURCES: Sources = { full: 'usage_daily', fullMetadata: 'usage_daily
 /**
  * The quarter-hour rollups of the org within the period's window, with `day` = the local
  * date of each bucket: the bucket's start plus the zone's offset in force then (offsets
- * change only on bucket boundaries, so a bucket lies within one local day).
+ * change only on quarter-hour boundaries, and a bucket of a whole hour is read only when no
+ * local day starts within it, so a bucket lies within one local day).
  */
 function localSources(
   query: UsageExportQuery,
@@ -109,7 +112,8 @@ function localSources(
   filter: Filter,
   rolledBatchId: string,
 ): Sources {
-  const { transitions, offsets } = offsetSegments(query.timeZone, query.startDate, query.endDate);
+  const segments = offsetSegments(query.timeZone, query.startDate, query.endDate);
+  const { transitions, offsets } = segments;
   const { from, to } = bucketWindow(query.startDate, query.endDate);
   const integer = (value: number) => `CAST(${filter.placeholder(value)} AS INTEGER)`;
   const cases = transitions
@@ -122,22 +126,31 @@ function localSources(
   const org = filter.placeholder(orgId);
   const where = `org_key = md5_number_upper(${org})
       AND quarter >= ${integer(from / BUCKET_SECONDS)} AND quarter < ${integer(to / BUCKET_SECONDS)}`;
-  // Events written since the last roll-up step are added from the events table (only the
-  // tail of it past the watermark, and the org's UTC days around the period), so the
-  // answer holds every acknowledged event.
-  const unrolled = `${unrolledEvents(rolledBatchId)} AND org_id = ${org}
+  const days = `org_id = ${org}
       AND day >= CAST(${filter.placeholder(utcDay(from))} AS DATE)
       AND day <= CAST(${filter.placeholder(utcDay(to - 1))} AS DATE)`;
   const amounts = 'org_id, product, feature, api_key_id, file_type, credits, request_count';
-  const withUnrolled = (table: string, rows: string) =>
-    `(SELECT * FROM ${table} UNION ALL ${rows})`;
+  // A zone that starts a day within an hour the rollups keep whole (an offset of other
+  // years, or one adopted later) reads the org's events of the period by quarter hour.
+  const fits = localDaysFitBuckets(segments, from, to);
+  // Otherwise the rollups, plus the events written since the last roll-up step (only the
+  // tail of the table past the watermark, and the org's UTC days around the period), so the
+  // answer holds every acknowledged event.
+  const unrolled = `${unrolledEvents(rolledBatchId)} AND ${days}`;
+  const rowsOf = (table: string, rows: (where: string, bucketing: Bucketing) => string) =>
+    fits
+      ? `(SELECT * FROM ${table} UNION ALL ${rows(unrolled, 'stored')})`
+      : `(${rows(days, 'quarter')})`;
+  const full = rowsOf('usage_quarter_hour', (where, bucketing) =>
+    quarterHourRowsSql('usage_events', where, 1, bucketing),
+  );
+  const fullMetadata = rowsOf('usage_quarter_hour_metadata', (where, bucketing) =>
+    quarterHourMetadataRowsSql('usage_events', where, 1, bucketing),
+  );
   return {
-    full: `(SELECT ${day} AS day, ${amounts}
-        FROM ${withUnrolled('usage_quarter_hour', quarterHourRowsSql('usage_events', unrolled))}
-        WHERE ${where})`,
+    full: `(SELECT ${day} AS day, ${amounts} FROM ${full} WHERE ${where})`,
     fullMetadata: `(SELECT ${day} AS day, meta_key, meta_value, ${amounts}
-        FROM ${withUnrolled('usage_quarter_hour_metadata', quarterHourMetadataRowsSql('usage_events', unrolled))}
-        WHERE ${where})`,
+        FROM ${fullMetadata} WHERE ${where})`,
   };
 }
 

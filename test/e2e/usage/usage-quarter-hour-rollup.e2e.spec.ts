@@ -221,4 +221,78 @@ describe('quarter-hour rollups built after the write', () => {
     await writer.maintain();
     await expectExact();
   });
+
+  it('keeps a whole hour in one bucket outside the hours where a zone starts its day off the hour', async () => {
+    const writer = t.app.get(UsageStoreRepository);
+    const org = await seedAccount(t.app, 'Dense');
+    // 06:00-07:00 UTC: no zone in use starts a day then; 18:00-19:00: India's days start at 18:30.
+    const times = ['06:01', '06:20', '06:44', '06:59', '18:01', '18:10', '18:31', '18:40'];
+    const events = times.map((hhmm, i) =>
+      usageEvent(
+        { orgId: org.orgId, product: 'parse', credits: `${i + 1}.25` },
+        { time: `2026-03-10T${hhmm}:00.000Z` },
+      ),
+    );
+    await write(events);
+    await writer.rollUp();
+    const rows = await t.app.get(DuckDbService).all<{ quarter: number; n: bigint }>(
+      `SELECT quarter, sum(request_count) AS n FROM usage_quarter_hour
+       WHERE org_id = $1 GROUP BY quarter ORDER BY quarter`,
+      [org.orgId],
+    );
+    const quarterOf = (hhmm: string) => Date.parse(`2026-03-10T${hhmm}:00Z`) / 900_000;
+    expect(rows.map((r) => [Number(r.quarter), Number(r.n)])).toEqual([
+      [quarterOf('06:00'), 4],
+      [quarterOf('18:00'), 2],
+      [quarterOf('18:30'), 2],
+    ]);
+    for (const timeZone of ['Asia/Kolkata', 'America/New_York', 'Asia/Kathmandu']) {
+      const query: ReferenceQuery = {
+        orgId: org.orgId,
+        startDate: '2026-03-09',
+        endDate: '2026-03-11',
+        groupBy: 'product',
+        timeZone,
+      };
+      expect(await exportRows(org, query)).toEqual(referenceExport(sent, query));
+    }
+  });
+
+  it('answers a zone that started its days within an hour kept whole from the events', async () => {
+    const writer = t.app.get(UsageStoreRepository);
+    const org = await seedAccount(t.app, 'Caracas');
+    await t.app.get(MetadataKeyService).enable(org.orgId, 'team');
+    // Caracas kept -04:30 until May 2016: its days started at 04:30 UTC.
+    const events = ['04:10', '04:29', '04:30', '04:50', '05:10'].map((hhmm, i) =>
+      usageEvent(
+        {
+          orgId: org.orgId,
+          product: PRODUCTS[i % 3],
+          credits: `${i + 2}.5`,
+          async: true,
+          metadata: { team: ['risk', 'ops'][i % 2] },
+        },
+        { time: `2015-06-10T${hhmm}:00.000Z` },
+      ),
+    );
+    await write(events.slice(0, 3));
+    await writer.rollUp();
+    await write(events.slice(3));
+    for (const query of [
+      { groupBy: 'product' as const },
+      { groupBy: 'metadata' as const, metadataKey: 'team' },
+      { groupBy: 'metadata' as const, secondGroupBy: 'product' as const, metadataKey: 'team' },
+    ]) {
+      const full: ReferenceQuery = {
+        orgId: org.orgId,
+        startDate: '2015-06-08',
+        endDate: '2015-06-12',
+        timeZone: 'America/Caracas',
+        ...query,
+      };
+      const rows = await exportRows(org, full);
+      expect(rows).toEqual(referenceExport(sent, full));
+      expect(new Set(rows.map((r) => r.date))).toEqual(new Set(['2015-06-09', '2015-06-10']));
+    }
+  });
 });
