@@ -79,4 +79,74 @@ describe(FileBlobStore.name, () => {
     await sut.delete(['a.pdf', 'missing.pdf']);
     expect(await sut.list('')).toEqual([]);
   });
+
+  /** What another process (an executor) writes under a staged name. */
+  function writeStaged(name: string, text: string): void {
+    const file = path.join(sut.stagingRoot, ...name.split('/'));
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+  }
+
+  it('names staged payloads as unfinished writes, swept at start until taken', async () => {
+    const name = sut.stagingName('results/job-3.json');
+    expect(name).toMatch(/^results\/\.job-3\.json\.[0-9a-f-]{36}\.part$/);
+    expect(sut.stagingName('results/job-3.json')).not.toBe(name);
+    writeStaged(name, '{}');
+    expect(await sut.list('')).toEqual([]);
+    expect(await sut.removeUnfinishedWrites()).toBe(1);
+  });
+
+  it('composes a payload from buffers and staged payloads, in order, keeping them until discarded', async () => {
+    const first = sut.stagingName('results/job-4.json');
+    const second = sut.stagingName('results/job-4.json');
+    writeStaged(first, '[1,2,3]');
+    writeStaged(second, '"x"');
+    const parts = [
+      Buffer.from('{"a":'),
+      { staged: first },
+      Buffer.from(',"b":'),
+      { staged: second },
+      Buffer.from('}'),
+    ];
+    const stored = await sut.compose('results/job-4.json', parts);
+    expect(stored.bytes).toBe('{"a":[1,2,3],"b":"x"}'.length);
+    expect(JSON.parse((await sut.read('results/job-4.json')).toString())).toEqual({
+      a: [1, 2, 3],
+      b: 'x',
+    });
+    expect(fs.statSync(path.join(root, 'blobs', 'results', 'job-4.json')).mode & 0o777).toBe(0o600);
+    await sut.discardStaged([first, second, first]);
+    expect(fs.readdirSync(path.join(root, 'blobs', 'results'))).toEqual(['job-4.json']);
+  });
+
+  it('leaves nothing under the key when a staged payload is missing', async () => {
+    const missing = sut.stagingName('results/job-5.json');
+    await expect(
+      sut.compose('results/job-5.json', [Buffer.from('{"a":'), { staged: missing }]),
+    ).rejects.toThrow(/ENOENT/);
+    await expect(sut.read('results/job-5.json')).rejects.toBeInstanceOf(BlobNotFoundError);
+    expect(await sut.removeUnfinishedWrites()).toBe(0);
+  });
+
+  it('moves a staged payload into place whole', async () => {
+    const name = sut.stagingName('results/job-6.parsed.json');
+    writeStaged(name, '{"lines":[]}');
+    await sut.adopt(name, 'results/job-6.parsed.json');
+    expect((await sut.read('results/job-6.parsed.json')).toString()).toBe('{"lines":[]}');
+    expect(await sut.removeUnfinishedWrites()).toBe(0);
+  });
+
+  it('refuses staged names that are not its own unfinished writes', async () => {
+    for (const name of [
+      '../.x.5d9e5c2e-0a6e-4d7a-8f43-3c1f0a9b8e7d.part',
+      '/etc/.x.5d9e5c2e-0a6e-4d7a-8f43-3c1f0a9b8e7d.part',
+      'results/job.json',
+      'results/../../.x.5d9e5c2e-0a6e-4d7a-8f43-3c1f0a9b8e7d.part',
+    ]) {
+      await expect(sut.compose('results/y.json', [{ staged: name }])).rejects.toThrow(
+        'invalid staged name',
+      );
+      await expect(sut.adopt(name, 'results/y.json')).rejects.toThrow('invalid staged name');
+    }
+  });
 });

@@ -35,6 +35,28 @@ export abstract class BlobStore {
   abstract writtenBefore(key: string, epochMs: number): Promise<boolean>;
   /** Removes what interrupted writes left (a crash mid-write); how many were removed. */
   abstract removeUnfinishedWrites(): Promise<number>;
+  /** The folder `stagingName`s are relative to, as this process sees it. */
+  abstract readonly stagingRoot: string;
+  /**
+   * A new name beside `key` (relative to `stagingRoot`) under which another process (an
+   * executor) may write a payload meant for `key`: it is an unfinished write, removed at
+   * the next start, until `adopt` or `compose` takes it.
+   */
+  abstract stagingName(key: string): string;
+  /** Moves a staged payload into place under `key`, whole. */
+  abstract adopt(staged: string, key: string): Promise<void>;
+  /**
+   * Stores under `key` the concatenation of `parts` (buffers, and staged payloads streamed,
+   * never held whole); the staged payloads stay until `discardStaged`.
+   */
+  abstract compose(key: string, parts: readonly (Buffer | StagedPart)[]): Promise<StoredBlob>;
+  /** Removes staged payloads that nothing took (names without a file are ignored). */
+  abstract discardStaged(names: readonly string[]): Promise<void>;
+}
+
+/** A staged payload (`BlobStore.stagingName`) as a part of `compose`. */
+export interface StagedPart {
+  staged: string;
 }
 
 export class BlobNotFoundError extends Error {
@@ -51,6 +73,10 @@ const KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}(\/[A-Za-z0-9_-][A-Za-z0-9._-]{0
  */
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const PARTIAL = new RegExp(`^\\..+\\.${UUID}\\.part$|^${UUID}\\.[a-z0-9]{1,16}\\.${UUID}\\.part$`);
+/** A staged payload's name: an interrupted write's, in a folder of keys. */
+const STAGED = new RegExp(
+  `^(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}/){0,7}\\.[A-Za-z0-9._-]{1,240}\\.${UUID}\\.part$`,
+);
 
 export function assertBlobKey(key: string): void {
   if (!KEY.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key)}`);
@@ -153,6 +179,43 @@ export class FileBlobStore extends BlobStore {
       }
     }
     return removed;
+  }
+
+  get stagingRoot(): string {
+    return this.root;
+  }
+
+  stagingName(key: string): string {
+    assertBlobKey(key);
+    const at = key.lastIndexOf('/');
+    return `${key.slice(0, at + 1)}.${key.slice(at + 1)}.${randomUUID()}.part`;
+  }
+
+  private stagedPathOf(name: string): string {
+    if (!STAGED.test(name)) throw new Error(`invalid staged name ${JSON.stringify(name)}`);
+    return path.join(this.root, ...name.split('/'));
+  }
+
+  async adopt(staged: string, key: string): Promise<void> {
+    await fs.promises.rename(this.stagedPathOf(staged), this.pathOf(key));
+  }
+
+  async compose(key: string, parts: readonly (Buffer | StagedPart)[]): Promise<StoredBlob> {
+    // Checked before anything is written: a staged name never leaves the store's folder.
+    const sources = parts.map((part) =>
+      Buffer.isBuffer(part) ? part : this.stagedPathOf(part.staged),
+    );
+    async function* bytes(): AsyncGenerator<Buffer> {
+      for (const source of sources) {
+        if (Buffer.isBuffer(source)) yield source;
+        else yield* fs.createReadStream(source) as AsyncIterable<Buffer>;
+      }
+    }
+    return this.write(key, bytes());
+  }
+
+  async discardStaged(names: readonly string[]): Promise<void> {
+    for (const name of names) await fs.promises.rm(this.stagedPathOf(name), { force: true });
   }
 }
 

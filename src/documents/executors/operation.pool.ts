@@ -4,11 +4,14 @@ import type {
   ClassifyTaskResult,
   DocumentOperationTask,
   ExecutorOutcome,
+  FileOperationTask,
   OperationOutcome,
   OperationTask,
+  OutcomeFiles,
   PipelineOutcome,
   PipelineTask,
 } from './operation.task.js';
+import type { WrittenOperationOutcome } from './outcome-files.js';
 
 export type OperationPoolOptions = TaskPoolOptions;
 
@@ -20,7 +23,10 @@ export type OperationPoolOptions = TaskPoolOptions;
  * per executor), the language model and pdf.js, so warm executors stay loaded once started;
  * one is kept warm by default, more start under load.
  */
-export class OperationPool extends TaskPool<OperationTask, ExecutorOutcome> {
+export class OperationPool extends TaskPool<
+  OperationTask | FileOperationTask,
+  ExecutorOutcome | WrittenOperationOutcome
+> {
   /** One classification. */
   runClassify(task: ClassifyOperationTask, signal?: AbortSignal): Promise<ClassifyTaskResult> {
     return this.run(task, signal) as Promise<ClassifyTaskResult>;
@@ -29,6 +35,21 @@ export class OperationPool extends TaskPool<OperationTask, ExecutorOutcome> {
   /** One parse, extract, split or edit. */
   runOperation(task: DocumentOperationTask, signal?: AbortSignal): Promise<OperationOutcome> {
     return this.run(task, signal) as Promise<OperationOutcome>;
+  }
+
+  /**
+   * One parse, extract, split or edit whose executor writes a large result (and a parse's
+   * lines) to `files` (runOperationTask says which kinds do): only references to them and
+   * the small metadata come back.
+   */
+  runOperationToFiles(
+    task: DocumentOperationTask,
+    files: OutcomeFiles,
+    signal?: AbortSignal,
+  ): Promise<OperationOutcome | WrittenOperationOutcome> {
+    return this.run({ ...task, files }, signal) as Promise<
+      OperationOutcome | WrittenOperationOutcome
+    >;
   }
 
   /** A stored pipeline: one read of the document, then its steps. */

@@ -8,7 +8,24 @@ import { runParse } from '../parse/parse.runner.js';
 import { enforceLimit } from '../readers/document-limits.js';
 import { runPipeline } from '../pipeline/pipeline.runner.js';
 import { runSplit } from '../split/split.runner.js';
-import type { ExecutorOutcome, OperationTask } from './operation.task.js';
+import { writeOutcome, type WrittenOperationOutcome } from './outcome-files.js';
+import type {
+  ExecutorOutcome,
+  OperationOutcome,
+  OperationTask,
+  OutcomeFiles,
+} from './operation.task.js';
+
+/**
+ * The kinds whose result runs to megabytes with the document and is written to a file when
+ * the task names one. A classification's output and an edit's report are small (an edit's
+ * document is stored from its outcome); a pipeline's result is built from all its steps.
+ */
+const WRITES_RESULT_FILES: ReadonlySet<OperationTask['kind']> = new Set([
+  'parse',
+  'extract',
+  'split',
+]);
 
 function run(task: OperationTask): Promise<ExecutorOutcome> {
   switch (task.kind) {
@@ -29,14 +46,17 @@ function run(task: OperationTask): Promise<ExecutorOutcome> {
 
 /**
  * The body of the worker and of inline mode. The result's JSON size is checked here, where
- * it was made: what passes is copied into the API process, which holds it several times
- * over (the message, the object, its JSON) while it stores it.
+ * it was made. A task with `files` has its result (and a parse's lines) written to them
+ * here, and only references cross back; one without has the whole outcome copied into the
+ * API process, which holds it several times over while it stores it.
  */
-export async function runOperationTask(task: OperationTask): Promise<ExecutorOutcome> {
+export async function runOperationTask(
+  task: OperationTask & { files?: OutcomeFiles },
+): Promise<ExecutorOutcome | WrittenOperationOutcome> {
   const outcome = await run(task);
   // A classification answers with its output; every other operation with its result.
-  const answer = 'output' in outcome ? outcome.output : outcome.result;
-  const bytes = Buffer.byteLength(JSON.stringify(answer));
+  const json = JSON.stringify('output' in outcome ? outcome.output : outcome.result);
+  const bytes = Buffer.byteLength(json);
   enforceLimit(
     'maxResultBytes',
     bytes,
@@ -44,5 +64,8 @@ export async function runOperationTask(task: OperationTask): Promise<ExecutorOut
       `The ${task.kind} result is ${bytes} bytes of JSON; at most ${max} are returned. ` +
       'Select fewer pages with page_range',
   );
+  if (task.files && WRITES_RESULT_FILES.has(task.kind)) {
+    return writeOutcome(outcome as OperationOutcome, json, task.files);
+  }
   return outcome;
 }

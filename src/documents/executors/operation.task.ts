@@ -54,6 +54,29 @@ export type ClassifyOperationTask = ClassifyTask & { kind: 'classify' };
  */
 export type OperationTask = ClassifyOperationTask | DocumentOperationTask | PipelineTask;
 
+/**
+ * Where an executor writes what it would otherwise send back whole (a result runs to
+ * megabytes): files under the data dir's file store, named by the API process relative to
+ * `root`, so a worker that mounts the volume elsewhere names the same files.
+ */
+export interface OutcomeFiles {
+  /** The file store's folder as the executor sees it. */
+  root: string;
+  /** The file the result's JSON is written to. */
+  result: string;
+  /** The file a parse's lines (its `layout`) are written to. */
+  layout: string;
+}
+
+/** A value the executor wrote to a file as JSON instead of sending it: the file and its size. */
+export interface WrittenJson {
+  writtenJson: string;
+  bytes: number;
+}
+
+/** A task whose executor writes a large result to `files` (see OutcomeFiles). */
+export type FileOperationTask = OperationTask & { files: OutcomeFiles };
+
 export type OperationOutcome = ParseOutcome | ExtractOutcome | SplitOutcome | EditOutcome;
 /** What an executor hands back for any task of the union. */
 export type ExecutorOutcome = ClassifyTaskResult | OperationOutcome | PipelineOutcome;

@@ -7,10 +7,12 @@ import type {
   OperationKind,
   OperationOutcome,
   OperationTask,
+  OutcomeFiles,
 } from '../../documents/executors/operation.task.js';
 import type { ResolvedVersion } from '../../documents/versions/model-version.types.js';
 import type { Submission } from '../jobs/job-pipeline.js';
 import type { JobReconciler } from '../jobs/job-reconciler.js';
+import type { JobResults } from '../jobs/job-results.js';
 import type { JobRunner } from '../jobs/job-runner.service.js';
 import type { JobRecord } from '../core/job.types.js';
 import type { ParsedInputs } from '../inputs/parsed-inputs.js';
@@ -64,6 +66,12 @@ const outcome = {
   model_versions: { layout_model: { version: '1.0', stage: 'default', pinned: false } },
 } as unknown as OperationOutcome;
 
+const filesOf = (jobId: string): OutcomeFiles => ({
+  root: '/data/blobs',
+  result: `results/.${jobId}.json.staged`,
+  layout: `results/.${jobId}.parsed.json.staged`,
+});
+
 function setUp() {
   const runner = {
     register: jest.fn(),
@@ -92,6 +100,7 @@ function setUp() {
     registry as unknown as VersionRegistry,
     jobsService as unknown as JobsService,
     { keep: async (_jobId: string, outcome: unknown) => outcome } as unknown as ParsedInputs,
+    { stagingFor: (jobId: string) => filesOf(jobId) } as unknown as JobResults,
   );
   const submit = async (kind: OperationKind, body: Record<string, unknown> = {}) => {
     await sut.submitAsync(kind, principal, request(kind, body));
@@ -197,7 +206,7 @@ describe(OperationJobsService.name, () => {
   });
 
   describe('pipeline', () => {
-    it('runs the stored request and its versions on the operation pool', async () => {
+    it("runs the stored request and its versions on the operation pool, writing its result to the job's files", async () => {
       const run = jest
         .spyOn(OperationPool.prototype, 'run')
         .mockResolvedValue(outcome as unknown as never);
@@ -215,6 +224,7 @@ describe(OperationJobsService.name, () => {
           extract: { family: 'extract_model' },
           deepExtract: { family: 'deep_extract_model' },
         },
+        files: filesOf('job_1'),
       });
       expect(run.mock.calls[0][1]).toBe(signal);
     });

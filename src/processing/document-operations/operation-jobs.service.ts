@@ -42,7 +42,13 @@ import {
   type OperationKind,
   type OperationOutcome,
   type DocumentOperationTask,
+  type WrittenJson,
 } from '../../documents/executors/operation.task.js';
+import {
+  isWrittenJson,
+  type WrittenOperationOutcome,
+} from '../../documents/executors/outcome-files.js';
+import { JobResults } from '../jobs/job-results.js';
 import { OPERATION_TASK } from '../core/task-kinds.js';
 
 export type { OperationKind } from '../../documents/executors/operation.task.js';
@@ -53,6 +59,9 @@ const JOB_TYPES: Record<OperationKind, JobType> = {
   split: 'Split',
   edit: 'Edit',
 };
+
+/** An operation's outcome, its result sent whole (edit) or written to a file by its executor. */
+type JobOutcome = OperationOutcome | WrittenOperationOutcome;
 
 /** The validated command of an operation job's stored request. */
 function operationCommandOf(job: JobRecord): OperationCommand {
@@ -83,7 +92,7 @@ function billingOf(command: OperationCommand): [OperationKind, string] {
  * on the process's OperationExecutors.
  */
 @Injectable()
-export class OperationJobsService implements JobPipeline<OperationOutcome>, OnModuleInit {
+export class OperationJobsService implements JobPipeline<JobOutcome>, OnModuleInit {
   readonly taskKind = OPERATION_TASK;
   readonly jobTypes = ['Parse', 'Extract', 'Split', 'Edit'] as const;
 
@@ -94,6 +103,7 @@ export class OperationJobsService implements JobPipeline<OperationOutcome>, OnMo
     private readonly registry: VersionRegistry,
     private readonly jobs: JobsService,
     private readonly parsed: ParsedInputs,
+    private readonly results: JobResults,
   ) {}
 
   onModuleInit(): void {
@@ -177,20 +187,22 @@ export class OperationJobsService implements JobPipeline<OperationOutcome>, OnMo
 
   // ---- JobPipeline --------------------------------------------------------------------------
 
-  async run(
-    job: JobRecord,
-    documents: InputDocument[],
-    signal?: AbortSignal,
-  ): Promise<OperationOutcome> {
-    const outcome = await this.executors.runOperation(
+  async run(job: JobRecord, documents: InputDocument[], signal?: AbortSignal): Promise<JobOutcome> {
+    // The executor writes the result (megabytes for a long document) to a file itself.
+    const outcome = await this.executors.runOperationToFiles(
       operationTaskFor(operationCommandOf(job), documents),
+      this.results.stagingFor(job.jobId),
       signal,
     );
     // A parse keeps the lines it read beside its result, for jobid:// inputs.
     return this.parsed.keep(job.jobId, outcome);
   }
 
-  billing(job: JobRecord, outcome: OperationOutcome): Billing {
+  written(outcome: JobOutcome): WrittenJson[] {
+    return isWrittenJson(outcome.result) ? [outcome.result] : [];
+  }
+
+  billing(job: JobRecord, outcome: JobOutcome): Billing {
     const [product, feature] = billingOf(operationCommandOf(job));
     return {
       product,
@@ -204,7 +216,7 @@ export class OperationJobsService implements JobPipeline<OperationOutcome>, OnMo
   /** The response body: the reductoai shape of each operation, plus `model_versions`. */
   result(
     job: JobRecord,
-    outcome: OperationOutcome,
+    outcome: JobOutcome,
     credits: string,
     duration: number,
   ): Record<string, unknown> {
@@ -228,7 +240,7 @@ export class OperationJobsService implements JobPipeline<OperationOutcome>, OnMo
   }
 
   /** The edited document of an edit job, stored beside its result. */
-  document(_job: JobRecord, outcome: OperationOutcome): JobDocument | undefined {
+  document(_job: JobRecord, outcome: JobOutcome): JobDocument | undefined {
     if (!('edited' in outcome)) return undefined;
     const { base64, extension } = outcome.edited;
     return { bytes: Buffer.from(base64, 'base64'), extension };

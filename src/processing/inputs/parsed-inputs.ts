@@ -4,6 +4,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { jobResultKey, parsedDocumentKey } from '../../database/blob-keys.js';
 import { BlobStore } from '../../database/blob-store.js';
 import type { LayoutDocument } from '../../documents/parse/layout.types.js';
+import type { WrittenJson } from '../../documents/executors/operation.task.js';
+import { isWrittenJson } from '../../documents/executors/outcome-files.js';
 import { layoutFromParseResult, type ParsedDocument } from '../../documents/parse/parsed-layout.js';
 import type { ParseResult } from '../../documents/parse/parse.operation.js';
 import type { ParsedSource } from '../core/input-document.js';
@@ -69,9 +71,10 @@ export class ParsedInputs {
 }
 
 /**
- * Keeps the lines a parse job read (`outcome.layout`) beside its result file, before the job
- * completes, and returns the outcome without them (they are not part of any answer). A job
- * that then does not complete leaves a file the start-up sweep removes.
+ * Keeps the lines a parse job read (`outcome.layout`, or the file its executor wrote them
+ * to) beside its result file, before the job completes, and returns the outcome without
+ * them (they are not part of any answer). A job that then does not complete leaves a file
+ * the start-up sweep removes.
  */
 export async function keepParsedDocument<Outcome extends object>(
   blobs: BlobStore,
@@ -79,9 +82,10 @@ export async function keepParsedDocument<Outcome extends object>(
   outcome: Outcome,
 ): Promise<Outcome> {
   if (!('layout' in outcome) || !outcome.layout) return outcome;
-  const { layout, ...rest } = outcome as Outcome & { layout: LayoutDocument };
+  const { layout, ...rest } = outcome as Outcome & { layout: LayoutDocument | WrittenJson };
   const key = parsedDocumentKey(jobResultKey(jobId));
-  await blobs.write(key, Buffer.from(JSON.stringify(layout), 'utf8'));
+  if (isWrittenJson(layout)) await blobs.adopt(layout.writtenJson, key);
+  else await blobs.write(key, Buffer.from(JSON.stringify(layout), 'utf8'));
   return rest as Outcome;
 }
 

@@ -8,6 +8,7 @@ import type { JobEvents } from './job-events.js';
 import { JobOutcomeRecorder } from './job-outcome.recorder.js';
 import type { JobResults } from './job-results.js';
 import type { JobPipeline } from './job-pipeline.js';
+import type { WrittenJson } from '../../documents/executors/operation.task.js';
 import { type JobRecord, type JobState } from '../core/job.types.js';
 import { ProcessingError } from '../core/processing-error.js';
 import type { JobsRepository } from './jobs.repository.js';
@@ -45,11 +46,16 @@ function setUp(state: JobState, cancelRequested = false) {
     }),
   };
   const results = {
-    save: jest.fn(async (jobId: string, _result: Record<string, unknown>) => {
-      order.push('save');
-      return { key: `results/${jobId}.json`, bytes: 42, sha256: 'abc' };
-    }),
+    save: jest.fn(
+      async (jobId: string, _result: Record<string, unknown>, _written?: WrittenJson[]) => {
+        order.push('save');
+        return { key: `results/${jobId}.json`, bytes: 42, sha256: 'abc' };
+      },
+    ),
     remove: jest.fn(async (_keys: readonly (string | null)[]) => undefined),
+    discardWritten: jest.fn(async (_written: readonly WrittenJson[]) => {
+      order.push('discard');
+    }),
   };
   const outbox = {
     credits: jest.fn(async (..._args: unknown[]) => '1.500000'),
@@ -101,10 +107,11 @@ describe(JobOutcomeRecorder.name, () => {
     it('stores the result, one usage event and the webhook rows in one transaction', async () => {
       await t.sut.completed(pipeline, t.job, { pages: 3 }, t.also);
       expect(t.outbox.credits).toHaveBeenCalledWith(tx, 'parse', 'parse', 3);
-      expect(t.results.save).toHaveBeenCalledWith('job_1', {
-        job_id: 'job_1',
-        credits: '1.500000',
-      });
+      expect(t.results.save).toHaveBeenCalledWith(
+        'job_1',
+        { job_id: 'job_1', credits: '1.500000' },
+        [],
+      );
       expect(t.jobs.markCompleted).toHaveBeenCalledWith(
         tx,
         'job_1',
@@ -122,7 +129,7 @@ describe(JobOutcomeRecorder.name, () => {
       expect(t.metrics.jobFinished).toHaveBeenCalledWith('Parse', 'completed', t.job.createdAt);
       // The caller's own write joins the transaction; waiters and deliveries come after it.
       // The result file is written before the row that refers to it commits.
-      expect(t.order).toEqual(['also', 'save', 'commit', 'finished', 'dispatch']);
+      expect(t.order).toEqual(['also', 'save', 'commit', 'discard', 'finished', 'dispatch']);
       expect(t.webhooks.dispatch).toHaveBeenCalledWith(['delivery_1']);
       expect(t.relay.kick).toHaveBeenCalledTimes(1);
     });
@@ -147,6 +154,35 @@ describe(JobOutcomeRecorder.name, () => {
         'cancelled',
         expect.any(Date),
       );
+    });
+  });
+
+  describe('a result its executor wrote to a file', () => {
+    const file = { writtenJson: 'results/.job_1.json.staged', bytes: 5_000_000 };
+    const writing = {
+      ...pipeline,
+      written: (outcome: { result: unknown }) => [outcome.result],
+      result: (job: JobRecord, outcome: { result: unknown }) => ({
+        job_id: job.jobId,
+        result: outcome.result,
+      }),
+    } as unknown as JobPipeline<unknown>;
+
+    it('is stored in the envelope, then its file is let go after the commit', async () => {
+      const t = setUp('running');
+      await t.sut.completed(writing, t.job, { result: file });
+      expect(t.results.save).toHaveBeenCalledWith('job_1', { job_id: 'job_1', result: file }, [
+        file,
+      ]);
+      expect(t.results.discardWritten).toHaveBeenCalledWith([file]);
+      expect(t.order).toEqual(['save', 'commit', 'discard', 'finished', 'dispatch']);
+    });
+
+    it('has its file removed when the job was cancelled meanwhile', async () => {
+      const t = setUp('running', true);
+      await t.sut.completed(writing, t.job, { result: file });
+      expect(t.results.save).not.toHaveBeenCalled();
+      expect(t.results.discardWritten).toHaveBeenCalledWith([file]);
     });
   });
 

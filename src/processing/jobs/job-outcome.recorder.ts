@@ -43,6 +43,7 @@ export class JobOutcomeRecorder {
     also?: AlsoInTransaction,
   ): Promise<void> {
     const jobId = started.jobId;
+    const written = pipeline.written?.(outcome) ?? [];
     const deliveries = await this.db.transaction(async (tx) => {
       await also?.(tx);
       const job = await this.jobs.find(jobId, tx);
@@ -62,7 +63,7 @@ export class JobOutcomeRecorder {
         (await this.outbox.credits(tx, billing.product, billing.feature, billing.pages));
       const duration = (Date.now() - job.createdAt.getTime()) / 1000;
       const result = pipeline.result(job, outcome, credits, duration, charged?.each);
-      const stored = await this.results.save(jobId, result);
+      const stored = await this.results.save(jobId, result, written);
       const document = pipeline.document?.(job, outcome);
       const documentKey = document ? (await this.results.saveDocument(jobId, document)).key : null;
       await this.jobs.markCompleted(
@@ -78,6 +79,10 @@ export class JobOutcomeRecorder {
       this.metrics.jobFinished(job.type, 'completed', job.createdAt);
       return scheduled;
     });
+    // Taken into the stored result, or not needed (cancelled, finished already): the files
+    // the executor wrote go. After a failed commit they stay for a second try (the Redis
+    // results queue retries), until the start-up sweep.
+    await this.results.discardWritten(written);
     this.afterFinish(jobId, deliveries);
   }
 

@@ -1,4 +1,5 @@
 import type { StreamableFile } from '@nestjs/common';
+import type { WrittenJson } from '../../documents/executors/operation.task.js';
 import type { Product } from '../../usage/usage-event.js';
 import type { InputDocument } from '../core/input-document.js';
 import type { ClassifyInputValue } from '../inputs/input-resolver.service.js';
@@ -74,6 +75,12 @@ export interface JobPipeline<Outcome> {
    * served by a signed URL; undefined for jobs that make none.
    */
   document?(job: JobRecord, outcome: Outcome): JobDocument | undefined;
+  /**
+   * Values of the outcome its executor wrote to files instead of sending them (a result
+   * running to megabytes): `result` holds them as they are, and storing it puts the files'
+   * bytes in their place; files no stored result took are removed. None by default.
+   */
+  written?(outcome: Outcome): WrittenJson[];
   /** The sync answer of a completed job (default: its stored result, parsed). */
   syncResult?(job: JobRecord): Promise<SyncAnswer>;
   /** A failed sync job's own error, when its failure is not the generic error envelope. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Injectable, Logger } from '@nestjs/common';
 import {
@@ -6,9 +7,29 @@ import {
   parsedDocumentKey,
   RESULTS_FOLDER,
 } from '../../database/blob-keys.js';
-import { BlobNotFoundError, BlobStore, type StoredBlob } from '../../database/blob-store.js';
+import {
+  BlobNotFoundError,
+  BlobStore,
+  type StagedPart,
+  type StoredBlob,
+} from '../../database/blob-store.js';
+import type { OutcomeFiles, WrittenJson } from '../../documents/executors/operation.task.js';
 import type { JobDocument } from './job-pipeline.js';
 import type { JobRecord } from '../core/job.types.js';
+
+/**
+ * The files an executor writes a job's result and a parse's lines to: staged beside where
+ * they go (`save` takes the result, `keepParsedDocument` the lines); left behind by a crash,
+ * they are unfinished writes the start-up sweep removes.
+ */
+export function outcomeFilesFor(blobs: BlobStore, jobId: string): OutcomeFiles {
+  const resultKey = jobResultKey(jobId);
+  return {
+    root: blobs.stagingRoot,
+    result: blobs.stagingName(resultKey),
+    layout: blobs.stagingName(parsedDocumentKey(resultKey)),
+  };
+}
 
 /**
  * Job results as files: written when the job completes (before its row commits, so a
@@ -22,8 +43,52 @@ export class JobResults {
 
   constructor(private readonly blobs: BlobStore) {}
 
-  save(jobId: string, result: Record<string, unknown>): Promise<StoredBlob> {
-    return this.blobs.write(jobResultKey(jobId), Buffer.from(JSON.stringify(result), 'utf8'));
+  /**
+   * Stores a job's result. `written`: values of `result` an executor wrote to files (the
+   * very objects, found by identity, never by their shape: a tenant's data can look like
+   * anything); their files' bytes go in their place, streamed, and the files are removed.
+   */
+  save(
+    jobId: string,
+    result: Record<string, unknown>,
+    written: readonly WrittenJson[] = [],
+  ): Promise<StoredBlob> {
+    const key = jobResultKey(jobId);
+    if (written.length === 0) return this.blobs.write(key, Buffer.from(JSON.stringify(result)));
+    // A mark no document's text holds: a file's bytes go where its mark is.
+    const markOf = (index: number) => `\u0000written:${randomUUID()}:${index}`;
+    const marks: { staged: string; mark: string }[] = [];
+    const json = JSON.stringify(result, (_key, value: unknown) => {
+      const at = written.indexOf(value as WrittenJson);
+      if (at < 0) return value;
+      const mark = markOf(marks.length);
+      marks.push({ staged: written[at].writtenJson, mark });
+      return mark;
+    });
+    const parts: (Buffer | StagedPart)[] = [];
+    let from = 0;
+    for (const { staged, mark: text } of marks) {
+      const mark = JSON.stringify(text);
+      const at = json.indexOf(mark, from);
+      parts.push(Buffer.from(json.slice(from, at)), { staged });
+      from = at + mark.length;
+    }
+    parts.push(Buffer.from(json.slice(from)));
+    return this.blobs.compose(key, parts);
+  }
+
+  /** See `outcomeFilesFor`. */
+  stagingFor(jobId: string): OutcomeFiles {
+    return outcomeFilesFor(this.blobs, jobId);
+  }
+
+  /** Removes files an executor wrote that no result took (a job cancelled meanwhile). */
+  async discardWritten(written: readonly WrittenJson[]): Promise<void> {
+    await this.blobs
+      .discardStaged(written.map((file) => file.writtenJson))
+      .catch((error: unknown) => {
+        this.logger.error({ err: error }, 'could not delete the files an executor wrote');
+      });
   }
 
   saveDocument(jobId: string, document: JobDocument): Promise<StoredBlob> {

@@ -8,9 +8,11 @@ import type {
   ClassifyTaskResult,
   DocumentOperationTask,
   OperationOutcome,
+  OutcomeFiles,
   PipelineOutcome,
   PipelineTask,
 } from '../../documents/executors/operation.task.js';
+import type { WrittenOperationOutcome } from '../../documents/executors/outcome-files.js';
 
 /**
  * This process's one executor pool, shared by every kind of job (classify, parse, extract,
@@ -33,6 +35,15 @@ export class OperationExecutors implements OnApplicationShutdown {
 
   runOperation(task: DocumentOperationTask, signal?: AbortSignal): Promise<OperationOutcome> {
     return this.pool.runOperation(task, signal);
+  }
+
+  /** See OperationPool.runOperationToFiles. */
+  runOperationToFiles(
+    task: DocumentOperationTask,
+    files: OutcomeFiles,
+    signal?: AbortSignal,
+  ): Promise<OperationOutcome | WrittenOperationOutcome> {
+    return this.pool.runOperationToFiles(task, files, signal);
   }
 
   runPipeline(task: PipelineTask, signal?: AbortSignal): Promise<PipelineOutcome> {

@@ -5,6 +5,7 @@ import { blobRootOf, FileBlobStore } from '../../database/blob-store.js';
 import { InputDocuments } from '../inputs/input-documents.js';
 import { keepParsedDocument } from '../inputs/parsed-inputs.js';
 import { executorTaskFor, jobCommandOf } from '../operations/job-command.js';
+import { outcomeFilesFor } from '../jobs/job-results.js';
 import { poolOptionsFrom } from '../../documents/executors/task.pool.js';
 import { OperationPool } from '../../documents/executors/operation.pool.js';
 import type { RedisJobTask } from '../queue/redis/redis-queue.types.js';
@@ -41,7 +42,12 @@ export class RedisTaskRunner implements OnApplicationShutdown {
   async run(task: RedisJobTask): Promise<unknown> {
     const command = jobCommandOf(task.request);
     const documents = await this.inputs.read(task.inputs);
-    const outcome = await this.operations.run(executorTaskFor(command, documents));
+    // As in the API process: the executor writes a large result to a file on the shared
+    // volume, and the report through Redis carries its name, not megabytes.
+    const outcome = await this.operations.run({
+      ...executorTaskFor(command, documents),
+      files: outcomeFilesFor(this.blobs, task.jobId),
+    });
     return keepParsedDocument(this.blobs, task.jobId, outcome);
   }
 }
