@@ -168,6 +168,10 @@ export function scoreCandidates(
     if (labelScore < MIN_LABEL_SCORE) continue;
     // A label that announces a number or code ("Company No.") does not name a text field.
     if (field.kind === 'text' && labelKinds(candidate.label) === 'identifier') continue;
+    // Nor is a value that opens with such a label: it is the next label ("GST No."), or
+    // a code in its own words ("(Company No. 113825-W)").
+    if (field.kind === 'text' && labelKinds(candidate.value.split('\n')[0]) === 'identifier')
+      continue;
     // Names of parties are words, not codes; labels found inside running text are for
     // values with a shape (dates, amounts, codes).
     if (field.entity && !wordy(candidate.value)) continue;

@@ -4,7 +4,8 @@
  * tries more candidates and checks the values against each other.
  */
 import type { LayoutDocument, LayoutLine } from '../parse/layout.types.js';
-import { collectCandidates } from './candidates.js';
+import { chooseAnswers } from './answer-choice.js';
+import { collectCandidates, type Candidate } from './candidates.js';
 import { crossCheck } from './cross-checks.js';
 import { documentContext, type DocumentContext } from './document-context.js';
 import { typeOf, type JsonSchema } from './extract-schema.js';
@@ -18,6 +19,7 @@ import {
   type Leaf,
   type ScalarField,
   type Scored,
+  type SearchSettings,
 } from './field-search.js';
 import { cellsOf, lineCitation, looksLikeLabel } from './candidates.js';
 import {
@@ -118,35 +120,16 @@ export function schemaExtract(
   options: SchemaExtractOptions,
 ): Found {
   const similarity = options.similarity ?? defaultSimilarity();
-  const { lines, candidates } = collectCandidates(document, {
-    inline: options.deep,
-    linesBelow: options.deep ? 3 : 2,
-    multiLine: options.deep,
-  });
-  const context = documentContext(lines);
   const root = slotsOf(schema, '', '');
   const fields = scalarsOf(root);
-  similarity.prepare?.(labelsToScore(candidates, lines, root), [
-    ...fields.map((f) => f.text),
-    ...rowFieldsOf(root),
-  ]);
-  const settings = { similarity, fallbacks: true, moneyColumns: moneyColumns(lines) };
-  const ranked = new Map<string, Scored[]>(
-    fields.map((f) => [f.key, scoreCandidates(f, candidates, context, settings, lines.length)]),
-  );
-  const assigned = assignFields(fields, ranked);
-  crossCheck(fields, ranked, assigned, context, lines, options.deep);
-  searchRunningText(fields, assigned, lines, context, options.deep);
-  const takenDates = new Set([...assigned.values()].map((leaf) => String(leaf.value)));
-  for (const field of fields) {
-    const weak = (assigned.get(field.key)?.confidence ?? 0) < WEAK_LABELLED;
-    if (assigned.has(field.key) && !(weak && field.kind === 'text')) continue;
-    const fallback = fallbackFor(field, lines, context, takenDates);
-    if (fallback) {
-      assigned.set(field.key, fallback);
-      takenDates.add(String(fallback.value));
-    }
-  }
+  // Deep extract starts from default's answers and adds its own; each field keeps the
+  // better supported of the two, so deep never loses what default finds.
+  const ordinary = scalarPass(document, root, fields, similarity, false);
+  const pass = options.deep ? scalarPass(document, root, fields, similarity, true) : ordinary;
+  const assigned = options.deep
+    ? chooseAnswers(fields, ordinary.assigned, pass.assigned, pass.lines, pass.context)
+    : ordinary.assigned;
+  const { lines, candidates, context, settings } = pass;
   const build = (slot: Slot): Found => {
     switch (slot.kind) {
       case 'scalar':
@@ -173,6 +156,52 @@ export function schemaExtract(
     }
   };
   return build(root);
+}
+
+interface ScalarPass {
+  lines: LayoutLine[];
+  candidates: Candidate[];
+  context: DocumentContext;
+  settings: SearchSettings;
+  assigned: Map<string, Leaf>;
+}
+
+/** One search of the schema's scalar fields: default's, or deep's with more candidates. */
+function scalarPass(
+  document: LayoutDocument,
+  root: Slot,
+  fields: readonly ScalarField[],
+  similarity: LabelSimilarity,
+  deep: boolean,
+): ScalarPass {
+  const { lines, candidates } = collectCandidates(document, {
+    inline: deep,
+    linesBelow: deep ? 3 : 2,
+    multiLine: deep,
+  });
+  const context = documentContext(lines);
+  similarity.prepare?.(labelsToScore(candidates, lines, root), [
+    ...fields.map((f) => f.text),
+    ...rowFieldsOf(root),
+  ]);
+  const settings = { similarity, fallbacks: true, moneyColumns: moneyColumns(lines) };
+  const ranked = new Map<string, Scored[]>(
+    fields.map((f) => [f.key, scoreCandidates(f, candidates, context, settings, lines.length)]),
+  );
+  const assigned = assignFields(fields, ranked);
+  crossCheck(fields, ranked, assigned, context, lines, deep);
+  searchRunningText(fields, assigned, lines, context, deep);
+  const takenDates = new Set([...assigned.values()].map((leaf) => String(leaf.value)));
+  for (const field of fields) {
+    const weak = (assigned.get(field.key)?.confidence ?? 0) < WEAK_LABELLED;
+    if (assigned.has(field.key) && !(weak && field.kind === 'text')) continue;
+    const fallback = fallbackFor(field, lines, context, takenDates);
+    if (fallback) {
+      assigned.set(field.key, fallback);
+      takenDates.add(String(fallback.value));
+    }
+  }
+  return { lines, candidates, context, settings, assigned };
 }
 
 /** Below this a text value found by a label is compared with the sentences' answer. */

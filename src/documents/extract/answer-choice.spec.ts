@@ -1,0 +1,81 @@
+import { describe, expect, it } from '@jest/globals';
+import type { LayoutLine } from '../parse/layout.types.js';
+import { chooseAnswers } from './answer-choice.js';
+import { documentContext } from './document-context.js';
+import { scalarField, type Leaf } from './field-search.js';
+
+function line(text: string, index: number): LayoutLine {
+  const bbox = { left: 0.1, top: 0.05 + index * 0.03, width: 0.5, height: 0.02, page: 1 };
+  return { text, bbox, size: 0.02, segments: [], words: [] };
+}
+
+const lines = [
+  'This Agreement is entered into as of March 18, 2003 by Alpha Corp and Beta Ltd.',
+  'Whereas the earlier agreement expired on May 28, 2001.',
+  'Subtotal 45.00',
+  'Savings -9.60',
+  'Total 47.70',
+  'Total 47.70 paid in cash',
+].map(line);
+const context = documentContext(lines);
+
+function leaf(value: unknown, at: number, confidence: number): Leaf {
+  const { text, bbox } = lines[at];
+  return { kind: 'leaf', value, confidence, citations: [{ type: 'Text', content: text, bbox }] };
+}
+
+const date = scalarField('date', 'date', {
+  type: 'string',
+  format: 'date',
+  description: 'The date of the agreement',
+});
+const total = scalarField('total', 'total', { type: 'number', description: 'The total paid' });
+const parties = scalarField('parties', 'parties', { type: 'string' });
+
+describe('deep extract choosing between its answer and default answer', () => {
+  it('keeps default answer when deep finds nothing or the same value', () => {
+    const own = new Map([['total', leaf(47.7, 4, 0.5)]]);
+    expect(chooseAnswers([total], own, new Map(), lines, context).get('total')?.value).toBe(47.7);
+    const same = new Map([['total', leaf(47.7, 5, 0.8)]]);
+    expect(chooseAnswers([total], own, same, lines, context).get('total')?.confidence).toBe(0.8);
+  });
+
+  it('adds what only deep found', () => {
+    const more = new Map([['total', leaf(47.7, 4, 0.5)]]);
+    expect(chooseAnswers([total], new Map(), more, lines, context).get('total')?.value).toBe(47.7);
+  });
+
+  it('prefers a paid amount to a deduction, whichever pass found it', () => {
+    const deduction = new Map([['total', leaf(-9.6, 3, 0.8)]]);
+    const paid = new Map([['total', leaf(47.7, 4, 0.8)]]);
+    expect(chooseAnswers([total], deduction, paid, lines, context).get('total')?.value).toBe(47.7);
+    expect(chooseAnswers([total], paid, deduction, lines, context).get('total')?.value).toBe(47.7);
+  });
+
+  it('prefers the date the document states first to a later one', () => {
+    const head = new Map([['date', leaf('2003-03-18', 0, 0.3)]]);
+    const recital = new Map([['date', leaf('2001-05-28', 1, 0.35)]]);
+    expect(chooseAnswers([date], head, recital, lines, context).get('date')?.value).toBe(
+      '2003-03-18',
+    );
+    expect(chooseAnswers([date], recital, head, lines, context).get('date')?.value).toBe(
+      '2003-03-18',
+    );
+  });
+
+  it('takes deep reading of default value on over the lines under it', () => {
+    const first = new Map([['parties', leaf('Alpha Corp', 0, 0.9)]]);
+    const whole = new Map([['parties', leaf('Alpha Corp\nand Beta Ltd.', 0, 0.5)]]);
+    expect(chooseAnswers([parties], first, whole, lines, context).get('parties')?.value).toBe(
+      'Alpha Corp\nand Beta Ltd.',
+    );
+  });
+
+  it('never takes a passage for a value', () => {
+    const passage = new Map([['parties', leaf('word '.repeat(40).trim(), 0, 0.9)]]);
+    const name = new Map([['parties', leaf('Alpha Corp and Beta Ltd.', 0, 0.4)]]);
+    expect(chooseAnswers([parties], name, passage, lines, context).get('parties')?.value).toBe(
+      'Alpha Corp and Beta Ltd.',
+    );
+  });
+});

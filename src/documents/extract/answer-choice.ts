@@ -1,0 +1,161 @@
+/**
+ * Deep extract's choice between its own answer for a field and default's: both are
+ * scored by the same evidence (how sure the search that found each was, how near the
+ * text it was read from comes to what the field asks in the sentence encoder, how often
+ * the document repeats the value), and default's answer stays unless deep's is better
+ * supported; so deep extract adds candidates and never loses what default finds.
+ */
+import type { LayoutLine } from '../parse/layout.types.js';
+import { cosine, sentenceEncoder } from '../encoder/sentence-encoder.js';
+import { findAmounts } from './amounts.js';
+import { findDates } from './dates.js';
+import type { DocumentContext } from './document-context.js';
+import type { Leaf, ScalarField } from './field-search.js';
+import { readable } from './passages.js';
+import { humanize } from './text-match.js';
+
+/** Weight of the encoder's nearness of the cited text to the field's question. */
+const FIT_WEIGHT = 0.5;
+/** Weight of the value being repeated in the document (capped at REPEATS places). */
+const AGREEMENT_WEIGHT = 0.15;
+const REPEATS = 3;
+/** A text value this long is a passage, not a value: it loses to any answer. */
+const PASSAGE_WORDS = 30;
+const CENT = 0.005;
+/**
+ * A negative amount is a deduction (a discount, savings, change given back); an amount a
+ * schema asks for is what is owed or paid, so a positive answer is preferred.
+ */
+const DEDUCTION_PENALTY = 0.5;
+/**
+ * A document states its own date at its head; dates further on are of other events
+ * (deadlines, recitals, earlier agreements): of two dates the earlier-placed gains this.
+ */
+const EARLIER_DATE = 0.3;
+
+export interface AnswerEvidence {
+  confidence: number;
+  fit: number;
+  repeats: number;
+  score: number;
+}
+
+const normalized = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/** In how many places besides the cited one the document gives the value. */
+function repeatsOf(value: unknown, field: ScalarField, context: DocumentContext): number {
+  let places = 0;
+  if (typeof value === 'number') {
+    places = findAmounts(context.text, context.decimalComma).filter(
+      (a) => Math.abs(a.value - value) < CENT,
+    ).length;
+  } else if (typeof value === 'string' && field.kind === 'date') {
+    places = findDates(context.text, context.dateOrder).filter((d) => d.iso === value).length;
+  } else if (typeof value === 'string' && value.trim().length >= 2) {
+    const needle = normalized(value);
+    const text = normalized(context.text);
+    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length))
+      places++;
+  }
+  return Math.min(REPEATS, Math.max(0, places - 1));
+}
+
+/** The text that shows what a leaf answers: a text value itself, else the line it was read from. */
+function evidenceText(leaf: Leaf, field: ScalarField): string {
+  if (field.kind === 'text' && typeof leaf.value === 'string') return readable(leaf.value);
+  return readable(leaf.citations[0]?.content ?? String(leaf.value));
+}
+
+function runsOn(leaf: Leaf): boolean {
+  return typeof leaf.value === 'string' && leaf.value.split(/\s+/).length > PASSAGE_WORDS;
+}
+
+/** The evidence for each of several answers to one field, scored alike. */
+export function weighAnswers(
+  field: ScalarField,
+  answers: readonly Leaf[],
+  lines: readonly LayoutLine[],
+  context: DocumentContext,
+): AnswerEvidence[] {
+  const encoder = sentenceEncoder();
+  const question = field.text.description ?? humanize(field.name);
+  const vectors = encoder?.embed([question, ...answers.map((a) => evidenceText(a, field))]);
+  const first = field.kind === 'date' ? firstPlaced(answers, lines) : -1;
+  return answers.map((answer, i) => {
+    if (answer.value === null) return { confidence: 0, fit: 0, repeats: 0, score: -1 };
+    const fit = vectors ? cosine(vectors[0], vectors[i + 1]) : 0;
+    const repeats = repeatsOf(answer.value, field, context);
+    const deduction = typeof answer.value === 'number' && answer.value < 0;
+    const earlier = i === first;
+    const score =
+      answer.confidence +
+      FIT_WEIGHT * fit +
+      (AGREEMENT_WEIGHT * repeats) / REPEATS +
+      (earlier ? EARLIER_DATE : 0) -
+      (deduction ? DEDUCTION_PENALTY : 0) -
+      (runsOn(answer) ? 1 : 0);
+    return { confidence: answer.confidence, fit, repeats, score };
+  });
+}
+
+/** Where in the document's reading order a leaf was read: the first line it cites. */
+function placeOf(leaf: Leaf, lines: readonly LayoutLine[]): number {
+  const cited = leaf.citations[0]?.bbox;
+  if (!cited) return Infinity;
+  const at = lines.findIndex(
+    (l) => l.bbox.page === cited.page && l.bbox.top + l.bbox.height >= cited.top + 1e-4,
+  );
+  return at < 0 ? Infinity : at;
+}
+
+/** The index of the answer read first in the document, if one was read before the others. */
+function firstPlaced(answers: readonly Leaf[], lines: readonly LayoutLine[]): number {
+  const places = answers.map((a) => placeOf(a, lines));
+  const first = Math.min(...places);
+  return places.filter((p) => p === first).length === 1 ? places.indexOf(first) : -1;
+}
+
+/** Whether `longer` is `shorter` read on further from the same place. */
+function continues(longer: Leaf, shorter: Leaf): boolean {
+  if (typeof longer.value !== 'string' || typeof shorter.value !== 'string') return false;
+  if (runsOn(longer)) return false;
+  const a = longer.citations[0]?.bbox;
+  const b = shorter.citations[0]?.bbox;
+  const samePlace = a && b && a.page === b.page && Math.abs(a.top - b.top) < 1e-3;
+  return Boolean(samePlace) && normalized(longer.value).startsWith(normalized(shorter.value));
+}
+
+const same = (a: unknown, b: unknown) =>
+  typeof a === 'string' && typeof b === 'string' ? normalized(a) === normalized(b) : a === b;
+
+/**
+ * Per field, deep's answer where default has none or where deep's is better supported;
+ * default's otherwise.
+ */
+export function chooseAnswers(
+  fields: readonly ScalarField[],
+  ordinary: ReadonlyMap<string, Leaf>,
+  deep: ReadonlyMap<string, Leaf>,
+  lines: readonly LayoutLine[],
+  context: DocumentContext,
+): Map<string, Leaf> {
+  const chosen = new Map<string, Leaf>();
+  for (const field of fields) {
+    const own = ordinary.get(field.key);
+    const more = deep.get(field.key);
+    if (!own || !more || same(own.value, more.value)) {
+      const pick = own && more ? (more.confidence > own.confidence ? more : own) : (own ?? more);
+      if (pick) chosen.set(field.key, pick);
+      continue;
+    }
+    // Deep read default's value on over the lines under it (an address block): the same
+    // answer, whole.
+    if (continues(more, own)) {
+      chosen.set(field.key, more);
+      continue;
+    }
+    const [ofOwn, ofMore] = weighAnswers(field, [own, more], lines, context);
+    chosen.set(field.key, ofMore.score > ofOwn.score ? more : own);
+  }
+  return chosen;
+}
