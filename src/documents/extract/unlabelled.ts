@@ -151,34 +151,60 @@ const unbalanced = (text: string, open: string, close: string) =>
   text.split(open).length !== text.split(close).length;
 
 /**
- * Whether `line` carries on the name begun on `above`: a bracket or "&" left open, or a
- * short tail ("SDN BHD", "ELECTRICAL") set in the same size of type.
+ * Whether `line` carries on the name begun on `above`: a bracket or "&" left open, or,
+ * for the name's last line (`tail`), a short tail ("SDN BHD", "ELECTRICAL") set in the
+ * same size of type.
  */
-function continuesName(above: LayoutLine, line: LayoutLine, text: string): boolean {
+function continuesName(above: LayoutLine, line: LayoutLine, tail: boolean): boolean {
   const prior = above.text.trim();
+  const text = withoutRegistration(line.text.trim());
   if (/[&(,-]$/u.test(prior) || (unbalanced(prior, '(', ')') && unbalanced(text, '(', ')')))
     return true;
   const sameSize = Math.abs(above.size - line.size) <= 0.2 * Math.max(above.size, line.size);
-  return sameSize && text.split(/\s+/).length <= 3;
+  return tail && sameSize && (text.match(/\p{L}{2,}/gu) ?? []).length <= SHORT_TAIL_WORDS;
 }
 
-/** The organization's name: the name-like line nearest above its address, else the first. */
+/** Words of a line that can only be the tail of a name broken above it. */
+const SHORT_TAIL_WORDS = 3;
+/** Lines a name may be broken over. */
+const NAME_LINES = 3;
+
+/**
+ * Whether a line is the registered name: a registration number on it or alone on the
+ * line under it ("TRI SHAAS SDN BHD (728515-M)", "IKANO HANDEL SDN BHD" / "(1074617K)").
+ * A brand or branch printed near it ("IKEA CHERAS") carries none.
+ */
+function registered(head: readonly LayoutLine[], i: number): boolean {
+  const own = head[i].text.trim();
+  if (REGISTRATION.test(own)) return true;
+  const below = head[i + 1]?.text.trim() ?? '';
+  return REGISTRATION.test(below) && !nameLike(below);
+}
+
+/**
+ * The organization's name: the name-like line carrying a registration number, else the
+ * name-like line nearest above its address, else the first; with the lines above it that
+ * its name was broken from.
+ */
 export function unlabelledOrganization(
   lines: readonly LayoutLine[],
 ): { text: string; line: LayoutLine; index: number } | undefined {
   const head = headOf(lines);
   const block = addressBlock(head);
-  let index = -1;
-  if (block) {
+  const end = block ? block.start : head.length;
+  let index = head.slice(0, end).findIndex((l, i) => nameLike(l.text) && registered(head, i));
+  if (index < 0 && block) {
     for (let i = block.start - 1; i >= 0 && index < 0; i--) if (nameLike(head[i].text)) index = i;
   }
   if (index < 0) index = head.findIndex((l) => nameLike(l.text));
   if (index < 0) return undefined;
   let text = withoutRegistration(head[index].text.trim());
-  // A name broken over two lines ("HOME MASTER HARDWARE &" / "ELECTRICAL").
-  const above = head[index - 1];
-  if (above && nameLike(above.text) && continuesName(above, head[index], text))
+  // A name broken over lines ("HOME MASTER HARDWARE &" / "ELECTRICAL").
+  for (let k = index; k > 0 && index - k < NAME_LINES - 1; k--) {
+    const above = head[k - 1];
+    if (!nameLike(above.text) || !continuesName(above, head[k], k === index)) break;
     text = `${withoutRegistration(above.text.trim())} ${text}`;
+  }
   return { text: text === '' ? head[index].text.trim() : text, line: head[index], index };
 }
 
