@@ -104,6 +104,33 @@ describe('extract from running text', () => {
     expect(missing).toMatchObject({ value: null, confidence: 'low' });
   });
 
+  it('takes a place the clause names in two parts whole', async () => {
+    const pdf = await makeLayoutPdf([
+      {
+        footer: 'Page 1',
+        elements: [
+          { title: 'SERVICES AGREEMENT' },
+          { paragraph: filler },
+          { heading: '9. Governing Law' },
+          {
+            paragraph:
+              'This Agreement shall be governed by the laws of Geneva, Switzerland, without ' +
+              'regard to its conflict of laws principles.',
+          },
+        ],
+      },
+    ]);
+    const twoPart = await loadLayoutDocument(pdf.bytes, 'services.pdf');
+    for (const deep of [false, true]) {
+      const { result } = extractDocument(twoPart, schema, {
+        engine: 'label-typed',
+        deepEngine: deep ? 'fuzzy-synonyms-described' : undefined,
+        citations: false,
+      });
+      expect([deep, result.governing_law]).toEqual([deep, 'Geneva, Switzerland']);
+    }
+  });
+
   it('bounds the encoder work of a schema with many unlabelled fields', () => {
     const many: JsonSchema = {
       type: 'object',

@@ -119,14 +119,43 @@ function nameAnswer(
     if (/\p{L}{2}/u.test(text) && !trimmed.includes(text)) trimmed.push(text);
     if (trimmed.length >= MAX_NAMES) break;
   }
-  if (trimmed.length <= 1 || !encoder) return trimmed[0];
+  if (trimmed.length <= 1 || !encoder)
+    return trimmed[0] && wholeName(sentence.text, trimmed[0], field);
   const head = descriptionHead(field.text.description ?? '') || humanize(field.name);
   const [question, ...vectors] = encoder.embed([head, ...trimmed.map(readable)]);
   let best = 0;
   vectors.forEach((v, i) => {
     if (cosine(question, v) > cosine(question, vectors[best])) best = i;
   });
-  return trimmed[best];
+  return wholeName(sentence.text, trimmed[best], field);
+}
+
+const NAME_WORDS = "\\p{Lu}[\\p{L}'’.-]*(?:\\s+\\p{Lu}[\\p{L}'’.-]*){0,3}";
+/** A name set after the one found, past a comma, ending the phrase ("..., Canada."). */
+const NAME_AFTER = new RegExp(`^,\\s+(${NAME_WORDS})(?=\\s*(?:[.,;:)]|$|\\s\\p{Ll}))`, 'u');
+/** A name set before the one found, with a comma ("Geneva, ..."), after a lower-case word. */
+const NAME_BEFORE = new RegExp(`(?:^|\\s\\p{Ll}+\\s+)(${NAME_WORDS}),\\s+$`, 'u');
+
+const kindOfName = (phrase: string) =>
+  entityKindOfWord((phrase.split(/\s+/).at(-1) ?? '').toLowerCase().replace(/[.'’]+$/u, ''));
+
+/**
+ * The whole noun phrase of a place the sentence names in two parts ("British Columbia,
+ * Canada", "Geneva, Switzerland"), whichever part was found: the wider part (after the
+ * comma) is one WordNet reads as a place, and the narrower is no party ("Acme
+ * Corporation, Texas"); a field asking for a party keeps the name as found.
+ */
+function wholeName(text: string, name: string, field: ScalarField): string {
+  if (field.entity !== undefined && field.entity !== 'place') return name;
+  const at = text.indexOf(name);
+  if (at < 0) return name;
+  const joins = (narrow: string, wide: string) =>
+    kindOfName(wide) === 'place' && kindOfName(narrow) !== 'organization';
+  const after = NAME_AFTER.exec(text.slice(at + name.length));
+  if (after && joins(name, after[1])) return `${name}, ${after[1]}`;
+  const before = NAME_BEFORE.exec(text.slice(0, at));
+  if (before && joins(before[1], name)) return `${before[1]}, ${name}`;
+  return name;
 }
 
 /** The value of the field's type in `sentence`, if it has one. */
