@@ -31,6 +31,37 @@ async function jobResultsToFiles(db: DuckDbService, blobs: BlobStore): Promise<v
   }
 }
 
+/**
+ * 132: a stored request that lives as a file gives up its `__versions` key to the job's
+ * `versions` column and its `__kind` key (the job's `type` names its operation); the file is
+ * rewritten without them (written whole under a temporary name, then renamed).
+ */
+async function requestFileKeysToColumns(db: DuckDbService, blobs: BlobStore): Promise<void> {
+  const rows = await db.all<{ job_id: string; request_key: string }>(
+    `SELECT job_id, request_key FROM processing_jobs WHERE request_key IS NOT NULL`,
+  );
+  for (const { job_id: jobId, request_key: key } of rows) {
+    let request: Record<string, unknown>;
+    try {
+      request = JSON.parse((await blobs.read(key)).toString('utf8')) as Record<string, unknown>;
+    } catch {
+      // A file already swept (its job deleted meanwhile) has nothing to move.
+      continue;
+    }
+    if (!('__kind' in request) && !('__versions' in request)) continue;
+    const { __versions: versions, ...body } = request;
+    delete body.__kind;
+    if (versions !== undefined) {
+      await db.run(
+        `UPDATE processing_jobs SET versions = $2 WHERE job_id = $1 AND versions IS NULL`,
+        [jobId, JSON.stringify(versions)],
+      );
+    }
+    await blobs.write(key, Buffer.from(JSON.stringify(body), 'utf8'));
+  }
+}
+
 export const DATA_MIGRATIONS: Readonly<Record<string, DataMigration>> = {
   '070': jobResultsToFiles,
+  '132': requestFileKeysToColumns,
 };

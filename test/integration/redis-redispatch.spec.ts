@@ -30,6 +30,7 @@ const task: RedisJobTask = {
   kind: 'operation',
   inputs: [{ url: 'https://files.test/a.pdf' }],
   request: { input: 'https://files.test/a.pdf' },
+  versions: {},
 };
 const lost: Dispatch = {
   jobId: task.jobId,

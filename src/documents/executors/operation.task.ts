@@ -83,10 +83,3 @@ export type ExecutorOutcome = ClassifyTaskResult | OperationOutcome | PipelineOu
 export type { ClassifyTaskResult, PipelineOutcome, PipelineTask };
 
 export type OperationKind = DocumentOperationTask['kind'];
-
-/** The request as stored with its job, plus the versions resolved at submission. */
-export type StoredOperationRequest = Record<string, unknown> & {
-  input: unknown;
-  __kind: OperationKind;
-  __versions: DocumentOperationTask['versions'];
-};

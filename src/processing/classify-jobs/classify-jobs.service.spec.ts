@@ -78,7 +78,13 @@ function setUp() {
   const submitted = (call = 0) => {
     const submission = (runner.submitAsync.mock.calls[call]?.[2] ??
       runner.runSync.mock.calls[call]?.[2]) as Submission;
-    const job = { jobId: 'job_1', request: submission.request } as unknown as JobRecord;
+    const { type, versions } = submission;
+    const job = {
+      jobId: 'job_1',
+      type,
+      request: submission.request,
+      versions,
+    } as unknown as JobRecord;
     return { submission, job };
   };
   return { sut, runner, reconciler, jobsService, executors, submitted };

@@ -54,6 +54,7 @@ export class ClassifyJobsService implements JobPipeline<ClassifyTaskResult>, OnM
     return {
       type: 'Classify',
       request: JSON.parse(JSON.stringify(config)) as Submission['request'],
+      versions: null,
       isAsync,
       metadata: isAsync ? config.async.metadata : undefined,
       persistResult: config.persist_results,
@@ -84,12 +85,11 @@ export class ClassifyJobsService implements JobPipeline<ClassifyTaskResult>, OnM
     documents: InputDocument[],
     signal?: AbortSignal,
   ): Promise<ClassifyTaskResult> {
-    const command = { operation: 'classify' as const, request: classifyCommandOf(job.request) };
-    return this.executors.runClassify(classifyTaskFor(command, documents), signal);
+    return this.executors.runClassify(classifyTaskFor(classifyCommandOf(job), documents), signal);
   }
 
   billing(job: JobRecord, outcome: ClassifyTaskResult): Billing {
-    const request = classifyCommandOf(job.request);
+    const { request } = classifyCommandOf(job);
     return {
       product: 'classify',
       feature: request.model === 'accurate' ? 'deep_classify' : 'classify',
@@ -105,7 +105,7 @@ export class ClassifyJobsService implements JobPipeline<ClassifyTaskResult>, OnM
     credits: string,
     durationSeconds: number,
   ): Record<string, unknown> {
-    const request = classifyCommandOf(job.request);
+    const { request } = classifyCommandOf(job);
     const grouping = request.category_groups
       ? (outcome.output.extra_metadata?.grouping ??
         groupOf(outcome.output.result.category, request.category_groups ?? {}))
@@ -120,7 +120,7 @@ export class ClassifyJobsService implements JobPipeline<ClassifyTaskResult>, OnM
 
   syncFailure(job: JobRecord): Error | undefined {
     if (job.errorCode !== PAGE_RANGE_INVALID) return undefined;
-    const request = classifyCommandOf(job.request);
+    const { request } = classifyCommandOf(job);
     return new RequestValidationError([
       {
         loc: ['body', 'page_range'],

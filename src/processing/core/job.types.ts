@@ -16,6 +16,11 @@ export interface JobRecord {
    */
   keptForPolling: boolean;
   request: Record<string, unknown>;
+  /**
+   * The versions resolved when the request was accepted (a pipeline's plan), as the registry
+   * wrote them; null for an operation that pins none (classify).
+   */
+  versions: unknown;
   /** async.metadata as sent: any JSON value, undefined when absent. */
   metadata: unknown;
   /** Where the result lives (BlobStore key) once completed, until retention drops it. */
@@ -45,6 +50,8 @@ export interface NewJob {
   type: JobType;
   isAsync: boolean;
   request: Record<string, unknown>;
+  /** See JobRecord.versions. */
+  versions: unknown;
   metadata: unknown;
   persistResult: boolean;
 }

@@ -106,7 +106,13 @@ function setUp() {
     await sut.submitAsync(kind, principal, request(kind, body));
     const calls = runner.submitAsync.mock.calls;
     const submission = calls[calls.length - 1][2] as Submission;
-    const job = { jobId: 'job_1', request: submission.request } as unknown as JobRecord;
+    const { type, versions } = submission;
+    const job = {
+      jobId: 'job_1',
+      type,
+      request: submission.request,
+      versions,
+    } as unknown as JobRecord;
     return { submission, job };
   };
   return { sut, executors, runner, reconciler, registry, jobsService, submit };
@@ -160,10 +166,11 @@ describe(OperationJobsService.name, () => {
         persistResult: false,
         lane: 'standard',
       });
-      expect(submission.request).toMatchObject({
-        input,
-        __kind: 'parse',
-        __versions: { layout: { family: 'layout_model', version: '0.9', pinned: true } },
+      // The versions travel beside the request, never as keys inside it.
+      expect(submission.request).toMatchObject({ input });
+      expect(Object.keys(submission.request).filter((k) => k.startsWith('__'))).toEqual([]);
+      expect(submission.versions).toMatchObject({
+        layout: { family: 'layout_model', version: '0.9', pinned: true },
       });
     });
 
@@ -267,7 +274,9 @@ describe(OperationJobsService.name, () => {
     it('refuses to bill a classify job as an operation', () => {
       const classify = {
         jobId: 'job_2',
+        type: 'Classify',
         request: { input, classification_schema: [] },
+        versions: null,
       } as unknown as JobRecord;
       expect(() => t.sut.billing(classify, outcome)).toThrow('job job_2 is not an operation');
     });

@@ -11,14 +11,14 @@ import {
   type SyncAnswer,
 } from '../jobs/job-pipeline.js';
 import {
-  jobCommandOf,
+  commandOfJob,
+  OPERATIONS,
   type OperationCommand,
   operationTaskFor,
-  storedOperationRequest,
 } from '../operations/job-command.js';
 import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
-import type { JobRecord, JobType } from '../core/job.types.js';
+import type { JobRecord } from '../core/job.types.js';
 import { JobsService } from '../jobs/jobs.service.js';
 import { ParsedInputs } from '../inputs/parsed-inputs.js';
 import {
@@ -53,19 +53,12 @@ import { OPERATION_TASK } from '../core/task-kinds.js';
 
 export type { OperationKind } from '../../documents/executors/operation.task.js';
 
-const JOB_TYPES: Record<OperationKind, JobType> = {
-  parse: 'Parse',
-  extract: 'Extract',
-  split: 'Split',
-  edit: 'Edit',
-};
-
 /** An operation's outcome, its result sent whole (edit) or written to a file by its executor. */
 type JobOutcome = OperationOutcome | WrittenOperationOutcome;
 
 /** The validated command of an operation job's stored request. */
 function operationCommandOf(job: JobRecord): OperationCommand {
-  const command = jobCommandOf(job.request);
+  const command = commandOfJob(job);
   if (command.operation === 'classify' || command.operation === 'pipeline')
     throw new Error(`job ${job.jobId} is not an operation`);
   return command;
@@ -131,10 +124,10 @@ export class OperationJobsService implements JobPipeline<JobOutcome>, OnModuleIn
 
   private submission(kind: OperationKind, config: OperationBaseDto, isAsync: boolean): Submission {
     const body = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
-    const stored = storedOperationRequest(kind, body, this.versionsFor(kind, body));
     return {
-      type: JOB_TYPES[kind],
-      request: { ...stored, input: config.input },
+      type: OPERATIONS[kind].jobType,
+      request: { ...body, input: config.input },
+      versions: this.versionsFor(kind, body),
       isAsync,
       metadata: isAsync ? config.async.metadata : undefined,
       persistResult: false,

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isStoreFailure } from '../../database/store-failure.js';
 import { InputResolver } from '../inputs/input-resolver.service.js';
 import { LegacyWorkers } from '../queue/db/legacy-workers.service.js';
-import { jobCommandOf } from '../operations/job-command.js';
+import { commandOfJob } from '../operations/job-command.js';
 import { JobInputStage } from './job-input.stage.js';
 import { JobOutcomeRecorder } from './job-outcome.recorder.js';
 import type { JobPipeline } from './job-pipeline.js';
@@ -53,7 +53,7 @@ export class JobExecutor {
     let outcome: Outcome;
     const signal = this.running.start(jobId);
     try {
-      const { request } = jobCommandOf(job.request);
+      const { request } = commandOfJob(job);
       const documents = await this.inputs.resolve(job.orgId, request.input, jobId);
       // Cancelled while its inputs were fetched: the work does not start.
       signal.throwIfAborted();

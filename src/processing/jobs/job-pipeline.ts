@@ -99,6 +99,8 @@ export interface Submission {
   type: JobType;
   /** Stored with the job; `input` is what the worker resolves. */
   request: Record<string, unknown> & { input: ClassifyInputValue };
+  /** The versions resolved as the request was accepted (JobRecord.versions); null for none. */
+  versions: unknown;
   isAsync: boolean;
   /** `async.metadata` of an async request (any JSON value), undefined for sync ones. */
   metadata: unknown;

@@ -1,7 +1,7 @@
 import { isDeepWork } from '../queue/deep-work.js';
 import { command, commandType, type QueueCommand, RunJobCommand } from '../queue/queue-command.js';
 import type { AddOptions } from '../queue/queue-port.js';
-import { operationOfRequest } from '../operations/job-command.js';
+import { operationOfType } from '../operations/job-command.js';
 import { laneFor, type LaneFields } from './job-pipeline.js';
 import type { JobRecord } from '../core/job.types.js';
 
@@ -20,8 +20,8 @@ function laneFields(request: Record<string, unknown>): LaneFields {
 }
 
 /** The cpu command that runs a stored job (its pipeline's `kind`). */
-export function jobCommand(kind: string, job: Pick<JobRecord, 'jobId' | 'request'>): QueueCommand {
-  const payload = { jobId: job.jobId, operation: operationOfRequest(job.request) };
+export function jobCommand(kind: string, job: Pick<JobRecord, 'jobId' | 'type'>): QueueCommand {
+  const payload = { jobId: job.jobId, operation: operationOfType(job.type) };
   return command(commandType(kind, RunJobCommand), payload);
 }
 

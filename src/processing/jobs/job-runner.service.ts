@@ -9,7 +9,7 @@ import { command, commandType, RunJobCommand } from '../queue/queue-command.js';
 import { QUEUE, type QueuePort } from '../queue/queue-port.js';
 import { isDeepWork } from '../queue/deep-work.js';
 import { JobEvents, type WaitOutcome } from './job-events.js';
-import { operationOfRequest } from '../operations/job-command.js';
+import { operationOfType } from '../operations/job-command.js';
 import { JobExecutor } from './job-executor.js';
 import { JobResults } from './job-results.js';
 import { JobInputStage } from './job-input.stage.js';
@@ -92,6 +92,7 @@ export class JobRunner {
           type: submission.type,
           isAsync: submission.isAsync,
           request: submission.request,
+          versions: submission.versions,
           metadata: submission.isAsync ? submission.metadata : undefined,
           persistResult: submission.persistResult,
         });
@@ -104,7 +105,7 @@ export class JobRunner {
         return;
       }
       const type = commandType(pipeline.taskKind, RunJobCommand);
-      const operation = operationOfRequest(submission.request);
+      const operation = operationOfType(submission.type);
       try {
         await this.queue.add(command(type, { jobId, operation }), {
           queue: 'cpu',

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InputResolver } from '../inputs/input-resolver.service.js';
 import type { RedisOperation } from '../queue/redis/redis-queue.types.js';
 import type { RoutableJob, RoutableJobs } from '../queue/redis/routable-jobs.port.js';
-import { jobCommandOf, operationOfRequest } from '../operations/job-command.js';
+import { commandOfJob, operationOfType } from '../operations/job-command.js';
 import { JobsRepository } from './jobs.repository.js';
 
 const OPERATIONS: readonly string[] = ['classify', 'parse', 'extract', 'split', 'edit', 'pipeline'];
@@ -21,9 +21,10 @@ export class JobsAsRoutable implements RoutableJobs {
     const known = operation !== undefined && OPERATIONS.includes(operation);
     return {
       orgId: job.orgId,
-      operation: (known ? operation : operationOfRequest(job.request)) as RedisOperation,
+      operation: (known ? operation : operationOfType(job.type)) as RedisOperation,
       request: job.request,
-      sources: () => this.inputs.sources(job.orgId, jobCommandOf(job.request).request.input, jobId),
+      versions: job.versions,
+      sources: () => this.inputs.sources(job.orgId, commandOfJob(job).request.input, jobId),
     };
   }
 }

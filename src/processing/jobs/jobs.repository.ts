@@ -21,6 +21,7 @@ interface JobRow {
   kept_for_polling: boolean;
   request: string;
   request_key: string | null;
+  versions: string | null;
   document_password: string | null;
   metadata: string | null;
   result_key: string | null;
@@ -41,7 +42,7 @@ interface JobRow {
   finished_at: Date | null;
 }
 
-const COLUMNS = `job_id, org_id, api_key_id, type, status, is_async, kept_for_polling, CAST(request AS VARCHAR) AS request, request_key, document_password,
+const COLUMNS = `job_id, org_id, api_key_id, type, status, is_async, kept_for_polling, CAST(request AS VARCHAR) AS request, request_key, CAST(versions AS VARCHAR) AS versions, document_password,
   CAST(metadata AS VARCHAR) AS metadata, result_key, document_key, result_bytes, reason, error_code,
   error_status, progress, attempts, num_pages, total_pages, persist_result, result_expired,
   cancel_requested, created_at, started_at, finished_at`;
@@ -68,6 +69,7 @@ function toRecord(row: JobRow, request: Record<string, unknown>): JobRecord {
     isAsync: row.is_async,
     keptForPolling: row.kept_for_polling,
     request,
+    versions: row.versions === null ? null : (JSON.parse(row.versions) as unknown),
     metadata: row.metadata === null ? undefined : (JSON.parse(row.metadata) as unknown),
     resultKey: row.result_key,
     documentKey: row.document_key,
@@ -130,8 +132,8 @@ export class JobsRepository {
     }
     await tx.run(
       `INSERT INTO processing_jobs (job_id, org_id, api_key_id, type, status, is_async, request,
-         request_key, metadata, persist_result, document_password, created_at)
-       VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $8, $9, $10, now())`,
+         request_key, versions, metadata, persist_result, document_password, created_at)
+       VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $8, $9, $10, $11, now())`,
       [
         job.jobId,
         job.orgId,
@@ -140,6 +142,7 @@ export class JobsRepository {
         job.isAsync,
         request,
         requestKey,
+        job.versions === null || job.versions === undefined ? null : JSON.stringify(job.versions),
         job.metadata === undefined ? null : JSON.stringify(job.metadata),
         job.persistResult,
         secret === null ? null : this.secrets.seal(secret),

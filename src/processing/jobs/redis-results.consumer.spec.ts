@@ -26,6 +26,7 @@ const task: RedisJobTask = {
   kind: 'operation',
   inputs: [{ url: 'https://files.test/a.pdf' }],
   request: { input: 'https://files.test/a.pdf' },
+  versions: {},
 };
 const dispatch: Dispatch = {
   jobId: 'job_1',

@@ -6,8 +6,8 @@ import type {
   OperationTask,
   DocumentOperationTask,
   PipelineTask,
-  StoredOperationRequest,
 } from '../../documents/executors/operation.task.js';
+import type { JobRecord, JobType } from '../core/job.types.js';
 import {
   ExtractConfigDto,
   ParseConfigDto,
@@ -42,70 +42,74 @@ export type OperationCommand = Exclude<JobCommand, { operation: 'classify' | 'pi
 /** The command of a pipeline job: the run's body and the plan it was accepted with. */
 export type PipelineCommand = Extract<JobCommand, { operation: 'pipeline' }>;
 
-const REQUEST_DTOS: Record<JobOperation, Class<object>> = {
-  classify: ClassifyConfigDto,
-  parse: ParseConfigDto,
-  extract: ExtractConfigDto,
-  split: SplitConfigDto,
-  edit: EditJobRequestDto,
-  pipeline: PipelineRunDto,
+/**
+ * The one table of job operations: each operation's job type (the `type` column of
+ * `processing_jobs`, which is how a stored job names its operation) and the request DTO its
+ * endpoint validates with and its stored request is read back through.
+ */
+export const OPERATIONS: Record<JobOperation, { jobType: JobType; request: Class<object> }> = {
+  classify: { jobType: 'Classify', request: ClassifyConfigDto },
+  parse: { jobType: 'Parse', request: ParseConfigDto },
+  extract: { jobType: 'Extract', request: ExtractConfigDto },
+  split: { jobType: 'Split', request: SplitConfigDto },
+  edit: { jobType: 'Edit', request: EditJobRequestDto },
+  pipeline: { jobType: 'Pipeline', request: PipelineRunDto },
 };
 
-/** Keys a stored operation request carries beside the request body (see OperationJobsService). */
-const KIND_KEY = '__kind';
-const VERSIONS_KEY = '__versions';
+const OPERATION_OF_TYPE = new Map<string, JobOperation>(
+  Object.entries(OPERATIONS).map(([operation, { jobType }]) => [
+    jobType,
+    operation as JobOperation,
+  ]),
+);
 
-function isStoredKind(value: unknown): value is OperationKind | 'pipeline' {
-  return (
-    value === 'parse' ||
-    value === 'extract' ||
-    value === 'split' ||
-    value === 'edit' ||
-    value === 'pipeline'
-  );
+/** The operation a job type runs; a type no operation has is an invalid command, named. */
+export function operationOfType(type: string): JobOperation {
+  const operation = OPERATION_OF_TYPE.get(type);
+  if (!operation) {
+    throw new InvalidCommandError('job', [
+      { loc: ['type'], msg: `Unknown job type ${JSON.stringify(type)}`, type: 'value_error' },
+    ]);
+  }
+  return operation;
 }
 
-/** The operation of a stored request: an operation request names its kind, classify does not. */
-export function operationOfRequest(stored: Record<string, unknown>): JobOperation {
-  const kind = stored[KIND_KEY];
-  return isStoredKind(kind) ? kind : 'classify';
+/**
+ * A job's command as stored: the operation (the job's type, or a Redis task's operation),
+ * the request body as validated at the edge, and the versions resolved when it was accepted
+ * (a pipeline's plan; null for classify, which pins none). Stored apart, never as keys
+ * inside the request.
+ */
+export interface StoredCommand {
+  operation: JobOperation;
+  request: Record<string, unknown>;
+  versions: unknown;
 }
 
-/** A document operation's request as stored with its job: the body plus its resolved versions. */
-export function storedOperationRequest(
-  kind: OperationKind,
-  body: Record<string, unknown>,
-  versions: DocumentOperationTask['versions'],
-): StoredOperationRequest {
-  return { ...body, input: body.input, [KIND_KEY]: kind, [VERSIONS_KEY]: versions };
-}
-
-/** A pipeline run's request as stored with its job: the body plus the plan it runs. */
-export function storedPipelineRequest(
-  body: Record<string, unknown>,
-  plan: PipelinePlan,
-): Record<string, unknown> & { input: unknown } {
-  return { ...body, input: body.input, [KIND_KEY]: 'pipeline', [VERSIONS_KEY]: plan };
+/** A stored job's command as its row holds it (`type`, `request`, `versions`). */
+export function storedCommandOf(
+  job: Pick<JobRecord, 'type' | 'request' | 'versions'>,
+): StoredCommand {
+  return { operation: operationOfType(job.type), request: job.request, versions: job.versions };
 }
 
 /** Validated commands by stored request object: the pipeline reads one several times a job. */
 const parsed = new WeakMap<object, JobCommand>();
 
 /**
- * The command of a stored job request (`processing_jobs.request`, or a Redis task's
- * `request`), validated with the request's own DTO. Throws InvalidCommandError, never casts:
- * a request that no longer validates (a hand-edited row, a task of an incompatible release)
+ * The command of a stored job (a `processing_jobs` row, or a Redis task), its request
+ * validated with the request's own DTO, the one the HTTP endpoint validated it with. Throws
+ * InvalidCommandError, never casts: a request that no longer validates (a hand-edited row, a
+ * task of an incompatible release) or an operation stored without the versions it runs with
  * fails its job instead of running on a wrong shape.
  */
-export function jobCommandOf(stored: Record<string, unknown>): JobCommand {
-  const known = parsed.get(stored);
-  if (known) return known;
-  const operation = operationOfRequest(stored);
-  const body = { ...stored };
-  const versions = body[VERSIONS_KEY];
-  delete body[KIND_KEY];
-  delete body[VERSIONS_KEY];
-  const { instance, issues } = validateModel(REQUEST_DTOS[operation], body, ['request']);
+export function jobCommandOf(stored: StoredCommand): JobCommand {
+  const known = parsed.get(stored.request);
+  if (known?.operation === stored.operation) return known;
+  const { operation, versions } = stored;
+  const { instance, issues } = validateModel(OPERATIONS[operation].request, stored.request, [
+    'request',
+  ]);
   if (!instance) throw new InvalidCommandError(`${operation} job`, issues);
   let command: JobCommand;
   if (operation === 'classify') {
@@ -113,7 +117,7 @@ export function jobCommandOf(stored: Record<string, unknown>): JobCommand {
   } else {
     if (typeof versions !== 'object' || versions === null) {
       throw new InvalidCommandError(`${operation} job`, [
-        { loc: ['request', VERSIONS_KEY], msg: 'Field required', type: 'missing' },
+        { loc: ['versions'], msg: 'Field required', type: 'missing' },
       ]);
     }
     // The versions were resolved by the registry at submission; their shape is the
@@ -121,19 +125,26 @@ export function jobCommandOf(stored: Record<string, unknown>): JobCommand {
     const resolved = versions as DocumentOperationTask['versions'];
     command = { operation, request: instance, versions: resolved } as JobCommand;
   }
-  parsed.set(stored, command);
+  parsed.set(stored.request, command);
   return command;
 }
 
-/** The classify request of a classify job's stored request. */
-export function classifyCommandOf(stored: Record<string, unknown>): ClassifyConfigDto {
-  const command = jobCommandOf(stored);
+/** The command of a stored job row. */
+export function commandOfJob(job: Pick<JobRecord, 'type' | 'request' | 'versions'>): JobCommand {
+  return jobCommandOf(storedCommandOf(job));
+}
+
+/** The classify request of a classify job. */
+export function classifyCommandOf(
+  job: Pick<JobRecord, 'type' | 'request' | 'versions'>,
+): Extract<JobCommand, { operation: 'classify' }> {
+  const command = commandOfJob(job);
   if (command.operation !== 'classify') {
     throw new InvalidCommandError('classify job', [
-      { loc: ['request', KIND_KEY], msg: `Expected a classify request`, type: 'value_error' },
+      { loc: ['type'], msg: `Expected a classify job`, type: 'value_error' },
     ]);
   }
-  return command.request;
+  return command;
 }
 
 /**

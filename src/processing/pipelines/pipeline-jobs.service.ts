@@ -10,12 +10,7 @@ import {
   type Submission,
   type SyncAnswer,
 } from '../jobs/job-pipeline.js';
-import {
-  jobCommandOf,
-  type PipelineCommand,
-  pipelineTaskFor,
-  storedPipelineRequest,
-} from '../operations/job-command.js';
+import { commandOfJob, type PipelineCommand, pipelineTaskFor } from '../operations/job-command.js';
 import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
 import type { JobRecord } from '../core/job.types.js';
@@ -24,7 +19,7 @@ import { PipelinesService } from './pipelines.service.js';
 import { PIPELINE_TASK } from '../core/task-kinds.js';
 
 function pipelineCommandOf(job: JobRecord): PipelineCommand {
-  const command = jobCommandOf(job.request);
+  const command = commandOfJob(job);
   if (command.operation !== 'pipeline') throw new Error(`job ${job.jobId} is not a pipeline`);
   return command;
 }
@@ -98,7 +93,8 @@ export class PipelineJobsService implements JobPipeline<PipelineOutcome>, OnModu
     const body = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
     return {
       type: 'Pipeline',
-      request: { ...storedPipelineRequest(body, plan), input: config.input },
+      request: { ...body, input: config.input },
+      versions: plan,
       isAsync,
       metadata: isAsync ? config.async.metadata : undefined,
       persistResult: false,

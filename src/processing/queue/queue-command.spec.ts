@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { DocumentOperationTask } from '../../documents/executors/operation.task.js';
-import { jobCommandOf, storedOperationRequest } from '../operations/job-command.js';
+import { commandOfJob, jobCommandOf } from '../operations/job-command.js';
 import {
   DeliverWebhookCommand,
   RunJobCommand,
@@ -38,7 +38,7 @@ describe('validateCommand', () => {
     });
     expect(task.operation).toBe('classify');
     // And its request validates as the HTTP request it was.
-    const command = jobCommandOf(task.request);
+    const command = jobCommandOf(task);
     expect(command.operation).toBe('classify');
   });
 });
@@ -46,30 +46,40 @@ describe('validateCommand', () => {
 describe('jobCommandOf', () => {
   it('validates a stored classify request with the HTTP DTO', () => {
     const command = jobCommandOf({
-      input: 'https://example.com/a.pdf',
-      classification_schema: [{ category: 'invoice', criteria: ['number'] }],
+      operation: 'classify',
+      request: {
+        input: 'https://example.com/a.pdf',
+        classification_schema: [{ category: 'invoice', criteria: ['number'] }],
+      },
+      versions: null,
     });
     expect(command).toMatchObject({ operation: 'classify', request: { model: 'default' } });
   });
 
-  it('separates an operation request from its resolved versions', () => {
+  it('reads a job row: its type names the operation, its versions column the versions', () => {
     const versions = {
       layout: { name: 'layout', version: '1' },
     } as unknown as DocumentOperationTask['versions'];
-    const stored = storedOperationRequest(
-      'parse',
-      { input: 'https://example.com/a.pdf' },
+    const command = commandOfJob({
+      type: 'Parse',
+      request: { input: 'https://example.com/a.pdf' },
       versions,
-    );
-    const command = jobCommandOf(stored);
+    });
     expect(command).toMatchObject({ operation: 'parse', versions });
-    expect(command.request).not.toHaveProperty('__kind');
   });
 
-  it('throws InvalidCommandError, never runs on a cast, when a stored request is wrong', () => {
-    expect(() => jobCommandOf({ input: 42 })).toThrow(/request\.input/);
-    expect(() => jobCommandOf({ input: 'https://example.com/a.pdf', __kind: 'parse' })).toThrow(
-      /__versions/,
+  it('throws InvalidCommandError, never runs on a cast, when a stored job is wrong', () => {
+    const parse = (request: Record<string, unknown>, versions: unknown = {}) =>
+      jobCommandOf({ operation: 'parse', request, versions });
+    expect(() => parse({ input: 42 })).toThrow(/request\.input/);
+    // An operation that pins versions, stored without them, is an error naming them.
+    expect(() => parse({ input: 'https://example.com/a.pdf' }, null)).toThrow(/versions/);
+    // A key beside the request body (as `__kind` was) is no field of the request.
+    expect(() => parse({ input: 'https://example.com/a.pdf', __kind: 'parse' })).toThrow(
+      InvalidCommandError,
+    );
+    expect(() => commandOfJob({ type: 'Unknown' as 'Parse', request: {}, versions: null })).toThrow(
+      /Unknown job type/,
     );
   });
 });

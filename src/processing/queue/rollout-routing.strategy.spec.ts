@@ -41,6 +41,7 @@ function setUp({ toRedis = true, legacy = true, addFails = false } = {}) {
       orgId: 'org_1',
       operation: 'classify' as const,
       request: { input: 'https://a.test/x.pdf', classification_schema: [] },
+      versions: null,
       sources: async () => [{ url: 'https://a.test/x.pdf' }],
     })),
   };

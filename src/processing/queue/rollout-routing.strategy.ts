@@ -75,6 +75,7 @@ export class RolloutRoutingStrategy implements QueuePort {
       kind: command.kind,
       inputs: await job.sources(),
       request: job.request,
+      versions: job.versions,
     };
     return { to: 'redis', task };
   }

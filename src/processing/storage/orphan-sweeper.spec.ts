@@ -38,6 +38,7 @@ describe(OrphanSweeper.name, () => {
     type: 'Extract' as const,
     isAsync: true,
     request,
+    versions: { extract: { family: 'extract_model' } },
     metadata: undefined,
     persistResult: false,
   });

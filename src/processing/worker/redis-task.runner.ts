@@ -40,7 +40,8 @@ export class RedisTaskRunner implements OnApplicationShutdown {
 
   /** The operation's outcome, as the job's pipeline on the API side expects it. */
   async run(task: RedisJobTask): Promise<unknown> {
-    const command = jobCommandOf(task.request);
+    const { operation, request, versions } = task;
+    const command = jobCommandOf({ operation, request, versions });
     const documents = await this.inputs.read(task.inputs);
     // As in the API process: the executor writes a large result to a file on the shared
     // volume, and the report through Redis carries its name, not megabytes.

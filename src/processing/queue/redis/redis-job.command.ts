@@ -5,6 +5,7 @@ import {
   isPlainObject,
   list,
   nonEmptyStr,
+  nullable,
   ok,
   Required,
 } from '../../requests/request-validation.js';
@@ -15,6 +16,7 @@ import {
   type RedisOperation,
   redisJobTaskOf,
   type RedisJobTask,
+  type VersionsInRequestTask,
 } from './redis-queue.types.js';
 
 export const REDIS_OPERATIONS: readonly RedisOperation[] = [
@@ -83,13 +85,24 @@ export class RedisJobCommand implements RedisJobTask {
   @Required()
   @Check(anyObject)
   request!: Record<string, unknown>;
+
+  @Required()
+  @Check(nullable(anyObject))
+  versions!: unknown;
 }
 
-/** Tasks of the classify-only release are read in the current shape first. */
+/**
+ * Tasks of earlier releases (classify-only; versions inside the request) are read in the
+ * current shape first.
+ */
 function upcast(stored: unknown): unknown {
-  if (!isPlainObject(stored) || 'operation' in stored) return stored;
+  if (!isPlainObject(stored) || 'versions' in stored) return stored;
+  if ('operation' in stored && !isPlainObject(stored.request)) return stored;
   // Validated right after, field by field, in the current shape.
-  return redisJobTaskOf(stored as Partial<ClassifyOnlyTask> as ClassifyOnlyTask);
+  return redisJobTaskOf(
+    stored as Partial<ClassifyOnlyTask | VersionsInRequestTask> as
+      ClassifyOnlyTask | VersionsInRequestTask,
+  );
 }
 
 /** The BullMQ job name of a Redis job task is its operation: one command type per operation. */

@@ -37,8 +37,23 @@ describe('redisJobTaskOf', () => {
       operation: 'split',
       kind: 'operation',
       inputs: [{ url: 'https://example.com/b.pdf' }],
-      request: { input: 'https://example.com/b.pdf', __kind: 'split' },
+      request: { input: 'https://example.com/b.pdf' },
+      versions: { deepSplit: { family: 'deep_split_model' } },
     };
     expect(redisJobTaskOf(task)).toBe(task);
+  });
+
+  it('takes the versions of a task that kept them inside its request out of it', () => {
+    const versions = { layout: { family: 'layout_model' } };
+    const task = redisJobTaskOf({
+      jobId: 'j3',
+      orgId: 'o1',
+      operation: 'parse',
+      kind: 'operation',
+      inputs: [{ url: 'https://example.com/c.pdf' }],
+      request: { input: 'https://example.com/c.pdf', __kind: 'parse', __versions: versions },
+    });
+    expect(task.request).toEqual({ input: 'https://example.com/c.pdf' });
+    expect(task.versions).toEqual(versions);
   });
 });

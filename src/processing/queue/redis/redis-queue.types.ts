@@ -29,9 +29,9 @@ export type RedisOperation = 'classify' | 'parse' | 'extract' | 'split' | 'edit'
 
 /**
  * One job as a self-contained task for a Redis worker, which has no DuckDB: its inputs
- * (URLs, or upload blobs on the shared DATA_DIR) and its stored request. For parse, extract
- * and split the stored request carries the versions resolved at submission, so the worker
- * runs what the request was accepted with. The BullMQ job name is the operation.
+ * (URLs, or upload blobs on the shared DATA_DIR), its stored request and the versions
+ * resolved at submission (parse, extract, split, edit; a pipeline's plan), so the worker runs
+ * what the request was accepted with. The BullMQ job name is the operation.
  */
 export interface RedisJobTask {
   jobId: string;
@@ -41,6 +41,8 @@ export interface RedisJobTask {
   kind: string;
   inputs: InputSource[];
   request: Record<string, unknown>;
+  /** JobRecord.versions: null for classify. */
+  versions: unknown;
 }
 
 /**
@@ -62,8 +64,21 @@ export interface ClassifyOnlyTask {
 /** The classify pipeline's task kind (CLASSIFY_TASK), repeated to keep workers DuckDB-free. */
 const CLASSIFY_KIND = 'classify';
 
-export function redisJobTaskOf(data: RedisJobTask | ClassifyOnlyTask): RedisJobTask {
-  if ('operation' in data) return data;
+/**
+ * The task shape of the releases that kept a job's versions (and its operation) as
+ * `__versions` / `__kind` keys inside the stored request, before they became columns.
+ */
+export type VersionsInRequestTask = Omit<RedisJobTask, 'versions'>;
+
+export function redisJobTaskOf(
+  data: RedisJobTask | VersionsInRequestTask | ClassifyOnlyTask,
+): RedisJobTask {
+  if ('versions' in data) return data;
+  if ('operation' in data) {
+    const { __versions: versions, ...request } = data.request;
+    delete request.__kind;
+    return { ...data, request, versions: versions ?? null };
+  }
   return {
     jobId: data.jobId,
     orgId: data.orgId,
@@ -80,6 +95,7 @@ export function redisJobTaskOf(data: RedisJobTask | ClassifyOnlyTask): RedisJobT
       document_metadata: data.documentMetadata,
       category_groups: data.categoryGroups,
     },
+    versions: null,
   };
 }
 

@@ -8,6 +8,8 @@ export interface RoutableJob {
   operation: RedisOperation;
   /** The stored request, as a Redis task carries it. */
   request: Record<string, unknown>;
+  /** The versions resolved when the job was accepted (JobRecord.versions). */
+  versions: unknown;
   /** The job's inputs as sources a Redis worker reads (ownership checked); read only if routed. */
   sources(): Promise<InputSource[]>;
 }
