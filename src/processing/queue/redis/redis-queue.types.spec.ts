@@ -27,6 +27,7 @@ describe('redisJobTaskOf', () => {
         document_metadata: 'meta',
         category_groups: { money: ['invoice'] },
       },
+      versions: null,
     });
   });
 
