@@ -29,6 +29,15 @@ export function resultKeyOfParsedDocument(key: string): string | null {
   return `${key.slice(0, -PARSED_SUFFIX.length)}${RESULT_SUFFIX}`;
 }
 
+/** The job a result file (`results/<job_id>.json`) or its parsed document belongs to. */
+export function jobOfResultKey(key: string): string | null {
+  const resultKey = resultKeyOfParsedDocument(key) ?? key;
+  if (!resultKey.startsWith(`${RESULTS_FOLDER}/`) || !resultKey.endsWith(RESULT_SUFFIX))
+    return null;
+  const jobId = resultKey.slice(RESULTS_FOLDER.length + 1, -RESULT_SUFFIX.length);
+  return jobId.includes('/') || jobId.includes('.') ? null : jobId;
+}
+
 /** A document a job made (edit's filled form), deleted with the job or at retention. */
 export function jobDocumentKey(jobId: string, extension: string): string {
   return `results/${jobId}.document.${extension}`;

@@ -87,13 +87,24 @@ describe(FileBlobStore.name, () => {
     fs.writeFileSync(file, text);
   }
 
-  it('names staged payloads as unfinished writes, swept at start until taken', async () => {
+  it('names staged payloads apart from payloads and unfinished writes, listed with their key', async () => {
     const name = sut.stagingName('results/job-3.json');
-    expect(name).toMatch(/^results\/\.job-3\.json\.[0-9a-f-]{36}\.part$/);
+    expect(name).toMatch(/^results\/\.job-3\.json\.[0-9a-f-]{36}\.staged$/);
     expect(sut.stagingName('results/job-3.json')).not.toBe(name);
     writeStaged(name, '{}');
+    const top = sut.stagingName('doc.pdf');
+    writeStaged(top, '%PDF');
     expect(await sut.list('')).toEqual([]);
-    expect(await sut.removeUnfinishedWrites()).toBe(1);
+    // A restart keeps them: a report still on its way may name one.
+    expect(await sut.removeUnfinishedWrites()).toBe(0);
+    expect((await sut.listStaged()).sort((a, b) => a.name.localeCompare(b.name))).toEqual(
+      [
+        { name: top, key: 'doc.pdf' },
+        { name, key: 'results/job-3.json' },
+      ].sort((a, b) => a.name.localeCompare(b.name)),
+    );
+    await sut.discardStaged([name, top]);
+    expect(await sut.listStaged()).toEqual([]);
   });
 
   it('composes a payload from buffers and staged payloads, in order, keeping them until discarded', async () => {
@@ -117,6 +128,7 @@ describe(FileBlobStore.name, () => {
     expect(fs.statSync(path.join(root, 'blobs', 'results', 'job-4.json')).mode & 0o777).toBe(0o600);
     await sut.discardStaged([first, second, first]);
     expect(fs.readdirSync(path.join(root, 'blobs', 'results'))).toEqual(['job-4.json']);
+    expect(await sut.listStaged()).toEqual([]);
   });
 
   it('leaves nothing under the key when a staged payload is missing', async () => {
@@ -126,6 +138,7 @@ describe(FileBlobStore.name, () => {
     ).rejects.toThrow(/ENOENT/);
     await expect(sut.read('results/job-5.json')).rejects.toBeInstanceOf(BlobNotFoundError);
     expect(await sut.removeUnfinishedWrites()).toBe(0);
+    expect(await sut.list('')).toEqual([]);
   });
 
   it('moves a staged payload into place whole', async () => {
@@ -133,15 +146,16 @@ describe(FileBlobStore.name, () => {
     writeStaged(name, '{"lines":[]}');
     await sut.adopt(name, 'results/job-6.parsed.json');
     expect((await sut.read('results/job-6.parsed.json')).toString()).toBe('{"lines":[]}');
-    expect(await sut.removeUnfinishedWrites()).toBe(0);
+    expect(await sut.listStaged()).toEqual([]);
   });
 
-  it('refuses staged names that are not its own unfinished writes', async () => {
+  it('refuses names that are not its staged payloads', async () => {
     for (const name of [
-      '../.x.5d9e5c2e-0a6e-4d7a-8f43-3c1f0a9b8e7d.part',
-      '/etc/.x.5d9e5c2e-0a6e-4d7a-8f43-3c1f0a9b8e7d.part',
+      '../.x.5d9e5c2e-0a6e-4d7a-8f43-3c1f0a9b8e7d.staged',
+      '/etc/.x.5d9e5c2e-0a6e-4d7a-8f43-3c1f0a9b8e7d.staged',
       'results/job.json',
-      'results/../../.x.5d9e5c2e-0a6e-4d7a-8f43-3c1f0a9b8e7d.part',
+      'results/.x.5d9e5c2e-0a6e-4d7a-8f43-3c1f0a9b8e7d.part',
+      'results/../../.x.5d9e5c2e-0a6e-4d7a-8f43-3c1f0a9b8e7d.staged',
     ]) {
       await expect(sut.compose('results/y.json', [{ staged: name }])).rejects.toThrow(
         'invalid staged name',

@@ -39,8 +39,9 @@ export abstract class BlobStore {
   abstract readonly stagingRoot: string;
   /**
    * A new name beside `key` (relative to `stagingRoot`) under which another process (an
-   * executor) may write a payload meant for `key`: it is an unfinished write, removed at
-   * the next start, until `adopt` or `compose` takes it.
+   * executor) may write a payload meant for `key`, until `adopt` or `compose` takes it. A
+   * staged payload outlives a restart (a Redis worker's report may still name it); what
+   * nothing will take is removed by `discardStaged` (the start-up sweep: `listStaged`).
    */
   abstract stagingName(key: string): string;
   /** Moves a staged payload into place under `key`, whole. */
@@ -50,8 +51,10 @@ export abstract class BlobStore {
    * never held whole); the staged payloads stay until `discardStaged`.
    */
   abstract compose(key: string, parts: readonly (Buffer | StagedPart)[]): Promise<StoredBlob>;
-  /** Removes staged payloads that nothing took (names without a file are ignored). */
+  /** Removes staged payloads (names without a file are ignored). */
   abstract discardStaged(names: readonly string[]): Promise<void>;
+  /** Every staged payload: its name and the key it was staged for. */
+  abstract listStaged(): Promise<{ name: string; key: string }[]>;
 }
 
 /** A staged payload (`BlobStore.stagingName`) as a part of `compose`. */
@@ -73,9 +76,9 @@ const KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}(\/[A-Za-z0-9_-][A-Za-z0-9._-]{0
  */
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const PARTIAL = new RegExp(`^\\..+\\.${UUID}\\.part$|^${UUID}\\.[a-z0-9]{1,16}\\.${UUID}\\.part$`);
-/** A staged payload's name: an interrupted write's, in a folder of keys. */
+/** A staged payload's name: `.<name>.<uuid>.staged` in a folder of keys. */
 const STAGED = new RegExp(
-  `^(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}/){0,7}\\.[A-Za-z0-9._-]{1,240}\\.${UUID}\\.part$`,
+  `^(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}/){0,7}\\.[A-Za-z0-9._-]{1,240}\\.${UUID}\\.staged$`,
 );
 
 export function assertBlobKey(key: string): void {
@@ -158,9 +161,8 @@ export class FileBlobStore extends BlobStore {
     const start = prefix ? this.pathOf(prefix) : this.root;
     const keys: string[] = [];
     for (const file of await walk(start)) {
-      if (!PARTIAL.test(path.basename(file))) {
-        keys.push(path.relative(this.root, file).split(path.sep).join('/'));
-      }
+      const name = path.relative(this.root, file).split(path.sep).join('/');
+      if (!PARTIAL.test(path.basename(file)) && !STAGED.test(name)) keys.push(name);
     }
     return keys;
   }
@@ -188,7 +190,7 @@ export class FileBlobStore extends BlobStore {
   stagingName(key: string): string {
     assertBlobKey(key);
     const at = key.lastIndexOf('/');
-    return `${key.slice(0, at + 1)}.${key.slice(at + 1)}.${randomUUID()}.part`;
+    return `${key.slice(0, at + 1)}.${key.slice(at + 1)}.${randomUUID()}.staged`;
   }
 
   private stagedPathOf(name: string): string {
@@ -216,6 +218,19 @@ export class FileBlobStore extends BlobStore {
 
   async discardStaged(names: readonly string[]): Promise<void> {
     for (const name of names) await fs.promises.rm(this.stagedPathOf(name), { force: true });
+  }
+
+  async listStaged(): Promise<{ name: string; key: string }[]> {
+    const staged: { name: string; key: string }[] = [];
+    for (const file of await walk(this.root)) {
+      const name = path.relative(this.root, file).split(path.sep).join('/');
+      if (!STAGED.test(name)) continue;
+      // `<folder>/.<base>.<uuid>.staged` was staged for `<folder>/<base>`.
+      const at = name.lastIndexOf('/');
+      const base = name.slice(at + 2, -'.00000000-0000-0000-0000-000000000000.staged'.length);
+      staged.push({ name, key: `${name.slice(0, at + 1)}${base}` });
+    }
+    return staged;
   }
 }
 

@@ -81,7 +81,7 @@ export class JobOutcomeRecorder {
     });
     // Taken into the stored result, or not needed (cancelled, finished already): the files
     // the executor wrote go. After a failed commit they stay for a second try (the Redis
-    // results queue retries), until the start-up sweep.
+    // results queue retries), or until the start-up sweep finds the job finished.
     await this.results.discardWritten(written);
     this.afterFinish(jobId, deliveries);
   }

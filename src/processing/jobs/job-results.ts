@@ -19,8 +19,9 @@ import type { JobRecord } from '../core/job.types.js';
 
 /**
  * The files an executor writes a job's result and a parse's lines to: staged beside where
- * they go (`save` takes the result, `keepParsedDocument` the lines); left behind by a crash,
- * they are unfinished writes the start-up sweep removes.
+ * they go (`save` takes the result, `keepParsedDocument` the lines); one that nothing takes
+ * is removed after the job's completion commits, or by the start-up sweep once its job has
+ * finished.
  */
 export function outcomeFilesFor(blobs: BlobStore, jobId: string): OutcomeFiles {
   const resultKey = jobResultKey(jobId);

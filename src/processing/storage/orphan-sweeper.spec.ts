@@ -85,7 +85,30 @@ describe(OrphanSweeper.name, () => {
     );
     await blobs.write('results/job-new.json', Buffer.from('{}'));
 
-    expect(await sut.sweep()).toEqual({ partial: 1, jobFiles: 2, uploads: 1, claims: 1 });
+    // Results executors wrote: one for a job still running (its report may be on its way),
+    // one for a job that finished without it, one for a job that is gone.
+    await db.transaction((tx) => jobs.insert(tx, job('job-running', { input: 'x' })));
+    await jobs.markRunning('job-running');
+    await db.transaction((tx) => jobs.insert(tx, job('job-done', { input: 'x' })));
+    await jobs.markRunning('job-done');
+    await db.transaction((tx) => jobs.markFailed(tx, 'job-done', 'X', 'failed', 400));
+    const staged = (jobId: string) => {
+      const name = blobs.stagingName(`results/${jobId}.json`);
+      fs.writeFileSync(path.join(blobs.stagingRoot, ...name.split('/')), '{}');
+      return name;
+    };
+    const waiting = staged('job-running');
+    staged('job-done');
+    staged('job-gone');
+
+    expect(await sut.sweep()).toEqual({
+      partial: 1,
+      staged: 2,
+      jobFiles: 2,
+      uploads: 1,
+      claims: 1,
+    });
+    expect((await blobs.listStaged()).map((s) => s.name)).toEqual([waiting]);
     expect((await blobs.list('')).sort()).toEqual([...kept, 'results/job-new.json'].sort());
     expect((await uploads.find('doc-pending.pdf'))!.status).toBe('pending');
   });

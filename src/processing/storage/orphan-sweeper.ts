@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import {
+  jobOfResultKey,
   PAYLOADS_FOLDER,
   RESULTS_FOLDER,
   resultKeyOfParsedDocument,
@@ -14,7 +15,8 @@ import { UploadsRepository } from '../upload/uploads.repository.js';
  * a completion whose transaction did not commit), upload files without a complete upload
  * (a request cut between the file and its row), and presigned-PUT claims of the previous
  * process. Only files older than this process's start are candidates, so nothing written
- * meanwhile is touched.
+ * meanwhile is touched. A result an executor wrote (staged) stays while its job is queued
+ * or running: a Redis worker's report naming it may still be on its way.
  */
 @Injectable()
 export class OrphanSweeper implements OnApplicationBootstrap {
@@ -29,12 +31,19 @@ export class OrphanSweeper implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     const report = await this.sweep();
-    const total = report.partial + report.jobFiles + report.uploads + report.claims;
+    const total = report.partial + report.staged + report.jobFiles + report.uploads + report.claims;
     if (total > 0) this.logger.warn(report, 'removed what interrupted writes left behind');
   }
 
-  async sweep(): Promise<{ partial: number; jobFiles: number; uploads: number; claims: number }> {
+  async sweep(): Promise<{
+    partial: number;
+    staged: number;
+    jobFiles: number;
+    uploads: number;
+    claims: number;
+  }> {
     const partial = await this.blobs.removeUnfinishedWrites();
+    const staged = await this.removeUntakenResults();
     const claims = await this.uploads.releaseAllClaims();
     const jobFiles = await this.jobs.payloadKeys();
     const completeUploads = await this.uploads.completeFileIds();
@@ -51,6 +60,25 @@ export class OrphanSweeper implements OnApplicationBootstrap {
       if (isJobFile) orphanJobFiles++;
     }
     await this.blobs.delete(orphans);
-    return { partial, jobFiles: orphanJobFiles, uploads: orphans.length - orphanJobFiles, claims };
+    return {
+      partial,
+      staged,
+      jobFiles: orphanJobFiles,
+      uploads: orphans.length - orphanJobFiles,
+      claims,
+    };
+  }
+
+  /** Staged results whose job has finished or is gone: nothing will take them. */
+  private async removeUntakenResults(): Promise<number> {
+    const untaken: string[] = [];
+    for (const { name, key } of await this.blobs.listStaged()) {
+      const jobId = jobOfResultKey(key);
+      const job = jobId ? await this.jobs.find(jobId) : null;
+      if (job?.state === 'queued' || job?.state === 'running') continue;
+      untaken.push(name);
+    }
+    await this.blobs.discardStaged(untaken);
+    return untaken.length;
   }
 }
