@@ -105,7 +105,7 @@ function eventsSql(seed, endDay) {
              coalesce(',"batch":' || batch, '') || coalesce(',"priority":' || priority, '') ||
              ',"documentId":"' || document_id || '"}'
            END,
-           0, now()
+           0, now(), 1
     FROM e
     ORDER BY event_time`;
 }

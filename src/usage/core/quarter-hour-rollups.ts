@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { BUCKET_SECONDS, QUARTER_HOUR_HOURS } from './time-zone.js';
+import { BUCKET_SECONDS, BUCKET_START_QUARTERS } from './time-zone.js';
 import { METADATA_KEY_MAX_LENGTH, METADATA_VALUE_MAX_CODE_POINTS } from './metadata-values.js';
 
 /*
@@ -20,16 +20,14 @@ export const ROLLUP_STEP_EVENTS = 100_000;
 const QUARTER_OF_EVENT = `CAST(floor(epoch(event_time) / ${BUCKET_SECONDS}) AS INTEGER)`;
 
 /**
- * The bucket the rollups keep an event row in, named by its first quarter: its quarter hour
- * in the UTC hours where some zone starts its day off the hour (QUARTER_HOUR_HOURS), else
- * its hour, so a dense org's hour is one row instead of four
- * (docs/decisions/0367-hourly-buckets-outside-the-hours-zones-split.md).
+ * The bucket the rollups keep an event row in, named by its first quarter hour: its whole
+ * hour, cut only where a zone in use starts its day within that hour (BUCKET_START_QUARTERS),
+ * so a dense org's hour is one to three rows instead of four
+ * (docs/decisions/0367-hourly-buckets-cut-where-a-zone-starts-its-day.md).
  */
-export const BUCKET_OF_EVENT = `CASE
-    WHEN list_contains([${QUARTER_HOUR_HOURS.join(', ')}],
-                       (CAST(floor(epoch(event_time) / 3600) AS BIGINT) % 24 + 24) % 24)
-    THEN ${QUARTER_OF_EVENT}
-    ELSE CAST(floor(epoch(event_time) / 3600) * ${3600 / BUCKET_SECONDS} AS INTEGER) END`;
+export const BUCKET_OF_EVENT = `CAST(floor(epoch(event_time) / 3600) * ${3600 / BUCKET_SECONDS}
+    + list_extract([${BUCKET_START_QUARTERS.join(', ')}],
+                   CAST((${QUARTER_OF_EVENT} % 96 + 96) % 96 AS INTEGER) + 1) AS INTEGER)`;
 
 /** How rows of events are bucketed: as the rollups keep them, or always by quarter hour. */
 export type Bucketing = 'stored' | 'quarter';

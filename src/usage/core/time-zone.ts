@@ -156,23 +156,50 @@ export function bucketWindow(startDate: string, endDate: string): { from: number
 }
 
 /**
- * UTC hours of the day whose usage the DuckDB rollups keep in quarter-hour buckets; every
- * other hour is one bucket (its first quarter). They are the hours in which a zone in use
- * since 2020 starts a local day off the hour: St John's (-03:30, -02:30), the Marquesas
- * (-09:30), Chatham (+12:45, +13:45), Lord Howe (+10:30, +11), Adelaide and Darwin (+09:30,
- * +10:30), Eucla (+08:45), Yangon and Cocos (+06:30), India, Sri Lanka and Nepal (+05:30,
- * +05:45), Kabul (+04:30), Tehran (+03:30). A stored format: rows already rolled up were
- * cut by it, so it only ever changes with a migration that rebuilds them
- * (docs/decisions/0367-hourly-buckets-outside-the-hours-zones-split.md).
+ * Where a zone in use since 2020 starts its local day within an hour: minutes past each UTC
+ * hour of the day (St John's -03:30/-02:30, the Marquesas -09:30, Chatham +12:45/+13:45,
+ * Lord Howe +10:30, Adelaide and Darwin +09:30/+10:30, Eucla +08:45, Yangon and Cocos +06:30,
+ * India and Sri Lanka +05:30, Nepal +05:45, Kabul +04:30, Tehran +03:30). The DuckDB rollups
+ * cut each hour into buckets only there; every other hour is one bucket. A stored format:
+ * rows already rolled up were cut by it, so it only ever changes with a migration that
+ * rebuilds them (docs/decisions/0367-hourly-buckets-cut-where-a-zone-starts-its-day.md).
  */
-export const QUARTER_HOUR_HOURS: readonly number[] = [2, 3, 9, 10, 11, 13, 14, 15, 17, 18, 19, 20];
+const DAY_STARTS_WITHIN_HOURS: Readonly<Record<number, readonly number[]>> = {
+  2: [30],
+  3: [30],
+  9: [30],
+  10: [15],
+  11: [15],
+  13: [30],
+  14: [30],
+  15: [15],
+  17: [30],
+  18: [15, 30],
+  19: [30],
+  20: [30],
+};
 const QUARTERS_PER_HOUR = 3600 / BUCKET_SECONDS;
 
 /**
+ * For each quarter hour of a UTC day (hour * 4 + quarter within it), the quarter within its
+ * hour at which the rollups' bucket holding it starts.
+ */
+export const BUCKET_START_QUARTERS: readonly number[] = Array.from(
+  { length: 24 * QUARTERS_PER_HOUR },
+  (_, i) => {
+    const quarter = i % QUARTERS_PER_HOUR;
+    const starts = (DAY_STARTS_WITHIN_HOURS[Math.floor(i / QUARTERS_PER_HOUR)] ?? []).map(
+      (minutes) => (minutes * 60) / BUCKET_SECONDS,
+    );
+    return Math.max(0, ...starts.filter((start) => start <= quarter));
+  },
+);
+
+/**
  * Whether every local day of the zone between `from` and `to` (epoch s, whole hours) starts
- * on a bucket the rollups keep: on the hour, or within one of QUARTER_HOUR_HOURS. Otherwise
- * (a zone's offset of other years, or one adopted after that list) an hourly bucket would hold
- * the end of one local day and the start of the next.
+ * where a bucket of the rollups starts. Otherwise (a zone's offset of other years, or one
+ * adopted after DAY_STARTS_WITHIN_HOURS) a bucket would hold the end of one local day and the
+ * start of the next.
  */
 export function localDaysFitBuckets(segments: OffsetSegments, from: number, to: number): boolean {
   const { transitions, offsets } = segments;
@@ -181,13 +208,14 @@ export function localDaysFitBuckets(segments: OffsetSegments, from: number, to: 
     while (segment < transitions.length && at >= transitions[segment]) segment++;
     return Math.floor((at + offsets[segment]) / 86_400);
   };
-  for (let hour = from; hour < to; hour += 3600) {
-    const day = localDay(hour);
-    let split = false;
-    for (let quarter = 1; quarter < QUARTERS_PER_HOUR && !split; quarter++) {
-      split = localDay(hour + quarter * BUCKET_SECONDS) !== day;
+  let day = localDay(from);
+  for (let at = from + BUCKET_SECONDS; at < to; at += BUCKET_SECONDS) {
+    const next = localDay(at);
+    const quarter = Math.floor((at % 86_400) / BUCKET_SECONDS);
+    if (next !== day && BUCKET_START_QUARTERS[quarter] !== quarter % QUARTERS_PER_HOUR) {
+      return false;
     }
-    if (split && !QUARTER_HOUR_HOURS.includes(new Date(hour * 1000).getUTCHours())) return false;
+    day = next;
   }
   return true;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseUsageExportQuery } from './usage-export.query.js';
 import {
+  BUCKET_START_QUARTERS,
   bucketWindow,
   localDaysFitBuckets,
   offsetSegments,
@@ -23,6 +24,14 @@ function fits(zone: string, startDate: string, endDate: string): boolean {
 }
 
 describe('time zones of the export', () => {
+  it('cuts an hour into buckets only where a zone in use starts its day within it', () => {
+    const startsOf = (hour: number) => BUCKET_START_QUARTERS.slice(hour * 4, hour * 4 + 4);
+    expect(startsOf(6)).toEqual([0, 0, 0, 0]); // one bucket
+    expect(startsOf(18)).toEqual([0, 1, 2, 2]); // Nepal 18:15, India 18:30
+    expect(startsOf(10)).toEqual([0, 1, 1, 1]); // Chatham in summer 10:15
+    expect(startsOf(3)).toEqual([0, 0, 2, 2]); // St John's in winter 03:30
+  });
+
   it('reads the stored buckets for the zones in use, not for a day start they do not keep', () => {
     for (const zone of [
       'UTC',

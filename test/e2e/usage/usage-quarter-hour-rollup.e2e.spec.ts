@@ -225,8 +225,20 @@ describe('quarter-hour rollups built after the write', () => {
   it('keeps a whole hour in one bucket outside the hours where a zone starts its day off the hour', async () => {
     const writer = t.app.get(UsageStoreRepository);
     const org = await seedAccount(t.app, 'Dense');
-    // 06:00-07:00 UTC: no zone in use starts a day then; 18:00-19:00: India's days start at 18:30.
-    const times = ['06:01', '06:20', '06:44', '06:59', '18:01', '18:10', '18:31', '18:40'];
+    // 06:00-07:00 UTC: no zone in use starts a day then; 17:30: Yangon's days start then;
+    // 18:15 and 18:30: Nepal's and India's.
+    const times = [
+      '06:01',
+      '06:20',
+      '06:44',
+      '06:59',
+      '17:10',
+      '17:50',
+      '18:01',
+      '18:20',
+      '18:31',
+      '18:40',
+    ];
     const events = times.map((hhmm, i) =>
       usageEvent(
         { orgId: org.orgId, product: 'parse', credits: `${i + 1}.25` },
@@ -243,10 +255,13 @@ describe('quarter-hour rollups built after the write', () => {
     const quarterOf = (hhmm: string) => Date.parse(`2026-03-10T${hhmm}:00Z`) / 900_000;
     expect(rows.map((r) => [Number(r.quarter), Number(r.n)])).toEqual([
       [quarterOf('06:00'), 4],
-      [quarterOf('18:00'), 2],
+      [quarterOf('17:00'), 1],
+      [quarterOf('17:30'), 1],
+      [quarterOf('18:00'), 1],
+      [quarterOf('18:15'), 1],
       [quarterOf('18:30'), 2],
     ]);
-    for (const timeZone of ['Asia/Kolkata', 'America/New_York', 'Asia/Kathmandu']) {
+    for (const timeZone of ['Asia/Kolkata', 'America/New_York', 'Asia/Kathmandu', 'Asia/Yangon']) {
       const query: ReferenceQuery = {
         orgId: org.orgId,
         startDate: '2026-03-09',
