@@ -2,7 +2,8 @@
  * Edit latency: p50 per document, per page and per field filled, on one core (this process,
  * after warm-up: the encoder loaded), for two real AcroForms (a LibreOffice form and an
  * OpenOffice form with every field kind, from pypdf's PyPI source distribution), a generated
- * flat PDF with form_schema and a generated DOCX.
+ * flat PDF with form_schema and a generated DOCX, and two government forms: VA Form 21-0966
+ * (pikepdf's distribution) and IRS Form 1040NR, a tax form (pdfminer's distribution).
  * Baseline, measured in the same run: pdf-lib loading the same PDF, setting the same fields
  * by name and saving it (the mechanical part of filling, no reading or matching).
  * Run: npm run bench:edit
@@ -71,6 +72,22 @@ const cases: Case[] = [
       'F[0].Page_1[0].Veterans_First_Name[0]': 'John',
       'F[0].Page_1[0].Veterans_Last_Name[0]': 'Public',
       'F[0].Page_1[0].MailingAddress_City[0]': 'Springfield',
+    },
+  },
+  {
+    name: 'IRS Form 1040NR, tax form (AcroForm, fields named by position only)',
+    bytes: realForm('irs-1040nr-2007'),
+    file: 'f1040nr.pdf',
+    request: {
+      edit_instructions:
+        'first name: Ada M.; last name: Lovelace; identifying number: 123-45-6789; home address: 12 Main Street Apt 4; city: Springfield IL 62704; country: United Kingdom; tick individual; tick other single nonresident alien; wages: 52,300.00; taxable interest: 120.50',
+    },
+    baseline: {
+      'f1_004(0)': 'Ada M.',
+      'f1_005(0)': 'Lovelace',
+      'f1_006(0)': '123-45-6789',
+      'f1_039(0)': '52,300',
+      'f1_040(0)': '00',
     },
   },
   {

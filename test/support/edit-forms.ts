@@ -11,7 +11,8 @@ import { Document, Packer, Paragraph, TextRun } from 'docx';
 import JSZip from 'jszip';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
-export type RealFormId = 'libreoffice-form' | 'openoffice-form-test' | 'va-21-0966' | 'dd-293';
+export type RealFormId =
+  'libreoffice-form' | 'openoffice-form-test' | 'va-21-0966' | 'dd-293' | 'irs-1040nr-2007';
 
 const FILES: Record<RealFormId, string> = {
   'libreoffice-form': 'libreoffice-form.pdf',
@@ -19,6 +20,8 @@ const FILES: Record<RealFormId, string> = {
   // United States government forms (public domain), from pikepdf's source distribution.
   'va-21-0966': 'va-21-0966.pdf',
   'dd-293': 'dd-293.pdf',
+  // An IRS tax form (public domain), from pdfminer's source distribution.
+  'irs-1040nr-2007': 'irs-f1040nr-2007.pdf',
 };
 
 /** A real form's bytes; fetched into the cache first (fails, naming why, if it cannot be). */

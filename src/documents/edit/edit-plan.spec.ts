@@ -176,6 +176,48 @@ describe('captions of the boxes of a page', () => {
     expect(captionsOf(boxes[0].rect, phrases, false)).toEqual(['Apt./Unit Number', 'City']);
     expect(pageCaptions(boxes, phrases)).toEqual([['Apt./Unit Number'], ['City']]);
   });
+
+  it("takes a row's caption across the page when the phrase before a box only numbers the row", () => {
+    // "8 Wages, salaries, tips . . . . . 8 [dollars][cents]", then "9a Taxable interest ... 9a [box]".
+    const phrases = [
+      phrase('8 Wages, salaries, tips', 36, 150, 351),
+      phrase('8', 428, 433, 351),
+      phrase('9a Taxable interest', 36, 116, 339),
+      phrase('9a', 425, 435, 339),
+    ];
+    const boxes = [
+      { rect: { x: 443, y: 349, width: 61, height: 11 }, tickBox: false },
+      { rect: { x: 508, y: 349, width: 20, height: 11 }, tickBox: false },
+      { rect: { x: 443, y: 337, width: 61, height: 11 }, tickBox: false },
+    ];
+    expect(pageCaptions(boxes, phrases)).toEqual([
+      ['8', '8 Wages, salaries, tips'],
+      [],
+      ['9a', '9a Taxable interest'],
+    ]);
+    // Leader dots bridge the way, and a box in a column right of its row is captioned too.
+    const leaders = { ...phrase('. . . . . . . . .', 160, 440, 351), leader: true };
+    const tick = { x: 463, y: 349, width: 22, height: 12 };
+    expect(captionsOf(tick, [phrases[0], leaders], true)).toEqual(['8 Wages, salaries, tips']);
+  });
+});
+
+describe('amounts in dollars and cents boxes', () => {
+  it('writes the whole part into the field and the cents into the short box right after it', () => {
+    const at = (x: number, width: number) => ({ x, y: 349, width, height: 11 });
+    const fields = [
+      field('dollars', 'text', ['Wages, salaries, tips'], 0, { rect: at(443, 61), page: 1 }),
+      field('cents', 'text', ['cents'], 1, { rect: at(508, 20), page: 1, maxLength: 3 }),
+    ];
+    const plan = planEdits('wages: 52,300.75', fields, words);
+    expect(plan.decisions.map((d) => [d.field.id, d.write])).toEqual([
+      ['dollars', { kind: 'text', text: '52,300' }],
+      ['cents', { kind: 'text', text: '75' }],
+    ]);
+    // Without a cents box beside it, the amount is written whole.
+    const alone = planEdits('wages: 52,300.75', fields.slice(0, 1), words);
+    expect(alone.decisions[0].write).toEqual({ kind: 'text', text: '52,300.75' });
+  });
 });
 
 describe('values and words', () => {

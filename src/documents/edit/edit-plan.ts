@@ -119,6 +119,45 @@ function spreadOverBoxes<F extends FormField>(
   });
 }
 
+/** An amount with two decimals: its whole part and its cents ("52,300.00", "1.234,56"). */
+const AMOUNT = /^([+-]?\d[\d\s.,'’]*?)[.,](\d{2})$/u;
+
+/**
+ * An amount written into a whole-units box with a box of its own for the cents right after
+ * it on its row, as tax forms print dollars and cents: the whole part in the field, the
+ * cents in that box (a short text field, at most 3 characters, a few points to the right).
+ */
+function splitCents<F extends FormField>(
+  item: InstructionItem,
+  field: FormField,
+  fields: readonly F[],
+  taken: ReadonlySet<string>,
+): [F, string][] | undefined {
+  const amount = AMOUNT.exec(item.value?.trim() ?? '');
+  const rect = field.rect;
+  if (field.kind !== 'text' || !amount || !rect) return undefined;
+  const cents = fields.find(
+    (f) =>
+      f.kind === 'text' &&
+      f.fill &&
+      f.page === field.page &&
+      !taken.has(f.id) &&
+      f.maxLength !== undefined &&
+      f.maxLength >= 2 &&
+      f.maxLength <= 3 &&
+      f.rect !== undefined &&
+      Math.abs(f.rect.y - rect.y) < 2 &&
+      f.rect.x >= rect.x + rect.width - 1 &&
+      f.rect.x - (rect.x + rect.width) < 12,
+  );
+  return cents
+    ? [
+        [field as F, amount[1].trim()],
+        [cents, amount[2]],
+      ]
+    : undefined;
+}
+
 export function planEdits<F extends FormField>(
   instructions: string,
   fields: readonly F[],
@@ -158,7 +197,8 @@ export function planEdits<F extends FormField>(
   const rejected: InstructionItem[] = [];
   const taken = new Set(assigned.map((a) => a.field.id));
   for (const { item, field, confidence } of assigned) {
-    const spread = spreadOverBoxes(item, field, fields, taken);
+    const spread =
+      spreadOverBoxes(item, field, fields, taken) ?? splitCents(item, field, fields, taken);
     if (spread) {
       for (const [box, text] of spread) {
         taken.add(box.id);

@@ -66,6 +66,8 @@ export interface FormField {
   maxLength?: number;
   /** 1-indexed page, when known. */
   page?: number;
+  /** Where it sits on its page (PDF user space), when known. */
+  rect?: { x: number; y: number; width: number; height: number };
   /** Reading order on the page (for ties between equally named fields). */
   order: number;
   /** A value given with the field (`form_schema` value): written as is. */

@@ -5,6 +5,7 @@
 import {
   PDFCheckBox,
   PDFDocument,
+  PDFName,
   PDFDropdown,
   PDFOptionList,
   PDFRadioGroup,
@@ -94,7 +95,13 @@ async function fillField(
     if (target instanceof PDFRadioGroup) target.select(write.option.value);
     else if (target instanceof PDFDropdown || target instanceof PDFOptionList)
       target.select(write.option.value);
-    else {
+    else if (target instanceof PDFCheckBox && field.targets.length === 1) {
+      // One checkbox with a value per box: that value set, its box on, the others off.
+      const on = PDFName.of(write.option.value);
+      target.acroField.dict.set(PDFName.of('V'), on);
+      for (const widget of target.acroField.getWidgets())
+        widget.setAppearanceState(widget.getOnValue() === on ? on : PDFName.of('Off'));
+    } else {
       // Sibling checkboxes as one choice: the chosen one ticked, the others cleared.
       for (const box of field.targets) {
         if (!(box instanceof PDFCheckBox)) continue;

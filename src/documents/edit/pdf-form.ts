@@ -170,6 +170,16 @@ function placeWidgets(
   return placed;
 }
 
+/** Whether each of several widgets turns on to a value of its own. */
+function distinctOnValues(widgets: readonly PDFWidgetAnnotation[]): boolean {
+  const values = widgets.map((w) => w.getOnValue()?.decodeText());
+  return (
+    widgets.length > 1 &&
+    values.every((v) => v !== undefined) &&
+    new Set(values).size === widgets.length
+  );
+}
+
 /** Reads the fields of `doc`'s AcroForm; `phrases` are its pages' printed phrases. */
 export function readPdfForm(doc: PDFDocument, phrases: Phrase[][]): PdfFormField[] {
   // An XFA part would keep showing the empty form in viewers that prefer it; pdf-lib drops it
@@ -229,6 +239,27 @@ export function readPdfForm(doc: PDFDocument, phrases: Phrase[][]): PdfFormField
         page: placed.page,
         format: formatOf(field, labels),
         maxLength: field.getMaxLength(),
+      });
+    } else if (field instanceof PDFCheckBox && distinctOnValues(widgets)) {
+      // One checkbox whose boxes each turn on to a value of their own ("a" .. "e", one per
+      // filing status) is a choice among its boxes, as a radio group is.
+      const placed = placeOf(widgets[0]);
+      const options = widgets.map((widget) => ({
+        value: widget.getOnValue()?.decodeText() ?? '',
+        labels: placeOf(widget).captions.slice(0, 1),
+      }));
+      add(field, {
+        kind: 'choice',
+        name: field.getName(),
+        labels: named(
+          field,
+          placed.captions.filter((c) => !options[0].labels.includes(c)),
+        ),
+        options,
+        targets: [field],
+        rect: placed.rect,
+        pageSize: pageSize(placed.page),
+        page: placed.page,
       });
     } else if (field instanceof PDFCheckBox) {
       const group = siblings.get(field.getName().replace(/\[\d+\]$/u, '')) ?? [field];

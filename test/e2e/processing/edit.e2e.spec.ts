@@ -5,6 +5,7 @@ import {
   PDFCheckBox,
   PDFDocument,
   PDFDropdown,
+  type PDFForm,
   PDFName,
   PDFRadioGroup,
   PDFTextField,
@@ -32,7 +33,8 @@ type Report = {
 /**
  * Edit through the unchanged reductoai SDK: real AcroForms (a LibreOffice form and an
  * OpenOffice form with every field kind, from pypdf's PyPI source distribution; VA Form
- * 21-0966 of the United States government, from pikepdf's) are filled and read back with
+ * 21-0966 of the United States government, from pikepdf's; IRS Form 1040NR, a tax form, from
+ * pdfminer's) are filled and read back with
  * pdf-lib, and an encrypted one (DD Form 293) is refused naming why; a generated flat PDF is
  * written into its form_schema boxes; a generated DOCX has its placeholders replaced.
  */
@@ -244,6 +246,93 @@ describe('edit (fill forms) through the reductoai SDK', () => {
     expect(text('VeteransSocialSecurityNumber_LastFourNumbers')).toBe('6789');
     expect(text('MailingAddress_City')).toBe('Springfield');
     expect(text('Telephone_Number_LastFourNumbers')).toBe('0142');
+  });
+
+  /** An IRS Form 1040NR's filing status (one checkbox, one on-value per box) as the file says. */
+  function filingStatus(form: PDFForm): { value: string | undefined; on: string[] } {
+    const field = form.getCheckBox('c1_05(0)').acroField;
+    return {
+      value: field.dict.get(PDFName.of('V'))?.toString(),
+      on: field
+        .getWidgets()
+        .filter((w) => w.getAppearanceState() !== PDFName.of('Off'))
+        .map((w) => String(w.getAppearanceState())),
+    };
+  }
+
+  it('fills an IRS tax form (Form 1040NR) whose fields have no names: row captions, a filing status, dollars and cents', async () => {
+    const document_url = await upload(realForm('irs-1040nr-2007'), 'f1040nr.pdf');
+    // Every field is named by position (f1_004, c1_05) without a tooltip: each is found by
+    // the caption printed above it or at the start of its row, across the page.
+    const response = await run({
+      document_url,
+      edit_instructions: [
+        'first name: Ada M.',
+        'last name: Lovelace',
+        'identifying number: 123-45-6789',
+        'home address: 12 Main Street Apt 4',
+        'city: Springfield IL 62704',
+        'country: United Kingdom',
+        'citizen or national of: United Kingdom',
+        'tick individual',
+        'tick other single nonresident alien',
+        'wages: 52,300.00',
+        'taxable interest: 120.50',
+        'tax-exempt interest: 80',
+      ].join('; '),
+    });
+    expect(response.usage).toMatchObject({ num_pages: 5 });
+    expect(reportOf(response).unmatched_instructions).toEqual([]);
+    const form = (await PDFDocument.load(await download(response.document_url))).getForm();
+    const text = (name: string) => form.getTextField(`${name}(0)`).getText();
+    expect({
+      first: text('f1_004'),
+      last: text('f1_005'),
+      identifying: text('f1_006'),
+      address: text('f1_007'),
+      city: text('f1_008'),
+      country: text('f1_009'),
+      citizen: text('f1_010'),
+      wages: [text('f1_039'), text('f1_040')],
+      taxableInterest: [text('f1_041'), text('f1_042')],
+      taxExemptInterest: text('f1_043'),
+    }).toEqual({
+      first: 'Ada M.',
+      last: 'Lovelace',
+      identifying: '123-45-6789',
+      address: '12 Main Street Apt 4',
+      city: 'Springfield IL 62704',
+      country: 'United Kingdom',
+      citizen: 'United Kingdom',
+      wages: ['52,300', '00'],
+      taxableInterest: ['120', '50'],
+      taxExemptInterest: '80',
+    });
+    expect(form.getCheckBox('c1_01(0)').isChecked()).toBe(true);
+    expect(form.getCheckBox('c1_02(0)').isChecked()).toBe(false);
+    // Line 2 of the filing status: its own box on, the other five off.
+    expect(filingStatus(form)).toEqual({ value: '/a', on: ['/a'] });
+  });
+
+  it('fills the IRS tax form from German instructions', async () => {
+    const document_url = await upload(realForm('irs-1040nr-2007'), 'f1040nr.pdf');
+    const response = await run({
+      document_url,
+      edit_instructions:
+        'Vorname: Ada; Nachname: Lovelace; Identifikationsnummer: 123-45-6789; Land: Vereinigtes Königreich; Einzelperson ankreuzen',
+    });
+    expect(reportOf(response).unmatched_instructions).toEqual([]);
+    const form = (await PDFDocument.load(await download(response.document_url))).getForm();
+    const text = (name: string) => form.getTextField(`${name}(0)`).getText();
+    expect([text('f1_004'), text('f1_005'), text('f1_006'), text('f1_009')]).toEqual([
+      'Ada',
+      'Lovelace',
+      '123-45-6789',
+      'Vereinigtes Königreich',
+    ]);
+    expect(form.getCheckBox('c1_01(0)').isChecked()).toBe(true);
+    expect(form.getCheckBox('c1_02(0)').isChecked()).toBe(false);
+    expect(filingStatus(form).on).toEqual([]);
   });
 
   it('reads a German label against a caption printed in capitals', async () => {
