@@ -202,6 +202,23 @@ describe('captions of the boxes of a page', () => {
   });
 });
 
+describe('a value in the box sized for it', () => {
+  it('goes, among fields named nearly as well, to the one holding exactly its characters', () => {
+    // A street line whose caption mentions the postal code comes first on the page.
+    const fields = [
+      field('street', 'text', ['Number and street (or postal code)'], 0),
+      field('zip', 'text', ['Postal code'], 1, { maxLength: 5 }),
+      field('zip4', 'text', ['Postal code'], 2, { maxLength: 4 }),
+    ];
+    expect(planEdits('postal code: 62704', fields, words).decisions[0].field.id).toBe('zip');
+    expect(planEdits('postal code: 6270', fields, words).decisions[0].field.id).toBe('zip4');
+    // A value no box is sized for keeps reading order among the fields it fits.
+    expect(planEdits('postal code: SW1A', fields.slice(0, 2), words).decisions[0].field.id).toBe(
+      'street',
+    );
+  });
+});
+
 describe('amounts in dollars and cents boxes', () => {
   it('writes the whole part into the field and the cents into the short box right after it', () => {
     const at = (x: number, width: number) => ({ x, y: 349, width, height: 11 });

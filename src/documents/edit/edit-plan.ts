@@ -75,7 +75,8 @@ function uptakeOf(item: InstructionItem, field: FormField, scorer: FieldScorer):
   if (!writeFor(item, field, scorer)) return 'refuses';
   if (field.kind !== 'text' || field.maxLength === undefined || item.value === null) return 'fits';
   const compact = textValue(item.value, field.format).replace(/[\s./-]+/gu, '');
-  return compact.length <= field.maxLength ? 'fits' : 'cuts';
+  if (compact.length === field.maxLength) return 'exact';
+  return compact.length < field.maxLength ? 'fits' : 'cuts';
 }
 
 function round(confidence: number): number {

@@ -158,18 +158,21 @@ export interface Assignment {
 /**
  * How a field takes an item's value: `refuses` (a choice none of whose options it names, a
  * box it cannot tick), `cuts` (text longer than the field's maximum length, even without
- * separators) or `fits`.
+ * separators), `fits`, or `exact`: the field holds exactly as many characters as the value
+ * has (a five-character ZIP box for "62704"), which a form sizes a box for only when it
+ * asks for such a value.
  */
-export type Uptake = 'refuses' | 'cuts' | 'fits';
+export type Uptake = 'refuses' | 'cuts' | 'fits' | 'exact';
 
-const UPTAKE_RANK: Record<Uptake, number> = { refuses: 0, cuts: 1, fits: 2 };
+const UPTAKE_RANK: Record<Uptake, number> = { refuses: 0, cuts: 1, fits: 2, exact: 3 };
 
 /**
  * Each instruction fills the field that names it best; a field takes one instruction.
  * Greedy by score (the surest pairs first); a field that refuses the value is not a
- * candidate. Of fields named nearly as well, one the value fits wins ("62704" goes to a ZIP
- * box of five characters, not to the box of its last four), then the one earlier on the
- * page, so two "Last name" fields are filled in reading order.
+ * candidate. Of fields named nearly as well, one the value fits best wins ("62704" goes to
+ * a ZIP box of five characters, not to the box of its last four, nor to a street line whose
+ * caption mentions the ZIP code), then the one earlier on the page, so two "Last name"
+ * fields are filled in reading order.
  */
 export function assignInstructions(
   items: readonly InstructionItem[],

@@ -236,7 +236,7 @@ describe('edit (fill forms) through the reductoai SDK', () => {
     const response = await run({
       document_url,
       edit_instructions:
-        'Nachname: Public\nGeburtsdatum: 14.07.1950\nSozialversicherungsnummer: 123-45-6789\nStadt: Springfield\nTelefonnummer: 217-555-0142',
+        'Nachname: Public\nGeburtsdatum: 14.07.1950\nSozialversicherungsnummer: 123-45-6789\nStadt: Springfield\nPostleitzahl: 62704\nTelefonnummer: 217-555-0142',
     });
     expect(reportOf(response).unmatched_instructions).toEqual([]);
     const form = (await PDFDocument.load(await download(response.document_url))).getForm();
@@ -245,6 +245,9 @@ describe('edit (fill forms) through the reductoai SDK', () => {
     expect([text('DOB_Month'), text('DOB_Day'), text('DOB_Year')]).toEqual(['07', '14', '1950']);
     expect(text('VeteransSocialSecurityNumber_LastFourNumbers')).toBe('6789');
     expect(text('MailingAddress_City')).toBe('Springfield');
+    // The street line's caption mentions the ZIP code too; the box of five characters takes it.
+    expect(text('MailingAddress_ZIPOrPostalCode_FirstFiveNumbers')).toBe('62704');
+    expect(text('Mailing_Address_NumberAndStreet')).toBeUndefined();
     expect(text('Telephone_Number_LastFourNumbers')).toBe('0142');
   });
 
