@@ -76,8 +76,8 @@ describe('ClickHouse staging rows (TabSeparated) against a real server', () => {
     const stored = (
       await clickhouse(
         session,
-        `SELECT event_id, org_id, job_id, metadata_json, meta_keys, meta_values, event_time,
-                event_ms, toString(toDecimal64(credits, 6)) AS credits, day, grp, is_async, pages
+        `SELECT event_id, org_id, job_id, metadata_json, meta_keys, meta_values,
+                toString(toDateTime(event_seconds, 'UTC')) AS event_time, event_ms, toString(toDecimal64(credits, 6)) AS credits, day, grp, is_async, pages
          FROM usage_staging ORDER BY event_id FORMAT JSONEachRow`,
       )
     )

@@ -67,7 +67,7 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
       `CREATE TEMPORARY TABLE batch_new AS
        SELECT * FROM (
          SELECT grp, day, MD5(concat(source, '\\0', event_id)) AS event_key, source, event_id, org_id,
-                toDateTime(event_time, 'UTC') AS event_time, event_ms, product, feature, api_key_id,
+                toDateTime(event_seconds, 'UTC') AS event_time, event_ms, product, feature, api_key_id,
                 file_type, pages, toDecimal64(credits, 6) AS credits, job_id, is_async,
                 metadata_json, meta_keys, meta_values, version, ${NO_PREVIOUS_VERSION}
          FROM usage_staging
@@ -136,7 +136,7 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
               e.prev_file_type, e.prev_credits, e.prev_meta_keys, e.prev_meta_values
        FROM (
          SELECT grp, day, MD5(concat(source, '\\0', event_id)) AS event_key, source, event_id, org_id,
-                toDateTime(event_time, 'UTC') AS event_time, event_ms, product, feature, api_key_id,
+                toDateTime(event_seconds, 'UTC') AS event_time, event_ms, product, feature, api_key_id,
                 file_type, pages, toDecimal64(credits, 6) AS credits, job_id, is_async,
                 metadata_json, meta_keys, meta_values, version
          FROM usage_staging WHERE version > 1
