@@ -1,4 +1,4 @@
-import { Inject, Module, OnModuleInit } from '@nestjs/common';
+import { Inject, Module, OnModuleInit, type Provider, type Type } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { USAGE_EVENT_SINK } from './usage-event.js';
 import { OrgDirectoryRepository } from './ingestion/org-directory.repository.js';
@@ -37,15 +37,30 @@ import { ClickHouseUsageExportRepository } from './clickhouse/clickhouse-usage-e
 import { SharedStoreFreshness } from './clickhouse/shared-store-freshness.js';
 import { ClickHousePeriodTotalsRepository } from './clickhouse/clickhouse-period-totals.repository.js';
 import { UsageAlertController } from './alerts/usage-alert.controller.js';
-import { UsageAlertRepository } from './alerts/usage-alert.repository.js';
+import { USAGE_ALERT_STORE, UsageAlertRepository } from './alerts/usage-alert.repository.js';
 import { UsageAlertService } from './alerts/usage-alert.service.js';
 import { UsagePeriodTotalsRepository } from './alerts/usage-period-totals.repository.js';
 import { USAGE_ALERT_OUTBOX } from './usage-alerts.contract.js';
 import { UsageExportMarks } from './export/usage-export-marks.service.js';
-import { UsageExportMarksRepository } from './export/usage-export-marks.repository.js';
+import {
+  USAGE_EXPORT_MARKS_STORE,
+  UsageExportMarksRepository,
+} from './export/usage-export-marks.repository.js';
+import { ClickHouseAlertRepository } from './clickhouse/clickhouse-alert.repository.js';
+import { ClickHouseExportMarksRepository } from './clickhouse/clickhouse-export-marks.repository.js';
 import { UsageRevisionsController } from './export/usage-revisions.controller.js';
 
 const usesClickHouse = (config: AppConfig) => config.usage.store.kind === 'clickhouse';
+
+/** `token` served by the DuckDB or the ClickHouse implementation, as USAGE_STORE says. */
+function byUsageStore(token: symbol, duckdb: Type, clickhouse: Type): Provider {
+  return {
+    provide: token,
+    inject: [APP_CONFIG, duckdb, clickhouse],
+    useFactory: (config: AppConfig, inDuckDb: unknown, inClickHouse: unknown) =>
+      usesClickHouse(config) ? inClickHouse : inDuckDb,
+  };
+}
 
 /**
  * The usage plane: ingestion into the usage store (DuckDB, or ClickHouse with
@@ -68,38 +83,26 @@ const usesClickHouse = (config: AppConfig) => config.usage.store.kind === 'click
     ClickHouseUsageStoreRepository,
     ClickHouseUsageExportRepository,
     SharedStoreFreshness,
-    {
-      provide: USAGE_EVENT_WRITER,
-      inject: [APP_CONFIG, UsageStoreRepository, ClickHouseUsageStoreRepository],
-      useFactory: (
-        config: AppConfig,
-        duckdb: UsageStoreRepository,
-        clickhouse: ClickHouseUsageStoreRepository,
-      ) => (usesClickHouse(config) ? clickhouse : duckdb),
-    },
-    {
-      provide: USAGE_EXPORT_READER,
-      inject: [APP_CONFIG, UsageExportRepository, ClickHouseUsageExportRepository],
-      useFactory: (
-        config: AppConfig,
-        duckdb: UsageExportRepository,
-        clickhouse: ClickHouseUsageExportRepository,
-      ) => (usesClickHouse(config) ? clickhouse : duckdb),
-    },
+    byUsageStore(USAGE_EVENT_WRITER, UsageStoreRepository, ClickHouseUsageStoreRepository),
+    byUsageStore(USAGE_EXPORT_READER, UsageExportRepository, ClickHouseUsageExportRepository),
     UsagePeriodTotalsRepository,
     ClickHousePeriodTotalsRepository,
-    {
-      provide: USAGE_PERIOD_TOTALS,
-      inject: [APP_CONFIG, UsagePeriodTotalsRepository, ClickHousePeriodTotalsRepository],
-      useFactory: (
-        config: AppConfig,
-        duckdb: UsagePeriodTotalsRepository,
-        clickhouse: ClickHousePeriodTotalsRepository,
-      ) => (usesClickHouse(config) ? clickhouse : duckdb),
-    },
+    byUsageStore(
+      USAGE_PERIOD_TOTALS,
+      UsagePeriodTotalsRepository,
+      ClickHousePeriodTotalsRepository,
+    ),
     UsageAlertRepository,
+    ClickHouseAlertRepository,
+    byUsageStore(USAGE_ALERT_STORE, UsageAlertRepository, ClickHouseAlertRepository),
     UsageAlertService,
     UsageExportMarksRepository,
+    ClickHouseExportMarksRepository,
+    byUsageStore(
+      USAGE_EXPORT_MARKS_STORE,
+      UsageExportMarksRepository,
+      ClickHouseExportMarksRepository,
+    ),
     UsageExportMarks,
     { provide: USAGE_ALERT_OUTBOX, useExisting: UsageAlertService },
     UsageIngestMetrics,

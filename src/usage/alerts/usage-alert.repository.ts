@@ -64,9 +64,37 @@ function toFiring(row: FiringRow): AlertFiring {
   };
 }
 
-/** Usage alerts in DuckDB (the accounts store, in both usage-store modes): rules, crossings, outbox. */
+/**
+ * Where usage alerts live: rules, crossings and the outbox of crossings not yet handed to
+ * webhook delivery. DuckDB (this file) with one process; with the ClickHouse store the rules
+ * and crossings are shared by every process (src/usage/clickhouse/clickhouse-alert.repository.ts)
+ * and only the outbox stays in the process that delivers.
+ */
+export interface UsageAlertStore {
+  /** Other processes write it too: what a process remembers of it goes stale. */
+  readonly shared: boolean;
+  insertRule(rule: AlertRule): Promise<void>;
+  allRules(): Promise<AlertRule[]>;
+  deleteRule(orgId: string, alertId: string): Promise<boolean>;
+  /** The (alert, period start) pairs already recorded, so evaluations skip them. */
+  firedPeriods(): Promise<{ alertId: string; periodStart: string }[]>;
+  firings(orgId: string, limit: number): Promise<AlertFiring[]>;
+  /**
+   * Records a crossing and, for the one process that records it, its outbox row; false when
+   * the crossing of that alert and period was already recorded (here or by another process).
+   */
+  recordFiring(firing: AlertFiring, webhookUrl: string): Promise<boolean>;
+  pendingNotifications(limit: number): Promise<UsageAlertNotification[]>;
+  removeFromOutbox(tx: Transaction, firingId: string): Promise<void>;
+}
+
+export const USAGE_ALERT_STORE = Symbol('USAGE_ALERT_STORE');
+
+/** Usage alerts in DuckDB (the accounts store): rules, crossings, and the outbox in both modes. */
 @Injectable()
-export class UsageAlertRepository {
+export class UsageAlertRepository implements UsageAlertStore {
+  readonly shared = false;
+
   constructor(private readonly db: DuckDbService) {}
 
   async insertRule(rule: AlertRule): Promise<void> {
@@ -105,7 +133,6 @@ export class UsageAlertRepository {
     return deleted.length > 0;
   }
 
-  /** The (alert, period start) pairs already recorded, so evaluations skip them. */
   async firedPeriods(): Promise<{ alertId: string; periodStart: string }[]> {
     const rows = await this.db.all<{ alert_id: string; period_start: string }>(
       'SELECT alert_id, CAST(period_start AS VARCHAR) AS period_start FROM usage_alert_firings',

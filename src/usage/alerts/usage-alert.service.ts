@@ -10,7 +10,7 @@ import { MetadataKeyService } from '../metadata/metadata-key.service.js';
 import type { UsageAlertNotification, UsageAlertOutbox } from '../usage-alerts.contract.js';
 import { USAGE_PERIOD_TOTALS, type UsagePeriodTotalsReader } from '../core/usage-store.ports.js';
 import type { CreateUsageAlertDto } from './usage-alert.dto.js';
-import { UsageAlertRepository } from './usage-alert.repository.js';
+import { USAGE_ALERT_STORE, type UsageAlertStore } from './usage-alert.repository.js';
 import {
   periodContaining,
   reachesThreshold,
@@ -22,6 +22,8 @@ import {
 export const MAX_ALERTS_PER_ORG = 100;
 const LISTED_FIRINGS = 200;
 const DAY_MS = 86_400_000;
+/** A shared store's rules and crossings are read again after this long (other processes' changes). */
+const SHARED_STATE_FRESH_MS = 1_000;
 
 /**
  * Usage alerts: rules per organization, evaluated after every committed write of usage
@@ -42,9 +44,10 @@ export class UsageAlertService implements UsageAlertOutbox, OnApplicationBootstr
   /** `alertId|periodStart` of every recorded crossing: skipped without reading totals. */
   private fired: Promise<Set<string>> | null = null;
   private readonly crossingListeners: (() => void)[] = [];
+  private sharedStateReadAt = 0;
 
   constructor(
-    private readonly repository: UsageAlertRepository,
+    @Inject(USAGE_ALERT_STORE) private readonly repository: UsageAlertStore,
     @Inject(USAGE_PERIOD_TOTALS) private readonly totals: UsagePeriodTotalsReader,
     private readonly metadataKeys: MetadataKeyService,
   ) {}
@@ -186,6 +189,7 @@ export class UsageAlertService implements UsageAlertOutbox, OnApplicationBootstr
   }
 
   private rules(): Promise<Map<string, AlertRule[]>> {
+    this.forgetStaleSharedState();
     this.rulesByOrg ??= this.repository.allRules().then((all) => {
       const byOrg = new Map<string, AlertRule[]>();
       for (const rule of all) byOrg.set(rule.orgId, [...(byOrg.get(rule.orgId) ?? []), rule]);
@@ -195,7 +199,18 @@ export class UsageAlertService implements UsageAlertOutbox, OnApplicationBootstr
     return this.rulesByOrg;
   }
 
+  /** A shared store's rules and crossings: rules made and deleted elsewhere are seen within a second. */
+  private forgetStaleSharedState(): void {
+    if (!this.repository.shared || Date.now() - this.sharedStateReadAt <= SHARED_STATE_FRESH_MS) {
+      return;
+    }
+    this.sharedStateReadAt = Date.now();
+    this.rulesByOrg = null;
+    this.fired = null;
+  }
+
   private firedPeriods(): Promise<Set<string>> {
+    this.forgetStaleSharedState();
     this.fired ??= this.repository
       .firedPeriods()
       .then((all) => new Set(all.map((f) => `${f.alertId}|${f.periodStart}`)));

@@ -22,5 +22,9 @@ describe('ClickHouse parameter binding', () => {
     expect(() => bindParams('{n:UInt64}', { n: '1 OR 1' })).toThrow('integer');
     expect(() => bindParams('{a:String}', {})).toThrow('no value for parameter a');
     expect(() => bindParams('{a:String}', { a: ['x'] })).toThrow('must not be an array');
+    expect(bindParams('{a:Nullable(String)}, {b:Nullable(String)}', { a: null, b: 'x' })).toBe(
+      "NULL, 'x'",
+    );
+    expect(() => bindParams('{a:String}', { a: null })).toThrow('must not be null');
   });
 });

@@ -7,7 +7,7 @@
  * and strings are escaped as ClickHouse's lexer reads them, so a value never becomes SQL.
  */
 
-export type ClickHouseParam = string | number | bigint | readonly string[];
+export type ClickHouseParam = string | number | bigint | readonly string[] | null;
 export type ClickHouseParams = Record<string, ClickHouseParam>;
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*):([A-Za-z0-9_(), ]+)\}/g;
@@ -45,6 +45,9 @@ export function stringLiteral(value: string): string {
 }
 
 function literal(name: string, type: string, value: ClickHouseParam): string {
+  const nullable = /^Nullable\((.+)\)$/.exec(type);
+  if (nullable) return value === null ? 'NULL' : literal(name, nullable[1], value);
+  if (value === null) throw new TypeError(`parameter ${name} must not be null`);
   const array = /^Array\((.+)\)$/.exec(type);
   if (array) {
     if (!Array.isArray(value)) throw new TypeError(`parameter ${name} must be an array`);

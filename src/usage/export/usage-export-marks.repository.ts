@@ -8,12 +8,31 @@ export interface RevisedDay {
   changedAt: string;
 }
 
-/** When each (org, UTC day) was first exported and last changed afterwards (DuckDB, both modes). */
+/**
+ * Where the marks live: each process's DuckDB file (one process), or the ClickHouse store
+ * that every ingest process shares (src/usage/clickhouse/clickhouse-export-marks.repository.ts).
+ */
+export interface UsageExportMarksStore {
+  /** Other processes write it too: what a process remembers of it goes stale. */
+  readonly shared: boolean;
+  /** Marks the days from `first` to `last` exported now, where not marked yet. */
+  markExported(orgId: string, first: string, last: string): Promise<void>;
+  /** Orgs with any exported day: only their writes are checked against the marks. */
+  markedOrgs(): Promise<string[]>;
+  /** Records a change of exported days of one org (days never exported are left alone). */
+  markChanged(orgId: string, days: string[]): Promise<void>;
+  revisedDays(orgId: string, first: string, last: string): Promise<RevisedDay[]>;
+}
+
+export const USAGE_EXPORT_MARKS_STORE = Symbol('USAGE_EXPORT_MARKS_STORE');
+
+/** When each (org, UTC day) was first exported and last changed afterwards, in DuckDB. */
 @Injectable()
-export class UsageExportMarksRepository {
+export class UsageExportMarksRepository implements UsageExportMarksStore {
+  readonly shared = false;
+
   constructor(private readonly db: DuckDbService) {}
 
-  /** Marks the days from `first` to `last` exported now, where not marked yet. */
   async markExported(orgId: string, first: string, last: string): Promise<void> {
     await this.db.run(
       `INSERT INTO usage_export_marks (org_id, day, first_exported_at)
@@ -24,7 +43,6 @@ export class UsageExportMarksRepository {
     );
   }
 
-  /** Orgs with any exported day: only their writes are checked against the marks. */
   async markedOrgs(): Promise<string[]> {
     const rows = await this.db.all<{ org_id: string }>(
       'SELECT DISTINCT org_id FROM usage_export_marks',
@@ -32,7 +50,6 @@ export class UsageExportMarksRepository {
     return rows.map((r) => r.org_id);
   }
 
-  /** Records a change of exported days of one org (days never exported are left alone). */
   async markChanged(orgId: string, days: string[]): Promise<void> {
     await this.db.run(
       `UPDATE usage_export_marks SET changed_at = now()

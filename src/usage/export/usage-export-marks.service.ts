@@ -1,9 +1,15 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { UsageExportMarksRepository, type RevisedDay } from './usage-export-marks.repository.js';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  USAGE_EXPORT_MARKS_STORE,
+  type RevisedDay,
+  type UsageExportMarksStore,
+} from './usage-export-marks.repository.js';
 
 const DAY_MS = 86_400_000;
 /** (org, first..last) ranges already marked in this process: a repeated export writes nothing. */
 const REMEMBERED_RANGES = 10_000;
+/** A shared store's marked orgs are read again after this long (another process's exports). */
+const SHARED_ORGS_FRESH_MS = 1_000;
 
 function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
@@ -20,8 +26,11 @@ export class UsageExportMarks {
   private readonly logger = new Logger(UsageExportMarks.name);
   private readonly marked = new Set<string>();
   private orgsWithMarks: Promise<Set<string>> | null = null;
+  private orgsReadAt = 0;
 
-  constructor(private readonly repository: UsageExportMarksRepository) {}
+  constructor(
+    @Inject(USAGE_EXPORT_MARKS_STORE) private readonly repository: UsageExportMarksStore,
+  ) {}
 
   /** After an export answered: its past days are marked exported (off the answer's path). */
   recordExport(orgId: string, startDate: string, endDate: string): void {
@@ -60,6 +69,11 @@ export class UsageExportMarks {
   }
 
   private orgs(): Promise<Set<string>> {
+    // Marks another process made (a shared store) are seen within SHARED_ORGS_FRESH_MS.
+    if (this.repository.shared && Date.now() - this.orgsReadAt > SHARED_ORGS_FRESH_MS) {
+      this.orgsWithMarks = null;
+      this.orgsReadAt = Date.now();
+    }
     this.orgsWithMarks ??= this.repository.markedOrgs().then((orgs) => new Set(orgs));
     this.orgsWithMarks.catch(() => (this.orgsWithMarks = null));
     return this.orgsWithMarks;

@@ -1,0 +1,220 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Injectable } from '@nestjs/common';
+import type { Transaction } from '../../database/duckdb.service.js';
+import { formatCredits } from '../core/decimal-credits.js';
+import { UsageAlertRepository, type UsageAlertStore } from '../alerts/usage-alert.repository.js';
+import type {
+  AlertFiring,
+  AlertMeasure,
+  AlertPeriod,
+  AlertRule,
+} from '../alerts/usage-alert.types.js';
+import type { UsageAlertNotification } from '../usage-alerts.contract.js';
+import { ClickHouseService } from './clickhouse.service.js';
+
+/**
+ * How long a claim of a crossing waits before reading who won: longer than any process's
+ * claim statement takes between its check and its insert, so every claimant reads the same
+ * claims and agrees on the winner (docs/decisions/0355-usage-alerts-and-marks-in-the-shared-store.md).
+ */
+export const CLAIM_SETTLE_MS = 1_000;
+/** The statement settings of an insert every process must see once it returns (a cluster too). */
+const VISIBLE_WHEN_DONE = { settings: { insert_distributed_sync: 1 } };
+
+interface RuleRow {
+  alert_id: string;
+  org_id: string;
+  name: string;
+  measure: string;
+  period: string;
+  threshold: string;
+  product: string | null;
+  metadata_key: string | null;
+  metadata_value: string | null;
+  webhook_url: string;
+  created_ms: string;
+}
+
+interface FiringRow {
+  firing_id: string;
+  alert_id: string;
+  org_id: string;
+  period_start: string;
+  period_end: string;
+  total: string;
+  fired_ms: string;
+  payload: string;
+}
+
+const RULE_FIELDS = `org_id, alert_id, name, measure, period, threshold, product, metadata_key,
+  metadata_value, webhook_url, created_ms`;
+
+/**
+ * Usage-alert rules and crossings in the ClickHouse store, shared by every ingest and API
+ * process; the outbox of a crossing stays in the DuckDB file of the process that won it,
+ * which hands it to its own webhook delivery.
+ *
+ * ClickHouse has no unique key to decide "once", so a crossing is claimed: a process that
+ * finds the crossing adds its claim unless one is there (one statement), waits
+ * CLAIM_SETTLE_MS, and reads the claims of that alert and period; the smallest firing id
+ * wins for everyone, and only its process records the outbox row.
+ */
+@Injectable()
+export class ClickHouseAlertRepository implements UsageAlertStore {
+  readonly shared = true;
+
+  constructor(
+    private readonly clickhouse: ClickHouseService,
+    private readonly local: UsageAlertRepository,
+  ) {}
+
+  async insertRule(rule: AlertRule): Promise<void> {
+    await this.clickhouse.command(
+      `INSERT INTO ${this.clickhouse.database}.usage_alert_rules (${RULE_FIELDS}, revision, deleted)
+       SELECT {org:String}, {alert:String}, {name:String}, {measure:String}, {period:String},
+              {threshold:String}, {product:Nullable(String)}, {key:Nullable(String)},
+              {value:Nullable(String)}, {webhook:String}, {created:UInt64}, 1, 0`,
+      {
+        org: rule.orgId,
+        alert: rule.alertId,
+        name: rule.name,
+        measure: rule.measure,
+        period: rule.period,
+        threshold: rule.threshold,
+        product: rule.product,
+        key: rule.metadataKey,
+        value: rule.metadataValue,
+        webhook: rule.webhookUrl,
+        created: Date.parse(rule.createdAt),
+      },
+      VISIBLE_WHEN_DONE,
+    );
+  }
+
+  async allRules(): Promise<AlertRule[]> {
+    // A deleted rule has a second row (revision 2, deleted 1) with the same fields.
+    const rows = await this.clickhouse.rows<RuleRow>(
+      `SELECT alert_id, any(org_id) AS org_id, any(name) AS name, any(measure) AS measure,
+              any(period) AS period, any(threshold) AS threshold, any(product) AS product,
+              any(metadata_key) AS metadata_key, any(metadata_value) AS metadata_value,
+              any(webhook_url) AS webhook_url, toString(any(created_ms)) AS created_ms
+       FROM ${this.clickhouse.database}.usage_alert_rules
+       GROUP BY alert_id
+       HAVING max(deleted) = 0
+       ORDER BY created_ms, alert_id`,
+    );
+    return rows.map((row) => ({
+      alertId: row.alert_id,
+      orgId: row.org_id,
+      name: row.name,
+      measure: row.measure as AlertMeasure,
+      period: row.period as AlertPeriod,
+      threshold: formatCredits(row.threshold),
+      product: row.product,
+      metadataKey: row.metadata_key,
+      metadataValue: row.metadata_value,
+      webhookUrl: row.webhook_url,
+      createdAt: new Date(Number(row.created_ms)).toISOString(),
+    }));
+  }
+
+  async deleteRule(orgId: string, alertId: string): Promise<boolean> {
+    const db = this.clickhouse.database;
+    const params = { org: orgId, alert: alertId };
+    const [state] = await this.clickhouse.rows<{ rows: string; deleted: number }>(
+      `SELECT count() AS rows, max(deleted) AS deleted FROM ${db}.usage_alert_rules
+       WHERE org_id = {org:String} AND alert_id = {alert:String}`,
+      params,
+    );
+    if (state === undefined || Number(state.rows) === 0 || Number(state.deleted) === 1) {
+      return false;
+    }
+    await this.clickhouse.command(
+      `INSERT INTO ${db}.usage_alert_rules (${RULE_FIELDS}, revision, deleted)
+       SELECT ${RULE_FIELDS}, 2, 1 FROM ${db}.usage_alert_rules
+       WHERE org_id = {org:String} AND alert_id = {alert:String} AND deleted = 0
+       LIMIT 1`,
+      params,
+      VISIBLE_WHEN_DONE,
+    );
+    return true;
+  }
+
+  async firedPeriods(): Promise<{ alertId: string; periodStart: string }[]> {
+    const rows = await this.clickhouse.rows<{ alert_id: string; period_start: string }>(
+      `SELECT DISTINCT alert_id, toString(period_start) AS period_start
+       FROM ${this.clickhouse.database}.usage_alert_firings`,
+    );
+    return rows.map((r) => ({ alertId: r.alert_id, periodStart: r.period_start }));
+  }
+
+  async firings(orgId: string, limit: number): Promise<AlertFiring[]> {
+    const rows = await this.clickhouse.rows<FiringRow>(
+      `SELECT * FROM (
+         SELECT firing_id, alert_id, org_id, toString(period_start) AS period_start,
+                toString(period_end) AS period_end, total, toString(fired_ms) AS fired_ms, payload
+         FROM ${this.clickhouse.database}.usage_alert_firings
+         WHERE org_id = {org:String}
+         ORDER BY alert_id, period_start, firing_id
+         LIMIT 1 BY alert_id, period_start
+       )
+       ORDER BY fired_ms DESC, firing_id
+       LIMIT {limit:UInt32}`,
+      { org: orgId, limit },
+    );
+    return rows.map((row) => ({
+      firingId: row.firing_id,
+      alertId: row.alert_id,
+      orgId: row.org_id,
+      periodStart: row.period_start,
+      periodEnd: row.period_end,
+      total: formatCredits(row.total),
+      firedAt: new Date(Number(row.fired_ms)).toISOString(),
+      payload: row.payload,
+    }));
+  }
+
+  async recordFiring(firing: AlertFiring, webhookUrl: string): Promise<boolean> {
+    const db = this.clickhouse.database;
+    const period = {
+      org: firing.orgId,
+      alert: firing.alertId,
+      start: firing.periodStart,
+    };
+    const ofPeriod =
+      'org_id = {org:String} AND alert_id = {alert:String} AND period_start = {start:Date}';
+    await this.clickhouse.command(
+      `INSERT INTO ${db}.usage_alert_firings
+         (org_id, alert_id, period_start, period_end, firing_id, total, fired_ms, payload)
+       SELECT {org:String}, {alert:String}, {start:Date}, {end:Date}, {firing:String},
+              {total:String}, {fired:UInt64}, {payload:String}
+       FROM system.one
+       WHERE (SELECT count() FROM ${db}.usage_alert_firings WHERE ${ofPeriod}) = 0`,
+      {
+        ...period,
+        end: firing.periodEnd,
+        firing: firing.firingId,
+        total: firing.total,
+        fired: Date.parse(firing.firedAt),
+        payload: firing.payload,
+      },
+      VISIBLE_WHEN_DONE,
+    );
+    await sleep(CLAIM_SETTLE_MS);
+    const [winner] = await this.clickhouse.rows<{ firing_id: string }>(
+      `SELECT firing_id FROM ${db}.usage_alert_firings WHERE ${ofPeriod}
+       ORDER BY firing_id LIMIT 1`,
+      period,
+    );
+    if (winner?.firing_id !== firing.firingId) return false;
+    return this.local.recordFiring(firing, webhookUrl);
+  }
+
+  pendingNotifications(limit: number): Promise<UsageAlertNotification[]> {
+    return this.local.pendingNotifications(limit);
+  }
+
+  removeFromOutbox(tx: Transaction, firingId: string): Promise<void> {
+    return this.local.removeFromOutbox(tx, firingId);
+  }
+}

@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import type { RevisedDay, UsageExportMarksStore } from '../export/usage-export-marks.repository.js';
+import { ClickHouseService } from './clickhouse.service.js';
+
+/** The statement settings of an insert every process must see once it returns (a cluster too). */
+const VISIBLE_WHEN_DONE = { settings: { insert_distributed_sync: 1 } };
+
+/**
+ * Export marks in the ClickHouse store, shared by every ingest and API process: an export
+ * answered by one process and a change written by another meet here. A day's first export
+ * is the earliest mark (two processes may both mark it), its change the latest change.
+ */
+@Injectable()
+export class ClickHouseExportMarksRepository implements UsageExportMarksStore {
+  readonly shared = true;
+
+  constructor(private readonly clickhouse: ClickHouseService) {}
+
+  async markExported(orgId: string, first: string, last: string): Promise<void> {
+    const db = this.clickhouse.database;
+    await this.clickhouse.command(
+      `INSERT INTO ${db}.usage_export_marks (org_id, day, first_exported_ms)
+       SELECT {org:String}, day, {now:UInt64}
+       FROM (
+         SELECT addDays({first:Date}, number) AS day FROM numbers({days:UInt64})
+       )
+       WHERE day NOT IN (
+         SELECT day FROM ${db}.usage_export_marks
+         WHERE org_id = {org:String} AND day BETWEEN {first:Date} AND {last:Date}
+       )`,
+      { org: orgId, first, last, days: daysFrom(first, last), now: Date.now() },
+      VISIBLE_WHEN_DONE,
+    );
+  }
+
+  async markedOrgs(): Promise<string[]> {
+    const rows = await this.clickhouse.rows<{ org_id: string }>(
+      `SELECT DISTINCT org_id FROM ${this.clickhouse.database}.usage_export_marks`,
+    );
+    return rows.map((r) => r.org_id);
+  }
+
+  async markChanged(orgId: string, days: string[]): Promise<void> {
+    const db = this.clickhouse.database;
+    await this.clickhouse.command(
+      `INSERT INTO ${db}.usage_export_changes (org_id, day, changed_ms)
+       SELECT org_id, day, {now:UInt64}
+       FROM ${db}.usage_export_marks
+       WHERE org_id = {org:String} AND has({days:Array(Date)}, day)
+       GROUP BY org_id, day
+       HAVING min(first_exported_ms) < {now:UInt64}`,
+      { org: orgId, days, now: Date.now() },
+      VISIBLE_WHEN_DONE,
+    );
+  }
+
+  async revisedDays(orgId: string, first: string, last: string): Promise<RevisedDay[]> {
+    const db = this.clickhouse.database;
+    const range = 'org_id = {org:String} AND day BETWEEN {first:Date} AND {last:Date}';
+    const rows = await this.clickhouse.rows<{
+      day: string;
+      first_exported_ms: string;
+      changed_ms: string;
+    }>(
+      `SELECT toString(day) AS day, first_exported_ms, changed_ms
+       FROM (
+         SELECT day, min(first_exported_ms) AS first_exported_ms
+         FROM ${db}.usage_export_marks WHERE ${range} GROUP BY day
+       )
+       ALL INNER JOIN (
+         SELECT day, max(changed_ms) AS changed_ms
+         FROM ${db}.usage_export_changes WHERE ${range} GROUP BY day
+       ) USING day
+       ORDER BY day`,
+      { org: orgId, first, last },
+    );
+    return rows.map((r) => ({
+      date: r.day,
+      firstExportedAt: new Date(Number(r.first_exported_ms)).toISOString(),
+      changedAt: new Date(Number(r.changed_ms)).toISOString(),
+    }));
+  }
+}
+
+/** The days from `first` to `last` (yyyy-mm-dd, inclusive). */
+function daysFrom(first: string, last: string): number {
+  return (
+    Math.round((Date.parse(`${last}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / 86_400_000) +
+    1
+  );
+}

@@ -1,0 +1,215 @@
+import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
+import type { SeededAccount } from '../support/accounts.js';
+import { ChildApp, freePort } from '../support/child-app.js';
+import { produce } from '../support/kafka.js';
+import { seededChildSetup } from '../support/seeded-child.js';
+import { groupCaughtUp, kafkaAppEnv, waitFor } from '../support/usage-kafka.js';
+import { daysAgo, usageEvent } from '../support/usage-events.js';
+import { freshClickHouseDatabase, testClickHouseUrl } from '../support/usage-stores.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+/*
+ * Usage alerts and export marks with two ingest processes on one ClickHouse store: a rule
+ * made through one process is evaluated by both; a crossing both processes see (the org's
+ * events spread over every partition) is recorded and delivered once; an export answered by
+ * one process and a late event written by the other list the day as revised through both.
+ */
+
+let dataDirs: string[];
+let topic: string;
+let group: string;
+let database: string;
+let acme: SeededAccount;
+let processes: ChildApp[];
+let receiver: WebhookReceiver;
+
+async function clickhouse(sql: string): Promise<string> {
+  const res = await fetch(testClickHouseUrl(), { method: 'POST', body: sql });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`ClickHouse ${res.status}: ${text}`);
+  return text.trim();
+}
+
+function api(child: ChildApp, key: string, method: string, path: string, body?: unknown) {
+  return fetch(`${child.baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+async function json<T>(res: Response): Promise<T> {
+  expect(res.status).toBeLessThan(300);
+  return (await res.json()) as T;
+}
+
+/** The org's events over all three partitions: whichever process owns one writes some. */
+async function publishOverEveryPartition(events: UsageCloudEvent[]): Promise<void> {
+  await produce(
+    topic,
+    events.map((e, i) => ({ key: e.data.orgId, value: JSON.stringify(e), partition: i % 3 })),
+  );
+  await waitFor(
+    `group ${group} to commit the end of ${topic}`,
+    () => groupCaughtUp(topic, group),
+    120_000,
+  );
+}
+
+beforeAll(async () => {
+  const setup = await seededChildSetup('usage-ch-shared-state', ['Acme']);
+  ({ topic } = setup);
+  [acme] = setup.orgs;
+  // Accounts stay in DuckDB, one file per process: each process gets a copy of the seeded one.
+  dataDirs = [setup.dataDir, `${setup.dataDir}-second`];
+  fs.cpSync(setup.dataDir, dataDirs[1], { recursive: true });
+  database = freshClickHouseDatabase();
+  const env = kafkaAppEnv(topic, {
+    LOG_LEVEL: 'error',
+    USAGE_STORE: 'clickhouse',
+    CLICKHOUSE_URL: testClickHouseUrl(),
+    CLICKHOUSE_DATABASE: database,
+    FETCH_ALLOW_HOSTS: '127.0.0.1',
+  });
+  group = env.KAFKA_CONSUMER_GROUP;
+  processes = [];
+  for (const dataDir of dataDirs) {
+    processes.push(new ChildApp(setup.buildDir, await freePort(), { ...env, DATA_DIR: dataDir }));
+  }
+  for (const child of processes) await child.start();
+  receiver = await startWebhookReceiver();
+  // Each process signs with its own DuckDB's secret: the receiver accepts either.
+  for (const child of processes) {
+    const { secret } = await json<{ secret: string }>(
+      await api(child, acme.processingKey, 'GET', '/webhooks/secret'),
+    );
+    receiver.secrets.push(secret);
+  }
+}, 240_000);
+
+afterAll(async () => {
+  for (const child of processes ?? []) await child.stop('SIGKILL');
+  await receiver?.close();
+  for (const dir of dataDirs ?? []) fs.rmSync(dir, { recursive: true, force: true });
+  if (database) await clickhouse(`DROP DATABASE IF EXISTS ${database}`).catch(() => undefined);
+});
+
+describe('usage alerts and export marks shared by two ingest processes (ClickHouse)', () => {
+  it('a rule made through one process fires once for a crossing both processes see', async () => {
+    const [first, second] = processes;
+    const created = await json<{ alertId: string }>(
+      await api(first, acme.accountKey, 'POST', `/api/v1/orgs/${acme.orgId}/alerts`, {
+        measure: 'credits',
+        period: 'day',
+        threshold: '100',
+        webhookUrl: `${receiver.baseUrl}/alerts`,
+      }),
+    );
+    const rulesOf = async (child: ChildApp) =>
+      (
+        await json<{ data: { alertId: string }[] }>(
+          await api(child, acme.accountKey, 'GET', `/api/v1/orgs/${acme.orgId}/alerts`),
+        )
+      ).data.map((r) => r.alertId);
+    await waitFor('the second process to see the rule', async () =>
+      (await rulesOf(second)).includes(created.alertId),
+    );
+
+    // 250 x 0.5 = 125 credits two days ago, written by both processes, batch after batch.
+    const events = Array.from({ length: 250 }, () =>
+      usageEvent(
+        { orgId: acme.orgId, credits: '0.5' },
+        { id: `shared-${randomUUID()}`, daysBack: 2 },
+      ),
+    );
+    for (let i = 0; i < events.length; i += 50) {
+      await publishOverEveryPartition(events.slice(i, i + 50));
+    }
+
+    // Crossings are recorded before offsets are committed: once caught up, the list is final.
+    const firedThrough = async (child: ChildApp) =>
+      (
+        await json<{ data: { alertId: string; periodStart: string }[] }>(
+          await api(child, acme.accountKey, 'GET', `/api/v1/orgs/${acme.orgId}/fired-alerts`),
+        )
+      ).data.map((f) => `${f.alertId} ${f.periodStart}`);
+    const expected = [`${created.alertId} ${daysAgo(2)}`];
+    expect(await firedThrough(first)).toEqual(expected);
+    expect(await firedThrough(second)).toEqual(expected);
+    const deliveries = async () => {
+      let all = 0;
+      for (const child of processes) {
+        const { deliveries: list } = await json<{ deliveries: { status: string }[] }>(
+          await api(child, acme.processingKey, 'GET', '/webhooks/deliveries'),
+        );
+        if (list.some((d) => d.status !== 'delivered')) return -1;
+        all += list.length;
+      }
+      return all;
+    };
+    await waitFor('the crossing delivered', async () => (await deliveries()) >= 1);
+    expect(await deliveries()).toBe(1);
+    expect(receiver.received.map((r) => (r.body as { alert_id: string }).alert_id)).toEqual([
+      created.alertId,
+    ]);
+    const claims = await clickhouse(`SELECT count() FROM ${database}.usage_alert_firings`);
+    console.log(`shared alerts: ${claims} claim(s) of the one crossing`);
+
+    // Deleted through the other process: the first one stops listing it within a second.
+    expect(
+      (
+        await api(
+          second,
+          acme.accountKey,
+          'DELETE',
+          `/api/v1/orgs/${acme.orgId}/alerts/${created.alertId}`,
+        )
+      ).status,
+    ).toBe(204);
+    await waitFor('the first process to forget the rule', async () =>
+      (await rulesOf(first)).every((id) => id !== created.alertId),
+    );
+  }, 300_000);
+
+  it('an export answered by one process and a late event written by the other list the day as revised', async () => {
+    const [first, second] = processes;
+    const revisedThrough = async (child: ChildApp) =>
+      (
+        await json<{ data: { date: string }[] }>(
+          await api(
+            child,
+            acme.accountKey,
+            'GET',
+            `/api/v1/orgs/${acme.orgId}/revised-days?startDate=${daysAgo(20)}&endDate=${daysAgo(0)}`,
+          ),
+        )
+      ).data.map((d) => d.date);
+    const exported = await api(
+      first,
+      acme.accountKey,
+      'GET',
+      `/api/v1/usage/export?startDate=${daysAgo(6)}&endDate=${daysAgo(3)}`,
+    );
+    expect(exported.status).toBe(200);
+    await exported.text();
+    // Marks are written after the answer: the 4 days 6 to 3 days ago.
+    await waitFor(
+      'the export marks',
+      async () => (await clickhouse(`SELECT count() FROM ${database}.usage_export_marks`)) === '4',
+    );
+    // The first process stops: the second owns every partition and writes the late event.
+    expect(await first.stop('SIGKILL')).toBe('SIGKILL');
+    await publishOverEveryPartition([
+      usageEvent({ orgId: acme.orgId, credits: '2' }, { id: `late-${randomUUID()}`, daysBack: 4 }),
+    ]);
+    expect(await revisedThrough(second)).toEqual([daysAgo(4)]);
+    await first.start();
+    expect(await revisedThrough(first)).toEqual([daysAgo(4)]);
+  }, 300_000);
+});
