@@ -155,9 +155,9 @@ describe('usage alerts and export marks shared by two ingest processes (ClickHou
     };
     await waitFor('the crossing delivered', async () => (await deliveries()) >= 1);
     expect(await deliveries()).toBe(1);
-    expect(receiver.received.map((r) => (r.body as { alert_id: string }).alert_id)).toEqual([
-      created.alertId,
-    ]);
+    expect(
+      receiver.received.map((r) => (r.body as unknown as { alert_id: string }).alert_id),
+    ).toEqual([created.alertId]);
     const claims = await clickhouse(`SELECT count() FROM ${database}.usage_alert_firings`);
     console.log(`shared alerts: ${claims} claim(s) of the one crossing`);
 
