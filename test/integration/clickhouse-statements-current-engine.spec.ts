@@ -131,6 +131,30 @@ describe('ClickHouse statements on a current engine (chDB)', () => {
       });
     }
     await exportBody({ startDate: '2026-01-01', endDate: '2026-12-31', timeZone: 'Europe/Berlin' });
+    // Alerts and export marks (shared in this mode): a rule crossed at once, its crossing
+    // listed, the rule deleted; a late event of an exported day, the revised days listed.
+    const orgApi = async (method: string, route: string, body?: unknown) => {
+      const res = await fetch(`${t.baseUrl}/api/v1/orgs/${acme.orgId}/${route}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${acme.accountKey}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect({ route, ok: res.ok }).toEqual({ route, ok: true });
+      return res.status === 204 ? null : ((await res.json()) as Record<string, unknown>);
+    };
+    const rule = await orgApi('POST', 'alerts', {
+      measure: 'credits',
+      period: 'day',
+      threshold: '0.1',
+      webhookUrl: 'http://127.0.0.1:9/alerts',
+    });
+    expect(((await orgApi('GET', 'fired-alerts')) as { data: unknown[] }).data).toHaveLength(1);
+    await orgApi('DELETE', `alerts/${(rule as { alertId: string }).alertId}`);
+    await ingest.ingest([usageEvent({ orgId: acme.orgId, credits: '1' }, { daysBack: 3 })]);
+    await orgApi('GET', `revised-days?startDate=${monthAgo}&endDate=${today}`);
     stop();
 
     const statements: SentStatement[] = [];
@@ -176,6 +200,7 @@ describe('ClickHouse statements on a current engine (chDB)', () => {
       expect(failures).toEqual([]);
       for (const [i, statement] of texts.entries()) {
         if (!statement.startsWith('SELECT toString(day) AS date')) continue;
+        if (statement.includes('usage_export_marks')) continue;
         expect({ statement, rows: normalized(results[i].rows ?? []) }).toEqual({
           statement,
           rows: normalized(await serverRows(statement)),

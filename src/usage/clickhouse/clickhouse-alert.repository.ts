@@ -159,8 +159,9 @@ export class ClickHouseAlertRepository implements UsageAlertStore {
          LIMIT 1 BY alert_id, period_start
        )
        ORDER BY fired_ms DESC, firing_id
-       LIMIT {limit:UInt32}`,
-      { org: orgId, limit },
+       LIMIT ${Math.max(0, Math.floor(limit))}`,
+      // 18.x takes only a number literal after LIMIT, not an expression.
+      { org: orgId },
     );
     return rows.map((row) => ({
       firingId: row.firing_id,

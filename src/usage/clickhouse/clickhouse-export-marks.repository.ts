@@ -58,11 +58,11 @@ export class ClickHouseExportMarksRepository implements UsageExportMarksStore {
     const db = this.clickhouse.database;
     const range = 'org_id = {org:String} AND day BETWEEN {first:Date} AND {last:Date}';
     const rows = await this.clickhouse.rows<{
-      day: string;
+      date: string;
       first_exported_ms: string;
       changed_ms: string;
     }>(
-      `SELECT toString(day) AS day, first_exported_ms, changed_ms
+      `SELECT toString(day) AS date, first_exported_ms, changed_ms
        FROM (
          SELECT day, min(first_exported_ms) AS first_exported_ms
          FROM ${db}.usage_export_marks WHERE ${range} GROUP BY day
@@ -75,7 +75,7 @@ export class ClickHouseExportMarksRepository implements UsageExportMarksStore {
       { org: orgId, first, last },
     );
     return rows.map((r) => ({
-      date: r.day,
+      date: r.date,
       firstExportedAt: new Date(Number(r.first_exported_ms)).toISOString(),
       changedAt: new Date(Number(r.changed_ms)).toISOString(),
     }));
