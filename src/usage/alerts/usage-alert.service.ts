@@ -157,6 +157,7 @@ export class UsageAlertService implements UsageAlertOutbox, OnApplicationBootstr
     return this.evaluations.runExclusive(async () => {
       const rules = await this.rules();
       const fired = await this.firedPeriods();
+      const crossings: { key: string; firing: AlertFiring; webhookUrl: string }[] = [];
       for (const [orgId, days] of touched) {
         for (const rule of rules.get(orgId) ?? []) {
           const periods = new Map<string, string>();
@@ -171,20 +172,29 @@ export class UsageAlertService implements UsageAlertOutbox, OnApplicationBootstr
             if (!reachesThreshold(rule, totals)) continue;
             const total =
               rule.measure === 'credits' ? formatCredits(totals.credits) : String(totals.requests);
-            const recorded = await this.repository.recordFiring(
-              firingOf(rule, first, last, total),
-              rule.webhookUrl,
-            );
-            fired.add(key);
-            if (!recorded) continue;
-            this.logger.log(
-              { orgId, alertId: rule.alertId, periodStart: first, total },
-              'usage alert crossed its threshold',
-            );
-            for (const listener of this.crossingListeners) listener();
+            crossings.push({
+              key,
+              firing: firingOf(rule, first, last, total),
+              webhookUrl: rule.webhookUrl,
+            });
           }
         }
       }
+      const record = async ({ key, firing, webhookUrl }: (typeof crossings)[number]) => {
+        const recorded = await this.repository.recordFiring(firing, webhookUrl);
+        fired.add(key);
+        if (!recorded) return;
+        const { orgId, alertId, periodStart, total } = firing;
+        this.logger.log(
+          { orgId, alertId, periodStart, total },
+          'usage alert crossed its threshold',
+        );
+        for (const listener of this.crossingListeners) listener();
+      };
+      // A shared store's claim waits for other claimants: the crossings of one evaluation
+      // wait together, not one after the other.
+      if (this.repository.shared) await Promise.all(crossings.map(record));
+      else for (const crossing of crossings) await record(crossing);
     });
   }
 

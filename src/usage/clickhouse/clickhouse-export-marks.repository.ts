@@ -66,11 +66,11 @@ export class ClickHouseExportMarksRepository implements UsageExportMarksStore {
        FROM (
          SELECT day, min(first_exported_ms) AS first_exported_ms
          FROM ${db}.usage_export_marks WHERE ${range} GROUP BY day
-       )
+       ) AS marks
        ALL INNER JOIN (
          SELECT day, max(changed_ms) AS changed_ms
          FROM ${db}.usage_export_changes WHERE ${range} GROUP BY day
-       ) USING day
+       ) AS changes USING day
        ORDER BY day`,
       { org: orgId, first, last },
     );

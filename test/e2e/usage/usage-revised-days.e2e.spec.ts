@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
+import { ClickHouseService } from '../../../src/usage/clickhouse/clickhouse.service.js';
 import { UsageIngestService } from '../../../src/usage/ingestion/usage-ingest.service.js';
 import type { UsageCloudEvent } from '../../../src/usage/usage-event.js';
 import { seedAccount, type SeededAccount } from '../../support/accounts.js';
@@ -33,6 +34,25 @@ describe.each(USAGE_STORES)('revised days with the %s usage store', (store) => {
     expect(outcome.rejected).toEqual([]);
   }
 
+  /** The org's days marked exported, in the store the marks live in. */
+  async function markedDays(): Promise<number> {
+    if (store === 'duckdb') {
+      const [row] = await t.app
+        .get(DuckDbService)
+        .all<{ n: bigint }>('SELECT count(*) AS n FROM usage_export_marks WHERE org_id = $1', [
+          acme.orgId,
+        ]);
+      return Number(row.n);
+    }
+    const clickhouse = t.app.get(ClickHouseService);
+    const [row] = await clickhouse.rows<{ n: string }>(
+      `SELECT uniqExact(day) AS n FROM ${clickhouse.database}.usage_export_marks
+       WHERE org_id = {org:String}`,
+      { org: acme.orgId },
+    );
+    return Number(row.n);
+  }
+
   async function revised(): Promise<string[]> {
     const res = await get(
       `/api/v1/orgs/${acme.orgId}/revised-days?startDate=${daysAgo(20)}&endDate=${daysAgo(0)}`,
@@ -58,14 +78,7 @@ describe.each(USAGE_STORES)('revised days with the %s usage store', (store) => {
       await res.text();
     }
     // Marks are written after the answer: the 8 days 10 to 3 days ago.
-    await waitFor('the export marks', async () => {
-      const [row] = await t.app
-        .get(DuckDbService)
-        .all<{ n: bigint }>('SELECT count(*) AS n FROM usage_export_marks WHERE org_id = $1', [
-          acme.orgId,
-        ]);
-      return Number(row.n) === 8;
-    });
+    await waitFor('the export marks', async () => (await markedDays()) === 8);
     await ingest([original, other]);
     expect(await revised()).toEqual([]);
 
