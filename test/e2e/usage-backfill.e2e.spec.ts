@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
+import { DuckDbService } from '../../src/database/duckdb.service.js';
 import { UsageBackfillService } from '../../src/usage/import/usage-backfill.service.js';
 import { UsageIngestService } from '../../src/usage/ingestion/usage-ingest.service.js';
 import { MetadataKeyService } from '../../src/usage/metadata/metadata-key.service.js';
@@ -10,6 +11,7 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 import { usageEventMix } from '../support/usage-event-mix.js';
 import { daysAgo, usageEvent } from '../support/usage-events.js';
 import { freshClickHouseDatabase, testClickHouseUrl } from '../support/usage-stores.js';
+import { waitFor } from '../support/wait.js';
 
 /*
  * Moving a store from DuckDB to ClickHouse (docs/operations.md): the backfill replays the
@@ -70,6 +72,34 @@ describe('usage backfill --to clickhouse', () => {
     );
     await ingest.ingest([...mix, ...tagged, ...mix.slice(0, 100)]);
     const before = await exports(duck, acme.accountKey);
+    // Alert rules (one crossed today when made) and export marks move with the store.
+    const orgApi = (t: TestApp, method: string, route: string, body?: unknown) =>
+      fetch(`${t.baseUrl}/api/v1/orgs/${acme.orgId}/${route}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${acme.accountKey}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    for (const threshold of ['1', '1000000000']) {
+      const res = await orgApi(duck, 'POST', 'alerts', {
+        measure: 'credits',
+        period: 'day',
+        threshold,
+        webhookUrl: 'http://127.0.0.1:9/alerts',
+      });
+      expect(res.status).toBe(201);
+    }
+    const fired = await (await orgApi(duck, 'GET', 'fired-alerts')).json();
+    expect((fired as { data: unknown[] }).data).toHaveLength(1);
+    // The exports above marked the 60 days up to yesterday, after answering.
+    await waitFor('the export marks', async () => {
+      const [row] = await duck.app
+        .get(DuckDbService)
+        .all<{ n: bigint }>('SELECT count(*) AS n FROM usage_export_marks');
+      return Number(row.n) === 60;
+    });
 
     const report = await duck.app.get(UsageBackfillService).toClickHouse();
     expect(report).toMatchObject({
@@ -78,10 +108,18 @@ describe('usage backfill --to clickhouse', () => {
       inserted: 3300,
       duplicates: 0,
       exact: true,
+      alerts: { rules: 2, firings: 1 },
+      exportMarks: 60,
     });
     expect(report.target).toEqual(report.source);
     const again = await duck.app.get(UsageBackfillService).toClickHouse();
-    expect(again).toMatchObject({ read: 3300, inserted: 0, duplicates: 3300, exact: true });
+    expect(again).toMatchObject({
+      read: 3300,
+      inserted: 0,
+      duplicates: 3300,
+      exact: true,
+      alerts: { rules: 0, firings: 0 },
+    });
     await duck.close();
 
     const switched = await startTestApp({
@@ -91,5 +129,8 @@ describe('usage backfill --to clickhouse', () => {
     });
     apps.push(switched);
     expect(await exports(switched, acme.accountKey)).toEqual(before);
+    const rules = (await (await orgApi(switched, 'GET', 'alerts')).json()) as { data: unknown[] };
+    expect(rules.data).toHaveLength(2);
+    expect(await (await orgApi(switched, 'GET', 'fired-alerts')).json()).toEqual(fired);
   }, 180_000);
 });

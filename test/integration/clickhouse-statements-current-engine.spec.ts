@@ -17,6 +17,7 @@ import { seedAccount, type SeededAccount } from '../support/accounts.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { usageEventMix } from '../support/usage-event-mix.js';
 import { usageEvent } from '../support/usage-events.js';
+import { waitFor } from '../support/wait.js';
 import { usageStoreEnv } from '../support/usage-stores.js';
 
 /*
@@ -103,6 +104,41 @@ describe('ClickHouse statements on a current engine (chDB)', () => {
     const today = new Date().toISOString().slice(0, 10);
     const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
     const period = { startDate: monthAgo, endDate: today };
+    // Alerts and export marks (shared in this mode): a rule crossed at once, its crossing
+    // listed, the rule deleted; an export marked, a later write checked against the marks,
+    // the revised days listed. Before the exports below, whose rows are compared with the
+    // server's at the end: the event written here is in both.
+    const orgApi = async (method: string, route: string, body?: unknown) => {
+      const res = await fetch(`${t.baseUrl}/api/v1/orgs/${acme.orgId}/${route}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${acme.accountKey}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect({ route, ok: res.ok }).toEqual({ route, ok: true });
+      return res.status === 204 ? null : ((await res.json()) as Record<string, unknown>);
+    };
+    const rule = await orgApi('POST', 'alerts', {
+      measure: 'credits',
+      period: 'day',
+      threshold: '0.1',
+      webhookUrl: 'http://127.0.0.1:9/alerts',
+    });
+    expect(((await orgApi('GET', 'fired-alerts')) as { data: unknown[] }).data).toHaveLength(1);
+    await orgApi('DELETE', `alerts/${(rule as { alertId: string }).alertId}`);
+    const longAgo = new Date(Date.now() - 45 * 86_400_000).toISOString().slice(0, 10);
+    await exportBody({ startDate: longAgo, endDate: longAgo, groupBy: 'product' });
+    const clickhouse = t.app.get(ClickHouseService);
+    await waitFor('the export marks', async () => {
+      const [marked] = await clickhouse.rows<{ n: string }>(
+        `SELECT count() AS n FROM ${database}.usage_export_marks`,
+      );
+      return Number(marked.n) > 0;
+    });
+    await ingest.ingest([usageEvent({ orgId: acme.orgId, credits: '1' }, { daysBack: 3 })]);
+    await orgApi('GET', `revised-days?startDate=${monthAgo}&endDate=${today}`);
     for (const groupBy of ['product', 'feature', 'api_key', 'file_type']) {
       await exportBody({ ...period, groupBy });
       await exportBody({ ...period, groupBy, product: ['classify', 'parse'] });
@@ -131,30 +167,6 @@ describe('ClickHouse statements on a current engine (chDB)', () => {
       });
     }
     await exportBody({ startDate: '2026-01-01', endDate: '2026-12-31', timeZone: 'Europe/Berlin' });
-    // Alerts and export marks (shared in this mode): a rule crossed at once, its crossing
-    // listed, the rule deleted; a late event of an exported day, the revised days listed.
-    const orgApi = async (method: string, route: string, body?: unknown) => {
-      const res = await fetch(`${t.baseUrl}/api/v1/orgs/${acme.orgId}/${route}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${acme.accountKey}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      expect({ route, ok: res.ok }).toEqual({ route, ok: true });
-      return res.status === 204 ? null : ((await res.json()) as Record<string, unknown>);
-    };
-    const rule = await orgApi('POST', 'alerts', {
-      measure: 'credits',
-      period: 'day',
-      threshold: '0.1',
-      webhookUrl: 'http://127.0.0.1:9/alerts',
-    });
-    expect(((await orgApi('GET', 'fired-alerts')) as { data: unknown[] }).data).toHaveLength(1);
-    await orgApi('DELETE', `alerts/${(rule as { alertId: string }).alertId}`);
-    await ingest.ingest([usageEvent({ orgId: acme.orgId, credits: '1' }, { daysBack: 3 })]);
-    await orgApi('GET', `revised-days?startDate=${monthAgo}&endDate=${today}`);
     stop();
 
     const statements: SentStatement[] = [];

@@ -149,6 +149,14 @@ export class UsageAlertRepository implements UsageAlertStore {
     return rows.map(toFiring);
   }
 
+  /** Every recorded crossing (moving the store to ClickHouse copies them). */
+  async allFirings(): Promise<AlertFiring[]> {
+    const rows = await this.db.all<FiringRow>(
+      `SELECT ${FIRING_COLUMNS} FROM usage_alert_firings ORDER BY fired_at, firing_id`,
+    );
+    return rows.map(toFiring);
+  }
+
   /**
    * Records a crossing and its outbox row in one transaction; false when the crossing of
    * that alert and period was already recorded (the primary key decides, once).

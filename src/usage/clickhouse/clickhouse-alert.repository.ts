@@ -175,6 +175,11 @@ export class ClickHouseAlertRepository implements UsageAlertStore {
     }));
   }
 
+  /** Adds a crossing another store recorded (moving from DuckDB), unless its period has one. */
+  async importFiring(firing: AlertFiring): Promise<void> {
+    await this.claim(firing);
+  }
+
   async recordFiring(firing: AlertFiring, webhookUrl: string): Promise<boolean> {
     const db = this.clickhouse.database;
     const period = {
@@ -184,23 +189,7 @@ export class ClickHouseAlertRepository implements UsageAlertStore {
     };
     const ofPeriod =
       'org_id = {org:String} AND alert_id = {alert:String} AND period_start = {start:Date}';
-    await this.clickhouse.command(
-      `INSERT INTO ${db}.usage_alert_firings
-         (org_id, alert_id, period_start, period_end, firing_id, total, fired_ms, payload)
-       SELECT {org:String}, {alert:String}, {start:Date}, {end:Date}, {firing:String},
-              {total:String}, {fired:UInt64}, {payload:String}
-       FROM system.one
-       WHERE (SELECT count() FROM ${db}.usage_alert_firings WHERE ${ofPeriod}) = 0`,
-      {
-        ...period,
-        end: firing.periodEnd,
-        firing: firing.firingId,
-        total: firing.total,
-        fired: Date.parse(firing.firedAt),
-        payload: firing.payload,
-      },
-      VISIBLE_WHEN_DONE,
-    );
+    await this.claim(firing);
     await sleep(CLAIM_SETTLE_MS);
     const [winner] = await this.clickhouse.rows<{ firing_id: string }>(
       `SELECT firing_id FROM ${db}.usage_alert_firings WHERE ${ofPeriod}
@@ -209,6 +198,32 @@ export class ClickHouseAlertRepository implements UsageAlertStore {
     );
     if (winner?.firing_id !== firing.firingId) return false;
     return this.local.recordFiring(firing, webhookUrl);
+  }
+
+  /** Inserts `firing` as a claim of its (alert, period) unless the period has one (one statement). */
+  private async claim(firing: AlertFiring): Promise<void> {
+    const db = this.clickhouse.database;
+    await this.clickhouse.command(
+      `INSERT INTO ${db}.usage_alert_firings
+         (org_id, alert_id, period_start, period_end, firing_id, total, fired_ms, payload)
+       SELECT {org:String}, {alert:String}, {start:Date}, {end:Date}, {firing:String},
+              {total:String}, {fired:UInt64}, {payload:String}
+       FROM system.one
+       WHERE (SELECT count() FROM ${db}.usage_alert_firings
+              WHERE org_id = {org:String} AND alert_id = {alert:String}
+                AND period_start = {start:Date}) = 0`,
+      {
+        org: firing.orgId,
+        alert: firing.alertId,
+        start: firing.periodStart,
+        end: firing.periodEnd,
+        firing: firing.firingId,
+        total: firing.total,
+        fired: Date.parse(firing.firedAt),
+        payload: firing.payload,
+      },
+      VISIBLE_WHEN_DONE,
+    );
   }
 
   pendingNotifications(limit: number): Promise<UsageAlertNotification[]> {

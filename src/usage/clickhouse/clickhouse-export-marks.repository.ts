@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import type { RevisedDay, UsageExportMarksStore } from '../export/usage-export-marks.repository.js';
+import type {
+  ExportMark,
+  RevisedDay,
+  UsageExportMarksStore,
+} from '../export/usage-export-marks.repository.js';
 import { ClickHouseService } from './clickhouse.service.js';
 
+/** Marks copied per statement (their texts are bound into it). */
+const MARKS_PER_STATEMENT = 2_000;
 /** The statement settings of an insert every process must see once it returns (a cluster too). */
 const VISIBLE_WHEN_DONE = { settings: { insert_distributed_sync: 1 } };
 
@@ -52,6 +58,43 @@ export class ClickHouseExportMarksRepository implements UsageExportMarksStore {
       { org: orgId, days, now: Date.now() },
       VISIBLE_WHEN_DONE,
     );
+  }
+
+  /**
+   * Adds marks copied from another store (the DuckDB one, when moving). A day marked twice
+   * keeps its earliest export and latest change, so copying again changes no answer.
+   */
+  async importMarks(marks: readonly ExportMark[]): Promise<void> {
+    const db = this.clickhouse.database;
+    for (let i = 0; i < marks.length; i += MARKS_PER_STATEMENT) {
+      const slice = marks.slice(i, i + MARKS_PER_STATEMENT);
+      await this.clickhouse.command(
+        `INSERT INTO ${db}.usage_export_marks (org_id, day, first_exported_ms)
+         SELECT org, toDate(day), toUInt64(ms) FROM system.one
+         ARRAY JOIN {orgs:Array(String)} AS org, {days:Array(String)} AS day,
+           {times:Array(String)} AS ms`,
+        {
+          orgs: slice.map((m) => m.orgId),
+          days: slice.map((m) => m.day),
+          times: slice.map((m) => String(m.firstExportedMs)),
+        },
+        VISIBLE_WHEN_DONE,
+      );
+      const changed = slice.filter((m) => m.changedMs !== null);
+      if (changed.length === 0) continue;
+      await this.clickhouse.command(
+        `INSERT INTO ${db}.usage_export_changes (org_id, day, changed_ms)
+         SELECT org, toDate(day), toUInt64(ms) FROM system.one
+         ARRAY JOIN {orgs:Array(String)} AS org, {days:Array(String)} AS day,
+           {times:Array(String)} AS ms`,
+        {
+          orgs: changed.map((m) => m.orgId),
+          days: changed.map((m) => m.day),
+          times: changed.map((m) => String(m.changedMs)),
+        },
+        VISIBLE_WHEN_DONE,
+      );
+    }
   }
 
   async revisedDays(orgId: string, first: string, last: string): Promise<RevisedDay[]> {

@@ -24,6 +24,14 @@ export interface UsageExportMarksStore {
   revisedDays(orgId: string, first: string, last: string): Promise<RevisedDay[]>;
 }
 
+/** One (org, UTC day) marked exported, and when it changed afterwards (null: not since). */
+export interface ExportMark {
+  orgId: string;
+  day: string;
+  firstExportedMs: number;
+  changedMs: number | null;
+}
+
 export const USAGE_EXPORT_MARKS_STORE = Symbol('USAGE_EXPORT_MARKS_STORE');
 
 /** When each (org, UTC day) was first exported and last changed afterwards, in DuckDB. */
@@ -56,6 +64,26 @@ export class UsageExportMarksRepository implements UsageExportMarksStore {
        WHERE org_id = $1 AND list_contains($2, CAST(day AS VARCHAR)) AND first_exported_at < now()`,
       [orgId, duckdb.listValue(days)],
     );
+  }
+
+  /** Every mark, times as epoch milliseconds (moving the store to ClickHouse copies them). */
+  async allMarks(): Promise<ExportMark[]> {
+    const rows = await this.db.all<{
+      org_id: string;
+      day: string;
+      first_exported_at: bigint | number;
+      changed_at: bigint | number | null;
+    }>(
+      `SELECT org_id, CAST(day AS VARCHAR) AS day, epoch_ms(first_exported_at) AS first_exported_at,
+              epoch_ms(changed_at) AS changed_at
+       FROM usage_export_marks ORDER BY org_id, day`,
+    );
+    return rows.map((r) => ({
+      orgId: r.org_id,
+      day: r.day,
+      firstExportedMs: Number(r.first_exported_at),
+      changedMs: r.changed_at === null ? null : Number(r.changed_at),
+    }));
   }
 
   async revisedDays(orgId: string, first: string, last: string): Promise<RevisedDay[]> {

@@ -7,6 +7,10 @@ import { ClickHouseUsageStoreRepository } from '../clickhouse/clickhouse-usage-s
 import { formatCredits } from '../core/decimal-credits.js';
 import { normalizeToColumns } from '../ingestion/usage-event-columns.js';
 import { USAGE_EVENT_TYPE } from '../usage-event.js';
+import { UsageAlertRepository } from '../alerts/usage-alert.repository.js';
+import { UsageExportMarksRepository } from '../export/usage-export-marks.repository.js';
+import { ClickHouseAlertRepository } from '../clickhouse/clickhouse-alert.repository.js';
+import { ClickHouseExportMarksRepository } from '../clickhouse/clickhouse-export-marks.repository.js';
 import {
   UsageEventHistoryRepository,
   type StoredUsageEvent,
@@ -20,6 +24,10 @@ export interface BackfillReport {
   duplicates: number;
   source: { events: number; credits: string };
   target: { events: number; credits: string };
+  /** Usage-alert rules and recorded crossings copied (the ones the target did not have). */
+  alerts: { rules: number; firings: number };
+  /** Days marked exported, copied with their changes (the revised-days list carries over). */
+  exportMarks: number;
   /**
    * The target holds as many events and credits as the source: true for a target that took
    * no live events of its own meanwhile (the documented order: backfill, then switch).
@@ -48,7 +56,35 @@ export class UsageBackfillService {
     private readonly migrations: ClickHouseMigrations,
     private readonly clickhouse: ClickHouseService,
     private readonly target: ClickHouseUsageStoreRepository,
+    private readonly alerts: UsageAlertRepository,
+    private readonly targetAlerts: ClickHouseAlertRepository,
+    private readonly marks: UsageExportMarksRepository,
+    private readonly targetMarks: ClickHouseExportMarksRepository,
   ) {}
+
+  /**
+   * The alert rules, their recorded crossings and the export marks, which the ClickHouse
+   * mode keeps in the shared store too (docs/decisions/0355-*): a rule not copied would
+   * never be evaluated again, a crossing not copied would fire again.
+   */
+  private async copyAlertsAndMarks(): Promise<Pick<BackfillReport, 'alerts' | 'exportMarks'>> {
+    const present = new Set((await this.targetAlerts.allRules()).map((r) => r.alertId));
+    const rules = (await this.alerts.allRules()).filter((r) => !present.has(r.alertId));
+    for (const rule of rules) await this.targetAlerts.insertRule(rule);
+    const fired = new Set(
+      (await this.targetAlerts.firedPeriods()).map((f) => `${f.alertId}|${f.periodStart}`),
+    );
+    const firings = (await this.alerts.allFirings()).filter(
+      (f) => !fired.has(`${f.alertId}|${f.periodStart}`),
+    );
+    for (const firing of firings) await this.targetAlerts.importFiring(firing);
+    const marks = await this.marks.allMarks();
+    await this.targetMarks.importMarks(marks);
+    return {
+      alerts: { rules: rules.length, firings: firings.length },
+      exportMarks: marks.length,
+    };
+  }
 
   async toClickHouse(): Promise<BackfillReport> {
     await this.migrations.migrate();
@@ -87,6 +123,7 @@ export class UsageBackfillService {
     return {
       to: 'clickhouse',
       ...report,
+      ...(await this.copyAlertsAndMarks()),
       source: sourceTotals,
       target,
       exact: target.events === sourceTotals.events && target.credits === sourceTotals.credits,
