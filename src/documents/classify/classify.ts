@@ -1,8 +1,20 @@
 import { sentenceEncoder } from '../encoder/sentence-encoder.js';
-import type { CategoryScore, ClassifyInput, ClassifyOutput, PageText } from './classify.types.js';
+import type {
+  CategoryScore,
+  ClassificationCategory,
+  ClassifyInput,
+  ClassifyOutput,
+  PageText,
+} from './classify.types.js';
 import { categoryConfidences, chooseCategory, isHigh } from './confidence.js';
 import { separateNeighbours } from './near-neighbours.js';
-import { documentBag, gatherEvidence, passagesOf, type DocumentReading } from './evidence.js';
+import {
+  documentBag,
+  gatherEvidence,
+  passagesOf,
+  type CategoryEvidence,
+  type DocumentReading,
+} from './evidence.js';
 import { categoryScore, strength } from './fusion.js';
 import { groupOf } from './grouping.js';
 import { documentLanguage, warmUpLanguage } from './language.js';
@@ -89,26 +101,38 @@ export function readDocument(
   };
 }
 
+/** What `scoreCategories` reads: the schema as scored and each category's evidence. */
+export interface SchemaEvidence {
+  schema: ClassificationCategory[];
+  evidence: CategoryEvidence[];
+}
+
+/** The evidence of each category of the schema in the document, in schema order. */
+export function schemaEvidence(input: ClassifyInput): SchemaEvidence {
+  const schema = input.classificationSchema.map((entry) => ({
+    category: clipLongWords(entry.category),
+    criteria: entry.criteria.map(clipLongWords),
+  }));
+  if (schema.length === 0) return { schema, evidence: [] };
+  const model = input.model ?? 'default';
+  const pages = input.pages.map((page) => clipLongWords(pageText(page)));
+  const metadata = clipLongWords(input.documentMetadata?.trim() ?? '') || undefined;
+  const sizes = input.pages.map(pageSize);
+  const reading = readDocument(pages, metadata, CHUNK_BUDGET[model], LINE_BUDGET[model], sizes);
+  return { schema, evidence: gatherEvidence(schema, reading) };
+}
+
 /**
  * The score of each category of the schema, in schema order, with each criterion's
  * strength, before the choice and the confidence are derived from them (evaluation reads
  * them too).
  */
 export function scoreCategories(input: ClassifyInput): CategoryScore[] {
-  const schema = input.classificationSchema.map((entry) => ({
-    category: clipLongWords(entry.category),
-    criteria: entry.criteria.map(clipLongWords),
-  }));
+  const { schema, evidence } = schemaEvidence(input);
   if (schema.length === 0) return [];
-  const model = input.model ?? 'default';
-  const pages = input.pages.map((page) => clipLongWords(pageText(page)));
-  const metadata = clipLongWords(input.documentMetadata?.trim() ?? '') || undefined;
-  const sizes = input.pages.map(pageSize);
-  const reading = readDocument(pages, metadata, CHUNK_BUDGET[model], LINE_BUDGET[model], sizes);
-  const evidence = gatherEvidence(schema, reading);
   const scores = evidence.map((category) => ({
     score: categoryScore(category),
     criteria: category.criteria.map(strength),
   }));
-  return model === 'accurate' ? separateNeighbours(schema, evidence, scores) : scores;
+  return input.model === 'accurate' ? separateNeighbours(schema, evidence, scores) : scores;
 }

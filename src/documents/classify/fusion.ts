@@ -9,17 +9,29 @@
  * its words found (0..1); layout: best cosine of the criterion with a sentence describing
  * the document's form (layout.ts). The weights were measured on
  * the development sets (business categories and categories unlike them) and are not tuned
- * per category. Scores become probabilities by a softmax at TEMPERATURE, fitted on the same
- * sets so that `confidence` is the probability of being right: the value minimizing the
- * negative log-likelihood of the right category over both sets, every schema variant and
- * both models (docs/decisions/0221-category-name-as-a-sentence-page-size-temperature.md).
+ * per category. Scores become probabilities by CALIBRATION, fitted on the same sets so that
+ * `confidence` is the probability of being right.
  */
 import type { CategoryEvidence, CriterionEvidence } from './evidence.js';
 
 export const LEXICAL_WEIGHT = 0.4;
 export const LAYOUT_WEIGHT = 0.5;
 export const LABEL_WEIGHT = 0.45;
-export const TEMPERATURE = 0.05;
+
+/**
+ * How scores become probabilities: a softmax at `temperature`, mixed with the uniform
+ * distribution at `uniformShare`. The softmax ranks and spreads the categories by their
+ * scores; the uniform share is the chance that the evidence is misleading however clear it
+ * looks (a wording of the schema that fits another category better), so no category gets a
+ * confidence near 1 that is right less often than that. Both were fitted on the development
+ * sets pooled (both sets, every schema variant, both models) by the procedure of
+ * bench/classify-eval/calibration-fit.ts, checked on held-out folds (record 0333).
+ */
+export interface Calibration {
+  temperature: number;
+  uniformShare: number;
+}
+export const CALIBRATION: Calibration = { temperature: 0.05, uniformShare: 0 };
 
 export function strength(evidence: CriterionEvidence): number {
   return evidence.semantic + LEXICAL_WEIGHT * evidence.lexical + LAYOUT_WEIGHT * evidence.layout;
@@ -39,11 +51,19 @@ export function categoryScore(evidence: CategoryEvidence, weights?: readonly num
   return (weightSum > 0 ? total / weightSum : 0) + label;
 }
 
-/** Softmax of the scores at TEMPERATURE: each category's probability of being the right one. */
-export function probabilities(scores: readonly number[], temperature = TEMPERATURE): number[] {
+/**
+ * Each category's probability of being the right one (see CALIBRATION); ranks as the
+ * scores. A number is a temperature alone, with no uniform share (split's page evidence).
+ */
+export function probabilities(
+  scores: readonly number[],
+  fit: Calibration | number = CALIBRATION,
+): number[] {
   if (scores.length === 0) return [];
+  const calibration = typeof fit === 'number' ? { temperature: fit, uniformShare: 0 } : fit;
   const best = Math.max(...scores);
-  const exps = scores.map((score) => Math.exp((score - best) / temperature));
+  const exps = scores.map((score) => Math.exp((score - best) / calibration.temperature));
   const sum = exps.reduce((total, value) => total + value, 0);
-  return exps.map((value) => value / sum);
+  const uniform = calibration.uniformShare / scores.length;
+  return exps.map((value) => (1 - calibration.uniformShare) * (value / sum) + uniform);
 }

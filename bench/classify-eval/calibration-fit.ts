@@ -1,0 +1,153 @@
+/**
+ * Fits the calibration of the classifier's confidence (fusion.ts CALIBRATION) and reports how
+ * well it reads as the probability of being right, on documents it was not fitted on.
+ *
+ * Procedure (record 0333): the evidence of every (set, schema variant, model, document) of
+ * both development sets, pooled (evidence-dump.ts writes it), is scored by the service's own
+ * fusion rule. The documents are dealt into FOLDS folds by their id, so a document's rows
+ * (every variant, both models) fall in one fold. For each fold the calibration minimizing
+ * the negative log-likelihood of the right category over the other folds is chosen on a
+ * grid, and the fold's predictions get their confidence from it; the reliability tables and
+ * expected calibration errors below are of those held-out confidences. The calibration to
+ * ship is the one fitted on all the rows (printed last), the same procedure on more data.
+ *
+ * Run: tsc -p tsconfig.bench.json && node dist/bench/classify-eval/calibration-fit.js <dump.json>...
+ */
+import fs from 'node:fs';
+import { separateNeighbours } from '../../src/documents/classify/near-neighbours.js';
+import type { CategoryEvidence } from '../../src/documents/classify/evidence.js';
+import {
+  CALIBRATION,
+  categoryScore,
+  probabilities,
+  strength,
+  type Calibration,
+} from '../../src/documents/classify/fusion.js';
+import { calibration, type Prediction } from '../../test/support/classify-eval-metrics.js';
+import type { EvalDocument } from '../../test/support/classify-eval.js';
+import type { EvidenceRow } from './evidence-dump.js';
+import { printReliability } from './report.js';
+
+const FOLDS = 5;
+const TEMPERATURES = [0.02, 0.025, 0.03, 0.035, 0.04, 0.045, 0.05, 0.06, 0.07, 0.08, 0.1];
+const UNIFORM_SHARES = [0, 0.02, 0.05, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3];
+
+interface Dump {
+  schemas: Record<string, { categories: string[]; criteria: string[][] }>;
+  rows: EvidenceRow[];
+}
+
+interface Scored {
+  row: EvidenceRow;
+  scores: number[];
+  chosen: number;
+}
+
+function evidenceOf(row: EvidenceRow): CategoryEvidence[] {
+  const read = ([semantic, lexical, layout]: number[]) => ({
+    semantic,
+    lexical,
+    layout,
+    passage: -1,
+  });
+  return row.evidence.map(([label, ...criteria]) => ({
+    label: read(label),
+    criteria: criteria.map(read),
+  }));
+}
+
+function scoreRow(row: EvidenceRow, dump: Dump): Scored {
+  const { categories, criteria } = dump.schemas[`${row.set}/${row.variant}`];
+  const evidence = evidenceOf(row);
+  let scores = evidence.map((category) => ({
+    score: categoryScore(category),
+    criteria: category.criteria.map(strength),
+  }));
+  if (row.model === 'accurate') {
+    const schema = categories.map((category, i) => ({ category, criteria: criteria[i] }));
+    scores = separateNeighbours(schema, evidence, scores);
+  }
+  const values = scores.map((score) => score.score);
+  const chosen = values.indexOf(Math.max(...values));
+  return { row, scores: values, chosen };
+}
+
+function negativeLogLikelihood(items: readonly Scored[], fit: Calibration): number {
+  let total = 0;
+  for (const item of items) {
+    total -= Math.log(Math.max(1e-12, probabilities(item.scores, fit)[item.row.expected]));
+  }
+  return total / items.length;
+}
+
+function fitCalibration(items: readonly Scored[]): Calibration {
+  let best: { fit: Calibration; loss: number } | undefined;
+  for (const temperature of TEMPERATURES) {
+    for (const uniformShare of UNIFORM_SHARES) {
+      const fit = { temperature, uniformShare };
+      const loss = negativeLogLikelihood(items, fit);
+      if (!best || loss < best.loss) best = { fit, loss };
+    }
+  }
+  if (!best) throw new Error('nothing to fit');
+  return best.fit;
+}
+
+function prediction(item: Scored, fit: Calibration): Prediction {
+  const document = { file: item.row.id, category: String(item.row.expected) } as EvalDocument;
+  return {
+    document,
+    got: String(item.chosen),
+    confidence: probabilities(item.scores, fit)[item.chosen],
+    msPerPage: 0,
+  };
+}
+
+const files = process.argv.slice(2);
+if (files.length === 0) {
+  console.log('usage: calibration-fit.js <evidence dump>...');
+  process.exit(2);
+}
+const dump: Dump = { schemas: {}, rows: [] };
+for (const file of files) {
+  const part = JSON.parse(fs.readFileSync(file, 'utf8')) as Dump;
+  Object.assign(dump.schemas, part.schemas);
+  dump.rows.push(...part.rows);
+}
+const items = dump.rows.map((row) => scoreRow(row, dump));
+const ids = [...new Set(items.map((item) => item.row.id))].sort();
+const foldOf = new Map(ids.map((id, i) => [id, i % FOLDS]));
+const heldOut: { item: Scored; prediction: Prediction }[] = [];
+for (let fold = 0; fold < FOLDS; fold++) {
+  const fit = fitCalibration(items.filter((item) => foldOf.get(item.row.id) !== fold));
+  console.log(`fold ${fold}: fitted on the other folds ${JSON.stringify(fit)}`);
+  for (const item of items.filter((item) => foldOf.get(item.row.id) === fold)) {
+    heldOut.push({ item, prediction: prediction(item, fit) });
+  }
+}
+const cell = (item: Scored) => `${item.row.set}, ${item.row.variant} schema, ${item.row.model}`;
+const cells = [...new Set(heldOut.map(({ item }) => cell(item)))].sort();
+console.log('\nheld-out expected calibration error (ECE) per set, schema and model:');
+for (const name of cells) {
+  const inCell = heldOut.filter(({ item }) => cell(item) === name);
+  const shipped = inCell.map(({ item }) => prediction(item, CALIBRATION));
+  const held = calibration(inCell.map((entry) => entry.prediction));
+  const right = inCell.filter(({ item }) => item.chosen === item.row.expected).length;
+  console.log(
+    `  ${name.padEnd(36)} n ${String(inCell.length).padStart(4)}  accuracy ` +
+      `${((100 * right) / inCell.length).toFixed(1).padStart(5)} %  ECE held-out ${held.ece.toFixed(3)}` +
+      `  (shipped calibration on all: ${calibration(shipped).ece.toFixed(3)})`,
+  );
+}
+for (const model of ['default', 'accurate']) {
+  printReliability(
+    `${model}, held-out folds, every set and variant`,
+    calibration(heldOut.filter(({ item }) => item.row.model === model).map((e) => e.prediction)),
+  );
+}
+printReliability(
+  'both models, held-out folds, every set and variant',
+  calibration(heldOut.map((entry) => entry.prediction)),
+);
+console.log(`\nfitted on every row: ${JSON.stringify(fitCalibration(items))}`);
+console.log(`shipped (fusion.ts CALIBRATION): ${JSON.stringify(CALIBRATION)}`);
