@@ -11,6 +11,7 @@ import { separateNeighbours } from './near-neighbours.js';
 import {
   documentBag,
   gatherEvidence,
+  meanSemantic,
   passagesOf,
   type CategoryEvidence,
   type DocumentReading,
@@ -24,8 +25,9 @@ import { stemmerFor } from './stemmers.js';
 
 /**
  * Passages of the document each model reads: Deep Classify (`accurate`) reads twice as many
- * chunks (more of a long document), reads images more thoroughly (classify.task.ts) and
- * weighs near neighbours again on what tells them apart (near-neighbours.ts). More single
+ * chunks (more of a long document) beside the default reading (schemaEvidence), reads images
+ * more thoroughly (classify.task.ts) and weighs near neighbours again on what tells them
+ * apart (near-neighbours.ts). More single
  * lines were measured to add noise rather than evidence (docs/benchmarks.md).
  */
 const CHUNK_BUDGET = { default: 32, accurate: 64 } as const;
@@ -119,7 +121,16 @@ export function schemaEvidence(input: ClassifyInput): SchemaEvidence {
   const metadata = clipLongWords(input.documentMetadata?.trim() ?? '') || undefined;
   const sizes = input.pages.map(pageSize);
   const reading = readDocument(pages, metadata, CHUNK_BUDGET[model], LINE_BUDGET[model], sizes);
-  return { schema, evidence: gatherEvidence(schema, reading) };
+  const evidence = gatherEvidence(schema, reading);
+  if (model === 'default') return { schema, evidence };
+  // Deep Classify also reads the document as the default model does and keeps, per
+  // criterion, the mean of the two readings' semantic evidence: the deeper reading adds what
+  // it finds further in, while one stray passage among twice as many cannot decide alone.
+  const first = {
+    ...reading,
+    passages: passagesOf(pages, metadata, CHUNK_BUDGET.default, LINE_BUDGET.default),
+  };
+  return { schema, evidence: meanSemantic(evidence, gatherEvidence(schema, first)) };
 }
 
 /**

@@ -152,3 +152,21 @@ export function gatherEvidence(
     return { label: evidence[0], criteria: evidence.slice(1) };
   });
 }
+
+/**
+ * The evidence of `deep` with each criterion's (and name's) semantic evidence averaged with
+ * that of `other`, another reading of the same document under the same schema.
+ */
+export function meanSemantic(
+  deep: readonly CategoryEvidence[],
+  other: readonly CategoryEvidence[],
+): CategoryEvidence[] {
+  const mean = (a: CriterionEvidence, b: CriterionEvidence): CriterionEvidence => ({
+    ...a,
+    semantic: (a.semantic + b.semantic) / 2,
+  });
+  return deep.map((category, c) => ({
+    label: mean(category.label, other[c].label),
+    criteria: category.criteria.map((criterion, i) => mean(criterion, other[c].criteria[i])),
+  }));
+}

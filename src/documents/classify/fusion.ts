@@ -31,7 +31,7 @@ export interface Calibration {
   temperature: number;
   uniformShare: number;
 }
-export const CALIBRATION: Calibration = { temperature: 0.05, uniformShare: 0 };
+export const CALIBRATION: Calibration = { temperature: 0.035, uniformShare: 0.05 };
 
 export function strength(evidence: CriterionEvidence): number {
   return evidence.semantic + LEXICAL_WEIGHT * evidence.lexical + LAYOUT_WEIGHT * evidence.layout;
