@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { classify } from './classify.js';
 import { groupOf } from './grouping.js';
 import { categoryConfidences, chooseCategory } from './confidence.js';
+import { CALIBRATION } from './fusion.js';
 import type { ClassificationCategory } from './classify.types.js';
 
 const schema: ClassificationCategory[] = [
@@ -29,9 +30,13 @@ describe('classify', () => {
     expect(output.result).toEqual({ category: 'invoice' });
     expect(output.usage).toEqual({ num_pages: 1, num_categories: 3 });
     const invoice = output.response_confidence.categories[0];
+    // Clear evidence: the softmax gives the invoice all of it, the calibration's uniform share
+    // (fusion.ts) keeps what such evidence is worth below certainty.
+    const clearest = 1 - CALIBRATION.uniformShare + CALIBRATION.uniformShare / schema.length;
+    expect(invoice.confidence).toBeCloseTo(clearest, 3);
     expect(invoice).toEqual({
       category: 'invoice',
-      confidence: 1,
+      confidence: invoice.confidence,
       criteria_confidence: [
         { criterion: 'invoice number', confidence: 'high' },
         { criterion: 'total amount due', confidence: 'high' },
