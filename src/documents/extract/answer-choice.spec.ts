@@ -16,6 +16,9 @@ const lines = [
   'Savings -9.60',
   'Total 47.70',
   'Total 47.70 paid in cash',
+  'Tax 2.70',
+  'Amount 61.20',
+  'Net 58.50',
 ].map(line);
 const context = documentContext(lines);
 
@@ -50,6 +53,14 @@ describe('deep extract choosing between its answer and default answer', () => {
     const paid = new Map([['total', leaf(47.7, 4, 0.8)]]);
     expect(chooseAnswers([total], deduction, paid, lines, context).get('total')?.value).toBe(47.7);
     expect(chooseAnswers([total], paid, deduction, lines, context).get('total')?.value).toBe(47.7);
+  });
+
+  it('prefers the amount two other amounts of the document add up to', () => {
+    // 61.20 = 58.50 + 2.70; 58.50 is the sum of nothing: that outweighs a surer search.
+    const net = new Map([['total', leaf(58.5, 8, 0.85)]]);
+    const gross = new Map([['total', leaf(61.2, 7, 0.75)]]);
+    expect(chooseAnswers([total], net, gross, lines, context).get('total')?.value).toBe(61.2);
+    expect(chooseAnswers([total], gross, net, lines, context).get('total')?.value).toBe(61.2);
   });
 
   it('prefers the date the document states first to a later one', () => {

@@ -32,6 +32,13 @@ const DEDUCTION_PENALTY = 0.5;
  * (deadlines, recitals, earlier agreements): of two dates the earlier-placed gains this.
  */
 const EARLIER_DATE = 0.3;
+/**
+ * An amount the document reaches by adding two of its other amounts (subtotal plus tax,
+ * net plus charges) is a total the arithmetic checks: it gains this.
+ */
+const SUM_OF_AMOUNTS = 0.2;
+/** Amounts of a document looked at for sums (pairs: quadratic). */
+const MAX_AMOUNTS = 200;
 
 export interface AnswerEvidence {
   confidence: number;
@@ -60,6 +67,19 @@ function repeatsOf(value: unknown, field: ScalarField, context: DocumentContext)
   return Math.min(REPEATS, Math.max(0, places - 1));
 }
 
+/** Whether two other positive amounts of the document add up to `value`. */
+function sumOfTwo(value: number, context: DocumentContext): boolean {
+  const amounts = [
+    ...new Set(
+      findAmounts(context.text, context.decimalComma)
+        .filter((a) => a.decimals && a.value > 0 && Math.abs(a.value - value) >= CENT)
+        .map((a) => a.value),
+    ),
+  ].slice(0, MAX_AMOUNTS);
+  const seen = new Set(amounts.map((a) => Math.round(a * 100)));
+  return amounts.some((a) => a < value && seen.has(Math.round((value - a) * 100)));
+}
+
 /** The text that shows what a leaf answers: a text value itself, else the line it was read from. */
 function evidenceText(leaf: Leaf, field: ScalarField): string {
   if (field.kind === 'text' && typeof leaf.value === 'string') return readable(leaf.value);
@@ -86,12 +106,15 @@ export function weighAnswers(
     const fit = vectors ? cosine(vectors[0], vectors[i + 1]) : 0;
     const repeats = repeatsOf(answer.value, field, context);
     const deduction = typeof answer.value === 'number' && answer.value < 0;
+    const summed =
+      typeof answer.value === 'number' && !deduction && sumOfTwo(answer.value, context);
     const earlier = i === first;
     const score =
       answer.confidence +
       FIT_WEIGHT * fit +
       (AGREEMENT_WEIGHT * repeats) / REPEATS +
-      (earlier ? EARLIER_DATE : 0) -
+      (earlier ? EARLIER_DATE : 0) +
+      (summed ? SUM_OF_AMOUNTS : 0) -
       (deduction ? DEDUCTION_PENALTY : 0) -
       (runsOn(answer) ? 1 : 0);
     return { confidence: answer.confidence, fit, repeats, score };
