@@ -2,10 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InputResolver } from '../inputs/input-resolver.service.js';
 import type { RedisOperation } from '../queue/redis/redis-queue.types.js';
 import type { RoutableJob, RoutableJobs } from '../queue/redis/routable-jobs.port.js';
-import { commandOfJob, operationOfType } from '../operations/job-command.js';
+import { commandOfJob, OPERATIONS, operationOfType } from '../operations/job-command.js';
 import { JobsRepository } from './jobs.repository.js';
-
-const OPERATIONS: readonly string[] = ['classify', 'parse', 'extract', 'split', 'edit', 'pipeline'];
 
 /** The job store and input resolver behind the routing strategy's RoutableJobs port. */
 @Injectable()
@@ -18,7 +16,7 @@ export class JobsAsRoutable implements RoutableJobs {
   async find(jobId: string, operation?: string): Promise<RoutableJob | undefined> {
     const job = await this.jobs.find(jobId);
     if (!job) return undefined;
-    const known = operation !== undefined && OPERATIONS.includes(operation);
+    const known = operation !== undefined && Object.hasOwn(OPERATIONS, operation);
     return {
       orgId: job.orgId,
       operation: (known ? operation : operationOfType(job.type)) as RedisOperation,
