@@ -76,8 +76,11 @@ export interface UsageAlertStore {
   insertRule(rule: AlertRule): Promise<void>;
   allRules(): Promise<AlertRule[]>;
   deleteRule(orgId: string, alertId: string): Promise<boolean>;
-  /** The (alert, period start) pairs already recorded, so evaluations skip them. */
-  firedPeriods(): Promise<{ alertId: string; periodStart: string }[]>;
+  /**
+   * The (alert, period start) pairs already recorded, so evaluations skip them: with a
+   * scope, at least those of its orgs whose period starts on or after `since`.
+   */
+  firedPeriods(scope?: FiredScope): Promise<{ alertId: string; periodStart: string }[]>;
   firings(orgId: string, limit: number): Promise<AlertFiring[]>;
   /**
    * Records a crossing and, for the one process that records it, its outbox row; false when
@@ -86,6 +89,12 @@ export interface UsageAlertStore {
   recordFiring(firing: AlertFiring, webhookUrl: string): Promise<boolean>;
   pendingNotifications(limit: number): Promise<UsageAlertNotification[]>;
   removeFromOutbox(tx: Transaction, firingId: string): Promise<void>;
+}
+
+/** Which recorded crossings an evaluation needs: its orgs', from a day (yyyy-mm-dd) on. */
+export interface FiredScope {
+  orgIds: readonly string[];
+  since: string;
 }
 
 export const USAGE_ALERT_STORE = Symbol('USAGE_ALERT_STORE');

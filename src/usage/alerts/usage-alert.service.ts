@@ -156,7 +156,7 @@ export class UsageAlertService implements UsageAlertOutbox, OnApplicationBootstr
   private evaluate(touched: Map<string, Set<string>>): Promise<void> {
     return this.evaluations.runExclusive(async () => {
       const rules = await this.rules();
-      const fired = await this.firedPeriods();
+      const fired = await this.firedPeriods(touched);
       const crossings: { key: string; firing: AlertFiring; webhookUrl: string }[] = [];
       for (const [orgId, days] of touched) {
         for (const rule of rules.get(orgId) ?? []) {
@@ -209,21 +209,31 @@ export class UsageAlertService implements UsageAlertOutbox, OnApplicationBootstr
     return this.rulesByOrg;
   }
 
-  /** A shared store's rules and crossings: rules made and deleted elsewhere are seen within a second. */
+  /** A shared store's rules: rules made and deleted through other processes are seen within a second. */
   private forgetStaleSharedState(): void {
     if (!this.repository.shared || Date.now() - this.sharedStateReadAt <= SHARED_STATE_FRESH_MS) {
       return;
     }
     this.sharedStateReadAt = Date.now();
     this.rulesByOrg = null;
-    this.fired = null;
   }
 
-  private firedPeriods(): Promise<Set<string>> {
-    this.forgetStaleSharedState();
-    this.fired ??= this.repository
-      .firedPeriods()
-      .then((all) => new Set(all.map((f) => `${f.alertId}|${f.periodStart}`)));
+  /**
+   * The recorded crossings an evaluation of `touched` may meet, as `alertId|periodStart`.
+   * One store: all of them, read once and kept. A shared store (other processes record
+   * crossings too): those of the touched orgs from the month of their earliest day, read
+   * for each evaluation.
+   */
+  private async firedPeriods(touched: Map<string, Set<string>>): Promise<Set<string>> {
+    const keyOf = (f: { alertId: string; periodStart: string }) => `${f.alertId}|${f.periodStart}`;
+    if (this.repository.shared) {
+      const days = [...touched.values()].flatMap((d) => [...d]).sort();
+      if (days.length === 0) return new Set();
+      const [since] = periodContaining(days[0], 'month');
+      const recorded = await this.repository.firedPeriods({ orgIds: [...touched.keys()], since });
+      return new Set(recorded.map(keyOf));
+    }
+    this.fired ??= this.repository.firedPeriods().then((all) => new Set(all.map(keyOf)));
     this.fired.catch(() => (this.fired = null));
     return this.fired;
   }

@@ -2,7 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import type { Transaction } from '../../database/duckdb.service.js';
 import { formatCredits } from '../core/decimal-credits.js';
-import { UsageAlertRepository, type UsageAlertStore } from '../alerts/usage-alert.repository.js';
+import {
+  UsageAlertRepository,
+  type FiredScope,
+  type UsageAlertStore,
+} from '../alerts/usage-alert.repository.js';
 import type {
   AlertFiring,
   AlertMeasure,
@@ -140,12 +144,17 @@ export class ClickHouseAlertRepository implements UsageAlertStore {
     return true;
   }
 
-  async firedPeriods(): Promise<{ alertId: string; periodStart: string }[]> {
-    const rows = await this.clickhouse.rows<{ alert_id: string; period_start: string }>(
-      `SELECT DISTINCT alert_id, toString(period_start) AS period_start
-       FROM ${this.clickhouse.database}.usage_alert_firings`,
+  async firedPeriods(scope?: FiredScope): Promise<{ alertId: string; periodStart: string }[]> {
+    const within = scope
+      ? 'WHERE has({orgs:Array(String)}, org_id) AND period_start >= {since:Date}'
+      : '';
+    // Not aliased `period_start`: ClickHouse would read the text alias in the WHERE clause.
+    const rows = await this.clickhouse.rows<{ alert_id: string; first_day: string }>(
+      `SELECT DISTINCT alert_id, toString(period_start) AS first_day
+       FROM ${this.clickhouse.database}.usage_alert_firings ${within}`,
+      scope ? { orgs: scope.orgIds, since: scope.since } : {},
     );
-    return rows.map((r) => ({ alertId: r.alert_id, periodStart: r.period_start }));
+    return rows.map((r) => ({ alertId: r.alert_id, periodStart: r.first_day }));
   }
 
   async firings(orgId: string, limit: number): Promise<AlertFiring[]> {
