@@ -33,7 +33,7 @@ const layout = {
 
 let pool: OperationPool;
 
-beforeAll(() => {
+beforeAll(async () => {
   pool = new OperationPool({
     inline: false,
     maxExecutors: 1,
@@ -43,7 +43,10 @@ beforeAll(() => {
     // a new executor pid then means one was lost to a crash.
     settings: { taskTimeLimitMs: 60_000, recycleRssMb: 100_000 },
   });
-});
+  // The executor's start (the encoder, language model and pdf.js it loads) and the OCR
+  // engine's first start happen here, with their own deadline, not inside the first case's.
+  await parse(await makeImage('Warm up', 'png'), 'warm-up.png');
+}, 240_000);
 
 afterAll(async () => {
   await pool?.close();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import type { CardinalityRule } from '../../config/usage.types.js';
 import type { UsageEventColumns } from '../core/usage-event-columns.types.js';
@@ -23,12 +24,62 @@ import { stagingRows, STAGING_COLUMNS, type StagingRows } from './clickhouse-sta
  * any point leaves either nothing or the whole write, and a redelivered batch finds its
  * events stored and counts them as duplicates (docs/scaling.md, "Exactly once").
  */
+/** Query-id prefix of the statements that store events (every ingest process's). */
+const WRITE_QUERY_PREFIX = 'docproc-write-';
+const OTHER_WRITES_POLL_MS = 200;
+/** Longer than the client's request timeout: a write still running then has gone astray. */
+const OTHER_WRITES_WAIT_MS = 300_000;
+
 @Injectable()
 export class ClickHouseUsageStoreRepository implements UsageEventWriter {
+  /** The query ids of this process's storing statements start with this. */
+  private readonly ownWrites = `${WRITE_QUERY_PREFIX}${randomUUID()}-`;
+  /** Settles once the other processes' writes seen at the last reassignment have. */
+  private otherWritesSettled: Promise<void> = Promise.resolve();
+
   constructor(
     private readonly clickhouse: ClickHouseService,
     private readonly metadataKeys: MetadataKeyRepository,
   ) {}
+
+  /**
+   * A process killed while its INSERT ran leaves that statement running on the server (a
+   * closed HTTP connection does not cancel an insert), and the partition's new owner reads
+   * its redelivered batch as new until the statement ends: both would count it. So after
+   * a reassignment the next write waits for the storing statements of other processes that
+   * were running at that moment (`system.processes` by query id).
+   */
+  settleOtherWriters(): void {
+    this.otherWritesSettled = this.otherWritesInFlight().then((ids) => this.untilEnded(ids));
+    // Awaited by the next write; a failure here fails that write, which is retried.
+    this.otherWritesSettled.catch(() => undefined);
+  }
+
+  private async otherWritesInFlight(): Promise<string[]> {
+    const rows = await this.clickhouse.rows<{ query_id: string }>(
+      `SELECT query_id FROM system.processes
+       WHERE query_id LIKE {writes:String} AND query_id NOT LIKE {own:String}`,
+      { writes: `${WRITE_QUERY_PREFIX}%`, own: `${this.ownWrites}%` },
+    );
+    return rows.map((row) => row.query_id);
+  }
+
+  private async untilEnded(ids: string[]): Promise<void> {
+    const deadline = Date.now() + OTHER_WRITES_WAIT_MS;
+    while (ids.length > 0) {
+      if (Date.now() > deadline) {
+        throw new Error(
+          `another ingest process's write (${ids[0]}) still runs after ${OTHER_WRITES_WAIT_MS} ms`,
+        );
+      }
+      await sleep(OTHER_WRITES_POLL_MS);
+      const running = await this.clickhouse.rows<{ query_id: string }>(
+        `SELECT query_id FROM system.processes WHERE has({ids:Array(String)}, query_id)`,
+        { ids },
+      );
+      ids = running.map((row) => row.query_id);
+    }
+  }
 
   async writeBatch(
     groups: readonly UsageEventColumns[],
@@ -36,6 +87,13 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
   ): Promise<BatchWriteResult> {
     const staged = stagingRows(withoutRepeats(groups));
     if (staged.days.length === 0) return noneWritten(groups);
+    try {
+      await this.otherWritesSettled;
+    } catch (error) {
+      // Looked at again before the retry of this write: it must not go ahead unfenced.
+      this.settleOtherWriters();
+      throw error;
+    }
     const session = { sessionId: `docproc-write-${randomUUID()}` };
     try {
       return await this.writeInSession(groups, staged, rule, session);
@@ -105,7 +163,11 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
        FROM batch_new`,
       {},
       // On a cluster the statement returns once every shard stored its part (queryable).
-      { ...session, settings: { insert_distributed_sync: 1 } },
+      {
+        ...session,
+        settings: { insert_distributed_sync: 1 },
+        queryId: `${this.ownWrites}${randomUUID()}`,
+      },
     );
     const newlyRejectedKeys = carriesMetadata ? await this.trackCardinality(rule, session) : [];
     return {

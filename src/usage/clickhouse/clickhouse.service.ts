@@ -23,6 +23,8 @@ interface CallOptions {
   url?: string;
   /** Settings of this statement (e.g. a synchronous insert into a Distributed table). */
   settings?: Record<string, string | number>;
+  /** The id the server lists the statement under in `system.processes` while it runs. */
+  queryId?: string;
 }
 
 /**
@@ -101,6 +103,7 @@ export class ClickHouseService implements OnApplicationShutdown {
       query: this.bound(sql, params, options),
       session_id: options.sessionId,
       clickhouse_settings: options.settings,
+      query_id: options.queryId,
     });
   }
 

@@ -32,6 +32,12 @@ export interface UsageEventWriter {
     groups: readonly UsageEventColumns[],
     rule: CardinalityRule,
   ): Promise<BatchWriteResult>;
+  /**
+   * This process's share of the input was reassigned (a Kafka rebalance): the next write
+   * waits until the writes other processes had in flight at this moment have settled, so
+   * a batch that a stopped owner was still storing is seen by the dedupe of its redelivery.
+   */
+  settleOtherWriters(): void;
   /** Store upkeep the writer runs periodically (DuckDB: re-clustering the narrow rollups). */
   maintain(): Promise<void>;
   /**

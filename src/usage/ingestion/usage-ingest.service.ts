@@ -71,6 +71,14 @@ export class UsageIngestService {
     private readonly exportMarks: UsageExportMarks,
   ) {}
 
+  /**
+   * The consumer's partitions were reassigned: batches of them that another process was
+   * still writing settle before this process writes (see UsageEventWriter).
+   */
+  partitionsReassigned(): void {
+    this.store.settleOtherWriters();
+  }
+
   /** `payloads` are raw message values (bytes or text) or already-parsed objects. */
   async ingest(
     payloads: readonly unknown[],

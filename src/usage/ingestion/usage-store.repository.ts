@@ -73,6 +73,9 @@ export class UsageStoreRepository implements UsageEventWriter {
    * transaction; each group gets its own batch id so its counts stay its own. Within the
    * write, the first occurrence of an event wins: later copies count as duplicates.
    */
+  /** One process owns the DuckDB file: no other writer can have a write in flight. */
+  settleOtherWriters(): void {}
+
   async writeBatch(
     groups: readonly UsageEventColumns[],
     rule: CardinalityRule,

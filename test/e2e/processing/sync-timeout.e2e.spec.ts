@@ -22,7 +22,9 @@ describe('sync request time limit', () => {
   let apiKey: string;
 
   beforeAll(async () => {
-    // Under jest the pipeline runs inline: load the language model before timing requests.
+    // Under jest the executors' work runs inline: load what they read (the document
+    // libraries of every operation, the language model) before timing requests.
+    await import('../../../src/documents/executors/operation.run.js');
     warmUpClassifier();
     files = await startFileServer();
     t = await startTestApp({ FETCH_ALLOW_HOSTS: '127.0.0.1', SYNC_TIMEOUT_MS: String(LIMIT_MS) });

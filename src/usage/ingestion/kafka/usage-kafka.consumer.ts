@@ -220,6 +220,7 @@ export class UsageKafkaConsumer
     const { GROUP_JOIN, REBALANCING, FETCH, CRASH, STOP } = consumer.events;
     consumer.on(GROUP_JOIN, (event) => {
       this.rebalances.inc();
+      this.ingest.partitionsReassigned();
       const partitions = event.payload.memberAssignment[this.config.usageTopic] ?? [];
       this.progress?.onGroupJoin(partitions);
       this.logger.log(`usage consumer joined group; partitions [${partitions.join(', ')}]`);
