@@ -202,6 +202,29 @@ describe('captions of the boxes of a page', () => {
   });
 });
 
+describe('labels copied from a form, commas and all', () => {
+  it('reads the bare pieces before "label: value" as the start of that label when together they name a field better', () => {
+    const fields = [
+      field('line', 'text', ['City, town or post office, state, and ZIP code'], 0),
+      field('town', 'text', ['Town'], 1),
+      field('state', 'text', ['State'], 2),
+      field('name', 'text', ['Name'], 3),
+      field('married', 'checkbox', ['Married'], 4),
+    ];
+    const plan = planEdits(
+      'City, town or post office, state, and ZIP code: Springfield; married, name: Ada',
+      fields,
+      words,
+    );
+    expect(plan.decisions.map((d) => [d.field.id, d.write])).toEqual([
+      ['line', { kind: 'text', text: 'Springfield' }],
+      ['married', { kind: 'check', on: true }],
+      ['name', { kind: 'text', text: 'Ada' }],
+    ]);
+    expect(plan.unmatched).toEqual([]);
+  });
+});
+
 describe('a value in the box sized for it', () => {
   it('goes, among fields named nearly as well, to the one holding exactly its characters', () => {
     // A street line whose caption mentions the postal code comes first on the page.

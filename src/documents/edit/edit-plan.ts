@@ -187,7 +187,7 @@ export function planEdits<F extends FormField>(
     }
     return false;
   };
-  const pieces = splitInstructions(instructions, namesField);
+  const pieces = splitInstructions(instructions, namesField, (label) => bestScore(label, false));
   const items = pieces.map((text, index) =>
     readItem(text, index, (label) => bestScore(label, false)),
   );

@@ -112,6 +112,9 @@ const ITEM_SEPARATOR = /\r?\n|;|\u2022/u;
 /** What may separate items within a segment: commas before a non-digit, "and" before a label. */
 const PIECE_SEPARATOR = /,(?!\d)|\s+(?:and|und|et|y|en|oraz)\s+(?=\S+\s*:)/u;
 
+/** How much better a label must name a field with a bare piece before it, to take it. */
+const LABEL_GAIN = 0.05;
+
 /**
  * The most items `instructions` can hold: its pieces between separators, before commas that
  * belong to a value are joined back. Cheap (no field is looked at), so a request can be
@@ -125,10 +128,37 @@ export function instructionPieceCount(instructions: string): number {
   return count;
 }
 
-/** Lines, semicolons and bullets always separate; commas are decided with `namesField`. */
+/** Pieces of a segment between separators outside brackets ("address (number, street): ..."). */
+function piecesOf(segment: string): string[] {
+  const pieces: string[] = [];
+  const separator = new RegExp(PIECE_SEPARATOR.source, 'gu');
+  let start = 0;
+  for (const match of segment.matchAll(separator)) {
+    const before = segment.slice(0, match.index);
+    const open = (before.match(/[([]/gu) ?? []).length - (before.match(/[)\]]/gu) ?? []).length;
+    if (open > 0) continue;
+    pieces.push(segment.slice(start, match.index));
+    start = match.index + match[0].length;
+  }
+  pieces.push(segment.slice(start));
+  return pieces;
+}
+
+/** The label of a piece written "label: value", else undefined. */
+function labelBefore(piece: string): string | undefined {
+  return /^([^"'“«]{1,80}?)\s*(?::|=|→|->|=>)/u.exec(piece.trim())?.[1];
+}
+
+/**
+ * Lines, semicolons and bullets always separate; commas are decided with `namesField`. A
+ * bare piece before "label: value" is the start of that label when the two together name a
+ * field better than the label alone ("City, town or post office, state, and ZIP code: ...",
+ * copied from a form), by `labelScore`.
+ */
 export function splitInstructions(
   instructions: string,
   namesField: (piece: string) => boolean,
+  labelScore: (label: string) => number = () => 0,
 ): string[] {
   const segments = instructions
     .split(ITEM_SEPARATOR)
@@ -141,19 +171,35 @@ export function splitInstructions(
     .filter((s) => s.length > 0);
   const items: string[] = [];
   for (const segment of segments) {
-    const pieces = segment.split(PIECE_SEPARATOR);
-    let current = '';
-    for (const piece of pieces) {
+    // Items of this segment; `bare` marks those of label words alone (no value, no verb).
+    const own: { text: string; bare: boolean }[] = [];
+    for (const piece of piecesOf(segment)) {
       const text = piece.trim();
       if (text === '') continue;
-      if (current !== '' && !startsItem(text) && !namesField(text)) {
-        current = `${current}, ${text}`;
-      } else {
-        if (current !== '') items.push(current);
-        current = text;
+      const last = own[own.length - 1];
+      const label = labelBefore(text);
+      if (label !== undefined && last?.bare) {
+        // The bare items just before "label: value" may begin that label.
+        let run = 0;
+        while (run < own.length && own[own.length - 1 - run].bare) run++;
+        let best = { score: labelScore(label) + LABEL_GAIN, taken: 0 };
+        for (let taken = 1; taken <= run; taken++) {
+          const words = own.slice(own.length - taken).map((item) => item.text);
+          const score = labelScore([...words, label].join(', '));
+          if (score > best.score) best = { score, taken };
+        }
+        if (best.taken > 0) {
+          const words = own.splice(own.length - best.taken).map((item) => item.text);
+          own.push({ text: [...words, text].join(', '), bare: false });
+          continue;
+        }
       }
+      if (last && !startsItem(text) && !namesField(text)) {
+        last.text = `${last.text}, ${text}`;
+        last.bare = last.bare && !/\d/u.test(text);
+      } else own.push({ text, bare: !startsItem(text) && !/\d/u.test(text) });
     }
-    if (current !== '') items.push(current);
+    items.push(...own.map((item) => item.text));
   }
   return items;
 }
