@@ -52,12 +52,15 @@ export async function measureEngine({
   try {
     for (const s of scenarios) {
       let captured;
-      const capture = new UsageExportRepository({
-        all: async (sql, params) => {
-          captured = { sql, params };
-          return [];
+      const capture = new UsageExportRepository(
+        {
+          all: async (sql, params) => {
+            captured = { sql, params };
+            return [];
+          },
         },
-      });
+        { usage: { snapshots: { mode: 'server' } } },
+      );
       await capture.jsonData(
         {
           orgId: s.orgId,

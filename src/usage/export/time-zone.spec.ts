@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseUsageExportQuery } from './usage-export.query.js';
+import { buildExportSql } from './usage-export.sql.js';
 import {
   BUCKET_START_QUARTERS,
   bucketWindow,
@@ -24,6 +25,19 @@ function fits(zone: string, startDate: string, endDate: string): boolean {
 }
 
 describe('time zones of the export', () => {
+  it('reads the events where the buckets do not fit, and says so where only the rollups are kept', () => {
+    const query = parseUsageExportQuery(
+      { timeZone: 'America/Caracas', startDate: '2015-06-01', endDate: '2015-06-30' },
+      new Date('2026-11-26T12:00:00Z'),
+    );
+    expect(buildExportSql(query, 'org_1', '0', true).sql).not.toContain('usage_quarter_hour');
+    expect(errorOf(() => buildExportSql(query, 'org_1', '0', false))).toEqual(
+      expect.objectContaining({ code: 'TIME_ZONE_NOT_SUPPORTED', parameter: 'timeZone' }),
+    );
+    const current = { ...query, startDate: '2026-06-01', endDate: '2026-06-30' };
+    expect(buildExportSql(current, 'org_1', '0', false).sql).toContain('usage_quarter_hour');
+  });
+
   it('cuts an hour into buckets only where a zone in use starts its day within it', () => {
     const startsOf = (hour: number) => BUCKET_START_QUARTERS.slice(hour * 4, hour * 4 + 4);
     expect(startsOf(6)).toEqual([0, 0, 0, 0]); // one bucket

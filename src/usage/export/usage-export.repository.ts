@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG } from '../../config/config.module.js';
+import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
 import type { UsageExportQuery } from './usage-export.query.js';
 import type { UsageExportReader, UsageExportRow } from '../core/usage-store.ports.js';
@@ -14,7 +16,15 @@ export { buildExportSql, UNKNOWN_GROUP } from './usage-export.sql.js';
  */
 @Injectable()
 export class UsageExportRepository implements UsageExportReader {
-  constructor(private readonly db: DuckDbService) {}
+  /** An export replica reads a snapshot of the rollups, without the events. */
+  private readonly eventsKept: boolean;
+
+  constructor(
+    private readonly db: DuckDbService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.eventsKept = config.usage.snapshots.mode !== 'export-replica';
+  }
 
   /**
    * The export's `data` array as JSON text, built inside DuckDB. Converting a year of the
@@ -24,7 +34,12 @@ export class UsageExportRepository implements UsageExportReader {
    * aggregate orders the rows itself: the rows underneath are not sorted first.
    */
   async jsonData(query: UsageExportQuery, orgId: string): Promise<string> {
-    const { sql, params, aliases } = buildExportSql(query, orgId, await this.watermark(query));
+    const { sql, params, aliases } = buildExportSql(
+      query,
+      orgId,
+      await this.watermark(query),
+      this.eventsKept,
+    );
     const subgroup =
       aliases.length > 1 ? `',"subgroup":' || CAST(to_json(grp2) AS VARCHAR) ||` : '';
     const [row] = await this.db.all<{ data: string | null }>(
@@ -51,7 +66,12 @@ export class UsageExportRepository implements UsageExportReader {
   }
 
   async *stream(query: UsageExportQuery, orgId: string): AsyncGenerator<UsageExportRow[]> {
-    const { sql, params, aliases } = buildExportSql(query, orgId, await this.watermark(query));
+    const { sql, params, aliases } = buildExportSql(
+      query,
+      orgId,
+      await this.watermark(query),
+      this.eventsKept,
+    );
     for await (const chunk of this.db.stream<{
       date: string;
       grp: string;

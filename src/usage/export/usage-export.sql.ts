@@ -1,4 +1,5 @@
 import type { DuckDBValue } from '@duckdb/node-api';
+import { ApiError } from '../../common/api-error.js';
 import { duckdb } from '../../database/duckdb-api.js';
 import type { GroupBy, UsageExportQuery } from './usage-export.query.js';
 import {
@@ -111,6 +112,7 @@ function localSources(
   orgId: string,
   filter: Filter,
   rolledBatchId: string,
+  eventsKept: boolean,
 ): Sources {
   const segments = offsetSegments(query.timeZone, query.startDate, query.endDate);
   const { transitions, offsets } = segments;
@@ -133,6 +135,16 @@ function localSources(
   // A zone that starts a day within an hour the rollups keep whole (an offset of other
   // years, or one adopted later) reads the org's events of the period by quarter hour.
   const fits = localDaysFitBuckets(segments, from, to);
+  if (!fits && !eventsKept) {
+    // An export replica's snapshot holds the rollups, not the events.
+    throw ApiError.badRequest(
+      'TIME_ZONE_NOT_SUPPORTED',
+      `timeZone ${query.timeZone} starts a day between ${query.startDate} and ${query.endDate} ` +
+        'where the usage rollups keep no bucket boundary; this export replica holds only the ' +
+        'rollups (the server answers it from the events)',
+      { parameter: 'timeZone' },
+    );
+  }
   // Otherwise the rollups, plus the events written since the last roll-up step (only the
   // tail of the table past the watermark, and the org's UTC days around the period), so the
   // answer holds every acknowledged event.
@@ -248,12 +260,14 @@ export function readsQuarterHours(query: UsageExportQuery): boolean {
 
 /**
  * The export's rows (date, grp[, grp2], credits, request_count), unordered.
- * `rolledBatchId`: the quarter-hour rollups' watermark read before (readsQuarterHours).
+ * `rolledBatchId`: the quarter-hour rollups' watermark read before (readsQuarterHours);
+ * `eventsKept`: whether the store holds the events (an export replica's snapshot does not).
  */
 export function buildExportSql(
   query: UsageExportQuery,
   orgId: string,
   rolledBatchId = '0',
+  eventsKept = true,
 ): { sql: string; params: DuckDBValue[]; aliases: readonly string[] } {
   const dimensions = dimensionsOf(query);
   const aliases = GROUP_ALIASES.slice(0, dimensions.length);
@@ -266,7 +280,7 @@ export function buildExportSql(
   // about even for its largest (docs/benchmarks.md, "Usage export in time zones and by two
   // dimensions").
   const sources = readsQuarterHours(query)
-    ? localSources(query, orgId, filter, rolledBatchId)
+    ? localSources(query, orgId, filter, rolledBatchId, eventsKept)
     : DAILY_SOURCES;
   const groups = dimensions.map((d, i) => `${GROUP_COLUMNS[d]} AS ${aliases[i]}`).join(', ');
   const rows = (source: string, where: string) =>
