@@ -13,33 +13,31 @@
  *      npm run bench:split-eval -- --holdout     holdout parts (only for a final change)
  *      npm run bench:split-eval -- --set unseen --bundles 10 --size 4 --max-pages 12
  *      npm run bench:split-eval -- --pages       each dev page's section, truth and engines
+ *      npm run bench:split-eval -- --generated   many bundles generated from the dev documents
+ *                                                (split-generated.ts; `--sweep` chooses the cut's
+ *                                                weights by cross-validation over them)
  */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { loadLayoutDocuments } from '../src/documents/parse/layout.loader.js';
 import { pageText, type LayoutDocument } from '../src/documents/parse/layout.types.js';
 import { deepSplitDocument, splitDocument } from '../src/documents/split/split.operation.js';
 import { DEEP_SPLIT_ENGINES } from '../src/documents/versions/engines.js';
 import {
   readCriteria,
-  readManifest,
   REAL_EVAL_SETS,
-  repositoryRoot,
-  type ManifestEntry,
   type RealEvalSetName,
 } from '../test/support/classify-eval-real.js';
-import { PDFDocument } from 'pdf-lib';
 import {
   assignedPages,
   concatenatePdfs,
   expectedSections,
   pagesRight,
   planBundles,
-  printTextPdf,
   sectionsFor,
   wordOverlapSplit,
 } from '../test/support/split-eval.js';
+import { runGenerated } from './split-generated.js';
+import { readMembers, type Member } from './split-members.js';
 
 const split = process.argv.includes('--holdout') ? 'holdout' : 'dev';
 function numberOption(name: string, fallback: number): number {
@@ -63,47 +61,6 @@ const bundleCount = numberOption('--bundles', 8);
 const showPages = split === 'dev' && process.argv.includes('--pages');
 const bundleSize = numberOption('--size', 4);
 const maxMemberPages = numberOption('--max-pages', 12);
-/** Images need OCR, which a split request also gets, but it makes the bench slow. */
-const TEXT_TYPES = new Set(['.pdf', '.md', '.txt', '.html', '.htm', '.docx']);
-
-const root = repositoryRoot();
-const docsDir = path.join(root, '.cache', 'classify-eval', 'docs');
-
-interface Member extends ManifestEntry {
-  /** The member as PDF pages: a PDF's first pages, or a text document printed. */
-  pdf: Uint8Array;
-  pages: number;
-}
-
-/** The first `maxPages` pages of a PDF. */
-async function firstPages(bytes: Uint8Array, maxPages: number): Promise<Uint8Array> {
-  const source = await PDFDocument.load(bytes, { ignoreEncryption: true });
-  if (source.getPageCount() <= maxPages) return bytes;
-  const copy = await PDFDocument.create();
-  const indices = source.getPageIndices().slice(0, maxPages);
-  for (const page of await copy.copyPages(source, indices)) copy.addPage(page);
-  return copy.save();
-}
-
-async function readMember(entry: ManifestEntry): Promise<Member | undefined> {
-  const file = path.join(docsDir, entry.file);
-  if (!fs.existsSync(file)) return undefined;
-  const bytes = new Uint8Array(fs.readFileSync(file));
-  try {
-    let pdf: Uint8Array | undefined;
-    if (entry.file.toLowerCase().endsWith('.pdf')) pdf = await firstPages(bytes, maxMemberPages);
-    else {
-      const read = await loadLayoutDocuments([{ bytes, name: entry.file }]);
-      pdf = await printTextPdf(read.pages.map(pageText).join('\n\n'), maxMemberPages);
-    }
-    if (!pdf) return undefined;
-    const pages = (await PDFDocument.load(pdf, { ignoreEncryption: true })).getPageCount();
-    return { ...entry, pdf, pages };
-  } catch {
-    return undefined;
-  }
-}
-
 async function bundleDocument(members: readonly Member[]): Promise<LayoutDocument> {
   const pdf = await concatenatePdfs(members.map((m) => m.pdf));
   return loadLayoutDocuments([{ bytes: pdf, name: 'bundle.pdf' }]);
@@ -111,17 +68,21 @@ async function bundleDocument(members: readonly Member[]): Promise<LayoutDocumen
 
 const methods = ['default', ...DEEP_SPLIT_ENGINES.map((e) => `deep ${e}`), 'baseline'];
 const totals: Record<string, Record<string, { right: number; total: number }>> = {};
+if (process.argv.includes('--generated')) {
+  await runGenerated({
+    sets,
+    folds: numberOption('--folds', 5),
+    perFold: numberOption('--per-fold', 40),
+    maxPages: maxMemberPages,
+    sweep: process.argv.includes('--sweep'),
+    variants: process.argv.includes('--variants'),
+  });
+  process.exit(0);
+}
 const started = performance.now();
 for (const set of sets) {
   const schema = readCriteria(set);
-  const candidates = readManifest(root, set).filter(
-    (e) => e.split === split && TEXT_TYPES.has(path.extname(e.file).toLowerCase()),
-  );
-  const members: Member[] = [];
-  for (const entry of candidates) {
-    const member = await readMember(entry);
-    if (member && member.pages > 0) members.push(member);
-  }
+  const members = await readMembers(set, split, maxMemberPages);
   const bundles = planBundles(members, bundleSize, bundleCount, `${set}-${split}`);
   console.log(
     `\n${set} set, ${split} part: ${members.length} documents (first ${maxMemberPages} pages ` +

@@ -7,6 +7,8 @@ import {
   assignedPages,
   concatenatePdfs,
   expectedSections,
+  generateBundles,
+  joinLayouts,
   pagesRight,
   planBundles,
   printTextPdf,
@@ -39,6 +41,41 @@ describe('split evaluation: bundles', () => {
     }
     const used = first.flatMap((b) => b.members.map((m) => m.id));
     expect(new Set(used).size).toBe(used.length);
+  });
+
+  it('generates bundles of 2-6 documents fixed by the seed, same-category neighbours only by chance', () => {
+    const entries = Array.from({ length: 30 }, (_, i) => ({
+      id: `d${i}`,
+      category: `c${i % 6}`,
+    }));
+    const options = { minSize: 2, maxSize: 6, sameCategory: 0 };
+    const bundles = generateBundles(entries, 200, 'seed', options);
+    expect(generateBundles(entries, 200, 'seed', options)).toEqual(bundles);
+    expect(generateBundles(entries, 200, 'other', options)).not.toEqual(bundles);
+    const sizes = new Set(bundles.map((b) => b.members.length));
+    expect([...sizes].sort()).toEqual([2, 3, 4, 5, 6]);
+    const adjacentSame = (bundle: { members: { category: string }[] }) =>
+      bundle.members.some((m, i) => i > 0 && bundle.members[i - 1].category === m.category);
+    for (const bundle of bundles) {
+      expect(new Set(bundle.members.map((m) => m.id)).size).toBe(bundle.members.length);
+      expect(adjacentSame(bundle)).toBe(false);
+    }
+    const often = generateBundles(entries, 200, 'seed', { ...options, sameCategory: 0.3 });
+    const share = often.filter(adjacentSame).length / often.length;
+    expect(share).toBeGreaterThan(0.2);
+    expect(share).toBeLessThan(0.95);
+  });
+
+  it('joins documents read alone into one bundle with pages numbered on', async () => {
+    const first = await loadLayoutDocuments([
+      { bytes: await makePdf(['one', 'two']), name: 'a.pdf' },
+    ]);
+    const second = await loadLayoutDocuments([{ bytes: await makePdf(['three']), name: 'b.pdf' }]);
+    const joined = joinLayouts([first, second]);
+    expect(joined.totalPages).toBe(3);
+    expect(joined.pages.map((p) => p.pageNumber)).toEqual([1, 2, 3]);
+    expect(pageText(joined.pages[2])).toContain('three');
+    expect(joined.pages[2].lines[0].bbox.page).toBe(3);
   });
 
   it('counts a page right only when it is in its own section and in no other', () => {

@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, type PDFFont } from 'pdf-lib';
 import type { ClassificationCategory } from '../../src/documents/classify/classify.types.js';
+import type { LayoutDocument } from '../../src/documents/parse/layout.types.js';
 import type {
   DeepSplitResult,
   SplitResult,
@@ -213,4 +214,78 @@ export function wordOverlapSplit(
     }
   });
   return assigned;
+}
+
+/** A generator of numbers in [0, 1) fixed by `seed` (mulberry32 over the seed's SHA-256). */
+export function seededRandom(seed: string): () => number {
+  let state = crypto.createHash('sha256').update(seed).digest().readUInt32LE(0);
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface GeneratedBundleOptions {
+  /** Fewest and most documents in a bundle. */
+  minSize: number;
+  maxSize: number;
+  /** Chance that the next document has the same category as the one before it. */
+  sameCategory: number;
+}
+
+/**
+ * `count` bundles drawn from `entries` in an order fixed by `seed`: each of `minSize` to
+ * `maxSize` documents (never the same document twice in a bundle), in random order; the
+ * next document has the category of the one before it with chance `sameCategory` (two
+ * invoices in a row: one section, two documents), else any other category (a category may
+ * come back later in the bundle). A bundle stops early when no document fits.
+ */
+export function generateBundles<T extends { id: string; category: string }>(
+  entries: readonly T[],
+  count: number,
+  seed: string,
+  options: GeneratedBundleOptions,
+): BundlePlan<T>[] {
+  const random = seededRandom(seed);
+  const pick = <U>(items: readonly U[]): U => items[Math.floor(random() * items.length)];
+  const bundles: BundlePlan<T>[] = [];
+  for (let b = 0; b < count && entries.length > 0; b++) {
+    const size = options.minSize + Math.floor(random() * (options.maxSize - options.minSize + 1));
+    const members: T[] = [pick(entries)];
+    while (members.length < size) {
+      const last = members[members.length - 1];
+      const unused = entries.filter((e) => !members.includes(e));
+      const same = unused.filter((e) => e.category === last.category);
+      const other = unused.filter((e) => e.category !== last.category);
+      const choices = random() < options.sameCategory && same.length > 0 ? same : other;
+      if (choices.length === 0) break;
+      members.push(pick(choices));
+    }
+    bundles.push({ id: `${seed}-${b + 1}`, members });
+  }
+  return bundles;
+}
+
+/** The bundle of `parts` read as one document: their pages one after the other. */
+export function joinLayouts(parts: readonly LayoutDocument[]): LayoutDocument {
+  let offset = 0;
+  const pages = parts.flatMap((part) => {
+    const renumbered = part.pages.map((page) => ({
+      ...page,
+      pageNumber: page.pageNumber + offset,
+      lines: page.lines.map((line) => ({
+        ...line,
+        bbox: { ...line.bbox, page: line.bbox.page + offset },
+        words: line.words.map((word) => ({
+          ...word,
+          bbox: { ...word.bbox, page: word.bbox.page + offset },
+        })),
+      })),
+    }));
+    offset += part.pages.length;
+    return renumbered;
+  });
+  return { fileType: parts[0]?.fileType ?? 'pdf', totalPages: pages.length, pages };
 }

@@ -22,6 +22,7 @@ const MODEL_FOLDER = path.join('models', 'use-multilingual-v3');
 
 export class SentenceEncoder {
   private readonly cache = new Map<string, Float32Array>();
+  private capacity = CACHE_SIZE;
 
   constructor(
     private readonly tokenizer: SentencePieceTokenizer,
@@ -45,8 +46,16 @@ export class SentenceEncoder {
     return texts.map((text, i) => out[i] ?? (this.cache.get(text) as Float32Array));
   }
 
+  /**
+   * Remember up to `count` embeddings (never fewer than the default): an evaluation that
+   * reads the same documents in many combinations embeds each passage once.
+   */
+  rememberUpTo(count: number): void {
+    this.capacity = Math.max(CACHE_SIZE, count);
+  }
+
   private remember(text: string, vector: Float32Array): void {
-    if (this.cache.size >= CACHE_SIZE) {
+    if (this.cache.size >= this.capacity) {
       const oldest = this.cache.keys().next().value;
       if (oldest !== undefined) this.cache.delete(oldest);
     }

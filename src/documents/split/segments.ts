@@ -31,22 +31,32 @@ export interface SegmentPage {
   supported: boolean;
 }
 
-/** Log-probability cost of starting a new segment between two pages that look alike. */
-const SEGMENT_COST = 2;
 /**
- * Weight of each page's own section probabilities beside its segment's: a segment's
- * evidence is the best of its pages, so it cannot tell one document from two glued
- * together; the pages' own votes can (measured on bundles of both development sets).
+ * The weights of the cut, chosen by cross-validation over generated bundles of the
+ * development documents (`npm run bench:split-eval -- --generated --sweep`,
+ * docs/decisions/0340-split-costs-chosen-on-generated-bundles.md).
  */
-const PAGE_WEIGHT = 0.25;
-/**
- * Softmax temperature of a segment's section probabilities: sharper than the classifier's
- * (0.05, fitted to whole documents' confidence), as the pages' own (page-evidence.ts), so a
- * segment's evidence outweighs its pages' votes (measured on bundles of both sets).
- */
-const SEGMENT_TEMPERATURE = 0.03;
-/** Log-probability cost, per page, of a segment whose page has a heading naming another section. */
-const NAMED_ELSEWHERE_COST = 3;
+export interface SegmentCosts {
+  /** Log-probability cost of starting a new segment between two pages that look alike. */
+  segment: number;
+  /**
+   * Weight of each page's own section probabilities beside its segment's: a segment's
+   * evidence is the best of its pages, so it cannot tell one document from two glued
+   * together; the pages' own votes can.
+   */
+  pageWeight: number;
+  /** Softmax temperature of a segment's section probabilities. */
+  temperature: number;
+  /** Log-probability cost, per page, of a segment whose page has a heading naming another section. */
+  namedElsewhere: number;
+}
+
+export const SEGMENT_COSTS: SegmentCosts = {
+  segment: 2,
+  pageWeight: 0.25,
+  temperature: 0.03,
+  namedElsewhere: 3,
+};
 
 /** How unlike page `i` is to page `i - 1`, 0..1 (0.5 when either has no vector). */
 function change(pages: readonly SegmentPage[], i: number): number {
@@ -57,15 +67,19 @@ function change(pages: readonly SegmentPage[], i: number): number {
 }
 
 /** The cost of starting a segment at page `i` (i >= 1). */
-export function boundaryCost(pages: readonly SegmentPage[], i: number): number {
+export function boundaryCost(
+  pages: readonly SegmentPage[],
+  i: number,
+  costs: SegmentCosts = SEGMENT_COSTS,
+): number {
   // A page without evidence of its own continues a document unless its number starts again.
   if (!pages[i].supported && pages[i].printedNumber !== 1) return Infinity;
-  let cost = SEGMENT_COST * (1 - change(pages, i));
+  let cost = costs.segment * (1 - change(pages, i));
   const number = pages[i].printedNumber;
   const before = pages[i - 1].printedNumber;
   if (number === 1 && before !== 0) cost *= 0.25;
   else if (number !== undefined && before !== undefined && number === before + 1)
-    cost += SEGMENT_COST;
+    cost += costs.segment;
   return cost;
 }
 
@@ -90,7 +104,10 @@ function mergeEvidence(a: CategoryEvidence, b: CategoryEvidence): CategoryEviden
  * section of each segment (sum over pages of the log-probability of their segment's
  * section, minus the cost of each new segment).
  */
-export function segmentSections(pages: readonly SegmentPage[]): number[] {
+export function segmentSections(
+  pages: readonly SegmentPage[],
+  costs: SegmentCosts = SEGMENT_COSTS,
+): number[] {
   const n = pages.length;
   if (n === 0) return [];
   const count = pages[0].sections.length;
@@ -99,7 +116,7 @@ export function segmentSections(pages: readonly SegmentPage[]): number[] {
   const from: { start: number; section: number }[] = new Array(n + 1);
   best[0] = 0;
   for (let start = 0; start < n; start++) {
-    const entry = best[start] - (start > 0 ? boundaryCost(pages, start) : 0);
+    const entry = best[start] - (start > 0 ? boundaryCost(pages, start, costs) : 0);
     let merged: CategoryEvidence[] = pages[start].sections.map((s) => s);
     const namedCost = new Float64Array(count);
     const pageSum = new Float64Array(count);
@@ -109,16 +126,19 @@ export function segmentSections(pages: readonly SegmentPage[]): number[] {
         pageSum[k] += Math.log(pages[end].pageProbabilities[k] + 1e-9);
       const named = pages[end].namedSection;
       if (named !== undefined) {
-        for (let k = 0; k < count; k++) if (k !== named) namedCost[k] += NAMED_ELSEWHERE_COST;
+        for (let k = 0; k < count; k++) if (k !== named) namedCost[k] += costs.namedElsewhere;
       }
       const chances = probabilities(
         merged.map((evidence) => categoryScore(evidence)),
-        SEGMENT_TEMPERATURE,
+        costs.temperature,
       );
       const length = end - start + 1;
       for (let k = 0; k < count; k++) {
         const value =
-          entry + length * Math.log(chances[k] + 1e-9) + PAGE_WEIGHT * pageSum[k] - namedCost[k];
+          entry +
+          length * Math.log(chances[k] + 1e-9) +
+          costs.pageWeight * pageSum[k] -
+          namedCost[k];
         if (value > best[end + 1]) {
           best[end + 1] = value;
           from[end + 1] = { start, section: k };

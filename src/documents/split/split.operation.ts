@@ -1,7 +1,7 @@
 import { collectEvidence } from '../extract/document-evidence.js';
 import { labelVariants, normalize, similarity } from '../extract/text-match.js';
 import { readPageEvidence, type PageEvidence } from './page-evidence.js';
-import { printedNumber, segmentSections } from './segments.js';
+import { printedNumber, SEGMENT_COSTS, segmentSections, type SegmentCosts } from './segments.js';
 import {
   pageText,
   type LayoutDocument,
@@ -49,7 +49,7 @@ export interface DeepSplitResult {
 }
 
 /** Lines near the top of a page or in a larger font say what the page is. */
-interface PageScore {
+export interface PageScore {
   page: LayoutPage;
   /** Each section's probability for the page alone. */
   scores: number[];
@@ -85,11 +85,18 @@ function namingHeading(page: LayoutPage, sections: readonly SplitSection[]) {
   return undefined;
 }
 
-function scorePages(
+/** What split reads of a document's pages, each alone, before they are cut into documents. */
+export interface SplitReading {
+  scored: PageScore[];
+  evidence: PageEvidence[];
+}
+
+/** Each page's own evidence for each section (Deep Split reads more of each page). */
+export function readSplitPages(
   document: LayoutDocument,
   sections: readonly SplitSection[],
   deep: boolean,
-): { scored: PageScore[]; evidence: PageEvidence[] } {
+): SplitReading {
   const evidence = readPageEvidence(document.pages.map(pageText), sections, deep);
   const scored = document.pages.map((page, i): PageScore => {
     const heading = namingHeading(page, sections);
@@ -107,7 +114,7 @@ function scorePages(
   return { scored, evidence };
 }
 
-interface Assignment {
+export interface Assignment {
   page: number;
   section: number | undefined;
   confidence: 'high' | 'medium' | 'low';
@@ -123,7 +130,7 @@ function ownAssignment(s: PageScore): Assignment {
 }
 
 /** Each page judged alone (deep-split-v1): pages without evidence of their own are left out. */
-function assignEachPage(scored: PageScore[]): Assignment[] {
+export function assignEachPage({ scored }: SplitReading): Assignment[] {
   return scored.map((s) =>
     s.supported && s.evidence !== ''
       ? ownAssignment(s)
@@ -136,7 +143,10 @@ function assignEachPage(scored: PageScore[]): Assignment[] {
  * into documents and each document is read whole. A page whose own evidence names its
  * section keeps that evidence; any other page continues its document's section.
  */
-function assignBySegments(scored: PageScore[], evidence: PageEvidence[]): Assignment[] {
+export function assignBySegments(
+  { scored, evidence }: SplitReading,
+  costs: SegmentCosts = SEGMENT_COSTS,
+): Assignment[] {
   const sections = segmentSections(
     scored.map((s, i) => ({
       sections: evidence[i].sections,
@@ -149,6 +159,7 @@ function assignBySegments(scored: PageScore[], evidence: PageEvidence[]): Assign
         : evidence[i].probabilities.map(() => 1 / evidence[i].probabilities.length),
       supported: s.supported,
     })),
+    costs,
   );
   const lastPage = new Map<number, number>();
   return scored.map((s, i): Assignment => {
@@ -207,8 +218,7 @@ export function splitDocument(
   sections: readonly SplitSection[],
 ): SplitResult {
   check(sections);
-  const { scored, evidence } = scorePages(document, sections, false);
-  const assignments = assignBySegments(scored, evidence);
+  const assignments = assignBySegments(readSplitPages(document, sections, false));
   const splits = sections.map((section, index) => {
     const mine = assignments.filter((a) => a.section === index);
     const pages = mine.map((a) => a.page);
@@ -240,9 +250,9 @@ export function deepSplitDocument(
   engine: DeepSplitEngine,
 ): DeepSplitResult {
   check(sections);
-  const { scored, evidence } = scorePages(document, sections, true);
+  const reading = readSplitPages(document, sections, true);
   const continuity = engine === 'page-evidence-continuity';
-  const assignments = continuity ? assignBySegments(scored, evidence) : assignEachPage(scored);
+  const assignments = continuity ? assignBySegments(reading) : assignEachPage(reading);
   const toPage = (a: Assignment): DeepSplitPage => ({
     page_number: a.page,
     evidence: a.evidence,

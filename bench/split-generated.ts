@@ -1,0 +1,299 @@
+/**
+ * Split evaluation that cannot be fitted to: many bundles generated from the DEV documents
+ * of the evaluation sets only (2-6 documents each, random order, several seeds, documents of
+ * the same category in a row sometimes), the sections of each bundle its categories (in the
+ * schema's order, described by the set's criteria). The documents are cut into `--folds`
+ * groups and each group's bundles are drawn from its documents alone, so `--sweep` chooses
+ * the cut's weights (segments.ts) on the other groups' bundles and scores them on the
+ * group's own: the figure it reports is cross-validated over documents as well as bundles.
+ *
+ * Each bundle is read once per engine by the split's own page reading (readSplitPages, the
+ * same as a request); the cut runs for every weight tried. Holdout documents never enter.
+ *
+ * Run: npm run bench:split-eval -- --generated [--set unseen] [--folds 5] [--per-fold 40]
+ *      npm run bench:split-eval -- --generated --sweep
+ */
+import os from 'node:os';
+import crypto from 'node:crypto';
+import {
+  assignBySegments,
+  assignEachPage,
+  readSplitPages,
+  type Assignment,
+  type SplitReading,
+} from '../src/documents/split/split.operation.js';
+import { SEGMENT_COSTS, type SegmentCosts } from '../src/documents/split/segments.js';
+import { pageText } from '../src/documents/parse/layout.types.js';
+import { sentenceEncoder } from '../src/documents/encoder/sentence-encoder.js';
+import { readCriteria, type RealEvalSetName } from '../test/support/classify-eval-real.js';
+import {
+  expectedSections,
+  generateBundles,
+  joinLayouts,
+  sectionsFor,
+  wordOverlapSplit,
+} from '../test/support/split-eval.js';
+import { memberLayout, readMembers, type Member } from './split-members.js';
+
+interface ReadBundle {
+  set: RealEvalSetName;
+  fold: number;
+  members: Member[];
+  /** Section index of each page (0-based pages). */
+  truth: number[];
+  fast: SplitReading;
+  deep: SplitReading;
+  baseline: number;
+  eachPage: number;
+}
+
+function rightPages(truth: readonly number[], assignments: readonly Assignment[]): number {
+  return assignments.filter((a) => a.section === truth[a.page - 1]).length;
+}
+
+export interface GeneratedOptions {
+  sets: RealEvalSetName[];
+  folds: number;
+  perFold: number;
+  maxPages: number;
+  sweep: boolean;
+  /** Deep Split readings built from both engines' page readings (exploration). */
+  variants: boolean;
+}
+
+async function readBundles(options: GeneratedOptions): Promise<ReadBundle[]> {
+  sentenceEncoder()?.rememberUpTo(200_000);
+  const bundles: ReadBundle[] = [];
+  for (const set of options.sets) {
+    const schema = readCriteria(set);
+    const members = await readMembers(set, 'dev', options.maxPages);
+    const layouts = new Map(
+      await Promise.all(members.map(async (m) => [m.id, await memberLayout(m)] as const)),
+    );
+    const usable = members.filter((m) => layouts.get(m.id)?.pages.length === m.pages);
+    const rank = (id: string) =>
+      crypto.createHash('sha256').update(`${set}-folds:${id}`).digest('hex');
+    const ordered = [...usable].sort((a, b) => rank(a.id).localeCompare(rank(b.id)));
+    for (let fold = 0; fold < options.folds; fold++) {
+      const group = ordered.filter((_, i) => i % options.folds === fold);
+      const plans = generateBundles(group, options.perFold, `${set}-generated-${fold}`, {
+        minSize: 2,
+        maxSize: 6,
+        sameCategory: 0.2,
+      });
+      for (const plan of plans) {
+        const document = joinLayouts(plan.members.map((m) => layouts.get(m.id)!));
+        const categories = schema
+          .map((c) => c.category)
+          .filter((c) => plan.members.some((m) => m.category === c));
+        const sections = sectionsFor(categories, schema);
+        const truth = [...expectedSections(plan.members).values()].map((c) =>
+          categories.indexOf(c),
+        );
+        const baseline = wordOverlapSplit(document.pages.map(pageText), sections);
+        let baselineRight = 0;
+        for (const [name, pages] of baseline) {
+          const index = sections.findIndex((s) => s.name === name);
+          baselineRight += pages.filter((p) => truth[p - 1] === index).length;
+        }
+        const deep = readSplitPages(document, sections, true);
+        bundles.push({
+          set,
+          fold,
+          members: plan.members,
+          truth,
+          fast: readSplitPages(document, sections, false),
+          deep,
+          baseline: baselineRight,
+          eachPage: rightPages(truth, assignEachPage(deep)),
+        });
+      }
+    }
+    console.log(
+      `${set}: ${usable.length} dev documents, ${bundles.filter((b) => b.set === set).length} bundles, ${bundles.filter((b) => b.set === set).reduce((n, b) => n + b.truth.length, 0)} pages`,
+    );
+  }
+  return bundles;
+}
+
+type Score = { right: number; total: number };
+const pct = (s: Score) => (s.total === 0 ? '-' : `${((s.right / s.total) * 100).toFixed(1)} %`);
+
+function score(bundles: readonly ReadBundle[], costs: SegmentCosts, deep: boolean): Score {
+  let right = 0;
+  let total = 0;
+  for (const bundle of bundles) {
+    right += rightPages(bundle.truth, assignBySegments(deep ? bundle.deep : bundle.fast, costs));
+    total += bundle.truth.length;
+  }
+  return { right, total };
+}
+
+/** Why pages go wrong: whole documents read as another section, or pages of a document. */
+function errorKinds(bundles: readonly ReadBundle[], deep: boolean): Record<string, number> {
+  const kinds = {
+    wholeDocument: 0,
+    partOfDocument: 0,
+    firstPages: 0,
+    laterPages: 0,
+    shortPages: 0,
+    pages: 0,
+  };
+  for (const bundle of bundles) {
+    const reading = deep ? bundle.deep : bundle.fast;
+    const assigned = assignBySegments(reading, SEGMENT_COSTS);
+    let start = 0;
+    for (const member of bundle.members) {
+      const wrong = assigned
+        .slice(start, start + member.pages)
+        .filter((a) => a.section !== bundle.truth[a.page - 1]);
+      kinds.pages += member.pages;
+      if (wrong.length === member.pages) kinds.wholeDocument += wrong.length;
+      else kinds.partOfDocument += wrong.length;
+      for (const a of wrong) {
+        if (a.page - 1 === start) kinds.firstPages++;
+        else kinds.laterPages++;
+        if (pageText(reading.scored[a.page - 1].page).trim().length < 300) kinds.shortPages++;
+      }
+      start += member.pages;
+    }
+  }
+  return kinds;
+}
+
+const GRID = {
+  segment: [0.5, 1, 2, 3, 4, 6],
+  pageWeight: [0, 0.1, 0.25, 0.5, 1],
+  temperature: [0.02, 0.03, 0.05, 0.08],
+  namedElsewhere: [3],
+};
+
+function gridCosts(): SegmentCosts[] {
+  const all: SegmentCosts[] = [];
+  for (const segment of GRID.segment)
+    for (const pageWeight of GRID.pageWeight)
+      for (const temperature of GRID.temperature)
+        for (const namedElsewhere of GRID.namedElsewhere)
+          all.push({ segment, pageWeight, temperature, namedElsewhere });
+  return all;
+}
+
+const both = (bundles: readonly ReadBundle[], costs: SegmentCosts) => {
+  const a = score(bundles, costs, false);
+  const b = score(bundles, costs, true);
+  return a.right + b.right;
+};
+
+export async function runGenerated(options: GeneratedOptions): Promise<void> {
+  const started = performance.now();
+  const bundles = await readBundles(options);
+  console.log(
+    `read ${bundles.length} bundles in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  const sum = (items: readonly ReadBundle[], value: (b: ReadBundle) => number): Score => ({
+    right: items.reduce((n, b) => n + value(b), 0),
+    total: items.reduce((n, b) => n + b.truth.length, 0),
+  });
+  console.log(`\ngenerated bundles, cut weights ${JSON.stringify(SEGMENT_COSTS)}`);
+  console.log(
+    `${'set'.padEnd(10)}${'bundles'.padStart(8)}${'pages'.padStart(7)}${'default'.padStart(10)}${'deep'.padStart(10)}${'deep v1'.padStart(10)}${'baseline'.padStart(10)}`,
+  );
+  for (const set of [...options.sets, 'all'] as const) {
+    const mine = bundles.filter((b) => set === 'all' || b.set === set);
+    console.log(
+      `${set.padEnd(10)}${String(mine.length).padStart(8)}${String(sum(mine, () => 0).total).padStart(7)}` +
+        `${pct(score(mine, SEGMENT_COSTS, false)).padStart(10)}${pct(score(mine, SEGMENT_COSTS, true)).padStart(10)}` +
+        `${pct(sum(mine, (b) => b.eachPage)).padStart(10)}${pct(sum(mine, (b) => b.baseline)).padStart(10)}`,
+    );
+  }
+  for (const deep of [false, true]) {
+    console.log(
+      `wrong pages (${deep ? 'deep' : 'default'}): ${JSON.stringify(errorKinds(bundles, deep))}`,
+    );
+  }
+  if (options.variants) {
+    const variants: Record<string, (b: ReadBundle) => SplitReading> = {
+      'deep S, fast P, deep V': (b) => ({
+        scored: b.fast.scored,
+        evidence: b.deep.evidence.map((e, i) => ({
+          ...e,
+          probabilities: b.fast.evidence[i].probabilities,
+        })),
+      }),
+      'deep S, fast P, fast V': (b) => ({
+        scored: b.fast.scored,
+        evidence: b.fast.evidence.map((e, i) => ({ ...e, sections: b.deep.evidence[i].sections })),
+      }),
+      'deep S, mean P, deep V': (b) => ({
+        scored: b.deep.scored.map((s, i) => ({
+          ...s,
+          supported: s.supported || b.fast.scored[i].supported,
+        })),
+        evidence: b.deep.evidence.map((e, i) => {
+          const product = e.probabilities.map((p, k) =>
+            Math.sqrt(p * b.fast.evidence[i].probabilities[k]),
+          );
+          const total = product.reduce((x, y) => x + y, 0) || 1;
+          return { ...e, probabilities: product.map((p) => p / total) };
+        }),
+      }),
+    };
+    for (const costs of [
+      SEGMENT_COSTS,
+      ...gridCosts().filter((c) => c.segment >= 4 && c.pageWeight >= 0.5 && c.temperature <= 0.05),
+    ]) {
+      const cells = Object.entries(variants).map(([name, make]) => {
+        let right = 0;
+        let total = 0;
+        for (const b of bundles) {
+          right += rightPages(b.truth, assignBySegments(make(b), costs));
+          total += b.truth.length;
+        }
+        return `${name} ${pct({ right, total })}`;
+      });
+      console.log(
+        `${JSON.stringify(costs)} default ${pct(score(bundles, costs, false))} deep ${pct(score(bundles, costs, true))} | ${cells.join(' | ')}`,
+      );
+    }
+  }
+  if (options.sweep) {
+    const grid = gridCosts();
+    const cv = { fast: { right: 0, total: 0 }, deep: { right: 0, total: 0 } };
+    for (let fold = 0; fold < options.folds; fold++) {
+      const train = bundles.filter((b) => b.fold !== fold);
+      const test = bundles.filter((b) => b.fold === fold);
+      let best = grid[0];
+      let bestValue = -1;
+      for (const costs of grid) {
+        const value = both(train, costs);
+        if (value > bestValue) [best, bestValue] = [costs, value];
+      }
+      const fast = score(test, best, false);
+      const deep = score(test, best, true);
+      cv.fast.right += fast.right;
+      cv.fast.total += fast.total;
+      cv.deep.right += deep.right;
+      cv.deep.total += deep.total;
+      console.log(
+        `fold ${fold}: chosen ${JSON.stringify(best)} -> held-out default ${pct(fast)}, deep ${pct(deep)}`,
+      );
+    }
+    console.log(`cross-validated: default ${pct(cv.fast)}, deep ${pct(cv.deep)}`);
+    const ranked = grid
+      .map((costs) => ({
+        costs,
+        fast: score(bundles, costs, false),
+        deep: score(bundles, costs, true),
+      }))
+      .sort((a, b) => b.fast.right + b.deep.right - (a.fast.right + a.deep.right));
+    for (const row of ranked.slice(0, 12)) {
+      console.log(`${JSON.stringify(row.costs)}  default ${pct(row.fast)}  deep ${pct(row.deep)}`);
+    }
+  }
+  console.log(
+    `\n${((performance.now() - started) / 1000).toFixed(1)} s; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${os.availableParallelism()} cores`,
+  );
+}
