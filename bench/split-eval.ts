@@ -75,7 +75,6 @@ if (process.argv.includes('--generated')) {
     perFold: numberOption('--per-fold', 40),
     maxPages: maxMemberPages,
     sweep: process.argv.includes('--sweep'),
-    variants: process.argv.includes('--variants'),
   });
   process.exit(0);
 }

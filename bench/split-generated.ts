@@ -18,11 +18,16 @@ import crypto from 'node:crypto';
 import {
   assignBySegments,
   assignEachPage,
+  readDeepSplitPages,
   readSplitPages,
   type Assignment,
   type SplitReading,
 } from '../src/documents/split/split.operation.js';
-import { SEGMENT_COSTS, type SegmentCosts } from '../src/documents/split/segments.js';
+import {
+  DEEP_SEGMENT_COSTS,
+  SEGMENT_COSTS,
+  type SegmentCosts,
+} from '../src/documents/split/segments.js';
 import { pageText } from '../src/documents/parse/layout.types.js';
 import { sentenceEncoder } from '../src/documents/encoder/sentence-encoder.js';
 import { readCriteria, type RealEvalSetName } from '../test/support/classify-eval-real.js';
@@ -57,8 +62,6 @@ export interface GeneratedOptions {
   perFold: number;
   maxPages: number;
   sweep: boolean;
-  /** Deep Split readings built from both engines' page readings (exploration). */
-  variants: boolean;
 }
 
 async function readBundles(options: GeneratedOptions): Promise<ReadBundle[]> {
@@ -96,7 +99,7 @@ async function readBundles(options: GeneratedOptions): Promise<ReadBundle[]> {
           const index = sections.findIndex((s) => s.name === name);
           baselineRight += pages.filter((p) => truth[p - 1] === index).length;
         }
-        const deep = readSplitPages(document, sections, true);
+        const deep = readDeepSplitPages(document, sections);
         bundles.push({
           set,
           fold,
@@ -105,7 +108,7 @@ async function readBundles(options: GeneratedOptions): Promise<ReadBundle[]> {
           fast: readSplitPages(document, sections, false),
           deep,
           baseline: baselineRight,
-          eachPage: rightPages(truth, assignEachPage(deep)),
+          eachPage: rightPages(truth, assignEachPage(readSplitPages(document, sections, true))),
         });
       }
     }
@@ -141,7 +144,7 @@ function errorKinds(bundles: readonly ReadBundle[], deep: boolean): Record<strin
   };
   for (const bundle of bundles) {
     const reading = deep ? bundle.deep : bundle.fast;
-    const assigned = assignBySegments(reading, SEGMENT_COSTS);
+    const assigned = assignBySegments(reading, deep ? DEEP_SEGMENT_COSTS : SEGMENT_COSTS);
     let start = 0;
     for (const member of bundle.members) {
       const wrong = assigned
@@ -178,12 +181,6 @@ function gridCosts(): SegmentCosts[] {
   return all;
 }
 
-const both = (bundles: readonly ReadBundle[], costs: SegmentCosts) => {
-  const a = score(bundles, costs, false);
-  const b = score(bundles, costs, true);
-  return a.right + b.right;
-};
-
 export async function runGenerated(options: GeneratedOptions): Promise<void> {
   const started = performance.now();
   const bundles = await readBundles(options);
@@ -194,7 +191,10 @@ export async function runGenerated(options: GeneratedOptions): Promise<void> {
     right: items.reduce((n, b) => n + value(b), 0),
     total: items.reduce((n, b) => n + b.truth.length, 0),
   });
-  console.log(`\ngenerated bundles, cut weights ${JSON.stringify(SEGMENT_COSTS)}`);
+  console.log(
+    `\ngenerated bundles, cut weights ${JSON.stringify(SEGMENT_COSTS)} (default), ` +
+      `${JSON.stringify(DEEP_SEGMENT_COSTS)} (deep)`,
+  );
   console.log(
     `${'set'.padEnd(10)}${'bundles'.padStart(8)}${'pages'.padStart(7)}${'default'.padStart(10)}${'deep'.padStart(10)}${'deep v1'.padStart(10)}${'baseline'.padStart(10)}`,
   );
@@ -202,7 +202,7 @@ export async function runGenerated(options: GeneratedOptions): Promise<void> {
     const mine = bundles.filter((b) => set === 'all' || b.set === set);
     console.log(
       `${set.padEnd(10)}${String(mine.length).padStart(8)}${String(sum(mine, () => 0).total).padStart(7)}` +
-        `${pct(score(mine, SEGMENT_COSTS, false)).padStart(10)}${pct(score(mine, SEGMENT_COSTS, true)).padStart(10)}` +
+        `${pct(score(mine, SEGMENT_COSTS, false)).padStart(10)}${pct(score(mine, DEEP_SEGMENT_COSTS, true)).padStart(10)}` +
         `${pct(sum(mine, (b) => b.eachPage)).padStart(10)}${pct(sum(mine, (b) => b.baseline)).padStart(10)}`,
     );
   }
@@ -211,83 +211,37 @@ export async function runGenerated(options: GeneratedOptions): Promise<void> {
       `wrong pages (${deep ? 'deep' : 'default'}): ${JSON.stringify(errorKinds(bundles, deep))}`,
     );
   }
-  if (options.variants) {
-    const variants: Record<string, (b: ReadBundle) => SplitReading> = {
-      'deep S, fast P, deep V': (b) => ({
-        scored: b.fast.scored,
-        evidence: b.deep.evidence.map((e, i) => ({
-          ...e,
-          probabilities: b.fast.evidence[i].probabilities,
-        })),
-      }),
-      'deep S, fast P, fast V': (b) => ({
-        scored: b.fast.scored,
-        evidence: b.fast.evidence.map((e, i) => ({ ...e, sections: b.deep.evidence[i].sections })),
-      }),
-      'deep S, mean P, deep V': (b) => ({
-        scored: b.deep.scored.map((s, i) => ({
-          ...s,
-          supported: s.supported || b.fast.scored[i].supported,
-        })),
-        evidence: b.deep.evidence.map((e, i) => {
-          const product = e.probabilities.map((p, k) =>
-            Math.sqrt(p * b.fast.evidence[i].probabilities[k]),
-          );
-          const total = product.reduce((x, y) => x + y, 0) || 1;
-          return { ...e, probabilities: product.map((p) => p / total) };
-        }),
-      }),
-    };
-    for (const costs of [
-      SEGMENT_COSTS,
-      ...gridCosts().filter((c) => c.segment >= 4 && c.pageWeight >= 0.5 && c.temperature <= 0.05),
-    ]) {
-      const cells = Object.entries(variants).map(([name, make]) => {
-        let right = 0;
-        let total = 0;
-        for (const b of bundles) {
-          right += rightPages(b.truth, assignBySegments(make(b), costs));
-          total += b.truth.length;
-        }
-        return `${name} ${pct({ right, total })}`;
-      });
-      console.log(
-        `${JSON.stringify(costs)} default ${pct(score(bundles, costs, false))} deep ${pct(score(bundles, costs, true))} | ${cells.join(' | ')}`,
-      );
-    }
-  }
   if (options.sweep) {
+    // Each engine's weights chosen on the other folds' bundles, scored on the fold's own.
     const grid = gridCosts();
-    const cv = { fast: { right: 0, total: 0 }, deep: { right: 0, total: 0 } };
-    for (let fold = 0; fold < options.folds; fold++) {
-      const train = bundles.filter((b) => b.fold !== fold);
-      const test = bundles.filter((b) => b.fold === fold);
-      let best = grid[0];
-      let bestValue = -1;
-      for (const costs of grid) {
-        const value = both(train, costs);
-        if (value > bestValue) [best, bestValue] = [costs, value];
+    for (const deep of [false, true]) {
+      const cv = { right: 0, total: 0 };
+      for (let fold = 0; fold < options.folds; fold++) {
+        const train = bundles.filter((b) => b.fold !== fold);
+        let best = grid[0];
+        let bestRight = -1;
+        for (const costs of grid) {
+          const { right } = score(train, costs, deep);
+          if (right > bestRight) [best, bestRight] = [costs, right];
+        }
+        const held = score(
+          bundles.filter((b) => b.fold === fold),
+          best,
+          deep,
+        );
+        cv.right += held.right;
+        cv.total += held.total;
+        console.log(
+          `${deep ? 'deep' : 'default'} fold ${fold}: chosen ${JSON.stringify(best)} -> held out ${pct(held)}`,
+        );
       }
-      const fast = score(test, best, false);
-      const deep = score(test, best, true);
-      cv.fast.right += fast.right;
-      cv.fast.total += fast.total;
-      cv.deep.right += deep.right;
-      cv.deep.total += deep.total;
-      console.log(
-        `fold ${fold}: chosen ${JSON.stringify(best)} -> held-out default ${pct(fast)}, deep ${pct(deep)}`,
-      );
-    }
-    console.log(`cross-validated: default ${pct(cv.fast)}, deep ${pct(cv.deep)}`);
-    const ranked = grid
-      .map((costs) => ({
-        costs,
-        fast: score(bundles, costs, false),
-        deep: score(bundles, costs, true),
-      }))
-      .sort((a, b) => b.fast.right + b.deep.right - (a.fast.right + a.deep.right));
-    for (const row of ranked.slice(0, 12)) {
-      console.log(`${JSON.stringify(row.costs)}  default ${pct(row.fast)}  deep ${pct(row.deep)}`);
+      console.log(`${deep ? 'deep' : 'default'} cross-validated: ${pct(cv)}`);
+      const ranked = grid
+        .map((costs) => ({ costs, all: score(bundles, costs, deep) }))
+        .sort((a, b) => b.all.right - a.all.right);
+      for (const row of ranked.slice(0, 5)) {
+        console.log(`  ${JSON.stringify(row.costs)}  ${pct(row.all)}`);
+      }
     }
   }
   console.log(

@@ -5,8 +5,8 @@
  * classified as one document, with the same evidence and fusion rule as the classifier:
  * each criterion's evidence in a segment is the best any of its pages gives. The cut is the
  * one that makes the pages' sections most probable (dynamic programming over every cut;
- * each page counts its segment's log-probability and, at PAGE_WEIGHT, its own),
- * where starting a new segment costs SEGMENT_COST, less at a page unlike the one before it
+ * each page counts its segment's log-probability and, at a page weight, its own),
+ * where starting a new segment has a cost, less at a page unlike the one before it
  * and at a page whose printed number starts again at 1, more where the printed number runs
  * on from the page before. A page without evidence of its own (a continued table, a
  * signature page) neither votes nor starts a document, unless its number starts again at 1.
@@ -55,6 +55,17 @@ export const SEGMENT_COSTS: SegmentCosts = {
   segment: 2,
   pageWeight: 0.25,
   temperature: 0.03,
+  namedElsewhere: 3,
+};
+
+/**
+ * Deep Split's weights over its fuller page reading (split.operation.ts): a new document
+ * costs more and the segment's evidence is sharper, as its pages find more stray matches.
+ */
+export const DEEP_SEGMENT_COSTS: SegmentCosts = {
+  segment: 6,
+  pageWeight: 0.5,
+  temperature: 0.02,
   namedElsewhere: 3,
 };
 

@@ -1,7 +1,13 @@
 import { collectEvidence } from '../extract/document-evidence.js';
 import { labelVariants, normalize, similarity } from '../extract/text-match.js';
 import { readPageEvidence, type PageEvidence } from './page-evidence.js';
-import { printedNumber, SEGMENT_COSTS, segmentSections, type SegmentCosts } from './segments.js';
+import {
+  DEEP_SEGMENT_COSTS,
+  printedNumber,
+  SEGMENT_COSTS,
+  segmentSections,
+  type SegmentCosts,
+} from './segments.js';
 import {
   pageText,
   type LayoutDocument,
@@ -112,6 +118,31 @@ export function readSplitPages(
     };
   });
   return { scored, evidence };
+}
+
+/**
+ * Deep Split's reading: each page read fully (more passages and single lines, so a document's
+ * segment sees more of it) and its own vote taken from both readings (the geometric mean of
+ * the two probabilities: the fuller reading alone finds more stray matches on a page, which
+ * cut documents in pieces). A page has evidence of its own when either reading finds it.
+ */
+export function readDeepSplitPages(
+  document: LayoutDocument,
+  sections: readonly SplitSection[],
+): SplitReading {
+  const fast = readSplitPages(document, sections, false);
+  const deep = readSplitPages(document, sections, true);
+  return {
+    scored: deep.scored.map((s, i) => ({
+      ...s,
+      supported: s.supported || fast.scored[i].supported,
+    })),
+    evidence: deep.evidence.map((e, i) => {
+      const both = e.probabilities.map((p, k) => Math.sqrt(p * fast.evidence[i].probabilities[k]));
+      const total = both.reduce((sum, value) => sum + value, 0) || 1;
+      return { ...e, probabilities: both.map((value) => value / total) };
+    }),
+  };
 }
 
 export interface Assignment {
@@ -240,9 +271,10 @@ export function splitDocument(
 
 /**
  * Deep split: per-page evidence read more fully (more passages per page), reported for
- * every page; with continuity, the most likely sequence of sections over the pages, where
- * a change of section costs less at a boundary between documents (see page-evidence.ts). `page-evidence` judges each page alone; pages without evidence
- * are left out. `page-evidence-continuity` lets them continue the section before them.
+ * every page. `page-evidence-continuity` cuts the pages into documents as the default split
+ * does, over both readings of each page (readDeepSplitPages) with its own weights
+ * (DEEP_SEGMENT_COSTS); `page-evidence` judges each page alone and leaves out pages without
+ * evidence.
  */
 export function deepSplitDocument(
   document: LayoutDocument,
@@ -250,9 +282,10 @@ export function deepSplitDocument(
   engine: DeepSplitEngine,
 ): DeepSplitResult {
   check(sections);
-  const reading = readSplitPages(document, sections, true);
   const continuity = engine === 'page-evidence-continuity';
-  const assignments = continuity ? assignBySegments(reading) : assignEachPage(reading);
+  const assignments = continuity
+    ? assignBySegments(readDeepSplitPages(document, sections), DEEP_SEGMENT_COSTS)
+    : assignEachPage(readSplitPages(document, sections, true));
   const toPage = (a: Assignment): DeepSplitPage => ({
     page_number: a.page,
     evidence: a.evidence,
