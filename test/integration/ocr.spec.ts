@@ -2,6 +2,8 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { CorruptDocumentError } from '../../src/documents/readers/document.errors.js';
 import { loadDocument } from '../../src/documents/readers/document.loader.js';
 import { terminateOcr } from '../../src/documents/readers/ocr.engine.js';
+import { loadLayoutDocument } from '../../src/documents/parse/layout.loader.js';
+import type { LayoutDocument } from '../../src/documents/parse/layout.types.js';
 import {
   makePdf,
   makePng,
@@ -87,6 +89,26 @@ describe('OCR of generated documents', () => {
       expect(thorough).toEqual(
         expect.arrayContaining(['subtotal', 'tax', 'total', '14', 'cappuccino', 'thank', 'you']),
       );
+    },
+    OCR_TIMEOUT,
+  );
+
+  it(
+    'reads a shadowed photo into positioned lines only with thorough effort (Deep Extract reads so)',
+    async () => {
+      const photo = makeShadowedPng([
+        'Subtotal 11.70',
+        'Tax 1.17',
+        'Total 14.50',
+        'Cappuccino 2.20',
+        'Thank you for your visit',
+      ]);
+      const lineWords = (doc: LayoutDocument) =>
+        words(doc.pages.flatMap((page) => page.lines.map((line) => line.text)).join('\n'));
+      const fast = lineWords(await loadLayoutDocument(photo, 'photo.png'));
+      const thorough = lineWords(await loadLayoutDocument(photo, 'photo.png', { ocr: 'thorough' }));
+      expect(fast).not.toContain('cappuccino');
+      expect(thorough).toEqual(expect.arrayContaining(['subtotal', 'total', '14', 'cappuccino']));
     },
     OCR_TIMEOUT,
   );

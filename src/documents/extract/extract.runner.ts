@@ -40,6 +40,8 @@ export async function runExtract(
   const document = await layoutOf(documents, parsed, {
     pageRange: request.parsing?.settings?.page_range,
     maxPages,
+    // Deep Extract reads image pages with both thresholdings (a photo's uneven light).
+    ocr: request.settings?.deep_extract === true ? 'thorough' : 'fast',
   });
   return extractLoaded(document, request, versions);
 }

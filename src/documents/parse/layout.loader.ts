@@ -1,6 +1,6 @@
 import { loadParts, type PageReaders } from '../readers/document-parts.js';
 import type { DocumentFileType, DocumentSource } from '../readers/document.types.js';
-import { recognizeLayout } from '../readers/ocr.engine.js';
+import { recognizeLayout, type OcrEffort } from '../readers/ocr.engine.js';
 import type { PageRangeInput } from '../readers/page-range.js';
 import type { LayoutDocument, LayoutLine, LayoutPage } from './layout.types.js';
 import { selectOperationPages } from './page-selection.js';
@@ -12,6 +12,8 @@ export interface LayoutLoadOptions {
   pageRange?: PageRangeInput;
   /** Cap on the number of PDF pages read in one request. */
   maxPages?: number;
+  /** How image pages are read (default `fast`; Deep Extract reads them `thorough`ly). */
+  ocr?: OcrEffort;
 }
 
 export const DEFAULT_MAX_OPERATION_PAGES = 500;
@@ -59,13 +61,13 @@ export function syntheticPage(
   return { pageNumber, source: 'native', lines, synthetic: true };
 }
 
-const layoutPageReaders: PageReaders<LayoutPage> = {
+const layoutPageReaders = (ocrEffort: OcrEffort): PageReaders<LayoutPage> => ({
   async pdf(bytes, password) {
-    const pdf = await openPdfLayout(bytes, password);
+    const pdf = await openPdfLayout(bytes, password, ocrEffort);
     return { numPages: pdf.numPages, readPage: pdf.readPage, close: pdf.close };
   },
   async image(raster, pageNumber) {
-    const ocr = await recognizeLayout(raster.pgm);
+    const ocr = await recognizeLayout(raster.pgm, ocrEffort);
     return {
       pageNumber,
       source: 'ocr',
@@ -75,7 +77,7 @@ const layoutPageReaders: PageReaders<LayoutPage> = {
   },
   text: (fileType, texts) => async (local, pageNumber) =>
     syntheticPage(texts[local - 1], pageNumber, fileType),
-};
+});
 
 /**
  * Loads documents (concatenated in order, page numbers continuing across parts) as pages
@@ -86,7 +88,7 @@ export async function loadLayoutDocuments(
   sources: readonly DocumentSource[],
   options: LayoutLoadOptions = {},
 ): Promise<LayoutDocument> {
-  return loadParts(sources, layoutPageReaders, (totalPages) =>
+  return loadParts(sources, layoutPageReaders(options.ocr ?? 'fast'), (totalPages) =>
     selectOperationPages(
       options.pageRange,
       totalPages,

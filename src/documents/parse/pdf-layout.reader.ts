@@ -1,5 +1,5 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/pdf.js';
-import { recognizeLayout, type OcrLine } from '../readers/ocr.engine.js';
+import { recognizeLayout, type OcrEffort, type OcrLine } from '../readers/ocr.engine.js';
 import { openPdfDocument, renderPng } from '../readers/pdf.reader.js';
 import type { BoundingBox, LayoutLine, LayoutPage, LineSegment } from './layout.types.js';
 
@@ -177,6 +177,7 @@ async function readPage(
   pdf: PDFDocumentProxy,
   localPage: number,
   documentPage: number,
+  ocrEffort: OcrEffort,
 ): Promise<LayoutPage> {
   const page = await pdf.getPage(localPage);
   try {
@@ -197,7 +198,7 @@ async function readPage(
     }
     const png = await renderPng(page, pdf);
     const { width, height } = pngSize(png);
-    const ocr = await recognizeLayout(png);
+    const ocr = await recognizeLayout(png, ocrEffort);
     const ocrLines = linesFromOcr(ocr.lines, documentPage, width, height);
     return alnumCount(ocr.text) > alnumCount(text)
       ? { pageNumber: documentPage, source: 'ocr', lines: ocrLines, synthetic: false }
@@ -207,15 +208,19 @@ async function readPage(
   }
 }
 
-/** Opens a PDF for reading pages with positioned lines (text layer, or OCR boxes). */
+/**
+ * Opens a PDF for reading pages with positioned lines (text layer, or OCR boxes read with
+ * `ocrEffort` where a page has no usable text layer).
+ */
 export async function openPdfLayout(
   bytes: Uint8Array,
   password?: string,
+  ocrEffort: OcrEffort = 'fast',
 ): Promise<PdfLayoutReader> {
   const pdf = await openPdfDocument(bytes, password);
   return {
     numPages: pdf.numPages,
-    readPage: (localPage, documentPage) => readPage(pdf, localPage, documentPage),
+    readPage: (localPage, documentPage) => readPage(pdf, localPage, documentPage, ocrEffort),
     close: () => pdf.destroy(),
   };
 }

@@ -86,15 +86,28 @@ function recognize(image: Uint8Array, thresholding: Thresholding, blocks: boolea
   return reading;
 }
 
-async function read(image: Uint8Array, thresholding: Thresholding): Promise<Reading> {
-  const { data } = await recognize(image, thresholding, true);
+type Recognition = Awaited<ReturnType<typeof recognize>>;
+
+function confidentWordsOf({ data }: Recognition): number {
   const words = (data.blocks ?? []).flatMap((block) =>
     block.paragraphs.flatMap((paragraph) => paragraph.lines.flatMap((line) => line.words)),
   );
-  const confidentWords = words.filter(
+  return words.filter(
     (word) => word.confidence >= CONFIDENT_WORD && /[\p{L}\p{N}]{2}/u.test(word.text),
   ).length;
-  return { text: data.text, confidentWords };
+}
+
+async function read(image: Uint8Array, thresholding: Thresholding): Promise<Reading> {
+  const recognition = await recognize(image, thresholding, true);
+  return { text: recognition.data.text, confidentWords: confidentWordsOf(recognition) };
+}
+
+/** The reading of `effort`: `thorough` keeps whichever thresholding read more words. */
+async function bestRecognition(image: Uint8Array, effort: OcrEffort): Promise<Recognition> {
+  const otsu = await recognize(image, '0', true);
+  if (effort === 'fast') return otsu;
+  const sauvola = await recognize(image, '2', true);
+  return confidentWordsOf(sauvola) > confidentWordsOf(otsu) ? sauvola : otsu;
 }
 
 /**
@@ -126,11 +139,15 @@ export interface OcrLine {
   confidence: number;
 }
 
-/** Lines and words of an image with their boxes, for parse's layout (one fast reading). */
+/**
+ * Lines and words of an image with their boxes, for parse's layout: one reading (`fast`), or
+ * the better of two thresholdings (`thorough`, as `recognizeImage`).
+ */
 export async function recognizeLayout(
   image: Uint8Array,
+  effort: OcrEffort = 'fast',
 ): Promise<{ text: string; lines: OcrLine[] }> {
-  const result = await recognize(image, '0', true);
+  const result = await bestRecognition(image, effort);
   const lines: OcrLine[] = [];
   for (const block of result.data.blocks ?? []) {
     for (const paragraph of block.paragraphs) {
