@@ -186,7 +186,7 @@ describe('store faults on the real server', () => {
       await load.stop();
       expect(exited).toBe(70);
       expect(starved.stderr).toMatch(
-        /the database failed and cannot be used any more \((Out of Memory|.*could not allocate|FATAL Error)/,
+        /the database failed and cannot be used any more \((Out of Memory|.*could not allocate|.*failed to pin block|FATAL Error)/,
       );
       expect(load.statuses.filter((status) => status >= 500 && status !== 503)).toEqual([]);
 
