@@ -13,6 +13,12 @@ import type { BatchWriteResult, UsageEventWriter } from '../core/usage-store.por
 import { ClickHouseService } from './clickhouse.service.js';
 import { stagingRows, STAGING_COLUMNS, type StagingRows } from './clickhouse-staging.js';
 
+/** Query-id prefix of the statements that store events (every ingest process's). */
+const WRITE_QUERY_PREFIX = 'docproc-write-';
+const OTHER_WRITES_POLL_MS = 200;
+/** Longer than the client's request timeout: a write still running then has gone astray. */
+const OTHER_WRITES_WAIT_MS = 300_000;
+
 /**
  * Writes batches of usage events to the ClickHouse store, each event once.
  *
@@ -24,12 +30,6 @@ import { stagingRows, STAGING_COLUMNS, type StagingRows } from './clickhouse-sta
  * any point leaves either nothing or the whole write, and a redelivered batch finds its
  * events stored and counts them as duplicates (docs/scaling.md, "Exactly once").
  */
-/** Query-id prefix of the statements that store events (every ingest process's). */
-const WRITE_QUERY_PREFIX = 'docproc-write-';
-const OTHER_WRITES_POLL_MS = 200;
-/** Longer than the client's request timeout: a write still running then has gone astray. */
-const OTHER_WRITES_WAIT_MS = 300_000;
-
 @Injectable()
 export class ClickHouseUsageStoreRepository implements UsageEventWriter {
   /** The query ids of this process's storing statements start with this. */
