@@ -6,6 +6,7 @@ import {
   SplitResponseBody,
 } from './operation.responses.js';
 import { EditResponseBody } from './edit.responses.js';
+import { PipelineResponseBody } from './pipeline.responses.js';
 
 /** Bodies of the job routes (reductoai SDK `job.get/getAll/cancel`). */
 
@@ -17,6 +18,7 @@ export const OPERATION_RESPONSE = {
     { $ref: getSchemaPath(ExtractResponseBody) },
     { $ref: getSchemaPath(SplitResponseBody) },
     { $ref: getSchemaPath(EditResponseBody) },
+    { $ref: getSchemaPath(PipelineResponseBody) },
   ],
 };
 
@@ -26,6 +28,7 @@ export const OPERATION_RESPONSE = {
   ExtractResponseBody,
   SplitResponseBody,
   EditResponseBody,
+  PipelineResponseBody,
 )
 @ApiSchema({ name: 'Job' })
 export class JobBody {

@@ -4,6 +4,7 @@ import { ManualClock } from '../../../src/common/clock.js';
 import { MetadataKeyService } from '../../../src/usage/metadata/metadata-key.service.js';
 import { seedAccount, type SeededAccount } from '../../support/accounts.js';
 import { invoiceWithTerms, makeLayoutPdf } from '../../support/layout-documents.js';
+import { OpenApiConformance } from '../../support/openapi-conformance.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -248,6 +249,15 @@ describe('pipelines: stored sequences of parse, extract, split and classify', ()
     );
     expect(job.status).toBe('Completed');
     expect((job as unknown as Body).type).toBe('Pipeline');
+    // The job, its result included, is as the API description declares it.
+    const conformance = new OpenApiConformance(
+      await (await fetch(`${t.baseUrl}/openapi.json`)).json(),
+    );
+    const res = await fetch(`${t.baseUrl}/job/${job_id}`, {
+      headers: { authorization: `Bearer ${org.processingKey}` },
+    });
+    await conformance.check('GET', `/job/${job_id}`, res);
+    expect(conformance.violations).toEqual([]);
     const split = (await post(sdk, '/split', {
       input: fileId,
       split_description: [
