@@ -13,6 +13,7 @@ import {
 import { detectDocumentType } from '../../src/documents/readers/file-type.detector.js';
 import { terminateOcr } from '../../src/documents/readers/ocr.engine.js';
 import { createCanvas } from '@napi-rs/canvas';
+import { PDFDocument } from 'pdf-lib';
 import { makeDocx, makePdf, makePng, makeTiff, PAGE_BREAK } from '../support/documents.js';
 
 const utf8 = (text: string) => Buffer.from(text, 'utf8');
@@ -157,6 +158,15 @@ describe('loadDocument', () => {
     const pdf = await makePdf(['hello']);
     const broken = Buffer.concat([pdf.subarray(0, 20), Buffer.alloc(200, 0x20)]);
     await expect(loadDocument(broken)).rejects.toThrow(CorruptDocumentError);
+  });
+
+  it('refuses a PDF without pages, alone or among other parts', async () => {
+    // pdf-lib adds a blank page to a document without pages unless told not to.
+    const empty = await (await PDFDocument.create()).save({ addDefaultPage: false });
+    await expect(loadDocument(empty)).rejects.toThrow(/The pdf document has no pages/);
+    await expect(
+      loadDocuments([{ bytes: await makePdf(['hello']) }, { bytes: empty }]),
+    ).rejects.toThrow(UnsupportedDocumentError);
   });
 
   it('reports a broken DOCX as corrupt', async () => {

@@ -133,7 +133,15 @@ export async function loadParts<P>(
   if (sources.length === 0) throw new UnsupportedDocumentError('No document was given');
   const parts: OpenedPart<P>[] = [];
   try {
-    for (const source of sources) parts.push(await openPart(source, readers));
+    for (const source of sources) {
+      const part = await openPart(source, readers);
+      parts.push(part);
+      // Nothing to read (a PDF whose page tree is empty): refused rather than answered and
+      // billed as if it had a page.
+      if (part.totalPages === 0) {
+        throw new UnsupportedDocumentError(`The ${part.fileType} document has no pages`);
+      }
+    }
     const totalPages = parts.reduce((sum, part) => sum + part.totalPages, 0);
     checkPageCount(totalPages);
     const hasPdf = parts.some((part) => part.fileType === 'pdf');
