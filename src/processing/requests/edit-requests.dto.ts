@@ -17,7 +17,7 @@ import {
   Required,
   text,
 } from './request-validation.js';
-import { OperationBaseDto, oneOf } from './operation-requests.dto.js';
+import { number, OperationBaseDto, oneOf } from './operation-requests.dto.js';
 import { REQUEST_LIMITS } from './request-limits.js';
 
 /**
@@ -30,17 +30,19 @@ import { REQUEST_LIMITS } from './request-limits.js';
 const shortName = text({ maxLength: REQUEST_LIMITS.nameChars });
 
 /** A share of the page: boxes are fractions of its width and height, as parse's are. */
-const fraction = checker({ type: 'number', minimum: 0, maximum: 1 }, (v) =>
-  typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1
-    ? ok(v)
-    : fail('less_than_equal', 'Input should be a fraction of the page between 0 and 1', v),
-);
+const fractionMessage = 'Input should be a fraction of the page between 0 and 1';
+const fraction = checker({ type: 'number', minimum: 0, maximum: 1 }, (v) => {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return number(v);
+  if (v < 0) return fail('greater_than_equal', fractionMessage, v, { ge: 0 });
+  return v <= 1 ? ok(v) : fail('less_than_equal', fractionMessage, v, { le: 1 });
+});
 
-const fontSize = checker({ type: 'number', exclusiveMinimum: 0, maximum: 200 }, (v) =>
-  typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= 200
-    ? ok(v)
-    : fail('greater_than', 'Input should be a font size above 0 and at most 200 points', v),
-);
+const fontSizeMessage = 'Input should be a font size above 0 and at most 200 points';
+const fontSize = checker({ type: 'number', exclusiveMinimum: 0, maximum: 200 }, (v) => {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return number(v);
+  if (v <= 0) return fail('greater_than', fontSizeMessage, v, { gt: 0 });
+  return v <= 200 ? ok(v) : fail('less_than_equal', fontSizeMessage, v, { le: 200 });
+});
 
 const maxChars = REQUEST_LIMITS.editInstructionChars;
 const maxPieces = REQUEST_LIMITS.editInstructionPieces;

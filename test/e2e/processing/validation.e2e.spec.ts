@@ -216,6 +216,34 @@ describe('ClassifyConfig validation', () => {
     }
   });
 
+  it("types edit's numbers: a wrong type is float_type, a number out of range names its bound", async () => {
+    const issuesOf = async (edit_options: unknown, bbox: unknown) => {
+      const res = await api.post('/edit', {
+        document_url: input,
+        edit_instructions: 'name: Ada',
+        edit_options,
+        form_schema: [{ bbox, description: 'Name', type: 'text' }],
+      });
+      expect(res.status).toBe(422);
+      return (res.body.detail as { loc: string[]; type: string }[])
+        .map((d) => [d.loc[d.loc.length - 1], d.type])
+        .sort();
+    };
+    const box = { page: 1, left: 0.1, top: 0.1, width: 0.2, height: 0.05 };
+    expect(await issuesOf({ font_size: '12' }, { ...box, left: true })).toEqual([
+      ['font_size', 'float_type'],
+      ['left', 'float_type'],
+    ]);
+    expect(await issuesOf({ font_size: 0 }, { ...box, left: -0.5 })).toEqual([
+      ['font_size', 'greater_than'],
+      ['left', 'greater_than_equal'],
+    ]);
+    expect(await issuesOf({ font_size: 201 }, { ...box, width: 1.5 })).toEqual([
+      ['font_size', 'less_than_equal'],
+      ['width', 'less_than_equal'],
+    ]);
+  });
+
   it('checks auth before the body', async () => {
     const res = await client(t.baseUrl, null).post('/classify_async', {});
     expect(res.status).toBe(401);
