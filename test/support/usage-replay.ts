@@ -29,5 +29,5 @@ export async function writeReplayed(
   const written = await app
     .get<UsageEventWriter>(USAGE_EVENT_WRITER)
     .writeBatch([columns], config.usage.cardinality);
-  app.get(UsageWatermarks).advance(written.orgs);
+  app.get(UsageWatermarks).advance(written.orgs, written.changedDays);
 }

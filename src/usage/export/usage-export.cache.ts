@@ -3,9 +3,10 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import type { UsageExportQuery } from './usage-export.query.js';
 
-interface Entry {
-  watermark: string;
-  body: string;
+/** A cached body and the org's watermark it was computed at. */
+export interface CachedExport {
+  readonly watermark: string;
+  readonly body: string;
 }
 
 /**
@@ -13,11 +14,12 @@ interface Entry {
  * the one they were computed at (`UsageWatermarks`): dashboards repeat the same queries,
  * and a repeated answer is a map lookup instead of a DuckDB statement. Bounded by
  * `USAGE_EXPORT_CACHE_MB` of body text (0 turns it off); least recently used goes first.
- * Checks that depend on the caller (membership, metadata keys) run before the lookup.
+ * Checks that depend on the caller (membership, metadata keys) run before the lookup. An
+ * entry of an older watermark stays until replaced: the service brings it up to date.
  */
 @Injectable()
 export class UsageExportCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, CachedExport>();
   private bytes = 0;
   private readonly maxBytes: number;
 
@@ -28,23 +30,24 @@ export class UsageExportCache {
   /** The cached body when it was computed at `watermark`. */
   get(key: string, watermark: string): string | undefined {
     const entry = this.entries.get(key);
-    if (!entry) return undefined;
+    if (!entry || entry.watermark !== watermark) return undefined;
     this.entries.delete(key);
-    if (entry.watermark !== watermark) {
-      this.bytes -= entry.body.length;
-      return undefined;
-    }
     this.entries.set(key, entry);
     return entry.body;
   }
 
+  /** The entry of the key whatever its watermark (its recency unchanged). */
+  peek(key: string): CachedExport | undefined {
+    return this.entries.get(key);
+  }
+
   set(key: string, watermark: string, body: string): void {
-    if (body.length > this.maxBytes / 8) return;
     const previous = this.entries.get(key);
     if (previous) {
       this.entries.delete(key);
       this.bytes -= previous.body.length;
     }
+    if (body.length > this.maxBytes / 8) return;
     this.entries.set(key, { watermark, body });
     this.bytes += body.length;
     for (const [oldest, entry] of this.entries) {

@@ -155,8 +155,13 @@ export class UsageIngestService {
     await this.alerts.afterWrite(groups).catch((error: unknown) => {
       this.logger.error({ err: error }, 'usage alert evaluation failed; the next write retries it');
     });
-    // After the commit: the export's result cache drops these orgs' answers.
-    this.watermarks.advance(written.orgs);
+    // After the commit: the export's result cache re-reads these orgs' changed days. A key
+    // turned identifier-like changes what its exports hold on every day.
+    const rejectedOrgs = new Set(written.newlyRejectedKeys.map((k) => k.orgId));
+    this.watermarks.advance(
+      written.orgs,
+      written.changedDays.filter((d) => !rejectedOrgs.has(d.orgId)),
+    );
     for (const counts of written.groups) {
       this.metrics.ingested.inc(counts.inserted);
       this.metrics.duplicates.inc(counts.duplicates);
