@@ -17,7 +17,7 @@ import {
   Required,
   text,
 } from './request-validation.js';
-import { number, OperationBaseDto, oneOf } from './operation-requests.dto.js';
+import { number, OperationBaseDto, oneOf, versionPin } from './operation-requests.dto.js';
 import { REQUEST_LIMITS } from './request-limits.js';
 
 /**
@@ -160,7 +160,7 @@ export class EditOptionsDto {
 }
 
 export class EditAlphaDto {
-  @Check(shortName, { optional: true })
+  @Check(versionPin, { optional: true })
   edit_model?: string;
 }
 

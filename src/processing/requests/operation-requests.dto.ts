@@ -56,6 +56,20 @@ export const number = checker({ type: 'number' }, (v) =>
 );
 
 const shortName = text({ maxLength: REQUEST_LIMITS.nameChars });
+
+/**
+ * A model version pin (`alpha.*_model`): a name with something besides blanks in it, so the
+ * description does not offer a blank pin the version registry then refuses.
+ */
+export const versionPin = checker({ ...shortName.schema, minLength: 1, pattern: '\\S' }, (v) => {
+  const checked = shortName(v);
+  if (checked.issues.length > 0) return checked;
+  return /\S/.test(v as string)
+    ? ok(v)
+    : fail('string_pattern_mismatch', 'Input should be a version name, not blank', v, {
+        pattern: '\\S',
+      });
+});
 const longText = text({ maxLength: REQUEST_LIMITS.descriptionChars });
 
 /** PageRange | PageRange[] | int[] | null; no page cap (parse reads the whole document). */
@@ -102,7 +116,7 @@ export const documentPassword = checker(
 );
 
 export class ParseAlphaDto {
-  @Check(shortName, { optional: true })
+  @Check(versionPin, { optional: true })
   layout_model?: string;
 }
 
@@ -251,10 +265,10 @@ export class CitationsDto {
 }
 
 export class ExtractAlphaDto {
-  @Check(shortName, { optional: true })
+  @Check(versionPin, { optional: true })
   extract_model?: string;
 
-  @Check(shortName, { optional: true })
+  @Check(versionPin, { optional: true })
   deep_extract_model?: string;
 }
 
@@ -329,7 +343,7 @@ export class SplitSettingsDto {
 }
 
 export class SplitAlphaDto {
-  @Check(shortName, { optional: true })
+  @Check(versionPin, { optional: true })
   deep_split_model?: string;
 }
 

@@ -19,7 +19,12 @@ import {
 import { RequestValidationError } from '../../common/validation-error.js';
 import { UploadResponseDto } from '../requests/classify-config.dto.js';
 import { modelName, registerModel } from '../requests/request-validation.js';
-import { tooLargeError, UploadResponse, UploadService } from './upload.service.js';
+import {
+  EXTENSION_PARAMETER_PATTERN,
+  tooLargeError,
+  UploadResponse,
+  UploadService,
+} from './upload.service.js';
 
 registerModel(UploadResponseDto);
 
@@ -61,12 +66,14 @@ export class UploadController {
     schema: {
       type: 'object',
       properties: { file: { type: 'string', format: 'binary', description: 'The file' } },
+      // A multipart body is the file; a request without one asks for a presigned URL.
+      required: ['file'],
     },
   })
   @ApiQuery({
     name: 'extension',
     required: false,
-    schema: { type: 'string' },
+    schema: { type: 'string', pattern: EXTENSION_PARAMETER_PATTERN },
     description: "File extension (default: the file name's, else `bin`)",
   })
   @ApiOkResponse({ schema: { $ref: `#/components/schemas/${modelName(UploadResponseDto)}` } })

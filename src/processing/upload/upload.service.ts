@@ -13,6 +13,8 @@ import { UrlSigner } from './url-signer.service.js';
 export const FILE_SCHEME = 'docproc://';
 const UPLOAD_PURPOSE = 'upload';
 const EXTENSION = /^[a-z0-9]{1,16}$/;
+/** The `extension` query parameter as the description declares it: a leading dot, any case. */
+export const EXTENSION_PARAMETER_PATTERN = '^\\.?[A-Za-z0-9]{0,16}$';
 
 export interface UploadResponse {
   file_id: string;

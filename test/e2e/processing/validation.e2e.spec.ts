@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 import { client, keyOf } from '../../support/processing-client.js';
 
@@ -242,6 +243,44 @@ describe('ClassifyConfig validation', () => {
       ['font_size', 'less_than_equal'],
       ['width', 'less_than_equal'],
     ]);
+  });
+
+  it('declares what it refuses: a blank version pin, an extension of other characters, a multipart body without its file', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const doc = (await (await fetch(`${t.baseUrl}/openapi.json`)).json()) as any;
+    const ajv = new Ajv2020({ strict: false });
+    ajv.addSchema({ $id: 'doc', components: doc.components });
+    const accepts = (schema: unknown, value: unknown) =>
+      ajv.validate(
+        JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\//g, '"$ref":"doc#/')),
+        value,
+      );
+
+    const pinSchema = doc.components.schemas.ParseAlpha.properties.layout_model;
+    expect([accepts(pinSchema, ' '), accepts(pinSchema, 'layout-v3')]).toEqual([false, true]);
+    const pinned = await api.post('/parse', { input, settings: { alpha: { layout_model: ' ' } } });
+    expect([pinned.status, pinned.body.detail[0].type]).toEqual([422, 'string_pattern_mismatch']);
+
+    const upload = doc.paths['/upload'].post;
+    const extension = upload.parameters.find((p: { name: string }) => p.name === 'extension');
+    expect([accepts(extension.schema, 'p d f'), accepts(extension.schema, '.PDF')]).toEqual([
+      false,
+      true,
+    ]);
+    const headers = { authorization: `Bearer ${await keyOf(t, 'key-validation')}` };
+    const badExtension = await fetch(`${t.baseUrl}/upload?extension=p%20d%20f`, {
+      method: 'POST',
+      headers,
+    });
+    expect(badExtension.status).toBe(400);
+    const multipart = upload.requestBody.content['multipart/form-data'].schema;
+    expect(accepts(multipart, {})).toBe(false);
+    const withoutFile = await fetch(`${t.baseUrl}/upload`, {
+      method: 'POST',
+      headers,
+      body: new FormData(),
+    });
+    expect(withoutFile.status).toBe(422);
   });
 
   it('checks auth before the body', async () => {
