@@ -79,6 +79,11 @@ export class UploadService {
         fileId,
         counted(capped(source, this.config.processing.maxUploadBytes)),
       );
+      if (stored.bytes === 0) {
+        // Refused now rather than as a file id every later request fails on.
+        await this.blobs.delete([fileId]);
+        throw ApiError.badRequest('EMPTY_UPLOAD', 'The uploaded file is empty (0 bytes)');
+      }
       return stored.bytes;
     });
   }

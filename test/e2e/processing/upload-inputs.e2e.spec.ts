@@ -81,6 +81,23 @@ describe('uploads and input resolution', () => {
     expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
+  it('refuses an empty file with 400 EMPTY_UPLOAD, multipart or presigned, and keeps nothing', async () => {
+    const key = await keyOf(t, 'org-empty');
+    const multipart = await uploadMultipart(t.baseUrl, key, '');
+    expect([multipart.status, multipart.body.error.code]).toEqual([400, 'EMPTY_UPLOAD']);
+    const api = client(t.baseUrl, key);
+    const created = await api.post('/upload?extension=pdf');
+    const empty = await fetch(created.body.presigned_url, { method: 'PUT', body: '' });
+    expect([empty.status, ((await empty.json()) as Json).error.code]).toEqual([
+      400,
+      'EMPTY_UPLOAD',
+    ]);
+    // The URL stays usable: the bytes can be sent again.
+    expect((await api.post('/parse', { input: created.body.file_id })).status).toBe(409);
+    const put = await fetch(created.body.presigned_url, { method: 'PUT', body: 'An invoice' });
+    expect(put.status).toBe(200);
+  });
+
   it('hands out a signed, expiring presigned URL to PUT the bytes to', async () => {
     const api = client(t.baseUrl, await keyOf(t, 'org-presign'));
     const created = await api.post('/upload?extension=txt');
