@@ -1,3 +1,4 @@
+import { RequestValidationError, type ValidationErrorItem } from '../../common/validation-error.js';
 import {
   CorruptDocumentError,
   DocumentPasswordError,
@@ -27,7 +28,7 @@ export function serializeError(error: unknown): SerializedTaskError {
   return { name: error.name, message: error.message, fields };
 }
 
-/** Rebuilds the typed document errors so callers can map them to 4xx responses. */
+/** Rebuilds the typed document and request errors so callers can map them to 4xx responses. */
 export function deserializeError(error: SerializedTaskError): Error {
   const f = error.fields;
   switch (error.name) {
@@ -48,6 +49,9 @@ export function deserializeError(error: SerializedTaskError): Error {
         f.input,
         f.ctx as Record<string, unknown>,
       );
+    case 'RequestValidationError':
+      // A request rule only the executor could check (e.g. an extract schema's): still a 422.
+      return new RequestValidationError(f.detail as ValidationErrorItem[]);
     default: {
       const rebuilt = new Error(error.message);
       rebuilt.name = error.name;

@@ -13,6 +13,7 @@ import {
   type Checker,
   fail,
   int,
+  type Issue,
   isPlainObject,
   list,
   model,
@@ -318,10 +319,32 @@ export class SplitCategoryDto {
   partition_key?: string | null;
 }
 
-/** A split's categories: at least one, at most REQUEST_LIMITS.stepCategories. */
-export const splitDescription = list(model(SplitCategoryDto), {
+const splitCategories = list(model(SplitCategoryDto), {
   minItems: 1,
   maxItems: REQUEST_LIMITS.stepCategories,
+});
+
+/**
+ * A split's categories: at least one, at most REQUEST_LIMITS.stepCategories, each name once
+ * (the result maps pages by name), refused with the request rather than when the job runs.
+ */
+export const splitDescription = checker(splitCategories.schema, (v) => {
+  const checked = splitCategories(v);
+  if (checked.issues.length > 0) return checked;
+  const seen = new Set<string>();
+  const issues: Issue[] = [];
+  for (const [index, { name }] of (v as { name: string }[]).entries()) {
+    if (seen.has(name)) {
+      issues.push({
+        loc: [index, 'name'],
+        msg: `Duplicate section name "${name}"`,
+        type: 'value_error',
+        input: name,
+      });
+    }
+    seen.add(name);
+  }
+  return issues.length > 0 ? { issues } : checked;
 });
 
 export class SplitSettingsDto {

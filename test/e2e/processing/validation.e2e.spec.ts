@@ -283,6 +283,29 @@ describe('ClassifyConfig validation', () => {
     expect(withoutFile.status).toBe(422);
   });
 
+  it('refuses a split naming a section twice with the request, for /split and a pipeline step', async () => {
+    const split_description = [
+      { name: 'invoice', description: 'The invoice' },
+      { name: 'invoice', description: 'Another invoice' },
+    ];
+    const duplicate = {
+      loc: ['body', 'split_description', 1, 'name'],
+      msg: 'Duplicate section name "invoice"',
+      type: 'value_error',
+      input: 'invoice',
+    };
+    const split = await api.post('/split', { input, split_description });
+    expect([split.status, split.body.detail]).toEqual([422, [duplicate]]);
+    const pipeline = await api.post('/pipelines', {
+      name: 'split',
+      steps: [{ split: { split_description } }],
+    });
+    expect([pipeline.status, pipeline.body.detail]).toEqual([
+      422,
+      [{ ...duplicate, loc: ['body', 'steps', 0, 'split', 'split_description', 1, 'name'] }],
+    ]);
+  });
+
   it('checks auth before the body', async () => {
     const res = await client(t.baseUrl, null).post('/classify_async', {});
     expect(res.status).toBe(401);
