@@ -20,6 +20,8 @@ import { waitFor } from '../support/wait.js';
 // data dir, and uploads that leave nothing when refused.
 
 const LARGE_PARSES = 25;
+/** One organization's queued parses in the fairness check (the executors default to 2). */
+const BACKLOG_PARSES = 8;
 let app: ChildApp;
 let dataDir: string;
 let orgA: SeededAccount;
@@ -114,6 +116,38 @@ describe('storage on the real server with the defaults', () => {
     expect(listed.body.jobs).toHaveLength(LARGE_PARSES);
     expect(JSON.stringify(listed.body).length).toBeLessThan(200_000);
     expect((await fetch(`${app.baseUrl}/ready`)).status).toBe(200);
+  }, 420_000);
+
+  it('shares the executors between organizations: a sync classify is not queued behind another organization’s backlog', async () => {
+    const a = client(app.baseUrl, orgA.processingKey);
+    const b = client(app.baseUrl, orgB.processingKey);
+    const big = await upload(orgA.processingKey, largeText(1_100_000), 'backlog.txt');
+    const small = await upload(orgB.processingKey, 'Invoice number 8. Total due 99.00', 'j.txt');
+    // Organization A's backlog waits in the priority lane, where sync requests wait too.
+    const backlog: string[] = [];
+    for (let i = 0; i < BACKLOG_PARSES; i++) {
+      const res = await a.post('/parse_async', { input: big, async: { priority: true } });
+      expect(res.status).toBe(200);
+      backlog.push(res.body.job_id);
+    }
+    const classify = await b.post('/classify', {
+      input: small,
+      classification_schema: [
+        { category: 'invoice', criteria: ['invoice number', 'amount due'] },
+        { category: 'letter', criteria: ['a personal letter'] },
+      ],
+    });
+    expect(classify.status).toBe(200);
+    // Taken in arrival order, the classify would have waited for all but the last
+    // executors' worth of the backlog; shared fairly, it is taken as the first executor
+    // frees up, whatever the machine's speed.
+    const statuses = await Promise.all(backlog.map(async (id) => (await a.get(`/job/${id}`)).body));
+    const finished = statuses.filter((job) => job.status !== 'Pending' && job.status !== 'Idle');
+    expect(finished.length).toBeLessThanOrEqual(BACKLOG_PARSES / 2);
+    for (const id of backlog) {
+      const job = await waitForJob(a, id, 240_000);
+      expect([job.status, job.reason]).toEqual(['Completed', null]);
+    }
   }, 420_000);
 
   it('keeps DATA_DIR private: an open data dir is reported and tightened, nothing is readable by others', () => {

@@ -27,11 +27,13 @@ export function jobCommand(kind: string, job: Pick<JobRecord, 'jobId' | 'type'>)
 
 /**
  * Where a stored job's command waits, as its submission chose: the cpu queue, the lane of
- * its request, deep work apart; a sync job's caller is gone after a restart, so it is tried
- * once, unless it was kept for polling (its client polls it like an async job).
+ * its request, deep work apart, as its organization's work; a sync job's caller is gone
+ * after a restart, so it is tried once, unless it was kept for polling (its client polls it
+ * like an async job).
  */
 export function jobAddOptions(
-  job: Pick<JobRecord, 'type' | 'request' | 'isAsync'> & Partial<Pick<JobRecord, 'keptForPolling'>>,
+  job: Pick<JobRecord, 'orgId' | 'type' | 'request' | 'isAsync'> &
+    Partial<Pick<JobRecord, 'keptForPolling'>>,
   jobMaxAttempts: number,
 ): AddOptions {
   return {
@@ -39,5 +41,7 @@ export function jobAddOptions(
     lane: laneFor(laneFields(job.request), job.isAsync),
     maxAttempts: job.isAsync || job.keptForPolling ? jobMaxAttempts : 1,
     deep: isDeepWork(job.type, job.request),
+    // The queue's workers are shared fairly between organizations.
+    tenant: job.orgId,
   };
 }

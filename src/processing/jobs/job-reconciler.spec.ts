@@ -11,7 +11,7 @@ import type { SyncJobRecoveryRepository } from './sync-job-recovery.repository.j
 const config = { processing: { jobMaxAttempts: 3 } } as AppConfig;
 
 function orphan(jobId: string, type: JobRecord['type'], request: Record<string, unknown>) {
-  return { jobId, type, isAsync: true, request } as JobRecord;
+  return { jobId, orgId: `org_of_${jobId}`, type, isAsync: true, request } as JobRecord;
 }
 
 function setUp(orphans: JobRecord[]) {
@@ -66,11 +66,11 @@ describe(JobReconciler.name, () => {
     expect(t.add.mock.calls).toEqual([
       [
         { kind: 'classify', payload: { jobId: 'j1', operation: 'classify' } },
-        { queue: 'cpu', lane: 'standard', maxAttempts: 3, deep: true },
+        { queue: 'cpu', lane: 'standard', maxAttempts: 3, deep: true, tenant: 'org_of_j1' },
       ],
       [
         { kind: 'operation', payload: { jobId: 'j2', operation: 'split' } },
-        { queue: 'cpu', lane: 'batch', maxAttempts: 3, deep: false },
+        { queue: 'cpu', lane: 'batch', maxAttempts: 3, deep: false, tenant: 'org_of_j2' },
       ],
     ]);
   });
@@ -84,7 +84,7 @@ describe(JobReconciler.name, () => {
     expect(t.add.mock.calls).toEqual([
       [
         { kind: 'classify', payload: { jobId: 'j4', operation: 'classify' } },
-        { queue: 'cpu', lane: 'priority', maxAttempts: 3, deep: false },
+        { queue: 'cpu', lane: 'priority', maxAttempts: 3, deep: false, tenant: 'org_of_j4' },
       ],
     ]);
   });

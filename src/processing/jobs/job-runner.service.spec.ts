@@ -189,7 +189,12 @@ describe(JobRunner.name, () => {
       );
       expect(t.add).toHaveBeenCalledWith(
         { kind: 'classify.run', payload: expect.objectContaining({ jobId: job_id }) },
-        expect.objectContaining({ queue: 'cpu', lane: 'standard', maxAttempts: 3 }),
+        expect.objectContaining({
+          queue: 'cpu',
+          lane: 'standard',
+          maxAttempts: 3,
+          tenant: 'org_1',
+        }),
       );
       expect(t.jobs.insert.mock.invocationCallOrder[0]).toBeLessThan(
         t.add.mock.invocationCallOrder[0],

@@ -113,6 +113,8 @@ export class JobRunner {
           // A sync job's caller is gone after a restart: it is not retried (see JobReconciler).
           maxAttempts: submission.isAsync ? this.config.processing.jobMaxAttempts : 1,
           deep: isDeepWork(submission.type, submission.request),
+          // The queue's workers are shared fairly between organizations.
+          tenant: principal.orgId,
         });
       } catch (error) {
         // Not queued anywhere: the job is removed, the request fails (e.g. 503).

@@ -16,6 +16,11 @@ export interface AddOptions {
   deep?: boolean;
   /** A driver-level identity that makes a repeated add of the same work a no-op (BullMQ job id). */
   id?: string;
+  /**
+   * Whose work it is (a job's organization). The database queue shares its workers fairly
+   * between tenants: see DatabaseQueueRepository.claim.
+   */
+  tenant?: string;
 }
 
 /** A command as its handler receives it: the payload validated, plus where it waited. */

@@ -27,6 +27,8 @@ export interface EnqueueOptions {
    * the gpu worker kind takes it, and only it, when a gpu worker is configured.
    */
   deep?: boolean;
+  /** Whose work it is (AddOptions.tenant). */
+  tenant?: string;
 }
 
 export interface LaneDepth {

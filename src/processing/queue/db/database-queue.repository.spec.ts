@@ -39,6 +39,29 @@ describe(DatabaseQueueRepository.name, () => {
     expect(order).toEqual(['priority', 'standard-1', 'standard-2', 'batch']);
   });
 
+  it('shares the workers between tenants: the tenant with the fewest tasks running goes first', async () => {
+    for (let n = 1; n <= 5; n++) {
+      await sut.enqueue('cpu', 'k', { n: `a-${n}` }, { lane: 'priority', tenant: 'org-a' });
+    }
+    const taken = async () => ((await sut.claim('cpu'))?.payload as { n: string }).n;
+    // org-a alone: its oldest tasks, as many as there are workers.
+    expect([await taken(), await taken()]).toEqual(['a-1', 'a-2']);
+    // Queued behind org-a's backlog, org-b's task (and the service's own, without a
+    // tenant) is the next one taken, then the lane's order resumes.
+    await sut.enqueue('cpu', 'k', { n: 'b-1' }, { lane: 'priority', tenant: 'org-b' });
+    await sut.enqueue('cpu', 'k', { n: 'own' }, { lane: 'priority' });
+    await sut.enqueue('cpu', 'k', { n: 'b-2' }, { lane: 'priority', tenant: 'org-b' });
+    expect(await taken()).toBe('b-1');
+    expect(await taken()).toBe('own');
+    // org-b now runs one task, org-a two: org-b's next one still goes first.
+    expect(await taken()).toBe('b-2');
+    expect([await taken(), await taken(), await taken()]).toEqual(['a-3', 'a-4', 'a-5']);
+    // A better lane still wins over a tenant with fewer tasks running.
+    await sut.enqueue('cpu', 'k', { n: 'c-standard' }, { lane: 'standard', tenant: 'org-c' });
+    await sut.enqueue('cpu', 'k', { n: 'a-priority' }, { lane: 'priority', tenant: 'org-a' });
+    expect([await taken(), await taken()]).toEqual(['a-priority', 'c-standard']);
+  });
+
   it('reports depth per queue and lane (queued + running) and drained', async () => {
     await sut.enqueue('cpu', 'k', {}, { lane: 'standard' });
     await sut.enqueue('cpu', 'k', {}, { lane: 'priority' });

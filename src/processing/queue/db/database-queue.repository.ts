@@ -105,9 +105,9 @@ export class DatabaseQueueRepository {
   ): Promise<string> {
     const taskId = randomUUID();
     const sql = `INSERT INTO queue_tasks (task_id, seq, queue, lane, kind, payload, state, attempts,
-        max_attempts, available_at, enqueued_at)
+        max_attempts, available_at, enqueued_at, tenant)
       VALUES ($1, nextval('queue_tasks_seq'), $2, $3, $4, $5, 'queued', 0, $6,
-        COALESCE(CAST($7 AS TIMESTAMPTZ), now()), now())`;
+        COALESCE(CAST($7 AS TIMESTAMPTZ), now()), now(), $8)`;
     const params = [
       taskId,
       queue,
@@ -116,12 +116,20 @@ export class DatabaseQueueRepository {
       storedPayload(payload, options.deep === true),
       options.maxAttempts ?? 1,
       options.availableAt ? options.availableAt.toISOString() : null,
+      options.tenant ?? null,
     ];
     await this.db.run(sql, params);
     this.live.add(queue, options.lane, 1, 0);
     return taskId;
   }
 
+  /**
+   * The next task: of the best lane, the tenant's with the fewest tasks of the queue
+   * running, oldest first. Workers are shared fairly between tenants (a task without a
+   * tenant is its own): an organization that queued many large tasks holds at most the
+   * workers no one else is waiting for, and another's task is the next one taken once a
+   * worker frees up, not the one after that organization's whole backlog.
+   */
   async claim(queue: QueueName, filter: ClaimFilter = {}): Promise<QueueTask | null> {
     const where = filterSql(filter, 2);
     // The candidates come from a pooled read, so idle workers polling never queue up on
@@ -129,9 +137,12 @@ export class DatabaseQueueRepository {
     // then only flips one row found by its key. A candidate another loop took first (and
     // perhaps already re-queued for a later retry) fails the state and time checks.
     const candidates = await this.db.all<{ task_id: string }>(
-      `SELECT task_id FROM queue_tasks
-       WHERE queue = $1 AND state = 'queued' AND available_at <= now()${where.sql}
-       ORDER BY ${LANE_ORDER}, seq LIMIT ${CLAIM_CANDIDATES}`,
+      `SELECT q.task_id FROM queue_tasks q
+       LEFT JOIN (SELECT tenant, count(*) AS running FROM queue_tasks
+                  WHERE queue = $1 AND state = 'running' AND tenant IS NOT NULL
+                  GROUP BY tenant) r ON r.tenant = q.tenant
+       WHERE q.queue = $1 AND q.state = 'queued' AND q.available_at <= now()${where.sql}
+       ORDER BY ${LANE_ORDER}, coalesce(r.running, 0), q.seq LIMIT ${CLAIM_CANDIDATES}`,
       [queue, ...where.params],
     );
     for (const { task_id } of candidates) {
