@@ -82,6 +82,20 @@ describe('deep extract choosing between its answer and default answer', () => {
     );
   });
 
+  it("keeps default's answer when only deep's own search is surer of another", () => {
+    // Neither name is checked by the document (each is printed once): a surer search is
+    // the kind of evidence default already weighed, so default's answer stays.
+    const own = new Map([['parties', leaf('Alpha Corp', 0, 0.3)]]);
+    const more = new Map([['parties', leaf('Beta Ltd', 0, 0.95)]]);
+    expect(chooseAnswers([parties], own, more, lines, context).get('parties')?.value).toBe(
+      'Alpha Corp',
+    );
+    // The same answer found by default is taken when deep alone found it.
+    expect(chooseAnswers([parties], new Map(), more, lines, context).get('parties')?.value).toBe(
+      'Beta Ltd',
+    );
+  });
+
   it('never takes a passage for a value', () => {
     const passage = new Map([['parties', leaf('word '.repeat(40).trim(), 0, 0.9)]]);
     const name = new Map([['parties', leaf('Alpha Corp and Beta Ltd.', 0, 0.4)]]);

@@ -1,9 +1,13 @@
 /**
  * Deep extract's choice between its own answer for a field and default's: both are
  * scored by the same evidence (how sure the search that found each was, how near the
- * text it was read from comes to what the field asks in the sentence encoder, how often
- * the document repeats the value), and default's answer stays unless deep's is better
- * supported; so deep extract adds candidates and never loses what default finds.
+ * text it was read from comes to what the field asks in the sentence encoder) and by the
+ * document's checks of the value (repeated elsewhere, reached by adding other amounts,
+ * placed first among dates, not a deduction or a passage). Default's answer stays unless
+ * deep's is better supported overall and the checks favour it: the search's own
+ * confidence and fit are what default already weighed when it chose, so deep's extra
+ * candidates replace default's answer only with evidence from the document that outranks
+ * it, and deep extract never loses what default finds on the search's word alone.
  */
 import type { LayoutLine } from '../parse/layout.types.js';
 import { cosine, sentenceEncoder } from '../encoder/sentence-encoder.js';
@@ -44,6 +48,8 @@ export interface AnswerEvidence {
   confidence: number;
   fit: number;
   repeats: number;
+  /** What the document's checks say of the value (repetition, arithmetic, place, sign, length). */
+  checks: number;
   score: number;
 }
 
@@ -102,22 +108,21 @@ export function weighAnswers(
   const vectors = encoder?.embed([question, ...answers.map((a) => evidenceText(a, field))]);
   const first = field.kind === 'date' ? firstPlaced(answers, lines) : -1;
   return answers.map((answer, i) => {
-    if (answer.value === null) return { confidence: 0, fit: 0, repeats: 0, score: -1 };
+    if (answer.value === null) return { confidence: 0, fit: 0, repeats: 0, checks: -1, score: -1 };
     const fit = vectors ? cosine(vectors[0], vectors[i + 1]) : 0;
     const repeats = repeatsOf(answer.value, field, context);
     const deduction = typeof answer.value === 'number' && answer.value < 0;
     const summed =
       typeof answer.value === 'number' && !deduction && sumOfTwo(answer.value, context);
     const earlier = i === first;
-    const score =
-      answer.confidence +
-      FIT_WEIGHT * fit +
+    const checks =
       (AGREEMENT_WEIGHT * repeats) / REPEATS +
       (earlier ? EARLIER_DATE : 0) +
       (summed ? SUM_OF_AMOUNTS : 0) -
       (deduction ? DEDUCTION_PENALTY : 0) -
       (runsOn(answer) ? 1 : 0);
-    return { confidence: answer.confidence, fit, repeats, score };
+    const score = answer.confidence + FIT_WEIGHT * fit + checks;
+    return { confidence: answer.confidence, fit, repeats, checks, score };
   });
 }
 
@@ -152,8 +157,8 @@ const same = (a: unknown, b: unknown) =>
   typeof a === 'string' && typeof b === 'string' ? normalized(a) === normalized(b) : a === b;
 
 /**
- * Per field, deep's answer where default has none or where deep's is better supported;
- * default's otherwise.
+ * Per field, deep's answer where default has none, or where deep's is better supported
+ * and the document's checks favour it; default's otherwise.
  */
 export function chooseAnswers(
   fields: readonly ScalarField[],
@@ -178,7 +183,8 @@ export function chooseAnswers(
       continue;
     }
     const [ofOwn, ofMore] = weighAnswers(field, [own, more], lines, context);
-    chosen.set(field.key, ofMore.score > ofOwn.score ? more : own);
+    const outranks = ofMore.score > ofOwn.score && ofMore.checks > ofOwn.checks;
+    chosen.set(field.key, outranks ? more : own);
   }
   return chosen;
 }
