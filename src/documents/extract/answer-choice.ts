@@ -13,6 +13,7 @@ import type { LayoutLine } from '../parse/layout.types.js';
 import { cosine, sentenceEncoder } from '../encoder/sentence-encoder.js';
 import { findAmounts } from './amounts.js';
 import { findDates } from './dates.js';
+import { dateOrders, keepDatesInOrder } from './date-order.js';
 import type { DocumentContext } from './document-context.js';
 import type { Leaf, ScalarField } from './field-search.js';
 import { readable } from './passages.js';
@@ -186,5 +187,12 @@ export function chooseAnswers(
     const outranks = ofMore.score > ofOwn.score && ofMore.checks > ofOwn.checks;
     chosen.set(field.key, outranks ? more : own);
   }
+  // Dates out of order (a due date before the invoice's date) take the other pass's
+  // answer where that puts them in order.
+  keepDatesInOrder(dateOrders(fields), chosen, (field) =>
+    [ordinary.get(field.key), deep.get(field.key)].flatMap((leaf) =>
+      leaf && leaf !== chosen.get(field.key) ? [leaf] : [],
+    ),
+  );
   return chosen;
 }

@@ -3,7 +3,9 @@
  * amounts that add up (subtotal + tax = total) are kept and trusted more; between two
  * near-equal labels for one amount, the one the document reaches by adding another of its
  * amounts (the total due after tax, not the net total) is taken; an amount that heads a
- * totals block (net, then tax, then their sum) gives way to the sum under it.
+ * totals block (net, then tax, then their sum) gives way to the sum under it; an amount the
+ * line items of the document's tables add up to (alone, or with another of its amounts:
+ * the tax) is preferred to one they do not reach.
  */
 import type { LayoutLine } from '../parse/layout.types.js';
 import { findAmounts } from './amounts.js';
@@ -146,6 +148,45 @@ function balanceAmounts(
   });
 }
 
+/**
+ * An amount the line items do not add up to (nor they and another amount of the document)
+ * gives way to the best near-tied alternative they do add up to.
+ */
+function preferRowsSum(
+  field: ScalarField,
+  ranked: readonly Scored[],
+  assigned: Map<string, Leaf>,
+  rowSums: readonly number[],
+  amounts: readonly number[],
+  near: number,
+): void {
+  const current = assigned.get(field.key);
+  if (rowSums.length === 0 || !current || typeof current.value !== 'number') return;
+  const reached = (value: number) =>
+    rowSums.some((sum) => close(value, sum) || amounts.some((a) => a > 0 && close(value - sum, a)));
+  if (reached(current.value)) return;
+  const best = ranked[0]?.score ?? 0;
+  const alternative = ranked.find(
+    (s) => s.score >= best * near && typeof s.value === 'number' && reached(s.value),
+  );
+  if (alternative)
+    assigned.set(field.key, leafOf(alternative, Math.max(alternative.score, current.confidence)));
+}
+
+/** A field's answers near its best (the search's alternatives), as leaves. */
+export function nearAlternatives(ranked: readonly Scored[], deep: boolean): Leaf[] {
+  const best = ranked[0]?.score ?? 0;
+  const near = deep ? NEAR_DEEP : NEAR;
+  return ranked
+    .filter((s) => s.score >= best * near)
+    .slice(0, ALTERNATIVES)
+    .map((s) => leafOf(s, s.score));
+}
+
+/**
+ * @param rowSums what each money column of the document's line items adds up to (the
+ *   tables the schema's arrays of objects were read from); empty when there are none.
+ */
 export function crossCheck(
   fields: readonly ScalarField[],
   ranked: ReadonlyMap<string, Scored[]>,
@@ -153,15 +194,18 @@ export function crossCheck(
   context: DocumentContext,
   lines: readonly LayoutLine[],
   deep: boolean,
+  rowSums: readonly number[] = [],
 ): void {
   const amounts = findAmounts(context.text, context.decimalComma)
     .filter((a) => a.decimals)
     .map((a) => a.value);
+  const near = deep ? NEAR_DEEP : NEAR;
   for (const field of fields) {
     if (field.kind === 'money') {
-      const near = deep ? NEAR_DEEP : NEAR;
-      preferBuiltUpTotal(field, ranked.get(field.key) ?? [], assigned, amounts, near);
-      preferBlockSum(field, ranked.get(field.key) ?? [], assigned, lines, context);
+      const options = ranked.get(field.key) ?? [];
+      preferBuiltUpTotal(field, options, assigned, amounts, near);
+      preferBlockSum(field, options, assigned, lines, context);
+      preferRowsSum(field, options, assigned, rowSums, amounts, near);
     }
   }
   if (deep) balanceAmounts(fields, ranked, assigned);

@@ -11,7 +11,7 @@ import type { DocumentContext } from './document-context.js';
 import type { JsonSchema } from './extract-schema.js';
 import { MISSING, scalarField, type Leaf, type ScalarField } from './field-search.js';
 import type { LabelSimilarity } from './label-similarity.js';
-import { readValue } from './value-parsers.js';
+import { kindOf, readValue } from './value-parsers.js';
 
 const MIN_HEADER_SCORE = 0.35;
 
@@ -203,4 +203,21 @@ export function findRows(
   return rows.map((row) =>
     Object.fromEntries(fields.map((field) => [field.key, row.get(field) ?? MISSING])),
   );
+}
+
+/** What each money column of an array's rows adds up to (the line items' sum). */
+export function columnSums(
+  items: JsonSchema,
+  rows: readonly Record<string, { kind: string; value?: unknown }>[],
+): number[] {
+  const sums: number[] = [];
+  for (const [name, schema] of Object.entries(items.properties ?? {})) {
+    if (kindOf(name, schema) !== 'money') continue;
+    const values = rows.flatMap((row) => {
+      const cell = row[name];
+      return cell?.kind === 'leaf' && typeof cell.value === 'number' ? [cell.value] : [];
+    });
+    if (values.length > 0) sums.push(values.reduce((a, b) => a + b, 0));
+  }
+  return sums;
 }

@@ -6,7 +6,8 @@
 import type { LayoutDocument, LayoutLine } from '../parse/layout.types.js';
 import { chooseAnswers } from './answer-choice.js';
 import { collectCandidates, type Candidate } from './candidates.js';
-import { crossCheck } from './cross-checks.js';
+import { crossCheck, nearAlternatives } from './cross-checks.js';
+import { dateOrders, keepDatesInOrder } from './date-order.js';
 import { documentContext, type DocumentContext } from './document-context.js';
 import { typeOf, type JsonSchema } from './extract-schema.js';
 import {
@@ -28,7 +29,7 @@ import {
   type FieldText,
   type LabelSimilarity,
 } from './label-similarity.js';
-import { findRows } from './line-items.js';
+import { columnSums, findRows, type RowOptions } from './line-items.js';
 import { readable } from './passages.js';
 import { humanize } from './text-match.js';
 import {
@@ -124,12 +125,19 @@ export function schemaExtract(
   const fields = scalarsOf(root);
   // Deep extract starts from default's answers and adds its own; each field keeps the
   // better supported of the two, so deep never loses what default finds.
-  const ordinary = scalarPass(document, root, fields, similarity, false);
-  const pass = options.deep ? scalarPass(document, root, fields, similarity, true) : ordinary;
+  const rowOptions: RowOptions = {
+    acrossPages: true,
+    allTables: options.deep || options.arrayExtract,
+    joinContinuations: options.deep,
+  };
+  const ordinary = scalarPass(document, root, fields, similarity, false, rowOptions);
+  const pass = options.deep
+    ? scalarPass(document, root, fields, similarity, true, rowOptions)
+    : ordinary;
   const assigned = options.deep
     ? chooseAnswers(fields, ordinary.assigned, pass.assigned, pass.lines, pass.context)
     : ordinary.assigned;
-  const { lines, candidates, context, settings } = pass;
+  const { candidates, context, settings } = pass;
   const build = (slot: Slot): Found => {
     switch (slot.kind) {
       case 'scalar':
@@ -140,18 +148,11 @@ export function schemaExtract(
           fields: Object.fromEntries(Object.entries(slot.slots).map(([k, s]) => [k, build(s)])),
         };
       case 'rows':
-        return {
-          kind: 'rows',
-          rows: findRows(slot.items, lines, context, similarity, {
-            acrossPages: true,
-            allTables: options.deep || options.arrayExtract,
-            joinContinuations: options.deep,
-          }),
-        };
+        return { kind: 'rows', rows: pass.rows.get(slot) ?? [] };
       case 'list':
         return {
           kind: 'list',
-          items: listValues(slot.field, candidates, context, settings, lines.length),
+          items: listValues(slot.field, candidates, context, settings, pass.lines.length),
         };
     }
   };
@@ -164,6 +165,25 @@ interface ScalarPass {
   context: DocumentContext;
   settings: SearchSettings;
   assigned: Map<string, Leaf>;
+  /** The rows of each array of objects of the schema, read from the document's tables. */
+  rows: Map<Slot, Record<string, Found>[]>;
+}
+
+/** The rows of every array of objects of the schema. */
+function readRows(
+  slot: Slot,
+  lines: readonly LayoutLine[],
+  context: DocumentContext,
+  similarity: LabelSimilarity,
+  options: RowOptions,
+  into = new Map<Slot, Record<string, Found>[]>(),
+): Map<Slot, Record<string, Found>[]> {
+  if (slot.kind === 'rows')
+    into.set(slot, findRows(slot.items, lines, context, similarity, options));
+  if (slot.kind === 'object')
+    for (const child of Object.values(slot.slots))
+      readRows(child, lines, context, similarity, options, into);
+  return into;
 }
 
 /** One search of the schema's scalar fields: default's, or deep's with more candidates. */
@@ -173,6 +193,7 @@ function scalarPass(
   fields: readonly ScalarField[],
   similarity: LabelSimilarity,
   deep: boolean,
+  rowOptions: RowOptions,
 ): ScalarPass {
   const { lines, candidates } = collectCandidates(document, {
     inline: deep,
@@ -189,7 +210,11 @@ function scalarPass(
     fields.map((f) => [f.key, scoreCandidates(f, candidates, context, settings, lines.length)]),
   );
   const assigned = assignFields(fields, ranked);
-  crossCheck(fields, ranked, assigned, context, lines, deep);
+  const rows = readRows(root, lines, context, similarity, rowOptions);
+  const sums = [...rows].flatMap(([slot, found]) =>
+    slot.kind === 'rows' ? columnSums(slot.items, found) : [],
+  );
+  crossCheck(fields, ranked, assigned, context, lines, deep, sums);
   searchRunningText(fields, assigned, lines, context, deep);
   const takenDates = new Set([...assigned.values()].map((leaf) => String(leaf.value)));
   for (const field of fields) {
@@ -201,7 +226,10 @@ function scalarPass(
       takenDates.add(String(fallback.value));
     }
   }
-  return { lines, candidates, context, settings, assigned };
+  keepDatesInOrder(dateOrders(fields), assigned, (field) =>
+    nearAlternatives(ranked.get(field.key) ?? [], deep),
+  );
+  return { lines, candidates, context, settings, assigned, rows };
 }
 
 /** Below this a text value found by a label is compared with the sentences' answer. */
