@@ -1,9 +1,9 @@
 import type { Type } from '@nestjs/common';
 import type { InputOf, InputShape } from './admin-command.inputs.js';
 
-/** Resolves a provider anywhere in the application (Nest `ModuleRef` / application context). */
+/** Resolves a provider (by class or injection token) anywhere in the application (Nest `ModuleRef` / application context). */
 export interface ServiceLocator {
-  get<T>(type: Type<T>, options: { strict: false }): T;
+  get<T>(typeOrToken: Type<T> | symbol, options: { strict: false }): T;
 }
 
 /** One command-line option, mapped onto one field of the command's input. */

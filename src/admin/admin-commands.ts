@@ -1,7 +1,10 @@
 import { AccountsService } from '../accounts/accounts.service.js';
 import { ApiKeyService } from '../accounts/keys/api-key.service.js';
 import { MetadataKeyService } from '../usage/metadata/metadata-key.service.js';
+import { HttpStatus } from '../common/nest-decorators.js';
 import { ApiError } from '../common/api-error.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/app-config.token.js';
 import { AdminCommand, type AdminCommandHandler, defineHandler } from './admin-command.js';
 import { ADMIN_COMMAND_SPECS, type AdminCommandName } from './admin-command-specs.js';
 import {
@@ -144,6 +147,17 @@ const HANDLERS: { [Name in AdminCommandName]: AdminCommandHandler } = {
     input: BACKFILL_INPUT,
     usagePlane: true,
     run: async (services) => {
+      // The process that runs the command backfills with its own settings: a running server
+      // takes it over the admin endpoint, and the CLI's CLICKHOUSE_URL never reaches it.
+      if (
+        services.get<AppConfig>(APP_CONFIG, { strict: false }).usage.store.clickhouseUrl === null
+      ) {
+        throw new ApiError(
+          HttpStatus.CONFLICT,
+          'CLICKHOUSE_NOT_CONFIGURED',
+          'CLICKHOUSE_URL is not set for the process running the backfill; a running server runs it with its own settings, so stop the server and run the backfill with CLICKHOUSE_URL set (docs/operations.md)',
+        );
+      }
       const { UsageBackfillService } = await import('../usage/import/usage-backfill.service.js');
       return services.get(UsageBackfillService, { strict: false }).toClickHouse();
     },

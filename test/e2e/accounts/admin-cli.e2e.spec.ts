@@ -329,6 +329,15 @@ describe('docproc-admin', () => {
       expect(email.stderr).toMatch(/not a valid email address/);
     });
 
+    it('refuses a ClickHouse backfill the server has no CLICKHOUSE_URL for, saying to stop it first', async () => {
+      const run = await runCli(dataDir, ['usage', 'backfill', '--to', 'clickhouse']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(
+        /CLICKHOUSE_URL is not set .*stop the server.*CLICKHOUSE_NOT_CONFIGURED/,
+      );
+      expect(run.stderr).not.toMatch(/HTTP 500/);
+    });
+
     it('refuses, without touching the file, while the server holds the lock but does not answer', async () => {
       server!.child.kill('SIGSTOP');
       try {
