@@ -5,7 +5,7 @@
 // bytes left by a refused oversize upload, a TIFF parsed, another organization's sync parse
 // while slow URL inputs download, and a restart on the same DATA_DIR serving earlier results.
 // Exits non-zero when a check fails. Figures are recorded in docs/benchmarks.md.
-/* global fetch, FormData, Blob, AbortSignal, ReadableStream */
+/* global fetch, ReadableStream */
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -15,7 +15,7 @@ import { clearTimeout, setTimeout } from 'node:timers';
 import { parseArgs } from 'node:util';
 import { createCanvas } from '@napi-rs/canvas';
 import sharp from 'sharp';
-import { percentile, startServer } from './lib/server-under-test.mjs';
+import { apiCall, fileForm, percentile, startServer } from './lib/server-under-test.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,35 +35,12 @@ function check(name, ok, detail) {
 
 let server;
 
-async function call(key, method, pathName, body, timeoutMs = 300_000) {
-  const started = performance.now();
-  try {
-    const res = await fetch(`${server.base}${pathName}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${key}`,
-        ...(body && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body instanceof FormData ? body : body ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const text = await res.text();
-    let json = null;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      // not JSON
-    }
-    return { status: res.status, json, bytes: text.length, ms: performance.now() - started };
-  } catch (error) {
-    return { status: `error:${error.name}`, json: null, bytes: 0, ms: performance.now() - started };
-  }
+function call(key, method, pathName, body, timeoutMs = 300_000) {
+  return apiCall(server.base, key, method, pathName, body, timeoutMs);
 }
 
-async function upload(key, bytes, name) {
-  const form = new FormData();
-  form.append('file', new Blob([bytes]), name);
-  return call(key, 'POST', '/upload', form);
+function upload(key, bytes, name) {
+  return call(key, 'POST', '/upload', fileForm(bytes, name));
 }
 
 function sentences(count) {

@@ -7,7 +7,6 @@
 // its DATA_DIR at half time. Prints statuses and p50/p99 per kind, the RSS of the API
 // process and of its executors over time, the store's size, restarts, and whether every
 // async job ended. Figures are recorded in docs/benchmarks.md.
-/* global fetch, AbortSignal, FormData, Blob */
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -19,7 +18,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { docxBomb, pngBomb } from './lib/hostile-documents.mjs';
-import { percentile, startServer, treeRssKb } from './lib/server-under-test.mjs';
+import { apiCall, fileForm, percentile, startServer, treeRssKb } from './lib/server-under-test.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -160,43 +159,25 @@ let nextRequest = 0;
 
 async function call(key, method, pathName, body, timeoutMs = 400_000) {
   if (restarting) await restarting;
-  const started = performance.now();
   const id = nextRequest++;
-  inFlight.set(id, { route: `${method} ${pathName.split('?')[0]}`, started, body });
+  inFlight.set(id, {
+    route: `${method} ${pathName.split('?')[0]}`,
+    started: performance.now(),
+    body,
+  });
   try {
-    const res = await fetch(`${serverRef.base}${pathName}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${key}`,
-        ...(body && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body instanceof FormData ? body : body ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const text = await res.text();
-    let json = null;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      // not JSON
-    }
-    return { status: res.status, json, ms: performance.now() - started };
-  } catch (error) {
+    const res = await apiCall(serverRef.base, key, method, pathName, body, timeoutMs);
     // A connection refused during the planned restart is not the service's answer.
-    return {
-      status: restarting ? 'restart' : `error:${error.name}`,
-      json: null,
-      ms: performance.now() - started,
-    };
+    if (restarting && typeof res.status === 'string') return { ...res, status: 'restart' };
+    return res;
   } finally {
     inFlight.delete(id);
   }
 }
 
-async function upload(key, bytes, name) {
-  const form = new FormData();
-  form.append('file', new Blob([bytes]), name);
-  return call(key, 'POST', `/upload?extension=${path.extname(name).slice(1)}`, form);
+function upload(key, bytes, name) {
+  const extension = path.extname(name).slice(1);
+  return call(key, 'POST', `/upload?extension=${extension}`, fileForm(bytes, name));
 }
 
 function kinds(docs, files) {

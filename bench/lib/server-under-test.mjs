@@ -1,13 +1,14 @@
 // The server under test for the benchmarks: the built server (dist/) as a child process
 // with a fresh DATA_DIR, organizations and keys created through its admin API, and the RSS of
 // its process tree read from /proc.
-/* global fetch */
+/* global fetch, FormData, Blob, AbortSignal */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timers';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -17,6 +18,43 @@ export function percentile(values, p) {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/**
+ * One call to the server at `base` as `key`: a FormData body goes as is, any other as JSON.
+ * Gives the status, the body parsed (null when not JSON), its length and the time taken; a
+ * request that fails or passes `timeoutMs` gives the status `error:<name>` instead.
+ */
+export async function apiCall(base, key, method, pathName, body, timeoutMs) {
+  const started = performance.now();
+  try {
+    const res = await fetch(`${base}${pathName}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body instanceof FormData ? body : body ? JSON.stringify(body) : undefined,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await res.text();
+    let json = null;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, json, bytes: text.length, ms: performance.now() - started };
+  } catch (error) {
+    return { status: `error:${error.name}`, json: null, bytes: 0, ms: performance.now() - started };
+  }
+}
+
+/** A multipart upload body holding `bytes` as the file `name`. */
+export function fileForm(bytes, name) {
+  const form = new FormData();
+  form.append('file', new Blob([bytes]), name);
+  return form;
 }
 
 export function freePort() {

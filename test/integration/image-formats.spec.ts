@@ -1,7 +1,6 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { OperationPool } from '../../src/documents/executors/operation.pool.js';
+import type { OperationPool } from '../../src/documents/executors/operation.pool.js';
 import type { OperationTask } from '../../src/documents/executors/operation.task.js';
 import type { ParseOutcome } from '../../src/documents/parse/parse.runner.js';
 import {
@@ -16,29 +15,18 @@ import {
   makeMultiPageTiff,
   makeRawTiff,
 } from '../support/images.js';
+import { DEFAULT_LAYOUT, executorPool } from '../support/operation-executors.js';
 
 // Every accepted image format is decoded in a real executor process (a native crash would
 // show as EXECUTOR_CRASHED), and no file, however broken, gets anything but a result or a
 // clear 4xx.
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const layout = {
-  family: 'layout_model',
-  version: 'layout-v3',
-  engine: 'line-blocks',
-  stage: 'default',
-  pinned: false,
-  frozenSnapshot: false,
-} as const;
+const layout = DEFAULT_LAYOUT;
 
 let pool: OperationPool;
 
 beforeAll(async () => {
-  pool = new OperationPool({
-    inline: false,
-    maxExecutors: 1,
-    entry: path.join(ROOT, 'src/documents/executors/operation.worker.ts'),
-    execArgv: ['--import', path.join(ROOT, 'test/support/ts-register.mjs')],
+  pool = executorPool({
     // Never replaced for its size after a task (a large decode may pass the default 400 MB):
     // a new executor pid then means one was lost to a crash.
     settings: { taskTimeLimitMs: 60_000, recycleRssMb: 100_000 },
@@ -186,11 +174,7 @@ describe('hostile image files', () => {
   }, 600_000);
 
   it('checks every page of a TIFF against MAX_IMAGE_PIXELS before decoding it', async () => {
-    const limited = new OperationPool({
-      inline: false,
-      maxExecutors: 1,
-      entry: path.join(ROOT, 'src/documents/executors/operation.worker.ts'),
-      execArgv: ['--import', path.join(ROOT, 'test/support/ts-register.mjs')],
+    const limited = executorPool({
       limits: { ...DEFAULT_DOCUMENT_LIMITS, maxImagePixels: 100_000 },
     });
     try {

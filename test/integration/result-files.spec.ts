@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FileBlobStore, blobRootOf } from '../../src/database/blob-store.js';
 import { jobResultKey, parsedDocumentKey } from '../../src/database/blob-keys.js';
-import { OperationPool } from '../../src/documents/executors/operation.pool.js';
+import type { OperationPool } from '../../src/documents/executors/operation.pool.js';
 import type {
   DocumentOperationTask,
   OutcomeFiles,
@@ -13,31 +13,20 @@ import type {
 import type { ParseOutcome } from '../../src/documents/parse/parse.runner.js';
 import { keepParsedDocument } from '../../src/processing/inputs/parsed-inputs.js';
 import { JobResults, outcomeFilesFor } from '../../src/processing/jobs/job-results.js';
+import { DEFAULT_LAYOUT, executorPool } from '../support/operation-executors.js';
 
 // An executor process writes a job's result (and a parse's lines) to files itself; what
 // crosses back to the API process is their names and the small metadata, and the stored
 // result is the same JSON as when the whole outcome crossed.
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const layout = {
-  family: 'layout_model',
-  version: 'layout-v3',
-  engine: 'line-blocks',
-  stage: 'default',
-  pinned: false,
-  frozenSnapshot: false,
-} as const;
+const layout = DEFAULT_LAYOUT;
 
 let pool: OperationPool;
 let dataDir: string;
 let blobs: FileBlobStore;
 
 beforeAll(() => {
-  pool = new OperationPool({
-    inline: false,
-    maxExecutors: 1,
-    entry: path.join(ROOT, 'src/documents/executors/operation.worker.ts'),
-    execArgv: ['--import', path.join(ROOT, 'test/support/ts-register.mjs')],
+  pool = executorPool({
     settings: { taskTimeLimitMs: 90_000 },
   });
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-result-files-'));
