@@ -7,7 +7,7 @@ import {
   Logger,
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from './api-error.js';
+import { ApiError, boundedMessage } from './api-error.js';
 import { methodsAllowedInstead } from './http/allowed-methods.js';
 import { errorCodeOfStatus } from './http/error-statuses.js';
 import { malformedBodyError } from './http/malformed-body.js';
@@ -68,7 +68,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (status === 401) void reply.header('WWW-Authenticate', 'Bearer');
     void reply.status(status).send({
-      error: { code: errorCodeOfStatus(status), message: clientMessage(exception, status) },
+      error: {
+        code: errorCodeOfStatus(status),
+        message: boundedMessage(clientMessage(exception, status)),
+      },
     });
   }
 }

@@ -1,6 +1,19 @@
 import { HttpException, HttpStatus } from './nest-decorators.js';
 
 /**
+ * The most characters of an error message a client is sent or a job keeps as its reason:
+ * messages quote what the request named (a URL, a job id), which can be as long as the body.
+ */
+export const MAX_ERROR_MESSAGE_CHARS = 2_000;
+
+/** `message`, cut to MAX_ERROR_MESSAGE_CHARS with a note of how much was left out. */
+export function boundedMessage(message: string): string {
+  if (message.length <= MAX_ERROR_MESSAGE_CHARS) return message;
+  const left = message.length - MAX_ERROR_MESSAGE_CHARS;
+  return `${message.slice(0, MAX_ERROR_MESSAGE_CHARS)}... (${left} more characters)`;
+}
+
+/**
  * An error the client can act on. It renders as
  * `{"error":{"code":"...","message":"...", ...details}}` with a stable upper-case code.
  */
@@ -12,7 +25,7 @@ export class ApiError extends HttpException {
     readonly details: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
   ) {
-    super({ error: { code, message, ...details } }, status);
+    super({ error: { code, message: boundedMessage(message), ...details } }, status);
   }
 
   static badRequest(code: string, message: string, details?: Record<string, unknown>): ApiError {

@@ -1,3 +1,4 @@
+import { boundedMessage } from '../../common/api-error.js';
 import type { ValidationErrorItem } from '../../common/validation-error.js';
 import {
   CorruptDocumentError,
@@ -21,7 +22,7 @@ export class ProcessingError extends Error {
     message: string,
     readonly status = 400,
   ) {
-    super(message);
+    super(boundedMessage(message));
     this.name = 'ProcessingError';
   }
 }

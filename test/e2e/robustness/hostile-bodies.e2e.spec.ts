@@ -161,6 +161,19 @@ describe('hostile request bodies', () => {
     expect(res.bytes).toBeLessThan(MAX_ERROR_BYTES);
   });
 
+  it.each([
+    ['jobid://', 404, 'JOB_NOT_FOUND'],
+    ['docproc://', 404, 'FILE_NOT_FOUND'],
+  ])('answers a 900 KB %s reference with a small error', async (prefix, status, code) => {
+    const input = prefix + 'a'.repeat(900_000);
+    const res = await send('/parse', JSON.stringify({ input }));
+    expect([res.status, (res.body as { error?: { code: string } }).error?.code]).toEqual([
+      status,
+      code,
+    ]);
+    expect(res.bytes).toBeLessThan(4096);
+  });
+
   it('answers a body over the size limit with 413', async () => {
     const raw = JSON.stringify({ input: doc, document_metadata: 'x'.repeat(11 * 1024 * 1024) });
     const res = await send('/classify', raw);
