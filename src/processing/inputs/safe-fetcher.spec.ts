@@ -115,6 +115,16 @@ describe(SafeFetcher.name, () => {
     expect(() => sut.assertAllowedUrl(new URL(url))).toThrow(BlockedAddressError);
   });
 
+  it('says how to write a jobid:// or docproc:// reference that reached it in another form', () => {
+    const sut = new ScriptedDnsFetcher({});
+    expect(() => sut.assertAllowedUrl(new URL('JOBID://1a2b'))).toThrow(
+      /write jobid:\/\/<job_id> and docproc:\/\/<file_id> in lower case/,
+    );
+    expect(() => sut.assertAllowedUrl(new URL('ftp://example.com/a'))).toThrow(
+      'Unsupported URL scheme ftp:',
+    );
+  });
+
   it('names the reason a webhook destination is refused, for literal and resolved hosts', async () => {
     const sut = new ScriptedDnsFetcher({ 'hooks.example': ['93.184.216.34', '10.0.0.7'] });
     expect(await sut.destinationRefusal('http://[::127.0.0.1]/h', 1000)).toContain(

@@ -96,7 +96,15 @@ export class SafeFetcher implements BeforeApplicationShutdown {
   /** Rejects URLs whose literal IP host is blocked (connections to IPs skip DNS lookup). */
   assertAllowedUrl(url: URL): void {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new ProcessingError('INPUT_URL_INVALID', `Unsupported URL scheme ${url.protocol}`, 400);
+      // A reference the request model let through but not as written (`JOBID://…`, `jobid:…`).
+      const reference = url.protocol === 'jobid:' || url.protocol === 'docproc:';
+      throw new ProcessingError(
+        'INPUT_URL_INVALID',
+        reference
+          ? `Unsupported reference ${url.protocol}: write jobid://<job_id> and docproc://<file_id> in lower case, with two slashes`
+          : `Unsupported URL scheme ${url.protocol}`,
+        400,
+      );
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (this.outsideAllowList(host))
