@@ -1,0 +1,248 @@
+// The hourly clustering pass's cost as history grows: the pass as it is (every clustered
+// table rewritten in org order) against a tail-run pass (only the rows appended since the
+// last pass aggregated, sorted by org and written back as one sorted run; older rows left
+// in place), on a synthetic store shaped like the export bench's (row counts per million
+// events as measured there), then after a further million events of the late-event window.
+// Also times an org's year read from each layout. Usage:
+//   node bench/usage-cluster/tail-run.mjs [--base-events 2000000] [--more-events 1000000]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { DuckDBInstance } from '@duckdb/node-api';
+
+const { values } = parseArgs({
+  options: {
+    'base-events': { type: 'string', default: '2000000' },
+    'more-events': { type: 'string', default: '1000000' },
+    'memory-limit': { type: 'string', default: '1GB' },
+  },
+});
+const baseEvents = Number(values['base-events']);
+const moreEvents = Number(values['more-events']);
+
+// Rows per event of each table in the export bench's 2 M-event store (docs/benchmarks.md):
+// quarter-hour 1,940,407 and quarter-hour metadata 2,844,504 measured; the narrow daily
+// rollups are estimated (one row per org, dimension or key, day and value).
+const ROWS_PER_EVENT = {
+  usage_quarter_hour: 0.97,
+  usage_quarter_hour_metadata: 1.42,
+  usage_daily_dimension: 0.15,
+  usage_daily_metadata_value: 0.25,
+};
+const ORGS = 1000;
+const NOW_QUARTER = Math.floor(Date.now() / 900_000);
+
+// The clustered tables and their order, as UsageStoreRepository.clusterNarrowRollups.
+const TABLES = [
+  {
+    table: 'usage_daily_dimension',
+    order: 'org_key, dimension, day, value',
+    primaryKey: 'org_id, dimension, day, value',
+    ddl: `org_key UBIGINT NOT NULL, org_id VARCHAR NOT NULL, dimension VARCHAR NOT NULL,
+          day DATE NOT NULL, value VARCHAR NOT NULL, credits DECIMAL(38, 6) NOT NULL,
+          request_count BIGINT NOT NULL, PRIMARY KEY (org_id, dimension, day, value)`,
+    // One row per key (the value unique per row and step); new keys of the window's days.
+    rows: (n, seed, days) => `
+      SELECT md5_number_upper(org), org, ['product','feature','api_key','file_type'][1 + i % 4],
+             CAST(current_date - CAST((i // 4) % ${days} AS INTEGER) AS DATE), 'v' || i || '_${seed}', 1.5, 1
+      FROM (SELECT i, 'org_' || lpad(CAST(CAST(floor(${ORGS} * pow(random(), 3)) AS INT) AS VARCHAR), 6, '0')
+                   AS org
+            FROM range(${n}) t(i))`,
+  },
+  {
+    table: 'usage_daily_metadata_value',
+    order: 'org_key, meta_key, day, meta_value',
+    primaryKey: 'org_id, meta_key, day, meta_value',
+    ddl: `org_key UBIGINT NOT NULL, org_id VARCHAR NOT NULL, meta_key VARCHAR NOT NULL,
+          day DATE NOT NULL, meta_value VARCHAR NOT NULL, credits DECIMAL(38, 6) NOT NULL,
+          request_count BIGINT NOT NULL, PRIMARY KEY (org_id, meta_key, day, meta_value)`,
+    rows: (n, seed, days) => `
+      SELECT md5_number_upper(org), org, 'team', CAST(current_date - CAST(i % ${days} AS INTEGER) AS DATE),
+             'v' || i || '_${seed}', 2.25, 1
+      FROM (SELECT i, 'org_' || lpad(CAST(CAST(floor(${ORGS} * pow(random(), 3)) AS INT) AS VARCHAR), 6, '0')
+                   AS org
+            FROM range(${n}) t(i))`,
+  },
+  {
+    table: 'usage_quarter_hour',
+    order: 'org_key, quarter',
+    keys: 'org_key, org_id, quarter, product, feature, api_key_id, file_type',
+    ddl: `org_key UBIGINT NOT NULL, org_id VARCHAR NOT NULL, quarter INTEGER NOT NULL,
+          product VARCHAR NOT NULL, feature VARCHAR NOT NULL, api_key_id VARCHAR NOT NULL,
+          file_type VARCHAR NOT NULL, credits DECIMAL(38, 6) NOT NULL, request_count BIGINT NOT NULL`,
+    rows: (n, _seed, days) => `
+      SELECT md5_number_upper(org), org, ${NOW_QUARTER} - CAST(floor(random() * ${days * 96}) AS INT),
+             ['classify','parse','extract'][1 + i % 3], 'f' || (i % 2), 'pk_' || (i % 7),
+             ['pdf','png'][1 + i % 2], 1.125, 1
+      FROM (SELECT i, 'org_' || lpad(CAST(CAST(floor(${ORGS} * pow(random(), 3)) AS INT) AS VARCHAR), 6, '0') AS org
+            FROM range(${n}) t(i))`,
+  },
+  {
+    table: 'usage_quarter_hour_metadata',
+    order: 'org_key, meta_key, quarter',
+    keys: 'org_key, org_id, meta_key, quarter, meta_value, product, feature, api_key_id, file_type',
+    ddl: `org_key UBIGINT NOT NULL, org_id VARCHAR NOT NULL, meta_key VARCHAR NOT NULL,
+          quarter INTEGER NOT NULL, meta_value VARCHAR NOT NULL, product VARCHAR NOT NULL,
+          feature VARCHAR NOT NULL, api_key_id VARCHAR NOT NULL, file_type VARCHAR NOT NULL,
+          credits DECIMAL(38, 6) NOT NULL, request_count BIGINT NOT NULL`,
+    rows: (n, _seed, days) => `
+      SELECT md5_number_upper(org), org, 'team', ${NOW_QUARTER} - CAST(floor(random() * ${days * 96}) AS INT),
+             ['risk','ops','eng'][1 + i % 3], ['classify','parse','extract'][1 + i % 3],
+             'f' || (i % 2), 'pk_' || (i % 7), ['pdf','png'][1 + i % 2], 0.5, 1
+      FROM (SELECT i, 'org_' || lpad(CAST(CAST(floor(${ORGS} * pow(random(), 3)) AS INT) AS VARCHAR), 6, '0') AS org
+            FROM range(${n}) t(i))`,
+  },
+];
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-cluster-bench-'));
+const instance = await DuckDBInstance.create(path.join(dir, 'store.duckdb'), {
+  memory_limit: values['memory-limit'],
+});
+const db = await instance.connect();
+const run = (sql) => db.run(sql);
+const one = async (sql) => (await db.runAndReadAll(sql)).getRowObjectsJS()[0];
+
+async function timed(fn) {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+/** The pass as UsageStoreRepository.clusterNarrowRollups runs it: every table rewritten. */
+async function wholePass(steps = {}) {
+  for (const { table, order, primaryKey, keys } of TABLES) {
+    const start = performance.now();
+    await run('BEGIN TRANSACTION');
+    const rows =
+      keys === undefined
+        ? `SELECT * FROM ${table}`
+        : `SELECT ${keys}, sum(credits) AS credits, CAST(sum(request_count) AS BIGINT) AS request_count
+           FROM ${table} GROUP BY ${keys}`;
+    await run(`CREATE TABLE ${table}_clustered AS ${rows} ORDER BY ${order}`);
+    if (primaryKey !== undefined)
+      await run(`ALTER TABLE ${table}_clustered ADD PRIMARY KEY (${primaryKey})`);
+    for (const column of ['org_key', 'credits', 'request_count']) {
+      await run(`ALTER TABLE ${table}_clustered ALTER COLUMN ${column} SET NOT NULL`);
+    }
+    await run(`DROP TABLE ${table}`);
+    await run(`ALTER TABLE ${table}_clustered RENAME TO ${table}`);
+    await run('COMMIT');
+    steps[table] = Math.round(performance.now() - start);
+  }
+  steps.checkpoint = Math.round(await timed(() => run('CHECKPOINT')));
+}
+
+/**
+ * The proposed pass: only the rows past each table's sorted part (`sortedRows`, the row
+ * count the previous pass left) are aggregated, sorted and written back as one sorted run,
+ * in one transaction per table.
+ */
+async function tailRunPass(sortedRows) {
+  for (const { table, order, primaryKey, keys } of TABLES) {
+    await run('BEGIN TRANSACTION');
+    const tail = `FROM ${table} WHERE rowid >= ${sortedRows[table]}`;
+    const rows =
+      keys === undefined
+        ? `SELECT * ${tail}`
+        : `SELECT ${keys}, sum(credits) AS credits, CAST(sum(request_count) AS BIGINT) AS request_count
+           ${tail} GROUP BY ${keys}`;
+    const steps = {};
+    steps.sort = await timed(() => run(`CREATE TEMP TABLE run AS ${rows} ORDER BY ${order}`));
+    steps.delete = await timed(() => run(`DELETE ${tail}`));
+    steps.insert = await timed(() => run(`INSERT INTO ${table} SELECT * FROM temp.run`));
+    await run('DROP TABLE temp.run');
+    steps.commit = await timed(() => run('COMMIT'));
+    tailRunSteps[table] = Object.fromEntries(
+      Object.entries(steps).map(([step, ms]) => [step, Math.round(ms)]),
+    );
+    void primaryKey;
+  }
+  tailRunSteps.checkpoint = Math.round(await timed(() => run('CHECKPOINT')));
+}
+const tailRunSteps = {};
+
+async function counts() {
+  const result = {};
+  for (const { table } of TABLES) {
+    result[table] = Number((await one(`SELECT count(*) AS n FROM ${table}`)).n);
+  }
+  return result;
+}
+
+async function totals() {
+  const result = {};
+  for (const { table } of TABLES) {
+    const row = await one(
+      `SELECT CAST(sum(credits) AS VARCHAR) AS c, CAST(sum(request_count) AS VARCHAR) AS r FROM ${table}`,
+    );
+    result[table] = `${row.c}/${row.r}`;
+  }
+  return result;
+}
+
+/** ms of a typical and the largest org's year, summed by quarter-hour table (10 runs, median). */
+async function readYear() {
+  const out = {};
+  for (const [name, org] of [
+    ['largest', 'org_000000'],
+    ['typical', 'org_000500'],
+  ]) {
+    const samples = [];
+    for (let i = 0; i < 11; i++) {
+      samples.push(
+        await timed(() =>
+          db.run(
+            `SELECT quarter // 96 AS d, product, sum(credits), sum(request_count)
+             FROM usage_quarter_hour
+             WHERE org_key = md5_number_upper('${org}') AND org_id = '${org}'
+               AND quarter >= ${NOW_QUARTER - 365 * 96}
+             GROUP BY ALL`,
+          ),
+        ),
+      );
+    }
+    samples.sort((a, b) => a - b);
+    out[name] = Number(samples[5].toFixed(1));
+  }
+  return out;
+}
+
+async function append(events, days, seed) {
+  for (const t of TABLES) {
+    await run(
+      `INSERT INTO ${t.table} ${t.rows(Math.round(events * ROWS_PER_EVENT[t.table]), seed, days)}`,
+    );
+  }
+  await run('CHECKPOINT');
+}
+
+await run('SELECT setseed(0.42)');
+for (const t of TABLES) await run(`CREATE TABLE ${t.table} (${t.ddl})`);
+const report = { baseEvents, moreEvents, load: os.loadavg().map((l) => l.toFixed(1)) };
+
+await append(baseEvents, 365, 'a');
+report.wholePassBaseSteps = {};
+report.wholePassBase = await timed(() => wholePass(report.wholePassBaseSteps));
+report.rowsBase = await counts();
+report.readAfterWholeBase = await readYear();
+const sorted = await counts();
+
+await append(moreEvents, 35, 'b');
+const before = await totals();
+report.tailRunPass = await timed(() => tailRunPass(sorted));
+report.tailRunSteps = tailRunSteps;
+report.totalsUnchangedByTailRun = JSON.stringify(await totals()) === JSON.stringify(before);
+report.readAfterTailRun = await readYear();
+report.wholePassGrownSteps = {};
+report.wholePassGrown = await timed(() => wholePass(report.wholePassGrownSteps));
+report.totalsUnchangedByWhole = JSON.stringify(await totals()) === JSON.stringify(before);
+report.rowsGrown = await counts();
+report.readAfterWholeGrown = await readYear();
+report.loadEnd = os.loadavg().map((l) => l.toFixed(1));
+
+console.log(JSON.stringify(report, null, 2));
+db.closeSync();
+instance.closeSync();
+fs.rmSync(dir, { recursive: true, force: true });
