@@ -13,6 +13,7 @@
  *      npm run bench:split-eval -- --holdout     holdout parts (only for a final change)
  *      npm run bench:split-eval -- --set unseen --bundles 10 --size 4 --max-pages 12
  *      npm run bench:split-eval -- --pages       each dev page's section, truth and engines
+ *      npm run bench:split-eval -- --kinds       why pages go wrong, counted by kind (split-kinds.ts)
  *      npm run bench:split-eval -- --generated   many bundles generated from the dev documents
  *                                                (split-generated.ts; `--sweep` chooses the cut's
  *                                                weights by cross-validation over them)
@@ -38,6 +39,7 @@ import {
 } from '../test/support/split-eval.js';
 import { runGenerated } from './split-generated.js';
 import { readMembers, type Member } from './split-members.js';
+import { countWrongPages, formatKinds, type WrongPageKinds } from './split-kinds.js';
 
 const split = process.argv.includes('--holdout') ? 'holdout' : 'dev';
 function numberOption(name: string, fallback: number): number {
@@ -67,6 +69,8 @@ async function bundleDocument(members: readonly Member[]): Promise<LayoutDocumen
 }
 
 const methods = ['default', ...DEEP_SPLIT_ENGINES.map((e) => `deep ${e}`), 'baseline'];
+const showKinds = process.argv.includes('--kinds');
+const kindsByMethod: Record<string, WrongPageKinds> = {};
 const totals: Record<string, Record<string, { right: number; total: number }>> = {};
 if (process.argv.includes('--generated')) {
   await runGenerated({
@@ -131,6 +135,19 @@ for (const set of sets) {
       });
       console.log(`  sections: ${categories.map((c) => `${letter(c)} ${c}`).join(', ')}`);
     }
+    if (showKinds) {
+      assignments.forEach((assigned, i) => {
+        const byPage = new Map<number, string[]>();
+        for (const [name, pages] of assigned)
+          for (const p of pages) byPage.set(p, [...(byPage.get(p) ?? []), name]);
+        countWrongPages(
+          (kindsByMethod[`${set} ${methods[i]}`] ??= {}),
+          bundle.members.map((m) => ({ ...m, category: m.category.replace(/_/g, ' ') })),
+          (page) => (byPage.get(page)?.length === 1 ? byPage.get(page)?.[0] : undefined),
+          (page) => pageText(document.pages[page - 1]),
+        );
+      });
+    }
     outcomes.forEach((outcome, i) => {
       setTotals[methods[i]].right += outcome.right;
       setTotals[methods[i]].total += outcome.total;
@@ -151,6 +168,9 @@ console.log(`\npages assigned to their own section, ${split} part`);
 console.log(`${'set'.padEnd(10)}${methods.map((m) => m.padStart(32)).join('')}`);
 for (const [set, byMethod] of Object.entries(totals)) {
   console.log(`${set.padEnd(10)}${methods.map((m) => pct(byMethod[m]).padStart(32)).join('')}`);
+}
+for (const [method, kinds] of Object.entries(kindsByMethod)) {
+  console.log(`\nwrong pages, ${method}:\n${formatKinds(kinds)}`);
 }
 console.log(
   `\n${((performance.now() - started) / 1000).toFixed(1)} s; load average ` +
