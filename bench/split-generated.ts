@@ -165,10 +165,12 @@ function errorKinds(bundles: readonly ReadBundle[], deep: boolean): Record<strin
 }
 
 const GRID = {
-  segment: [0.5, 1, 2, 3, 4, 6],
-  pageWeight: [0, 0.1, 0.25, 0.5, 1],
-  temperature: [0.02, 0.03, 0.05, 0.08],
+  segment: [1, 2, 4, 6],
+  pageWeight: [0.1, 0.25, 0.5],
+  temperature: [0.02, 0.03, 0.05],
   namedElsewhere: [3],
+  languageChange: [1, 0.5, 0.25, 0.1],
+  distinctWeight: [0, 0.5, 1],
 };
 
 function gridCosts(): SegmentCosts[] {
@@ -177,7 +179,16 @@ function gridCosts(): SegmentCosts[] {
     for (const pageWeight of GRID.pageWeight)
       for (const temperature of GRID.temperature)
         for (const namedElsewhere of GRID.namedElsewhere)
-          all.push({ segment, pageWeight, temperature, namedElsewhere });
+          for (const languageChange of GRID.languageChange)
+            for (const distinctWeight of GRID.distinctWeight)
+              all.push({
+                segment,
+                pageWeight,
+                temperature,
+                namedElsewhere,
+                languageChange,
+                distinctWeight,
+              });
   return all;
 }
 
@@ -204,6 +215,15 @@ export async function runGenerated(options: GeneratedOptions): Promise<void> {
       `${set.padEnd(10)}${String(mine.length).padStart(8)}${String(sum(mine, () => 0).total).padStart(7)}` +
         `${pct(score(mine, SEGMENT_COSTS, false)).padStart(10)}${pct(score(mine, DEEP_SEGMENT_COSTS, true)).padStart(10)}` +
         `${pct(sum(mine, (b) => b.eachPage)).padStart(10)}${pct(sum(mine, (b) => b.baseline)).padStart(10)}`,
+    );
+  }
+  for (const [languageChange, distinctWeight] of GRID.languageChange.flatMap((l) =>
+    GRID.distinctWeight.map((d) => [l, d]),
+  )) {
+    const costs = (base: SegmentCosts) => ({ ...base, languageChange, distinctWeight });
+    console.log(
+      `language change x${languageChange}, distinct statements ${distinctWeight}: default ${pct(score(bundles, costs(SEGMENT_COSTS), false))}, ` +
+        `deep ${pct(score(bundles, costs(DEEP_SEGMENT_COSTS), true))}`,
     );
   }
   for (const deep of [false, true]) {

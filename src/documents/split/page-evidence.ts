@@ -11,7 +11,7 @@ import {
   type CriterionEvidence,
 } from '../classify/evidence.js';
 import { categoryScore, probabilities, strength } from '../classify/fusion.js';
-import { EMBEDDING_SIZE, sentenceEncoder } from '../encoder/sentence-encoder.js';
+import { cosine, EMBEDDING_SIZE, sentenceEncoder } from '../encoder/sentence-encoder.js';
 import type { SplitSection } from './split.operation.js';
 
 export interface PageEvidence {
@@ -59,6 +59,24 @@ export function statementsOf(description: string): string[] {
     .map((text) => text.trim())
     .filter((text) => /\p{L}/u.test(text));
   return statements.length > 0 ? statements.slice(0, MAX_STATEMENTS) : [description];
+}
+
+/**
+ * How much each statement of each section tells it from the other sections: 1 - its highest
+ * cosine with a statement of another section (0 when another section says the same). The
+ * classifier's second pass over near neighbours weighs criteria the same way
+ * (near-neighbours.ts); null without the encoder.
+ */
+export function distinctStatementWeights(sections: readonly SplitSection[]): number[][] | null {
+  const encoder = sentenceEncoder();
+  if (!encoder) return null;
+  const vectors = sections.map((section) => encoder.embed(statementsOf(section.description)));
+  return vectors.map((own, index) => {
+    const others = vectors.filter((_, other) => other !== index).flat();
+    return own.map((vector) =>
+      Math.max(0, 1 - Math.max(0, ...others.map((other) => cosine(vector, other)))),
+    );
+  });
 }
 
 function strongest(criteria: readonly CriterionEvidence[]): CriterionEvidence | undefined {

@@ -6,13 +6,15 @@
  * each criterion's evidence in a segment is the best any of its pages gives. The cut is the
  * one that makes the pages' sections most probable (dynamic programming over every cut;
  * each page counts its segment's log-probability and, at a page weight, its own),
- * where starting a new segment has a cost, less at a page unlike the one before it
- * and at a page whose printed number starts again at 1, more where the printed number runs
- * on from the page before. A page without evidence of its own (a continued table, a
- * signature page) neither votes nor starts a document, unless its number starts again at 1.
+ * where starting a new segment has a cost, less at a page unlike the one before it, at a
+ * page written in another language than the one before it and at a page whose printed
+ * number starts again at 1, more where the printed number runs on from the page before.
+ * A page without evidence of its own (a continued table, a signature page) neither votes
+ * nor starts a document, unless its number starts again at 1.
  */
 import type { CategoryEvidence, CriterionEvidence } from '../classify/evidence.js';
 import { categoryScore, probabilities } from '../classify/fusion.js';
+import { detectLanguage } from '../classify/language.js';
 import { cosine } from '../encoder/sentence-encoder.js';
 
 /** What segmentation reads of one page. */
@@ -23,6 +25,8 @@ export interface SegmentPage {
   vector: Float32Array | null;
   /** The number printed on the page (a line of its own at its top or bottom), if any. */
   printedNumber: number | undefined;
+  /** The page's language, when it has enough running text to tell (pageLanguage). */
+  language: string | undefined;
   /** A heading of the page naming this section, if any. */
   namedSection: number | undefined;
   /** Each section's probability for this page alone (equal shares for a page without evidence). */
@@ -49,6 +53,16 @@ export interface SegmentCosts {
   temperature: number;
   /** Log-probability cost, per page, of a segment whose page has a heading naming another section. */
   namedElsewhere: number;
+  /**
+   * Factor on the cost of a new segment at a page in another language than the page before
+   * (a document rarely changes language from one page to the next; a bundle often does).
+   */
+  languageChange: number;
+  /**
+   * Weight of a segment's second reading, its sections' statements weighed by how well each
+   * tells its section from the others (distinctStatementWeights), added to its score.
+   */
+  distinctWeight: number;
 }
 
 export const SEGMENT_COSTS: SegmentCosts = {
@@ -56,17 +70,22 @@ export const SEGMENT_COSTS: SegmentCosts = {
   pageWeight: 0.25,
   temperature: 0.03,
   namedElsewhere: 3,
+  languageChange: 0.25,
+  distinctWeight: 0,
 };
 
 /**
  * Deep Split's weights over its fuller page reading (split.operation.ts): a new document
- * costs more and the segment's evidence is sharper, as its pages find more stray matches.
+ * costs more and the segment's evidence is sharper, as its pages find more stray matches;
+ * each segment is also read a second time on the statements that tell its sections apart.
  */
 export const DEEP_SEGMENT_COSTS: SegmentCosts = {
   segment: 6,
   pageWeight: 0.5,
   temperature: 0.02,
   namedElsewhere: 3,
+  languageChange: 0.25,
+  distinctWeight: 1,
 };
 
 /** How unlike page `i` is to page `i - 1`, 0..1 (0.5 when either has no vector). */
@@ -88,6 +107,9 @@ export function boundaryCost(
   let cost = costs.segment * (1 - change(pages, i));
   const number = pages[i].printedNumber;
   const before = pages[i - 1].printedNumber;
+  const [language, languageBefore] = [pages[i].language, pages[i - 1].language];
+  if (language !== undefined && languageBefore !== undefined && language !== languageBefore)
+    cost *= costs.languageChange;
   if (number === 1 && before !== 0) cost *= 0.25;
   else if (number !== undefined && before !== undefined && number === before + 1)
     cost += costs.segment;
@@ -118,7 +140,12 @@ function mergeEvidence(a: CategoryEvidence, b: CategoryEvidence): CategoryEviden
 export function segmentSections(
   pages: readonly SegmentPage[],
   costs: SegmentCosts = SEGMENT_COSTS,
+  statementWeights: readonly (readonly number[])[] | null = null,
 ): number[] {
+  const second = costs.distinctWeight > 0 ? statementWeights : null;
+  const score = (evidence: CategoryEvidence, k: number) =>
+    categoryScore(evidence) +
+    (second ? costs.distinctWeight * categoryScore(evidence, second[k]) : 0);
   const n = pages.length;
   if (n === 0) return [];
   const count = pages[0].sections.length;
@@ -140,7 +167,7 @@ export function segmentSections(
         for (let k = 0; k < count; k++) if (k !== named) namedCost[k] += costs.namedElsewhere;
       }
       const chances = probabilities(
-        merged.map((evidence) => categoryScore(evidence)),
+        merged.map((evidence, k) => score(evidence, k)),
         costs.temperature,
       );
       const length = end - start + 1;
@@ -164,6 +191,15 @@ export function segmentSections(
     end = start;
   }
   return sections;
+}
+
+/** Letters a page needs before its language is told (a page of names and figures says little). */
+const LANGUAGE_LETTERS = 400;
+const LETTER = /\p{L}/gu;
+
+/** The language of a page of running text; undefined for a page with little text. */
+export function pageLanguage(text: string): string | undefined {
+  return (text.match(LETTER)?.length ?? 0) >= LANGUAGE_LETTERS ? detectLanguage(text) : undefined;
 }
 
 const PAGE_NUMBER =

@@ -1,8 +1,9 @@
 import { collectEvidence } from '../extract/document-evidence.js';
 import { labelVariants, normalize, similarity } from '../extract/text-match.js';
-import { readPageEvidence, type PageEvidence } from './page-evidence.js';
+import { distinctStatementWeights, readPageEvidence, type PageEvidence } from './page-evidence.js';
 import {
   DEEP_SEGMENT_COSTS,
+  pageLanguage,
   printedNumber,
   SEGMENT_COSTS,
   segmentSections,
@@ -65,6 +66,8 @@ export interface PageScore {
   headingMatch: boolean;
   /** The page has evidence of its own (a heading naming a section, or a criterion met). */
   supported: boolean;
+  /** The page's language when it has enough running text to tell (segments.ts). */
+  language: string | undefined;
 }
 
 function isHeading(line: LayoutLine, index: number, bodySize: number): boolean {
@@ -95,6 +98,8 @@ function namingHeading(page: LayoutPage, sections: readonly SplitSection[]) {
 export interface SplitReading {
   scored: PageScore[];
   evidence: PageEvidence[];
+  /** How well each statement of each section tells it from the others (segments.ts). */
+  statementWeights: number[][] | null;
 }
 
 /** Each page's own evidence for each section (Deep Split reads more of each page). */
@@ -115,9 +120,10 @@ export function readSplitPages(
       evidence: heading?.line ?? passage,
       headingMatch: heading !== undefined,
       supported: heading !== undefined || supported,
+      language: pageLanguage(pageText(page)),
     };
   });
-  return { scored, evidence };
+  return { scored, evidence, statementWeights: distinctStatementWeights(sections) };
 }
 
 /**
@@ -133,6 +139,7 @@ export function readDeepSplitPages(
   const fast = readSplitPages(document, sections, false);
   const deep = readSplitPages(document, sections, true);
   return {
+    statementWeights: deep.statementWeights,
     scored: deep.scored.map((s, i) => ({
       ...s,
       supported: s.supported || fast.scored[i].supported,
@@ -175,7 +182,7 @@ export function assignEachPage({ scored }: SplitReading): Assignment[] {
  * section keeps that evidence; any other page continues its document's section.
  */
 export function assignBySegments(
-  { scored, evidence }: SplitReading,
+  { scored, evidence, statementWeights }: SplitReading,
   costs: SegmentCosts = SEGMENT_COSTS,
 ): Assignment[] {
   const sections = segmentSections(
@@ -183,6 +190,7 @@ export function assignBySegments(
       sections: evidence[i].sections,
       vector: evidence[i].vector,
       printedNumber: printedNumber(pageText(s.page)),
+      language: s.language,
       namedSection: s.headingMatch ? s.best : undefined,
       // A page without evidence of its own (a continued table, a signature page) does not vote.
       pageProbabilities: s.supported
@@ -191,6 +199,7 @@ export function assignBySegments(
       supported: s.supported,
     })),
     costs,
+    statementWeights,
   );
   const lastPage = new Map<number, number>();
   return scored.map((s, i): Assignment => {
