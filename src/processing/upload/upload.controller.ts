@@ -65,7 +65,14 @@ export class UploadController {
     required: false,
     schema: {
       type: 'object',
-      properties: { file: { type: 'string', format: 'binary', description: 'The file' } },
+      properties: {
+        file: {
+          type: 'string',
+          format: 'binary',
+          minLength: 1,
+          description: 'The file, not empty',
+        },
+      },
       // A multipart body is the file; a request without one asks for a presigned URL.
       required: ['file'],
     },
