@@ -29,8 +29,9 @@ module.exports = {
   ],
   processing: [
     ['core', 'requests', 'responses'],
+    ['operations'],
     ['queue', 'upload', 'versions'],
-    ['admission', 'inputs', 'operations', 'outbox'],
+    ['admission', 'inputs', 'outbox'],
     ['webhooks'],
     ['jobs'],
     ['classify-jobs', 'document-operations', 'storage'],

@@ -2,7 +2,6 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { RequestValidationError } from '../../common/validation-error.js';
 import {
-  type Billing,
   type JobPipeline,
   laneFor,
   type Submission,
@@ -10,7 +9,9 @@ import {
 } from '../jobs/job-pipeline.js';
 import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
-import { classifyCommandOf, classifyTaskFor } from '../operations/job-command.js';
+import { billingOf, commandOf, OPERATIONS, responseOf } from '../operations/job-command.js';
+import { jobTypesOfTask } from '../operations/operations.js';
+import type { Billing } from '../operations/operation.js';
 import { OperationExecutors } from '../operations/operation-executors.js';
 import type { ClassifyTaskResult } from '../../documents/executors/operation.task.js';
 import { type JobRecord } from '../core/job.types.js';
@@ -20,9 +21,7 @@ import type { ClassifyConfigDto } from '../requests/classify-config.dto.js';
 import { checkClassifyLimits } from '../requests/classify-limits.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
-import { groupOf } from '../../documents/classify/grouping.js';
 import { type InputDocument } from '../core/input-document.js';
-import { buildClassifyResult } from './classify-result.js';
 import { CLASSIFY_TASK } from '../core/task-kinds.js';
 
 /**
@@ -34,7 +33,7 @@ import { CLASSIFY_TASK } from '../core/task-kinds.js';
 @Injectable()
 export class ClassifyJobsService implements JobPipeline<ClassifyTaskResult>, OnModuleInit {
   readonly taskKind = CLASSIFY_TASK;
-  readonly jobTypes = ['Classify'] as const;
+  readonly jobTypes = jobTypesOfTask(CLASSIFY_TASK);
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -59,7 +58,7 @@ export class ClassifyJobsService implements JobPipeline<ClassifyTaskResult>, OnM
       metadata: isAsync ? config.async.metadata : undefined,
       persistResult: config.persist_results,
       lane: laneFor(config, isAsync),
-      gated: !isAsync,
+      gated: !isAsync || OPERATIONS.classify.gatedWhenAsync,
     };
   }
 
@@ -85,18 +84,12 @@ export class ClassifyJobsService implements JobPipeline<ClassifyTaskResult>, OnM
     documents: InputDocument[],
     signal?: AbortSignal,
   ): Promise<ClassifyTaskResult> {
-    return this.executors.runClassify(classifyTaskFor(classifyCommandOf(job), documents), signal);
+    const command = commandOf(job, 'classify');
+    return this.executors.runClassify(OPERATIONS.classify.task(command, documents), signal);
   }
 
   billing(job: JobRecord, outcome: ClassifyTaskResult): Billing {
-    const { request } = classifyCommandOf(job);
-    return {
-      product: 'classify',
-      feature: request.model === 'accurate' ? 'deep_classify' : 'classify',
-      pages: outcome.output.usage.num_pages,
-      totalPages: outcome.document.totalPages,
-      fileType: outcome.document.fileType,
-    };
+    return billingOf(commandOf(job, 'classify'), outcome);
   }
 
   result(
@@ -105,12 +98,8 @@ export class ClassifyJobsService implements JobPipeline<ClassifyTaskResult>, OnM
     credits: string,
     durationSeconds: number,
   ): Record<string, unknown> {
-    const { request } = classifyCommandOf(job);
-    const grouping = request.category_groups
-      ? (outcome.output.extra_metadata?.grouping ??
-        groupOf(outcome.output.result.category, request.category_groups ?? {}))
-      : undefined;
-    return { ...buildClassifyResult(job.jobId, outcome, credits, durationSeconds, grouping) };
+    const completion = { jobId: job.jobId, credits, durationSeconds, charged: [] };
+    return responseOf(commandOf(job, 'classify'), outcome, completion);
   }
 
   /** `force_url_result`: the sync answer points at the signed result URL, as `GET /job` does. */
@@ -120,7 +109,7 @@ export class ClassifyJobsService implements JobPipeline<ClassifyTaskResult>, OnM
 
   syncFailure(job: JobRecord): Error | undefined {
     if (job.errorCode !== PAGE_RANGE_INVALID) return undefined;
-    const { request } = classifyCommandOf(job);
+    const { request } = commandOf(job, 'classify');
     return new RequestValidationError([
       {
         loc: ['body', 'page_range'],

@@ -3,7 +3,6 @@ import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import type { InputDocument } from '../core/input-document.js';
 import { validateExtractRequest } from '../../documents/extract/extract-schema.js';
 import {
-  type Billing,
   type JobDocument,
   type JobPipeline,
   laneFor,
@@ -11,11 +10,16 @@ import {
   type SyncAnswer,
 } from '../jobs/job-pipeline.js';
 import {
+  billingOf,
   commandOfJob,
+  executorTaskFor,
   OPERATIONS,
   type OperationCommand,
-  operationTaskFor,
+  responseOf,
 } from '../operations/job-command.js';
+import { jobTypesOfTask } from '../operations/operations.js';
+import type { Billing } from '../operations/operation.js';
+import type { DocumentOperationOutcome as JobOutcome } from '../operations/document-operation.js';
 import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
 import type { JobRecord } from '../core/job.types.js';
@@ -27,7 +31,6 @@ import {
   resolveParseVersions,
   resolveSplitVersions,
 } from '../../documents/versions/model-pins.js';
-import type { EditOutcome } from '../../documents/edit/edit.runner.js';
 import { VersionRegistry } from '../versions/version-registry.service.js';
 import type { OperationBaseDto } from '../requests/operation-requests.dto.js';
 import {
@@ -40,41 +43,21 @@ import { validateModel } from '../requests/request-validation.js';
 import { OperationExecutors } from '../operations/operation-executors.js';
 import {
   type OperationKind,
-  type OperationOutcome,
   type DocumentOperationTask,
   type WrittenJson,
 } from '../../documents/executors/operation.task.js';
-import {
-  isWrittenJson,
-  type WrittenOperationOutcome,
-} from '../../documents/executors/outcome-files.js';
+import { isWrittenJson } from '../../documents/executors/outcome-files.js';
 import { JobResults } from '../jobs/job-results.js';
 import { OPERATION_TASK } from '../core/task-kinds.js';
 
 export type { OperationKind } from '../../documents/executors/operation.task.js';
 
-/** An operation's outcome, its result sent whole (edit) or written to a file by its executor. */
-type JobOutcome = OperationOutcome | WrittenOperationOutcome;
-
 /** The validated command of an operation job's stored request. */
 function operationCommandOf(job: JobRecord): OperationCommand {
   const command = commandOfJob(job);
-  if (command.operation === 'classify' || command.operation === 'pipeline')
+  if (OPERATIONS[command.operation].taskKind !== OPERATION_TASK)
     throw new Error(`job ${job.jobId} is not an operation`);
-  return command;
-}
-
-/** Product and feature of a usage event: deep variants are their own features. */
-function billingOf(command: OperationCommand): [OperationKind, string] {
-  if (command.operation === 'extract')
-    return [
-      'extract',
-      command.request.settings?.deep_extract === true ? 'deep_extract' : 'extract',
-    ];
-  if (command.operation === 'split')
-    return ['split', command.request.settings?.deep_split === true ? 'deep_split' : 'split'];
-  if (command.operation === 'edit') return ['edit', 'edit'];
-  return ['parse', 'parse'];
+  return command as OperationCommand;
 }
 
 /**
@@ -87,7 +70,7 @@ function billingOf(command: OperationCommand): [OperationKind, string] {
 @Injectable()
 export class OperationJobsService implements JobPipeline<JobOutcome>, OnModuleInit {
   readonly taskKind = OPERATION_TASK;
-  readonly jobTypes = ['Parse', 'Extract', 'Split', 'Edit'] as const;
+  readonly jobTypes = jobTypesOfTask(OPERATION_TASK);
 
   constructor(
     private readonly executors: OperationExecutors,
@@ -133,7 +116,7 @@ export class OperationJobsService implements JobPipeline<JobOutcome>, OnModuleIn
       persistResult: false,
       lane: laneFor(config, isAsync),
       // The spec's admission cap covers "sync/parse requests": parse jobs, async included.
-      gated: !isAsync || kind === 'parse',
+      gated: !isAsync || OPERATIONS[kind].gatedWhenAsync,
     };
   }
 
@@ -183,7 +166,7 @@ export class OperationJobsService implements JobPipeline<JobOutcome>, OnModuleIn
   async run(job: JobRecord, documents: InputDocument[], signal?: AbortSignal): Promise<JobOutcome> {
     // The executor writes the result (megabytes for a long document) to a file itself.
     const outcome = await this.executors.runOperationToFiles(
-      operationTaskFor(operationCommandOf(job), documents),
+      executorTaskFor(operationCommandOf(job), documents) as DocumentOperationTask,
       this.results.stagingFor(job.jobId),
       signal,
     );
@@ -196,14 +179,7 @@ export class OperationJobsService implements JobPipeline<JobOutcome>, OnModuleIn
   }
 
   billing(job: JobRecord, outcome: JobOutcome): Billing {
-    const [product, feature] = billingOf(operationCommandOf(job));
-    return {
-      product,
-      feature,
-      pages: outcome.usage.num_pages,
-      totalPages: outcome.document.totalPages,
-      fileType: outcome.document.fileType,
-    };
+    return billingOf(operationCommandOf(job), outcome);
   }
 
   /** The response body: the reductoai shape of each operation, plus `model_versions`. */
@@ -211,25 +187,10 @@ export class OperationJobsService implements JobPipeline<JobOutcome>, OnModuleIn
     job: JobRecord,
     outcome: JobOutcome,
     credits: string,
-    duration: number,
+    durationSeconds: number,
   ): Record<string, unknown> {
-    const kind = operationCommandOf(job).operation;
-    const usage = { ...outcome.usage, credits: Number(credits) };
-    const common = {
-      job_id: job.jobId,
-      duration,
-      usage,
-      model_versions: outcome.model_versions,
-    };
-    if (kind === 'parse')
-      return { ...common, result: outcome.result, pdf_url: null, studio_link: null };
-    if (kind === 'extract') return { ...common, result: outcome.result, studio_link: null };
-    if (kind === 'edit') {
-      // document_url is signed each time the result is read (JobsService.resultView).
-      const { form_schema, report } = (outcome as EditOutcome).result;
-      return { ...common, document_url: null, form_schema, report };
-    }
-    return { ...common, result: outcome.result };
+    const completion = { jobId: job.jobId, credits, durationSeconds, charged: [] };
+    return responseOf(operationCommandOf(job), outcome, completion);
   }
 
   /** The edited document of an edit job, stored beside its result. */

@@ -9,6 +9,7 @@ import { isWrittenJson } from '../../documents/executors/outcome-files.js';
 import { layoutFromParseResult, type ParsedDocument } from '../../documents/parse/parsed-layout.js';
 import type { ParseResult } from '../../documents/parse/parse.operation.js';
 import type { ParsedSource } from '../core/input-document.js';
+import { OPERATIONS } from '../operations/operations.js';
 import { ProcessingError } from '../core/processing-error.js';
 import { JOB_LOOKUP, type JobLookup } from '../core/job-lookup.js';
 
@@ -40,7 +41,7 @@ export class ParsedInputs {
     if (!job || job.orgId !== orgId) {
       throw new ProcessingError('JOB_NOT_FOUND', `No job ${url}`, 404);
     }
-    if (job.type !== 'Parse') {
+    if (job.type !== OPERATIONS.parse.jobType) {
       throw new ProcessingError(
         'NOT_A_PARSE_JOB',
         `${url} is a ${job.type} job; only a parse job's document can be reused`,

@@ -1,6 +1,6 @@
 import type { StreamableFile } from '@nestjs/common';
 import type { WrittenJson } from '../../documents/executors/operation.task.js';
-import type { Product } from '../../usage/usage-event.js';
+import type { Billing } from '../operations/operation.js';
 import type { InputDocument } from '../core/input-document.js';
 import type { ClassifyInputValue } from '../inputs/input-resolver.service.js';
 import type { Lane } from '../queue/queue-task.js';
@@ -18,22 +18,6 @@ export function laneFor(config: LaneFields, isAsync: boolean): Lane {
   if (config.queue_priority === 'batch') return 'batch';
   const priority = isAsync ? config.async.priority : config.priority;
   return priority ? 'priority' : 'standard';
-}
-
-/** What one billable completion records: the usage event's dimensions and page counts. */
-export interface Billing {
-  product: Product;
-  feature: string;
-  /** Pages processed (billed). */
-  pages: number;
-  /** Pages in the input documents. */
-  totalPages: number;
-  fileType: string;
-  /**
-   * A job made of several billed steps (a pipeline): each step's feature and pages, priced
-   * one by one under `product`; the credits are their sum. Absent: `feature` x `pages`.
-   */
-  charges?: { feature: string; pages: number }[];
 }
 
 /**

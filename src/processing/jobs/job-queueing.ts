@@ -1,4 +1,4 @@
-import { isDeepWork } from '../queue/deep-work.js';
+import { isDeepWork } from '../operations/operations.js';
 import { command, commandType, type QueueCommand, RunJobCommand } from '../queue/queue-command.js';
 import type { AddOptions } from '../queue/queue-port.js';
 import { operationOfType } from '../operations/job-command.js';

@@ -7,7 +7,7 @@ import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
 import { command, commandType, RunJobCommand } from '../queue/queue-command.js';
 import { QUEUE, type QueuePort } from '../queue/queue-port.js';
-import { isDeepWork } from '../queue/deep-work.js';
+import { isDeepWork } from '../operations/operations.js';
 import { JobEvents, type WaitOutcome } from './job-events.js';
 import { operationOfType } from '../operations/job-command.js';
 import { JobExecutor } from './job-executor.js';

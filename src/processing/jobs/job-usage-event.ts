@@ -3,7 +3,7 @@ import {
   USAGE_EVENT_TYPE,
   type UsageCloudEvent,
 } from '../../usage/usage-event.js';
-import type { Billing } from './job-pipeline.js';
+import type { Billing } from '../operations/operation.js';
 import type { JobRecord } from '../core/job.types.js';
 
 /** The job's usage CloudEvent: async metadata only when it is a JSON object. */

@@ -1,77 +1,44 @@
-import type { ParsedDocument } from '../../documents/parse/parsed-layout.js';
-import type { DocumentSource } from '../../documents/readers/document.types.js';
+import type { OperationTask } from '../../documents/executors/operation.task.js';
+import type { JobRecord } from '../core/job.types.js';
+import { type Class, validateModel } from '../requests/request-validation.js';
+import { InvalidCommandError } from '../core/processing-error.js';
+import type { ClassifyCommand } from './classify/classify.operation.js';
+import type { DocumentCommand } from './document-operation.js';
+import type { PipelineCommand } from './pipeline/pipeline.operation.js';
+import type { Billing, Command, Completion, Operation, TaskDocuments } from './operation.js';
+import { type JobOperation, OPERATIONS, operationOfType } from './operations.js';
+import type { EditJobRequestDto } from '../requests/edit-requests.dto.js';
 import type {
-  ClassifyOperationTask,
-  OperationKind,
-  OperationTask,
-  DocumentOperationTask,
-  PipelineTask,
-} from '../../documents/executors/operation.task.js';
-import type { JobRecord, JobType } from '../core/job.types.js';
-import {
   ExtractConfigDto,
   ParseConfigDto,
   SplitConfigDto,
 } from '../requests/operation-requests.dto.js';
-import { EditJobRequestDto } from '../requests/edit-requests.dto.js';
-import type { PipelinePlan } from '../core/pipeline-plan.js';
-import { PipelineRunDto } from '../requests/pipeline-run.dto.js';
-import { ClassifyConfigDto } from '../requests/classify-config.dto.js';
-import { type Class, validateModel } from '../requests/request-validation.js';
-import { InvalidCommandError } from '../core/processing-error.js';
 
-/** What a job runs: classify, one of the document operations, or a stored pipeline. */
-export type JobOperation = 'classify' | OperationKind | 'pipeline';
+export type { JobOperation } from './operations.js';
+export { OPERATIONS, operationOfType } from './operations.js';
+export type { PipelineCommand } from './pipeline/pipeline.operation.js';
+export type { ClassifyCommand } from './classify/classify.operation.js';
+
+/** The command of a parse, extract, split or edit job. */
+export type OperationCommand =
+  | DocumentCommand<'parse', ParseConfigDto>
+  | DocumentCommand<'extract', ExtractConfigDto>
+  | DocumentCommand<'split', SplitConfigDto>
+  | DocumentCommand<'edit', EditJobRequestDto>;
 
 /**
  * A job's work as a validated command (one shape whichever way it arrives: an HTTP request
  * just accepted, a database-queue task, a Redis task, or a job picked up again after a
  * restart). The request is an instance of the same DTO the HTTP endpoint validated with.
  */
-export type JobCommand =
-  | { operation: 'classify'; request: ClassifyConfigDto }
-  | { operation: 'parse'; request: ParseConfigDto; versions: DocumentOperationTask['versions'] }
-  | { operation: 'extract'; request: ExtractConfigDto; versions: DocumentOperationTask['versions'] }
-  | { operation: 'split'; request: SplitConfigDto; versions: DocumentOperationTask['versions'] }
-  | { operation: 'edit'; request: EditJobRequestDto; versions: DocumentOperationTask['versions'] }
-  | { operation: 'pipeline'; request: PipelineRunDto; versions: PipelinePlan };
+export type JobCommand = ClassifyCommand | OperationCommand | PipelineCommand;
 
-/** The command of a parse, extract, split or edit job. */
-export type OperationCommand = Exclude<JobCommand, { operation: 'classify' | 'pipeline' }>;
-
-/** The command of a pipeline job: the run's body and the plan it was accepted with. */
-export type PipelineCommand = Extract<JobCommand, { operation: 'pipeline' }>;
-
-/**
- * The one table of job operations: each operation's job type (the `type` column of
- * `processing_jobs`, which is how a stored job names its operation) and the request DTO its
- * endpoint validates with and its stored request is read back through.
- */
-export const OPERATIONS: Record<JobOperation, { jobType: JobType; request: Class<object> }> = {
-  classify: { jobType: 'Classify', request: ClassifyConfigDto },
-  parse: { jobType: 'Parse', request: ParseConfigDto },
-  extract: { jobType: 'Extract', request: ExtractConfigDto },
-  split: { jobType: 'Split', request: SplitConfigDto },
-  edit: { jobType: 'Edit', request: EditJobRequestDto },
-  pipeline: { jobType: 'Pipeline', request: PipelineRunDto },
-};
-
-const OPERATION_OF_TYPE = new Map<string, JobOperation>(
-  Object.entries(OPERATIONS).map(([operation, { jobType }]) => [
-    jobType,
-    operation as JobOperation,
-  ]),
-);
-
-/** The operation a job type runs; a type no operation has is an invalid command, named. */
-export function operationOfType(type: string): JobOperation {
-  const operation = OPERATION_OF_TYPE.get(type);
-  if (!operation) {
-    throw new InvalidCommandError('job', [
-      { loc: ['type'], msg: `Unknown job type ${JSON.stringify(type)}`, type: 'value_error' },
-    ]);
-  }
-  return operation;
+/** The table's entry for a command, typed for any command. */
+function operationOf(command: JobCommand): Operation<Command<string, object, unknown>, unknown> {
+  return OPERATIONS[command.operation] as unknown as Operation<
+    Command<string, object, unknown>,
+    unknown
+  >;
 }
 
 /**
@@ -107,24 +74,21 @@ export function jobCommandOf(stored: StoredCommand): JobCommand {
   const known = parsed.get(stored.request);
   if (known?.operation === stored.operation) return known;
   const { operation, versions } = stored;
-  const { instance, issues } = validateModel(OPERATIONS[operation].request, stored.request, [
-    'request',
-  ]);
+  const dto: Class<object> = OPERATIONS[operation].request;
+  const { instance, issues } = validateModel(dto, stored.request, ['request']);
   if (!instance) throw new InvalidCommandError(`${operation} job`, issues);
-  let command: JobCommand;
-  if (operation === 'classify') {
-    command = { operation, request: instance as ClassifyConfigDto };
-  } else {
-    if (typeof versions !== 'object' || versions === null) {
-      throw new InvalidCommandError(`${operation} job`, [
-        { loc: ['versions'], msg: 'Field required', type: 'missing' },
-      ]);
-    }
-    // The versions were resolved by the registry at submission; their shape is the
-    // registry's own output, stored as written.
-    const resolved = versions as DocumentOperationTask['versions'];
-    command = { operation, request: instance, versions: resolved } as JobCommand;
+  if (OPERATIONS[operation].storesVersions && (typeof versions !== 'object' || versions === null)) {
+    throw new InvalidCommandError(`${operation} job`, [
+      { loc: ['versions'], msg: 'Field required', type: 'missing' },
+    ]);
   }
+  // The versions were resolved by the registry at submission; their shape is the registry's
+  // own output, stored as written (null for an operation that pins none).
+  const command = {
+    operation,
+    request: instance,
+    versions: OPERATIONS[operation].storesVersions ? versions : null,
+  } as JobCommand;
   parsed.set(stored.request, command);
   return command;
 }
@@ -134,89 +98,23 @@ export function commandOfJob(job: Pick<JobRecord, 'type' | 'request' | 'versions
   return jobCommandOf(storedCommandOf(job));
 }
 
-/** The classify request of a classify job. */
-export function classifyCommandOf(
+/** The command of a stored job that must run `operation` (a pipeline reads its own jobs). */
+export function commandOf<Name extends JobOperation>(
   job: Pick<JobRecord, 'type' | 'request' | 'versions'>,
-): Extract<JobCommand, { operation: 'classify' }> {
+  operation: Name,
+): Extract<JobCommand, { operation: Name }> {
   const command = commandOfJob(job);
-  if (command.operation !== 'classify') {
-    throw new InvalidCommandError('classify job', [
-      { loc: ['type'], msg: `Expected a classify job`, type: 'value_error' },
+  if (command.operation !== operation) {
+    throw new InvalidCommandError(`${operation} job`, [
+      { loc: ['type'], msg: `Expected a ${operation} job`, type: 'value_error' },
     ]);
   }
-  return command;
+  return command as Extract<JobCommand, { operation: Name }>;
 }
 
-/**
- * The `document_password` of a command: parse's `settings`, extract's and split's
- * `parsing.settings`, a pipeline run's `settings`. Edit takes none (pdf-lib cannot write an
- * encrypted PDF); classify has no such field.
- */
+/** The `document_password` of a command, where its operation's request carries one. */
 export function documentPasswordOf(command: JobCommand): string | undefined {
-  switch (command.operation) {
-    case 'parse':
-    case 'pipeline':
-      return command.request.settings?.document_password ?? undefined;
-    case 'extract':
-    case 'split':
-      return command.request.parsing?.settings?.document_password ?? undefined;
-    default:
-      return undefined;
-  }
-}
-
-type TaskDocuments = { bytes: Uint8Array; fileName: string; parsed?: ParsedDocument }[];
-
-/** The executor's sources: none for a jobid:// input (its parse stands), else the documents. */
-function sourcesOf(command: JobCommand, documents: TaskDocuments): DocumentSource[] {
-  if (documents.some((d) => d.parsed)) return [];
-  const password = documentPasswordOf(command);
-  return documents.map((d) => ({
-    bytes: d.bytes,
-    name: d.fileName,
-    ...(password && { password }),
-  }));
-}
-
-/**
- * An operation command and its documents as one executor task: the same mapping for the
- * database-queue workers and the Redis workers.
- */
-export function operationTaskFor(
-  command: OperationCommand,
-  documents: TaskDocuments,
-): DocumentOperationTask {
-  // A jobid:// input is alone (InputResolver): its parsed document replaces reading.
-  const parsed = documents.find((d) => d.parsed)?.parsed;
-  // The executor's request types describe the fields it reads; each DTO carries them
-  // (validated), plus the API's own (input, async, priority), which the executor ignores.
-  return {
-    kind: command.operation,
-    documents: sourcesOf(command, documents),
-    ...(parsed && { parsed }),
-    request: command.request,
-    versions: command.versions,
-  } as DocumentOperationTask;
-}
-
-/** The classify task of a classify command and its documents. */
-export function classifyTaskFor(
-  command: Extract<JobCommand, { operation: 'classify' }>,
-  documents: TaskDocuments,
-): ClassifyOperationTask {
-  const { request } = command;
-  // A jobid:// input is alone (InputResolver): its parsed document replaces reading.
-  const parsed = documents.find((d) => d.parsed)?.parsed;
-  return {
-    kind: 'classify',
-    documents: sourcesOf(command, documents),
-    ...(parsed && { parsed }),
-    pageRange: request.page_range ?? undefined,
-    classificationSchema: request.classification_schema,
-    documentMetadata: request.document_metadata,
-    categoryGroups: request.category_groups ?? null,
-    model: request.model,
-  };
+  return operationOf(command).documentPassword(command.request);
 }
 
 /**
@@ -224,25 +122,19 @@ export function classifyTaskFor(
  * database-queue workers and the Redis workers, whatever the operation.
  */
 export function executorTaskFor(command: JobCommand, documents: TaskDocuments): OperationTask {
-  switch (command.operation) {
-    case 'classify':
-      return classifyTaskFor(command, documents);
-    case 'pipeline':
-      return pipelineTaskFor(command, documents);
-    default:
-      return operationTaskFor(command, documents);
-  }
+  return operationOf(command).task(command, documents);
 }
 
-/** The pipeline task of a pipeline command and its documents (database-queue and Redis workers). */
-export function pipelineTaskFor(command: PipelineCommand, documents: TaskDocuments): PipelineTask {
-  // A jobid:// input is alone (InputResolver): its parsed document replaces reading.
-  const parsed = documents.find((d) => d.parsed)?.parsed;
-  return {
-    kind: 'pipeline',
-    documents: sourcesOf(command, documents),
-    ...(parsed && { parsed }),
-    parse: command.versions.parse,
-    steps: command.versions.steps,
-  };
+/** What a completed job's command bills, by its operation. */
+export function billingOf(command: JobCommand, outcome: unknown): Billing {
+  return operationOf(command).billing(command, outcome);
+}
+
+/** The API response of a completed job's command, by its operation: built once, here. */
+export function responseOf(
+  command: JobCommand,
+  outcome: unknown,
+  completion: Completion,
+): Record<string, unknown> {
+  return operationOf(command).response(command, outcome, completion);
 }

@@ -4,60 +4,20 @@ import type { PipelineOutcome } from '../../documents/executors/operation.task.j
 import type { InputDocument } from '../core/input-document.js';
 import { OperationExecutors } from '../operations/operation-executors.js';
 import {
-  type Billing,
   type JobPipeline,
   laneFor,
   type Submission,
   type SyncAnswer,
 } from '../jobs/job-pipeline.js';
-import { commandOfJob, type PipelineCommand, pipelineTaskFor } from '../operations/job-command.js';
+import { billingOf, commandOf, OPERATIONS, responseOf } from '../operations/job-command.js';
+import { jobTypesOfTask } from '../operations/operations.js';
+import type { Billing } from '../operations/operation.js';
 import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
 import type { JobRecord } from '../core/job.types.js';
 import type { PipelineRunDto } from '../requests/pipeline-run.dto.js';
 import { PipelinesService } from './pipelines.service.js';
 import { PIPELINE_TASK } from '../core/task-kinds.js';
-
-function pipelineCommandOf(job: JobRecord): PipelineCommand {
-  const command = commandOfJob(job);
-  if (command.operation !== 'pipeline') throw new Error(`job ${job.jobId} is not a pipeline`);
-  return command;
-}
-
-/** The feature a step bills under product `pipeline`: its operation's own feature. */
-function stepCharges(outcome: PipelineOutcome, command: PipelineCommand) {
-  const charges = [{ feature: 'parse', pages: outcome.parse.usage.num_pages }];
-  for (const step of outcome.steps) {
-    switch (step.kind) {
-      case 'extract': {
-        const deep = step.outcome.model_versions.deep_extract_model !== undefined;
-        charges.push({
-          feature: deep ? 'deep_extract' : 'extract',
-          pages: step.outcome.usage.num_pages,
-        });
-        break;
-      }
-      case 'split': {
-        const deep = step.outcome.model_versions.deep_split_model !== undefined;
-        charges.push({
-          feature: deep ? 'deep_split' : 'split',
-          pages: step.outcome.usage.num_pages,
-        });
-        break;
-      }
-      case 'classify': {
-        const plan = command.versions.steps.find((s) => s.kind === 'classify');
-        const deep = plan?.kind === 'classify' && plan.request.model === 'accurate';
-        charges.push({
-          feature: deep ? 'deep_classify' : 'classify',
-          pages: step.outcome.usage.num_pages,
-        });
-        break;
-      }
-    }
-  }
-  return charges;
-}
 
 /**
  * Runs of stored pipelines (`/pipeline`, `/pipeline_async`) on the shared JobRunner, as the
@@ -70,7 +30,7 @@ function stepCharges(outcome: PipelineOutcome, command: PipelineCommand) {
 @Injectable()
 export class PipelineJobsService implements JobPipeline<PipelineOutcome>, OnModuleInit {
   readonly taskKind = PIPELINE_TASK;
-  readonly jobTypes = ['Pipeline'] as const;
+  readonly jobTypes = jobTypesOfTask(PIPELINE_TASK);
 
   constructor(
     private readonly runner: JobRunner,
@@ -99,8 +59,7 @@ export class PipelineJobsService implements JobPipeline<PipelineOutcome>, OnModu
       metadata: isAsync ? config.async.metadata : undefined,
       persistResult: false,
       lane: laneFor(config, isAsync),
-      // A pipeline starts with a parse: the spec's cap on "sync/parse requests" covers it.
-      gated: true,
+      gated: !isAsync || OPERATIONS.pipeline.gatedWhenAsync,
     };
   }
 
@@ -123,19 +82,12 @@ export class PipelineJobsService implements JobPipeline<PipelineOutcome>, OnModu
   // ---- JobPipeline --------------------------------------------------------------------------
 
   run(job: JobRecord, documents: InputDocument[], signal?: AbortSignal): Promise<PipelineOutcome> {
-    return this.executors.runPipeline(pipelineTaskFor(pipelineCommandOf(job), documents), signal);
+    const command = commandOf(job, 'pipeline');
+    return this.executors.runPipeline(OPERATIONS.pipeline.task(command, documents), signal);
   }
 
   billing(job: JobRecord, outcome: PipelineOutcome): Billing {
-    const charges = stepCharges(outcome, pipelineCommandOf(job));
-    return {
-      product: 'pipeline',
-      feature: charges.map((c) => c.feature).join('+'),
-      pages: outcome.usage.num_pages,
-      totalPages: outcome.document.totalPages,
-      fileType: outcome.document.fileType,
-      charges,
-    };
+    return billingOf(commandOf(job, 'pipeline'), outcome);
   }
 
   /** reductoai PipelineResponse: `result.{parse, extract, split}` (+ `classify`), `usage`. */
@@ -143,53 +95,10 @@ export class PipelineJobsService implements JobPipeline<PipelineOutcome>, OnModu
     job: JobRecord,
     outcome: PipelineOutcome,
     credits: string,
-    duration: number,
+    durationSeconds: number,
     charged: string[] = [],
   ): Record<string, unknown> {
-    // Charges are the parse's, then one per step, in order (stepCharges).
-    const creditsOf = (index: number) => ({ credits: Number(charged[index] ?? 0) });
-    const charges = stepCharges(outcome, pipelineCommandOf(job));
-    const breakdown: Record<string, number> = {};
-    charges.forEach((charge, index) => {
-      breakdown[charge.feature] = (breakdown[charge.feature] ?? 0) + creditsOf(index).credits;
-    });
-    const parts: Record<string, unknown> = {
-      parse: {
-        duration,
-        result: outcome.parse.result,
-        usage: { ...outcome.parse.usage, ...creditsOf(0) },
-        model_versions: outcome.parse.model_versions,
-        pdf_url: null,
-        studio_link: null,
-      },
-      extract: null,
-      split: null,
-      classify: null,
-    };
-    for (const [index, step] of outcome.steps.entries()) {
-      const usage = { ...step.outcome.usage, ...creditsOf(index + 1) };
-      if (step.kind === 'classify') {
-        parts.classify = { ...step.outcome, usage };
-        continue;
-      }
-      parts[step.kind] = {
-        result: step.outcome.result,
-        usage,
-        model_versions: step.outcome.model_versions,
-        ...(step.kind === 'extract' && { studio_link: null }),
-        ...('category' in step && step.category !== undefined && { category: step.category }),
-      };
-    }
-    return {
-      job_id: job.jobId,
-      duration,
-      result: parts,
-      usage: {
-        num_pages: outcome.usage.num_pages,
-        credits: Number(credits),
-        credit_breakdown: breakdown,
-      },
-      model_versions: outcome.model_versions,
-    };
+    const completion = { jobId: job.jobId, credits, durationSeconds, charged };
+    return responseOf(commandOf(job, 'pipeline'), outcome, completion);
   }
 }

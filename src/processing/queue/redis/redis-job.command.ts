@@ -10,6 +10,7 @@ import {
   Required,
 } from '../../requests/request-validation.js';
 import type { InputSource } from '../../core/input-document.js';
+import { isJobOperation, JOB_OPERATIONS } from '../../operations/operations.js';
 import { commandType, type CommandType } from '../queue-command.js';
 import {
   type ClassifyOnlyTask,
@@ -19,19 +20,10 @@ import {
   type VersionsInRequestTask,
 } from './redis-queue.types.js';
 
-export const REDIS_OPERATIONS: readonly RedisOperation[] = [
-  'classify',
-  'parse',
-  'extract',
-  'split',
-  'edit',
-  'pipeline',
-];
-
-const operation = checker({ enum: REDIS_OPERATIONS }, (v) =>
-  REDIS_OPERATIONS.includes(v as RedisOperation)
+const operation = checker({ enum: JOB_OPERATIONS }, (v) =>
+  isJobOperation(v)
     ? ok(v)
-    : fail('enum', `Input should be one of ${REDIS_OPERATIONS.join(', ')}`, v),
+    : fail('enum', `Input should be one of ${JOB_OPERATIONS.join(', ')}`, v),
 );
 
 /** `{url}`, `{blob, fileName}`, `{staged, fileName}` or `{parsed, fileName}`, nothing else. */
@@ -106,11 +98,6 @@ function upcast(stored: unknown): unknown {
 }
 
 /** The BullMQ job name of a Redis job task is its operation: one command type per operation. */
-export const REDIS_JOB_COMMANDS: Record<RedisOperation, CommandType<RedisJobCommand>> = {
-  classify: commandType('classify', RedisJobCommand, upcast),
-  parse: commandType('parse', RedisJobCommand, upcast),
-  extract: commandType('extract', RedisJobCommand, upcast),
-  split: commandType('split', RedisJobCommand, upcast),
-  edit: commandType('edit', RedisJobCommand, upcast),
-  pipeline: commandType('pipeline', RedisJobCommand, upcast),
-};
+export const REDIS_JOB_COMMANDS = Object.fromEntries(
+  JOB_OPERATIONS.map((name) => [name, commandType(name, RedisJobCommand, upcast)]),
+) as Record<RedisOperation, CommandType<RedisJobCommand>>;

@@ -1,4 +1,5 @@
 import type { InputSource } from '../../core/input-document.js';
+import type { JobOperation } from '../../operations/operations.js';
 import type { Lane, QueueName } from '../queue-task.js';
 
 /** BullMQ queues of the new queue system; `results` carries worker outcomes back to the API. */
@@ -24,8 +25,8 @@ export function revokedKey(prefix: string, bullJobId: string): string {
 /** How long a revocation is kept: longer than any retry of a lost enqueue. */
 export const REVOKED_TTL_SECONDS = 7 * 24 * 3600;
 
-/** What the new queue system runs: the rollout operations docproc implements. */
-export type RedisOperation = 'classify' | 'parse' | 'extract' | 'split' | 'edit' | 'pipeline';
+/** What the Redis queue runs: every job operation (the one table, operations/operations.ts). */
+export type RedisOperation = JobOperation;
 
 /**
  * One job as a self-contained task for a Redis worker, which has no DuckDB: its inputs

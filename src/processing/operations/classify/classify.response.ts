@@ -1,4 +1,4 @@
-import type { ClassifyTaskResult } from '../../documents/executors/operation.task.js';
+import type { ClassifyTaskResult } from '../../../documents/executors/operation.task.js';
 
 /** The classify response (DESIGN.md "Compatibility target"). */
 export interface ClassifyResult {

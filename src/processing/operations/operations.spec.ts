@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isDeepWork } from './deep-work.js';
+import { isDeepWork } from './operations.js';
 
 describe(isDeepWork.name, () => {
   it('marks Deep Classify, deep extract and deep split as deep', () => {

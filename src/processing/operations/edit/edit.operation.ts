@@ -1,0 +1,20 @@
+import type { EditOutcome } from '../../../documents/edit/edit.runner.js';
+import { EditJobRequestDto } from '../../requests/edit-requests.dto.js';
+import { documentOperation } from '../document-operation.js';
+
+/**
+ * Edit: no deep variant, no `document_password` (pdf-lib cannot write an encrypted PDF);
+ * `document_url` is signed each time the result is read (JobsService.resultView).
+ */
+export const EDIT = documentOperation({
+  kind: 'edit',
+  jobType: 'Edit',
+  request: EditJobRequestDto,
+  gatedWhenAsync: false,
+  isDeep: () => false,
+  documentPassword: () => undefined,
+  responseFields: (outcome) => {
+    const { form_schema, report } = (outcome as EditOutcome).result;
+    return { document_url: null, form_schema, report };
+  },
+});

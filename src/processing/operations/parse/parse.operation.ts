@@ -1,0 +1,13 @@
+import { ParseConfigDto } from '../../requests/operation-requests.dto.js';
+import { documentOperation } from '../document-operation.js';
+
+/** Parse: no deep variant; the admission cap holds its async requests too. */
+export const PARSE = documentOperation({
+  kind: 'parse',
+  jobType: 'Parse',
+  request: ParseConfigDto,
+  gatedWhenAsync: true,
+  isDeep: () => false,
+  documentPassword: (request) => request.settings?.document_password ?? undefined,
+  responseFields: (outcome) => ({ result: outcome.result, pdf_url: null, studio_link: null }),
+});

@@ -1,0 +1,14 @@
+import { SplitConfigDto } from '../../requests/operation-requests.dto.js';
+import { documentOperation } from '../document-operation.js';
+import { settingsOf } from '../operation.js';
+
+/** Split: deep with `settings.deep_split`. */
+export const SPLIT = documentOperation({
+  kind: 'split',
+  jobType: 'Split',
+  request: SplitConfigDto,
+  gatedWhenAsync: false,
+  isDeep: (request) => settingsOf(request).deep_split === true,
+  documentPassword: (request) => request.parsing?.settings?.document_password ?? undefined,
+  responseFields: (outcome) => ({ result: outcome.result }),
+});
