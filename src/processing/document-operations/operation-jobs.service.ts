@@ -33,13 +33,7 @@ import {
 } from '../../documents/versions/model-pins.js';
 import { VersionRegistry } from '../versions/version-registry.service.js';
 import type { OperationBaseDto } from '../requests/operation-requests.dto.js';
-import {
-  type EditConfigDto,
-  EditJobRequestDto,
-  editJobRequest,
-} from '../requests/edit-requests.dto.js';
-import { RequestValidationError } from '../../common/validation-error.js';
-import { validateModel } from '../requests/request-validation.js';
+import { type EditConfigDto, editJobRequest } from '../requests/edit-requests.dto.js';
 import { OperationExecutors } from '../operations/operation-executors.js';
 import {
   type OperationKind,
@@ -120,20 +114,11 @@ export class OperationJobsService implements JobPipeline<JobOutcome>, OnModuleIn
     };
   }
 
-  /** An edit request in the stored shape of operation jobs (`input`, `async`, lanes). */
-  private editRequest(config: EditConfigDto, isAsync: boolean): EditJobRequestDto {
-    const { instance, issues } = validateModel(EditJobRequestDto, editJobRequest(config, isAsync), [
-      'body',
-    ]);
-    if (!instance) throw new RequestValidationError(issues);
-    return instance;
-  }
-
   submitEditAsync(
     principal: ProcessingPrincipal,
     config: EditConfigDto,
   ): Promise<{ job_id: string }> {
-    return this.submitAsync('edit', principal, this.editRequest(config, true));
+    return this.submitAsync('edit', principal, editJobRequest(config, true));
   }
 
   runEditSync(
@@ -141,7 +126,7 @@ export class OperationJobsService implements JobPipeline<JobOutcome>, OnModuleIn
     config: EditConfigDto,
     signal?: AbortSignal,
   ): Promise<SyncAnswer> {
-    return this.runSync('edit', principal, this.editRequest(config, false), signal);
+    return this.runSync('edit', principal, editJobRequest(config, false), signal);
   }
 
   submitAsync(

@@ -1,7 +1,14 @@
 import { Allow } from 'class-validator';
 import { RequestValidationError } from '../../common/validation-error.js';
 import { instructionPieceCount } from '../../documents/edit/instructions.js';
-import { inputUrl, UploadResponseDto } from './classify-config.dto.js';
+import {
+  AsyncConfigDto,
+  DirectWebhookConfigDto,
+  HostedWebhookConfigDto,
+  inputUrl,
+  UploadResponseDto,
+  type WebhookConfig,
+} from './classify-config.dto.js';
 import {
   bool,
   Check,
@@ -232,17 +239,22 @@ export class EditConfigDto {
 }
 
 /** The webhook of an async edit in the shape every async job stores (`async.webhook`). */
-function asyncWebhookOf(webhook: EditWebhookDto | undefined): Record<string, unknown> | null {
+function asyncWebhookOf(webhook: EditWebhookDto | undefined): WebhookConfig | null {
   if (!webhook || webhook.mode === 'disabled') return null;
   if (webhook.mode === 'direct' || (webhook.mode === undefined && webhook.url)) {
-    return { mode: 'direct', url: webhook.url };
+    return Object.assign(new DirectWebhookConfigDto(), { url: webhook.url! });
   }
-  if (webhook.mode === 'svix') return { mode: 'hosted', channels: webhook.channels };
+  if (webhook.mode === 'svix')
+    return Object.assign(new HostedWebhookConfigDto(), { channels: webhook.channels });
   return null;
 }
 
-/** The stored job request of an edit (plain JSON, validated again by EditJobRequestDto). */
-export function editJobRequest(config: EditConfigDto, isAsync: boolean): Record<string, unknown> {
+/**
+ * An edit request, validated at the edge as EditConfigDto, as the command every operation job
+ * runs and stores (`input`, `async`, lanes): mapped field by field, not validated again; the
+ * stored command is read back through EditJobRequestDto.
+ */
+export function editJobRequest(config: EditConfigDto, isAsync: boolean): EditJobRequestDto {
   if (config.webhook?.mode === 'direct' && !config.webhook.url) {
     throw new RequestValidationError([
       {
@@ -253,21 +265,21 @@ export function editJobRequest(config: EditConfigDto, isAsync: boolean): Record<
       },
     ]);
   }
-  const body = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
   const webhook = isAsync ? asyncWebhookOf(config.webhook) : null;
-  const stored: Record<string, unknown> = {
-    input: body.document_url,
-    async: {
+  const metadata = isAsync ? config.webhook?.metadata : undefined;
+  const request = Object.assign(new EditJobRequestDto(), {
+    input: config.document_url,
+    async: Object.assign(new AsyncConfigDto(), {
       priority: config.priority ?? false,
-      metadata: isAsync ? (config.webhook?.metadata ?? undefined) : undefined,
-      ...(webhook ? { webhook } : {}),
-    },
+      ...(metadata !== undefined && { metadata }),
+      ...(webhook && { webhook }),
+    }),
     priority: config.priority ?? true,
     queue_priority: config.queue_priority ?? 'auto',
     edit_instructions: config.edit_instructions,
-  };
-  for (const key of ['form_schema', 'edit_options', 'alpha'] as const) {
-    if (body[key] !== undefined) stored[key] = body[key];
-  }
-  return JSON.parse(JSON.stringify(stored)) as Record<string, unknown>;
+  });
+  if (config.form_schema !== undefined) request.form_schema = config.form_schema;
+  if (config.edit_options !== undefined) request.edit_options = config.edit_options;
+  if (config.alpha !== undefined) request.alpha = config.alpha;
+  return request;
 }
