@@ -186,9 +186,22 @@ describe(InputResolver.name, () => {
     expect(fetcher.assertAllowedUrl).not.toHaveBeenCalled();
   });
 
-  it("answers 404 for another org's upload", async () => {
-    const { sut } = resolver();
-    expect(await failure(sut.resolve('org-2', 'docproc://a.txt'))).toEqual([404, 'FILE_NOT_FOUND']);
+  it("answers 404 for another org's upload when the request is accepted, the one ownership check", async () => {
+    const { sut, uploads } = resolver();
+    expect(await failure(sut.precheck('org-2', 'docproc://a.txt'))).toEqual([
+      404,
+      'FILE_NOT_FOUND',
+    ]);
+    uploads.ownedUpload.mockClear();
+    // An accepted job's upload is read from its blob without being looked up again.
+    const docs = await sut.resolve('org-1', 'docproc://a.txt');
+    expect(docs.map((d) => d.bytes.length)).toEqual([30]);
+    expect(uploads.ownedUpload).not.toHaveBeenCalled();
+    // An upload whose blob is gone by the time its job runs is still a 404.
+    expect(await failure(sut.resolve('org-1', 'docproc://gone.txt'))).toEqual([
+      404,
+      'FILE_NOT_FOUND',
+    ]);
   });
 
   it('prechecks ownership and the address of every input without fetching any', async () => {

@@ -1,10 +1,9 @@
-import path from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import { RequestValidationError } from '../../common/validation-error.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import type { InputDocument } from '../core/input-document.js';
-import { FILE_SCHEME, UploadService } from '../upload/upload.service.js';
+import { FILE_SCHEME, UploadService, uploadSourceOf } from '../upload/upload.service.js';
 import { InputDocuments } from './input-documents.js';
 import { type InputSource } from '../core/input-document.js';
 import { isJobReference, ParsedInputs } from './parsed-inputs.js';
@@ -24,7 +23,8 @@ export function inputUrls(input: ClassifyInputValue): string[] {
 
 /**
  * Turns a request's `input` into documents: `docproc://` files of the caller's organization
- * (ownership checked here, bytes read from their blobs) and public or presigned URLs
+ * (ownership checked once, here, when the request is accepted; bytes read from their blobs)
+ * and public or presigned URLs
  * fetched through the SSRF-guarded fetcher, within one total size budget. `sources` is what
  * a Redis task carries, so a Redis worker reads the same sources with the same InputDocuments.
  */
@@ -41,7 +41,10 @@ export class InputResolver {
 
   /**
    * Checks at submission what can be checked without fetching: the number of inputs (422
-   * past MAX_INPUTS_PER_REQUEST), ownership, literal addresses.
+   * past MAX_INPUTS_PER_REQUEST), literal addresses, and that each upload is the caller's
+   * organization's and uploaded (404 / 409 before any job exists). This is the one ownership
+   * check of an upload: no job is stored without it, so the sources of a stored job name its
+   * uploads' blobs without looking them up again.
    */
   async precheck(orgId: string, input: ClassifyInputValue): Promise<void> {
     const urls = inputUrls(input);
@@ -73,8 +76,8 @@ export class InputResolver {
   }
 
   /**
-   * The input as sources to read, uploads checked to belong to `orgId`; URL inputs the job
-   * `jobId` already downloaded (InputDownloads) are read from their files.
+   * The input of an accepted job (its uploads checked by `precheck`) as sources to read;
+   * URL inputs the job `jobId` already downloaded (InputDownloads) are read from their files.
    */
   async sources(orgId: string, input: ClassifyInputValue, jobId?: string): Promise<InputSource[]> {
     const sources: InputSource[] = [];
@@ -86,9 +89,7 @@ export class InputResolver {
       } else if (jobId && name !== undefined) {
         sources.push({ staged: this.staged.reference(jobId, position), fileName: name });
       } else if (url.startsWith(FILE_SCHEME)) {
-        const record = await this.uploads.ownedUpload(orgId, url);
-        // Blob file names are the upload's file id (UploadService keeps them under blobs/).
-        sources.push({ blob: path.posix.basename(record.fileId), fileName: record.fileId });
+        sources.push(uploadSourceOf(url));
       } else sources.push({ url });
     }
     return sources;

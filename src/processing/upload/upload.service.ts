@@ -11,6 +11,15 @@ import { UploadRecord, UploadsRepository } from './uploads.repository.js';
 import { UrlSigner } from './url-signer.service.js';
 
 export const FILE_SCHEME = 'docproc://';
+
+/**
+ * The blob of an accepted `docproc://` input: blob file names are the upload's file id
+ * (UploadService keeps them under blobs/); reading a blob that is gone answers 404.
+ */
+export function uploadSourceOf(url: string): { blob: string; fileName: string } {
+  const fileId = url.slice(FILE_SCHEME.length);
+  return { blob: path.posix.basename(fileId), fileName: fileId };
+}
 const UPLOAD_PURPOSE = 'upload';
 const EXTENSION = /^[a-z0-9]{1,16}$/;
 /** The `extension` query parameter as the description declares it: a leading dot, any case. */
