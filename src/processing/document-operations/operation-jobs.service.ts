@@ -1,7 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import type { InputDocument } from '../core/input-document.js';
-import { validateExtractRequest } from '../../documents/extract/extract-schema.js';
 import {
   type JobDocument,
   type JobPipeline,
@@ -25,12 +24,6 @@ import { JobRunner } from '../jobs/job-runner.service.js';
 import type { JobRecord } from '../core/job.types.js';
 import { JobsService } from '../jobs/jobs.service.js';
 import { ParsedInputs } from '../inputs/parsed-inputs.js';
-import {
-  resolveEditVersions,
-  resolveExtractVersions,
-  resolveParseVersions,
-  resolveSplitVersions,
-} from '../../documents/versions/model-pins.js';
 import { VersionRegistry } from '../versions/version-registry.service.js';
 import type { OperationBaseDto } from '../requests/operation-requests.dto.js';
 import { type EditConfigDto, editJobRequest } from '../requests/edit-requests.dto.js';
@@ -81,30 +74,13 @@ export class OperationJobsService implements JobPipeline<JobOutcome>, OnModuleIn
     this.reconciler.watch(this);
   }
 
-  /** 422s for pins and the extract schema, before anything is stored or fetched. */
-  private versionsFor(
-    kind: OperationKind,
-    body: Record<string, unknown>,
-  ): DocumentOperationTask['versions'] {
-    switch (kind) {
-      case 'parse':
-        return resolveParseVersions(body, this.registry);
-      case 'extract':
-        validateExtractRequest(body);
-        return resolveExtractVersions(body, this.registry);
-      case 'split':
-        return resolveSplitVersions(body, this.registry);
-      case 'edit':
-        return resolveEditVersions(body, this.registry);
-    }
-  }
-
   private submission(kind: OperationKind, config: OperationBaseDto, isAsync: boolean): Submission {
     const body = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
     return {
       type: OPERATIONS[kind].jobType,
       request: { ...body, input: config.input },
-      versions: this.versionsFor(kind, body),
+      // 422s for pins and the extract schema, before anything is stored or fetched.
+      versions: OPERATIONS[kind].resolveVersions(body, this.registry),
       isAsync,
       metadata: isAsync ? config.async.metadata : undefined,
       persistResult: false,

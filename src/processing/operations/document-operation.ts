@@ -5,6 +5,7 @@ import type {
 import type { WrittenOperationOutcome } from '../../documents/executors/outcome-files.js';
 import type { OperationOutcome } from '../../documents/executors/operation.task.js';
 import { OPERATION_TASK } from '../core/task-kinds.js';
+import type { VersionResolver } from '../../documents/versions/model-pins.js';
 import type { JobType } from '../core/job.types.js';
 import type { OperationBaseDto } from '../requests/operation-requests.dto.js';
 import type { Class } from '../requests/request-validation.js';
@@ -34,6 +35,13 @@ export type DocumentCommand<Kind extends OperationKind, Request extends Operatio
   VersionsOf<Kind>
 >;
 
+/** A document operation: an Operation whose versions are resolved from its request's pins. */
+export type DocumentOperation<
+  Kind extends OperationKind,
+  Request extends OperationBaseDto,
+> = Operation<DocumentCommand<Kind, Request>, DocumentOperationOutcome, DocumentOperationTask> &
+  Pick<DocumentOperationParts<Kind, Request>, 'resolveVersions'>;
+
 /** What a document operation (parse, extract, split, edit) says of itself. */
 interface DocumentOperationParts<Kind extends OperationKind, Request extends OperationBaseDto> {
   kind: Kind;
@@ -42,6 +50,11 @@ interface DocumentOperationParts<Kind extends OperationKind, Request extends Ope
   gatedWhenAsync: boolean;
   isDeep(request: Record<string, unknown>): boolean;
   documentPassword(request: Request): string | undefined;
+  /**
+   * The versions its request pins, resolved when it is accepted (422 for an unknown pin or
+   * one whose precondition is missing, and for a request the engine refuses up front).
+   */
+  resolveVersions(body: Record<string, unknown>, resolver: VersionResolver): VersionsOf<Kind>;
   /** Its response beside the fields every document operation answers with. */
   responseFields(outcome: DocumentOperationOutcome): Record<string, unknown>;
 }
@@ -53,12 +66,9 @@ interface DocumentOperationParts<Kind extends OperationKind, Request extends Ope
  */
 export function documentOperation<Kind extends OperationKind, Request extends OperationBaseDto>(
   parts: DocumentOperationParts<Kind, Request>,
-): Operation<DocumentCommand<Kind, Request>, DocumentOperationOutcome, DocumentOperationTask> {
-  const operation: Operation<
-    DocumentCommand<Kind, Request>,
-    DocumentOperationOutcome,
-    DocumentOperationTask
-  > = {
+): DocumentOperation<Kind, Request> {
+  const operation: DocumentOperation<Kind, Request> = {
+    resolveVersions: parts.resolveVersions,
     jobType: parts.jobType,
     taskKind: OPERATION_TASK,
     request: parts.request,

@@ -1,3 +1,4 @@
+import { resolveEditVersions } from '../../../documents/versions/model-pins.js';
 import type { EditOutcome } from '../../../documents/edit/edit.runner.js';
 import { EditJobRequestDto } from '../../requests/edit-requests.dto.js';
 import { documentOperation } from '../document-operation.js';
@@ -13,6 +14,7 @@ export const EDIT = documentOperation({
   gatedWhenAsync: false,
   isDeep: () => false,
   documentPassword: () => undefined,
+  resolveVersions: resolveEditVersions,
   responseFields: (outcome) => {
     const { form_schema, report } = (outcome as EditOutcome).result;
     return { document_url: null, form_schema, report };

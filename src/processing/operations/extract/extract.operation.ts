@@ -1,3 +1,5 @@
+import { validateExtractRequest } from '../../../documents/extract/extract-schema.js';
+import { resolveExtractVersions } from '../../../documents/versions/model-pins.js';
 import { ExtractConfigDto } from '../../requests/operation-requests.dto.js';
 import { documentOperation } from '../document-operation.js';
 import { settingsOf } from '../operation.js';
@@ -10,5 +12,9 @@ export const EXTRACT = documentOperation({
   gatedWhenAsync: false,
   isDeep: (request) => settingsOf(request).deep_extract === true,
   documentPassword: (request) => request.parsing?.settings?.document_password ?? undefined,
+  resolveVersions(body, resolver) {
+    validateExtractRequest(body);
+    return resolveExtractVersions(body, resolver);
+  },
   responseFields: (outcome) => ({ result: outcome.result, studio_link: null }),
 });

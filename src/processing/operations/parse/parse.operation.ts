@@ -1,3 +1,4 @@
+import { resolveParseVersions } from '../../../documents/versions/model-pins.js';
 import { ParseConfigDto } from '../../requests/operation-requests.dto.js';
 import { documentOperation } from '../document-operation.js';
 
@@ -9,5 +10,6 @@ export const PARSE = documentOperation({
   gatedWhenAsync: true,
   isDeep: () => false,
   documentPassword: (request) => request.settings?.document_password ?? undefined,
+  resolveVersions: resolveParseVersions,
   responseFields: (outcome) => ({ result: outcome.result, pdf_url: null, studio_link: null }),
 });

@@ -1,3 +1,4 @@
+import { resolveSplitVersions } from '../../../documents/versions/model-pins.js';
 import { SplitConfigDto } from '../../requests/operation-requests.dto.js';
 import { documentOperation } from '../document-operation.js';
 import { settingsOf } from '../operation.js';
@@ -10,5 +11,6 @@ export const SPLIT = documentOperation({
   gatedWhenAsync: false,
   isDeep: (request) => settingsOf(request).deep_split === true,
   documentPassword: (request) => request.parsing?.settings?.document_password ?? undefined,
+  resolveVersions: resolveSplitVersions,
   responseFields: (outcome) => ({ result: outcome.result }),
 });
