@@ -2,10 +2,10 @@ import { describe, expect, it } from '@jest/globals';
 import type { LayoutLine } from '../parse/layout.types.js';
 import { unlabelledOrganization } from './unlabelled.js';
 
-function head(texts: readonly string[]): LayoutLine[] {
+function head(texts: readonly string[], left = (_: number) => 0.2): LayoutLine[] {
   return texts.map((text, i) => ({
     text,
-    bbox: { left: 0.2, top: 0.02 + i * 0.025, width: 0.6, height: 0.02, page: 1 },
+    bbox: { left: left(i), top: 0.02 + i * 0.025, width: 0.3, height: 0.02, page: 1 },
     size: 0.02,
     segments: [],
     words: [],
@@ -47,5 +47,39 @@ describe("a letterhead's organization", () => {
   it('is the name above the address when no line has a registration number', () => {
     const lines = head(['Contoso Bakery', 'NO 3, JALAN API', '47100 PUCHONG']);
     expect(unlabelledOrganization(lines)?.text).toBe('Contoso Bakery');
+  });
+
+  it('does not join a line printed beside the name, in another column', () => {
+    const lines = head(
+      ['Global Wholesaler', 'Azure Interior', '4557 De Silva St', 'Fremont CA 94538'],
+      (i) => (i === 0 ? 0.65 : 0.05),
+    );
+    expect(unlabelledOrganization(lines)?.text).toBe('Azure Interior');
+  });
+
+  it('is the name above the address the document gives again below its head', () => {
+    // A window envelope's return line names the sender; the address block is the recipient's,
+    // named once. The sender's name comes back in the footer.
+    const lines = head([
+      'Fabrikam Hosting AG - Uferweg 40 - D-63571 Gelnhausen',
+      'Tailspin Toys Ltd.',
+      '93B Harbour Road',
+      'Yuen Long, Hong Kong',
+      ...Array.from(
+        { length: 12 },
+        (_, i) => `Position ${i + 1} of the invoice with a long description line`,
+      ),
+      'Fabrikam Hosting AG, Vorstand: A. Example, Registergericht Hanau',
+    ]);
+    expect(unlabelledOrganization(lines)?.text).toBe('Fabrikam Hosting AG');
+  });
+
+  it("reads the issuer's name from a title line that names the document after it", () => {
+    const lines = head([
+      'Contoso Web Services Invoice',
+      ...Array.from({ length: 14 }, (_, i) => `Charge ${i + 1} for the services of the month`),
+      'All services are sold by Contoso Web Services, Inc.',
+    ]);
+    expect(unlabelledOrganization(lines)?.text).toBe('Contoso Web Services');
   });
 });

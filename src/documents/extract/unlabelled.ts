@@ -156,6 +156,11 @@ const unbalanced = (text: string, open: string, close: string) =>
  * same size of type.
  */
 function continuesName(above: LayoutLine, line: LayoutLine, tail: boolean): boolean {
+  // A name broken over lines stays in its column; a line beside it is another block.
+  const overlap =
+    Math.min(above.bbox.left + above.bbox.width, line.bbox.left + line.bbox.width) -
+    Math.max(above.bbox.left, line.bbox.left);
+  if (overlap <= 0) return false;
   const prior = above.text.trim();
   const text = withoutRegistration(line.text.trim());
   if (/[&(,-]$/u.test(prior) || (unbalanced(prior, '(', ')') && unbalanced(text, '(', ')')))
@@ -193,6 +198,9 @@ export function unlabelledOrganization(
   const block = addressBlock(head);
   const end = block ? block.start : head.length;
   let index = head.slice(0, end).findIndex((l, i) => nameLike(l.text) && registered(head, i));
+  // Above the address, a name the document gives again further down is its issuer's.
+  const signed = index < 0 ? namedAgain(head.slice(0, end), lines.slice(head.length)) : undefined;
+  if (signed) return signed;
   if (index < 0 && block) {
     for (let i = block.start - 1; i >= 0 && index < 0; i--) if (nameLike(head[i].text)) index = i;
   }
@@ -206,6 +214,54 @@ export function unlabelledOrganization(
     text = `${withoutRegistration(above.text.trim())} ${text}`;
   }
   return { text: text === '' ? head[index].text.trim() : text, line: head[index], index };
+}
+
+/** Parts of a one-line return address ("Acme AG - Mainstreet 4 - 12345 Town"). */
+const PART_SEPARATOR = /\s+[-–|·•]\s+/u;
+/** Letters a name needs before its repetition elsewhere counts as evidence. */
+const NAME_LETTERS = 4;
+
+/**
+ * The names a head line may give: the line itself, the first part of a one-line return
+ * address, and the words before a title's head noun ("Acme Web Services Invoice").
+ */
+function namesOnLine(text: string): string[] {
+  const names = [withoutRegistration(text.trim())];
+  const parts = text.trim().split(PART_SEPARATOR);
+  if (parts.length >= 2) names.push(withoutRegistration(parts[0]));
+  const words = text.trim().split(/\s+/);
+  const head = (words.at(-1)?.match(/\p{L}{3,}/gu) ?? []).at(-1);
+  if (words.length >= 3 && head && namesADocument(head.toLowerCase()))
+    names.push(words.slice(0, -1).join(' '));
+  return names.filter((n) => letters(n) >= NAME_LETTERS && nameLike(n));
+}
+
+const looseText = (text: string) =>
+  ` ${text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()} `;
+
+/**
+ * The name on these lines of the head that the rest of the document gives again (an issuer
+ * signs its document: the legal footer, the bank account's holder, "sold by"; a recipient
+ * is named once, in its address block): the most repeated, the first of equals.
+ */
+function namedAgain(
+  head: readonly LayoutLine[],
+  below: readonly LayoutLine[],
+): { text: string; line: LayoutLine; index: number } | undefined {
+  const rest = looseText(below.map((l) => l.text).join('\n'));
+  let best: { text: string; line: LayoutLine; index: number; times: number } | undefined;
+  head.forEach((line, index) => {
+    for (const name of namesOnLine(line.text)) {
+      const needle = looseText(name);
+      let times = 0;
+      for (let at = rest.indexOf(needle); at >= 0; at = rest.indexOf(needle, at + 1)) times++;
+      if (times > 0 && (!best || times > best.times)) best = { text: name, line, index, times };
+    }
+  });
+  return best && { text: best.text, line: best.line, index: best.index };
 }
 
 /** The address lines under the letterhead's name, joined by spaces. */
