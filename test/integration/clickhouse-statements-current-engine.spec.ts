@@ -82,7 +82,9 @@ function normalized(rows: unknown[]): unknown[] {
 
 describe('ClickHouse statements on a current engine (chDB)', () => {
   it('runs every statement the store sent, and the export queries answer the same on both engines', async () => {
-    const stop = t.app.get(ClickHouseService).onStatement((s) => sent.push(s));
+    const stop = t.app.get(ClickHouseService).onStatement((s) => {
+      sent.push(s);
+    });
     const ingest = t.app.get(UsageIngestService);
     const events = usageEventMix([acme.orgId], 400, { seed: 5, prefix: 'chdb' });
     expect((await ingest.ingest(events)).rejected).toEqual([]);

@@ -9,15 +9,19 @@ import {
   MetadataKeyRepository,
   type ObservedKeyStats,
 } from '../metadata/metadata-key.repository.js';
-import type { BatchWriteResult, UsageEventWriter } from '../core/usage-store.ports.js';
+import type {
+  BatchWriteResult,
+  UsageEventWriter,
+  WriteOwnership,
+} from '../core/usage-store.ports.js';
 import { ClickHouseService } from './clickhouse.service.js';
 import { stagingRows, STAGING_COLUMNS, type StagingRows } from './clickhouse-staging.js';
 
 /** Query-id prefix of the statements that store events (every ingest process's). */
 const WRITE_QUERY_PREFIX = 'docproc-write-';
-const OTHER_WRITES_POLL_MS = 200;
+const STORING_WRITES_POLL_MS = 200;
 /** Longer than the client's request timeout: a write still running then has gone astray. */
-const OTHER_WRITES_WAIT_MS = 300_000;
+const STORING_WRITES_WAIT_MS = 300_000;
 
 /**
  * Writes batches of usage events to the ClickHouse store, each event once.
@@ -29,50 +33,85 @@ const OTHER_WRITES_WAIT_MS = 300_000;
  * visible to anyone, and the statement runs on the server as a whole: a writer killed at
  * any point leaves either nothing or the whole write, and a redelivered batch finds its
  * events stored and counts them as duplicates (docs/scaling.md, "Exactly once").
+ *
+ * That dedupe holds while one writer at a time stores a partition's events. Kafka hands
+ * partitions on at rebalances while the previous owner may still be writing them (a live
+ * process finishing queued batches, a dead one's statement still running on the server),
+ * so writes of Kafka batches are fenced (docs/decisions/0375-*): every rebalance records a
+ * row in `usage_write_fences`; a fenced write reads their count before it begins and its
+ * storing statement stores only while the count is unchanged, evaluated by the server when
+ * that statement starts. The process that recorded the fence then waits for the storing
+ * statements already running. So a write begun before a rebalance either stored before
+ * the new owner's dedupe reads, or stores nothing and is superseded.
  */
 @Injectable()
 export class ClickHouseUsageStoreRepository implements UsageEventWriter {
   /** The query ids of this process's storing statements start with this. */
   private readonly ownWrites = `${WRITE_QUERY_PREFIX}${randomUUID()}-`;
-  /** Settles once the other processes' writes seen at the last reassignment have. */
-  private otherWritesSettled: Promise<void> = Promise.resolve();
+  /** Settles once the fence of the last rebalance is recorded and the writes it found ended. */
+  private fenced: Promise<void> = Promise.resolve();
+  /** The sources this process was given at its last rebalance. */
+  private fencedSources: readonly string[] = [];
 
   constructor(
     private readonly clickhouse: ClickHouseService,
     private readonly metadataKeys: MetadataKeyRepository,
   ) {}
 
-  /**
-   * A process killed while its INSERT ran leaves that statement running on the server (a
-   * closed HTTP connection does not cancel an insert), and the partition's new owner reads
-   * its redelivered batch as new until the statement ends: both would count it. So after
-   * a reassignment the next write waits for the storing statements of other processes that
-   * were running at that moment (`system.processes` by query id).
-   */
-  settleOtherWriters(): void {
-    this.otherWritesSettled = this.otherWritesInFlight().then((ids) => this.untilEnded(ids));
+  fenceEarlierWrites(sources: readonly string[]): void {
+    this.fencedSources = sources;
+    this.fenced = this.recordFence(sources)
+      .then(() => this.storingWrites())
+      .then((ids) => this.untilEnded(ids));
     // Awaited by the next write; a failure here fails that write, which is retried.
-    this.otherWritesSettled.catch(() => undefined);
+    this.fenced.catch(() => undefined);
   }
 
-  private async otherWritesInFlight(): Promise<string[]> {
+  private async recordFence(sources: readonly string[]): Promise<void> {
+    if (sources.length === 0) return;
+    await this.clickhouse.command(
+      `INSERT INTO ${this.clickhouse.database}.usage_write_fences (fenced_at, fence_id, source)
+       SELECT now(), {id:String}, arrayJoin({sources:Array(String)})`,
+      { id: randomUUID(), sources },
+    );
+  }
+
+  /** The fences recorded for the sources of parameter `sources`, as a scalar subquery. */
+  private get fenceCount(): string {
+    return `(SELECT count() FROM ${this.clickhouse.database}.usage_write_fences
+      WHERE has({sources:Array(String)}, source))`;
+  }
+
+  /** Fences recorded for `sources` (the storing statement compares the same count). */
+  private async fences(sources: readonly string[]): Promise<number> {
+    const [row] = await this.clickhouse.rows<{ n: string }>(`SELECT ${this.fenceCount} AS n`, {
+      sources,
+    });
+    return Number(row.n);
+  }
+
+  /**
+   * Every process's storing statements running now, this one's too: a statement whose
+   * client gave up (a timeout, a reset connection) still runs, and its batch is about to
+   * be fetched again.
+   */
+  private async storingWrites(): Promise<string[]> {
     const rows = await this.clickhouse.rows<{ query_id: string }>(
-      `SELECT query_id FROM system.processes
-       WHERE query_id LIKE {writes:String} AND query_id NOT LIKE {own:String}`,
-      { writes: `${WRITE_QUERY_PREFIX}%`, own: `${this.ownWrites}%` },
+      `SELECT query_id FROM system.processes WHERE query_id LIKE {writes:String}`,
+      { writes: `${WRITE_QUERY_PREFIX}%` },
     );
     return rows.map((row) => row.query_id);
   }
 
   private async untilEnded(ids: string[]): Promise<void> {
-    const deadline = Date.now() + OTHER_WRITES_WAIT_MS;
+    const deadline = Date.now() + STORING_WRITES_WAIT_MS;
     while (ids.length > 0) {
       if (Date.now() > deadline) {
         throw new Error(
-          `another ingest process's write (${ids[0]}) still runs after ${OTHER_WRITES_WAIT_MS} ms`,
+          `an ingest write (${ids[0]}) still runs after ${STORING_WRITES_WAIT_MS} ms`,
         );
       }
-      await sleep(OTHER_WRITES_POLL_MS);
+      await sleep(STORING_WRITES_POLL_MS);
       const running = await this.clickhouse.rows<{ query_id: string }>(
         `SELECT query_id FROM system.processes WHERE has({ids:Array(String)}, query_id)`,
         { ids },
@@ -84,19 +123,27 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
   async writeBatch(
     groups: readonly UsageEventColumns[],
     rule: CardinalityRule,
+    ownership?: WriteOwnership,
   ): Promise<BatchWriteResult> {
     const staged = stagingRows(withoutRepeats(groups));
     if (staged.days.length === 0) return noneWritten(groups);
     try {
-      await this.otherWritesSettled;
+      await this.fenced;
     } catch (error) {
-      // Looked at again before the retry of this write: it must not go ahead unfenced.
-      this.settleOtherWriters();
+      // Fenced again before the retry of this write: it must not go ahead unfenced.
+      this.fenceEarlierWrites(this.fencedSources);
       throw error;
     }
+    // Read before the ownership check: a rebalance after this read changes the count the
+    // storing statement compares; one before it is seen by the check.
+    const fenced = ownership ? { sources: ownership.sources, count: 0 } : null;
+    if (fenced) fenced.count = await this.fences(fenced.sources);
+    if (ownership?.lost()) return { ...noneWritten(groups), superseded: true };
     const session = { sessionId: `docproc-write-${randomUUID()}` };
     try {
-      return await this.writeInSession(groups, staged, rule, session);
+      const result = await this.writeInSession(groups, staged, rule, session, fenced);
+      if (fenced && (await this.fences(fenced.sources)) !== fenced.count) result.superseded = true;
+      return result;
     } finally {
       // A session's tables would otherwise hold the write's rows on the server until the
       // session expires (a minute), one set per write.
@@ -113,6 +160,7 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
     { chunks, days, carriesMetadata, carriesVersions }: StagingRows,
     rule: CardinalityRule,
     session: { sessionId: string },
+    fenced: { sources: readonly string[]; count: number } | null,
   ): Promise<BatchWriteResult> {
     const db = this.clickhouse.database;
     await this.clickhouse.command(
@@ -157,11 +205,14 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
       return { inserted: n, duplicates: events.length - n };
     });
     if (inserted.length === 0) return { ...noneWritten(groups), groups: counts };
+    // The fence condition is a scalar subquery: the server reads it once, as the statement
+    // starts (after listing it in system.processes, where a fencing process looks).
     await this.clickhouse.command(
       `INSERT INTO ${db}.usage_events (${EVENT_COLUMNS}, ingested_at, ${VERSION_COLUMNS})
        SELECT ${EVENT_COLUMNS}, now(), ${VERSION_COLUMNS}
-       FROM batch_new`,
-      {},
+       FROM batch_new
+       ${fenced === null ? '' : `WHERE ${this.fenceCount} = {fences:UInt64}`}`,
+      fenced === null ? {} : { sources: fenced.sources, fences: fenced.count },
       // On a cluster the statement returns once every shard stored its part (queryable).
       {
         ...session,

@@ -13,8 +13,12 @@ export interface SentStatement {
   data?: string;
 }
 
-/** Hears every statement sent (tests check them on a current engine, docs/scaling.md). */
-export type StatementListener = (sent: SentStatement) => void;
+/**
+ * Hears every statement before it is sent (tests check them on a current engine,
+ * docs/scaling.md, or hold one back to open a race on purpose): the statement waits for
+ * the listener's promise.
+ */
+export type StatementListener = (sent: SentStatement) => void | Promise<void>;
 
 interface CallOptions {
   /** Statements of one session share its temporary tables (one write's staging). */
@@ -85,22 +89,23 @@ export class ClickHouseService implements OnApplicationShutdown {
     return () => this.listeners.delete(listener);
   }
 
-  private bound(
+  private async bound(
     sql: string,
     params?: ClickHouseParams,
     options: CallOptions = {},
     data?: string,
-  ): string {
+  ): Promise<string> {
     const statement = bindParams(sql, params);
-    for (const listener of this.listeners)
-      listener({ statement, sessionId: options.sessionId, data });
+    for (const listener of this.listeners) {
+      await listener({ statement, sessionId: options.sessionId, data });
+    }
     return statement;
   }
 
   /** A statement without a result (DDL, INSERT ... SELECT). */
   async command(sql: string, params?: ClickHouseParams, options: CallOptions = {}): Promise<void> {
     await this.connection(options.url).command({
-      query: this.bound(sql, params, options),
+      query: await this.bound(sql, params, options),
       session_id: options.sessionId,
       clickhouse_settings: options.settings,
       query_id: options.queryId,
@@ -110,7 +115,7 @@ export class ClickHouseService implements OnApplicationShutdown {
   /** The rows of a SELECT, as JSON objects (UInt64 and Decimal columns arrive as text). */
   async rows<T>(sql: string, params?: ClickHouseParams, options: CallOptions = {}): Promise<T[]> {
     const result = await this.connection(options.url).query({
-      query: this.bound(sql, params, options),
+      query: await this.bound(sql, params, options),
       format: 'JSONEachRow',
       session_id: options.sessionId,
     });
@@ -120,7 +125,7 @@ export class ClickHouseService implements OnApplicationShutdown {
   /** The rows of a SELECT in chunks as the server sends them. */
   async *stream<T>(sql: string, params?: ClickHouseParams): AsyncGenerator<T[]> {
     const result = await this.connection().query({
-      query: this.bound(sql, params),
+      query: await this.bound(sql, params),
       format: 'JSONEachRow',
     });
     for await (const rows of result.stream<T>()) {
@@ -140,7 +145,12 @@ export class ClickHouseService implements OnApplicationShutdown {
   ): Promise<void> {
     // The text is made only for a statement listener (the chDB replay spec).
     const data = this.listeners.size > 0 ? Buffer.concat(chunks).toString('utf8') : undefined;
-    const statement = this.bound(`INSERT INTO ${table} FORMAT TabSeparated`, {}, options, data);
+    const statement = await this.bound(
+      `INSERT INTO ${table} FORMAT TabSeparated`,
+      {},
+      options,
+      data,
+    );
     const result = await this.connection().exec({
       query: statement,
       values: Readable.from(chunks),

@@ -19,6 +19,21 @@ export interface BatchWriteResult {
   orgs: string[];
   /** The (org, UTC day) pairs of the new or corrected events (revised-day marks). */
   changedDays: { orgId: string; day: string }[];
+  /**
+   * The write was fenced off: the partitions its batches came from were handed on while it
+   * ran, so it stored nothing or (if its statement ran before the fence) everything; either
+   * way its batches must not be committed: their next owner reads them again, and the
+   * dedupe counts what this write did store.
+   */
+  superseded?: boolean;
+}
+
+/** Where a write's batches come from, and whether that may have been handed to another writer. */
+export interface WriteOwnership {
+  /** The sources (Kafka topic partitions, as `topic:partition`) of the batches. */
+  sources: readonly string[];
+  /** True once a rebalance (or a replaced consumer) may have given the batches' partitions on. */
+  lost(): boolean;
 }
 
 /** Writes batches of normalized usage events: each event counts once, its rollups with it. */
@@ -27,17 +42,21 @@ export interface UsageEventWriter {
    * Writes several groups (e.g. batches of several partitions) as one write; the first
    * occurrence of an event (source, id) wins, later copies and events the store already
    * has count as duplicates. Settles only once the events are durable and queryable.
+   * With `ownership` (batches of Kafka partitions), a write whose partitions were handed on
+   * before it stored is `superseded` instead of racing their new owner.
    */
   writeBatch(
     groups: readonly UsageEventColumns[],
     rule: CardinalityRule,
+    ownership?: WriteOwnership,
   ): Promise<BatchWriteResult>;
   /**
-   * This process's share of the input was reassigned (a Kafka rebalance): the next write
-   * waits until the writes other processes had in flight at this moment have settled, so
-   * a batch that a stopped owner was still storing is seen by the dedupe of its redelivery.
+   * This process joined its consumer group again (a Kafka rebalance) and was given
+   * `sources`: writes of them that began before this moment, in any process, must not
+   * store after it, and the next write waits until those already storing have ended
+   * (docs/decisions/0375-*).
    */
-  settleOtherWriters(): void;
+  fenceEarlierWrites(sources: readonly string[]): void;
   /** Store upkeep the writer runs periodically (DuckDB: re-clustering the narrow rollups). */
   maintain(): Promise<void>;
   /**

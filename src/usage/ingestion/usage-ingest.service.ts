@@ -3,7 +3,12 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { OrgDirectoryRepository } from './org-directory.repository.js';
 import { GroupCommit } from './group-commit.js';
-import { USAGE_EVENT_WRITER, type UsageEventWriter } from '../core/usage-store.ports.js';
+import {
+  USAGE_EVENT_WRITER,
+  type BatchWriteResult,
+  type UsageEventWriter,
+  type WriteOwnership,
+} from '../core/usage-store.ports.js';
 import { UsageIngestMetrics } from './usage-ingest.metrics.js';
 import { MetadataKeyService } from '../metadata/metadata-key.service.js';
 import { UsageWatermarks } from '../usage-watermarks.js';
@@ -24,6 +29,16 @@ const MAX_EVENTS_PER_WRITE = 30_000;
 interface GroupCounts {
   inserted: number;
   duplicates: number;
+  /** The write was fenced off (see BatchWriteResult.superseded): not to be committed. */
+  superseded?: boolean;
+}
+
+/** A group of events queued for the group commit, with the ownership of its source. */
+interface QueuedGroup {
+  columns: UsageEventColumns;
+  readonly length: number;
+  /** Null for sources no other process writes (the in-process bus, an import). */
+  ownership: WriteOwnership | null;
 }
 
 export interface IngestOutcome {
@@ -54,7 +69,7 @@ export interface SubmittedIngest {
 @Injectable()
 export class UsageIngestService {
   private readonly logger = new Logger(UsageIngestService.name);
-  private readonly writes = new GroupCommit<UsageEventColumns, GroupCounts>(
+  private readonly writes = new GroupCommit<QueuedGroup, GroupCounts>(
     (groups) => this.write(groups),
     MAX_EVENTS_PER_WRITE,
   );
@@ -72,11 +87,12 @@ export class UsageIngestService {
   ) {}
 
   /**
-   * The consumer's partitions were reassigned: batches of them that another process was
-   * still writing settle before this process writes (see UsageEventWriter).
+   * The consumer joined its group again and was given `sources` (partitions may have moved):
+   * writes of them begun before now must not store after it, and the next write waits for
+   * those storing (see UsageEventWriter.fenceEarlierWrites).
    */
-  partitionsReassigned(): void {
-    this.store.settleOtherWriters();
+  partitionsReassigned(sources: readonly string[]): void {
+    this.store.fenceEarlierWrites(sources);
   }
 
   /** `payloads` are raw message values (bytes or text) or already-parsed objects. */
@@ -100,6 +116,7 @@ export class UsageIngestService {
     payloads: readonly unknown[],
     now = new Date(),
     lateEvents: LateEvents = 'refuse',
+    ownership: WriteOwnership | null = null,
   ): Promise<SubmittedIngest> {
     const { columns, inputIndex, rejected } = await this.normalizer.normalize(
       payloads,
@@ -112,7 +129,7 @@ export class UsageIngestService {
 
     const written =
       accepted.length > 0
-        ? this.writes.submit(accepted)
+        ? this.writes.submit({ columns: accepted, length: accepted.length, ownership })
         : Promise.resolve({ inserted: 0, duplicates: 0 });
     return { rejected, written };
   }
@@ -142,11 +159,44 @@ export class UsageIngestService {
     return selectRows(columns, (row) => !unknownCodes.has(columns.org[row]));
   }
 
-  /** One transaction for the groups merged by the group commit. */
-  private async write(groups: UsageEventColumns[]): Promise<GroupCounts[]> {
+  /**
+   * One transaction for the groups merged by the group commit. Groups of an owned source
+   * make the write fenced; if it is fenced off, those groups are reported superseded and
+   * the others (which no other process writes) are written again on their own.
+   */
+  private async write(queued: QueuedGroup[]): Promise<GroupCounts[]> {
+    const owned = queued.filter((q) => q.ownership !== null);
+    const ownership: WriteOwnership | undefined =
+      owned.length === 0
+        ? undefined
+        : {
+            sources: [...new Set(owned.flatMap((q) => q.ownership?.sources ?? []))],
+            lost: () => owned.some((q) => q.ownership?.lost()),
+          };
+    const groups = queued.map((q) => q.columns);
     const stopTimer = this.metrics.batchWrite.startTimer();
-    const written = await this.store.writeBatch(groups, this.config.usage.cardinality);
+    const written = await this.store.writeBatch(groups, this.config.usage.cardinality, ownership);
     stopTimer();
+    const counts = await this.afterWrite(groups, written);
+    if (!written.superseded) return counts;
+    const unowned = queued.filter((q) => q.ownership === null);
+    const rewritten = unowned.length > 0 ? await this.write(unowned) : [];
+    return queued.map((q) =>
+      q.ownership === null
+        ? rewritten[unowned.indexOf(q)]
+        : { inserted: 0, duplicates: 0, superseded: true },
+    );
+  }
+
+  /**
+   * What follows a write: revised-day marks, alerts, the export cache, metrics. Also after
+   * a superseded write, which may have stored its events (its statement ran before the
+   * fence): the marks and alerts then err on the side of a change.
+   */
+  private async afterWrite(
+    groups: UsageEventColumns[],
+    written: BatchWriteResult,
+  ): Promise<GroupCounts[]> {
     // Before the write settles (and the Kafka offsets move): a crash in between replays
     // the batch, and the replay's evaluation records a crossing this one did not.
     await this.exportMarks.recordChanges(written.changedDays).catch((error: unknown) => {
@@ -162,7 +212,8 @@ export class UsageIngestService {
       written.orgs,
       written.changedDays.filter((d) => !rejectedOrgs.has(d.orgId)),
     );
-    for (const counts of written.groups) {
+    // A superseded write's counts are not known for sure: its batches' next write counts them.
+    for (const counts of written.superseded ? [] : written.groups) {
       this.metrics.ingested.inc(counts.inserted);
       this.metrics.duplicates.inc(counts.duplicates);
     }

@@ -68,14 +68,15 @@ const WRITE_TEMP_TABLES = [
 export class UsageStoreRepository implements UsageEventWriter {
   constructor(private readonly db: DuckDbService) {}
 
+  /** One process owns the DuckDB file: no other writer can have a write in flight. */
+  fenceEarlierWrites(): void {}
+
   /**
    * Writes several groups of events (e.g. batches of several partitions) in one
    * transaction; each group gets its own batch id so its counts stay its own. Within the
-   * write, the first occurrence of an event wins: later copies count as duplicates.
+   * write, the first occurrence of an event wins: later copies count as duplicates. The
+   * one writer of its file needs no ownership fence: a batch written twice is deduped.
    */
-  /** One process owns the DuckDB file: no other writer can have a write in flight. */
-  settleOtherWriters(): void {}
-
   async writeBatch(
     groups: readonly UsageEventColumns[],
     rule: CardinalityRule,

@@ -17,10 +17,12 @@ import {
 } from '../../../common/health/readiness.service.js';
 import { UsageIngestService } from '../usage-ingest.service.js';
 import type { UsageEventRejection } from '../normalized-usage-event.js';
+import type { WriteOwnership } from '../../core/usage-store.ports.js';
 import { OrderedCommits } from './ordered-commits.js';
 import { ConsumerProgress } from './consumer-progress.js';
 import { deadLetterMessage } from './dead-letter.js';
 import { KafkaClients } from './kafka-clients.service.js';
+import { usageConsumerMetrics } from './usage-consumer.metrics.js';
 
 const START_RETRY_MS = 2_000;
 
@@ -75,6 +77,12 @@ export class UsageKafkaConsumer
   private shuttingDown = false;
   /** Paused on purpose (operations, tests): not a stall to repair. */
   private paused = false;
+  /**
+   * Bumped at each rebalance (REBALANCING, GROUP_JOIN): a batch fetched before may belong to
+   * another member now, and kafkajs fetches again from the committed offsets after a join,
+   * so it is neither stored after the fence nor committed (docs/decisions/0375-*).
+   */
+  private membership = 0;
   private deadLettered!: Counter<'reason'>;
   private batches!: Counter<'outcome'>;
   private crashes!: Counter;
@@ -92,42 +100,14 @@ export class UsageKafkaConsumer
 
   /** The consumer's metrics exist only where it consumes (Kafka mode), so /metrics shows no idle gauges. */
   private registerMetrics(): void {
-    this.deadLettered = this.metrics.counter({
-      name: 'docproc_usage_dead_lettered_total',
-      help: 'Usage messages sent to the dead-letter topic (acknowledged), by reason',
-      labelNames: ['reason'],
-    });
-    this.batches = this.metrics.counter({
-      name: 'docproc_usage_consumer_batches_total',
-      help: 'Batches handled by the usage consumer, by outcome',
-      labelNames: ['outcome'],
-    });
-    this.crashes = this.metrics.counter({
-      name: 'docproc_usage_consumer_crashes_total',
-      help: 'kafkajs consumer crashes (restarted or not)',
-    });
-    this.rebalances = this.metrics.counter({
-      name: 'docproc_usage_consumer_group_joins_total',
-      help: 'Times the usage consumer joined its group (start and every rebalance)',
-    });
-    this.lag = this.metrics.gauge({
-      name: 'docproc_usage_consumer_lag',
-      help: 'Messages between the broker high watermark and the group position, per partition',
-      labelNames: ['topic', 'partition'],
-    });
-    const progress = () => this.progress;
-    this.metrics.gauge({
-      name: 'docproc_usage_consumer_seconds_since_last_batch',
-      help: 'Seconds since the usage consumer last wrote a batch (since start when none yet)',
-      collect() {
-        const p = progress();
-        if (p) this.set(p.secondsSinceLastBatch());
-      },
-    });
-    this.ready = this.metrics.gauge({
-      name: 'docproc_usage_consumer_ready',
-      help: '1 when the usage consumer is making progress (same rule as /ready), else 0',
-    });
+    ({
+      deadLettered: this.deadLettered,
+      batches: this.batches,
+      crashes: this.crashes,
+      rebalances: this.rebalances,
+      lag: this.lag,
+      ready: this.ready,
+    } = usageConsumerMetrics(this.metrics, () => this.progress));
   }
 
   private get config(): KafkaConfig {
@@ -220,12 +200,16 @@ export class UsageKafkaConsumer
     const { GROUP_JOIN, REBALANCING, FETCH, CRASH, STOP } = consumer.events;
     consumer.on(GROUP_JOIN, (event) => {
       this.rebalances.inc();
-      this.ingest.partitionsReassigned();
+      this.membership++;
       const partitions = event.payload.memberAssignment[this.config.usageTopic] ?? [];
+      this.ingest.partitionsReassigned(partitions.map((p) => `${this.config.usageTopic}:${p}`));
       this.progress?.onGroupJoin(partitions);
       this.logger.log(`usage consumer joined group; partitions [${partitions.join(', ')}]`);
     });
-    consumer.on(REBALANCING, () => this.progress?.onRebalancing());
+    consumer.on(REBALANCING, () => {
+      this.membership++;
+      this.progress?.onRebalancing();
+    });
     consumer.on(FETCH, () => this.progress?.onFetch());
     consumer.on(CRASH, (event) => {
       this.crashes.inc();
@@ -258,14 +242,24 @@ export class UsageKafkaConsumer
     const { topic, partition, messages } = batch;
     this.handling++;
     try {
+      const ownership = this.ownership(consumer, `${topic}:${partition}`);
       const submitted = await this.ingest.submit(
         messages.map((m) => m.value),
         new Date(),
         'refuse',
+        ownership,
       );
       const last = messages[messages.length - 1].offset;
       const refused = refusedMessages(messages, submitted.rejected);
-      commits.add(partition, messages.length, submitted.written, async () => {
+      const { written } = submitted;
+      commits.add(partition, messages.length, written, async () => {
+        // Fetched before a rebalance, or fenced off by one: the partition's owner fetches it
+        // again from the committed offset (fenced off without a rebalance here: restart).
+        if ((await written).superseded || ownership.lost()) {
+          if (!ownership.lost()) throw new Error(`write of ${topic}[${partition}] fenced off`);
+          this.batches.inc({ outcome: 'superseded' });
+          return;
+        }
         if (refused.length > 0) await this.deadLetter(topic, partition, refused);
         const next = String(Number(last) + 1);
         await consumer.commitOffsets([{ topic, partition, offset: next }]).catch((error) => {
@@ -288,6 +282,12 @@ export class UsageKafkaConsumer
     } finally {
       this.handling--;
     }
+  }
+
+  /** Lost once this process rebalanced or replaced `consumer` after the batch was fetched. */
+  private ownership(consumer: Consumer, source: string): WriteOwnership {
+    const at = this.membership;
+    return { sources: [source], lost: () => this.membership !== at || this.consumer !== consumer };
   }
 
   /** Awaited: the broker acknowledged every dead letter (acks = all) before any offset moves. */
