@@ -32,8 +32,13 @@ let database: string;
 let orgs: SeededAccount[];
 let processes: ChildApp[];
 
-const batchesWritten = (child: ChildApp) =>
-  child.metric(/docproc_usage_consumer_batches_total\{outcome="ok"\} (\d+)/);
+/**
+ * Batches the process wrote: committed, or superseded (fetched before a rebalance, which a
+ * restarted process causes each round; fetched again after it).
+ */
+const batchesWritten = async (child: ChildApp) =>
+  (await child.metric(/docproc_usage_consumer_batches_total\{outcome="ok"\} (\d+)/)) +
+  (await child.metric(/docproc_usage_consumer_batches_total\{outcome="superseded"\} (\d+)/));
 
 async function clickhouse(sql: string): Promise<string> {
   const res = await fetch(testClickHouseUrl(), { method: 'POST', body: sql });

@@ -75,6 +75,11 @@ export interface UsageAlertStore {
   readonly shared: boolean;
   insertRule(rule: AlertRule): Promise<void>;
   allRules(): Promise<AlertRule[]>;
+  /**
+   * Changes whenever a rule is created or deleted, by any process: a shared store's cheap
+   * check before reading every rule again.
+   */
+  rulesVersion(): Promise<string>;
   deleteRule(orgId: string, alertId: string): Promise<boolean>;
   /**
    * The (alert, period start) pairs already recorded, so evaluations skip them: with a
@@ -132,6 +137,11 @@ export class UsageAlertRepository implements UsageAlertStore {
       `SELECT ${RULE_COLUMNS} FROM usage_alert_rules ORDER BY created_at, alert_id`,
     );
     return rows.map(toRule);
+  }
+
+  /** Never asked: one process writes this store, and its cache follows its own changes. */
+  rulesVersion(): Promise<string> {
+    return Promise.resolve('');
   }
 
   async deleteRule(orgId: string, alertId: string): Promise<boolean> {

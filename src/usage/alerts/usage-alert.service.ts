@@ -45,6 +45,7 @@ export class UsageAlertService implements UsageAlertOutbox, OnApplicationBootstr
   private fired: Promise<Set<string>> | null = null;
   private readonly crossingListeners: (() => void)[] = [];
   private sharedStateReadAt = 0;
+  private sharedRulesVersion: string | null = null;
 
   constructor(
     @Inject(USAGE_ALERT_STORE) private readonly repository: UsageAlertStore,
@@ -198,8 +199,8 @@ export class UsageAlertService implements UsageAlertOutbox, OnApplicationBootstr
     });
   }
 
-  private rules(): Promise<Map<string, AlertRule[]>> {
-    this.forgetStaleSharedState();
+  private async rules(): Promise<Map<string, AlertRule[]>> {
+    await this.forgetChangedSharedRules();
     this.rulesByOrg ??= this.repository.allRules().then((all) => {
       const byOrg = new Map<string, AlertRule[]>();
       for (const rule of all) byOrg.set(rule.orgId, [...(byOrg.get(rule.orgId) ?? []), rule]);
@@ -209,12 +210,20 @@ export class UsageAlertService implements UsageAlertOutbox, OnApplicationBootstr
     return this.rulesByOrg;
   }
 
-  /** A shared store's rules: rules made and deleted through other processes are seen within a second. */
-  private forgetStaleSharedState(): void {
+  /**
+   * A shared store's rules: rules made and deleted through other processes are seen within
+   * a second, by a check of their version (two counts); all of them are read again only
+   * when it changed (docs/decisions/0376-*).
+   */
+  private async forgetChangedSharedRules(): Promise<void> {
     if (!this.repository.shared || Date.now() - this.sharedStateReadAt <= SHARED_STATE_FRESH_MS) {
       return;
     }
     this.sharedStateReadAt = Date.now();
+    const version = await this.repository.rulesVersion();
+    if (version === this.sharedRulesVersion) return;
+    // Read before the rules: a change in between is read now and seen again next time.
+    this.sharedRulesVersion = version;
     this.rulesByOrg = null;
   }
 

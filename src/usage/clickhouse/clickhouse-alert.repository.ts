@@ -122,6 +122,18 @@ export class ClickHouseAlertRepository implements UsageAlertStore {
     }));
   }
 
+  /**
+   * Rules ever created and rules deleted: both only grow (ids are never reused, a deletion
+   * is final) and neither changes when the table merges a rule's two rows into one.
+   */
+  async rulesVersion(): Promise<string> {
+    const [row] = await this.clickhouse.rows<{ created: string; deleted: string }>(
+      `SELECT uniqExact(alert_id) AS created, uniqExactIf(alert_id, deleted = 1) AS deleted
+       FROM ${this.clickhouse.database}.usage_alert_rules`,
+    );
+    return `${row.created}/${row.deleted}`;
+  }
+
   async deleteRule(orgId: string, alertId: string): Promise<boolean> {
     const db = this.clickhouse.database;
     const params = { org: orgId, alert: alertId };

@@ -60,7 +60,10 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
 
   fenceEarlierWrites(sources: readonly string[]): void {
     this.fencedSources = sources;
-    this.fenced = this.recordFence(sources)
+    // After the previous fence: one recorded late would fence off writes made after this one.
+    this.fenced = this.fenced
+      .catch(() => undefined)
+      .then(() => this.recordFence(sources))
       .then(() => this.storingWrites())
       .then((ids) => this.untilEnded(ids));
     // Awaited by the next write; a failure here fails that write, which is retried.
@@ -96,9 +99,11 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
    * be fetched again.
    */
   private async storingWrites(): Promise<string[]> {
+    // Of this store only: the server may hold other databases (other stores, tests).
     const rows = await this.clickhouse.rows<{ query_id: string }>(
-      `SELECT query_id FROM system.processes WHERE query_id LIKE {writes:String}`,
-      { writes: `${WRITE_QUERY_PREFIX}%` },
+      `SELECT query_id FROM system.processes
+       WHERE query_id LIKE {writes:String} AND position(query, {target:String}) > 0`,
+      { writes: `${WRITE_QUERY_PREFIX}%`, target: `${this.clickhouse.database}.usage_events ` },
     );
     return rows.map((row) => row.query_id);
   }

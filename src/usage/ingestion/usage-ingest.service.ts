@@ -33,6 +33,8 @@ interface GroupCounts {
   superseded?: boolean;
 }
 
+const NONE: GroupCounts = { inserted: 0, duplicates: 0 };
+
 /** A group of events queued for the group commit, with the ownership of its source. */
 interface QueuedGroup {
   columns: UsageEventColumns;
@@ -160,11 +162,20 @@ export class UsageIngestService {
   }
 
   /**
-   * One transaction for the groups merged by the group commit. Groups of an owned source
-   * make the write fenced; if it is fenced off, those groups are reported superseded and
-   * the others (which no other process writes) are written again on their own.
+   * One transaction for the groups merged by the group commit. Groups whose partitions may
+   * have moved since they were fetched are left out (superseded: fetched again). Groups of
+   * an owned source make the write fenced; if it is fenced off, those groups are reported
+   * superseded and the others (which no other process writes) are written again alone.
    */
   private async write(queued: QueuedGroup[]): Promise<GroupCounts[]> {
+    const current = queued.filter((q) => !q.ownership?.lost());
+    const written = current.length > 0 ? await this.writeCurrent(current) : [];
+    return queued.map((q) =>
+      current.includes(q) ? written[current.indexOf(q)] : { ...NONE, superseded: true },
+    );
+  }
+
+  private async writeCurrent(queued: QueuedGroup[]): Promise<GroupCounts[]> {
     const owned = queued.filter((q) => q.ownership !== null);
     const ownership: WriteOwnership | undefined =
       owned.length === 0
@@ -180,11 +191,9 @@ export class UsageIngestService {
     const counts = await this.afterWrite(groups, written);
     if (!written.superseded) return counts;
     const unowned = queued.filter((q) => q.ownership === null);
-    const rewritten = unowned.length > 0 ? await this.write(unowned) : [];
+    const rewritten = unowned.length > 0 ? await this.writeCurrent(unowned) : [];
     return queued.map((q) =>
-      q.ownership === null
-        ? rewritten[unowned.indexOf(q)]
-        : { inserted: 0, duplicates: 0, superseded: true },
+      q.ownership === null ? rewritten[unowned.indexOf(q)] : { ...NONE, superseded: true },
     );
   }
 
