@@ -4,7 +4,8 @@ import { formatCredits } from '../core/decimal-credits.js';
 import type { UsageAlertNotification } from '../usage-alerts.contract.js';
 import type { AlertFiring, AlertMeasure, AlertPeriod, AlertRule } from './usage-alert.types.js';
 
-interface RuleRow {
+/** A rule's columns as both stores read them, but its creation time. */
+export interface RuleFieldsRow {
   alert_id: string;
   org_id: string;
   name: string;
@@ -15,6 +16,9 @@ interface RuleRow {
   metadata_key: string | null;
   metadata_value: string | null;
   webhook_url: string;
+}
+
+interface RuleRow extends RuleFieldsRow {
   created_at: bigint | number;
 }
 
@@ -35,7 +39,8 @@ const FIRING_COLUMNS = `firing_id, alert_id, org_id, CAST(period_start AS VARCHA
   CAST(period_end AS VARCHAR) AS period_end, CAST(total AS VARCHAR) AS total,
   epoch_ms(fired_at) AS fired_at, payload`;
 
-function toRule(row: RuleRow): AlertRule {
+/** A rule read from either store; `createdMs` is its creation time in epoch milliseconds. */
+export function ruleFromRow(row: RuleFieldsRow, createdMs: number): AlertRule {
   return {
     alertId: row.alert_id,
     orgId: row.org_id,
@@ -47,8 +52,12 @@ function toRule(row: RuleRow): AlertRule {
     metadataKey: row.metadata_key,
     metadataValue: row.metadata_value,
     webhookUrl: row.webhook_url,
-    createdAt: new Date(Number(row.created_at)).toISOString(),
+    createdAt: new Date(createdMs).toISOString(),
   };
+}
+
+function toRule(row: RuleRow): AlertRule {
+  return ruleFromRow(row, Number(row.created_at));
 }
 
 function toFiring(row: FiringRow): AlertFiring {

@@ -5,14 +5,11 @@ import { formatCredits } from '../core/decimal-credits.js';
 import {
   UsageAlertRepository,
   type FiredScope,
+  ruleFromRow,
+  type RuleFieldsRow,
   type UsageAlertStore,
 } from '../alerts/usage-alert.repository.js';
-import type {
-  AlertFiring,
-  AlertMeasure,
-  AlertPeriod,
-  AlertRule,
-} from '../alerts/usage-alert.types.js';
+import type { AlertFiring, AlertRule } from '../alerts/usage-alert.types.js';
 import type { UsageAlertNotification } from '../usage-alerts.contract.js';
 import { ClickHouseService } from './clickhouse.service.js';
 
@@ -25,17 +22,8 @@ export const CLAIM_SETTLE_MS = 1_000;
 /** The statement settings of an insert every process must see once it returns (a cluster too). */
 const VISIBLE_WHEN_DONE = { settings: { insert_distributed_sync: 1 } };
 
-interface RuleRow {
-  alert_id: string;
-  org_id: string;
-  name: string;
-  measure: string;
-  period: string;
-  threshold: string;
-  product: string | null;
-  metadata_key: string | null;
-  metadata_value: string | null;
-  webhook_url: string;
+interface RuleRow extends RuleFieldsRow {
+  /** Epoch milliseconds (UInt64, as text). */
   created_ms: string;
 }
 
@@ -107,19 +95,7 @@ export class ClickHouseAlertRepository implements UsageAlertStore {
        HAVING max(deleted) = 0
        ORDER BY created_ms, alert_id`,
     );
-    return rows.map((row) => ({
-      alertId: row.alert_id,
-      orgId: row.org_id,
-      name: row.name,
-      measure: row.measure as AlertMeasure,
-      period: row.period as AlertPeriod,
-      threshold: formatCredits(row.threshold),
-      product: row.product,
-      metadataKey: row.metadata_key,
-      metadataValue: row.metadata_value,
-      webhookUrl: row.webhook_url,
-      createdAt: new Date(Number(row.created_ms)).toISOString(),
-    }));
+    return rows.map((row) => ruleFromRow(row, Number(row.created_ms)));
   }
 
   /**

@@ -65,36 +65,39 @@ export class ClickHouseExportMarksRepository implements UsageExportMarksStore {
    * keeps its earliest export and latest change, so copying again changes no answer.
    */
   async importMarks(marks: readonly ExportMark[]): Promise<void> {
-    const db = this.clickhouse.database;
     for (let i = 0; i < marks.length; i += MARKS_PER_STATEMENT) {
       const slice = marks.slice(i, i + MARKS_PER_STATEMENT);
-      await this.clickhouse.command(
-        `INSERT INTO ${db}.usage_export_marks (org_id, day, first_exported_ms)
-         SELECT org, toDate(day), toUInt64(ms) FROM system.one
-         ARRAY JOIN {orgs:Array(String)} AS org, {days:Array(String)} AS day,
-           {times:Array(String)} AS ms`,
-        {
-          orgs: slice.map((m) => m.orgId),
-          days: slice.map((m) => m.day),
-          times: slice.map((m) => String(m.firstExportedMs)),
-        },
-        VISIBLE_WHEN_DONE,
+      await this.insertDayTimes(
+        'usage_export_marks (org_id, day, first_exported_ms)',
+        slice.map((m) => ({ orgId: m.orgId, day: m.day, ms: m.firstExportedMs })),
       );
-      const changed = slice.filter((m) => m.changedMs !== null);
-      if (changed.length === 0) continue;
-      await this.clickhouse.command(
-        `INSERT INTO ${db}.usage_export_changes (org_id, day, changed_ms)
-         SELECT org, toDate(day), toUInt64(ms) FROM system.one
-         ARRAY JOIN {orgs:Array(String)} AS org, {days:Array(String)} AS day,
-           {times:Array(String)} AS ms`,
-        {
-          orgs: changed.map((m) => m.orgId),
-          days: changed.map((m) => m.day),
-          times: changed.map((m) => String(m.changedMs)),
-        },
-        VISIBLE_WHEN_DONE,
+      await this.insertDayTimes(
+        'usage_export_changes (org_id, day, changed_ms)',
+        slice.flatMap((m) =>
+          m.changedMs === null ? [] : [{ orgId: m.orgId, day: m.day, ms: m.changedMs }],
+        ),
       );
     }
+  }
+
+  /** Rows (org, day, epoch ms) into `target` (a table and its three columns), one statement. */
+  private async insertDayTimes(
+    target: string,
+    rows: readonly { orgId: string; day: string; ms: number }[],
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await this.clickhouse.command(
+      `INSERT INTO ${this.clickhouse.database}.${target}
+       SELECT org, toDate(day), toUInt64(ms) FROM system.one
+       ARRAY JOIN {orgs:Array(String)} AS org, {days:Array(String)} AS day,
+         {times:Array(String)} AS ms`,
+      {
+        orgs: rows.map((r) => r.orgId),
+        days: rows.map((r) => r.day),
+        times: rows.map((r) => String(r.ms)),
+      },
+      VISIBLE_WHEN_DONE,
+    );
   }
 
   async revisedDays(orgId: string, first: string, last: string): Promise<RevisedDay[]> {
