@@ -44,10 +44,11 @@ interface Scored {
 }
 
 function evidenceOf(row: EvidenceRow): CategoryEvidence[] {
-  const read = ([semantic, lexical, layout]: number[]) => ({
+  const read = ([semantic, lexical, layout, opening]: number[]) => ({
     semantic,
     lexical,
     layout,
+    opening,
     passage: -1,
   });
   return row.evidence.map(([label, ...criteria]) => ({

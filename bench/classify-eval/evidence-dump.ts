@@ -17,7 +17,7 @@ import { pagesOf } from '../../test/support/classify-eval.js';
 import { loadRealEvalSet, REAL_EVAL_SETS } from '../../test/support/classify-eval-real.js';
 import { SCHEMA_VARIANTS, schemaVariant } from '../../test/support/classify-eval-schemas.js';
 
-type Triple = [semantic: number, lexical: number, layout: number];
+type Triple = [semantic: number, lexical: number, layout: number, opening: number];
 const round = (value: number) => Math.round(value * 1e5) / 1e5;
 
 export interface EvidenceRow {
@@ -85,6 +85,7 @@ for (const set of REAL_EVAL_SETS) {
               round(e.semantic),
               round(e.lexical),
               round(e.layout),
+              round(e.opening ?? 0),
             ]),
           ),
         });

@@ -10,6 +10,7 @@ import { categoryConfidences, chooseCategory, isHigh } from './confidence.js';
 import { separateNeighbours } from './near-neighbours.js';
 import {
   documentBag,
+  DOCUMENT_READING,
   gatherEvidence,
   meanSemantic,
   passagesOf,
@@ -121,7 +122,7 @@ export function schemaEvidence(input: ClassifyInput): SchemaEvidence {
   const metadata = clipLongWords(input.documentMetadata?.trim() ?? '') || undefined;
   const sizes = input.pages.map(pageSize);
   const reading = readDocument(pages, metadata, CHUNK_BUDGET[model], LINE_BUDGET[model], sizes);
-  const evidence = gatherEvidence(schema, reading);
+  const evidence = gatherEvidence(schema, reading, DOCUMENT_READING);
   if (model === 'default') return { schema, evidence };
   // Deep Classify also reads the document as the default model does and keeps, per
   // criterion, the mean of the two readings' semantic evidence: the deeper reading adds what
@@ -130,7 +131,10 @@ export function schemaEvidence(input: ClassifyInput): SchemaEvidence {
     ...reading,
     passages: passagesOf(pages, metadata, CHUNK_BUDGET.default, LINE_BUDGET.default),
   };
-  return { schema, evidence: meanSemantic(evidence, gatherEvidence(schema, first)) };
+  return {
+    schema,
+    evidence: meanSemantic(evidence, gatherEvidence(schema, first, DOCUMENT_READING)),
+  };
 }
 
 /**

@@ -4,8 +4,11 @@
  * - semantic: the sentence encoder's cosine between the criterion and the passage of the
  *   document that matches it best (passages: chunks of its text and `document_metadata`);
  * - layout: the same with the sentences describing the document's form (layout.ts);
- * - lexical: the criterion's words found in the document (lexical.ts);
- * - the category's name read the same two ways, as one more criterion.
+ * - lexical: the criterion's words found in the document (lexical.ts), only where the
+ *   document and the criteria are in the same language;
+ * - opening (classification of a whole document): the cosine between the criterion and the
+ *   document's opening passage, its title and first lines;
+ * - the category's name read the same ways, as one more criterion.
  */
 import { cosine, sentenceEncoder } from '../encoder/sentence-encoder.js';
 import type { ClassificationCategory } from './classify.types.js';
@@ -23,6 +26,8 @@ export interface CriterionEvidence {
   lexical: number;
   /** Best cosine between the criterion and a sentence describing the document's form. */
   layout: number;
+  /** Cosine between the criterion and the document's opening passage (when read). */
+  opening?: number;
 }
 
 export interface CategoryEvidence {
@@ -36,12 +41,35 @@ export interface Passage {
   page: number;
 }
 
+/** How a reading's evidence is gathered (gatherEvidence). */
+export interface EvidenceOptions {
+  /** Also each criterion's cosine with the opening passage (`passages[0]`, a chunk). */
+  opening: boolean;
+  /** Lexical evidence counts this much when the document's language is not the criteria's. */
+  crossLanguageLexical: number;
+}
+
 /**
- * Lexical evidence of a document in another language than the criteria counts this much:
- * across languages it finds only shared words (names, loanwords, codes), which the sentence
- * encoder reads better (measured on both development sets: docs/benchmarks.md).
+ * A page read alone (split): its best passage and half its lexical evidence across
+ * languages (record 0301).
  */
-const CROSS_LANGUAGE = 0.5;
+export const PAGE_READING: EvidenceOptions = {
+  opening: false,
+  crossLanguageLexical: 0.5,
+};
+
+/**
+ * A whole document read for classification (record 0390). Its title and first lines say
+ * what it is more than any passage further in, in any language: the opening is evidence of
+ * its own. Lexical evidence across languages counts for nothing: word overlap then finds only
+ * shared names, loanwords and codes, which say nothing of what the document is, and a
+ * category whose criteria happen to share one must not gain over one whose criteria cannot;
+ * the sentence encoder reads across languages.
+ */
+export const DOCUMENT_READING: EvidenceOptions = {
+  opening: true,
+  crossLanguageLexical: 0,
+};
 
 /** `document_metadata` counts this much more than the same words in the document. */
 const METADATA_WEIGHT = 1.5;
@@ -120,22 +148,25 @@ export interface DocumentReading {
   language?: Language;
 }
 
-/** The evidence of each category of `schema` in a document. */
+/** The evidence of each category of `schema` in a document, gathered as `options` say. */
 export function gatherEvidence(
   schema: readonly ClassificationCategory[],
   { passages, bag, pageCount, form, language }: DocumentReading,
+  options: EvidenceOptions = PAGE_READING,
 ): CategoryEvidence[] {
+  const { opening, crossLanguageLexical } = options;
   const texts = schemaTexts(schema);
   const encoder = sentenceEncoder();
   const passageVectors = encoder ? encoder.embed(passages.map((p) => p.text)) : [];
   const formVectors = encoder ? encoder.embed(form) : [];
+  const openingVector = opening && (passages[0]?.page ?? -1) >= 0 ? passageVectors[0] : undefined;
   const criteriaLanguage = detectLanguage(texts.flat().join('. '));
   const keys = weightKeys(
     texts.map((group) => group.map((text) => termsOf(text, criteriaLanguage, 'content-or-all'))),
   );
   const length = Math.max(1, bag.length / Math.max(1, pageCount));
   const lexicalFactor =
-    language !== undefined && language !== criteriaLanguage ? CROSS_LANGUAGE : 1;
+    language !== undefined && language !== criteriaLanguage ? crossLanguageLexical : 1;
   return texts.map((group, c) => {
     const vectors = encoder
       ? encoder.embed([labelSentence(schema[c].category), ...group.slice(1)])
@@ -147,6 +178,7 @@ export function gatherEvidence(
         passage,
         lexical: lexicalFactor * lexicalMatch(keys[c][i], bag, length),
         layout: encoder && formVectors.length > 0 ? bestMatch(vectors[i], formVectors)[0] : 0,
+        ...(opening ? { opening: openingVector ? cosine(vectors[i], openingVector) : 0 } : {}),
       };
     });
     return { label: evidence[0], criteria: evidence.slice(1) };

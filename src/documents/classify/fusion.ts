@@ -3,11 +3,13 @@
  * and request (docs/decisions/0121-classification-by-general-evidence.md):
  *
  *   strength(criterion) = semantic + LEXICAL_WEIGHT x lexical + LAYOUT_WEIGHT x layout
+ *                         + OPENING_WEIGHT x opening
  *   score(category)     = mean strength of its criteria + LABEL_WEIGHT x strength(its name)
  *
  * semantic: best cosine of the criterion with a passage of the document; lexical: share of
- * its words found (0..1); layout: best cosine of the criterion with a sentence describing
- * the document's form (layout.ts). The weights were measured on
+ * its words found (0..1), none across languages; layout: best cosine of the criterion with
+ * a sentence describing the document's form (layout.ts); opening: cosine of the criterion
+ * with the document's opening passage (record 0390). The weights were measured on
  * the development sets (business categories and categories unlike them) and are not tuned
  * per category. Scores become probabilities by CALIBRATION, fitted on the same sets so that
  * `confidence` is the probability of being right.
@@ -17,6 +19,7 @@ import type { CategoryEvidence, CriterionEvidence } from './evidence.js';
 export const LEXICAL_WEIGHT = 0.4;
 export const LAYOUT_WEIGHT = 0.5;
 export const LABEL_WEIGHT = 0.45;
+export const OPENING_WEIGHT = 0.3;
 
 /**
  * How scores become probabilities: a softmax at `temperature`, mixed with the uniform
@@ -25,16 +28,22 @@ export const LABEL_WEIGHT = 0.45;
  * looks (a wording of the schema that fits another category better), so no category gets a
  * confidence near 1 that is right less often than that. Both were fitted on the development
  * sets pooled (both sets, every schema variant, both models) by the procedure of
- * bench/classify-eval/calibration-fit.ts, checked on held-out folds (record 0333).
+ * bench/classify-eval/calibration-fit.ts, checked on held-out folds (record 0333); refitted
+ * on the evidence of record 0390 (record 0392).
  */
 export interface Calibration {
   temperature: number;
   uniformShare: number;
 }
-export const CALIBRATION: Calibration = { temperature: 0.035, uniformShare: 0.05 };
+export const CALIBRATION: Calibration = { temperature: 0.04, uniformShare: 0.02 };
 
 export function strength(evidence: CriterionEvidence): number {
-  return evidence.semantic + LEXICAL_WEIGHT * evidence.lexical + LAYOUT_WEIGHT * evidence.layout;
+  return (
+    evidence.semantic +
+    LEXICAL_WEIGHT * evidence.lexical +
+    LAYOUT_WEIGHT * evidence.layout +
+    OPENING_WEIGHT * (evidence.opening ?? 0)
+  );
 }
 
 /** A category's score; `weights` (deep second pass) weigh its criteria, default equally. */

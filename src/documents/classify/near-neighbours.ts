@@ -5,8 +5,8 @@ import { categoryScore } from './fusion.js';
 
 /** Categories scoring within this of the best are near neighbours of it. */
 const NEAR = 0.04;
-/** Weight of the second reading's difference from the neighbours' mean. */
-const SECOND_PASS_WEIGHT = 0.5;
+/** Weight of the second reading's difference from the neighbours' mean (record 0391). */
+const SECOND_PASS_WEIGHT = 0.25;
 
 /**
  * Deep Classify's second pass over the near neighbours of the best category. Neighbours
