@@ -8,12 +8,12 @@ import type { JobRunner } from '../jobs/job-runner.service.js';
 import { type JobRecord } from '../core/job.types.js';
 import { PAGE_RANGE_INVALID } from '../core/processing-error.js';
 import type { JobsService } from '../jobs/jobs.service.js';
-import { ClassifyConfigDto } from '../requests/classify-config.dto.js';
 import { validateModel } from '../requests/request-validation.js';
 import type { ClassifyTaskResult } from '../../documents/executors/operation.task.js';
 import type { OperationExecutors } from '../operations/operation-executors.js';
 import { ClassifyJobsService } from './classify-jobs.service.js';
 import { CLASSIFY_TASK } from '../core/task-kinds.js';
+import { ClassifyConfigDto } from '../operations/classify/classify-request.dto.js';
 
 const principal = { orgId: 'org_1', keyId: 'pk_1' } as ProcessingPrincipal;
 const config = {

@@ -17,12 +17,12 @@ import type { ClassifyTaskResult } from '../../documents/executors/operation.tas
 import { type JobRecord } from '../core/job.types.js';
 import { PAGE_RANGE_INVALID } from '../core/processing-error.js';
 import { JobsService } from '../jobs/jobs.service.js';
-import type { ClassifyConfigDto } from '../requests/classify-config.dto.js';
 import { checkClassifyLimits } from '../requests/classify-limits.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { type InputDocument } from '../core/input-document.js';
 import { CLASSIFY_TASK } from '../core/task-kinds.js';
+import { type ClassifyConfigDto } from '../operations/classify/classify-request.dto.js';
 
 /**
  * Classification jobs: `POST /classify` (sync) and `/classify_async` on the shared

@@ -4,7 +4,6 @@ import type { FastifyReply } from 'fastify';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
 import { ProcessingAuthGuard } from '../../accounts/auth/processing-auth.guard.js';
-import { ClassifyConfigDto } from '../requests/classify-config.dto.js';
 import { abortWhenClientLeaves } from '../requests/client-disconnect.js';
 import { ValidatedBodyPipe } from '../requests/validated-body.pipe.js';
 import { ClassifyJobsService } from './classify-jobs.service.js';
@@ -17,6 +16,7 @@ import {
 import { ApiJsonBody } from '../requests/request-schema.js';
 import { AsyncJobResponseBody } from '../responses/result.responses.js';
 import { ClassifyResponseBody } from '../responses/classify.responses.js';
+import { ClassifyConfigDto } from '../operations/classify/classify-request.dto.js';
 
 const classifyBody = new ValidatedBodyPipe(ClassifyConfigDto);
 

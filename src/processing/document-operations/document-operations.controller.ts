@@ -20,12 +20,10 @@ import { ProcessingAuthGuard } from '../../accounts/auth/processing-auth.guard.j
 import { abortWhenClientLeaves } from '../requests/client-disconnect.js';
 import { ValidatedBodyPipe } from '../requests/validated-body.pipe.js';
 import { OperationJobsService, type OperationKind } from './operation-jobs.service.js';
-import {
-  ExtractConfigDto,
-  type OperationBaseDto,
-  ParseConfigDto,
-  SplitConfigDto,
-} from '../requests/operation-requests.dto.js';
+import { type OperationBaseDto } from '../requests/operation-requests.dto.js';
+import { ExtractConfigDto } from '../operations/extract/extract-request.dto.js';
+import { ParseConfigDto } from '../operations/parse/parse-request.dto.js';
+import { SplitConfigDto } from '../operations/split/split-request.dto.js';
 
 const parseBody = new ValidatedBodyPipe(ParseConfigDto);
 const extractBody = new ValidatedBodyPipe(ExtractConfigDto);

@@ -14,9 +14,9 @@ import { AsyncJobResponseBody } from '../responses/result.responses.js';
 import { abortWhenClientLeaves } from '../requests/client-disconnect.js';
 import { ApiJsonBody } from '../requests/request-schema.js';
 import { ValidatedBodyPipe } from '../requests/validated-body.pipe.js';
-import { EditConfigDto } from '../requests/edit-requests.dto.js';
 import { EditResponseBody } from '../responses/edit.responses.js';
 import { OperationJobsService } from './operation-jobs.service.js';
+import { EditConfigDto } from '../operations/edit/edit-request.dto.js';
 
 const editBody = new ValidatedBodyPipe(EditConfigDto);
 

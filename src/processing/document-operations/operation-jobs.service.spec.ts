@@ -21,14 +21,12 @@ import { validateModel } from '../requests/request-validation.js';
 import type { VersionRegistry } from '../versions/version-registry.service.js';
 import { OperationJobsService } from './operation-jobs.service.js';
 import { OPERATION_TASK } from '../core/task-kinds.js';
-import {
-  ExtractConfigDto,
-  type OperationBaseDto,
-  ParseConfigDto,
-  SplitConfigDto,
-} from '../requests/operation-requests.dto.js';
-import { EditJobRequestDto } from '../requests/edit-requests.dto.js';
+import { type OperationBaseDto } from '../requests/operation-requests.dto.js';
 import { OperationExecutors } from '../operations/operation-executors.js';
+import { ExtractConfigDto } from '../operations/extract/extract-request.dto.js';
+import { ParseConfigDto } from '../operations/parse/parse-request.dto.js';
+import { SplitConfigDto } from '../operations/split/split-request.dto.js';
+import { EditJobRequestDto } from '../operations/edit/edit-request.dto.js';
 
 const principal = { orgId: 'org_1', keyId: 'pk_1' } as ProcessingPrincipal;
 const config = {

@@ -26,7 +26,6 @@ import { JobsService } from '../jobs/jobs.service.js';
 import { ParsedInputs } from '../inputs/parsed-inputs.js';
 import { VersionRegistry } from '../versions/version-registry.service.js';
 import type { OperationBaseDto } from '../requests/operation-requests.dto.js';
-import { type EditConfigDto, editJobRequest } from '../requests/edit-requests.dto.js';
 import { OperationExecutors } from '../operations/operation-executors.js';
 import {
   type OperationKind,
@@ -36,6 +35,7 @@ import {
 import { isWrittenJson } from '../../documents/executors/outcome-files.js';
 import { JobResults } from '../jobs/job-results.js';
 import { OPERATION_TASK } from '../core/task-kinds.js';
+import { type EditConfigDto, editJobRequest } from '../operations/edit/edit-request.dto.js';
 
 export type { OperationKind } from '../../documents/executors/operation.task.js';
 

@@ -3,7 +3,7 @@ import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { ApiError } from '../../common/api-error.js';
 import { AdmissionService } from '../admission/admission.service.js';
 import { InputResolver } from '../inputs/input-resolver.service.js';
-import type { WebhookConfig } from '../requests/classify-config.dto.js';
+import type { WebhookConfig } from '../requests/shared-fields.dto.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 import type { Submission } from './job-pipeline.js';
 import { ProcessingError } from '../core/processing-error.js';

@@ -7,12 +7,10 @@ import type { DocumentCommand } from './document-operation.js';
 import type { PipelineCommand } from './pipeline/pipeline.operation.js';
 import type { Billing, Command, Completion, Operation, TaskDocuments } from './operation.js';
 import { type JobOperation, OPERATIONS, operationOfType } from './operations.js';
-import type { EditJobRequestDto } from '../requests/edit-requests.dto.js';
-import type {
-  ExtractConfigDto,
-  ParseConfigDto,
-  SplitConfigDto,
-} from '../requests/operation-requests.dto.js';
+import { type EditJobRequestDto } from './edit/edit-request.dto.js';
+import { type ExtractConfigDto } from './extract/extract-request.dto.js';
+import { type ParseConfigDto } from './parse/parse-request.dto.js';
+import { type SplitConfigDto } from './split/split-request.dto.js';
 
 export type { JobOperation } from './operations.js';
 export { OPERATIONS, operationOfType } from './operations.js';

@@ -15,9 +15,9 @@ import type { Billing } from '../operations/operation.js';
 import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
 import type { JobRecord } from '../core/job.types.js';
-import type { PipelineRunDto } from '../requests/pipeline-run.dto.js';
 import { PipelinesService } from './pipelines.service.js';
 import { PIPELINE_TASK } from '../core/task-kinds.js';
+import { type PipelineRunDto } from '../operations/pipeline/pipeline-request.dto.js';
 
 /**
  * Runs of stored pipelines (`/pipeline`, `/pipeline_async`) on the shared JobRunner, as the

@@ -26,7 +26,6 @@ import { ApiJsonBody } from '../requests/request-schema.js';
 import { ValidatedBodyPipe } from '../requests/validated-body.pipe.js';
 import { CreatePipelineDto } from '../requests/pipeline-definition.dto.js';
 import { PipelineJobsService } from './pipeline-jobs.service.js';
-import { PipelineRunDto } from '../requests/pipeline-run.dto.js';
 import {
   DeletedPipelineBody,
   PipelineBody,
@@ -34,6 +33,7 @@ import {
   PipelineResponseBody,
 } from '../responses/pipeline.responses.js';
 import { PipelinesService, presentPipeline } from './pipelines.service.js';
+import { PipelineRunDto } from '../operations/pipeline/pipeline-request.dto.js';
 
 const runBody = new ValidatedBodyPipe(PipelineRunDto);
 

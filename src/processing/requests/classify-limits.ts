@@ -1,6 +1,6 @@
 import type { ClassifyLimits } from '../../config/processing.config.js';
 import { RequestValidationError, type ValidationErrorItem } from '../../common/validation-error.js';
-import type { ClassifyConfigDto } from './classify-config.dto.js';
+import type { ClassificationCategoryDto } from './shared-fields.dto.js';
 
 /** At most this many characters of an over-long value are echoed back as `input`. */
 const ECHO_CHARS = 100;
@@ -23,10 +23,10 @@ function tooLong(
 }
 
 /** What the limits look at: a classify request, or a pipeline's classify step. */
-export type ClassifyLimited = Pick<
-  ClassifyConfigDto,
-  'classification_schema' | 'document_metadata'
->;
+export interface ClassifyLimited {
+  classification_schema: ClassificationCategoryDto[];
+  document_metadata: string | null;
+}
 
 /**
  * The limits of a classify request (422 before any job exists), the one place they are

@@ -5,7 +5,7 @@ import {
   PageRangeDto,
   pageSelectionSchema,
   UploadResponseDto,
-} from './classify-config.dto.js';
+} from './shared-fields.dto.js';
 import {
   bool,
   Check,
@@ -20,6 +20,7 @@ import {
   nullable,
   ok,
   quoteList,
+  registerModel,
   Required,
   text,
 } from './request-validation.js';
@@ -71,7 +72,7 @@ export const versionPin = checker({ ...shortName.schema, minLength: 1, pattern: 
         pattern: '\\S',
       });
 });
-const longText = text({ maxLength: REQUEST_LIMITS.descriptionChars });
+export const longText = text({ maxLength: REQUEST_LIMITS.descriptionChars });
 
 /** PageRange | PageRange[] | int[] | null; no page cap (parse reads the whole document). */
 const operationPageRange: Checker = checker(pageSelectionSchema(), (v) => {
@@ -213,23 +214,6 @@ export class OperationBaseDto {
   queue_priority: 'auto' | 'default' | 'batch' = 'auto';
 }
 
-export class ParseConfigDto extends OperationBaseDto {
-  @Check(anyObject, { optional: true })
-  enhance?: Record<string, unknown>;
-
-  @Check(model(FormattingDto), { optional: true })
-  formatting?: FormattingDto;
-
-  @Check(model(RetrievalDto), { optional: true })
-  retrieval?: RetrievalDto;
-
-  @Check(model(ParseSettingsDto), { optional: true })
-  settings?: ParseSettingsDto;
-
-  @Check(anyObject, { optional: true })
-  spreadsheet?: Record<string, unknown>;
-}
-
 /** `parsing` of extract and split: parse options applied before the operation. */
 export class ParseOptionsDto {
   @Check(anyObject, { optional: true })
@@ -294,17 +278,14 @@ export class ExtractSettingsDto {
   alpha?: ExtractAlphaDto;
 }
 
-export class ExtractConfigDto extends OperationBaseDto {
-  @Required()
-  @Check(model(InstructionsDto))
-  instructions!: InstructionsDto;
-
-  @Check(model(ParseOptionsDto), { optional: true })
-  parsing?: ParseOptionsDto;
-
-  @Check(model(ExtractSettingsDto), { optional: true })
-  settings?: ExtractSettingsDto;
-}
+/*
+ * The API description lists request models in the order they are registered: the option
+ * models of extract and split are registered here, where they are defined, so that order does
+ * not depend on which operation's request DTO (in processing/operations/) loads first.
+ */
+registerModel(InstructionsDto);
+registerModel(ParseOptionsDto);
+registerModel(ExtractSettingsDto);
 
 export class SplitCategoryDto {
   @Required()
@@ -370,21 +351,5 @@ export class SplitAlphaDto {
   deep_split_model?: string;
 }
 
-export class SplitConfigDto extends OperationBaseDto {
-  @Required()
-  @Check(splitDescription)
-  split_description!: SplitCategoryDto[];
-
-  @Check(model(ParseOptionsDto), { optional: true })
-  parsing?: ParseOptionsDto;
-
-  @Check(model(SplitSettingsDto), { optional: true })
-  settings?: SplitSettingsDto;
-
-  @Check(longText, { optional: true })
-  split_rules?: string;
-
-  /** Spec "Versioning": the deep split pin lives here, at the top level. */
-  @Check(model(SplitAlphaDto), { optional: true })
-  alpha?: SplitAlphaDto;
-}
+registerModel(SplitSettingsDto);
+registerModel(SplitAlphaDto);

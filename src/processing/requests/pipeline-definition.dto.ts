@@ -1,5 +1,5 @@
 import { IsIn } from 'class-validator';
-import { ClassificationCategoryDto, pageRange, type PageSelection } from './classify-config.dto.js';
+import { ClassificationCategoryDto, pageRange, type PageSelection } from './shared-fields.dto.js';
 import {
   ExtractSettingsDto,
   InstructionsDto,

@@ -17,7 +17,7 @@ import {
   ApiValidationError,
 } from '../../common/openapi/api-responses.js';
 import { RequestValidationError } from '../../common/validation-error.js';
-import { UploadResponseDto } from '../requests/classify-config.dto.js';
+import { UploadResponseDto } from '../requests/shared-fields.dto.js';
 import { modelName, registerModel } from '../requests/request-validation.js';
 import {
   EXTENSION_PARAMETER_PATTERN,

@@ -1,4 +1,4 @@
-import { httpUrlChecker } from '../requests/classify-config.dto.js';
+import { httpUrlChecker } from '../requests/shared-fields.dto.js';
 import { Check, list, nullable, Required, str } from '../requests/request-validation.js';
 
 export class CreateWebhookEndpointDto {

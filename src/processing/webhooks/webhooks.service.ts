@@ -12,7 +12,7 @@ import { QUEUE, type QueuePort, type QueuedWork, type WorkResult } from '../queu
 import { LegacyWorkers } from '../queue/db/legacy-workers.service.js';
 import { ProcessingMetrics } from '../processing.metrics.js';
 import { SafeFetcher } from '../inputs/safe-fetcher.js';
-import type { WebhookConfig } from '../requests/classify-config.dto.js';
+import type { WebhookConfig } from '../requests/shared-fields.dto.js';
 import {
   WebhookAttempt,
   WebhookDelivery,

@@ -4,9 +4,9 @@ import type {
   ClassifyTaskResult,
 } from '../../../documents/executors/operation.task.js';
 import { CLASSIFY_TASK } from '../../core/task-kinds.js';
-import { ClassifyConfigDto } from '../../requests/classify-config.dto.js';
 import { type Command, featureOf, type Operation, parsedOf, sourcesOf } from '../operation.js';
 import { buildClassifyResult } from './classify.response.js';
+import { ClassifyConfigDto } from './classify-request.dto.js';
 
 /** A classify job's command: classify pins no versions. */
 export type ClassifyCommand = Command<'classify', ClassifyConfigDto, null>;

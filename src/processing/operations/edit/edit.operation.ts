@@ -1,7 +1,7 @@
 import { resolveEditVersions } from '../../../documents/versions/model-pins.js';
 import type { EditOutcome } from '../../../documents/edit/edit.runner.js';
-import { EditJobRequestDto } from '../../requests/edit-requests.dto.js';
 import { documentOperation } from '../document-operation.js';
+import { EditJobRequestDto } from './edit-request.dto.js';
 
 /**
  * Edit: no deep variant, no `document_password` (pdf-lib cannot write an encrypted PDF);

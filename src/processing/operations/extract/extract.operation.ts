@@ -1,8 +1,8 @@
 import { validateExtractRequest } from '../../../documents/extract/extract-schema.js';
 import { resolveExtractVersions } from '../../../documents/versions/model-pins.js';
-import { ExtractConfigDto } from '../../requests/operation-requests.dto.js';
 import { documentOperation } from '../document-operation.js';
 import { settingsOf } from '../operation.js';
+import { ExtractConfigDto } from './extract-request.dto.js';
 
 /** Extract: deep with `settings.deep_extract`. */
 export const EXTRACT = documentOperation({

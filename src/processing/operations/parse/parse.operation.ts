@@ -1,6 +1,6 @@
 import { resolveParseVersions } from '../../../documents/versions/model-pins.js';
-import { ParseConfigDto } from '../../requests/operation-requests.dto.js';
 import { documentOperation } from '../document-operation.js';
+import { ParseConfigDto } from './parse-request.dto.js';
 
 /** Parse: no deep variant; the admission cap holds its async requests too. */
 export const PARSE = documentOperation({

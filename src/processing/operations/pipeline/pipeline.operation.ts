@@ -1,9 +1,9 @@
 import type { PipelineOutcome, PipelineTask } from '../../../documents/executors/operation.task.js';
 import type { PipelinePlan } from '../../core/pipeline-plan.js';
 import { PIPELINE_TASK } from '../../core/task-kinds.js';
-import { PipelineRunDto } from '../../requests/pipeline-run.dto.js';
 import { type Command, type Operation, parsedOf, sourcesOf } from '../operation.js';
 import { CLASSIFY } from '../classify/classify.operation.js';
+import { PipelineRunDto } from './pipeline-request.dto.js';
 
 /** A pipeline job's command: the run's body and the plan it was accepted with. */
 export type PipelineCommand = Command<'pipeline', PipelineRunDto, PipelinePlan>;

@@ -1,7 +1,7 @@
 import { resolveSplitVersions } from '../../../documents/versions/model-pins.js';
-import { SplitConfigDto } from '../../requests/operation-requests.dto.js';
 import { documentOperation } from '../document-operation.js';
 import { settingsOf } from '../operation.js';
+import { SplitConfigDto } from './split-request.dto.js';
 
 /** Split: deep with `settings.deep_split`. */
 export const SPLIT = documentOperation({

@@ -1,6 +1,6 @@
-import { documentPassword, OperationBaseDto } from './operation-requests.dto.js';
-import { REQUEST_LIMITS } from './request-limits.js';
-import { Check, model, nullable, Required, text } from './request-validation.js';
+import { documentPassword, OperationBaseDto } from '../../requests/operation-requests.dto.js';
+import { REQUEST_LIMITS } from '../../requests/request-limits.js';
+import { Check, model, nullable, Required, text } from '../../requests/request-validation.js';
 
 /** reductoai `PipelineSettings`: overrides of the pipeline's defaults for one run. */
 export class PipelineSettingsDto {

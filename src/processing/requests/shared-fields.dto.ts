@@ -4,7 +4,6 @@ import {
   checker,
   Checker,
   CheckResult,
-  dict,
   fail,
   Issue,
   int,
@@ -247,41 +246,3 @@ export const pageRange: Checker = checker(pageSelectionSchema(MAX_SELECTED_PAGES
   }
   return ok(value);
 });
-
-export class ClassifyConfigDto {
-  @Required()
-  @Check(classifyInput)
-  input!: string | string[] | UploadResponseDto;
-
-  @IsIn(['default', 'accurate'])
-  model: 'default' | 'accurate' = 'default';
-
-  @IsBoolean()
-  priority = true;
-
-  @Check(model(AsyncConfigDto))
-  async: AsyncConfigDto = new AsyncConfigDto();
-
-  @IsBoolean()
-  force_url_result = false;
-
-  @Check(list(model(ClassificationCategoryDto)))
-  classification_schema: ClassificationCategoryDto[] = [];
-
-  @Check(dict(list(str)), { optional: true })
-  category_groups?: Record<string, string[]>;
-
-  @Check(pageRange)
-  page_range: PageSelection = null;
-
-  @Check(nullable(str))
-  document_metadata: string | null = null;
-
-  /** Declared by the reductoai SDK's ClassifyRunParams: keep the result past the retention period. */
-  @IsBoolean()
-  persist_results = false;
-
-  /** The batch lane: `batch` requests queue behind everything else and have their own cap. */
-  @IsIn(['default', 'batch'])
-  queue_priority: 'default' | 'batch' = 'default';
-}

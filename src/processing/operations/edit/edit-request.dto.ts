@@ -1,6 +1,6 @@
 import { Allow } from 'class-validator';
-import { RequestValidationError } from '../../common/validation-error.js';
-import { instructionPieceCount } from '../../documents/edit/instructions.js';
+import { RequestValidationError } from '../../../common/validation-error.js';
+import { instructionPieceCount } from '../../../documents/edit/instructions.js';
 import {
   AsyncConfigDto,
   DirectWebhookConfigDto,
@@ -8,7 +8,7 @@ import {
   inputUrl,
   UploadResponseDto,
   type WebhookConfig,
-} from './classify-config.dto.js';
+} from '../../requests/shared-fields.dto.js';
 import {
   bool,
   Check,
@@ -23,9 +23,14 @@ import {
   registerModel,
   Required,
   text,
-} from './request-validation.js';
-import { number, OperationBaseDto, oneOf, versionPin } from './operation-requests.dto.js';
-import { REQUEST_LIMITS } from './request-limits.js';
+} from '../../requests/request-validation.js';
+import {
+  number,
+  OperationBaseDto,
+  oneOf,
+  versionPin,
+} from '../../requests/operation-requests.dto.js';
+import { REQUEST_LIMITS } from '../../requests/request-limits.js';
 
 /**
  * The edit request of the reductoai SDK (EditRunParams / EditRunJobParams) plus the pin
