@@ -69,11 +69,17 @@ async function schemathesis(args: string[], cwd: string): Promise<string> {
   }
 }
 
-/** The FAILURES section of the CLI's output, for the log of a failed run. */
-function failureSection(output: string): string {
-  const start = output.indexOf('= FAILURES =');
-  const end = output.indexOf('= SUMMARY =');
-  return start < 0 ? '' : output.slice(start, end < 0 ? undefined : end).slice(0, 30_000);
+/**
+ * One section of the CLI's output (FAILURES, ERRORS), for the log of a failed run: each is cut
+ * on its own, so a long list of failures never hides the fuzzer's own errors behind it.
+ */
+function outputSection(output: string, name: 'FAILURES' | 'ERRORS'): string {
+  const start = output.indexOf(`= ${name} =`);
+  if (start < 0) return '';
+  const next = /\n=+ [A-Z]+ =+/g;
+  next.lastIndex = start + name.length + 4;
+  const end = next.exec(output)?.index;
+  return output.slice(start, end).slice(0, 30_000);
 }
 
 describe('the API under a conformance fuzzer', () => {
@@ -152,7 +158,8 @@ describe('the API under a conformance fuzzer', () => {
     const har = JSON.parse(fs.readFileSync(harPath, 'utf8')) as { log: { entries: [] } };
     expect(har.log.entries.length).toBeGreaterThan(100);
     expect(lostResources(har.log.entries)).toEqual([]);
-    if (failed.length > 0 || report.errors.length > 0) console.log(failureSection(output));
+    if (failed.length > 0) console.log(outputSection(output, 'FAILURES'));
+    if (report.errors.length > 0) console.log(outputSection(output, 'ERRORS'));
     expect(report.operations.tested).toBe(report.operations.selected);
     // The stateful phase ran: it chains operations through the description's links.
     expect(report.phases.stateful.status).not.toBe('skip');
