@@ -34,6 +34,12 @@ const ROWS_PER_EVENT = {
 const ORGS = 1000;
 const NOW_QUARTER = Math.floor(Date.now() / 900_000);
 
+/** `n` row numbers `i`, each with an org drawn skewed toward the first orgs, as usage is. */
+function rowsWithSkewedOrgs(n) {
+  return `(SELECT i, 'org_' || lpad(CAST(CAST(floor(${ORGS} * pow(random(), 3)) AS INT) AS VARCHAR), 6, '0') AS org
+            FROM range(${n}) t(i))`;
+}
+
 // The clustered tables and their order, as UsageStoreRepository.clusterNarrowRollups.
 const TABLES = [
   {
@@ -47,9 +53,7 @@ const TABLES = [
     rows: (n, seed, days) => `
       SELECT md5_number_upper(org), org, ['product','feature','api_key','file_type'][1 + i % 4],
              CAST(current_date - CAST((i // 4) % ${days} AS INTEGER) AS DATE), 'v' || i || '_${seed}', 1.5, 1
-      FROM (SELECT i, 'org_' || lpad(CAST(CAST(floor(${ORGS} * pow(random(), 3)) AS INT) AS VARCHAR), 6, '0')
-                   AS org
-            FROM range(${n}) t(i))`,
+      FROM ${rowsWithSkewedOrgs(n)}`,
   },
   {
     table: 'usage_daily_metadata_value',
@@ -61,9 +65,7 @@ const TABLES = [
     rows: (n, seed, days) => `
       SELECT md5_number_upper(org), org, 'team', CAST(current_date - CAST(i % ${days} AS INTEGER) AS DATE),
              'v' || i || '_${seed}', 2.25, 1
-      FROM (SELECT i, 'org_' || lpad(CAST(CAST(floor(${ORGS} * pow(random(), 3)) AS INT) AS VARCHAR), 6, '0')
-                   AS org
-            FROM range(${n}) t(i))`,
+      FROM ${rowsWithSkewedOrgs(n)}`,
   },
   {
     table: 'usage_quarter_hour',
@@ -76,8 +78,7 @@ const TABLES = [
       SELECT md5_number_upper(org), org, ${NOW_QUARTER} - CAST(floor(random() * ${days * 96}) AS INT),
              ['classify','parse','extract'][1 + i % 3], 'f' || (i % 2), 'pk_' || (i % 7),
              ['pdf','png'][1 + i % 2], 1.125, 1
-      FROM (SELECT i, 'org_' || lpad(CAST(CAST(floor(${ORGS} * pow(random(), 3)) AS INT) AS VARCHAR), 6, '0') AS org
-            FROM range(${n}) t(i))`,
+      FROM ${rowsWithSkewedOrgs(n)}`,
   },
   {
     table: 'usage_quarter_hour_metadata',
@@ -91,8 +92,7 @@ const TABLES = [
       SELECT md5_number_upper(org), org, 'team', ${NOW_QUARTER} - CAST(floor(random() * ${days * 96}) AS INT),
              ['risk','ops','eng'][1 + i % 3], ['classify','parse','extract'][1 + i % 3],
              'f' || (i % 2), 'pk_' || (i % 7), ['pdf','png'][1 + i % 2], 0.5, 1
-      FROM (SELECT i, 'org_' || lpad(CAST(CAST(floor(${ORGS} * pow(random(), 3)) AS INT) AS VARCHAR), 6, '0') AS org
-            FROM range(${n}) t(i))`,
+      FROM ${rowsWithSkewedOrgs(n)}`,
   },
 ];
 
