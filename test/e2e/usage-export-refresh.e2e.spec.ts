@@ -14,6 +14,7 @@ import {
   referenceExport,
 } from '../support/usage-reference.js';
 import { USAGE_STORES, usageStoreEnv } from '../support/usage-stores.js';
+import { usageExportText } from '../support/usage-export-http.js';
 
 /*
  * A dashboard asks the same export again after each write: the answer cached before is
@@ -122,14 +123,7 @@ describe.each(USAGE_STORES)(
               });
               await writeReplayed(t.app, events);
               all.push(...events);
-              const res = await fetch(`${t.baseUrl}/api/v1/usage/export?${search}`, {
-                headers: { authorization: `Bearer ${org.accountKey}` },
-              });
-              const text = await res.text();
-              expect({ status: res.status, text: res.status === 200 ? '' : text }).toEqual({
-                status: 200,
-                text: '',
-              });
+              const text = await usageExportText(t.baseUrl, org.accountKey, search);
               expect(parseExportBody(text).rows).toEqual(referenceExport(all, query));
             }
           },

@@ -13,6 +13,7 @@ import {
   type ReferenceQuery,
 } from '../support/usage-reference.js';
 import { USAGE_STORES, usageStoreEnv } from '../support/usage-stores.js';
+import { usageExportText } from '../support/usage-export-http.js';
 
 /*
  * Corrections through the real Kafka topic: the same event (source, id) sent again with a
@@ -56,14 +57,7 @@ describe.each(USAGE_STORES)('corrections with the %s usage store (real Kafka)', 
     });
     if (query.metadataKey) params.set('metadataKey', query.metadataKey);
     if (query.timeZone) params.set('timeZone', query.timeZone);
-    const res = await fetch(`${t.baseUrl}/api/v1/usage/export?${params}`, {
-      headers: { authorization: `Bearer ${acme.accountKey}` },
-    });
-    const text = await res.text();
-    expect({ status: res.status, text: res.status === 200 ? '' : text }).toEqual({
-      status: 200,
-      text: '',
-    });
+    const text = await usageExportText(t.baseUrl, acme.accountKey, params);
     return text;
   }
 

@@ -14,6 +14,7 @@ import {
   referenceExport,
   type ReferenceEvent,
 } from '../../support/usage-reference.js';
+import { usageExportText } from '../../support/usage-export-http.js';
 
 /*
  * The quarter-hour rollups are built after the ingest write, by a roll-up pass (DuckDB store).
@@ -92,14 +93,7 @@ async function exportRows(org: SeededAccount, query: ReferenceQuery) {
   if (query.secondGroupBy) search.append('groupBy', query.secondGroupBy);
   if (query.timeZone) search.set('timeZone', query.timeZone);
   if (query.metadataKey) search.set('metadataKey', query.metadataKey);
-  const res = await fetch(`${t.baseUrl}/api/v1/usage/export?${search}`, {
-    headers: { authorization: `Bearer ${org.accountKey}` },
-  });
-  const text = await res.text();
-  expect({ status: res.status, text: res.status === 200 ? '' : text }).toEqual({
-    status: 200,
-    text: '',
-  });
+  const text = await usageExportText(t.baseUrl, org.accountKey, search);
   return parseExportBody(text).rows;
 }
 
