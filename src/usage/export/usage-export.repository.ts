@@ -4,7 +4,7 @@ import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
 import type { UsageExportQuery } from './usage-export.query.js';
 import type { UsageExportReader, UsageExportRow } from '../core/usage-store.ports.js';
-import { buildExportSql, readsQuarterHours } from './usage-export.sql.js';
+import { buildExportSql, type ExportSql, readsQuarterHours } from './usage-export.sql.js';
 import { READ_ROLLED_BATCH_ID } from '../core/quarter-hour-rollups.js';
 
 export type { UsageExportRow } from '../core/usage-store.ports.js';
@@ -32,26 +32,23 @@ export class UsageExportRepository implements UsageExportReader {
    * about twice as long (bench:export). Credits print as formatCredits prints them, groups
    * through to_json (the same escapes as JSON.stringify, hex digits upper-case). The
    * aggregate orders the rows itself: the rows underneath are not sorted first.
+   *
+   * An export over the quarter-hour rollups first reads them alone, and in the same
+   * statement (one snapshot) whether the org has events of the period not rolled up yet;
+   * only then is the statement that adds those events run.
    */
   async jsonData(query: UsageExportQuery, orgId: string): Promise<string> {
-    const { sql, params, aliases } = buildExportSql(
-      query,
-      orgId,
-      await this.watermark(query),
-      this.eventsKept,
-    );
-    const subgroup =
-      aliases.length > 1 ? `',"subgroup":' || CAST(to_json(grp2) AS VARCHAR) ||` : '';
-    const [row] = await this.db.all<{ data: string | null }>(
-      `SELECT string_agg(
-          '{"date":"' || date || '","group":' || CAST(to_json(grp) AS VARCHAR) || ${subgroup}
-          ',"credits":' ||
-          CASE WHEN contains(credits, '.') THEN rtrim(rtrim(credits, '0'), '.') ELSE credits END ||
-          ',"requestCount":' || CAST(request_count AS VARCHAR) || '}',
-          ',' ORDER BY date, ${aliases.join(', ')}) AS data
-       FROM (${sql})`,
-      params,
-    );
+    const rolled = await this.watermark(query);
+    if (readsQuarterHours(query)) {
+      const rolledOnly = buildExportSql(query, orgId, rolled, this.eventsKept, 'rolled-only');
+      const [row] = await this.db.all<{ data: string | null; unrolled: boolean }>(
+        `SELECT (${jsonDataSql(rolledOnly)}) AS data, ${rolledOnly.unrolled} AS unrolled`,
+        rolledOnly.params,
+      );
+      if (row && !row.unrolled) return row.data ?? '';
+    }
+    const all = buildExportSql(query, orgId, rolled, this.eventsKept);
+    const [row] = await this.db.all<{ data: string | null }>(jsonDataSql(all), all.params);
     return row?.data ?? '';
   }
 
@@ -88,4 +85,16 @@ export class UsageExportRepository implements UsageExportReader {
       }));
     }
   }
+}
+
+/** The statement rendering the export's rows as the `data` array's JSON text (one row, `data`). */
+function jsonDataSql({ sql, aliases }: ExportSql): string {
+  const subgroup = aliases.length > 1 ? `',"subgroup":' || CAST(to_json(grp2) AS VARCHAR) ||` : '';
+  return `SELECT string_agg(
+      '{"date":"' || date || '","group":' || CAST(to_json(grp) AS VARCHAR) || ${subgroup}
+      ',"credits":' ||
+      CASE WHEN contains(credits, '.') THEN rtrim(rtrim(credits, '0'), '.') ELSE credits END ||
+      ',"requestCount":' || CAST(request_count AS VARCHAR) || '}',
+      ',' ORDER BY date, ${aliases.join(', ')}) AS data
+    FROM (${sql})`;
 }

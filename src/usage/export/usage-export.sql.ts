@@ -93,13 +93,32 @@ class Filter {
   }
 }
 
-/** The two full rollups as the statements read them: tables, or quarter hours dated locally. */
+/**
+ * The two full rollups as the statements read them: tables, or quarter hours dated locally.
+ * `unrolled`: a condition true when the org has events of the period that the sources leave
+ * out (written since the last roll-up step); `false` when they leave none out.
+ */
 interface Sources {
   full: string;
   fullMetadata: string;
+  unrolled: string;
 }
 
-const DAILY_SOURCES: Sources = { full: 'usage_daily', fullMetadata: 'usage_daily_metadata' };
+const DAILY_SOURCES: Sources = {
+  full: 'usage_daily',
+  fullMetadata: 'usage_daily_metadata',
+  unrolled: 'false',
+};
+
+/**
+ * How a statement over the quarter-hour rollups covers the events written since the last
+ * roll-up step: it adds them itself (`with-unrolled`), or reads the rollups alone and says
+ * whether any such event of the org's period exists (`rolled-only`; the caller then runs the
+ * other). Most of the time the roll-up has caught up, and the statement without the events'
+ * branch costs a third to half as much to plan (docs/benchmarks.md, "Export statements
+ * without the events' branch").
+ */
+export type UnrolledEvents = 'with-unrolled' | 'rolled-only';
 
 /**
  * The quarter-hour rollups of the org within the period's window, with `day` = the local
@@ -113,6 +132,7 @@ function localSources(
   filter: Filter,
   rolledBatchId: string,
   eventsKept: boolean,
+  coverage: UnrolledEvents,
 ): Sources {
   const segments = offsetSegments(query.timeZone, query.startDate, query.endDate);
   const { transitions, offsets } = segments;
@@ -149,10 +169,13 @@ function localSources(
   // tail of the table past the watermark, and the org's UTC days around the period), so the
   // answer holds every acknowledged event.
   const unrolled = `${unrolledEvents(rolledBatchId)} AND ${days}`;
+  const rolledOnly = fits && coverage === 'rolled-only';
   const rowsOf = (table: string, rows: (where: string, bucketing: Bucketing) => string) =>
-    fits
-      ? `(SELECT * FROM ${table} UNION ALL ${rows(unrolled, 'stored')})`
-      : `(${rows(days, 'quarter')})`;
+    !fits
+      ? `(${rows(days, 'quarter')})`
+      : rolledOnly
+        ? table
+        : `(SELECT * FROM ${table} UNION ALL ${rows(unrolled, 'stored')})`;
   const full = rowsOf('usage_quarter_hour', (where, bucketing) =>
     quarterHourRowsSql('usage_events', where, 1, bucketing),
   );
@@ -163,6 +186,7 @@ function localSources(
     full: `(SELECT ${day} AS day, ${amounts} FROM ${full} WHERE ${where})`,
     fullMetadata: `(SELECT ${day} AS day, meta_key, meta_value, ${amounts}
         FROM ${fullMetadata} WHERE ${where})`,
+    unrolled: rolledOnly ? `EXISTS (SELECT 1 FROM usage_events WHERE ${unrolled})` : 'false',
   };
 }
 
@@ -258,21 +282,32 @@ export function readsQuarterHours(query: UsageExportQuery): boolean {
   return query.timeZone !== DEFAULT_TIME_ZONE || query.secondGroupBy !== null;
 }
 
+/** An export statement, its parameters, and the condition of UnrolledEvents (same parameters). */
+export interface ExportSql {
+  sql: string;
+  params: DuckDBValue[];
+  aliases: readonly string[];
+  /** A condition to read in the same statement: true when `sql` left events out. */
+  unrolled: string;
+}
+
 /**
  * The export's rows (date, grp[, grp2], credits, request_count), unordered.
  * `rolledBatchId`: the quarter-hour rollups' watermark read before (readsQuarterHours);
- * `eventsKept`: whether the store holds the events (an export replica's snapshot does not).
+ * `eventsKept`: whether the store holds the events (an export replica's snapshot does not);
+ * `coverage`: whether the statement adds the events not rolled up yet (UnrolledEvents).
  */
 export function buildExportSql(
   query: UsageExportQuery,
   orgId: string,
   rolledBatchId = '0',
   eventsKept = true,
-): { sql: string; params: DuckDBValue[]; aliases: readonly string[] } {
+  coverage: UnrolledEvents = 'with-unrolled',
+): ExportSql {
   const dimensions = dimensionsOf(query);
   const aliases = GROUP_ALIASES.slice(0, dimensions.length);
   const narrow = buildNarrowExportSql(query, orgId);
-  if (narrow !== null) return { ...narrow, aliases };
+  if (narrow !== null) return { ...narrow, aliases, unrolled: DAILY_SOURCES.unrolled };
   const filter = new Filter(query, orgId);
   // The daily full rollups are kept in day order, so an org's rows are spread over every row
   // group of the period; the quarter-hour ones are clustered by org. Two dimensions read the
@@ -280,22 +315,24 @@ export function buildExportSql(
   // about even for its largest (docs/benchmarks.md, "Usage export in time zones and by two
   // dimensions").
   const sources = readsQuarterHours(query)
-    ? localSources(query, orgId, filter, rolledBatchId, eventsKept)
+    ? localSources(query, orgId, filter, rolledBatchId, eventsKept, coverage)
     : DAILY_SOURCES;
+  const { unrolled } = sources;
   const groups = dimensions.map((d, i) => `${GROUP_COLUMNS[d]} AS ${aliases[i]}`).join(', ');
   const rows = (source: string, where: string) =>
     `${finalSelect(aliases)} FROM (
         SELECT day, ${groups}, credits, request_count FROM ${source} WHERE ${where}
       ) ${finalGroup(aliases)}`;
   if (query.metadataKey === null) {
-    return { sql: rows(sources.full, filter.sql), params: filter.params, aliases };
+    return { sql: rows(sources.full, filter.sql), params: filter.params, aliases, unrolled };
   }
   const metadataWhere = filter.withMetadata(query.metadataKey, query.metadataValues);
   const position = dimensions.indexOf('metadata');
   if (position < 0 || query.metadataValues.length > 0) {
     // Rules 7 and 8: only usage that carried the key (and one of the values, if given);
     // grouped by its values, filtering on some selects carried usage: no `unknown` bucket.
-    return { sql: rows(sources.fullMetadata, metadataWhere), params: filter.params, aliases };
+    const sql = rows(sources.fullMetadata, metadataWhere);
+    return { sql, params: filter.params, aliases, unrolled };
   }
   // Rule 6, per value of the other dimension: per value, plus `unknown` = total - carried.
   const others = aliases.filter((_, i) => i !== position);
@@ -311,5 +348,5 @@ export function buildExportSql(
     aliases,
     position,
   );
-  return { sql, params: filter.params, aliases };
+  return { sql, params: filter.params, aliases, unrolled };
 }
