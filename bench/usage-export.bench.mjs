@@ -5,7 +5,8 @@
 //   npm run bench:export -- --events 2000000  (quick run; also BENCH_EVENTS)
 // Options: --iterations N (sequential requests per scenario, default 200), --pg-budget S
 // (seconds per PostgreSQL scenario before it stops early, default 15), --fresh (rebuild
-// the cached data), --skip-pg, --prepare-only (build the data sets and stop), --out FILE
+// the cached data), --skip-pg, --prepare-only (build the data sets and stop), --uncached
+// (the server without its result cache: every request runs the statements), --out FILE
 // (JSON results).
 // Generated data lives in $DOCPROC_CACHE/bench-export (default /tmp/docproc-bench-export),
 // keyed by event count and seed, and is reused by later runs. The parts: options.mjs
@@ -26,6 +27,7 @@ import {
   PG_BUDGET_MS,
   PREPARE_ONLY,
   SKIP_PG,
+  UNCACHED,
   WARMUP,
   caseDir,
   log,
@@ -162,6 +164,7 @@ async function main() {
         reused: dataset.reused,
       },
       settings: {
+        uncached: UNCACHED,
         iterations: ITERATIONS,
         warmup: WARMUP,
         pgBudgetMs: PG_BUDGET_MS,

@@ -1,6 +1,7 @@
 // Where an export's time goes: the server's HTTP floor (GET /health through the same
-// client) and the DuckDB statement alone (the exact SQL the server runs, prepared once and
-// re-executed on the store file, without HTTP, JSON framing or authentication).
+// client) and the export's statements alone (UsageExportRepository on a reader connection
+// as the server pools them, on the store file, without HTTP, JSON framing, authentication
+// or the result cache).
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -28,8 +29,8 @@ export async function measureHttpFloor(http, { warmup, iterations, percentiles }
 }
 
 /**
- * The export statement of each scenario, captured from UsageExportRepository.jsonData and
- * timed on a read-only instance with the server's settings. The server must be stopped:
+ * The export's statements of each scenario, run by UsageExportRepository as the server runs
+ * them, on a read-only instance with the server's settings. The server must be stopped:
  * DuckDB lets one process open the file.
  */
 export async function measureEngine({
@@ -43,33 +44,20 @@ export async function measureEngine({
   const dist = (p) => path.join(root, 'dist', 'src', p);
   const { UsageExportRepository } = await import(dist('usage/export/usage-export.repository.js'));
   const { STATS_DEPENDENT_OPTIMIZERS } = await import(dist('database/duckdb.service.js'));
+  const { ReaderConnection } = await import(dist('database/reader-connection.js'));
   const instance = await DuckDBInstance.create(databaseFile, {
     access_mode: 'READ_ONLY',
     disabled_optimizers: STATS_DEPENDENT_OPTIMIZERS,
   });
   const { refreshRange, spliceDates } = await import(dist('usage/export/usage-export.refresh.js'));
-  const connection = await instance.connect();
+  const reader = new ReaderConnection(await instance.connect());
+  const repository = new UsageExportRepository(
+    { all: (sql, params) => reader.all(sql, params) },
+    { usage: { snapshots: { mode: 'server' } } },
+  );
   const results = [];
-  /** The statement of a query, prepared, and a run returning its `data` text. */
-  const prepared = async (query, orgId) => {
-    let captured;
-    const capture = new UsageExportRepository(
-      {
-        all: async (sql, params) => {
-          captured = { sql, params };
-          return [];
-        },
-      },
-      { usage: { snapshots: { mode: 'server' } } },
-    );
-    await capture.jsonData(query, orgId);
-    const statement = await connection.prepare(captured.sql);
-    return async () => {
-      statement.bind(captured.params);
-      const rows = await (await statement.run()).getRowObjectsJS();
-      return rows[0]?.data ?? '';
-    };
-  };
+  /** A run of the repository's statements returning the `data` text of a query. */
+  const exportData = (query, orgId) => () => repository.jsonData(query, orgId);
   try {
     for (const s of scenarios) {
       const query = {
@@ -86,16 +74,13 @@ export async function measureEngine({
         apiKeys: [],
         fileTypes: [],
       };
-      const run = await prepared(query, s.orgId);
+      const run = exportData(query, s.orgId);
       const samples = await sampleTimes(run, { warmup, iterations });
       // The next request after usage of the period's last day: the cached answer brought
       // up to date by the dates that day touches (UsageExportService.currentData).
       const data = await run();
       const range = refreshRange(query, [s.endDate]);
-      const runRange = await prepared(
-        { ...query, startDate: range.from, endDate: range.to },
-        s.orgId,
-      );
+      const runRange = exportData({ ...query, startDate: range.from, endDate: range.to }, s.orgId);
       const refresh = async () => spliceDates(data, range, await runRange());
       const refreshSamples = await sampleTimes(refresh, { warmup, iterations });
       results.push({
@@ -107,7 +92,7 @@ export async function measureEngine({
       });
     }
   } finally {
-    connection.closeSync();
+    reader.close();
     instance.closeSync();
   }
   return results;

@@ -16,6 +16,7 @@ const { values: args } = parseArgs({
     fresh: { type: 'boolean', default: false },
     'skip-pg': { type: 'boolean', default: false },
     'prepare-only': { type: 'boolean', default: false },
+    uncached: { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
@@ -30,6 +31,8 @@ export const WINDOWS = [30, 365];
 export const FRESH = args.fresh;
 export const SKIP_PG = args['skip-pg'];
 export const PREPARE_ONLY = args['prepare-only'];
+/** The server without its result cache: every request runs the export's statements. */
+export const UNCACHED = args.uncached;
 export const OUT = args.out;
 
 const cacheRoot = path.join(process.env.DOCPROC_CACHE || os.tmpdir(), 'docproc-bench-export');

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, fetch } from 'undici';
-import { dataDir, root } from './options.mjs';
+import { UNCACHED, dataDir, root } from './options.mjs';
 
 function stopper(child) {
   return async () => {
@@ -27,6 +27,7 @@ export async function startServer(databaseFile) {
       LOG_LEVEL: 'warn',
       // The store was just clustered; no pass during the measurement.
       USAGE_ROLLUP_CLUSTER_INTERVAL_MIN: '0',
+      ...(UNCACHED ? { USAGE_EXPORT_CACHE_MB: '0' } : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -83,7 +83,11 @@ export function reportText(report, dataset, pgVariants) {
     `load times (ms${dataset.reused ? ', from the run that built the cache' : ''}): ${JSON.stringify(dataset.timings)}`,
   );
   lines.push(
-    `docproc: HTTP, ${WARMUP} warm-up + ${ITERATIONS} sequential requests per row. PostgreSQL: node-postgres` +
+    `docproc: HTTP, ${WARMUP} warm-up + ${ITERATIONS} sequential requests per row` +
+      (report.settings.uncached
+        ? ', **without the result cache** (USAGE_EXPORT_CACHE_MB=0: every request runs the statements).'
+        : ', answered by the result cache after the first.') +
+      ' PostgreSQL: node-postgres' +
       ` prepared statements without HTTP, 2 warm-up + up to ${ITERATIONS} (stops after ${PG_BUDGET_MS / 1000} s, at least 5).` +
       ' Ratio = best PostgreSQL variant (lower p99) / docproc; "vs raw" = the events table with a btree on (org_id, day), no rollups. "over HTTP": the narrow variant behind' +
       " a tiny node:http + pg wrapper (bench/usage-export/pg-http.mjs), same client as docproc, its requests alternating with docproc's (docproc then stops with it).",
@@ -93,9 +97,10 @@ export function reportText(report, dataset, pgVariants) {
   lines.push('');
   lines.push(
     `Floors: GET /health over HTTP p50/p95/p99 ${triple(httpFloor)} ms;` +
-      ' "engine" = the same export statement on the DuckDB file, prepared, without HTTP;' +
+      ' "engine" = the export\'s statements as the server runs them (UsageExportRepository on a' +
+      ' pooled reader connection) on the DuckDB file, without HTTP, authentication or cache;' +
       ' "refresh" = what the first request after usage of the last day costs there: the' +
-      ' statement over the dates that day touches, spliced into the cached rows.',
+      ' statements over the dates that day touches, spliced into the cached rows.',
   );
   lines.push('');
   lines.push(
