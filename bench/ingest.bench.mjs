@@ -24,7 +24,7 @@
 //    and polls the export API until each probe is queryable: produce-to-queryable p50/p99.
 // 5. The floor, in the same run: a bare kafkajs consumer (same fetch settings) reading the
 //    first batch's messages and JSON.parse-ing each, in this process with the server idle.
-/* global fetch */
+/* global fetch, URL */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -184,13 +184,19 @@ function cpuSecondsOf(pid) {
 
 /** The ClickHouse server: its URL and pid (CPU counted with docproc's), started if need be. */
 function localClickHouse() {
+  // The server CLICKHOUSE_URL names, when set: its CPU is the one to count, not the default port's.
+  const env = { ...process.env };
+  if (process.env.CLICKHOUSE_URL) {
+    env.CLICKHOUSE_HTTP_PORT = new URL(process.env.CLICKHOUSE_URL).port || '8123';
+  }
   const out = execFileSync('bash', [path.join(ROOT, 'scripts/clickhouse.sh'), 'start'], {
     encoding: 'utf8',
-    env: { ...process.env },
+    env,
   });
   const url = process.env.CLICKHOUSE_URL ?? /CLICKHOUSE_URL=(\S+)/.exec(out)[1];
   const status = execFileSync('bash', [path.join(ROOT, 'scripts/clickhouse.sh'), 'status'], {
     encoding: 'utf8',
+    env,
   });
   return { url, pid: Number(/pid (\d+)/.exec(status)[1]) };
 }

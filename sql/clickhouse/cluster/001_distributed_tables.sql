@@ -20,11 +20,5 @@ ENGINE = Distributed({cluster}, {database}_shard, metadata_key_rejections, shard
 CREATE TABLE IF NOT EXISTS {database}.usage_daily AS {database}_shard.usage_daily
 ENGINE = Distributed({cluster}, {database}_shard, usage_daily, cityHash64(org_id));
 
-CREATE TABLE IF NOT EXISTS {database}.usage_daily_dimension AS {database}_shard.usage_daily_dimension
-ENGINE = Distributed({cluster}, {database}_shard, usage_daily_dimension, cityHash64(org_id));
-
 CREATE TABLE IF NOT EXISTS {database}.usage_daily_metadata AS {database}_shard.usage_daily_metadata
 ENGINE = Distributed({cluster}, {database}_shard, usage_daily_metadata, cityHash64(org_id));
-
-CREATE TABLE IF NOT EXISTS {database}.usage_daily_metadata_value AS {database}_shard.usage_daily_metadata_value
-ENGINE = Distributed({cluster}, {database}_shard, usage_daily_metadata_value, cityHash64(org_id));

@@ -9,10 +9,10 @@ import {
 import type { ClickHouseParam, ClickHouseParams } from './clickhouse-literals.js';
 
 /*
- * The export's statements for the ClickHouse store: the same rollups, the same choice of
- * narrow or full rollup and the same `unknown` = total - carried rule as the DuckDB
- * statements (usage-export.repository.ts), in the SQL both the 18.x servers and current
- * ones accept (no CTEs, joins by USING). The rollups are SummingMergeTree tables whose
+ * The export's statements for the ClickHouse store: the full daily and quarter-hour rollups
+ * of the DuckDB store (not its narrow ones, record 0377) and the same `unknown` = total -
+ * carried rule as the DuckDB statements (usage-export.repository.ts), in the SQL both the
+ * 18.x servers and current ones accept (no CTEs, joins by USING). The rollups are SummingMergeTree tables whose
  * rows of one key are added together only eventually, so every read sums what it selects.
  */
 
@@ -163,35 +163,19 @@ export function clickHouseExportSql(
       ? { full: table('usage_daily'), fullMetadata: table('usage_daily_metadata') }
       : localSources(database, query, orgId, filter);
   const groups = dimensions.map((d, i) => `${GROUP_COLUMNS[d]} AS ${aliases[i]}`).join(', ');
+  // Every statement reads the full rollups: ClickHouse keeps no narrow ones (one dimension,
+  // or a metadata value alone) and sums a dimension's rows of a day at query time
+  // (docs/decisions/0377-*).
   const sql = (() => {
-    const filtered =
-      query.products.length +
-        query.features.length +
-        query.apiKeys.length +
-        query.fileTypes.length >
-      0;
-    const narrow =
-      query.timeZone === DEFAULT_TIME_ZONE &&
-      dimensions.length === 1 &&
-      !filtered &&
-      (query.metadataKey === null || query.groupBy === 'metadata');
     if (query.metadataKey === null) {
-      if (narrow) {
-        return final(
-          `SELECT day, value AS grp, ${AMOUNTS} FROM ${table('usage_daily_dimension')}
-          WHERE ${filter.withEquals('dimension', query.groupBy)}`,
-          aliases,
-        );
-      }
       return final(
         `SELECT day, ${groups}, ${AMOUNTS} FROM ${sources.full} WHERE ${filter.sql}`,
         aliases,
       );
     }
-    const metadataTable = narrow ? table('usage_daily_metadata_value') : sources.fullMetadata;
     const metadataWhere = filter.withMetadata(query.metadataKey, query.metadataValues);
     const position = dimensions.indexOf('metadata');
-    const carried = `SELECT day, ${groups}, ${AMOUNTS} FROM ${metadataTable} WHERE ${metadataWhere}`;
+    const carried = `SELECT day, ${groups}, ${AMOUNTS} FROM ${sources.fullMetadata} WHERE ${metadataWhere}`;
     // Rules 7 and 8: only usage that carried the key (and one of the values, if given);
     // grouped by its values, filtering on some selects carried usage: no `unknown` bucket.
     if (position < 0 || query.metadataValues.length > 0) return final(carried, aliases);
@@ -199,11 +183,7 @@ export function clickHouseExportSql(
     const otherColumns = dimensions
       .filter((d) => d !== 'metadata')
       .map((d, i) => `${GROUP_COLUMNS[d]} AS ${others[i]}`);
-    // Every request counts once under `product`, so its per-day sum is the day's total.
-    const total = narrow
-      ? `SELECT day, ${AMOUNTS} FROM ${table('usage_daily_dimension')}
-          WHERE ${filter.withEquals('dimension', 'product')}`
-      : `SELECT day, ${[...otherColumns, AMOUNTS].join(', ')} FROM ${sources.full} WHERE ${filter.sql}`;
+    const total = `SELECT day, ${[...otherColumns, AMOUNTS].join(', ')} FROM ${sources.full} WHERE ${filter.sql}`;
     return withUnknown(carried, total, aliases, position);
   })();
   return { sql: `${sql} ORDER BY date, ${aliases.join(', ')}`, params: filter.params, aliases };

@@ -17,23 +17,17 @@ export class ClickHousePeriodTotalsRepository implements UsagePeriodTotalsReader
     const db = this.clickhouse.database;
     const params: Record<string, string> = { org: orgId, first: firstDay, last: lastDay };
     const conditions = ['org_id = {org:String}', 'day BETWEEN {first:Date} AND {last:Date}'];
-    let table: string;
+    // The full daily rollups, summed (ClickHouse keeps no narrow ones, record 0377).
+    let table = 'usage_daily';
     if (scope.metadataKey !== null && scope.metadataValue !== null) {
-      table = scope.product === null ? 'usage_daily_metadata_value' : 'usage_daily_metadata';
+      table = 'usage_daily_metadata';
       conditions.push('meta_key = {key:String}', 'meta_value = {value:String}');
       params.key = scope.metadataKey;
       params.value = scope.metadataValue;
-      if (scope.product !== null) {
-        conditions.push('product = {product:String}');
-        params.product = scope.product;
-      }
-    } else {
-      table = 'usage_daily_dimension';
-      conditions.push(`dimension = 'product'`);
-      if (scope.product !== null) {
-        conditions.push('value = {product:String}');
-        params.product = scope.product;
-      }
+    }
+    if (scope.product !== null) {
+      conditions.push('product = {product:String}');
+      params.product = scope.product;
     }
     const [row] = await this.clickhouse.rows<{ credits: string; requests: string }>(
       `SELECT toString(sum(credits)) AS credits, toString(sum(request_count)) AS requests

@@ -298,7 +298,7 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
       events: string;
     }>(
       `SELECT org_id, meta_key, uniqExact(meta_value) AS distinct_values, sum(request_count) AS events
-       FROM ${db}.usage_daily_metadata_value
+       FROM ${db}.usage_daily_metadata
        WHERE (org_id, meta_key) GLOBAL IN (
          SELECT DISTINCT org_id, meta_key FROM batch_new ARRAY JOIN meta_keys AS meta_key
        )
