@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
 import type { SeededAccount } from '../support/accounts.js';
@@ -14,7 +14,8 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 /*
  * Usage alerts and export marks with two ingest processes on one ClickHouse store: a rule
  * made through one process is evaluated by both; a crossing both processes see (the org's
- * events spread over every partition) is recorded and delivered once; an export answered by
+ * events spread over every partition) is recorded and delivered once, signed with the secret
+ * both processes derive from one configured key; an export answered by
  * one process and a late event written by the other list the day as revised through both.
  */
 
@@ -76,6 +77,8 @@ beforeAll(async () => {
     CLICKHOUSE_URL: testClickHouseUrl(),
     CLICKHOUSE_DATABASE: database,
     FETCH_ALLOW_HOSTS: '127.0.0.1',
+    // The key both processes derive each org's webhook signing secret from.
+    WEBHOOK_SIGNING_KEY: randomBytes(32).toString('base64url'),
   });
   group = env.KAFKA_CONSUMER_GROUP;
   processes = [];
@@ -84,13 +87,17 @@ beforeAll(async () => {
   }
   for (const child of processes) await child.start();
   receiver = await startWebhookReceiver();
-  // Each process signs with its own DuckDB's secret: the receiver accepts either.
+  // Each process answers the org's signing secret from its own DuckDB file's accounts: the
+  // same one, so the receiver knows only the first process's and verifies what either sends.
+  const secrets: string[] = [];
   for (const child of processes) {
     const { secret } = await json<{ secret: string }>(
       await api(child, acme.processingKey, 'GET', '/webhooks/secret'),
     );
-    receiver.secrets.push(secret);
+    secrets.push(secret);
   }
+  expect(secrets[1]).toBe(secrets[0]);
+  receiver.secrets.push(secrets[0]);
 }, 240_000);
 
 afterAll(async () => {

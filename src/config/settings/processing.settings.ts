@@ -1,4 +1,4 @@
-import { bool, int, list, oneOf } from '../setting.js';
+import { bool, int, list, oneOf, optionalText } from '../setting.js';
 import { DOCUMENT_SETTINGS } from './documents.settings.js';
 import { KiB, MiB, numberOr } from './shared.js';
 
@@ -124,6 +124,15 @@ export const PROCESSING_SETTINGS = {
     'WEBHOOK_RETRY_BASE_MS',
     { default: 5_000, min: 1, unit: 'ms' },
     'First retry delay of a webhook (doubles each attempt).',
+  ),
+  webhookSigningKey: optionalText(
+    'WEBHOOK_SIGNING_KEY',
+    {
+      pattern: { regex: /^\S{32,}$/, message: 'must be at least 32 characters without spaces' },
+      type: 'secret',
+      defaultText: 'unset: a random secret per organization, kept in `DATA_DIR`',
+    },
+    "Key every process derives each organization's webhook signing secret from (HMAC-SHA256 of the org id), so several processes (ClickHouse mode with more than one ingest process) sign an org's direct webhooks and usage alerts alike and `GET /webhooks/secret` answers the same everywhere. Set the same value on every process; setting or changing it changes every organization's secret.",
   ),
   webhookRetryMaxMs: int(
     'WEBHOOK_RETRY_MAX_MS',

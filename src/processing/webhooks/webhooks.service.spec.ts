@@ -23,7 +23,9 @@ const config = {
     webhookMaxAttempts: 3,
     webhookRetryBaseMs: 1000,
     webhookRetryMaxMs: 60_000,
+    webhookSigningKey: null,
   },
+  usage: { store: { kind: 'duckdb' } },
 } as unknown as AppConfig;
 const tx = {} as Transaction;
 

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Webhook } from 'standardwebhooks';
 import { ApiError } from '../../common/api-error.js';
@@ -19,13 +19,10 @@ import {
   WebhookEndpoint,
   WebhooksRepository,
 } from './webhooks.repository.js';
+import { derivedOrgSecret, randomSecret } from './org-signing-secret.js';
 
 export const WEBHOOK_TASK = 'webhook.deliver';
 const DELIVER_WEBHOOK = commandType(WEBHOOK_TASK, DeliverWebhookCommand);
-
-function newSecret(): string {
-  return `whsec_${randomBytes(24).toString('base64')}`;
-}
 
 /**
  * Webhooks of async jobs: direct (`url`, signed with the org's secret) and hosted (every
@@ -51,6 +48,14 @@ export class WebhooksService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
+    if (
+      this.config.usage.store.kind === 'clickhouse' &&
+      this.config.processing.webhookSigningKey === null
+    ) {
+      this.logger.warn(
+        "USAGE_STORE=clickhouse without WEBHOOK_SIGNING_KEY: each process draws its own webhook signing secrets, so with several processes an org's usage alerts are signed differently by each; set the same WEBHOOK_SIGNING_KEY on every process",
+      );
+    }
     this.queue.work(DELIVER_WEBHOOK, (work) => this.handle(work), {
       exhausted: (work, reason) => this.exhausted(work, reason),
     });
@@ -95,7 +100,7 @@ export class WebhooksService implements OnModuleInit {
       orgId,
       url,
       channels,
-      secret: newSecret(),
+      secret: randomSecret(),
       description,
     };
     await this.repository.insertEndpoint(endpoint);
@@ -139,9 +144,15 @@ export class WebhooksService implements OnModuleInit {
     }
   }
 
-  /** The secret direct-mode webhooks of this organization are signed with. */
-  orgSecret(orgId: string): Promise<string> {
-    return this.repository.orgSecret(orgId, newSecret());
+  /**
+   * The secret direct-mode webhooks (usage alerts among them) of this organization are
+   * signed with: derived from WEBHOOK_SIGNING_KEY when set, the same in every process;
+   * else one drawn on first use and kept in this process's own DuckDB file.
+   */
+  async orgSecret(orgId: string): Promise<string> {
+    const key = this.config.processing.webhookSigningKey;
+    if (key !== null) return derivedOrgSecret(key, orgId);
+    return this.repository.orgSecret(orgId, randomSecret());
   }
 
   async deliveries(
