@@ -42,6 +42,8 @@ const count = (key: string, right: boolean) => {
 };
 const latency: Record<Mode, number[]> = { default: [], deep: [], regex: [] };
 const failures: string[] = [];
+/** Fields where deep and default answer differently, and which of them is right. */
+const disagreements: string[] = [];
 
 for (const doc of documents) {
   const bytes = fs.readFileSync(doc.file);
@@ -65,6 +67,13 @@ for (const doc of documents) {
     latency[mode].push(performance.now() - started);
   }
   for (const [field, truth] of Object.entries(doc.truth)) {
+    const [ofDefault, ofDeep] = [predictions.default[field], predictions.deep[field]];
+    if (verbose && JSON.stringify(ofDefault) !== JSON.stringify(ofDeep)) {
+      const mark = (value: unknown) => (isRight(field, value, truth, doc.set) ? 'right' : 'wrong');
+      disagreements.push(
+        `${doc.id} ${field}: default ${mark(ofDefault)} ${JSON.stringify(ofDefault)}, deep ${mark(ofDeep)} ${JSON.stringify(ofDeep)}, expected ${JSON.stringify(truth)}`,
+      );
+    }
     for (const mode of MODES) {
       const right = isRight(field, predictions[mode][field], truth, doc.set);
       count(`${mode}|field|${doc.set}.${field}`, right);
@@ -127,7 +136,10 @@ for (let run = 0; run < RUNS; run++) {
 console.log(
   `p50 latency, generated 2-page text PDF (load + extract, ${RUNS} runs): default ${median(timed.default).toFixed(0)} ms, deep ${median(timed.deep).toFixed(0)} ms`,
 );
-if (verbose) console.log(`\n${failures.join('\n')}`);
+if (verbose) {
+  console.log(`\n${failures.join('\n')}`);
+  console.log(`\ndeep and default disagree:\n${disagreements.join('\n')}`);
+}
 // Pages of some contract PDFs are read by OCR: its worker thread is stopped so the process
 // ends on its own.
 await terminateOcr();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { LayoutLine } from '../parse/layout.types.js';
-import { chooseAnswers } from './answer-choice.js';
+import { chooseAnswers, preferCheckedDates } from './answer-choice.js';
 import { documentContext } from './document-context.js';
 import { scalarField, type Leaf } from './field-search.js';
 
@@ -19,6 +19,9 @@ const lines = [
   'Tax 2.70',
   'Amount 61.20',
   'Net 58.50',
+  'KEDAI RUNCIT SENG HENG',
+  'NO 12, JALAN MEWAH',
+  'Thank you for shopping at Kedai Runcit Seng Heng',
 ].map(line);
 const context = documentContext(lines);
 
@@ -82,6 +85,17 @@ describe('deep extract choosing between its answer and default answer', () => {
     );
   });
 
+  it('ends the value at its line when the document gives the first line again on its own', () => {
+    // The shop's name is printed again in the footer; its address under it is not part of it.
+    const name = new Map([['parties', leaf('KEDAI RUNCIT SENG HENG', 9, 0.6)]]);
+    const onOver = new Map([
+      ['parties', leaf('KEDAI RUNCIT SENG HENG\nNO 12, JALAN MEWAH', 9, 0.6)],
+    ]);
+    expect(chooseAnswers([parties], name, onOver, lines, context).get('parties')?.value).toBe(
+      'KEDAI RUNCIT SENG HENG',
+    );
+  });
+
   it("keeps default's answer when only deep's own search is surer of another", () => {
     // Neither name is checked by the document (each is printed once): a surer search is
     // the kind of evidence default already weighed, so default's answer stays.
@@ -94,6 +108,19 @@ describe('deep extract choosing between its answer and default answer', () => {
     expect(chooseAnswers([parties], new Map(), more, lines, context).get('parties')?.value).toBe(
       'Beta Ltd',
     );
+  });
+
+  it("takes, among near-tied answers for the document's own date, the one stated first", () => {
+    // Two lines labelled "Date": the document's head and, later, a signature.
+    const signature = leaf('2001-05-28', 1, 0.8);
+    const head = leaf('2003-03-18', 0, 0.76);
+    const assigned = new Map([['date', signature]]);
+    preferCheckedDates([date], assigned, () => [signature, head], lines, context);
+    expect(assigned.get('date')?.value).toBe('2003-03-18');
+    // With no other answer found, the answer stays: nothing is made up.
+    const alone = new Map([['date', signature]]);
+    preferCheckedDates([date], alone, () => [], lines, context);
+    expect(alone.get('date')?.value).toBe('2001-05-28');
   });
 
   it('never takes a passage for a value', () => {

@@ -13,7 +13,7 @@ import type { LayoutLine } from '../parse/layout.types.js';
 import { cosine, sentenceEncoder } from '../encoder/sentence-encoder.js';
 import { findAmounts } from './amounts.js';
 import { findDates } from './dates.js';
-import { dateOrders, keepDatesInOrder } from './date-order.js';
+import { dateOrders, keepDatesInOrder, ownDateFields } from './date-order.js';
 import type { DocumentContext } from './document-context.js';
 import type { Leaf, ScalarField } from './field-search.js';
 import { readable } from './passages.js';
@@ -177,13 +177,15 @@ export function chooseAnswers(
       if (pick) chosen.set(field.key, pick);
       continue;
     }
-    // Deep read default's value on over the lines under it (an address block): the same
-    // answer, whole.
+    const [ofOwn, ofMore] = weighAnswers(field, [own, more], lines, context);
+    // Deep read default's value on over the lines under it: the same answer whole (an
+    // address block), unless the document's checks favour the first line alone (a name
+    // the document gives again on its own, with its address under it): then the line
+    // ends the value, as it did for default.
     if (continues(more, own)) {
-      chosen.set(field.key, more);
+      chosen.set(field.key, ofMore.checks >= ofOwn.checks ? more : own);
       continue;
     }
-    const [ofOwn, ofMore] = weighAnswers(field, [own, more], lines, context);
     const outranks = ofMore.score > ofOwn.score && ofMore.checks > ofOwn.checks;
     chosen.set(field.key, outranks ? more : own);
   }
@@ -195,4 +197,33 @@ export function chooseAnswers(
     ),
   );
   return chosen;
+}
+
+/**
+ * A field asking for the document's own date takes, among the answers its search found
+ * under one label (several lines labelled "Date"), the one the document's checks favour:
+ * stated first (a document dates itself at its head; later dates are signatures, deadlines,
+ * other events) or stated again. Only answers found are chosen between; none is made up.
+ */
+export function preferCheckedDates(
+  fields: readonly ScalarField[],
+  assigned: Map<string, Leaf>,
+  alternatives: (field: ScalarField) => readonly Leaf[],
+  lines: readonly LayoutLine[],
+  context: DocumentContext,
+): void {
+  for (const field of ownDateFields(fields)) {
+    const current = assigned.get(field.key);
+    if (typeof current?.value !== 'string') continue;
+    const options = [current];
+    for (const leaf of alternatives(field))
+      if (typeof leaf.value === 'string' && !options.some((o) => o.value === leaf.value))
+        options.push(leaf);
+    if (options.length < 2) continue;
+    const evidence = weighAnswers(field, options, lines, context);
+    let best = 0;
+    for (let i = 1; i < options.length; i++) if (evidence[i].score > evidence[best].score) best = i;
+    if (best > 0 && evidence[best].checks > evidence[0].checks)
+      assigned.set(field.key, options[best]);
+  }
 }

@@ -134,7 +134,17 @@ export interface CandidateOptions {
   multiLine: boolean;
 }
 
-/** Up to four lines starting at `start` whose cells line up under `first` (a block). */
+/** Type sizes this far apart (a share of the larger) set two layout blocks apart. */
+const BLOCK_SIZE_SPREAD = 0.25;
+
+function sameTypeSize(a: LayoutLine, b: LayoutLine): boolean {
+  return Math.abs(a.size - b.size) <= BLOCK_SIZE_SPREAD * Math.max(a.size, b.size);
+}
+
+/**
+ * Up to four lines starting at `start` whose cells line up under `first` in the same size
+ * of type (a block: a name in larger type over its address is two).
+ */
 function blockUnder(
   lines: LayoutLine[],
   start: number,
@@ -144,6 +154,7 @@ function blockUnder(
   for (const next of linesBelow(lines, start, 3)) {
     const cell = cellUnder(lines[next], first);
     if (!cell || Math.abs(cell.left - first.left) > 0.02 || COLON.test(cell.text)) break;
+    if (!sameTypeSize(lines[start], lines[next])) break;
     block.push({ index: next, cell });
   }
   return block;
