@@ -183,6 +183,29 @@ export function nearAlternatives(ranked: readonly Scored[], deep: boolean): Leaf
     .map((s) => leafOf(s, s.score));
 }
 
+const labelKey = (label: string) =>
+  label
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+
+/**
+ * The other answers the document gives under the label `current` was read from (several
+ * lines labelled "Date"), as leaves; none when `current` was not read from a label.
+ */
+export function sameLabelAlternatives(
+  ranked: readonly Scored[],
+  current: Leaf | undefined,
+): Leaf[] {
+  const pick = ranked.find((s) => s.candidate.citation === current?.citations[0]);
+  if (!pick) return [];
+  const label = labelKey(pick.candidate.label);
+  return ranked
+    .filter((s) => s !== pick && labelKey(s.candidate.label) === label)
+    .slice(0, ALTERNATIVES)
+    .map((s) => leafOf(s, s.score));
+}
+
 /**
  * @param rowSums what each money column of the document's line items adds up to (the
  *   tables the schema's arrays of objects were read from); empty when there are none.

@@ -33,6 +33,18 @@ export interface DateOrder {
 
 const question = (field: ScalarField) => field.text.description ?? humanize(field.name);
 
+/**
+ * The date fields that ask for the document's own date (when it was written, issued or
+ * signed), as the encoder reads their questions; none without the encoder.
+ */
+export function ownDateFields(fields: readonly ScalarField[]): ScalarField[] {
+  const dates = fields.filter((f) => f.kind === 'date');
+  const encoder = dates.length > 0 ? sentenceEncoder() : null;
+  if (!encoder) return [];
+  const [own, ...asked] = encoder.embed([OWN_DATE, ...dates.map(question)]);
+  return dates.filter((_, i) => cosine(asked[i], own) >= OWN_DATE_SIMILARITY);
+}
+
 /** The orders the schema's date fields must keep; none without the encoder. */
 export function dateOrders(fields: readonly ScalarField[]): DateOrder[] {
   const dates = fields.filter((f) => f.kind === 'date');

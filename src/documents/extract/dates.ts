@@ -75,8 +75,9 @@ export function isoDate(year: number, month: number, day: number): string | null
 }
 
 const LETTERS = '[\\p{L}]{3,12}\\.?';
-const ISO_DATE = /(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/gu;
-const NUMERIC_DATE = /(?<![\d.])(\d{1,2})\s?([-/.])\s?(\d{1,2})\2\s?(\d{4}|\d{2})(?![\d])/gu;
+// Digits glued to letters before them ("HD03-04-06", "INV2020-01-05") are part of a code.
+const ISO_DATE = /(?<![\p{L}\d])(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/gu;
+const NUMERIC_DATE = /(?<![\p{L}\d.])(\d{1,2})\s?([-/.])\s?(\d{1,2})\2\s?(\d{4}|\d{2})(?![\d])/gu;
 const DAY_MONTH_YEAR = new RegExp(
   `(?<!\\d)(\\d{1,2})(?:st|nd|rd|th|er|e|º|°)?\\.?(?:\\s+(?:de|day\\s+of)\\b)?[\\s\\-/]*(${LETTERS})(?:\\s+de\\b)?[\\s\\-/,]*(\\d{4}|'?\\d{2})(?!\\d)`,
   'gu',
@@ -125,9 +126,47 @@ export function findDates(text: string, order: DateOrder = 'dmy'): FoundDate[] {
   return found.sort((a, b) => a.index - b.index);
 }
 
+/** Dates the text writes with a month's name, as yyyy-mm-dd. */
+function namedDates(text: string): Set<string> {
+  const named = new Set<string>();
+  for (const m of text.matchAll(DAY_MONTH_YEAR)) {
+    const month = monthNumber(m[2]);
+    const iso = month && isoDate(fullYear(m[3].replace("'", '')), month, +m[1]);
+    if (iso) named.add(iso);
+  }
+  for (const m of text.matchAll(MONTH_DAY_YEAR)) {
+    const month = monthNumber(m[1]);
+    const iso = month && isoDate(+m[3], month, +m[2]);
+    if (iso) named.add(iso);
+  }
+  return named;
+}
+
+/**
+ * The order in which more of the text's two-way numeric dates restate one of its dates
+ * with a month's name, if one order does.
+ */
+function agreeingOrder(text: string): DateOrder | undefined {
+  let named: Set<string> | undefined;
+  let dmy = 0;
+  let mdy = 0;
+  for (const m of text.matchAll(NUMERIC_DATE)) {
+    const year = fullYear(m[4]);
+    const dayFirst = isoDate(year, +m[3], +m[1]);
+    const monthFirst = isoDate(year, +m[1], +m[3]);
+    if (!dayFirst || !monthFirst || dayFirst === monthFirst) continue;
+    named ??= namedDates(text);
+    if (named.has(dayFirst)) dmy++;
+    if (named.has(monthFirst)) mdy++;
+  }
+  if (dmy === mdy) return undefined;
+  return dmy > mdy ? 'dmy' : 'mdy';
+}
+
 /**
  * The order a document writes its numeric dates in: the order of its unambiguous ones
- * (a 25/12 or 12/25), else of its dates with month names ("August 3, 2014" against
+ * (a 25/12 or 12/25), else the order in which its two-way ones restate its dates written
+ * with a month's name, else of its dates with month names ("August 3, 2014" against
  * "3 August 2014"), else day-first, as most of the world writes them, unless the document
  * is English, writes slashes and counts in US dollars.
  */
@@ -147,6 +186,10 @@ export function documentDateOrder(
     else if (second > 12 && first <= 12) mdy++;
   }
   if (dmy !== mdy) return dmy > mdy ? 'dmy' : 'mdy';
+  // Numeric dates that restate a date the document writes with its month's name ("the
+  // 5th day of February, 2020" signed "02-05-2020") are read in the order that agrees.
+  const agreement = agreeingOrder(text);
+  if (agreement) return agreement;
   // A document that writes "August 3, 2014" writes its numeric dates month-first too.
   const monthFirst = [...text.matchAll(MONTH_DAY_YEAR)].filter((m) => monthNumber(m[1])).length;
   const dayFirst = [...text.matchAll(DAY_MONTH_YEAR)].filter((m) => monthNumber(m[2])).length;

@@ -4,9 +4,9 @@
  * tries more candidates and checks the values against each other.
  */
 import type { LayoutDocument, LayoutLine } from '../parse/layout.types.js';
-import { chooseAnswers } from './answer-choice.js';
+import { chooseAnswers, preferCheckedDates } from './answer-choice.js';
 import { collectCandidates, type Candidate } from './candidates.js';
-import { crossCheck, nearAlternatives } from './cross-checks.js';
+import { crossCheck, nearAlternatives, sameLabelAlternatives } from './cross-checks.js';
 import { dateOrders, keepDatesInOrder } from './date-order.js';
 import { documentContext, type DocumentContext } from './document-context.js';
 import { typeOf, type JsonSchema } from './extract-schema.js';
@@ -215,6 +215,14 @@ function scalarPass(
     slot.kind === 'rows' ? columnSums(slot.items, found) : [],
   );
   crossCheck(fields, ranked, assigned, context, lines, deep, sums);
+  if (deep)
+    preferCheckedDates(
+      fields,
+      assigned,
+      (f) => sameLabelAlternatives(ranked.get(f.key) ?? [], assigned.get(f.key)),
+      lines,
+      context,
+    );
   searchRunningText(fields, assigned, lines, context, deep);
   const takenDates = new Set([...assigned.values()].map((leaf) => String(leaf.value)));
   for (const field of fields) {

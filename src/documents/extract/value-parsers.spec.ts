@@ -82,6 +82,21 @@ describe('dates', () => {
     expect(documentDateOrder('Datum 03/04/2020', 'de')).toBe('dmy');
   });
 
+  it('reads two-way numeric dates in the order that restates the dates written with month names', () => {
+    // "the 5th day of February" is day-first in words, its signature line month-first.
+    const signed = 'dated as of the 5th day of February, 2020.\nDate: 2-6-2020\nDate: 02-05-2020';
+    expect(documentDateOrder(signed, 'en')).toBe('mdy');
+    expect(documentDateOrder('Signed on March 2, 2021 in Lyon; Date: 02/03/2021', 'en')).toBe(
+      'dmy',
+    );
+  });
+
+  it('reads no date in digits glued to letters (a code)', () => {
+    expect(findDates('HD03-04-06 - 5/40/160')).toEqual([]);
+    expect(findDates('REF INV2020-01-05')).toEqual([]);
+    expect(parseDate('19-09-17 15:39 SH01')).toBe('2017-09-19');
+  });
+
   it('never throws on arbitrary text', () => {
     fc.assert(fc.property(fc.string(), (text) => void findDates(text)));
   });
