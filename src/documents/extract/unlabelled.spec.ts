@@ -82,4 +82,34 @@ describe("a letterhead's organization", () => {
     ]);
     expect(unlabelledOrganization(lines)?.text).toBe('Contoso Web Services');
   });
+
+  it("is the sender of a legal footer, not the recipient's block at the head", () => {
+    // The recipient's name is printed at the head and again in a reference line; the
+    // sender's only in small print at the foot, over its office's contacts, and as the
+    // holder of the account to pay into.
+    const lines = head([
+      'Woodgrove Studio',
+      'Jane Example',
+      '27 Example Street',
+      '69100 Villeurbanne',
+      'Invoice 2022089083',
+      'File reference: 365146 - Woodgrove Studio',
+      ...Array.from({ length: 10 }, (_, i) => `Item ${i + 1} of the invoice, one unit at 4.50`),
+      'Bank transfer - account holder: LITWARE PRESS',
+    ]);
+    const small = (text: string, i: number): LayoutLine => ({
+      text,
+      bbox: { left: 0.3, top: 0.9 + i * 0.02, width: 0.4, height: 0.012, page: 1 },
+      size: 0.012,
+      segments: [{ text, left: 0.3, right: 0.7 }],
+      words: [],
+    });
+    const footer = [
+      'LITWARE PRESS',
+      'Registered office: 16 Example Road - 92100 Boulogne - Tel: 01 71 17 61 67',
+    ].map(small);
+    expect(unlabelledOrganization([...lines, ...footer])?.text).toBe('LITWARE PRESS');
+    // Without the footer the head's name, given again in the reference line, is taken.
+    expect(unlabelledOrganization(lines)?.text).toMatch(/^Woodgrove Studio/);
+  });
 });

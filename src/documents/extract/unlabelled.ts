@@ -198,6 +198,9 @@ export function unlabelledOrganization(
   const block = addressBlock(head);
   const end = block ? block.start : head.length;
   let index = head.slice(0, end).findIndex((l, i) => nameLike(l.text) && registered(head, i));
+  // A legal footer names the sender; a name at the head may be the recipient's.
+  const footer = index < 0 ? footerName(lines) : undefined;
+  if (footer) return footer;
   // Above the address, a name the document gives again further down is its issuer's.
   const signed = index < 0 ? namedAgain(head.slice(0, end), lines.slice(head.length)) : undefined;
   if (signed) return signed;
@@ -214,6 +217,51 @@ export function unlabelledOrganization(
     text = `${withoutRegistration(above.text.trim())} ${text}`;
   }
   return { text: text === '' ? head[index].text.trim() : text, line: head[index], index };
+}
+
+/** Lines at the foot of the first page looked at for a legal footer. */
+const FOOT_LINES = 6;
+/** Words of a name standing alone on a footer's line. */
+const FOOTER_NAME_WORDS = 5;
+/** A footer is small print: type at most this share of the page's usual size. */
+const SMALL_PRINT = 0.85;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/**
+ * The sender's name in the legal footer of the first page: a short name-like line alone,
+ * in small print, over the lines of its office's contacts or registration, that the
+ * document names elsewhere too (the account holder of a remittance line, a signature).
+ * Only the issuer prints its legal identity at the foot of its document.
+ */
+function footerName(
+  lines: readonly LayoutLine[],
+): { text: string; line: LayoutLine; index: number } | undefined {
+  const page = lines[0]?.bbox.page;
+  const pageLines = lines.filter((l) => l.bbox.page === page);
+  const usual = median(pageLines.map((l) => l.size));
+  const foot = pageLines.length - Math.min(FOOT_LINES, Math.floor(pageLines.length / 3));
+  for (let i = foot; i < pageLines.length; i++) {
+    const line = pageLines[i];
+    const text = withoutRegistration(line.text.trim());
+    if (line.segments.length !== 1 || line.size > SMALL_PRINT * usual) continue;
+    if (text.split(/\s+/).length > FOOTER_NAME_WORDS || !nameLike(text)) continue;
+    const office = pageLines.slice(i + 1, i + 3);
+    if (!office.some((l) => CONTACT.test(l.text) || REGISTRATION.test(l.text))) continue;
+    const needle = looseText(text);
+    const elsewhere = looseText(
+      lines
+        .filter((l) => l !== line)
+        .map((l) => l.text)
+        .join('\n'),
+    );
+    if (letters(text) >= NAME_LETTERS && elsewhere.includes(needle))
+      return { text, line, index: lines.indexOf(line) };
+  }
+  return undefined;
 }
 
 /** Parts of a one-line return address ("Acme AG - Mainstreet 4 - 12345 Town"). */
