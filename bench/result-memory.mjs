@@ -1,8 +1,11 @@
-// `npm run build && node bench/result-memory.mjs [-- --parses 8]` (not part of the tests):
-// how much memory large results cost the API process. The built server with its defaults
-// parses a ~1.1 MB text (a ~5 MB JSON result) `--parses` times as sync `/parse` requests,
-// two at a time, then reads each result back once with `GET /job`. Prints the API process's
-// resident size before, its peak (VmHWM) during each phase, and the executors' peak apart.
+// `npm run build && node bench/result-memory.mjs [-- --parses 8] [--operation parse|pipeline]`
+// (not part of the tests): how much memory large results cost the API process. The built
+// server with its defaults parses a ~1.1 MB text (a ~5 MB JSON result) `--parses` times as
+// sync `/parse` requests, two at a time, then reads each result back once with `GET /job`.
+// `--operation pipeline` runs a stored pipeline of a split and an extract step on the same
+// text instead (`/pipeline`: the parse's result and both steps' in one result). Prints the
+// API process's resident size before, its peak (VmHWM) during each phase, and the
+// executors' peak apart.
 /* global fetch, FormData, Blob */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,8 +17,10 @@ const { values: args } = parseArgs({
   options: {
     parses: { type: 'string', default: '8' },
     bytes: { type: 'string', default: '1100000' },
+    operation: { type: 'string', default: 'parse' },
   },
 });
+if (!['parse', 'pipeline'].includes(args.operation)) throw new Error('--operation parse|pipeline');
 const PARSES = Number(args.parses);
 
 const emit = (line) => process.stdout.write(`${line}\n`);
@@ -62,15 +67,42 @@ async function main() {
   const uploaded = await (
     await fetch(`${server.base}/upload`, { method: 'POST', headers: auth, body: form })
   ).json();
-  const parse = async () => {
-    const started = performance.now();
-    const res = await fetch(`${server.base}/parse`, {
+  const post = (route, body) =>
+    fetch(`${server.base}${route}`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ input: uploaded.file_id }),
+      body: JSON.stringify(body),
     });
+  const pipeline =
+    args.operation === 'pipeline'
+      ? await (
+          await post('/pipelines', {
+            name: 'large results',
+            steps: [
+              { split: { split_description: [{ name: 'order', description: 'Orders' }] } },
+              {
+                extract: {
+                  instructions: {
+                    schema: {
+                      type: 'object',
+                      properties: { total: { type: 'string', description: 'Total amount due' } },
+                    },
+                  },
+                },
+              },
+            ],
+          })
+        ).json()
+      : null;
+  const parse = async () => {
+    const started = performance.now();
+    const res = pipeline
+      ? await post('/pipeline', { input: uploaded.file_id, pipeline_id: pipeline.pipeline_id })
+      : await post('/parse', { input: uploaded.file_id });
     const body = await res.text();
-    if (res.status !== 200) throw new Error(`parse answered ${res.status}: ${body.slice(0, 300)}`);
+    if (res.status !== 200) {
+      throw new Error(`${args.operation} answered ${res.status}: ${body.slice(0, 300)}`);
+    }
     return { jobId: JSON.parse(body).job_id, bytes: body.length, ms: performance.now() - started };
   };
   // Warm-up: the executors start, the first result is written.
@@ -92,7 +124,7 @@ async function main() {
   const peakReads = status(pid, 'VmHWM');
   const executorsPeak = Math.round(server.peakKb() / 1024) - peakParses;
   emit(
-    `${PARSES} sync parses of ${Number(args.bytes)} bytes of text, two at a time: result ${(parses[0].bytes / 1048576).toFixed(2)} MB of JSON, ` +
+    `${PARSES} sync ${args.operation} requests on ${Number(args.bytes)} bytes of text, two at a time: result ${(parses[0].bytes / 1048576).toFixed(2)} MB of JSON, ` +
       `p50 ${Math.round(parses.map((p) => p.ms).sort((a, b) => a - b)[Math.floor(parses.length / 2)])} ms`,
   );
   emit(`API RSS before: ${rssBefore} MB; after the parses: ${rssAfterParses} MB`);

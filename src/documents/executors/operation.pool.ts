@@ -11,7 +11,7 @@ import type {
   PipelineOutcome,
   PipelineTask,
 } from './operation.task.js';
-import type { WrittenOperationOutcome } from './outcome-files.js';
+import type { WrittenEditOutcome, WrittenOperationOutcome } from './outcome-files.js';
 
 export type OperationPoolOptions = TaskPoolOptions;
 
@@ -25,7 +25,7 @@ export type OperationPoolOptions = TaskPoolOptions;
  */
 export class OperationPool extends TaskPool<
   OperationTask | FileOperationTask,
-  ExecutorOutcome | WrittenOperationOutcome
+  ExecutorOutcome | WrittenOperationOutcome | WrittenEditOutcome
 > {
   /** One classification. */
   runClassify(task: ClassifyOperationTask, signal?: AbortSignal): Promise<ClassifyTaskResult> {
@@ -39,22 +39,30 @@ export class OperationPool extends TaskPool<
 
   /**
    * One parse, extract, split or edit whose executor writes a large result (and a parse's
-   * lines) to `files` (runOperationTask says which kinds do): only references to them and
-   * the small metadata come back.
+   * lines, an edit's document) to `files` (runOperationTask says what each kind writes):
+   * only references to them and the small metadata come back.
    */
   runOperationToFiles(
     task: DocumentOperationTask,
     files: OutcomeFiles,
     signal?: AbortSignal,
-  ): Promise<OperationOutcome | WrittenOperationOutcome> {
+  ): Promise<OperationOutcome | WrittenOperationOutcome | WrittenEditOutcome> {
     return this.run({ ...task, files }, signal) as Promise<
-      OperationOutcome | WrittenOperationOutcome
+      OperationOutcome | WrittenOperationOutcome | WrittenEditOutcome
     >;
   }
 
-  /** A stored pipeline: one read of the document, then its steps. */
-  runPipeline(task: PipelineTask, signal?: AbortSignal): Promise<PipelineOutcome> {
-    return this.run(task, signal) as Promise<PipelineOutcome>;
+  /**
+   * A stored pipeline: one read of the document, then its steps. With `files`, the
+   * executor writes the parse's and the steps' results to them and their references stand
+   * in the outcome where the values were.
+   */
+  runPipeline(
+    task: PipelineTask,
+    signal?: AbortSignal,
+    files?: OutcomeFiles,
+  ): Promise<PipelineOutcome> {
+    return this.run(files ? { ...task, files } : task, signal) as Promise<PipelineOutcome>;
   }
 
   constructor(options: OperationPoolOptions = {}) {

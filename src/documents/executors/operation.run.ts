@@ -8,18 +8,26 @@ import { runParse } from '../parse/parse.runner.js';
 import { enforceLimit } from '../readers/document-limits.js';
 import { runPipeline } from '../pipeline/pipeline.runner.js';
 import { runSplit } from '../split/split.runner.js';
-import { writeOutcome, type WrittenOperationOutcome } from './outcome-files.js';
+import {
+  writeEditOutcome,
+  writeOutcome,
+  writePipelineOutcome,
+  type WrittenEditOutcome,
+  type WrittenOperationOutcome,
+} from './outcome-files.js';
 import type {
   ExecutorOutcome,
   OperationOutcome,
   OperationTask,
   OutcomeFiles,
+  PipelineOutcome,
 } from './operation.task.js';
+import type { EditOutcome } from '../edit/edit.runner.js';
 
 /**
  * The kinds whose result runs to megabytes with the document and is written to a file when
- * the task names one. A classification's output and an edit's report are small (an edit's
- * document is stored from its outcome); a pipeline's result is built from all its steps.
+ * the task names one; an edit writes its document and report, a pipeline each step's
+ * result (outcome-files.ts). A classification's output is small and crosses whole.
  */
 const WRITES_RESULT_FILES: ReadonlySet<OperationTask['kind']> = new Set([
   'parse',
@@ -52,7 +60,7 @@ function run(task: OperationTask): Promise<ExecutorOutcome> {
  */
 export async function runOperationTask(
   task: OperationTask & { files?: OutcomeFiles },
-): Promise<ExecutorOutcome | WrittenOperationOutcome> {
+): Promise<ExecutorOutcome | WrittenOperationOutcome | WrittenEditOutcome> {
   const outcome = await run(task);
   // A classification answers with its output; every other operation with its result.
   const json = JSON.stringify('output' in outcome ? outcome.output : outcome.result);
@@ -64,8 +72,13 @@ export async function runOperationTask(
       `The ${task.kind} result is ${bytes} bytes of JSON; at most ${max} are returned. ` +
       'Select fewer pages with page_range',
   );
-  if (task.files && WRITES_RESULT_FILES.has(task.kind)) {
+  if (!task.files) return outcome;
+  if (WRITES_RESULT_FILES.has(task.kind)) {
     return writeOutcome(outcome as OperationOutcome, json, task.files);
+  }
+  if (task.kind === 'edit') return writeEditOutcome(outcome as EditOutcome, task.files);
+  if (task.kind === 'pipeline') {
+    return writePipelineOutcome(outcome as PipelineOutcome, json, task.files);
   }
   return outcome;
 }

@@ -66,6 +66,12 @@ export interface OutcomeFiles {
   result: string;
   /** The file a parse's lines (its `layout`) are written to. */
   layout: string;
+  /**
+   * Further files, used in order by the operations that write more than one value: an
+   * edit's document, form schema and report; a pipeline's steps' results (see
+   * `outcomePartCount`).
+   */
+  parts: string[];
 }
 
 /** A value the executor wrote to a file as JSON instead of sending it: the file and its size. */

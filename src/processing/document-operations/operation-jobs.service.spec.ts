@@ -68,6 +68,7 @@ const filesOf = (jobId: string): OutcomeFiles => ({
   root: '/data/blobs',
   result: `results/.${jobId}.json.staged`,
   layout: `results/.${jobId}.parsed.json.staged`,
+  parts: [],
 });
 
 function setUp() {

@@ -125,10 +125,12 @@ export class OperationJobsService implements JobPipeline<JobOutcome>, OnModuleIn
   // ---- JobPipeline --------------------------------------------------------------------------
 
   async run(job: JobRecord, documents: InputDocument[], signal?: AbortSignal): Promise<JobOutcome> {
-    // The executor writes the result (megabytes for a long document) to a file itself.
+    // The executor writes the result (megabytes for a long document; an edit's document
+    // and report) to files itself.
+    const task = executorTaskFor(operationCommandOf(job), documents) as DocumentOperationTask;
     const outcome = await this.executors.runOperationToFiles(
-      executorTaskFor(operationCommandOf(job), documents) as DocumentOperationTask,
-      this.results.stagingFor(job.jobId),
+      task,
+      this.results.stagingFor(job.jobId, task),
       signal,
     );
     // A parse keeps the lines it read beside its result, for jobid:// inputs.
@@ -136,6 +138,10 @@ export class OperationJobsService implements JobPipeline<JobOutcome>, OnModuleIn
   }
 
   written(outcome: JobOutcome): WrittenJson[] {
+    if ('edited' in outcome && 'written' in outcome.edited) {
+      const { form_schema, report } = outcome.result as Record<string, unknown>;
+      return [outcome.edited.written, form_schema, report].filter(isWrittenJson);
+    }
     return isWrittenJson(outcome.result) ? [outcome.result] : [];
   }
 
@@ -154,11 +160,13 @@ export class OperationJobsService implements JobPipeline<JobOutcome>, OnModuleIn
     return responseOf(operationCommandOf(job), outcome, completion);
   }
 
-  /** The edited document of an edit job, stored beside its result. */
+  /** The edited document of an edit job (the file its executor wrote), stored beside its result. */
   document(_job: JobRecord, outcome: JobOutcome): JobDocument | undefined {
     if (!('edited' in outcome)) return undefined;
-    const { base64, extension } = outcome.edited;
-    return { bytes: Buffer.from(base64, 'base64'), extension };
+    const { extension } = outcome.edited;
+    return 'written' in outcome.edited
+      ? { written: outcome.edited.written, extension }
+      : { bytes: Buffer.from(outcome.edited.base64, 'base64'), extension };
   }
 
   /**

@@ -71,12 +71,14 @@ export interface JobPipeline<Outcome> {
   syncFailure?(job: JobRecord): Error | undefined;
 }
 
-/** A document a job made, as stored beside its result. */
-export interface JobDocument {
-  bytes: Buffer;
+/**
+ * A document a job made, as stored beside its result: its bytes, or the file its executor
+ * wrote them to (also listed by the pipeline's `written`, so it is removed after the commit).
+ */
+export type JobDocument = ({ bytes: Buffer } | { written: WrittenJson }) & {
   /** File extension (`pdf`, `docx`): names the file and gives its content type when served. */
   extension: string;
-}
+};
 
 /** A job about to be stored: its row and its task. */
 export interface Submission {

@@ -13,22 +13,35 @@ import {
   type StagedPart,
   type StoredBlob,
 } from '../../database/blob-store.js';
-import type { OutcomeFiles, WrittenJson } from '../../documents/executors/operation.task.js';
+import type {
+  OperationTask,
+  OutcomeFiles,
+  WrittenJson,
+} from '../../documents/executors/operation.task.js';
+import { outcomePartCount } from '../../documents/executors/outcome-files.js';
 import type { JobDocument } from './job-pipeline.js';
 import type { JobRecord } from '../core/job.types.js';
 
 /**
- * The files an executor writes a job's result and a parse's lines to: staged beside where
- * they go (`save` takes the result, `keepParsedDocument` the lines); one that nothing takes
- * is removed after the job's completion commits, or by the start-up sweep once its job has
- * finished.
+ * The files an executor writes a job's result and a parse's lines to (and the further
+ * parts `task` writes: an edit's document and report, a pipeline's steps' results): staged
+ * beside the result file (`save` takes the result and its parts, `saveDocument` an edit's
+ * document, `keepParsedDocument` the lines), so the start-up sweep knows their job; one
+ * that nothing takes is removed after the job's completion commits, or by that sweep once
+ * its job has finished.
  */
-export function outcomeFilesFor(blobs: BlobStore, jobId: string): OutcomeFiles {
+export function outcomeFilesFor(
+  blobs: BlobStore,
+  jobId: string,
+  task?: OperationTask,
+): OutcomeFiles {
   const resultKey = jobResultKey(jobId);
+  const parts = task ? outcomePartCount(task) : 0;
   return {
     root: blobs.stagingRoot,
     result: blobs.stagingName(resultKey),
     layout: blobs.stagingName(parsedDocumentKey(resultKey)),
+    parts: Array.from({ length: parts }, () => blobs.stagingName(resultKey)),
   };
 }
 
@@ -79,8 +92,8 @@ export class JobResults {
   }
 
   /** See `outcomeFilesFor`. */
-  stagingFor(jobId: string): OutcomeFiles {
-    return outcomeFilesFor(this.blobs, jobId);
+  stagingFor(jobId: string, task?: OperationTask): OutcomeFiles {
+    return outcomeFilesFor(this.blobs, jobId, task);
   }
 
   /** Removes files an executor wrote that no result took (a job cancelled meanwhile). */
@@ -92,8 +105,15 @@ export class JobResults {
       });
   }
 
+  /**
+   * Stores a job's document: its bytes, or the file its executor wrote, copied (streamed)
+   * so that file stays for a second try of the same outcome until `discardWritten`.
+   */
   saveDocument(jobId: string, document: JobDocument): Promise<StoredBlob> {
-    return this.blobs.write(jobDocumentKey(jobId, document.extension), document.bytes);
+    const key = jobDocumentKey(jobId, document.extension);
+    return 'written' in document
+      ? this.blobs.compose(key, [{ staged: document.written.writtenJson }])
+      : this.blobs.write(key, document.bytes);
   }
 
   /** The document a completed job made; null when it made none or retention dropped it. */

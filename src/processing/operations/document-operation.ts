@@ -2,7 +2,10 @@ import type {
   DocumentOperationTask,
   OperationKind,
 } from '../../documents/executors/operation.task.js';
-import type { WrittenOperationOutcome } from '../../documents/executors/outcome-files.js';
+import type {
+  WrittenEditOutcome,
+  WrittenOperationOutcome,
+} from '../../documents/executors/outcome-files.js';
 import type { OperationOutcome } from '../../documents/executors/operation.task.js';
 import { OPERATION_TASK } from '../core/task-kinds.js';
 import type { VersionResolver } from '../../documents/versions/model-pins.js';
@@ -19,8 +22,12 @@ import {
   sourcesOf,
 } from './operation.js';
 
-/** An operation's outcome, its result sent whole (edit) or written to a file by its executor. */
-export type DocumentOperationOutcome = OperationOutcome | WrittenOperationOutcome;
+/**
+ * An operation's outcome: sent whole (an executor given no files), or with its result (an
+ * edit's document and report) written to files by its executor.
+ */
+export type DocumentOperationOutcome =
+  OperationOutcome | WrittenOperationOutcome | WrittenEditOutcome;
 
 /** The versions a document operation's task runs with. */
 export type VersionsOf<Kind extends OperationKind> = Extract<

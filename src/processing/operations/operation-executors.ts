@@ -12,7 +12,10 @@ import type {
   PipelineOutcome,
   PipelineTask,
 } from '../../documents/executors/operation.task.js';
-import type { WrittenOperationOutcome } from '../../documents/executors/outcome-files.js';
+import type {
+  WrittenEditOutcome,
+  WrittenOperationOutcome,
+} from '../../documents/executors/outcome-files.js';
 
 /**
  * This process's one executor pool, shared by every kind of job (classify, parse, extract,
@@ -42,12 +45,17 @@ export class OperationExecutors implements OnApplicationShutdown {
     task: DocumentOperationTask,
     files: OutcomeFiles,
     signal?: AbortSignal,
-  ): Promise<OperationOutcome | WrittenOperationOutcome> {
+  ): Promise<OperationOutcome | WrittenOperationOutcome | WrittenEditOutcome> {
     return this.pool.runOperationToFiles(task, files, signal);
   }
 
-  runPipeline(task: PipelineTask, signal?: AbortSignal): Promise<PipelineOutcome> {
-    return this.pool.runPipeline(task, signal);
+  /** See OperationPool.runPipeline. */
+  runPipeline(
+    task: PipelineTask,
+    signal?: AbortSignal,
+    files?: OutcomeFiles,
+  ): Promise<PipelineOutcome> {
+    return this.pool.runPipeline(task, signal, files);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,6 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
-import type { PipelineOutcome } from '../../documents/executors/operation.task.js';
+import type { PipelineOutcome, WrittenJson } from '../../documents/executors/operation.task.js';
+import { isWrittenJson } from '../../documents/executors/outcome-files.js';
+import { JobResults } from '../jobs/job-results.js';
+import { JobsService } from '../jobs/jobs.service.js';
 import type { InputDocument } from '../core/input-document.js';
 import { OperationExecutors } from '../operations/operation-executors.js';
 import {
@@ -37,6 +40,8 @@ export class PipelineJobsService implements JobPipeline<PipelineOutcome>, OnModu
     private readonly reconciler: JobReconciler,
     private readonly pipelines: PipelinesService,
     private readonly executors: OperationExecutors,
+    private readonly results: JobResults,
+    private readonly jobs: JobsService,
   ) {}
 
   onModuleInit(): void {
@@ -81,9 +86,19 @@ export class PipelineJobsService implements JobPipeline<PipelineOutcome>, OnModu
 
   // ---- JobPipeline --------------------------------------------------------------------------
 
+  /**
+   * The executor writes the parse's and every extract or split step's result (each runs to
+   * megabytes with the document) to files; their references stand where the values were.
+   */
   run(job: JobRecord, documents: InputDocument[], signal?: AbortSignal): Promise<PipelineOutcome> {
-    const command = commandOf(job, 'pipeline');
-    return this.executors.runPipeline(OPERATIONS.pipeline.task(command, documents), signal);
+    const task = OPERATIONS.pipeline.task(commandOf(job, 'pipeline'), documents);
+    return this.executors.runPipeline(task, signal, this.results.stagingFor(job.jobId, task));
+  }
+
+  /** The result files the executor wrote: the parse's, then each step's. */
+  written(outcome: PipelineOutcome): WrittenJson[] {
+    const values: unknown[] = [outcome.parse.result, ...outcome.steps.map((s) => s.outcome.result)];
+    return values.filter(isWrittenJson);
   }
 
   billing(job: JobRecord, outcome: PipelineOutcome): Billing {
@@ -100,5 +115,13 @@ export class PipelineJobsService implements JobPipeline<PipelineOutcome>, OnModu
   ): Record<string, unknown> {
     const completion = { jobId: job.jobId, credits, durationSeconds, charged };
     return responseOf(commandOf(job, 'pipeline'), outcome, completion);
+  }
+
+  /**
+   * The result file as it is (a pipeline's result holds the parse's, megabytes for a long
+   * document: never parsed here), as for the operations' sync answers.
+   */
+  async syncResult(job: JobRecord): Promise<SyncAnswer> {
+    return (await this.jobs.resultBody(job)) ?? {};
   }
 }

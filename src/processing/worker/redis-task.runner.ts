@@ -45,9 +45,10 @@ export class RedisTaskRunner implements OnApplicationShutdown {
     const documents = await this.inputs.read(task.inputs);
     // As in the API process: the executor writes a large result to a file on the shared
     // volume, and the report through Redis carries its name, not megabytes.
+    const operationTask = executorTaskFor(command, documents);
     const outcome = await this.operations.run({
-      ...executorTaskFor(command, documents),
-      files: outcomeFilesFor(this.blobs, task.jobId),
+      ...operationTask,
+      files: outcomeFilesFor(this.blobs, task.jobId, operationTask),
     });
     return keepParsedDocument(this.blobs, task.jobId, outcome);
   }
