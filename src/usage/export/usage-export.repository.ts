@@ -88,7 +88,7 @@ export class UsageExportRepository implements UsageExportReader {
 }
 
 /** The statement rendering the export's rows as the `data` array's JSON text (one row, `data`). */
-function jsonDataSql({ sql, aliases }: ExportSql): string {
+export function jsonDataSql({ sql, aliases }: ExportSql): string {
   const subgroup = aliases.length > 1 ? `',"subgroup":' || CAST(to_json(grp2) AS VARCHAR) ||` : '';
   return `SELECT string_agg(
       '{"date":"' || date || '","group":' || CAST(to_json(grp) AS VARCHAR) || ${subgroup}
