@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from '@jest/globals';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, type Admin } from 'kafkajs';
 import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
 import { parseExportBody, ReferenceQuery, referenceExport } from './usage-reference.js';
 import { testKafkaBrokers } from './kafka.js';
@@ -38,13 +38,7 @@ export async function groupOffsets(
   group: string,
   brokers = testKafkaBrokers(),
 ): Promise<{ partition: number; high: number; committed: number }[]> {
-  const admin = new Kafka({
-    clientId: 'docproc-test-lag',
-    brokers,
-    logLevel: logLevel.NOTHING,
-  }).admin();
-  await admin.connect();
-  try {
+  return withAdmin(brokers, async (admin) => {
     const [ends, committed] = await Promise.all([
       admin.fetchTopicOffsets(topic),
       admin.fetchOffsets({ groupId: group, topics: [topic] }),
@@ -57,6 +51,27 @@ export async function groupOffsets(
       high: Number(e.high),
       committed: byPartition.get(e.partition) ?? -1,
     }));
+  });
+}
+
+/** How many members `group` has now (consumers that joined it and have not left). */
+export async function groupMemberCount(group: string, brokers = testKafkaBrokers()) {
+  return withAdmin(brokers, async (admin) => {
+    const { groups } = await admin.describeGroups([group]);
+    return groups[0]?.members.length ?? 0;
+  });
+}
+
+/** Runs `work` with a connected, silent admin client of `brokers`, disconnected after. */
+async function withAdmin<T>(brokers: string[], work: (admin: Admin) => Promise<T>): Promise<T> {
+  const admin = new Kafka({
+    clientId: 'docproc-test-admin',
+    brokers,
+    logLevel: logLevel.NOTHING,
+  }).admin();
+  await admin.connect();
+  try {
+    return await work(admin);
   } finally {
     await admin.disconnect();
   }

@@ -1,3 +1,4 @@
+import type { Admin } from 'kafkajs';
 import type { ReadinessReport } from '../../../common/health/readiness.service.js';
 
 export type ConsumerState = 'starting' | 'running' | 'restarting' | 'crashed' | 'stopped';
@@ -188,4 +189,30 @@ export class ConsumerProgress {
     }
     return { ready: true, detail };
   }
+}
+
+/** What a lag measurement reads from the broker: each partition's watermarks and the group's offsets. */
+export async function topicAndGroupOffsets(
+  admin: Admin,
+  topic: string,
+  group: string,
+): Promise<{
+  high: Map<number, { high: number; low: number }>;
+  committed: Map<number, number>;
+}> {
+  const [watermarks, groupOffsets] = await Promise.all([
+    admin.fetchTopicOffsets(topic),
+    admin.fetchOffsets({ groupId: group, topics: [topic] }),
+  ]);
+  return {
+    high: new Map(
+      watermarks.map((w) => [w.partition, { high: Number(w.high), low: Number(w.low) }]),
+    ),
+    committed: new Map(
+      (groupOffsets.find((t) => t.topic === topic)?.partitions ?? []).map((p) => [
+        p.partition,
+        Number(p.offset),
+      ]),
+    ),
+  };
 }

@@ -1,5 +1,6 @@
 import type { IHeaders, KafkaMessage, Message } from 'kafkajs';
 import type { UsageEventRejection } from '../normalized-usage-event.js';
+import type { UsageEventProducer } from './usage-event.producer.js';
 
 /** Headers a dead-lettered usage event carries on top of its original headers. */
 export const DLQ_HEADER = {
@@ -36,4 +37,35 @@ export function deadLetterMessage(
   headers[DLQ_HEADER.offset] = message.offset;
   headers[DLQ_HEADER.failedAt] = failedAt.toISOString();
   return { key: message.key, value: message.value, timestamp: message.timestamp, headers };
+}
+
+/**
+ * The refused messages with their reasons: the only part of a batch that stays referenced
+ * until its write committed. Built in a function of its own, not in a closure of the
+ * consumer's `handleBatch`: V8 keeps one context per function scope, so a closure there that
+ * read `messages` would keep the whole
+ * batch, and through its value slices kafkajs' fetch buffers, alive in the commit callback
+ * for the length of the write (long enough to be promoted to the old generation).
+ */
+export function refusedMessages(
+  messages: KafkaMessage[],
+  rejected: { index: number; rejection: UsageEventRejection }[],
+): { message: KafkaMessage; rejection: UsageEventRejection }[] {
+  return rejected.map(({ index, rejection }) => ({ message: messages[index], rejection }));
+}
+
+/** Sends the refused messages of one fetched batch to the dead-letter topic (acks = all). */
+export async function sendDeadLetters(
+  producer: UsageEventProducer,
+  deadLetterTopic: string,
+  source: DeadLetterSource,
+  refused: { message: KafkaMessage; rejection: UsageEventRejection }[],
+): Promise<void> {
+  const failedAt = new Date();
+  await producer.sendTo(
+    deadLetterTopic,
+    refused.map(({ message, rejection }) =>
+      deadLetterMessage(message, source, rejection, failedAt),
+    ),
+  );
 }

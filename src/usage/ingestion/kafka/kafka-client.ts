@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { Kafka, logLevel, type LogEntry } from 'kafkajs';
+import { Kafka, logLevel, type ConsumerConfig, type LogEntry } from 'kafkajs';
+import type { KafkaConfig } from '../../../config/app-config.js';
 
 export interface KafkaClientOptions {
   brokers: string[];
@@ -29,4 +30,21 @@ export function createKafka(options: KafkaClientOptions, logger = new Logger('ka
         else logger.debug(extra, line);
       },
   });
+}
+
+/** The usage consumer's kafkajs options, from the settings. */
+export function usageConsumerOptions(config: KafkaConfig): ConsumerConfig {
+  const tuning = config.consumer;
+  return {
+    groupId: config.consumerGroup,
+    minBytes: tuning.minBytes,
+    maxBytes: tuning.maxBytes,
+    maxBytesPerPartition: tuning.maxBytesPerPartition,
+    maxWaitTimeInMs: tuning.maxWaitTimeInMs,
+    sessionTimeout: tuning.sessionTimeoutMs,
+    heartbeatInterval: Math.min(3_000, Math.floor(tuning.sessionTimeoutMs / 3)),
+    // Retries of one failing batch in place; after them kafkajs restarts the consumer
+    // (restartOnFailure defaults to true) and refetches from the committed offset.
+    retry: { initialRetryTime: 500, retries: 5, maxRetryTime: 10_000 },
+  };
 }

@@ -5,7 +5,7 @@ import {
   Logger,
   OnApplicationBootstrap,
 } from '@nestjs/common';
-import type { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
+import type { Consumer, EachBatchPayload } from 'kafkajs';
 import type { Counter, Gauge } from 'prom-client';
 import type { AppConfig, KafkaConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
@@ -16,29 +16,16 @@ import {
   ReadinessService,
 } from '../../../common/health/readiness.service.js';
 import { UsageIngestService } from '../usage-ingest.service.js';
-import type { UsageEventRejection } from '../normalized-usage-event.js';
 import type { WriteOwnership } from '../../core/usage-store.ports.js';
 import { OrderedCommits } from './ordered-commits.js';
-import { ConsumerProgress } from './consumer-progress.js';
-import { deadLetterMessage } from './dead-letter.js';
+import { ConsumerProgress, topicAndGroupOffsets } from './consumer-progress.js';
+import { refusedMessages, sendDeadLetters } from './dead-letter.js';
+import { usageConsumerOptions } from './kafka-client.js';
 import { KafkaClients } from './kafka-clients.service.js';
 import { usageConsumerMetrics } from './usage-consumer.metrics.js';
 
 const START_RETRY_MS = 2_000;
 
-/**
- * The refused messages with their reasons: the only part of a batch that stays referenced
- * until its write committed. Built here, not in a closure of `handleBatch`: V8 keeps one
- * context per function scope, so a closure there that read `messages` would keep the whole
- * batch, and through its value slices kafkajs' fetch buffers, alive in the commit callback
- * for the length of the write (long enough to be promoted to the old generation).
- */
-function refusedMessages(
-  messages: KafkaMessage[],
-  rejected: { index: number; rejection: UsageEventRejection }[],
-): { message: KafkaMessage; rejection: UsageEventRejection }[] {
-  return rejected.map(({ index, rejection }) => ({ message: messages[index], rejection }));
-}
 /**
  * Events fetched but not yet committed, at most: enough for the next fetches to queue up
  * behind a running write (and so merge into one larger write), bounded for memory.
@@ -136,7 +123,16 @@ export class UsageKafkaConsumer
   /** Stops fetching (operations, tests); offsets stay where they are. */
   pause(): void {
     this.paused = true;
-    this.consumer?.pause([{ topic: this.config.usageTopic }]);
+    if (this.consumer) this.pauseConsumer(this.consumer);
+  }
+
+  /** Before its first join kafkajs cannot pause a consumer (it throws): the join pauses it. */
+  private pauseConsumer(consumer: Consumer): void {
+    try {
+      consumer.pause([{ topic: this.config.usageTopic }]);
+    } catch (error) {
+      this.logger.debug(`usage consumer paused at its next join: ${String(error)}`);
+    }
   }
 
   resume(): void {
@@ -163,19 +159,7 @@ export class UsageKafkaConsumer
   private async start(): Promise<void> {
     const config = this.config;
     if (config.createTopics) await this.clients.ensureTopics();
-    const tuning = config.consumer;
-    const consumer = this.clients.kafka().consumer({
-      groupId: config.consumerGroup,
-      minBytes: tuning.minBytes,
-      maxBytes: tuning.maxBytes,
-      maxBytesPerPartition: tuning.maxBytesPerPartition,
-      maxWaitTimeInMs: tuning.maxWaitTimeInMs,
-      sessionTimeout: tuning.sessionTimeoutMs,
-      heartbeatInterval: Math.min(3_000, Math.floor(tuning.sessionTimeoutMs / 3)),
-      // Retries of one failing batch in place; after them kafkajs restarts the consumer
-      // (restartOnFailure defaults to true) and refetches from the committed offset.
-      retry: { initialRetryTime: 500, retries: 5, maxRetryTime: 10_000 },
-    });
+    const consumer = this.clients.kafka().consumer(usageConsumerOptions(config));
     this.consumer = consumer;
     this.commits = new OrderedCommits(MAX_UNCOMMITTED_EVENTS, (error) =>
       this.restartAfter(consumer, error),
@@ -188,32 +172,55 @@ export class UsageKafkaConsumer
       eachBatchAutoResolve: false,
       // Offsets are committed by the batches' chain, each after its write (OrderedCommits).
       autoCommit: false,
-      partitionsConsumedConcurrently: tuning.partitionsConsumedConcurrently,
-      eachBatch: (payload) => this.handleBatch(payload),
+      partitionsConsumedConcurrently: config.consumer.partitionsConsumedConcurrently,
+      eachBatch: (payload) => this.handleBatch(consumer, payload),
     });
     this.logger.log(
       `usage consumer started: group ${config.consumerGroup}, topic ${config.usageTopic}`,
     );
   }
 
+  /**
+   * Feeds the current consumer's events into the progress and metrics. A consumer this
+   * process has replaced (or is shutting down) is not the current one: kafkajs can still
+   * bring it back, because a crash while it disconnects (its in-flight fetch fails) makes
+   * kafkajs schedule a restart with a new group membership. Such a consumer would own
+   * partitions of the group unseen (not paused, not in the readiness lag, fencing the
+   * current consumer's writes at each of its joins): it is disconnected again instead.
+   */
   private instrument(consumer: Consumer): void {
     const { GROUP_JOIN, REBALANCING, FETCH, CRASH, STOP } = consumer.events;
+    const current = () => this.consumer === consumer && !this.shuttingDown;
     consumer.on(GROUP_JOIN, (event) => {
+      if (!current()) return;
       this.rebalances.inc();
       this.membership++;
+      // kafkajs restarts a crashed consumer with a new group state, which forgets a pause.
+      if (this.paused) this.pauseConsumer(consumer);
       const partitions = event.payload.memberAssignment[this.config.usageTopic] ?? [];
       this.ingest.partitionsReassigned(partitions.map((p) => `${this.config.usageTopic}:${p}`));
       this.progress?.onGroupJoin(partitions);
       this.logger.log(`usage consumer joined group; partitions [${partitions.join(', ')}]`);
     });
     consumer.on(REBALANCING, () => {
+      if (!current()) return;
       this.membership++;
       this.progress?.onRebalancing();
     });
-    consumer.on(FETCH, () => this.progress?.onFetch());
+    consumer.on(FETCH, () => {
+      // A replaced consumer fetching: a restart slipped through; inside its fetch loop a
+      // disconnect stops it for good.
+      if (current()) this.progress?.onFetch();
+      else if (this.consumer !== consumer) this.retire(consumer);
+    });
     consumer.on(CRASH, (event) => {
       this.crashes.inc();
       const { error, restart } = event.payload;
+      if (!current()) {
+        // kafkajs sets its restart timer right after this event; the disconnect clears it.
+        if (restart) setImmediate(() => this.retire(consumer));
+        return;
+      }
       // kafkajs restarts its consumer only after a retriable error. After any other one it
       // leaves it stopped for good (e.g. "Failed to find group coordinator" when a broker
       // restart closes the connection between connect and join), and usage would not be
@@ -225,20 +232,23 @@ export class UsageKafkaConsumer
     });
     consumer.on(STOP, () => {
       // A consumer being replaced stops on purpose; its successor reports for itself.
-      if (!this.shuttingDown && this.consumer === consumer) this.progress?.onStop();
+      if (current()) this.progress?.onStop();
     });
   }
 
-  private async handleBatch({
-    batch,
-    resolveOffset,
-    heartbeat,
-    isRunning,
-    isStale,
-  }: EachBatchPayload): Promise<void> {
+  /** Disconnects a consumer that is no longer the current one (idempotent in kafkajs). */
+  private retire(consumer: Consumer): void {
+    void consumer.disconnect().catch(() => undefined);
+  }
+
+  /** A batch of `consumer`; one fetched by a consumer that was replaced since is dropped. */
+  private async handleBatch(
+    consumer: Consumer,
+    { batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload,
+  ): Promise<void> {
     const commits = this.commits;
-    const consumer = this.consumer;
-    if (!commits || !consumer || !isRunning() || isStale() || batch.messages.length === 0) return;
+    if (!commits || consumer !== this.consumer) return;
+    if (!isRunning() || isStale() || batch.messages.length === 0) return;
     const { topic, partition, messages } = batch;
     this.handling++;
     try {
@@ -260,7 +270,17 @@ export class UsageKafkaConsumer
           this.batches.inc({ outcome: 'superseded' });
           return;
         }
-        if (refused.length > 0) await this.deadLetter(topic, partition, refused);
+        if (refused.length > 0) {
+          // Awaited: the broker acknowledged every dead letter before any offset moves.
+          const source = { topic, partition };
+          await sendDeadLetters(
+            this.clients.producer(),
+            this.config.deadLetterTopic,
+            source,
+            refused,
+          );
+          for (const { rejection } of refused) this.deadLettered.inc({ reason: rejection.reason });
+        }
         const next = String(Number(last) + 1);
         await consumer.commitOffsets([{ topic, partition, offset: next }]).catch((error) => {
           // A lost commit costs a redelivery, which the store dedupes; not a failure.
@@ -288,22 +308,6 @@ export class UsageKafkaConsumer
   private ownership(consumer: Consumer, source: string): WriteOwnership {
     const at = this.membership;
     return { sources: [source], lost: () => this.membership !== at || this.consumer !== consumer };
-  }
-
-  /** Awaited: the broker acknowledged every dead letter (acks = all) before any offset moves. */
-  private async deadLetter(
-    topic: string,
-    partition: number,
-    refused: { message: KafkaMessage; rejection: UsageEventRejection }[],
-  ): Promise<void> {
-    const failedAt = new Date();
-    await this.clients.producer().sendTo(
-      this.config.deadLetterTopic,
-      refused.map(({ message, rejection }) =>
-        deadLetterMessage(message, { topic, partition }, rejection, failedAt),
-      ),
-    );
-    for (const { rejection } of refused) this.deadLettered.inc({ reason: rejection.reason });
   }
 
   /**
@@ -345,20 +349,11 @@ export class UsageKafkaConsumer
     const progress = this.progress;
     if (!progress || this.shuttingDown) return;
     try {
-      const admin = await this.clients.admin();
       const { usageTopic, consumerGroup } = this.config;
-      const [watermarks, groupOffsets] = await Promise.all([
-        admin.fetchTopicOffsets(usageTopic),
-        admin.fetchOffsets({ groupId: consumerGroup, topics: [usageTopic] }),
-      ]);
-      const high = new Map(
-        watermarks.map((w) => [w.partition, { high: Number(w.high), low: Number(w.low) }]),
-      );
-      const committed = new Map(
-        (groupOffsets.find((t) => t.topic === usageTopic)?.partitions ?? []).map((p) => [
-          p.partition,
-          Number(p.offset),
-        ]),
+      const { high, committed } = await topicAndGroupOffsets(
+        await this.clients.admin(),
+        usageTopic,
+        consumerGroup,
       );
       for (const p of progress.onLagMeasured(high, committed)) {
         this.lag.set({ topic: usageTopic, partition: String(p.partition) }, p.lag);
