@@ -67,6 +67,30 @@ describe(ConsumerProgress.name, () => {
     expect(sut.readiness().ready).toBe(true);
   });
 
+  it('turns unready after twice the stall timeout without progress however often it rebalances', () => {
+    const c = clock();
+    const sut = new ConsumerProgress(10_000, c.now);
+    sut.onGroupJoin([0]);
+    sut.onLagMeasured(watermarks(10), new Map());
+    // A rebalance every 5 s, each granting a fresh window; the lag never moves.
+    for (let elapsed = 5_000; elapsed <= 20_000; elapsed += 5_000) {
+      c.advance(5_000);
+      if (elapsed % 10_000 === 0) sut.onGroupJoin([0]);
+      else sut.onRebalancing();
+      sut.onLagMeasured(watermarks(10), new Map());
+      expect(sut.readiness().ready).toBe(true);
+    }
+    c.advance(1_000);
+    sut.onReplaced();
+    sut.onLagMeasured(watermarks(10), new Map());
+    expect(sut.readiness()).toMatchObject({
+      ready: false,
+      detail: { lag: 10, reason: expect.stringMatching(/no progress for 21s .*rebalancing/) },
+    });
+    sut.onBatchWritten(0, 4);
+    expect(sut.readiness().ready).toBe(true);
+  });
+
   it('fails at once on a crash kafkajs will not restart, and on a stop', () => {
     const crashed = new ConsumerProgress(10_000, clock().now);
     crashed.onCrash(new Error('boom'), false);

@@ -20,13 +20,19 @@ export interface PartitionLag {
  * partitions have lag and nothing was written for `stallTimeoutMs` (the consumer that
  * stops fetching after a rebalance while staying connected), or when lag could not be
  * measured for that long. An idle consumer with no lag is making progress by definition.
+ * A rebalance (or a replacement) gives the new assignment a fresh window, but such windows
+ * stretch the time without progress to at most twice the stall timeout: a group that keeps
+ * rebalancing while its lag stays is not making progress either (docs/decisions/0413-*).
  */
 export class ConsumerProgress {
   state: ConsumerState = 'starting';
   readonly startedAt: number;
   lastBatchAt: number | null = null;
   lastFetchAt: number | null = null;
+  /** Start of the current window: the last progress, or a later rebalance or replacement. */
   lastProgressAt: number;
+  /** The last batch written or lag measured at zero: what no rebalance stands in for. */
+  lastRealProgressAt: number;
   lastLagAt: number | null = null;
   /** Since when every lag measurement succeeded (null while the broker is unreachable). */
   lagMeasurableSince: number | null = null;
@@ -42,6 +48,7 @@ export class ConsumerProgress {
   ) {
     this.startedAt = now();
     this.lastProgressAt = this.startedAt;
+    this.lastRealProgressAt = this.startedAt;
   }
 
   onGroupJoin(partitions: number[]): void {
@@ -64,6 +71,7 @@ export class ConsumerProgress {
     const at = this.now();
     this.lastBatchAt = at;
     this.lastProgressAt = at;
+    this.lastRealProgressAt = at;
     this.lastError = null;
     this.processed.set(partition, Math.max(this.processed.get(partition) ?? 0, nextOffset));
   }
@@ -132,6 +140,7 @@ export class ConsumerProgress {
       });
     if (this.state !== 'crashed' && this.state !== 'stopped' && this.ownLag() === 0) {
       this.lastProgressAt = at;
+      this.lastRealProgressAt = at;
     }
     return this.lagByPartition;
   }
@@ -151,6 +160,7 @@ export class ConsumerProgress {
     const at = this.now();
     const lag = this.ownLag();
     const stalledForMs = at - this.lastProgressAt;
+    const noProgressForMs = at - this.lastRealProgressAt;
     const lagAgeMs = at - (this.lastLagAt ?? this.startedAt);
     const detail: Record<string, unknown> = {
       state: this.state,
@@ -178,12 +188,16 @@ export class ConsumerProgress {
         detail: { ...detail, reason: `lag not measurable for ${Math.round(lagAgeMs / 1000)}s` },
       };
     }
-    if (lag > 0 && stalledForMs > this.stallTimeoutMs) {
+    if (
+      lag > 0 &&
+      (stalledForMs > this.stallTimeoutMs || noProgressForMs > 2 * this.stallTimeoutMs)
+    ) {
+      const rebalanced = stalledForMs <= this.stallTimeoutMs ? ' (rebalancing meanwhile)' : '';
       return {
         ready: false,
         detail: {
           ...detail,
-          reason: `no progress for ${Math.round(stalledForMs / 1000)}s with ${lag} events of lag`,
+          reason: `no progress for ${Math.round(noProgressForMs / 1000)}s with ${lag} events of lag${rebalanced}`,
         },
       };
     }
