@@ -1,0 +1,58 @@
+import { describe, expect, it } from '@jest/globals';
+import { buildExportSql } from './usage-export.sql.js';
+import type { UsageExportQuery } from './usage-export.query.js';
+
+const query = (overrides: Partial<UsageExportQuery>): UsageExportQuery => ({
+  orgId: null,
+  startDate: '2026-10-28',
+  endDate: '2026-11-26',
+  groupBy: 'product',
+  secondGroupBy: null,
+  timeZone: 'America/New_York',
+  metadataKey: null,
+  metadataValues: [],
+  products: [],
+  features: [],
+  apiKeys: [],
+  fileTypes: [],
+  ...overrides,
+});
+
+/** `$n` placeholders a statement uses. */
+const placeholders = (sql: string) => new Set([...sql.matchAll(/\$(\d+)/g)].map((m) => m[1]));
+
+describe('export statements over the quarter-hour rollups (record 0407)', () => {
+  const questions = [
+    query({}),
+    query({ timeZone: 'Asia/Kolkata', groupBy: 'metadata', metadataKey: 'team' }),
+    query({ timeZone: 'UTC', secondGroupBy: 'file_type' }),
+    query({ timeZone: 'UTC', groupBy: 'metadata', secondGroupBy: 'product', metadataKey: 'team' }),
+  ];
+
+  it('reads the rollups alone and asks, in the same statement, for events past the watermark', () => {
+    for (const q of questions) {
+      const rolledOnly = buildExportSql(q, 'org_a', '41', true, 'rolled-only');
+      expect(rolledOnly.sql).not.toContain('usage_events');
+      expect(rolledOnly.unrolled).toMatch(/^EXISTS \(SELECT 1 FROM usage_events WHERE batch_id > /);
+      expect(rolledOnly.unrolled).toContain('CAST(41 AS BIGINT)');
+      // Every parameter is used by the statement and its condition together.
+      const used = placeholders(`${rolledOnly.sql} ${rolledOnly.unrolled}`);
+      expect(used.size).toBe(rolledOnly.params.length);
+    }
+  });
+
+  it('adds the events itself otherwise, and then has nothing to ask', () => {
+    for (const q of questions) {
+      const all = buildExportSql(q, 'org_a', '41', true, 'with-unrolled');
+      expect(all.sql).toContain('usage_events');
+      expect(all.unrolled).toBe('false');
+      expect(placeholders(all.sql).size).toBe(all.params.length);
+    }
+  });
+
+  it('leaves the UTC one-dimension exports on the daily rollups, with nothing to ask', () => {
+    const daily = buildExportSql(query({ timeZone: 'UTC' }), 'org_a', '41', true, 'rolled-only');
+    expect(daily.sql).not.toContain('quarter');
+    expect(daily.unrolled).toBe('false');
+  });
+});
