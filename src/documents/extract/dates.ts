@@ -197,6 +197,14 @@ export function documentDateOrder(
   return language === 'en' && slashes > 0 && currencies.has('USD') ? 'mdy' : 'dmy';
 }
 
+/**
+ * Whether a found date agrees with the order the document writes its dates in: a numeric
+ * date valid only in the other order ("11-22-31" on a day-first receipt) does not.
+ */
+export function inDocumentOrder(date: FoundDate, order: DateOrder): boolean {
+  return !date.order || date.ambiguous || date.order === order;
+}
+
 /** The first date in `text` as yyyy-mm-dd, or null. */
 export function parseDate(text: string, order: DateOrder = 'dmy'): string | null {
   return findDates(text, order)[0]?.iso ?? null;

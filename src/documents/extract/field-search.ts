@@ -13,7 +13,7 @@ import {
   type Relation,
 } from './candidates.js';
 import type { DocumentContext } from './document-context.js';
-import { findDates } from './dates.js';
+import { findDates, inDocumentOrder } from './dates.js';
 import type { JsonSchema } from './extract-schema.js';
 import type { FieldText, LabelSimilarity } from './label-similarity.js';
 import { kindOf, readValue, type ValueKind } from './value-parsers.js';
@@ -267,11 +267,19 @@ export function fallbackFor(
     return line ? low(code, line) : undefined;
   }
   if (field.kind === 'date') {
+    // A numeric date valid only in the order the document does not write its dates in
+    // ("11-22-31" on a day-first receipt) is more likely a code: a later date that agrees
+    // is taken first.
+    let disagreeing: Leaf | undefined;
     for (const line of lines) {
-      const date = findDates(line.text, context.dateOrder).find((d) => !taken.has(d.iso));
-      if (date) return low(date.iso, line, date.ambiguous ? { ambiguous: true } : {});
+      for (const date of findDates(line.text, context.dateOrder)) {
+        if (taken.has(date.iso)) continue;
+        const leaf = low(date.iso, line, date.ambiguous ? { ambiguous: true } : {});
+        if (inDocumentOrder(date, context.dateOrder)) return leaf;
+        disagreeing ??= leaf;
+      }
     }
-    return undefined;
+    return disagreeing;
   }
   if (field.kind !== 'text') return undefined;
   const entity = field.entity;

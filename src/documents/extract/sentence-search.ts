@@ -11,7 +11,7 @@ import type { LayoutLine } from '../parse/layout.types.js';
 import { cosine, type SentenceEncoder } from '../encoder/sentence-encoder.js';
 import { lineCitation } from './candidates.js';
 import type { DocumentContext } from './document-context.js';
-import { findDates } from './dates.js';
+import { findDates, inDocumentOrder } from './dates.js';
 import type { Leaf, ScalarField } from './field-search.js';
 import { conceptsOf, descriptionHead } from './label-similarity.js';
 import { paragraphsOf, readable, sentencesOf, type Paragraph, type Sentence } from './passages.js';
@@ -273,13 +273,17 @@ function leafOf(picked: Picked, lines: readonly LayoutLine[]): Leaf {
 
 /** The document's first date, read from its sentences; low-confidence, as a fallback is. */
 export function firstDate(search: SentenceSearch, context: DocumentContext): Leaf | undefined {
+  // A date written in the document's order comes before one valid only in the other (a code).
+  let disagreeing: Leaf | undefined;
   for (const sentence of search.sentences) {
-    const date = findDates(sentence.text, context.dateOrder)[0];
-    if (date)
-      return {
+    for (const date of findDates(sentence.text, context.dateOrder)) {
+      const leaf = {
         ...leafOf({ sentence, value: date.iso, score: FIRST_DATE_CONFIDENCE }, search.lines),
         ...(date.ambiguous ? { ambiguous: true } : {}),
       };
+      if (inDocumentOrder(date, context.dateOrder)) return leaf;
+      disagreeing ??= leaf;
+    }
   }
-  return undefined;
+  return disagreeing;
 }

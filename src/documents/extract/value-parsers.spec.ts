@@ -3,6 +3,9 @@ import fc from 'fast-check';
 import { currencyOf, findAmounts, parseNumber, parsePercentage, readNumber } from './amounts.js';
 import { DATE_LOCALES, documentDateOrder, findDates, monthNumber, parseDate } from './dates.js';
 import { kindOf, readValue } from './value-parsers.js';
+import type { LayoutLine } from '../parse/layout.types.js';
+import { documentContext } from './document-context.js';
+import { fallbackFor, scalarField } from './field-search.js';
 
 const day = fc.record({
   year: fc.integer({ min: 1990, max: 2040 }),
@@ -89,6 +92,23 @@ describe('dates', () => {
     expect(documentDateOrder('Signed on March 2, 2021 in Lyon; Date: 02/03/2021', 'en')).toBe(
       'dmy',
     );
+  });
+
+  it("takes as a document's unlabelled date one written in its order before a code-like one", () => {
+    const lines = ['CK 11-22-31 - 10/400', 'TOTAL RM 15.90', '19-09-17 15:39 SH01'].map(
+      (text, i): LayoutLine => ({
+        text,
+        bbox: { left: 0.1, top: 0.1 + i * 0.03, width: 0.5, height: 0.02, page: 1 },
+        size: 0.02,
+        segments: [],
+        words: [],
+      }),
+    );
+    const field = scalarField('date', 'date', { type: 'string', format: 'date' });
+    expect(fallbackFor(field, lines, documentContext(lines), new Set())?.value).toBe('2017-09-19');
+    // Alone, the date valid only month-first is still the answer.
+    const alone = lines.slice(0, 2);
+    expect(fallbackFor(field, alone, documentContext(alone), new Set())?.value).toBe('2031-11-22');
   });
 
   it('reads no date in digits glued to letters (a code)', () => {
