@@ -13,7 +13,7 @@ const main = `${path.dirname(launcher)}/../dist/src/main.js`;
 const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-launcher-'));
 fs.writeFileSync(
   path.join(bin, 'node'),
-  '#!/bin/sh\necho "pid=$$"\necho "arena=${MALLOC_ARENA_MAX:-}"\necho "options=${NODE_OPTIONS:-}"\nfor a in "$@"; do echo "arg=$a"; done\n',
+  '#!/bin/sh\necho "pid=$$"\necho "arena=${MALLOC_ARENA_MAX:-}"\necho "duckdb=${DUCKDB_JE_MALLOC_CONF-unset}"\necho "options=${NODE_OPTIONS:-}"\nfor a in "$@"; do echo "arg=$a"; done\n',
   { mode: 0o755 },
 );
 
@@ -33,15 +33,18 @@ function launch(env: Record<string, string>, args: string[] = []) {
     shell: value('shell')[0],
     pid: value('pid')[0],
     arena: value('arena')[0],
+    duckdbAllocator: value('duckdb')[0],
     options: value('options')[0],
     args: value('arg'),
   };
 }
 
 describe('scripts/server.sh', () => {
-  it('starts the compiled server with two malloc arenas and 4 MB semi-spaces, as one process', () => {
+  it('starts the compiled server with two malloc arenas, DuckDB returning freed pages and 4 MB semi-spaces, as one process', () => {
     const started = launch({}, ['--extra']);
     expect(started.arena).toBe('2');
+    // DuckDB's jemalloc hands freed pages back at once instead of keeping them 5 s.
+    expect(started.duckdbAllocator).toBe('dirty_decay_ms:0,muzzy_decay_ms:0');
     expect(started.options).toBe('');
     expect(started.args).toEqual(['--max-semi-space-size=4', main, '--extra']);
     // exec all the way: node runs as the process that was started, so signals reach it.
@@ -49,8 +52,15 @@ describe('scripts/server.sh', () => {
   });
 
   it("keeps the operator's own values", () => {
-    const started = launch({ MALLOC_ARENA_MAX: '8', NODE_OPTIONS: '--max-semi-space-size=16' });
+    const started = launch({
+      MALLOC_ARENA_MAX: '8',
+      DUCKDB_JE_MALLOC_CONF: 'dirty_decay_ms:5000',
+      NODE_OPTIONS: '--max-semi-space-size=16',
+    });
     expect(started.arena).toBe('8');
+    expect(started.duckdbAllocator).toBe('dirty_decay_ms:5000');
+    // Set empty: DuckDB's own setting.
+    expect(launch({ DUCKDB_JE_MALLOC_CONF: '' }).duckdbAllocator).toBe('');
     expect(started.options).toBe('--max-semi-space-size=16');
     expect(started.args).toEqual([main]);
   });
