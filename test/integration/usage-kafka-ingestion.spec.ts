@@ -187,7 +187,7 @@ describe.each(USAGE_STORES)('with the %s usage store', (store) => {
       published.push(...events);
       await caughtUp();
       await expectExportsMatch();
-    });
+    }, 120_000);
 
     it('dead-letters malformed events of every kind with the reason, original bytes and headers, and ingests the good ones around them', async () => {
       const org = orgs[1].orgId;
@@ -207,7 +207,7 @@ describe.each(USAGE_STORES)('with the %s usage store', (store) => {
       published.push(...goods);
       await caughtUp();
 
-      const dead = await consumeAll(`${topic}.dlq`, 20_000, { atLeast: bad.length });
+      const dead = await consumeAll(`${topic}.dlq`, 60_000, { atLeast: bad.length });
       expect(dead).toHaveLength(bad.length);
       expect(dead.map((d) => d.headers['docproc-dlq-reason'])).toEqual(bad.map((b) => b.reason));
       dead.forEach((d, i) => {
@@ -239,7 +239,7 @@ describe.each(USAGE_STORES)('with the %s usage store', (store) => {
       expect(metrics).toMatch(/docproc_usage_batch_write_seconds_count \d+/);
       expect(metrics).toMatch(/docproc_usage_consumer_seconds_since_last_batch \d/);
       expect(metrics).toMatch(/process_resident_memory_bytes \d/);
-    }, 60_000);
+    }, 120_000);
 
     it('ingests events produced by a plain external client (kcat)', async () => {
       const events = usageEventMix([orgs[2].orgId], 25, { seed: 5, prefix: 'kcat' });
@@ -249,7 +249,7 @@ describe.each(USAGE_STORES)('with the %s usage store', (store) => {
       published.push(...events);
       await caughtUp();
       await expectExportsMatch();
-    });
+    }, 120_000);
 
     it('reports per-partition lag in /metrics and turns /ready 503 when the consumer stops making progress while lag exists', async () => {
       // /ready follows a lag measurement taken every lagIntervalMs (two, for one that was
