@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DuckDbService } from '../../src/database/duckdb.service.js';
 import { UsageIngestService } from '../../src/usage/ingestion/usage-ingest.service.js';
 import { UsageRollupClusterService } from '../../src/usage/ingestion/usage-rollup-cluster.service.js';
+import { UNSORTED_RUN } from '../../src/usage/ingestion/rollup-clustering.js';
 import { MetadataKeyService } from '../../src/usage/metadata/metadata-key.service.js';
 import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
 import { seedAccount, SeededAccount } from '../support/accounts.js';
@@ -109,5 +110,41 @@ describe(UsageRollupClusterService.name, () => {
       (rows as { requestCount: number }[]).reduce((n, r) => n + r.requestCount, 0);
     expect(count(after.metadata)).toBe(count(before) + 40);
     expect(count(after.product)).toBe(160);
+  });
+
+  it('sorts only the quarter-hour rows written since the last pass, into a run of their own', async () => {
+    const db = t.app.get(DuckDbService);
+    const cluster = t.app.get(UsageRollupClusterService);
+    const runs = () =>
+      db.all<{ sorted_run: number; n: bigint }>(
+        'SELECT sorted_run, count(*) AS n FROM usage_quarter_hour GROUP BY ALL ORDER BY 1',
+      );
+    await cluster.cluster();
+    const before = await runs();
+    expect(before.length).toBeGreaterThan(0);
+    expect(before.every((r) => r.sorted_run < UNSORTED_RUN)).toBe(true);
+    const exportsBefore = await snapshot();
+
+    const outcome = await t.app.get(UsageIngestService).ingest(events(acme.orgId, 6, 4));
+    expect(outcome.rejected).toEqual([]);
+    await cluster.cluster();
+    const after = await runs();
+    // The earlier runs as they were, one more run after them, nothing left unsorted.
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after).toHaveLength(before.length + 1);
+    const added = after[after.length - 1];
+    expect(added.sorted_run).toBeGreaterThan(before[before.length - 1].sorted_run);
+    expect(added.sorted_run).toBeLessThan(UNSORTED_RUN);
+    const rows = await db.all<{ org_key: bigint; quarter: number }>(
+      'SELECT org_key, quarter FROM usage_quarter_hour WHERE sorted_run = $1 ORDER BY rowid',
+      [added.sorted_run],
+    );
+    const keys = rows.map((r) => `${String(r.org_key).padStart(20, '0')}|${r.quarter + 1e9}`);
+    expect(keys).toEqual([...keys].sort());
+
+    const exportsAfter = await snapshot();
+    const count = (rows: unknown) =>
+      (rows as { requestCount: number }[]).reduce((n, r) => n + r.requestCount, 0);
+    expect(count(exportsAfter.product)).toBe(count(exportsBefore.product) + 6);
   });
 });

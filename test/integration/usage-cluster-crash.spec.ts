@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DuckDbService } from '../../src/database/duckdb.service.js';
 import { UsageIngestService } from '../../src/usage/ingestion/usage-ingest.service.js';
 import { UsageStoreRepository } from '../../src/usage/ingestion/usage-store.repository.js';
+import { UNSORTED_RUN } from '../../src/usage/ingestion/rollup-clustering.js';
 import { MetadataKeyService } from '../../src/usage/metadata/metadata-key.service.js';
 import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
 import { seedAccount } from '../support/accounts.js';
@@ -17,7 +18,7 @@ import { seeded } from '../support/usage-event-mix.js';
 
 // The clustering pass rewrites the clustered rollups while the process may die: a SIGKILL
 // at any point of a pass must leave every table's totals as they were (nothing lost, nothing
-// counted twice) and no key of a keyed table twice.
+// counted twice), no key of a keyed table twice and every sorted row in a recorded run.
 
 const KILLS = 8;
 const PRODUCTS = ['classify', 'parse', 'extract'] as const;
@@ -65,7 +66,16 @@ async function storeState(): Promise<Record<string, string>> {
                 CAST(sum(request_count) AS VARCHAR) AS requests FROM ${table}`,
       );
       state[table] = `${row.credits} credits, ${row.requests} requests`;
-      if (KEYS[table] !== undefined) {
+      if (KEYS[table] === undefined) {
+        // Every sorted row belongs to a run the pass recorded in the same transaction.
+        const [stray] = await db.all<{ n: bigint }>(
+          `SELECT count(*) AS n FROM ${table}
+           WHERE sorted_run < ${UNSORTED_RUN}
+             AND sorted_run NOT IN (SELECT run FROM usage_rollup_runs WHERE table_name = $1)`,
+          [table],
+        );
+        state[`${table} rows outside a recorded run`] = String(stray.n);
+      } else {
         const [repeated] = await db.all<{ n: bigint }>(
           `SELECT count(*) AS n FROM (SELECT ${KEYS[table]} FROM ${table}
                                       GROUP BY ALL HAVING count(*) > 1)`,
@@ -79,21 +89,60 @@ async function storeState(): Promise<Record<string, string>> {
   }
 }
 
-/** A process that opens the store and runs clustering passes back to back, saying when each starts and ends. */
-function passLoop() {
+/**
+ * A process that opens the store and runs clustering passes back to back, saying when each
+ * starts and ends (with the statements it ran). With `killAtStatement` it SIGKILLs itself
+ * just before that statement of its passes; with `passes` it stops after that many.
+ */
+function passLoop({ killAtStatement = 0, passes = 0 } = {}) {
   const url = (file: string) => pathToFileURL(path.join(buildDir, 'src', file)).href;
   const script = `
     const { loadConfig } = await import(${JSON.stringify(url('config/app-config.js'))});
     const { DuckDbService } = await import(${JSON.stringify(url('database/duckdb.service.js'))});
+    const { QUARTER_HOUR_COLUMNS } = await import(
+      ${JSON.stringify(url('usage/core/quarter-hour-rollups.js'))});
     const { UsageStoreRepository } = await import(
       ${JSON.stringify(url('usage/ingestion/usage-store.repository.js'))});
     const db = new DuckDbService(loadConfig(process.env));
     await db.open();
+    // Every statement a pass runs goes through the writer connection \`exclusive\` lends.
+    let statements = 0;
+    let counting = false;
+    const exclusive = db.exclusive.bind(db);
+    db.exclusive = (work) => exclusive((connection) => work(new Proxy(connection, {
+      get(target, name) {
+        const value = target[name];
+        if (typeof value !== 'function') return value;
+        if (!counting || (name !== 'run' && name !== 'runAndReadAll')) return value.bind(target);
+        return (...args) => {
+          if (++statements === ${killAtStatement}) process.kill(process.pid, 'SIGKILL');
+          return value.apply(target, args);
+        };
+      },
+    })));
     const store = new UsageStoreRepository(db);
-    for (;;) {
+    // Before each pass, work for it that leaves every total as it is: some sorted rows made
+    // unsorted again, pairs of rows that cancel out, and the keyed tables due for a rewrite.
+    for (let round = 1; ; round++) {
+      for (const [table, columns] of Object.entries(QUARTER_HOUR_COLUMNS)) {
+        await db.run(\`UPDATE \${table} SET sorted_run = ${UNSORTED_RUN}
+                       WHERE (quarter + \${round}) % 4 = 0\`);
+        // Taken from sorted rows only and at most 300, so that passes killed one after
+        // the other do not multiply them.
+        await db.run(\`INSERT INTO \${table} (\${columns})
+          SELECT \${columns.replace('credits, request_count', 's * credits, s * request_count')}
+          FROM (SELECT * FROM \${table}
+                WHERE sorted_run < ${UNSORTED_RUN} AND (quarter + \${round}) % 4 = 1 LIMIT 300) r,
+               (VALUES (1), (-1)) v(s)\`);
+      }
+      await db.run('DELETE FROM usage_rollup_runs WHERE table_name LIKE \\'usage_daily%\\'');
+      statements = 0;
       process.stdout.write('pass\\n');
+      counting = true;
       await store.clusterNarrowRollups();
-      process.stdout.write('done\\n');
+      counting = false;
+      process.stdout.write('done ' + statements + '\\n');
+      if (round === ${passes}) process.exit(0);
     }`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
@@ -141,10 +190,29 @@ afterAll(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** Waits for a pass loop to exit; says how. */
+async function exitOf(loop: ReturnType<typeof passLoop>): Promise<string> {
+  await loop.exited;
+  return loop.child.signalCode ?? `exit ${String(loop.child.exitCode)}: ${loop.stderr()}`;
+}
+
 describe('the clustering pass under SIGKILL', () => {
-  it(`loses and double-counts nothing when the process is killed ${KILLS} times during passes`, async () => {
+  it('loses and double-counts nothing when the process is killed before any statement of a pass or at any time', async () => {
     const before = await storeState();
     expect(before.usage_quarter_hour_metadata).not.toMatch(/^null/);
+    // A whole pass, to learn its statements (the same in every pass: the loop gives each
+    // table work before it).
+    const counted = passLoop({ passes: 1 });
+    expect(await exitOf(counted)).toBe('exit 0: ');
+    const statements = Number(/^done (\d+)$/.exec(counted.lines()[1])?.[1]);
+    expect(statements).toBeGreaterThan(20);
+    // Killed before each statement in turn: every transaction boundary of the pass.
+    for (let killAt = 1; killAt <= statements; killAt++) {
+      const loop = passLoop({ killAtStatement: killAt });
+      expect({ killAt, exit: await exitOf(loop) }).toEqual({ killAt, exit: 'SIGKILL' });
+      expect(loop.lines().filter((line) => line.startsWith('done'))).toEqual([]);
+    }
+    // And at random times, most inside a statement of a pass.
     const random = seeded(33_406);
     let killedMidPass = 0;
     for (let kill = 0; kill < KILLS; kill++) {
@@ -166,5 +234,5 @@ describe('the clustering pass under SIGKILL', () => {
     // A kill that landed between passes proves nothing: most must land inside one.
     expect(killedMidPass).toBeGreaterThanOrEqual(KILLS / 2);
     expect(await storeState()).toEqual(before);
-  }, 900_000);
+  }, 1_800_000);
 });

@@ -89,7 +89,7 @@ export const USAGE_SETTINGS = {
   rollupClusterIntervalMs: int(
     'USAGE_ROLLUP_CLUSTER_INTERVAL_MIN',
     { default: 60, min: 0, max: 7 * 24 * 60, unit: 'minutes', scale: 60_000 },
-    'How often the narrow usage rollups are rewritten in org order; 0 turns it off.',
+    'How often the usage rollups the export reads are re-clustered in org order (the rows written since the last pass sorted into a run, small runs merged); 0 turns it off.',
   ),
   quarterHourRollupIntervalMs: int(
     'USAGE_QUARTER_HOUR_ROLLUP_INTERVAL_SEC',

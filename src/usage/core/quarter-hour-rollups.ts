@@ -13,6 +13,23 @@ import { METADATA_KEY_MAX_LENGTH, METADATA_VALUE_MAX_CODE_POINTS } from './metad
 /** The last batch id whose events are in the quarter-hour rollups, as a scalar subquery. */
 export const ROLLED_BATCH_ID = '(SELECT max(rolled_batch_id) FROM usage_quarter_hour_watermark)';
 
+/**
+ * The columns of each quarter-hour table that readers and writers name (the tables also
+ * carry `sorted_run`, the clustering pass's own: rows written without it are unsorted).
+ */
+export const QUARTER_HOUR_COLUMNS = {
+  usage_quarter_hour:
+    'org_key, org_id, quarter, product, feature, api_key_id, file_type, credits, request_count',
+  usage_quarter_hour_metadata:
+    'org_key, org_id, meta_key, quarter, meta_value, product, feature, api_key_id, file_type, credits, request_count',
+} as const;
+export type QuarterHourTable = keyof typeof QUARTER_HOUR_COLUMNS;
+
+/** An INSERT of quarter-hour rollup rows (`rows` gives the table's columns, in order). */
+export function insertQuarterHourRows(table: QuarterHourTable, rows: string): string {
+  return `INSERT INTO ${table} (${QUARTER_HOUR_COLUMNS[table]}) ${rows}`;
+}
+
 /** Events the maintenance pass adds per transaction (at least one whole batch each time). */
 export const ROLLUP_STEP_EVENTS = 100_000;
 
@@ -120,15 +137,12 @@ export function unrolledEvents(floor: string | bigint): string {
  * Each quarter-hour table with the events beyond the watermark added: what it holds once the
  * maintenance pass has caught up (export snapshots copy this, so a replica needs no events).
  */
-export function currentQuarterHourSql(
-  table: 'usage_quarter_hour' | 'usage_quarter_hour_metadata',
-  floor: string | bigint,
-): string {
+export function currentQuarterHourSql(table: QuarterHourTable, floor: string | bigint): string {
   const unrolled =
     table === 'usage_quarter_hour'
       ? quarterHourRowsSql('usage_events', unrolledEvents(floor))
       : quarterHourMetadataRowsSql('usage_events', unrolledEvents(floor));
-  return `SELECT * FROM ${table} UNION ALL ${unrolled}`;
+  return `SELECT ${QUARTER_HOUR_COLUMNS[table]} FROM ${table} UNION ALL ${unrolled}`;
 }
 
 /**
@@ -157,11 +171,12 @@ export async function rollUpStep(connection: DuckDBConnection): Promise<number> 
   const where = `${unrolled} AND batch_id <= CAST($1 AS BIGINT)`;
   const last = String(step.last);
   await connection.run(
-    `INSERT INTO usage_quarter_hour ${quarterHourRowsSql('usage_events', where)} ORDER BY org_key, quarter`,
+    `${insertQuarterHourRows('usage_quarter_hour', quarterHourRowsSql('usage_events', where))}
+     ORDER BY org_key, quarter`,
     [last],
   );
   await connection.run(
-    `INSERT INTO usage_quarter_hour_metadata ${quarterHourMetadataRowsSql('usage_events', where)}
+    `${insertQuarterHourRows('usage_quarter_hour_metadata', quarterHourMetadataRowsSql('usage_events', where))}
      ORDER BY org_key, meta_key, quarter`,
     [last],
   );

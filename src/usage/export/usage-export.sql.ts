@@ -11,6 +11,8 @@ import {
 } from '../core/time-zone.js';
 import {
   type Bucketing,
+  QUARTER_HOUR_COLUMNS,
+  type QuarterHourTable,
   quarterHourMetadataRowsSql,
   quarterHourRowsSql,
   unrolledEvents,
@@ -170,12 +172,15 @@ function localSources(
   // answer holds every acknowledged event.
   const unrolled = `${unrolledEvents(rolledBatchId)} AND ${days}`;
   const rolledOnly = fits && coverage === 'rolled-only';
-  const rowsOf = (table: string, rows: (where: string, bucketing: Bucketing) => string) =>
+  const rowsOf = (
+    table: QuarterHourTable,
+    rows: (where: string, bucketing: Bucketing) => string,
+  ) =>
     !fits
       ? `(${rows(days, 'quarter')})`
       : rolledOnly
         ? table
-        : `(SELECT * FROM ${table} UNION ALL ${rows(unrolled, 'stored')})`;
+        : `(SELECT ${QUARTER_HOUR_COLUMNS[table]} FROM ${table} UNION ALL ${rows(unrolled, 'stored')})`;
   const full = rowsOf('usage_quarter_hour', (where, bucketing) =>
     quarterHourRowsSql('usage_events', where, 1, bucketing),
   );

@@ -1,6 +1,7 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { groupableEntries } from '../core/metadata-values.js';
 import {
+  insertQuarterHourRows,
   quarterHourMetadataRowsSql,
   quarterHourRowsSql,
   ROLLED_BATCH_ID,
@@ -64,11 +65,16 @@ export async function retractReplaced(
   // leave the events table before the roll-up reads them.
   const rolledUp = `batch_id <= ${ROLLED_BATCH_ID}`;
   await connection.run(
-    `INSERT INTO usage_quarter_hour ${quarterHourRowsSql('batch_retracted', rolledUp, -1)}`,
+    insertQuarterHourRows(
+      'usage_quarter_hour',
+      quarterHourRowsSql('batch_retracted', rolledUp, -1),
+    ),
   );
   await connection.run(
-    `INSERT INTO usage_quarter_hour_metadata
-     ${quarterHourMetadataRowsSql('batch_retracted', rolledUp, -1)}`,
+    insertQuarterHourRows(
+      'usage_quarter_hour_metadata',
+      quarterHourMetadataRowsSql('batch_retracted', rolledUp, -1),
+    ),
   );
   await retractMetadata(connection);
   return true;

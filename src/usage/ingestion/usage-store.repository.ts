@@ -14,36 +14,14 @@ import {
 } from './usage-corrections.writer.js';
 import type { BatchWriteResult, UsageEventWriter } from '../core/usage-store.ports.js';
 import { rollUpStep } from '../core/quarter-hour-rollups.js';
+import {
+  KEYED_TABLES,
+  rewriteKeyedIfGrown,
+  SORTED_RUN_TABLES,
+  sortUnsortedRows,
+} from './rollup-clustering.js';
 
 export type { BatchWriteResult } from '../core/usage-store.ports.js';
-
-/**
- * The narrow rollups the export reads for unfiltered groupings, with the sort key that
- * makes one org's rows contiguous, so DuckDB's zone maps skip every other org's row groups.
- */
-const CLUSTERED_ROLLUPS: { table: string; order: string; primaryKey?: string; keys?: string }[] = [
-  {
-    table: 'usage_daily_dimension',
-    order: 'org_key, dimension, day, value',
-    primaryKey: 'org_id, dimension, day, value',
-  },
-  {
-    table: 'usage_daily_metadata_value',
-    order: 'org_key, meta_key, day, meta_value',
-    primaryKey: 'org_id, meta_key, day, meta_value',
-  },
-  // Appended to by every roll-up step without a key: rows of one key are added together here.
-  {
-    table: 'usage_quarter_hour',
-    order: 'org_key, quarter',
-    keys: 'org_key, org_id, quarter, product, feature, api_key_id, file_type',
-  },
-  {
-    table: 'usage_quarter_hour_metadata',
-    order: 'org_key, meta_key, quarter',
-    keys: 'org_key, org_id, meta_key, quarter, meta_value, product, feature, api_key_id, file_type',
-  },
-];
 
 /** The connection-local tables one write creates (staging and intermediate results). */
 const WRITE_TEMP_TABLES = [
@@ -143,42 +121,33 @@ export class UsageStoreRepository implements UsageEventWriter {
   }
 
   /**
-   * Rewrites the narrow rollups in (org key, dimension or metadata key, day) order. Ingestion appends
-   * rows in arrival order, which spreads an org over every row group; rewritten, an
-   * export scans about one row group whatever the store's size (measured in
-   * docs/benchmarks.md, "Usage export"). A new sorted copy replaces each table in one
-   * transaction (cheaper than deleting and re-inserting every key of its index); readers
-   * keep their snapshot, ingestion waits on the writer lock meanwhile.
+   * Re-clusters the rollups the export reads in org order (rollup-clustering.ts): each
+   * quarter-hour table's rows appended since the last pass become one sorted run, merged
+   * with its newest runs size-tiered; each keyed narrow daily table is rewritten whole once
+   * it grew by a share of itself. One transaction per table, the writer released between
+   * tables; readers keep their snapshot and sum every run, so no step changes a total.
+   * Returns the rows rewritten.
    */
-  async clusterNarrowRollups(): Promise<void> {
-    await this.db.exclusive(async (connection) => {
-      for (const { table, order, primaryKey, keys } of CLUSTERED_ROLLUPS) {
+  async clusterNarrowRollups(): Promise<number> {
+    let rewritten = 0;
+    const steps = [
+      ...KEYED_TABLES.map((table) => (c: DuckDBConnection) => rewriteKeyedIfGrown(c, table)),
+      ...SORTED_RUN_TABLES.map((table) => (c: DuckDBConnection) => sortUnsortedRows(c, table)),
+    ];
+    for (const step of steps) {
+      rewritten += await this.db.exclusive(async (connection) => {
         await connection.run('BEGIN TRANSACTION');
         try {
-          const rows =
-            keys === undefined
-              ? `SELECT * FROM ${table}`
-              : `SELECT ${keys}, sum(credits) AS credits,
-                        CAST(sum(request_count) AS BIGINT) AS request_count
-                 FROM ${table} GROUP BY ${keys}`;
-          await connection.run(`CREATE TABLE ${table}_clustered AS ${rows} ORDER BY ${order}`);
-          if (primaryKey !== undefined) {
-            await connection.run(`ALTER TABLE ${table}_clustered ADD PRIMARY KEY (${primaryKey})`);
-          }
-          for (const column of ['org_key', 'credits', 'request_count']) {
-            await connection.run(
-              `ALTER TABLE ${table}_clustered ALTER COLUMN ${column} SET NOT NULL`,
-            );
-          }
-          await connection.run(`DROP TABLE ${table}`);
-          await connection.run(`ALTER TABLE ${table}_clustered RENAME TO ${table}`);
+          const rows = await step(connection);
           await connection.run('COMMIT');
+          return rows;
         } catch (error) {
           await connection.run('ROLLBACK').catch(() => undefined);
           throw error;
         }
-      }
-    });
+      });
+    }
+    return rewritten;
   }
 
   /** The first of `count` consecutive batch ids (the writer connection is exclusive meanwhile). */
