@@ -7,6 +7,10 @@
 -- unsorted: the first pass rewrites them once, as before.
 ALTER TABLE usage_quarter_hour ADD COLUMN sorted_run INTEGER DEFAULT 2147483647;
 ALTER TABLE usage_quarter_hour_metadata ADD COLUMN sorted_run INTEGER DEFAULT 2147483647;
+-- A row without a run would be neither sorted nor found unsorted (DuckDB adds no column
+-- with a constraint, so it is set after).
+ALTER TABLE usage_quarter_hour ALTER COLUMN sorted_run SET NOT NULL;
+ALTER TABLE usage_quarter_hour_metadata ALTER COLUMN sorted_run SET NOT NULL;
 
 -- What the last passes left: per quarter-hour table, each sorted run and its rows; per
 -- keyed narrow daily table, run 1 and the rows its last whole rewrite left (a table

@@ -119,6 +119,7 @@ const rollupSql = (bucket) => [
   // The groupable entries of each event's metadata (all of the generated values are scalars).
   // The quarter-hour rollups of local days, bucketed as the roll-up pass does.
   `INSERT INTO usage_quarter_hour
+     (org_key, org_id, quarter, product, feature, api_key_id, file_type, credits, request_count)
    SELECT md5_number_upper(org_id), org_id, ${bucket} AS quarter,
           product, feature, api_key_id, file_type, sum(credits), count(*)
    FROM usage_events GROUP BY ALL ORDER BY quarter`,
@@ -150,6 +151,8 @@ const rollupSql = (bucket) => [
    SEMI JOIN metadata_key_stats s ON s.org_id = b.org_id AND s.meta_key = b.meta_key AND s.rejected_at IS NULL
    GROUP BY ALL ORDER BY day`,
   `INSERT INTO usage_quarter_hour_metadata
+     (org_key, org_id, meta_key, quarter, meta_value, product, feature, api_key_id, file_type,
+      credits, request_count)
    SELECT md5_number_upper(b.org_id), b.org_id, b.meta_key, b.quarter, b.meta_value, b.product,
           b.feature, b.api_key_id, b.file_type, sum(b.credits), count(*)
    FROM bench_metadata b
