@@ -94,7 +94,7 @@ try {
   report.cluster = await phase(EVENTS, () => store.clusterNarrowRollups());
   report.rollUpToImport = Number((report.rollUp.ms / report.import.ms).toFixed(3));
   report.loadEnd = os.loadavg().map((l) => l.toFixed(1));
-  console.log(JSON.stringify(report, null, 2));
+  console.log(JSON.stringify(report, (_, v) => (typeof v === 'bigint' ? Number(v) : v), 2));
 } finally {
   await app.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
