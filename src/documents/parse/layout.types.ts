@@ -35,6 +35,8 @@ export interface LayoutPage {
   lines: LayoutLine[];
   /** True when positions are estimated (DOCX, HTML, text): no page geometry exists. */
   synthetic: boolean;
+  /** The page's width and height in points as displayed (PDF pages; absent otherwise). */
+  dimensions?: { width: number; height: number };
 }
 
 export interface LayoutDocument {

@@ -193,16 +193,22 @@ async function readPage(
     }
     const lines = linesOf(runs, documentPage, viewport.width, viewport.height);
     const text = lines.map((l) => l.text).join('\n');
-    if (alnumCount(text) >= MIN_TEXT_LAYER_CHARS) {
-      return { pageNumber: documentPage, source: 'text-layer', lines, synthetic: false };
-    }
+    const dimensions = { width: viewport.width, height: viewport.height };
+    const textLayer: LayoutPage = {
+      pageNumber: documentPage,
+      source: 'text-layer',
+      lines,
+      synthetic: false,
+      dimensions,
+    };
+    if (alnumCount(text) >= MIN_TEXT_LAYER_CHARS) return textLayer;
     const png = await renderPng(page, pdf);
     const { width, height } = pngSize(png);
     const ocr = await recognizeLayout(png, ocrEffort);
     const ocrLines = linesFromOcr(ocr.lines, documentPage, width, height);
     return alnumCount(ocr.text) > alnumCount(text)
-      ? { pageNumber: documentPage, source: 'ocr', lines: ocrLines, synthetic: false }
-      : { pageNumber: documentPage, source: 'text-layer', lines, synthetic: false };
+      ? { ...textLayer, source: 'ocr', lines: ocrLines }
+      : textLayer;
   } finally {
     page.cleanup();
   }

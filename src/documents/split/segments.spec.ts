@@ -1,12 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { CategoryEvidence } from '../classify/evidence.js';
-import {
-  boundaryCost,
-  pageLanguage,
-  SEGMENT_COSTS,
-  segmentSections,
-  type SegmentPage,
-} from './segments.js';
+import { pageLanguage } from './page-cues.js';
+import { boundaryCost, SEGMENT_COSTS, segmentSections, type SegmentPage } from './segments.js';
 
 const none = { semantic: 0, passage: -1, lexical: 0, layout: 0 };
 function evidence(semantic: number): CategoryEvidence {
@@ -21,8 +16,12 @@ function page(
   return {
     sections,
     vector: null,
-    printedNumber: undefined,
-    language,
+    cues: {
+      language,
+      printedNumber: undefined,
+      printedTotal: undefined,
+      dimensions: undefined,
+    },
     namedSection: undefined,
     pageProbabilities: [0.5, 0.5],
     supported: true,
@@ -67,7 +66,7 @@ describe('page language as a boundary cue', () => {
     const pages = [page('de', lean0), page('de', lean0), page('en', lean1), page('en', lean1)];
     const withCue = segmentSections(pages, { ...SEGMENT_COSTS, languageChange: 0.1 });
     const withoutCue = segmentSections(
-      pages.map((p) => ({ ...p, language: undefined })),
+      pages.map((p) => ({ ...p, cues: { ...p.cues, language: undefined } })),
       { ...SEGMENT_COSTS, languageChange: 0.1 },
     );
     expect(withCue).toEqual([0, 0, 1, 1]);

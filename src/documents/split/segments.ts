@@ -6,16 +6,19 @@
  * each criterion's evidence in a segment is the best any of its pages gives. The cut is the
  * one that makes the pages' sections most probable (dynamic programming over every cut;
  * each page counts its segment's log-probability and, at a page weight, its own),
- * where starting a new segment has a cost, less at a page unlike the one before it, at a
- * page written in another language than the one before it and at a page whose printed
- * number starts again at 1, more where the printed number runs on from the page before.
+ * where starting a new segment has a cost, less at a page unlike the one before it, and
+ * less or more by what the page shows of its document apart from its words (page-cues.ts):
+ * less at a page written in another language than the one before it, of another format
+ * (size or orientation), or whose printed number starts again (at 1, after the last page of
+ * a printed count, or with another count); more where the printed number runs on from the
+ * page before.
  * A page without evidence of its own (a continued table, a signature page) neither votes
- * nor starts a document, unless its number starts again at 1.
+ * nor starts a document, unless its number starts again or its language or format changes.
  */
 import type { CategoryEvidence, CriterionEvidence } from '../classify/evidence.js';
 import { categoryScore, probabilities } from '../classify/fusion.js';
-import { detectLanguage } from '../classify/language.js';
 import { cosine } from '../encoder/sentence-encoder.js';
+import { formatChanges, type PageCues } from './page-cues.js';
 
 /** What segmentation reads of one page. */
 export interface SegmentPage {
@@ -23,10 +26,8 @@ export interface SegmentPage {
   sections: readonly CategoryEvidence[];
   /** Mean of the page's passage vectors, normalized; null without the encoder or text. */
   vector: Float32Array | null;
-  /** The number printed on the page (a line of its own at its top or bottom), if any. */
-  printedNumber: number | undefined;
-  /** The page's language, when it has enough running text to tell (pageLanguage). */
-  language: string | undefined;
+  /** What the page shows of its document apart from its words (page-cues.ts). */
+  cues: PageCues;
   /** A heading of the page naming this section, if any. */
   namedSection: number | undefined;
   /** Each section's probability for this page alone (equal shares for a page without evidence). */
@@ -63,6 +64,8 @@ export interface SegmentCosts {
    * tells its section from the others (distinctStatementWeights), added to its score.
    */
   distinctWeight: number;
+  /** Factor on the cost of a new segment at a page of another size or orientation. */
+  formatChange: number;
 }
 
 export const SEGMENT_COSTS: SegmentCosts = {
@@ -72,6 +75,7 @@ export const SEGMENT_COSTS: SegmentCosts = {
   namedElsewhere: 3,
   languageChange: 0.25,
   distinctWeight: 0,
+  formatChange: 0.5,
 };
 
 /**
@@ -86,6 +90,7 @@ export const DEEP_SEGMENT_COSTS: SegmentCosts = {
   namedElsewhere: 3,
   languageChange: 0.25,
   distinctWeight: 1,
+  formatChange: 0.25,
 };
 
 /** How unlike page `i` is to page `i - 1`, 0..1 (0.5 when either has no vector). */
@@ -96,22 +101,46 @@ function change(pages: readonly SegmentPage[], i: number): number {
   return Math.min(1, Math.max(0, 1 - cosine(previous, current)));
 }
 
+/**
+ * The printed numbers say a new document begins at `current`: its number is 1 after
+ * another, the page before was the last of its printed count, or the count changes.
+ */
+function numberStartsAgain(before: PageCues, current: PageCues): boolean {
+  if (current.printedNumber === 1 && before.printedNumber !== 0) return true;
+  if (before.printedTotal !== undefined && before.printedNumber === before.printedTotal)
+    return true;
+  return (
+    before.printedTotal !== undefined &&
+    current.printedTotal !== undefined &&
+    before.printedTotal !== current.printedTotal
+  );
+}
+
 /** The cost of starting a segment at page `i` (i >= 1). */
 export function boundaryCost(
   pages: readonly SegmentPage[],
   i: number,
   costs: SegmentCosts = SEGMENT_COSTS,
 ): number {
-  // A page without evidence of its own continues a document unless its number starts again.
-  if (!pages[i].supported && pages[i].printedNumber !== 1) return Infinity;
+  const [before, current] = [pages[i - 1].cues, pages[i].cues];
+  const startsAgain = numberStartsAgain(before, current);
+  const newFormat = costs.formatChange < 1 && formatChanges(before, current);
+  const newLanguage =
+    costs.languageChange < 1 &&
+    current.language !== undefined &&
+    before.language !== undefined &&
+    current.language !== before.language;
+  // A page without evidence of its own continues a document unless a cue says it starts one.
+  if (!pages[i].supported && !startsAgain && !newFormat && !newLanguage) return Infinity;
   let cost = costs.segment * (1 - change(pages, i));
-  const number = pages[i].printedNumber;
-  const before = pages[i - 1].printedNumber;
-  const [language, languageBefore] = [pages[i].language, pages[i - 1].language];
-  if (language !== undefined && languageBefore !== undefined && language !== languageBefore)
-    cost *= costs.languageChange;
-  if (number === 1 && before !== 0) cost *= 0.25;
-  else if (number !== undefined && before !== undefined && number === before + 1)
+  if (newLanguage) cost *= costs.languageChange;
+  if (newFormat) cost *= costs.formatChange;
+  if (startsAgain) cost *= 0.25;
+  else if (
+    current.printedNumber !== undefined &&
+    before.printedNumber !== undefined &&
+    current.printedNumber === before.printedNumber + 1
+  )
     cost += costs.segment;
   return cost;
 }
@@ -191,30 +220,4 @@ export function segmentSections(
     end = start;
   }
   return sections;
-}
-
-/** Letters a page needs before its language is told (a page of names and figures says little). */
-const LANGUAGE_LETTERS = 400;
-const LETTER = /\p{L}/gu;
-
-/** The language of a page of running text; undefined for a page with little text. */
-export function pageLanguage(text: string): string | undefined {
-  return (text.match(LETTER)?.length ?? 0) >= LANGUAGE_LETTERS ? detectLanguage(text) : undefined;
-}
-
-const PAGE_NUMBER =
-  /^(?:[-–—|]\s*)?(?:\p{L}{1,8}\.?\s+)?(\d{1,4})(?:\s*(?:\/|\p{L}{1,4}\.?)\s*\d{1,4})?(?:\s*[-–—|])?$/u;
-
-/** A page number printed on a line of its own among the first two or last two lines. */
-export function printedNumber(text: string): number | undefined {
-  const lines = text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean);
-  const candidates = [...lines.slice(-2).reverse(), ...lines.slice(0, 2)];
-  for (const line of candidates) {
-    const match = PAGE_NUMBER.exec(line);
-    if (match) return Number(match[1]);
-  }
-  return undefined;
 }

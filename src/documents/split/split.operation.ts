@@ -1,10 +1,9 @@
 import { collectEvidence } from '../extract/document-evidence.js';
 import { labelVariants, normalize, similarity } from '../extract/text-match.js';
 import { distinctStatementWeights, readPageEvidence, type PageEvidence } from './page-evidence.js';
+import { readPageCues, type PageCues } from './page-cues.js';
 import {
   DEEP_SEGMENT_COSTS,
-  pageLanguage,
-  printedNumber,
   SEGMENT_COSTS,
   segmentSections,
   type SegmentCosts,
@@ -66,8 +65,8 @@ export interface PageScore {
   headingMatch: boolean;
   /** The page has evidence of its own (a heading naming a section, or a criterion met). */
   supported: boolean;
-  /** The page's language when it has enough running text to tell (segments.ts). */
-  language: string | undefined;
+  /** What the page shows of its document apart from its words (segments.ts). */
+  cues: PageCues;
 }
 
 function isHeading(line: LayoutLine, index: number, bodySize: number): boolean {
@@ -120,7 +119,7 @@ export function readSplitPages(
       evidence: heading?.line ?? passage,
       headingMatch: heading !== undefined,
       supported: heading !== undefined || supported,
-      language: pageLanguage(pageText(page)),
+      cues: readPageCues(page),
     };
   });
   return { scored, evidence, statementWeights: distinctStatementWeights(sections) };
@@ -136,8 +135,14 @@ export function readDeepSplitPages(
   document: LayoutDocument,
   sections: readonly SplitSection[],
 ): SplitReading {
-  const fast = readSplitPages(document, sections, false);
-  const deep = readSplitPages(document, sections, true);
+  return bothReadings(
+    readSplitPages(document, sections, false),
+    readSplitPages(document, sections, true),
+  );
+}
+
+/** Deep Split's reading from the default and the fuller reading of the same pages. */
+export function bothReadings(fast: SplitReading, deep: SplitReading): SplitReading {
   return {
     statementWeights: deep.statementWeights,
     scored: deep.scored.map((s, i) => ({
@@ -189,8 +194,7 @@ export function assignBySegments(
     scored.map((s, i) => ({
       sections: evidence[i].sections,
       vector: evidence[i].vector,
-      printedNumber: printedNumber(pageText(s.page)),
-      language: s.language,
+      cues: s.cues,
       namedSection: s.headingMatch ? s.best : undefined,
       // A page without evidence of its own (a continued table, a signature page) does not vote.
       pageProbabilities: s.supported
