@@ -16,7 +16,8 @@
  *      npm run bench:split-eval -- --kinds       why pages go wrong, counted by kind (split-kinds.ts)
  *      npm run bench:split-eval -- --generated   many bundles generated from the dev documents
  *                                                (split-generated.ts; `--sweep` chooses the cut's
- *                                                weights by cross-validation over them)
+ *                                                weights by cross-validation over them;
+ *                                                `--readings FILE` keeps the page readings)
  */
 import os from 'node:os';
 import { loadLayoutDocuments } from '../src/documents/parse/layout.loader.js';
@@ -52,6 +53,10 @@ function numberOption(name: string, fallback: number): number {
   }
   return value;
 }
+function stringOption(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
 const setAt = process.argv.indexOf('--set');
 const sets = (setAt >= 0 ? [process.argv[setAt + 1]] : [...REAL_EVAL_SETS]) as RealEvalSetName[];
 if (!sets.every((s) => REAL_EVAL_SETS.includes(s))) {
@@ -79,6 +84,7 @@ if (process.argv.includes('--generated')) {
     perFold: numberOption('--per-fold', 40),
     maxPages: maxMemberPages,
     sweep: process.argv.includes('--sweep'),
+    readings: stringOption('--readings'),
   });
   process.exit(0);
 }
