@@ -2,8 +2,7 @@ import { Allow } from 'class-validator';
 import {
   AsyncConfigDto,
   classifyInput,
-  PageRangeDto,
-  pageSelectionSchema,
+  pageSelection,
   UploadResponseDto,
 } from './shared-fields.dto.js';
 import {
@@ -74,21 +73,8 @@ export const versionPin = checker({ ...shortName.schema, minLength: 1, pattern: 
 });
 export const longText = text({ maxLength: REQUEST_LIMITS.descriptionChars });
 
-/** PageRange | PageRange[] | int[] | null; no page cap (parse reads the whole document). */
-const operationPageRange: Checker = checker(pageSelectionSchema(), (v) => {
-  if (v === null) return ok(null);
-  if (Array.isArray(v)) {
-    return v.length > 0 && typeof v[0] === 'number'
-      ? list(int({ ge: 1 }))(v)
-      : list(model(PageRangeDto))(v);
-  }
-  if (isPlainObject(v)) return model(PageRangeDto)(v);
-  return fail(
-    'model_attributes_type',
-    'Input should be a PageRange object, a list of PageRange objects, a list of integers or null',
-    v,
-  );
-});
+/** Parse, extract and split (and their pipeline steps): no page cap, they read every page. */
+const operationPageRange: Checker = pageSelection();
 
 export const CHUNK_MODES = ['variable', 'section', 'page', 'disabled', 'block', 'page_sections'];
 export const BLOCK_TYPES = [

@@ -174,14 +174,13 @@ export const classifyInput: Checker = checker(
 
 export type PageSelection = PageRangeDto | PageRangeDto[] | number[] | null;
 
-/**
- * PageRange | PageRange[] | int[] | null, then the spec's page rules: ranges in order and at
- * most 10 selected pages. Open-ended ranges are counted when the document's page count is
- * known (by the document loader), closed ones here.
- */
+/** The rule a JSON Schema cannot state on a PageRange: said in the description instead. */
+const ORDERED_RANGES = "a range's start must not be greater than its end";
+
 /** PageRange | PageRange[] | int[] | null, in JSON Schema. */
 export function pageSelectionSchema(maxPages?: number): JsonSchema {
   const pageRef = { $ref: `#/components/schemas/${registerModel(PageRangeDto)}` };
+  const cap = maxPages ? `; at most ${maxPages} pages selected` : '';
   return {
     anyOf: [
       pageRef,
@@ -189,60 +188,70 @@ export function pageSelectionSchema(maxPages?: number): JsonSchema {
       { type: 'array', items: { type: 'integer', minimum: 1 } },
       { type: 'null' },
     ],
-    ...(maxPages ? { description: `1-indexed pages; at most ${maxPages} pages selected` } : {}),
+    description: `1-indexed pages; ${ORDERED_RANGES}${cap}`,
   };
 }
 
-export const pageRange: Checker = checker(pageSelectionSchema(MAX_SELECTED_PAGES), (v) => {
-  let result: CheckResult;
-  if (v === null) return ok(null);
-  if (Array.isArray(v)) {
-    result =
-      v.length > 0 && typeof v[0] === 'number'
-        ? list(int({ ge: 1 }))(v)
-        : list(model(PageRangeDto))(v);
-  } else if (isPlainObject(v)) {
-    result = model(PageRangeDto)(v);
-  } else {
-    return fail(
-      'model_attributes_type',
-      'Input should be a PageRange object, a list of PageRange objects, a list of integers or null',
-      v,
-    );
-  }
-  if (result.issues.length) return result;
-  const value = result.value as PageSelection;
-  const issues: Issue[] = [];
-  const ranges = Array.isArray(value) ? value : value ? [value] : [];
-  ranges.forEach((range, index) => {
-    if (typeof range === 'number') return;
-    if (range.start !== null && range.end !== null && range.start > range.end) {
-      const loc = Array.isArray(value) ? [index] : [];
-      issues.push(
-        ...prefix(loc, [
-          {
-            loc: [],
-            type: 'value_error',
-            msg: 'Value error, start must not be greater than end',
-            input: range,
-            ctx: { error: 'start must not be greater than end' },
-          },
-        ]),
+/**
+ * The one place of the page-selection rules, for every operation and pipeline step:
+ * PageRange | PageRange[] | int[] | null, each range in order (start <= end), and, given
+ * `maxPages`, at most that many selected pages. Open-ended ranges are counted when the
+ * document's page count is known (by the document loader), closed ones here. A request that
+ * breaks a rule gets a 422 at the request naming the field, never a failed job later.
+ */
+export function pageSelection(maxPages?: number): Checker {
+  return checker(pageSelectionSchema(maxPages), (v) => {
+    if (v === null) return ok(null);
+    let result: CheckResult;
+    if (Array.isArray(v)) {
+      result =
+        v.length > 0 && typeof v[0] === 'number'
+          ? list(int({ ge: 1 }))(v)
+          : list(model(PageRangeDto))(v);
+    } else if (isPlainObject(v)) {
+      result = model(PageRangeDto)(v);
+    } else {
+      return fail(
+        'model_attributes_type',
+        'Input should be a PageRange object, a list of PageRange objects, a list of integers or null',
+        v,
       );
     }
+    if (result.issues.length) return result;
+    const value = result.value as PageSelection;
+    const issues = rangesOutOfOrder(value);
+    if (issues.length) return { issues };
+    if (maxPages === undefined) return ok(value);
+    const selected = countRequestedPages(value);
+    if (selected > maxPages) {
+      return fail(
+        'value_error',
+        `Value error, at most ${maxPages} pages can be selected, got ${selected}`,
+        v,
+        { error: `at most ${maxPages} pages can be selected`, max_pages: maxPages },
+      );
+    }
+    return ok(value);
   });
-  if (issues.length) return { issues };
-  const selected = countRequestedPages(value);
-  if (selected > MAX_SELECTED_PAGES) {
-    return fail(
-      'value_error',
-      `Value error, at most ${MAX_SELECTED_PAGES} pages can be selected, got ${selected}`,
-      v,
+}
+
+/** One issue per range whose start is greater than its end, at that range's location. */
+function rangesOutOfOrder(value: PageSelection): Issue[] {
+  const ranges = Array.isArray(value) ? value : value ? [value] : [];
+  return ranges.flatMap((range, index) => {
+    if (typeof range === 'number') return [];
+    if (range.start === null || range.end === null || range.start <= range.end) return [];
+    return prefix(Array.isArray(value) ? [index] : [], [
       {
-        error: `at most ${MAX_SELECTED_PAGES} pages can be selected`,
-        max_pages: MAX_SELECTED_PAGES,
+        loc: [],
+        type: 'value_error',
+        msg: 'Value error, start must not be greater than end',
+        input: range,
+        ctx: { error: 'start must not be greater than end' },
       },
-    );
-  }
-  return ok(value);
-});
+    ]);
+  });
+}
+
+/** Classify's page selection: classification reads at most MAX_SELECTED_PAGES pages. */
+export const pageRange: Checker = pageSelection(MAX_SELECTED_PAGES);
