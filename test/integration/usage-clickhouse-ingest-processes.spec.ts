@@ -1,19 +1,17 @@
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SHARED_STORE_CACHE_MS } from '../../src/usage/clickhouse/shared-store-freshness.js';
 import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
 import type { SeededAccount } from '../support/accounts.js';
-import { ChildApp, freePort } from '../support/child-app.js';
-import { produce } from '../support/kafka.js';
-import { seededChildSetup } from '../support/seeded-child.js';
-import { seeded, usageEventMix } from '../support/usage-event-mix.js';
+import type { ChildApp } from '../support/child-app.js';
 import {
-  expectExportOfLast30Days,
-  groupCaughtUp,
-  kafkaAppEnv,
-  waitFor,
-} from '../support/usage-kafka.js';
-import { freshClickHouseDatabase, testClickHouseUrl } from '../support/usage-stores.js';
+  clickhouseQuery,
+  INGEST_PROCESSES_START_MS,
+  startClickHouseIngestProcesses,
+  type ClickHouseIngestProcesses,
+} from '../support/clickhouse-ingest-processes.js';
+import { produce } from '../support/kafka.js';
+import { seeded, usageEventMix } from '../support/usage-event-mix.js';
+import { expectExportOfLast30Days, groupCaughtUp, waitFor } from '../support/usage-kafka.js';
 
 /*
  * Several ingest processes in one consumer group, each owning some of the topic's three
@@ -25,12 +23,12 @@ import { freshClickHouseDatabase, testClickHouseUrl } from '../support/usage-sto
 const ROUNDS = 6;
 const CHUNK = 3000;
 
-let dataDirs: string[];
 let topic: string;
 let group: string;
 let database: string;
 let orgs: SeededAccount[];
 let processes: ChildApp[];
+let started: ClickHouseIngestProcesses | undefined;
 
 /**
  * Batches the process wrote: committed, or superseded (fetched before a rebalance, which a
@@ -40,41 +38,21 @@ const batchesWritten = async (child: ChildApp) =>
   (await child.metric(/docproc_usage_consumer_batches_total\{outcome="ok"\} (\d+)/)) +
   (await child.metric(/docproc_usage_consumer_batches_total\{outcome="superseded"\} (\d+)/));
 
-async function clickhouse(sql: string): Promise<string> {
-  const res = await fetch(testClickHouseUrl(), { method: 'POST', body: sql });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`ClickHouse ${res.status}: ${text}`);
-  return text.trim();
-}
-
 beforeAll(async () => {
-  const setup = await seededChildSetup('usage-ch-processes', ['Acme', 'Globex', 'Initech']);
-  ({ topic, orgs } = setup);
-  // Accounts stay in DuckDB, one file per process: each process gets a copy of the seeded one.
-  dataDirs = [setup.dataDir, `${setup.dataDir}-second`];
-  fs.cpSync(setup.dataDir, dataDirs[1], { recursive: true });
-  database = freshClickHouseDatabase();
-  const env = kafkaAppEnv(topic, {
-    LOG_LEVEL: 'error',
-    USAGE_STORE: 'clickhouse',
-    CLICKHOUSE_URL: testClickHouseUrl(),
-    CLICKHOUSE_DATABASE: database,
-    // Small fetches: many writes, so kills land between ClickHouse writes and offset commits.
-    KAFKA_FETCH_MIN_BYTES: '1',
-    KAFKA_FETCH_MAX_BYTES_PER_PARTITION: '16384',
-  });
-  group = env.KAFKA_CONSUMER_GROUP;
-  processes = [];
-  for (const dataDir of dataDirs) {
-    processes.push(new ChildApp(setup.buildDir, await freePort(), { ...env, DATA_DIR: dataDir }));
-  }
-  for (const child of processes) await child.start();
-}, 240_000);
+  started = await startClickHouseIngestProcesses(
+    'usage-ch-processes',
+    ['Acme', 'Globex', 'Initech'],
+    {
+      // Small fetches: many writes, so kills land between ClickHouse writes and offset commits.
+      KAFKA_FETCH_MIN_BYTES: '1',
+      KAFKA_FETCH_MAX_BYTES_PER_PARTITION: '16384',
+    },
+  );
+  ({ topic, group, database, orgs, processes } = started);
+}, INGEST_PROCESSES_START_MS);
 
 afterAll(async () => {
-  for (const child of processes ?? []) await child.stop('SIGKILL');
-  for (const dir of dataDirs ?? []) fs.rmSync(dir, { recursive: true, force: true });
-  if (database) await clickhouse(`DROP DATABASE IF EXISTS ${database}`).catch(() => undefined);
+  await started?.close();
 });
 
 describe('several ingest processes writing to one ClickHouse', () => {
@@ -144,6 +122,8 @@ describe('several ingest processes writing to one ClickHouse', () => {
     }
     // The events table holds each event once, before any background merge.
     const distinct = new Set(published.map((e) => `${e.source}\u0000${e.id}`)).size;
-    expect(Number(await clickhouse(`SELECT count() FROM ${database}.usage_events`))).toBe(distinct);
+    expect(Number(await clickhouseQuery(`SELECT count() FROM ${database}.usage_events`))).toBe(
+      distinct,
+    );
   }, 600_000);
 });

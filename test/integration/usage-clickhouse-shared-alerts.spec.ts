@@ -1,14 +1,17 @@
-import fs from 'node:fs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
 import type { SeededAccount } from '../support/accounts.js';
-import { ChildApp, freePort } from '../support/child-app.js';
+import type { ChildApp } from '../support/child-app.js';
+import {
+  clickhouseQuery,
+  INGEST_PROCESSES_START_MS,
+  startClickHouseIngestProcesses,
+  type ClickHouseIngestProcesses,
+} from '../support/clickhouse-ingest-processes.js';
 import { produce } from '../support/kafka.js';
-import { seededChildSetup } from '../support/seeded-child.js';
-import { groupCaughtUp, kafkaAppEnv, waitFor } from '../support/usage-kafka.js';
+import { groupCaughtUp, waitFor } from '../support/usage-kafka.js';
 import { daysAgo, usageEvent } from '../support/usage-events.js';
-import { freshClickHouseDatabase, testClickHouseUrl } from '../support/usage-stores.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 /*
@@ -19,20 +22,13 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
  * one process and a late event written by the other list the day as revised through both.
  */
 
-let dataDirs: string[];
 let topic: string;
 let group: string;
 let database: string;
 let acme: SeededAccount;
 let processes: ChildApp[];
 let receiver: WebhookReceiver;
-
-async function clickhouse(sql: string): Promise<string> {
-  const res = await fetch(testClickHouseUrl(), { method: 'POST', body: sql });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`ClickHouse ${res.status}: ${text}`);
-  return text.trim();
-}
+let started: ClickHouseIngestProcesses | undefined;
 
 function api(child: ChildApp, key: string, method: string, path: string, body?: unknown) {
   return fetch(`${child.baseUrl}${path}`, {
@@ -64,31 +60,16 @@ async function publishOverEveryPartition(events: UsageCloudEvent[]): Promise<voi
 }
 
 beforeAll(async () => {
-  const setup = await seededChildSetup('usage-ch-shared-state', ['Acme']);
-  ({ topic } = setup);
-  [acme] = setup.orgs;
-  // Accounts stay in DuckDB, one file per process: each process gets a copy of the seeded one.
-  dataDirs = [setup.dataDir, `${setup.dataDir}-second`];
-  fs.cpSync(setup.dataDir, dataDirs[1], { recursive: true });
-  database = freshClickHouseDatabase();
-  const env = kafkaAppEnv(topic, {
-    LOG_LEVEL: 'error',
-    USAGE_STORE: 'clickhouse',
-    CLICKHOUSE_URL: testClickHouseUrl(),
-    CLICKHOUSE_DATABASE: database,
+  started = await startClickHouseIngestProcesses('usage-ch-shared-state', ['Acme'], {
     FETCH_ALLOW_HOSTS: '127.0.0.1',
     // The key both processes derive each org's webhook signing secret from.
     WEBHOOK_SIGNING_KEY: randomBytes(32).toString('base64url'),
   });
-  group = env.KAFKA_CONSUMER_GROUP;
-  processes = [];
-  for (const dataDir of dataDirs) {
-    processes.push(new ChildApp(setup.buildDir, await freePort(), { ...env, DATA_DIR: dataDir }));
-  }
-  for (const child of processes) await child.start();
+  ({ topic, group, database, processes } = started);
+  [acme] = started.orgs;
   receiver = await startWebhookReceiver();
-  // Each process answers the org's signing secret from its own DuckDB file's accounts: the
-  // same one, so the receiver knows only the first process's and verifies what either sends.
+  // Each process derives the org's signing secret from the key: the same one, so the
+  // receiver knows only the first process's and verifies what either of them sends.
   const secrets: string[] = [];
   for (const child of processes) {
     const { secret } = await json<{ secret: string }>(
@@ -98,13 +79,11 @@ beforeAll(async () => {
   }
   expect(secrets[1]).toBe(secrets[0]);
   receiver.secrets.push(secrets[0]);
-}, 240_000);
+}, INGEST_PROCESSES_START_MS);
 
 afterAll(async () => {
-  for (const child of processes ?? []) await child.stop('SIGKILL');
+  await started?.close();
   await receiver?.close();
-  for (const dir of dataDirs ?? []) fs.rmSync(dir, { recursive: true, force: true });
-  if (database) await clickhouse(`DROP DATABASE IF EXISTS ${database}`).catch(() => undefined);
 });
 
 describe('usage alerts and export marks shared by two ingest processes (ClickHouse)', () => {
@@ -165,7 +144,7 @@ describe('usage alerts and export marks shared by two ingest processes (ClickHou
     expect(
       receiver.received.map((r) => (r.body as unknown as { alert_id: string }).alert_id),
     ).toEqual([created.alertId]);
-    const claims = await clickhouse(`SELECT count() FROM ${database}.usage_alert_firings`);
+    const claims = await clickhouseQuery(`SELECT count() FROM ${database}.usage_alert_firings`);
     console.log(`shared alerts: ${claims} claim(s) of the one crossing`);
 
     // Deleted through the other process: the first one stops listing it within a second.
@@ -208,7 +187,8 @@ describe('usage alerts and export marks shared by two ingest processes (ClickHou
     // Marks are written after the answer: the 4 days 6 to 3 days ago.
     await waitFor(
       'the export marks',
-      async () => (await clickhouse(`SELECT count() FROM ${database}.usage_export_marks`)) === '4',
+      async () =>
+        (await clickhouseQuery(`SELECT count() FROM ${database}.usage_export_marks`)) === '4',
     );
     // The first process stops: the second owns every partition and writes the late event.
     expect(await first.stop('SIGKILL')).toBe('SIGKILL');
