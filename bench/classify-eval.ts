@@ -20,6 +20,7 @@
 import os from 'node:os';
 import { ocrEffortOf } from '../src/documents/classify/classify.task.js';
 import { classify, warmUpClassifier } from '../src/documents/classify/classify.js';
+import { sentenceEncoder } from '../src/documents/encoder/sentence-encoder.js';
 import type {
   ClassificationCategory,
   ClassifyModel,
@@ -86,6 +87,8 @@ const variants = listOption<SchemaVariantName>('--variants', SCHEMA_VARIANTS);
 const listMisses = split === 'dev' && process.argv.includes('--misses');
 
 warmUpClassifier();
+// Every document is read under four schemas by two models: its passages are embedded once.
+sentenceEncoder()?.rememberUpTo(200_000);
 const byModel =
   (model: ClassifyModel, schema: readonly ClassificationCategory[]): Predictor =>
   (document) => {

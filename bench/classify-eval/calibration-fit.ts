@@ -51,9 +51,10 @@ function evidenceOf(row: EvidenceRow): CategoryEvidence[] {
     opening,
     passage: -1,
   });
-  return row.evidence.map(([label, ...criteria]) => ({
+  return row.evidence.map(([label, ...criteria], c) => ({
     label: read(label),
     criteria: criteria.map(read),
+    votes: row.votes?.[c],
   }));
 }
 

@@ -30,6 +30,8 @@ export interface EvidenceRow {
   expected: number;
   /** Per category: [label, ...criteria] evidence. */
   evidence: Triple[][];
+  /** Per category, its share of the passages' votes (Deep Classify). */
+  votes?: number[];
 }
 
 const file = process.argv[2];
@@ -88,6 +90,7 @@ for (const set of REAL_EVAL_SETS) {
               round(e.opening ?? 0),
             ]),
           ),
+          ...(model === 'accurate' ? { votes: evidence.map((c) => round(c.votes ?? 0)) } : {}),
         });
       }
     }

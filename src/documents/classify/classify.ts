@@ -9,10 +9,10 @@ import type {
 import { categoryConfidences, chooseCategory, isHigh } from './confidence.js';
 import { separateNeighbours } from './near-neighbours.js';
 import {
+  DEEP_DOCUMENT_READING,
   documentBag,
   DOCUMENT_READING,
   gatherEvidence,
-  meanSemantic,
   passagesOf,
   type CategoryEvidence,
   type DocumentReading,
@@ -25,14 +25,16 @@ import { clipLongWords } from './long-words.js';
 import { stemmerFor } from './stemmers.js';
 
 /**
- * Passages of the document each model reads: Deep Classify (`accurate`) reads twice as many
- * chunks (more of a long document) beside the default reading (schemaEvidence), reads images
- * more thoroughly (classify.task.ts) and weighs near neighbours again on what tells them
- * apart (near-neighbours.ts). More single
- * lines were measured to add noise rather than evidence (docs/benchmarks.md).
+ * Passages of the document each model reads: Deep Classify (`accurate`) reads up to 160
+ * chunks (most of a long document: its sections, not only its beginning) and counts which
+ * category its passages read as (DEEP_DOCUMENT_READING), reads images more thoroughly
+ * (classify.task.ts) and weighs near neighbours again on what tells them apart
+ * (near-neighbours.ts). More single lines were measured to add noise rather than evidence
+ * (docs/benchmarks.md).
  */
-const CHUNK_BUDGET = { default: 32, accurate: 64 } as const;
+const CHUNK_BUDGET = { default: 32, accurate: 160 } as const;
 const LINE_BUDGET = { default: 24, accurate: 24 } as const;
+const READING = { default: DOCUMENT_READING, accurate: DEEP_DOCUMENT_READING } as const;
 
 /** Loads the sentence encoder, language model and stemmers now, so no request waits. */
 export function warmUpClassifier(): void {
@@ -122,19 +124,7 @@ export function schemaEvidence(input: ClassifyInput): SchemaEvidence {
   const metadata = clipLongWords(input.documentMetadata?.trim() ?? '') || undefined;
   const sizes = input.pages.map(pageSize);
   const reading = readDocument(pages, metadata, CHUNK_BUDGET[model], LINE_BUDGET[model], sizes);
-  const evidence = gatherEvidence(schema, reading, DOCUMENT_READING);
-  if (model === 'default') return { schema, evidence };
-  // Deep Classify also reads the document as the default model does and keeps, per
-  // criterion, the mean of the two readings' semantic evidence: the deeper reading adds what
-  // it finds further in, while one stray passage among twice as many cannot decide alone.
-  const first = {
-    ...reading,
-    passages: passagesOf(pages, metadata, CHUNK_BUDGET.default, LINE_BUDGET.default),
-  };
-  return {
-    schema,
-    evidence: meanSemantic(evidence, gatherEvidence(schema, first, DOCUMENT_READING)),
-  };
+  return { schema, evidence: gatherEvidence(schema, reading, READING[model]) };
 }
 
 /**

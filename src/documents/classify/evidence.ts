@@ -13,6 +13,7 @@
 import { cosine, sentenceEncoder } from '../encoder/sentence-encoder.js';
 import type { ClassificationCategory } from './classify.types.js';
 import { allLines, documentChunks, selectChunks, type Chunk } from './chunks.js';
+import { LABEL_WEIGHT } from './fusion.js';
 import { detectLanguage, documentLanguage, type Language } from './language.js';
 
 import { bagOf, lexicalMatch, termsOf, weightKeys, type TermBag } from './lexical.js';
@@ -33,6 +34,8 @@ export interface CriterionEvidence {
 export interface CategoryEvidence {
   criteria: CriterionEvidence[];
   label: CriterionEvidence;
+  /** Share of the document's passages that read as this category (when counted), 0..1. */
+  votes?: number;
 }
 
 export interface Passage {
@@ -47,6 +50,16 @@ export interface EvidenceOptions {
   opening: boolean;
   /** Lexical evidence counts this much when the document's language is not the criteria's. */
   crossLanguageLexical: number;
+  /**
+   * This share of a passage's mean cosine with every statement of the request (each
+   * category's name and criteria) is taken off its cosine with each of them: a passage that
+   * is near everything (a generic sentence, a line of boilerplate) then speaks for no
+   * category more than another, and what a passage says of one category is measured against
+   * the request's other categories rather than as an absolute similarity.
+   */
+  centring: number;
+  /** Also each category's share of the passages' votes (passageVotes). */
+  votes: boolean;
 }
 
 /**
@@ -56,6 +69,8 @@ export interface EvidenceOptions {
 export const PAGE_READING: EvidenceOptions = {
   opening: false,
   crossLanguageLexical: 0.5,
+  centring: 0,
+  votes: false,
 };
 
 /**
@@ -69,7 +84,19 @@ export const PAGE_READING: EvidenceOptions = {
 export const DOCUMENT_READING: EvidenceOptions = {
   opening: true,
   crossLanguageLexical: 0,
+  centring: 0.5,
+  votes: false,
 };
+
+/** Deep Classify's reading of a whole document: also the passages' votes (record 0394). */
+export const DEEP_DOCUMENT_READING: EvidenceOptions = { ...DOCUMENT_READING, votes: true };
+
+/**
+ * Softmax temperature of a passage's vote over the categories: a passage near one
+ * category's statements and far from the others' gives it most of its vote, one equally
+ * near several splits it (record 0394).
+ */
+const VOTE_TEMPERATURE = 0.03;
 
 /** `document_metadata` counts this much more than the same words in the document. */
 const METADATA_WEIGHT = 1.5;
@@ -114,14 +141,44 @@ export function passagesOf(
   return passages;
 }
 
-function bestMatch(query: Float32Array, passages: readonly Float32Array[]): [number, number] {
-  let best = -1;
+/** Best of `cosines` less each passage's `offsets`: [value, index], [0, -1] if none. */
+function bestMatch(cosines: readonly number[], offsets?: readonly number[]): [number, number] {
+  let best = -Infinity;
   let at = -1;
-  passages.forEach((vector, index) => {
-    const value = cosine(query, vector);
-    if (value > best) [best, at] = [value, index];
+  cosines.forEach((value, index) => {
+    const centred = value - (offsets?.[index] ?? 0);
+    if (centred > best) [best, at] = [centred, index];
   });
   return at < 0 ? [0, -1] : [best, at];
+}
+
+/** Each passage's mean cosine over `rows` (one row of passage cosines per statement). */
+function passageMeans(rows: readonly (readonly number[])[], passages: number): number[] {
+  const means = new Array<number>(passages).fill(0);
+  for (const row of rows) row.forEach((value, k) => (means[k] += value / rows.length));
+  return means;
+}
+
+/**
+ * Each category's share of the passages' votes: a passage's nearness to a category is the
+ * mean cosine with its criteria plus LABEL_WEIGHT x the cosine with its name, and it shares
+ * one vote over the categories by a softmax of those at VOTE_TEMPERATURE. The shares sum to
+ * 1 over the schema: they say which category most of the document reads as.
+ */
+function passageVotes(cosines: readonly (readonly (readonly number[])[])[], passages: number) {
+  const votes = new Array<number>(cosines.length).fill(0);
+  if (passages === 0) return votes;
+  for (let k = 0; k < passages; k++) {
+    const nearness = cosines.map(([label, ...criteria]) => {
+      const mean = criteria.reduce((sum, row) => sum + row[k], 0) / Math.max(1, criteria.length);
+      return mean + LABEL_WEIGHT * label[k];
+    });
+    const best = Math.max(...nearness);
+    const exps = nearness.map((value) => Math.exp((value - best) / VOTE_TEMPERATURE));
+    const sum = exps.reduce((total, value) => total + value, 0);
+    exps.forEach((value, c) => (votes[c] += value / sum / passages));
+  }
+  return votes;
 }
 
 /** Lexical reading of a document in `language`: its stems, and metadata's at METADATA_WEIGHT. */
@@ -154,12 +211,12 @@ export function gatherEvidence(
   { passages, bag, pageCount, form, language }: DocumentReading,
   options: EvidenceOptions = PAGE_READING,
 ): CategoryEvidence[] {
-  const { opening, crossLanguageLexical } = options;
+  const { opening, crossLanguageLexical, centring } = options;
   const texts = schemaTexts(schema);
   const encoder = sentenceEncoder();
   const passageVectors = encoder ? encoder.embed(passages.map((p) => p.text)) : [];
   const formVectors = encoder ? encoder.embed(form) : [];
-  const openingVector = opening && (passages[0]?.page ?? -1) >= 0 ? passageVectors[0] : undefined;
+  const openingAt = opening && (passages[0]?.page ?? -1) >= 0 ? 0 : -1;
   const criteriaLanguage = detectLanguage(texts.flat().join('. '));
   const keys = weightKeys(
     texts.map((group) => group.map((text) => termsOf(text, criteriaLanguage, 'content-or-all'))),
@@ -167,38 +224,38 @@ export function gatherEvidence(
   const length = Math.max(1, bag.length / Math.max(1, pageCount));
   const lexicalFactor =
     language !== undefined && language !== criteriaLanguage ? crossLanguageLexical : 1;
-  return texts.map((group, c) => {
-    const vectors = encoder
-      ? encoder.embed([labelSentence(schema[c].category), ...group.slice(1)])
-      : [];
-    const evidence = group.map((_, i): CriterionEvidence => {
-      const [semantic, passage] = encoder ? bestMatch(vectors[i], passageVectors) : [0, -1];
+  // Per category, per statement (its name, then its criteria): cosines with every passage.
+  const statements = schema.map((entry) =>
+    encoder ? encoder.embed([labelSentence(entry.category), ...entry.criteria]) : [],
+  );
+  const cosines = statements.map((vectors) =>
+    vectors.map((vector) => passageVectors.map((passage) => cosine(vector, passage))),
+  );
+  const offsets =
+    centring > 0
+      ? passageMeans(cosines.flat(), passageVectors.length).map((mean) => centring * mean)
+      : undefined;
+  const evidence = texts.map((group, c): CategoryEvidence => {
+    const criteria = group.map((_, i): CriterionEvidence => {
+      const row = cosines[c][i] ?? [];
+      const [semantic, passage] = bestMatch(row, offsets);
+      const vector = statements[c][i];
       return {
         semantic,
         passage,
         lexical: lexicalFactor * lexicalMatch(keys[c][i], bag, length),
-        layout: encoder && formVectors.length > 0 ? bestMatch(vectors[i], formVectors)[0] : 0,
-        ...(opening ? { opening: openingVector ? cosine(vectors[i], openingVector) : 0 } : {}),
+        layout:
+          vector && formVectors.length > 0
+            ? bestMatch(formVectors.map((f) => cosine(vector, f)))[0]
+            : 0,
+        ...(opening
+          ? { opening: openingAt >= 0 && vector ? row[openingAt] - (offsets?.[openingAt] ?? 0) : 0 }
+          : {}),
       };
     });
-    return { label: evidence[0], criteria: evidence.slice(1) };
+    return { label: criteria[0], criteria: criteria.slice(1) };
   });
-}
-
-/**
- * The evidence of `deep` with each criterion's (and name's) semantic evidence averaged with
- * that of `other`, another reading of the same document under the same schema.
- */
-export function meanSemantic(
-  deep: readonly CategoryEvidence[],
-  other: readonly CategoryEvidence[],
-): CategoryEvidence[] {
-  const mean = (a: CriterionEvidence, b: CriterionEvidence): CriterionEvidence => ({
-    ...a,
-    semantic: (a.semantic + b.semantic) / 2,
-  });
-  return deep.map((category, c) => ({
-    label: mean(category.label, other[c].label),
-    criteria: category.criteria.map((criterion, i) => mean(criterion, other[c].criteria[i])),
-  }));
+  if (!options.votes || !encoder) return evidence;
+  const votes = passageVotes(cosines, passageVectors.length);
+  return evidence.map((category, c) => ({ ...category, votes: votes[c] }));
 }

@@ -7,9 +7,34 @@ import { categoryScore } from './fusion.js';
 const NEAR = 0.04;
 /** Weight of the second reading's difference from the neighbours' mean (record 0391). */
 const SECOND_PASS_WEIGHT = 0.25;
+/** Weight of a near neighbour's share of the passages' votes (evidence.ts, record 0394). */
+const VOTE_WEIGHT = 0.2;
+
+function nearBest(scores: readonly CategoryScore[]): number[] {
+  const best = Math.max(...scores.map((score) => score.score));
+  return scores.flatMap((score, index) => (best - score.score <= NEAR ? [index] : []));
+}
 
 /**
- * Deep Classify's second pass over the near neighbours of the best category. Neighbours
+ * Each near neighbour of the best category gains its share of the document's passage votes
+ * (which category each passage reads as, among the request's): where the best passages
+ * leave categories close, what most of the document reads as tells them apart.
+ */
+function countVotes(
+  evidence: readonly CategoryEvidence[],
+  scores: readonly CategoryScore[],
+): CategoryScore[] {
+  const near = new Set(nearBest(scores));
+  return scores.map((score, index) =>
+    near.has(index)
+      ? { ...score, score: score.score + VOTE_WEIGHT * (evidence[index].votes ?? 0) }
+      : score,
+  );
+}
+
+/**
+ * Deep Classify's second pass over the near neighbours of the best category: their passage
+ * votes (countVotes), then their criteria read again. Neighbours
  * share much of their evidence (two kinds of financial documents both have amounts and
  * dates), so each is read again with its criteria weighted by how distinct each is from
  * every other neighbour's criteria (1 - the highest cosine between them): what only one of
@@ -18,11 +43,11 @@ const SECOND_PASS_WEIGHT = 0.25;
 export function separateNeighbours(
   schema: readonly ClassificationCategory[],
   evidence: readonly CategoryEvidence[],
-  scores: CategoryScore[],
+  firstScores: CategoryScore[],
 ): CategoryScore[] {
   const encoder = sentenceEncoder();
-  const best = Math.max(...scores.map((score) => score.score));
-  const near = scores.flatMap((score, index) => (best - score.score <= NEAR ? [index] : []));
+  const scores = countVotes(evidence, firstScores);
+  const near = nearBest(scores);
   if (!encoder || near.length < 2) return scores;
   const vectors = new Map(near.map((index) => [index, encoder.embed(schema[index].criteria)]));
   const second = new Map(
