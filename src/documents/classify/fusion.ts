@@ -37,7 +37,7 @@ export interface Calibration {
   temperature: number;
   uniformShare: number;
 }
-export const CALIBRATION: Calibration = { temperature: 0.04, uniformShare: 0.05 };
+export const CALIBRATION: Calibration = { temperature: 0.045, uniformShare: 0.02 };
 
 export function strength(evidence: CriterionEvidence): number {
   return (
