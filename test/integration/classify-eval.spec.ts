@@ -48,15 +48,17 @@ describe('classification evaluation set', () => {
     const pages = Array.from({ length: 5 }, (_, p) =>
       words.slice(p * 400, p * 400 + 400).join(' '),
     );
-    const times: number[] = [];
+    const cpuMs: number[] = [];
     for (let i = 0; i < 15; i++) {
-      const start = performance.now();
+      const start = process.cpuUsage();
       classify({ pages, classificationSchema: set.schema });
-      times.push(performance.now() - start);
+      const used = process.cpuUsage(start);
+      cpuMs.push((used.user + used.system) / 1000);
     }
-    times.sort((a, b) => a - b);
-    // The target is < 300 ms on an idle core (npm run bench:classify); the bound is loose
-    // because CI machines are shared.
-    expect(times[Math.floor(times.length / 2)]).toBeLessThan(1500);
+    cpuMs.sort((a, b) => a - b);
+    // The target is < 300 ms on an idle core (npm run bench:classify, wall-clock). The call
+    // is synchronous, so its CPU time is what it costs; unlike wall-clock time it does not
+    // grow when a shared CI machine runs other suites beside it.
+    expect(cpuMs[Math.floor(cpuMs.length / 2)]).toBeLessThan(1500);
   });
 });
