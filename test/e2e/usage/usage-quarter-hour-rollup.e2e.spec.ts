@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { UsageStoreRepository } from '../../../src/usage/ingestion/usage-store.repository.js';
 import { MetadataKeyService } from '../../../src/usage/metadata/metadata-key.service.js';
@@ -153,6 +153,10 @@ async function quarterHourRows(): Promise<number> {
   );
   return Number(row.n);
 }
+
+// Each test writes, rolls up or clusters a store a few times: seconds alone, but up to a
+// minute on a shared CI machine, past jest's default.
+jest.setTimeout(120_000);
 
 beforeAll(async () => {
   // No timers: the spec runs each pass itself.
