@@ -30,6 +30,7 @@ async function requests(app: ChildApp, query = 'groupBy=product'): Promise<numbe
   return body.data.reduce((n, r) => n + r.requestCount, 0);
 }
 
+// Building, seeding and starting two child processes took over 4 minutes on a loaded machine.
 beforeAll(async () => {
   const { buildDir, ...setup } = await seededChildSetup('usage-replica', ['Acme']);
   ({ topic, dataDir } = setup);
@@ -54,7 +55,7 @@ beforeAll(async () => {
   });
   await writer.start();
   await replica.start();
-}, 240_000);
+}, 480_000);
 
 afterAll(async () => {
   await replica?.stop('SIGTERM');
