@@ -10,6 +10,10 @@ const DAY_MS = 86_400_000;
 const REMEMBERED_RANGES = 10_000;
 /** A shared store's marked orgs are read again after this long (another process's exports). */
 const SHARED_ORGS_FRESH_MS = 1_000;
+/** Attempts at recording a write's changed days before they wait for the next write. */
+const CHANGE_ATTEMPTS = 3;
+/** The pause before the second attempt; each further one waits twice as long. */
+const CHANGE_RETRY_MS = 250;
 
 function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
@@ -27,6 +31,8 @@ export class UsageExportMarks {
   private readonly marked = new Set<string>();
   private orgsWithMarks: Promise<Set<string>> | null = null;
   private orgsReadAt = 0;
+  /** Changed days whose recording failed: recorded with the next write's (a store outage). */
+  private unrecorded: { orgId: string; day: string }[] = [];
 
   constructor(
     @Inject(USAGE_EXPORT_MARKS_STORE) private readonly repository: UsageExportMarksStore,
@@ -51,17 +57,40 @@ export class UsageExportMarks {
       });
   }
 
-  /** After a write committed: the past days it changed of orgs that exported any. */
+  /**
+   * After a write committed: the past days it changed of orgs that exported any. A failed
+   * attempt is retried; the write's events are stored by then, and a redelivery of them is
+   * a duplicate that changes nothing, so a change not recorded now would never be. What
+   * still fails is kept and recorded with the next write's changes (and the error thrown).
+   */
   async recordChanges(changed: readonly { orgId: string; day: string }[]): Promise<void> {
-    if (changed.length === 0) return;
+    const all = [...this.unrecorded, ...changed];
+    this.unrecorded = [];
+    if (all.length === 0) return;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.recordChangesOnce(all);
+        return;
+      } catch (error) {
+        if (attempt >= CHANGE_ATTEMPTS) {
+          this.unrecorded = all.slice(-REMEMBERED_RANGES);
+          throw error;
+        }
+        this.logger.warn({ err: error }, 'recording changed usage days failed; retrying');
+        await new Promise((resolve) => setTimeout(resolve, CHANGE_RETRY_MS * 2 ** (attempt - 1)));
+      }
+    }
+  }
+
+  private async recordChangesOnce(changed: readonly { orgId: string; day: string }[]) {
     const orgs = await this.orgs();
     const today = utcDay(Date.now());
-    const byOrg = new Map<string, string[]>();
+    const byOrg = new Map<string, Set<string>>();
     for (const { orgId, day } of changed) {
       if (!orgs.has(orgId) || day >= today) continue;
-      byOrg.set(orgId, [...(byOrg.get(orgId) ?? []), day]);
+      byOrg.set(orgId, (byOrg.get(orgId) ?? new Set()).add(day));
     }
-    for (const [orgId, days] of byOrg) await this.repository.markChanged(orgId, days);
+    for (const [orgId, days] of byOrg) await this.repository.markChanged(orgId, [...days]);
   }
 
   revisedDays(orgId: string, startDate: string, endDate: string): Promise<RevisedDay[]> {
