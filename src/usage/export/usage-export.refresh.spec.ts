@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { exportQuery } from '../../../test/support/usage-export-query.js';
 import fc from 'fast-check';
 import type { AccountsService } from '../../accounts/accounts.service.js';
 import type { AccountPrincipal } from '../../accounts/principal.js';
@@ -19,21 +20,7 @@ const principal: AccountPrincipal = {
 };
 
 function query(overrides: Partial<UsageExportQuery> = {}): UsageExportQuery {
-  return {
-    orgId: null,
-    startDate: '2026-01-01',
-    endDate: '2026-01-31',
-    groupBy: 'product',
-    secondGroupBy: null,
-    timeZone: 'UTC',
-    metadataKey: null,
-    metadataValues: [],
-    products: [],
-    features: [],
-    apiKeys: [],
-    fileTypes: [],
-    ...overrides,
-  };
+  return exportQuery({ startDate: '2026-01-01', endDate: '2026-01-31', ...overrides });
 }
 
 const row = (date: string, group: string, n: number) =>

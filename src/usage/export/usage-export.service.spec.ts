@@ -1,4 +1,5 @@
 import { describe, expect, it, jest } from '@jest/globals';
+import { exportQuery } from '../../../test/support/usage-export-query.js';
 import type { AccountsService } from '../../accounts/accounts.service.js';
 import type { AccountPrincipal } from '../../accounts/principal.js';
 import type { AppConfig } from '../../config/app-config.js';
@@ -15,24 +16,6 @@ const principal: AccountPrincipal = {
   userId: 'usr_1',
   defaultOrgId: 'org_a',
 };
-
-function query(overrides: Partial<UsageExportQuery> = {}): UsageExportQuery {
-  return {
-    orgId: null,
-    startDate: '2026-11-01',
-    endDate: '2026-11-30',
-    groupBy: 'product',
-    secondGroupBy: null,
-    timeZone: 'UTC',
-    metadataKey: null,
-    metadataValues: [],
-    products: [],
-    features: [],
-    apiKeys: [],
-    fileTypes: [],
-    ...overrides,
-  };
-}
 
 function setup(cacheMb = 1) {
   let calls = 0;
@@ -57,40 +40,40 @@ function setup(cacheMb = 1) {
 describe('UsageExportService result cache', () => {
   it('answers a repeated query from the cache, byte for byte, without running it again', async () => {
     const { jsonData, body } = setup();
-    const first = await body(query());
+    const first = await body(exportQuery());
     expect(first).toBe(
       '{"orgId":"org_a","startDate":"2026-11-01","endDate":"2026-11-30","groupBy":"product","data":[{"n":1}]}',
     );
-    expect(await body(query())).toBe(first);
+    expect(await body(exportQuery())).toBe(first);
     expect(jsonData).toHaveBeenCalledTimes(1);
   });
 
   it("runs the query again once the org's ingestion watermark moved, and only for that org", async () => {
     const { jsonData, body, watermarks } = setup();
-    await body(query());
-    await body(query({ orgId: 'org_b' }));
+    await body(exportQuery());
+    await body(exportQuery({ orgId: 'org_b' }));
     watermarks.advance(['org_b']);
-    await body(query());
+    await body(exportQuery());
     expect(jsonData).toHaveBeenCalledTimes(2);
-    expect(await body(query({ orgId: 'org_b' }))).toContain('{"n":3}');
+    expect(await body(exportQuery({ orgId: 'org_b' }))).toContain('{"n":3}');
     watermarks.advanceAll();
-    expect(await body(query())).toContain('{"n":4}');
+    expect(await body(exportQuery())).toContain('{"n":4}');
   });
 
   it('keys on every parameter, with filter lists as sets', async () => {
     const { jsonData, body } = setup();
-    await body(query({ products: ['parse', 'split'] }));
-    await body(query({ products: ['split', 'parse'] }));
+    await body(exportQuery({ products: ['parse', 'split'] }));
+    await body(exportQuery({ products: ['split', 'parse'] }));
     expect(jsonData).toHaveBeenCalledTimes(1);
-    await body(query({ products: ['parse'] }));
-    await body(query({ groupBy: 'feature', products: ['parse'] }));
-    await body(query({ endDate: '2026-11-29', products: ['parse'] }));
+    await body(exportQuery({ products: ['parse'] }));
+    await body(exportQuery({ groupBy: 'feature', products: ['parse'] }));
+    await body(exportQuery({ endDate: '2026-11-29', products: ['parse'] }));
     expect(jsonData).toHaveBeenCalledTimes(4);
   });
 
   it('checks the metadata key on every request, cached answer or not', async () => {
     const { assertUsable, jsonData, body } = setup();
-    const q = query({ groupBy: 'metadata', metadataKey: 'team' });
+    const q = exportQuery({ groupBy: 'metadata', metadataKey: 'team' });
     await body(q);
     assertUsable.mockRejectedValueOnce(new Error('METADATA_KEY_NOT_ENABLED'));
     await expect(body(q)).rejects.toThrow('METADATA_KEY_NOT_ENABLED');
@@ -100,17 +83,21 @@ describe('UsageExportService result cache', () => {
 
   it('with a zero budget caches nothing', async () => {
     const { jsonData, body } = setup(0);
-    await body(query());
-    await body(query());
+    await body(exportQuery());
+    await body(exportQuery());
     expect(jsonData).toHaveBeenCalledTimes(2);
   });
 
   it('runs identical concurrent misses once, and a commit in between starts a new statement', async () => {
     const { service, jsonData, body, watermarks } = setup(0);
-    const together = await Promise.all([body(query()), body(query()), body(query())]);
+    const together = await Promise.all([
+      body(exportQuery()),
+      body(exportQuery()),
+      body(exportQuery()),
+    ]);
     expect(new Set(together)).toEqual(new Set([together[0]]));
     expect(jsonData).toHaveBeenCalledTimes(1);
-    const resolved = await service.resolve(principal, query());
+    const resolved = await service.resolve(principal, exportQuery());
     const before = service.jsonBody(resolved);
     watermarks.advance(['org_a']);
     const after = service.jsonBody(resolved);
@@ -121,8 +108,8 @@ describe('UsageExportService result cache', () => {
   it('does not keep a failed miss: the next request runs the statement again', async () => {
     const { jsonData, body } = setup();
     jsonData.mockRejectedValueOnce(new Error('connection lost'));
-    await expect(body(query())).rejects.toThrow('connection lost');
-    expect(await body(query())).toContain('"data":[{"n":1}]');
+    await expect(body(exportQuery())).rejects.toThrow('connection lost');
+    expect(await body(exportQuery())).toContain('"data":[{"n":1}]');
     expect(jsonData).toHaveBeenCalledTimes(2);
   });
 });

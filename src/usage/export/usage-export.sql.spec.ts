@@ -1,22 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
+import { exportQuery } from '../../../test/support/usage-export-query.js';
 import { buildExportSql } from './usage-export.sql.js';
 import type { UsageExportQuery } from './usage-export.query.js';
 
-const query = (overrides: Partial<UsageExportQuery>): UsageExportQuery => ({
-  orgId: null,
-  startDate: '2026-10-28',
-  endDate: '2026-11-26',
-  groupBy: 'product',
-  secondGroupBy: null,
-  timeZone: 'America/New_York',
-  metadataKey: null,
-  metadataValues: [],
-  products: [],
-  features: [],
-  apiKeys: [],
-  fileTypes: [],
-  ...overrides,
-});
+const query = (overrides: Partial<UsageExportQuery>): UsageExportQuery =>
+  exportQuery({
+    startDate: '2026-10-28',
+    endDate: '2026-11-26',
+    timeZone: 'America/New_York',
+    ...overrides,
+  });
 
 /** `$n` placeholders a statement uses. */
 const placeholders = (sql: string) => new Set([...sql.matchAll(/\$(\d+)/g)].map((m) => m[1]));
