@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { exportQueryOf } from './scenarios.mjs';
 
 /** Milliseconds of `iterations` sequential calls of `fn`, after `warmup` untimed ones. */
 export async function sampleTimes(fn, { warmup, iterations }) {
@@ -60,20 +61,7 @@ export async function measureEngine({
   const exportData = (query, orgId) => () => repository.jsonData(query, orgId);
   try {
     for (const s of scenarios) {
-      const query = {
-        orgId: s.orgId,
-        startDate: s.startDate,
-        endDate: s.endDate,
-        groupBy: s.dimensions[0],
-        secondGroupBy: s.dimensions[1] ?? null,
-        timeZone: s.timeZone,
-        metadataKey: s.metadataKey,
-        metadataValues: [],
-        products: [],
-        features: [],
-        apiKeys: [],
-        fileTypes: [],
-      };
+      const query = exportQueryOf(s);
       const run = exportData(query, s.orgId);
       const samples = await sampleTimes(run, { warmup, iterations });
       // The next request after usage of the period's last day: the cached answer brought

@@ -20,6 +20,22 @@ const EXTRA = [
 const labelOf = ({ dimensions, timeZone }) =>
   dimensions.join(',') + (timeZone === 'UTC' ? '' : ` in ${timeZone}`);
 
+/** A question as the export repository takes it (no filters). */
+export const exportQueryOf = (s) => ({
+  orgId: s.orgId,
+  startDate: s.startDate,
+  endDate: s.endDate,
+  groupBy: s.dimensions[0],
+  secondGroupBy: s.dimensions[1] ?? null,
+  timeZone: s.timeZone,
+  metadataKey: s.metadataKey,
+  metadataValues: [],
+  products: [],
+  features: [],
+  apiKeys: [],
+  fileTypes: [],
+});
+
 export function scenarios(dataset) {
   const bySize = Object.entries(dataset.orgSizes).sort((a, b) => b[1] - a[1]);
   const typical = bySize[Math.floor(bySize.length / 2)];

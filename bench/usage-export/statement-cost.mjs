@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { importDist, markerFile } from './options.mjs';
-import { scenarios } from './scenarios.mjs';
+import { exportQueryOf, scenarios } from './scenarios.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const dataset = JSON.parse(fs.readFileSync(markerFile, 'utf8'));
@@ -61,20 +61,7 @@ console.log(
 );
 console.log('|---|---|---|---|---|---|');
 for (const s of scenarios(dataset)) {
-  const query = {
-    orgId: s.orgId,
-    startDate: s.startDate,
-    endDate: s.endDate,
-    groupBy: s.dimensions[0],
-    secondGroupBy: s.dimensions[1] ?? null,
-    timeZone: s.timeZone,
-    metadataKey: s.metadataKey,
-    metadataValues: [],
-    products: [],
-    features: [],
-    apiKeys: [],
-    fileTypes: [],
-  };
+  const query = exportQueryOf(s);
   if (!readsQuarterHours(query)) continue;
   const before = () => withUnrolled(query, s.orgId);
   const after = () => repository.jsonData(query, s.orgId);
