@@ -14,6 +14,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { NOW_QUARTER, ROLLUP_TABLES, ROWS_PER_EVENT } from './synthetic-rollups.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -26,55 +27,6 @@ const dist = (file) => import(pathToFileURL(path.resolve('dist', file)).href);
 const { loadConfig } = await dist('src/config/app-config.js');
 const { DuckDbService } = await dist('src/database/duckdb.service.js');
 const { applyMigrations } = await dist('src/database/migrations.js');
-
-const ROWS_PER_EVENT = {
-  usage_quarter_hour: 0.97,
-  usage_quarter_hour_metadata: 1.42,
-  usage_daily_dimension: 0.15,
-  usage_daily_metadata_value: 0.25,
-};
-const ORGS = 1000;
-const NOW_QUARTER = Math.floor(Date.now() / 900_000);
-const skewedOrgs = (n) =>
-  `(SELECT i, 'org_' || lpad(CAST(CAST(floor(${ORGS} * pow(random(), 3)) AS INT) AS VARCHAR), 6, '0') AS org
-    FROM range(${n}) t(i))`;
-
-const TABLES = {
-  usage_daily_dimension: {
-    order: 'org_key, dimension, day, value',
-    primaryKey: 'org_id, dimension, day, value',
-    rows: (n, seed, days) => `
-      SELECT md5_number_upper(org), org, ['product','feature','api_key','file_type'][1 + i % 4],
-             CAST(current_date - CAST((i // 4) % ${days} AS INTEGER) AS DATE), 'v' || i || '_${seed}', 1.5, 1
-      FROM ${skewedOrgs(n)}`,
-  },
-  usage_daily_metadata_value: {
-    order: 'org_key, meta_key, day, meta_value',
-    primaryKey: 'org_id, meta_key, day, meta_value',
-    rows: (n, seed, days) => `
-      SELECT md5_number_upper(org), org, 'team', CAST(current_date - CAST(i % ${days} AS INTEGER) AS DATE),
-             'v' || i || '_${seed}', 2.25, 1
-      FROM ${skewedOrgs(n)}`,
-  },
-  usage_quarter_hour: {
-    order: 'org_key, quarter',
-    keys: 'org_key, org_id, quarter, product, feature, api_key_id, file_type',
-    rows: (n, _seed, days) => `
-      SELECT md5_number_upper(org), org, ${NOW_QUARTER} - CAST(floor(random() * ${days * 96}) AS INT),
-             ['classify','parse','extract'][1 + i % 3], 'f' || (i % 2), 'pk_' || (i % 7),
-             ['pdf','png'][1 + i % 2], 1.125, 1
-      FROM ${skewedOrgs(n)}`,
-  },
-  usage_quarter_hour_metadata: {
-    order: 'org_key, meta_key, quarter',
-    keys: 'org_key, org_id, meta_key, quarter, meta_value, product, feature, api_key_id, file_type',
-    rows: (n, _seed, days) => `
-      SELECT md5_number_upper(org), org, 'team', ${NOW_QUARTER} - CAST(floor(random() * ${days * 96}) AS INT),
-             ['risk','ops','eng'][1 + i % 3], ['classify','parse','extract'][1 + i % 3],
-             'f' || (i % 2), 'pk_' || (i % 7), ['pdf','png'][1 + i % 2], 0.5, 1
-      FROM ${skewedOrgs(n)}`,
-  },
-};
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-cluster-pass-'));
 const db = new DuckDbService(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' }));
@@ -121,7 +73,7 @@ async function timed(fn) {
  */
 async function wholePass() {
   await db.exclusive(async (connection) => {
-    for (const [table, { order, primaryKey, keys }] of Object.entries(TABLES)) {
+    for (const [table, { order, primaryKey, keys }] of Object.entries(ROLLUP_TABLES)) {
       await connection.run('BEGIN TRANSACTION');
       const rows =
         keys === undefined
@@ -147,11 +99,11 @@ async function wholePass() {
 }
 
 async function append(events, days, seed) {
-  for (const [table, { rows }] of Object.entries(TABLES)) {
+  for (const [table, { rows }] of Object.entries(ROLLUP_TABLES)) {
     const n = Math.round(events * ROWS_PER_EVENT[table]);
     await db.run(
       table.startsWith('usage_quarter_hour')
-        ? `INSERT INTO ${table} (${TABLES[table].keys}, credits, request_count) ${rows(n, seed, days)}`
+        ? `INSERT INTO ${table} (${ROLLUP_TABLES[table].keys}, credits, request_count) ${rows(n, seed, days)}`
         : `INSERT INTO ${table} ${rows(n, seed, days)}`,
     );
   }
@@ -160,7 +112,7 @@ async function append(events, days, seed) {
 
 async function totals() {
   const result = {};
-  for (const table of Object.keys(TABLES)) {
+  for (const table of Object.keys(ROLLUP_TABLES)) {
     const row = await one(
       `SELECT CAST(sum(credits) AS VARCHAR) AS c, CAST(sum(request_count) AS VARCHAR) AS r,
               count(*) AS n FROM ${table}`,

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { NOW_QUARTER, ROLLUP_TABLES, ROWS_PER_EVENT } from './synthetic-rollups.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -22,79 +23,27 @@ const { values } = parseArgs({
 const baseEvents = Number(values['base-events']);
 const moreEvents = Number(values['more-events']);
 
-// Rows per event of each table in the export bench's 2 M-event store (docs/benchmarks.md):
-// quarter-hour 1,940,407 and quarter-hour metadata 2,844,504 measured; the narrow daily
-// rollups are estimated (one row per org, dimension or key, day and value).
-const ROWS_PER_EVENT = {
-  usage_quarter_hour: 0.97,
-  usage_quarter_hour_metadata: 1.42,
-  usage_daily_dimension: 0.15,
-  usage_daily_metadata_value: 0.25,
-};
-const ORGS = 1000;
-const NOW_QUARTER = Math.floor(Date.now() / 900_000);
-
-/** `n` row numbers `i`, each with an org drawn skewed toward the first orgs, as usage is. */
-function rowsWithSkewedOrgs(n) {
-  return `(SELECT i, 'org_' || lpad(CAST(CAST(floor(${ORGS} * pow(random(), 3)) AS INT) AS VARCHAR), 6, '0') AS org
-            FROM range(${n}) t(i))`;
-}
-
-// The clustered tables and their order, as UsageStoreRepository.clusterNarrowRollups.
-const TABLES = [
-  {
-    table: 'usage_daily_dimension',
-    order: 'org_key, dimension, day, value',
-    primaryKey: 'org_id, dimension, day, value',
-    ddl: `org_key UBIGINT NOT NULL, org_id VARCHAR NOT NULL, dimension VARCHAR NOT NULL,
+// Each clustered table's definition, as its migration creates it.
+const DDL = {
+  usage_daily_dimension: `org_key UBIGINT NOT NULL, org_id VARCHAR NOT NULL, dimension VARCHAR NOT NULL,
           day DATE NOT NULL, value VARCHAR NOT NULL, credits DECIMAL(38, 6) NOT NULL,
           request_count BIGINT NOT NULL, PRIMARY KEY (org_id, dimension, day, value)`,
-    // One row per key (the value unique per row and step); new keys of the window's days.
-    rows: (n, seed, days) => `
-      SELECT md5_number_upper(org), org, ['product','feature','api_key','file_type'][1 + i % 4],
-             CAST(current_date - CAST((i // 4) % ${days} AS INTEGER) AS DATE), 'v' || i || '_${seed}', 1.5, 1
-      FROM ${rowsWithSkewedOrgs(n)}`,
-  },
-  {
-    table: 'usage_daily_metadata_value',
-    order: 'org_key, meta_key, day, meta_value',
-    primaryKey: 'org_id, meta_key, day, meta_value',
-    ddl: `org_key UBIGINT NOT NULL, org_id VARCHAR NOT NULL, meta_key VARCHAR NOT NULL,
+  usage_daily_metadata_value: `org_key UBIGINT NOT NULL, org_id VARCHAR NOT NULL, meta_key VARCHAR NOT NULL,
           day DATE NOT NULL, meta_value VARCHAR NOT NULL, credits DECIMAL(38, 6) NOT NULL,
           request_count BIGINT NOT NULL, PRIMARY KEY (org_id, meta_key, day, meta_value)`,
-    rows: (n, seed, days) => `
-      SELECT md5_number_upper(org), org, 'team', CAST(current_date - CAST(i % ${days} AS INTEGER) AS DATE),
-             'v' || i || '_${seed}', 2.25, 1
-      FROM ${rowsWithSkewedOrgs(n)}`,
-  },
-  {
-    table: 'usage_quarter_hour',
-    order: 'org_key, quarter',
-    keys: 'org_key, org_id, quarter, product, feature, api_key_id, file_type',
-    ddl: `org_key UBIGINT NOT NULL, org_id VARCHAR NOT NULL, quarter INTEGER NOT NULL,
+  usage_quarter_hour: `org_key UBIGINT NOT NULL, org_id VARCHAR NOT NULL, quarter INTEGER NOT NULL,
           product VARCHAR NOT NULL, feature VARCHAR NOT NULL, api_key_id VARCHAR NOT NULL,
           file_type VARCHAR NOT NULL, credits DECIMAL(38, 6) NOT NULL, request_count BIGINT NOT NULL`,
-    rows: (n, _seed, days) => `
-      SELECT md5_number_upper(org), org, ${NOW_QUARTER} - CAST(floor(random() * ${days * 96}) AS INT),
-             ['classify','parse','extract'][1 + i % 3], 'f' || (i % 2), 'pk_' || (i % 7),
-             ['pdf','png'][1 + i % 2], 1.125, 1
-      FROM ${rowsWithSkewedOrgs(n)}`,
-  },
-  {
-    table: 'usage_quarter_hour_metadata',
-    order: 'org_key, meta_key, quarter',
-    keys: 'org_key, org_id, meta_key, quarter, meta_value, product, feature, api_key_id, file_type',
-    ddl: `org_key UBIGINT NOT NULL, org_id VARCHAR NOT NULL, meta_key VARCHAR NOT NULL,
+  usage_quarter_hour_metadata: `org_key UBIGINT NOT NULL, org_id VARCHAR NOT NULL, meta_key VARCHAR NOT NULL,
           quarter INTEGER NOT NULL, meta_value VARCHAR NOT NULL, product VARCHAR NOT NULL,
           feature VARCHAR NOT NULL, api_key_id VARCHAR NOT NULL, file_type VARCHAR NOT NULL,
           credits DECIMAL(38, 6) NOT NULL, request_count BIGINT NOT NULL`,
-    rows: (n, _seed, days) => `
-      SELECT md5_number_upper(org), org, 'team', ${NOW_QUARTER} - CAST(floor(random() * ${days * 96}) AS INT),
-             ['risk','ops','eng'][1 + i % 3], ['classify','parse','extract'][1 + i % 3],
-             'f' || (i % 2), 'pk_' || (i % 7), ['pdf','png'][1 + i % 2], 0.5, 1
-      FROM ${rowsWithSkewedOrgs(n)}`,
-  },
-];
+};
+const TABLES = Object.entries(ROLLUP_TABLES).map(([table, t]) => ({
+  table,
+  ...t,
+  ddl: DDL[table],
+}));
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-cluster-bench-'));
 const instance = await DuckDBInstance.create(path.join(dir, 'store.duckdb'), {
