@@ -14,7 +14,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { NOW_QUARTER, ROLLUP_TABLES, ROWS_PER_EVENT } from './synthetic-rollups.mjs';
+import { orgYearByDaySql, ROLLUP_TABLES, ROWS_PER_EVENT } from './synthetic-rollups.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -132,15 +132,7 @@ async function runs() {
 async function readYear(org) {
   const samples = [];
   for (let i = 0; i < 11; i++) {
-    const { ms } = await timed(() =>
-      db.all(
-        `SELECT quarter // 96 AS d, product, sum(credits), sum(request_count)
-         FROM usage_quarter_hour
-         WHERE org_key = md5_number_upper('${org}') AND org_id = '${org}'
-           AND quarter >= ${NOW_QUARTER - 365 * 96}
-         GROUP BY ALL`,
-      ),
-    );
+    const { ms } = await timed(() => db.all(orgYearByDaySql(org)));
     samples.push(ms);
   }
   return samples.sort((a, b) => a - b)[5];

@@ -11,7 +11,7 @@ export const ROWS_PER_EVENT = {
   usage_daily_metadata_value: 0.25,
 };
 const ORGS = 1000;
-export const NOW_QUARTER = Math.floor(Date.now() / 900_000);
+const NOW_QUARTER = Math.floor(Date.now() / 900_000);
 /** `n` row numbers `i`, each with an org drawn skewed toward the first orgs, as usage is. */
 const skewedOrgs = (n) =>
   `(SELECT i, 'org_' || lpad(CAST(CAST(floor(${ORGS} * pow(random(), 3)) AS INT) AS VARCHAR), 6, '0') AS org
@@ -54,3 +54,11 @@ export const ROLLUP_TABLES = {
       FROM ${skewedOrgs(n)}`,
   },
 };
+
+/** The read both benches time: one org's last year by day and product. */
+export const orgYearByDaySql = (org) => `
+  SELECT quarter // 96 AS d, product, sum(credits), sum(request_count)
+  FROM usage_quarter_hour
+  WHERE org_key = md5_number_upper('${org}') AND org_id = '${org}'
+    AND quarter >= ${NOW_QUARTER - 365 * 96}
+  GROUP BY ALL`;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { NOW_QUARTER, ROLLUP_TABLES, ROWS_PER_EVENT } from './synthetic-rollups.mjs';
+import { orgYearByDaySql, ROLLUP_TABLES, ROWS_PER_EVENT } from './synthetic-rollups.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -140,17 +140,7 @@ async function readYear() {
   ]) {
     const samples = [];
     for (let i = 0; i < 11; i++) {
-      samples.push(
-        await timed(() =>
-          db.run(
-            `SELECT quarter // 96 AS d, product, sum(credits), sum(request_count)
-             FROM usage_quarter_hour
-             WHERE org_key = md5_number_upper('${org}') AND org_id = '${org}'
-               AND quarter >= ${NOW_QUARTER - 365 * 96}
-             GROUP BY ALL`,
-          ),
-        ),
-      );
+      samples.push(await timed(() => db.run(orgYearByDaySql(org))));
     }
     samples.sort((a, b) => a - b);
     out[name] = Number(samples[5].toFixed(1));
