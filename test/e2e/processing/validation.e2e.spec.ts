@@ -217,7 +217,7 @@ describe('ClassifyConfig validation', () => {
     }
   });
 
-  it("types edit's numbers: a wrong type is float_type, a number out of range names its bound", async () => {
+  it("types edit's numbers: a wrong type is float_type, a number out of range names its bound, a box past the page's edge is refused", async () => {
     const issuesOf = async (edit_options: unknown, bbox: unknown) => {
       const res = await api.post('/edit', {
         document_url: input,
@@ -242,6 +242,11 @@ describe('ClassifyConfig validation', () => {
     expect(await issuesOf({ font_size: 201 }, { ...box, width: 1.5 })).toEqual([
       ['font_size', 'less_than_equal'],
       ['width', 'less_than_equal'],
+    ]);
+    // Each side within the page, the box past its edge: named at the size that overflows.
+    expect(await issuesOf({}, { ...box, left: 0.9, width: 0.2, top: 0.95, height: 0.1 })).toEqual([
+      ['height', 'value_error'],
+      ['width', 'value_error'],
     ]);
   });
 

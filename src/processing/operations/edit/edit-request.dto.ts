@@ -129,9 +129,40 @@ export class EditBoundingBoxDto {
   original_page?: number;
 }
 
+/**
+ * A widget's box lies on its page: a box reaching past the right or bottom edge would place
+ * the widget where no reader sees it, so it is a 422 naming the edge, not a silent clip.
+ */
+const boxOnPage = checker(
+  {
+    $ref: `#/components/schemas/${registerModel(EditBoundingBoxDto)}`,
+  },
+  (v) => {
+    const checked = model(EditBoundingBoxDto)(v);
+    if (checked.issues.length > 0) return checked;
+    const box = checked.value as EditBoundingBoxDto;
+    const edges = [
+      { start: 'left', size: 'width', edge: 'right' },
+      { start: 'top', size: 'height', edge: 'bottom' },
+    ] as const;
+    const issues = edges.flatMap(({ start, size, edge }) =>
+      box[start] + box[size] <= 1 + 1e-9
+        ? []
+        : fail(
+            'value_error',
+            `Value error, ${start} + ${size} must be at most 1: the box reaches past the page's ${edge} edge`,
+            v,
+            { error: `${start} + ${size} must be at most 1` },
+            [size],
+          ).issues,
+    );
+    return issues.length > 0 ? { issues } : checked;
+  },
+);
+
 export class EditWidgetDto {
   @Required()
-  @Check(model(EditBoundingBoxDto))
+  @Check(boxOnPage)
   bbox!: EditBoundingBoxDto;
 
   @Required()
