@@ -10,24 +10,31 @@ import {
   type ClickHouseIngestProcesses,
 } from '../support/clickhouse-ingest-processes.js';
 import { produce } from '../support/kafka.js';
+import { groupAssignment, produceUntilFrozenBehind } from '../support/mid-ingestion-kill.js';
 import { seeded, usageEventMix } from '../support/usage-event-mix.js';
 import { expectExportOfLast30Days, groupCaughtUp, waitFor } from '../support/usage-kafka.js';
 
 /*
  * Several ingest processes in one consumer group, each owning some of the topic's three
  * partitions and writing to the same ClickHouse database; one of them is killed with
- * SIGKILL mid-ingestion, round after round, and restarted. The export (through either
+ * SIGKILL mid-ingestion (frozen first, and killed only while it owns events it has not
+ * committed), round after round, and restarted. The export (through either
  * process) must equal the reference computation: nothing lost, nothing counted twice.
  */
 
 const ROUNDS = 6;
 const CHUNK = 3000;
+/** Events of a round produced before any freeze. */
+const HEAD = 300;
+/** Events per produce request after the head: a freeze can follow any of them. */
+const SLICE = 100;
 
 let topic: string;
 let group: string;
 let database: string;
 let orgs: SeededAccount[];
 let processes: ChildApp[];
+let clientIds: string[];
 let started: ClickHouseIngestProcesses | undefined;
 
 /**
@@ -48,7 +55,7 @@ beforeAll(async () => {
       KAFKA_FETCH_MAX_BYTES_PER_PARTITION: '16384',
     },
   );
-  ({ topic, group, database, orgs, processes } = started);
+  ({ topic, group, database, orgs, processes, clientIds } = started);
 }, INGEST_PROCESSES_START_MS);
 
 afterAll(async () => {
@@ -60,41 +67,76 @@ describe('several ingest processes writing to one ClickHouse', () => {
     const random = seeded(2026);
     const orgIds = orgs.map((o) => o.orgId);
     const published: UsageCloudEvent[] = [];
-    let killedWhileBehind = 0;
+    // One org per partition, all three partitions used, whatever the org ids hash to: each
+    // process owns events, and every copy of an event meets on one partition.
+    const messagesOf = (events: UsageCloudEvent[]) =>
+      events.map((e) => ({
+        key: e.data.orgId,
+        value: JSON.stringify(e),
+        partition: orgIds.indexOf(e.data.orgId) % 3,
+      }));
+    const publish = async (events: UsageCloudEvent[]) => {
+      await produce(topic, messagesOf(events));
+      published.push(...events);
+    };
+    const uncommittedAtKills: number[] = [];
+    let missedFreezes = 0;
     for (let round = 0; round < ROUNDS; round++) {
+      const victim = processes[round % processes.length];
+      const victimId = clientIds[round % processes.length];
+      // The previous round's restart rebalanced the group: whose partitions are whose is
+      // known again once both processes joined and the killed member's session ended.
+      await waitFor(
+        `round ${round}: both processes to own partitions of a stable group`,
+        async () => {
+          for (const child of processes) {
+            if ((await child.metric(/docproc_usage_consumer_group_joins_total (\d+)/)) < 1) {
+              return false;
+            }
+          }
+          const assignment = await groupAssignment(topic, group);
+          return (
+            assignment.stable && clientIds.every((id) => !!assignment.byClient.get(id)?.length)
+          );
+        },
+        120_000,
+      );
       const fresh = usageEventMix(orgIds, CHUNK, { seed: round + 1, prefix: `multi${round}` });
       // Republished earlier events: the dedupe must hold across processes and restarts.
       const replay = published.filter(() => random() < 0.03);
-      const batch = [...fresh, ...replay];
-      const victim = processes[round % processes.length];
+      const events = [...fresh, ...replay];
+      // The head of the round first: the victim is writing this round's events...
       const before = await batchesWritten(victim);
-      await produce(
-        topic,
-        // One org per partition, all three partitions used, whatever the org ids hash to:
-        // each process owns events, and every copy of an event meets on one partition.
-        batch.map((e) => ({
-          key: e.data.orgId,
-          value: JSON.stringify(e),
-          partition: orgIds.indexOf(e.data.orgId) % 3,
-        })),
-      );
-      published.push(...batch);
+      await publish(events.slice(0, HEAD));
       await waitFor(
         `round ${round}: the victim to write a batch`,
         async () => (await batchesWritten(victim)) > before,
-        30_000,
+        60_000,
         20,
       );
-      // Not a wait: a random kill point, so the kills land at different stages of a write.
-      await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 150)));
-      if (!(await groupCaughtUp(topic, group))) killedWhileBehind++;
+      // ...then the rest in slices, the victim frozen right after one of them (a random one:
+      // the kill lands at different stages of a fetch, a write or a commit) and killed only
+      // if, frozen, it still owns events it has not committed.
+      const tail = events.slice(HEAD);
+      const freeze = await produceUntilFrozenBehind(
+        victim,
+        { topic, group, clientId: victimId },
+        messagesOf(tail),
+        { sliceSize: SLICE, firstFreezeAfter: 1 + Math.floor(random() * 3) },
+      );
+      published.push(...tail.slice(0, freeze.sent));
+      if (!freeze.frozen) {
+        throw new Error(`round ${round}: ${victimId} never behind:\n${freeze.missed.join('\n')}`);
+      }
+      uncommittedAtKills.push(freeze.uncommitted);
+      missedFreezes += freeze.missed.length;
       expect(await victim.stop('SIGKILL')).toBe('SIGKILL');
+      await publish(tail.slice(freeze.sent));
       await victim.start();
     }
     console.log(
-      `ClickHouse ingest processes: ${killedWhileBehind} of ${ROUNDS} kills hit while the group was behind`,
+      `ClickHouse ingest processes: events of its partitions the victim had not committed at each kill: ${uncommittedAtKills.join(', ')}; freezes that found it drained: ${missedFreezes}`,
     );
-    expect(killedWhileBehind).toBeGreaterThanOrEqual(ROUNDS / 2);
 
     await waitFor('the group to catch up', () => groupCaughtUp(topic, group), 120_000);
     // Both processes wrote: each round above waited for its victim, and the victims alternate.

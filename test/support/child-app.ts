@@ -106,6 +106,12 @@ export class ChildApp {
     }
   }
 
+  /** Sends `signal` without waiting for anything (SIGSTOP freezes the server, SIGCONT thaws it). */
+  signal(signal: NodeJS.Signals): void {
+    if (!this.child || this.child.exitCode !== null) throw new Error('the server is not running');
+    this.child.kill(signal);
+  }
+
   /** Sends `signal` and waits until the process is gone. */
   async stop(signal: NodeJS.Signals): Promise<NodeJS.Signals | number | null> {
     if (!this.child || !this.exited) return null;

@@ -16,6 +16,8 @@ export interface ClickHouseIngestProcesses {
   database: string;
   orgs: SeededAccount[];
   processes: ChildApp[];
+  /** Each process's Kafka client id (KAFKA_CLIENT_ID), which names its member of the group. */
+  clientIds: string[];
   /** Kills the processes and removes their data dirs and the database. */
   close(): Promise<void>;
 }
@@ -50,8 +52,15 @@ export async function startClickHouseIngestProcesses(
     ...extraEnv,
   });
   const processes: ChildApp[] = [];
-  for (const dataDir of dataDirs) {
-    processes.push(new ChildApp(setup.buildDir, await freePort(), { ...env, DATA_DIR: dataDir }));
+  const clientIds = dataDirs.map((_dir, i) => `docproc-ingest-${i}`);
+  for (const [i, dataDir] of dataDirs.entries()) {
+    processes.push(
+      new ChildApp(setup.buildDir, await freePort(), {
+        ...env,
+        DATA_DIR: dataDir,
+        KAFKA_CLIENT_ID: clientIds[i],
+      }),
+    );
   }
   const close = async () => {
     for (const child of processes) await child.stop('SIGKILL');
@@ -70,6 +79,7 @@ export async function startClickHouseIngestProcesses(
     database,
     orgs: setup.orgs,
     processes,
+    clientIds,
     close,
   };
 }

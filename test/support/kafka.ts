@@ -114,6 +114,20 @@ const PRODUCE_SLICE = 500;
  * (its first attempt written after all) must not store its messages twice.
  */
 export async function produce(topic: string, messages: TestMessage[]): Promise<void> {
+  await produceInSlices(topic, messages, PRODUCE_SLICE, () => Promise.resolve(false));
+}
+
+/**
+ * `produce`, `sliceSize` messages per request, each acknowledged before the next is sent;
+ * after each, `afterSlice(sent)` (how many are acknowledged so far) may stop it by returning
+ * true, e.g. to act on a consumer at a known point of the stream. Returns how many were sent.
+ */
+export async function produceInSlices(
+  topic: string,
+  messages: TestMessage[],
+  sliceSize: number,
+  afterSlice: (sent: number) => Promise<boolean>,
+): Promise<number> {
   const producer = testKafka('docproc-test-producer').producer({
     createPartitioner: Partitioners.DefaultPartitioner,
     idempotent: true,
@@ -121,9 +135,13 @@ export async function produce(topic: string, messages: TestMessage[]): Promise<v
   });
   await producer.connect();
   try {
-    for (let i = 0; i < messages.length; i += PRODUCE_SLICE) {
-      await producer.send({ topic, messages: messages.slice(i, i + PRODUCE_SLICE), acks: -1 });
+    for (let sent = 0; sent < messages.length;) {
+      const slice = messages.slice(sent, sent + Math.min(sliceSize, PRODUCE_SLICE));
+      await producer.send({ topic, messages: slice, acks: -1 });
+      sent += slice.length;
+      if (await afterSlice(sent)) return sent;
     }
+    return messages.length;
   } finally {
     await producer.disconnect();
   }

@@ -63,7 +63,10 @@ export async function groupMemberCount(group: string, brokers = testKafkaBrokers
 }
 
 /** Runs `work` with a connected, silent admin client of `brokers`, disconnected after. */
-async function withAdmin<T>(brokers: string[], work: (admin: Admin) => Promise<T>): Promise<T> {
+export async function withAdmin<T>(
+  brokers: string[],
+  work: (admin: Admin) => Promise<T>,
+): Promise<T> {
   const admin = new Kafka({
     clientId: 'docproc-test-admin',
     brokers,
