@@ -92,7 +92,7 @@ export async function prepareDataset() {
 
 /**
  * Opens the store once through the app (pending migrations apply: on a cache built before
- * 021 that is its backfill), then runs the periodic clustering pass of the narrow rollups
+ * 021 or 116 that is their backfill), then runs the periodic clustering pass of the narrow rollups
  * so the store is in the state the server keeps it in; both are timed.
  */
 export async function clusterStore(dataset) {
@@ -110,7 +110,12 @@ export async function clusterStore(dataset) {
     await app.get(UsageStoreRepository).clusterNarrowRollups();
     dataset.timings.clusterNarrowRollups = Math.round(performance.now() - started);
     const db = app.get(DuckDbService);
-    for (const table of ['usage_daily_dimension', 'usage_daily_metadata_value']) {
+    for (const table of [
+      'usage_daily_dimension',
+      'usage_daily_metadata_value',
+      'usage_quarter_hour_dimension',
+      'usage_quarter_hour_metadata_value',
+    ]) {
       const [row] = await db.all(`SELECT count(*) AS n FROM ${table}`);
       dataset.sizes[table] = Number(row.n);
     }

@@ -5,7 +5,9 @@
 // process, on the export bench's cached store (build it with `npm run bench:export --
 // --events N --prepare-only`; no server may have the file open). Prints a Markdown table.
 //   npm run build && node bench/usage-export/statement-cost.mjs --events 2000000
-// (BENCH_RUNS: runs per half, default 10).
+// (BENCH_RUNS: runs per half, default 10). BENCH_BEFORE=full-tables compares instead the
+// rolled-only statement over the full quarter-hour tables with the shipped one, which reads
+// the narrow tables where they answer the question (record 0408).
 import path from 'node:path';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -42,6 +44,19 @@ async function withUnrolled(query, orgId) {
   return row?.data ?? '';
 }
 
+/** Record 0408's "before": the rolled-only statement over the full quarter-hour tables. */
+async function fullTables(query, orgId) {
+  const [{ rolled }] = await db.all(READ_ROLLED_BATCH_ID);
+  const built = buildExportSql(query, orgId, rolled, true, 'rolled-only', 'full-only');
+  const [row] = await db.all(
+    `SELECT (${jsonDataSql(built)}) AS data, ${built.unrolled} AS unrolled`,
+    built.params,
+  );
+  if (row.unrolled) throw new Error('the store has events not rolled up: roll them up first');
+  return row.data ?? '';
+}
+const BEFORE = process.env.BENCH_BEFORE === 'full-tables' ? fullTables : withUnrolled;
+
 async function cost(run) {
   const started = process.cpuUsage();
   const wall = [];
@@ -57,13 +72,13 @@ async function cost(run) {
 
 const f = (n) => n.toFixed(1);
 console.log(
-  '| org | question | window | CPU ms with the branch -> rolled-only | wall p50 ms | same data |',
+  `| org | question | window | CPU ms ${BEFORE === fullTables ? 'full tables -> narrow where they answer' : 'with the branch -> rolled-only'} | wall p50 ms | same data |`,
 );
 console.log('|---|---|---|---|---|---|');
 for (const s of scenarios(dataset)) {
   const query = exportQueryOf(s);
   if (!readsQuarterHours(query)) continue;
-  const before = () => withUnrolled(query, s.orgId);
+  const before = () => BEFORE(query, s.orgId);
   const after = () => repository.jsonData(query, s.orgId);
   const same = (await before()) === (await after());
   // Interleaved halves, so both see the same machine.

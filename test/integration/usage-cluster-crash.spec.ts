@@ -27,6 +27,8 @@ const CLUSTERED = [
   'usage_daily_metadata_value',
   'usage_quarter_hour',
   'usage_quarter_hour_metadata',
+  'usage_quarter_hour_dimension',
+  'usage_quarter_hour_metadata_value',
 ];
 const KEYS: Record<string, string> = {
   usage_daily_dimension: 'org_id, dimension, day, value',

@@ -1,4 +1,4 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { BUCKET_SECONDS, BUCKET_START_QUARTERS } from './time-zone.js';
 import { METADATA_KEY_MAX_LENGTH, METADATA_VALUE_MAX_CODE_POINTS } from './metadata-values.js';
 
@@ -22,8 +22,77 @@ export const QUARTER_HOUR_COLUMNS = {
     'org_key, org_id, quarter, product, feature, api_key_id, file_type, credits, request_count',
   usage_quarter_hour_metadata:
     'org_key, org_id, meta_key, quarter, meta_value, product, feature, api_key_id, file_type, credits, request_count',
+  usage_quarter_hour_dimension:
+    'org_key, org_id, dimension, quarter, value, credits, request_count',
+  usage_quarter_hour_metadata_value:
+    'org_key, org_id, meta_key, quarter, meta_value, credits, request_count',
 } as const;
 export type QuarterHourTable = keyof typeof QUARTER_HOUR_COLUMNS;
+
+/**
+ * The full quarter-hour tables (every dimension per row) and, for each, its narrow table: the
+ * same buckets summed over the other dimensions, one row per value of one dimension (or of
+ * one metadata key), so an export in a zone grouped by one dimension reads a few rows per
+ * hour instead of one per combination (docs/decisions/0408-narrow-quarter-hour-rollups.md).
+ */
+export type FullQuarterHourTable = 'usage_quarter_hour' | 'usage_quarter_hour_metadata';
+export const NARROW_QUARTER_HOUR_TABLE = {
+  usage_quarter_hour: 'usage_quarter_hour_dimension',
+  usage_quarter_hour_metadata: 'usage_quarter_hour_metadata_value',
+} as const satisfies Record<FullQuarterHourTable, QuarterHourTable>;
+
+/** The dimensions of usage_quarter_hour_dimension, as `groupBy` names them, and their columns. */
+const NARROW_DIMENSIONS = {
+  product: 'product',
+  feature: 'feature',
+  api_key: 'api_key_id',
+  file_type: 'file_type',
+} as const;
+
+/**
+ * The narrow table's rows (its columns, in order) of `fullRows`, rows of the full table
+ * (its columns, in order): summed over the dimensions the narrow table leaves out.
+ */
+export function narrowRowsSql(full: FullQuarterHourTable, fullRows: string): string {
+  const sums =
+    'CAST(sum(credits) AS DECIMAL(38, 6)) AS credits, CAST(sum(request_count) AS BIGINT) AS request_count';
+  if (full === 'usage_quarter_hour_metadata') {
+    return `SELECT org_key, org_id, meta_key, quarter, meta_value, ${sums}
+            FROM (${fullRows}) GROUP BY ALL`;
+  }
+  const names = Object.keys(NARROW_DIMENSIONS).map((name) => `'${name}'`);
+  return `SELECT org_key, org_id, dimension, quarter, value, ${sums}
+          FROM (SELECT org_key, org_id, quarter, credits, request_count,
+                       unnest([${names.join(', ')}]) AS dimension,
+                       unnest([${Object.values(NARROW_DIMENSIONS).join(', ')}]) AS value
+                FROM (${fullRows}))
+          GROUP BY ALL`;
+}
+
+/**
+ * Adds rows to a full quarter-hour table and their projection to its narrow one, inside the
+ * caller's transaction (the narrow table equals its full one after both), each in the order
+ * the clustering pass keeps. `rows` gives the full table's columns, in order, with `params`;
+ * it is computed once (a step's events with their metadata unnested cost most of a step).
+ */
+export async function insertQuarterHourAndNarrowRows(
+  connection: DuckDBConnection,
+  full: FullQuarterHourTable,
+  rows: string,
+  params: DuckDBValue[] = [],
+): Promise<void> {
+  const metadata = full === 'usage_quarter_hour_metadata';
+  await connection.run(`CREATE OR REPLACE TEMP TABLE quarter_hour_rows AS ${rows}`, params);
+  await connection.run(
+    `${insertQuarterHourRows(full, 'SELECT * FROM temp.quarter_hour_rows')}
+     ORDER BY org_key, ${metadata ? 'meta_key, ' : ''}quarter`,
+  );
+  await connection.run(
+    `${insertQuarterHourRows(NARROW_QUARTER_HOUR_TABLE[full], narrowRowsSql(full, 'SELECT * FROM temp.quarter_hour_rows'))}
+     ORDER BY org_key, ${metadata ? 'meta_key' : 'dimension'}, quarter`,
+  );
+  await connection.run('DROP TABLE temp.quarter_hour_rows');
+}
 
 /** An INSERT of quarter-hour rollup rows (`rows` gives the table's columns, in order). */
 export function insertQuarterHourRows(table: QuarterHourTable, rows: string): string {
@@ -138,10 +207,16 @@ export function unrolledEvents(floor: string | bigint): string {
  * maintenance pass has caught up (export snapshots copy this, so a replica needs no events).
  */
 export function currentQuarterHourSql(table: QuarterHourTable, floor: string | bigint): string {
-  const unrolled =
-    table === 'usage_quarter_hour'
+  const fullRows = (full: FullQuarterHourTable) =>
+    full === 'usage_quarter_hour'
       ? quarterHourRowsSql('usage_events', unrolledEvents(floor))
       : quarterHourMetadataRowsSql('usage_events', unrolledEvents(floor));
+  const unrolled =
+    table === 'usage_quarter_hour_dimension'
+      ? narrowRowsSql('usage_quarter_hour', fullRows('usage_quarter_hour'))
+      : table === 'usage_quarter_hour_metadata_value'
+        ? narrowRowsSql('usage_quarter_hour_metadata', fullRows('usage_quarter_hour_metadata'))
+        : fullRows(table);
   return `SELECT ${QUARTER_HOUR_COLUMNS[table]} FROM ${table} UNION ALL ${unrolled}`;
 }
 
@@ -170,14 +245,16 @@ export async function rollUpStep(connection: DuckDBConnection): Promise<number> 
   if (step.last === null) return 0;
   const where = `${unrolled} AND batch_id <= CAST($1 AS BIGINT)`;
   const last = String(step.last);
-  await connection.run(
-    `${insertQuarterHourRows('usage_quarter_hour', quarterHourRowsSql('usage_events', where))}
-     ORDER BY org_key, quarter`,
+  await insertQuarterHourAndNarrowRows(
+    connection,
+    'usage_quarter_hour',
+    quarterHourRowsSql('usage_events', where),
     [last],
   );
-  await connection.run(
-    `${insertQuarterHourRows('usage_quarter_hour_metadata', quarterHourMetadataRowsSql('usage_events', where))}
-     ORDER BY org_key, meta_key, quarter`,
+  await insertQuarterHourAndNarrowRows(
+    connection,
+    'usage_quarter_hour_metadata',
+    quarterHourMetadataRowsSql('usage_events', where),
     [last],
   );
   await connection.run(

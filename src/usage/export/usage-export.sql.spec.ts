@@ -49,3 +49,32 @@ describe('export statements over the quarter-hour rollups (record 0407)', () => 
     expect(daily.unrolled).toBe('false');
   });
 });
+
+describe('the narrow quarter-hour rollups (record 0408)', () => {
+  const tablesOf = (sql: string) =>
+    new Set([...sql.matchAll(/\busage_quarter_hour\w*/g)].map((m) => m[0]));
+
+  it('answer a zone grouped by one dimension, or by a metadata key with its unknown bucket', () => {
+    const byProduct = buildExportSql(query({}), 'org_a', '41', true, 'rolled-only');
+    expect(tablesOf(byProduct.sql)).toEqual(new Set(['usage_quarter_hour_dimension']));
+    const byKey = query({ timeZone: 'Asia/Kolkata', groupBy: 'metadata', metadataKey: 'team' });
+    expect(tablesOf(buildExportSql(byKey, 'org_a', '41', true, 'rolled-only').sql)).toEqual(
+      new Set(['usage_quarter_hour_dimension', 'usage_quarter_hour_metadata_value']),
+    );
+  });
+
+  it('leave two dimensions, filters and the benchmark-only full-only statement to the full tables', () => {
+    const full = ['usage_quarter_hour'];
+    for (const [q, tables] of [
+      [query({ secondGroupBy: 'file_type' }), full],
+      [query({ apiKeys: ['pk_1'] }), full],
+      [query({ metadataKey: 'team', metadataValues: ['risk'] }), ['usage_quarter_hour_metadata']],
+    ] as const) {
+      expect(tablesOf(buildExportSql(q, 'org_a', '41', true, 'rolled-only').sql)).toEqual(
+        new Set(tables),
+      );
+    }
+    const fullOnly = buildExportSql(query({}), 'org_a', '41', true, 'rolled-only', 'full-only');
+    expect(tablesOf(fullOnly.sql)).toEqual(new Set(full));
+  });
+});

@@ -1,7 +1,7 @@
 import type { DuckDBValue } from '@duckdb/node-api';
 import { ApiError } from '../../common/api-error.js';
-import { duckdb } from '../../database/duckdb-api.js';
 import type { GroupBy, UsageExportQuery } from './usage-export.query.js';
+import { Filter } from './usage-export.filter.js';
 import {
   BUCKET_SECONDS,
   bucketWindow,
@@ -11,8 +11,10 @@ import {
 } from '../core/time-zone.js';
 import {
   type Bucketing,
+  type FullQuarterHourTable,
+  NARROW_QUARTER_HOUR_TABLE,
+  narrowRowsSql,
   QUARTER_HOUR_COLUMNS,
-  type QuarterHourTable,
   quarterHourMetadataRowsSql,
   quarterHourRowsSql,
   unrolledEvents,
@@ -43,58 +45,6 @@ const GROUP_ALIASES = ['grp', 'grp2'] as const;
 /** Bucket for usage that does not carry the metadata key (spec rule 3). */
 export const UNKNOWN_GROUP = 'unknown';
 
-/** Parameterized WHERE clause over a rollup: org, period, and the repeatable filters. */
-class Filter {
-  readonly params: DuckDBValue[] = [];
-  private readonly conditions: string[] = [];
-
-  constructor(query: UsageExportQuery, orgId: string) {
-    this.add('org_id = ?', orgId);
-    this.add('day >= CAST(? AS DATE)', query.startDate);
-    this.add('day <= CAST(? AS DATE)', query.endDate);
-    this.list('product', query.products);
-    this.list('feature', query.features);
-    this.list('api_key_id', query.apiKeys);
-    this.list('file_type', query.fileTypes);
-  }
-
-  /** The conditions plus `column = value`. */
-  withEquals(column: string, value: DuckDBValue): string {
-    return [...this.conditions, `${column} = ${this.placeholder(value)}`].join(' AND ');
-  }
-
-  withMetadata(key: string, values: string[]): string {
-    const extra = [`meta_key = ${this.placeholder(key)}`];
-    if (values.length > 0)
-      extra.push(`list_contains(${this.placeholder(duckdb.listValue(values))}, meta_value)`);
-    return [...this.conditions, ...extra].join(' AND ');
-  }
-
-  get sql(): string {
-    return this.conditions.join(' AND ');
-  }
-
-  placeholder(value: DuckDBValue): string {
-    this.params.push(value);
-    return `$${this.params.length}`;
-  }
-
-  and(condition: string, value: DuckDBValue): void {
-    this.add(condition, value);
-  }
-
-  private add(condition: string, value: DuckDBValue): void {
-    this.conditions.push(condition.replace('?', this.placeholder(value)));
-  }
-
-  private list(column: string, values: string[]): void {
-    if (values.length > 0)
-      this.conditions.push(
-        `list_contains(${this.placeholder(duckdb.listValue(values))}, ${column})`,
-      );
-  }
-}
-
 /**
  * The two full rollups as the statements read them: tables, or quarter hours dated locally.
  * `unrolled`: a condition true when the org has events of the period that the sources leave
@@ -104,13 +54,51 @@ interface Sources {
   full: string;
   fullMetadata: string;
   unrolled: string;
+  /** Whether the sources are the narrow quarter-hour tables (then GROUP_COLUMNS_OF_NARROW). */
+  narrow: boolean;
 }
 
 const DAILY_SOURCES: Sources = {
   full: 'usage_daily',
   fullMetadata: 'usage_daily_metadata',
   unrolled: 'false',
+  narrow: false,
 };
+
+/**
+ * Each grouped dimension's column in the narrow quarter-hour sources: `full` holds one
+ * dimension's values (the grouped one, or `product` for a metadata export's totals).
+ */
+const GROUP_COLUMNS_OF_NARROW: Record<GroupBy, string> = {
+  product: 'value',
+  feature: 'value',
+  api_key: 'value',
+  file_type: 'value',
+  metadata: 'meta_value',
+};
+
+/**
+ * Whether a question in a zone reads the narrow quarter-hour tables when they answer it
+ * (the server always; `full-only` lets a benchmark time the full ones on the same question).
+ */
+export type NarrowTables = 'when-they-answer' | 'full-only';
+
+/**
+ * Whether a question in a zone can read the narrow quarter-hour rollups: one grouped
+ * dimension and no filter on another (the narrow tables keep no other dimension), as the
+ * narrow daily ones in UTC.
+ */
+function readsNarrowQuarterHours(query: UsageExportQuery): boolean {
+  const filtered =
+    query.products.length + query.features.length + query.apiKeys.length + query.fileTypes.length >
+    0;
+  return (
+    query.timeZone !== DEFAULT_TIME_ZONE &&
+    query.secondGroupBy === null &&
+    !filtered &&
+    (query.metadataKey === null || query.groupBy === 'metadata')
+  );
+}
 
 /**
  * How a statement over the quarter-hour rollups covers the events written since the last
@@ -135,6 +123,7 @@ function localSources(
   rolledBatchId: string,
   eventsKept: boolean,
   coverage: UnrolledEvents,
+  narrowTables: NarrowTables,
 ): Sources {
   const segments = offsetSegments(query.timeZone, query.startDate, query.endDate);
   const { transitions, offsets } = segments;
@@ -153,10 +142,13 @@ function localSources(
   const days = `org_id = ${org}
       AND day >= CAST(${filter.placeholder(utcDay(from))} AS DATE)
       AND day <= CAST(${filter.placeholder(utcDay(to - 1))} AS DATE)`;
-  const amounts = 'org_id, product, feature, api_key_id, file_type, credits, request_count';
   // A zone that starts a day within an hour the rollups keep whole (an offset of other
   // years, or one adopted later) reads the org's events of the period by quarter hour.
   const fits = localDaysFitBuckets(segments, from, to);
+  const narrow = fits && narrowTables === 'when-they-answer' && readsNarrowQuarterHours(query);
+  const amounts = narrow
+    ? 'org_id, credits, request_count'
+    : 'org_id, product, feature, api_key_id, file_type, credits, request_count';
   if (!fits && !eventsKept) {
     // An export replica's snapshot holds the rollups, not the events.
     throw ApiError.badRequest(
@@ -173,25 +165,36 @@ function localSources(
   const unrolled = `${unrolledEvents(rolledBatchId)} AND ${days}`;
   const rolledOnly = fits && coverage === 'rolled-only';
   const rowsOf = (
-    table: QuarterHourTable,
-    rows: (where: string, bucketing: Bucketing) => string,
-  ) =>
-    !fits
+    fullTable: FullQuarterHourTable,
+    fullRows: (where: string, bucketing: Bucketing) => string,
+  ) => {
+    const table = narrow ? NARROW_QUARTER_HOUR_TABLE[fullTable] : fullTable;
+    const rows = (where: string, bucketing: Bucketing) =>
+      narrow ? narrowRowsSql(fullTable, fullRows(where, bucketing)) : fullRows(where, bucketing);
+    return !fits
       ? `(${rows(days, 'quarter')})`
       : rolledOnly
         ? table
         : `(SELECT ${QUARTER_HOUR_COLUMNS[table]} FROM ${table} UNION ALL ${rows(unrolled, 'stored')})`;
+  };
   const full = rowsOf('usage_quarter_hour', (where, bucketing) =>
     quarterHourRowsSql('usage_events', where, 1, bucketing),
   );
   const fullMetadata = rowsOf('usage_quarter_hour_metadata', (where, bucketing) =>
     quarterHourMetadataRowsSql('usage_events', where, 1, bucketing),
   );
+  // Narrow: the grouped dimension's values; a metadata export's totals are `product`'s, under
+  // which every request counts once.
+  const dimension = narrow
+    ? `dimension = ${filter.placeholder(query.groupBy === 'metadata' ? 'product' : query.groupBy)} AND `
+    : '';
+  const values = narrow ? 'value, ' : '';
   return {
-    full: `(SELECT ${day} AS day, ${amounts} FROM ${full} WHERE ${where})`,
+    full: `(SELECT ${day} AS day, ${values}${amounts} FROM ${full} WHERE ${dimension}${where})`,
     fullMetadata: `(SELECT ${day} AS day, meta_key, meta_value, ${amounts}
         FROM ${fullMetadata} WHERE ${where})`,
     unrolled: rolledOnly ? `EXISTS (SELECT 1 FROM usage_events WHERE ${unrolled})` : 'false',
+    narrow,
   };
 }
 
@@ -300,7 +303,8 @@ export interface ExportSql {
  * The export's rows (date, grp[, grp2], credits, request_count), unordered.
  * `rolledBatchId`: the quarter-hour rollups' watermark read before (readsQuarterHours);
  * `eventsKept`: whether the store holds the events (an export replica's snapshot does not);
- * `coverage`: whether the statement adds the events not rolled up yet (UnrolledEvents).
+ * `coverage`: whether the statement adds the events not rolled up yet (UnrolledEvents);
+ * `narrowTables`: NarrowTables.
  */
 export function buildExportSql(
   query: UsageExportQuery,
@@ -308,6 +312,7 @@ export function buildExportSql(
   rolledBatchId = '0',
   eventsKept = true,
   coverage: UnrolledEvents = 'with-unrolled',
+  narrowTables: NarrowTables = 'when-they-answer',
 ): ExportSql {
   const dimensions = dimensionsOf(query);
   const aliases = GROUP_ALIASES.slice(0, dimensions.length);
@@ -320,10 +325,11 @@ export function buildExportSql(
   // about even for its largest (docs/benchmarks.md, "Usage export in time zones and by two
   // dimensions").
   const sources = readsQuarterHours(query)
-    ? localSources(query, orgId, filter, rolledBatchId, eventsKept, coverage)
+    ? localSources(query, orgId, filter, rolledBatchId, eventsKept, coverage, narrowTables)
     : DAILY_SOURCES;
   const { unrolled } = sources;
-  const groups = dimensions.map((d, i) => `${GROUP_COLUMNS[d]} AS ${aliases[i]}`).join(', ');
+  const columns = sources.narrow ? GROUP_COLUMNS_OF_NARROW : GROUP_COLUMNS;
+  const groups = dimensions.map((d, i) => `${columns[d]} AS ${aliases[i]}`).join(', ');
   const rows = (source: string, where: string) =>
     `${finalSelect(aliases)} FROM (
         SELECT day, ${groups}, credits, request_count FROM ${source} WHERE ${where}
@@ -343,7 +349,7 @@ export function buildExportSql(
   const others = aliases.filter((_, i) => i !== position);
   const otherColumns = dimensions
     .filter((d) => d !== 'metadata')
-    .map((d, i) => `${GROUP_COLUMNS[d]} AS ${others[i]}`);
+    .map((d, i) => `${columns[d]} AS ${others[i]}`);
   const totalKeys = ['day', ...otherColumns].join(', ');
   const totalGroup = ['day', ...others].join(', ');
   const sql = withUnknown(

@@ -29,6 +29,16 @@ export const SORTED_RUN_TABLES: { table: QuarterHourTable; order: string; keys: 
     order: 'org_key, meta_key, quarter',
     keys: 'org_key, org_id, meta_key, quarter, meta_value, product, feature, api_key_id, file_type',
   },
+  {
+    table: 'usage_quarter_hour_dimension',
+    order: 'org_key, dimension, quarter',
+    keys: 'org_key, org_id, dimension, quarter, value',
+  },
+  {
+    table: 'usage_quarter_hour_metadata_value',
+    order: 'org_key, meta_key, quarter',
+    keys: 'org_key, org_id, meta_key, quarter, meta_value',
+  },
 ];
 
 /** The narrow daily rollups, upserted by key: rewritten whole, in order, once grown enough. */

@@ -1,7 +1,7 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { groupableEntries } from '../core/metadata-values.js';
 import {
-  insertQuarterHourRows,
+  insertQuarterHourAndNarrowRows,
   quarterHourMetadataRowsSql,
   quarterHourRowsSql,
   ROLLED_BATCH_ID,
@@ -64,17 +64,15 @@ export async function retractReplaced(
   // Only events the quarter-hour rollups already hold are taken out of them: the others
   // leave the events table before the roll-up reads them.
   const rolledUp = `batch_id <= ${ROLLED_BATCH_ID}`;
-  await connection.run(
-    insertQuarterHourRows(
-      'usage_quarter_hour',
-      quarterHourRowsSql('batch_retracted', rolledUp, -1),
-    ),
+  await insertQuarterHourAndNarrowRows(
+    connection,
+    'usage_quarter_hour',
+    quarterHourRowsSql('batch_retracted', rolledUp, -1),
   );
-  await connection.run(
-    insertQuarterHourRows(
-      'usage_quarter_hour_metadata',
-      quarterHourMetadataRowsSql('batch_retracted', rolledUp, -1),
-    ),
+  await insertQuarterHourAndNarrowRows(
+    connection,
+    'usage_quarter_hour_metadata',
+    quarterHourMetadataRowsSql('batch_retracted', rolledUp, -1),
   );
   await retractMetadata(connection);
   return true;

@@ -95,6 +95,7 @@ export async function applyMetadata(
       'usage_daily_metadata',
       'usage_daily_metadata_value',
       'usage_quarter_hour_metadata',
+      'usage_quarter_hour_metadata_value',
       'metadata_key_values',
     ]) {
       await connection.run(

@@ -47,6 +47,16 @@ export const SNAPSHOT_TABLES: {
     order: 'org_key, meta_key, quarter',
     rows: (rolled) => currentQuarterHourSql('usage_quarter_hour_metadata', rolled),
   },
+  {
+    table: 'usage_quarter_hour_dimension',
+    order: 'org_key, dimension, quarter',
+    rows: (rolled) => currentQuarterHourSql('usage_quarter_hour_dimension', rolled),
+  },
+  {
+    table: 'usage_quarter_hour_metadata_value',
+    order: 'org_key, meta_key, quarter',
+    rows: (rolled) => currentQuarterHourSql('usage_quarter_hour_metadata_value', rolled),
+  },
   { table: 'usage_quarter_hour_watermark' },
   { table: 'usage_events', rows: () => 'SELECT * FROM main.usage_events WHERE false' },
 ];

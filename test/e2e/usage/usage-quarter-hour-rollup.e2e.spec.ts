@@ -144,14 +144,53 @@ async function expectExact(): Promise<void> {
       expect({ query, rows }).toEqual({ query, rows: referenceExport(sent, query) });
     }
   }
+  await expectNarrowTablesEqualFullOnes();
 }
 
 async function quarterHourRows(): Promise<number> {
   const [row] = await t.app.get(DuckDbService).all<{ n: bigint }>(
     `SELECT (SELECT count(*) FROM usage_quarter_hour)
-            + (SELECT count(*) FROM usage_quarter_hour_metadata) AS n`,
+            + (SELECT count(*) FROM usage_quarter_hour_metadata)
+            + (SELECT count(*) FROM usage_quarter_hour_dimension)
+            + (SELECT count(*) FROM usage_quarter_hour_metadata_value) AS n`,
   );
   return Number(row.n);
+}
+
+/**
+ * Each narrow quarter-hour table holds what its full table holds summed over the other
+ * dimensions, key by key (rows of a key summing to zero count as absent).
+ */
+async function expectNarrowTablesEqualFullOnes(): Promise<void> {
+  const db = t.app.get(DuckDbService);
+  const differing = async (narrow: string, fromFull: string, keys: string) => {
+    const sums = (source: string) =>
+      `SELECT ${keys}, CAST(sum(credits) AS VARCHAR) AS credits, sum(request_count) AS n
+       FROM (${source}) GROUP BY ALL HAVING sum(credits) <> 0 OR sum(request_count) <> 0`;
+    const [row] = await db.all<{ n: bigint }>(
+      `SELECT count(*) AS n FROM (
+         (${sums(`SELECT * FROM ${narrow}`)} EXCEPT ${sums(fromFull)})
+         UNION ALL (${sums(fromFull)} EXCEPT ${sums(`SELECT * FROM ${narrow}`)}))`,
+    );
+    return Number(row.n);
+  };
+  expect(
+    await differing(
+      'usage_quarter_hour_dimension',
+      `SELECT org_id, quarter, credits, request_count,
+              unnest(['product', 'feature', 'api_key', 'file_type']) AS dimension,
+              unnest([product, feature, api_key_id, file_type]) AS value
+       FROM usage_quarter_hour`,
+      'org_id, dimension, quarter, value',
+    ),
+  ).toBe(0);
+  expect(
+    await differing(
+      'usage_quarter_hour_metadata_value',
+      'SELECT * FROM usage_quarter_hour_metadata',
+      'org_id, meta_key, quarter, meta_value',
+    ),
+  ).toBe(0);
 }
 
 // Each test writes, rolls up or clusters a store a few times: seconds alone, but up to a
