@@ -10,6 +10,10 @@
  * Each bundle is read once per engine by the split's own page reading (readSplitPages, the
  * same as a request); the cut runs for every weight tried. Holdout documents never enter.
  *
+ * Besides the engines' figures it prints what is right when the boundaries are the true ones
+ * (each document read whole: the floor of the section choice) and why pages go wrong, by
+ * kind (split-kinds.ts: whole documents, cut documents, per language and document length).
+ *
  * Run: npm run bench:split-eval -- --generated [--set unseen] [--folds 5] [--per-fold 40]
  *      npm run bench:split-eval -- --generated --sweep
  */
@@ -40,6 +44,7 @@ import {
   wordOverlapSplit,
 } from '../test/support/split-eval.js';
 import { memberLayout, readMembers, type Member } from './split-members.js';
+import { countWrongPages, formatKinds, type WrongPageKinds } from './split-kinds.js';
 
 interface ReadBundle {
   set: RealEvalSetName;
@@ -185,36 +190,57 @@ function score(bundles: readonly ReadBundle[], costs: SegmentCosts, deep: boolea
   return { right, total };
 }
 
-/** Why pages go wrong: whole documents read as another section, or pages of a document. */
-function errorKinds(bundles: readonly ReadBundle[], deep: boolean): Record<string, number> {
-  const kinds = {
-    wholeDocument: 0,
-    partOfDocument: 0,
-    firstPages: 0,
-    laterPages: 0,
-    shortPages: 0,
-    pages: 0,
-  };
+/**
+ * Why pages go wrong, counted by kind (split-kinds.ts): whole documents given a neighbour's
+ * or another section, pages cut off a document, per language and per document length.
+ */
+function errorKinds(bundles: readonly ReadBundle[], deep: boolean): WrongPageKinds {
+  const kinds: WrongPageKinds = {};
   for (const bundle of bundles) {
     const reading = deep ? bundle.deep : bundle.fast;
     const assigned = assignBySegments(reading, deep ? DEEP_SEGMENT_COSTS : SEGMENT_COSTS);
     let start = 0;
-    for (const member of bundle.members) {
-      const wrong = assigned
-        .slice(start, start + member.pages)
-        .filter((a) => a.section !== bundle.truth[a.page - 1]);
-      kinds.pages += member.pages;
-      if (wrong.length === member.pages) kinds.wholeDocument += wrong.length;
-      else kinds.partOfDocument += wrong.length;
-      for (const a of wrong) {
-        if (a.page - 1 === start) kinds.firstPages++;
-        else kinds.laterPages++;
-        if (pageText(reading.scored[a.page - 1].page).trim().length < 300) kinds.shortPages++;
-      }
+    const members = bundle.members.map((member) => {
+      const section = String(bundle.truth[start]);
       start += member.pages;
-    }
+      return { ...member, category: section };
+    });
+    const sectionOf = (page: number) => {
+      const section = assigned[page - 1]?.section;
+      return section === undefined ? undefined : String(section);
+    };
+    countWrongPages(kinds, members, sectionOf, (page) => pageText(reading.scored[page - 1].page));
   }
   return kinds;
+}
+
+/**
+ * Right pages when the boundaries are the true ones: each member read alone as one document
+ * by the engine's reading and weights. What is left wrong is the reading of whole documents,
+ * not the cut (the floor of the cut's section choice).
+ */
+function atTrueBoundaries(bundle: ReadBundle, deep: boolean): number {
+  const reading = deep ? bundle.deep : bundle.fast;
+  const costs = {
+    ...(deep ? DEEP_SEGMENT_COSTS : SEGMENT_COSTS),
+    segment: 1e9,
+    languageChange: 1,
+    formatChange: 1,
+  };
+  let start = 0;
+  let right = 0;
+  for (const member of bundle.members) {
+    const alone: SplitReading = {
+      ...reading,
+      scored: reading.scored.slice(start, start + member.pages),
+      evidence: reading.evidence.slice(start, start + member.pages),
+    };
+    right += assignBySegments(alone, costs).filter(
+      (a, i) => a.section === bundle.truth[start + i],
+    ).length;
+    start += member.pages;
+  }
+  return right;
 }
 
 /** The weights the sweep tries (every combination), each engine's kept weights among them. */
@@ -267,6 +293,13 @@ export async function runGenerated(options: GeneratedOptions): Promise<void> {
         `${pct(sum(mine, (b) => b.eachPage)).padStart(10)}${pct(sum(mine, (b) => b.baseline)).padStart(10)}`,
     );
   }
+  for (const set of [...options.sets, 'all'] as const) {
+    const mine = bundles.filter((b) => set === 'all' || b.set === set);
+    console.log(
+      `${set} at the true boundaries (each document read whole): default ` +
+        `${pct(sum(mine, (b) => atTrueBoundaries(b, false)))}, deep ${pct(sum(mine, (b) => atTrueBoundaries(b, true)))}`,
+    );
+  }
   for (const [key, values] of Object.entries(VARIATIONS)) {
     for (const value of values) {
       const costs = (base: SegmentCosts) => ({ ...base, [key]: value });
@@ -278,7 +311,7 @@ export async function runGenerated(options: GeneratedOptions): Promise<void> {
   }
   for (const deep of [false, true]) {
     console.log(
-      `wrong pages (${deep ? 'deep' : 'default'}): ${JSON.stringify(errorKinds(bundles, deep))}`,
+      `wrong pages (${deep ? 'deep' : 'default'}):\n${formatKinds(errorKinds(bundles, deep))}`,
     );
   }
   if (options.sweep) {
