@@ -85,7 +85,7 @@ async function measure(events, work, broker = null) {
 const CONSUMER_MODES = {
   nothing: () => undefined,
   'JSON.parse': (value) => JSON.parse(value.toString('utf8')),
-  normalizer: (value, now) => normalizeUsageEvent(value, now),
+  normalizer: (value, now) => normalizeUsageEvent(value, now, CONFIG.usage.normalizer),
 };
 
 async function kafkaCeilings() {

@@ -57,7 +57,8 @@ const N = Number(process.env.N ?? 300000),
   B = Number(process.env.B ?? 5556);
 const events = Array.from({ length: N }, (_, i) => ev(i));
 let s = performance.now();
-for (const e of events.slice(0, 50000)) normalizeUsageEvent(e);
+const policy = loadConfig({}).usage.normalizer;
+for (const e of events.slice(0, 50000)) normalizeUsageEvent(e, new Date(now), policy);
 console.log('normalize µs/event', (((performance.now() - s) * 1000) / 50000).toFixed(2));
 const ingest = app.get(UsageIngestService);
 const threadCpu0 = threadCpu();

@@ -19,6 +19,7 @@ import {
   ValidateNested,
   validateSync,
 } from 'class-validator';
+import { loadConfig } from '../src/config/app-config.js';
 import { normalizeUsageEvent } from '../src/usage/ingestion/usage-event.normalizer.js';
 import { PRODUCTS, USAGE_EVENT_TYPE } from '../src/usage/usage-event.js';
 
@@ -78,7 +79,8 @@ function cpuMicrosPerEvent(validate: (text: string) => boolean): number {
   return (used.user + used.system) / EVENTS;
 }
 
-const normalizer = cpuMicrosPerEvent((text) => normalizeUsageEvent(text, new Date(now)).ok);
+const POLICY = loadConfig({}).usage.normalizer;
+const normalizer = cpuMicrosPerEvent((text) => normalizeUsageEvent(text, new Date(now), POLICY).ok);
 const classValidator = cpuMicrosPerEvent(
   (text) =>
     validateSync(plainToInstance(UsageCloudEventInput, JSON.parse(text) as object), {

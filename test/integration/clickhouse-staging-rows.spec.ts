@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { STAGING_COLUMNS, stagingRows } from '../../src/usage/clickhouse/clickhouse-staging.js';
 import { formatCredits } from '../../src/usage/core/decimal-credits.js';
 import { normalizeToColumns } from '../../src/usage/ingestion/usage-event-columns.js';
-import { DEFAULT_NORMALIZER_POLICY } from '../../src/usage/ingestion/usage-event.normalizer.js';
+import { DEFAULT_NORMALIZER_POLICY } from '../support/usage-events.js';
 
 /*
  * The ClickHouse store stages a write's events as TabSeparated rows: every text a client can

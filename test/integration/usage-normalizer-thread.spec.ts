@@ -1,9 +1,8 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { normalizeToColumns } from '../../src/usage/ingestion/usage-event-columns.js';
-import { DEFAULT_NORMALIZER_POLICY } from '../../src/usage/ingestion/usage-event.normalizer.js';
 import { NormalizerThread } from '../../src/usage/ingestion/usage-normalizer.thread.js';
-import { usageEvent } from '../support/usage-events.js';
+import { DEFAULT_NORMALIZER_POLICY, usageEvent } from '../support/usage-events.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const ENTRY = path.join(ROOT, 'src/usage/ingestion/usage-normalizer.worker.ts');

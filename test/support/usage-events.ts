@@ -1,7 +1,20 @@
 import { randomUUID } from 'node:crypto';
+import { USAGE_SETTINGS } from '../../src/config/settings/usage.settings.js';
+import type { NormalizerPolicy } from '../../src/config/usage.types.js';
 import type { UsageCloudEvent, UsageEventData } from '../../src/usage/usage-event.js';
 
 const DAY_MS = 86_400_000;
+
+/**
+ * The normalizer's policy with the settings' defaults (USAGE_MAX_FUTURE_SKEW_SEC,
+ * USAGE_MAX_EVENT_AGE_DAYS, USAGE_LATE_EVENT_WINDOW_DAYS), as a server started without them
+ * applies it. Read here rather than in the normalizer, whose thread never loads the settings.
+ */
+export const DEFAULT_NORMALIZER_POLICY: NormalizerPolicy = {
+  maxFutureSkewMs: USAGE_SETTINGS.normalizer.maxFutureSkewMs.read({}),
+  maxAgeMs: USAGE_SETTINGS.normalizer.maxAgeMs.read({}),
+  lateWindowMs: USAGE_SETTINGS.normalizer.lateWindowMs.read({}),
+};
 
 export function daysAgo(days: number, now = new Date()): string {
   return new Date(now.getTime() - days * DAY_MS).toISOString().slice(0, 10);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { DEFAULT_NORMALIZER_POLICY, normalizeUsageEvent } from './usage-event.normalizer.js';
+import { normalizeUsageEvent } from './usage-event.normalizer.js';
+import { DEFAULT_NORMALIZER_POLICY } from '../../../test/support/usage-events.js';
 import {
   creditsText,
   eventTimeText,
@@ -83,7 +84,11 @@ describe('normalizeToColumns', () => {
     expect(columns.length).toBe(3);
     expect([...inputIndex]).toEqual([0, 2, 4]);
     for (let row = 0; row < columns.length; row++) {
-      const expected = normalizeUsageEvent(payloads[inputIndex[row]], NOW);
+      const expected = normalizeUsageEvent(
+        payloads[inputIndex[row]],
+        NOW,
+        DEFAULT_NORMALIZER_POLICY,
+      );
       expect(expected.ok && rowOf(columns, row)).toEqual(expected.ok && expected.event);
     }
     expect(rejected.map((r) => [r.index, r.rejection.reason])).toEqual([

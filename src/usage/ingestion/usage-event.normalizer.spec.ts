@@ -1,10 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import {
-  backfillPolicy,
-  DEFAULT_NORMALIZER_POLICY,
-  normalizeUsageEvent,
-} from './usage-event.normalizer.js';
+import { backfillPolicy, normalizeUsageEvent } from './usage-event.normalizer.js';
+import { DEFAULT_NORMALIZER_POLICY } from '../../../test/support/usage-events.js';
 import { parseCredits, formatCredits } from '../core/decimal-credits.js';
 import { groupableEntries, truncateCodePoints } from '../core/metadata-values.js';
 
@@ -34,13 +31,13 @@ function event(data: Record<string, unknown> = {}, envelope: Record<string, unkn
 }
 
 function reasonOf(raw: unknown): string | undefined {
-  const result = normalizeUsageEvent(raw, NOW);
+  const result = normalizeUsageEvent(raw, NOW, DEFAULT_NORMALIZER_POLICY);
   return result.ok ? undefined : result.rejection.reason;
 }
 
 describe('normalizeUsageEvent', () => {
   it('normalizes a valid event: UTC day, canonical credits, metadata as text', () => {
-    const result = normalizeUsageEvent(JSON.stringify(event()), NOW);
+    const result = normalizeUsageEvent(JSON.stringify(event()), NOW, DEFAULT_NORMALIZER_POLICY);
     expect(result).toEqual({
       ok: true,
       event: expect.objectContaining({
@@ -101,19 +98,23 @@ describe('normalizeUsageEvent', () => {
   });
 
   it('takes the UTC day of an offset timestamp', () => {
-    const result = normalizeUsageEvent(event({}, { time: '2026-11-21T01:30:00+03:00' }), NOW);
+    const result = normalizeUsageEvent(
+      event({}, { time: '2026-11-21T01:30:00+03:00' }),
+      NOW,
+      DEFAULT_NORMALIZER_POLICY,
+    );
     expect(result.ok && result.event.day).toBe('2026-11-20');
   });
 
   it('drops metadata of sync requests so their usage lands in unknown', () => {
-    const result = normalizeUsageEvent(event({ async: false }), NOW);
+    const result = normalizeUsageEvent(event({ async: false }), NOW, DEFAULT_NORMALIZER_POLICY);
     expect(result.ok && result.event.metadata).toEqual({});
     expect(result.ok && result.event.metadataJson).toBeNull();
   });
 
   it('keeps non-object metadata out of grouping', () => {
     for (const metadata of [['a'], 'text', 7, null]) {
-      const result = normalizeUsageEvent(event({ metadata }), NOW);
+      const result = normalizeUsageEvent(event({ metadata }), NOW, DEFAULT_NORMALIZER_POLICY);
       expect(result.ok && result.event.metadata).toEqual({});
     }
   });

@@ -1,16 +1,8 @@
 import type { NormalizerPolicy } from '../../config/usage.types.js';
-import { USAGE_SETTINGS } from '../../config/settings/usage.settings.js';
 import { PRODUCTS, Product, USAGE_EVENT_TYPE } from '../usage-event.js';
 import { parseCredits } from '../core/decimal-credits.js';
 import { groupableEntries } from '../core/metadata-values.js';
 import type { NormalizationResult, RejectionReason } from './normalized-usage-event.js';
-
-/** The settings' defaults (USAGE_MAX_FUTURE_SKEW_SEC, USAGE_MAX_EVENT_AGE_DAYS, USAGE_LATE_EVENT_WINDOW_DAYS). */
-export const DEFAULT_NORMALIZER_POLICY: NormalizerPolicy = {
-  maxFutureSkewMs: USAGE_SETTINGS.normalizer.maxFutureSkewMs.read({}),
-  maxAgeMs: USAGE_SETTINGS.normalizer.maxAgeMs.read({}),
-  lateWindowMs: USAGE_SETTINGS.normalizer.lateWindowMs.read({}),
-};
 
 /** The policy of an operator's backfill: past the late-event window, still within the maximum age. */
 export function backfillPolicy(policy: NormalizerPolicy): NormalizerPolicy {
@@ -99,8 +91,8 @@ function requireString(
  */
 export function normalizeUsageEvent(
   raw: unknown,
-  now: Date = new Date(),
-  policy: NormalizerPolicy = DEFAULT_NORMALIZER_POLICY,
+  now: Date,
+  policy: NormalizerPolicy,
 ): NormalizationResult {
   try {
     return { ok: true, event: normalizeOrThrow(parsePayload(raw), now, policy) };
