@@ -105,7 +105,9 @@ function eventsSql(seed, endDay) {
              coalesce(',"batch":' || batch, '') || coalesce(',"priority":' || priority, '') ||
              ',"documentId":"' || document_id || '"}'
            END,
-           0, now(), 1
+           -- No stored combination: the metadata is read from the JSON, as for events
+           -- written before the write kept their combinations.
+           0, now(), 1, NULL
     FROM e
     ORDER BY event_time`;
 }

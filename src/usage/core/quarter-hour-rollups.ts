@@ -140,17 +140,41 @@ export function quarterHourRowsSql(
 
 /**
  * The groupable metadata entries of the event rows of `source` matching `where`, one row per
- * (event, key), by the normalizer's rule (metadata-values.ts): async events only; keys of 1
- * to 256 UTF-16 units; strings truncated to 256 code points; booleans and numbers as their
- * JSON text. `metadata_json` is the normalizer's JSON.stringify of the object, so a number's
- * token is already its JSON text; DuckDB writes it back the same but for a positive
- * exponent's sign (`1e21` for `1e+21`), restored here. Keys turned identifier-like are left
- * out, as in the daily rollups.
+ * (event, key), by the normalizer's rule (metadata-values.ts), for keys not rejected as
+ * identifier-like (as in the daily rollups). Events written since migration 122 name their
+ * combination of entries as the write stored it (`metadata_combo`, joined to
+ * `usage_metadata_combinations`); older ones are read from their JSON.
  */
 function metadataEntriesSql(source: string, where: string, bucketing: Bucketing): string {
-  const utf16Length = `(length(entry.key) + length(regexp_replace(entry.key, '[^\\x{10000}-\\x{10FFFF}]', '', 'g')))`;
   return `SELECT e.* FROM (
-      SELECT org_id, quarter, product, feature, api_key_id, file_type, credits,
+      SELECT ev.org_id, ev.quarter, ev.product, ev.feature, ev.api_key_id, ev.file_type,
+             ev.credits, c.meta_key, c.meta_value
+      FROM (
+        SELECT org_id, ${bucketOf(bucketing)} AS quarter, product, feature, api_key_id, file_type,
+               credits, batch_id, metadata_combo
+        FROM ${source}
+        WHERE (${where}) AND metadata_combo > 0
+      ) ev
+      JOIN usage_metadata_combinations c
+        ON c.batch_id = ev.batch_id AND c.combo = ev.metadata_combo
+      UNION ALL
+      ${metadataEntriesFromJsonSql(source, `(${where}) AND metadata_combo IS NULL`, bucketing)}
+    ) e
+    SEMI JOIN metadata_key_stats s
+      ON s.org_id = e.org_id AND s.meta_key = e.meta_key AND s.rejected_at IS NULL
+    WHERE e.meta_value IS NOT NULL`;
+}
+
+/**
+ * The same entries of events stored before `metadata_combo`, from `metadata_json`: async
+ * events only; keys of 1 to 256 UTF-16 units; strings truncated to 256 code points; booleans
+ * and numbers as their JSON text. `metadata_json` is the normalizer's JSON.stringify of the
+ * object, so a number's token is already its JSON text; DuckDB writes it back the same but
+ * for a positive exponent's sign (`1e21` for `1e+21`), restored here.
+ */
+function metadataEntriesFromJsonSql(source: string, where: string, bucketing: Bucketing): string {
+  const utf16Length = `(length(entry.key) + length(regexp_replace(entry.key, '[^\\x{10000}-\\x{10FFFF}]', '', 'g')))`;
+  return `SELECT org_id, quarter, product, feature, api_key_id, file_type, credits,
              entry.key AS meta_key,
              CASE json_type(entry.value)
                WHEN 'VARCHAR' THEN left(json_extract_string(entry.value, '$'), ${METADATA_VALUE_MAX_CODE_POINTS})
@@ -167,11 +191,7 @@ function metadataEntriesSql(source: string, where: string, bucketing: Bucketing)
         WHERE (${where}) AND is_async AND metadata_json IS NOT NULL
           AND json_type(CAST(metadata_json AS JSON)) = 'OBJECT'
       )
-      WHERE ${utf16Length} BETWEEN 1 AND ${METADATA_KEY_MAX_LENGTH}
-    ) e
-    SEMI JOIN metadata_key_stats s
-      ON s.org_id = e.org_id AND s.meta_key = e.meta_key AND s.rejected_at IS NULL
-    WHERE e.meta_value IS NOT NULL`;
+      WHERE ${utf16Length} BETWEEN 1 AND ${METADATA_KEY_MAX_LENGTH}`;
 }
 
 /** The same as quarterHourRowsSql per carried metadata key and value. */

@@ -27,7 +27,8 @@ export async function retractReplaced(
   await connection.run(
     `CREATE OR REPLACE TEMP TABLE batch_retracted AS
      SELECT u.org_id, u.day, u.event_key, u.event_time, u.product, u.feature, u.api_key_id,
-            u.file_type, u.credits, u.is_async, u.metadata_json, u.batch_id
+            u.file_type, u.credits, u.is_async, u.metadata_json, u.metadata_combo,
+            u.batch_id
      FROM (SELECT * FROM usage_events WHERE ${dayFilter}) u
      SEMI JOIN (SELECT day, event_key FROM batch_new WHERE replaces) r
        ON r.day = u.day AND r.event_key = u.event_key`,

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { loadConfig } from '../../config/app-config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
 import { applyMigrations, findSqlDirectory } from '../../database/migrations.js';
+import { rollUpStep } from '../core/quarter-hour-rollups.js';
 
 /** A store written by an earlier version keeps every event through later migrations. */
 describe('usage store migrations on an existing store', () => {
@@ -102,6 +103,52 @@ describe('usage store migrations on an existing store', () => {
       { meta_key: 'round', meta_value: '100', n: 1 },
       { meta_key: 'team', meta_value: 'blue', n: 2 },
       { meta_key: 'team', meta_value: 'é'.repeat(256), n: 1 },
+    ]);
+  });
+
+  it('122 keeps reading the metadata of events stored before from their JSON, and of later ones from the combinations their write stored', async () => {
+    await applyMigrations(db, undefined, migrationsUpTo('121'));
+    await db.run(
+      `INSERT INTO usage_events VALUES (md5_number('s' || chr(0) || 'e1'), 's', 'e1', 'org_1',
+         TIMESTAMPTZ '2026-11-01 10:07:00+00', DATE '2026-11-01', 'parse', 'parse', 'key_1',
+         'pdf', 1, 1.250000, NULL, true, $1, 1, now(), 1)`,
+      [JSON.stringify({ team: 'blue', n: 1e21, flag: true, doc: 'd1', nested: { a: 1 } })],
+    );
+
+    expect(await applyMigrations(db)).toContain('122_usage_metadata_combinations.sql');
+
+    // A later event's stored combination is what counts; its JSON (here deliberately
+    // different) is not parsed again.
+    await db.run(
+      `INSERT INTO usage_events (event_key, source, event_id, org_id, event_time, day, product,
+         feature, api_key_id, file_type, pages, credits, job_id, is_async, metadata_json,
+         batch_id, ingested_at, version, metadata_combo)
+       VALUES (md5_number('s' || chr(0) || 'e2'), 's', 'e2', 'org_1',
+         TIMESTAMPTZ '2026-11-01 10:08:00+00', DATE '2026-11-01', 'parse', 'parse', 'key_1',
+         'pdf', 1, 2.000000, NULL, true, '{"team":"red"}', 2, now(), 1, 3)`,
+    );
+    await db.run(
+      `INSERT INTO usage_metadata_combinations VALUES
+         (2, 3, 'team', 'blue'), (2, 3, 'doc', 'd2'), (2, 1, 'team', 'green'), (1, 3, 'team', 'grey')`,
+    );
+    await db.run(
+      `INSERT INTO metadata_key_stats VALUES
+         ('org_1', 'team', 2, 1, NULL, NULL), ('org_1', 'n', 1, 1, NULL, NULL),
+         ('org_1', 'flag', 1, 1, NULL, NULL), ('org_1', 'doc', 300, 300, now(), 'identifier-like')`,
+    );
+    await db.run('UPDATE usage_quarter_hour_watermark SET rolled_batch_id = 0');
+
+    expect(await db.exclusive((connection) => rollUpStep(connection))).toBe(2);
+
+    const rows = await db.all<{ meta_key: string; meta_value: string; credits: string; n: number }>(
+      `SELECT meta_key, meta_value, CAST(sum(credits) AS VARCHAR) AS credits,
+              CAST(sum(request_count) AS INTEGER) AS n
+       FROM usage_quarter_hour_metadata GROUP BY ALL ORDER BY meta_key, meta_value`,
+    );
+    expect(rows).toEqual([
+      { meta_key: 'flag', meta_value: 'true', credits: '1.250000', n: 1 },
+      { meta_key: 'n', meta_value: '1e+21', credits: '1.250000', n: 1 },
+      { meta_key: 'team', meta_value: 'blue', credits: '3.250000', n: 2 },
     ]);
   });
 });

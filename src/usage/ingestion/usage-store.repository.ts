@@ -237,10 +237,21 @@ export class UsageStoreRepository implements UsageEventWriter {
       `INSERT INTO usage_events
        SELECT event_key, source, event_id, org_id, event_time, day, product, feature,
               api_key_id, file_type, pages, credits, job_id, is_async, metadata_json,
-              $1 + grp, now(), version
+              $1 + grp, now(), version, meta_c
        FROM batch_new`,
       [firstBatchId],
     );
+    // Each combination of metadata entries the new events carry, once per group, so the
+    // roll-up and the export join an event's entries instead of parsing its JSON again.
+    if (staged.carriesMetadata) {
+      await connection.run(
+        `INSERT INTO usage_metadata_combinations
+         SELECT $1 + b.grp, m.combo, $2[m.key_c], $2[m.value_c]
+         FROM (SELECT DISTINCT grp, meta_c FROM batch_new WHERE meta_c > 0) b
+         JOIN ${METADATA_STAGING} m ON m.combo = b.meta_c`,
+        [firstBatchId, dict],
+      );
+    }
     // The write's daily totals once (per metadata combination too); every rollup below
     // derives from them, so the dimension rollup unnests a few rows per (org, day,
     // combination), not four per event, and the metadata ones a few per entry.

@@ -59,6 +59,10 @@ export const SNAPSHOT_TABLES: {
   },
   { table: 'usage_quarter_hour_watermark' },
   { table: 'usage_events', rows: () => 'SELECT * FROM main.usage_events WHERE false' },
+  {
+    table: 'usage_metadata_combinations',
+    rows: () => 'SELECT * FROM main.usage_metadata_combinations WHERE false',
+  },
 ];
 
 /** File name prefix of the usage snapshots (replicas follow files named so). */
