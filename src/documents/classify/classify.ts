@@ -16,6 +16,7 @@ import {
   passagesOf,
   type CategoryEvidence,
   type DocumentReading,
+  type Passage,
 } from './evidence.js';
 import { categoryScore, strength } from './fusion.js';
 import { groupOf } from './grouping.js';
@@ -27,7 +28,8 @@ import { stemmerFor } from './stemmers.js';
 /**
  * Passages of the document each model reads: Deep Classify (`accurate`) reads up to 160
  * chunks (most of a long document: its sections, not only its beginning) and counts which
- * category its passages read as (DEEP_DOCUMENT_READING), reads images more thoroughly
+ * category the passages it reads beyond the default model read as (DEEP_DOCUMENT_READING,
+ * passagesBeyond), reads images more thoroughly
  * (classify.task.ts) and weighs near neighbours again on what tells them apart
  * (near-neighbours.ts). More single lines were measured to add noise rather than evidence
  * (docs/benchmarks.md).
@@ -106,6 +108,17 @@ export function readDocument(
   };
 }
 
+/**
+ * Indices of the passages of `reading` that are not in `first`: what Deep Classify reads of
+ * a document beyond the default model. Their votes are its evidence of its own; the
+ * passages both read already decided the default answer (record 0428). A document short
+ * enough for the default model to read whole has none.
+ */
+function passagesBeyond(reading: readonly Passage[], first: readonly Passage[]): number[] {
+  const read = new Set(first.map((passage) => passage.text));
+  return reading.flatMap((passage, k) => (read.has(passage.text) ? [] : [k]));
+}
+
 /** What `scoreCategories` reads: the schema as scored and each category's evidence. */
 export interface SchemaEvidence {
   schema: ClassificationCategory[];
@@ -124,6 +137,10 @@ export function schemaEvidence(input: ClassifyInput): SchemaEvidence {
   const metadata = clipLongWords(input.documentMetadata?.trim() ?? '') || undefined;
   const sizes = input.pages.map(pageSize);
   const reading = readDocument(pages, metadata, CHUNK_BUDGET[model], LINE_BUDGET[model], sizes);
+  if (model === 'accurate') {
+    const first = passagesOf(pages, metadata, CHUNK_BUDGET.default, LINE_BUDGET.default);
+    reading.voters = passagesBeyond(reading.passages, first);
+  }
   return { schema, evidence: gatherEvidence(schema, reading, READING[model]) };
 }
 

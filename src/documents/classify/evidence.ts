@@ -88,7 +88,10 @@ export const DOCUMENT_READING: EvidenceOptions = {
   votes: false,
 };
 
-/** Deep Classify's reading of a whole document: also the passages' votes (record 0394). */
+/**
+ * Deep Classify's reading of a whole document: also the votes of the passages it reads
+ * beyond the default model's reading (records 0394, 0428).
+ */
 export const DEEP_DOCUMENT_READING: EvidenceOptions = { ...DOCUMENT_READING, votes: true };
 
 /**
@@ -165,10 +168,12 @@ function passageMeans(rows: readonly (readonly number[])[], passages: number): n
  * one vote over the categories by a softmax of those at VOTE_TEMPERATURE. The shares sum to
  * 1 over the schema: they say which category most of the document reads as.
  */
-function passageVotes(cosines: readonly (readonly (readonly number[])[])[], passages: number) {
+function passageVotes(
+  cosines: readonly (readonly (readonly number[])[])[],
+  voters: readonly number[],
+) {
   const votes = new Array<number>(cosines.length).fill(0);
-  if (passages === 0) return votes;
-  for (let k = 0; k < passages; k++) {
+  for (const k of voters) {
     const nearness = cosines.map(([label, ...criteria]) => {
       const mean = criteria.reduce((sum, row) => sum + row[k], 0) / Math.max(1, criteria.length);
       return mean + LABEL_WEIGHT * label[k];
@@ -176,7 +181,7 @@ function passageVotes(cosines: readonly (readonly (readonly number[])[])[], pass
     const best = Math.max(...nearness);
     const exps = nearness.map((value) => Math.exp((value - best) / VOTE_TEMPERATURE));
     const sum = exps.reduce((total, value) => total + value, 0);
-    exps.forEach((value, c) => (votes[c] += value / sum / passages));
+    exps.forEach((value, c) => (votes[c] += value / sum / voters.length));
   }
   return votes;
 }
@@ -203,12 +208,14 @@ export interface DocumentReading {
   form: readonly string[];
   /** The language its words are stemmed in. */
   language?: Language;
+  /** Indices of the passages whose votes are counted (passageVotes); all without it. */
+  voters?: readonly number[];
 }
 
 /** The evidence of each category of `schema` in a document, gathered as `options` say. */
 export function gatherEvidence(
   schema: readonly ClassificationCategory[],
-  { passages, bag, pageCount, form, language }: DocumentReading,
+  { passages, bag, pageCount, form, language, voters }: DocumentReading,
   options: EvidenceOptions = PAGE_READING,
 ): CategoryEvidence[] {
   const { opening, crossLanguageLexical, centring } = options;
@@ -256,6 +263,6 @@ export function gatherEvidence(
     return { label: criteria[0], criteria: criteria.slice(1) };
   });
   if (!options.votes || !encoder) return evidence;
-  const votes = passageVotes(cosines, passageVectors.length);
+  const votes = passageVotes(cosines, voters ?? passages.map((_, k) => k));
   return evidence.map((category, c) => ({ ...category, votes: votes[c] }));
 }

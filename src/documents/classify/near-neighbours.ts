@@ -7,8 +7,11 @@ import { categoryScore } from './fusion.js';
 const NEAR = 0.04;
 /** Weight of the second reading's difference from the neighbours' mean (record 0391). */
 const SECOND_PASS_WEIGHT = 0.25;
-/** Weight of a near neighbour's share of the passages' votes (evidence.ts, record 0394). */
-const VOTE_WEIGHT = 0.1;
+/**
+ * Weight of a near neighbour's share of the votes of the passages only Deep Classify reads
+ * (evidence.ts, records 0394, 0428).
+ */
+const VOTE_WEIGHT = 0.2;
 
 function nearBest(scores: readonly CategoryScore[]): number[] {
   const best = Math.max(...scores.map((score) => score.score));
