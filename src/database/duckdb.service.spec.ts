@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { loadConfig } from '../config/app-config.js';
+import { duckdb } from './duckdb-api.js';
 import { DuckDbService } from './duckdb.service.js';
 
 /**
@@ -71,4 +72,37 @@ describe(DuckDbService.name, () => {
       expect(await db.all(sql)).toEqual(rows);
     },
   );
+});
+
+describe('DUCKDB_THREADS', () => {
+  it("gives every statement the threads it names, and leaves DuckDB's own count at 0", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-duckdb-threads-'));
+    const threadsOf = async (env: Record<string, string>) => {
+      const db = new DuckDbService(loadConfig({ DATA_DIR: dir, ...env }));
+      await db.open();
+      try {
+        const [{ threads }] = await db.all<{ threads: string }>(
+          "SELECT CAST(current_setting('threads') AS VARCHAR) AS threads",
+        );
+        return Number(threads);
+      } finally {
+        db.onApplicationShutdown();
+      }
+    };
+    try {
+      expect(loadConfig({}).duckdbThreads).toBe(0);
+      expect(await threadsOf({ DUCKDB_THREADS: '1' })).toBe(1);
+      expect(await threadsOf({ DUCKDB_THREADS: '3' })).toBe(3);
+      const bare = await duckdb.DuckDBInstance.create(':memory:');
+      const connection = await bare.connect();
+      const own = (
+        await connection.runAndReadAll("SELECT CAST(current_setting('threads') AS VARCHAR) AS t")
+      ).getRowObjectsJS()[0].t;
+      connection.closeSync();
+      bare.closeSync();
+      expect(await threadsOf({})).toBe(Number(own));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -97,6 +97,7 @@ export class DuckDbService implements OnApplicationShutdown, ReadinessCheck {
       disabled_optimizers: STATS_DEPENDENT_OPTIMIZERS,
       checkpoint_threshold: this.config.duckdbCheckpointThreshold,
       memory_limit: this.config.duckdbMemoryLimit,
+      ...threadsOption(this.config.duckdbThreads),
     };
     try {
       this.instance = await openWithRetry(file, options);
@@ -120,6 +121,7 @@ export class DuckDbService implements OnApplicationShutdown, ReadinessCheck {
       access_mode: 'READ_ONLY',
       disabled_optimizers: STATS_DEPENDENT_OPTIMIZERS,
       memory_limit: this.config.duckdbMemoryLimit,
+      ...threadsOption(this.config.duckdbThreads),
     });
     const readers: ReaderConnection[] = [];
     for (let i = 0; i < READERS; i++) readers.push(new ReaderConnection(await instance.connect()));
@@ -247,6 +249,11 @@ export class DuckDbService implements OnApplicationShutdown, ReadinessCheck {
  * than any before it (docs/decisions/0051-statistics-optimizers-disabled.md).
  * These two optimizers are what uses the statistics at plan time.
  */
+/** DuckDB's `threads` when the setting names a count; 0 leaves DuckDB's own (one per core). */
+function threadsOption(threads: number): { threads?: string } {
+  return threads > 0 ? { threads: String(threads) } : {};
+}
+
 export const STATS_DEPENDENT_OPTIMIZERS = 'statistics_propagation,compressed_materialization';
 
 /**

@@ -50,6 +50,11 @@ export const SERVER_SETTINGS = {
     '256MB',
     'Cap on DuckDB\'s buffer pool (DuckDB\'s own default is 80 % of RAM); beyond it DuckDB spills to disk or fails the statement, and a failure that leaves the store unusable fails `/ready` and restarts the process. Payloads (job results, uploads) are files, not rows, so the pool holds metadata, the queue and the usage store; the usage store holds no index over events (since migration 022), so the limit bounds memory whatever the history; table blocks it does not hold are read again from the file (usually from the OS page cache). Raise it when the usage rollups of the orgs exported most are larger (docs/operations.md, "Memory").',
   ),
+  duckdbThreads: int(
+    'DUCKDB_THREADS',
+    { default: 0, min: 0, max: 1024, defaultText: '0 (one per core)' },
+    "Threads each DuckDB statement may use (DuckDB's `threads`); 0 keeps DuckDB's own, one per core. On a loaded 2-core server draining a Kafka backlog, 1 took ~10 % off the ingestion's CPU per event (its peak memory unchanged), but every export and snapshot statement then runs on one thread (docs/benchmarks.md, \"Where the ingestion peak comes from, per component\").",
+  ),
   heapGrowingPercent: int(
     'HEAP_GROWING_PERCENT',
     { default: 20, min: 0, max: 400 },
