@@ -185,7 +185,7 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
        )
        WHERE (day, event_key) NOT IN (
          SELECT day, event_key FROM ${db}.usage_events
-         WHERE day BETWEEN {first:Date} AND {last:Date} AND has({days:Array(Date)}, day)
+         WHERE ${STORED_ON_WRITE_DAYS}
            AND event_key GLOBAL IN (SELECT MD5(concat(source, '\\0', event_id)) FROM usage_staging)
        )`,
       { days, first: days[0], last: days[days.length - 1] },
@@ -269,7 +269,7 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
                 argMax(meta_keys, version) AS prev_meta_keys,
                 argMax(meta_values, version) AS prev_meta_values
          FROM ${db}.usage_events
-         WHERE day BETWEEN {first:Date} AND {last:Date} AND has({days:Array(Date)}, day)
+         WHERE ${STORED_ON_WRITE_DAYS}
            AND event_key GLOBAL IN (
              SELECT MD5(concat(source, '\\0', event_id)) FROM usage_staging WHERE version > 1
            )
@@ -357,6 +357,14 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
   }
 }
 
+/**
+ * The stored events a write's dedupe and corrections read: those of the days it touches.
+ * `IN` a set of those days rather than `has(array, day)`, which scanned the array for
+ * every stored row: the probe reads every stored event of those days, and `has` tripled
+ * its CPU (docs/benchmarks.md, "ClickHouse mode: the dedupe probe's day filter").
+ */
+const STORED_ON_WRITE_DAYS = `day BETWEEN {first:Date} AND {last:Date}
+  AND day IN (SELECT arrayJoin({days:Array(Date)}))`;
 /** The columns of an event as staged and stored. */
 const EVENT_COLUMNS = `day, event_key, source, event_id, org_id, event_time, event_ms, product, feature,
   api_key_id, file_type, pages, credits, job_id, is_async, metadata_json, meta_keys, meta_values`;
