@@ -1,5 +1,6 @@
-import type { GroupBy, UsageExportQuery } from '../export/usage-export.query.js';
+import type { UsageExportQuery } from '../export/usage-export.query.js';
 import { UNKNOWN_GROUP } from '../export/usage-export.repository.js';
+import { GROUP_ALIASES, GROUP_COLUMNS } from '../export/usage-export.sql.js';
 import {
   BUCKET_SECONDS,
   bucketWindow,
@@ -15,16 +16,6 @@ import type { ClickHouseParam, ClickHouseParams } from './clickhouse-literals.js
  * 18.x servers and current ones accept (no CTEs, joins by USING). The rollups are SummingMergeTree tables whose
  * rows of one key are added together only eventually, so every read sums what it selects.
  */
-
-const GROUP_COLUMNS: Record<GroupBy, string> = {
-  product: 'product',
-  feature: 'feature',
-  api_key: 'api_key_id',
-  file_type: 'file_type',
-  metadata: 'meta_value',
-};
-/** Output names of the first and the second grouped value. */
-const GROUP_ALIASES = ['grp', 'grp2'] as const;
 
 /** WHERE conditions with `{pN:Type}` placeholders and their values. */
 class Filter {

@@ -31,8 +31,11 @@ function utcDay(epochSeconds: number): string {
  * zone's offset in force (docs/decisions/0260-time-zones-from-quarter-hour-rollups.md).
  */
 
-/** Each grouped dimension's column in the full rollups (metadata: the value of metadataKey). */
-const GROUP_COLUMNS: Record<GroupBy, string> = {
+/**
+ * Each grouped dimension's column in the full rollups (metadata: the value of metadataKey),
+ * the same in both stores' rollups.
+ */
+export const GROUP_COLUMNS: Record<GroupBy, string> = {
   product: 'product',
   feature: 'feature',
   api_key: 'api_key_id',
@@ -40,7 +43,7 @@ const GROUP_COLUMNS: Record<GroupBy, string> = {
   metadata: 'meta_value',
 };
 /** Output names of the first and the second grouped value. */
-const GROUP_ALIASES = ['grp', 'grp2'] as const;
+export const GROUP_ALIASES = ['grp', 'grp2'] as const;
 
 /** Bucket for usage that does not carry the metadata key (spec rule 3). */
 export const UNKNOWN_GROUP = 'unknown';
