@@ -75,14 +75,14 @@ module.exports = {
     {
       name: 'processing-reads-usage-contract-only',
       comment:
-        'processing knows the usage plane only by its contracts (src/usage/usage-event.ts, src/usage/usage-alerts.contract.ts)',
+        'processing knows the usage plane only by its contracts (src/usage/usage-event.ts, src/usage/usage-alerts.contract.ts, src/usage/webhook-endpoints.contract.ts)',
       severity: 'error',
       // processing.module.ts is the plane's composition root: it imports UsageModule so Nest
       // can inject the usage event sink, and nothing else of usage.
       from: { path: room('processing'), pathNot: '^src/processing/processing\\.module\\.ts$' },
       to: {
         path: room('usage'),
-        pathNot: '^src/usage/(usage-event|usage-alerts\\.contract)\\.ts$',
+        pathNot: '^src/usage/(usage-event|usage-alerts\\.contract|webhook-endpoints\\.contract)\\.ts$',
       },
     },
     {

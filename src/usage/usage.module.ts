@@ -41,6 +41,8 @@ import { USAGE_ALERT_STORE, UsageAlertRepository } from './alerts/usage-alert.re
 import { UsageAlertService } from './alerts/usage-alert.service.js';
 import { UsagePeriodTotalsRepository } from './alerts/usage-period-totals.repository.js';
 import { USAGE_ALERT_OUTBOX } from './usage-alerts.contract.js';
+import { SHARED_WEBHOOK_ENDPOINTS } from './webhook-endpoints.contract.js';
+import { ClickHouseWebhookEndpointsRepository } from './clickhouse/clickhouse-webhook-endpoints.repository.js';
 import { UsageExportMarks } from './export/usage-export-marks.service.js';
 import {
   USAGE_EXPORT_MARKS_STORE,
@@ -105,6 +107,14 @@ function byUsageStore(token: symbol, duckdb: Type, clickhouse: Type): Provider {
     ),
     UsageExportMarks,
     { provide: USAGE_ALERT_OUTBOX, useExisting: UsageAlertService },
+    ClickHouseWebhookEndpointsRepository,
+    {
+      // Hosted webhook endpoints every process shares; none with the DuckDB store.
+      provide: SHARED_WEBHOOK_ENDPOINTS,
+      inject: [APP_CONFIG, ClickHouseWebhookEndpointsRepository],
+      useFactory: (config: AppConfig, shared: ClickHouseWebhookEndpointsRepository) =>
+        usesClickHouse(config) ? shared : null,
+    },
     UsageIngestMetrics,
     UsageRollupClusterService,
     UsageNormalizer,
@@ -139,6 +149,7 @@ function byUsageStore(token: symbol, duckdb: Type, clickhouse: Type): Provider {
     UsageKafkaModule,
     USAGE_EVENT_WRITER,
     USAGE_ALERT_OUTBOX,
+    SHARED_WEBHOOK_ENDPOINTS,
     ClickHouseService,
   ],
 })

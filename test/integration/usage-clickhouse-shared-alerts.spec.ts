@@ -13,13 +13,16 @@ import { produce } from '../support/kafka.js';
 import { groupCaughtUp, waitFor } from '../support/usage-kafka.js';
 import { daysAgo, usageEvent } from '../support/usage-events.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { startFileServer, type FileServer } from '../support/file-server.js';
 
 /*
  * Usage alerts and export marks with two ingest processes on one ClickHouse store: a rule
  * made through one process is evaluated by both; a crossing both processes see (the org's
  * events spread over every partition) is recorded and delivered once, signed with the secret
- * both processes derive from one configured key; an export answered by
- * one process and a late event written by the other list the day as revised through both.
+ * both processes derive from one configured key; a hosted webhook endpoint registered
+ * through one process receives the jobs the other finishes, signed with its one secret, and
+ * its deletion holds for both; an export answered by one process and a late event written
+ * by the other list the day as revised through both.
  */
 
 let topic: string;
@@ -29,6 +32,7 @@ let acme: SeededAccount;
 let processes: ChildApp[];
 let receiver: WebhookReceiver;
 let started: ClickHouseIngestProcesses | undefined;
+let files: FileServer;
 
 function api(child: ChildApp, key: string, method: string, path: string, body?: unknown) {
   return fetch(`${child.baseUrl}${path}`, {
@@ -68,6 +72,7 @@ beforeAll(async () => {
   ({ topic, group, database, processes } = started);
   [acme] = started.orgs;
   receiver = await startWebhookReceiver();
+  files = await startFileServer();
   // Each process derives the org's signing secret from the key: the same one, so the
   // receiver knows only the first process's and verifies what either of them sends.
   const secrets: string[] = [];
@@ -84,6 +89,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await started?.close();
   await receiver?.close();
+  await files?.close();
 });
 
 describe('usage alerts and export marks shared by two ingest processes (ClickHouse)', () => {
@@ -161,6 +167,76 @@ describe('usage alerts and export marks shared by two ingest processes (ClickHou
     await waitFor('the first process to forget the rule', async () =>
       (await rulesOf(first)).every((id) => id !== created.alertId),
     );
+  }, 300_000);
+
+  it('a hosted endpoint registered through one process receives the jobs the other finishes', async () => {
+    const [first, second] = processes;
+    const endpoint = await json<{ endpoint_id: string; secret: string }>(
+      await api(first, acme.processingKey, 'POST', '/webhooks/endpoints', {
+        url: `${receiver.baseUrl}/hosted`,
+        channels: [],
+      }),
+    );
+    // The receiver answers 401 to a delivery signed with any other secret (retried, never
+    // counted): only the endpoint's own secret, read by the second process, gets through.
+    receiver.secrets.push(endpoint.secret);
+    const listedThrough = async (child: ChildApp) =>
+      (
+        await json<{ endpoints: { endpoint_id: string }[] }>(
+          await api(child, acme.processingKey, 'GET', '/webhooks/endpoints'),
+        )
+      ).endpoints.map((e) => e.endpoint_id);
+    expect(await listedThrough(second)).toEqual([endpoint.endpoint_id]);
+
+    const job = await json<{ job_id: string }>(
+      await api(second, acme.processingKey, 'POST', '/classify_async', {
+        input: files.put('/hosted.txt', 'invoice number 7'),
+        async: { webhook: { mode: 'hosted' } },
+      }),
+    );
+    const delivered = () =>
+      receiver.received.some((r) => r.path === '/hosted' && r.body.job_id === job.job_id);
+    await waitFor(
+      "the second process's job delivered to the endpoint made through the first",
+      delivered,
+      240_000,
+    ).catch(async (error: unknown) => {
+      // What the second process made of the job: its state, its deliveries, its log.
+      const state = await api(second, acme.processingKey, 'GET', `/job/${job.job_id}`);
+      const deliveries = await api(
+        second,
+        acme.processingKey,
+        'GET',
+        `/webhooks/deliveries?job_id=${job.job_id}`,
+      );
+      console.log(
+        `job ${await state.text()}\ndeliveries ${await deliveries.text()}\n${second.log}\n${second.stderr}`,
+      );
+      throw error;
+    });
+
+    // Deleted through the second process: the first lists it no more.
+    expect(
+      (
+        await api(
+          second,
+          acme.processingKey,
+          'DELETE',
+          `/webhooks/endpoints/${endpoint.endpoint_id}`,
+        )
+      ).status,
+    ).toBe(200);
+    expect(await listedThrough(first)).toEqual([]);
+    expect(
+      (
+        await api(
+          first,
+          acme.processingKey,
+          'DELETE',
+          `/webhooks/endpoints/${endpoint.endpoint_id}`,
+        )
+      ).status,
+    ).toBe(404);
   }, 300_000);
 
   it('an export answered by one process and a late event written by the other list the day as revised', async () => {

@@ -1,15 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
+import type {
+  WebhookEndpoint,
+  WebhookEndpointStore,
+} from '../../usage/webhook-endpoints.contract.js';
 
-export interface WebhookEndpoint {
-  endpointId: string;
-  orgId: string;
-  url: string;
-  channels: string[];
-  secret: string;
-  description: string | null;
-  createdAt: Date;
-}
+export type { WebhookEndpoint } from '../../usage/webhook-endpoints.contract.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
 
@@ -105,7 +101,7 @@ function toDelivery(row: DeliveryRow): WebhookDelivery {
 }
 
 @Injectable()
-export class WebhooksRepository {
+export class WebhooksRepository implements WebhookEndpointStore {
   constructor(private readonly db: DuckDbService) {}
 
   async insertEndpoint(endpoint: Omit<WebhookEndpoint, 'createdAt'>): Promise<void> {
@@ -128,6 +124,14 @@ export class WebhooksRepository {
     const rows = tx
       ? await tx.all<EndpointRow>(sql, [orgId])
       : await this.db.all<EndpointRow>(sql, [orgId]);
+    return rows.map(toEndpoint);
+  }
+
+  /** Every org's endpoints: what this file kept before the shared store took them over. */
+  async allEndpoints(): Promise<WebhookEndpoint[]> {
+    const rows = await this.db.all<EndpointRow>(
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints ORDER BY created_at, endpoint_id`,
+    );
     return rows.map(toEndpoint);
   }
 

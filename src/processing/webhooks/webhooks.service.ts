@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleInit,
+  Optional,
+} from '@nestjs/common';
 import { Webhook } from 'standardwebhooks';
 import { ApiError } from '../../common/api-error.js';
 import { RequestValidationError } from '../../common/validation-error.js';
@@ -20,6 +27,11 @@ import {
   WebhooksRepository,
 } from './webhooks.repository.js';
 import { derivedOrgSecret, randomSecret } from './org-signing-secret.js';
+import {
+  SHARED_WEBHOOK_ENDPOINTS,
+  type SharedWebhookEndpointStore,
+  type WebhookEndpointStore,
+} from '../../usage/webhook-endpoints.contract.js';
 
 export const WEBHOOK_TASK = 'webhook.deliver';
 const DELIVER_WEBHOOK = commandType(WEBHOOK_TASK, DeliverWebhookCommand);
@@ -34,8 +46,10 @@ const DELIVER_WEBHOOK = commandType(WEBHOOK_TASK, DeliverWebhookCommand);
  * a crash left without a queued command are queued again.
  */
 @Injectable()
-export class WebhooksService implements OnModuleInit {
+export class WebhooksService implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger(WebhooksService.name);
+  /** Hosted endpoints: the shared store's with USAGE_STORE=clickhouse, else this file's. */
+  private readonly endpoints: WebhookEndpointStore;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -45,7 +59,12 @@ export class WebhooksService implements OnModuleInit {
     private readonly workers: LegacyWorkers,
     private readonly fetcher: SafeFetcher,
     private readonly metrics: ProcessingMetrics,
-  ) {}
+    @Optional()
+    @Inject(SHARED_WEBHOOK_ENDPOINTS)
+    private readonly sharedEndpoints?: SharedWebhookEndpointStore | null,
+  ) {
+    this.endpoints = sharedEndpoints ?? repository;
+  }
 
   onModuleInit(): void {
     if (
@@ -60,6 +79,18 @@ export class WebhooksService implements OnModuleInit {
       exhausted: (work, reason) => this.exhausted(work, reason),
     });
     this.workers.onStartup({ afterRecovery: () => this.requeueOrphans() });
+  }
+
+  /**
+   * With the shared store, the endpoints this process's file kept before it was shared are
+   * added to it once (never one deleted there since), so switching stores loses none.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.sharedEndpoints) return;
+    const adopted = await this.sharedEndpoints.adoptEndpoints(await this.repository.allEndpoints());
+    if (adopted > 0) {
+      this.logger.log({ count: adopted }, 'hosted webhook endpoints moved to the shared store');
+    }
   }
 
   /** Queues committed deliveries (after their job's outcome committed). */
@@ -103,8 +134,8 @@ export class WebhooksService implements OnModuleInit {
       secret: randomSecret(),
       description,
     };
-    await this.repository.insertEndpoint(endpoint);
-    return (await this.repository.findEndpoint(endpoint.endpointId))!;
+    await this.endpoints.insertEndpoint(endpoint);
+    return (await this.endpoints.findEndpoint(endpoint.endpointId))!;
   }
 
   /**
@@ -135,11 +166,11 @@ export class WebhooksService implements OnModuleInit {
   }
 
   listEndpoints(orgId: string): Promise<WebhookEndpoint[]> {
-    return this.repository.listEndpoints(orgId);
+    return this.endpoints.listEndpoints(orgId);
   }
 
   async deleteEndpoint(orgId: string, endpointId: string): Promise<void> {
-    if (!(await this.repository.deleteEndpoint(orgId, endpointId))) {
+    if (!(await this.endpoints.deleteEndpoint(orgId, endpointId))) {
       throw ApiError.notFound('WEBHOOK_ENDPOINT_NOT_FOUND', `No webhook endpoint ${endpointId}`);
     }
   }
@@ -182,7 +213,10 @@ export class WebhooksService implements OnModuleInit {
       targets.push({ url: webhook.url, endpointId: null });
     } else {
       const wanted = webhook.channels;
-      for (const endpoint of await this.repository.listEndpoints(job.orgId, tx)) {
+      const endpoints = this.sharedEndpoints
+        ? await this.sharedEndpoints.listEndpoints(job.orgId)
+        : await this.repository.listEndpoints(job.orgId, tx);
+      for (const endpoint of endpoints) {
         const subscribed =
           wanted === undefined ||
           endpoint.channels.length === 0 ||
@@ -239,7 +273,7 @@ export class WebhooksService implements OnModuleInit {
     const secret =
       delivery.endpointId === null
         ? await this.orgSecret(delivery.orgId)
-        : (await this.repository.findEndpoint(delivery.endpointId))?.secret;
+        : (await this.endpoints.findEndpoint(delivery.endpointId))?.secret;
     const attemptNo = delivery.attempts + 1;
     const started = Date.now();
     let statusCode: number | null = null;

@@ -22,15 +22,19 @@ interface RuleRow extends RuleFieldsRow {
   created_at: bigint | number;
 }
 
-interface FiringRow {
+/** A crossing's columns as both stores read them, but its time. */
+export interface FiringFieldsRow {
   firing_id: string;
   alert_id: string;
   org_id: string;
   period_start: string;
   period_end: string;
   total: string;
-  fired_at: bigint | number;
   payload: string;
+}
+
+interface FiringRow extends FiringFieldsRow {
+  fired_at: bigint | number;
 }
 
 const RULE_COLUMNS = `alert_id, org_id, name, measure, period, CAST(threshold AS VARCHAR) AS threshold,
@@ -60,7 +64,8 @@ function toRule(row: RuleRow): AlertRule {
   return ruleFromRow(row, Number(row.created_at));
 }
 
-function toFiring(row: FiringRow): AlertFiring {
+/** A crossing read from either store; `firedMs` is its time in epoch milliseconds. */
+export function firingFromRow(row: FiringFieldsRow, firedMs: number): AlertFiring {
   return {
     firingId: row.firing_id,
     alertId: row.alert_id,
@@ -68,9 +73,13 @@ function toFiring(row: FiringRow): AlertFiring {
     periodStart: row.period_start,
     periodEnd: row.period_end,
     total: formatCredits(row.total),
-    firedAt: new Date(Number(row.fired_at)).toISOString(),
+    firedAt: new Date(firedMs).toISOString(),
     payload: row.payload,
   };
+}
+
+function toFiring(row: FiringRow): AlertFiring {
+  return firingFromRow(row, Number(row.fired_at));
 }
 
 /**

@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import type { Transaction } from '../../database/duckdb.service.js';
-import { formatCredits } from '../core/decimal-credits.js';
 import {
   UsageAlertRepository,
   type FiredScope,
+  firingFromRow,
+  type FiringFieldsRow,
   ruleFromRow,
   type RuleFieldsRow,
   type UsageAlertStore,
@@ -12,6 +13,7 @@ import {
 import type { AlertFiring, AlertRule } from '../alerts/usage-alert.types.js';
 import type { UsageAlertNotification } from '../usage-alerts.contract.js';
 import { ClickHouseService } from './clickhouse.service.js';
+import { deleteRevisioned, VISIBLE_WHEN_DONE } from './revisioned-rows.js';
 
 /**
  * How long a claim of a crossing waits before reading who won: longer than any process's
@@ -19,23 +21,15 @@ import { ClickHouseService } from './clickhouse.service.js';
  * claims and agrees on the winner (docs/decisions/0355-usage-alerts-and-marks-in-the-shared-store.md).
  */
 export const CLAIM_SETTLE_MS = 1_000;
-/** The statement settings of an insert every process must see once it returns (a cluster too). */
-const VISIBLE_WHEN_DONE = { settings: { insert_distributed_sync: 1 } };
 
 interface RuleRow extends RuleFieldsRow {
   /** Epoch milliseconds (UInt64, as text). */
   created_ms: string;
 }
 
-interface FiringRow {
-  firing_id: string;
-  alert_id: string;
-  org_id: string;
-  period_start: string;
-  period_end: string;
-  total: string;
+interface FiringRow extends FiringFieldsRow {
+  /** Epoch milliseconds (UInt64, as text). */
   fired_ms: string;
-  payload: string;
 }
 
 const RULE_FIELDS = `org_id, alert_id, name, measure, period, threshold, product, metadata_key,
@@ -110,26 +104,14 @@ export class ClickHouseAlertRepository implements UsageAlertStore {
     return `${row.created}/${row.deleted}`;
   }
 
-  async deleteRule(orgId: string, alertId: string): Promise<boolean> {
-    const db = this.clickhouse.database;
-    const params = { org: orgId, alert: alertId };
-    const [state] = await this.clickhouse.rows<{ rows: string; deleted: number }>(
-      `SELECT count() AS rows, max(deleted) AS deleted FROM ${db}.usage_alert_rules
-       WHERE org_id = {org:String} AND alert_id = {alert:String}`,
-      params,
+  deleteRule(orgId: string, alertId: string): Promise<boolean> {
+    return deleteRevisioned(
+      this.clickhouse,
+      'usage_alert_rules',
+      RULE_FIELDS,
+      'org_id = {org:String} AND alert_id = {alert:String}',
+      { org: orgId, alert: alertId },
     );
-    if (state === undefined || Number(state.rows) === 0 || Number(state.deleted) === 1) {
-      return false;
-    }
-    await this.clickhouse.command(
-      `INSERT INTO ${db}.usage_alert_rules (${RULE_FIELDS}, revision, deleted)
-       SELECT ${RULE_FIELDS}, 2, 1 FROM ${db}.usage_alert_rules
-       WHERE org_id = {org:String} AND alert_id = {alert:String} AND deleted = 0
-       LIMIT 1`,
-      params,
-      VISIBLE_WHEN_DONE,
-    );
-    return true;
   }
 
   async firedPeriods(scope?: FiredScope): Promise<{ alertId: string; periodStart: string }[]> {
@@ -160,16 +142,7 @@ export class ClickHouseAlertRepository implements UsageAlertStore {
       // 18.x takes only a number literal after LIMIT, not an expression.
       { org: orgId },
     );
-    return rows.map((row) => ({
-      firingId: row.firing_id,
-      alertId: row.alert_id,
-      orgId: row.org_id,
-      periodStart: row.period_start,
-      periodEnd: row.period_end,
-      total: formatCredits(row.total),
-      firedAt: new Date(Number(row.fired_ms)).toISOString(),
-      payload: row.payload,
-    }));
+    return rows.map((row) => firingFromRow(row, Number(row.fired_ms)));
   }
 
   /** Adds a crossing another store recorded (moving from DuckDB), unless its period has one. */
