@@ -82,7 +82,8 @@ module.exports = {
       from: { path: room('processing'), pathNot: '^src/processing/processing\\.module\\.ts$' },
       to: {
         path: room('usage'),
-        pathNot: '^src/usage/(usage-event|usage-alerts\\.contract|webhook-endpoints\\.contract)\\.ts$',
+        pathNot:
+          '^src/usage/(usage-event|usage-alerts\\.contract|webhook-endpoints\\.contract)\\.ts$',
       },
     },
     {

@@ -77,7 +77,8 @@ export class ChildApp {
         if (child.exitCode !== null) throw new Error(`child exited: ${this.stderr.slice(-2000)}`);
         return (await fetch(`${this.baseUrl}/health`)).status === 200;
       },
-      60_000,
+      // A restart on a machine loaded by other work took over 60 s (load average 45).
+      180_000,
       100,
     );
   }
