@@ -13,10 +13,12 @@ describe(clipLongWords.name, () => {
     );
   });
 
-  it('lets a 100,000-character criterion, page and metadata be classified within 2 s', () => {
+  it('lets a 100,000-character criterion, page and metadata be classified within 2 s of CPU', () => {
     warmUpClassifier();
     const word = 'a'.repeat(100_000);
-    const started = Date.now();
+    // CPU time, not wall-clock: classify is synchronous, and a loaded machine stretches only
+    // the latter.
+    const started = process.cpuUsage();
     const output = classify({
       pages: [`Invoice number 7. ${word}`],
       classificationSchema: [
@@ -28,6 +30,7 @@ describe(clipLongWords.name, () => {
     });
     expect(output.result.category).toBe('invoice');
     expect(output.response_confidence.categories[0].criteria_confidence[1].criterion).toBe(word);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    const used = process.cpuUsage(started);
+    expect((used.user + used.system) / 1000).toBeLessThan(2_000);
   });
 });
