@@ -22,12 +22,27 @@ const lines = [
   'KEDAI RUNCIT SENG HENG',
   'NO 12, JALAN MEWAH',
   'Thank you for shopping at Kedai Runcit Seng Heng',
+  '81200 JOHOR BAHRU',
+  'SYARIKAT BOON HUAT &',
+  'SONS',
+  'TOKO MAJU JAYA',
+  'JL. MERDEKA NO. 10',
 ].map(line);
 const context = documentContext(lines);
 
 function leaf(value: unknown, at: number, confidence: number): Leaf {
   const { text, bbox } = lines[at];
   return { kind: 'leaf', value, confidence, citations: [{ type: 'Text', content: text, bbox }] };
+}
+
+/** A value read on over several lines: their texts joined, each line cited. */
+function block(at: readonly number[], confidence: number): Leaf {
+  return {
+    kind: 'leaf',
+    value: at.map((i) => lines[i].text).join('\n'),
+    confidence,
+    citations: at.map((i) => ({ type: 'Key Value', content: lines[i].text, bbox: lines[i].bbox })),
+  };
 }
 
 const date = scalarField('date', 'date', {
@@ -37,6 +52,14 @@ const date = scalarField('date', 'date', {
 });
 const total = scalarField('total', 'total', { type: 'number', description: 'The total paid' });
 const parties = scalarField('parties', 'parties', { type: 'string' });
+const address = scalarField('address', 'address', {
+  type: 'string',
+  description: 'The address of the shop',
+});
+const company = scalarField('company', 'company', {
+  type: 'string',
+  description: 'The name of the shop',
+});
 
 describe('deep extract choosing between its answer and default answer', () => {
   it('keeps default answer when deep finds nothing or the same value', () => {
@@ -77,11 +100,23 @@ describe('deep extract choosing between its answer and default answer', () => {
     );
   });
 
-  it('takes deep reading of default value on over the lines under it', () => {
-    const first = new Map([['parties', leaf('Alpha Corp', 0, 0.9)]]);
-    const whole = new Map([['parties', leaf('Alpha Corp\nand Beta Ltd.', 0, 0.5)]]);
-    expect(chooseAnswers([parties], first, whole, lines, context).get('parties')?.value).toBe(
-      'Alpha Corp\nand Beta Ltd.',
+  it("reads default's value on over the lines under it only when they carry it on", () => {
+    // An address read on over its block; a name broken after "&" read on to its tail.
+    const street = new Map([['address', leaf('NO 12, JALAN MEWAH', 10, 0.6)]]);
+    const wholeAddress = new Map([['address', block([10, 12], 0.6)]]);
+    expect(
+      chooseAnswers([address], street, wholeAddress, lines, context).get('address')?.value,
+    ).toBe('NO 12, JALAN MEWAH\n81200 JOHOR BAHRU');
+    const broken = new Map([['company', leaf('SYARIKAT BOON HUAT &', 13, 0.6)]]);
+    const wholeName = new Map([['company', block([13, 14], 0.6)]]);
+    expect(chooseAnswers([company], broken, wholeName, lines, context).get('company')?.value).toBe(
+      'SYARIKAT BOON HUAT &\nSONS',
+    );
+    // A name read on into the address under it stays the name, however sure deep's search.
+    const name = new Map([['company', leaf('TOKO MAJU JAYA', 15, 0.6)]]);
+    const intoAddress = new Map([['company', block([15, 16], 0.9)]]);
+    expect(chooseAnswers([company], name, intoAddress, lines, context).get('company')?.value).toBe(
+      'TOKO MAJU JAYA',
     );
   });
 

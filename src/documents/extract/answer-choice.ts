@@ -18,6 +18,7 @@ import type { DocumentContext } from './document-context.js';
 import type { Leaf, ScalarField } from './field-search.js';
 import { readable } from './passages.js';
 import { humanize } from './text-match.js';
+import { readsOnAs } from './unlabelled.js';
 
 /** Weight of the encoder's nearness of the cited text to the field's question. */
 const FIT_WEIGHT = 0.5;
@@ -154,12 +155,51 @@ function continues(longer: Leaf, shorter: Leaf): boolean {
   return Boolean(samePlace) && normalized(longer.value).startsWith(normalized(shorter.value));
 }
 
+/** The lines a leaf was read from, as its cited stretches with their lines' type size. */
+function citedLines(leaf: Leaf, lines: readonly LayoutLine[]): LayoutLine[] {
+  const texts = typeof leaf.value === 'string' ? leaf.value.split('\n') : [];
+  return leaf.citations.map((citation, i) => {
+    const { bbox } = citation;
+    const line = lines.find(
+      (l) => l.bbox.page === bbox.page && Math.abs(l.bbox.top - bbox.top) < 1e-3,
+    );
+    const text = texts[i] ?? citation.content;
+    return { text, bbox, size: line?.size ?? bbox.height, segments: [], words: [] };
+  });
+}
+
+/**
+ * Whether deep's answer has the stronger evidence. Another value: it must be better
+ * supported overall (the score both answers get alike) and the document's checks must
+ * favour it. Default's own value read on over the lines under it: the checks cannot tell
+ * the two apart in its favour (they find the first line in the document again), so they
+ * must only not favour the line alone; then the added lines must carry the value on by
+ * the letterhead's layout tests (`readsOnAs`): a name's or an address's lines for a field
+ * asking for a party or a place, either for any other field (a delivery address, the
+ * parties). The encoder's fit is no evidence here: it moves either way by chance when a
+ * line is added. Ties and everything else keep default's answer.
+ */
+function outranks(
+  field: ScalarField,
+  [own, more]: readonly [Leaf, Leaf],
+  [ofOwn, ofMore]: readonly AnswerEvidence[],
+  lines: readonly LayoutLine[],
+): boolean {
+  if (!continues(more, own)) return ofMore.score > ofOwn.score && ofMore.checks > ofOwn.checks;
+  if (ofMore.checks < ofOwn.checks) return false;
+  const block = citedLines(more, lines);
+  return field.entity
+    ? readsOnAs(field.entity, block)
+    : readsOnAs('organization', block) || readsOnAs('place', block);
+}
+
 const same = (a: unknown, b: unknown) =>
   typeof a === 'string' && typeof b === 'string' ? normalized(a) === normalized(b) : a === b;
 
 /**
- * Per field, deep's answer where default has none, or where deep's is better supported
- * and the document's checks favour it; default's otherwise.
+ * Per field, deep's answer where default has none, or where its evidence outranks
+ * default's (`outranks`); default's otherwise, so deep is never below default on a field
+ * but where the document itself supports deep's answer better.
  */
 export function chooseAnswers(
   fields: readonly ScalarField[],
@@ -177,17 +217,8 @@ export function chooseAnswers(
       if (pick) chosen.set(field.key, pick);
       continue;
     }
-    const [ofOwn, ofMore] = weighAnswers(field, [own, more], lines, context);
-    // Deep read default's value on over the lines under it: the same answer whole (an
-    // address block), unless the document's checks favour the first line alone (a name
-    // the document gives again on its own, with its address under it): then the line
-    // ends the value, as it did for default.
-    if (continues(more, own)) {
-      chosen.set(field.key, ofMore.checks >= ofOwn.checks ? more : own);
-      continue;
-    }
-    const outranks = ofMore.score > ofOwn.score && ofMore.checks > ofOwn.checks;
-    chosen.set(field.key, outranks ? more : own);
+    const evidence = weighAnswers(field, [own, more], lines, context);
+    chosen.set(field.key, outranks(field, [own, more], evidence, lines) ? more : own);
   }
   // Dates out of order (a due date before the invoice's date) take the other pass's
   // answer where that puts them in order.

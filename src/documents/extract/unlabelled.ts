@@ -6,7 +6,7 @@ import type { LayoutLine } from '../parse/layout.types.js';
 import { cosine, sentenceEncoder } from '../encoder/sentence-encoder.js';
 import { findDates } from './dates.js';
 import { readable, type Paragraph } from './passages.js';
-import { namesADocument } from './wordnet-kinds.js';
+import { namesADocument, type EntityKind } from './wordnet-kinds.js';
 
 /** Lines of the first page looked at for a letterhead. */
 const HEAD_LINES = 14;
@@ -167,6 +167,30 @@ function continuesName(above: LayoutLine, line: LayoutLine, tail: boolean): bool
     return true;
   const sameSize = Math.abs(above.size - line.size) <= 0.2 * Math.max(above.size, line.size);
   return tail && sameSize && (text.match(/\p{L}{2,}/gu) ?? []).length <= SHORT_TAIL_WORDS;
+}
+
+/**
+ * Whether the lines of a value read on under its first line carry on a value of the
+ * field's kind, by the letterhead's own tests: each line of a name continues the one
+ * above it (an open bracket or "&", a short tail), each line after an address's first is
+ * an address line. A name read on into the address under it, or an address into a
+ * telephone line, fails.
+ */
+export function readsOnAs(kind: EntityKind, block: readonly LayoutLine[]): boolean {
+  if (block.length < 2) return false;
+  if (kind === 'place')
+    return block
+      .slice(1)
+      .every((line) => addressLike(line.text, false) && !LABEL_PAIR.test(line.text.trim()));
+  // A short line with a number under a name is the address's first line, not a tail.
+  return block
+    .slice(1)
+    .every(
+      (line, k) =>
+        nameLike(line.text) &&
+        !addressLike(line.text, true) &&
+        continuesName(block[k], line, k === block.length - 2),
+    );
 }
 
 /** Words of a line that can only be the tail of a name broken above it. */
