@@ -161,6 +161,20 @@ function blockUnder(
 }
 
 /**
+ * Whether a cell is the label of its own line's pair ("ADDRESS   :", "Name:"): a colon
+ * ends it or comes next on the line. Such a cell under a label is the next key of a
+ * key-value block, never the value of the label above it.
+ */
+function labelOfPair(line: LayoutLine, cell: Cell): boolean {
+  const label = cell.text.replace(/\s*[:：]\s*$/u, '');
+  if (label === cell.text) {
+    const at = line.text.indexOf(cell.text);
+    if (at < 0 || !/^\s*[:：]/u.test(line.text.slice(at + cell.text.length))) return false;
+  }
+  return looksLikeLabel(label);
+}
+
+/**
  * A label followed on the same cell by a value with a shape (a code or a number): the
  * leading words, none with a digit, and the last word, which has one.
  */
@@ -271,6 +285,7 @@ export function collectCandidates(
       for (const below of linesBelow(lines, index, options.linesBelow)) {
         const under = cellUnder(lines[below], cell);
         if (!under) continue;
+        if (labelOfPair(lines[below], under)) break;
         if (options.multiLine && !header) {
           const block = blockUnder(lines, below, under);
           if (block.length > 1) {

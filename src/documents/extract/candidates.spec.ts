@@ -1,0 +1,55 @@
+import { describe, expect, it } from '@jest/globals';
+import type { LayoutDocument, LayoutLine } from '../parse/layout.types.js';
+import { collectCandidates } from './candidates.js';
+
+/** A line of cells, each given as [text, left, right]. */
+function line(index: number, cells: readonly [string, number, number][]): LayoutLine {
+  const left = cells[0][1];
+  const right = cells[cells.length - 1][2];
+  return {
+    text: cells.map(([text]) => text).join('   '),
+    bbox: { left, top: 0.1 + index * 0.025, width: right - left, height: 0.02, page: 1 },
+    size: 0.02,
+    segments: cells.map(([text, l, r]) => ({ text, left: l, right: r })),
+    words: [],
+  };
+}
+
+function documentOf(lines: LayoutLine[]): LayoutDocument {
+  return {
+    fileType: 'pdf',
+    totalPages: 1,
+    pages: [{ pageNumber: 1, source: 'text-layer', lines, synthetic: false }],
+  };
+}
+
+const options = { inline: false, linesBelow: 2, multiLine: false };
+
+describe('label-value candidates of a key-value block', () => {
+  it('never take the next key of the block for the value of the key above it', () => {
+    const { candidates } = collectCandidates(
+      documentOf([
+        line(0, [['NAME', 0.05, 0.15]]),
+        line(1, [
+          ['ADDRESS', 0.05, 0.17],
+          [':', 0.3, 0.31],
+        ]),
+        line(2, [['GST NO.:', 0.05, 0.16]]),
+      ]),
+      options,
+    );
+    const values = candidates.filter((c) => c.label === 'NAME').map((c) => c.value);
+    expect(values).not.toContain('ADDRESS');
+    expect(values).not.toContain('GST NO.:');
+  });
+
+  it('still read a value under its label', () => {
+    const { candidates } = collectCandidates(
+      documentOf([line(0, [['SHIP TO', 0.05, 0.15]]), line(1, [['221B Baker Street', 0.05, 0.3]])]),
+      options,
+    );
+    expect(candidates.filter((c) => c.label === 'SHIP TO').map((c) => c.value)).toContain(
+      '221B Baker Street',
+    );
+  });
+});
