@@ -1,3 +1,4 @@
+import { IntersectionType, PickType } from '@nestjs/mapped-types';
 import { Allow } from 'class-validator';
 import { RequestValidationError } from '../../../common/validation-error.js';
 import { instructionPieceCount } from '../../../documents/edit/instructions.js';
@@ -207,6 +208,14 @@ export class EditAlphaDto {
   edit_model?: string;
 }
 
+/*
+ * The API description lists request models in the order they are registered: the options' and
+ * the pin's models before the webhook's, so that order does not follow the fields of
+ * EditConfigDto.
+ */
+registerModel(EditOptionsDto);
+registerModel(EditAlphaDto);
+
 /** The SDK's WebhookConfigNew: `disabled`, `svix` (hosted) or `direct` with `url`. */
 export class EditWebhookDto {
   @Check(oneOf(['disabled', 'svix', 'direct']), { optional: true })
@@ -226,23 +235,6 @@ export class EditWebhookDto {
 const formSchema = nullable(
   list(model(EditWidgetDto), { maxItems: REQUEST_LIMITS.formSchemaWidgets }),
 );
-
-/** How an edit job's request is stored: `input` and `async` as every operation job has them. */
-export class EditJobRequestDto extends OperationBaseDto {
-  @Required()
-  @Check(editInstructions)
-  edit_instructions!: string;
-
-  @Check(formSchema, { optional: true })
-  form_schema?: EditWidgetDto[] | null;
-
-  @Check(model(EditOptionsDto), { optional: true })
-  edit_options?: EditOptionsDto;
-
-  /** Pin of the edit model version (spec "Versioning"), at the top level as deep split's. */
-  @Check(model(EditAlphaDto), { optional: true })
-  alpha?: EditAlphaDto;
-}
 
 /** `POST /edit` and `POST /edit_async`. */
 export class EditConfigDto {
@@ -270,9 +262,19 @@ export class EditConfigDto {
   @Check(model(EditWebhookDto), { optional: true })
   webhook?: EditWebhookDto;
 
+  /** Pin of the edit model version (spec "Versioning"), at the top level as deep split's. */
   @Check(model(EditAlphaDto), { optional: true })
   alpha?: EditAlphaDto;
 }
+
+/**
+ * How an edit job's request is stored: the edit's own fields as the body gave them, with
+ * `input`, `async` and the lanes every operation job has.
+ */
+export class EditJobRequestDto extends IntersectionType(
+  PickType(EditConfigDto, ['edit_instructions', 'form_schema', 'edit_options', 'alpha'] as const),
+  OperationBaseDto,
+) {}
 
 /** The webhook of an async edit in the shape every async job stores (`async.webhook`). */
 function asyncWebhookOf(webhook: EditWebhookDto | undefined): WebhookConfig | null {
