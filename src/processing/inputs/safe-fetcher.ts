@@ -5,7 +5,9 @@ import { pipeline } from 'node:stream/promises';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
-import { Agent, Dispatcher, request } from 'undici';
+import type * as Undici from 'undici';
+import type { Agent, Dispatcher } from 'undici';
+import { onFirstUse } from '../../common/on-first-use.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { ProcessingError } from '../core/processing-error.js';
@@ -35,6 +37,8 @@ export interface ByteBudget {
 }
 
 const MAX_REDIRECTS = 5;
+/** undici, loaded by the first fetch or webhook (most processes make none). */
+const undici = onFirstUse<typeof Undici>('undici');
 
 /**
  * Outbound HTTP for inputs and webhooks with an SSRF guard: every address a host name
@@ -43,14 +47,18 @@ const MAX_REDIRECTS = 5;
  */
 @Injectable()
 export class SafeFetcher implements BeforeApplicationShutdown {
-  private readonly agent: Agent;
+  private agent: Agent | null = null;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    this.agent = new Agent({
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  /** The connection pool, created by the first request. */
+  private dispatcher(): Agent {
+    this.agent ??= new (undici().Agent)({
       connect: { lookup: this.guardedLookup },
-      headersTimeout: config.processing.fetchTimeoutMs,
-      bodyTimeout: config.processing.fetchTimeoutMs,
+      headersTimeout: this.config.processing.fetchTimeoutMs,
+      bodyTimeout: this.config.processing.fetchTimeoutMs,
     });
+    return this.agent;
   }
 
   private allowed(host: string): boolean {
@@ -268,11 +276,11 @@ export class SafeFetcher implements BeforeApplicationShutdown {
     const timeout = options.timeoutMs ?? this.config.processing.fetchTimeoutMs;
     const timedOut = AbortSignal.timeout(timeout);
     try {
-      return await request(url, {
+      return await undici().request(url, {
         method: options.method,
         body: options.body,
         headers: { 'user-agent': 'docproc/1', ...options.headers },
-        dispatcher: this.agent,
+        dispatcher: this.dispatcher(),
         headersTimeout: timeout,
         bodyTimeout: timeout,
         signal: options.signal ? AbortSignal.any([timedOut, options.signal]) : timedOut,
@@ -312,7 +320,7 @@ export class SafeFetcher implements BeforeApplicationShutdown {
 
   /** After the workers' grace period: aborts fetches still running (their tasks are retried). */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.agent.destroy().catch(() => undefined);
+    await this.agent?.destroy().catch(() => undefined);
   }
 }
 

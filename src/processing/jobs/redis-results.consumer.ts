@@ -5,7 +5,7 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { Worker } from 'bullmq';
+import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
@@ -21,6 +21,7 @@ import {
   type Dispatch,
 } from '../queue/redis/redis-dispatch.repository.js';
 import { redisConnection, withTimeout } from '../queue/redis/redis-connection.js';
+import { bullmq } from '../queue/redis/redis-packages.js';
 import {
   REDIS_QUEUE,
   REDIS_QUEUE_CLIENT,
@@ -63,7 +64,7 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
     const redis = this.config.operations.redis;
     if (!redis || !this.redis) return;
     this.connection = redisConnection(redis.url, true);
-    this.worker = new Worker<RedisJobReport>(RESULTS_QUEUE, (job) => this.consume(job.data), {
+    this.worker = new (bullmq().Worker)<RedisJobReport>(RESULTS_QUEUE, (job) => this.consume(job.data), {
       connection: this.connection,
       prefix: redis.prefix,
       concurrency: 4,

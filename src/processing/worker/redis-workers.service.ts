@@ -6,7 +6,7 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { Queue, Worker, type Job } from 'bullmq';
+import type { Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
@@ -15,6 +15,7 @@ import type { QueuedWork } from '../queue/queue-port.js';
 import type { QueueName } from '../queue/queue-task.js';
 import { BullQueueDriver } from '../queue/redis/bull-queue.driver.js';
 import { redisConnection } from '../queue/redis/redis-connection.js';
+import { bullmq } from '../queue/redis/redis-packages.js';
 import { RedisQueueClient } from '../queue/redis/redis-queue.client.js';
 import {
   PING_JOB,
@@ -66,7 +67,7 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
     for (const type of Object.values(REDIS_JOB_COMMANDS)) {
       this.bull.work(type, (work) => this.runTask(work));
     }
-    this.results = new Queue<RedisJobReport>(RESULTS_QUEUE, {
+    this.results = new (bullmq().Queue)<RedisJobReport>(RESULTS_QUEUE, {
       connection: this.client.connection,
       prefix: redis.prefix,
     });
@@ -76,7 +77,7 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
       ['io', redis.ioConcurrency],
     ];
     for (const [queue, concurrency] of pools) {
-      const worker = new Worker(queue, (job) => this.process(queue, job), {
+      const worker = new (bullmq().Worker)(queue, (job) => this.process(queue, job), {
         connection: this.connect(redis.url, true),
         prefix: redis.prefix,
         concurrency,

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { type Job, type Queue, UnrecoverableError } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type CommandType, type QueueCommand, validateCommand } from '../queue-command.js';
 import { InvalidCommandError } from '../../core/processing-error.js';
@@ -12,6 +12,7 @@ import type {
 } from '../queue-port.js';
 import type { QueueName } from '../queue-task.js';
 import { withTimeout } from './redis-connection.js';
+import { bullmq } from './redis-packages.js';
 import {
   LANE_PRIORITY,
   PRIORITY_LANE,
@@ -142,7 +143,7 @@ export class BullQueueDriver implements QueuePort {
     try {
       await take(queue, job);
     } catch (error) {
-      if (error instanceof InvalidCommandError) throw new UnrecoverableError(error.message);
+      if (error instanceof InvalidCommandError) throw new (bullmq().UnrecoverableError)(error.message);
       throw error;
     }
   }

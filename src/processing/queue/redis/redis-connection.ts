@@ -1,4 +1,5 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
+import { ioredis } from './redis-packages.js';
 
 /**
  * An ioredis connection for BullMQ. `blocking`: workers (BullMQ requires
@@ -9,7 +10,7 @@ export function redisConnection(url: string, blocking: boolean): Redis {
   const options: RedisOptions = blocking
     ? { maxRetriesPerRequest: null, enableReadyCheck: false }
     : { maxRetriesPerRequest: 2, connectTimeout: 2000 };
-  const client = new Redis(url, { ...options, lazyConnect: false });
+  const client = new (ioredis().Redis)(url, { ...options, lazyConnect: false });
   // Connection errors surface through the commands that fail; without a listener ioredis
   // would print each reconnect attempt as an unhandled error.
   client.on('error', () => undefined);

@@ -1,4 +1,4 @@
-import { type JobState, Queue, QueueEvents } from 'bullmq';
+import type { JobState, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   LANES,
@@ -10,6 +10,7 @@ import {
 } from '../queue-task.js';
 import type { RedisQueueConfig } from '../../../config/operations.config.js';
 import { redisConnection, withTimeout } from './redis-connection.js';
+import { bullmq } from './redis-packages.js';
 import { LANE_PRIORITY, PRIORITY_LANE } from './redis-queue.types.js';
 
 /**
@@ -35,7 +36,7 @@ export class RedisQueueClient {
   }
 
   private queue(name: string): Queue {
-    const queue = new Queue(name, { connection: this.connection, prefix: this.config.prefix });
+    const queue = new (bullmq().Queue)(name, { connection: this.connection, prefix: this.config.prefix });
     queue.on('error', () => undefined);
     return queue;
   }
@@ -50,7 +51,7 @@ export class RedisQueueClient {
     if (!events) {
       const connection = redisConnection(this.config.url, true);
       this.owned.push(connection);
-      events = new QueueEvents(name, {
+      events = new (bullmq().QueueEvents)(name, {
         connection,
         prefix: this.config.prefix,
       });
