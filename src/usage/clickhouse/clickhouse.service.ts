@@ -1,10 +1,15 @@
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
+import type * as ClickHouseClientPackage from '@clickhouse/client';
+import type { ClickHouseClient } from '@clickhouse/client';
+import { onFirstUse } from '../../common/on-first-use.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { bindParams, type ClickHouseParams } from './clickhouse-literals.js';
+
+/** The client package, loaded by the first statement (never, with the DuckDB store). */
+const clickhouseClient = onFirstUse<typeof ClickHouseClientPackage>('@clickhouse/client');
 
 /** One statement as sent: its session and, for an insert, the rows sent with it. */
 export interface SentStatement {
@@ -72,6 +77,7 @@ export class ClickHouseService implements OnApplicationShutdown {
   }
 
   private newClient(url: string): ClickHouseClient {
+    const { createClient, ClickHouseLogLevel } = clickhouseClient();
     return createClient({
       url,
       // 18.x answers gzip only when asked with its own setting; plain HTTP on loopback.
