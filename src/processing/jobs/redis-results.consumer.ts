@@ -64,13 +64,17 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
     const redis = this.config.operations.redis;
     if (!redis || !this.redis) return;
     this.connection = redisConnection(redis.url, true);
-    this.worker = new (bullmq().Worker)<RedisJobReport>(RESULTS_QUEUE, (job) => this.consume(job.data), {
-      connection: this.connection,
-      prefix: redis.prefix,
-      concurrency: 4,
-      removeOnComplete: { count: 0 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    });
+    this.worker = new (bullmq().Worker)<RedisJobReport>(
+      RESULTS_QUEUE,
+      (job) => this.consume(job.data),
+      {
+        connection: this.connection,
+        prefix: redis.prefix,
+        concurrency: 4,
+        removeOnComplete: { count: 0 },
+        removeOnFail: { age: 7 * 24 * 3600 },
+      },
+    );
     this.worker.on('error', (error) => this.logger.warn({ err: error }, 'results consumer error'));
     this.reconciler = setInterval(() => void this.reconcile(), redis.reconcileIntervalMs);
     this.reconciler.unref();

@@ -143,7 +143,8 @@ export class BullQueueDriver implements QueuePort {
     try {
       await take(queue, job);
     } catch (error) {
-      if (error instanceof InvalidCommandError) throw new (bullmq().UnrecoverableError)(error.message);
+      if (error instanceof InvalidCommandError)
+        throw new (bullmq().UnrecoverableError)(error.message);
       throw error;
     }
   }

@@ -36,7 +36,10 @@ export class RedisQueueClient {
   }
 
   private queue(name: string): Queue {
-    const queue = new (bullmq().Queue)(name, { connection: this.connection, prefix: this.config.prefix });
+    const queue = new (bullmq().Queue)(name, {
+      connection: this.connection,
+      prefix: this.config.prefix,
+    });
     queue.on('error', () => undefined);
     return queue;
   }
