@@ -1,6 +1,8 @@
-// A tiny HTTP wrapper around the PostgreSQL baseline, so that one column of the table
-// compares like with like: an HTTP request to a Node process that queries the database
-// and writes JSON. Started by usage-export.bench.mjs as a child process:
+// A tiny HTTP wrapper around the PostgreSQL baseline, so that the comparison can be like
+// with like: an HTTP request to a Node process that queries the database (a pg.Pool,
+// prepared statements) and writes JSON, as docproc's export does. It serves every variant
+// of postgres.mjs (narrow, rollups, raw) and every question of the benchmark (zones, two
+// dimensions). Started by usage-export.bench.mjs as a child process:
 //   node pg-http.mjs '<connection json>'   -> prints the port on stdout
 import http from 'node:http';
 import { URL } from 'node:url';
@@ -9,20 +11,31 @@ import { pgExportSql } from './postgres.mjs';
 
 const pool = new pg.Pool({ ...JSON.parse(process.argv[2]), max: 4 });
 
+/** The question of a request: its grouped dimensions and time zone (UTC when absent). */
+function questionOf(q) {
+  return { dimensions: q.groupBy.split(','), timeZone: q.timeZone ?? 'UTC' };
+}
+
 const server = http.createServer(async (req, res) => {
   try {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const q = Object.fromEntries(url.searchParams);
+    const question = questionOf(q);
+    const text = pgExportSql(q.variant, question);
+    if (text === null) throw new Error(`variant ${q.variant} cannot answer ${q.groupBy}`);
     const params = [q.orgId, q.startDate, q.endDate];
-    if (q.groupBy === 'metadata') params.push(q.metadataKey);
+    if (q.metadataKey) params.push(q.metadataKey);
+    if (question.timeZone !== 'UTC') params.push(question.timeZone);
+    const local = question.timeZone === 'UTC' ? 'utc' : 'local';
     const result = await pool.query({
-      name: `${q.variant}-${q.groupBy}`,
-      text: pgExportSql(q.variant, q.groupBy),
+      name: `${q.variant}-${q.groupBy}-${local}`,
+      text,
       values: params,
     });
     const data = result.rows.map((r) => ({
       date: r.date,
       group: r.grp,
+      ...(r.grp2 === undefined ? {} : { subgroup: r.grp2 }),
       credits: r.credits,
       requestCount: Number(r.request_count),
     }));
@@ -33,6 +46,7 @@ const server = http.createServer(async (req, res) => {
         startDate: q.startDate,
         endDate: q.endDate,
         groupBy: q.groupBy,
+        ...(q.timeZone ? { timeZone: q.timeZone } : {}),
         data,
       }),
     );

@@ -36,7 +36,7 @@ export function printTable(results, pgVariants) {
     'ratio p50',
     'ratio p99',
     'ratio p99 vs raw',
-    'pg narrow over HTTP p50/p95/p99 ms (n)',
+    'best pg over HTTP p50/p95/p99 ms (variant, n)',
     'ratio p99 vs HTTP',
     'same rows',
   ];
@@ -44,7 +44,7 @@ export function printTable(results, pgVariants) {
   for (const r of results) {
     const d = r.docproc;
     const b = best(r);
-    const h = r.pgNarrowHttp;
+    const h = r.pgHttp;
     lines.push([
       r.scenario,
       r.groupBy,
@@ -57,14 +57,34 @@ export function printTable(results, pgVariants) {
       b ? `${(b.p50 / d.p50).toFixed(1)}x` : '-',
       b ? `${(b.p99 / d.p99).toFixed(1)}x` : '-',
       r.pg.raw ? `${(r.pg.raw.p99 / d.p99).toFixed(1)}x` : '-',
-      h ? `${triple(h)} (${h.n})` : '-',
+      h ? `${triple(h)} (${h.variant}, ${h.n})` : '-',
       h ? `${(h.p99 / d.p99).toFixed(1)}x` : '-',
       r.sameRows,
     ]);
   }
   const out = lines.map((cells) => `| ${cells.join(' | ')} |`);
   out.splice(1, 0, `|${header.map(() => '---').join('|')}|`);
-  return out.join('\n');
+  return [...out, '', aheadSummary(results, best)].join('\n');
+}
+
+/**
+ * Rows where docproc's p99 is at or below the peer's: over HTTP (the best variant behind
+ * pg-http, requests alternating: what a user sees) and against the best variant's
+ * statements without HTTP (the database alone).
+ */
+function aheadSummary(results, best) {
+  const overHttp = results.filter((r) => r.pgHttp);
+  const ahead = overHttp.filter((r) => r.docproc.p99 <= r.pgHttp.p99);
+  const withPg = results.filter((r) => best(r));
+  const aheadOfStatements = withPg.filter((r) => r.docproc.p99 <= best(r).p99);
+  const behind = overHttp
+    .filter((r) => r.docproc.p99 > r.pgHttp.p99)
+    .map((r) => `${r.scenario} ${r.groupBy} ${r.window}d`);
+  return (
+    `docproc's p99 at or below PostgreSQL's best variant over HTTP on ${ahead.length} of ${overHttp.length} rows` +
+    `${behind.length ? ` (behind: ${behind.join('; ')})` : ''};` +
+    ` at or below its statements without HTTP on ${aheadOfStatements.length} of ${withPg.length}.`
+  );
 }
 
 /** The whole printed report. */
@@ -89,8 +109,8 @@ export function reportText(report, dataset, pgVariants) {
         : ', answered by the result cache after the first.') +
       ' PostgreSQL: node-postgres' +
       ` prepared statements without HTTP, 2 warm-up + up to ${ITERATIONS} (stops after ${PG_BUDGET_MS / 1000} s, at least 5).` +
-      ' Ratio = best PostgreSQL variant (lower p99) / docproc; "vs raw" = the events table with a btree on (org_id, day), no rollups. "over HTTP": the narrow variant behind' +
-      " a tiny node:http + pg wrapper (bench/usage-export/pg-http.mjs), same client as docproc, its requests alternating with docproc's (docproc then stops with it).",
+      ' Ratio = best PostgreSQL variant (lower p99) / docproc; "vs raw" = the events table with a btree on (org_id, day), no rollups. "over HTTP": that best variant behind' +
+      " a tiny node:http + pg.Pool wrapper (bench/usage-export/pg-http.mjs), same client as docproc, its requests alternating with docproc's (docproc then stops with it).",
   );
   lines.push('');
   lines.push(printTable(report.results, pgVariants));

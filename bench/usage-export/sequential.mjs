@@ -1,5 +1,5 @@
 // One client, one request at a time: docproc over HTTP, PostgreSQL without HTTP (each
-// variant), and PostgreSQL's narrow variant behind pg-http.mjs.
+// variant), and PostgreSQL's best variant behind pg-http.mjs.
 import { performance } from 'node:perf_hooks';
 import { sampleTimes } from './floor.mjs';
 import { pgExportSql } from './postgres.mjs';
@@ -29,9 +29,9 @@ function docprocRequest(http, accountKey, s) {
   };
 }
 
-function pgHttpRequest(http, s) {
+function pgHttpRequest(http, variant, s) {
   return async () => {
-    const res = await http.request({ method: 'GET', path: pgHttpPath('narrow', s) });
+    const res = await http.request({ method: 'GET', path: pgHttpPath(variant, s) });
     const text = await res.body.text();
     if (res.statusCode !== 200) throw new Error(`pg-http ${res.statusCode}: ${text}`);
   };
@@ -53,14 +53,15 @@ export async function measureDocproc(http, accountKey, s) {
 }
 
 /**
- * docproc and pg-http.mjs measured side by side: their requests alternate (docproc first
- * on even samples, pg-http first on odd ones), so both see the same machine. On a machine
- * shared with other work, measuring one after the other compared one's quiet second with
- * the other's busy one, and a p99 of 100 samples is decided by two stalls.
+ * docproc and pg-http.mjs (serving PostgreSQL's `variant`) measured side by side: their
+ * requests alternate (docproc first on even samples, pg-http first on odd ones), so both
+ * see the same machine. On a machine shared with other work, measuring one after the other
+ * compared one's quiet second with the other's busy one, and a p99 of 100 samples is
+ * decided by two stalls.
  */
-export async function measureSideBySide(docprocHttp, pgHttp, accountKey, s) {
+export async function measureSideBySide(docprocHttp, pgHttp, accountKey, s, variant) {
   const docproc = docprocRequest(docprocHttp, accountKey, s);
-  const pg = pgHttpRequest(pgHttp, s);
+  const pg = pgHttpRequest(pgHttp, variant, s);
   const rows = await docprocRows(docproc);
   for (let i = 0; i < WARMUP - 1; i++) await docproc();
   for (let i = 0; i < WARMUP; i++) await pg();
@@ -75,7 +76,7 @@ export async function measureSideBySide(docprocHttp, pgHttp, accountKey, s) {
   }
   return {
     docproc: { ...percentiles(docprocSamples), rows: rows.length, canonical: canonical(rows) },
-    pgNarrowHttp: percentiles(pgSamples),
+    pgHttp: { variant, ...percentiles(pgSamples) },
   };
 }
 

@@ -9,7 +9,7 @@ import { APP_CONFIG } from '../config/app-config.token.js';
 import type { AppConfig } from '../config/app-config.js';
 import { Mutex } from '../common/mutex.js';
 import { ApiError } from '../common/api-error.js';
-import { ReaderConnection } from './reader-connection.js';
+import { leastBusy, ReaderConnection } from './reader-connection.js';
 import type { ReadinessCheck, ReadinessReport } from '../common/health/readiness.service.js';
 import { isFatalStoreError, storeFailedError } from './store-failure.js';
 
@@ -148,7 +148,7 @@ export class DuckDbService implements OnApplicationShutdown, ReadinessCheck {
 
   /** Runs one read-only statement on a pooled connection and returns plain JS row objects. */
   all<T = Row>(sql: string, params?: SqlParams): Promise<T[]> {
-    return this.guarded(this.readers[this.nextReader++ % this.readers.length].all<T>(sql, params));
+    return this.guarded(leastBusy(this.readers, this.nextReader++).all<T>(sql, params));
   }
 
   /** Runs a query and streams its rows in chunks, for large exports. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { ReaderConnection } from './reader-connection.js';
+import { leastBusy, ReaderConnection } from './reader-connection.js';
 
 describe(ReaderConnection.name, () => {
   let instance: DuckDBInstance;
@@ -56,5 +56,31 @@ describe(ReaderConnection.name, () => {
   it('reports a bad statement and keeps working', async () => {
     await expect(reader.all('SELECT * FROM no_such_table')).rejects.toThrow(/no_such_table/);
     expect(await reader.all('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+  });
+
+  it('counts the statements running or waiting on it, failed ones included', async () => {
+    expect(reader.pending).toBe(0);
+    const first = reader.all('SELECT 1 AS one');
+    const failing = reader.all('SELECT * FROM no_such_table');
+    expect(reader.pending).toBe(2);
+    await first;
+    await expect(failing).rejects.toThrow(/no_such_table/);
+    expect(reader.pending).toBe(0);
+  });
+});
+
+describe(leastBusy.name, () => {
+  const readers = (...pending: number[]) => pending.map((n, id) => ({ id, pending: n }));
+
+  it('takes the connection with the fewest statements, wherever the turn starts', () => {
+    for (let start = 0; start < 6; start++) {
+      expect(leastBusy(readers(2, 0, 1), start).id).toBe(1);
+    }
+  });
+
+  it('takes turns among equally busy connections', () => {
+    const pool = readers(0, 0, 0);
+    expect([0, 1, 2, 3].map((start) => leastBusy(pool, start).id)).toEqual([0, 1, 2, 0]);
+    expect([0, 1, 2].map((start) => leastBusy(readers(1, 0, 0), start).id)).toEqual([1, 1, 2]);
   });
 });

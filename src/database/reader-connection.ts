@@ -17,17 +17,28 @@ const MAX_PREPARED_STATEMENTS = 64;
 export class ReaderConnection {
   private readonly prepared = new Map<string, DuckDBPreparedStatement>();
   private readonly lock = new Mutex();
+  private inFlight = 0;
 
   constructor(private readonly connection: DuckDBConnection) {}
 
-  all<T = Row>(sql: string, params?: SqlParams): Promise<T[]> {
-    return this.lock.runExclusive(async () => {
-      const statement = await this.statement(sql);
-      if (params) statement.bind(params);
-      else statement.clearBindings();
-      const reader = await statement.runAndReadAll();
-      return reader.getRowObjectsJS() as T[];
-    });
+  /** Statements running or waiting on this connection. */
+  get pending(): number {
+    return this.inFlight;
+  }
+
+  async all<T = Row>(sql: string, params?: SqlParams): Promise<T[]> {
+    this.inFlight++;
+    try {
+      return await this.lock.runExclusive(async () => {
+        const statement = await this.statement(sql);
+        if (params) statement.bind(params);
+        else statement.clearBindings();
+        const reader = await statement.runAndReadAll();
+        return reader.getRowObjectsJS() as T[];
+      });
+    } finally {
+      this.inFlight--;
+    }
   }
 
   close(): void {
@@ -56,4 +67,22 @@ export class ReaderConnection {
     this.prepared.set(sql, statement);
     return statement;
   }
+}
+
+/**
+ * The connection with the fewest statements running or waiting, the first such one from
+ * `start` on (callers rotate `start`, so idle connections share the work). Taking turns
+ * blindly queued a request behind a background poll on one connection while the other
+ * stood idle: a millisecond or two added to a 1-ms export now and then, its p99.
+ */
+export function leastBusy<T extends { readonly pending: number }>(
+  readers: readonly T[],
+  start: number,
+): T {
+  let best = readers[start % readers.length];
+  for (let i = 1; i < readers.length; i++) {
+    const candidate = readers[(start + i) % readers.length];
+    if (candidate.pending < best.pending) best = candidate;
+  }
+  return best;
 }
