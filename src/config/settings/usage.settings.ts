@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { filePath, fixed, float, int, list, oneOf, optionalText, text } from '../setting.js';
+import { bool, filePath, fixed, float, int, list, oneOf, optionalText, text } from '../setting.js';
 import { MiB } from './shared.js';
 
 /* The usage plane: the event normalizer, metadata key cardinality, rollups, the export's
@@ -23,6 +23,11 @@ export const USAGE_SETTINGS = {
       'Live usage events (the Kafka topic) older than this are refused to the dead-letter topic as `late_event`; only an operator backfill (`docproc-admin usage import --allow-late`) loads older ones, up to `USAGE_MAX_EVENT_AGE_DAYS`.',
     ),
   },
+  normalizerThread: bool(
+    'USAGE_NORMALIZER_THREAD',
+    true,
+    'Parse and normalize Kafka batches of usage events on a worker thread of their own, beside the thread that runs the consumer and the DuckDB writes; `false` does it on that thread, which keeps the ~20 MB of a second JS heap (and the batches it holds) out of the process at the cost of the two threads working in parallel (docs/benchmarks.md, "Ingestion: what the Node side of the process holds").',
+  ),
   cardinality: {
     maxDistinctValues: int(
       'METADATA_KEY_MAX_DISTINCT',

@@ -15,16 +15,17 @@ const MIN_THREADED_BATCH = 256;
  * Where usage payloads are parsed and normalized. Kafka batches of raw bytes go to a
  * worker thread, so the thread that runs kafkajs and the DuckDB writer spends ~5 µs per
  * event instead of ~20 (docs/benchmarks.md, "Kafka ingestion: normalizer thread"); small
- * batches, parsed objects, and runs from TypeScript sources (jest, where the compiled entry
- * does not exist) are normalized inline by the same function.
+ * batches, parsed objects, runs from TypeScript sources (jest, where the compiled entry
+ * does not exist) and a process with `USAGE_NORMALIZER_THREAD=false` are normalized inline
+ * by the same function.
  */
 @Injectable()
 export class UsageNormalizer implements OnApplicationShutdown {
   private thread: NormalizerThread | null;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    const entry = fileURLToPath(WORKER_ENTRY);
-    this.thread = fs.existsSync(entry) ? new NormalizerThread(entry) : null;
+    const entry = threadEntry(config.usage.normalizerThread);
+    this.thread = entry ? new NormalizerThread(entry) : null;
   }
 
   /** `acceptLate`: past the late-event window (an operator's backfill), within the maximum age. */
@@ -46,6 +47,14 @@ export class UsageNormalizer implements OnApplicationShutdown {
     this.thread = null;
     await thread?.close();
   }
+}
+
+/**
+ * The thread's compiled entry when batches are normalized on a thread of their own: the
+ * setting on, and the entry built (it is not under jest, which runs the TypeScript sources).
+ */
+export function threadEntry(enabled: boolean, entry = fileURLToPath(WORKER_ENTRY)): string | null {
+  return enabled && fs.existsSync(entry) ? entry : null;
 }
 
 function isRawValue(payload: unknown): payload is Buffer | null {
