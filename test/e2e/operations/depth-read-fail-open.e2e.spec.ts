@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { FileServer, startFileServer } from '../../support/file-server.js';
 import { QueueDepthService } from '../../../src/processing/queue/queue-depth.service.js';
 import {
@@ -12,7 +12,15 @@ import { client, keyOf, type Json } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 import { invoiceClassificationSchema as schema } from '../../support/invoice-fixtures.js';
 
-const STALE_MS = 3000;
+jest.setTimeout(120_000);
+
+const STALE_MS = 8_000;
+/**
+ * Far longer than a request takes on any machine: a request that read a depth from the hung
+ * Redis would wait this long, one that reads the in-memory depth does not, however loaded
+ * the machine (timing a request against a baseline of one sample was noise under load).
+ */
+const DEPTH_READ_TIMEOUT_MS = 20_000;
 
 async function metric(baseUrl: string, name: string): Promise<number> {
   const text = await (await fetch(`${baseUrl}/metrics`)).text();
@@ -47,6 +55,7 @@ describe('queue depth read time-out', () => {
       CPU_MAX_QUEUE_DEPTH: '5',
       QUEUE_POLL_INTERVAL_MS: '50',
       QUEUE_DEPTH_RECONCILE_MS: '200',
+      QUEUE_DEPTH_READ_TIMEOUT_MS: String(DEPTH_READ_TIMEOUT_MS),
       QUEUE_DEPTH_STALE_MS: String(STALE_MS),
     });
   });
@@ -71,21 +80,18 @@ describe('queue depth read time-out', () => {
     const doc = files.put('/doc.txt', 'invoice number 42');
     const warm = await api.post('/classify', { input: doc, classification_schema: schema });
     expect(warm.status).toBe(200);
-    let started = Date.now();
-    await api.post('/classify', { input: doc, classification_schema: schema });
-    const normal = Date.now() - started;
     redis.pause();
-    started = Date.now();
+    const started = Date.now();
     const res = await api.post('/classify', { input: doc, classification_schema: schema });
     const elapsed = Date.now() - started;
     expect(res.status).toBe(200);
     expect(res.body.result.category).toBe('invoice');
-    // Normal time: no Redis wait (the old depth read waited out its 1 s time-out).
-    expect(elapsed).toBeLessThan(Math.max(900, 3 * normal));
+    // No Redis wait (the old depth read waited out its time-out on the request's path).
+    expect(elapsed).toBeLessThan(DEPTH_READ_TIMEOUT_MS);
     await until(
       async () => (await metric(t.baseUrl, 'service_admission_depth_reconcile_failed_total')) > 0,
       'a timed-out Redis depth read counted',
-      10_000,
+      DEPTH_READ_TIMEOUT_MS + 30_000,
     );
     expect(logs.entries.some((e) => e.msg === 'queue_depth.reconcile_failed')).toBe(true);
     expect(await metric(t.baseUrl, 'service_admission_depth_read_failed_total')).toBe(0);
@@ -100,12 +106,12 @@ describe('queue depth read time-out', () => {
     await until(
       async () => depths.live('cpu', STALE_MS) === null,
       'the live depth to go stale',
-      STALE_MS + 10_000,
+      STALE_MS + 30_000,
     );
     const started = Date.now();
     const res = await api.post('/classify', { input: doc, classification_schema: schema });
     expect(res.status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(4000);
+    expect(Date.now() - started).toBeLessThan(DEPTH_READ_TIMEOUT_MS);
     expect(await metric(t.baseUrl, 'service_admission_depth_read_failed_total')).toBe(1);
     const failed = logs.entries.filter((e) => e.msg === 'queue_depth_cap.read_failed');
     expect(failed).toHaveLength(1);
