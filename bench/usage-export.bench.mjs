@@ -133,7 +133,7 @@ async function main() {
 
     log('floors: GET /health over HTTP, then each export statement on the file without HTTP');
     const timing = { warmup: WARMUP, iterations: ITERATIONS, percentiles };
-    const httpFloor = await measureHttpFloor(http, timing);
+    const httpFloor = await measureHttpFloor(http, timing, pgHttp?.http);
     await server.stop();
     const engine = await measureEngine({
       root,

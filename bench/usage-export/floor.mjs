@@ -19,14 +19,35 @@ export async function sampleTimes(fn, { warmup, iterations }) {
   return samples;
 }
 
-/** p50/p95/p99 of `iterations` sequential `GET /health` after `warmup`. */
-export async function measureHttpFloor(http, { warmup, iterations, percentiles }) {
-  const request = async () => {
-    const res = await http.request({ method: 'GET', path: '/health' });
+/**
+ * p50/p95/p99 of `iterations` sequential `GET /health` after `warmup`; with `peerHttp`
+ * (pg-http.mjs, whose /health answers without touching PostgreSQL) the two alternate, so the
+ * server's HTTP floor is seen beside the thinnest node:http one on the same machine.
+ */
+export async function measureHttpFloor(http, { warmup, iterations, percentiles }, peerHttp) {
+  const health = (client) => async () => {
+    const res = await client.request({ method: 'GET', path: '/health' });
     await res.body.text();
     if (res.statusCode !== 200) throw new Error(`/health ${res.statusCode}`);
   };
-  return percentiles(await sampleTimes(request, { warmup, iterations }));
+  const request = health(http);
+  if (!peerHttp) return percentiles(await sampleTimes(request, { warmup, iterations }));
+  const peer = health(peerHttp);
+  for (let i = 0; i < warmup; i++) {
+    await request();
+    await peer();
+  }
+  const own = [];
+  const theirs = [];
+  for (let i = 0; i < iterations; i++) {
+    const pair = i % 2 === 0 ? [request, peer] : [peer, request];
+    for (const run of pair) {
+      const start = performance.now();
+      await run();
+      (run === request ? own : theirs).push(performance.now() - start);
+    }
+  }
+  return { ...percentiles(own), peer: percentiles(theirs) };
 }
 
 /**

@@ -19,6 +19,12 @@ function questionOf(q) {
 const server = http.createServer(async (req, res) => {
   try {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === '/health') {
+      // The HTTP floor of this wrapper, without PostgreSQL (floor.mjs).
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"status":"ok"}');
+      return;
+    }
     const q = Object.fromEntries(url.searchParams);
     const question = questionOf(q);
     const text = pgExportSql(q.variant, question);

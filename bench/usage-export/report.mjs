@@ -116,7 +116,10 @@ export function reportText(report, dataset, pgVariants) {
   lines.push(printTable(report.results, pgVariants));
   lines.push('');
   lines.push(
-    `Floors: GET /health over HTTP p50/p95/p99 ${triple(httpFloor)} ms;` +
+    `Floors: GET /health over HTTP p50/p95/p99 ${triple(httpFloor)} ms` +
+      (httpFloor.peer
+        ? ` (pg-http's, alternating with it: ${triple(httpFloor.peer)} ms, node:http without PostgreSQL);`
+        : ';') +
       ' "engine" = the export\'s statements as the server runs them (UsageExportRepository on a' +
       ' pooled reader connection) on the DuckDB file, without HTTP, authentication or cache;' +
       ' "refresh" = what the first request after usage of the last day costs there: the' +
