@@ -197,6 +197,23 @@ describe.each([...USAGE_STORES, 'clickhouse-cluster' as const])(
         }
       });
 
+      it('answers a zone at offset 0 throughout the period as UTC, naming the zone', async () => {
+        for (const [timeZone, period] of [
+          ['Etc/UTC', { startDate: '2026-03-01', endDate: '2026-11-10' }],
+          ['Africa/Abidjan', { startDate: '2026-03-01', endDate: '2026-11-10' }],
+          ['Europe/London', { startDate: '2026-01-01', endDate: '2026-03-27' }],
+        ] as const) {
+          const utc = await exportRows(org, { ...period });
+          const local = await exportRows(org, { ...period, timeZone });
+          expect(local.body).toEqual(expect.objectContaining({ timeZone }));
+          expect(local.rows.length).toBeGreaterThan(0);
+          expect(local.rows).toEqual(utc.rows);
+          expect(local.rows).toEqual(
+            referenceExport(events, { orgId: org.orgId, ...period, groupBy: 'product', timeZone }),
+          );
+        }
+      });
+
       it('writes local days into the CSV', async () => {
         const res = await fetch(
           `${t.baseUrl}/api/v1/usage/export?startDate=2026-11-01&endDate=2026-11-01&timeZone=America/New_York`,

@@ -78,3 +78,32 @@ describe('the narrow quarter-hour rollups (record 0408)', () => {
     expect(tablesOf(fullOnly.sql)).toEqual(new Set(full));
   });
 });
+
+describe('zones at offset 0 throughout the period', () => {
+  const reads = (q: UsageExportQuery) => buildExportSql(q, 'org_a', '41', true, 'rolled-only').sql;
+
+  it('read the daily rollups, as UTC does', () => {
+    const utc = reads(query({ timeZone: 'UTC' }));
+    expect(utc).toContain('usage_daily_dimension');
+    for (const timeZone of ['Etc/UTC', 'GMT', 'Africa/Abidjan']) {
+      expect(reads(query({ timeZone }))).toBe(utc);
+    }
+    // London keeps GMT from late October to late March.
+    const winter = { startDate: '2026-11-01', endDate: '2027-02-28' };
+    expect(reads(query({ timeZone: 'Europe/London', ...winter }))).toBe(
+      reads(query({ timeZone: 'UTC', ...winter })),
+    );
+  });
+
+  it('but not when the offset differs from 0 at any time around the period', () => {
+    // London's summer time ends at 01:00 UTC on 2026-10-25, the first day of this period.
+    for (const [timeZone, startDate, endDate] of [
+      ['Europe/London', '2026-10-25', '2026-11-26'],
+      ['Europe/London', '2026-06-01', '2026-06-30'],
+      ['Europe/London', '2026-11-01', '2027-03-31'],
+      ['Atlantic/Azores', '2026-11-01', '2026-11-30'],
+    ] as const) {
+      expect(reads(query({ timeZone, startDate, endDate }))).toContain('usage_quarter_hour');
+    }
+  });
+});

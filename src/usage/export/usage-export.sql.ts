@@ -250,7 +250,8 @@ function withUnknown(
 /**
  * Exports without a filter on another dimension, the dashboard's common case, read the
  * narrow rollups (one row per org, day and value of the grouped dimension or metadata
- * key); the others read the full rollups. Only UTC days of one dimension are there.
+ * key); the others read the full rollups. Only UTC days of one dimension are there
+ * (readsUtcDays).
  */
 function buildNarrowExportSql(
   query: UsageExportQuery,
@@ -259,7 +260,7 @@ function buildNarrowExportSql(
   const filtered =
     query.products.length + query.features.length + query.apiKeys.length + query.fileTypes.length >
     0;
-  if (query.timeZone !== DEFAULT_TIME_ZONE || query.secondGroupBy !== null) return null;
+  if (!readsUtcDays(query) || query.secondGroupBy !== null) return null;
   if (filtered || (query.metadataKey !== null && query.groupBy !== 'metadata')) return null;
   const filter = new Filter(query, orgId);
   // The integer org key is what lets DuckDB's zone maps skip other orgs' row groups.
@@ -288,9 +289,21 @@ function buildNarrowExportSql(
   return { sql: withUnknown(carried, total, aliases, 0), params: filter.params };
 }
 
+/**
+ * Whether the export's local days are UTC days: UTC, or a zone at offset 0 throughout the
+ * period and the hours around it (Etc/UTC, GMT, Africa/Abidjan, Europe/London in winter).
+ * The daily rollups then answer it exactly, as they answer UTC, instead of the quarter-hour
+ * ones dated by an offset of 0.
+ */
+function readsUtcDays(query: UsageExportQuery): boolean {
+  if (query.timeZone === DEFAULT_TIME_ZONE) return true;
+  const { offsets } = offsetSegments(query.timeZone, query.startDate, query.endDate);
+  return offsets.every((offset) => offset === 0);
+}
+
 /** Whether the export reads the quarter-hour rollups (then it needs their watermark). */
 export function readsQuarterHours(query: UsageExportQuery): boolean {
-  return query.timeZone !== DEFAULT_TIME_ZONE || query.secondGroupBy !== null;
+  return !readsUtcDays(query) || query.secondGroupBy !== null;
 }
 
 /** An export statement, its parameters, and the condition of UnrolledEvents (same parameters). */
