@@ -95,6 +95,8 @@ describe('webhooks', () => {
     });
     expect(run.status).toBe(200);
     const hookOf = (jobId: string) => receiver.received.find((r) => r.body.job_id === jobId);
+    // An edit and a pipeline run through the executors: the wait and the test's own limit
+    // are sized for a loaded machine (jest's 30 s default ended the test before the wait).
     await until(
       () => hookOf(edit.body.job_id) !== undefined && hookOf(run.body.job_id) !== undefined,
       'the webhooks of the edit and the pipeline jobs',
@@ -108,7 +110,7 @@ describe('webhooks', () => {
       path: '/pipeline',
       body: { status: 'Completed', job_id: run.body.job_id, metadata: { kind: 'pipeline' } },
     });
-  });
+  }, 120_000);
 
   it('sends Failed for failed jobs', async () => {
     const api = client(t.baseUrl, await keyOf(t, 'org-hooks'));
