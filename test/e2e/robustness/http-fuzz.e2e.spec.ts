@@ -152,11 +152,16 @@ describe('HTTP fuzzing of every processing endpoint and the usage export', () =>
     await files.close();
   });
 
+  /**
+   * The fuzzed requests are all answered by now: a server they wedged (a loop blocked, a
+   * handler stuck) would not answer at all, so the bound is set far above the seconds a probe
+   * can wait for a core on a loaded machine, where the process shares two cores with others.
+   */
   async function expectHealthy(): Promise<void> {
     const started = Date.now();
-    const health = await fetch(`${t.baseUrl}/health`);
+    const health = await fetch(`${t.baseUrl}/health`, { signal: AbortSignal.timeout(20_000) });
     expect(health.status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(10_000);
   }
 
   it('answers random bodies at every processing endpoint without a 5xx or a large error', async () => {
