@@ -10,7 +10,7 @@ import {
   type ClickHouseIngestProcesses,
 } from '../support/clickhouse-ingest-processes.js';
 import { produce } from '../support/kafka.js';
-import { groupAssignment, produceUntilFrozenBehind } from '../support/mid-ingestion-kill.js';
+import { groupAssignment, killMidIngestion } from '../support/mid-ingestion-kill.js';
 import { seeded, usageEventMix } from '../support/usage-event-mix.js';
 import { expectExportOfLast30Days, groupCaughtUp, waitFor } from '../support/usage-kafka.js';
 
@@ -117,22 +117,14 @@ describe('several ingest processes writing to one ClickHouse', () => {
       // ...then the rest in slices, the victim frozen right after one of them (a random one:
       // the kill lands at different stages of a fetch, a write or a commit) and killed only
       // if, frozen, it still owns events it has not committed.
-      const tail = events.slice(HEAD);
-      const freeze = await produceUntilFrozenBehind(
+      const freeze = await killMidIngestion(
         victim,
         { topic, group, clientId: victimId },
-        messagesOf(tail),
+        { events: events.slice(HEAD), messagesOf, published },
         { sliceSize: SLICE, firstFreezeAfter: 1 + Math.floor(random() * 3) },
       );
-      published.push(...tail.slice(0, freeze.sent));
-      if (!freeze.frozen) {
-        throw new Error(`round ${round}: ${victimId} never behind:\n${freeze.missed.join('\n')}`);
-      }
       uncommittedAtKills.push(freeze.uncommitted);
       missedFreezes += freeze.missed.length;
-      expect(await victim.stop('SIGKILL')).toBe('SIGKILL');
-      await publish(tail.slice(freeze.sent));
-      await victim.start();
     }
     console.log(
       `ClickHouse ingest processes: events of its partitions the victim had not committed at each kill: ${uncommittedAtKills.join(', ')}; freezes that found it drained: ${missedFreezes}`,

@@ -4,7 +4,7 @@ import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
 import type { SeededAccount } from '../support/accounts.js';
 import { ChildApp, freePort } from '../support/child-app.js';
 import { produce } from '../support/kafka.js';
-import { produceUntilFrozenBehind } from '../support/mid-ingestion-kill.js';
+import { killMidIngestion } from '../support/mid-ingestion-kill.js';
 import { seededChildSetup } from '../support/seeded-child.js';
 import { seeded, usageEventMix } from '../support/usage-event-mix.js';
 import {
@@ -84,24 +84,16 @@ describe('Kafka usage ingestion under SIGKILL', () => {
       // ...then the rest in slices, the process frozen right after one of them (a random one:
       // the kill lands at different stages of a fetch, a write or a commit) and killed only
       // if, frozen, it still has events it has not committed.
-      const tail = events.slice(HEAD);
-      const freeze = await produceUntilFrozenBehind(
+      const freeze = await killMidIngestion(
         child,
         { topic, group, clientId: CLIENT_ID },
-        messagesOf(tail),
+        { events: events.slice(HEAD), messagesOf, published },
         { sliceSize: SLICE, firstFreezeAfter: 1 + Math.floor(random() * 3) },
       );
-      published.push(...tail.slice(0, freeze.sent));
-      if (!freeze.frozen) {
-        throw new Error(`round ${round}: never behind:\n${freeze.missed.join('\n')}`);
-      }
       uncommittedAtKills.push(freeze.uncommitted);
       missedFreezes += freeze.missed.length;
-      expect(await child.stop('SIGKILL')).toBe('SIGKILL');
-      await publish(tail.slice(freeze.sent));
       // The restarted process takes up what the killed one left before the next round, so
       // the backlog stays one round's, however slowly a loaded machine ingests.
-      await child.start();
       await waitFor(
         `round ${round}: the group to catch up`,
         () => groupCaughtUp(topic, group),

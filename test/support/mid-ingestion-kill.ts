@@ -1,6 +1,6 @@
 import { AssignerProtocol } from 'kafkajs';
 import type { ChildApp } from './child-app.js';
-import { produceInSlices, testKafkaBrokers, type TestMessage } from './kafka.js';
+import { produce, produceInSlices, testKafkaBrokers, type TestMessage } from './kafka.js';
 import { groupOffsets, withAdmin } from './usage-kafka.js';
 
 /*
@@ -120,4 +120,43 @@ export async function produceUntilFrozenBehind(
     return last.frozen;
   });
   return { ...last, sent, missed };
+}
+
+/** One round's events after its head, how they are sent, and the list of those sent. */
+export interface RoundTail<E> {
+  events: E[];
+  messagesOf: (events: E[]) => TestMessage[];
+  /** Every event the broker acknowledged, in order: the sent part of `events` is added. */
+  published: E[];
+}
+
+/**
+ * One kill mid-ingestion: sends the tail in slices until `child` is frozen owning events it
+ * has not committed (`produceUntilFrozenBehind`), kills it with SIGKILL, sends the rest of
+ * the tail and starts it again. Throws when no freeze found it behind.
+ */
+export async function killMidIngestion<E>(
+  child: ChildApp,
+  target: { topic: string; group: string; clientId: string },
+  tail: RoundTail<E>,
+  slicing: { sliceSize: number; firstFreezeAfter: number },
+): Promise<SlicedFreeze> {
+  const freeze = await produceUntilFrozenBehind(
+    child,
+    target,
+    tail.messagesOf(tail.events),
+    slicing,
+  );
+  tail.published.push(...tail.events.slice(0, freeze.sent));
+  if (!freeze.frozen) {
+    throw new Error(`${target.clientId} was never behind:\n${freeze.missed.join('\n')}`);
+  }
+  const stopped = await child.stop('SIGKILL');
+  if (stopped !== 'SIGKILL')
+    throw new Error(`${target.clientId} ended with ${stopped}, not SIGKILL`);
+  const rest = tail.events.slice(freeze.sent);
+  await produce(target.topic, tail.messagesOf(rest));
+  tail.published.push(...rest);
+  await child.start();
+  return freeze;
 }
