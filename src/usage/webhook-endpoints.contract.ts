@@ -1,3 +1,5 @@
+import type { Transaction } from '../database/duckdb.service.js';
+
 /**
  * Hosted webhook endpoints kept in the shared usage store (USAGE_STORE=clickhouse), so that
  * every process of a deployment delivers a job's webhooks to the same endpoints, signed with
@@ -19,8 +21,12 @@ export interface WebhookEndpoint {
 /** Where hosted webhook endpoints are kept: one process's DuckDB, or the shared store. */
 export interface WebhookEndpointStore {
   insertEndpoint(endpoint: Omit<WebhookEndpoint, 'createdAt'>): Promise<void>;
-  /** The org's endpoints, oldest first. */
-  listEndpoints(orgId: string): Promise<WebhookEndpoint[]>;
+  /**
+   * The org's endpoints, oldest first. `tx`: a transaction open on this process's DuckDB file
+   * (a job's completion): a store kept in that file reads through it, so the endpoints and the
+   * deliveries written for them are of one snapshot; a store elsewhere has no use for it.
+   */
+  listEndpoints(orgId: string, tx?: Transaction): Promise<WebhookEndpoint[]>;
   findEndpoint(endpointId: string): Promise<WebhookEndpoint | null>;
   /** False when the org has no such endpoint (or it was deleted already). */
   deleteEndpoint(orgId: string, endpointId: string): Promise<boolean>;

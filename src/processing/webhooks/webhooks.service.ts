@@ -213,10 +213,7 @@ export class WebhooksService implements OnModuleInit, OnApplicationBootstrap {
       targets.push({ url: webhook.url, endpointId: null });
     } else {
       const wanted = webhook.channels;
-      const endpoints = this.sharedEndpoints
-        ? await this.sharedEndpoints.listEndpoints(job.orgId)
-        : await this.repository.listEndpoints(job.orgId, tx);
-      for (const endpoint of endpoints) {
+      for (const endpoint of await this.endpoints.listEndpoints(job.orgId, tx)) {
         const subscribed =
           wanted === undefined ||
           endpoint.channels.length === 0 ||
