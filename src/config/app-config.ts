@@ -17,7 +17,6 @@ export type UsageConfig = Resolved<typeof USAGE_SETTINGS>;
 export type { CardinalityRule, NormalizerPolicy } from './usage.types.js';
 /** Kafka mode (KAFKA_BROKERS set). */
 export type KafkaConfig = Resolved<typeof KAFKA_SETTINGS>;
-export type KafkaConsumerTuning = KafkaConfig['consumer'];
 
 /**
  * The whole configuration, read from the environment once at start-up. Every field comes

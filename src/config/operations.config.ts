@@ -12,8 +12,6 @@ export const DEFAULT_WORKER_STATE_FILE = '/tmp/worker-state';
 
 type OperationsSettings = Resolved<typeof OPERATIONS_SETTINGS>;
 
-/** The admission cap (spec "Admission"); each field's meaning is in settings.schema.ts. */
-export type AdmissionConfig = OperationsSettings['admission'];
 /** The worker watchdog and its exec probe. */
 export type LivenessConfig = OperationsSettings['liveness'];
 /**

@@ -1,4 +1,4 @@
-import type { DeepExtractEngine, ExtractEngine } from '../versions/engines.js';
+import type { ExtractEngine } from '../versions/engines.js';
 
 /** What an extract engine does; versions differ by the engine their row names. */
 export interface ExtractProfile {
@@ -60,35 +60,6 @@ export const EXTRACT_PROFILES: Record<ExtractEngine, ExtractProfile> = {
     inlineLabels: false,
     tables: 'exact',
     tablesAcrossPages: false,
-    isoDates: true,
-    lenientBooleans: true,
-  },
-};
-
-export const DEEP_EXTRACT_PROFILES: Record<DeepExtractEngine, ExtractProfile> = {
-  'fuzzy-synonyms': {
-    labelMatch: 'fuzzy',
-    useTitle: true,
-    useDescription: false,
-    synonyms: true,
-    nextLineValues: true,
-    multiLine: true,
-    inlineLabels: true,
-    tables: 'fuzzy',
-    tablesAcrossPages: true,
-    isoDates: true,
-    lenientBooleans: true,
-  },
-  'fuzzy-synonyms-described': {
-    labelMatch: 'fuzzy',
-    useTitle: true,
-    useDescription: true,
-    synonyms: true,
-    nextLineValues: true,
-    multiLine: true,
-    inlineLabels: true,
-    tables: 'fuzzy',
-    tablesAcrossPages: true,
     isoDates: true,
     lenientBooleans: true,
   },

@@ -23,11 +23,6 @@ export interface SplitSection {
   partition_key?: string | null;
 }
 
-export interface SplitOptions {
-  /** Set when `settings.deep_split` is true: the pinned or default deep split engine. */
-  deepEngine?: DeepSplitEngine;
-}
-
 type Confidence = 'high' | 'low';
 
 export interface SplitResult {

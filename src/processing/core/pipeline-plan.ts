@@ -22,9 +22,6 @@ type Loc = (string | number)[];
 /** What a run needs of a pipeline: its parse and steps, versions resolved (no documents yet). */
 export type PipelinePlan = Pick<PipelineTask, 'parse' | 'steps'>;
 
-/** The feature each step bills under product `pipeline` (its operation's own feature). */
-export type PipelineCharge = { feature: string; pages: number };
-
 /**
  * Runs an operation's own request checks (extract schema, pins and their preconditions) on a
  * part of a pipeline definition, its 422s pointing into the definition at `at`.

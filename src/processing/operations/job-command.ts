@@ -110,11 +110,6 @@ export function commandOf<Name extends JobOperation>(
   return command as Extract<JobCommand, { operation: Name }>;
 }
 
-/** The `document_password` of a command, where its operation's request carries one. */
-export function documentPasswordOf(command: JobCommand): string | undefined {
-  return operationOf(command).documentPassword(command.request);
-}
-
 /**
  * Any job command and its documents as the one executor task: the same mapping for the
  * database-queue workers and the Redis workers, whatever the operation.

@@ -94,7 +94,6 @@ export class ClassifyStepDto {
 }
 
 export const STEP_KINDS = ['extract', 'split', 'classify'] as const;
-export type StepKind = (typeof STEP_KINDS)[number];
 
 /** One step: an object with exactly one of `extract`, `split`, `classify`. */
 export class PipelineStepDto {

@@ -73,11 +73,3 @@ export function scheduleOf(
     removedFrom: successor ? addDays(successor.rolloutStart, ALPHA_DAYS + DEPRECATED_DAYS) : null,
   };
 }
-
-/** The family's default on `now`: at most one version is, by construction of stageOf. */
-export function defaultOf(
-  familyVersions: readonly ModelVersion[],
-  now: Date,
-): ModelVersion | undefined {
-  return familyVersions.find((v) => stageOf(v, familyVersions, now) === 'default');
-}
