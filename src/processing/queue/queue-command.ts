@@ -1,11 +1,6 @@
 import { InvalidCommandError } from '../core/processing-error.js';
-import {
-  Check,
-  type Class,
-  nonEmptyStr,
-  Required,
-  validateModel,
-} from '../requests/request-validation.js';
+import { Check, type Class, Required, validateModel } from '../requests/request-validation.js';
+import { nonEmptyStr } from '../requests/field-checkers.js';
 
 /**
  * One unit of queued work (Novu's shape): a kind naming its handler and a payload that is

@@ -6,23 +6,18 @@ import {
   UploadResponseDto,
 } from './shared-fields.dto.js';
 import {
-  bool,
   Check,
   checker,
   type Checker,
   fail,
-  int,
   type Issue,
   isPlainObject,
-  list,
-  model,
-  nullable,
   ok,
   quoteList,
   registerModel,
   Required,
-  text,
 } from './request-validation.js';
+import { bool, int, list, model, nullable, text } from './field-checkers.js';
 import { REQUEST_LIMITS } from './request-limits.js';
 
 /**

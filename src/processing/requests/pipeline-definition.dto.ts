@@ -13,18 +13,13 @@ import { REQUEST_LIMITS } from './request-limits.js';
 import {
   Check,
   checker,
-  dict,
   fail,
   isPlainObject,
-  list,
-  model,
-  nullable,
   prefix,
   registerModel,
   Required,
-  str,
-  text,
 } from './request-validation.js';
+import { dict, list, model, nullable, str, text } from './field-checkers.js';
 
 const categories = REQUEST_LIMITS.stepCategories;
 

@@ -6,19 +6,14 @@ import {
   CheckResult,
   fail,
   Issue,
-  int,
   isPlainObject,
   type JsonSchema,
-  list,
-  model,
-  nonEmptyStr,
-  nullable,
   ok,
   prefix,
   registerModel,
   Required,
-  str,
 } from './request-validation.js';
+import { int, list, model, nonEmptyStr, nullable, str } from './field-checkers.js';
 import { countRequestedPages, MAX_SELECTED_PAGES } from '../../documents/readers/page-range.js';
 
 const INPUT_SCHEMES = ['http', 'https', 'docproc', 'jobid'];

@@ -1,5 +1,6 @@
 import { httpUrlChecker } from '../requests/shared-fields.dto.js';
-import { Check, list, nullable, Required, str } from '../requests/request-validation.js';
+import { Check, Required } from '../requests/request-validation.js';
+import { list, nullable, str } from '../requests/field-checkers.js';
 
 export class CreateWebhookEndpointDto {
   /** Same URL rule as a direct webhook's `url`. */

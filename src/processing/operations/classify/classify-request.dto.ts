@@ -7,15 +7,8 @@ import {
   type PageSelection,
   UploadResponseDto,
 } from '../../requests/shared-fields.dto.js';
-import {
-  Check,
-  dict,
-  list,
-  model,
-  nullable,
-  Required,
-  str,
-} from '../../requests/request-validation.js';
+import { Check, Required } from '../../requests/request-validation.js';
+import { dict, list, model, nullable, str } from '../../requests/field-checkers.js';
 
 /** The body of `/classify` and `/classify_async`. */
 export class ClassifyConfigDto {

@@ -11,20 +11,15 @@ import {
   type WebhookConfig,
 } from '../../requests/shared-fields.dto.js';
 import {
-  bool,
   Check,
   checker,
   fail,
-  int,
   isPlainObject,
-  list,
-  model,
-  nullable,
   ok,
   registerModel,
   Required,
-  text,
 } from '../../requests/request-validation.js';
+import { bool, int, list, model, nullable, text } from '../../requests/field-checkers.js';
 import {
   number,
   OperationBaseDto,

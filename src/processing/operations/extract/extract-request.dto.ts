@@ -4,7 +4,8 @@ import {
   OperationBaseDto,
   ParseOptionsDto,
 } from '../../requests/operation-requests.dto.js';
-import { Check, model, Required } from '../../requests/request-validation.js';
+import { Check, Required } from '../../requests/request-validation.js';
+import { model } from '../../requests/field-checkers.js';
 
 /** The body of `/extract` and `/extract_async`. */
 export class ExtractConfigDto extends OperationBaseDto {

@@ -1,6 +1,7 @@
 import { documentPassword, OperationBaseDto } from '../../requests/operation-requests.dto.js';
 import { REQUEST_LIMITS } from '../../requests/request-limits.js';
-import { Check, model, nullable, Required, text } from '../../requests/request-validation.js';
+import { Check, Required } from '../../requests/request-validation.js';
+import { model, nullable, text } from '../../requests/field-checkers.js';
 
 /** reductoai `PipelineSettings`: overrides of the pipeline's defaults for one run. */
 export class PipelineSettingsDto {

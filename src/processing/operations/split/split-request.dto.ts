@@ -7,7 +7,8 @@ import {
   splitDescription,
   SplitSettingsDto,
 } from '../../requests/operation-requests.dto.js';
-import { Check, model, Required } from '../../requests/request-validation.js';
+import { Check, Required } from '../../requests/request-validation.js';
+import { model } from '../../requests/field-checkers.js';
 
 /** The body of `/split` and `/split_async`. */
 export class SplitConfigDto extends OperationBaseDto {

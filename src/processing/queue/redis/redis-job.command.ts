@@ -3,12 +3,10 @@ import {
   checker,
   fail,
   isPlainObject,
-  list,
-  nonEmptyStr,
-  nullable,
   ok,
   Required,
 } from '../../requests/request-validation.js';
+import { list, nonEmptyStr, nullable } from '../../requests/field-checkers.js';
 import type { InputSource } from '../../core/input-document.js';
 import { isJobOperation, JOB_OPERATIONS } from '../../operations/operations.js';
 import { commandType, type CommandType } from '../queue-command.js';
