@@ -8,7 +8,7 @@ import { LegacyFinder, type LegacyFound } from './legacy-finder.js';
 import { schemaExtract, type Found } from './schema-extract.js';
 import type { LabelSimilarity } from './label-similarity.js';
 
-export { countFields, validateExtractRequest, validateSchema } from './extract-schema.js';
+export { validateSchema } from './extract-schema.js';
 export type { JsonSchema } from './extract-schema.js';
 
 export interface ExtractOptions {

@@ -9,8 +9,8 @@ import {
 } from '../jobs/job-pipeline.js';
 import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
-import { billingOf, commandOf, OPERATIONS, responseOf } from '../operations/job-command.js';
-import { jobTypesOfTask } from '../operations/operations.js';
+import { billingOf, commandOf, responseOf } from '../operations/job-command.js';
+import { jobTypesOfTask, OPERATIONS } from '../operations/operations.js';
 import type { Billing } from '../operations/operation.js';
 import { OperationExecutors } from '../operations/operation-executors.js';
 import type { ClassifyTaskResult } from '../../documents/executors/operation.task.js';

@@ -12,11 +12,10 @@ import {
   billingOf,
   commandOfJob,
   executorTaskFor,
-  OPERATIONS,
   type OperationCommand,
   responseOf,
 } from '../operations/job-command.js';
-import { jobTypesOfTask } from '../operations/operations.js';
+import { jobTypesOfTask, OPERATIONS } from '../operations/operations.js';
 import type { Billing } from '../operations/operation.js';
 import type { DocumentOperationOutcome as JobOutcome } from '../operations/document-operation.js';
 import { JobReconciler } from '../jobs/job-reconciler.js';

@@ -1,7 +1,6 @@
-import { isDeepWork } from '../operations/operations.js';
+import { isDeepWork, operationOfType } from '../operations/operations.js';
 import { command, commandType, type QueueCommand, RunJobCommand } from '../queue/queue-command.js';
 import type { AddOptions } from '../queue/queue-port.js';
-import { operationOfType } from '../operations/job-command.js';
 import { laneFor, type LaneFields } from './job-pipeline.js';
 import type { JobRecord } from '../core/job.types.js';
 

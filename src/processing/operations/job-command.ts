@@ -12,11 +12,6 @@ import { type ExtractConfigDto } from './extract/extract-request.dto.js';
 import { type ParseConfigDto } from './parse/parse-request.dto.js';
 import { type SplitConfigDto } from './split/split-request.dto.js';
 
-export type { JobOperation } from './operations.js';
-export { OPERATIONS, operationOfType } from './operations.js';
-export type { PipelineCommand } from './pipeline/pipeline.operation.js';
-export type { ClassifyCommand } from './classify/classify.operation.js';
-
 /** The command of a parse, extract, split or edit job. */
 export type OperationCommand =
   | DocumentCommand<'parse', ParseConfigDto>

@@ -12,8 +12,8 @@ import {
   type Submission,
   type SyncAnswer,
 } from '../jobs/job-pipeline.js';
-import { billingOf, commandOf, OPERATIONS, responseOf } from '../operations/job-command.js';
-import { jobTypesOfTask } from '../operations/operations.js';
+import { billingOf, commandOf, responseOf } from '../operations/job-command.js';
+import { jobTypesOfTask, OPERATIONS } from '../operations/operations.js';
 import type { Billing } from '../operations/operation.js';
 import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
