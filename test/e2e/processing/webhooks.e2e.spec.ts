@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
 import { client, keyOf, type Json, waitForJob } from '../../support/processing-client.js';
@@ -8,8 +8,15 @@ import { realForm } from '../../support/edit-forms.js';
 import { invoiceClassificationSchema } from '../../support/invoice-fixtures.js';
 
 const RETRY_BASE_MS = 400;
+/**
+ * How long a job and its webhook may take: the first classify of a process loads its models,
+ * which a loaded machine stretches well past ten seconds.
+ */
+const DELIVERY_DEADLINE_MS = 60_000;
 
-/** The job's first webhook delivery, once its status is `status` (polled for up to 10 s). */
+jest.setTimeout(3 * DELIVERY_DEADLINE_MS);
+
+/** The job's first webhook delivery, once its status is `status`. */
 async function firstDeliveryOnceItIs(
   api: ReturnType<typeof client>,
   jobId: string,
@@ -23,7 +30,7 @@ async function firstDeliveryOnceItIs(
       return delivery?.status === status;
     },
     `a ${status} delivery of job ${jobId}`,
-    10_000,
+    DELIVERY_DEADLINE_MS,
   );
   return delivery;
 }
@@ -62,7 +69,7 @@ describe('webhooks', () => {
     await until(
       () => receiver.received.some((r) => r.body.job_id === submitted.body.job_id),
       'the webhook of the job',
-      10_000,
+      DELIVERY_DEADLINE_MS,
     );
     const hook = receiver.received.find((r) => r.body.job_id === submitted.body.job_id)!;
     expect(hook.path).toBe('/direct');
@@ -121,7 +128,7 @@ describe('webhooks', () => {
     await until(
       () => receiver.received.some((r) => r.body.job_id === submitted.body.job_id),
       'the webhook of the job',
-      10_000,
+      DELIVERY_DEADLINE_MS,
     );
     expect(receiver.received.find((r) => r.body.job_id === submitted.body.job_id)!.body).toEqual({
       status: 'Failed',
@@ -154,7 +161,7 @@ describe('webhooks', () => {
     await until(
       () => receiver.received.filter((r) => r.body.job_id === billing.body.job_id).length === 2,
       'two webhooks of the billing job',
-      10_000,
+      DELIVERY_DEADLINE_MS,
     );
     const all = await api.post('/classify_async', {
       input: doc,
@@ -163,7 +170,7 @@ describe('webhooks', () => {
     await until(
       () => receiver.received.filter((r) => r.body.job_id === all.body.job_id).length === 3,
       'three webhooks of the job',
-      10_000,
+      DELIVERY_DEADLINE_MS,
     );
     // Deliveries are written with a job's completion, one per subscribed endpoint: once
     // every one of both jobs is delivered, nothing more can arrive and the log is final.
@@ -177,7 +184,7 @@ describe('webhooks', () => {
         return true;
       },
       'every delivery of both jobs delivered',
-      10_000,
+      DELIVERY_DEADLINE_MS,
     );
     const paths = (jobId: string) =>
       receiver.received
@@ -267,7 +274,7 @@ describe('webhooks', () => {
         return res.body.deliveries[0]?.attempts === 1;
       },
       'the first delivery attempt',
-      10_000,
+      DELIVERY_DEADLINE_MS,
     );
     await t.app.close();
     t = await startTestApp({ ...env, DATA_DIR: t.dataDir });
@@ -279,7 +286,7 @@ describe('webhooks', () => {
         return res.body.deliveries[0]?.status === 'delivered';
       },
       'delivery after the restart',
-      10_000,
+      DELIVERY_DEADLINE_MS,
     );
     expect(receiver.received.some((r) => r.body.job_id === submitted.body.job_id)).toBe(true);
     const res = await client(t.baseUrl, await keyOf(t, 'org-hooks')).get(
