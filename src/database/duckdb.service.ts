@@ -204,10 +204,35 @@ export class DuckDbService implements OnApplicationShutdown, ReadinessCheck {
 
   /**
    * Gives `work` the writer connection alone, for repositories that need more than
-   * statements (appenders, temp tables) around their own transaction.
+   * statements (appenders, temp tables) around their own transaction: the bulk writes
+   * (ingestion, roll-up and clustering steps), after which the memory they freed is
+   * handed back to the system (releaseFreedMemory).
    */
   async exclusive<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    return this.guarded(this.writeLock.runExclusive(() => work(this.writer)));
+    return this.guarded(
+      this.writeLock.runExclusive(async () => {
+        const result = await work(this.writer);
+        await this.releaseFreedMemory(this.writer);
+        return result;
+      }),
+    );
+  }
+
+  /**
+   * Hands the pages DuckDB's allocator (jemalloc) keeps after frees back to the system now.
+   * It keeps them for seconds so the next statements reuse them without page faults, which
+   * is cheap; but a bulk write frees its staging and a checkpoint frees the table data it
+   * compressed, and kept across the next write and checkpoint those pages add up to the
+   * process's peak (docs/decisions/0389-duckdb-freed-memory-returned-after-bulk-writes.md).
+   * Re-setting the memory limit to its own value is DuckDB's one SQL path to its allocator
+   * flush (the buffer pool purges every arena after applying a limit); nothing is evicted,
+   * and a failure only leaves the pages where they are.
+   */
+  private async releaseFreedMemory(connection: DuckDBConnection): Promise<void> {
+    // The limit is a validated size (byteSize): no parameter can carry a setting's value.
+    await connection
+      .run(`SET memory_limit = '${this.config.duckdbMemoryLimit}'`)
+      .catch(() => undefined);
   }
 
   /** Runs `work` inside one transaction on the writer connection; rolls back when it throws. */
