@@ -75,7 +75,7 @@ describe(DuckDbService.name, () => {
 });
 
 describe('DUCKDB_THREADS', () => {
-  it("gives every statement the threads it names, and leaves DuckDB's own count at 0", async () => {
+  it("gives every statement one thread by default, the threads it names, and DuckDB's own count at 0", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-duckdb-threads-'));
     const threadsOf = async (env: Record<string, string>) => {
       const db = new DuckDbService(loadConfig({ DATA_DIR: dir, ...env }));
@@ -90,8 +90,8 @@ describe('DUCKDB_THREADS', () => {
       }
     };
     try {
-      expect(loadConfig({}).duckdbThreads).toBe(0);
-      expect(await threadsOf({ DUCKDB_THREADS: '1' })).toBe(1);
+      expect(loadConfig({}).duckdbThreads).toBe(1);
+      expect(await threadsOf({})).toBe(1);
       expect(await threadsOf({ DUCKDB_THREADS: '3' })).toBe(3);
       const bare = await duckdb.DuckDBInstance.create(':memory:');
       const connection = await bare.connect();
@@ -100,7 +100,7 @@ describe('DUCKDB_THREADS', () => {
       ).getRowObjectsJS()[0].t;
       connection.closeSync();
       bare.closeSync();
-      expect(await threadsOf({})).toBe(Number(own));
+      expect(await threadsOf({ DUCKDB_THREADS: '0' })).toBe(Number(own));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -228,7 +228,7 @@ export class DuckDbService implements OnApplicationShutdown, ReadinessCheck {
    * flush (the buffer pool purges every arena after applying a limit); nothing is evicted,
    * and a failure only leaves the pages where they are.
    */
-  private async releaseFreedMemory(connection: DuckDBConnection): Promise<void> {
+  async releaseFreedMemory(connection: DuckDBConnection): Promise<void> {
     // The limit is a validated size (byteSize): no parameter can carry a setting's value.
     await connection
       .run(`SET memory_limit = '${this.config.duckdbMemoryLimit}'`)

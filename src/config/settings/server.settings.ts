@@ -52,8 +52,8 @@ export const SERVER_SETTINGS = {
   ),
   duckdbThreads: int(
     'DUCKDB_THREADS',
-    { default: 0, min: 0, max: 1024, defaultText: '0 (one per core)' },
-    "Threads each DuckDB statement may use (DuckDB's `threads`); 0 keeps DuckDB's own, one per core. On a loaded 2-core server draining a Kafka backlog, 1 took ~10 % off the ingestion's CPU per event (its peak memory unchanged), but every export and snapshot statement then runs on one thread (docs/benchmarks.md, \"Where the ingestion peak comes from, per component\").",
+    { default: 1, min: 0, max: 1024, defaultText: '1' },
+    "Threads each DuckDB statement may use (DuckDB's `threads`); 0 is DuckDB's own, one per core. With 1, a statement runs on the thread that issued it and concurrent statements (export readers, the writer) still run side by side; draining a Kafka backlog on a 2-core server it took a fifth to a third off the ingestion's CPU per event against one per core (docs/decisions/0399-one-duckdb-thread-by-default.md). A machine serving large exports on idle cores may give a single statement more.",
   ),
   heapGrowingPercent: int(
     'HEAP_GROWING_PERCENT',

@@ -81,6 +81,10 @@ export class UsageStoreRepository implements UsageEventWriter {
         for (const table of WRITE_TEMP_TABLES) {
           await connection.run(`DROP TABLE IF EXISTS temp.${table}`);
         }
+        // What the write freed (its staging, the dedupe probe's hash table), handed back
+        // before the commit that may checkpoint: the statements ran on other threads, whose
+        // allocator arenas the checkpoint's allocations would not reuse.
+        await this.db.releaseFreedMemory(connection);
         await connection.run('COMMIT');
         return result;
       } catch (error) {
