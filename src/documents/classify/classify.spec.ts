@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { classify } from './classify.js';
+import { classify, schemaEvidence } from './classify.js';
+import { wholePages } from './evidence.js';
 import { groupOf } from './grouping.js';
 import { categoryConfidences, chooseCategory } from './confidence.js';
 import { CALIBRATION } from './fusion.js';
@@ -270,6 +271,37 @@ describe('evidence in general words', () => {
         classify({ pages: prose, classificationSchema: formSchema, model }).result.category,
       ).toBe('kind_2');
     }
+  });
+
+  it('reads each page of a document of two pages or more whole, a one-page document not', () => {
+    const long = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
+    expect(wholePages(['Only page, read by its passages.'])).toEqual([]);
+    const pages = wholePages([
+      long,
+      '12 345 %',
+      'Second page\nwith   lines',
+      ...Array(20).fill('x'),
+    ]);
+    expect(pages[0].text.split(' ')).toHaveLength(90);
+    expect(pages[0].page).toBe(0);
+    expect(pages[1]).toEqual({ text: 'Second page with lines', page: 2 });
+    expect(Math.max(...pages.map((p) => p.page))).toBe(15);
+  });
+
+  it("gives Deep Classify's categories shares of the whole pages' votes, summing to 1", () => {
+    const input = { pages: [invoiceText, 'Terms and conditions apply to every order placed.'] };
+    const deep = schemaEvidence({ ...input, classificationSchema: schema, model: 'accurate' });
+    const shares = deep.evidence.map((category) => category.pageVotes ?? 0);
+    expect(shares.reduce((sum, share) => sum + share, 0)).toBeCloseTo(1, 6);
+    expect(shares[0]).toBeGreaterThan(shares[2]);
+    const single = schemaEvidence({
+      pages: [invoiceText],
+      classificationSchema: schema,
+      model: 'accurate',
+    });
+    expect(single.evidence.every((category) => category.pageVotes === undefined)).toBe(true);
+    const fast = schemaEvidence({ ...input, classificationSchema: schema, model: 'default' });
+    expect(fast.evidence.every((category) => category.pageVotes === undefined)).toBe(true);
   });
 
   it('lets the best page speak even when other pages are about something else', () => {

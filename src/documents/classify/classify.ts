@@ -17,6 +17,7 @@ import {
   type CategoryEvidence,
   type DocumentReading,
   type Passage,
+  wholePages,
 } from './evidence.js';
 import { categoryScore, strength } from './fusion.js';
 import { groupOf } from './grouping.js';
@@ -140,6 +141,7 @@ export function schemaEvidence(input: ClassifyInput): SchemaEvidence {
   if (model === 'accurate') {
     const first = passagesOf(pages, metadata, CHUNK_BUDGET.default, LINE_BUDGET.default);
     reading.voters = passagesBeyond(reading.passages, first);
+    reading.wholePages = wholePages(pages);
   }
   return { schema, evidence: gatherEvidence(schema, reading, READING[model]) };
 }

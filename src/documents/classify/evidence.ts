@@ -36,6 +36,8 @@ export interface CategoryEvidence {
   label: CriterionEvidence;
   /** Share of the document's passages that read as this category (when counted), 0..1. */
   votes?: number;
+  /** The same share of its whole pages' votes (DocumentReading.wholePages), 0..1. */
+  pageVotes?: number;
 }
 
 export interface Passage {
@@ -100,6 +102,26 @@ export const DEEP_DOCUMENT_READING: EvidenceOptions = { ...DOCUMENT_READING, vot
  * near several splits it (record 0394).
  */
 const VOTE_TEMPERATURE = 0.03;
+
+/** A page read whole is its first this many words (the encoder reads about as many). */
+const WHOLE_PAGE_WORDS = 90;
+/** Pages read whole, from the first. */
+const WHOLE_PAGES = 16;
+
+/**
+ * Each page of a document of two pages or more read whole, as one passage: its first
+ * WHOLE_PAGE_WORDS words with a letter. What a page as a whole reads as is evidence no
+ * chunk of it gives (a slide, a form, a page of running text); a one-page document's page
+ * is the document, which its passages already read, and its vote only repeats them
+ * (record 0434).
+ */
+export function wholePages(pages: readonly string[]): Passage[] {
+  if (pages.length < 2) return [];
+  return pages.slice(0, WHOLE_PAGES).flatMap((text, page) => {
+    const words = text.split(/\s+/).filter((word) => /\p{L}/u.test(word));
+    return words.length > 0 ? [{ text: words.slice(0, WHOLE_PAGE_WORDS).join(' '), page }] : [];
+  });
+}
 
 /** `document_metadata` counts this much more than the same words in the document. */
 const METADATA_WEIGHT = 1.5;
@@ -210,12 +232,14 @@ export interface DocumentReading {
   language?: Language;
   /** Indices of the passages whose votes are counted (passageVotes); all without it. */
   voters?: readonly number[];
+  /** Its pages read whole (wholePages), whose votes are counted apart (`pageVotes`). */
+  wholePages?: readonly Passage[];
 }
 
 /** The evidence of each category of `schema` in a document, gathered as `options` say. */
 export function gatherEvidence(
   schema: readonly ClassificationCategory[],
-  { passages, bag, pageCount, form, language, voters }: DocumentReading,
+  { passages, bag, pageCount, form, language, voters, wholePages: pages }: DocumentReading,
   options: EvidenceOptions = PAGE_READING,
 ): CategoryEvidence[] {
   const { opening, crossLanguageLexical, centring } = options;
@@ -264,5 +288,17 @@ export function gatherEvidence(
   });
   if (!options.votes || !encoder) return evidence;
   const votes = passageVotes(cosines, voters ?? passages.map((_, k) => k));
-  return evidence.map((category, c) => ({ ...category, votes: votes[c] }));
+  const pageVectors = pages?.length ? encoder.embed(pages.map((p) => p.text)) : [];
+  const pageCosines = statements.map((vectors) =>
+    vectors.map((vector) => pageVectors.map((page) => cosine(vector, page))),
+  );
+  const pageVotes = passageVotes(
+    pageCosines,
+    pageVectors.map((_, k) => k),
+  );
+  return evidence.map((category, c) => ({
+    ...category,
+    votes: votes[c],
+    ...(pageVectors.length > 0 ? { pageVotes: pageVotes[c] } : {}),
+  }));
 }

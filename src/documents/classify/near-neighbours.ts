@@ -12,6 +12,11 @@ const SECOND_PASS_WEIGHT = 0.25;
  * (evidence.ts, records 0394, 0428).
  */
 const VOTE_WEIGHT = 0.2;
+/**
+ * Weight of its share of the votes of the document's pages read whole (evidence.ts
+ * wholePages; record 0434).
+ */
+const PAGE_VOTE_WEIGHT = 0.1;
 
 function nearBest(scores: readonly CategoryScore[]): number[] {
   const best = Math.max(...scores.map((score) => score.score));
@@ -20,8 +25,9 @@ function nearBest(scores: readonly CategoryScore[]): number[] {
 
 /**
  * Each near neighbour of the best category gains its share of the document's passage votes
- * (which category each passage reads as, among the request's): where the best passages
- * leave categories close, what most of the document reads as tells them apart.
+ * (which category each passage reads as, among the request's) and of its whole pages'
+ * votes: where the best passages leave categories close, what most of the document reads
+ * as tells them apart.
  */
 function countVotes(
   evidence: readonly CategoryEvidence[],
@@ -30,7 +36,13 @@ function countVotes(
   const near = new Set(nearBest(scores));
   return scores.map((score, index) =>
     near.has(index)
-      ? { ...score, score: score.score + VOTE_WEIGHT * (evidence[index].votes ?? 0) }
+      ? {
+          ...score,
+          score:
+            score.score +
+            VOTE_WEIGHT * (evidence[index].votes ?? 0) +
+            PAGE_VOTE_WEIGHT * (evidence[index].pageVotes ?? 0),
+        }
       : score,
   );
 }
