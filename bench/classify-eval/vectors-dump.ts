@@ -11,7 +11,12 @@ import fs from 'node:fs';
 import { ocrEffortOf } from '../../src/documents/classify/classify.task.js';
 import { readDocument, warmUpClassifier } from '../../src/documents/classify/classify.js';
 import { allChunks, allLines, selectChunks } from '../../src/documents/classify/chunks.js';
-import { labelSentence, labelText } from '../../src/documents/classify/evidence.js';
+import {
+  DOCUMENT_READING,
+  labelSentence,
+  labelText,
+  lexicalFactor,
+} from '../../src/documents/classify/evidence.js';
 import { detectLanguage } from '../../src/documents/classify/language.js';
 import { lexicalMatch, termsOf, weightKeys } from '../../src/documents/classify/lexical.js';
 import { sentenceEncoder } from '../../src/documents/encoder/sentence-encoder.js';
@@ -88,7 +93,8 @@ for (const set of REAL_EVAL_SETS) {
           groups.map((g) => g.map((text) => termsOf(text, criteriaLanguage, 'content-or-all'))),
         );
         const length = Math.max(1, reading.bag.length / Math.max(1, reading.pageCount));
-        const factor = reading.language !== criteriaLanguage ? 0 : 1;
+        const sameLanguage = reading.language === criteriaLanguage;
+        const factor = lexicalFactor(keys, reading.bag, sameLanguage, DOCUMENT_READING);
         lexical[variant.name] = groups.map((g, c) =>
           g.map((_, i) => round(factor * lexicalMatch(keys[c][i], reading.bag, length))),
         );

@@ -16,7 +16,14 @@ import { allLines, documentChunks, selectChunks, type Chunk } from './chunks.js'
 import { LABEL_WEIGHT } from './fusion.js';
 import { detectLanguage, documentLanguage, type Language } from './language.js';
 
-import { bagOf, lexicalMatch, termsOf, weightKeys, type TermBag } from './lexical.js';
+import {
+  bagOf,
+  lexicalMatch,
+  termsOf,
+  weightKeys,
+  type TermBag,
+  type WeightedKey,
+} from './lexical.js';
 
 export interface CriterionEvidence {
   /** Best cosine between the criterion and a passage, -1..1 (0 without the encoder). */
@@ -53,6 +60,14 @@ export interface EvidenceOptions {
   /** Lexical evidence counts this much when the document's language is not the criteria's. */
   crossLanguageLexical: number;
   /**
+   * Share of the document's words that are the request's words (requestShare) at and above
+   * which lexical evidence counts fully; below it, it counts in proportion (0: always fully).
+   * A document whose text barely uses the request's vocabulary matches a criterion's words
+   * only by chance: names, loanwords, codes, or text in another language than the detector
+   * saw (a table of names called English in a German document); the encoder reads it.
+   */
+  lexicalCoverage: number;
+  /**
    * This share of a passage's mean cosine with every statement of the request (each
    * category's name and criteria) is taken off its cosine with each of them: a passage that
    * is near everything (a generic sentence, a line of boilerplate) then speaks for no
@@ -71,6 +86,7 @@ export interface EvidenceOptions {
 export const PAGE_READING: EvidenceOptions = {
   opening: false,
   crossLanguageLexical: 0.5,
+  lexicalCoverage: 0,
   centring: 0,
   votes: false,
 };
@@ -81,11 +97,14 @@ export const PAGE_READING: EvidenceOptions = {
  * its own. Lexical evidence across languages counts for nothing: word overlap then finds only
  * shared names, loanwords and codes, which say nothing of what the document is, and a
  * category whose criteria happen to share one must not gain over one whose criteria cannot;
- * the sentence encoder reads across languages.
+ * the sentence encoder reads across languages. Within a language, lexical evidence counts
+ * fully only when the request's words make up 5 % of the document's words or more (record
+ * 0444).
  */
 export const DOCUMENT_READING: EvidenceOptions = {
   opening: true,
   crossLanguageLexical: 0,
+  lexicalCoverage: 0.05,
   centring: 0.5,
   votes: false,
 };
@@ -219,6 +238,30 @@ export function documentBag(
   return bag;
 }
 
+/** Share of the words of `bag` (its term count) that are one of `keys`, 0..1. */
+export function requestShare(keys: readonly WeightedKey[][][], bag: TermBag): number {
+  const request = new Set(keys.flat(2).map(({ key }) => key));
+  let found = 0;
+  for (const key of request) found += bag.counts.get(key) ?? 0;
+  return bag.length > 0 ? Math.min(1, found / bag.length) : 0;
+}
+
+/**
+ * How much lexical evidence counts in a document (0..1): `crossLanguageLexical` when its
+ * language is not the criteria's, else in proportion to requestShare up to
+ * `lexicalCoverage`.
+ */
+export function lexicalFactor(
+  keys: readonly WeightedKey[][][],
+  bag: TermBag,
+  sameLanguage: boolean,
+  { crossLanguageLexical, lexicalCoverage }: EvidenceOptions,
+): number {
+  if (!sameLanguage) return crossLanguageLexical;
+  if (lexicalCoverage <= 0) return 1;
+  return Math.min(1, requestShare(keys, bag) / lexicalCoverage);
+}
+
 /** What is read of a document, once, for all categories. */
 export interface DocumentReading {
   passages: readonly Passage[];
@@ -242,7 +285,7 @@ export function gatherEvidence(
   { passages, bag, pageCount, form, language, voters, wholePages: pages }: DocumentReading,
   options: EvidenceOptions = PAGE_READING,
 ): CategoryEvidence[] {
-  const { opening, crossLanguageLexical, centring } = options;
+  const { opening, centring } = options;
   const texts = schemaTexts(schema);
   const encoder = sentenceEncoder();
   const passageVectors = encoder ? encoder.embed(passages.map((p) => p.text)) : [];
@@ -253,8 +296,12 @@ export function gatherEvidence(
     texts.map((group) => group.map((text) => termsOf(text, criteriaLanguage, 'content-or-all'))),
   );
   const length = Math.max(1, bag.length / Math.max(1, pageCount));
-  const lexicalFactor =
-    language !== undefined && language !== criteriaLanguage ? crossLanguageLexical : 1;
+  const lexicalShare = lexicalFactor(
+    keys,
+    bag,
+    language === undefined || language === criteriaLanguage,
+    options,
+  );
   // Per category, per statement (its name, then its criteria): cosines with every passage.
   const statements = schema.map((entry) =>
     encoder ? encoder.embed([labelSentence(entry.category), ...entry.criteria]) : [],
@@ -274,7 +321,7 @@ export function gatherEvidence(
       return {
         semantic,
         passage,
-        lexical: lexicalFactor * lexicalMatch(keys[c][i], bag, length),
+        lexical: lexicalShare * lexicalMatch(keys[c][i], bag, length),
         layout:
           vector && formVectors.length > 0
             ? bestMatch(formVectors.map((f) => cosine(vector, f)))[0]
