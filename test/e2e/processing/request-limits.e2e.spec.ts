@@ -47,8 +47,9 @@ describe('bounded fields of edit and pipeline requests', () => {
     const started = performance.now();
     const answer = await post(path, body);
     expect(answer.status).toBe(422);
-    // Refused at the edge: no fetch, no executor, no matching.
-    expect(performance.now() - started).toBeLessThan(10_000);
+    // Refused at the edge: no fetch, no executor, no matching (the 422's detail says where;
+    // the bound is against minutes of work, with room for a loaded machine).
+    expect(performance.now() - started).toBeLessThan(30_000);
     return (answer.body as { detail: Detail[] }).detail;
   }
 

@@ -57,8 +57,10 @@ describe('sync request time limit', () => {
         job_id: expect.any(String),
       },
     });
+    // At the limit given here: not before it, and (the download is held, so nothing else can
+    // end the wait) far before the default 300 s one, with room for a loaded machine.
     expect(waited).toBeGreaterThanOrEqual(LIMIT_MS - 50);
-    expect(waited).toBeLessThan(LIMIT_MS + 5_000);
+    expect(waited).toBeLessThan(LIMIT_MS + 30_000);
 
     const jobId = res.body.error.job_id as string;
     expect((await api.get(`/job/${jobId}`)).body.status).toBe('Pending');

@@ -249,7 +249,9 @@ describe('webhooks', () => {
     const api = client(t.baseUrl, await keyOf(t, 'org-ssrf-hooks'));
     const started = Date.now();
     const res = await api.post('/classify_async', { input: doc, async: { webhook: { url } } });
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Refused from the address itself: the bound is against waiting on the network (a lookup,
+    // or a connection to an address that does not answer), with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(15_000);
     expect(res.status).toBe(422);
     expect(res.body.detail[0]).toMatchObject({
       loc: ['body', 'async', 'webhook', 'url'],

@@ -159,9 +159,9 @@ describe('HTTP fuzzing of every processing endpoint and the usage export', () =>
    */
   async function expectHealthy(): Promise<void> {
     const started = Date.now();
-    const health = await fetch(`${t.baseUrl}/health`, { signal: AbortSignal.timeout(20_000) });
+    const health = await fetch(`${t.baseUrl}/health`, { signal: AbortSignal.timeout(60_000) });
     expect(health.status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(Date.now() - started).toBeLessThan(30_000);
   }
 
   it('answers random bodies at every processing endpoint without a 5xx or a large error', async () => {

@@ -139,8 +139,9 @@ describe('shutdown with connections still open', () => {
       file_id: expect.stringMatching(/^docproc:\/\//),
       presigned_url: null,
     });
-    // Closed by the server once answered, not held until the keep-alive timeout or the drain.
-    expect(connectionMs).toBeLessThan(15_000);
+    // Closed by the server once answered, not held until the keep-alive timeout (72 s) or the
+    // drain (60 s): the bound leaves a loaded machine room below both.
+    expect(connectionMs).toBeLessThan(40_000);
   });
 
   it('closes a connection whose request never ends after SHUTDOWN_DRAIN_MS, removing its partial upload', async () => {
