@@ -138,7 +138,8 @@ describe('several ingest processes writing to one ClickHouse', () => {
       await expectExportOfLast30Days(processes[0].baseUrl, org, published);
       await expectExportOfLast30Days(processes[1].baseUrl, org, published);
     }
-    // Cached answers follow writes made by the other process too (within a second).
+    // Cached answers follow writes made by the other process too (every SHARED_STORE_CACHE_MS;
+    // waited on rather than slept: a loaded machine delays that timer in each process).
     const more = usageEventMix(orgIds, 90, { seed: 99, prefix: 'after' });
     await produce(
       topic,
@@ -150,10 +151,19 @@ describe('several ingest processes writing to one ClickHouse', () => {
     );
     published.push(...more);
     await waitFor('the group to catch up again', () => groupCaughtUp(topic, group), 60_000);
-    await new Promise((resolve) => setTimeout(resolve, SHARED_STORE_CACHE_MS + 200));
-    for (const org of orgs) {
-      for (const child of processes) await expectExportOfLast30Days(child.baseUrl, org, published);
-    }
+    await waitFor(
+      "every process to answer with the other process's writes",
+      async () => {
+        for (const org of orgs) {
+          for (const child of processes) {
+            await expectExportOfLast30Days(child.baseUrl, org, published);
+          }
+        }
+        return true;
+      },
+      30 * SHARED_STORE_CACHE_MS,
+      SHARED_STORE_CACHE_MS,
+    );
     // The events table holds each event once, before any background merge.
     const distinct = new Set(published.map((e) => `${e.source}\u0000${e.id}`)).size;
     expect(Number(await clickhouseQuery(`SELECT count() FROM ${database}.usage_events`))).toBe(
