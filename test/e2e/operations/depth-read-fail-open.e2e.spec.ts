@@ -136,7 +136,7 @@ describe('queue depth read time-out', () => {
         return true;
       },
       'no timer of the Redis clients keeping the process alive',
-      10_000,
+      30_000,
     );
   });
 });

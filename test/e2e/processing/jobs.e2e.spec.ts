@@ -234,7 +234,7 @@ describe('result retention', () => {
           await t.app.get(JobsService).sweep();
           return (await api.get(`/job/${plain}`)).body.result === null;
         },
-        10_000,
+        60_000,
         100,
       );
       expect((await api.get(`/job/${plain}`)).body).toMatchObject({

@@ -288,7 +288,7 @@ describe('pipelines: stored sequences of parse, extract, split and classify', ()
         const rows = await exported('groupBy=metadata&metadataKey=team&product=pipeline');
         return rows.some((r) => r.group === 'finance' && r.credits === PAGES * 2);
       },
-      15_000,
+      60_000,
       100,
     );
     const features = (await exported('groupBy=feature&product=pipeline')).map((r) => r.group);

@@ -69,7 +69,7 @@ describe('usage export of processing requests (in-process bus)', () => {
         expect(byGroup).toEqual(expected);
         return true;
       },
-      15_000,
+      60_000,
       100,
     );
 

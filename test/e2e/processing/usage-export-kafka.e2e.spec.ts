@@ -146,7 +146,7 @@ describe('usage export of processing requests (Kafka mode, real broker)', () => 
         actual = await exportTotals('groupBy=metadata&metadataKey=team');
         return sameTotals(actual, byTeam);
       },
-      15_000,
+      60_000,
       100,
     ).catch(() => undefined);
     expect(actual).toEqual(byTeam);

@@ -52,7 +52,7 @@ describe('usage events through the outbox', () => {
     await until(
       async () => sink.events.length >= 3 && (await outbox.backlog()) === 0,
       'three usage events at the sink and nothing left in the outbox',
-      10_000,
+      60_000,
     );
 
     const byJob = new Map(sink.events.map((e) => [e.data.jobId, e]));
@@ -90,7 +90,7 @@ describe('usage events through the outbox', () => {
     const callsBefore = sink.calls;
     const res = await api.post('/classify', { input: threePages, classification_schema: schema });
     expect(res.status).toBe(200);
-    await until(() => sink.calls > callsBefore + 1, 'a retried publish', 10_000);
+    await until(() => sink.calls > callsBefore + 1, 'a retried publish', 60_000);
     const db = t.app.get(DuckDbService);
     const pending = await db.all<{ attempts: number; last_error: string }>(
       `SELECT attempts, last_error FROM usage_outbox WHERE job_id = $1 AND sent_at IS NULL`,
@@ -114,7 +114,7 @@ describe('usage events through the outbox', () => {
           ])
         ).length === 1,
       'the outbox row marked sent',
-      10_000,
+      60_000,
     );
     const sent = await db.all(
       `SELECT 1 FROM usage_outbox WHERE job_id = $1 AND sent_at IS NOT NULL`,
