@@ -3,17 +3,22 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import type { UsageExportQuery } from './usage-export.query.js';
 
-/** A cached body and the org's watermark it was computed at. */
+/**
+ * A cached body, encoded once (UTF-8), and the org's watermark it was computed at. A
+ * repeated answer sends these bytes as they are: a string body was encoded into a new copy
+ * on every send (the young generation's collections then ran every few hundred cached
+ * answers, each a stall of a millisecond or more in a sub-millisecond answer's tail).
+ */
 export interface CachedExport {
   readonly watermark: string;
-  readonly body: string;
+  readonly body: Buffer;
 }
 
 /**
  * Export bodies by (org, normalized query), valid while the org's ingestion watermark is
  * the one they were computed at (`UsageWatermarks`): dashboards repeat the same queries,
  * and a repeated answer is a map lookup instead of a DuckDB statement. Bounded by
- * `USAGE_EXPORT_CACHE_MB` of body text (0 turns it off); least recently used goes first.
+ * `USAGE_EXPORT_CACHE_MB` of encoded bodies (0 turns it off); least recently used goes first.
  * Checks that depend on the caller (membership, metadata keys) run before the lookup. An
  * entry of an older watermark stays until replaced: the service brings it up to date.
  */
@@ -28,7 +33,7 @@ export class UsageExportCache {
   }
 
   /** The cached body when it was computed at `watermark`. */
-  get(key: string, watermark: string): string | undefined {
+  get(key: string, watermark: string): Buffer | undefined {
     const entry = this.entries.get(key);
     if (!entry || entry.watermark !== watermark) return undefined;
     this.entries.delete(key);
@@ -41,7 +46,7 @@ export class UsageExportCache {
     return this.entries.get(key);
   }
 
-  set(key: string, watermark: string, body: string): void {
+  set(key: string, watermark: string, body: Buffer): void {
     const previous = this.entries.get(key);
     if (previous) {
       this.entries.delete(key);

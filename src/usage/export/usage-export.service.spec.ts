@@ -19,7 +19,9 @@ const principal: AccountPrincipal = {
 
 function setup(cacheMb = 1) {
   let calls = 0;
-  const jsonData = jest.fn(async () => `{"n":${++calls}}`);
+  const jsonData = jest.fn(
+    async (_query: UsageExportQuery, _orgId: string): Promise<string> => `{"n":${++calls}}`,
+  );
   const assertUsable = jest.fn(async () => undefined);
   const watermarks = new UsageWatermarks();
   const service = new UsageExportService(
@@ -33,8 +35,10 @@ function setup(cacheMb = 1) {
     new UsageExportCache({ usage: { exportCacheBytes: cacheMb * 2 ** 20 } } as AppConfig),
     watermarks,
   );
-  const body = async (q: UsageExportQuery) => service.jsonBody(await service.resolve(principal, q));
-  return { service, jsonData, assertUsable, watermarks, body };
+  const encoded = async (q: UsageExportQuery) =>
+    service.jsonBody(await service.resolve(principal, q));
+  const body = async (q: UsageExportQuery) => (await encoded(q)).toString('utf8');
+  return { service, jsonData, assertUsable, watermarks, body, encoded };
 }
 
 describe('UsageExportService result cache', () => {
@@ -46,6 +50,31 @@ describe('UsageExportService result cache', () => {
     );
     expect(await body(exportQuery())).toBe(first);
     expect(jsonData).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the body encoded once: a repeated answer is the same bytes, not a new copy', async () => {
+    const { encoded } = setup();
+    const first = await encoded(exportQuery({ orgId: 'org_ü' }));
+    expect(Buffer.isBuffer(first)).toBe(true);
+    expect(first.toString('utf8')).toContain('"orgId":"org_ü"');
+    expect(await encoded(exportQuery({ orgId: 'org_ü' }))).toBe(first);
+  });
+
+  it('brings a cached body with multi-byte text up to date by its changed days', async () => {
+    const { jsonData, body, watermarks } = setup();
+    jsonData.mockImplementationOnce(async () => '{"date":"2026-11-01","group":"é"}');
+    const q = exportQuery({ orgId: 'org_ü', endDate: '2026-11-02' });
+    expect(await body(q)).toContain('"data":[{"date":"2026-11-01","group":"é"}]');
+    jsonData.mockImplementationOnce(async () => '{"date":"2026-11-02","group":"ß"}');
+    watermarks.advance(['org_ü'], [{ orgId: 'org_ü', day: '2026-11-02' }]);
+    expect(JSON.parse(await body(q)).data).toEqual([
+      { date: '2026-11-01', group: 'é' },
+      { date: '2026-11-02', group: 'ß' },
+    ]);
+    expect(jsonData).toHaveBeenLastCalledWith(
+      expect.objectContaining({ startDate: '2026-11-02', endDate: '2026-11-02' }),
+      'org_ü',
+    );
   });
 
   it("runs the query again once the org's ingestion watermark moved, and only for that org", async () => {
@@ -101,8 +130,8 @@ describe('UsageExportService result cache', () => {
     const before = service.jsonBody(resolved);
     watermarks.advance(['org_a']);
     const after = service.jsonBody(resolved);
-    expect(await before).toContain('{"n":2}');
-    expect(await after).toContain('{"n":3}');
+    expect((await before).toString('utf8')).toContain('{"n":2}');
+    expect((await after).toString('utf8')).toContain('{"n":3}');
   });
 
   it('does not keep a failed miss: the next request runs the statement again', async () => {

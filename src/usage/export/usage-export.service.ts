@@ -28,7 +28,7 @@ export class UsageExportService {
    * reader connections. Keyed with the watermark so a request after a commit never joins
    * an answer computed before it.
    */
-  private readonly inFlight = new Map<string, Promise<string>>();
+  private readonly inFlight = new Map<string, Promise<Buffer>>();
 
   constructor(
     private readonly accounts: AccountsService,
@@ -46,11 +46,12 @@ export class UsageExportService {
   }
 
   /**
-   * The JSON body. Served from the result cache while the org's ingestion watermark has
-   * not moved since it was computed; the watermark is read before the query runs, so an
-   * answer that raced a commit is stored under the older watermark and never served again.
+   * The JSON body, UTF-8 encoded. Served from the result cache while the org's ingestion
+   * watermark has not moved since it was computed; the watermark is read before the query
+   * runs, so an answer that raced a commit is stored under the older watermark and never
+   * served again.
    */
-  async jsonBody({ orgId, query }: ResolvedExport): Promise<string> {
+  async jsonBody({ orgId, query }: ResolvedExport): Promise<Buffer> {
     const key = exportCacheKey(orgId, query);
     const watermark = this.watermarks.of(orgId);
     const cached = this.cache.get(key, watermark);
@@ -72,8 +73,8 @@ export class UsageExportService {
     query: UsageExportQuery,
     key: string,
     watermark: string,
-  ): Promise<string> {
-    const body = exportJson(orgId, query, await this.currentData(orgId, query, key));
+  ): Promise<Buffer> {
+    const body = Buffer.from(exportJson(orgId, query, await this.currentData(orgId, query, key)));
     this.cache.set(key, watermark, body);
     return body;
   }
@@ -90,7 +91,9 @@ export class UsageExportService {
     const changed = cached && this.watermarks.changedSince(orgId, cached.watermark);
     if (cached && changed) {
       const range = refreshRange(query, changed);
-      const data = cached.body.slice(exportJson(orgId, query, '').length - 2, -2);
+      // The body is `<fields>"data":[<data>]}`; its fields are the same for this key.
+      const dataStart = Buffer.byteLength(exportJson(orgId, query, '')) - 2;
+      const data = cached.body.toString('utf8', dataStart, cached.body.length - 2);
       if (range === null) return data;
       if (range !== 'whole') {
         const fresh = await this.exports.jsonData(
