@@ -101,7 +101,10 @@ export class AccountsService {
   /** The user's role in the org; null when they do not belong to it (or it does not exist). */
   async roleOf(userId: string, orgId: string): Promise<MemberRole | null> {
     const cacheKey = roleKey(orgId, userId);
-    const known = this.knownRoles.get(cacheKey);
+    const known = this.knownRoles.get(
+      cacheKey,
+      async () => (await this.orgs.findMembership(orgId, userId))?.role,
+    );
     if (known) return known;
     const role = (await this.orgs.findMembership(orgId, userId))?.role ?? null;
     if (role) this.knownRoles.set(cacheKey, role);

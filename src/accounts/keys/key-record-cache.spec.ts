@@ -61,6 +61,25 @@ describe(KeyRecordCache.name, () => {
     expect(await verify(issued.secret)).toBeNull();
   });
 
+  it('reads a used key again in the background past half its TTL: no request waits for the store', async () => {
+    const { issued, stored, load, verify, advance } = setup();
+    await verify(issued.secret);
+    advance(TTL_MS / 2);
+    expect(await verify(issued.secret)).not.toBeNull();
+    expect(load).toHaveBeenCalledTimes(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    // The reloaded record lives a TTL from its read, and still proves the same token.
+    advance(TTL_MS - 1);
+    expect(await verify(issued.secret)).not.toBeNull();
+    expect(load).toHaveBeenCalledTimes(3);
+    // A revocation the background read finds refuses the key on the next request.
+    stored.revoked = true;
+    advance(TTL_MS / 2);
+    expect(await verify(issued.secret)).not.toBeNull();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await verify(issued.secret)).toBeNull();
+  });
+
   it('does not keep a record read before a revocation that happened during the read', async () => {
     const { issued, stored, cache, verify } = setup();
     let release!: () => void;

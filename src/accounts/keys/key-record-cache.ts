@@ -25,8 +25,8 @@ interface Entry<T> {
  * Revocation: `evict` (called by whoever revokes in this process) drops the record and its
  * token at once, and a load that was already running when it happened is not cached. A
  * revocation this process does not see takes effect when the entry expires, at most
- * `ttlMs` after the record was read from the store; the remembered token never outlives
- * its record. Unknown and revoked keys are never cached, so they always go to the store.
+ * `ttlMs` after the record was read from the store (a used entry is read again after half
+ * of it, in the background); the remembered token never outlives its record. Unknown and revoked keys are never cached, so they always go to the store.
  */
 export class KeyRecordCache<T extends KeyRecord> {
   private readonly entries: TtlCache<Entry<T>>;
@@ -70,7 +70,12 @@ export class KeyRecordCache<T extends KeyRecord> {
     keyId: string,
     load: (keyId: string) => Promise<T | null>,
   ): Promise<Entry<T> | null> {
-    const hit = this.entries.get(keyId);
+    // A busy key is read again ahead of its expiry, off the request's path; the record
+    // read then must prove a token again (its hash may have changed).
+    const hit = this.entries.get(keyId, async () => {
+      const record = await load(keyId);
+      return record && !record.revoked ? { record, verifiedToken: null } : undefined;
+    });
     if (hit) return hit;
     const evictionsBefore = this.evictions;
     const record = await load(keyId);

@@ -70,7 +70,11 @@ export class MetadataKeyService {
 
   /** Throws the export's 400 unless `key` is enabled for the org and not rejected. */
   async assertUsable(orgId: string, key: string): Promise<void> {
-    if (this.usableKeys.get(cacheKey(orgId, key))) return;
+    const reload = async () => {
+      const status = await this.keys.status(orgId, key);
+      return status?.enabled && !status.rejectedAt ? (true as const) : undefined;
+    };
+    if (this.usableKeys.get(cacheKey(orgId, key), reload)) return;
     const status = await this.keys.status(orgId, key);
     if (!status?.enabled) {
       throw ApiError.badRequest(
