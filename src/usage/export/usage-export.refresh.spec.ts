@@ -165,7 +165,9 @@ describe('UsageExportService brings cached answers up to date by changed day', (
               DAYS[Math.min(DAYS.indexOf(step.startDate) + step.length, DAYS.length - 1)];
             const q = query({ startDate: step.startDate, endDate, timeZone: step.timeZone });
             const body = await service.jsonBody(await service.resolve(principal, q));
-            expect(JSON.parse(body.toString('utf8')).data).toEqual(JSON.parse(`[${renderRows(stored, q)}]`));
+            expect(JSON.parse(body.toString('utf8')).data).toEqual(
+              JSON.parse(`[${renderRows(stored, q)}]`),
+            );
           }
         },
       ),
