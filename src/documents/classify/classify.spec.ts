@@ -3,7 +3,7 @@ import { classify, schemaEvidence } from './classify.js';
 import { wholePages } from './evidence.js';
 import { groupOf } from './grouping.js';
 import { categoryConfidences, chooseCategory } from './confidence.js';
-import { CALIBRATION } from './fusion.js';
+import { CALIBRATION, winnerConfidence } from './fusion.js';
 import type { ClassificationCategory } from './classify.types.js';
 
 const schema: ClassificationCategory[] = [
@@ -32,8 +32,11 @@ describe('classify', () => {
     expect(output.usage).toEqual({ num_pages: 1, num_categories: 3 });
     const invoice = output.response_confidence.categories[0];
     // Clear evidence: the softmax gives the invoice all of it, the calibration's uniform share
-    // (fusion.ts) keeps what such evidence is worth below certainty.
-    const clearest = 1 - CALIBRATION.uniformShare + CALIBRATION.uniformShare / schema.length;
+    // and the winner's recalibration (fusion.ts) keep what such evidence is worth below
+    // certainty.
+    const softmaxCap = 1 - CALIBRATION.uniformShare + CALIBRATION.uniformShare / schema.length;
+    const clearest = winnerConfidence(softmaxCap, 1 / schema.length);
+    expect(clearest).toBeLessThan(1);
     expect(invoice.confidence).toBeCloseTo(clearest, 3);
     expect(invoice).toEqual({
       category: 'invoice',
@@ -79,6 +82,20 @@ describe('classify', () => {
     // The name decides only when the content cannot: the same answer in any schema order.
     expect(chooseCategory(tied, ['b', 'a', 'c'])).toBe(1);
     expect(chooseCategory([tied[1], tied[0], tied[2]], ['a', 'b', 'c'])).toBe(0);
+  });
+
+  it('recalibrates the winner: a near tie of two stays near one half, the order is kept', () => {
+    const [first, second] = categoryConfidences([
+      { score: 0.401, criteria: [0.4] },
+      { score: 0.4, criteria: [0.4] },
+    ]);
+    expect(first).toBeGreaterThan(second);
+    expect(first).toBeLessThan(0.6);
+    expect(first + second).toBeCloseTo(1, 3);
+    const spread = [0.9, 0.62, 0.6, 0.3, 0.1, 0.05].map((score) => ({ score, criteria: [score] }));
+    const confidences = categoryConfidences(spread);
+    expect([...confidences].sort((a, b) => b - a)).toEqual(confidences);
+    expect(confidences.reduce((sum, value) => sum + value, 0)).toBeCloseTo(1, 3);
   });
 
   it('rates criteria low when nothing in the document speaks of them', () => {

@@ -1,5 +1,5 @@
 import type { CategoryScore } from './classify.types.js';
-import { probabilities } from './fusion.js';
+import { probabilities, winnerConfidence } from './fusion.js';
 
 /**
  * A criterion whose strength (fusion.ts) reaches this is rated `high`: a passage says much
@@ -51,12 +51,27 @@ export function chooseCategory(scores: readonly CategoryScore[], names: readonly
 }
 
 /**
- * Each category's confidence: the calibrated probability that it is the right one (softmax
- * of the scores at the fitted temperature, fusion.ts), rounded to 4 decimals. Tied categories
- * get equal shares; a low margin gives the winner little more than its runner-up.
+ * Each category's confidence: the calibrated probability that it is the right one, rounded
+ * to 4 decimals. The softmax of the scores at the fitted temperature (fusion.ts) ranks and
+ * spreads the categories; the winner's share is then recalibrated on its own
+ * (winnerConfidence) and the others keep their proportions of the rest. Categories tied
+ * for the best score are recalibrated as one (their shares summed, chance as many times
+ * 1/n) and get equal shares; a low margin gives the winner little more than its runner-up.
  */
 export function categoryConfidences(scores: readonly CategoryScore[]): number[] {
-  return probabilities(scores.map((score) => score.score)).map(
-    (value) => Math.round(value * 10_000) / 10_000,
-  );
+  const values = scores.map((score) => score.score);
+  const spread = probabilities(values);
+  const best = Math.max(...values);
+  const tied = values.filter((value) => best - value <= TIE).length;
+  if (values.length < 2 || tied === values.length) {
+    return spread.map(() => Math.round(10_000 / values.length) / 10_000);
+  }
+  const isTied = (index: number) => best - values[index] <= TIE;
+  const share = spread.reduce((sum, value, index) => sum + (isTied(index) ? value : 0), 0);
+  const winners = winnerConfidence(share, tied / values.length);
+  const scale = share < 1 ? (1 - winners) / (1 - share) : 0;
+  return spread.map((value, index) => {
+    const confidence = isTied(index) ? winners / tied : Math.min(winners / tied, value * scale);
+    return Math.round(confidence * 10_000) / 10_000;
+  });
 }

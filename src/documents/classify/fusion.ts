@@ -41,6 +41,42 @@ export interface Calibration {
 }
 export const CALIBRATION: Calibration = { temperature: 0.035, uniformShare: 0.05 };
 
+/**
+ * The winner's confidence, recalibrated on its own (record 0445): one softmax for every
+ * request leaves the winner's probability too low where the evidence is weak (a winner at
+ * 0.35 was right about half the time) and too high where it is clear (0.95 right 0.92 of
+ * the time). A logistic map of the winner's log-odds, with the log-odds of chance (1 / the
+ * number of categories) as a second input so that a near tie of two categories stays near
+ * one half and one of twenty near its own chance:
+ *
+ *   logit(confidence) = offset + slope x logit(winner's probability) + chance x logit(1/n)
+ *
+ * Fitted on the development sets pooled (both sets, every schema variant, both models) by
+ * the logistic log-likelihood of the winner being right, 5 folds by document held out
+ * (bench/classify-eval/calibration-fit.ts).
+ */
+export interface WinnerRecalibration {
+  offset: number;
+  slope: number;
+  chance: number;
+}
+export const WINNER_RECALIBRATION: WinnerRecalibration = { offset: 0.1, slope: 0.69, chance: -0.2 };
+
+const logit = (p: number) => {
+  const clamped = Math.min(1 - 1e-9, Math.max(1e-9, p));
+  return Math.log(clamped / (1 - clamped));
+};
+
+/** The recalibrated confidence of a winner of `probability` where chance is `chance`. */
+export function winnerConfidence(
+  probability: number,
+  chance: number,
+  fit: WinnerRecalibration = WINNER_RECALIBRATION,
+): number {
+  const z = fit.offset + fit.slope * logit(probability) + fit.chance * logit(chance);
+  return 1 / (1 + Math.exp(-z));
+}
+
 export function strength(evidence: CriterionEvidence): number {
   return (
     evidence.semantic +
