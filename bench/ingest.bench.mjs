@@ -104,6 +104,8 @@ function onPath(command) {
 
 /** When the last batch began to arrive on the topic (its first produce request). */
 let produceStartedAt = 0;
+/** The CPU seconds the last batch's producer used (kcat's, or this process's kafkajs producer's). */
+let producerCpuSeconds = 0;
 
 /** Produces one batch with the producer PRODUCER names; resolves to its events/s. */
 function produceBacklog(producer, topic, orgIds, offset = 0) {
@@ -128,24 +130,34 @@ async function produceWithKcat(topic, orgIds, offset) {
   await new Promise((resolve, reject) => out.end((error) => (error ? reject(error) : resolve())));
   const started = performance.now();
   produceStartedAt = started;
+  // Through bash's `time`, for kcat's CPU seconds: the second batch's producer runs on the
+  // cores the server drains it with.
+  const kcatArgs = [
+    '-P',
+    '-b',
+    localBrokers(),
+    '-t',
+    topic,
+    '-K',
+    '\t',
+    '-X',
+    'partitioner=murmur2_random',
+    '-l',
+    file,
+  ];
   const kcat = spawn(
-    'kcat',
-    [
-      '-P',
-      '-b',
-      localBrokers(),
-      '-t',
-      topic,
-      '-K',
-      '\t',
-      '-X',
-      'partitioner=murmur2_random',
-      '-l',
-      file,
-    ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
+    'bash',
+    ['-c', 'TIMEFORMAT="kcat-cpu %U %S"; time kcat "$@"', 'kcat', ...kcatArgs],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
   );
+  let kcatStderr = '';
+  kcat.stderr.on('data', (chunk) => (kcatStderr += chunk));
   const code = await new Promise((resolve) => kcat.once('exit', resolve));
+  const times = /kcat-cpu (\S+) (\S+)/.exec(kcatStderr);
+  producerCpuSeconds = times ? Number(times[1]) + Number(times[2]) : 0;
+  process.stderr.write(kcatStderr.replace(/kcat-cpu .*\n?/, ''));
   fs.rmSync(path.dirname(file), { recursive: true, force: true });
   if (code !== 0) throw new Error(`kcat exited with ${code}`);
   return TOTAL / ((performance.now() - started) / 1000);
@@ -155,6 +167,7 @@ async function produceWithKafkajs(producer, topic, orgIds, offset) {
   const now = Date.now();
   const started = performance.now();
   produceStartedAt = started;
+  const cpuBefore = process.cpuUsage();
   const PER_SEND = 2_000; // ~0.8 MB per request, under the broker's 1 MiB batch limit per partition
   const IN_FLIGHT = 4;
   let next = offset;
@@ -173,6 +186,8 @@ async function produceWithKafkajs(producer, topic, orgIds, offset) {
     }
   }
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  const cpu = process.cpuUsage(cpuBefore);
+  producerCpuSeconds = (cpu.user + cpu.system) / 1e6;
   return TOTAL / ((performance.now() - started) / 1000);
 }
 
@@ -269,6 +284,8 @@ async function drain(servers, extraPids, target) {
   let ingested = before;
   const started = performance.now();
   const cpuAtStart = cpuOfAll();
+  const broker = kafkaBrokerPid();
+  const brokerAtStart = broker ? cpuSecondsOf(broker) : 0;
   const extraAtStart = extraPids.reduce((total, p) => total + cpuSecondsOf(p), 0);
   while (ingested < target) {
     await sleep(500);
@@ -281,19 +298,12 @@ async function drain(servers, extraPids, target) {
     peakRss = Math.max(peakRss, rss, hwm);
     const at = performance.now();
     if (ingested > before && firstAt === null) firstAt = { at, ingested };
-    samples.push({ at, ingested });
+    samples.push({ at, ingested, cpu: cpuOfAll() });
     if (at - started > 30 * 60_000) throw new Error('drain took more than 30 minutes');
   }
   const cpuSeconds = cpuOfAll() - cpuAtStart;
   const storeCpuSeconds = extraPids.reduce((total, p) => total + cpuSecondsOf(p), 0) - extraAtStart;
   const last = samples[samples.length - 1];
-  const windows = [];
-  for (let i = 10; i < samples.length; i += 10) {
-    const a = samples[i - 10];
-    const b = samples[i];
-    windows.push((b.ingested - a.ingested) / ((b.at - a.at) / 1000));
-  }
-  windows.sort((a, b) => a - b);
   const batches = (await sum('docproc_usage_batch_write_seconds_count')) - batchesBefore;
   const writeSeconds = (await sum('docproc_usage_batch_write_seconds_sum')) - writeSecondsBefore;
   const eventsPerSec =
@@ -304,14 +314,69 @@ async function drain(servers, extraPids, target) {
     eventsPerSec,
     cpuSeconds,
     storeCpuSeconds,
+    brokerCpuSeconds: broker ? cpuSecondsOf(broker) - brokerAtStart : null,
     peakRss,
     atPeak,
-    windows,
+    samples,
+    windows: windowsSince(samples, started),
     batches,
     writeSeconds,
     drainedAt: last.at,
     firstProgressAt: firstAt.at,
   };
+}
+
+/**
+ * The 5 s windows' events/s (sorted) from `since` on: the second batch's from its arrival,
+ * not from the seconds before it, while the bench writes the batch's file and nothing is
+ * there to drain.
+ */
+function windowsSince(samples, since) {
+  const from = samples.filter((sample) => sample.at >= since);
+  const windows = [];
+  for (let i = 10; i < from.length; i += 10) {
+    const a = from[i - 10];
+    const b = from[i];
+    windows.push((b.ingested - a.ingested) / ((b.at - a.at) / 1000));
+  }
+  return windows.sort((a, b) => a - b);
+}
+
+/**
+ * The events/s and the server's CPU cores in use between consecutive samples from `origin`
+ * (seconds since it): where a batch's drain slowed down, and whether the server was busy.
+ */
+function timeline(samples, origin) {
+  return samples
+    .filter((sample) => sample.at >= origin)
+    .map((sample, i, all) => {
+      const previous = all[i - 1];
+      if (!previous) return null;
+      const seconds = (sample.at - previous.at) / 1000;
+      return {
+        atS: Number(((sample.at - origin) / 1000).toFixed(1)),
+        eventsPerSec: Math.round((sample.ingested - previous.ingested) / seconds),
+        serverCores: Number(((sample.cpu - previous.cpu) / seconds).toFixed(2)),
+      };
+    })
+    .filter(Boolean);
+}
+
+/** The local broker's pid when `scripts/kafka.sh` runs it (its CPU is the machine's too), else null. */
+let brokerPid;
+function kafkaBrokerPid() {
+  if (brokerPid !== undefined) return brokerPid;
+  try {
+    const status = execFileSync('bash', [path.join(ROOT, 'scripts/kafka.sh'), 'status'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const [, port, pid] = /running: \S+:(\d+) \(pid (\d+)/.exec(status) ?? [];
+    brokerPid = pid && localBrokers().includes(`:${port}`) ? Number(pid) : null;
+  } catch {
+    brokerPid = null;
+  }
+  return brokerPid;
 }
 
 function summary(batch) {
@@ -478,7 +543,19 @@ async function main() {
   const secondProduce = produceBacklog(producer, topic, orgIds, TOTAL);
   const second = await drain(servers, extraPids, 2 * TOTAL);
   const secondProduceRate = await secondProduce;
+  const secondProducerCpuSeconds = producerCpuSeconds;
   const secondFromArrival = TOTAL / ((second.drainedAt - produceStartedAt) / 1000);
+  second.windows = windowsSince(second.samples, produceStartedAt);
+  // BENCH_TIMELINE=<file>: both batches' samples (from /health, from the arrival) there.
+  if (process.env.BENCH_TIMELINE) {
+    fs.writeFileSync(
+      process.env.BENCH_TIMELINE,
+      JSON.stringify({
+        first: timeline(first.samples, healthyAt),
+        second: timeline(second.samples, produceStartedAt),
+      }),
+    );
+  }
   log(
     `second batch (produced at ${Math.round(secondProduceRate)} events/s): ${JSON.stringify(summary(second))}, from arrival ${Math.round(secondFromArrival)}/s`,
   );
@@ -592,12 +669,20 @@ async function main() {
       cpuMicrosPerEvent: cpuMicros(first),
       // Of which the ClickHouse server's (0 with DuckDB, which runs inside docproc).
       storeServerCpuMicrosPerEvent: Number(((first.storeCpuSeconds / TOTAL) * 1e6).toFixed(1)),
+      // The Kafka broker's while the batch drained (null when scripts/kafka.sh does not run it).
+      brokerCpuSeconds: first.brokerCpuSeconds,
+      fromHealthToFirstStoredMs: Math.round(first.firstProgressAt - healthyAt),
     },
     secondBatch: {
       ...summary(second),
       cpuMicrosPerEvent: cpuMicros(second),
       storeServerCpuMicrosPerEvent: Number(((second.storeCpuSeconds / TOTAL) * 1e6).toFixed(1)),
       produceEventsPerSec: Math.round(secondProduceRate),
+      // On the same cores as the server's drain: the producer's CPU and the broker's (which
+      // takes the batch in while serving the server's fetches).
+      producerCpuSeconds: Number(secondProducerCpuSeconds.toFixed(2)),
+      brokerCpuSeconds: second.brokerCpuSeconds,
+      fromArrivalToFirstStoredMs: Math.round(second.firstProgressAt - produceStartedAt),
     },
     memoryGrowthRatio: Number((second.peakRss / first.peakRss).toFixed(3)),
     latency: {
