@@ -67,6 +67,14 @@ export async function startTestApp(
       ? await createAppWithProviders(config, appOverrides, providers)
       : await createApp(config, appOverrides);
   await app.listen({ port: 0, host: '127.0.0.1' });
+  // Here the spec's HTTP client shares the server's event loop, which document work run
+  // inline (no executor processes under jest) blocks for seconds on a loaded machine. A
+  // request sent on a connection near its keep-alive timeout (72 s idle: the client still
+  // reuses it) is then read only after the server's timer has closed that connection, and
+  // fails with ECONNRESET. Without a server-side idle timeout the client alone closes idle
+  // connections (after 4 s): no request meets a closing connection. A deployed server, whose
+  // clients run elsewhere, keeps its timeout (and ChildApp specs run it).
+  app.getHttpServer().keepAliveTimeout = 0;
   const address = app.getHttpServer().address();
   if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
   const baseUrl = `http://127.0.0.1:${address.port}`;
