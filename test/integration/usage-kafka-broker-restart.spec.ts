@@ -111,7 +111,9 @@ describe('Kafka usage ingestion across a broker restart', () => {
     // Stop the broker in the middle of ingestion.
     await waitFor('ingestion to start', async () => (await ingested()) > 0, 60_000, 20);
     await broker('stop');
-    const atStop = await ingested();
+    // How much of the first batch was in before the stop is a race (all of it on a fast
+    // machine); the second batch, published after the restart, always crosses it.
+    process.stdout.write(`ingested at the broker stop: ${await ingested()} of ${before.length}\n`);
 
     await broker('start');
     const after = usageEventMix([org.orgId], 2_000, { seed: 2, prefix: 'after' });
@@ -127,7 +129,6 @@ describe('Kafka usage ingestion across a broker restart', () => {
       500,
     );
     expect(await ingested()).toBe(22_000);
-    expect(atStop).toBeLessThan(22_000);
 
     await expectExportOfLast30Days(t!.baseUrl, org, [...before, ...after]);
     await waitFor('ready', async () => (await fetch(`${t!.baseUrl}/ready`)).status === 200, 30_000);
