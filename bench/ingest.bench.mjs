@@ -3,6 +3,7 @@
 //   node bench/ingest.bench.mjs [--events 1000000] [--latency-seconds 20] [--latency-rate 20000]
 //                               [--partitions 3] [--producer kcat|kafkajs] [--days 60]
 //                               [--store duckdb|clickhouse] [--processes 1] [--floor yes|no]
+//                               [--restart-backlog yes|no]
 //   --days: the span of the events' times (60: a backlog of two months; 1: one day). The
 //     server's USAGE_LATE_EVENT_WINDOW_DAYS is widened to cover it (as an operator loading
 //     such a backlog through the topic would), unless set in the environment.
@@ -20,6 +21,9 @@
 // 3. Resets the child's RSS high-water mark, produces a second batch of N new events on top
 //    and measures the same again: the second batch's peak against the first is the memory
 //    growth with history.
+// 3b. (--restart-backlog yes, the default) Stops the servers, produces a third batch while
+//    they are down and starts them again on their stores: that backlog timed as the first
+//    (from /health to drained, the producer outside the window), on top of 2 N stored events.
 // 4. With the consumer caught up, produces a steady load with timestamped probe events
 //    and polls the export API until each probe is queryable: produce-to-queryable p50/p99.
 // 5. The floor, in the same run: a bare kafkajs consumer (same fetch settings) reading the
@@ -50,6 +54,8 @@ const STORE = args.store ?? 'duckdb';
 if (!['duckdb', 'clickhouse'].includes(STORE)) throw new Error('--store is duckdb or clickhouse');
 const PROCESSES = Number(args.processes ?? 1);
 const FLOOR = (args.floor ?? 'yes') === 'yes';
+/** Whether a third million waits for a restart (the servers stopped while it is produced). */
+const RESTART_BACKLOG = (args['restart-backlog'] ?? 'yes') === 'yes';
 /**
  * Who produces the two batches: kcat (librdkafka, the issue's check) when it is installed,
  * else the bench's own kafkajs producer. The second batch is produced while the server
@@ -477,66 +483,73 @@ async function main() {
   const nodeOptions = [process.env.NODE_OPTIONS, process.env.BENCH_SERVER_NODE_ARGS]
     .filter(Boolean)
     .join(' ');
-  const servers = [];
   const dataDirs = [dataDir];
+  for (let i = 1; i < PROCESSES; i++) {
+    // Accounts live in DuckDB, one file per process: the others get copies of the seeded one.
+    fs.cpSync(dataDir, `${dataDir}-${i}`, { recursive: true });
+    dataDirs.push(`${dataDir}-${i}`);
+  }
+  /** Starts the servers on their DATA_DIRs (a restart keeps each one's store and group). */
+  async function startServers() {
+    const started = [];
+    for (const ownDir of dataDirs) {
+      const port = await freePort();
+      const child = spawn('sh', [path.join(ROOT, 'scripts', 'server.sh')], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          // The launcher runs `node` from PATH: this one.
+          PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
+          ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+          DATA_DIR: ownDir,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+          KAFKA_BROKERS: kafkaBrokers,
+          KAFKA_USAGE_TOPIC: topic,
+          KAFKA_CONSUMER_GROUP: group,
+          KAFKA_LAG_INTERVAL_MS: '1000',
+          // A backlog spread over more days than the live topic's late-event window is loaded
+          // by an operator who widens the window for it (otherwise its oldest events are
+          // dead-lettered as late_event and never counted).
+          USAGE_LATE_EVENT_WINDOW_DAYS:
+            process.env.USAGE_LATE_EVENT_WINDOW_DAYS ?? String(Math.max(35, DAYS + 1)),
+          ...storeEnv,
+        },
+        // BENCH_SERVER_LOG=<file> keeps the server's log (warnings and errors) there.
+        stdio: [
+          'ignore',
+          process.env.BENCH_SERVER_LOG
+            ? fs.openSync(`${process.env.BENCH_SERVER_LOG}.${started.length}`, 'a')
+            : 'ignore',
+          'inherit',
+        ],
+      });
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      started.push({ baseUrl: `http://127.0.0.1:${port}`, pid: child.pid, child, exited });
+    }
+    for (const { baseUrl } of started) {
+      for (;;) {
+        try {
+          if ((await fetch(`${baseUrl}/health`)).ok) break;
+        } catch {
+          // not listening yet
+        }
+        await sleep(100);
+      }
+    }
+    return started;
+  }
   // The clock a user starts when they start the server on a waiting backlog.
   const startedAt = performance.now();
-  for (let i = 0; i < PROCESSES; i++) {
-    // Accounts live in DuckDB, one file per process: the others get copies of the seeded one.
-    const ownDir = i === 0 ? dataDir : `${dataDir}-${i}`;
-    if (i > 0) fs.cpSync(dataDir, ownDir, { recursive: true });
-    if (i > 0) dataDirs.push(ownDir);
-    const port = await freePort();
-    const child = spawn('sh', [path.join(ROOT, 'scripts', 'server.sh')], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        // The launcher runs `node` from PATH: this one.
-        PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
-        ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
-        DATA_DIR: ownDir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        KAFKA_BROKERS: kafkaBrokers,
-        KAFKA_USAGE_TOPIC: topic,
-        KAFKA_CONSUMER_GROUP: group,
-        KAFKA_LAG_INTERVAL_MS: '1000',
-        // A backlog spread over more days than the live topic's late-event window is loaded
-        // by an operator who widens the window for it (otherwise its oldest events are
-        // dead-lettered as late_event and never counted).
-        USAGE_LATE_EVENT_WINDOW_DAYS:
-          process.env.USAGE_LATE_EVENT_WINDOW_DAYS ?? String(Math.max(35, DAYS + 1)),
-        ...storeEnv,
-      },
-      // BENCH_SERVER_LOG=<file> keeps the server's log (warnings and errors) there.
-      stdio: [
-        'ignore',
-        process.env.BENCH_SERVER_LOG
-          ? fs.openSync(`${process.env.BENCH_SERVER_LOG}.${i}`, 'w')
-          : 'ignore',
-        'inherit',
-      ],
-    });
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    servers.push({ baseUrl: `http://127.0.0.1:${port}`, pid: child.pid, child, exited });
-  }
-  for (const { baseUrl } of servers) {
-    for (;;) {
-      try {
-        if ((await fetch(`${baseUrl}/health`)).ok) break;
-      } catch {
-        // not listening yet
-      }
-      await sleep(100);
-    }
-  }
+  let servers = await startServers();
   const healthyAt = performance.now();
-  const { baseUrl, child } = servers[0];
+  let { baseUrl, child } = servers[0];
 
   // Phase 2: drain the first batch (the backlog); phase 3: a second batch on top of it.
   const first = await drain(servers, extraPids, TOTAL);
   const firstFromStart = TOTAL / ((first.drainedAt - startedAt) / 1000);
+  const firstFromHealth = TOTAL / ((first.drainedAt - healthyAt) / 1000);
   log(`first batch: ${JSON.stringify(summary(first))}, from start ${Math.round(firstFromStart)}/s`);
   const memoryAfterDrain = await memoryOf(baseUrl, child.pid);
   resetPeakRss(child.pid);
@@ -559,6 +572,28 @@ async function main() {
   log(
     `second batch (produced at ${Math.round(secondProduceRate)} events/s): ${JSON.stringify(summary(second))}, from arrival ${Math.round(secondFromArrival)}/s`,
   );
+
+  // Phase 3b: a backlog waiting after a restart or an outage, measured as the first one: the
+  // servers stopped, the next million produced while they are down (its producer's CPU
+  // outside the window, as the first batch's), the servers started again on their stores and
+  // timed from start and from /health to drained.
+  let restart = null;
+  if (RESTART_BACKLOG) {
+    for (const server of servers) server.child.kill('SIGTERM');
+    for (const server of servers) await server.exited;
+    const restartProduceRate = await produceBacklog(producer, topic, orgIds, 2 * TOTAL);
+    const restartedAt = performance.now();
+    servers = await startServers();
+    const restartHealthyAt = performance.now();
+    ({ baseUrl, child } = servers[0]);
+    // A restarted process counts its inserted events from 0 again.
+    const drained = await drain(servers, extraPids, TOTAL);
+    restart = { drained, restartedAt, restartHealthyAt, restartProduceRate };
+    const fromHealth = TOTAL / ((drained.drainedAt - restartHealthyAt) / 1000);
+    log(
+      `backlog after a restart: ${JSON.stringify(summary(drained))}, from /health ${Math.round(fromHealth)}/s`,
+    );
+  }
   const sustained = Math.min(first.eventsPerSec, second.eventsPerSec);
   let peakRss = second.peakRss;
 
@@ -658,6 +693,35 @@ async function main() {
     // A second backlog arriving on top: from its first produce request to drained.
     secondFromArrivalEventsPerSec: Math.round(secondFromArrival),
     secondWithin10PercentOfFirst: secondFromArrival >= firstFromStart * 0.9,
+    // The first backlog counted from the server's /health (start-up left out) to drained.
+    firstFromHealthEventsPerSec: Math.round(firstFromHealth),
+    // A backlog produced while the servers were down (after the first two millions, so on
+    // top of twice the first's stored events), timed as the first: from the restart and
+    // from /health to drained; its ratio to the first's rate from /health.
+    backlogAfterRestart: restart && {
+      storedBeforeEvents: 2 * TOTAL,
+      fromStartEventsPerSec: Math.round(
+        TOTAL / ((restart.drained.drainedAt - restart.restartedAt) / 1000),
+      ),
+      fromHealthEventsPerSec: Math.round(
+        TOTAL / ((restart.drained.drainedAt - restart.restartHealthyAt) / 1000),
+      ),
+      toHealthMs: Math.round(restart.restartHealthyAt - restart.restartedAt),
+      fromHealthToFirstStoredMs: Math.round(
+        restart.drained.firstProgressAt - restart.restartHealthyAt,
+      ),
+      ratioToFirstFromHealth: Number(
+        (
+          TOTAL /
+          ((restart.drained.drainedAt - restart.restartHealthyAt) / 1000) /
+          firstFromHealth
+        ).toFixed(3),
+      ),
+      produceEventsPerSec: Math.round(restart.restartProduceRate),
+      ...summary(restart.drained),
+      cpuMicrosPerEvent: cpuMicros(restart.drained),
+      brokerCpuSeconds: restart.drained.brokerCpuSeconds,
+    },
     cpus: os.cpus().length,
     loadAverage1m: Number(os.loadavg()[0].toFixed(2)),
     producer: PRODUCER,
