@@ -3,7 +3,7 @@
 //   node bench/ingest.bench.mjs [--events 1000000] [--latency-seconds 20] [--latency-rate 20000]
 //                               [--partitions 3] [--producer kcat|kafkajs] [--days 60]
 //                               [--store duckdb|clickhouse] [--processes 1] [--floor yes|no]
-//                               [--restart-backlog yes|no]
+//                               [--restart-backlog third|second|no]
 //   --days: the span of the events' times (60: a backlog of two months; 1: one day). The
 //     server's USAGE_LATE_EVENT_WINDOW_DAYS is widened to cover it (as an operator loading
 //     such a backlog through the topic would), unless set in the environment.
@@ -21,9 +21,11 @@
 // 3. Resets the child's RSS high-water mark, produces a second batch of N new events on top
 //    and measures the same again: the second batch's peak against the first is the memory
 //    growth with history.
-// 3b. (--restart-backlog yes, the default) Stops the servers, produces a third batch while
-//    they are down and starts them again on their stores: that backlog timed as the first
-//    (from /health to drained, the producer outside the window), on top of 2 N stored events.
+// 3b. Stops the servers, produces a batch while they are down and starts them again on their
+//    stores: that backlog timed as the first (from /health to drained, the producer outside
+//    the window). --restart-backlog third (default): after the second batch, on top of 2 N
+//    stored events; second: it is the second batch (on top of N) and the batch produced on
+//    arrival the third; no: skipped.
 // 4. With the consumer caught up, produces a steady load with timestamped probe events
 //    and polls the export API until each probe is queryable: produce-to-queryable p50/p99.
 // 5. The floor, in the same run: a bare kafkajs consumer (same fetch settings) reading the
@@ -54,8 +56,11 @@ const STORE = args.store ?? 'duckdb';
 if (!['duckdb', 'clickhouse'].includes(STORE)) throw new Error('--store is duckdb or clickhouse');
 const PROCESSES = Number(args.processes ?? 1);
 const FLOOR = (args.floor ?? 'yes') === 'yes';
-/** Whether a third million waits for a restart (the servers stopped while it is produced). */
-const RESTART_BACKLOG = (args['restart-backlog'] ?? 'yes') === 'yes';
+/** Which batch waits for a restart (the servers stopped while it is produced), if any. */
+const RESTART_BACKLOG = args['restart-backlog'] ?? 'third';
+if (!['third', 'second', 'no'].includes(RESTART_BACKLOG)) {
+  throw new Error('--restart-backlog is third, second or no');
+}
 /**
  * Who produces the two batches: kcat (librdkafka, the issue's check) when it is installed,
  * else the bench's own kafkajs producer. The second batch is produced while the server
@@ -552,50 +557,84 @@ async function main() {
   const firstFromHealth = TOTAL / ((first.drainedAt - healthyAt) / 1000);
   log(`first batch: ${JSON.stringify(summary(first))}, from start ${Math.round(firstFromStart)}/s`);
   const memoryAfterDrain = await memoryOf(baseUrl, child.pid);
-  resetPeakRss(child.pid);
-  const secondProduce = produceBacklog(producer, topic, orgIds, TOTAL);
-  const second = await drain(servers, extraPids, 2 * TOTAL);
-  const secondProduceRate = await secondProduce;
-  const secondProducerCpuSeconds = producerCpuSeconds;
-  const secondFromArrival = TOTAL / ((second.drainedAt - produceStartedAt) / 1000);
-  second.windows = windowsSince(second.samples, produceStartedAt);
-  // BENCH_TIMELINE=<file>: both batches' samples (from /health, from the arrival) there.
-  if (process.env.BENCH_TIMELINE) {
-    fs.writeFileSync(
-      process.env.BENCH_TIMELINE,
-      JSON.stringify({
-        first: timeline(first.samples, healthyAt),
-        second: timeline(second.samples, produceStartedAt),
-      }),
-    );
-  }
-  log(
-    `second batch (produced at ${Math.round(secondProduceRate)} events/s): ${JSON.stringify(summary(second))}, from arrival ${Math.round(secondFromArrival)}/s`,
-  );
 
-  // Phase 3b: a backlog waiting after a restart or an outage, measured as the first one: the
-  // servers stopped, the next million produced while they are down (its producer's CPU
-  // outside the window, as the first batch's), the servers started again on their stores and
-  // timed from start and from /health to drained.
-  let restart = null;
-  if (RESTART_BACKLOG) {
+  /** Phase 3: a batch produced on top while the servers run, timed from its arrival. */
+  async function arrivalPhase(batchIndex) {
+    resetPeakRss(child.pid);
+    // A restarted process counts its inserted events from 0: the target is relative.
+    const target = (await ingestedTotal(servers)) + TOTAL;
+    const produce = produceBacklog(producer, topic, orgIds, batchIndex * TOTAL);
+    const drained = await drain(servers, extraPids, target);
+    const produceRate = await produce;
+    const fromArrival = TOTAL / ((drained.drainedAt - produceStartedAt) / 1000);
+    drained.windows = windowsSince(drained.samples, produceStartedAt);
+    log(
+      `batch ${batchIndex + 1} on arrival (produced at ${Math.round(produceRate)} events/s): ${JSON.stringify(summary(drained))}, from arrival ${Math.round(fromArrival)}/s`,
+    );
+    return {
+      drained,
+      produceRate,
+      producerCpuSeconds,
+      fromArrival,
+      arrivedAt: produceStartedAt,
+      storedBefore: batchIndex * TOTAL,
+    };
+  }
+
+  /**
+   * Phase 3b: a backlog waiting after a restart or an outage, measured as the first one: the
+   * servers stopped, the batch produced while they are down (its producer's CPU outside the
+   * window, as the first batch's), the servers started again on their stores and timed from
+   * start and from /health to drained.
+   */
+  async function restartPhase(batchIndex) {
     for (const server of servers) server.child.kill('SIGTERM');
     for (const server of servers) await server.exited;
-    const restartProduceRate = await produceBacklog(producer, topic, orgIds, 2 * TOTAL);
+    const produceRate = await produceBacklog(producer, topic, orgIds, batchIndex * TOTAL);
     const restartedAt = performance.now();
     servers = await startServers();
     const restartHealthyAt = performance.now();
     ({ baseUrl, child } = servers[0]);
     // A restarted process counts its inserted events from 0 again.
     const drained = await drain(servers, extraPids, TOTAL);
-    restart = { drained, restartedAt, restartHealthyAt, restartProduceRate };
     const fromHealth = TOTAL / ((drained.drainedAt - restartHealthyAt) / 1000);
     log(
-      `backlog after a restart: ${JSON.stringify(summary(drained))}, from /health ${Math.round(fromHealth)}/s`,
+      `batch ${batchIndex + 1} after a restart: ${JSON.stringify(summary(drained))}, from /health ${Math.round(fromHealth)}/s`,
+    );
+    return {
+      drained,
+      restartedAt,
+      restartHealthyAt,
+      produceRate,
+      storedBefore: batchIndex * TOTAL,
+    };
+  }
+
+  // The second batch arrives on top of the first while the server runs (as it always did);
+  // the backlog after a restart comes third, or second with --restart-backlog second.
+  let restart = null;
+  if (RESTART_BACKLOG === 'second') restart = await restartPhase(1);
+  const arrival = await arrivalPhase(RESTART_BACKLOG === 'second' ? 2 : 1);
+  if (RESTART_BACKLOG === 'third') restart = await restartPhase(2);
+  const second = arrival.drained;
+  const secondProduceRate = arrival.produceRate;
+  const secondProducerCpuSeconds = arrival.producerCpuSeconds;
+  const secondFromArrival = arrival.fromArrival;
+  // BENCH_TIMELINE=<file>: both batches' samples (from /health, from the arrival) there.
+  if (process.env.BENCH_TIMELINE) {
+    fs.writeFileSync(
+      process.env.BENCH_TIMELINE,
+      JSON.stringify({
+        first: timeline(first.samples, healthyAt),
+        second: timeline(second.samples, arrival.arrivedAt),
+        ...(restart && {
+          afterRestart: timeline(restart.drained.samples, restart.restartHealthyAt),
+        }),
+      }),
     );
   }
   const sustained = Math.min(first.eventsPerSec, second.eventsPerSec);
-  let peakRss = second.peakRss;
+  let peakRss = Math.max(second.peakRss, restart?.drained.peakRss ?? 0);
 
   // Phase 3: produce-to-queryable latency under a steady load below the measured capacity
   // (a load above it only measures queueing).
@@ -692,14 +731,15 @@ async function main() {
     },
     // A second backlog arriving on top: from its first produce request to drained.
     secondFromArrivalEventsPerSec: Math.round(secondFromArrival),
+    // The events stored before the batch timed from its arrival (2 N with --restart-backlog second).
+    secondFromArrivalStoredBeforeEvents: arrival.storedBefore,
     secondWithin10PercentOfFirst: secondFromArrival >= firstFromStart * 0.9,
     // The first backlog counted from the server's /health (start-up left out) to drained.
     firstFromHealthEventsPerSec: Math.round(firstFromHealth),
-    // A backlog produced while the servers were down (after the first two millions, so on
-    // top of twice the first's stored events), timed as the first: from the restart and
-    // from /health to drained; its ratio to the first's rate from /health.
+    // A backlog produced while the servers were down, timed as the first: from the restart
+    // and from /health to drained; its ratio to the first's rate from /health.
     backlogAfterRestart: restart && {
-      storedBeforeEvents: 2 * TOTAL,
+      storedBeforeEvents: restart.storedBefore,
       fromStartEventsPerSec: Math.round(
         TOTAL / ((restart.drained.drainedAt - restart.restartedAt) / 1000),
       ),
@@ -717,7 +757,7 @@ async function main() {
           firstFromHealth
         ).toFixed(3),
       ),
-      produceEventsPerSec: Math.round(restart.restartProduceRate),
+      produceEventsPerSec: Math.round(restart.produceRate),
       ...summary(restart.drained),
       cpuMicrosPerEvent: cpuMicros(restart.drained),
       brokerCpuSeconds: restart.drained.brokerCpuSeconds,
@@ -746,7 +786,7 @@ async function main() {
       // takes the batch in while serving the server's fetches).
       producerCpuSeconds: Number(secondProducerCpuSeconds.toFixed(2)),
       brokerCpuSeconds: second.brokerCpuSeconds,
-      fromArrivalToFirstStoredMs: Math.round(second.firstProgressAt - produceStartedAt),
+      fromArrivalToFirstStoredMs: Math.round(second.firstProgressAt - arrival.arrivedAt),
     },
     memoryGrowthRatio: Number((second.peakRss / first.peakRss).toFixed(3)),
     latency: {
