@@ -18,7 +18,7 @@ export type LivenessConfig = OperationsSettings['liveness'];
  * The three database-queue worker kinds of the spec, as roles of the process that owns
  * the DuckDB file (the workers run inside it: DuckDB is single-process).
  */
-export type LegacyWorkerConfig = OperationsSettings['legacyWorkers'];
+type LegacyWorkerConfig = OperationsSettings['legacyWorkers'];
 /** The new queue system (BullMQ), configured when REDIS_URL is set. */
 export type RedisQueueConfig = Omit<OperationsSettings['redis'], 'url'> & { url: string };
 
@@ -35,7 +35,7 @@ export function legacyWorkersEnabled(config: LegacyWorkerConfig): boolean {
 }
 
 /** The three database-queue worker kinds, plus the io loops that deliver webhooks. */
-export type DatabaseWorkerKind = 'worker' | 'priority_worker' | 'gpu_worker' | 'io_worker';
+type DatabaseWorkerKind = 'worker' | 'priority_worker' | 'gpu_worker' | 'io_worker';
 
 export interface DatabaseWorkerPool {
   kind: DatabaseWorkerKind;

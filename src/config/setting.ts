@@ -25,7 +25,7 @@ export interface Setting<T> {
 }
 
 /** A value the configuration carries that no variable sets (kept beside the settings it belongs to). */
-export interface Fixed<T> {
+interface Fixed<T> {
   readonly kind: 'fixed';
   readonly value: T;
 }
