@@ -4,7 +4,7 @@ import { HttpException, HttpStatus } from './nest-decorators.js';
  * The most characters of an error message a client is sent or a job keeps as its reason:
  * messages quote what the request named (a URL, a job id), which can be as long as the body.
  */
-export const MAX_ERROR_MESSAGE_CHARS = 2_000;
+const MAX_ERROR_MESSAGE_CHARS = 2_000;
 
 /** `message`, cut to MAX_ERROR_MESSAGE_CHARS with a note of how much was left out. */
 export function boundedMessage(message: string): string {

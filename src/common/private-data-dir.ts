@@ -5,7 +5,7 @@ import path from 'node:path';
 const SHARED_BITS = 0o077;
 
 /** What making a data directory private changed: the paths whose modes were tightened. */
-export interface PrivateDataDirReport {
+interface PrivateDataDirReport {
   dir: string;
   /** The directory itself was open to other users (reported as a warning at start). */
   wasShared: boolean;

@@ -6,7 +6,7 @@ import type { InFlightSource } from './in-flight.js';
 
 export const WATCHDOG_WARNING_LOG = 'worker_watchdog.task_near_stuck_threshold';
 /** Spec: the watchdog warns when an in-flight task passes 80% of the stuck threshold. */
-export const WARNING_SHARE = 0.8;
+const WARNING_SHARE = 0.8;
 
 /** `<unix_timestamp> <oldest_in_flight_task_age_seconds>`, age -1 when idle (spec). */
 export function stateLine(nowMs: number, oldestMs: number): string {

@@ -21,7 +21,7 @@ const LOGGED_HEADERS = ['content-type', 'content-length', 'user-agent', 'accept'
  * Paths pino censors wherever a log call puts them: authorization and cookies of requests
  * and responses, and fields named like secrets in any logged object (two levels deep).
  */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-api-key"]',
@@ -109,7 +109,7 @@ function redactLogArgument(arg: unknown): unknown {
 }
 
 /** pino's error serializer, with URLs in the message and stack taken apart from their credentials. */
-export function serializeError(error: Error): Record<string, unknown> {
+function serializeError(error: Error): Record<string, unknown> {
   const serialized = stdSerializers.err(error) as unknown as Record<string, unknown>;
   for (const field of ['message', 'stack']) {
     if (typeof serialized[field] === 'string') serialized[field] = redactUrlsIn(serialized[field]);

@@ -5,7 +5,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
   name: 'ApiErrorDetail',
   description: 'Further fields depend on the code (e.g. `parameter`, `fields`, `available`).',
 })
-export class ApiErrorDetailBody {
+class ApiErrorDetailBody {
   @ApiProperty({ example: 'INVALID_GROUP_BY' })
   code!: string;
 
@@ -27,7 +27,7 @@ const ANY_JSON = ['string', 'number', 'boolean', 'array', 'object', 'null'].map(
 
 /** One entry of HTTPValidationError.detail (src/common/validation-error.ts). */
 @ApiSchema({ name: 'ValidationError' })
-export class ValidationErrorBody {
+class ValidationErrorBody {
   @ApiProperty({
     type: 'array',
     items: { anyOf: [{ type: 'string' }, { type: 'integer' }] },

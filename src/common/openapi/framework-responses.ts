@@ -20,7 +20,7 @@ const MEANINGS: Record<string, string> = {
 };
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
-export interface SurfaceOptions {
+interface SurfaceOptions {
   /** Whether an operation belongs to the processing API (422 HTTPValidationError) or not. */
   isProcessing(path: string): boolean;
   /**
