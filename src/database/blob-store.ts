@@ -81,7 +81,7 @@ const STAGED = new RegExp(
   `^(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}/){0,7}\\.[A-Za-z0-9._-]{1,240}\\.${UUID}\\.staged$`,
 );
 
-export function assertBlobKey(key: string): void {
+function assertBlobKey(key: string): void {
   if (!KEY.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key)}`);
 }
 

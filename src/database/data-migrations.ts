@@ -7,7 +7,7 @@ import type { DuckDbService } from './duckdb.service.js';
  * the SQL file of the same number commits. Each step is resumable: it finds the rows it has
  * not moved yet, so a crash midway costs nothing but the time to run it again.
  */
-export type DataMigration = (db: DuckDbService, blobs: BlobStore) => Promise<void>;
+type DataMigration = (db: DuckDbService, blobs: BlobStore) => Promise<void>;
 
 /** 070: each stored job result becomes a file; the row keeps its key, size and hash. */
 async function jobResultsToFiles(db: DuckDbService, blobs: BlobStore): Promise<void> {

@@ -20,7 +20,7 @@ export function isFatalStoreError(error: unknown): boolean {
 }
 
 /** Seconds a client is told to wait while the process restarts on a failed store. */
-export const STORE_FAILED_RETRY_AFTER_SECONDS = 10;
+const STORE_FAILED_RETRY_AFTER_SECONDS = 10;
 
 /** What requests get once the store failed: the process is draining and will restart. */
 export function storeFailedError(cause: Error): ApiError {
