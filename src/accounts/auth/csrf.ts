@@ -6,7 +6,7 @@
  */
 export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export interface RequestOriginFacts {
+interface RequestOriginFacts {
   method: string;
   /** The Origin header, if any. */
   origin: string | undefined;

@@ -18,14 +18,14 @@ import {
 } from './session-cookie.js';
 import { SessionSecretRepository } from './session-secret.repository.js';
 
-export interface IssuedSession {
+interface IssuedSession {
   /** The `Set-Cookie` header value. */
   setCookie: string;
   csrfToken: string;
   expiresAt: string;
 }
 
-export interface ActiveSession {
+interface ActiveSession {
   principal: AccountPrincipal;
   csrfToken: string;
   expiresAt: string;

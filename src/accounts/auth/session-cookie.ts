@@ -13,7 +13,7 @@ export const CSRF_HEADER = 'x-csrf-token';
 const VERSION = 'v1';
 const KEY_ID = /^ak_[0-9a-f]{16}$/;
 
-export interface SessionClaims {
+interface SessionClaims {
   keyId: string;
   /** Unix seconds. */
   expiresAt: number;

@@ -41,7 +41,7 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function validationMessage(errors: ValidationError[], parent = ''): string {
+function validationMessage(errors: ValidationError[], parent = ''): string {
   return errors
     .flatMap((error) => {
       const field = parent ? `${parent}.${error.property}` : error.property;

@@ -4,7 +4,7 @@ import { MEMBER_ROLES } from '../accounts.types.js';
 /** Bodies of the account dashboard API (organizations, processing and account keys). */
 
 @ApiSchema({ name: 'MemberOrganization' })
-export class MemberOrganizationBody {
+class MemberOrganizationBody {
   @ApiProperty()
   orgId!: string;
 

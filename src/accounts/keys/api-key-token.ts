@@ -9,13 +9,13 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
  * token is stored. A slow password hash is not needed: the secret is random and 256 bits
  * long, so it cannot be guessed from its hash, and verification stays a cheap point lookup.
  */
-export type ApiKeyKind = 'account' | 'processing';
+type ApiKeyKind = 'account' | 'processing';
 
 const TOKEN_PREFIX: Record<ApiKeyKind, string> = { account: 'dpa', processing: 'dpk' };
 const ID_PREFIX: Record<ApiKeyKind, string> = { account: 'ak', processing: 'pk' };
 const TOKEN_PATTERN = /^(dpa|dpk)_([0-9a-f]{16})_([0-9a-f]{64})$/;
 
-export interface IssuedToken {
+interface IssuedToken {
   keyId: string;
   /** The full bearer token, shown to its owner once. */
   secret: string;
@@ -23,7 +23,7 @@ export interface IssuedToken {
   secretHash: string;
 }
 
-export interface ParsedToken {
+interface ParsedToken {
   kind: ApiKeyKind;
   keyId: string;
   token: string;
