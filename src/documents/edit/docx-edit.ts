@@ -206,7 +206,7 @@ function fillSdt(sdt: string, decision: Decision): string {
   return out.replace(content[1], () => body);
 }
 
-export interface DocxEditResult {
+interface DocxEditResult {
   bytes: Uint8Array;
   plan: EditPlan;
   filled: FilledField[];

@@ -19,7 +19,7 @@ import {
 } from './field-values.js';
 import { readItem, splitInstructions } from './instructions.js';
 
-export type FieldWrite =
+type FieldWrite =
   | { kind: 'text'; text: string }
   | { kind: 'check'; on: boolean }
   | { kind: 'option'; option: FieldOption };

@@ -1,7 +1,7 @@
 import type { ModelVersionsReport } from '../versions/model-pins.js';
 
 /** A box on a page as fractions of the page's width and height (0..1), origin top-left. */
-export interface WidgetBox {
+interface WidgetBox {
   page: number;
   left: number;
   top: number;
@@ -10,7 +10,7 @@ export interface WidgetBox {
   original_page?: number;
 }
 
-export type WidgetType = 'text' | 'checkbox' | 'radio' | 'dropdown' | 'barcode';
+type WidgetType = 'text' | 'checkbox' | 'radio' | 'dropdown' | 'barcode';
 
 /** One widget of `form_schema` (the reductoai SDK's EditWidget). */
 export interface EditWidget {
@@ -50,7 +50,7 @@ export interface FieldFormat {
   decimals?: number;
 }
 
-export type FieldKind = 'text' | 'checkbox' | 'choice';
+type FieldKind = 'text' | 'checkbox' | 'choice';
 
 /** A fillable place of a document, whatever the format: what instructions are matched to. */
 export interface FormField {

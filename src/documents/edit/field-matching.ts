@@ -73,7 +73,7 @@ export function lexicalScore(label: string, text: string): number {
  * writing and reads capitals as rare tokens: "Entschädigung" is 0.74 from "compensation"
  * but 0.33 from "COMPENSATION". Mixed text keeps its case (its acronyms carry meaning).
  */
-export function encoderText(text: string): string {
+function encoderText(text: string): string {
   const trimmed = text.trim();
   const upper = (trimmed.match(/\p{Lu}/gu) ?? []).length;
   const lower = (trimmed.match(/\p{Ll}/gu) ?? []).length;
@@ -126,7 +126,7 @@ export class FieldScorer {
 }
 
 /** Short phrases of a long label: its clauses, and runs of two and three words. */
-export function phrasesIn(label: string): string[] {
+function phrasesIn(label: string): string[] {
   const out: string[] = [];
   for (const clause of label.split(/[,.;:()/]|\s(?:and|or|if|und|oder|et|ou|y|o)\s/u)) {
     const words = clause
@@ -149,7 +149,7 @@ export function phrasesIn(label: string): string[] {
 /** Fields per instruction read closely (phrase by phrase) after a first pass on whole labels. */
 const CLOSE_READS = 12;
 
-export interface Assignment {
+interface Assignment {
   item: InstructionItem;
   field: FormField;
   confidence: number;

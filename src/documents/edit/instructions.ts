@@ -59,7 +59,7 @@ const SET_PATTERNS: RegExp[] = [
 
 const QUOTES = /^["'“”‘’«»„]+|["'“”‘’«»„]+$/gu;
 
-export function unquote(text: string): string {
+function unquote(text: string): string {
   return text.trim().replace(QUOTES, '').trim();
 }
 

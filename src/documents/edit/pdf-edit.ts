@@ -28,7 +28,7 @@ import {
   writeOverflowPages,
 } from './pdf-text.js';
 
-export interface PdfEditResult {
+interface PdfEditResult {
   bytes: Uint8Array;
   pages: number;
   plan: EditPlan;

@@ -40,13 +40,7 @@ export function fontsFor(doc: PDFDocument): Fonts {
 export const MIN_FONT_SIZE = 6;
 
 /** Whether `text` fits a box of `width` x `height` at `size` (wrapped when the box is tall). */
-export function fits(
-  font: PDFFont,
-  text: string,
-  size: number,
-  width: number,
-  height: number,
-): boolean {
+function fits(font: PDFFont, text: string, size: number, width: number, height: number): boolean {
   const lineHeight = size * 1.2;
   const lines = Math.max(1, Math.floor((height - 2) / lineHeight));
   if (lines === 1) return font.widthOfTextAtSize(text, size) <= width - 4;

@@ -1,6 +1,6 @@
 /** Reader of NumPy `.npy` arrays (format versions 1-3, little-endian, C order). */
 
-export type NpyData = Float32Array | Float64Array | Uint8Array | Int8Array;
+type NpyData = Float32Array | Float64Array | Uint8Array | Int8Array;
 
 export interface NpyArray {
   shape: number[];

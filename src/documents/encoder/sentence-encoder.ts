@@ -71,7 +71,7 @@ export function cosine(a: Float32Array, b: Float32Array): number {
 }
 
 /** Reads the model from `directory` (the .npy arrays, sp.model); throws if it is incomplete. */
-export function loadSentenceEncoder(directory: string): SentenceEncoder {
+function loadSentenceEncoder(directory: string): SentenceEncoder {
   const read = (name: string): NpyArray =>
     parseNpy(fs.readFileSync(path.join(directory, `${name}.npy`)), name);
   const tokenizer = new SentencePieceTokenizer(fs.readFileSync(path.join(directory, 'sp.model')));
@@ -82,7 +82,7 @@ export function loadSentenceEncoder(directory: string): SentenceEncoder {
  * Where the model lives: DOCPROC_ENCODER_DIR, else models/use-multilingual-v3 in the
  * nearest folder above this module that has one (the checkout, from src/ or dist/).
  */
-export function encoderDirectory(): string | undefined {
+function encoderDirectory(): string | undefined {
   const configured = process.env.DOCPROC_ENCODER_DIR;
   if (configured) return configured;
   let folder = path.dirname(fileURLToPath(import.meta.url));

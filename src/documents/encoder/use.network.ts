@@ -22,7 +22,7 @@ const FEATURES = EMBEDDING_SIZE + ORDERS.length * CNN_SIZE;
 /** Tokens per micro-batch: each weight matrix is streamed once per batch. */
 const TOKEN_BUDGET = 256;
 
-export type Weights = (name: string) => NpyArray;
+type Weights = (name: string) => NpyArray;
 
 function floats(weights: Weights, name: string, shape: readonly number[]): Float32Array {
   const array = weights(name);

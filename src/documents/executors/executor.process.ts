@@ -18,7 +18,7 @@ export interface ExecutorExit {
 export type TaskOutcome =
   { kind: 'reply'; reply: TaskReply<unknown> } | { kind: 'exit'; exit: ExecutorExit };
 
-export interface ExecutorSpawnOptions {
+interface ExecutorSpawnOptions {
   entry: string;
   heapMb: number;
   /** Scheduling niceness (0-19): document work yields the CPU to the server process. */

@@ -10,7 +10,7 @@ import {
 import { DocumentLimitError } from '../readers/document-limits.js';
 
 /** An error as it crosses the process boundary (serialization drops classes and fields). */
-export interface SerializedTaskError {
+interface SerializedTaskError {
   name: string;
   message: string;
   fields: Record<string, unknown>;

@@ -7,7 +7,7 @@ import { ExecutorCrashedError, ExecutorLimitError } from './executor.errors.js';
 import { type ExecutorExit, ExecutorProcess, type TaskOutcome } from './executor.process.js';
 import { deserializeError } from './task-reply.js';
 
-export const DEFAULT_EXECUTOR_SETTINGS: Readonly<ExecutorSettings> = {
+const DEFAULT_EXECUTOR_SETTINGS: Readonly<ExecutorSettings> = {
   heapMb: 1_024,
   rssLimitMb: 1_280,
   recycleRssMb: 640,
@@ -39,7 +39,7 @@ export interface TaskPoolOptions {
   execArgv?: string[];
 }
 
-export interface TaskPoolDefinition<T, R> {
+interface TaskPoolDefinition<T, R> {
   /** The compiled executor entry (a `serveTasks(...)` module), next to the caller. */
   workerUrl: URL;
   /** The same work in this process (inline mode). */

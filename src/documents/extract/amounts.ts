@@ -5,7 +5,7 @@
  * CLDR data (Intl.NumberFormat, Intl.DisplayNames), not from lists kept here.
  */
 
-export interface FoundAmount {
+interface FoundAmount {
   value: number;
   /** ISO 4217 code of a currency written next to the number. */
   currency?: string;

@@ -46,7 +46,7 @@ const SUM_OF_AMOUNTS = 0.2;
 /** Amounts of a document looked at for sums (pairs: quadratic). */
 const MAX_AMOUNTS = 200;
 
-export interface AnswerEvidence {
+interface AnswerEvidence {
   confidence: number;
   fit: number;
   repeats: number;
@@ -99,7 +99,7 @@ function runsOn(leaf: Leaf): boolean {
 }
 
 /** The evidence for each of several answers to one field, scored alike. */
-export function weighAnswers(
+function weighAnswers(
   field: ScalarField,
   answers: readonly Leaf[],
   lines: readonly LayoutLine[],

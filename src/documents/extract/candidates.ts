@@ -125,7 +125,7 @@ function linesBelow(lines: LayoutLine[], index: number, count: number): number[]
   return found;
 }
 
-export interface CandidateOptions {
+interface CandidateOptions {
   /** Also split lines into "label value" at each word (slower, noisier). */
   inline: boolean;
   /** How many lines under a label are looked at. */

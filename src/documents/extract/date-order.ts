@@ -26,7 +26,7 @@ const OWN_DATE_SIMILARITY = 0.35;
 const LATER_MARGIN = 0.075;
 
 /** A pair of date fields whose values the document gives in this order (or on one day). */
-export interface DateOrder {
+interface DateOrder {
   earlier: ScalarField;
   later: ScalarField;
 }

@@ -10,7 +10,7 @@ export const DATE_LOCALES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl'] as 
 /** Day-first or month-first, for numeric dates whose first two parts are both <= 12. */
 export type DateOrder = 'dmy' | 'mdy';
 
-export interface FoundDate {
+interface FoundDate {
   iso: string;
   /** Where in the text the date was read, and how long it was. */
   index: number;
@@ -67,7 +67,7 @@ function fullYear(year: string): number {
   return n < 70 ? 2000 + n : 1900 + n;
 }
 
-export function isoDate(year: number, month: number, day: number): string | null {
+function isoDate(year: number, month: number, day: number): string | null {
   if (month < 1 || month > 12 || day < 1 || day > 31 || year < 1000 || year > 2999) return null;
   const date = new Date(Date.UTC(year, month - 1, day));
   if (date.getUTCMonth() !== month - 1) return null;

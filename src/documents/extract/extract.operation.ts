@@ -11,7 +11,7 @@ import type { LabelSimilarity } from './label-similarity.js';
 export { validateSchema } from './extract-schema.js';
 export type { JsonSchema } from './extract-schema.js';
 
-export interface ExtractOptions {
+interface ExtractOptions {
   engine: ExtractEngine;
   /** Set when `settings.deep_extract` is true: a second, more thorough pass. */
   deepEngine?: DeepExtractEngine;
@@ -22,7 +22,7 @@ export interface ExtractOptions {
   similarity?: LabelSimilarity;
 }
 
-export interface ExtractResult {
+interface ExtractResult {
   /** The values, shaped like the schema; leaves are `{value, citations, confidence}` with citations on. */
   result: Record<string, unknown>;
   numFields: number;
@@ -32,7 +32,7 @@ export interface ExtractResult {
 const LEGACY_ENGINES = new Set<ExtractEngine>(['label-exact', 'label-normalized']);
 
 /** At or above this extract confidence a value is reported `high`. */
-export const HIGH_EXTRACT_CONFIDENCE = 0.6;
+const HIGH_EXTRACT_CONFIDENCE = 0.6;
 
 type AnyFound = Found | LegacyFound;
 

@@ -46,7 +46,7 @@ export function conceptsOf(text: string): Set<string> {
  * Whether `short` abbreviates `word`: same first letter, its letters in order in the word,
  * and clearly shorter ("qty" of "quantity", "nr" of "number", "desc" of "description").
  */
-export function abbreviates(short: string, word: string): boolean {
+function abbreviates(short: string, word: string): boolean {
   if (short.length < 2 || short.length > 5 || word.length < short.length + 2) return false;
   if (short[0] !== word[0] || FUNCTION_WORDS.has(short)) return false;
   let at = 1;

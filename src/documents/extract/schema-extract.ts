@@ -48,7 +48,7 @@ export type Found =
   | { kind: 'rows'; rows: Record<string, Found>[] }
   | { kind: 'list'; items: Leaf[] };
 
-export interface SchemaExtractOptions {
+interface SchemaExtractOptions {
   deep: boolean;
   /** `settings.array_extract`: arrays gather rows from every matching table. */
   arrayExtract: boolean;

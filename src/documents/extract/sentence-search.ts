@@ -66,7 +66,7 @@ function fieldConcepts(field: ScalarField): Set<string> {
 }
 
 /** The texts a sentence is compared with: the description, and a name of several words. */
-export function questionsOf(field: ScalarField): string[] {
+function questionsOf(field: ScalarField): string[] {
   const name = humanize(field.name);
   const description = field.text.description?.trim() ?? '';
   const texts = description === '' ? [name] : [description];

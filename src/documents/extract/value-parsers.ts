@@ -28,7 +28,7 @@ export type ValueKind =
   | 'identifier'
   | 'text';
 
-export interface ReadValue {
+interface ReadValue {
   value: unknown;
   /** The date read both day-first and month-first and the document did not decide it. */
   ambiguous?: boolean;

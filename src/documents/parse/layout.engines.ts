@@ -100,7 +100,7 @@ function escapeCell(text: string): string {
   return text.replace(/\|/g, '\\|');
 }
 
-export function markdownTable(rows: string[][]): string {
+function markdownTable(rows: string[][]): string {
   const [header, ...body] = rows;
   const line = (cells: string[]) => `| ${cells.map(escapeCell).join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...body.map(line)].join('\n');

@@ -7,7 +7,7 @@ import { selectOperationPages } from './page-selection.js';
 import type { ParsedDocument } from './parsed-layout.js';
 import { linesFromOcr, openPdfLayout } from './pdf-layout.reader.js';
 
-export interface LayoutLoadOptions {
+interface LayoutLoadOptions {
   /** `settings.page_range`; applies to PDF pages only. */
   pageRange?: PageRangeInput;
   /** Cap on the number of PDF pages read in one request. */
@@ -16,7 +16,7 @@ export interface LayoutLoadOptions {
   ocr?: OcrEffort;
 }
 
-export const DEFAULT_MAX_OPERATION_PAGES = 500;
+const DEFAULT_MAX_OPERATION_PAGES = 500;
 
 /** Markdown heading levels become larger text, so layout can type them as titles. */
 function markdownHeading(line: string): { text: string; scale: number } {
@@ -30,11 +30,7 @@ function markdownHeading(line: string): { text: string; scale: number } {
  * one line per text line, stacked down the page, so blocks and citations still carry a
  * page and an order. Marked `synthetic`.
  */
-export function syntheticPage(
-  text: string,
-  pageNumber: number,
-  fileType: DocumentFileType,
-): LayoutPage {
+function syntheticPage(text: string, pageNumber: number, fileType: DocumentFileType): LayoutPage {
   const raw = text.split('\n').map((l) => l.trim());
   const lineHeight = Math.min(0.02, 0.9 / Math.max(1, raw.length));
   const lines: LayoutLine[] = [];

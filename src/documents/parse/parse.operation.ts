@@ -5,7 +5,7 @@ import { roundBox } from './layout.types.js';
 
 export type ChunkMode = 'variable' | 'section' | 'page' | 'disabled' | 'block' | 'page_sections';
 
-export interface ParseOptions {
+interface ParseOptions {
   engine: LayoutEngine;
   chunkMode?: ChunkMode;
   /** Target characters per chunk in `variable` mode. */
@@ -18,7 +18,7 @@ export interface ParseOptions {
   addPageMarkers?: boolean;
 }
 
-export interface ParseChunk {
+interface ParseChunk {
   content: string;
   embed: string;
   enriched: null;
@@ -26,7 +26,7 @@ export interface ParseChunk {
   blocks: ParseBlock[];
 }
 
-export interface OcrData {
+interface OcrData {
   lines: { text: string; bbox: BoundingBox; confidence: number | null }[];
   words: { text: string; bbox: BoundingBox; confidence: number | null }[];
 }
@@ -41,7 +41,7 @@ export interface ParseResult {
 const DEFAULT_VARIABLE_CHUNK = 1000;
 
 /** Markdown of one block, as it appears in a chunk's `content`. */
-export function blockMarkdown(block: ParseBlock): string {
+function blockMarkdown(block: ParseBlock): string {
   switch (block.type) {
     case 'Title':
       return `# ${block.content}`;

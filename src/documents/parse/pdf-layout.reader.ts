@@ -162,12 +162,12 @@ function alnumCount(text: string): number {
 }
 
 /** Image dimensions from a PNG header (IHDR), to turn OCR pixels into page fractions. */
-export function pngSize(png: Uint8Array): { width: number; height: number } {
+function pngSize(png: Uint8Array): { width: number; height: number } {
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
   return { width: view.getUint32(16), height: view.getUint32(20) };
 }
 
-export interface PdfLayoutReader {
+interface PdfLayoutReader {
   numPages: number;
   readPage(localPage: number, documentPage: number): Promise<LayoutPage>;
   close(): Promise<void>;

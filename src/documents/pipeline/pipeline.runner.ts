@@ -51,7 +51,7 @@ export interface PipelineTask {
   steps: PipelineStep[];
 }
 
-export type ClassifyStepOutcome = ClassifyOutput;
+type ClassifyStepOutcome = ClassifyOutput;
 
 /** What one step produced, and the pages its price applies to. */
 export type PipelineStepOutcome =

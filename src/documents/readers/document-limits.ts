@@ -9,7 +9,7 @@ export { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits };
  * into the executor processes (see docs/decisions/0060-input-limits-before-decoding.md).
  */
 /** Setting (environment variable) of each limit, as errors and docs name it. */
-export const DOCUMENT_LIMIT_SETTINGS: Record<keyof DocumentLimits, string> = {
+const DOCUMENT_LIMIT_SETTINGS: Record<keyof DocumentLimits, string> = {
   maxImagePixels: 'MAX_IMAGE_PIXELS',
   maxPages: 'MAX_DOCUMENT_PAGES',
   maxZipUncompressedBytes: 'MAX_ZIP_UNCOMPRESSED_BYTES',

@@ -9,7 +9,7 @@ import { checkDocumentInput, checkPageCount } from './input-limits.js';
 import { textPages } from './text.reader.js';
 
 /** Reads one page: its number within its part (1-based) and within the combined document. */
-export type PageReader<P> = (localPage: number, documentPage: number) => Promise<P>;
+type PageReader<P> = (localPage: number, documentPage: number) => Promise<P>;
 
 /** A document opened far enough to know its page count; pages are read on demand. */
 interface OpenedPart<P> {

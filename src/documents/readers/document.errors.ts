@@ -51,7 +51,7 @@ export class DocumentPasswordError extends Error {
   }
 }
 
-export type PageSelectionErrorKind = 'invalid_page_range' | 'too_many_pages' | 'no_pages_selected';
+type PageSelectionErrorKind = 'invalid_page_range' | 'too_many_pages' | 'no_pages_selected';
 
 /** `page_range` cannot be applied (HTTP layer: 422 at `["body","page_range"]`). */
 export class PageSelectionError extends Error {

@@ -5,7 +5,7 @@ import { recognizeImage, type OcrEffort } from './ocr.engine.js';
 import { selectPages, type PageRangeInput } from './page-range.js';
 import { openPdf } from './pdf.reader.js';
 
-export interface LoadOptions {
+interface LoadOptions {
   /** The request's `page_range`; applies to PDF pages only. */
   pageRange?: PageRangeInput;
   /** How hard to read images and image-only PDF pages; `fast` unless given. */

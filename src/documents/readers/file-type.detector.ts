@@ -2,7 +2,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import { UnsupportedDocumentError } from './document.errors.js';
 import type { DocumentFileType } from './document.types.js';
 
-export interface DetectedType {
+interface DetectedType {
   fileType: DocumentFileType;
   /** MIME type for the detected content, e.g. `image/png`, `text/markdown`. */
   mime: string;
@@ -25,7 +25,7 @@ const MARKDOWN_HINTS = new Set(['md', 'markdown', 'mdown', 'mkd']);
 const HTML_HINTS = new Set(['html', 'htm', 'xhtml']);
 
 /** `report.MD`, `.md` and `md` all give `md`. */
-export function extensionOf(hint: string | undefined): string | undefined {
+function extensionOf(hint: string | undefined): string | undefined {
   if (!hint) return undefined;
   const base = hint.split(/[?#]/)[0].split('/').pop() ?? '';
   const dot = base.lastIndexOf('.');

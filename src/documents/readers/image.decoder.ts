@@ -19,7 +19,7 @@ export interface RasterImage {
 }
 
 /** An image opened far enough to know its pages; each page is decoded when read. */
-export interface OpenedImage {
+interface OpenedImage {
   pages: number;
   /** Decodes page `index` (0-based). */
   page(index: number): Promise<RasterImage>;

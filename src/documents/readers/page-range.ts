@@ -1,7 +1,7 @@
 import { PageSelectionError, TooManyPagesSelectedError } from './document.errors.js';
 
 /** The spec's PageRange: 1-indexed, inclusive; a missing or null end is open. */
-export interface PageRange {
+interface PageRange {
   start?: number | null;
   end?: number | null;
 }
@@ -15,7 +15,7 @@ export const DEFAULT_SELECTED_PAGES = 5;
 /** At most this many pages may be selected. */
 export const MAX_SELECTED_PAGES = 10;
 
-export interface Span {
+interface Span {
   start: number;
   /** Infinity for an open end. */
   end: number;

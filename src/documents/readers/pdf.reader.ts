@@ -27,14 +27,14 @@ function assetDir(name: string): string {
   return path.join(path.dirname(require.resolve('pdfjs-dist/package.json')), name) + path.sep;
 }
 
-export interface ExtractedPage {
+interface ExtractedPage {
   text: string;
   source: PageTextSource;
   /** The page's size in points, as displayed (rotation applied). */
   size: PageSize;
 }
 
-export interface PdfReader {
+interface PdfReader {
   numPages: number;
   /** Text of page `pageNumber` (1-indexed): the text layer, or OCR when it has none. */
   readPage(pageNumber: number): Promise<ExtractedPage>;

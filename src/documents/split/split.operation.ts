@@ -35,7 +35,7 @@ export interface SplitResult {
   }[];
 }
 
-export interface DeepSplitPage {
+interface DeepSplitPage {
   page_number: number;
   evidence: string;
   confidence: 'high' | 'medium' | 'low';
@@ -50,7 +50,7 @@ export interface DeepSplitResult {
 }
 
 /** Lines near the top of a page or in a larger font say what the page is. */
-export interface PageScore {
+interface PageScore {
   page: LayoutPage;
   /** Each section's probability for the page alone. */
   scores: number[];
@@ -126,7 +126,7 @@ export function readSplitPages(
  * the two probabilities: the fuller reading alone finds more stray matches on a page, which
  * cut documents in pieces). A page has evidence of its own when either reading finds it.
  */
-export function readDeepSplitPages(
+function readDeepSplitPages(
   document: LayoutDocument,
   sections: readonly SplitSection[],
 ): SplitReading {

@@ -34,7 +34,7 @@ export interface SplitOutcome {
 }
 
 /** `split_description`: a non-empty array of {name, description, partition_key?}. */
-export function validateSplitDescription(value: unknown): SplitSection[] {
+function validateSplitDescription(value: unknown): SplitSection[] {
   const loc = ['body', 'split_description'];
   if (!Array.isArray(value)) {
     throw new RequestValidationError([

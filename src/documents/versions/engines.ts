@@ -6,19 +6,19 @@
 export const LAYOUT_ENGINES = ['line-blocks-basic', 'line-blocks', 'paragraph-blocks'] as const;
 export type LayoutEngine = (typeof LAYOUT_ENGINES)[number];
 
-export const EXTRACT_ENGINES = ['label-exact', 'label-normalized', 'label-typed'] as const;
+const EXTRACT_ENGINES = ['label-exact', 'label-normalized', 'label-typed'] as const;
 export type ExtractEngine = (typeof EXTRACT_ENGINES)[number];
 
-export const DEEP_EXTRACT_ENGINES = ['fuzzy-synonyms', 'fuzzy-synonyms-described'] as const;
+const DEEP_EXTRACT_ENGINES = ['fuzzy-synonyms', 'fuzzy-synonyms-described'] as const;
 export type DeepExtractEngine = (typeof DEEP_EXTRACT_ENGINES)[number];
 
 export const DEEP_SPLIT_ENGINES = ['page-evidence', 'page-evidence-continuity'] as const;
 export type DeepSplitEngine = (typeof DEEP_SPLIT_ENGINES)[number];
 
-export const CLASSIFIER_ENGINES = ['lexical'] as const;
+const CLASSIFIER_ENGINES = ['lexical'] as const;
 
 /** Edit: instructions matched to fields by their words and the sentence encoder. */
-export const EDIT_ENGINES = ['form-fill'] as const;
+const EDIT_ENGINES = ['form-fill'] as const;
 export type EditEngine = (typeof EDIT_ENGINES)[number];
 
 export const ENGINES_BY_FAMILY: Record<string, readonly string[]> = {

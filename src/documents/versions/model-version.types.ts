@@ -1,13 +1,3 @@
-/** Model families in the registry (sql/060_model_versions.sql). */
-export const PINNABLE_FAMILIES = [
-  'layout_model',
-  'extract_model',
-  'deep_extract_model',
-  'deep_split_model',
-] as const;
-export type PinnableFamily = (typeof PINNABLE_FAMILIES)[number];
-export type ModelFamily = PinnableFamily | 'classifier';
-
 /**
  * Stage of a version on a given day. `scheduled` is a row whose rollout has not started
  * (week 0): it exists in the registry but is not available to anyone yet.
