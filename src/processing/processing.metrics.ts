@@ -7,9 +7,9 @@ const JOB_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 3600]
 /** Seconds of one webhook POST, up to WEBHOOK_TIMEOUT_MS's default (10 s) and past it. */
 const DELIVERY_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-export type JobOutcome = 'completed' | 'failed' | 'cancelled';
+type JobOutcome = 'completed' | 'failed' | 'cancelled';
 /** `delivered`; `retrying` (a failed attempt that will be retried); `failed` (given up). */
-export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed';
+type DeliveryOutcome = 'delivered' | 'retrying' | 'failed';
 
 /** Job and webhook-delivery metrics of the processing plane, under the `docproc_` prefix. */
 @Injectable()

@@ -15,14 +15,14 @@ import type { Lane, QueueName } from '../queue/queue-task.js';
 import { laneTotal, QueueDepthService } from '../queue/queue-depth.service.js';
 
 /** The spec's signal names; Prometheus names cannot hold dots (docs/operations.md maps them). */
-export const QUEUE_FULL_SIGNAL = 'service.admission.queue_full';
-export const DEPTH_READ_FAILED_SIGNAL = 'service.admission.depth_read_failed';
-export const REJECTED_LOG = 'queue_depth_cap.rejected';
-export const READ_FAILED_LOG = 'queue_depth_cap.read_failed';
+const QUEUE_FULL_SIGNAL = 'service.admission.queue_full';
+const DEPTH_READ_FAILED_SIGNAL = 'service.admission.depth_read_failed';
+const REJECTED_LOG = 'queue_depth_cap.rejected';
+const READ_FAILED_LOG = 'queue_depth_cap.read_failed';
 /** A background store read of the live depth failed or passed the time-out (no request waits on it). */
-export const RECONCILE_FAILED_LOG = 'queue_depth.reconcile_failed';
+const RECONCILE_FAILED_LOG = 'queue_depth.reconcile_failed';
 
-export interface AdmissionRequest {
+interface AdmissionRequest {
   queue: QueueName;
   lane: Lane;
   /**

@@ -85,7 +85,7 @@ export class InputDocuments {
  * A URL input fetched within what is left of the size budget, named after the last path
  * segment of the URL it ended at.
  */
-export async function fetchInputDocument(
+async function fetchInputDocument(
   fetcher: SafeFetcher,
   url: string,
   budget: number,

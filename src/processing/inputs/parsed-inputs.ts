@@ -14,7 +14,7 @@ import { ProcessingError } from '../core/processing-error.js';
 import { JOB_LOOKUP, type JobLookup } from '../core/job-lookup.js';
 
 /** `jobid://<job_id>`: an earlier parse job's document as an input. */
-export const JOB_SCHEME = 'jobid://';
+const JOB_SCHEME = 'jobid://';
 
 export function isJobReference(url: string): boolean {
   return url.startsWith(JOB_SCHEME);

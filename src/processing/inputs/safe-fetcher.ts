@@ -22,13 +22,13 @@ export class BlockedAddressError extends ProcessingError {
   }
 }
 
-export interface FetchedBody {
+interface FetchedBody {
   bytes: Buffer;
   contentType: string | null;
   finalUrl: string;
 }
 
-export type FetchedFile = Omit<FetchedBody, 'bytes'>;
+type FetchedFile = Omit<FetchedBody, 'bytes'>;
 
 /** Bytes the inputs of one request may still take (`limit`: what the 413 names). */
 export interface ByteBudget {

@@ -16,7 +16,7 @@ import { JobsRepository } from './jobs.repository.js';
 import { SyncRequestDrain } from './sync-request-drain.js';
 
 /** What the stage needs of a job: the stored request's input, lane and kind fields. */
-export type StagedJob = Pick<JobRecord, 'jobId' | 'orgId' | 'type' | 'request' | 'isAsync'>;
+type StagedJob = Pick<JobRecord, 'jobId' | 'orgId' | 'type' | 'request' | 'isAsync'>;
 
 /**
  * The io stage before a job's cpu stage: a job with URL inputs downloads them first

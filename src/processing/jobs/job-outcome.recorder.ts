@@ -13,7 +13,7 @@ import type { ProcessingError } from '../core/processing-error.js';
 import { JobsRepository } from './jobs.repository.js';
 
 /** Writes that commit in the same transaction as a job's outcome (e.g. a dispatch row's removal). */
-export type AlsoInTransaction = (tx: Transaction) => Promise<void>;
+type AlsoInTransaction = (tx: Transaction) => Promise<void>;
 
 /**
  * How a job ends, wherever it ran (a database-queue worker of this process, or a Redis

@@ -23,11 +23,11 @@ const LIST_STATUS: Record<JobState, string> = {
  * LegacyWorkers.claims), so it makes no progress until one starts. Pending means it is
  * queued for a worker or running.
  */
-export function apiStatus(state: JobState, idle = false): ApiJobStatus {
+function apiStatus(state: JobState, idle = false): ApiJobStatus {
   return idle && state === 'queued' ? 'Idle' : API_STATUS[state];
 }
 
-export function durationSeconds(job: JobRecord): number | null {
+function durationSeconds(job: JobRecord): number | null {
   if (!job.finishedAt) return null;
   return Math.max(0, (job.finishedAt.getTime() - job.createdAt.getTime()) / 1000);
 }

@@ -90,14 +90,14 @@ function toRecord(row: JobRow, request: Record<string, unknown>): JobRecord {
   };
 }
 
-export interface WaitingTask {
+interface WaitingTask {
   queue: QueueName;
   lane: Lane;
   /** Deep work, which only the gpu worker takes while one is configured. */
   deep: boolean;
 }
 
-export interface JobPageCursor {
+interface JobPageCursor {
   createdAtMicros: bigint;
   jobId: string;
 }

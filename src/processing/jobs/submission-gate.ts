@@ -10,7 +10,7 @@ import { ProcessingError } from '../core/processing-error.js';
 import { SyncRequestDrain } from './sync-request-drain.js';
 
 /** Gives back an admitted slot once the job's command is counted where it waits. */
-export type ReleaseSlot = () => void;
+type ReleaseSlot = () => void;
 
 /**
  * What a submission passes before any job exists: its inputs are the caller's and

@@ -30,7 +30,7 @@ export type DocumentOperationOutcome =
   OperationOutcome | WrittenOperationOutcome | WrittenEditOutcome;
 
 /** The versions a document operation's task runs with. */
-export type VersionsOf<Kind extends OperationKind> = Extract<
+type VersionsOf<Kind extends OperationKind> = Extract<
   DocumentOperationTask,
   { kind: Kind }
 >['versions'];
@@ -43,10 +43,11 @@ export type DocumentCommand<Kind extends OperationKind, Request extends Operatio
 >;
 
 /** A document operation: an Operation whose versions are resolved from its request's pins. */
-export type DocumentOperation<
-  Kind extends OperationKind,
-  Request extends OperationBaseDto,
-> = Operation<DocumentCommand<Kind, Request>, DocumentOperationOutcome, DocumentOperationTask> &
+type DocumentOperation<Kind extends OperationKind, Request extends OperationBaseDto> = Operation<
+  DocumentCommand<Kind, Request>,
+  DocumentOperationOutcome,
+  DocumentOperationTask
+> &
   Pick<DocumentOperationParts<Kind, Request>, 'resolveVersions'>;
 
 /** What a document operation (parse, extract, split, edit) says of itself. */

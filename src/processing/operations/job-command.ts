@@ -24,7 +24,7 @@ export type OperationCommand =
  * just accepted, a database-queue task, a Redis task, or a job picked up again after a
  * restart). The request is an instance of the same DTO the HTTP endpoint validated with.
  */
-export type JobCommand = ClassifyCommand | OperationCommand | PipelineCommand;
+type JobCommand = ClassifyCommand | OperationCommand | PipelineCommand;
 
 /** The table's entry for a command, typed for any command. */
 function operationOf(command: JobCommand): Operation<Command<string, object, unknown>, unknown> {
@@ -40,16 +40,14 @@ function operationOf(command: JobCommand): Operation<Command<string, object, unk
  * (a pipeline's plan; null for classify, which pins none). Stored apart, never as keys
  * inside the request.
  */
-export interface StoredCommand {
+interface StoredCommand {
   operation: JobOperation;
   request: Record<string, unknown>;
   versions: unknown;
 }
 
 /** A stored job's command as its row holds it (`type`, `request`, `versions`). */
-export function storedCommandOf(
-  job: Pick<JobRecord, 'type' | 'request' | 'versions'>,
-): StoredCommand {
+function storedCommandOf(job: Pick<JobRecord, 'type' | 'request' | 'versions'>): StoredCommand {
   return { operation: operationOfType(job.type), request: job.request, versions: job.versions };
 }
 

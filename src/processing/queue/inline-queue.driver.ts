@@ -14,7 +14,7 @@ import type {
 type Registration = (queued: QueuedWork) => Promise<void>;
 
 /** What the inline queue did with one added command. */
-export interface InlineOutcome {
+interface InlineOutcome {
   kind: string;
   payload: object;
   status: 'done' | 'retry' | 'failed' | 'invalid' | 'unhandled';

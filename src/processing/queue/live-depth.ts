@@ -1,6 +1,6 @@
 import { LANES, type Lane, type LaneDepth, type QueueDepth, type QueueName } from './queue-task.js';
 
-export type LaneCounts = Record<Lane, LaneDepth>;
+type LaneCounts = Record<Lane, LaneDepth>;
 
 export function emptyLanes(): LaneCounts {
   return Object.fromEntries(LANES.map((l) => [l, { queued: 0, running: 0 }])) as LaneCounts;

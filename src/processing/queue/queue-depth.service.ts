@@ -36,7 +36,7 @@ function combine(queue: QueueName, legacy: QueueDepth, newQueue: QueueDepth | nu
 }
 
 /** Which part of the depth a reconcile could not read. */
-export type DepthPart = 'database' | 'redis';
+type DepthPart = 'database' | 'redis';
 
 /**
  * Queue depth as the admission cap and `/queue_metrics` see it. During the migration a

@@ -93,7 +93,7 @@ export function text(options: { maxLength: number; minLength?: number }): Checke
 }
 
 /** The issue of a list longer than `maxItems` (pydantic's `too_long`). */
-export function tooManyItems(v: unknown[], maxItems: number, what = 'items'): CheckResult {
+function tooManyItems(v: unknown[], maxItems: number, what = 'items'): CheckResult {
   return fail(
     'too_long',
     `List should have at most ${maxItems} ${what} after validation, not ${v.length}`,

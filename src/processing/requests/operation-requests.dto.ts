@@ -41,7 +41,7 @@ export function oneOf(values: readonly string[]): Checker {
  * An object docproc accepts and does not act on (see
  * docs/decisions/0039-operation-endpoints-prices-and-ignored-fields.md).
  */
-export const anyObject = checker({ type: 'object', additionalProperties: true }, (v) =>
+const anyObject = checker({ type: 'object', additionalProperties: true }, (v) =>
   isPlainObject(v) ? ok(v) : fail('dict_type', 'Input should be a valid dictionary', v),
 );
 
@@ -71,8 +71,8 @@ export const longText = text({ maxLength: REQUEST_LIMITS.descriptionChars });
 /** Parse, extract and split (and their pipeline steps): no page cap, they read every page. */
 const operationPageRange: Checker = pageSelection();
 
-export const CHUNK_MODES = ['variable', 'section', 'page', 'disabled', 'block', 'page_sections'];
-export const BLOCK_TYPES = [
+const CHUNK_MODES = ['variable', 'section', 'page', 'disabled', 'block', 'page_sections'];
+const BLOCK_TYPES = [
   'Header',
   'Footer',
   'Title',
@@ -98,12 +98,12 @@ export const documentPassword = checker(
   },
 );
 
-export class ParseAlphaDto {
+class ParseAlphaDto {
   @Check(versionPin, { optional: true })
   layout_model?: string;
 }
 
-export class ParseSettingsDto {
+class ParseSettingsDto {
   @Check(operationPageRange, { optional: true })
   page_range?: unknown;
 
@@ -142,7 +142,7 @@ export class ParseSettingsDto {
   timeout?: number | null;
 }
 
-export class ChunkingDto {
+class ChunkingDto {
   @Check(oneOf(CHUNK_MODES), { optional: true })
   chunk_mode?: string;
 
@@ -153,7 +153,7 @@ export class ChunkingDto {
   chunk_overlap?: number;
 }
 
-export class RetrievalDto {
+class RetrievalDto {
   @Check(model(ChunkingDto), { optional: true })
   chunking?: ChunkingDto;
 
@@ -164,7 +164,7 @@ export class RetrievalDto {
   filter_blocks?: string[];
 }
 
-export class FormattingDto {
+class FormattingDto {
   @Check(bool, { optional: true })
   add_page_markers?: boolean;
 
@@ -222,7 +222,7 @@ export class InstructionsDto {
   system_prompt?: string;
 }
 
-export class CitationsDto {
+class CitationsDto {
   @Check(bool, { optional: true })
   enabled?: boolean;
 
@@ -230,7 +230,7 @@ export class CitationsDto {
   numerical_confidence?: boolean;
 }
 
-export class ExtractAlphaDto {
+class ExtractAlphaDto {
   @Check(versionPin, { optional: true })
   extract_model?: string;
 

@@ -31,7 +31,7 @@ const categories = REQUEST_LIMITS.stepCategories;
  */
 
 /** An extract step: the fields of an extract request that say what to extract. */
-export class ExtractStepDto {
+class ExtractStepDto {
   @Required()
   @Check(model(InstructionsDto))
   instructions!: InstructionsDto;
@@ -40,7 +40,7 @@ export class ExtractStepDto {
   settings?: ExtractSettingsDto;
 }
 
-export class SplitStepDto {
+class SplitStepDto {
   @Required()
   @Check(splitDescription)
   split_description!: SplitCategoryDto[];
@@ -56,7 +56,7 @@ export class SplitStepDto {
   alpha?: SplitAlphaDto;
 }
 
-export class ClassifyStepDto {
+class ClassifyStepDto {
   /**
    * Its count and texts are bounded by the classify request's own settings (MAX_CATEGORIES
    * and the like), checked in classify-limits.ts when the pipeline is created and run.
@@ -88,10 +88,10 @@ export class ClassifyStepDto {
   extract_by_category?: Record<string, ExtractStepDto>;
 }
 
-export const STEP_KINDS = ['extract', 'split', 'classify'] as const;
+const STEP_KINDS = ['extract', 'split', 'classify'] as const;
 
 /** One step: an object with exactly one of `extract`, `split`, `classify`. */
-export class PipelineStepDto {
+class PipelineStepDto {
   @Check(model(ExtractStepDto), { optional: true })
   extract?: ExtractStepDto;
 

@@ -18,7 +18,7 @@ import {
  * and property initializers the defaults. Unknown fields are refused (`extra_forbidden`),
  * hence `additionalProperties: false`.
  */
-export function requestModelSchema(cls: Class<object>): JsonSchema {
+function requestModelSchema(cls: Class<object>): JsonSchema {
   const metadatas = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
   const defaults = new cls() as Record<string, unknown>;
   const properties: Record<string, JsonSchema> = {};

@@ -11,7 +11,7 @@ import { type ValidationErrorItem } from '../../common/validation-error.js';
  * `@Check(checker)` for composite types; a checker returns issues relative to the field,
  * which `validateModel` prefixes with the field's location.
  */
-export type Loc = (string | number)[];
+type Loc = (string | number)[];
 export type Issue = ValidationErrorItem;
 export interface CheckResult {
   issues: Issue[];

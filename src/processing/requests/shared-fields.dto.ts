@@ -69,7 +69,7 @@ export class ClassificationCategoryDto {
   criteria!: string[];
 }
 
-export class PageRangeDto {
+class PageRangeDto {
   @Check(nullable(int({ ge: 1 })))
   start: number | null = null;
 
@@ -78,7 +78,7 @@ export class PageRangeDto {
 }
 
 /** `svix` is the reductoai SDK's name of the hosted mode (`SvixWebhookConfig`): the same variant. */
-export const HOSTED_WEBHOOK_MODES = ['hosted', 'svix'] as const;
+const HOSTED_WEBHOOK_MODES = ['hosted', 'svix'] as const;
 
 export class HostedWebhookConfigDto {
   @IsIn(HOSTED_WEBHOOK_MODES)
@@ -173,7 +173,7 @@ export type PageSelection = PageRangeDto | PageRangeDto[] | number[] | null;
 const ORDERED_RANGES = "a range's start must not be greater than its end";
 
 /** PageRange | PageRange[] | int[] | null, in JSON Schema. */
-export function pageSelectionSchema(maxPages?: number): JsonSchema {
+function pageSelectionSchema(maxPages?: number): JsonSchema {
   const pageRef = { $ref: `#/components/schemas/${registerModel(PageRangeDto)}` };
   const cap = maxPages ? `; at most ${maxPages} pages selected` : '';
   return {

@@ -3,7 +3,7 @@ import { either, UrlResultBody } from './result.responses.js';
 
 /** The classify response (sync body and a classify job's `result`). */
 @ApiSchema({ name: 'CriterionConfidence' })
-export class CriterionConfidenceBody {
+class CriterionConfidenceBody {
   @ApiProperty()
   criterion!: string;
 
@@ -12,7 +12,7 @@ export class CriterionConfidenceBody {
 }
 
 @ApiSchema({ name: 'CategoryConfidence' })
-export class CategoryConfidenceBody {
+class CategoryConfidenceBody {
   @ApiProperty()
   category!: string;
 
@@ -24,19 +24,19 @@ export class CategoryConfidenceBody {
 }
 
 @ApiSchema({ name: 'ClassifyResponseConfidence' })
-export class ClassifyConfidenceBody {
+class ClassifyConfidenceBody {
   @ApiProperty({ type: [CategoryConfidenceBody] })
   categories!: CategoryConfidenceBody[];
 }
 
 @ApiSchema({ name: 'ClassifyCategory' })
-export class ClassifyCategoryBody {
+class ClassifyCategoryBody {
   @ApiProperty({ type: String, nullable: true, description: 'null when no categories given' })
   category!: string | null;
 }
 
 @ApiSchema({ name: 'ClassifyUsage' })
-export class ClassifyUsageBody {
+class ClassifyUsageBody {
   @ApiProperty({ type: 'integer' })
   num_pages!: number;
 
@@ -48,7 +48,7 @@ export class ClassifyUsageBody {
 }
 
 @ApiSchema({ name: 'ClassifyGrouping' })
-export class ClassifyGroupingBody {
+class ClassifyGroupingBody {
   @ApiProperty({ description: 'Group of the chosen category, or `ungrouped`' })
   grouping!: string;
 }

@@ -5,7 +5,7 @@ import { BoundingBoxBody } from './operation.responses.js';
 /** The edit response: the reductoai SDK's EditResponse plus docproc's per-field report. */
 
 @ApiSchema({ name: 'EditWidget' })
-export class EditWidgetBody {
+class EditWidgetBody {
   @ApiProperty({ type: BoundingBoxBody })
   bbox!: BoundingBoxBody;
 
@@ -20,7 +20,7 @@ export class EditWidgetBody {
 }
 
 @ApiSchema({ name: 'EditFilledField' })
-export class EditFilledFieldBody {
+class EditFilledFieldBody {
   @ApiProperty({ description: 'The field as the document names it' })
   field!: string;
 
@@ -51,7 +51,7 @@ export class EditFilledFieldBody {
 }
 
 @ApiSchema({ name: 'EditUnfilledField' })
-export class EditUnfilledFieldBody {
+class EditUnfilledFieldBody {
   @ApiProperty()
   field!: string;
 
@@ -63,7 +63,7 @@ export class EditUnfilledFieldBody {
 }
 
 @ApiSchema({ name: 'EditReport' })
-export class EditReportBody {
+class EditReportBody {
   @ApiProperty({ type: [EditFilledFieldBody] })
   filled!: EditFilledFieldBody[];
 
@@ -75,7 +75,7 @@ export class EditReportBody {
 }
 
 @ApiSchema({ name: 'EditUsage' })
-export class EditUsageBody {
+class EditUsageBody {
   @ApiProperty({ type: 'integer' })
   num_pages!: number;
 

@@ -70,7 +70,7 @@ export class JobBody {
 }
 
 @ApiSchema({ name: 'JobListItem' })
-export class JobListItemBody {
+class JobListItemBody {
   @ApiProperty()
   job_id!: string;
 

@@ -35,13 +35,13 @@ export class BoundingBoxBody {
 }
 
 @ApiSchema({ name: 'TableCells' })
-export class TableCellsBody {
+class TableCellsBody {
   @ApiProperty({ type: 'array', items: { type: 'array', items: { type: 'string' } } })
   rows!: string[][];
 }
 
 @ApiSchema({ name: 'ParseBlock' })
-export class ParseBlockBody {
+class ParseBlockBody {
   @ApiProperty({ example: 'Title' })
   type!: string;
 
@@ -59,7 +59,7 @@ export class ParseBlockBody {
 }
 
 @ApiSchema({ name: 'ParseChunk' })
-export class ParseChunkBody {
+class ParseChunkBody {
   @ApiProperty({ description: 'Markdown of the blocks' })
   content!: string;
 
@@ -77,7 +77,7 @@ export class ParseChunkBody {
 }
 
 @ApiSchema({ name: 'OcrText' })
-export class OcrTextBody {
+class OcrTextBody {
   @ApiProperty()
   text!: string;
 
@@ -89,7 +89,7 @@ export class OcrTextBody {
 }
 
 @ApiSchema({ name: 'OcrData' })
-export class OcrDataBody {
+class OcrDataBody {
   @ApiProperty({ type: [OcrTextBody] })
   lines!: OcrTextBody[];
 
@@ -98,7 +98,7 @@ export class OcrDataBody {
 }
 
 @ApiSchema({ name: 'ParseFullResult' })
-export class ParseFullResultBody {
+class ParseFullResultBody {
   @ApiProperty({ enum: ['full'] })
   type!: 'full';
 
@@ -137,7 +137,7 @@ export class ParseResponseBody {
 // ---- extract ------------------------------------------------------------------------------
 
 @ApiSchema({ name: 'ExtractUsage' })
-export class ExtractUsageBody extends PageUsageBody {
+class ExtractUsageBody extends PageUsageBody {
   @ApiProperty({ type: 'integer' })
   num_fields!: number;
 }
@@ -178,7 +178,7 @@ export class ExtractResponseBody {
 // ---- split --------------------------------------------------------------------------------
 
 @ApiSchema({ name: 'SplitPartition' })
-export class SplitPartitionBody {
+class SplitPartitionBody {
   @ApiProperty()
   name!: string;
 
@@ -190,7 +190,7 @@ export class SplitPartitionBody {
 }
 
 @ApiSchema({ name: 'SplitSection' })
-export class SplitSectionBody {
+class SplitSectionBody {
   @ApiProperty()
   name!: string;
 
@@ -205,7 +205,7 @@ export class SplitSectionBody {
 }
 
 @ApiSchema({ name: 'SplitResult' })
-export class SplitResultBody {
+class SplitResultBody {
   @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'array', items: { type: 'integer' } },
@@ -218,7 +218,7 @@ export class SplitResultBody {
 }
 
 @ApiSchema({ name: 'DeepSplitPage' })
-export class DeepSplitPageBody {
+class DeepSplitPageBody {
   @ApiProperty({ type: 'integer' })
   page_number!: number;
 
@@ -230,7 +230,7 @@ export class DeepSplitPageBody {
 }
 
 @ApiSchema({ name: 'DeepSplitPartition' })
-export class DeepSplitPartitionBody {
+class DeepSplitPartitionBody {
   @ApiProperty()
   name!: string;
 
@@ -239,7 +239,7 @@ export class DeepSplitPartitionBody {
 }
 
 @ApiSchema({ name: 'DeepSplitSection' })
-export class DeepSplitSectionBody {
+class DeepSplitSectionBody {
   @ApiProperty()
   name!: string;
 
@@ -251,7 +251,7 @@ export class DeepSplitSectionBody {
 }
 
 @ApiSchema({ name: 'DeepSplitResult', description: 'With `settings.deep_split`' })
-export class DeepSplitResultBody {
+class DeepSplitResultBody {
   @ApiProperty({ type: [DeepSplitSectionBody] })
   splits!: DeepSplitSectionBody[];
 }

@@ -46,7 +46,7 @@ export class DeletedPipelineBody {
 }
 
 @ApiSchema({ name: 'PipelineResult' })
-export class PipelineResultBody {
+class PipelineResultBody {
   @ApiProperty({ ...anyObject, description: 'The parse step: a ParseResponse without job_id' })
   parse!: Record<string, unknown>;
 
@@ -70,7 +70,7 @@ export class PipelineResultBody {
 }
 
 @ApiSchema({ name: 'PipelineUsage' })
-export class PipelineUsageBody extends PageUsageBody {
+class PipelineUsageBody extends PageUsageBody {
   @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'number' },

@@ -4,7 +4,7 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { UploadsRepository } from './uploads.repository.js';
 
-export function quotaExceededError(quotaBytes: number, storedBytes: number): ApiError {
+function quotaExceededError(quotaBytes: number, storedBytes: number): ApiError {
   return new ApiError(
     HttpStatus.PAYLOAD_TOO_LARGE,
     'STORAGE_QUOTA_EXCEEDED',
@@ -16,7 +16,7 @@ export function quotaExceededError(quotaBytes: number, storedBytes: number): Api
 }
 
 /** Wraps an upload's byte stream, counting it against the organization's quota. */
-export type QuotaCounter = (source: AsyncIterable<Buffer>) => AsyncIterable<Buffer>;
+type QuotaCounter = (source: AsyncIterable<Buffer>) => AsyncIterable<Buffer>;
 
 /**
  * The per-organization stored-bytes quota (ORG_STORAGE_QUOTA_BYTES): what an organization

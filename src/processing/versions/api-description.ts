@@ -21,7 +21,7 @@ import { applyOperationIds } from './operation-ids.js';
  * request models' validation decorators (request-schema.ts) when first requested, and
  * served at `/openapi.json`. `info.version` is the API description version.
  */
-export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
+function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
   const { publicBaseUrl } = app.get<AppConfig>(APP_CONFIG);
   const config = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
@@ -75,7 +75,7 @@ function bodyModelHas(document: OpenAPIObject, operation: OperationObject, name:
 }
 
 /** The processing API's operations; the account dashboard API lives under `/api/v1/`. */
-export function isProcessing(path: string): boolean {
+function isProcessing(path: string): boolean {
   return !path.startsWith('/api/v1/');
 }
 
@@ -175,7 +175,7 @@ export function registeredRoutes(app: NestFastifyApplication): { method: string;
 const documents = new WeakMap<NestFastifyApplication, OpenAPIObject>();
 
 /** The app's description, built on first use, once every module's routes are registered. */
-export function openApiDocument(app: NestFastifyApplication): OpenAPIObject {
+function openApiDocument(app: NestFastifyApplication): OpenAPIObject {
   let document = documents.get(app);
   if (!document) {
     document = buildOpenApiDocument(app);

@@ -7,7 +7,7 @@
  */
 import type { OpenAPIObject } from '@nestjs/swagger';
 
-export const OPERATION_IDS: Readonly<Record<string, string>> = {
+const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /classify': 'classify',
   'POST /classify_async': 'classifyAsync',
   'POST /parse': 'parse',

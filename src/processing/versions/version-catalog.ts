@@ -15,7 +15,7 @@ export interface FrozenSnapshot {
   version: string;
 }
 
-export interface VersionListing {
+interface VersionListing {
   version: string;
   alpha_from: string;
   default_from: string;
@@ -37,7 +37,7 @@ export interface FamilyListing {
   versions: VersionListing[];
 }
 
-export interface AvailableVersion {
+interface AvailableVersion {
   version: string;
   stage: VersionStage;
 }

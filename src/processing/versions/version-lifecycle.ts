@@ -2,12 +2,12 @@ import type { ModelVersion, VersionStage } from '../../documents/versions/model-
 
 const DAY_MS = 86_400_000;
 /** Weeks 1-2 of the rollout are alpha; the version becomes default on day 14 (week 3). */
-export const ALPHA_DAYS = 14;
+const ALPHA_DAYS = 14;
 /** The replaced default stays pinnable for weeks 3-4 of its successor's rollout. */
-export const DEPRECATED_DAYS = 14;
+const DEPRECATED_DAYS = 14;
 
 /** Days from the rollout start (UTC midnight) to `now`; day 0 is the first day of week 1. */
-export function rolloutDay(rolloutStart: string, now: Date): number {
+function rolloutDay(rolloutStart: string, now: Date): number {
   const start = Date.parse(`${rolloutStart}T00:00:00Z`);
   if (Number.isNaN(start)) throw new Error(`Invalid rollout start date "${rolloutStart}"`);
   return Math.floor((now.getTime() - start) / DAY_MS);
@@ -18,7 +18,7 @@ function byRollout(a: ModelVersion, b: ModelVersion): number {
 }
 
 /** The version released next after `version` in its family, if any. */
-export function successorOf(
+function successorOf(
   version: ModelVersion,
   familyVersions: readonly ModelVersion[],
 ): ModelVersion | undefined {

@@ -3,7 +3,7 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 /** The `GET /versions` body: model families, their versions and rollout dates. */
 
 @ApiSchema({ name: 'ModelVersion' })
-export class VersionListingBody {
+class VersionListingBody {
   @ApiProperty({ example: 'layout-v3' })
   version!: string;
 
@@ -51,7 +51,7 @@ export class VersionListingBody {
 }
 
 @ApiSchema({ name: 'ModelFamily' })
-export class FamilyListingBody {
+class FamilyListingBody {
   @ApiProperty({ example: 'layout_model' })
   family!: string;
 

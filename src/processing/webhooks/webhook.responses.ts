@@ -45,7 +45,7 @@ export class WebhookSecretBody {
 }
 
 @ApiSchema({ name: 'WebhookAttempt' })
-export class WebhookAttemptBody {
+class WebhookAttemptBody {
   @ApiProperty({ type: 'integer' })
   attempt!: number;
 
@@ -63,7 +63,7 @@ export class WebhookAttemptBody {
 }
 
 @ApiSchema({ name: 'WebhookDelivery' })
-export class WebhookDeliveryBody {
+class WebhookDeliveryBody {
   @ApiProperty()
   delivery_id!: string;
 

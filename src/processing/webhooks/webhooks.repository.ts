@@ -7,7 +7,7 @@ import type {
 
 export type { WebhookEndpoint } from '../../usage/webhook-endpoints.contract.js';
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
+type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
 
 export interface WebhookDelivery {
   deliveryId: string;

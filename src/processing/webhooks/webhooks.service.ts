@@ -33,7 +33,7 @@ import {
   type WebhookEndpointStore,
 } from '../../usage/webhook-endpoints.contract.js';
 
-export const WEBHOOK_TASK = 'webhook.deliver';
+const WEBHOOK_TASK = 'webhook.deliver';
 const DELIVER_WEBHOOK = commandType(WEBHOOK_TASK, DeliverWebhookCommand);
 
 /**

@@ -1,7 +1,7 @@
 import type { ClassifyTaskResult } from '../../../documents/executors/operation.task.js';
 
 /** The classify response (DESIGN.md "Compatibility target"). */
-export interface ClassifyResult {
+interface ClassifyResult {
   job_id: string;
   response_type: 'classify';
   result: { category: string | null };

@@ -100,7 +100,7 @@ const editDocument = checker(
   },
 );
 
-export class EditBoundingBoxDto {
+class EditBoundingBoxDto {
   @Required()
   @Check(int({ ge: 1 }))
   page!: number;
@@ -156,7 +156,7 @@ const boxOnPage = checker(
   },
 );
 
-export class EditWidgetDto {
+class EditWidgetDto {
   @Required()
   @Check(boxOnPage)
   bbox!: EditBoundingBoxDto;
@@ -179,7 +179,7 @@ export class EditWidgetDto {
   value?: string | null;
 }
 
-export class EditOptionsDto {
+class EditOptionsDto {
   @Check(bool, { optional: true })
   flatten?: boolean;
 
@@ -198,7 +198,7 @@ export class EditOptionsDto {
   llm_provider_preference?: string | null;
 }
 
-export class EditAlphaDto {
+class EditAlphaDto {
   @Check(versionPin, { optional: true })
   edit_model?: string;
 }
@@ -212,7 +212,7 @@ registerModel(EditOptionsDto);
 registerModel(EditAlphaDto);
 
 /** The SDK's WebhookConfigNew: `disabled`, `svix` (hosted) or `direct` with `url`. */
-export class EditWebhookDto {
+class EditWebhookDto {
   @Check(oneOf(['disabled', 'svix', 'direct']), { optional: true })
   mode?: 'disabled' | 'svix' | 'direct';
 

@@ -4,7 +4,7 @@ import { Check, Required } from '../../requests/request-validation.js';
 import { model, nullable, text } from '../../requests/field-checkers.js';
 
 /** reductoai `PipelineSettings`: overrides of the pipeline's defaults for one run. */
-export class PipelineSettingsDto {
+class PipelineSettingsDto {
   @Check(nullable(documentPassword), { optional: true })
   document_password?: string | null;
 }

@@ -22,7 +22,7 @@ import {
 } from '../queue-task.js';
 
 /** The work of one task kind (DatabaseQueue wraps a QueuePort handler in one). */
-export interface TaskHandler<P = unknown> {
+interface TaskHandler<P = unknown> {
   readonly kind: string;
   /** Completes or fails the task in the store. */
   handle(task: QueueTask<P>): Promise<void>;
