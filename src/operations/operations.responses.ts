@@ -15,7 +15,7 @@ export class HealthBody {
 }
 
 @ApiSchema({ name: 'ReadinessCheck' })
-export class ReadinessCheckBody {
+class ReadinessCheckBody {
   @ApiProperty()
   ready!: boolean;
 
@@ -47,7 +47,7 @@ const laneDepths: ApiPropertyOptions = {
 };
 
 @ApiSchema({ name: 'QueueDepth' })
-export class QueueDepthBody {
+class QueueDepthBody {
   @ApiProperty({ enum: ['cpu', 'io'] })
   queue!: string;
 
@@ -59,7 +59,7 @@ export class QueueDepthBody {
 }
 
 @ApiSchema({ name: 'CombinedQueueDepth', description: 'Both queue systems together' })
-export class CombinedDepthBody extends QueueDepthBody {
+class CombinedDepthBody extends QueueDepthBody {
   @ApiProperty({ type: QueueDepthBody })
   legacy!: QueueDepthBody;
 
@@ -93,7 +93,7 @@ export class DrainStatusBody {
 }
 
 @ApiSchema({ name: 'LegacyWorkers' })
-export class LegacyWorkersBody {
+class LegacyWorkersBody {
   @ApiProperty()
   worker_enabled!: boolean;
 

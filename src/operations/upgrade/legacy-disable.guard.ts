@@ -30,7 +30,7 @@ export function legacyDisableRefusals(
   return reasons;
 }
 
-export class LegacyDisableRefused extends Error {
+class LegacyDisableRefused extends Error {
   constructor(readonly reasons: string[]) {
     super(
       `refusing to start with the legacy workers disabled (WORKER_ENABLED=false, ` +
