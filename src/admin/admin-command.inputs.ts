@@ -12,7 +12,7 @@ const isLength = isLengthModule.default;
  * 0.5 s (docs/decisions/0088-admin-cli-direct-path-without-nest.md). Messages and their
  * order are class-validator's, as before.
  */
-export interface FieldRule<T = string, Optional extends boolean = boolean> {
+interface FieldRule<T = string, Optional extends boolean = boolean> {
   /** Absent, null and undefined pass and skip the other checks. */
   readonly optional: Optional;
   /** A string (class-validator's IsString). */

@@ -11,7 +11,7 @@ export interface AdminEndpointFile {
   pid: number;
 }
 
-export const ADMIN_FILE_NAME = 'admin.json';
+const ADMIN_FILE_NAME = 'admin.json';
 
 export function adminFilePath(dataDir: string): string {
   return path.join(dataDir, ADMIN_FILE_NAME);
