@@ -6,7 +6,7 @@ import type { AdminCommandSpec } from '../admin/admin-command-specs.js';
 import { CliError } from './cli-error.js';
 
 /** Runs one admin command by name with its input; the transport is the caller's business. */
-export type CommandInvoker = (
+type CommandInvoker = (
   name: string,
   input: Record<string, unknown>,
   globals: { dataDir?: string },
