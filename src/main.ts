@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { applyHeapGrowth } from './common/heap-growth.js';
 import { makeDataDirPrivate } from './common/private-data-dir.js';
-import { ConfigError, loadConfig, type AppConfig } from './config/app-config.js';
+import { loadConfig, type AppConfig } from './config/app-config.js';
+import { ConfigError } from './config/config-error.js';
 import { DuckDbService } from './database/duckdb.service.js';
 import { createApp } from './app.factory.js';
 

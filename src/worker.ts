@@ -3,7 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { SHUTDOWN_SIGNALS } from './common/shutdown-signals.js';
 import { applyHeapGrowth } from './common/heap-growth.js';
-import { ConfigError, loadConfig } from './config/app-config.js';
+import { loadConfig } from './config/app-config.js';
+import { ConfigError } from './config/config-error.js';
 import { WorkerModule } from './processing/worker/worker.module.js';
 
 /** `npm run start:worker`: a new-queue (BullMQ) worker process, no HTTP server. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, loadConfig } from './app-config.js';
+import { loadConfig } from './app-config.js';
+import { ConfigError } from './config-error.js';
 
 describe('DuckDB settings', () => {
   it("bounds DuckDB's buffer pool and the data kept between checkpoints by default", () => {

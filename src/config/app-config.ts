@@ -1,7 +1,8 @@
 import type { OperationsConfig } from './operations.config.js';
 import type { ProcessingConfig } from './processing.config.js';
 import { ALL_ROLLOUT_KEYS, rolloutEnvName } from './rollout-keys.js';
-import { ConfigError, type Env, resolve, type Resolved } from './setting.js';
+import { type Env, resolve, type Resolved } from './setting.js';
+import { ConfigError } from './config-error.js';
 import {
   KAFKA_SETTINGS,
   OPERATIONS_SETTINGS,
@@ -10,11 +11,8 @@ import {
   USAGE_SETTINGS,
 } from './settings.schema.js';
 
-export { ConfigError } from './setting.js';
-
 /** The usage plane's settings: event normalization, metadata-key cardinality, rollups. */
 export type UsageConfig = Resolved<typeof USAGE_SETTINGS>;
-export type { CardinalityRule, NormalizerPolicy } from './usage.types.js';
 /** Kafka mode (KAFKA_BROKERS set). */
 export type KafkaConfig = Resolved<typeof KAFKA_SETTINGS>;
 

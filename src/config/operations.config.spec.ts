@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, loadConfig } from './app-config.js';
+import { loadConfig } from './app-config.js';
+import { ConfigError } from './config-error.js';
 
 describe('operations configuration', () => {
   const redis = { REDIS_URL: 'redis://127.0.0.1:6379' };

@@ -5,8 +5,6 @@ import { ConfigError } from './config-error.js';
 /** The raw process environment, or a test's stand-in for it. */
 export type Env = Record<string, string | undefined>;
 
-export { ConfigError } from './config-error.js';
-
 /**
  * One environment variable: its name, how its text becomes a value (a zod schema), the
  * value when it is unset or empty, and what it means. `docs/configuration.md` is generated

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, loadConfig } from './app-config.js';
+import { loadConfig } from './app-config.js';
+import { ConfigError } from './config-error.js';
 import { NOT_SETTINGS, renderConfigurationDoc, settingNames } from './configuration-doc.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, loadConfig } from '../../config/app-config.js';
+import { loadConfig } from '../../config/app-config.js';
+import { ConfigError } from '../../config/config-error.js';
 
 describe('auth configuration', () => {
   it('keeps authentication on by default', () => {

@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from '../../config/app-config.js';
+import { loadConfig } from '../../config/app-config.js';
+import { ConfigError } from '../../config/config-error.js';
 import { QUEUES, type QueueName } from '../../config/queue.types.js';
 import { RedisQueueProbe } from '../../processing/queue/queue-status.js';
 

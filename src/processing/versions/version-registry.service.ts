@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/clock.js';
-import { ConfigError, type AppConfig } from '../../config/app-config.js';
+import { type AppConfig } from '../../config/app-config.js';
+import { ConfigError } from '../../config/config-error.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { ModelVersionRepository } from './model-version.repository.js';
 import type { ResolvedVersion } from '../../documents/versions/model-version.types.js';
