@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it, jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { legacyDisableRefusals } from '../../operations/upgrade/legacy-disable.guard.js';
-import { ALL_ROLLOUT_KEYS, databaseQueueWorkers } from '../../config/operations.config.js';
+import { databaseQueueWorkers } from '../../config/operations.config.js';
+import { ALL_ROLLOUT_KEYS } from '../../config/rollout-keys.js';
 import { stateLine, WATCHDOG_WARNING_LOG, WorkerWatchdog } from './worker-watchdog.js';
 
 describe(WorkerWatchdog.name, () => {

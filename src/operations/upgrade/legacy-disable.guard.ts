@@ -1,11 +1,8 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
-import {
-  legacyWorkersEnabled,
-  rolloutEnvName,
-  ALL_ROLLOUT_KEYS,
-} from '../../config/operations.config.js';
+import { legacyWorkersEnabled } from '../../config/operations.config.js';
+import { rolloutEnvName, ALL_ROLLOUT_KEYS } from '../../config/rollout-keys.js';
 import { QueueStatus } from '../../processing/queue/queue-status.js';
 
 /** Why turning the legacy workers off is refused now; empty when it is allowed. */

@@ -1,14 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
+import { legacyWorkersEnabled } from '../../config/operations.config.js';
 import {
   ALL_ROLLOUT_KEYS,
-  legacyWorkersEnabled,
   rolloutKey,
   type RolloutKey,
   type RolloutOperation,
   type RolloutVariant,
-} from '../../config/operations.config.js';
+} from '../../config/rollout-keys.js';
 
 export interface RolloutReport {
   /** True when REDIS_URL is set in this process. */
