@@ -11,7 +11,7 @@ import { ApiError } from '../../common/api-error.js';
 import { MetricsService } from '../../common/metrics/metrics.service.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
-import type { Lane, QueueName } from '../queue/queue-task.js';
+import type { Lane, QueueName } from '../../config/queue.types.js';
 import { laneTotal, QueueDepthService } from '../queue/queue-depth.service.js';
 
 /** The spec's signal names; Prometheus names cannot hold dots (docs/operations.md maps them). */

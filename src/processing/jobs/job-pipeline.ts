@@ -3,7 +3,7 @@ import type { WrittenJson } from '../../documents/executors/operation.task.js';
 import type { Billing } from '../operations/operation.js';
 import type { InputDocument } from '../core/input-document.js';
 import type { ClassifyInputValue } from '../inputs/input-resolver.service.js';
-import type { Lane } from '../queue/queue-task.js';
+import type { Lane } from '../../config/queue.types.js';
 import type { JobRecord, JobType } from '../core/job.types.js';
 
 /** The request fields that choose a lane (ClassifyConfig and the operations' bodies). */

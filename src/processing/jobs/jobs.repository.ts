@@ -6,7 +6,7 @@ import { payloadKey } from '../../database/blob-keys.js';
 import { BlobStore, type StoredBlob } from '../../database/blob-store.js';
 import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
 import { IS_DEEP_TASK } from '../queue/db/database-queue.repository.js';
-import type { Lane, QueueName } from '../queue/queue-task.js';
+import type { Lane, QueueName } from '../../config/queue.types.js';
 import { attachDocumentPassword, detachDocumentPassword } from '../core/document-password.js';
 import { JobRecord, JobState, NewJob } from '../core/job.types.js';
 import { JOB_SECRET_KEY_FILE, JobSecretSealer } from './job-secret.sealer.js';

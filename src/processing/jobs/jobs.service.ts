@@ -10,7 +10,7 @@ import { ApiError } from '../../common/api-error.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
-import { LANES, QUEUES } from '../queue/queue-task.js';
+import { LANES, QUEUES } from '../../config/queue.types.js';
 import { UrlSigner } from '../upload/url-signer.service.js';
 import { JobEvents } from './job-events.js';
 import { JobResults } from './job-results.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { LiveDepth } from './live-depth.js';
-import type { QueueDepth, QueueName } from './queue-task.js';
+import type { QueueDepth } from './queue-task.js';
+import type { QueueName } from '../../config/queue.types.js';
 
 function stored(queue: QueueName, queued: number, running: number): QueueDepth {
   return {

@@ -1,4 +1,5 @@
-import { LANES, type Lane, type LaneDepth, type QueueDepth, type QueueName } from './queue-task.js';
+import { type LaneDepth, type QueueDepth } from './queue-task.js';
+import { LANES, type Lane, type QueueName } from '../../config/queue.types.js';
 
 type LaneCounts = Record<Lane, LaneDepth>;
 

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DatabaseQueueRepository } from './db/database-queue.repository.js';
 import { emptyLanes, LiveDepth } from './live-depth.js';
-import { LANES, type Lane, type QueueDepth, type QueueName } from './queue-task.js';
+import { type QueueDepth } from './queue-task.js';
+import { LANES, type Lane, type QueueName } from '../../config/queue.types.js';
 import { withTimeout } from './redis/redis-connection.js';
 import { REDIS_QUEUE_CLIENT, type OptionalRedisQueueClient } from './redis/redis-queue.token.js';
 

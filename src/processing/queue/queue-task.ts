@@ -1,8 +1,5 @@
 import type { Lane, QueueName } from '../../config/queue.types.js';
 
-export { LANES, QUEUES } from '../../config/queue.types.js';
-export type { ClaimFilter, Lane, QueueName } from '../../config/queue.types.js';
-
 export interface QueueTask<P = unknown> {
   taskId: string;
   queue: QueueName;

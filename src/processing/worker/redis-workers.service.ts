@@ -12,7 +12,7 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { ProcessingError, toProcessingError } from '../core/processing-error.js';
 import type { QueuedWork } from '../queue/queue-port.js';
-import type { QueueName } from '../queue/queue-task.js';
+import type { QueueName } from '../../config/queue.types.js';
 import { BullQueueDriver } from '../queue/redis/bull-queue.driver.js';
 import { redisConnection } from '../queue/redis/redis-connection.js';
 import { bullmq } from '../queue/redis/redis-packages.js';

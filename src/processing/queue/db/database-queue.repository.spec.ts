@@ -6,7 +6,7 @@ import { loadConfig } from '../../../config/app-config.js';
 import { DuckDbService } from '../../../database/duckdb.service.js';
 import { MigrationRunner } from '../../../database/migration-runner.js';
 import { DatabaseQueueRepository } from './database-queue.repository.js';
-import type { ClaimFilter } from '../queue-task.js';
+import type { ClaimFilter } from '../../../config/queue.types.js';
 
 /** The database queue against a real DuckDB file with the migrations applied. */
 describe(DatabaseQueueRepository.name, () => {

@@ -2,15 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DuckDbService } from '../../../database/duckdb.service.js';
 import { LiveDepth } from '../live-depth.js';
-import {
-  ClaimFilter,
-  EnqueueOptions,
-  Lane,
-  LANES,
-  QueueDepth,
-  QueueName,
-  QueueTask,
-} from '../queue-task.js';
+import { EnqueueOptions, QueueDepth, QueueTask } from '../queue-task.js';
+import { ClaimFilter, Lane, LANES, QueueName } from '../../../config/queue.types.js';
 
 interface TaskRow {
   task_id: string;

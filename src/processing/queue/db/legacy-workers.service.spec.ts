@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { loadConfig } from '../../../config/app-config.js';
 import type { DatabaseQueueRepository } from './database-queue.repository.js';
-import type { QueueName, QueueTask } from '../queue-task.js';
+import type { QueueTask } from '../queue-task.js';
+import type { QueueName } from '../../../config/queue.types.js';
 import { LegacyWorkers } from './legacy-workers.service.js';
 
 /** An in-memory queue that counts how often the workers ask it for work. */

@@ -13,13 +13,13 @@ import {
   type DatabaseWorkerPool,
 } from '../../../config/operations.config.js';
 import { DatabaseQueueRepository } from './database-queue.repository.js';
+import { type QueueTask } from '../queue-task.js';
 import {
   type ClaimFilter,
   type Lane,
   type QueueName,
-  type QueueTask,
   QUEUES,
-} from '../queue-task.js';
+} from '../../../config/queue.types.js';
 
 /** The work of one task kind (DatabaseQueue wraps a QueuePort handler in one). */
 interface TaskHandler<P = unknown> {

@@ -10,7 +10,7 @@ import type {
   WorkHandler,
   WorkOptions,
 } from '../queue-port.js';
-import type { QueueName } from '../queue-task.js';
+import type { QueueName } from '../../../config/queue.types.js';
 import { withTimeout } from './redis-connection.js';
 import { bullmq } from './redis-packages.js';
 import {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DuckDbService, Transaction } from '../../../database/duckdb.service.js';
-import type { Lane, QueueName } from '../queue-task.js';
+import type { Lane, QueueName } from '../../../config/queue.types.js';
 import { redisJobTaskOf, type RedisJobTask } from './redis-queue.types.js';
 
 export interface Dispatch {

@@ -1,13 +1,7 @@
 import type { JobState, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import {
-  LANES,
-  type Lane,
-  type LaneDepth,
-  type QueueDepth,
-  type QueueName,
-  QUEUES,
-} from '../queue-task.js';
+import { type LaneDepth, type QueueDepth } from '../queue-task.js';
+import { LANES, type Lane, type QueueName, QUEUES } from '../../../config/queue.types.js';
 import type { RedisQueueConfig } from '../../../config/operations.config.js';
 import { redisConnection, withTimeout } from './redis-connection.js';
 import { bullmq } from './redis-packages.js';

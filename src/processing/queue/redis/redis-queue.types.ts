@@ -1,6 +1,6 @@
 import type { InputSource } from '../../core/input-document.js';
 import type { JobOperation } from '../../operations/operations.js';
-import type { Lane, QueueName } from '../queue-task.js';
+import type { Lane, QueueName } from '../../../config/queue.types.js';
 
 /** BullMQ queues of the new queue system; `results` carries worker outcomes back to the API. */
 export const RESULTS_QUEUE = 'results';
