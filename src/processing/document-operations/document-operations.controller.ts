@@ -19,7 +19,8 @@ import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorato
 import { ProcessingAuthGuard } from '../../accounts/auth/processing-auth.guard.js';
 import { abortWhenClientLeaves } from '../requests/client-disconnect.js';
 import { ValidatedBodyPipe } from '../requests/validated-body.pipe.js';
-import { OperationJobsService, type OperationKind } from './operation-jobs.service.js';
+import { OperationJobsService } from './operation-jobs.service.js';
+import { type OperationKind } from '../../documents/executors/operation.task.js';
 import { type OperationBaseDto } from '../requests/operation-requests.dto.js';
 import { ExtractConfigDto } from '../operations/extract/extract-request.dto.js';
 import { ParseConfigDto } from '../operations/parse/parse-request.dto.js';

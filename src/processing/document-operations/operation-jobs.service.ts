@@ -36,8 +36,6 @@ import { JobResults } from '../jobs/job-results.js';
 import { OPERATION_TASK } from '../core/task-kinds.js';
 import { type EditConfigDto, editJobRequest } from '../operations/edit/edit-request.dto.js';
 
-export type { OperationKind } from '../../documents/executors/operation.task.js';
-
 /** The validated command of an operation job's stored request. */
 function operationCommandOf(job: JobRecord): OperationCommand {
   const command = commandOfJob(job);

@@ -14,7 +14,7 @@ import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorato
 import { ProcessingAuthGuard } from '../../accounts/auth/processing-auth.guard.js';
 import { ValidatedBodyPipe } from '../requests/validated-body.pipe.js';
 import { CreateWebhookEndpointDto } from './webhook-endpoint.dto.js';
-import { WebhookEndpoint } from './webhooks.repository.js';
+import { WebhookEndpoint } from '../../usage/webhook-endpoints.contract.js';
 import { WebhooksService } from './webhooks.service.js';
 import {
   ApiCreatedResponse,

@@ -5,8 +5,6 @@ import type {
   WebhookEndpointStore,
 } from '../../usage/webhook-endpoints.contract.js';
 
-export type { WebhookEndpoint } from '../../usage/webhook-endpoints.contract.js';
-
 type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
 
 export interface WebhookDelivery {

@@ -8,11 +8,8 @@ import type { JobRecord } from '../core/job.types.js';
 import { InlineQueueDriver } from '../queue/inline-queue.driver.js';
 import type { QueuedWork } from '../queue/queue-port.js';
 import type { LegacyWorkers } from '../queue/db/legacy-workers.service.js';
-import type {
-  WebhookDelivery,
-  WebhookEndpoint,
-  WebhooksRepository,
-} from './webhooks.repository.js';
+import type { WebhookDelivery, WebhooksRepository } from './webhooks.repository.js';
+import type { WebhookEndpoint } from '../../usage/webhook-endpoints.contract.js';
 import { WebhooksService } from './webhooks.service.js';
 
 const NOW = new Date('2026-11-23T10:00:00.000Z');

@@ -20,17 +20,13 @@ import { LegacyWorkers } from '../queue/db/legacy-workers.service.js';
 import { ProcessingMetrics } from '../processing.metrics.js';
 import { SafeFetcher } from '../inputs/safe-fetcher.js';
 import type { WebhookConfig } from '../requests/shared-fields.dto.js';
-import {
-  WebhookAttempt,
-  WebhookDelivery,
-  WebhookEndpoint,
-  WebhooksRepository,
-} from './webhooks.repository.js';
+import { WebhookAttempt, WebhookDelivery, WebhooksRepository } from './webhooks.repository.js';
 import { derivedOrgSecret, randomSecret } from './org-signing-secret.js';
 import {
   SHARED_WEBHOOK_ENDPOINTS,
   type SharedWebhookEndpointStore,
   type WebhookEndpointStore,
+  WebhookEndpoint,
 } from '../../usage/webhook-endpoints.contract.js';
 
 const WEBHOOK_TASK = 'webhook.deliver';
