@@ -3,7 +3,7 @@
  * choice, a date in the layout the field shows, a number with the field's decimals.
  */
 import { findDates, type DateOrder } from '../extract/dates.js';
-import { parseNumber } from '../extract/value-parsers.js';
+import { parseNumber } from '../extract/amounts.js';
 import type { FieldFormat, FieldOption, FormField, InstructionItem } from './edit.types.js';
 import { fold, lexicalScore, type FieldScorer } from './field-matching.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cosine, EMBEDDING_SIZE, sentenceEncoder } from './sentence-encoder.js';
+import { cosine, sentenceEncoder } from './sentence-encoder.js';
+import { EMBEDDING_SIZE } from './use.network.js';
 
 interface ReferenceCase {
   text: string;

@@ -12,8 +12,6 @@ import { parseNpy, type NpyArray } from './npy.js';
 import { SentencePieceTokenizer } from './sentencepiece.js';
 import { EMBEDDING_SIZE, UseNetwork } from './use.network.js';
 
-export { EMBEDDING_SIZE } from './use.network.js';
-
 /** Pieces read per text: a longer text is embedded from its first ones (a chunk is short). */
 const MAX_PIECES = 128;
 /** Embeddings remembered by text (criteria and labels repeat across requests). */

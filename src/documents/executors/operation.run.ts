@@ -22,7 +22,7 @@ import type {
   OutcomeFiles,
   PipelineOutcome,
 } from './operation.task.js';
-import type { EditOutcome } from '../edit/edit.runner.js';
+import type { EditOutcome } from '../edit/edit.types.js';
 
 /**
  * The kinds whose result runs to megabytes with the document and is written to a file when

@@ -1,7 +1,7 @@
 import type { ClassifyTask, ClassifyTaskResult } from '../classify/classify.task.js';
 import type { DocumentSource } from '../readers/document.types.js';
 import type { ParsedDocument } from '../parse/parsed-layout.js';
-import type { EditOutcome, EditRequest } from '../edit/edit.runner.js';
+import type { EditOutcome, EditRequest } from '../edit/edit.types.js';
 import type { ExtractOutcome, ExtractRequest } from '../extract/extract.runner.js';
 import type { ParseOutcome, ParseRequest } from '../parse/parse.runner.js';
 import type { PipelineOutcome, PipelineTask } from '../pipeline/pipeline.runner.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EditOutcome } from '../edit/edit.runner.js';
+import type { EditOutcome } from '../edit/edit.types.js';
 import type { PipelineStepOutcome } from '../pipeline/pipeline.runner.js';
 import type {
   OperationOutcome,

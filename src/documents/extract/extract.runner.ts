@@ -6,7 +6,8 @@ import type { ParsedDocument } from '../parse/parsed-layout.js';
 import type { DeepExtractEngine, ExtractEngine } from '../versions/engines.js';
 import { reportVersions, type ModelVersionsReport } from '../versions/model-pins.js';
 import type { ResolvedVersion } from '../versions/model-version.types.js';
-import { extractDocument, validateSchema } from './extract.operation.js';
+import { extractDocument } from './extract.operation.js';
+import { validateSchema } from './extract-schema.js';
 
 /** The extract request fields the pipeline reads (reductoai ExtractRunParams). */
 export interface ExtractRequest {

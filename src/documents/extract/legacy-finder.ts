@@ -19,7 +19,9 @@ import {
   similarity,
   stems,
 } from './text-match.js';
-import { parseBoolean, parseDate, parseNumber } from './value-parsers.js';
+import { parseBoolean } from './value-parsers.js';
+import { parseDate } from './dates.js';
+import { parseNumber } from './amounts.js';
 import { typeOf, type JsonSchema } from './extract-schema.js';
 
 export type LegacyFound =

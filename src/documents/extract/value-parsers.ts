@@ -4,9 +4,6 @@ import { findDates, type DateOrder } from './dates.js';
 import { typeOf, type JsonSchema } from './extract-schema.js';
 import { normalize } from './text-match.js';
 
-export { parseNumber } from './amounts.js';
-export { parseDate } from './dates.js';
-
 /** What the document says about how it writes values. */
 export interface ValueContext {
   dateOrder: DateOrder;

@@ -11,7 +11,8 @@ import {
   type CriterionEvidence,
 } from '../classify/evidence.js';
 import { categoryScore, probabilities, strength } from '../classify/fusion.js';
-import { cosine, EMBEDDING_SIZE, sentenceEncoder } from '../encoder/sentence-encoder.js';
+import { cosine, sentenceEncoder } from '../encoder/sentence-encoder.js';
+import { EMBEDDING_SIZE } from '../encoder/use.network.js';
 import type { SplitSection } from './split.operation.js';
 
 export interface PageEvidence {

@@ -1,5 +1,5 @@
 import { resolveEditVersions } from '../../../documents/versions/model-pins.js';
-import type { EditOutcome } from '../../../documents/edit/edit.runner.js';
+import type { EditOutcome } from '../../../documents/edit/edit.types.js';
 import { documentOperation } from '../document-operation.js';
 import { EditJobRequestDto } from './edit-request.dto.js';
 
