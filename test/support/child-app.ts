@@ -45,7 +45,37 @@ export class ChildApp {
     this.baseUrl = `http://127.0.0.1:${port}`;
   }
 
+  /**
+   * Starts the server and waits until /health answers. The port came from `freePort()`, so
+   * another process may take it before the server binds it (an outgoing connection drawing
+   * the same ephemeral port): a start that fails with EADDRINUSE is tried again on the same
+   * port, which such a connection gives back when it ends.
+   */
   async start(): Promise<void> {
+    // A restart on a machine loaded by other work took over 60 s (load average 45).
+    const deadline = Date.now() + 180_000;
+    for (;;) {
+      const { child, closed } = this.spawnServer();
+      const ended = () => child.exitCode !== null || child.signalCode !== null;
+      await waitFor(
+        `child server on ${this.baseUrl} (stderr: ${this.stderr.slice(-2000)})`,
+        async () =>
+          ended() ||
+          (await fetch(`${this.baseUrl}/health`, { signal: AbortSignal.timeout(10_000) }))
+            .status === 200,
+        Math.max(deadline - Date.now(), 1_000),
+        100,
+      );
+      if (!ended()) return;
+      await closed; // all of its stderr read
+      if (!this.stderr.includes('EADDRINUSE') || Date.now() > deadline) {
+        throw new Error(`child exited: ${this.stderr.slice(-2000)}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+
+  private spawnServer(): { child: ChildProcess; closed: Promise<void> } {
     this.stderr = '';
     this.log = '';
     const child = spawn(process.execPath, [path.join(this.buildDir, 'src', 'main.js')], {
@@ -71,16 +101,7 @@ export class ChildApp {
     this.exited = new Promise((resolve) =>
       child.once('exit', (code, signal) => resolve(signal ?? code)),
     );
-    await waitFor(
-      `child server on ${this.baseUrl} (stderr: ${this.stderr.slice(-2000)})`,
-      async () => {
-        if (child.exitCode !== null) throw new Error(`child exited: ${this.stderr.slice(-2000)}`);
-        return (await fetch(`${this.baseUrl}/health`)).status === 200;
-      },
-      // A restart on a machine loaded by other work took over 60 s (load average 45).
-      180_000,
-      100,
-    );
+    return { child, closed: new Promise((resolve) => child.once('close', () => resolve())) };
   }
 
   /** The server's process id while it runs. */
