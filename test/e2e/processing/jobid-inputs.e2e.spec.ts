@@ -93,6 +93,10 @@ describe('jobid:// inputs reuse a completed parse job', () => {
     expect(withoutTiming(reused[0].response)).toEqual(withoutTiming(original[0].response));
     const result = original[0].response.result as Record<string, { value: unknown }>;
     expect(result.invoice_number.value).toBe('INV-2026-0042');
+    process.stdout.write(
+      `extract CPU ms, original ${original.map((r) => r.ms.toFixed(0)).join(', ')}; ` +
+        `on jobid:// ${reused.map((r) => r.ms.toFixed(0)).join(', ')}\n`,
+    );
     expect(median(reused.map((r) => r.ms))).toBeLessThan(median(original.map((r) => r.ms)));
   }, 180_000);
 
