@@ -116,6 +116,18 @@ export function runLivenessProbe(env: Record<string, string>) {
   return runCommand('sh', [path.join(repoRoot, 'scripts/worker-liveness.sh')], env, 10_000);
 }
 
+/** Whether something accepts connections on the loopback port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
 /** A private redis-server (not the shared test one) that specs may pause or stop. */
 export interface PrivateRedis {
   url: string;
@@ -124,38 +136,41 @@ export interface PrivateRedis {
   stop(): Promise<void>;
 }
 
+/**
+ * A redis-server on a free port. The port comes from freePort(): another process may take
+ * it before redis-server binds it, and redis-server then exits at once; it is started again
+ * on another port.
+ */
+async function spawnRedisServer(dir: string): Promise<{ child: ChildProcess; port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const child = spawn(
+      'redis-server',
+      [
+        '--bind',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+      ],
+      { stdio: 'ignore' },
+    );
+    const ended = () => child.exitCode !== null || child.signalCode !== null;
+    await until(() => ended() || listening(port), 'redis-server to listen');
+    if (!ended()) return { child, port };
+    if (attempt >= 3) throw new Error(`redis-server exited with ${child.exitCode}`);
+  }
+}
+
 export async function startPrivateRedis(): Promise<PrivateRedis> {
-  const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-redis-'));
-  const child = spawn(
-    'redis-server',
-    [
-      '--bind',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--dir',
-      dir,
-    ],
-    { stdio: 'ignore' },
-  );
+  const { child, port } = await spawnRedisServer(dir);
   const url = `redis://127.0.0.1:${port}`;
-  await until(
-    () =>
-      new Promise<boolean>((resolve) => {
-        const socket = net.connect(port, '127.0.0.1');
-        socket.once('connect', () => {
-          socket.end();
-          resolve(true);
-        });
-        socket.once('error', () => resolve(false));
-      }),
-    'redis-server to listen',
-  );
   return {
     url,
     pause: () => child.kill('SIGSTOP'),
