@@ -108,7 +108,7 @@ export const PROCESSING_SETTINGS = {
   queuePollIntervalMs: int(
     'QUEUE_POLL_INTERVAL_MS',
     { default: 500, min: 10, unit: 'ms' },
-    'Fallback poll interval of idle workers; enqueues wake them at once.',
+    'Fallback poll interval of idle workers, doubling after each poll that finds the queue empty up to 8 intervals; enqueues wake them at once.',
   ),
   syncTimeoutMs: int(
     'SYNC_TIMEOUT_MS',

@@ -97,6 +97,23 @@ describe(LegacyWorkers.name, () => {
     expect(driver.claims).toBeGreaterThanOrEqual(10);
   });
 
+  it('backs off to eight intervals between polls of an empty store, still finding work added without a wake', async () => {
+    const driver = new CountingDriver();
+    const running = { now: 0, max: 0 };
+    await start(driver, running);
+    await elapse(1_000);
+    const before = driver.claims;
+    await elapse(1_600);
+    // Every 20 ms, each poller would ask 80 times in 1.6 s; at eight intervals, about 10.
+    const pollers = 2; // the cpu and io worker kinds of this configuration
+    expect(driver.claims - before).toBeLessThanOrEqual(pollers * 12);
+    expect(driver.claims - before).toBeGreaterThanOrEqual(pollers * 8);
+    // A task written without an enqueue's wake is found within eight intervals.
+    driver.add('io', 'unannounced');
+    await elapse(8 * 20 + 20);
+    expect(running.max).toBe(1);
+  });
+
   it('still runs work that comes due without an enqueue on several loops at once', async () => {
     const driver = new CountingDriver();
     const dueAt = Date.now() + 60;

@@ -21,6 +21,9 @@ import {
   QUEUES,
 } from '../../../config/queue.types.js';
 
+/** At most this many poll intervals between an idle kind's looks at an empty store. */
+const IDLE_POLL_BACKOFF_MAX = 8;
+
 /** The work of one task kind (DatabaseQueue wraps a QueuePort handler in one). */
 interface TaskHandler<P = unknown> {
   readonly kind: string;
@@ -55,6 +58,11 @@ export class LegacyWorkers implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly wakers: Record<QueueName, Set<Sleeper>> = { cpu: new Set(), io: new Set() };
   /** Worker kinds that have a loop polling the store, and when it looks next (ms epoch). */
   private readonly polling = new Map<string, number>();
+  /**
+   * Per worker kind, the polls in a row that found nothing to claim and nothing scheduled:
+   * the poller's wait doubles with each, up to IDLE_POLL_BACKOFF_MAX intervals.
+   */
+  private readonly emptyPolls = new Map<string, number>();
   private readonly inFlight = new Map<string, { task: QueueTask; startedAt: number }>();
   private readonly loops: Promise<void>[] = [];
   private running = false;
@@ -122,6 +130,7 @@ export class LegacyWorkers implements OnApplicationBootstrap, OnModuleDestroy {
    */
   notify(queue: QueueName): void {
     const kinds = new Set([...this.wakers[queue]].map((sleeper) => sleeper.kind));
+    for (const kind of kinds) this.emptyPolls.delete(kind);
     for (const kind of kinds) this.wakeOne(queue, kind);
   }
 
@@ -189,6 +198,7 @@ export class LegacyWorkers implements OnApplicationBootstrap, OnModuleDestroy {
         await this.idle(pool);
         continue;
       }
+      this.emptyPolls.delete(kind);
       // There may be more (several retries came due at once): one sleeping loop of this
       // kind looks as well, and wakes the next if it finds work too.
       this.wakeOne(queue, kind);
@@ -230,7 +240,12 @@ export class LegacyWorkers implements OnApplicationBootstrap, OnModuleDestroy {
    * One idle loop per kind polls every interval; the others sleep until woken, or until the
    * next task they may take is due when that is sooner than the poller's next look (a
    * retry the loop just scheduled, e.g. a webhook back-off). So the store is asked once per
-   * interval and once per wake, not once per interval per loop.
+   * interval and once per wake, not once per interval per loop. While the store holds
+   * nothing for the kind, neither claimable nor scheduled, each empty poll doubles the
+   * wait up to IDLE_POLL_BACKOFF_MAX intervals: enqueues in this process wake the loops at
+   * once anyway (this process owns the queue), and an idle server's polls were most of its
+   * statements, each taking a core from requests
+   * (docs/decisions/0440-idle-queue-poll-backs-off.md).
    */
   private async idle({ kind, queue, filter }: DatabaseWorkerPool): Promise<void> {
     const pollerDueAt = this.polling.get(kind);
@@ -244,7 +259,10 @@ export class LegacyWorkers implements OnApplicationBootstrap, OnModuleDestroy {
     this.polling.set(kind, Date.now() + interval);
     try {
       const due = await this.nextDue(queue, filter);
-      const wait = Math.min(interval, due === null ? Infinity : due - Date.now());
+      const empty = due === null ? (this.emptyPolls.get(kind) ?? 0) + 1 : 0;
+      this.emptyPolls.set(kind, empty);
+      const fallback = interval * Math.min(2 ** Math.max(0, empty - 1), IDLE_POLL_BACKOFF_MAX);
+      const wait = Math.min(fallback, due === null ? Infinity : due - Date.now());
       this.polling.set(kind, Date.now() + wait);
       await this.sleep(queue, kind, wait);
     } finally {
