@@ -1,12 +1,5 @@
 /** Operations the spec's rollout ratios name (step 7 of the self-hosted upgrade). */
-export const ROLLOUT_OPERATIONS = [
-  'parse',
-  'extract',
-  'split',
-  'classify',
-  'edit',
-  'pipeline',
-] as const;
+const ROLLOUT_OPERATIONS = ['parse', 'extract', 'split', 'classify', 'edit', 'pipeline'] as const;
 export type RolloutOperation = (typeof ROLLOUT_OPERATIONS)[number];
 export type RolloutVariant = 'trainable' | 'non_trainable';
 

@@ -5,12 +5,7 @@
  */
 import type { BoundingBox, LayoutDocument, LayoutLine } from '../parse/layout.types.js';
 import { roundBox } from '../parse/layout.types.js';
-
-export interface Citation {
-  type: 'Key Value' | 'Text' | 'Table';
-  content: string;
-  bbox: BoundingBox;
-}
+import { lineCitation, type Citation } from './citation.js';
 
 export type Relation = 'colon' | 'columns' | 'below' | 'header' | 'inline' | 'line';
 
@@ -80,10 +75,6 @@ function boxOf(line: LayoutLine, left: number, right: number): BoundingBox {
     height: line.bbox.height,
     page: line.bbox.page,
   });
-}
-
-function lineCitation(line: LayoutLine, type: Citation['type']): Citation {
-  return { type, content: line.text, bbox: roundBox(line.bbox) };
 }
 
 function cellCitation(line: LayoutLine, cell: Cell, type: Citation['type']): Citation {
@@ -326,5 +317,3 @@ export function collectCandidates(
   });
   return { lines, candidates };
 }
-
-export { lineCitation };

@@ -9,7 +9,7 @@
  */
 import type { LayoutLine } from '../parse/layout.types.js';
 import { findAmounts } from './amounts.js';
-import { lineCitation } from './candidates.js';
+import { lineCitation } from './citation.js';
 import type { DocumentContext } from './document-context.js';
 import type { Leaf, ScalarField, Scored } from './field-search.js';
 

@@ -1,14 +1,8 @@
 import { alignedColumns } from '../parse/layout.engines.js';
-import type { BoundingBox, LayoutDocument, LayoutLine } from '../parse/layout.types.js';
+import type { LayoutDocument, LayoutLine } from '../parse/layout.types.js';
 import { roundBox } from '../parse/layout.types.js';
+import { lineCitation, type Citation } from './citation.js';
 import { normalize } from './text-match.js';
-
-/** Where a value was read: the text of the line (or cell) and its box. */
-export interface Citation {
-  type: 'Key Value' | 'Text' | 'Table';
-  content: string;
-  bbox: BoundingBox;
-}
 
 /** A "label: value" pair found on the page. */
 export interface KeyValue {
@@ -44,10 +38,6 @@ export interface DocumentEvidence {
 }
 
 const COLON_PAIR = /^\s*([^:：]{1,60}?)\s*[:：]\s*(.*)$/;
-
-function lineCitation(line: LayoutLine, type: Citation['type']): Citation {
-  return { type, content: line.text, bbox: roundBox(line.bbox) };
-}
 
 function looksLikeLabel(text: string): boolean {
   const words = normalize(text).split(' ').filter(Boolean);
@@ -150,5 +140,3 @@ export function collectEvidence(document: LayoutDocument): DocumentEvidence {
   const { tables, tableLines } = tablesOf(lines);
   return { lines, keyValues: keyValuesOf(lines, tableLines), tables };
 }
-
-export { lineCitation };

@@ -1,6 +1,6 @@
 import type { LayoutDocument } from '../parse/layout.types.js';
 import type { DeepExtractEngine, ExtractEngine } from '../versions/engines.js';
-import type { Citation } from './candidates.js';
+import type { Citation } from './citation.js';
 import { EXTRACT_PROFILES } from './extract.engines.js';
 import { countFields, type JsonSchema } from './extract-schema.js';
 import { collectEvidence as collectLegacy } from './document-evidence.js';

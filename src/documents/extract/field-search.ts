@@ -5,13 +5,8 @@
  * assigned greedily, best pair first, so one value does not answer two fields.
  */
 import type { LayoutLine } from '../parse/layout.types.js';
-import {
-  cellsOf,
-  lineCitation,
-  type Candidate,
-  type Citation,
-  type Relation,
-} from './candidates.js';
+import { cellsOf, type Candidate, type Relation } from './candidates.js';
+import { lineCitation, type Citation } from './citation.js';
 import type { DocumentContext } from './document-context.js';
 import { findDates, inDocumentOrder } from './dates.js';
 import type { JsonSchema } from './extract-schema.js';

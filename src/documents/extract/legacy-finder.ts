@@ -3,13 +3,12 @@ import type { LayoutLine } from '../parse/layout.types.js';
 import { alignedColumns } from '../parse/layout.engines.js';
 import {
   cellsOf,
-  lineCitation,
-  type Citation,
   type DocumentEvidence,
   type FoundTable,
   type KeyValue,
   type TableCell,
 } from './document-evidence.js';
+import { lineCitation, type Citation } from './citation.js';
 import type { ExtractProfile } from './extract.engines.js';
 import {
   contentWords,

@@ -22,7 +22,8 @@ import {
   type Scored,
   type SearchSettings,
 } from './field-search.js';
-import { cellsOf, lineCitation, looksLikeLabel } from './candidates.js';
+import { cellsOf, looksLikeLabel } from './candidates.js';
+import { lineCitation } from './citation.js';
 import {
   EncoderLabelSimilarity,
   LexicalLabelSimilarity,

@@ -9,7 +9,7 @@
  */
 import type { LayoutLine } from '../parse/layout.types.js';
 import { cosine, type SentenceEncoder } from '../encoder/sentence-encoder.js';
-import { lineCitation } from './candidates.js';
+import { lineCitation } from './citation.js';
 import type { DocumentContext } from './document-context.js';
 import { findDates, inDocumentOrder } from './dates.js';
 import type { Leaf, ScalarField } from './field-search.js';
