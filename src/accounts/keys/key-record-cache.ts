@@ -26,7 +26,8 @@ interface Entry<T> {
  * token at once, and a load that was already running when it happened is not cached. A
  * revocation this process does not see takes effect when the entry expires, at most
  * `ttlMs` after the record was read from the store (a used entry is read again after half
- * of it, in the background); the remembered token never outlives its record. Unknown and revoked keys are never cached, so they always go to the store.
+ * of it, in the background); the remembered token never outlives its record. Unknown and
+ * revoked keys are never cached, so they always go to the store.
  */
 export class KeyRecordCache<T extends KeyRecord> {
   private readonly entries: TtlCache<Entry<T>>;

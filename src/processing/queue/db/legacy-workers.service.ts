@@ -130,8 +130,10 @@ export class LegacyWorkers implements OnApplicationBootstrap, OnModuleDestroy {
    */
   notify(queue: QueueName): void {
     const kinds = new Set([...this.wakers[queue]].map((sleeper) => sleeper.kind));
-    for (const kind of kinds) this.emptyPolls.delete(kind);
-    for (const kind of kinds) this.wakeOne(queue, kind);
+    for (const kind of kinds) {
+      this.emptyPolls.delete(kind);
+      this.wakeOne(queue, kind);
+    }
   }
 
   /** Age in ms of the oldest task in flight in this process, -1 when idle (the watchdog's input). */
