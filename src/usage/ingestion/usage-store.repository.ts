@@ -329,6 +329,7 @@ export function dayRanges(days: string[], maxRanges = 8): [string, string][] {
  * same in DuckDB at ~3 µs per event on the writer's thread.)
  */
 export function withoutRepeats(groups: readonly UsageEventColumns[]): UsageEventColumns[] {
+  if (!repeatsAnEventId(groups)) return [...groups];
   // identity -> [group, row] of the copy kept: the first of the highest version.
   const kept = new Map<string, [number, number]>();
   let repeated = false;
@@ -349,6 +350,23 @@ export function withoutRepeats(groups: readonly UsageEventColumns[]): UsageEvent
   return groups.map((group, g) =>
     keep[g].size === group.length ? group : selectRows(group, (row) => keep[g].has(row)),
   );
+}
+
+/**
+ * Whether some event id occurs twice in the write, whatever its source: false for nearly
+ * every write, which then needs no identity per event. The ids are the strings the
+ * columns already hold, so the check allocates no string and no entry object per event,
+ * where a composite identity for every row of every write did, on the thread that runs
+ * the consumer and the writer (docs/benchmarks.md, "Kafka ingestion from start").
+ */
+function repeatsAnEventId(groups: readonly UsageEventColumns[]): boolean {
+  const seen = new Set<string>();
+  let total = 0;
+  for (const group of groups) {
+    for (const id of group.eventId) seen.add(id);
+    total += group.length;
+  }
+  return seen.size < total;
 }
 
 export type { CardinalityRule } from '../../config/usage.types.js';
