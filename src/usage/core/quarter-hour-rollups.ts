@@ -121,6 +121,16 @@ const bucketOf = (bucketing: Bucketing) =>
   bucketing === 'stored' ? BUCKET_OF_EVENT : QUARTER_OF_EVENT;
 
 /**
+ * The rows of `groupedRows` (grouped by their `org_id`, among others) with the org's key
+ * in front. The key is a function of the org alone, so it is hashed once per grouped row:
+ * grouping by it hashed every event row (half of a roll-up step's CPU, docs/benchmarks.md,
+ * "Kafka ingestion from start").
+ */
+function withOrgKey(groupedRows: string): string {
+  return `SELECT md5_number_upper(org_id) AS org_key, * FROM (${groupedRows})`;
+}
+
+/**
  * Quarter-hour rollup rows (the table's columns, in order) of the event rows of `source`
  * matching `where`; `sign` -1 gives the rows that take them out again.
  */
@@ -130,12 +140,12 @@ export function quarterHourRowsSql(
   sign: 1 | -1 = 1,
   bucketing: Bucketing = 'stored',
 ): string {
-  return `SELECT md5_number_upper(org_id) AS org_key, org_id, ${bucketOf(bucketing)} AS quarter,
+  return withOrgKey(`SELECT org_id, ${bucketOf(bucketing)} AS quarter,
                  product, feature, api_key_id, file_type,
                  CAST(${sign} * sum(credits) AS DECIMAL(38, 6)) AS credits,
                  CAST(${sign} * count(*) AS BIGINT) AS request_count
           FROM ${source} WHERE ${where}
-          GROUP BY ALL`;
+          GROUP BY ALL`);
 }
 
 /**
@@ -201,12 +211,12 @@ export function quarterHourMetadataRowsSql(
   sign: 1 | -1 = 1,
   bucketing: Bucketing = 'stored',
 ): string {
-  return `SELECT md5_number_upper(org_id) AS org_key, org_id, meta_key, quarter, meta_value,
+  return withOrgKey(`SELECT org_id, meta_key, quarter, meta_value,
                  product, feature, api_key_id, file_type,
                  CAST(${sign} * sum(credits) AS DECIMAL(38, 6)) AS credits,
                  CAST(${sign} * count(*) AS BIGINT) AS request_count
           FROM (${metadataEntriesSql(source, where, bucketing)})
-          GROUP BY ALL`;
+          GROUP BY ALL`);
 }
 
 /** Reads the watermark (the last batch id the quarter-hour rollups hold). */

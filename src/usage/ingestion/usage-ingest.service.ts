@@ -97,6 +97,14 @@ export class UsageIngestService {
     this.store.fenceEarlierWrites(sources);
   }
 
+  /**
+   * A consumer of raw message batches is starting: what it will need (the normalizer's
+   * thread) starts beside its connection and group join rather than at its first batch.
+   */
+  prepareForRawBatches(): void {
+    this.normalizer.warmUp();
+  }
+
   /** `payloads` are raw message values (bytes or text) or already-parsed objects. */
   async ingest(
     payloads: readonly unknown[],

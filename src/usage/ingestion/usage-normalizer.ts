@@ -38,6 +38,11 @@ export class UsageNormalizer implements OnApplicationShutdown {
     return Promise.resolve(normalizeToColumns(payloads, now, policy));
   }
 
+  /** A source of large raw batches is starting (the Kafka consumer): the thread starts now. */
+  warmUp(): void {
+    this.thread?.warmUp();
+  }
+
   /**
    * Closed after `beforeApplicationShutdown`, in which the Kafka consumer finishes the
    * batches in hand (at module destroy it would fail them); later calls run inline.

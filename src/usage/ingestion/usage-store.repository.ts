@@ -209,10 +209,12 @@ export class UsageStoreRepository implements UsageEventWriter {
        WHERE e.event_key IS NULL OR s.version > e.version`,
       [dict, ...ranges.flat()],
     );
+    // Grouped by (org, day) first: the pair's text is built once per pair, not per event.
     const insertedRows = await connection.runAndReadAll(
-      `SELECT grp, count(*) AS n, list(DISTINCT org_id) AS orgs,
-              list(DISTINCT org_id || chr(0) || CAST(day AS VARCHAR)) AS org_days
-       FROM batch_new GROUP BY grp`,
+      `SELECT grp, sum(n) AS n, list(DISTINCT org_id) AS orgs,
+              list(org_id || chr(0) || CAST(day AS VARCHAR)) AS org_days
+       FROM (SELECT grp, org_id, day, count(*) AS n FROM batch_new GROUP BY ALL)
+       GROUP BY grp`,
     );
     const insertedByGroup = new Map<number, number>();
     const orgs = new Set<string>();

@@ -158,6 +158,7 @@ export class UsageKafkaConsumer
 
   private async start(): Promise<void> {
     const config = this.config;
+    this.ingest.prepareForRawBatches();
     if (config.createTopics) await this.clients.ensureTopics();
     const consumer = this.clients.kafka().consumer(usageConsumerOptions(config));
     this.consumer = consumer;
