@@ -12,6 +12,7 @@ import { requestIdOf } from './common/request-id.js';
 import type { AppConfig } from './config/app-config.js';
 import { AppModule, type AppOverrides } from './app.module.js';
 import { ExportReplicaAppModule } from './app.export-replica.module.js';
+import { UsageExportEarlyAnswer } from './usage/export/usage-export.early-answer.js';
 import { serveOpenApi, trackRoutes } from './processing/versions/api-description.js';
 import { serveReferencePage } from './processing/versions/reference-page.js';
 
@@ -51,6 +52,7 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
   recordHttpMetrics(fastify, app.get(MetricsService));
   logLeanRouteAccess(fastify, () => PinoLogger.root);
   trackRoutes(app);
+  app.get(UsageExportEarlyAnswer, { strict: false }).attach(fastify);
   trackAllowedMethods(fastify);
   serveOpenApi(app);
   serveReferencePage(app);

@@ -100,15 +100,22 @@ export class AccountsService {
 
   /** The user's role in the org; null when they do not belong to it (or it does not exist). */
   async roleOf(userId: string, orgId: string): Promise<MemberRole | null> {
-    const cacheKey = roleKey(orgId, userId);
-    const known = this.knownRoles.get(
-      cacheKey,
-      async () => (await this.orgs.findMembership(orgId, userId))?.role,
-    );
+    const known = this.knownRoleOf(userId, orgId);
     if (known) return known;
     const role = (await this.orgs.findMembership(orgId, userId))?.role ?? null;
-    if (role) this.knownRoles.set(cacheKey, role);
+    if (role) this.knownRoles.set(roleKey(orgId, userId), role);
     return role;
+  }
+
+  /**
+   * The user's role in the org when this process holds it in memory (the entry `roleOf`
+   * answers from); undefined when only the store can tell, non-membership included.
+   */
+  knownRoleOf(userId: string, orgId: string): MemberRole | undefined {
+    return this.knownRoles.get(
+      roleKey(orgId, userId),
+      async () => (await this.orgs.findMembership(orgId, userId))?.role,
+    );
   }
 
   async isMember(userId: string, orgId: string): Promise<boolean> {

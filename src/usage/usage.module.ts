@@ -17,6 +17,7 @@ import { MetadataKeyRepository } from './metadata/metadata-key.repository.js';
 import { MetadataKeyService } from './metadata/metadata-key.service.js';
 import { MetadataKeyController } from './metadata/metadata-key.controller.js';
 import { UsageExportRepository } from './export/usage-export.repository.js';
+import { UsageExportEarlyAnswer } from './export/usage-export.early-answer.js';
 import { UsageExportService } from './export/usage-export.service.js';
 import { UsageExportController } from './export/usage-export.controller.js';
 import { UsageImportService } from './import/usage-import.service.js';
@@ -133,6 +134,7 @@ function byUsageStore(token: symbol, duckdb: Type, clickhouse: Type): Provider {
     MetadataKeyService,
     UsageExportRepository,
     UsageExportService,
+    UsageExportEarlyAnswer,
     UsageExportCache,
     UsageWatermarks,
     UsageSnapshotPublisher,

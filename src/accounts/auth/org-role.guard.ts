@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiError } from '../../common/api-error.js';
 import { AccountsService } from '../accounts.service.js';
+import type { MemberRole } from '../accounts.types.js';
 import type { AccountPrincipal } from '../principal.js';
 import type { AuthenticatedRequest } from './bearer-token.js';
 import { ORG_ACCESS, type OrgAccessRule } from './org-access.rule.js';
@@ -33,19 +34,33 @@ export class OrgRoleGuard implements CanActivate {
       if (rule.optional) return true;
       throw ApiError.badRequest('ORG_ID_REQUIRED', `${rule.field} is required`);
     }
-    const role = await this.accounts.roleOf(principal.userId, orgId);
-    if (role === null) {
-      // An unknown org answers the same, so org ids do not leak.
-      throw ApiError.forbidden('NOT_A_MEMBER', `You are not a member of organization ${orgId}`);
-    }
-    if (!rule.roles.includes(role)) {
-      throw ApiError.forbidden(
-        'INSUFFICIENT_ROLE',
-        `This needs the role ${rule.roles.join(' or ')} in organization ${orgId}; yours is ${role}`,
-      );
-    }
+    const refusal = orgAccessRefusal(
+      rule,
+      orgId,
+      await this.accounts.roleOf(principal.userId, orgId),
+    );
+    if (refusal) throw refusal;
     return true;
   }
+}
+
+/** Why a caller holding `role` in `orgId` (null: none) may not take the route; null when it may. */
+export function orgAccessRefusal(
+  rule: OrgAccessRule,
+  orgId: string,
+  role: MemberRole | null,
+): ApiError | null {
+  if (role === null) {
+    // An unknown org answers the same, so org ids do not leak.
+    return ApiError.forbidden('NOT_A_MEMBER', `You are not a member of organization ${orgId}`);
+  }
+  if (!rule.roles.includes(role)) {
+    return ApiError.forbidden(
+      'INSUFFICIENT_ROLE',
+      `This needs the role ${rule.roles.join(' or ')} in organization ${orgId}; yours is ${role}`,
+    );
+  }
+  return null;
 }
 
 function orgIdOf(request: AuthenticatedRequest, rule: OrgAccessRule): string | null {

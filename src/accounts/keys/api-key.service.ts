@@ -109,33 +109,32 @@ export class ApiKeyService {
   async verifyAccountKey(token: string): Promise<AccountPrincipal | null> {
     const parsed = parseToken(token);
     if (!parsed || parsed.kind !== 'account') return null;
-    const key = await this.accountKeyCache.verify(parsed.keyId, token, (id) =>
-      this.keys.findAccountKeyForAuth(id),
-    );
-    if (!key) return null;
-    return {
-      kind: 'account',
-      keyId: key.keyId,
-      userId: key.userId,
-      defaultOrgId: key.defaultOrgId,
-    };
+    const key = await this.accountKeyCache.verify(parsed.keyId, token, this.loadAccountKey);
+    return key ? accountPrincipal(key) : null;
   }
+
+  /**
+   * The principal of an account key this process has verified and still holds in memory
+   * (the same entry `verifyAccountKey` answers from, evicted on revocation); undefined for
+   * anything else, which only `verifyAccountKey` decides.
+   */
+  knownAccountPrincipal(token: string): AccountPrincipal | undefined {
+    const parsed = parseToken(token);
+    if (!parsed || parsed.kind !== 'account') return undefined;
+    const key = this.accountKeyCache.known(parsed.keyId, token, this.loadAccountKey);
+    return key ? accountPrincipal(key) : undefined;
+  }
+
+  private readonly loadAccountKey = (keyId: string) => this.keys.findAccountKeyForAuth(keyId);
 
   /**
    * The principal of the unrevoked account key `keyId`, without its secret: for a dashboard
    * session, whose signed cookie proves the key was presented at sign-in.
    */
   async accountPrincipalOfKey(keyId: string): Promise<AccountPrincipal | null> {
-    const key = await this.accountKeyCache.record(keyId, (id) =>
-      this.keys.findAccountKeyForAuth(id),
-    );
+    const key = await this.accountKeyCache.record(keyId, this.loadAccountKey);
     if (!key || key.revoked) return null;
-    return {
-      kind: 'account',
-      keyId: key.keyId,
-      userId: key.userId,
-      defaultOrgId: key.defaultOrgId,
-    };
+    return accountPrincipal(key);
   }
 
   /** The principal of a valid, unrevoked processing key; null for anything else, account keys included. */
@@ -148,6 +147,10 @@ export class ApiKeyService {
     if (!key) return null;
     return { kind: 'processing', keyId: key.keyId, orgId: key.orgId };
   }
+}
+
+function accountPrincipal(key: StoredAccountKey): AccountPrincipal {
+  return { kind: 'account', keyId: key.keyId, userId: key.userId, defaultOrgId: key.defaultOrgId };
 }
 
 function checkName(name: string | null | undefined): string | null {

@@ -61,22 +61,36 @@ export class KeyRecordCache<T extends KeyRecord> {
     return entry.record;
   }
 
+  /**
+   * The unrevoked record `token` was last proven against, when this process holds both:
+   * no store read and no hash. Undefined for anything else (an unknown, expired or revoked
+   * entry, another token), which `verify` then decides.
+   */
+  known(keyId: string, token: string, load: (keyId: string) => Promise<T | null>): T | undefined {
+    const entry = this.hit(keyId, load);
+    return entry?.verifiedToken && sameToken(entry.verifiedToken, token) ? entry.record : undefined;
+  }
+
   /** Forgets `keyId` at once (its record and its verified token): call on revocation. */
   evict(keyId: string): void {
     this.evictions++;
     this.entries.delete(keyId);
   }
 
+  private hit(keyId: string, load: (keyId: string) => Promise<T | null>): Entry<T> | undefined {
+    // A busy key is read again ahead of its expiry, off the request's path; the record
+    // read then must prove a token again (its hash may have changed).
+    return this.entries.get(keyId, async () => {
+      const record = await load(keyId);
+      return record && !record.revoked ? { record, verifiedToken: null } : undefined;
+    });
+  }
+
   private async entry(
     keyId: string,
     load: (keyId: string) => Promise<T | null>,
   ): Promise<Entry<T> | null> {
-    // A busy key is read again ahead of its expiry, off the request's path; the record
-    // read then must prove a token again (its hash may have changed).
-    const hit = this.entries.get(keyId, async () => {
-      const record = await load(keyId);
-      return record && !record.revoked ? { record, verifiedToken: null } : undefined;
-    });
+    const hit = this.hit(keyId, load);
     if (hit) return hit;
     const evictionsBefore = this.evictions;
     const record = await load(keyId);

@@ -37,6 +37,7 @@ const ApiUsageExportQuery = () =>
 import { UsageExportService, ResolvedExport } from './usage-export.service.js';
 import { csvFileName, csvHeader, csvRow } from './usage-export.serializer.js';
 import { UsageExportMarks } from './usage-export-marks.service.js';
+import { prefersCsv, sendExportJson } from './usage-export.reply.js';
 
 @ApiTags('usage')
 @ApiExtraModels(UsageExportBody)
@@ -84,26 +85,11 @@ export class UsageExportController {
         .send(Readable.from(this.csvLines(resolved)));
       return;
     }
-    const body = await this.exports.jsonBody(resolved);
-    void reply.header('Content-Type', 'application/json; charset=utf-8').send(body);
+    sendExportJson(reply, await this.exports.jsonBody(resolved));
   }
 
   private async *csvLines(resolved: ResolvedExport): AsyncGenerator<string> {
     yield csvHeader(resolved.query);
     for await (const chunk of this.exports.stream(resolved)) yield chunk.map(csvRow).join('');
   }
-}
-
-/** text/csv wins only when the client names it and does not rank JSON higher. */
-function prefersCsv(accept: string | undefined): boolean {
-  if (!accept) return false;
-  const ranked = accept.split(',').map((part) => {
-    const [type, ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return { type: type.trim(), q: q ? Number(q.slice(2)) : 1 };
-  });
-  const quality = (type: string) =>
-    Math.max(0, ...ranked.filter((r) => r.type === type).map((r) => r.q));
-  const csv = quality('text/csv');
-  return csv > 0 && csv >= quality('application/json');
 }

@@ -46,6 +46,26 @@ export class UsageExportService {
   }
 
   /**
+   * The cached body of an export whose every fact this process holds in memory: the org
+   * `resolve` would pick (a requested org is the caller's to check, as the route's guard
+   * does), its metadata key known usable, an answer cached at the org's current watermark.
+   * Undefined for anything else: `resolve` and `jsonBody` then decide, store reads,
+   * refusals and misses included.
+   */
+  knownJsonBody(
+    principal: AccountPrincipal,
+    query: UsageExportQuery,
+  ): { resolved: ResolvedExport; body: Buffer } | undefined {
+    const orgId = query.orgId ?? this.knownDefaultOrg(principal);
+    if (orgId === undefined) return undefined;
+    if (query.metadataKey !== null && !this.metadataKeys.knownUsable(orgId, query.metadataKey)) {
+      return undefined;
+    }
+    const body = this.cache.get(exportCacheKey(orgId, query), this.watermarks.of(orgId));
+    return body && { resolved: { orgId, query }, body };
+  }
+
+  /**
    * The JSON body, UTF-8 encoded. Served from the result cache while the org's ingestion
    * watermark has not moved since it was computed; the watermark is read before the query
    * runs, so an answer that raced a commit is stored under the older watermark and never
@@ -109,6 +129,14 @@ export class UsageExportService {
 
   stream({ orgId, query }: ResolvedExport): AsyncGenerator<UsageExportRow[]> {
     return this.exports.stream(query, orgId);
+  }
+
+  /** `resolveOrg`'s first choice, the key's default org, when its membership is in memory. */
+  private knownDefaultOrg(principal: AccountPrincipal): string | undefined {
+    const orgId = principal.defaultOrgId;
+    return orgId !== null && this.accounts.knownRoleOf(principal.userId, orgId) !== undefined
+      ? orgId
+      : undefined;
   }
 
   private async resolveOrg(principal: AccountPrincipal, requested: string | null): Promise<string> {

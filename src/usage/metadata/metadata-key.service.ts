@@ -70,11 +70,7 @@ export class MetadataKeyService {
 
   /** Throws the export's 400 unless `key` is enabled for the org and not rejected. */
   async assertUsable(orgId: string, key: string): Promise<void> {
-    const reload = async () => {
-      const status = await this.keys.status(orgId, key);
-      return status?.enabled && !status.rejectedAt ? (true as const) : undefined;
-    };
-    if (this.usableKeys.get(cacheKey(orgId, key), reload)) return;
+    if (this.knownUsable(orgId, key)) return;
     const status = await this.keys.status(orgId, key);
     if (!status?.enabled) {
       throw ApiError.badRequest(
@@ -91,6 +87,18 @@ export class MetadataKeyService {
       );
     }
     this.usableKeys.set(cacheKey(orgId, key), true);
+  }
+
+  /**
+   * Whether this process holds `key` as usable for the org in memory (the entry
+   * `assertUsable` passes on); false when only the store can tell.
+   */
+  knownUsable(orgId: string, key: string): boolean {
+    const reload = async () => {
+      const status = await this.keys.status(orgId, key);
+      return status?.enabled && !status.rejectedAt ? (true as const) : undefined;
+    };
+    return this.usableKeys.get(cacheKey(orgId, key), reload) === true;
   }
 
   /** Called when ingestion marks a key rejected, so exports refuse it at once. */

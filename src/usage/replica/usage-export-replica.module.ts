@@ -5,6 +5,7 @@ import { UsageExportCache } from '../export/usage-export.cache.js';
 import { UsageExportMarks } from '../export/usage-export-marks.service.js';
 import { UsageExportController } from '../export/usage-export.controller.js';
 import { UsageExportRepository } from '../export/usage-export.repository.js';
+import { UsageExportEarlyAnswer } from '../export/usage-export.early-answer.js';
 import { UsageExportService } from '../export/usage-export.service.js';
 import { MetadataKeyRepository } from '../metadata/metadata-key.repository.js';
 import { MetadataKeyService } from '../metadata/metadata-key.service.js';
@@ -30,6 +31,7 @@ const EXPORTS_NOT_MARKED: Pick<UsageExportMarks, 'recordExport'> = {
   controllers: [UsageExportController],
   providers: [
     UsageExportService,
+    UsageExportEarlyAnswer,
     UsageExportRepository,
     { provide: USAGE_EXPORT_READER, useExisting: UsageExportRepository },
     UsageExportCache,

@@ -1,0 +1,119 @@
+import { Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+} from 'fastify';
+import type { Counter } from 'prom-client';
+import { AccountsService } from '../../accounts/accounts.service.js';
+import { bearerToken } from '../../accounts/auth/bearer-token.js';
+import { ORG_ACCESS, type OrgAccessRule } from '../../accounts/auth/org-access.rule.js';
+import { orgAccessRefusal } from '../../accounts/auth/org-role.guard.js';
+import { ApiKeyService } from '../../accounts/keys/api-key.service.js';
+import { MetricsService } from '../../common/metrics/metrics.service.js';
+import { UsageExportMarks } from './usage-export-marks.service.js';
+import { UsageExportController } from './usage-export.controller.js';
+import { parseUsageExportQuery, USAGE_EXPORT_PARAMETERS } from './usage-export.query.js';
+import { prefersCsv, sendExportJson } from './usage-export.reply.js';
+import { UsageExportService, type ResolvedExport } from './usage-export.service.js';
+
+const EXPORT_URL = '/api/v1/usage/export';
+const PARAMETER_NAMES = new Set(USAGE_EXPORT_PARAMETERS.map((parameter) => parameter.name));
+
+/**
+ * Answers a repeated usage export from the result cache in the route's `onRequest` hook,
+ * ahead of Nest's pipeline (guards, parameter decorators, the handler's promises): there a
+ * cached answer, a map lookup, spent most of its time and allocation in the framework
+ * (docs/decisions/0453-cached-exports-answered-ahead-of-the-pipeline.md).
+ *
+ * It answers only a request the pipeline would answer 200 with the same bytes, decided by
+ * the pipeline's own rules and facts as this process holds them in memory: the account
+ * key this process verified (`ApiKeyService`, evicted on revocation), the route's
+ * `@OrgAccess` rule and the membership `OrgRoleGuard` reads, the query as the handler
+ * parses it, the metadata key known usable, an answer cached at the org's watermark.
+ * Anything else (no bearer key, a fact only the store holds, an unknown or repeated
+ * parameter, CSV, a request body, a refusal, a miss) goes to the pipeline unchanged, which
+ * answers or refuses it as before. Request ids, the access line and the HTTP metrics come
+ * from Fastify's hooks, which run for both; the export's days are marked as the handler
+ * marks them.
+ */
+@Injectable()
+export class UsageExportEarlyAnswer {
+  /** The route's `@OrgAccess` rule; null (never answer early) unless it reads `orgId` from the query. */
+  private readonly access: OrgAccessRule | null;
+  private readonly answers: Counter;
+
+  constructor(
+    private readonly keys: ApiKeyService,
+    private readonly accounts: AccountsService,
+    private readonly exports: UsageExportService,
+    private readonly marks: UsageExportMarks,
+    reflector: Reflector,
+    metrics: MetricsService,
+  ) {
+    const rule = reflector.get<OrgAccessRule | undefined>(
+      ORG_ACCESS,
+      UsageExportController.prototype.export,
+    );
+    this.access = rule?.from === 'query' && rule.field === 'orgId' ? rule : null;
+    this.answers = metrics.counter({
+      name: 'docproc_usage_export_early_answers_total',
+      help: 'Usage exports answered from the result cache ahead of the request pipeline',
+    });
+  }
+
+  /** Adds the early answer to the export's GET route; call before the app initializes. */
+  attach(fastify: FastifyInstance): void {
+    fastify.addHook('onRoute', (route) => {
+      if (route.url !== EXPORT_URL || route.method !== 'GET') return;
+      const hooks = route.onRequest;
+      route.onRequest = [...(hooks === undefined ? [] : [hooks].flat()), this.onRequest];
+    });
+  }
+
+  private readonly onRequest = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    done: HookHandlerDoneFunction,
+  ): void => {
+    let answer: { resolved: ResolvedExport; body: Buffer } | undefined;
+    try {
+      answer = this.cachedAnswer(request);
+    } catch {
+      // A parameter the handler refuses: its 400 comes from the pipeline.
+      answer = undefined;
+    }
+    if (answer === undefined) {
+      done();
+      return;
+    }
+    const { orgId, query } = answer.resolved;
+    this.marks.recordExport(orgId, query.startDate, query.endDate);
+    this.answers.inc();
+    sendExportJson(reply, answer.body);
+  };
+
+  private cachedAnswer(
+    request: FastifyRequest,
+  ): { resolved: ResolvedExport; body: Buffer } | undefined {
+    if (this.access === null) return undefined;
+    const headers = request.headers;
+    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) {
+      return undefined;
+    }
+    if (prefersCsv(headers.accept)) return undefined;
+    const token = bearerToken(request);
+    const principal = token ? this.keys.knownAccountPrincipal(token) : undefined;
+    if (principal === undefined) return undefined;
+    const raw = request.query as Record<string, string | string[]>;
+    for (const name of Object.keys(raw)) if (!PARAMETER_NAMES.has(name)) return undefined;
+    const query = parseUsageExportQuery(raw);
+    if (query.orgId !== null) {
+      const role = this.accounts.knownRoleOf(principal.userId, query.orgId);
+      if (role === undefined || orgAccessRefusal(this.access, query.orgId, role)) return undefined;
+    }
+    return this.exports.knownJsonBody(principal, query);
+  }
+}
