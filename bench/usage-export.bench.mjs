@@ -3,7 +3,7 @@
 // the same queries on PostgreSQL 15, over the same 20 M events. Run with
 //   npm run bench:export                      (full run: 20 M events)
 //   npm run bench:export -- --events 2000000  (quick run; also BENCH_EVENTS)
-// Options: --iterations N (sequential requests per scenario, default 200), --pg-budget S
+// Options: --iterations N (sequential requests per scenario, default 1000), --pg-budget S
 // (seconds per PostgreSQL scenario before it stops early, default 15), --fresh (rebuild
 // the cached data), --skip-pg, --prepare-only (build the data sets and stop), --uncached
 // (the server without its result cache: every request runs the statements), --out FILE

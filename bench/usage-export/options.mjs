@@ -10,7 +10,9 @@ export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname)
 const { values: args } = parseArgs({
   options: {
     events: { type: 'string', default: process.env.BENCH_EVENTS ?? '20000000' },
-    iterations: { type: 'string', default: process.env.BENCH_ITERATIONS ?? '200' },
+    // 1000: the p99 of n samples is their ceil(0.01 n)-th slowest, which a few stalls decide
+    // when n is small (docs/benchmarks.md, "How many requests per row").
+    iterations: { type: 'string', default: process.env.BENCH_ITERATIONS ?? '1000' },
     'pg-budget': { type: 'string', default: process.env.BENCH_PG_BUDGET ?? '15' },
     seed: { type: 'string', default: '42' },
     fresh: { type: 'boolean', default: false },
