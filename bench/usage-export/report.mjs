@@ -121,7 +121,8 @@ export function reportText(report, dataset, pgVariants) {
         ? ` (pg-http's, alternating with it: ${triple(httpFloor.peer)} ms, node:http without PostgreSQL);`
         : ';') +
       ' "engine" = the export\'s statements as the server runs them (UsageExportRepository on a' +
-      ' pooled reader connection) on the DuckDB file, without HTTP, authentication or cache;' +
+      ' pooled reader connection) on the DuckDB file, without HTTP, authentication or cache' +
+      ` (up to ${PG_BUDGET_MS / 1000} s per row, at least 5 samples);` +
       ' "refresh" = what the first request after usage of the last day costs there: the' +
       ' statements over the dates that day touches, spliced into the cached rows.',
   );
