@@ -30,6 +30,23 @@ describe(KeyRecordCache.name, () => {
     expect(load).toHaveBeenCalledTimes(1);
   });
 
+  it('knows a token without the store only once it was verified, and forgets it on eviction', async () => {
+    const { issued, cache, load, verify, advance } = setup();
+    const known = () => cache.known(issued.keyId, issued.secret, load);
+    expect(known()).toBeUndefined();
+    await verify(issued.secret);
+    expect(known()).toMatchObject({ keyId: issued.keyId });
+    const forged = issued.secret.replace(/.$/, (c) => (c === '0' ? '1' : '0'));
+    expect(cache.known(issued.keyId, forged, load)).toBeUndefined();
+    cache.evict(issued.keyId);
+    expect(known()).toBeUndefined();
+    await verify(issued.secret);
+    advance(TTL_MS);
+    expect(known()).toBeUndefined();
+    // Neither the unknown nor the expired entry was read from the store by `known`.
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
   it('refuses another secret under a cached key id', async () => {
     const { issued, verify } = setup();
     await verify(issued.secret);
