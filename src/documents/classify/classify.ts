@@ -156,7 +156,7 @@ export function scoreCategories(input: ClassifyInput): CategoryScore[] {
   if (schema.length === 0) return [];
   const scores = evidence.map((category) => ({
     score: categoryScore(category),
-    criteria: category.criteria.map(strength),
+    criteria: category.criteria.map((criterion) => strength(criterion)),
   }));
   return input.model === 'accurate' ? separateNeighbours(schema, evidence, scores) : scores;
 }

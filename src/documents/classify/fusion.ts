@@ -24,6 +24,38 @@ export const LAYOUT_WEIGHT = 0.5;
 export const LABEL_WEIGHT = 0.45;
 export const OPENING_WEIGHT = 0.3;
 
+/** Weights of each kind of evidence in a statement's strength. */
+export interface EvidenceWeights {
+  semantic: number;
+  lexical: number;
+  layout: number;
+  opening: number;
+}
+
+/** The fusion rule's weights: of a criterion's evidence, and of the category name's. */
+export interface FusionWeights {
+  criterion: EvidenceWeights;
+  label: EvidenceWeights;
+}
+
+const CRITERION_WEIGHTS: EvidenceWeights = {
+  semantic: 1,
+  lexical: LEXICAL_WEIGHT,
+  layout: LAYOUT_WEIGHT,
+  opening: OPENING_WEIGHT,
+};
+
+/** The rule above: the name's evidence weighs as a criterion's, LABEL_WEIGHT times. */
+export const FUSION: FusionWeights = {
+  criterion: CRITERION_WEIGHTS,
+  label: {
+    semantic: LABEL_WEIGHT,
+    lexical: LABEL_WEIGHT * LEXICAL_WEIGHT,
+    layout: LABEL_WEIGHT * LAYOUT_WEIGHT,
+    opening: LABEL_WEIGHT * OPENING_WEIGHT,
+  },
+};
+
 /**
  * How scores become probabilities: a softmax at `temperature`, mixed with the uniform
  * distribution at `uniformShare`. The softmax ranks and spreads the categories by their
@@ -77,24 +109,34 @@ export function winnerConfidence(
   return 1 / (1 + Math.exp(-z));
 }
 
-export function strength(evidence: CriterionEvidence): number {
+export function strength(
+  evidence: CriterionEvidence,
+  weights: EvidenceWeights = FUSION.criterion,
+): number {
   return (
-    evidence.semantic +
-    LEXICAL_WEIGHT * evidence.lexical +
-    LAYOUT_WEIGHT * evidence.layout +
-    OPENING_WEIGHT * (evidence.opening ?? 0)
+    weights.semantic * evidence.semantic +
+    weights.lexical * evidence.lexical +
+    weights.layout * evidence.layout +
+    weights.opening * (evidence.opening ?? 0)
   );
 }
 
-/** A category's score; `weights` (deep second pass) weigh its criteria, default equally. */
-export function categoryScore(evidence: CategoryEvidence, weights?: readonly number[]): number {
-  const label = LABEL_WEIGHT * strength(evidence.label);
-  if (evidence.criteria.length === 0) return strength(evidence.label) + label;
+/**
+ * A category's score; `weights` (deep second pass) weigh its criteria, default equally;
+ * `fusion` the kinds of evidence.
+ */
+export function categoryScore(
+  evidence: CategoryEvidence,
+  weights?: readonly number[],
+  fusion: FusionWeights = FUSION,
+): number {
+  const label = strength(evidence.label, fusion.label);
+  if (evidence.criteria.length === 0) return strength(evidence.label, fusion.criterion) + label;
   let total = 0;
   let weightSum = 0;
   evidence.criteria.forEach((criterion, i) => {
     const weight = weights?.[i] ?? 1;
-    total += weight * strength(criterion);
+    total += weight * strength(criterion, fusion.criterion);
     weightSum += weight;
   });
   return (weightSum > 0 ? total / weightSum : 0) + label;

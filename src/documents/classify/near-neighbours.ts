@@ -1,7 +1,7 @@
 import { cosine, sentenceEncoder } from '../encoder/sentence-encoder.js';
 import type { ClassificationCategory, CategoryScore } from './classify.types.js';
 import type { CategoryEvidence } from './evidence.js';
-import { categoryScore } from './fusion.js';
+import { categoryScore, FUSION, type FusionWeights } from './fusion.js';
 
 /** Categories scoring within this of the best are near neighbours of it. */
 const NEAR = 0.04;
@@ -59,6 +59,7 @@ export function separateNeighbours(
   schema: readonly ClassificationCategory[],
   evidence: readonly CategoryEvidence[],
   firstScores: CategoryScore[],
+  fusion: FusionWeights = FUSION,
 ): CategoryScore[] {
   const encoder = sentenceEncoder();
   const scores = countVotes(evidence, firstScores);
@@ -71,7 +72,7 @@ export function separateNeighbours(
       const weights = (vectors.get(index) ?? []).map((vector) =>
         Math.max(0, 1 - Math.max(0, ...others.map((other) => cosine(vector, other)))),
       );
-      return [index, categoryScore(evidence[index], weights)];
+      return [index, categoryScore(evidence[index], weights, fusion)];
     }),
   );
   const mean = [...second.values()].reduce((sum, value) => sum + value, 0) / second.size;
