@@ -60,6 +60,7 @@ function evidenceOf(row: EvidenceRow): CategoryEvidence[] {
     label: read(label),
     criteria: criteria.map(read),
     votes: row.votes?.[c],
+    pageVotes: row.pageVotes?.[c],
   }));
 }
 
@@ -68,7 +69,7 @@ function scoreRow(row: EvidenceRow, dump: Dump): Scored {
   const evidence = evidenceOf(row);
   let scores = evidence.map((category) => ({
     score: categoryScore(category),
-    criteria: category.criteria.map(strength),
+    criteria: category.criteria.map((criterion) => strength(criterion)),
   }));
   if (row.model === 'accurate') {
     const schema = categories.map((category, i) => ({ category, criteria: criteria[i] }));

@@ -32,6 +32,8 @@ export interface EvidenceRow {
   evidence: Triple[][];
   /** Per category, its share of the passages' votes (Deep Classify). */
   votes?: number[];
+  /** Per category, its share of the whole pages' votes (Deep Classify, 2+ pages). */
+  pageVotes?: number[];
 }
 
 const file = process.argv[2];
@@ -90,7 +92,12 @@ for (const set of REAL_EVAL_SETS) {
               round(e.opening ?? 0),
             ]),
           ),
-          ...(model === 'accurate' ? { votes: evidence.map((c) => round(c.votes ?? 0)) } : {}),
+          ...(model === 'accurate'
+            ? {
+                votes: evidence.map((c) => round(c.votes ?? 0)),
+                pageVotes: evidence.map((c) => round(c.pageVotes ?? 0)),
+              }
+            : {}),
         });
       }
     }
