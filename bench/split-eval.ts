@@ -17,7 +17,8 @@
  *      npm run bench:split-eval -- --generated   many bundles generated from the dev documents
  *                                                (split-generated.ts; `--sweep` chooses the cut's
  *                                                weights by cross-validation over them;
- *                                                `--readings FILE` keeps the page readings)
+ *                                                `--readings FILE` keeps the page readings;
+ *                                                `--fit-boundaries` fits the boundary model)
  */
 import os from 'node:os';
 import { loadLayoutDocuments } from '../src/documents/parse/layout.loader.js';
@@ -84,6 +85,7 @@ if (process.argv.includes('--generated')) {
     perFold: numberOption('--per-fold', 40),
     maxPages: maxMemberPages,
     sweep: process.argv.includes('--sweep'),
+    fitBoundaries: process.argv.includes('--fit-boundaries'),
     readings: stringOption('--readings'),
   });
   process.exit(0);

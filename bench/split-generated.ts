@@ -24,16 +24,26 @@ import {
   assignBySegments,
   assignEachPage,
   bothReadings,
+  segmentPages,
   readSplitPages,
   type Assignment,
   type SplitReading,
 } from '../src/documents/split/split.operation.js';
 import {
+  boundaryFeatures,
+  BOUNDARY_MODEL,
   DEEP_SEGMENT_COSTS,
   SEGMENT_COSTS,
+  type BoundaryFeatures,
   type SegmentCosts,
 } from '../src/documents/split/segments.js';
 import { pageText } from '../src/documents/parse/layout.types.js';
+import {
+  formatChanges,
+  readPageCues,
+  typeSizeChanges,
+  type PageCues,
+} from '../src/documents/split/page-cues.js';
 import { sentenceEncoder } from '../src/documents/encoder/sentence-encoder.js';
 import { readCriteria, type RealEvalSetName } from '../test/support/classify-eval-real.js';
 import {
@@ -68,6 +78,8 @@ export interface GeneratedOptions {
   perFold: number;
   maxPages: number;
   sweep: boolean;
+  /** Fit the boundary model (segments.ts BOUNDARY_MODEL) on the bundles and print it. */
+  fitBoundaries?: boolean;
   /**
    * A file of the bundles' page readings: read from it when it exists, else written to it,
    * so the cut's weights and variants are tried again without reading the pages again (only
@@ -96,8 +108,10 @@ function saveReadings(file: string, bundles: readonly ReadBundle[]): void {
 }
 
 function loadReadings(file: string): ReadBundle[] {
+  // The cues are read again from the kept pages, so a change to them needs no new reading.
   const revive = (reading: SplitReading): SplitReading => ({
     ...reading,
+    scored: reading.scored.map((s) => ({ ...s, cues: readPageCues(s.page) })),
     evidence: reading.evidence.map((e) => ({
       ...e,
       vector: e.vector && Float32Array.from(e.vector as unknown as number[]),
@@ -226,6 +240,7 @@ function atTrueBoundaries(bundle: ReadBundle, deep: boolean): number {
     segment: 1e9,
     languageChange: 1,
     formatChange: 1,
+    boundaryWeight: 0,
   };
   let start = 0;
   let right = 0;
@@ -244,21 +259,63 @@ function atTrueBoundaries(bundle: ReadBundle, deep: boolean): number {
 }
 
 /** The weights the sweep tries (every combination), each engine's kept weights among them. */
-const GRID = {
-  segment: [2, 4, 6],
-  pageWeight: [0.25, 0.5],
+const GRID: Partial<Record<keyof SegmentCosts, number[]>> = {
   temperature: [0.02, 0.03],
-  namedElsewhere: [3],
-  languageChange: [0.25],
-  distinctWeight: [0, 1],
-  formatChange: [1, 0.5, 0.25],
+  pageWeight: [0.25, 0.5],
+  boundaryWeight: [0, 4, 8],
+  pooledWeight: [0, 1, 2],
 };
 
-function gridCosts(): SegmentCosts[] {
-  let all: Partial<SegmentCosts>[] = [{}];
+/** Every combination of the grid's weights, the others kept as the engine has them. */
+function gridCosts(kept: SegmentCosts): SegmentCosts[] {
+  let all: SegmentCosts[] = [kept];
   for (const [key, values] of Object.entries(GRID))
     all = all.flatMap((costs) => values.map((value) => ({ ...costs, [key]: value })));
-  return all as SegmentCosts[];
+  return all;
+}
+
+/**
+ * How often each boundary cue is seen at the true boundaries and between pages of one
+ * document: a cue worth its factor is much more frequent at the first.
+ */
+function cueRates(bundles: readonly ReadBundle[]): string {
+  const cues: Record<string, (before: PageCues, current: PageCues) => boolean> = {
+    language: (a, b) =>
+      a.language !== undefined && b.language !== undefined && a.language !== b.language,
+    format: formatChanges,
+    'printed 1': (a, b) => b.printedNumber === 1 && a.printedNumber !== 0,
+  };
+  const seen: Record<string, { boundary: number; inside: number }> = {};
+  let boundaries = 0;
+  let inside = 0;
+  for (const bundle of bundles) {
+    const scored = bundle.fast.scored;
+    let start = 0;
+    const starts = new Set(bundle.members.map((m) => ((start += m.pages), start - m.pages)));
+    for (let i = 1; i < scored.length; i++) {
+      const atBoundary = starts.has(i);
+      if (atBoundary) boundaries++;
+      else inside++;
+      const typeRow = (seen['type size'] ??= { boundary: 0, inside: 0 });
+      if (
+        typeSizeChanges(
+          scored.map((s) => s.cues),
+          i,
+        )
+      )
+        typeRow[atBoundary ? 'boundary' : 'inside']++;
+      for (const [name, test] of Object.entries(cues)) {
+        const row = (seen[name] ??= { boundary: 0, inside: 0 });
+        if (test(scored[i - 1].cues, scored[i].cues)) row[atBoundary ? 'boundary' : 'inside']++;
+      }
+    }
+  }
+  return Object.entries(seen)
+    .map(
+      ([name, row]) =>
+        `  ${name.padEnd(12)} at boundaries ${row.boundary}/${boundaries}, inside documents ${row.inside}/${inside}`,
+    )
+    .join('\n');
 }
 
 /** Each weight moved alone from each engine's kept weights: what each cue adds. */
@@ -266,7 +323,40 @@ const VARIATIONS: Partial<Record<keyof SegmentCosts, number[]>> = {
   languageChange: [1, 0.25],
   distinctWeight: [0, 1],
   formatChange: [1, 0.5, 0.25, 0.1],
+  boundaryWeight: [0, 0.5, 1, 2, 4],
+  pooledWeight: [0, 0.5, 1, 2],
 };
+
+/**
+ * The boundary model's weights: a logistic regression of "this page starts a document" on
+ * its boundary features, over every page after the first of every bundle (the default
+ * reading), by gradient descent with a small L2 penalty.
+ */
+function fitBoundaryModel(bundles: readonly ReadBundle[]): BoundaryFeatures {
+  const keys = Object.keys(BOUNDARY_MODEL) as (keyof BoundaryFeatures)[];
+  const rows: { x: number[]; starts: number }[] = [];
+  for (const bundle of bundles) {
+    const pages = segmentPages(bundle.fast);
+    let start = 0;
+    const starts = new Set(bundle.members.map((m) => ((start += m.pages), start - m.pages)));
+    for (let i = 1; i < pages.length; i++) {
+      const features = boundaryFeatures(pages, i);
+      rows.push({ x: keys.map((key) => features[key]), starts: starts.has(i) ? 1 : 0 });
+    }
+  }
+  const weights = keys.map(() => 0);
+  for (let step = 0; step < 3000; step++) {
+    const gradient = keys.map(() => 0);
+    for (const { x, starts } of rows) {
+      const p = 1 / (1 + Math.exp(-x.reduce((sum, value, j) => sum + value * weights[j], 0)));
+      x.forEach((value, j) => (gradient[j] += (p - starts) * value));
+    }
+    weights.forEach((w, j) => (weights[j] -= 0.5 * (gradient[j] / rows.length + 0.001 * w)));
+  }
+  return Object.fromEntries(
+    keys.map((key, j) => [key, Math.round(weights[j] * 100) / 100]),
+  ) as BoundaryFeatures;
+}
 
 export async function runGenerated(options: GeneratedOptions): Promise<void> {
   const started = performance.now();
@@ -300,6 +390,11 @@ export async function runGenerated(options: GeneratedOptions): Promise<void> {
         `${pct(sum(mine, (b) => atTrueBoundaries(b, false)))}, deep ${pct(sum(mine, (b) => atTrueBoundaries(b, true)))}`,
     );
   }
+  console.log(`boundary cues (pages after the first of a bundle):\n${cueRates(bundles)}`);
+  if (options.fitBoundaries)
+    console.log(
+      `boundary model fitted on these bundles: ${JSON.stringify(fitBoundaryModel(bundles))}`,
+    );
   for (const [key, values] of Object.entries(VARIATIONS)) {
     for (const value of values) {
       const costs = (base: SegmentCosts) => ({ ...base, [key]: value });
@@ -316,8 +411,8 @@ export async function runGenerated(options: GeneratedOptions): Promise<void> {
   }
   if (options.sweep) {
     // Each engine's weights chosen on the other folds' bundles, scored on the fold's own.
-    const grid = gridCosts();
     for (const deep of [false, true]) {
+      const grid = gridCosts(deep ? DEEP_SEGMENT_COSTS : SEGMENT_COSTS);
       const cv = { right: 0, total: 0 };
       for (let fold = 0; fold < options.folds; fold++) {
         const train = bundles.filter((b) => b.fold !== fold);

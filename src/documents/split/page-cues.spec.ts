@@ -3,7 +3,14 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { CategoryEvidence } from '../classify/evidence.js';
 import { loadLayoutDocuments } from '../parse/layout.loader.js';
 import type { LayoutPage } from '../parse/layout.types.js';
-import { formatChanges, printedNumbering, readPageCues, type PageCues } from './page-cues.js';
+import {
+  formatChanges,
+  pageBodySize,
+  printedNumbering,
+  readPageCues,
+  typeSizeChanges,
+  type PageCues,
+} from './page-cues.js';
 import { boundaryCost, SEGMENT_COSTS, type SegmentPage } from './segments.js';
 
 function layoutPage(lines: string[], dimensions?: { width: number; height: number }): LayoutPage {
@@ -69,6 +76,18 @@ describe('page cues', () => {
     expect(formatChanges(a4, readPageCues(layoutPage(['text'])))).toBe(false);
   });
 
+  it('tells a new body type size that neither of the two pages before has', () => {
+    expect(pageBodySize(layoutPage(['a title', 'a line']))).toBeUndefined();
+    const lines = Array.from({ length: 10 }, (_, i) => `line ${i}`);
+    expect(pageBodySize(layoutPage(lines))).toBeCloseTo(0.02);
+    const sized = (bodySize: number | undefined) => ({ ...segmentPage({ bodySize }).cues });
+    expect(typeSizeChanges([sized(0.012), sized(0.012), sized(0.02)], 2)).toBe(true);
+    // A page set otherwise alone (a table) and the type of two pages before come back: no change.
+    expect(typeSizeChanges([sized(0.012), sized(0.02), sized(0.012)], 2)).toBe(false);
+    expect(typeSizeChanges([sized(0.012), sized(0.0121)], 1)).toBe(false);
+    expect(typeSizeChanges([sized(0.012), sized(undefined)], 1)).toBe(false);
+  });
+
   it('reads the size of each PDF page as displayed', async () => {
     const pdf = await PDFDocument.create();
     const font = await pdf.embedFont(StandardFonts.Helvetica);
@@ -86,7 +105,7 @@ describe('page cues', () => {
   });
 
   it('makes a new document cheaper where the format changes or the count starts again', () => {
-    const costs = { ...SEGMENT_COSTS, formatChange: 0.25 };
+    const costs = { ...SEGMENT_COSTS, boundaryWeight: 0, pooledWeight: 0, formatChange: 0.25 };
     const portrait = { dimensions: { width: 595, height: 842 } };
     const landscape = { dimensions: { width: 842, height: 595 } };
     const same = boundaryCost([segmentPage(portrait), segmentPage(portrait)], 1, costs);

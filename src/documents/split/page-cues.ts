@@ -16,6 +16,12 @@ export interface PageCues {
   printedTotal: number | undefined;
   /** Width and height in points (PDF pages), else undefined. */
   dimensions: { width: number; height: number } | undefined;
+  /**
+   * The type size of the page's running text (its median line height, as a fraction of the
+   * page height); undefined for a page of few lines or without geometry. Pages of one
+   * document share it; another document is often set in another type.
+   */
+  bodySize?: number;
 }
 
 /** Letters a page needs before its language is told (a page of names and figures says little). */
@@ -51,6 +57,16 @@ export function printedNumbering(text: string): { number?: number; total?: numbe
   return {};
 }
 
+/** Lines a page needs before its body type is read (a title page or a short end page says little). */
+const BODY_LINES = 8;
+
+/** The median line height of a page of running text; undefined for few lines or no geometry. */
+export function pageBodySize(page: LayoutPage): number | undefined {
+  if (page.synthetic || page.lines.length < BODY_LINES) return undefined;
+  const sizes = page.lines.map((line) => line.size).sort((a, b) => a - b);
+  return sizes[Math.floor(sizes.length / 2)];
+}
+
 export function readPageCues(page: LayoutPage): PageCues {
   const text = pageText(page);
   const { number, total } = printedNumbering(text);
@@ -59,7 +75,25 @@ export function readPageCues(page: LayoutPage): PageCues {
     printedNumber: number,
     printedTotal: total,
     dimensions: page.dimensions,
+    bodySize: pageBodySize(page),
   };
+}
+
+/** Body type sizes differing by more than this share are another type (not rounding). */
+const SAME_BODY_SIZE = 0.03;
+
+/**
+ * Page `i`'s running text is set in a type size that neither of the two pages before it has
+ * (a table or a list on one page changes the median for that page alone; a new document's
+ * type holds). False when page `i` or the page before it has too few lines to tell.
+ */
+export function typeSizeChanges(pages: readonly PageCues[], i: number): boolean {
+  const current = pages[i]?.bodySize;
+  const before = pages[i - 1]?.bodySize;
+  if (current === undefined || before === undefined) return false;
+  const differs = (other: number | undefined) =>
+    other === undefined || Math.abs(other - current) > SAME_BODY_SIZE * Math.max(other, current);
+  return differs(before) && differs(pages[i - 2]?.bodySize);
 }
 
 /** Sizes closer than this share (a few points of rounding or cropping) are the same format. */

@@ -1,7 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import type { CategoryEvidence } from '../classify/evidence.js';
 import { pageLanguage } from './page-cues.js';
-import { boundaryCost, SEGMENT_COSTS, segmentSections, type SegmentPage } from './segments.js';
+import {
+  boundaryCost,
+  boundaryLogOdds,
+  SEGMENT_COSTS,
+  segmentSections,
+  type SegmentPage,
+} from './segments.js';
+
+/** The hand-set boundary cost (no boundary model, no pooled vote). */
+const HAND_COSTS = { ...SEGMENT_COSTS, boundaryWeight: 0, pooledWeight: 0 };
 
 const none = { semantic: 0, passage: -1, lexical: 0, layout: 0 };
 function evidence(semantic: number): CategoryEvidence {
@@ -51,7 +60,7 @@ describe('page language as a boundary cue', () => {
   });
 
   it('lowers the cost of a new document where the language changes, by the costs factor', () => {
-    const costs = { ...SEGMENT_COSTS, languageChange: 0.25 };
+    const costs = { ...HAND_COSTS, languageChange: 0.25 };
     const same = boundaryCost([page('de'), page('de')], 1, costs);
     const changed = boundaryCost([page('de'), page('en')], 1, costs);
     const unknown = boundaryCost([page('de'), page(undefined)], 1, costs);
@@ -64,12 +73,54 @@ describe('page language as a boundary cue', () => {
     const lean0 = [evidence(0.52), evidence(0.5)];
     const lean1 = [evidence(0.5), evidence(0.51)];
     const pages = [page('de', lean0), page('de', lean0), page('en', lean1), page('en', lean1)];
-    const withCue = segmentSections(pages, { ...SEGMENT_COSTS, languageChange: 0.1 });
+    const withCue = segmentSections(pages, { ...HAND_COSTS, languageChange: 0.1 });
     const withoutCue = segmentSections(
       pages.map((p) => ({ ...p, cues: { ...p.cues, language: undefined } })),
-      { ...SEGMENT_COSTS, languageChange: 0.1 },
+      { ...HAND_COSTS, languageChange: 0.1 },
     );
     expect(withCue).toEqual([0, 0, 1, 1]);
     expect(withoutCue).toEqual([0, 0, 0, 0]);
+  });
+});
+
+describe('boundary model and pooled vote', () => {
+  it('reads a new document as likelier where the page shows another document, less where its number runs on', () => {
+    const plain = boundaryLogOdds([page('de'), page('de')], 1);
+    expect(boundaryLogOdds([page('de'), page('en')], 1)).toBeGreaterThan(plain);
+    const numbered = (printedNumber: number) => ({
+      ...page('de'),
+      cues: { ...page('de').cues, printedNumber },
+    });
+    expect(boundaryLogOdds([numbered(3), numbered(4)], 1)).toBeLessThan(plain);
+    const sized = (bodySize: number) => ({ ...page('de'), cues: { ...page('de').cues, bodySize } });
+    expect(boundaryLogOdds([sized(0.012), sized(0.012), sized(0.02)], 2)).toBeGreaterThan(
+      boundaryLogOdds([sized(0.012), sized(0.012), sized(0.012)], 2),
+    );
+    // The cost of a new document is the model's log-odds against one, so a likely boundary is cheap.
+    expect(boundaryCost([page('de'), page('en')], 1)).toBeLessThan(
+      boundaryCost([page('de'), page('de')], 1),
+    );
+  });
+
+  it('cuts where the language changes when the evidence leans there, with the boundary model', () => {
+    const lean0 = [evidence(0.56), evidence(0.5)];
+    const lean1 = [evidence(0.5), evidence(0.56)];
+    const pages = [page('de', lean0), page('de', lean0), page('en', lean1), page('en', lean1)];
+    expect(segmentSections(pages)).toEqual([0, 0, 1, 1]);
+    const oneLanguage = pages.map((p) => ({ ...p, cues: { ...p.cues, language: 'de' } }));
+    expect(segmentSections(oneLanguage)).toEqual([0, 0, 0, 0]);
+  });
+
+  it('decides a document by what most of its pages read as, not one stray page, at a pooled weight', () => {
+    // One page matches section 1 strongly (a stray passage); three read as section 0.
+    const stray = { ...page('de', [evidence(0.5), evidence(0.6)]), pageProbabilities: [0.3, 0.7] };
+    const usual = {
+      ...page('de', [evidence(0.55), evidence(0.45)]),
+      pageProbabilities: [0.9, 0.1],
+    };
+    const pages = [usual, stray, usual, usual];
+    const oneDocument = { ...HAND_COSTS, segment: 1e9 };
+    expect(segmentSections(pages, oneDocument)).toEqual([1, 1, 1, 1]);
+    expect(segmentSections(pages, { ...oneDocument, pooledWeight: 2 })).toEqual([0, 0, 0, 0]);
   });
 });

@@ -3,22 +3,23 @@
  * alone says little (a slide, a page of a chapter, a signature page); a document read whole
  * says what it is. So the pages are cut into consecutive segments and each segment is
  * classified as one document, with the same evidence and fusion rule as the classifier:
- * each criterion's evidence in a segment is the best any of its pages gives. The cut is the
+ * each criterion's evidence in a segment is the best any of its pages gives, and, at a
+ * pooled weight, each page counts the mean of its segment's pages' own probabilities (what
+ * most of the document reads as, so that one stray page does not decide it). The cut is the
  * one that makes the pages' sections most probable (dynamic programming over every cut;
- * each page counts its segment's log-probability and, at a page weight, its own),
- * where starting a new segment has a cost, less at a page unlike the one before it, and
- * less or more by what the page shows of its document apart from its words (page-cues.ts):
- * less at a page written in another language than the one before it, of another format
- * (size or orientation), or whose printed number starts again (at 1, after the last page of
- * a printed count, or with another count); more where the printed number runs on from the
- * page before.
- * A page without evidence of its own (a continued table, a signature page) neither votes
- * nor starts a document, unless its number starts again or its language or format changes.
+ * each page counts its segment's log-probability and, at a page weight, its own), where
+ * starting a new segment costs the boundary model's log-odds against a boundary there
+ * (BOUNDARY_MODEL): what the page shows of its document apart from the sections (page-cues.ts)
+ * - a change of its passages' meaning, of language, of page format or of body type size,
+ * printed numbers starting again or running on, and whether the page has evidence of its own.
+ * A new document is cheap where these say one begins, dear where they say the page goes on.
+ * The earlier hand-set cost (`segment` and its factors; a page without evidence of its own
+ * neither votes nor starts a document unless a cue says so) is kept for a zero boundary weight.
  */
 import type { CategoryEvidence, CriterionEvidence } from '../classify/evidence.js';
 import { categoryScore, probabilities } from '../classify/fusion.js';
 import { cosine } from '../encoder/sentence-encoder.js';
-import { formatChanges, type PageCues } from './page-cues.js';
+import { formatChanges, typeSizeChanges, type PageCues } from './page-cues.js';
 
 /** What segmentation reads of one page. */
 export interface SegmentPage {
@@ -66,6 +67,67 @@ export interface SegmentCosts {
   distinctWeight: number;
   /** Factor on the cost of a new segment at a page of another size or orientation. */
   formatChange: number;
+  /**
+   * Weight of the boundary model's log-odds (boundaryLogOdds) as the cost of a new segment;
+   * 0 keeps the cost above (`segment` and its factors).
+   */
+  boundaryWeight: number;
+  /**
+   * Weight of the pooled vote of a segment's pages (the log of their mean probability for a
+   * section, for each page) beside its best evidence.
+   */
+  pooledWeight: number;
+}
+
+/** What the boundary model reads of page `i` against the page before it (boundaryFeatures). */
+export type BoundaryFeatures = Record<keyof typeof BOUNDARY_MODEL, number>;
+
+/**
+ * How likely a page starts a new document, as a logistic model of what it shows apart from
+ * the sections: the change of its passage vector from the page before (and its square), a
+ * change of language, of page format or of body type size, printed numbers starting again
+ * or running on, and whether the page has evidence of its own. Fitted once on the bundles
+ * generated from the development documents (`npm run bench:split-eval -- --generated
+ * --fit-boundaries`), the same for every request.
+ */
+export const BOUNDARY_MODEL = {
+  bias: -5.02,
+  change: 1.79,
+  changeSquared: 4.3,
+  language: 2.8,
+  format: 2.21,
+  typeSize: 1.6,
+  startsAgain: 0.86,
+  runsOn: -1.74,
+  unsupported: -0.96,
+};
+
+/** The boundary model's inputs for page `i` (i >= 1): each cue 1 or 0, the change 0..1. */
+export function boundaryFeatures(pages: readonly SegmentPage[], i: number): BoundaryFeatures {
+  const [before, current] = [pages[i - 1].cues, pages[i].cues];
+  const startsAgain = numberStartsAgain(before, current);
+  const shift = change(pages, i);
+  const flag = (present: boolean) => (present ? 1 : 0);
+  return {
+    bias: 1,
+    change: shift,
+    changeSquared: shift * shift,
+    language: flag(languageChanges(before, current)),
+    format: flag(formatChanges(before, current)),
+    typeSize: flag(newTypeSize(pages, i)),
+    startsAgain: flag(startsAgain),
+    runsOn: flag(!startsAgain && runsOn(before, current)),
+    unsupported: flag(!pages[i].supported),
+  };
+}
+
+/** The log-odds that page `i` (i >= 1) starts a new document (BOUNDARY_MODEL). */
+export function boundaryLogOdds(pages: readonly SegmentPage[], i: number): number {
+  const features = boundaryFeatures(pages, i);
+  return (Object.keys(BOUNDARY_MODEL) as (keyof BoundaryFeatures)[]).reduce(
+    (sum, key) => sum + BOUNDARY_MODEL[key] * features[key],
+    0,
+  );
 }
 
 export const SEGMENT_COSTS: SegmentCosts = {
@@ -76,6 +138,8 @@ export const SEGMENT_COSTS: SegmentCosts = {
   languageChange: 0.25,
   distinctWeight: 0,
   formatChange: 0.5,
+  boundaryWeight: 4,
+  pooledWeight: 2,
 };
 
 /**
@@ -85,12 +149,14 @@ export const SEGMENT_COSTS: SegmentCosts = {
  */
 export const DEEP_SEGMENT_COSTS: SegmentCosts = {
   segment: 6,
-  pageWeight: 0.5,
+  pageWeight: 0.25,
   temperature: 0.02,
   namedElsewhere: 3,
   languageChange: 0.25,
   distinctWeight: 1,
   formatChange: 0.25,
+  boundaryWeight: 8,
+  pooledWeight: 2,
 };
 
 /** How unlike page `i` is to page `i - 1`, 0..1 (0.5 when either has no vector). */
@@ -116,32 +182,48 @@ function numberStartsAgain(before: PageCues, current: PageCues): boolean {
   );
 }
 
+function languageChanges(before: PageCues, current: PageCues): boolean {
+  return (
+    current.language !== undefined &&
+    before.language !== undefined &&
+    current.language !== before.language
+  );
+}
+
+/** The printed number runs on from the page before (3 after 2). */
+function runsOn(before: PageCues, current: PageCues): boolean {
+  return (
+    current.printedNumber !== undefined &&
+    before.printedNumber !== undefined &&
+    current.printedNumber === before.printedNumber + 1
+  );
+}
+
+function newTypeSize(pages: readonly SegmentPage[], i: number): boolean {
+  return typeSizeChanges(
+    pages.slice(Math.max(0, i - 2), i + 1).map((page) => page.cues),
+    Math.min(i, 2),
+  );
+}
+
 /** The cost of starting a segment at page `i` (i >= 1). */
 export function boundaryCost(
   pages: readonly SegmentPage[],
   i: number,
   costs: SegmentCosts = SEGMENT_COSTS,
 ): number {
+  if (costs.boundaryWeight > 0) return -costs.boundaryWeight * boundaryLogOdds(pages, i);
   const [before, current] = [pages[i - 1].cues, pages[i].cues];
   const startsAgain = numberStartsAgain(before, current);
   const newFormat = costs.formatChange < 1 && formatChanges(before, current);
-  const newLanguage =
-    costs.languageChange < 1 &&
-    current.language !== undefined &&
-    before.language !== undefined &&
-    current.language !== before.language;
+  const newLanguage = costs.languageChange < 1 && languageChanges(before, current);
   // A page without evidence of its own continues a document unless a cue says it starts one.
   if (!pages[i].supported && !startsAgain && !newFormat && !newLanguage) return Infinity;
   let cost = costs.segment * (1 - change(pages, i));
   if (newLanguage) cost *= costs.languageChange;
   if (newFormat) cost *= costs.formatChange;
   if (startsAgain) cost *= 0.25;
-  else if (
-    current.printedNumber !== undefined &&
-    before.printedNumber !== undefined &&
-    current.printedNumber === before.printedNumber + 1
-  )
-    cost += costs.segment;
+  else if (runsOn(before, current)) cost += costs.segment;
   return cost;
 }
 
@@ -187,10 +269,13 @@ export function segmentSections(
     let merged: CategoryEvidence[] = pages[start].sections.map((s) => s);
     const namedCost = new Float64Array(count);
     const pageSum = new Float64Array(count);
+    const pageTotal = new Float64Array(count);
     for (let end = start; end < n; end++) {
       if (end > start) merged = merged.map((s, k) => mergeEvidence(s, pages[end].sections[k]));
-      for (let k = 0; k < count; k++)
+      for (let k = 0; k < count; k++) {
         pageSum[k] += Math.log(pages[end].pageProbabilities[k] + 1e-9);
+        pageTotal[k] += pages[end].pageProbabilities[k];
+      }
       const named = pages[end].namedSection;
       if (named !== undefined) {
         for (let k = 0; k < count; k++) if (k !== named) namedCost[k] += costs.namedElsewhere;
@@ -204,7 +289,10 @@ export function segmentSections(
         const value =
           entry +
           length * Math.log(chances[k] + 1e-9) +
-          costs.pageWeight * pageSum[k] -
+          costs.pageWeight * pageSum[k] +
+          (costs.pooledWeight > 0
+            ? costs.pooledWeight * length * Math.log(pageTotal[k] / length + 1e-9)
+            : 0) -
           namedCost[k];
         if (value > best[end + 1]) {
           best[end + 1] = value;

@@ -7,6 +7,7 @@ import {
   SEGMENT_COSTS,
   segmentSections,
   type SegmentCosts,
+  type SegmentPage,
 } from './segments.js';
 import {
   pageText,
@@ -176,30 +177,32 @@ export function assignEachPage({ scored }: SplitReading): Assignment[] {
   );
 }
 
+/** What the cut reads of each page (segments.ts). */
+export function segmentPages({ scored, evidence }: SplitReading): SegmentPage[] {
+  return scored.map((s, i) => ({
+    sections: evidence[i].sections,
+    vector: evidence[i].vector,
+    cues: s.cues,
+    namedSection: s.headingMatch ? s.best : undefined,
+    // A page without evidence of its own (a continued table, a signature page) does not vote.
+    pageProbabilities: s.supported
+      ? evidence[i].probabilities
+      : evidence[i].probabilities.map(() => 1 / evidence[i].probabilities.length),
+    supported: s.supported,
+  }));
+}
+
 /**
  * Every page to the section of the document it belongs to (segments.ts): the pages are cut
  * into documents and each document is read whole. A page whose own evidence names its
  * section keeps that evidence; any other page continues its document's section.
  */
 export function assignBySegments(
-  { scored, evidence, statementWeights }: SplitReading,
+  reading: SplitReading,
   costs: SegmentCosts = SEGMENT_COSTS,
 ): Assignment[] {
-  const sections = segmentSections(
-    scored.map((s, i) => ({
-      sections: evidence[i].sections,
-      vector: evidence[i].vector,
-      cues: s.cues,
-      namedSection: s.headingMatch ? s.best : undefined,
-      // A page without evidence of its own (a continued table, a signature page) does not vote.
-      pageProbabilities: s.supported
-        ? evidence[i].probabilities
-        : evidence[i].probabilities.map(() => 1 / evidence[i].probabilities.length),
-      supported: s.supported,
-    })),
-    costs,
-    statementWeights,
-  );
+  const { scored, statementWeights } = reading;
+  const sections = segmentSections(segmentPages(reading), costs, statementWeights);
   const lastPage = new Map<number, number>();
   return scored.map((s, i): Assignment => {
     const section = sections[i];
