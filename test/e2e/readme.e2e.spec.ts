@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, jest } from '@jest/globals';
-import { freePort } from '../support/child-app.js';
+import { startOnFreePort } from '../support/free-port.js';
 import { waitFor } from '../support/usage-kafka.js';
 
 /**
@@ -45,10 +45,15 @@ describe('README', () => {
   let serverLog = '';
 
   afterAll(async () => {
-    if (server?.pid && server.exitCode === null) {
+    if (server?.pid) {
+      const running = server.exitCode === null && server.signalCode === null;
       const exited = new Promise((resolve) => server!.once('exit', resolve));
-      process.kill(-server.pid, 'SIGTERM'); // npm, its shell and the server: one group
-      await exited;
+      try {
+        process.kill(-server.pid, 'SIGTERM'); // npm, its shell and the server: one group
+      } catch {
+        // the whole group has already ended
+      }
+      if (running) await exited;
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.rmSync(scratch, { recursive: true, force: true });
@@ -60,35 +65,50 @@ describe('README', () => {
   });
 
   it('runs every marked block top to bottom against a fresh DATA_DIR', async () => {
-    const port = await freePort();
-    const local = (code: string) =>
+    const local = (port: number, code: string) =>
       code.replaceAll('localhost:3000', `127.0.0.1:${port}`).replaceAll('/tmp/', `${scratch}/`);
-    const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' };
+    const envOn = (port: number) => ({
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    });
 
     const serverBlock = blocks.find((b) => b.kind === 'server')!;
-    server = bash(
-      `npm() { if [ "$1" = ci ]; then return 0; fi; command npm "$@"; }\n${local(serverBlock.code)}`,
-      env,
-      true,
-    );
-    server.stdout!.on('data', (chunk: Buffer) => (serverLog = (serverLog + chunk).slice(-8000)));
-    server.stderr!.on('data', (chunk: Buffer) => (serverLog = (serverLog + chunk).slice(-8000)));
     // The first start compiles when dist/ is older than the sources.
+    const { port } = await startOnFreePort(
+      "the README's server",
+      (port) => {
+        serverLog = '';
+        const record = (chunk: Buffer) => (serverLog = (serverLog + chunk).slice(-8000));
+        const started = bash(
+          `npm() { if [ "$1" = ci ]; then return 0; fi; command npm "$@"; }\n${local(port, serverBlock.code)}`,
+          envOn(port),
+          true,
+        );
+        started.stdout!.on('data', record);
+        started.stderr!.on('data', record);
+        server = started;
+        return { child: started, output: () => serverLog };
+      },
+      10 * 60_000,
+    );
     await waitFor(
       `the README's server on port ${port}`,
       async () => {
         if (server!.exitCode !== null) throw new Error(`server exited: ${serverLog}`);
         return (await fetch(`http://127.0.0.1:${port}/health`)).ok;
       },
-      10 * 60_000,
+      60_000,
       250,
     );
+    const env = envOn(port);
 
     const script = [
       'set -e -o pipefail',
       ...blocks.filter((b) => b.kind === 'run').map((b) => b.code),
     ]
-      .map(local)
+      .map((code) => local(port, code))
       .join('\n');
     const demo = bash(script, env);
     let output = '';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, jest } from '@jest/globals';
-import { freePort } from '../support/child-app.js';
+import { startOnFreePort } from '../support/free-port.js';
 import { exited, spawnSource, type ChildRun } from '../support/operations.js';
 import { waitFor } from '../support/usage-kafka.js';
 
@@ -31,13 +31,18 @@ describe('server start-up and logs', () => {
   });
 
   it('logs requests without authorization headers, cookies or URL signatures', async () => {
-    const port = await freePort();
-    server = spawnSource('src/main.ts', [], {
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-    });
+    const { launched, port } = await startOnFreePort(
+      'the server',
+      (port) =>
+        spawnSource('src/main.ts', [], {
+          DATA_DIR: dataDir,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'info',
+        }),
+      120_000,
+    );
+    server = launched;
     const base = `http://127.0.0.1:${port}`;
     await waitFor('the server', async () => (await fetch(`${base}/health`)).ok, 120_000, 250);
 

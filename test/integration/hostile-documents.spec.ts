@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { makeDeepHtml, makeDocxBomb, makePngBomb } from '../support/bombs.js';
-import { buildDist, ChildApp, freePort } from '../support/child-app.js';
+import { buildDist, ChildApp } from '../support/child-app.js';
 import { makePdf } from '../support/documents.js';
 import { makeMultiPageTiff } from '../support/images.js';
 import { waitFor } from '../support/usage-kafka.js';
@@ -18,7 +18,7 @@ let dataDir: string;
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-hostile-'));
   const buildDir = await buildDist('hostile');
-  app = new ChildApp(buildDir, await freePort(), {
+  app = new ChildApp(buildDir, {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'error',
     AUTH_DISABLED: 'true',

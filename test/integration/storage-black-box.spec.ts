@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SeededAccount } from '../support/accounts.js';
-import { buildDist, ChildApp, freePort } from '../support/child-app.js';
+import { buildDist, ChildApp } from '../support/child-app.js';
 import { client, waitForJob } from '../support/processing-client.js';
 import {
   bytesUnder,
@@ -39,7 +39,7 @@ beforeAll(async () => {
   // A data dir an older release (or an operator) left open to other users.
   fs.chmodSync(dataDir, 0o755);
   fs.writeFileSync(path.join(dataDir, 'notes.txt'), 'left by an operator', { mode: 0o644 });
-  app = new ChildApp(buildDir, await freePort(), { DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+  app = new ChildApp(buildDir, { DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
   await app.start();
   await waitFor('/ready', async () => (await fetch(`${app.baseUrl}/ready`)).status === 200);
   firstStartStderr = app.stderr;

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { loadConfig } from '../../src/config/app-config.js';
 import { DuckDbService } from '../../src/database/duckdb.service.js';
 import type { SeededAccount } from '../support/accounts.js';
-import { buildDist, ChildApp, freePort } from '../support/child-app.js';
+import { buildDist, ChildApp } from '../support/child-app.js';
 import { client, waitForJob } from '../support/processing-client.js';
 import { largeText, seedOrgs, sharedEntries } from '../support/storage.js';
 import { waitFor } from '../support/wait.js';
@@ -120,7 +120,7 @@ describe('store faults on the real server', () => {
     const seed = Number(process.env.FAULT_SEED ?? Date.now() % 100_000);
     const next = random(seed);
     const [org] = await seedOrgs(dataDir, ['Killed while writing']);
-    const app = new ChildApp(buildDir, await freePort(), { DATA_DIR: dataDir, LOG_LEVEL: 'error' });
+    const app = new ChildApp(buildDir, { DATA_DIR: dataDir, LOG_LEVEL: 'error' });
     const accepted: string[] = [];
     try {
       for (let round = 0; round < 3; round++) {
@@ -170,13 +170,13 @@ describe('store faults on the real server', () => {
   it('fails and exits non-zero when the store runs out of memory; a start with the defaults serves every accepted job', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-store-oom-'));
     const [org] = await seedOrgs(dataDir, ['Out of memory']);
-    const starved = new ChildApp(buildDir, await freePort(), {
+    const starved = new ChildApp(buildDir, {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'error',
       DUCKDB_MEMORY_LIMIT: '12MB',
       ASYNC_METADATA_MAX_BYTES: String(1024 * 1024),
     });
-    const healthy = new ChildApp(buildDir, await freePort(), {
+    const healthy = new ChildApp(buildDir, {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'error',
     });

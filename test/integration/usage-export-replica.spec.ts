@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SeededAccount } from '../support/accounts.js';
-import { ChildApp, freePort } from '../support/child-app.js';
+import { ChildApp } from '../support/child-app.js';
 import { produce } from '../support/kafka.js';
 import { seededChildSetup } from '../support/seeded-child.js';
 import { usageEventMix } from '../support/usage-event-mix.js';
@@ -38,7 +38,6 @@ beforeAll(async () => {
   const snapshotDir = path.join(dataDir, 'snapshots');
   writer = new ChildApp(
     buildDir,
-    await freePort(),
     kafkaAppEnv(topic, {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'error',
@@ -47,7 +46,7 @@ beforeAll(async () => {
     }),
   );
   // The replica has a data directory of its own: it never opens the writer's DuckDB file.
-  replica = new ChildApp(buildDir, await freePort(), {
+  replica = new ChildApp(buildDir, {
     DATA_DIR: path.join(dataDir, 'replica'),
     LOG_LEVEL: 'error',
     DOCPROC_MODE: 'export-replica',

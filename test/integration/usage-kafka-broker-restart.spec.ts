@@ -6,7 +6,7 @@ import { createKafka } from '../../src/usage/ingestion/kafka/kafka-client.js';
 import { UsageEventProducer } from '../../src/usage/ingestion/kafka/usage-event.producer.js';
 import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
 import { seedAccount, type SeededAccount } from '../support/accounts.js';
-import { freePort } from '../support/child-app.js';
+import { onFreePorts, PORT_TAKEN, PortTaken } from '../support/free-port.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { usageEventMix } from '../support/usage-event-mix.js';
 import {
@@ -41,12 +41,17 @@ async function broker(command: 'start' | 'stop' | 'reset'): Promise<void> {
 }
 
 beforeAll(async () => {
-  brokerEnv = {
-    KAFKA_PORT: String(await freePort()),
-    KAFKA_CONTROLLER_PORT: String(await freePort()),
-  };
   topic = `usage-restart.${Date.now()}`;
-  await broker('start');
+  await onFreePorts(2, async ([port, controller]) => {
+    brokerEnv = { KAFKA_PORT: String(port), KAFKA_CONTROLLER_PORT: String(controller) };
+    try {
+      await broker('start');
+    } catch (error) {
+      if (!PORT_TAKEN.test(String((error as { stderr?: unknown }).stderr))) throw error;
+      await broker('reset');
+      throw new PortTaken(`a port of the broker was taken: ${String(error)}`);
+    }
+  });
   brokers = [`127.0.0.1:${brokerEnv.KAFKA_PORT}`];
   const env = {
     ...kafkaAppEnv(topic),

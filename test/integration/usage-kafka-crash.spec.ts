@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
 import type { SeededAccount } from '../support/accounts.js';
-import { ChildApp, freePort } from '../support/child-app.js';
+import { ChildApp } from '../support/child-app.js';
 import { produce } from '../support/kafka.js';
 import { killMidIngestion } from '../support/mid-ingestion-kill.js';
 import { seededChildSetup } from '../support/seeded-child.js';
@@ -41,7 +41,7 @@ beforeAll(async () => {
     KAFKA_FETCH_MAX_BYTES_PER_PARTITION: '16384',
   });
   group = env.KAFKA_CONSUMER_GROUP;
-  child = new ChildApp(setup.buildDir, await freePort(), env);
+  child = new ChildApp(setup.buildDir, env);
 }, 240_000);
 
 afterAll(async () => {

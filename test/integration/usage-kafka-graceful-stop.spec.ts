@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SeededAccount } from '../support/accounts.js';
-import { ChildApp, freePort } from '../support/child-app.js';
+import { ChildApp } from '../support/child-app.js';
 import { consumeAll, produce, type TestMessage } from '../support/kafka.js';
 import { seededChildSetup } from '../support/seeded-child.js';
 import { usageEventMix } from '../support/usage-event-mix.js';
@@ -38,7 +38,7 @@ beforeAll(async () => {
   const setup = await seededChildSetup('usage-graceful', ['Initech', 'Hooli']);
   ({ topic, dataDir } = setup);
   [org, otherOrg] = setup.orgs;
-  child = new ChildApp(setup.buildDir, await freePort(), kafkaAppEnv(topic, { DATA_DIR: dataDir }));
+  child = new ChildApp(setup.buildDir, kafkaAppEnv(topic, { DATA_DIR: dataDir }));
 }, 240_000);
 
 afterAll(async () => {

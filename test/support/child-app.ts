@@ -1,8 +1,8 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { waitFor } from './usage-kafka.js';
+import { startOnFreePort } from './free-port.js';
+import { waitFor } from './wait.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -20,62 +20,55 @@ export async function buildDist(name: string): Promise<string> {
   return outDir;
 }
 
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** The real server (`node <build>/src/main.js`, i.e. `npm start`) as a child process on `port`. */
+/** The real server (`node <build>/src/main.js`, i.e. `npm start`) as a child process. */
 export class ChildApp {
-  readonly baseUrl: string;
   private child: ChildProcess | null = null;
   private exited: Promise<NodeJS.Signals | number | null> | null = null;
+  private listeningPort: number | null = null;
   stderr = '';
   /** The end of the server's log (stdout) since the last start. */
   log = '';
 
   constructor(
     private readonly buildDir: string,
-    readonly port: number,
     readonly env: Record<string, string>,
-  ) {
-    this.baseUrl = `http://127.0.0.1:${port}`;
+  ) {}
+
+  /** The port of the last start: each start takes a free one (startOnFreePort). */
+  get port(): number {
+    if (this.listeningPort === null) throw new Error('the server was not started');
+    return this.listeningPort;
   }
 
-  /**
-   * Starts the server and waits until /health answers. The port came from `freePort()`, so
-   * another process may take it before the server binds it (an outgoing connection drawing
-   * the same ephemeral port): a start that fails with EADDRINUSE is tried again on the same
-   * port, which such a connection gives back when it ends.
-   */
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Starts the server on a free port and waits until /health answers. */
   async start(): Promise<void> {
     // A restart on a machine loaded by other work took over 60 s (load average 45).
     const deadline = Date.now() + 180_000;
-    for (;;) {
-      const { child, closed } = this.spawnServer();
-      const ended = () => child.exitCode !== null || child.signalCode !== null;
-      await waitFor(
-        `child server on ${this.baseUrl} (stderr: ${this.stderr.slice(-2000)})`,
-        async () =>
-          ended() ||
-          (await fetch(`${this.baseUrl}/health`, { signal: AbortSignal.timeout(10_000) }))
-            .status === 200,
-        Math.max(deadline - Date.now(), 1_000),
-        100,
-      );
-      if (!ended()) return;
-      await closed; // all of its stderr read
-      if (!this.stderr.includes('EADDRINUSE') || Date.now() > deadline) {
-        throw new Error(`child exited: ${this.stderr.slice(-2000)}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-    }
+    const { launched, port } = await startOnFreePort(
+      'the child server',
+      (port) => this.spawnServer(port),
+      180_000,
+    );
+    this.listeningPort = port;
+    const { child } = launched;
+    const ended = () => child.exitCode !== null || child.signalCode !== null;
+    await waitFor(
+      `child server on ${this.baseUrl} (stderr: ${this.stderr.slice(-2000)})`,
+      async () =>
+        ended() ||
+        (await fetch(`${this.baseUrl}/health`, { signal: AbortSignal.timeout(10_000) })).status ===
+          200,
+      Math.max(deadline - Date.now(), 1_000),
+      100,
+    );
+    if (ended()) throw new Error(`child exited: ${this.stderr.slice(-2000)}`);
   }
 
-  private spawnServer(): { child: ChildProcess; closed: Promise<void> } {
+  private spawnServer(port: number): { child: ChildProcess; output: () => string } {
     this.stderr = '';
     this.log = '';
     const child = spawn(process.execPath, [path.join(this.buildDir, 'src', 'main.js')], {
@@ -86,7 +79,7 @@ export class ChildApp {
         ...process.env,
         JEST_WORKER_ID: '',
         ...this.env,
-        PORT: String(this.port),
+        PORT: String(port),
         HOST: '127.0.0.1',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -101,7 +94,7 @@ export class ChildApp {
     this.exited = new Promise((resolve) =>
       child.once('exit', (code, signal) => resolve(signal ?? code)),
     );
-    return { child, closed: new Promise((resolve) => child.once('close', () => resolve())) };
+    return { child, output: () => this.stderr };
   }
 
   /** The server's process id while it runs. */

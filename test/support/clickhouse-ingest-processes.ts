@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { SeededAccount } from './accounts.js';
-import { ChildApp, freePort } from './child-app.js';
+import { ChildApp } from './child-app.js';
 import { seededChildSetup } from './seeded-child.js';
 import { kafkaAppEnv } from './usage-kafka.js';
 import { freshClickHouseDatabase, testClickHouseUrl } from './usage-stores.js';
@@ -55,7 +55,7 @@ export async function startClickHouseIngestProcesses(
   const clientIds = dataDirs.map((_dir, i) => `docproc-ingest-${i}`);
   for (const [i, dataDir] of dataDirs.entries()) {
     processes.push(
-      new ChildApp(setup.buildDir, await freePort(), {
+      new ChildApp(setup.buildDir, {
         ...env,
         DATA_DIR: dataDir,
         KAFKA_CLIENT_ID: clientIds[i],

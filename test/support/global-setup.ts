@@ -49,7 +49,10 @@ async function isRunning(root: string, name: ServiceName): Promise<boolean> {
   );
 }
 
-/** Distinct free loopback ports, so concurrent test runs on one machine never share a broker. */
+/**
+ * Distinct free loopback ports, so concurrent test runs on one machine never share a broker.
+ * (test/support/free-port.ts does the same for the specs; this file cannot import it.)
+ */
 async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
     Array.from(
@@ -67,34 +70,60 @@ async function freePorts(count: number): Promise<number[]> {
   return ports;
 }
 
+/** What a service script says when a port it was given was bound by another process first. */
+const PORT_TAKEN =
+  /EADDRINUSE|address already in use|BindException|in use by another process|already serves another/i;
+
+/** The script's variables that put an instance of `name` on `ports`. */
+function portEnv(name: ServiceName, ports: number[]): Record<string, string> {
+  switch (name) {
+    case 'kafka':
+      return { KAFKA_PORT: String(ports[0]), KAFKA_CONTROLLER_PORT: String(ports[1]) };
+    case 'clickhouse':
+      return { CLICKHOUSE_HTTP_PORT: String(ports[0]), CLICKHOUSE_TCP_PORT: String(ports[1]) };
+    case 'clickhouse-shards':
+      return { CLICKHOUSE_SHARD_PORTS: ports.join(' ') };
+    case 'redis':
+      return { REDIS_PORT: String(ports[0]) };
+  }
+}
+
+const PORT_COUNT: Record<ServiceName, number> = {
+  kafka: 2,
+  clickhouse: 2,
+  'clickhouse-shards': 4,
+  redis: 1,
+};
+
 /**
  * A developer's own instance (`scripts/kafka.sh start`, `scripts/redis.sh start`) is reused
- * and left running, which makes repeated runs fast; otherwise this run gets a private
- * instance on free ports that teardown removes. Returns the service's exported variables.
+ * and left running, which makes repeated runs fast, unless DOCPROC_TEST_OWN_SERVICES=1
+ * (`scripts/test-all.sh`); otherwise this run gets a private instance on free ports that
+ * teardown removes. Free ports can be taken by another process before the service binds
+ * them: a start that fails so is made again on new ones. Returns the service's exported
+ * variables.
  */
 async function provide(
   root: string,
   name: ServiceName,
   owned: OwnedService[],
 ): Promise<Record<string, string>> {
-  if (await isRunning(root, name)) return serviceScript(root, name, 'env');
-  const env =
-    name === 'kafka'
-      ? await freePorts(2).then(([port, controller]) => ({
-          KAFKA_PORT: String(port),
-          KAFKA_CONTROLLER_PORT: String(controller),
-        }))
-      : name === 'clickhouse'
-        ? await freePorts(2).then(([http, tcp]) => ({
-            CLICKHOUSE_HTTP_PORT: String(http),
-            CLICKHOUSE_TCP_PORT: String(tcp),
-          }))
-        : name === 'clickhouse-shards'
-          ? await freePorts(4).then((ports) => ({ CLICKHOUSE_SHARD_PORTS: ports.join(' ') }))
-          : await freePorts(1).then(([port]) => ({ REDIS_PORT: String(port) }));
-  // Recorded before starting, so a start that fails half-way is still cleaned up.
-  owned.push({ name, env });
-  return serviceScript(root, name, 'start', env);
+  if (process.env.DOCPROC_TEST_OWN_SERVICES !== '1' && (await isRunning(root, name))) {
+    return serviceScript(root, name, 'env');
+  }
+  for (let attempt = 1; ; attempt++) {
+    const service = { name, env: portEnv(name, await freePorts(PORT_COUNT[name])) };
+    // Recorded before starting, so a start that fails half-way is still cleaned up.
+    owned.push(service);
+    try {
+      return await serviceScript(root, name, 'start', service.env);
+    } catch (error) {
+      const stderr = String((error as { stderr?: unknown }).stderr ?? '');
+      if (!PORT_TAKEN.test(stderr) || attempt >= 5) throw error;
+      owned.splice(owned.indexOf(service), 1);
+      await serviceScript(root, name, stopCommand(service), service.env).catch(() => undefined);
+    }
+  }
 }
 
 function stopCommand(service: OwnedService): string {

@@ -1,27 +1,16 @@
 import { createHook } from 'node:async_hooks';
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
+import { startOnFreePort } from './free-port.js';
 import { waitFor } from './wait.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const register = path.join(repoRoot, 'test/support/ts-register.mjs');
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** `waitFor` with the arguments in the order the operations specs use. */
 export function until(
@@ -116,18 +105,6 @@ export function runLivenessProbe(env: Record<string, string>) {
   return runCommand('sh', [path.join(repoRoot, 'scripts/worker-liveness.sh')], env, 10_000);
 }
 
-/** Whether something accepts connections on the loopback port. */
-function listening(port: number): Promise<boolean> {
-  return new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 /** A private redis-server (not the shared test one) that specs may pause or stop. */
 export interface PrivateRedis {
   url: string;
@@ -136,35 +113,36 @@ export interface PrivateRedis {
   stop(): Promise<void>;
 }
 
-/**
- * A redis-server on a free port. The port comes from freePort(): another process may take
- * it before redis-server binds it, and redis-server then exits at once; it is started again
- * on another port.
- */
+/** A redis-server on a free port (startOnFreePort). */
 async function spawnRedisServer(dir: string): Promise<{ child: ChildProcess; port: number }> {
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
-    const child = spawn(
-      'redis-server',
-      [
-        '--bind',
-        '127.0.0.1',
-        '--port',
-        String(port),
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--dir',
-        dir,
-      ],
-      { stdio: 'ignore' },
-    );
-    const ended = () => child.exitCode !== null || child.signalCode !== null;
-    await until(() => ended() || listening(port), 'redis-server to listen');
-    if (!ended()) return { child, port };
-    if (attempt >= 3) throw new Error(`redis-server exited with ${child.exitCode}`);
-  }
+  const { launched, port } = await startOnFreePort(
+    'redis-server',
+    (port) => {
+      let output = '';
+      const child = spawn(
+        'redis-server',
+        [
+          '--bind',
+          '127.0.0.1',
+          '--port',
+          String(port),
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--dir',
+          dir,
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      const record = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8000));
+      child.stdout.on('data', record);
+      child.stderr.on('data', record);
+      return { child, output: () => output };
+    },
+    60_000,
+  );
+  return { child: launched.child, port };
 }
 
 export async function startPrivateRedis(): Promise<PrivateRedis> {

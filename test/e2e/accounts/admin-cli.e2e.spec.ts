@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { exited, freePort, until } from '../../support/operations.js';
+import { startOnFreePort } from '../../support/free-port.js';
+import { exited, until } from '../../support/operations.js';
 
 /**
  * docproc-admin as a user runs it: the compiled CLI as a child process, against a real
@@ -63,19 +64,27 @@ interface Server {
 }
 
 async function startServer(dataDir: string): Promise<Server> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [mainJs], {
-    env: {
-      PATH: process.env.PATH,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const { launched, port } = await startOnFreePort(
+    'the server',
+    (port) => {
+      stderr = '';
+      const child = spawn(process.execPath, [mainJs], {
+        env: {
+          PATH: process.env.PATH,
+          DATA_DIR: dataDir,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+        },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      return { child, output: () => stderr };
+    },
+    60_000,
+  );
+  const { child } = launched;
   const adminFile = path.join(dataDir, 'admin.json');
   await until(
     () => fs.existsSync(adminFile) || child.exitCode !== null,

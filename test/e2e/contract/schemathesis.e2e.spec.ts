@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { seedAccount, type SeededAccount } from '../../support/accounts.js';
-import { buildDist, ChildApp, freePort } from '../../support/child-app.js';
+import { buildDist, ChildApp } from '../../support/child-app.js';
 import { lostResources } from '../../support/har-resource-availability.js';
 import { startTestApp } from '../../support/test-app.js';
 
@@ -97,7 +97,7 @@ describe('the API under a conformance fuzzer', () => {
     const seeding = await startTestApp({ DATA_DIR: dataDir });
     account = await seedAccount(seeding.app, 'Fuzzed');
     await seeding.close();
-    app = new ChildApp(buildDir, await freePort(), {
+    app = new ChildApp(buildDir, {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       FETCH_TIMEOUT_MS: '3000',

@@ -1,6 +1,5 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,8 +7,10 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { seedAccount } from '../../support/accounts.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
+import { startOnFreePort } from '../../support/free-port.js';
 import { client, waitForJob } from '../../support/processing-client.js';
 import { startTestApp } from '../../support/test-app.js';
+import { waitFor } from '../../support/wait.js';
 
 /**
  * The issue's restart check with a real crash: the compiled server runs as a child process,
@@ -22,44 +23,40 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 const buildDir = path.join(repoRoot, 'dist', 'processing-e2e');
 const mainJs = path.join(buildDir, 'src', 'main.js');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function startServerProcess(dataDir: string, env: Record<string, string>) {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [mainJs], {
-    env: {
-      PATH: process.env.PATH,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const { launched, port } = await startOnFreePort(
+    'the server',
+    (port) => {
+      stderr = '';
+      const child: ChildProcess = spawn(process.execPath, [mainJs], {
+        env: {
+          PATH: process.env.PATH,
+          DATA_DIR: dataDir,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+          ...env,
+        },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      return { child, output: () => stderr };
+    },
+    60_000,
+  );
+  const { child } = launched;
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
-    const up = await fetch(`${baseUrl}/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return { child, baseUrl };
-    if (Date.now() > deadline) throw new Error(`server did not start: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitFor(
+    'the server to answer /health',
+    async () => {
+      if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
+      return (await fetch(`${baseUrl}/health`)).ok;
+    },
+    60_000,
+    100,
+  );
+  return { child, baseUrl };
 }
 
 describe('restart after SIGKILL', () => {
