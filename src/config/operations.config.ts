@@ -3,9 +3,6 @@ import type { RolloutKey } from './rollout-keys.js';
 import type { Resolved } from './setting.js';
 import type { OPERATIONS_SETTINGS } from './settings.schema.js';
 
-// Kept for the operations e2e specs, which import these two from here.
-export { ALL_ROLLOUT_KEYS, rolloutEnvName } from './rollout-keys.js';
-
 /** Spec "Limits": `Retry-After` on a refusal for a full or unavailable queue. */
 export const QUEUE_FULL_RETRY_AFTER_SECONDS = 30;
 /** Spec "Worker liveness rules": the watchdog's state file (scripts/worker-liveness.sh has the same default). */

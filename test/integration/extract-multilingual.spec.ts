@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { extractDocument, type JsonSchema } from '../../src/documents/extract/extract.operation.js';
+import type { JsonSchema } from '../../src/documents/extract/extract-schema.js';
+import { extractDocument } from '../../src/documents/extract/extract.operation.js';
 import { loadLayoutDocument } from '../../src/documents/parse/layout.loader.js';
 import { makeLayoutPdf, type LayoutPageSpec } from '../support/layout-documents.js';
 

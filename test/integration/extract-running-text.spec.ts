@@ -4,7 +4,8 @@
  * field asks. The document is generated here; the encoder is the installed one.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { extractDocument, type JsonSchema } from '../../src/documents/extract/extract.operation.js';
+import type { JsonSchema } from '../../src/documents/extract/extract-schema.js';
+import { extractDocument } from '../../src/documents/extract/extract.operation.js';
 import { loadLayoutDocument } from '../../src/documents/parse/layout.loader.js';
 import type { LayoutDocument } from '../../src/documents/parse/layout.types.js';
 import { makeLayoutPdf } from '../support/layout-documents.js';

@@ -1,10 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { RequestValidationError } from '../../src/common/validation-error.js';
-import {
-  extractDocument,
-  validateSchema,
-  type JsonSchema,
-} from '../../src/documents/extract/extract.operation.js';
+import { type JsonSchema, validateSchema } from '../../src/documents/extract/extract-schema.js';
+import { extractDocument } from '../../src/documents/extract/extract.operation.js';
 import { defaultSimilarity } from '../../src/documents/extract/schema-extract.js';
 import { loadLayoutDocument } from '../../src/documents/parse/layout.loader.js';
 import type { LayoutDocument } from '../../src/documents/parse/layout.types.js';

@@ -11,7 +11,7 @@ import type {
   WrittenJson,
 } from '../../src/documents/executors/operation.task.js';
 import type { ParseOutcome } from '../../src/documents/parse/parse.runner.js';
-import type { EditOutcome } from '../../src/documents/edit/edit.runner.js';
+import type { EditOutcome } from '../../src/documents/edit/edit.types.js';
 import type {
   PipelineOutcome,
   PipelineTask,

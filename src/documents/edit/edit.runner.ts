@@ -25,9 +25,6 @@ import type { EditPlan } from './edit-plan.js';
 import { FieldScorer } from './field-matching.js';
 import { editAcroForm, editFlatPdf } from './pdf-edit.js';
 
-// Kept for the result-files integration spec, which imports the type from here.
-export type { EditOutcome } from './edit.types.js';
-
 const PDF_MIME = 'application/pdf';
 const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 

@@ -8,9 +8,6 @@ import { LegacyFinder, type LegacyFound } from './legacy-finder.js';
 import { schemaExtract, type Found } from './schema-extract.js';
 import type { LabelSimilarity } from './label-similarity.js';
 
-export { validateSchema } from './extract-schema.js';
-export type { JsonSchema } from './extract-schema.js';
-
 interface ExtractOptions {
   engine: ExtractEngine;
   /** Set when `settings.deep_extract` is true: a second, more thorough pass. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
-import { ALL_ROLLOUT_KEYS, rolloutEnvName } from '../../../src/config/operations.config.js';
+import { ALL_ROLLOUT_KEYS, rolloutEnvName } from '../../../src/config/rollout-keys.js';
 import { runPreflight } from '../../../src/operations/preflight/preflight.js';
 import { checkDisableLegacy } from '../../../src/operations/upgrade/legacy-disable.check.js';
 import type { FileServer } from '../../support/file-server.js';

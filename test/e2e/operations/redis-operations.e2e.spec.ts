@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
-import { ALL_ROLLOUT_KEYS, rolloutEnvName } from '../../../src/config/operations.config.js';
+import { ALL_ROLLOUT_KEYS, rolloutEnvName } from '../../../src/config/rollout-keys.js';
 import { RedisResultsConsumer } from '../../../src/processing/jobs/redis-results.consumer.js';
 import type { FileServer } from '../../support/file-server.js';
 import { type NewQueueSetup, startNewQueueSetup } from '../../support/new-queue.js';
