@@ -1,16 +1,12 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { RequestValidationError } from '../../common/validation-error.js';
-import {
-  type JobPipeline,
-  laneFor,
-  type Submission,
-  type SyncAnswer,
-} from '../jobs/job-pipeline.js';
+import type { Submission, SyncAnswer } from '../jobs/job-pipeline.js';
 import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
+import { RunnerPipeline } from '../jobs/runner-pipeline.js';
 import { billingOf, commandOf, responseOf } from '../operations/job-command.js';
-import { jobTypesOfTask, OPERATIONS } from '../operations/operations.js';
+import { OPERATIONS } from '../operations/operations.js';
 import type { Billing } from '../operations/operation.js';
 import { OperationExecutors } from '../operations/operation-executors.js';
 import type { ClassifyTaskResult } from '../../documents/executors/operation.task.js';
@@ -31,42 +27,32 @@ import { type ClassifyConfigDto } from '../operations/classify/classify-request.
  * `force_url_result`, and a `page_range` the document cannot satisfy answered with a 422.
  */
 @Injectable()
-export class ClassifyJobsService implements JobPipeline<ClassifyTaskResult>, OnModuleInit {
-  readonly taskKind = CLASSIFY_TASK;
-  readonly jobTypes = jobTypesOfTask(CLASSIFY_TASK);
-
+export class ClassifyJobsService extends RunnerPipeline<ClassifyTaskResult> {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly runner: JobRunner,
-    private readonly reconciler: JobReconciler,
+    runner: JobRunner,
+    reconciler: JobReconciler,
     private readonly jobsService: JobsService,
     private readonly executors: OperationExecutors,
-  ) {}
-
-  onModuleInit(): void {
-    this.runner.register(this);
-    this.reconciler.watch(this);
+  ) {
+    super(CLASSIFY_TASK, runner, reconciler);
   }
 
-  private submission(config: ClassifyConfigDto, isAsync: boolean): Submission {
+  private submissionOf(config: ClassifyConfigDto, isAsync: boolean): Submission {
     checkClassifyLimits(config, this.config.processing.classifyLimits);
-    return {
+    return this.submission(config, isAsync, {
       type: 'Classify',
-      request: JSON.parse(JSON.stringify(config)) as Submission['request'],
       versions: null,
-      isAsync,
-      metadata: isAsync ? config.async.metadata : undefined,
       persistResult: config.persist_results,
-      lane: laneFor(config, isAsync),
-      gated: !isAsync || OPERATIONS.classify.gatedWhenAsync,
-    };
+      gatedWhenAsync: OPERATIONS.classify.gatedWhenAsync,
+    });
   }
 
   submitAsync(
     principal: ProcessingPrincipal,
     config: ClassifyConfigDto,
   ): Promise<{ job_id: string }> {
-    return this.runner.submitAsync(this, principal, this.submission(config, true));
+    return this.runner.submitAsync(this, principal, this.submissionOf(config, true));
   }
 
   runSync(
@@ -74,7 +60,7 @@ export class ClassifyJobsService implements JobPipeline<ClassifyTaskResult>, OnM
     config: ClassifyConfigDto,
     signal?: AbortSignal,
   ): Promise<SyncAnswer> {
-    return this.runner.runSync(this, principal, this.submission(config, false), signal);
+    return this.runner.runSync(this, principal, this.submissionOf(config, false), signal);
   }
 
   // ---- JobPipeline --------------------------------------------------------------------------

@@ -1,13 +1,7 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import type { InputDocument } from '../core/input-document.js';
-import {
-  type JobDocument,
-  type JobPipeline,
-  laneFor,
-  type Submission,
-  type SyncAnswer,
-} from '../jobs/job-pipeline.js';
+import type { JobDocument, Submission, SyncAnswer } from '../jobs/job-pipeline.js';
 import {
   billingOf,
   commandOfJob,
@@ -15,11 +9,12 @@ import {
   type OperationCommand,
   responseOf,
 } from '../operations/job-command.js';
-import { jobTypesOfTask, OPERATIONS } from '../operations/operations.js';
+import { OPERATIONS } from '../operations/operations.js';
 import type { Billing } from '../operations/operation.js';
 import type { DocumentOperationOutcome as JobOutcome } from '../operations/document-operation.js';
 import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
+import { RunnerPipeline } from '../jobs/runner-pipeline.js';
 import type { JobRecord } from '../core/job.types.js';
 import { JobsService } from '../jobs/jobs.service.js';
 import { ParsedInputs } from '../inputs/parsed-inputs.js';
@@ -52,39 +47,33 @@ function operationCommandOf(job: JobRecord): OperationCommand {
  * on the process's OperationExecutors.
  */
 @Injectable()
-export class OperationJobsService implements JobPipeline<JobOutcome>, OnModuleInit {
-  readonly taskKind = OPERATION_TASK;
-  readonly jobTypes = jobTypesOfTask(OPERATION_TASK);
-
+export class OperationJobsService extends RunnerPipeline<JobOutcome> {
   constructor(
     private readonly executors: OperationExecutors,
-    private readonly runner: JobRunner,
-    private readonly reconciler: JobReconciler,
+    runner: JobRunner,
+    reconciler: JobReconciler,
     private readonly registry: VersionRegistry,
     private readonly jobs: JobsService,
     private readonly parsed: ParsedInputs,
     private readonly results: JobResults,
-  ) {}
-
-  onModuleInit(): void {
-    this.runner.register(this);
-    this.reconciler.watch(this);
+  ) {
+    super(OPERATION_TASK, runner, reconciler);
   }
 
-  private submission(kind: OperationKind, config: OperationBaseDto, isAsync: boolean): Submission {
+  private submissionOf(
+    kind: OperationKind,
+    config: OperationBaseDto,
+    isAsync: boolean,
+  ): Submission {
     const body = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
-    return {
+    return this.submission(config, isAsync, {
       type: OPERATIONS[kind].jobType,
-      request: { ...body, input: config.input },
       // 422s for pins and the extract schema, before anything is stored or fetched.
       versions: OPERATIONS[kind].resolveVersions(body, this.registry),
-      isAsync,
-      metadata: isAsync ? config.async.metadata : undefined,
       persistResult: false,
-      lane: laneFor(config, isAsync),
       // The spec's admission cap covers "sync/parse requests": parse jobs, async included.
-      gated: !isAsync || OPERATIONS[kind].gatedWhenAsync,
-    };
+      gatedWhenAsync: OPERATIONS[kind].gatedWhenAsync,
+    });
   }
 
   submitEditAsync(
@@ -107,7 +96,7 @@ export class OperationJobsService implements JobPipeline<JobOutcome>, OnModuleIn
     principal: ProcessingPrincipal,
     config: OperationBaseDto,
   ): Promise<{ job_id: string }> {
-    return this.runner.submitAsync(this, principal, this.submission(kind, config, true));
+    return this.runner.submitAsync(this, principal, this.submissionOf(kind, config, true));
   }
 
   runSync(
@@ -116,7 +105,7 @@ export class OperationJobsService implements JobPipeline<JobOutcome>, OnModuleIn
     config: OperationBaseDto,
     signal?: AbortSignal,
   ): Promise<SyncAnswer> {
-    return this.runner.runSync(this, principal, this.submission(kind, config, false), signal);
+    return this.runner.runSync(this, principal, this.submissionOf(kind, config, false), signal);
   }
 
   // ---- JobPipeline --------------------------------------------------------------------------

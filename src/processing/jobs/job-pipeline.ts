@@ -21,17 +21,17 @@ export function laneFor(config: LaneFields, isAsync: boolean): Lane {
 }
 
 /**
- * What differs between kinds of jobs (classify; parse, extract, split): how a stored
- * request runs on resolved documents, and how its outcome is billed and shown.
- * Everything else (job store, queue, admission, sync waits, cancellation, usage outbox,
- * webhooks) is the JobRunner's and its SubmissionGate, JobExecutor and JobOutcomeRecorder.
- */
-/**
  * What a sync request answers: the response as an object, or a stored result file sent as
  * it is (stored-result-body.ts).
  */
 export type SyncAnswer = Record<string, unknown> | StreamableFile;
 
+/**
+ * What differs between kinds of jobs (classify; parse, extract, split): how a stored
+ * request runs on resolved documents, and how its outcome is billed and shown.
+ * Everything else (job store, queue, admission, sync waits, cancellation, usage outbox,
+ * webhooks) is the JobRunner's and its SubmissionGate, JobExecutor and JobOutcomeRecorder.
+ */
 export interface JobPipeline<Outcome> {
   /** Queue command kind of these jobs. */
   readonly taskKind: string;

@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import type { PipelineOutcome, WrittenJson } from '../../documents/executors/operation.task.js';
 import { isWrittenJson } from '../../documents/executors/outcome-files.js';
@@ -6,17 +6,13 @@ import { JobResults } from '../jobs/job-results.js';
 import { JobsService } from '../jobs/jobs.service.js';
 import type { InputDocument } from '../core/input-document.js';
 import { OperationExecutors } from '../operations/operation-executors.js';
-import {
-  type JobPipeline,
-  laneFor,
-  type Submission,
-  type SyncAnswer,
-} from '../jobs/job-pipeline.js';
+import type { Submission, SyncAnswer } from '../jobs/job-pipeline.js';
 import { billingOf, commandOf, responseOf } from '../operations/job-command.js';
-import { jobTypesOfTask, OPERATIONS } from '../operations/operations.js';
+import { OPERATIONS } from '../operations/operations.js';
 import type { Billing } from '../operations/operation.js';
 import { JobReconciler } from '../jobs/job-reconciler.js';
 import { JobRunner } from '../jobs/job-runner.service.js';
+import { RunnerPipeline } from '../jobs/runner-pipeline.js';
 import type { JobRecord } from '../core/job.types.js';
 import { PipelinesService } from './pipelines.service.js';
 import { PIPELINE_TASK } from '../core/task-kinds.js';
@@ -31,48 +27,40 @@ import { type PipelineRunDto } from '../operations/pipeline/pipeline-request.dto
  * its operation's price under product `pipeline` (one usage event, feature = its steps).
  */
 @Injectable()
-export class PipelineJobsService implements JobPipeline<PipelineOutcome>, OnModuleInit {
-  readonly taskKind = PIPELINE_TASK;
-  readonly jobTypes = jobTypesOfTask(PIPELINE_TASK);
-
+export class PipelineJobsService extends RunnerPipeline<PipelineOutcome> {
   constructor(
-    private readonly runner: JobRunner,
-    private readonly reconciler: JobReconciler,
+    runner: JobRunner,
+    reconciler: JobReconciler,
     private readonly pipelines: PipelinesService,
     private readonly executors: OperationExecutors,
     private readonly results: JobResults,
     private readonly jobs: JobsService,
-  ) {}
-
-  onModuleInit(): void {
-    this.runner.register(this);
-    this.reconciler.watch(this);
+  ) {
+    super(PIPELINE_TASK, runner, reconciler);
   }
 
-  private async submission(
+  private async submissionOf(
     principal: ProcessingPrincipal,
     config: PipelineRunDto,
     isAsync: boolean,
   ): Promise<Submission> {
-    const plan = await this.pipelines.planFor(principal.orgId, config.pipeline_id);
-    const body = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
-    return {
+    return this.submission(config, isAsync, {
       type: 'Pipeline',
-      request: { ...body, input: config.input },
-      versions: plan,
-      isAsync,
-      metadata: isAsync ? config.async.metadata : undefined,
+      versions: await this.pipelines.planFor(principal.orgId, config.pipeline_id),
       persistResult: false,
-      lane: laneFor(config, isAsync),
-      gated: !isAsync || OPERATIONS.pipeline.gatedWhenAsync,
-    };
+      gatedWhenAsync: OPERATIONS.pipeline.gatedWhenAsync,
+    });
   }
 
   async submitAsync(
     principal: ProcessingPrincipal,
     config: PipelineRunDto,
   ): Promise<{ job_id: string }> {
-    return this.runner.submitAsync(this, principal, await this.submission(principal, config, true));
+    return this.runner.submitAsync(
+      this,
+      principal,
+      await this.submissionOf(principal, config, true),
+    );
   }
 
   async runSync(
@@ -80,7 +68,7 @@ export class PipelineJobsService implements JobPipeline<PipelineOutcome>, OnModu
     config: PipelineRunDto,
     signal?: AbortSignal,
   ): Promise<SyncAnswer> {
-    const submission = await this.submission(principal, config, false);
+    const submission = await this.submissionOf(principal, config, false);
     return this.runner.runSync(this, principal, submission, signal);
   }
 
