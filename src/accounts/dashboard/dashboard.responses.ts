@@ -1,4 +1,4 @@
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema, IntersectionType } from '@nestjs/swagger';
 import { MEMBER_ROLES } from '../accounts.types.js';
 
 /** Bodies of the account dashboard API (organizations, processing and account keys). */
@@ -24,14 +24,8 @@ export class MemberOrganizationListBody {
   data!: MemberOrganizationBody[];
 }
 
-@ApiSchema({ name: 'ProcessingKey', description: 'A processing key as listed: never its secret' })
-export class ProcessingKeyBody {
-  @ApiProperty()
-  keyId!: string;
-
-  @ApiProperty()
-  orgId!: string;
-
+/** What a key's listing shows after its owner: never its secret. */
+class KeyListingFields {
   @ApiProperty({ type: String, nullable: true })
   name!: string | null;
 
@@ -41,6 +35,28 @@ export class ProcessingKeyBody {
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   revokedAt!: string | null;
 }
+
+class ProcessingKeyOwner {
+  @ApiProperty()
+  keyId!: string;
+
+  @ApiProperty()
+  orgId!: string;
+}
+
+class AccountKeyOwner {
+  @ApiProperty()
+  keyId!: string;
+
+  @ApiProperty()
+  userId!: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  defaultOrgId!: string | null;
+}
+
+@ApiSchema({ name: 'ProcessingKey', description: 'A processing key as listed: never its secret' })
+export class ProcessingKeyBody extends IntersectionType(ProcessingKeyOwner, KeyListingFields) {}
 
 @ApiSchema({ name: 'ProcessingKeyList' })
 export class ProcessingKeyListBody {
@@ -67,25 +83,7 @@ export class CreatedProcessingKeyBody {
   name: 'AccountKey',
   description: 'A personal account key as listed: never its secret',
 })
-export class AccountKeyBody {
-  @ApiProperty()
-  keyId!: string;
-
-  @ApiProperty()
-  userId!: string;
-
-  @ApiProperty({ type: String, nullable: true })
-  defaultOrgId!: string | null;
-
-  @ApiProperty({ type: String, nullable: true })
-  name!: string | null;
-
-  @ApiProperty({ format: 'date-time' })
-  createdAt!: string;
-
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
-  revokedAt!: string | null;
-}
+export class AccountKeyBody extends IntersectionType(AccountKeyOwner, KeyListingFields) {}
 
 @ApiSchema({ name: 'AccountKeyList' })
 export class AccountKeyListBody {
