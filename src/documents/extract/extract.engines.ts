@@ -23,44 +23,37 @@ export interface ExtractProfile {
   lenientBooleans: boolean;
 }
 
+/** The first engine; each later one is written as what it changed from the one before. */
+const LABEL_EXACT: ExtractProfile = {
+  labelMatch: 'exact',
+  useTitle: false,
+  useDescription: false,
+  synonyms: false,
+  nextLineValues: false,
+  multiLine: false,
+  inlineLabels: false,
+  tables: 'none',
+  tablesAcrossPages: false,
+  isoDates: false,
+  lenientBooleans: false,
+};
+
+const LABEL_NORMALIZED: ExtractProfile = {
+  ...LABEL_EXACT,
+  labelMatch: 'normalized',
+  useTitle: true,
+  nextLineValues: true,
+  tables: 'exact',
+};
+
+const LABEL_TYPED: ExtractProfile = {
+  ...LABEL_NORMALIZED,
+  isoDates: true,
+  lenientBooleans: true,
+};
+
 export const EXTRACT_PROFILES: Record<ExtractEngine, ExtractProfile> = {
-  'label-exact': {
-    labelMatch: 'exact',
-    useTitle: false,
-    useDescription: false,
-    synonyms: false,
-    nextLineValues: false,
-    multiLine: false,
-    inlineLabels: false,
-    tables: 'none',
-    tablesAcrossPages: false,
-    isoDates: false,
-    lenientBooleans: false,
-  },
-  'label-normalized': {
-    labelMatch: 'normalized',
-    useTitle: true,
-    useDescription: false,
-    synonyms: false,
-    nextLineValues: true,
-    multiLine: false,
-    inlineLabels: false,
-    tables: 'exact',
-    tablesAcrossPages: false,
-    isoDates: false,
-    lenientBooleans: false,
-  },
-  'label-typed': {
-    labelMatch: 'normalized',
-    useTitle: true,
-    useDescription: false,
-    synonyms: false,
-    nextLineValues: true,
-    multiLine: false,
-    inlineLabels: false,
-    tables: 'exact',
-    tablesAcrossPages: false,
-    isoDates: true,
-    lenientBooleans: true,
-  },
+  'label-exact': LABEL_EXACT,
+  'label-normalized': LABEL_NORMALIZED,
+  'label-typed': LABEL_TYPED,
 };
