@@ -7,6 +7,20 @@ import { FileBlobStore, blobRootOf } from './blob-store.js';
 import { DuckDbService } from './duckdb.service.js';
 import { applyMigrations, findSqlDirectory } from './migrations.js';
 
+// Each test: a fresh data dir and a database opened in it.
+let dir: string;
+let db: DuckDbService;
+
+beforeEach(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-data-migrations-'));
+  db = new DuckDbService(loadConfig({ DATA_DIR: dir }));
+  await db.open();
+});
+afterEach(() => {
+  db.onApplicationShutdown();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
 /** A copy of `sql/` under `dir` with the migrations numbered below `version` only. */
 function migrationsBefore(dir: string, version: string): string {
   const current = findSqlDirectory();
@@ -21,19 +35,6 @@ function migrationsBefore(dir: string, version: string): string {
 
 /** A data dir written by a release that kept job results in their rows keeps answering. */
 describe('070: job results move from rows to files', () => {
-  let dir: string;
-  let db: DuckDbService;
-
-  beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-data-migrations-'));
-    db = new DuckDbService(loadConfig({ DATA_DIR: dir }));
-    await db.open();
-  });
-  afterEach(() => {
-    db.onApplicationShutdown();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
   async function insertJob(jobId: string, result: string | null): Promise<void> {
     await db.run(
       `INSERT INTO processing_jobs (job_id, org_id, api_key_id, type, status, is_async, request,
@@ -98,19 +99,6 @@ describe('070: job results move from rows to files', () => {
 
 /** Jobs stored with `__kind` / `__versions` inside their request keep running after 132. */
 describe('132: a job request gives its versions to the versions column', () => {
-  let dir: string;
-  let db: DuckDbService;
-
-  beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-data-migrations-'));
-    db = new DuckDbService(loadConfig({ DATA_DIR: dir }));
-    await db.open();
-  });
-  afterEach(() => {
-    db.onApplicationShutdown();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
   async function insertJob(
     jobId: string,
     type: string,
