@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { CategoryEvidence } from '../classify/evidence.js';
+import { EMBEDDING_SIZE } from '../encoder/use.network.js';
 import { pageLanguage } from './page-cues.js';
 import {
   boundaryCost,
@@ -109,6 +110,21 @@ describe('boundary model and pooled vote', () => {
     expect(segmentSections(pages)).toEqual([0, 0, 1, 1]);
     const oneLanguage = pages.map((p) => ({ ...p, cues: { ...p.cues, language: 'de' } }));
     expect(segmentSections(oneLanguage)).toEqual([0, 0, 0, 0]);
+  });
+
+  it('keeps a page without evidence of its own in the document before it, unless a cue says it starts one', () => {
+    // A closing page ("Thank you for your business.") unlike the page before it in every word.
+    const oneHot = (index: number) => {
+      const vector = new Float32Array(EMBEDDING_SIZE);
+      vector[index] = 1;
+      return vector;
+    };
+    const content = { ...page('en'), vector: oneHot(0) };
+    const closing = { ...page('en'), vector: oneHot(1), supported: false };
+    expect(boundaryLogOdds([content, { ...closing, supported: true }], 1)).toBeGreaterThan(0);
+    expect(boundaryCost([content, closing], 1)).toBe(Infinity);
+    const inGerman = { ...closing, cues: { ...closing.cues, language: 'de' } };
+    expect(boundaryCost([content, inGerman], 1)).toBeLessThan(0);
   });
 
   it('decides a document by what most of its pages read as, not one stray page, at a pooled weight', () => {

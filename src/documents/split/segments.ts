@@ -13,8 +13,9 @@
  * - a change of its passages' meaning, of language, of page format or of body type size,
  * printed numbers starting again or running on, and whether the page has evidence of its own.
  * A new document is cheap where these say one begins, dear where they say the page goes on.
- * The earlier hand-set cost (`segment` and its factors; a page without evidence of its own
- * neither votes nor starts a document unless a cue says so) is kept for a zero boundary weight.
+ * A page without evidence of its own neither votes nor starts a document unless its number
+ * starts again or its language or format changes. The earlier hand-set cost (`segment` and
+ * its factors) is kept for a zero boundary weight.
  */
 import type { CategoryEvidence, CriterionEvidence } from '../classify/evidence.js';
 import { categoryScore, probabilities } from '../classify/fusion.js';
@@ -212,16 +213,18 @@ export function boundaryCost(
   i: number,
   costs: SegmentCosts = SEGMENT_COSTS,
 ): number {
-  if (costs.boundaryWeight > 0) return -costs.boundaryWeight * boundaryLogOdds(pages, i);
   const [before, current] = [pages[i - 1].cues, pages[i].cues];
   const startsAgain = numberStartsAgain(before, current);
-  const newFormat = costs.formatChange < 1 && formatChanges(before, current);
-  const newLanguage = costs.languageChange < 1 && languageChanges(before, current);
-  // A page without evidence of its own continues a document unless a cue says it starts one.
+  const newFormat = formatChanges(before, current);
+  const newLanguage = languageChanges(before, current);
+  // A page without evidence of its own (a closing note, a signature page, a continued table)
+  // continues a document unless a cue says it starts one: its text changing from the page
+  // before says nothing, since any such page differs from a page of content.
   if (!pages[i].supported && !startsAgain && !newFormat && !newLanguage) return Infinity;
+  if (costs.boundaryWeight > 0) return -costs.boundaryWeight * boundaryLogOdds(pages, i);
   let cost = costs.segment * (1 - change(pages, i));
-  if (newLanguage) cost *= costs.languageChange;
-  if (newFormat) cost *= costs.formatChange;
+  if (newLanguage && costs.languageChange < 1) cost *= costs.languageChange;
+  if (newFormat && costs.formatChange < 1) cost *= costs.formatChange;
   if (startsAgain) cost *= 0.25;
   else if (runsOn(before, current)) cost += costs.segment;
   return cost;
