@@ -125,11 +125,14 @@ const webhookConfig: Checker = checker(
       return model(DirectWebhookConfigDto)(v);
     if (mode === undefined || HOSTED_WEBHOOK_MODES.includes(mode as 'hosted'))
       return model(HostedWebhookConfigDto)(v);
+    // Any JSON value can arrive as the tag; `String` throws on an object whose `toString` is
+    // not a function (`{"toString": null}`), so a non-string tag is shown as its JSON.
+    const tag = typeof mode === 'string' ? mode : JSON.stringify(mode);
     return fail(
       'union_tag_invalid',
-      `Input tag '${String(mode)}' found using 'mode' does not match any of the expected tags: 'hosted', 'svix', 'direct'`,
+      `Input tag '${tag}' found using 'mode' does not match any of the expected tags: 'hosted', 'svix', 'direct'`,
       v,
-      { discriminator: "'mode'", tag: String(mode), expected_tags: "'hosted', 'svix', 'direct'" },
+      { discriminator: "'mode'", tag, expected_tags: "'hosted', 'svix', 'direct'" },
     );
   },
 );

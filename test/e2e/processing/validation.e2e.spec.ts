@@ -126,6 +126,15 @@ describe('ClassifyConfig validation', () => {
         },
       }),
     ]);
+    // A tag that is an object whose `toString` is not a function cannot be turned into text
+    // by `String`: the answer is still the same 422, the tag shown as its JSON.
+    expect(await detail({ input, async: { webhook: { mode: { toString: null } } } })).toEqual([
+      expect.objectContaining({
+        loc: ['body', 'async', 'webhook'],
+        type: 'union_tag_invalid',
+        ctx: expect.objectContaining({ tag: '{"toString":null}' }),
+      }),
+    ]);
 
     expect(
       await detail({
