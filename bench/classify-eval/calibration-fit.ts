@@ -15,9 +15,7 @@
  *
  * Run: tsc -p tsconfig.bench.json && node dist/bench/classify-eval/calibration-fit.js <dump.json>...
  */
-import fs from 'node:fs';
 import { separateNeighbours } from '../../src/documents/classify/near-neighbours.js';
-import type { CategoryEvidence } from '../../src/documents/classify/evidence.js';
 import {
   CALIBRATION,
   categoryScore,
@@ -31,16 +29,12 @@ import {
 import { calibration, type Prediction } from '../../test/support/classify-eval-metrics.js';
 import type { EvalDocument } from '../../test/support/classify-eval.js';
 import type { EvidenceRow } from './evidence-dump.js';
+import { evidenceOf, readEvidenceDumps, type EvidenceDump } from './evidence-rows.js';
 import { printReliability } from './report.js';
 
 const FOLDS = 5;
 const TEMPERATURES = [0.02, 0.025, 0.03, 0.035, 0.04, 0.045, 0.05, 0.06, 0.07, 0.08, 0.1];
 const UNIFORM_SHARES = [0, 0.02, 0.05, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3];
-
-interface Dump {
-  schemas: Record<string, { categories: string[]; criteria: string[][] }>;
-  rows: EvidenceRow[];
-}
 
 interface Scored {
   row: EvidenceRow;
@@ -48,23 +42,7 @@ interface Scored {
   chosen: number;
 }
 
-function evidenceOf(row: EvidenceRow): CategoryEvidence[] {
-  const read = ([semantic, lexical, layout, opening]: number[]) => ({
-    semantic,
-    lexical,
-    layout,
-    opening,
-    passage: -1,
-  });
-  return row.evidence.map(([label, ...criteria], c) => ({
-    label: read(label),
-    criteria: criteria.map(read),
-    votes: row.votes?.[c],
-    pageVotes: row.pageVotes?.[c],
-  }));
-}
-
-function scoreRow(row: EvidenceRow, dump: Dump): Scored {
+function scoreRow(row: EvidenceRow, dump: EvidenceDump): Scored {
   const { categories, criteria } = dump.schemas[`${row.set}/${row.variant}`];
   const evidence = evidenceOf(row);
   let scores = evidence.map((category) => ({
@@ -151,12 +129,7 @@ if (files.length === 0) {
   console.log('usage: calibration-fit.js <evidence dump>...');
   process.exit(2);
 }
-const dump: Dump = { schemas: {}, rows: [] };
-for (const file of files) {
-  const part = JSON.parse(fs.readFileSync(file, 'utf8')) as Dump;
-  Object.assign(dump.schemas, part.schemas);
-  dump.rows.push(...part.rows);
-}
+const dump = readEvidenceDumps(files);
 const items = dump.rows.map((row) => scoreRow(row, dump));
 const ids = [...new Set(items.map((item) => item.row.id))].sort();
 const foldOf = new Map(ids.map((id, i) => [id, i % FOLDS]));

@@ -22,7 +22,6 @@
  * Run: tsc -p tsconfig.bench.json && node dist/bench/classify-eval/fusion-fit.js <dump.json>...
  *      [--tied] [--accuracy] [--model default|accurate] [--l2 <pull>]
  */
-import fs from 'node:fs';
 import type { CategoryEvidence } from '../../src/documents/classify/evidence.js';
 import {
   categoryScore,
@@ -33,14 +32,10 @@ import {
 } from '../../src/documents/classify/fusion.js';
 import { separateNeighbours } from '../../src/documents/classify/near-neighbours.js';
 import type { EvidenceRow } from './evidence-dump.js';
+import { evidenceOf, readEvidenceDumps, type EvidenceDump } from './evidence-rows.js';
 
 const FOLDS = 5;
 const KINDS = ['semantic', 'lexical', 'layout', 'opening'] as const;
-
-interface Dump {
-  schemas: Record<string, { categories: string[]; criteria: string[][] }>;
-  rows: EvidenceRow[];
-}
 
 const argument = (name: string, fallback: string) =>
   process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback;
@@ -56,22 +51,6 @@ const files = process.argv
   .filter(
     (arg, i, all) => !arg.startsWith('--') && !['--l2', '--model'].includes(all[i - 1] ?? ''),
   );
-
-function evidenceOf(row: EvidenceRow): CategoryEvidence[] {
-  const read = ([semantic, lexical, layout, opening]: number[]) => ({
-    semantic,
-    lexical,
-    layout,
-    opening,
-    passage: -1,
-  });
-  return row.evidence.map(([label, ...criteria], c) => ({
-    label: read(label),
-    criteria: criteria.map(read),
-    votes: row.votes?.[c],
-    pageVotes: row.pageVotes?.[c],
-  }));
-}
 
 /** Per category: the mean of its criteria's four kinds of evidence, then its name's four. */
 function featuresOf(row: EvidenceRow): number[][] {
@@ -191,7 +170,7 @@ function fit(items: readonly Item[], start: readonly number[]): number[] {
   return weightsOf(p);
 }
 
-function chosen(item: Item, fusion: FusionWeights, dump: Dump): number {
+function chosen(item: Item, fusion: FusionWeights, dump: EvidenceDump): number {
   const { row, evidence } = item;
   let scores = evidence.map((category) => ({
     score: categoryScore(category, undefined, fusion),
@@ -206,12 +185,7 @@ function chosen(item: Item, fusion: FusionWeights, dump: Dump): number {
   return values.indexOf(Math.max(...values));
 }
 
-const dump: Dump = { schemas: {}, rows: [] };
-for (const file of files) {
-  const part = JSON.parse(fs.readFileSync(file, 'utf8')) as Dump;
-  Object.assign(dump.schemas, part.schemas);
-  dump.rows.push(...part.rows);
-}
+const dump = readEvidenceDumps(files);
 /** `--model accurate`: only that model's rows (weights of its own). */
 const model = argument('--model', '');
 const items: Item[] = dump.rows
