@@ -87,6 +87,7 @@ if (process.argv.includes('--generated')) {
     sweep: process.argv.includes('--sweep'),
     fitBoundaries: process.argv.includes('--fit-boundaries'),
     readings: stringOption('--readings'),
+    pool: process.argv.includes('--pool'),
   });
   process.exit(0);
 }

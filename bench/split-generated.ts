@@ -21,7 +21,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import crypto from 'node:crypto';
 import {
+  assignByReadings,
+  reviseUnsure,
   assignBySegments,
+  assignDeepSplit,
   assignEachPage,
   bothReadings,
   segmentPages,
@@ -86,6 +89,8 @@ export interface GeneratedOptions {
    * valid for the code that wrote it: delete it after changing how pages are read).
    */
   readings?: string;
+  /** Choose Deep Split's share of the fuller reading by cross-validation (poolSweep). */
+  pool?: boolean;
 }
 
 /** The readings as JSON: vectors as arrays, pages with their lines' text and boxes only. */
@@ -198,7 +203,11 @@ function score(bundles: readonly ReadBundle[], costs: SegmentCosts, deep: boolea
   let right = 0;
   let total = 0;
   for (const bundle of bundles) {
-    right += rightPages(bundle.truth, assignBySegments(deep ? bundle.deep : bundle.fast, costs));
+    // Deep Split: the default's cut with the fuller reading (at `costs`) pooled in.
+    const assigned = deep
+      ? assignDeepSplit(bundle.fast, bundle.deep, costs)
+      : assignBySegments(bundle.fast, costs);
+    right += rightPages(bundle.truth, assigned);
     total += bundle.truth.length;
   }
   return { right, total };
@@ -212,7 +221,9 @@ function errorKinds(bundles: readonly ReadBundle[], deep: boolean): WrongPageKin
   const kinds: WrongPageKinds = {};
   for (const bundle of bundles) {
     const reading = deep ? bundle.deep : bundle.fast;
-    const assigned = assignBySegments(reading, deep ? DEEP_SEGMENT_COSTS : SEGMENT_COSTS);
+    const assigned = deep
+      ? assignDeepSplit(bundle.fast, bundle.deep)
+      : assignBySegments(bundle.fast, SEGMENT_COSTS);
     let start = 0;
     const members = bundle.members.map((member) => {
       const section = String(bundle.truth[start]);
@@ -234,9 +245,8 @@ function errorKinds(bundles: readonly ReadBundle[], deep: boolean): WrongPageKin
  * not the cut (the floor of the cut's section choice).
  */
 function atTrueBoundaries(bundle: ReadBundle, deep: boolean): number {
-  const reading = deep ? bundle.deep : bundle.fast;
-  const costs = {
-    ...(deep ? DEEP_SEGMENT_COSTS : SEGMENT_COSTS),
+  const whole = {
+    ...SEGMENT_COSTS,
     segment: 1e9,
     languageChange: 1,
     formatChange: 1,
@@ -245,14 +255,15 @@ function atTrueBoundaries(bundle: ReadBundle, deep: boolean): number {
   let start = 0;
   let right = 0;
   for (const member of bundle.members) {
-    const alone: SplitReading = {
+    const alone = (reading: SplitReading): SplitReading => ({
       ...reading,
       scored: reading.scored.slice(start, start + member.pages),
       evidence: reading.evidence.slice(start, start + member.pages),
-    };
-    right += assignBySegments(alone, costs).filter(
-      (a, i) => a.section === bundle.truth[start + i],
-    ).length;
+    });
+    const assigned = deep
+      ? assignDeepSplit(alone(bundle.fast), alone(bundle.deep), DEEP_SEGMENT_COSTS, whole)
+      : assignBySegments(alone(bundle.fast), whole);
+    right += assigned.filter((a, i) => a.section === bundle.truth[start + i]).length;
     start += member.pages;
   }
   return right;
@@ -409,6 +420,7 @@ export async function runGenerated(options: GeneratedOptions): Promise<void> {
       `wrong pages (${deep ? 'deep' : 'default'}):\n${formatKinds(errorKinds(bundles, deep))}`,
     );
   }
+  if (options.pool) poolSweep(bundles, options);
   if (options.sweep) {
     // Each engine's weights chosen on the other folds' bundles, scored on the fold's own.
     for (const deep of [false, true]) {
@@ -448,4 +460,84 @@ export async function runGenerated(options: GeneratedOptions): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ')} on ${os.availableParallelism()} cores`,
   );
+}
+
+/**
+ * Deep Split's cut with the fuller reading pooled in at `share` (assignDeepSplit); with a
+ * `margin`, the default's cut with only its unsure segments decided again (reviseUnsureSegments).
+ */
+function scorePool(bundles: readonly ReadBundle[], share: number, margin?: number): Score {
+  let right = 0;
+  let total = 0;
+  for (const bundle of bundles) {
+    const readings = [
+      { reading: bundle.fast, costs: SEGMENT_COSTS, share: 1 },
+      { reading: bundle.deep, costs: DEEP_SEGMENT_COSTS, share },
+    ];
+    const assigned =
+      margin === undefined ? assignByReadings(readings) : reviseUnsure(readings, margin);
+    right += rightPages(bundle.truth, assigned);
+    total += bundle.truth.length;
+  }
+  return { right, total };
+}
+
+/** The fuller reading's shares the pool sweep tries (0: the default split). */
+const POOL_SHARES = [0, 0.05, 0.075, 0.1, 0.125, 0.15, 0.2, 0.3, 0.5, 1];
+/** The margins (log-probability per page) under which the gated sweep decides again. */
+const POOL_MARGINS = [0.1, 0.25, 0.5, 1, 2, 4];
+
+/**
+ * Deep Split's share of the fuller reading (FULLER_READING_SHARE) chosen on the other folds'
+ * bundles and scored on the fold's own; then every share's figure per fold and per set.
+ */
+function poolSweep(bundles: readonly ReadBundle[], options: GeneratedOptions): void {
+  const rows = [
+    ...POOL_SHARES.map((share) => ({ share, margin: undefined as number | undefined })),
+    ...[0.1, 0.25, 0.5, 1].flatMap((share) => POOL_MARGINS.map((margin) => ({ share, margin }))),
+  ].map((pool) => ({
+    ...pool,
+    perFold: Array.from({ length: options.folds }, (_, fold) =>
+      scorePool(
+        bundles.filter((b) => b.fold === fold),
+        pool.share,
+        pool.margin,
+      ),
+    ),
+  }));
+  const sumOf = (scores: readonly Score[]) => ({
+    right: scores.reduce((n, s) => n + s.right, 0),
+    total: scores.reduce((n, s) => n + s.total, 0),
+  });
+  for (const gated of [false, true]) {
+    const candidates = rows.filter((row) => (row.margin !== undefined) === gated);
+    const cv: Score[] = [];
+    for (let fold = 0; fold < options.folds; fold++) {
+      const trained = (row: (typeof rows)[number]) =>
+        sumOf(row.perFold.filter((_, f) => f !== fold)).right;
+      const chosen = candidates.reduce((a, b) => (trained(b) > trained(a) ? b : a));
+      cv.push(chosen.perFold[fold]);
+      console.log(
+        `${gated ? 'gated' : 'pool'} fold ${fold}: share ${chosen.share} margin ${chosen.margin} -> held out ${pct(chosen.perFold[fold])}`,
+      );
+    }
+    console.log(`${gated ? 'gated' : 'pool'} cross-validated: ${pct(sumOf(cv))}`);
+  }
+  for (const row of rows) {
+    const sets = options.sets
+      .map(
+        (set) =>
+          `${set} ${pct(
+            scorePool(
+              bundles.filter((b) => b.set === set),
+              row.share,
+              row.margin,
+            ),
+          )}`,
+      )
+      .join(', ');
+    console.log(
+      `  share ${row.share} margin ${row.margin}: ${pct(sumOf(row.perFold))} (${sets}); per fold ${row.perFold.map(pct).join(' / ')}`,
+    );
+  }
 }

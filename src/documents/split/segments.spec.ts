@@ -2,13 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import type { CategoryEvidence } from '../classify/evidence.js';
 import { EMBEDDING_SIZE } from '../encoder/use.network.js';
 import { pageLanguage } from './page-cues.js';
-import {
-  boundaryCost,
-  boundaryLogOdds,
-  SEGMENT_COSTS,
-  segmentSections,
-  type SegmentPage,
-} from './segments.js';
+import { boundaryCost, boundaryLogOdds, SEGMENT_COSTS, type SegmentPage } from './segments.js';
+import { reviseUnsureSegments, segmentReadings, segmentSections } from './segment-cut.js';
 
 /** The hand-set boundary cost (no boundary model, no pooled vote). */
 const HAND_COSTS = { ...SEGMENT_COSTS, boundaryWeight: 0, pooledWeight: 0 };
@@ -138,5 +133,59 @@ describe('boundary model and pooled vote', () => {
     const oneDocument = { ...HAND_COSTS, segment: 1e9 };
     expect(segmentSections(pages, oneDocument)).toEqual([1, 1, 1, 1]);
     expect(segmentSections(pages, { ...oneDocument, pooledWeight: 2 })).toEqual([0, 0, 0, 0]);
+  });
+});
+
+describe('a cut over two readings pooled as opinions', () => {
+  const oneDocument = { ...HAND_COSTS, segment: 1e9 };
+  const reading = (pages: SegmentPage[], share: number) => ({
+    pages,
+    costs: oneDocument,
+    statementWeights: null,
+    share,
+  });
+  // The second reading is sure the document is section 1.
+  const sure1 = {
+    ...page('de', [evidence(0.5), evidence(0.7)]),
+    pageProbabilities: [0.05, 0.95],
+  };
+  const second = [sure1, sure1];
+
+  it('lets a second reading at a small share decide only what the first is unsure of', () => {
+    const unsure = [page('de'), page('de')];
+    const sure0 = { ...page('de', [evidence(0.7), evidence(0.5)]), pageProbabilities: [0.9, 0.1] };
+    expect(segmentReadings([reading(unsure, 1), reading(second, 0.1)])).toEqual([1, 1]);
+    expect(segmentReadings([reading([sure0, sure0], 1), reading(second, 0.1)])).toEqual([0, 0]);
+  });
+
+  it('cuts as the first reading alone when the second has no share', () => {
+    const pages = [page('de', [evidence(0.52), evidence(0.5)]), page('de')];
+    expect(segmentReadings([reading(pages, 1), reading(second, 0)])).toEqual(
+      segmentSections(pages, oneDocument),
+    );
+  });
+
+  it('decides again only the segments the first reading is unsure of, and keeps its boundaries', () => {
+    const sure0 = { ...page('de', [evidence(0.7), evidence(0.5)]), pageProbabilities: [0.9, 0.1] };
+    const unsure = [page('de'), page('de')];
+    expect(reviseUnsureSegments([reading(unsure, 1), reading(second, 0.5)], 2)).toEqual([1, 1]);
+    expect(reviseUnsureSegments([reading([sure0, sure0], 1), reading(second, 0.5)], 2)).toEqual([
+      0, 0,
+    ]);
+    // Two documents the first reading cuts in German then English, each leaning a little: the
+    // second reading, sure of the other section in each, changes each document's section
+    // but not where one ends.
+    const lean0 = [evidence(0.56), evidence(0.5)];
+    const lean1 = [evidence(0.5), evidence(0.56)];
+    const pages = [page('de', lean0), page('de', lean0), page('en', lean1), page('en', lean1)];
+    const cut = { pages, costs: SEGMENT_COSTS, statementWeights: null, share: 1 };
+    const sure0Again = { ...sure0, pageProbabilities: [0.95, 0.05] };
+    const fuller = {
+      ...reading([sure1, sure1, sure0Again, sure0Again], 0.5),
+      costs: SEGMENT_COSTS,
+    };
+    expect(segmentReadings([cut])).toEqual([0, 0, 1, 1]);
+    expect(reviseUnsureSegments([cut, fuller], 2)).toEqual([1, 1, 0, 0]);
+    expect(reviseUnsureSegments([cut, fuller], 0)).toEqual([0, 0, 1, 1]);
   });
 });

@@ -17,8 +17,7 @@
  * starts again or its language or format changes. The earlier hand-set cost (`segment` and
  * its factors) is kept for a zero boundary weight.
  */
-import type { CategoryEvidence, CriterionEvidence } from '../classify/evidence.js';
-import { categoryScore, probabilities } from '../classify/fusion.js';
+import type { CategoryEvidence } from '../classify/evidence.js';
 import { cosine } from '../encoder/sentence-encoder.js';
 import { formatChanges, typeSizeChanges, type PageCues } from './page-cues.js';
 
@@ -144,9 +143,12 @@ export const SEGMENT_COSTS: SegmentCosts = {
 };
 
 /**
- * Deep Split's weights over its fuller page reading (split.operation.ts): a new document
- * costs more and the segment's evidence is sharper, as its pages find more stray matches;
- * each segment is also read a second time on the statements that tell its sections apart.
+ * Deep Split's weights over its fuller page reading (split.operation.ts): the segment's
+ * evidence is sharper, as its pages find more stray matches, and each segment is also read a
+ * second time on the statements that tell its sections apart. Pooled with the default
+ * reading (segmentReadings), only these two count: the cut, its boundaries and its page and
+ * pooled weights are the default's. The others apply when the fuller reading is cut alone
+ * (the bench compares with it).
  */
 export const DEEP_SEGMENT_COSTS: SegmentCosts = {
   segment: 6,
@@ -159,6 +161,16 @@ export const DEEP_SEGMENT_COSTS: SegmentCosts = {
   boundaryWeight: 8,
   pooledWeight: 2,
 };
+
+/**
+ * Deep Split (split.operation.ts assignDeepSplit): the default's cut, each segment whose best
+ * section leads the next by less than UNSURE_MARGIN per page (log-probability) decided again
+ * with the fuller reading pooled in at FULLER_READING_SHARE beside the default reading's 1.
+ * Chosen by cross-validation over the generated development bundles (`npm run
+ * bench:split-eval -- --generated --pool`, docs/decisions/0469-deep-split-decides-again-what-the-default-is-unsure-of.md).
+ */
+export const FULLER_READING_SHARE = 0.5;
+export const UNSURE_MARGIN = 2;
 
 /** How unlike page `i` is to page `i - 1`, 0..1 (0.5 when either has no vector). */
 function change(pages: readonly SegmentPage[], i: number): number {
@@ -228,87 +240,4 @@ export function boundaryCost(
   if (startsAgain) cost *= 0.25;
   else if (runsOn(before, current)) cost += costs.segment;
   return cost;
-}
-
-function maxEvidence(a: CriterionEvidence, b: CriterionEvidence): CriterionEvidence {
-  return {
-    semantic: Math.max(a.semantic, b.semantic),
-    passage: a.semantic >= b.semantic ? a.passage : b.passage,
-    lexical: Math.max(a.lexical, b.lexical),
-    layout: Math.max(a.layout, b.layout),
-  };
-}
-
-function mergeEvidence(a: CategoryEvidence, b: CategoryEvidence): CategoryEvidence {
-  return {
-    label: maxEvidence(a.label, b.label),
-    criteria: a.criteria.map((criterion, i) => maxEvidence(criterion, b.criteria[i])),
-  };
-}
-
-/**
- * The section of every page: the most probable cut of the pages into segments and the
- * section of each segment (sum over pages of the log-probability of their segment's
- * section, minus the cost of each new segment).
- */
-export function segmentSections(
-  pages: readonly SegmentPage[],
-  costs: SegmentCosts = SEGMENT_COSTS,
-  statementWeights: readonly (readonly number[])[] | null = null,
-): number[] {
-  const second = costs.distinctWeight > 0 ? statementWeights : null;
-  const score = (evidence: CategoryEvidence, k: number) =>
-    categoryScore(evidence) +
-    (second ? costs.distinctWeight * categoryScore(evidence, second[k]) : 0);
-  const n = pages.length;
-  if (n === 0) return [];
-  const count = pages[0].sections.length;
-  // best[b]: score of the best cut of pages 0..b-1; from[b]: start and section of its last segment.
-  const best = new Float64Array(n + 1).fill(-Infinity);
-  const from: { start: number; section: number }[] = new Array(n + 1);
-  best[0] = 0;
-  for (let start = 0; start < n; start++) {
-    const entry = best[start] - (start > 0 ? boundaryCost(pages, start, costs) : 0);
-    let merged: CategoryEvidence[] = pages[start].sections.map((s) => s);
-    const namedCost = new Float64Array(count);
-    const pageSum = new Float64Array(count);
-    const pageTotal = new Float64Array(count);
-    for (let end = start; end < n; end++) {
-      if (end > start) merged = merged.map((s, k) => mergeEvidence(s, pages[end].sections[k]));
-      for (let k = 0; k < count; k++) {
-        pageSum[k] += Math.log(pages[end].pageProbabilities[k] + 1e-9);
-        pageTotal[k] += pages[end].pageProbabilities[k];
-      }
-      const named = pages[end].namedSection;
-      if (named !== undefined) {
-        for (let k = 0; k < count; k++) if (k !== named) namedCost[k] += costs.namedElsewhere;
-      }
-      const chances = probabilities(
-        merged.map((evidence, k) => score(evidence, k)),
-        costs.temperature,
-      );
-      const length = end - start + 1;
-      for (let k = 0; k < count; k++) {
-        const value =
-          entry +
-          length * Math.log(chances[k] + 1e-9) +
-          costs.pageWeight * pageSum[k] +
-          (costs.pooledWeight > 0
-            ? costs.pooledWeight * length * Math.log(pageTotal[k] / length + 1e-9)
-            : 0) -
-          namedCost[k];
-        if (value > best[end + 1]) {
-          best[end + 1] = value;
-          from[end + 1] = { start, section: k };
-        }
-      }
-    }
-  }
-  const sections = new Array<number>(n);
-  for (let end = n; end > 0;) {
-    const { start, section } = from[end];
-    for (let i = start; i < end; i++) sections[i] = section;
-    end = start;
-  }
-  return sections;
 }

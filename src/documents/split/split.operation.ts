@@ -4,11 +4,13 @@ import { distinctStatementWeights, readPageEvidence, type PageEvidence } from '.
 import { readPageCues, type PageCues } from './page-cues.js';
 import {
   DEEP_SEGMENT_COSTS,
+  FULLER_READING_SHARE,
   SEGMENT_COSTS,
-  segmentSections,
+  UNSURE_MARGIN,
   type SegmentCosts,
   type SegmentPage,
 } from './segments.js';
+import { reviseUnsureSegments, segmentReadings, segmentSections } from './segment-cut.js';
 import {
   pageText,
   type LayoutDocument,
@@ -122,19 +124,18 @@ export function readSplitPages(
 }
 
 /**
- * Deep Split's reading: each page read fully (more passages and single lines, so a document's
- * segment sees more of it) and its own vote taken from both readings (the geometric mean of
- * the two probabilities: the fuller reading alone finds more stray matches on a page, which
- * cut documents in pieces). A page has evidence of its own when either reading finds it.
+ * Deep Split's readings: the default reading and each page read fully (more passages and
+ * single lines, so a document's segment sees more of it), the latter's own vote taken from
+ * both (the geometric mean of the two probabilities: the fuller reading alone finds more
+ * stray matches on a page, which cut documents in pieces). A page has evidence of its own
+ * when either reading finds it.
  */
 function readDeepSplitPages(
   document: LayoutDocument,
   sections: readonly SplitSection[],
-): SplitReading {
-  return bothReadings(
-    readSplitPages(document, sections, false),
-    readSplitPages(document, sections, true),
-  );
+): { fast: SplitReading; both: SplitReading } {
+  const fast = readSplitPages(document, sections, false);
+  return { fast, both: bothReadings(fast, readSplitPages(document, sections, true)) };
 }
 
 /** Deep Split's reading from the default and the fuller reading of the same pages. */
@@ -201,8 +202,76 @@ export function assignBySegments(
   reading: SplitReading,
   costs: SegmentCosts = SEGMENT_COSTS,
 ): Assignment[] {
-  const { scored, statementWeights } = reading;
-  const sections = segmentSections(segmentPages(reading), costs, statementWeights);
+  return assignSections(
+    reading,
+    segmentSections(segmentPages(reading), costs, reading.statementWeights),
+  );
+}
+
+/** One reading of the pages counted by the cut at its weights and share (segmentReadings). */
+export interface WeighedReading {
+  reading: SplitReading;
+  costs: SegmentCosts;
+  share: number;
+}
+
+/**
+ * Every page to its section by the cut over several readings of the pages (segmentReadings):
+ * the first reading's boundaries, each segment scored by all of them at their shares; the
+ * last reading says what each page's own evidence is.
+ */
+export function assignByReadings(readings: readonly WeighedReading[]): Assignment[] {
+  const sections = segmentReadings(
+    readings.map(({ reading, costs, share }) => ({
+      pages: segmentPages(reading),
+      costs,
+      statementWeights: reading.statementWeights,
+      share,
+    })),
+  );
+  return assignSections(readings[readings.length - 1].reading, sections);
+}
+
+/**
+ * Deep Split's cut: the default's (its reading, weights and boundaries), with the section of
+ * each document the default reading is unsure of (UNSURE_MARGIN) decided again by both
+ * readings pooled, the fuller one at FULLER_READING_SHARE (reviseUnsureSegments). The fuller
+ * reading reads whole business documents worse, so it never overturns a sure decision.
+ */
+export function assignDeepSplit(
+  fast: SplitReading,
+  both: SplitReading,
+  fullerCosts: SegmentCosts = DEEP_SEGMENT_COSTS,
+  defaultCosts: SegmentCosts = SEGMENT_COSTS,
+): Assignment[] {
+  return reviseUnsure(
+    [
+      { reading: fast, costs: defaultCosts, share: 1 },
+      { reading: both, costs: fullerCosts, share: FULLER_READING_SHARE },
+    ],
+    UNSURE_MARGIN,
+  );
+}
+
+/**
+ * The first reading's cut with the segments it is unsure of decided again by all the
+ * readings pooled (reviseUnsureSegments).
+ */
+export function reviseUnsure(readings: readonly WeighedReading[], margin: number): Assignment[] {
+  const sections = reviseUnsureSegments(
+    readings.map(({ reading, costs, share }) => ({
+      pages: segmentPages(reading),
+      costs,
+      statementWeights: reading.statementWeights,
+      share,
+    })),
+    margin,
+  );
+  return assignSections(readings[readings.length - 1].reading, sections);
+}
+
+/** Each page's assignment once the cut has given it its section. */
+function assignSections({ scored }: SplitReading, sections: readonly number[]): Assignment[] {
   const lastPage = new Map<number, number>();
   return scored.map((s, i): Assignment => {
     const section = sections[i];
@@ -283,9 +352,8 @@ export function splitDocument(
 /**
  * Deep split: per-page evidence read more fully (more passages per page), reported for
  * every page. `page-evidence-continuity` cuts the pages into documents as the default split
- * does, over both readings of each page (readDeepSplitPages) with its own weights
- * (DEEP_SEGMENT_COSTS); `page-evidence` judges each page alone and leaves out pages without
- * evidence.
+ * does, with the fuller reading's opinion pooled in (assignDeepSplit); `page-evidence`
+ * judges each page alone and leaves out pages without evidence.
  */
 export function deepSplitDocument(
   document: LayoutDocument,
@@ -294,8 +362,9 @@ export function deepSplitDocument(
 ): DeepSplitResult {
   check(sections);
   const continuity = engine === 'page-evidence-continuity';
-  const assignments = continuity
-    ? assignBySegments(readDeepSplitPages(document, sections), DEEP_SEGMENT_COSTS)
+  const readings = continuity ? readDeepSplitPages(document, sections) : undefined;
+  const assignments = readings
+    ? assignDeepSplit(readings.fast, readings.both)
     : assignEachPage(readSplitPages(document, sections, true));
   const toPage = (a: Assignment): DeepSplitPage => ({
     page_number: a.page,
