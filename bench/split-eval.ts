@@ -18,7 +18,9 @@
  *                                                (split-generated.ts; `--sweep` chooses the cut's
  *                                                weights by cross-validation over them;
  *                                                `--readings FILE` keeps the page readings;
- *                                                `--fit-boundaries` fits the boundary model)
+ *                                                `--fit-boundaries` fits the boundary model;
+ *                                                `--pool` chooses Deep Split's share of the
+ *                                                fuller reading and its margin)
  */
 import os from 'node:os';
 import { loadLayoutDocuments } from '../src/documents/parse/layout.loader.js';

@@ -16,6 +16,7 @@
  *
  * Run: npm run bench:split-eval -- --generated [--set unseen] [--folds 5] [--per-fold 40]
  *      npm run bench:split-eval -- --generated --sweep
+ *      npm run bench:split-eval -- --generated --pool   (Deep Split's share and margin)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -89,7 +90,7 @@ export interface GeneratedOptions {
    * valid for the code that wrote it: delete it after changing how pages are read).
    */
   readings?: string;
-  /** Choose Deep Split's share of the fuller reading by cross-validation (poolSweep). */
+  /** Choose Deep Split's share of the fuller reading and margin by cross-validation (poolSweep). */
   pool?: boolean;
 }
 
@@ -203,7 +204,7 @@ function score(bundles: readonly ReadBundle[], costs: SegmentCosts, deep: boolea
   let right = 0;
   let total = 0;
   for (const bundle of bundles) {
-    // Deep Split: the default's cut with the fuller reading (at `costs`) pooled in.
+    // Deep Split: the default's cut, its unsure segments decided again with the fuller reading (at `costs`).
     const assigned = deep
       ? assignDeepSplit(bundle.fast, bundle.deep, costs)
       : assignBySegments(bundle.fast, costs);
@@ -488,8 +489,10 @@ const POOL_SHARES = [0, 0.05, 0.075, 0.1, 0.125, 0.15, 0.2, 0.3, 0.5, 1];
 const POOL_MARGINS = [0.1, 0.25, 0.5, 1, 2, 4];
 
 /**
- * Deep Split's share of the fuller reading (FULLER_READING_SHARE) chosen on the other folds'
- * bundles and scored on the fold's own; then every share's figure per fold and per set.
+ * Deep Split's share of the fuller reading (FULLER_READING_SHARE) and its margin
+ * (UNSURE_MARGIN) chosen on the other folds' bundles and scored on the fold's own, for the
+ * pooled cut (shares alone, record 0470) and for the default's cut with its unsure segments
+ * decided again (shares and margins, record 0469); then every row's figure per fold and set.
  */
 function poolSweep(bundles: readonly ReadBundle[], options: GeneratedOptions): void {
   const rows = [
