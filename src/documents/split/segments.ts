@@ -146,7 +146,7 @@ export const SEGMENT_COSTS: SegmentCosts = {
  * Deep Split's weights over its fuller page reading (split.operation.ts): the segment's
  * evidence is sharper, as its pages find more stray matches, and each segment is also read a
  * second time on the statements that tell its sections apart. Pooled with the default
- * reading (segmentReadings), only these two count: the cut, its boundaries and its page and
+ * reading (segment-cut.ts), only these two count: the cut, its boundaries and its page and
  * pooled weights are the default's. The others apply when the fuller reading is cut alone
  * (the bench compares with it).
  */
