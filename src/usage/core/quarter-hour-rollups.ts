@@ -251,22 +251,40 @@ export function currentQuarterHourSql(table: QuarterHourTable, floor: string | b
 }
 
 /**
+ * The newest batch id stored (null: none), read when a roll-up pass starts: the pass stops
+ * there, so batches written while it runs wait for the next pass instead of each becoming a
+ * step of its own.
+ */
+export async function newestBatchId(connection: DuckDBConnection): Promise<string | null> {
+  const [{ newest }] = (
+    await connection.runAndReadAll(
+      'SELECT CAST(max(batch_id) AS VARCHAR) AS newest FROM usage_events',
+    )
+  ).getRowObjectsJS() as { newest: string | null }[];
+  return newest;
+}
+
+/**
  * Adds one step of unrolled events to the quarter-hour rollups inside the caller's
  * transaction: the batches after the watermark, whole, up to about ROLLUP_STEP_EVENTS events
- * (at least one batch), then moves the watermark past them. Returns the events added
- * (0: the rollups were up to date).
+ * (at least one batch) and none after `through` when given, then moves the watermark past
+ * them. Returns the events added (0: the rollups were up to date).
  */
-export async function rollUpStep(connection: DuckDBConnection): Promise<number> {
+export async function rollUpStep(
+  connection: DuckDBConnection,
+  through: string | null = null,
+): Promise<number> {
   const [{ rolled }] = (await connection.runAndReadAll(READ_ROLLED_BATCH_ID)).getRowObjectsJS() as {
     rolled: string;
   }[];
   const unrolled = unrolledEvents(rolled);
+  const bound = through === null ? '' : ` AND batch_id <= CAST(${BigInt(through)} AS BIGINT)`;
   const [step] = (
     await connection.runAndReadAll(
       `SELECT max(batch_id) AS last, CAST(sum(n) AS BIGINT) AS events FROM (
          SELECT batch_id, n,
                 sum(n) OVER (ORDER BY batch_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before
-         FROM (SELECT batch_id, count(*) AS n FROM usage_events WHERE ${unrolled} GROUP BY batch_id)
+         FROM (SELECT batch_id, count(*) AS n FROM usage_events WHERE ${unrolled}${bound} GROUP BY batch_id)
        )
        WHERE before IS NULL OR before < $1`,
       [ROLLUP_STEP_EVENTS],

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
+import { newestBatchId, rollUpStep } from '../../../src/usage/core/quarter-hour-rollups.js';
 import { UsageStoreRepository } from '../../../src/usage/ingestion/usage-store.repository.js';
 import { MetadataKeyService } from '../../../src/usage/metadata/metadata-key.service.js';
 import type { UsageCloudEvent } from '../../../src/usage/usage-event.js';
@@ -234,6 +235,18 @@ describe('quarter-hour rollups built after the write', () => {
     expect(await writer.rollUp()).toBe(first.length);
     expect(await quarterHourRows()).toBeGreaterThan(0);
     expect(await writer.rollUp()).toBe(0);
+    await expectExact();
+  });
+
+  it('leaves a batch written after its pass began to the next pass', async () => {
+    const db = t.app.get(DuckDbService);
+    const through = await db.exclusive((connection) => newestBatchId(connection));
+    const late = eventsOf(other.orgId, 20, 5, '2026-03-12T00:00:00Z');
+    await write(late);
+    // A step of the pass that began before the write: nothing of it, the rest still exact.
+    expect(await db.exclusive((connection) => rollUpStep(connection, through))).toBe(0);
+    await expectExact();
+    expect(await t.app.get(UsageStoreRepository).rollUp()).toBe(late.length);
     await expectExact();
   });
 
