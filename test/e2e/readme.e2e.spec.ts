@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, jest } from '@jest/globals';
-import { startOnFreePort } from '../support/free-port.js';
+import { startOnFreePort } from '../support/free-port.mjs';
 import { waitFor } from '../support/usage-kafka.js';
 
 /**

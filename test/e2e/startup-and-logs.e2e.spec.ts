@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, jest } from '@jest/globals';
-import { startOnFreePort } from '../support/free-port.js';
-import { exited, spawnSource, type ChildRun } from '../support/operations.js';
+import { startServerProcess, type ServerProcess } from '../support/server-process.mjs';
+import { exited, spawnSource } from '../support/operations.js';
 import { waitFor } from '../support/usage-kafka.js';
 
 /** The server as `npm start` runs it (from source here): how it starts and what it logs. */
@@ -11,7 +11,7 @@ jest.setTimeout(180_000);
 
 describe('server start-up and logs', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-logs-'));
-  let server: ChildRun | null = null;
+  let server: ServerProcess | null = null;
 
   afterAll(async () => {
     await server?.stop();
@@ -31,20 +31,9 @@ describe('server start-up and logs', () => {
   });
 
   it('logs requests without authorization headers, cookies or URL signatures', async () => {
-    const { launched, port } = await startOnFreePort(
-      'the server',
-      (port) =>
-        spawnSource('src/main.ts', [], {
-          DATA_DIR: dataDir,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'info',
-        }),
-      120_000,
-    );
-    server = launched;
-    const base = `http://127.0.0.1:${port}`;
-    await waitFor('the server', async () => (await fetch(`${base}/health`)).ok, 120_000, 250);
+    server = await startServerProcess('src/main.ts', dataDir, { LOG_LEVEL: 'info' }, 120_000);
+    await server.healthy(120_000);
+    const base = server.baseUrl;
 
     await fetch(`${base}/jobs`, {
       headers: { authorization: 'Bearer dpk_leakedsecret0001', cookie: 'docproc_session=leak2' },
@@ -55,11 +44,11 @@ describe('server start-up and logs', () => {
     });
     await waitFor(
       'both request lines in the log',
-      async () => (server!.output().match(/"url":"\/(jobs|upload)/g) ?? []).length >= 2,
+      async () => (server!.log().match(/"url":"\/(jobs|upload)/g) ?? []).length >= 2,
       30_000,
     );
-    const log = server.output();
-    expect(log).not.toMatch(/leakedsecret|leak2|leakedsignature/);
+    const log = server.log();
+    expect(log + server.stderr()).not.toMatch(/leakedsecret|leak2|leakedsignature/);
     expect(log).toContain('"url":"/upload/f_1.pdf?expires=9999999999&signature=[REDACTED]"');
   });
 });

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { type Launched, listensOn, startOnFreePort } from '../support/free-port.js';
+import { type Launched, listensOn, startOnFreePort } from '../support/free-port.mjs';
 
 /** A Node HTTP server on `port` as a child process, answering with its own pid. */
 function launchServer(port: number): Launched {

@@ -1,7 +1,7 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startOnFreePort } from './free-port.js';
+import { startOnFreePort } from './free-port.mjs';
 import { waitFor } from './wait.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -12,11 +12,18 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
  */
 export async function buildDist(name: string): Promise<string> {
   const outDir = path.join(ROOT, 'dist', name);
-  await promisify(execFile)(
-    process.execPath,
-    ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--outDir', outDir],
-    { cwd: ROOT },
-  );
+  try {
+    await promisify(execFile)(
+      process.execPath,
+      ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--outDir', outDir],
+      { cwd: ROOT },
+    );
+  } catch (error) {
+    // tsc writes its diagnostics to stdout, which the error's message leaves out.
+    throw new Error(`tsc failed: ${String((error as { stdout?: unknown }).stdout ?? error)}`, {
+      cause: error,
+    });
+  }
   return outDir;
 }
 

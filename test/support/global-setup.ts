@@ -51,7 +51,7 @@ async function isRunning(root: string, name: ServiceName): Promise<boolean> {
 
 /**
  * Distinct free loopback ports, so concurrent test runs on one machine never share a broker.
- * (test/support/free-port.ts does the same for the specs; this file cannot import it.)
+ * (test/support/free-port.mjs does the same for the specs; this file cannot import it.)
  */
 async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
-import { startOnFreePort } from './free-port.js';
+import { startOnFreePort } from './free-port.mjs';
 import { waitFor } from './wait.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -1,10 +1,11 @@
-import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { startOnFreePort } from '../../support/free-port.js';
+import { buildDist } from '../../support/child-app.js';
+import { startServerProcess, type ServerProcess } from '../../support/server-process.mjs';
 import { exited, until } from '../../support/operations.js';
 
 /**
@@ -16,10 +17,8 @@ import { exited, until } from '../../support/operations.js';
 jest.setTimeout(90000);
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-// Its own build output, so a developer's `dist/` (maybe serving `npm start`) is untouched.
-const buildDir = path.join(repoRoot, 'dist', 'cli-e2e');
-const cliJs = path.join(buildDir, 'src', 'cli.js');
-const mainJs = path.join(buildDir, 'src', 'main.js');
+let cliJs: string;
+let mainJs: string;
 
 interface CliRun {
   code: number;
@@ -57,77 +56,36 @@ async function ok(dataDir: string, args: string[]): Promise<Record<string, unkno
   return run.json();
 }
 
-interface Server {
-  child: ChildProcess;
-  baseUrl: string;
-  stderr: () => string;
-}
-
-async function startServer(dataDir: string): Promise<Server> {
-  let stderr = '';
-  const { launched, port } = await startOnFreePort(
-    'the server',
-    (port) => {
-      stderr = '';
-      const child = spawn(process.execPath, [mainJs], {
-        env: {
-          PATH: process.env.PATH,
-          DATA_DIR: dataDir,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'warn',
-        },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      return { child, output: () => stderr };
-    },
-    60_000,
-  );
-  const { child } = launched;
+/** The server once it has published its admin endpoint (admin.json), as the CLI finds it. */
+async function startServer(dataDir: string): Promise<ServerProcess> {
+  const server = await startServerProcess(mainJs, dataDir);
   const adminFile = path.join(dataDir, 'admin.json');
   await until(
-    () => fs.existsSync(adminFile) || child.exitCode !== null,
+    () => fs.existsSync(adminFile) || server.child.exitCode !== null,
     `the server to publish ${adminFile}`,
     60_000,
   );
-  if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
-  return { child, baseUrl: `http://127.0.0.1:${port}`, stderr: () => stderr };
-}
-
-async function stopServer(server: Server): Promise<void> {
-  server.child.kill('SIGTERM');
-  await exited(server.child);
+  if (server.child.exitCode !== null) throw new Error(`server exited early: ${server.stderr()}`);
+  return server;
 }
 
 beforeAll(async () => {
-  await new Promise<void>((resolve, reject) =>
-    execFile(
-      process.execPath,
-      [
-        path.join(repoRoot, 'node_modules/typescript/bin/tsc'),
-        '-p',
-        path.join(repoRoot, 'tsconfig.build.json'),
-        '--outDir',
-        buildDir,
-      ],
-      { cwd: repoRoot },
-      (error, stdout) => (error ? reject(new Error(`build failed: ${stdout}`)) : resolve()),
-    ),
-  );
+  const buildDir = await buildDist('cli-e2e');
+  cliJs = path.join(buildDir, 'src', 'cli.js');
+  mainJs = path.join(buildDir, 'src', 'main.js');
 }, 180000);
 
 describe('docproc-admin', () => {
   let dataDir: string;
   let orgId: string;
   let userId: string;
-  let server: Server | undefined;
+  let server: ServerProcess | undefined;
 
   beforeAll(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-cli-'));
   });
   afterAll(async () => {
-    if (server) await stopServer(server);
+    await server?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -363,7 +321,7 @@ describe('docproc-admin', () => {
     });
 
     it('removes admin.json on SIGTERM, after which the CLI opens the file directly', async () => {
-      await stopServer(server!);
+      await server!.stop();
       // Nest's shutdown hooks clean up, then re-raise SIGTERM on themselves.
       expect(server!.child.signalCode ?? server!.child.exitCode).toMatch(/^(SIGTERM|0)$/);
       expect(server!.stderr()).not.toMatch(/error/i);

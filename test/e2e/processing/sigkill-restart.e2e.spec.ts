@@ -1,16 +1,14 @@
-import { ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { seedAccount } from '../../support/accounts.js';
+import { buildDist } from '../../support/child-app.js';
+import { startServerProcess } from '../../support/server-process.mjs';
 import { FileServer, startFileServer } from '../../support/file-server.js';
-import { startOnFreePort } from '../../support/free-port.js';
 import { client, waitForJob } from '../../support/processing-client.js';
 import { startTestApp } from '../../support/test-app.js';
-import { waitFor } from '../../support/wait.js';
 
 /**
  * The issue's restart check with a real crash: the compiled server runs as a child process,
@@ -19,63 +17,12 @@ import { waitFor } from '../../support/wait.js';
  */
 jest.setTimeout(240_000);
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const buildDir = path.join(repoRoot, 'dist', 'processing-e2e');
-const mainJs = path.join(buildDir, 'src', 'main.js');
-
-async function startServerProcess(dataDir: string, env: Record<string, string>) {
-  let stderr = '';
-  const { launched, port } = await startOnFreePort(
-    'the server',
-    (port) => {
-      stderr = '';
-      const child: ChildProcess = spawn(process.execPath, [mainJs], {
-        env: {
-          PATH: process.env.PATH,
-          DATA_DIR: dataDir,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'warn',
-          ...env,
-        },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      return { child, output: () => stderr };
-    },
-    60_000,
-  );
-  const { child } = launched;
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitFor(
-    'the server to answer /health',
-    async () => {
-      if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
-      return (await fetch(`${baseUrl}/health`)).ok;
-    },
-    60_000,
-    100,
-  );
-  return { child, baseUrl };
-}
-
 describe('restart after SIGKILL', () => {
   let files: FileServer;
+  let mainJs: string;
   beforeAll(async () => {
     files = await startFileServer();
-    await new Promise<void>((resolve, reject) =>
-      execFile(
-        process.execPath,
-        [
-          path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'),
-          '-p',
-          path.join(repoRoot, 'tsconfig.build.json'),
-          '--outDir',
-          buildDir,
-        ],
-        (error, stdout) => (error ? reject(new Error(`tsc failed: ${stdout}`)) : resolve()),
-      ),
-    );
+    mainJs = path.join(await buildDist('processing-e2e'), 'src', 'main.js');
   });
   afterAll(async () => {
     await files.close();
@@ -95,7 +42,8 @@ describe('restart after SIGKILL', () => {
       const key = (await seedAccount(seeding.app, 'Crashy')).processingKey;
       await seeding.app.close();
 
-      const server = await startServerProcess(dataDir, env);
+      const server = await startServerProcess(mainJs, dataDir, env);
+      await server.healthy(60_000);
       const api = client(server.baseUrl, key);
       const blocker = files.hold('/kill-blocker.txt', 'invoice number');
       const ids = [

@@ -1,32 +1,33 @@
-import type { ChildProcess } from 'node:child_process';
+// Plain JavaScript (its types in free-port.d.mts), so the benchmarks' .mjs scripts start
+// their servers the same way the specs do.
 import fs from 'node:fs';
 import net from 'node:net';
-import { waitFor } from './wait.js';
+import { setTimeout as pause } from 'node:timers/promises';
 
 /**
- * Servers the specs start as processes on free loopback ports. A port picked free can be
- * taken by another process before the server binds it (an outgoing connection drawing it as
- * its ephemeral port, or another run's server picking the same number), and a server that
- * only binds after seconds of start-up leaves a wide window. So a start goes through
- * `startOnFreePort`: a start that loses its port is made again on a new one, and a server is
- * taken as up only once the kernel shows the port bound by that very process (another
- * server answering on the lost port is never mistaken for it).
+ * Servers the specs and benchmarks start as processes on free loopback ports. A port picked
+ * free can be taken by another process before the server binds it (an outgoing connection
+ * drawing it as its ephemeral port, or another run's server picking the same number), and a
+ * server that only binds after seconds of start-up leaves a wide window. So a start goes
+ * through `startOnFreePort`: a start that loses its port is made again on a new one, and a
+ * server is taken as up only once the kernel shows the port bound by that very process
+ * (another server answering on the lost port is never mistaken for it).
  */
 
 /** `count` distinct ports free at the time of the call, all held until all are picked. */
-export async function freePorts(count: number): Promise<number[]> {
+export async function freePorts(count) {
   const servers = await Promise.all(
     Array.from(
       { length: count },
       () =>
-        new Promise<net.Server>((resolve, reject) => {
+        new Promise((resolve, reject) => {
           const server = net.createServer();
           server.once('error', reject);
           server.listen(0, '127.0.0.1', () => resolve(server));
         }),
     ),
   );
-  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
+  const ports = servers.map((s) => s.address().port);
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
   return ports;
 }
@@ -38,41 +39,29 @@ export async function freePorts(count: number): Promise<number[]> {
 export const PORT_TAKEN =
   /EADDRINUSE|address already in use|BindException|in use by another process|already serves another/i;
 
-/** A server process started on a given port. */
-export interface Launched {
-  child: ChildProcess;
-  /** What the process wrote so far (stdout and/or stderr): read for PORT_TAKEN. */
-  output(): string;
-}
-
 /**
  * Starts a server with `launch(port)` on a free port and waits until that process (or one of
  * its descendants, e.g. `npm start`'s server) listens on it; a start that exits saying the
  * port was taken is made again on another port. Throws when the process exits otherwise or
  * does not listen within `timeoutMs`.
  */
-export async function startOnFreePort<T extends Launched>(
-  what: string,
-  launch: (port: number) => T,
-  timeoutMs: number,
-): Promise<{ launched: T; port: number }> {
+export async function startOnFreePort(what, launch, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const [port] = await freePorts(1);
     const launched = launch(port);
     const { child } = launched;
-    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const closed = new Promise((resolve) => child.once('close', () => resolve()));
     const ended = () => child.exitCode !== null || child.signalCode !== null;
-    try {
-      await waitFor(
-        `${what} to listen on port ${port} (output: ${launched.output().slice(-2000)})`,
-        () => ended() || (child.pid !== undefined && listensOn(child.pid, port)),
-        Math.max(deadline - Date.now(), 1_000),
-        100,
-      );
-    } catch (error) {
-      child.kill('SIGKILL');
-      throw error;
+    const listenDeadline = Date.now() + Math.max(deadline - Date.now(), 1_000);
+    while (!ended() && !(child.pid !== undefined && listensOn(child.pid, port))) {
+      if (Date.now() > listenDeadline) {
+        child.kill('SIGKILL');
+        throw new Error(
+          `timed out waiting for ${what} to listen on port ${port} (output: ${launched.output().slice(-2000)})`,
+        );
+      }
+      await pause(100);
     }
     if (!ended()) return { launched, port };
     await closed; // all of its output read
@@ -85,11 +74,7 @@ export async function startOnFreePort<T extends Launched>(
 }
 
 /** Starts a service on `count` free ports, again on new ones while `start` throws PortTaken. */
-export async function onFreePorts<T>(
-  count: number,
-  start: (ports: number[]) => Promise<T>,
-  attempts = 5,
-): Promise<T> {
+export async function onFreePorts(count, start, attempts = 5) {
   for (let attempt = 1; ; attempt++) {
     try {
       return await start(await freePorts(count));
@@ -103,15 +88,15 @@ export async function onFreePorts<T>(
 export class PortTaken extends Error {}
 
 /** True when process `pid` or one of its descendants has a TCP socket listening on `port`. */
-export function listensOn(pid: number, port: number): boolean {
+export function listensOn(pid, port) {
   const listening = listeningSocketInodes(port);
   if (listening.size === 0) return false;
   return processTree(pid).some((p) => socketInodes(p).some((inode) => listening.has(inode)));
 }
 
 /** Socket inodes in LISTEN state on `port` (any address), from the kernel's TCP tables. */
-function listeningSocketInodes(port: number): Set<string> {
-  const inodes = new Set<string>();
+function listeningSocketInodes(port) {
+  const inodes = new Set();
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
     const rows = readOr(table, '').split('\n').slice(1);
     for (const row of rows) {
@@ -123,7 +108,7 @@ function listeningSocketInodes(port: number): Set<string> {
   return inodes;
 }
 
-function processTree(root: number): number[] {
+function processTree(root) {
   const pids = [root];
   for (let i = 0; i < pids.length; i++) {
     for (const task of readdirOr(`/proc/${pids[i]}/task`)) {
@@ -134,10 +119,10 @@ function processTree(root: number): number[] {
   return pids;
 }
 
-function socketInodes(pid: number): string[] {
-  const inodes: string[] = [];
+function socketInodes(pid) {
+  const inodes = [];
   for (const fd of readdirOr(`/proc/${pid}/fd`)) {
-    let target: string;
+    let target;
     try {
       target = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
     } catch {
@@ -150,7 +135,7 @@ function socketInodes(pid: number): string[] {
 }
 
 // A process that exits while it is read leaves its /proc entries half gone: read as empty.
-function readOr(file: string, fallback: string): string {
+function readOr(file, fallback) {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch {
@@ -158,7 +143,7 @@ function readOr(file: string, fallback: string): string {
   }
 }
 
-function readdirOr(dir: string): string[] {
+function readdirOr(dir) {
   try {
     return fs.readdirSync(dir);
   } catch {
