@@ -3,11 +3,12 @@
 // `processing-key create` RUNS times each, prints p50/p95 of wall and CPU (user + sys, from
 // /usr/bin/time) and the ratio to `node -e 0`, the floor of any Node command.
 // Usage: npm run bench:admin-cli   (RUNS=20 by default; needs `npm run build` first)
-/* global fetch, setTimeout */
-import { spawn, spawnSync } from 'node:child_process';
+/* global setTimeout */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { startServerProcess } from '../test/support/server-process.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 20);
 const cli = path.resolve('dist/src/cli.js');
@@ -55,17 +56,6 @@ function commands(env) {
   ];
 }
 
-async function waitHealthy(port) {
-  for (;;) {
-    const ok = await fetch(`http://127.0.0.1:${port}/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 const results = [];
 const floor = measure('node -e 0', ['-e', '0'], process.env);
 results.push({ transport: '-', ...floor });
@@ -76,21 +66,26 @@ for (const [label, args] of commands(directEnv))
   results.push({ transport: 'direct', ...measure(label, args, directEnv) });
 
 const httpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-bench-cli-'));
-const port = 20000 + Math.floor(Math.random() * 20000);
-const httpEnv = {
-  PATH: process.env.PATH,
-  DATA_DIR: httpDir,
-  PORT: String(port),
-  HOST: '127.0.0.1',
-};
-const server = spawn(process.execPath, [main], { env: httpEnv, stdio: 'ignore' });
+// The server's own log level (info) kept, as in `npm start`.
+const server = await startServerProcess(main, httpDir, { LOG_LEVEL: 'info' });
 try {
-  await waitHealthy(port);
-  await new Promise((r) => setTimeout(r, 500)); // admin.json is written once listening
+  await server.healthy(60_000);
+  const httpEnv = {
+    PATH: process.env.PATH,
+    DATA_DIR: httpDir,
+    PORT: String(server.port),
+    HOST: '127.0.0.1',
+  };
+  // The CLI finds the server by its admin.json, written once it listens.
+  const adminFile = path.join(httpDir, 'admin.json');
+  for (const deadline = Date.now() + 10_000; !fs.existsSync(adminFile);) {
+    if (Date.now() > deadline) throw new Error(`the server wrote no ${adminFile}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
   for (const [label, args] of commands(httpEnv))
     results.push({ transport: 'http', ...measure(label, args, httpEnv) });
 } finally {
-  server.kill('SIGTERM');
+  await server.stop();
 }
 
 const fmt = (s) => s.toFixed(2);

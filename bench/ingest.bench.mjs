@@ -33,12 +33,12 @@
 /* global fetch, URL */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
+import { startOnFreePort } from '../test/support/free-port.mjs';
 import { drainTimed } from './kafka-drain.mjs';
 import { benchArgs, localBrokers } from './local-kafka.mjs';
 import { eventJson } from './usage-events.mjs';
@@ -78,14 +78,6 @@ const { ApiKeyService } = await import(dist('accounts/keys/api-key.service.js'))
 
 const log = (...parts) => console.error('[bench]', ...parts);
 const sleep = (ms) => delay(ms);
-
-async function freePort() {
-  const server = net.createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Orgs and an account key, seeded before the server owns the DuckDB file. */
 async function seed(dataDir) {
@@ -494,45 +486,61 @@ async function main() {
     fs.cpSync(dataDir, `${dataDir}-${i}`, { recursive: true });
     dataDirs.push(`${dataDir}-${i}`);
   }
+  /** Starts the server on `ownDir` and `port`, as `npm start` does (scripts/server.sh). */
+  function launchServer(ownDir, port) {
+    const child = spawn('sh', [path.join(ROOT, 'scripts', 'server.sh')], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        // The launcher runs `node` from PATH: this one.
+        PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
+        ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+        DATA_DIR: ownDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        KAFKA_BROKERS: kafkaBrokers,
+        KAFKA_USAGE_TOPIC: topic,
+        KAFKA_CONSUMER_GROUP: group,
+        KAFKA_LAG_INTERVAL_MS: '1000',
+        // A backlog spread over more days than the live topic's late-event window is loaded
+        // by an operator who widens the window for it (otherwise its oldest events are
+        // dead-lettered as late_event and never counted).
+        USAGE_LATE_EVENT_WINDOW_DAYS:
+          process.env.USAGE_LATE_EVENT_WINDOW_DAYS ?? String(Math.max(35, DAYS + 1)),
+        ...storeEnv,
+      },
+      // BENCH_SERVER_LOG=<file> keeps the server's log (warnings and errors) there.
+      stdio: [
+        'ignore',
+        process.env.BENCH_SERVER_LOG
+          ? fs.openSync(`${process.env.BENCH_SERVER_LOG}.${dataDirs.indexOf(ownDir)}`, 'a')
+          : 'ignore',
+        'pipe',
+      ],
+    });
+    // Its stderr still reaches the terminal; its end is kept to tell a taken port.
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      process.stderr.write(chunk);
+      stderr = (stderr + chunk).slice(-4000);
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    return { child, output: () => stderr, exited };
+  }
   /** Starts the servers on their DATA_DIRs (a restart keeps each one's store and group). */
   async function startServers() {
-    const started = [];
-    for (const ownDir of dataDirs) {
-      const port = await freePort();
-      const child = spawn('sh', [path.join(ROOT, 'scripts', 'server.sh')], {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          // The launcher runs `node` from PATH: this one.
-          PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
-          ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
-          DATA_DIR: ownDir,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'warn',
-          KAFKA_BROKERS: kafkaBrokers,
-          KAFKA_USAGE_TOPIC: topic,
-          KAFKA_CONSUMER_GROUP: group,
-          KAFKA_LAG_INTERVAL_MS: '1000',
-          // A backlog spread over more days than the live topic's late-event window is loaded
-          // by an operator who widens the window for it (otherwise its oldest events are
-          // dead-lettered as late_event and never counted).
-          USAGE_LATE_EVENT_WINDOW_DAYS:
-            process.env.USAGE_LATE_EVENT_WINDOW_DAYS ?? String(Math.max(35, DAYS + 1)),
-          ...storeEnv,
-        },
-        // BENCH_SERVER_LOG=<file> keeps the server's log (warnings and errors) there.
-        stdio: [
-          'ignore',
-          process.env.BENCH_SERVER_LOG
-            ? fs.openSync(`${process.env.BENCH_SERVER_LOG}.${started.length}`, 'a')
-            : 'ignore',
-          'inherit',
-        ],
-      });
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      started.push({ baseUrl: `http://127.0.0.1:${port}`, pid: child.pid, child, exited });
-    }
+    const started = await Promise.all(
+      dataDirs.map(async (ownDir) => {
+        const { launched, port } = await startOnFreePort(
+          'the server',
+          (port) => launchServer(ownDir, port),
+          600_000,
+        );
+        const { child, exited } = launched;
+        return { baseUrl: `http://127.0.0.1:${port}`, pid: child.pid, child, exited };
+      }),
+    );
     for (const { baseUrl } of started) {
       for (;;) {
         try {

@@ -2,17 +2,13 @@
 // with a fresh DATA_DIR, organizations and keys created through its admin API, and the RSS of
 // its process tree read from /proc.
 /* global fetch, FormData, Blob, AbortSignal */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timers';
-
-const root = path.resolve(import.meta.dirname, '../..');
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+import { startServerProcess } from '../../test/support/server-process.mjs';
 
 export function percentile(values, p) {
   if (values.length === 0) return NaN;
@@ -55,15 +51,6 @@ export function fileForm(bytes, name) {
   const form = new FormData();
   form.append('file', new Blob([bytes]), name);
   return form;
-}
-
-export function freePort() {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Files served to `input` URLs: `files` maps a path to `{ bytes, type }`. */
@@ -113,33 +100,13 @@ function treeRssKb(pid) {
  */
 export async function startServer(extraEnv, options = {}) {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-bench-'));
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, 'dist/src/main.js')], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      FETCH_ALLOW_HOSTS: '127.0.0.1',
-      LOG_LEVEL: 'error',
-      ...extraEnv,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const server = await startServerProcess('dist/src/main.js', dataDir, {
+    FETCH_ALLOW_HOSTS: '127.0.0.1',
+    LOG_LEVEL: 'error',
+    ...extraEnv,
   });
-  let stderr = '';
-  child.stderr.on('data', (c) => (stderr = (stderr + c).slice(-4000)));
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited at start: ${stderr}`);
-    const ok = await fetch(`${base}/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (i > 600) throw new Error('server did not start');
-    await sleep(100);
-  }
+  await server.healthy(60_000);
+  const { child, baseUrl: base } = server;
   const admin = JSON.parse(fs.readFileSync(path.join(dataDir, 'admin.json'), 'utf8'));
   const command = async (name, body) => {
     const res = await fetch(`${base}/admin/v1/commands/${name}`, {
@@ -165,7 +132,7 @@ export async function startServer(extraEnv, options = {}) {
     key,
     newOrgKey,
     dataDir,
-    stderr: () => stderr,
+    stderr: server.stderr,
     child,
     rssKb: () => treeRssKb(child.pid),
     peakKb: () => peakKb,
