@@ -21,7 +21,7 @@ import {
   decodePDFRawStream,
   PDFRawStream,
 } from 'pdf-lib';
-import type { FieldFormat, FormField } from './edit.types.js';
+import type { FieldFormat, FieldOption, FormField } from './edit.types.js';
 import { dateLayoutIn } from './field-values.js';
 import { type CaptionedBox, pageCaptions, type Phrase, type Rect } from './page-phrases.js';
 
@@ -221,6 +221,29 @@ export function readPdfForm(doc: PDFDocument, phrases: Phrase[][]): PdfFormField
       page: base.page + 1,
     });
   };
+  /**
+   * A choice among boxes (radio buttons, or checkboxes standing for one), labelled as its
+   * first box is captioned, less the caption naming that box's own option.
+   */
+  const addChoice = (
+    field: PDFField,
+    placed: Placed,
+    options: FieldOption[],
+    group = { name: field.getName(), targets: [field] },
+  ) =>
+    add(field, {
+      kind: 'choice',
+      name: group.name,
+      labels: named(
+        field,
+        placed.captions.filter((c) => !options[0].labels.includes(c)),
+      ),
+      options,
+      targets: group.targets,
+      rect: placed.rect,
+      pageSize: pageSize(placed.page),
+      page: placed.page,
+    });
   const grouped = new Set<PDFField>();
   const readField = (field: PDFField): void => {
     if (grouped.has(field)) return;
@@ -248,19 +271,7 @@ export function readPdfForm(doc: PDFDocument, phrases: Phrase[][]): PdfFormField
         value: widget.getOnValue()?.decodeText() ?? '',
         labels: placeOf(widget).captions.slice(0, 1),
       }));
-      add(field, {
-        kind: 'choice',
-        name: field.getName(),
-        labels: named(
-          field,
-          placed.captions.filter((c) => !options[0].labels.includes(c)),
-        ),
-        options,
-        targets: [field],
-        rect: placed.rect,
-        pageSize: pageSize(placed.page),
-        page: placed.page,
-      });
+      addChoice(field, placed, options);
     } else if (field instanceof PDFCheckBox) {
       const group = siblings.get(field.getName().replace(/\[\d+\]$/u, '')) ?? [field];
       const placed = placeOf(widgets[0]);
@@ -284,16 +295,9 @@ export function readPdfForm(doc: PDFDocument, phrases: Phrase[][]): PdfFormField
         return;
       }
       group.forEach((box) => grouped.add(box));
-      const captionsOfFirst = placed.captions.filter((c) => !options[0].labels.includes(c));
-      add(field, {
-        kind: 'choice',
+      addChoice(field, placed, options, {
         name: field.getName().replace(/\[\d+\]$/u, ''),
-        labels: named(field, captionsOfFirst),
-        options,
         targets: group,
-        rect: placed.rect,
-        pageSize: pageSize(placed.page),
-        page: placed.page,
       });
     } else if (field instanceof PDFRadioGroup) {
       const values = field.getOptions();
@@ -302,20 +306,11 @@ export function readPdfForm(doc: PDFDocument, phrases: Phrase[][]): PdfFormField
         const value = values[i] ?? widget.getOnValue()?.decodeText() ?? String(i);
         return { value, labels: placeOf(widget).captions.slice(0, 1) };
       });
-      const placed = placeOf(widgets[0]);
-      add(field, {
-        kind: 'choice',
-        name: field.getName(),
-        labels: named(
-          field,
-          placed.captions.filter((c) => !options[0].labels.includes(c)),
-        ),
-        options: options.filter((o, i) => options.findIndex((p) => p.value === o.value) === i),
-        targets: [field],
-        rect: placed.rect,
-        pageSize: pageSize(placed.page),
-        page: placed.page,
-      });
+      addChoice(
+        field,
+        placeOf(widgets[0]),
+        options.filter((o, i) => options.findIndex((p) => p.value === o.value) === i),
+      );
     } else if (field instanceof PDFDropdown || field instanceof PDFOptionList) {
       const placed = placeOf(widgets[0]);
       add(field, {
