@@ -1,7 +1,13 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { type Launched, listensOn, startOnFreePort } from '../support/free-port.mjs';
+import {
+  againOnSamePorts,
+  type Launched,
+  listensOn,
+  PortTaken,
+  startOnFreePort,
+} from '../support/free-port.mjs';
 
 /** A Node HTTP server on `port` as a child process, answering with its own pid. */
 function launchServer(port: number): Launched {
@@ -101,5 +107,61 @@ describe('startOnFreePort', () => {
     cleanups.push(() => process.kill(-launched.child.pid!, 'SIGKILL')); // the shell and its child
     expect(listensOn(launched.child.pid!, shellPort)).toBe(true);
     expect(listensOn(launched.child.pid!, port)).toBe(false);
+  });
+});
+
+describe('againOnSamePorts', () => {
+  /** Binds `port` on loopback; PortTaken when another socket holds it. */
+  function bind(port: number): Promise<net.Server> {
+    return new Promise((resolve, reject) => {
+      const server = net.createServer();
+      server.once('error', (error: NodeJS.ErrnoException) =>
+        reject(error.code === 'EADDRINUSE' ? new PortTaken(error.message) : error),
+      );
+      server.listen(port, '127.0.0.1', () => resolve(server));
+    });
+  }
+
+  it('waits for the port it had while another socket holds it, then starts on it', async () => {
+    const holder = await bind(0);
+    const port = (holder.address() as net.AddressInfo).port;
+    let attempts = 0;
+    const server = await againOnSamePorts(
+      async () => {
+        attempts++;
+        try {
+          return await bind(port);
+        } finally {
+          // The holder lets go only once a start has found the port taken.
+          if (attempts === 2) holder.close();
+        }
+      },
+      30_000,
+      50,
+    );
+    try {
+      expect(attempts).toBeGreaterThanOrEqual(3);
+      expect((server.address() as net.AddressInfo).port).toBe(port);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('gives up with PortTaken once its time is out, and at once on any other failure', async () => {
+    const holder = await bind(0);
+    const port = (holder.address() as net.AddressInfo).port;
+    try {
+      await expect(againOnSamePorts(() => bind(port), 300, 50)).rejects.toBeInstanceOf(PortTaken);
+      let attempts = 0;
+      await expect(
+        againOnSamePorts(async () => {
+          attempts++;
+          throw new Error('bad setting');
+        }, 30_000),
+      ).rejects.toThrow('bad setting');
+      expect(attempts).toBe(1);
+    } finally {
+      holder.close();
+    }
   });
 });

@@ -6,7 +6,7 @@ import { createKafka } from '../../src/usage/ingestion/kafka/kafka-client.js';
 import { UsageEventProducer } from '../../src/usage/ingestion/kafka/usage-event.producer.js';
 import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
 import { seedAccount, type SeededAccount } from '../support/accounts.js';
-import { onFreePorts, PORT_TAKEN, PortTaken } from '../support/free-port.js';
+import { againOnSamePorts, onFreePorts, PORT_TAKEN, PortTaken } from '../support/free-port.mjs';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { usageEventMix } from '../support/usage-event-mix.js';
 import {
@@ -40,16 +40,26 @@ async function broker(command: 'start' | 'stop' | 'reset'): Promise<void> {
   });
 }
 
+/** Starts the broker on brokerEnv's ports; PortTaken when another process bound one first. */
+async function startBroker(): Promise<void> {
+  try {
+    await broker('start');
+  } catch (error) {
+    if (!PORT_TAKEN.test(String((error as { stderr?: unknown }).stderr))) throw error;
+    throw new PortTaken(`a port of the broker was taken: ${String(error)}`);
+  }
+}
+
 beforeAll(async () => {
   topic = `usage-restart.${Date.now()}`;
   await onFreePorts(2, async ([port, controller]) => {
     brokerEnv = { KAFKA_PORT: String(port), KAFKA_CONTROLLER_PORT: String(controller) };
     try {
-      await broker('start');
+      await startBroker();
     } catch (error) {
-      if (!PORT_TAKEN.test(String((error as { stderr?: unknown }).stderr))) throw error;
-      await broker('reset');
-      throw new PortTaken(`a port of the broker was taken: ${String(error)}`);
+      // A broker on new ports is a new instance: this one's data goes.
+      if (error instanceof PortTaken) await broker('reset');
+      throw error;
     }
   });
   brokers = [`127.0.0.1:${brokerEnv.KAFKA_PORT}`];
@@ -120,7 +130,9 @@ describe('Kafka usage ingestion across a broker restart', () => {
     // machine); the second batch, published after the restart, always crosses it.
     process.stdout.write(`ingested at the broker stop: ${await ingested()} of ${before.length}\n`);
 
-    await broker('start');
+    // Clients know the broker by its address: it comes back on the same port, waiting for the
+    // port should another process have bound it while the broker was down.
+    await againOnSamePorts(startBroker, 120_000);
     const after = usageEventMix([org.orgId], 2_000, { seed: 2, prefix: 'after' });
     await publish(after);
     await waitFor(

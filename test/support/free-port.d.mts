@@ -32,6 +32,16 @@ export function onFreePorts<T>(
   attempts?: number,
 ): Promise<T>;
 
+/**
+ * Starts a service again on the ports it had: while `start` throws PortTaken, tries again
+ * every `everyMs` (500) until `timeoutMs` has passed.
+ */
+export function againOnSamePorts<T>(
+  start: () => Promise<T>,
+  timeoutMs: number,
+  everyMs?: number,
+): Promise<T>;
+
 /** A start that failed because one of its ports was bound by another process first. */
 export class PortTaken extends Error {}
 

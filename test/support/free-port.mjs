@@ -84,6 +84,24 @@ export async function onFreePorts(count, start, attempts = 5) {
   }
 }
 
+/**
+ * Starts a service again on the ports it had, which its clients keep as its address: while
+ * `start` throws PortTaken, tries again every `everyMs` until `timeoutMs` has passed. What
+ * takes a port in the meantime is most often an outgoing connection that drew it as its own
+ * ephemeral port, and it gives the port back when it closes.
+ */
+export async function againOnSamePorts(start, timeoutMs, everyMs = 500) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await start();
+    } catch (error) {
+      if (!(error instanceof PortTaken) || Date.now() > deadline) throw error;
+    }
+    await pause(everyMs);
+  }
+}
+
 /** A start that failed because one of its ports was bound by another process first. */
 export class PortTaken extends Error {}
 
