@@ -1,4 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
+import { Agent } from 'undici';
 import { seedAccount } from './accounts.js';
 /** Tiny JSON-over-HTTP helper for processing specs. */
 // Response bodies are arbitrary JSON that specs index freely.
@@ -39,6 +40,49 @@ export function client(baseUrl: string, apiKey: string | null) {
     post: <T = Json>(path: string, body?: unknown) => call<T>('POST', path, body),
     delete: <T = Json>(path: string) => call<T>('DELETE', path),
   };
+}
+
+/** One answer of `burst`. */
+export interface BurstAnswer {
+  status: number;
+  retryAfter: string | null;
+  body: Json;
+}
+
+/**
+ * `count` simultaneous `POST path` requests of `body` as `apiKey`, through one connection
+ * pool of its own (`pool`: undici's Agent options, how many connections and how long each
+ * may wait), closed once every request is answered.
+ */
+export async function burst(
+  baseUrl: string,
+  apiKey: string,
+  path: string,
+  body: unknown,
+  count: number,
+  pool: Agent.Options,
+): Promise<BurstAnswer[]> {
+  const dispatcher = new Agent(pool);
+  try {
+    return await Promise.all(
+      Array.from({ length: count }, async () => {
+        const res = await fetch(`${baseUrl}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+          // @ts-expect-error undici option of Node's fetch
+          dispatcher,
+        });
+        return {
+          status: res.status,
+          retryAfter: res.headers.get('retry-after'),
+          body: (await res.json()) as Json,
+        };
+      }),
+    );
+  } finally {
+    await dispatcher.close();
+  }
 }
 
 /** Polls GET /job/:id until the job finishes (leaves Pending and Idle). */

@@ -5,16 +5,9 @@ import { recordLogs, until } from '../../support/operations.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 import { invoiceClassificationSchema as schema } from '../../support/invoice-fixtures.js';
+import { metricSum } from '../../support/metrics.js';
 
 const CAP = 3;
-
-async function metric(baseUrl: string, name: string): Promise<number> {
-  const text = await (await fetch(`${baseUrl}/metrics`)).text();
-  return text
-    .split('\n')
-    .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
-    .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
-}
 
 async function count(t: TestApp, sql: string): Promise<number> {
   const rows = await t.app.get(DuckDbService).all<{ n: bigint }>(sql);
@@ -80,7 +73,7 @@ describe('queue admission cap', () => {
 
     expect((await api.get('/jobs')).body.jobs.length).toBe(jobsBefore + 1);
     expect(await count(t, 'SELECT count(*) AS n FROM usage_outbox')).toBe(outboxBefore);
-    expect(await metric(t.baseUrl, 'service_admission_queue_full_total')).toBe(1);
+    expect(await metricSum(t.baseUrl, 'service_admission_queue_full_total')).toBe(1);
 
     // Batch requests ignore the full cpu queue; their own cap (2) still applies.
     const batchA = await api.post('/classify_async', {
@@ -103,7 +96,7 @@ describe('queue admission cap', () => {
     expect(batchC.body.error).toMatchObject({ code: 'QUEUE_FULL', lane: 'batch' });
     const lanes = (await api.get('/queue_metrics')).body.queues.cpu.lanes;
     expect(lanes.batch.queued).toBe(2);
-    expect(await metric(t.baseUrl, 'service_admission_queue_full_total')).toBe(2);
+    expect(await metricSum(t.baseUrl, 'service_admission_queue_full_total')).toBe(2);
 
     slow.release();
     const results = await Promise.all(accepted);

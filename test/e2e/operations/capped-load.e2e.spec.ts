@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { Agent } from 'undici';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import type { FileServer } from '../../support/file-server.js';
 import { type NewQueueSetup, startNewQueueSetup } from '../../support/new-queue.js';
 import { until } from '../../support/operations.js';
-import { client, keyOf, type Json } from '../../support/processing-client.js';
+import { burst, client, keyOf } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 import { invoiceClassificationSchema as schema } from '../../support/invoice-fixtures.js';
 
@@ -43,28 +42,14 @@ describe('capped deployment under load', () => {
   it('answers only 200 or 503 QUEUE_FULL and loses nothing it accepted', async () => {
     const doc = files.put('/load.txt', 'invoice number 99');
     const key = await keyOf(t, 'org-load');
-    const dispatcher = new Agent({
-      connections: 512,
-      headersTimeout: 200_000,
-      bodyTimeout: 200_000,
-    });
-    const results = await Promise.all(
-      Array.from({ length: REQUESTS }, async () => {
-        const res = await fetch(`${t.baseUrl}/classify`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ input: doc, classification_schema: schema }),
-          // @ts-expect-error undici option of Node's fetch
-          dispatcher,
-        });
-        return {
-          status: res.status,
-          retryAfter: res.headers.get('retry-after'),
-          body: (await res.json()) as Json,
-        };
-      }),
+    const results = await burst(
+      t.baseUrl,
+      key,
+      '/classify',
+      { input: doc, classification_schema: schema },
+      REQUESTS,
+      { connections: 512, headersTimeout: 200_000, bodyTimeout: 200_000 },
     );
-    await dispatcher.close();
     const statuses = new Map<number, number>();
     for (const r of results) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
     expect([...statuses.keys()].filter((s) => s !== 200 && s !== 503)).toEqual([]);

@@ -11,6 +11,7 @@ import {
 import { client, keyOf, type Json } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 import { invoiceClassificationSchema as schema } from '../../support/invoice-fixtures.js';
+import { metricSum } from '../../support/metrics.js';
 
 jest.setTimeout(120_000);
 
@@ -21,14 +22,6 @@ const STALE_MS = 8_000;
  * the machine (timing a request against a baseline of one sample was noise under load).
  */
 const DEPTH_READ_TIMEOUT_MS = 20_000;
-
-async function metric(baseUrl: string, name: string): Promise<number> {
-  const text = await (await fetch(`${baseUrl}/metrics`)).text();
-  return text
-    .split('\n')
-    .filter((line) => line.startsWith(`${name}{`))
-    .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
-}
 
 /**
  * The cap reads an in-memory depth reconciled with both stores in the background. With the
@@ -89,12 +82,13 @@ describe('queue depth read time-out', () => {
     // No Redis wait (the old depth read waited out its time-out on the request's path).
     expect(elapsed).toBeLessThan(DEPTH_READ_TIMEOUT_MS);
     await until(
-      async () => (await metric(t.baseUrl, 'service_admission_depth_reconcile_failed_total')) > 0,
+      async () =>
+        (await metricSum(t.baseUrl, 'service_admission_depth_reconcile_failed_total')) > 0,
       'a timed-out Redis depth read counted',
       DEPTH_READ_TIMEOUT_MS + 30_000,
     );
     expect(logs.entries.some((e) => e.msg === 'queue_depth.reconcile_failed')).toBe(true);
-    expect(await metric(t.baseUrl, 'service_admission_depth_read_failed_total')).toBe(0);
+    expect(await metricSum(t.baseUrl, 'service_admission_depth_read_failed_total')).toBe(0);
     redis.resume();
   });
 
@@ -112,7 +106,7 @@ describe('queue depth read time-out', () => {
     const res = await api.post('/classify', { input: doc, classification_schema: schema });
     expect(res.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(DEPTH_READ_TIMEOUT_MS);
-    expect(await metric(t.baseUrl, 'service_admission_depth_read_failed_total')).toBe(1);
+    expect(await metricSum(t.baseUrl, 'service_admission_depth_read_failed_total')).toBe(1);
     const failed = logs.entries.filter((e) => e.msg === 'queue_depth_cap.read_failed');
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({

@@ -1,23 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { Agent } from 'undici';
 import { QueueDepthService } from '../../../src/processing/queue/queue-depth.service.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
-import { keyOf, type Json } from '../../support/processing-client.js';
+import { burst, keyOf } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 import { invoiceClassificationSchema as schema } from '../../support/invoice-fixtures.js';
+import { metricSum } from '../../support/metrics.js';
 
 jest.setTimeout(240_000);
 
 const CAP = 10;
 const REQUESTS = 500;
-
-async function metric(baseUrl: string, name: string): Promise<number> {
-  const text = await (await fetch(`${baseUrl}/metrics`)).text();
-  return text
-    .split('\n')
-    .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
-    .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
-}
 
 /**
  * With a cap of 10, 500 simultaneous sync classifies never push the cpu
@@ -45,7 +37,7 @@ describe('admission cap under a 500-request burst', () => {
   it('never passes the cap; the rest are 503 QUEUE_FULL; the read-failed count stays', async () => {
     const doc = files.put('/burst.txt', 'invoice number 12');
     const key = await keyOf(t, 'org-burst');
-    const failedBefore = await metric(t.baseUrl, 'service_admission_depth_read_failed_total');
+    const failedBefore = await metricSum(t.baseUrl, 'service_admission_depth_read_failed_total');
     const depths = t.app.get(QueueDepthService);
     // The store's own count, sampled through the burst (the live depth is what admits).
     let peakStored = 0;
@@ -59,26 +51,16 @@ describe('admission cap under a 500-request burst', () => {
         peakStored = Math.max(peakStored, stored.active);
       }
     })();
-    const dispatcher = new Agent({ connections: REQUESTS, headersTimeout: 200_000 });
-    const results = await Promise.all(
-      Array.from({ length: REQUESTS }, async () => {
-        const res = await fetch(`${t.baseUrl}/classify`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ input: doc, classification_schema: schema }),
-          // @ts-expect-error undici option of Node's fetch
-          dispatcher,
-        });
-        return {
-          status: res.status,
-          retryAfter: res.headers.get('retry-after'),
-          body: (await res.json()) as Json,
-        };
-      }),
+    const results = await burst(
+      t.baseUrl,
+      key,
+      '/classify',
+      { input: doc, classification_schema: schema },
+      REQUESTS,
+      { connections: REQUESTS, headersTimeout: 200_000 },
     );
     sampling = false;
     await sampler;
-    await dispatcher.close();
 
     const accepted = results.filter((r) => r.status === 200);
     const refused = results.filter((r) => r.status !== 200);
@@ -93,7 +75,9 @@ describe('admission cap under a 500-request burst', () => {
     // may briefly read one high after a reconcile that saw a commit it had also counted: it
     // errs towards refusing, never towards admitting, and is corrected at the next reconcile.
     expect(peakStored).toBeLessThanOrEqual(CAP);
-    expect(await metric(t.baseUrl, 'service_admission_depth_read_failed_total')).toBe(failedBefore);
+    expect(await metricSum(t.baseUrl, 'service_admission_depth_read_failed_total')).toBe(
+      failedBefore,
+    );
     process.stdout.write(
       `cap ${CAP}: ${accepted.length} answered 200, ${refused.length} 503; peak depth live ${peakLive}, stored ${peakStored}\n`,
     );
