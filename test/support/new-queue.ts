@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { DuckDbService } from '../../src/database/duckdb.service.js';
 import { type FileServer, startFileServer } from './file-server.js';
 import { type ChildRun, startWorkerProcess } from './operations.js';
 import { testRedisUrl } from './redis.js';
@@ -46,4 +47,25 @@ export async function startNewQueueSetup(name: string): Promise<NewQueueSetup> {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The database-queue tasks the API process holds for a job: none for one the new queue runs. */
+export async function databaseQueueTasks(db: DuckDbService, jobId: string): Promise<number> {
+  const rows = await db.all<{ n: bigint }>(
+    `SELECT count(*) AS n FROM queue_tasks WHERE payload->>'jobId' = $1`,
+    [jobId],
+  );
+  return Number(rows[0].n);
+}
+
+/** The data of the usage events the API process recorded for a job, from its outbox. */
+export async function usageEventsOf(
+  db: DuckDbService,
+  jobId: string,
+): Promise<Record<string, unknown>[]> {
+  const rows = await db.all<{ event: string }>(
+    `SELECT CAST(event AS VARCHAR) AS event FROM usage_outbox WHERE job_id = $1`,
+    [jobId],
+  );
+  return rows.map((row) => (JSON.parse(row.event) as { data: Record<string, unknown> }).data);
 }

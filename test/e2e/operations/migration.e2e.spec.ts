@@ -4,7 +4,11 @@ import { ALL_ROLLOUT_KEYS, rolloutEnvName } from '../../../src/config/rollout-ke
 import { runPreflight } from '../../../src/operations/preflight/preflight.js';
 import { checkDisableLegacy } from '../../../src/operations/upgrade/legacy-disable.check.js';
 import type { FileServer } from '../../support/file-server.js';
-import { type NewQueueSetup, startNewQueueSetup } from '../../support/new-queue.js';
+import {
+  databaseQueueTasks,
+  type NewQueueSetup,
+  startNewQueueSetup,
+} from '../../support/new-queue.js';
 import { type PrivateRedis, runAdmin, startPrivateRedis, until } from '../../support/operations.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { testRedisUrl } from '../../support/redis.js';
@@ -86,11 +90,7 @@ describe('upgrade to the new queue system', () => {
     });
     const db = t.app.get(DuckDbService);
     // Routed to Redis: no database-queue row, and the job completes through the worker.
-    const rows = await db.all<{ n: bigint }>(
-      `SELECT count(*) AS n FROM queue_tasks WHERE payload->>'jobId' = $1`,
-      [viaRedis.body.job_id],
-    );
-    expect(Number(rows[0].n)).toBe(0);
+    expect(await databaseQueueTasks(db, viaRedis.body.job_id)).toBe(0);
     expect((await waitForJob(api, viaRedis.body.job_id)).status).toBe('Completed');
     expect((await api.get('/drain_status')).body.drained).toBe(false);
     const during = await checkDisableLegacy(t.baseUrl);

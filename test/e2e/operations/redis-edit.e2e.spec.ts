@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { PDFDocument } from 'pdf-lib';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { realForm } from '../../support/edit-forms.js';
-import { type NewQueueSetup, startNewQueueSetup } from '../../support/new-queue.js';
+import {
+  databaseQueueTasks,
+  type NewQueueSetup,
+  startNewQueueSetup,
+} from '../../support/new-queue.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
@@ -36,11 +40,7 @@ describe('edit on the new queue system', () => {
     expect(submitted.status).toBe(200);
     const jobId = submitted.body.job_id as string;
     const db = t.app.get(DuckDbService);
-    const dispatched = await db.all<{ n: bigint }>(
-      `SELECT count(*) AS n FROM queue_tasks WHERE payload->>'jobId' = $1`,
-      [jobId],
-    );
-    expect(Number(dispatched[0].n)).toBe(0);
+    expect(await databaseQueueTasks(db, jobId)).toBe(0);
 
     const done = await waitForJob(api, jobId);
     expect(done).toMatchObject({ status: 'Completed', type: 'Edit' });

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import type { FileServer } from '../../support/file-server.js';
-import { type NewQueueSetup, startNewQueueSetup } from '../../support/new-queue.js';
+import {
+  databaseQueueTasks,
+  type NewQueueSetup,
+  startNewQueueSetup,
+} from '../../support/new-queue.js';
 import { until } from '../../support/operations.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
@@ -47,11 +51,7 @@ describe('new-queue jobs report running', () => {
     const jobId = submitted.body.job_id as string;
     const db = t.app.get(DuckDbService);
     // On Redis, not in the database queue.
-    const tasks = await db.all<{ n: bigint }>(
-      `SELECT count(*) AS n FROM queue_tasks WHERE payload->>'jobId' = $1`,
-      [jobId],
-    );
-    expect(Number(tasks[0].n)).toBe(0);
+    expect(await databaseQueueTasks(db, jobId)).toBe(0);
 
     const listed = async () =>
       ((await api.get('/jobs')).body.jobs as { job_id: string; status: string }[]).find(

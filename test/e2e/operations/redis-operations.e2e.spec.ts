@@ -3,7 +3,12 @@ import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { ALL_ROLLOUT_KEYS, rolloutEnvName } from '../../../src/config/rollout-keys.js';
 import { RedisResultsConsumer } from '../../../src/processing/jobs/redis-results.consumer.js';
 import type { FileServer } from '../../support/file-server.js';
-import { type NewQueueSetup, startNewQueueSetup } from '../../support/new-queue.js';
+import {
+  databaseQueueTasks,
+  type NewQueueSetup,
+  startNewQueueSetup,
+  usageEventsOf,
+} from '../../support/new-queue.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 import {
@@ -79,17 +84,10 @@ describe('parse, extract and split on the new queue system', () => {
         status: 'Completed',
         type,
       });
-      const tasks = await db.all<{ n: bigint }>(
-        `SELECT count(*) AS n FROM queue_tasks WHERE payload->>'jobId' = $1`,
-        [jobId],
-      );
-      expect(Number(tasks[0].n)).toBe(0);
-      const events = await db.all<{ event: string }>(
-        `SELECT CAST(event AS VARCHAR) AS event FROM usage_outbox WHERE job_id = $1`,
-        [jobId],
-      );
+      expect(await databaseQueueTasks(db, jobId)).toBe(0);
+      const events = await usageEventsOf(db, jobId);
       expect(events).toHaveLength(1);
-      expect(JSON.parse(events[0].event).data).toMatchObject({ jobId, product });
+      expect(events[0]).toMatchObject({ jobId, product });
     }
     const listed = (await api.get('/jobs')).body.jobs as { job_id: string }[];
     expect(listed.map((j) => j.job_id).sort()).toEqual(expected.map((e) => e.jobId).sort());

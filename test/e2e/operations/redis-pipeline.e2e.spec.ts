@@ -5,7 +5,12 @@ import {
   invoiceExtractSchema,
 } from '../../support/invoice-fixtures.js';
 import { invoiceWithTerms, makeLayoutPdf } from '../../support/layout-documents.js';
-import { type NewQueueSetup, startNewQueueSetup } from '../../support/new-queue.js';
+import {
+  databaseQueueTasks,
+  type NewQueueSetup,
+  startNewQueueSetup,
+  usageEventsOf,
+} from '../../support/new-queue.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 
@@ -82,17 +87,10 @@ describe('pipelines on the new queue system', () => {
     jobs.push(submitted.body.job_id as string);
 
     for (const jobId of jobs) {
-      const tasks = await db.all<{ n: bigint }>(
-        `SELECT count(*) AS n FROM queue_tasks WHERE payload->>'jobId' = $1`,
-        [jobId],
-      );
-      expect(Number(tasks[0].n)).toBe(0);
-      const events = await db.all<{ event: string }>(
-        `SELECT CAST(event AS VARCHAR) AS event FROM usage_outbox WHERE job_id = $1`,
-        [jobId],
-      );
+      expect(await databaseQueueTasks(db, jobId)).toBe(0);
+      const events = await usageEventsOf(db, jobId);
       expect(events).toHaveLength(1);
-      expect(JSON.parse(events[0].event).data).toMatchObject({
+      expect(events[0]).toMatchObject({
         jobId,
         product: 'pipeline',
         feature: 'parse+classify+extract',
