@@ -12,15 +12,21 @@
 #   jemalloc reads it once, when libduckdb loads;
 # - --max-semi-space-size=4: V8's young generation stops at 4 MB semi-spaces (16 MB by
 #   default); a usage consumer's garbage dies young either way. A flag rather than
-#   NODE_OPTIONS, so the executor processes keep V8's default for documents.
+#   NODE_OPTIONS, so the executor processes keep V8's default for documents;
+# - --min-semi-space-size=4: and starts there. V8 starts at 1 MB and grows only when much
+#   survives, which requests' short-lived garbage never makes happen: a server answering
+#   cached exports stayed at 1-2 MB, a young-generation collection every 30-60 answers,
+#   two to four times as many as at 4 MB; each one is a pause inside some answer, and
+#   they were the slowest of a row's answers (docs/decisions/0462-young-generation-starts-at-its-size.md).
 # A MALLOC_ARENA_MAX or DUCKDB_JE_MALLOC_CONF already in the environment (an empty one
-# keeps DuckDB's own setting), or a --max-semi-space-size in NODE_OPTIONS, wins.
+# keeps DuckDB's own setting), or a --max- or --min-semi-space-size in NODE_OPTIONS, wins
+# (then neither flag is added).
 # `exec` keeps one process, so signals reach the graceful shutdown.
 set -eu
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 export DUCKDB_JE_MALLOC_CONF="${DUCKDB_JE_MALLOC_CONF-muzzy_decay_ms:0}"
 main="$(dirname "$0")/../dist/src/main.js"
 case " ${NODE_OPTIONS:-} " in
-  *--max-semi-space-size*) exec node "$main" "$@" ;;
+  *--max-semi-space-size* | *--min-semi-space-size*) exec node "$main" "$@" ;;
 esac
-exec node --max-semi-space-size=4 "$main" "$@"
+exec node --max-semi-space-size=4 --min-semi-space-size=4 "$main" "$@"

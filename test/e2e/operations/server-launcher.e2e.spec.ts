@@ -40,14 +40,19 @@ function launch(env: Record<string, string>, args: string[] = []) {
 }
 
 describe('scripts/server.sh', () => {
-  it('starts the compiled server with two malloc arenas, DuckDB returning pages it stopped reusing at once, and 4 MB semi-spaces, as one process', () => {
+  it('starts the compiled server with two malloc arenas, DuckDB returning pages it stopped reusing at once, and 4 MB semi-spaces from the start, as one process', () => {
     const started = launch({}, ['--extra']);
     expect(started.arena).toBe('2');
     // DuckDB's jemalloc keeps freed pages for its own time, then returns them without the
     // lazily-freed stage that still counts as the process's memory.
     expect(started.duckdbAllocator).toBe('muzzy_decay_ms:0');
     expect(started.options).toBe('');
-    expect(started.args).toEqual(['--max-semi-space-size=4', main, '--extra']);
+    expect(started.args).toEqual([
+      '--max-semi-space-size=4',
+      '--min-semi-space-size=4',
+      main,
+      '--extra',
+    ]);
     // exec all the way: node runs as the process that was started, so signals reach it.
     expect(started.pid).toBe(started.shell);
   });
@@ -64,5 +69,9 @@ describe('scripts/server.sh', () => {
     expect(launch({ DUCKDB_JE_MALLOC_CONF: '' }).duckdbAllocator).toBe('');
     expect(started.options).toBe('--max-semi-space-size=16');
     expect(started.args).toEqual([main]);
+    // A lower bound of the operator's own: no upper bound of the launcher's to contradict it.
+    const fromAStart = launch({ NODE_OPTIONS: '--min-semi-space-size=8' });
+    expect(fromAStart.options).toBe('--min-semi-space-size=8');
+    expect(fromAStart.args).toEqual([main]);
   });
 });
