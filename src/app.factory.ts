@@ -3,6 +3,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { trackAllowedMethods } from './common/http/allowed-methods.js';
 import { boundDrainOnClose, requestTimeoutOptions } from './common/http/connection-lifetimes.js';
+import { reserveFrontRequestHook } from './common/http/front-request-hook.js';
 import { clientErrorHandler, frameworkErrors } from './common/http/framework-errors.js';
 import { logLeanRouteAccess } from './common/logging/lean-access-log.js';
 import { recordHttpMetrics } from './common/metrics/http-metrics.js';
@@ -34,6 +35,8 @@ export function createHttpAdapter(
     clientErrorHandler,
   });
   boundDrainOnClose(adapter.getInstance(), config.shutdownDrainMs);
+  // Before the application exists: Nest adds its middleware runner while creating it.
+  reserveFrontRequestHook(adapter.getInstance());
   return adapter;
 }
 
