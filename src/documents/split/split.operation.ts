@@ -221,14 +221,7 @@ export interface WeighedReading {
  * last reading says what each page's own evidence is.
  */
 export function assignByReadings(readings: readonly WeighedReading[]): Assignment[] {
-  const sections = segmentReadings(
-    readings.map(({ reading, costs, share }) => ({
-      pages: segmentPages(reading),
-      costs,
-      statementWeights: reading.statementWeights,
-      share,
-    })),
-  );
+  const sections = segmentReadings(segmentInputs(readings));
   return assignSections(readings[readings.length - 1].reading, sections);
 }
 
@@ -258,16 +251,18 @@ export function assignDeepSplit(
  * readings pooled (reviseUnsureSegments).
  */
 export function reviseUnsure(readings: readonly WeighedReading[], margin: number): Assignment[] {
-  const sections = reviseUnsureSegments(
-    readings.map(({ reading, costs, share }) => ({
-      pages: segmentPages(reading),
-      costs,
-      statementWeights: reading.statementWeights,
-      share,
-    })),
-    margin,
-  );
+  const sections = reviseUnsureSegments(segmentInputs(readings), margin);
   return assignSections(readings[readings.length - 1].reading, sections);
+}
+
+/** The cut's input from each weighed reading: its pages, weights and share. */
+function segmentInputs(readings: readonly WeighedReading[]) {
+  return readings.map(({ reading, costs, share }) => ({
+    pages: segmentPages(reading),
+    costs,
+    statementWeights: reading.statementWeights,
+    share,
+  }));
 }
 
 /** Each page's assignment once the cut has given it its section. */

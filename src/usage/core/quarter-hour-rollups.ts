@@ -278,7 +278,7 @@ export async function rollUpStep(
     rolled: string;
   }[];
   const unrolled = unrolledEvents(rolled);
-  const bound = through === null ? '' : ` AND batch_id <= CAST(${BigInt(through)} AS BIGINT)`;
+  const bound = through === null ? '' : ' AND batch_id <= CAST($2 AS BIGINT)';
   const [step] = (
     await connection.runAndReadAll(
       `SELECT max(batch_id) AS last, CAST(sum(n) AS BIGINT) AS events FROM (
@@ -287,7 +287,7 @@ export async function rollUpStep(
          FROM (SELECT batch_id, count(*) AS n FROM usage_events WHERE ${unrolled}${bound} GROUP BY batch_id)
        )
        WHERE before IS NULL OR before < $1`,
-      [ROLLUP_STEP_EVENTS],
+      through === null ? [ROLLUP_STEP_EVENTS] : [ROLLUP_STEP_EVENTS, through],
     )
   ).getRowObjectsJS() as { last: bigint | null; events: bigint | null }[];
   if (step.last === null) return 0;
