@@ -19,6 +19,17 @@ const OCR_TIMEOUT = 120_000;
 /** OCR may drop punctuation or merge spaces; compare on lower-case words. */
 const words = (text: string) => text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
 
+/** A receipt photographed with its right part in shadow, where its later lines are printed. */
+function shadowedReceipt(): Buffer {
+  return makeShadowedPng([
+    'Subtotal 11.70',
+    'Tax 1.17',
+    'Total 14.50',
+    'Cappuccino 2.20',
+    'Thank you for your visit',
+  ]);
+}
+
 afterAll(async () => {
   await terminateOcr();
 });
@@ -72,13 +83,7 @@ describe('OCR of generated documents', () => {
   it(
     'reads text in a shadow only with thorough effort (a second, locally thresholded reading)',
     async () => {
-      const photo = makeShadowedPng([
-        'Subtotal 11.70',
-        'Tax 1.17',
-        'Total 14.50',
-        'Cappuccino 2.20',
-        'Thank you for your visit',
-      ]);
+      const photo = shadowedReceipt();
       const fast = words((await loadDocument(photo)).pages[0].text);
       const thorough = words(
         (await loadDocument(photo, 'photo.png', { ocr: 'thorough' })).pages[0].text,
@@ -96,13 +101,7 @@ describe('OCR of generated documents', () => {
   it(
     'reads a shadowed photo into positioned lines only with thorough effort (Deep Extract reads so)',
     async () => {
-      const photo = makeShadowedPng([
-        'Subtotal 11.70',
-        'Tax 1.17',
-        'Total 14.50',
-        'Cappuccino 2.20',
-        'Thank you for your visit',
-      ]);
+      const photo = shadowedReceipt();
       const lineWords = (doc: LayoutDocument) =>
         words(doc.pages.flatMap((page) => page.lines.map((line) => line.text)).join('\n'));
       const fast = lineWords(await loadLayoutDocument(photo, 'photo.png'));
