@@ -76,6 +76,11 @@ describe('edit (fill forms) through the reductoai SDK', () => {
     return Buffer.from(await res.arrayBuffer());
   }
 
+  /** The form of an edited PDF, downloaded and read back with pdf-lib. */
+  async function filledForm(url: string): Promise<PDFForm> {
+    return (await PDFDocument.load(await download(url))).getForm();
+  }
+
   function reportOf(response: unknown): Report {
     return (response as { report: Report }).report;
   }
@@ -99,7 +104,7 @@ describe('edit (fill forms) through the reductoai SDK', () => {
     expect(report.unmatched_instructions).toEqual(['favourite colour: blue']);
     expect(report.unfilled_fields.map((f) => f.field).sort()).toEqual(['First Name_2', 'other']);
     for (const entry of report.filled) expect(entry.confidence).toBeGreaterThanOrEqual(0.5);
-    const form = (await PDFDocument.load(await download(response.document_url))).getForm();
+    const form = await filledForm(response.document_url);
     expect(form.getTextField('First Name').getText()).toBe('Ada');
     expect(form.getTextField('Last Name').getText()).toBe('Lovelace');
     expect(form.getTextField('Birthday').getText()).toBe('10 December 1815');
@@ -119,7 +124,7 @@ describe('edit (fill forms) through the reductoai SDK', () => {
       edit_instructions:
         'Vorname: Ada\nNachname: Lovelace\nGeschlecht: männlich\nNationalité: Italian',
     });
-    const form = (await PDFDocument.load(await download(response.document_url))).getForm();
+    const form = await filledForm(response.document_url);
     expect(form.getTextField('First Name').getText()).toBe('Ada');
     expect(form.getTextField('Last Name').getText()).toBe('Lovelace');
     expect(form.getRadioGroup('female').getSelected()).toBe('2');
@@ -132,7 +137,7 @@ describe('edit (fill forms) through the reductoai SDK', () => {
     const edit_instructions =
       'text1: hello; text2: two lines; tick checkbox 1; radio: Rdo2; combo: combo Line 2; droplist: DropList3; dlist: DList4';
     const filled = await run({ document_url, edit_instructions });
-    const form = (await PDFDocument.load(await download(filled.document_url))).getForm();
+    const form = await filledForm(filled.document_url);
     expect(form.getTextField('Text1').getText()).toBe('hello');
     expect(form.getTextField('Text2').getText()).toBe('two lines');
     expect(form.getCheckBox('CheckBox1').isChecked()).toBe(true);
@@ -185,7 +190,7 @@ describe('edit (fill forms) through the reductoai SDK', () => {
     expect(response.usage).toMatchObject({ num_pages: 2, credits: 4 });
     const report = reportOf(response);
     expect(report.unmatched_instructions).toEqual([]);
-    const form = (await PDFDocument.load(await download(response.document_url))).getForm();
+    const form = await filledForm(response.document_url);
     const text = (name: string) => form.getTextField(`F[0].Page_1[0].${name}[0]`).getText();
     expect({
       first: text('Veterans_First_Name'),
@@ -239,7 +244,7 @@ describe('edit (fill forms) through the reductoai SDK', () => {
         'Nachname: Public\nGeburtsdatum: 14.07.1950\nSozialversicherungsnummer: 123-45-6789\nStadt: Springfield\nPostleitzahl: 62704\nTelefonnummer: 217-555-0142',
     });
     expect(reportOf(response).unmatched_instructions).toEqual([]);
-    const form = (await PDFDocument.load(await download(response.document_url))).getForm();
+    const form = await filledForm(response.document_url);
     const text = (name: string) => form.getTextField(`F[0].Page_1[0].${name}[0]`).getText();
     expect(text('Veterans_Last_Name')).toBe('Public');
     expect([text('DOB_Month'), text('DOB_Day'), text('DOB_Year')]).toEqual(['07', '14', '1950']);
@@ -286,7 +291,7 @@ describe('edit (fill forms) through the reductoai SDK', () => {
     });
     expect(response.usage).toMatchObject({ num_pages: 5 });
     expect(reportOf(response).unmatched_instructions).toEqual([]);
-    const form = (await PDFDocument.load(await download(response.document_url))).getForm();
+    const form = await filledForm(response.document_url);
     const text = (name: string) => form.getTextField(`${name}(0)`).getText();
     expect({
       first: text('f1_004'),
@@ -325,7 +330,7 @@ describe('edit (fill forms) through the reductoai SDK', () => {
         'Vorname: Ada; Nachname: Lovelace; Identifikationsnummer: 123-45-6789; Land: Vereinigtes Königreich; Einzelperson ankreuzen',
     });
     expect(reportOf(response).unmatched_instructions).toEqual([]);
-    const form = (await PDFDocument.load(await download(response.document_url))).getForm();
+    const form = await filledForm(response.document_url);
     const text = (name: string) => form.getTextField(`${name}(0)`).getText();
     expect([text('f1_004'), text('f1_005'), text('f1_006'), text('f1_009')]).toEqual([
       'Ada',
@@ -343,7 +348,7 @@ describe('edit (fill forms) through the reductoai SDK', () => {
     // The form prints "COMPENSATION" in capitals, which the encoder reads as rare tokens.
     const response = await run({ document_url, edit_instructions: 'Entschädigung ankreuzen' });
     expect(reportOf(response).unmatched_instructions).toEqual([]);
-    const form = (await PDFDocument.load(await download(response.document_url))).getForm();
+    const form = await filledForm(response.document_url);
     expect(form.getCheckBox('F[0].#subform[1].COMPENSATION[0]').isChecked()).toBe(true);
     expect(form.getCheckBox('F[0].#subform[1].PENSION[0]').isChecked()).toBe(false);
   });
@@ -402,7 +407,7 @@ describe('edit (fill forms) through the reductoai SDK', () => {
     expect(report.filled.map((f) => [f.field, f.value])).toEqual([['full name', 'Ada']]);
     expect(report.unmatched_instructions).toEqual(['city: London']);
     expect(report.unfilled_fields.map((f) => f.field)).toEqual(['city']);
-    const edited = (await PDFDocument.load(await download(response.document_url))).getForm();
+    const edited = await filledForm(response.document_url);
     expect(edited.getTextField('full name').getText()).toBe('Ada');
 
     // A flat page without a MediaBox (none of its own, none inherited): read as US Letter.
