@@ -11,8 +11,9 @@
 // Generated data lives in $DOCPROC_CACHE/bench-export (default /tmp/docproc-bench-export),
 // keyed by event count and seed, and is reused by later runs. The parts: options.mjs
 // (arguments, paths), prepare.mjs (data sets), processes.mjs (the two servers),
-// scenarios.mjs (the questions), sequential.mjs and concurrent.mjs (the measurements),
-// floor.mjs (HTTP and engine floors), report.mjs (the printed report).
+// free-port-start.mjs (a server on a free port), scenarios.mjs (the questions),
+// sequential.mjs and concurrent.mjs (the measurements), floor.mjs (HTTP and engine
+// floors), report.mjs (the printed report).
 import 'reflect-metadata';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -13,6 +13,7 @@ import { URL, URLSearchParams } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { fetch } from 'undici';
+import { startServerOnFreePort } from './free-port-start.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const { values: args } = parseArgs({
@@ -35,20 +36,24 @@ const exportPath =
   args.query ??
   `/api/v1/usage/export?${new URLSearchParams({ orgId: largest, startDate: start, endDate: dataset.endDay, groupBy: 'product' })}`;
 
-const port = 40000 + Math.floor(Math.random() * 10000);
 const nodeArgs = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [];
-const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'dist/src/main.js')], {
-  env: {
-    ...process.env,
-    DATA_DIR: path.join(caseDir, 'docproc'),
-    DATABASE_FILE: dataset.databaseFile,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-    USAGE_ROLLUP_CLUSTER_INTERVAL_MIN: '0',
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const { child, port } = await startServerOnFreePort(
+  'the docproc server',
+  (port) =>
+    spawn(process.execPath, [...nodeArgs, path.join(root, 'dist/src/main.js')], {
+      env: {
+        ...process.env,
+        DATA_DIR: path.join(caseDir, 'docproc'),
+        DATABASE_FILE: dataset.databaseFile,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+        USAGE_ROLLUP_CLUSTER_INTERVAL_MIN: '0',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    }),
+  900_000,
+);
 const baseUrl = `http://127.0.0.1:${port}`;
 try {
   for (;;) {

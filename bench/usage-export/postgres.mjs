@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { PORT_TAKEN, PortTaken } from '../../test/support/free-port.mjs';
 
 const PG_BIN = process.env.PG_BIN || '/usr/lib/postgresql/15/bin';
 
@@ -43,7 +44,10 @@ export function postgresVersion() {
   return execFileSync(path.join(PG_BIN, 'postgres'), ['--version']).toString().trim();
 }
 
-/** initdb once per data directory (no locale: byte order, like DuckDB's), then start. */
+/**
+ * initdb once per data directory (no locale: byte order, like DuckDB's), then start on
+ * `port`; throws PortTaken when another process holds it (see `onFreePorts`).
+ */
 export function startCluster(dir, port) {
   const data = path.join(dir, 'data');
   fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
@@ -61,25 +65,35 @@ export function startCluster(dir, port) {
       'postgres',
     ]);
   }
+  const log = path.join(dir, 'postgres.log');
+  const logBefore = fs.existsSync(log) ? fs.statSync(log).size : 0;
   const options = [
     `-p ${port}`,
     `-k ${dir}`,
     "-c listen_addresses='127.0.0.1'",
     ...Object.entries(PG_SETTINGS).map(([k, v]) => `-c ${k}=${v}`),
   ].join(' ');
-  asPostgres([
-    path.join(PG_BIN, 'pg_ctl'),
-    '-D',
-    data,
-    '-l',
-    path.join(dir, 'postgres.log'),
-    '-o',
-    options,
-    '-w',
-    '-t',
-    '120',
-    'start',
-  ]);
+  try {
+    asPostgres([
+      path.join(PG_BIN, 'pg_ctl'),
+      '-D',
+      data,
+      '-l',
+      log,
+      '-o',
+      options,
+      '-w',
+      '-t',
+      '120',
+      'start',
+    ]);
+  } catch (error) {
+    // The postmaster says why it stopped in its log, which this start appended to.
+    const said = fs.existsSync(log) ? fs.readFileSync(log).subarray(logBefore).toString() : '';
+    const taken = said.split('\n').find((line) => PORT_TAKEN.test(line));
+    if (taken !== undefined) throw new PortTaken(taken);
+    throw error;
+  }
   return {
     connection: { host: '127.0.0.1', port, user: 'postgres', database: 'postgres' },
     stop() {

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { GROUPABLE_KEYS, ORG_COUNT, exportCsv, generateDuckDb, orgId } from './dataset.mjs';
+import { onFreePorts } from '../../test/support/free-port.mjs';
 import { ensureNarrowRollups, loadPostgres, prewarm, startCluster } from './postgres.mjs';
 import {
   EVENTS,
@@ -130,7 +131,7 @@ export async function clusterStore(dataset) {
 
 /** Starts the PostgreSQL cluster, loading it (COPY) and its narrow rollups the first time. */
 export async function preparePostgres(dataset) {
-  const cluster = startCluster(pgDir, 55000 + Math.floor(Math.random() * 5000));
+  const cluster = await onFreePorts(1, async ([port]) => startCluster(pgDir, port));
   if (!dataset.pgLoaded) {
     log('exporting CSV from DuckDB');
     let started = performance.now();

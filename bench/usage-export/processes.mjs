@@ -7,6 +7,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, fetch } from 'undici';
 import { UNCACHED, dataDir, root } from './options.mjs';
+import { startServerOnFreePort } from './free-port-start.mjs';
 
 function stopper(child) {
   return async () => {
@@ -17,30 +18,36 @@ function stopper(child) {
 }
 
 export async function startServer(databaseFile) {
-  const port = 40000 + Math.floor(Math.random() * 10000);
-  // As `npm start` runs it: `scripts/server.sh` execs `node dist/src/main.js` with the
-  // launcher's V8 and allocator settings (4 MB semi-spaces: a young-generation collection
-  // four times as often as under V8's default), one process whose pid is the server's.
-  const child = spawn('sh', [path.join(root, 'scripts/server.sh')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      // The launcher runs `node` from PATH: this one.
-      PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
-      DATA_DIR: dataDir,
-      DATABASE_FILE: databaseFile,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      // The store was just clustered; no pass during the measurement.
-      USAGE_ROLLUP_CLUSTER_INTERVAL_MIN: '0',
-      ...(UNCACHED ? { USAGE_EXPORT_CACHE_MB: '0' } : {}),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  // The first start on a store built before a migration applies it (021 backfills) before
+  // it listens.
+  const startTimeoutMs = 900_000;
+  const { child, port } = await startServerOnFreePort(
+    'the docproc server',
+    (port) =>
+      // As `npm start` runs it: `scripts/server.sh` execs `node dist/src/main.js` with the
+      // launcher's V8 and allocator settings (4 MB semi-spaces: a young-generation collection
+      // four times as often as under V8's default), one process whose pid is the server's.
+      spawn('sh', [path.join(root, 'scripts/server.sh')], {
+        cwd: root,
+        env: {
+          ...process.env,
+          // The launcher runs `node` from PATH: this one.
+          PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
+          DATA_DIR: dataDir,
+          DATABASE_FILE: databaseFile,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+          // The store was just clustered; no pass during the measurement.
+          USAGE_ROLLUP_CLUSTER_INTERVAL_MIN: '0',
+          ...(UNCACHED ? { USAGE_EXPORT_CACHE_MB: '0' } : {}),
+        },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      }),
+    startTimeoutMs,
+  );
   const baseUrl = `http://127.0.0.1:${port}`;
-  // The first start on a store built before a migration applies it (021 backfills).
-  const deadline = Date.now() + 900_000;
+  const deadline = Date.now() + startTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`docproc exited with ${child.exitCode}`);
     try {
