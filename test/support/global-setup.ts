@@ -88,6 +88,14 @@ function portEnv(name: ServiceName, ports: number[]): Record<string, string> {
   }
 }
 
+/** The variable that gives the specs each service's address, and the script's it is set from. */
+const SPEC_VARIABLES: Record<ServiceName, { spec: string; script: string }> = {
+  kafka: { spec: 'TEST_KAFKA_BROKERS', script: 'KAFKA_BROKERS' },
+  redis: { spec: 'TEST_REDIS_URL', script: 'REDIS_URL' },
+  clickhouse: { spec: 'TEST_CLICKHOUSE_URL', script: 'CLICKHOUSE_URL' },
+  'clickhouse-shards': { spec: 'TEST_CLICKHOUSE_SHARD_URLS', script: 'CLICKHOUSE_SHARD_URLS' },
+};
+
 const PORT_COUNT: Record<ServiceName, number> = {
   kafka: 2,
   clickhouse: 2,
@@ -170,31 +178,12 @@ export default async function globalSetup(
   ).split(',');
   const owned: OwnedService[] = [];
   const tasks: Promise<void>[] = [];
-  if (wanted.includes('kafka') && !process.env.TEST_KAFKA_BROKERS) {
+  for (const name of Object.keys(SPEC_VARIABLES) as ServiceName[]) {
+    const { spec, script } = SPEC_VARIABLES[name];
+    if (!wanted.includes(name) || process.env[spec]) continue;
     tasks.push(
-      provide(root, 'kafka', owned).then((out) => {
-        process.env.TEST_KAFKA_BROKERS = out.KAFKA_BROKERS;
-      }),
-    );
-  }
-  if (wanted.includes('redis') && !process.env.TEST_REDIS_URL) {
-    tasks.push(
-      provide(root, 'redis', owned).then((out) => {
-        process.env.TEST_REDIS_URL = out.REDIS_URL;
-      }),
-    );
-  }
-  if (wanted.includes('clickhouse') && !process.env.TEST_CLICKHOUSE_URL) {
-    tasks.push(
-      provide(root, 'clickhouse', owned).then((out) => {
-        process.env.TEST_CLICKHOUSE_URL = out.CLICKHOUSE_URL;
-      }),
-    );
-  }
-  if (wanted.includes('clickhouse-shards') && !process.env.TEST_CLICKHOUSE_SHARD_URLS) {
-    tasks.push(
-      provide(root, 'clickhouse-shards', owned).then((out) => {
-        process.env.TEST_CLICKHOUSE_SHARD_URLS = out.CLICKHOUSE_SHARD_URLS;
+      provide(root, name, owned).then((out) => {
+        process.env[spec] = out[script];
       }),
     );
   }
