@@ -1,8 +1,15 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import type { JsonSchema } from '../../src/documents/extract/extract-schema.js';
 import { extractDocument } from '../../src/documents/extract/extract.operation.js';
+import { terminateOcr } from '../../src/documents/readers/ocr.engine.js';
 import { loadLayoutDocument } from '../../src/documents/parse/layout.loader.js';
 import { makeLayoutPdf, type LayoutPageSpec } from '../support/layout-documents.js';
+
+// Pages with little text are read by OCR, whose worker thread outlives this file unless it
+// is stopped: in one process (`--runInBand`) jest would not exit.
+afterAll(async () => {
+  await terminateOcr();
+});
 
 /** What a customer sends: field names and plain English descriptions, no labels. */
 const invoiceSchema: JsonSchema = {

@@ -1,4 +1,5 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { terminateOcr } from '../../src/documents/readers/ocr.engine.js';
 import { loadLayoutDocuments } from '../../src/documents/parse/layout.loader.js';
 import { pageText } from '../../src/documents/parse/layout.types.js';
 import { splitDocument } from '../../src/documents/split/split.operation.js';
@@ -15,6 +16,12 @@ import {
   sectionsFor,
   wordOverlapSplit,
 } from '../support/split-eval.js';
+
+// Pages with little text are read by OCR, whose worker thread outlives this file unless it
+// is stopped: in one process (`--runInBand`) jest would not exit.
+afterAll(async () => {
+  await terminateOcr();
+});
 
 const schema = [
   {
