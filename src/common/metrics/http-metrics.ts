@@ -16,7 +16,8 @@ export function recordHttpMetrics(fastify: FastifyInstance, metrics: MetricsServ
     labelNames: ['method', 'route', 'status_code'],
     buckets: BUCKETS,
   });
-  fastify.addHook('onResponse', async (request, reply) => {
+  // A callback hook: an async one cost a promise on every request (record 0474).
+  fastify.addHook('onResponse', (request, reply, done) => {
     duration.observe(
       {
         method: request.method,
@@ -25,5 +26,6 @@ export function recordHttpMetrics(fastify: FastifyInstance, metrics: MetricsServ
       },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 }

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { OpenAPIObject } from '@nestjs/swagger';
 
@@ -68,32 +69,43 @@ export function refuseUnknownQueryParameters(
   app
     .getHttpAdapter()
     .getInstance()
-    .addHook('preHandler', async (request, reply) => {
-      const route = request.routeOptions.url;
-      if (!route) return;
-      declared ??= declaredQueryParameters(document());
-      const method = request.method === 'HEAD' ? 'GET' : request.method;
-      const parameters = declared.get(`${method} ${route}`);
-      if (!parameters) return;
-      const query = (request.query ?? {}) as Record<string, unknown>;
-      let body: object;
-      if (isProcessing(route)) {
-        const issues = processingIssues(query, parameters);
-        if (issues.length === 0) return;
-        body = { detail: issues.slice(0, 50) };
-      } else {
-        const unknown = Object.keys(query).filter((name) => !parameters.has(name));
-        if (unknown.length === 0) return;
-        body = {
-          error: {
-            code: 'UNKNOWN_QUERY_PARAMETER',
-            message: `Unknown query parameter(s): ${unknown.slice(0, 20).join(', ')}`,
-            parameters: unknown.slice(0, 50),
-          },
-        };
+    // A callback hook: an async one cost a promise on every request, most of which it
+    // passes on (docs/decisions/0474-per-request-hooks-without-promises.md).
+    .addHook('preHandler', (request, reply, done) => {
+      let refusal: object | undefined;
+      try {
+        refusal = queryRefusal(request);
+      } catch (error) {
+        done(error as Error);
+        return;
       }
-      return reply.code(422).send(body);
+      if (refusal === undefined) done();
+      else void reply.code(422).send(refusal);
     });
+
+  /** The 422 body for the request's query parameters; undefined when they are acceptable. */
+  function queryRefusal(request: FastifyRequest): object | undefined {
+    const route = request.routeOptions.url;
+    if (!route) return undefined;
+    declared ??= declaredQueryParameters(document());
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const parameters = declared.get(`${method} ${route}`);
+    if (!parameters) return undefined;
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    if (isProcessing(route)) {
+      const issues = processingIssues(query, parameters);
+      return issues.length === 0 ? undefined : { detail: issues.slice(0, 50) };
+    }
+    const unknown = Object.keys(query).filter((name) => !parameters.has(name));
+    if (unknown.length === 0) return undefined;
+    return {
+      error: {
+        code: 'UNKNOWN_QUERY_PARAMETER',
+        message: `Unknown query parameter(s): ${unknown.slice(0, 20).join(', ')}`,
+        parameters: unknown.slice(0, 50),
+      },
+    };
+  }
 }
 
 /** A parameter's value as echoed in a 422: cut short, so the answer stays small. */
