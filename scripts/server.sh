@@ -17,7 +17,13 @@
 #   survives, which requests' short-lived garbage never makes happen: a server answering
 #   cached exports stayed at 1-2 MB, a young-generation collection every 30-60 answers,
 #   two to four times as many as at 4 MB; each one is a pause inside some answer, and
-#   they were the slowest of a row's answers (docs/decisions/0462-young-generation-starts-at-its-size.md).
+#   they were the slowest of a row's answers (docs/decisions/0462-young-generation-starts-at-its-size.md);
+# - --no-parallel-scavenge: a young-generation collection runs on the main thread alone. On
+#   V8's default it hands parts to helper threads and waits for them; on a machine whose
+#   cores are busy (DuckDB's threads, the other processes) the wait was most of the pause:
+#   a collection in a cached export answer took twice as long at the median and four times
+#   at the 90th percentile (docs/decisions/0474-young-generation-collected-on-the-main-thread.md).
+#   It holds whatever NODE_OPTIONS says, which cannot carry it.
 # A MALLOC_ARENA_MAX or DUCKDB_JE_MALLOC_CONF already in the environment (an empty one
 # keeps DuckDB's own setting), or a --max- or --min-semi-space-size in NODE_OPTIONS, wins
 # (then neither flag is added).
@@ -27,6 +33,6 @@ export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 export DUCKDB_JE_MALLOC_CONF="${DUCKDB_JE_MALLOC_CONF-muzzy_decay_ms:0}"
 main="$(dirname "$0")/../dist/src/main.js"
 case " ${NODE_OPTIONS:-} " in
-  *--max-semi-space-size* | *--min-semi-space-size*) exec node "$main" "$@" ;;
+  *--max-semi-space-size* | *--min-semi-space-size*) exec node --no-parallel-scavenge "$main" "$@" ;;
 esac
-exec node --max-semi-space-size=4 --min-semi-space-size=4 "$main" "$@"
+exec node --no-parallel-scavenge --max-semi-space-size=4 --min-semi-space-size=4 "$main" "$@"
