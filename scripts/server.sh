@@ -22,7 +22,7 @@
 #   V8's default it hands parts to helper threads and waits for them; on a machine whose
 #   cores are busy (DuckDB's threads, the other processes) the wait was most of the pause:
 #   a collection in a cached export answer took twice as long at the median and four times
-#   at the 90th percentile (docs/decisions/0474-young-generation-collected-on-the-main-thread.md).
+#   at the 90th percentile (docs/decisions/0475-young-generation-collected-on-the-main-thread.md).
 #   It holds whatever NODE_OPTIONS says, which cannot carry it.
 # A MALLOC_ARENA_MAX or DUCKDB_JE_MALLOC_CONF already in the environment (an empty one
 # keeps DuckDB's own setting), or a --max- or --min-semi-space-size in NODE_OPTIONS, wins
