@@ -6,7 +6,7 @@ describe('DuckDB settings', () => {
   it("bounds DuckDB's buffer pool and the data kept between checkpoints by default", () => {
     const config = loadConfig({});
     expect(config.duckdbMemoryLimit).toBe('256MB');
-    expect(config.duckdbCheckpointThreshold).toBe('32MB');
+    expect(config.duckdbCheckpointThreshold).toBe('64MB');
   });
 
   it('reads a memory limit and refuses one that is not a size, naming the variable', () => {

@@ -42,7 +42,7 @@ export const SERVER_SETTINGS = {
   ),
   duckdbCheckpointThreshold: byteSize(
     'DUCKDB_CHECKPOINT_THRESHOLD',
-    '32MB',
+    '64MB',
     "WAL size between DuckDB checkpoints (DuckDB's `checkpoint_threshold`); the table data it stands for stays in memory until the checkpoint, a few times this size.",
   ),
   duckdbMemoryLimit: byteSize(
