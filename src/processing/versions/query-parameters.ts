@@ -87,11 +87,16 @@ export function refuseUnknownQueryParameters(
   function queryRefusal(request: FastifyRequest): object | undefined {
     const route = request.routeOptions.url;
     if (!route) return undefined;
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    // A request without query parameters has none to refuse. Answered before the document
+    // is looked at, so the first requests after start (the health probes) do not wait while
+    // it is built (a whole scan of the controllers, on the event loop); the first request
+    // that carries a query builds it.
+    if (isEmpty(query)) return undefined;
     declared ??= declaredQueryParameters(document());
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const parameters = declared.get(`${method} ${route}`);
     if (!parameters) return undefined;
-    const query = (request.query ?? {}) as Record<string, unknown>;
     if (isProcessing(route)) {
       const issues = processingIssues(query, parameters);
       return issues.length === 0 ? undefined : { detail: issues.slice(0, 50) };
@@ -106,6 +111,11 @@ export function refuseUnknownQueryParameters(
       },
     };
   }
+}
+
+function isEmpty(query: Record<string, unknown>): boolean {
+  for (const name in query) if (Object.hasOwn(query, name)) return false;
+  return true;
 }
 
 /** A parameter's value as echoed in a 422: cut short, so the answer stays small. */
