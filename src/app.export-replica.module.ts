@@ -3,7 +3,6 @@ import { APP_FILTER } from '@nestjs/core';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
-import { CompileCacheWriter } from './common/compile-cache.writer.js';
 import { MetricsModule } from './common/metrics/metrics.module.js';
 import { ReadinessModule } from './common/health/readiness.module.js';
 import { HealthModule } from './operations/health/health.module.js';
@@ -35,7 +34,7 @@ export class ExportReplicaAppModule {
         }),
         UsageExportReplicaModule,
       ],
-      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }, CompileCacheWriter],
+      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };
   }
 }

@@ -66,7 +66,7 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
   return app;
 }
 
-/** Builds the HTTP application; shared by `server.ts` and the e2e tests. */
+/** Builds the HTTP application; shared by `main.ts` and the e2e tests. */
 export async function createApp(
   config: AppConfig,
   overrides: AppOverrides = {},

@@ -12,7 +12,6 @@ import { UsageKafkaConsumerModule } from './usage/ingestion/kafka/usage-kafka-co
 import { AdminModule } from './admin/admin.module.js';
 import { DashboardModule } from './dashboard/dashboard.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
-import { CompileCacheWriter } from './common/compile-cache.writer.js';
 import { ProcessingModule } from './processing/processing.module.js';
 import { HealthModule } from './operations/health/health.module.js';
 import { MetricsModule } from './common/metrics/metrics.module.js';
@@ -52,7 +51,7 @@ export class AppModule {
         ClockModule.forRoot(overrides.clock),
         OperationsModule,
       ],
-      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }, CompileCacheWriter],
+      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };
   }
 }

@@ -51,31 +51,4 @@ describe('server start-up and logs', () => {
     expect(log + server.stderr()).not.toMatch(/leakedsecret|leak2|leakedsignature/);
     expect(log).toContain('"url":"/upload/f_1.pdf?expires=9999999999&signature=[REDACTED]"');
   });
-
-  it('keeps the compiled modules in DATA_DIR at a graceful stop, and the next start reads them', async () => {
-    const ownDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-compile-cache-'));
-    try {
-      const first = await startServerProcess('src/main.ts', ownDir, {}, 120_000);
-      await first.healthy(120_000);
-      await first.stop();
-      const cache = path.join(ownDir, 'compile-cache');
-      expect(fs.statSync(cache).mode & 0o777).toBe(0o700);
-      const [versionDir] = fs.readdirSync(cache);
-      expect(fs.readdirSync(path.join(cache, versionDir)).length).toBeGreaterThan(500);
-
-      const again = await startServerProcess(
-        'src/main.ts',
-        ownDir,
-        { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' },
-        120_000,
-      );
-      await again.healthy(120_000);
-      await again.stop();
-      expect(again.stderr()).toMatch(
-        /cache for \S+\/node_modules\/@nestjs\/core\/\S+ was accepted/,
-      );
-    } finally {
-      fs.rmSync(ownDir, { recursive: true, force: true });
-    }
-  });
 });
