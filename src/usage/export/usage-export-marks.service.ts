@@ -33,6 +33,9 @@ export class UsageExportMarks {
   private orgsReadAt = 0;
   /** Changed days whose recording failed: recorded with the next write's (a store outage). */
   private unrecorded: { orgId: string; day: string }[] = [];
+  private yesterdayText = '';
+  /** The end of the UTC day `yesterdayText` was formatted in. */
+  private todayUntil = 0;
 
   constructor(
     @Inject(USAGE_EXPORT_MARKS_STORE) private readonly repository: UsageExportMarksStore,
@@ -40,7 +43,7 @@ export class UsageExportMarks {
 
   /** After an export answered: its past days are marked exported (off the answer's path). */
   recordExport(orgId: string, startDate: string, endDate: string): void {
-    const yesterday = utcDay(Date.now() - DAY_MS);
+    const yesterday = this.yesterday();
     const last = endDate < yesterday ? endDate : yesterday;
     if (startDate > last) return;
     const key = `${orgId}\u0000${startDate}\u0000${last}`;
@@ -91,6 +94,20 @@ export class UsageExportMarks {
       byOrg.set(orgId, (byOrg.get(orgId) ?? new Set()).add(day));
     }
     for (const [orgId, days] of byOrg) await this.repository.markChanged(orgId, [...days]);
+  }
+
+  /**
+   * Yesterday's UTC date, formatted once a day: every export answer, a cached one included,
+   * asks for it.
+   */
+  private yesterday(): string {
+    const now = Date.now();
+    // Formatted again when the clock left today's UTC day either way (a clock set back too).
+    if (now >= this.todayUntil || now < this.todayUntil - DAY_MS) {
+      this.yesterdayText = utcDay(now - DAY_MS);
+      this.todayUntil = (Math.floor(now / DAY_MS) + 1) * DAY_MS;
+    }
+    return this.yesterdayText;
   }
 
   revisedDays(orgId: string, startDate: string, endDate: string): Promise<RevisedDay[]> {

@@ -89,3 +89,24 @@ export function exportCacheKey(orgId: string, q: UsageExportQuery): string {
     set(q.fileTypes),
   ].join('\u0000');
 }
+
+/**
+ * A parsed query and its cache key for the org it was last asked for: a repeated export of
+ * the same query string reuses the key instead of building it again (filter sets sorted,
+ * joined). One org is remembered, not a list: a query string names its org, or the key's
+ * default org stands in, which is one org per caller.
+ */
+export class KeyedExportQuery {
+  private lastOrgId: string | null = null;
+  private lastKey = '';
+
+  constructor(readonly query: UsageExportQuery) {}
+
+  cacheKey(orgId: string): string {
+    if (orgId !== this.lastOrgId) {
+      this.lastKey = exportCacheKey(orgId, this.query);
+      this.lastOrgId = orgId;
+    }
+    return this.lastKey;
+  }
+}

@@ -16,12 +16,12 @@ import { setFrontRequestHook } from '../../common/http/front-request-hook.js';
 import { MetricsService } from '../../common/metrics/metrics.service.js';
 import { UsageExportMarks } from './usage-export-marks.service.js';
 import { UsageExportController } from './usage-export.controller.js';
-import { parseUsageExportQuery, USAGE_EXPORT_PARAMETERS } from './usage-export.query.js';
+import { ParsedExportQueries } from './usage-export.parsed-queries.js';
+import type { RawQuery, UsageExportQuery } from './usage-export.query.js';
 import { prefersCsv, sendExportJson } from './usage-export.reply.js';
-import { UsageExportService, type ResolvedExport } from './usage-export.service.js';
+import { UsageExportService } from './usage-export.service.js';
 
 const EXPORT_URL = '/api/v1/usage/export';
-const PARAMETER_NAMES = new Set(USAGE_EXPORT_PARAMETERS.map((parameter) => parameter.name));
 
 /**
  * Answers a repeated usage export from the result cache in the route's `onRequest` hook,
@@ -44,12 +44,14 @@ const PARAMETER_NAMES = new Set(USAGE_EXPORT_PARAMETERS.map((parameter) => param
  * `@fastify/multipart`'s request hook, neither of which does anything for this route (its
  * logging middleware is excluded, it takes no upload) but which together allocated about
  * 3 kB per answer (docs/decisions/0463-early-answer-ahead-of-the-middleware-runner.md).
+ * A URL asked before reuses its parsed query and cache key (`ParsedExportQueries`).
  */
 @Injectable()
 export class UsageExportEarlyAnswer {
   /** The route's `@OrgAccess` rule; null (never answer early) unless it reads `orgId` from the query. */
   private readonly access: OrgAccessRule | null;
   private readonly answers: Counter;
+  private readonly queries = new ParsedExportQueries();
 
   constructor(
     private readonly keys: ApiKeyService,
@@ -107,7 +109,7 @@ export class UsageExportEarlyAnswer {
     reply: FastifyReply,
     done: HookHandlerDoneFunction,
   ): void => {
-    let answer: { resolved: ResolvedExport; body: Buffer } | undefined;
+    let answer: { orgId: string; query: UsageExportQuery; body: Buffer } | undefined;
     try {
       answer = this.cachedAnswer(request);
     } catch {
@@ -118,15 +120,14 @@ export class UsageExportEarlyAnswer {
       done();
       return;
     }
-    const { orgId, query } = answer.resolved;
-    this.marks.recordExport(orgId, query.startDate, query.endDate);
+    this.marks.recordExport(answer.orgId, answer.query.startDate, answer.query.endDate);
     this.answers.inc();
     sendExportJson(reply, answer.body);
   };
 
   private cachedAnswer(
     request: FastifyRequest,
-  ): { resolved: ResolvedExport; body: Buffer } | undefined {
+  ): { orgId: string; query: UsageExportQuery; body: Buffer } | undefined {
     if (this.access === null) return undefined;
     const headers = request.headers;
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) {
@@ -136,13 +137,16 @@ export class UsageExportEarlyAnswer {
     const token = bearerToken(request);
     const principal = token ? this.keys.knownAccountPrincipal(token) : undefined;
     if (principal === undefined) return undefined;
-    const raw = request.query as Record<string, string | string[]>;
-    for (const name of Object.keys(raw)) if (!PARAMETER_NAMES.has(name)) return undefined;
-    const query = parseUsageExportQuery(raw);
+    const keyed = this.queries.of(request.url, request.query as RawQuery);
+    if (keyed === undefined) return undefined;
+    const query = keyed.query;
     if (query.orgId !== null) {
       const role = this.accounts.knownRoleOf(principal.userId, query.orgId);
       if (role === undefined || orgAccessRefusal(this.access, query.orgId, role)) return undefined;
     }
-    return this.exports.knownJsonBody(principal, query);
+    const orgId = this.exports.knownOrg(principal, query);
+    if (orgId === undefined) return undefined;
+    const body = this.exports.cachedJsonBody(orgId, keyed);
+    return body && { orgId, query, body };
   }
 }

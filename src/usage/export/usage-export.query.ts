@@ -95,7 +95,8 @@ export const USAGE_EXPORT_PARAMETERS: {
   },
 ];
 
-type RawQuery = Record<string, string | string[] | undefined>;
+/** A query string as Fastify parses it: one value, or a list for a repeated name. */
+export type RawQuery = Record<string, string | string[] | undefined>;
 
 const DAY_MS = 86_400_000;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -163,6 +164,15 @@ function parseGroupBy(texts: string[]): GroupBy[] {
     throw invalid(`groupBy names ${names[0]} twice`);
   }
   return names as GroupBy[];
+}
+
+/**
+ * Whether `parseUsageExportQuery` reads the clock for this query: only a missing `endDate`
+ * defaults from today (and `startDate` from `endDate`). Any other query parses to the same
+ * result on every day, so a parse of it may be kept and reused.
+ */
+export function readsToday(query: RawQuery): boolean {
+  return query.endDate === undefined;
 }
 
 /**

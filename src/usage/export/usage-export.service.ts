@@ -9,7 +9,7 @@ import {
   type UsageExportRow,
 } from '../core/usage-store.ports.js';
 import type { UsageExportQuery } from './usage-export.query.js';
-import { UsageExportCache, exportCacheKey } from './usage-export.cache.js';
+import { type KeyedExportQuery, UsageExportCache, exportCacheKey } from './usage-export.cache.js';
 import { exportJson } from './usage-export.serializer.js';
 import { refreshRange, spliceDates } from './usage-export.refresh.js';
 import { UsageWatermarks } from '../usage-watermarks.js';
@@ -46,23 +46,27 @@ export class UsageExportService {
   }
 
   /**
-   * The cached body of an export whose every fact this process holds in memory: the org
-   * `resolve` would pick (a requested org is the caller's to check, as the route's guard
-   * does), its metadata key known usable, an answer cached at the org's current watermark.
-   * Undefined for anything else: `resolve` and `jsonBody` then decide, store reads,
-   * refusals and misses included.
+   * The org of an export whose every fact this process holds in memory: the org `resolve`
+   * would pick (a requested org is the caller's to check, as the route's guard does), its
+   * metadata key known usable. Undefined for anything else, which `resolve` decides (store
+   * reads and refusals included).
    */
-  knownJsonBody(
-    principal: AccountPrincipal,
-    query: UsageExportQuery,
-  ): { resolved: ResolvedExport; body: Buffer } | undefined {
+  knownOrg(principal: AccountPrincipal, query: UsageExportQuery): string | undefined {
     const orgId = query.orgId ?? this.knownDefaultOrg(principal);
     if (orgId === undefined) return undefined;
     if (query.metadataKey !== null && !this.metadataKeys.knownUsable(orgId, query.metadataKey)) {
       return undefined;
     }
-    const body = this.cache.get(exportCacheKey(orgId, query), this.watermarks.of(orgId));
-    return body && { resolved: { orgId, query }, body };
+    return orgId;
+  }
+
+  /**
+   * The org's answer to the query as `jsonBody` would serve it from the result cache (the
+   * same key, cached at the org's current watermark); undefined on a miss, which `jsonBody`
+   * computes.
+   */
+  cachedJsonBody(orgId: string, keyed: KeyedExportQuery): Buffer | undefined {
+    return this.cache.get(keyed.cacheKey(orgId), this.watermarks.of(orgId));
   }
 
   /**
