@@ -17,9 +17,9 @@ import { MetricsService } from '../../common/metrics/metrics.service.js';
 import { UsageExportMarks } from './usage-export-marks.service.js';
 import { UsageExportController } from './usage-export.controller.js';
 import { ParsedExportQueries } from './usage-export.parsed-queries.js';
-import type { RawQuery, UsageExportQuery } from './usage-export.query.js';
+import type { RawQuery } from './usage-export.query.js';
 import { prefersCsv, sendExportJson } from './usage-export.reply.js';
-import { UsageExportService } from './usage-export.service.js';
+import { UsageExportService, type ResolvedExport } from './usage-export.service.js';
 
 const EXPORT_URL = '/api/v1/usage/export';
 
@@ -109,7 +109,7 @@ export class UsageExportEarlyAnswer {
     reply: FastifyReply,
     done: HookHandlerDoneFunction,
   ): void => {
-    let answer: { orgId: string; query: UsageExportQuery; body: Buffer } | undefined;
+    let answer: (ResolvedExport & { body: Buffer }) | undefined;
     try {
       answer = this.cachedAnswer(request);
     } catch {
@@ -125,9 +125,7 @@ export class UsageExportEarlyAnswer {
     sendExportJson(reply, answer.body);
   };
 
-  private cachedAnswer(
-    request: FastifyRequest,
-  ): { orgId: string; query: UsageExportQuery; body: Buffer } | undefined {
+  private cachedAnswer(request: FastifyRequest): (ResolvedExport & { body: Buffer }) | undefined {
     if (this.access === null) return undefined;
     const headers = request.headers;
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) {
