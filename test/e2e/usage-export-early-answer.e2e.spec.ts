@@ -1,8 +1,8 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { MetricsService } from '../../src/common/metrics/metrics.service.js';
 import { UsageIngestService } from '../../src/usage/ingestion/usage-ingest.service.js';
 import { seedAccount, SeededAccount } from '../support/accounts.js';
+import { metricSum } from '../support/metrics.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
 import { usageEvent } from '../support/usage-events.js';
 
@@ -57,12 +57,7 @@ function rawGet(path: string, headers: Record<string, string>): Promise<RawAnswe
   });
 }
 
-async function earlyAnswers(): Promise<number> {
-  const metric = t.app
-    .get(MetricsService)
-    .registry.getSingleMetric('docproc_usage_export_early_answers_total');
-  return (await metric!.get()).values[0]?.value ?? 0;
-}
+const earlyAnswers = () => metricSum(t.baseUrl, 'docproc_usage_export_early_answers_total');
 
 /** The answer, and whether it came ahead of the pipeline. */
 async function exportAs(

@@ -1,13 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { MetricsService } from '../../src/common/metrics/metrics.service.js';
 import { UsageIngestService } from '../../src/usage/ingestion/usage-ingest.service.js';
 import { seedAccount, SeededAccount } from '../support/accounts.js';
+import { metricSum } from '../support/metrics.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
-import { usageEvent } from '../support/usage-events.js';
-
-const DAY_MS = 86_400_000;
-const utcDay = (daysBack: number) =>
-  new Date(Date.now() - daysBack * DAY_MS).toISOString().slice(0, 10);
+import { daysAgo, usageEvent } from '../support/usage-events.js';
 
 let t: TestApp;
 let acme: SeededAccount;
@@ -32,12 +28,7 @@ async function ingest(events: unknown[]): Promise<void> {
   expect(outcome.rejected).toEqual([]);
 }
 
-async function earlyAnswers(): Promise<number> {
-  const metric = t.app
-    .get(MetricsService)
-    .registry.getSingleMetric('docproc_usage_export_early_answers_total');
-  return (await metric!.get()).values[0]?.value ?? 0;
-}
+const earlyAnswers = () => metricSum(t.baseUrl, 'docproc_usage_export_early_answers_total');
 
 interface Answer {
   status: number;
@@ -71,7 +62,7 @@ const groups = (body: string) =>
 
 describe('a repeated export URL reuses its parsed query, never another caller’s answer', () => {
   // Dates given: the parse of this query string does not depend on the day, so it is kept.
-  const search = `startDate=${utcDay(7)}&endDate=${utcDay(0)}&groupBy=product`;
+  const search = `startDate=${daysAgo(7)}&endDate=${daysAgo(0)}&groupBy=product`;
 
   it('answers the same query string for two orgs with each org’s own figures', async () => {
     const acmeAnswer = await earlyAnswer(acme, search);
