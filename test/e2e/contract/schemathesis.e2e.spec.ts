@@ -31,6 +31,9 @@ const SEED = process.env.SCHEMATHESIS_SEED ?? '20261126';
  * spends in full, repeating the fuzzing, so the run is bounded by examples and this).
  */
 const MAX_SECONDS_PER_SURFACE = 600;
+/** How much of a long output section a failure message keeps, from its start and its end. */
+const SECTION_HEAD = 4_000;
+const SECTION_TAIL = 4_000;
 /** Counted, not failed: see the comment above. */
 const COUNTED = new Set(['ST202']);
 /**
@@ -71,7 +74,9 @@ async function schemathesis(args: string[], cwd: string): Promise<string> {
 
 /**
  * One section of the CLI's output (FAILURES, ERRORS), for the log of a failed run: each is cut
- * on its own, so a long list of failures never hides the fuzzer's own errors behind it.
+ * on its own, so a long list of failures never hides the fuzzer's own errors behind it. A long
+ * section keeps its head (which operation) and its tail (a traceback ends with its cause): a CI
+ * log shortened in the middle still shows both.
  */
 function outputSection(output: string, name: 'FAILURES' | 'ERRORS'): string {
   const start = output.indexOf(`= ${name} =`);
@@ -79,7 +84,9 @@ function outputSection(output: string, name: 'FAILURES' | 'ERRORS'): string {
   const next = /\n=+ [A-Z]+ =+/g;
   next.lastIndex = start + name.length + 4;
   const end = next.exec(output)?.index;
-  return output.slice(start, end).slice(0, 30_000);
+  const section = output.slice(start, end);
+  if (section.length <= SECTION_HEAD + SECTION_TAIL) return section;
+  return `${section.slice(0, SECTION_HEAD)}\n[...]\n${section.slice(-SECTION_TAIL)}`;
 }
 
 describe('the API under a conformance fuzzer', () => {
@@ -133,8 +140,12 @@ describe('the API under a conformance fuzzer', () => {
         MAX_EXAMPLES,
         '--seed',
         SEED,
+        // One worker: seeded draws in one thread repeat exactly. Two threads share the
+        // fuzzer's strategy objects, and a CI run once saw a draw fail and then replay clean
+        // ("Inconsistent results"), an error of the fuzzer's own, not of the API. One worker
+        // costs little here (the processing API: 26 s against 23 s with two).
         '--workers',
-        '2',
+        '1',
         '--request-timeout',
         '30',
         '--report',
