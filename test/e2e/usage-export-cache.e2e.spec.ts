@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { UsageIngestService } from '../../src/usage/ingestion/usage-ingest.service.js';
 import { UsageExportCache } from '../../src/usage/export/usage-export.cache.js';
 import { seedAccount, SeededAccount } from '../support/accounts.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
 import { usageEvent } from '../support/usage-events.js';
+import { ingestAll } from '../support/usage-ingest.js';
 
 let t: TestApp;
 let acme: SeededAccount;
@@ -13,7 +13,7 @@ beforeAll(async () => {
   t = await startTestApp();
   acme = await seedAccount(t.app, 'Acme');
   other = await seedAccount(t.app, 'Other');
-  await ingest([
+  await ingestAll(t.app, [
     usageEvent({ orgId: acme.orgId, product: 'parse', credits: '10' }, { daysBack: 1 }),
   ]);
 });
@@ -21,11 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-async function ingest(events: unknown[]): Promise<void> {
-  const outcome = await t.app.get(UsageIngestService).ingest(events);
-  expect(outcome.rejected).toEqual([]);
-}
 
 function exportWith(accountKey: string): Promise<Response> {
   return fetch(`${t.baseUrl}/api/v1/usage/export?groupBy=product`, {
@@ -48,14 +43,14 @@ describe('export result cache', () => {
     expect(await exportBody(acme)).toBe(first);
 
     // Another org's usage leaves Acme's answer cached and correct.
-    await ingest([usageEvent({ orgId: other.orgId, product: 'split', credits: '1' })]);
+    await ingestAll(t.app, [usageEvent({ orgId: other.orgId, product: 'split', credits: '1' })]);
     expect(await exportBody(acme)).toBe(first);
 
     const event = usageEvent(
       { orgId: acme.orgId, product: 'split', credits: '2.5' },
       { daysBack: 1 },
     );
-    await ingest([event]);
+    await ingestAll(t.app, [event]);
     const after = JSON.parse(await exportBody(acme)) as {
       data: { group: string; credits: number }[];
     };
@@ -66,7 +61,7 @@ describe('export result cache', () => {
 
     // A redelivery adds nothing, and the answer stays the same.
     const before = await exportBody(acme);
-    await ingest([event]);
+    await ingestAll(t.app, [event]);
     expect(await exportBody(acme)).toBe(before);
   });
 });

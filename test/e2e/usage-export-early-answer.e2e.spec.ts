@@ -1,10 +1,10 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { UsageIngestService } from '../../src/usage/ingestion/usage-ingest.service.js';
 import { seedAccount, SeededAccount } from '../support/accounts.js';
 import { metricSum } from '../support/metrics.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
 import { usageEvent } from '../support/usage-events.js';
+import { ingestAll } from '../support/usage-ingest.js';
 
 let t: TestApp;
 let acme: SeededAccount;
@@ -14,16 +14,13 @@ beforeAll(async () => {
   t = await startTestApp();
   acme = await seedAccount(t.app, 'Acme');
   other = await seedAccount(t.app, 'Other');
-  const outcome = await t.app
-    .get(UsageIngestService)
-    .ingest([
-      usageEvent({ orgId: acme.orgId, product: 'parse', credits: '10' }, { daysBack: 1 }),
-      usageEvent(
-        { orgId: acme.orgId, product: 'extract', feature: 'tables', credits: '2.5' },
-        { daysBack: 2 },
-      ),
-    ]);
-  expect(outcome.rejected).toEqual([]);
+  await ingestAll(t.app, [
+    usageEvent({ orgId: acme.orgId, product: 'parse', credits: '10' }, { daysBack: 1 }),
+    usageEvent(
+      { orgId: acme.orgId, product: 'extract', feature: 'tables', credits: '2.5' },
+      { daysBack: 2 },
+    ),
+  ]);
 });
 
 afterAll(async () => {

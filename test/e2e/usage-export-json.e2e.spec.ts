@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { UsageIngestService } from '../../src/usage/ingestion/usage-ingest.service.js';
 import { MetadataKeyService } from '../../src/usage/metadata/metadata-key.service.js';
 import { seedAccount, SeededAccount } from '../support/accounts.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
 import { USAGE_STORES, usageStoreEnv } from '../support/usage-stores.js';
 import { daysAgo, usageEvent } from '../support/usage-events.js';
+import { ingestAll } from '../support/usage-ingest.js';
 
 describe.each(USAGE_STORES)('with the %s usage store', (store) => {
   let t: TestApp;
@@ -34,8 +34,7 @@ describe.each(USAGE_STORES)('with the %s usage store', (store) => {
       usageEvent({ orgId: acme.orgId, product: 'parse', credits: '10' }, { daysBack: 1 }),
       usageEvent({ orgId: acme.orgId, product: 'split', credits: '12.5' }, { daysBack: 1 }),
     ];
-    const outcome = await t.app.get(UsageIngestService).ingest(events);
-    expect(outcome.rejected).toEqual([]);
+    await ingestAll(t.app, events);
   });
 
   afterAll(async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { UsageIngestService } from '../../src/usage/ingestion/usage-ingest.service.js';
 import { seedAccount, SeededAccount } from '../support/accounts.js';
 import { metricSum } from '../support/metrics.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
 import { daysAgo, usageEvent } from '../support/usage-events.js';
+import { ingestAll } from '../support/usage-ingest.js';
 
 let t: TestApp;
 let acme: SeededAccount;
@@ -13,7 +13,7 @@ beforeAll(async () => {
   t = await startTestApp();
   acme = await seedAccount(t.app, 'Acme');
   other = await seedAccount(t.app, 'Other');
-  await ingest([
+  await ingestAll(t.app, [
     usageEvent({ orgId: acme.orgId, product: 'parse', credits: '10' }, { daysBack: 1 }),
     usageEvent({ orgId: other.orgId, product: 'split', credits: '3' }, { daysBack: 1 }),
   ]);
@@ -22,11 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-async function ingest(events: unknown[]): Promise<void> {
-  const outcome = await t.app.get(UsageIngestService).ingest(events);
-  expect(outcome.rejected).toEqual([]);
-}
 
 const earlyAnswers = () => metricSum(t.baseUrl, 'docproc_usage_export_early_answers_total');
 
@@ -94,7 +89,7 @@ describe('a repeated export URL reuses its parsed query, never another caller’
   it('answers from the store again after new usage of the org is stored', async () => {
     const before = await earlyAnswer(acme, search);
     const otherBefore = await earlyAnswer(other, search);
-    await ingest([
+    await ingestAll(t.app, [
       usageEvent({ orgId: acme.orgId, product: 'extract', credits: '2.5' }, { daysBack: 2 }),
     ]);
 

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { AccountsService } from '../../src/accounts/accounts.service.js';
 import { ApiKeyService } from '../../src/accounts/keys/api-key.service.js';
-import { UsageIngestService } from '../../src/usage/ingestion/usage-ingest.service.js';
 import { MetadataKeyService } from '../../src/usage/metadata/metadata-key.service.js';
 import { seedAccount, SeededAccount } from '../support/accounts.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
@@ -16,17 +15,13 @@ import {
   toMicros,
 } from '../support/usage-reference.js';
 import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
+import { ingestAll } from '../support/usage-ingest.js';
 
 describe.each([...USAGE_STORES, 'clickhouse-cluster' as const])(
   'with the %s usage store',
   (store) => {
     let t: TestApp;
     let acme: SeededAccount;
-
-    async function ingest(events: UsageCloudEvent[]): Promise<void> {
-      const outcome = await t.app.get(UsageIngestService).ingest(events);
-      expect(outcome.rejected).toEqual([]);
-    }
 
     function exportUrl(params: Record<string, string | string[]>): string {
       const search = new URLSearchParams();
@@ -162,7 +157,7 @@ describe.each([...USAGE_STORES, 'clickhouse-cluster' as const])(
         const events = Array.from({ length: 300 }, (_, i) =>
           usageEvent({ orgId: org.orgId, async: true, metadata: { documentId: `doc-${i}` } }),
         );
-        await ingest(events);
+        await ingestAll(t.app, events);
         const res = await getExport(
           { groupBy: 'metadata', metadataKey: 'documentId' },
           org.accountKey,
@@ -193,7 +188,7 @@ describe.each([...USAGE_STORES, 'clickhouse-cluster' as const])(
     describe('defaults and shape', () => {
       it('defaults to the last 30 days by product and orders by date then group', async () => {
         const org = await seedAccount(t.app, 'Shape');
-        await ingest([
+        await ingestAll(t.app, [
           usageEvent(
             { orgId: org.orgId, product: 'parse', feature: 'parse', credits: '1.25' },
             { daysBack: 1 },
@@ -221,8 +216,8 @@ describe.each([...USAGE_STORES, 'clickhouse-cluster' as const])(
       it('counts an event delivered twice once', async () => {
         const org = await seedAccount(t.app, 'Dupes');
         const event = usageEvent({ orgId: org.orgId, credits: '3.333333' });
-        await ingest([event, event]);
-        await ingest([event]);
+        await ingestAll(t.app, [event, event]);
+        await ingestAll(t.app, [event]);
         const { rows } = await exportRows({}, org.accountKey);
         expect(rows).toEqual([
           { date: daysAgo(0), group: 'classify', credits: '3.333333', requestCount: 1 },
@@ -241,7 +236,7 @@ describe.each([...USAGE_STORES, 'clickhouse-cluster' as const])(
         await metadataKeys.enable(org.orgId, 'label');
         const e = (data: Parameters<typeof usageEvent>[0], daysBack = 2) =>
           usageEvent(data, { daysBack });
-        await ingest([
+        await ingestAll(t.app, [
           e({ orgId: org.orgId, async: true, credits: '1.5', metadata: { team: 'risk' } }),
           e({
             orgId: org.orgId,
@@ -351,7 +346,7 @@ describe.each([...USAGE_STORES, 'clickhouse-cluster' as const])(
       it('streams RFC 4180 CSV with exact credits and a file name', async () => {
         const org = await seedAccount(t.app, 'Csv');
         await t.app.get(MetadataKeyService).enable(org.orgId, 'project');
-        await ingest([
+        await ingestAll(t.app, [
           usageEvent(
             {
               orgId: org.orgId,
@@ -460,7 +455,7 @@ describe.each([...USAGE_STORES, 'clickhouse-cluster' as const])(
                 events.push(event);
                 if (s.duplicate) events.push(event);
               }
-              await ingest(events);
+              await ingestAll(t.app, events);
               const query: ReferenceQuery = {
                 orgId: org.orgId,
                 startDate: daysAgo(30),
@@ -494,7 +489,8 @@ describe.each([...USAGE_STORES, 'clickhouse-cluster' as const])(
     describe('enabling metadata keys through the dashboard API', () => {
       it('enables a low-cardinality key for a member and refuses an identifier-like one with a reason', async () => {
         const org = await seedAccount(t.app, 'Keys');
-        await ingest(
+        await ingestAll(
+          t.app,
           Array.from({ length: 40 }, (_, i) =>
             usageEvent({
               orgId: org.orgId,

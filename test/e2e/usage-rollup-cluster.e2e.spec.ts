@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DuckDbService } from '../../src/database/duckdb.service.js';
-import { UsageIngestService } from '../../src/usage/ingestion/usage-ingest.service.js';
 import { UsageRollupClusterService } from '../../src/usage/ingestion/usage-rollup-cluster.service.js';
 import { UNSORTED_RUN } from '../../src/usage/ingestion/rollup-clustering.js';
 import { MetadataKeyService } from '../../src/usage/metadata/metadata-key.service.js';
@@ -9,6 +8,7 @@ import { seedAccount, SeededAccount } from '../support/accounts.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
 import { usageEvent } from '../support/usage-events.js';
 import { parseExportBody } from '../support/usage-reference.js';
+import { ingestAll } from '../support/usage-ingest.js';
 
 let t: TestApp;
 let acme: SeededAccount;
@@ -74,10 +74,7 @@ beforeAll(async () => {
   acme = await seedAccount(t.app, 'Acme');
   other = await seedAccount(t.app, 'Other');
   await t.app.get(MetadataKeyService).enable(acme.orgId, 'team');
-  const outcome = await t.app
-    .get(UsageIngestService)
-    .ingest([...events(acme.orgId, 120, 1), ...events(other.orgId, 60, 2)]);
-  expect(outcome.rejected).toEqual([]);
+  await ingestAll(t.app, [...events(acme.orgId, 120, 1), ...events(other.orgId, 60, 2)]);
 });
 
 afterAll(async () => {
@@ -103,8 +100,7 @@ describe(UsageRollupClusterService.name, () => {
   it('keeps accepting upserts into the rewritten tables', async () => {
     await t.app.get(UsageRollupClusterService).cluster();
     const before = await exportRows({ groupBy: 'metadata', metadataKey: 'team' });
-    const outcome = await t.app.get(UsageIngestService).ingest(events(acme.orgId, 40, 3));
-    expect(outcome.rejected).toEqual([]);
+    await ingestAll(t.app, events(acme.orgId, 40, 3));
     const after = await snapshot();
     const count = (rows: unknown) =>
       (rows as { requestCount: number }[]).reduce((n, r) => n + r.requestCount, 0);
@@ -125,8 +121,7 @@ describe(UsageRollupClusterService.name, () => {
     expect(before.every((r) => r.sorted_run < UNSORTED_RUN)).toBe(true);
     const exportsBefore = await snapshot();
 
-    const outcome = await t.app.get(UsageIngestService).ingest(events(acme.orgId, 6, 4));
-    expect(outcome.rejected).toEqual([]);
+    await ingestAll(t.app, events(acme.orgId, 6, 4));
     await cluster.cluster();
     const after = await runs();
     // The earlier runs as they were, one more run after them, nothing left unsorted.

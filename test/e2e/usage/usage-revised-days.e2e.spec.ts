@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { ClickHouseService } from '../../../src/usage/clickhouse/clickhouse.service.js';
-import { UsageIngestService } from '../../../src/usage/ingestion/usage-ingest.service.js';
-import type { UsageCloudEvent } from '../../../src/usage/usage-event.js';
 import { seedAccount, type SeededAccount } from '../../support/accounts.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
 import { waitFor } from '../../support/wait.js';
 import { daysAgo, usageEvent } from '../../support/usage-events.js';
 import { USAGE_STORES, usageStoreEnv } from '../../support/usage-stores.js';
+import { ingestAll } from '../../support/usage-ingest.js';
 
 /*
  * Days whose figures changed after an export first included them: a late event and a
@@ -28,11 +27,6 @@ describe.each(USAGE_STORES)('revised days with the %s usage store', (store) => {
 
   const get = (path: string) =>
     fetch(`${t.baseUrl}${path}`, { headers: { authorization: `Bearer ${acme.accountKey}` } });
-
-  async function ingest(events: UsageCloudEvent[]): Promise<void> {
-    const outcome = await t.app.get(UsageIngestService).ingest(events);
-    expect(outcome.rejected).toEqual([]);
-  }
 
   /** The org's days marked exported, in the store the marks live in. */
   async function markedDays(): Promise<number> {
@@ -64,7 +58,7 @@ describe.each(USAGE_STORES)('revised days with the %s usage store', (store) => {
   it('lists exported days changed afterwards by a late event or a correction, not replays', async () => {
     const original = usageEvent({ orgId: acme.orgId, credits: '5' }, { id: 'rev-1', daysBack: 4 });
     const other = usageEvent({ orgId: acme.orgId, credits: '1' }, { id: 'rev-2', daysBack: 6 });
-    await ingest([original, other]);
+    await ingestAll(t.app, [original, other]);
     // Exports days 10 to 5 ago, then 4 to 3 ago (CSV): day 6 and day 4 are exported.
     for (const [start, end, accept] of [
       [daysAgo(10), daysAgo(5), 'application/json'],
@@ -79,11 +73,11 @@ describe.each(USAGE_STORES)('revised days with the %s usage store', (store) => {
     }
     // Marks are written after the answer: the 8 days 10 to 3 days ago.
     await waitFor('the export marks', async () => (await markedDays()) === 8);
-    await ingest([original, other]);
+    await ingestAll(t.app, [original, other]);
     expect(await revised()).toEqual([]);
 
     // A correction of day 4, a late event on day 6, a new event on day 15 (never exported).
-    await ingest([
+    await ingestAll(t.app, [
       { ...original, data: { ...original.data, credits: '3', version: 2 } },
       usageEvent({ orgId: acme.orgId, credits: '2' }, { id: 'rev-3', daysBack: 6 }),
       usageEvent({ orgId: acme.orgId, credits: '2' }, { id: 'rev-4', daysBack: 15 }),
