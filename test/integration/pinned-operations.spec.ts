@@ -17,7 +17,7 @@ import {
   VersionCatalog,
   type FrozenSnapshot,
 } from '../../src/processing/versions/version-catalog.js';
-import { makeLayoutPdf } from '../support/layout-documents.js';
+import { invoiceThenAgreement, makeLayoutPdf } from '../support/layout-documents.js';
 
 // Registry rows of the test's own (the same shape as sql/060), on a fixed day.
 const families: ModelFamilyInfo[] = [
@@ -61,33 +61,13 @@ let pdf: Buffer;
 
 beforeAll(async () => {
   pdf = (
-    await makeLayoutPdf([
-      {
-        elements: [
-          { title: 'Invoice' },
-          {
-            keyValues: [
-              ['Invoice Number', 'INV-77'],
-              ['Invoice Date', 'March 5, 2026'],
-              ['Carrier', 'DHL Express'],
-            ],
-          },
-          {
-            table: [
-              ['Description', 'Qty', 'Amount'],
-              ['Widget', '2', '40.00'],
-            ],
-          },
-        ],
-      },
-      { elements: [{ paragraph: 'Thank you for your business.' }] },
-      {
-        elements: [
-          { title: 'Service Agreement' },
-          { paragraph: 'Terms agreed between the parties.' },
-        ],
-      },
-    ])
+    await makeLayoutPdf(
+      invoiceThenAgreement([
+        ['Invoice Number', 'INV-77'],
+        ['Invoice Date', 'March 5, 2026'],
+        ['Carrier', 'DHL Express'],
+      ]),
+    )
   ).bytes;
 });
 

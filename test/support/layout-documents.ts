@@ -122,6 +122,35 @@ export async function makeLayoutPdf(
   return { bytes: Buffer.from(await pdf.save()), lines };
 }
 
+/**
+ * An invoice (a title, `fields` as "label: value" lines, a one-item table) whose second page
+ * only thanks the reader, then a service agreement: the three pages that parse, extract and
+ * split are run on with and without model-version pins.
+ */
+export function invoiceThenAgreement(fields: [string, string][]): LayoutPageSpec[] {
+  return [
+    {
+      elements: [
+        { title: 'Invoice' },
+        { keyValues: fields },
+        {
+          table: [
+            ['Description', 'Qty', 'Amount'],
+            ['Widget', '2', '40.00'],
+          ],
+        },
+      ],
+    },
+    { elements: [{ paragraph: 'Thank you for your business.' }] },
+    {
+      elements: [
+        { title: 'Service Agreement' },
+        { paragraph: 'Terms agreed between the parties.' },
+      ],
+    },
+  ];
+}
+
 /** An invoice followed by `pages - 1` pages of terms: reading it costs per page. */
 export function invoiceWithTerms(pages: number): LayoutPageSpec[] {
   const terms: LayoutPageSpec = {

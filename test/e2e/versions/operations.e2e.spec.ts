@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Reducto, { toFile } from 'reductoai';
 import { ManualClock } from '../../../src/common/clock.js';
 import { keyOf } from '../../support/processing-client.js';
-import { makeLayoutPdf, type DrawnLine } from '../../support/layout-documents.js';
+import {
+  invoiceThenAgreement,
+  makeLayoutPdf,
+  type DrawnLine,
+} from '../../support/layout-documents.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -17,32 +21,12 @@ describe('parse, extract and split through the reductoai SDK', () => {
   beforeAll(async () => {
     t = await startTestApp({}, { clock });
     sdk = new Reducto({ apiKey: await keyOf(t, 'ops-org'), baseURL: t.baseUrl, maxRetries: 0 });
-    const pdf = await makeLayoutPdf([
-      {
-        elements: [
-          { title: 'Invoice' },
-          {
-            keyValues: [
-              ['Invoice Number', 'INV-2026-0042'],
-              ['Invoice Date', 'March 5, 2026'],
-            ],
-          },
-          {
-            table: [
-              ['Description', 'Qty', 'Amount'],
-              ['Widget', '2', '40.00'],
-            ],
-          },
-        ],
-      },
-      { elements: [{ paragraph: 'Thank you for your business.' }] },
-      {
-        elements: [
-          { title: 'Service Agreement' },
-          { paragraph: 'Terms agreed between the parties.' },
-        ],
-      },
-    ]);
+    const pdf = await makeLayoutPdf(
+      invoiceThenAgreement([
+        ['Invoice Number', 'INV-2026-0042'],
+        ['Invoice Date', 'March 5, 2026'],
+      ]),
+    );
     drawn = pdf.lines;
     const upload = await sdk.upload({ file: await toFile(pdf.bytes, 'doc.pdf'), extension: 'pdf' });
     fileId = upload.file_id;
