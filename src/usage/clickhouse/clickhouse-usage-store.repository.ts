@@ -46,6 +46,13 @@ const STORING_WRITES_WAIT_MS = 300_000;
  */
 @Injectable()
 export class ClickHouseUsageStoreRepository implements UsageEventWriter {
+  /**
+   * Three times DuckDB's: each storing statement writes a part per month it touches to the
+   * events table and to each rollup (parts the server merges again later), its dedupe probe
+   * reads every stored event of the days it touches, and its other statements are a fixed
+   * dozen; fewer, larger writes cost the server less per event (docs/decisions/0481-*).
+   */
+  readonly maxEventsPerWrite = 90_000;
   /** The query ids of this process's storing statements start with this. */
   private readonly ownWrites = `${WRITE_QUERY_PREFIX}${randomUUID()}-`;
   /** Settles once the fence of the last rebalance is recorded and the writes it found ended. */

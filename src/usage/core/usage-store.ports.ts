@@ -39,6 +39,11 @@ export interface WriteOwnership {
 /** Writes batches of normalized usage events: each event counts once, its rollups with it. */
 export interface UsageEventWriter {
   /**
+   * The most events one write takes (queued Kafka batches merge into writes up to this).
+   * Each write has a fixed cost in the store; what it is decides the size.
+   */
+  readonly maxEventsPerWrite: number;
+  /**
    * Writes several groups (e.g. batches of several partitions) as one write; the first
    * occurrence of an event (source, id) wins, later copies and events the store already
    * has count as duplicates. Settles only once the events are durable and queryable.

@@ -41,7 +41,6 @@ const REPLAY_POLICY = {
   lateWindowMs: Number.MAX_SAFE_INTEGER,
   maxFutureSkewMs: Number.MAX_SAFE_INTEGER,
 };
-const EVENTS_PER_WRITE = 20_000;
 
 /**
  * Moves a store from DuckDB to ClickHouse: replays the DuckDB events table, event by event,
@@ -110,7 +109,7 @@ export class UsageBackfillService {
     };
     for await (const chunk of this.history.events()) {
       pending.push(...chunk);
-      if (pending.length >= EVENTS_PER_WRITE) await flush();
+      if (pending.length >= this.target.maxEventsPerWrite) await flush();
     }
     if (pending.length > 0) await flush();
     const source = await this.history.totals();

@@ -61,7 +61,7 @@ function setup(write: (groups: UsageEventColumns[]) => BatchWriteResult) {
     {
       existing: async (ids: Set<string>) => new Set([...ids].filter((id) => id !== 'org_gone')),
     } as unknown as OrgDirectoryRepository,
-    { writeBatch } as unknown as UsageEventWriter,
+    { writeBatch, maxEventsPerWrite: 30_000 } as unknown as UsageEventWriter,
     metrics as unknown as UsageIngestMetrics,
     { forgetUsable } as unknown as MetadataKeyService,
     watermarks,

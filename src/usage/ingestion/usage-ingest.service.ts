@@ -19,13 +19,6 @@ import { UsageNormalizer } from './usage-normalizer.js';
 import { UsageAlertService } from '../alerts/usage-alert.service.js';
 import { UsageExportMarks } from '../export/usage-export-marks.service.js';
 
-/**
- * Events of one merged write at most (a few Kafka partition batches). A write's fixed cost
- * (statements, commit) is ~90 ms, so a backlog drains fastest in large writes; 30,000
- * events (one fetch of 3 x 4 MiB partitions) measured best (docs/benchmarks.md).
- */
-const MAX_EVENTS_PER_WRITE = 30_000;
-
 interface GroupCounts {
   inserted: number;
   duplicates: number;
@@ -71,10 +64,8 @@ export interface SubmittedIngest {
 @Injectable()
 export class UsageIngestService {
   private readonly logger = new Logger(UsageIngestService.name);
-  private readonly writes = new GroupCommit<QueuedGroup, GroupCounts>(
-    (groups) => this.write(groups),
-    MAX_EVENTS_PER_WRITE,
-  );
+  /** Queued groups merge into writes of at most the store's `maxEventsPerWrite` events. */
+  private readonly writes: GroupCommit<QueuedGroup, GroupCounts>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -86,7 +77,14 @@ export class UsageIngestService {
     private readonly normalizer: UsageNormalizer,
     private readonly alerts: UsageAlertService,
     private readonly exportMarks: UsageExportMarks,
-  ) {}
+  ) {
+    this.writes = new GroupCommit((groups) => this.write(groups), store.maxEventsPerWrite);
+  }
+
+  /** The most events one write of the store takes. */
+  get maxEventsPerWrite(): number {
+    return this.store.maxEventsPerWrite;
+  }
 
   /**
    * The consumer joined its group again and was given `sources` (partitions may have moved):

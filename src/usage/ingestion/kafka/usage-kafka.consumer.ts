@@ -27,10 +27,11 @@ import { usageConsumerMetrics } from './usage-consumer.metrics.js';
 const START_RETRY_MS = 2_000;
 
 /**
- * Events fetched but not yet committed, at most: enough for the next fetches to queue up
- * behind a running write (and so merge into one larger write), bounded for memory.
+ * Events fetched but not yet committed, at most, in the store's writes: enough for the next
+ * fetches to queue up behind a running write (and so merge into one write as large as the
+ * store takes), bounded for memory.
  */
-const MAX_UNCOMMITTED_EVENTS = 60_000;
+const UNCOMMITTED_WRITES = 2;
 
 /**
  * The Kafka half of usage ingestion: consumer group `docproc-usage-ingest` on
@@ -162,7 +163,7 @@ export class UsageKafkaConsumer
     if (config.createTopics) await this.clients.ensureTopics();
     const consumer = this.clients.kafka().consumer(usageConsumerOptions(config));
     this.consumer = consumer;
-    this.commits = new OrderedCommits(MAX_UNCOMMITTED_EVENTS, (error) =>
+    this.commits = new OrderedCommits(UNCOMMITTED_WRITES * this.ingest.maxEventsPerWrite, (error) =>
       this.restartAfter(consumer, error),
     );
     this.instrument(consumer);
