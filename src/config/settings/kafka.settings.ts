@@ -66,7 +66,7 @@ export const KAFKA_SETTINGS = {
     maxBytesPerPartition: int(
       'KAFKA_FETCH_MAX_BYTES_PER_PARTITION',
       { default: MiB, min: KiB, max: 512 * MiB, unit: 'bytes' },
-      'Largest batch per partition (~5,000 events of ~200 bytes); larger batches hold more of a backlog in memory at once without draining it faster (docs/benchmarks.md, "Kafka ingestion within 512 MB by default"). Under a backlog the batches fetched while a write runs share the next DuckDB transaction (up to 30,000 events); at low rates batches stay small and are written at once (docs/benchmarks.md, "Kafka ingestion: overlapped fetch and write").',
+      'Largest batch per partition (~5,000 events of ~200 bytes); larger batches hold more of a backlog in memory at once without draining it faster (docs/benchmarks.md, "Kafka ingestion within 512 MB by default"). Under a backlog the batches fetched while a write runs share the next write (up to 30,000 events in DuckDB, 90,000 in ClickHouse: docs/decisions/0481-*); at low rates batches stay small and are written at once (docs/benchmarks.md, "Kafka ingestion: overlapped fetch and write").',
     ),
     maxWaitTimeInMs: int(
       'KAFKA_FETCH_MAX_WAIT_MS',
