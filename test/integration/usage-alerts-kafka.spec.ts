@@ -7,7 +7,7 @@ import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
 import { seedAccount, type SeededAccount } from '../support/accounts.js';
 import { createTestTopic, produce } from '../support/kafka.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { groupCaughtUp, kafkaAppEnv, waitFor } from '../support/usage-kafka.js';
+import { groupCaughtUp, kafkaAppEnv, waitFor, usageMessagesOf } from '../support/usage-kafka.js';
 import { usageEvent } from '../support/usage-events.js';
 import { USAGE_STORES, usageStoreEnv } from '../support/usage-stores.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -68,14 +68,7 @@ describe.each(USAGE_STORES)('usage alerts with the %s usage store (real Kafka)',
     const shares = Array.from({ length: producers }, (_, p) =>
       events.filter((_, i) => i % producers === p),
     );
-    await Promise.all(
-      shares.map((share) =>
-        produce(
-          topic,
-          share.map((e) => ({ key: e.data.orgId, value: JSON.stringify(e) })),
-        ),
-      ),
-    );
+    await Promise.all(shares.map((share) => produce(topic, usageMessagesOf(share))));
     await waitFor(`group ${group} to commit the end of ${topic}`, () =>
       groupCaughtUp(topic, group),
     );

@@ -4,7 +4,7 @@ import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
 import { seedAccount, type SeededAccount } from '../support/accounts.js';
 import { createTestTopic, produce } from '../support/kafka.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { groupCaughtUp, kafkaAppEnv, waitFor } from '../support/usage-kafka.js';
+import { groupCaughtUp, kafkaAppEnv, waitFor, usageMessagesOf } from '../support/usage-kafka.js';
 import { usageEventMix } from '../support/usage-event-mix.js';
 import { daysAgo, usageEvent } from '../support/usage-events.js';
 import {
@@ -39,10 +39,7 @@ describe.each(USAGE_STORES)('corrections with the %s usage store (real Kafka)', 
   let acme: SeededAccount;
 
   async function publish(events: UsageCloudEvent[]): Promise<void> {
-    await produce(
-      topic,
-      events.map((e) => ({ key: e.data.orgId, value: JSON.stringify(e) })),
-    );
+    await produce(topic, usageMessagesOf(events));
     await waitFor(`group ${group} to commit the end of ${topic}`, () =>
       groupCaughtUp(topic, group),
     );

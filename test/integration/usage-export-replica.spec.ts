@@ -6,7 +6,7 @@ import { ChildApp } from '../support/child-app.js';
 import { produce } from '../support/kafka.js';
 import { seededChildSetup } from '../support/seeded-child.js';
 import { usageEventMix } from '../support/usage-event-mix.js';
-import { kafkaAppEnv, waitFor } from '../support/usage-kafka.js';
+import { kafkaAppEnv, waitFor, usageMessagesOf } from '../support/usage-kafka.js';
 
 let dataDir: string;
 let topic: string;
@@ -65,10 +65,7 @@ afterAll(async () => {
 describe('export read replica', () => {
   it("answers the export byte for byte as the writer does, and follows the writer's new usage", async () => {
     const first = usageEventMix([acme.orgId], 400, { seed: 7, prefix: 'replica1' });
-    await produce(
-      topic,
-      first.map((e) => ({ key: e.data.orgId, value: JSON.stringify(e) })),
-    );
+    await produce(topic, usageMessagesOf(first));
     await waitFor(
       'the writer to ingest the first events',
       async () => (await requests(writer)) > 0,
@@ -88,10 +85,7 @@ describe('export read replica', () => {
 
     // New usage reaches the replica within the snapshot interval (plus copy and polling).
     const second = usageEventMix([acme.orgId], 200, { seed: 8, prefix: 'replica2' });
-    await produce(
-      topic,
-      second.map((e) => ({ key: e.data.orgId, value: JSON.stringify(e) })),
-    );
+    await produce(topic, usageMessagesOf(second));
     await waitFor(
       'the writer to ingest the second events',
       async () => (await requests(writer)) > writerTotal,

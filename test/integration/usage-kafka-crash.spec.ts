@@ -12,6 +12,7 @@ import {
   groupCaughtUp,
   kafkaAppEnv,
   waitFor,
+  usageMessagesOf,
 } from '../support/usage-kafka.js';
 
 const KILLS = 12;
@@ -54,10 +55,8 @@ describe('Kafka usage ingestion under SIGKILL', () => {
     const random = seeded(2024);
     const orgIds = orgs.map((o) => o.orgId);
     const published: UsageCloudEvent[] = [];
-    const messagesOf = (events: UsageCloudEvent[]) =>
-      events.map((e) => ({ key: e.data.orgId, value: JSON.stringify(e) }));
     const publish = async (events: UsageCloudEvent[]) => {
-      await produce(topic, messagesOf(events));
+      await produce(topic, usageMessagesOf(events));
       published.push(...events);
     };
     const okBatches = () =>
@@ -87,7 +86,7 @@ describe('Kafka usage ingestion under SIGKILL', () => {
       const freeze = await killMidIngestion(
         child,
         { topic, group, clientId: CLIENT_ID },
-        { events: events.slice(HEAD), messagesOf, published },
+        { events: events.slice(HEAD), messagesOf: usageMessagesOf, published },
         { sliceSize: SLICE, firstFreezeAfter: 1 + Math.floor(random() * 3) },
       );
       uncommittedAtKills.push(freeze.uncommitted);

@@ -11,6 +11,7 @@ import {
   groupCaughtUp,
   kafkaAppEnv,
   waitFor,
+  usageMessagesOf,
 } from '../support/usage-kafka.js';
 
 /** Enough that a stop lands mid-drain; with the default fetch sizes each batch goes to the normalizer thread. */
@@ -49,10 +50,7 @@ afterAll(async () => {
 describe('Kafka usage ingestion through a graceful stop', () => {
   it('finishes the batches in hand when stopped mid-drain, and the restarted server counts every event once', async () => {
     const events = usageEventMix([org.orgId], BACKLOG, { prefix: 'graceful' });
-    await produce(
-      topic,
-      events.map((e) => ({ key: e.data.orgId, value: JSON.stringify(e) })),
-    );
+    await produce(topic, usageMessagesOf(events));
 
     await child.start();
     await waitFor(

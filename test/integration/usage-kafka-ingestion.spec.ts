@@ -29,6 +29,7 @@ import {
   groupMemberCount,
   kafkaAppEnv,
   waitFor,
+  usageMessagesOf,
 } from '../support/usage-kafka.js';
 
 const run = promisify(execFile);
@@ -289,10 +290,7 @@ describe.each(USAGE_STORES)('with the %s usage store', (store) => {
       // the events produced below reaches the consumer.
       consumer.pause();
       const stuck = usageEventMix([orgs[0].orgId], 30, { seed: 9, prefix: 'stall' });
-      await produce(
-        topic,
-        stuck.map((e) => ({ key: e.data.orgId, value: JSON.stringify(e) })),
-      );
+      await produce(topic, usageMessagesOf(stuck));
       published.push(...stuck);
       // Unready once the lag is measured and the stall timeout has passed since the last
       // measurement without lag.

@@ -3,7 +3,7 @@ import { expect } from '@jest/globals';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
 import { parseExportBody, ReferenceQuery, referenceExport } from './usage-reference.js';
-import { testKafkaBrokers } from './kafka.js';
+import { testKafkaBrokers, type TestMessage } from './kafka.js';
 import { daysAgo } from './usage-events.js';
 
 // Specs of the usage plane import the shared wait from here, next to the Kafka helpers.
@@ -20,6 +20,11 @@ export function kafkaAppEnv(topic: string, extra: Record<string, string> = {}) {
     KAFKA_SESSION_TIMEOUT_MS: '10000',
     ...extra,
   };
+}
+
+/** Usage events as Kafka messages keyed by organisation, as the platform's producers send them. */
+export function usageMessagesOf(events: readonly UsageCloudEvent[]): TestMessage[] {
+  return events.map((e) => ({ key: e.data.orgId, value: JSON.stringify(e) }));
 }
 
 /** True once `group` has committed the end offset of every partition of `topic`. */
