@@ -11,6 +11,12 @@ export interface FileServer {
   close(): Promise<void>;
 }
 
+/**
+ * App settings under which a download `hold` keeps back keeps a cpu worker busy: URLs of this
+ * server are allowed, and an input is downloaded inside the worker that runs its job.
+ */
+export const HELD_DOWNLOAD_ENV = { FETCH_ALLOW_HOSTS: '127.0.0.1', INPUT_DOWNLOADS: 'in_worker' };
+
 /** A local HTTP server with documents for `input` URLs (reached through FETCH_ALLOW_HOSTS). */
 export async function startFileServer(): Promise<FileServer> {
   const files = new Map<string, { body: Buffer; type: string; gate?: Promise<void> }>();

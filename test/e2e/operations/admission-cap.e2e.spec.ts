@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
-import { FileServer, startFileServer } from '../../support/file-server.js';
+import { FileServer, startFileServer, HELD_DOWNLOAD_ENV } from '../../support/file-server.js';
 import { recordLogs, until } from '../../support/operations.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
@@ -23,9 +23,7 @@ describe('queue admission cap', () => {
     files = await startFileServer();
     t = await startTestApp({
       LOG_LEVEL: 'info',
-      FETCH_ALLOW_HOSTS: '127.0.0.1',
-      // A held URL download is what keeps a cpu worker busy in these tests.
-      INPUT_DOWNLOADS: 'in_worker',
+      ...HELD_DOWNLOAD_ENV,
       CPU_WORKER_CONCURRENCY: '1',
       CPU_MAX_QUEUE_DEPTH: String(CAP),
       BATCH_MAX_QUEUE_DEPTH: '2',

@@ -3,7 +3,7 @@ import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { ALL_ROLLOUT_KEYS, rolloutEnvName } from '../../../src/config/rollout-keys.js';
 import { runPreflight } from '../../../src/operations/preflight/preflight.js';
 import { checkDisableLegacy } from '../../../src/operations/upgrade/legacy-disable.check.js';
-import type { FileServer } from '../../support/file-server.js';
+import { HELD_DOWNLOAD_ENV, type FileServer } from '../../support/file-server.js';
 import {
   databaseQueueTasks,
   type NewQueueSetup,
@@ -39,8 +39,7 @@ describe('upgrade to the new queue system', () => {
       WORKER_SHUTDOWN_GRACE_MS: '100',
       QUEUE_POLL_INTERVAL_MS: '50',
       REDIS_RECONCILE_INTERVAL_MS: '60000',
-      // A held URL download is what keeps a cpu worker busy in these tests.
-      INPUT_DOWNLOADS: 'in_worker',
+      ...HELD_DOWNLOAD_ENV,
     };
   });
   afterAll(async () => {

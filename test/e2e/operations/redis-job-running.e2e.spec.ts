@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
-import type { FileServer } from '../../support/file-server.js';
+import { HELD_DOWNLOAD_ENV, type FileServer } from '../../support/file-server.js';
 import {
   databaseQueueTasks,
   type NewQueueSetup,
@@ -29,8 +29,7 @@ describe('new-queue jobs report running', () => {
     t = await startTestApp({
       ...setup.apiEnv,
       ROLLOUT_RATIO_CLASSIFY: '1',
-      // A held URL download is what keeps a cpu worker busy in these tests.
-      INPUT_DOWNLOADS: 'in_worker',
+      ...HELD_DOWNLOAD_ENV,
       // The reconciler (which would also notice a running job) stays out of the way.
       REDIS_RECONCILE_INTERVAL_MS: '3600000',
     });

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
-import { FileServer, startFileServer } from '../../support/file-server.js';
+import { FileServer, startFileServer, HELD_DOWNLOAD_ENV } from '../../support/file-server.js';
 import { until } from '../../support/operations.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
@@ -34,9 +34,7 @@ describe('database-queue worker kinds', () => {
 
   async function start(env: Record<string, string>) {
     t = await startTestApp({
-      FETCH_ALLOW_HOSTS: '127.0.0.1',
-      // A held URL download is what keeps a cpu worker busy in these tests.
-      INPUT_DOWNLOADS: 'in_worker',
+      ...HELD_DOWNLOAD_ENV,
       QUEUE_POLL_INTERVAL_MS: '50',
       WORKER_SHUTDOWN_GRACE_MS: '100',
       ...env,

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { FileServer, startFileServer } from '../../support/file-server.js';
+import { FileServer, startFileServer, HELD_DOWNLOAD_ENV } from '../../support/file-server.js';
 import {
   type ChildRun,
   recordLogs,
@@ -40,9 +40,7 @@ describe('worker liveness', () => {
     files = await startFileServer();
     t = await startTestApp({
       ...probeEnv,
-      FETCH_ALLOW_HOSTS: '127.0.0.1',
-      // A held URL download is what keeps a cpu worker busy in these tests.
-      INPUT_DOWNLOADS: 'in_worker',
+      ...HELD_DOWNLOAD_ENV,
       CPU_WORKER_CONCURRENCY: '1',
       WORKER_WATCHDOG_INTERVAL_MS: '200',
       WORKER_SHUTDOWN_GRACE_MS: '100',

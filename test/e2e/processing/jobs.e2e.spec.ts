@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
-import { FileServer, startFileServer } from '../../support/file-server.js';
+import { FileServer, startFileServer, HELD_DOWNLOAD_ENV } from '../../support/file-server.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { until } from '../../support/operations.js';
 import { waitFor } from '../../support/wait.js';
@@ -124,10 +124,8 @@ describe('queue order and cancellation with one busy cpu worker', () => {
   beforeAll(async () => {
     files = await startFileServer();
     t = await startTestApp({
-      FETCH_ALLOW_HOSTS: '127.0.0.1',
       CPU_WORKER_CONCURRENCY: '1',
-      // A held URL download is what keeps a cpu worker busy in these tests.
-      INPUT_DOWNLOADS: 'in_worker',
+      ...HELD_DOWNLOAD_ENV,
     });
   });
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FileServer, startFileServer } from '../../support/file-server.js';
+import { FileServer, startFileServer, HELD_DOWNLOAD_ENV } from '../../support/file-server.js';
 import { until } from '../../support/operations.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
@@ -17,9 +17,7 @@ describe('queue admission cap on parse, extract, split, edit and pipelines', () 
   beforeAll(async () => {
     files = await startFileServer();
     t = await startTestApp({
-      FETCH_ALLOW_HOSTS: '127.0.0.1',
-      // A held URL download is what keeps a cpu worker busy in these tests.
-      INPUT_DOWNLOADS: 'in_worker',
+      ...HELD_DOWNLOAD_ENV,
       CPU_WORKER_CONCURRENCY: '1',
       CPU_MAX_QUEUE_DEPTH: '1',
       QUEUE_POLL_INTERVAL_MS: '50',

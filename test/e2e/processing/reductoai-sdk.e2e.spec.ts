@@ -7,7 +7,7 @@ import { OpenApiConformance } from '../../support/openapi-conformance.js';
 import { until } from '../../support/operations.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 import { waitFor } from '../../support/wait.js';
-import { FileServer, startFileServer } from '../../support/file-server.js';
+import { FileServer, startFileServer, HELD_DOWNLOAD_ENV } from '../../support/file-server.js';
 import { startWebhookReceiver, WebhookReceiver } from '../../support/webhook-receiver.js';
 
 /**
@@ -34,9 +34,7 @@ describe('reductoai SDK compatibility', () => {
     files = await startFileServer();
     receiver = await startWebhookReceiver();
     t = await startTestApp({
-      FETCH_ALLOW_HOSTS: '127.0.0.1',
-      // A held URL download is what keeps a cpu worker busy in these tests.
-      INPUT_DOWNLOADS: 'in_worker',
+      ...HELD_DOWNLOAD_ENV,
     });
     conformance = new OpenApiConformance(await (await fetch(`${t.baseUrl}/openapi.json`)).json());
     sdk = new Reducto({

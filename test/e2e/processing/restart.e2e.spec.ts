@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { startTestApp, TestApp } from '../../support/test-app.js';
-import { FileServer, startFileServer } from '../../support/file-server.js';
+import { FileServer, startFileServer, HELD_DOWNLOAD_ENV } from '../../support/file-server.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { until } from '../../support/operations.js';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
@@ -24,9 +24,7 @@ describe('restart mid-queue', () => {
   });
 
   const env = {
-    FETCH_ALLOW_HOSTS: '127.0.0.1',
-    // A held URL download is what keeps a cpu worker busy in these tests.
-    INPUT_DOWNLOADS: 'in_worker',
+    ...HELD_DOWNLOAD_ENV,
     CPU_WORKER_CONCURRENCY: '1',
     WORKER_SHUTDOWN_GRACE_MS: '100',
   };

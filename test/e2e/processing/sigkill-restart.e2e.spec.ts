@@ -6,7 +6,7 @@ import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { seedAccount } from '../../support/accounts.js';
 import { buildDist } from '../../support/child-app.js';
 import { startServerProcess } from '../../support/server-process.mjs';
-import { FileServer, startFileServer } from '../../support/file-server.js';
+import { FileServer, startFileServer, HELD_DOWNLOAD_ENV } from '../../support/file-server.js';
 import { client, waitForJob } from '../../support/processing-client.js';
 import { startTestApp } from '../../support/test-app.js';
 
@@ -31,10 +31,8 @@ describe('restart after SIGKILL', () => {
   it('completes every job accepted before the crash', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-sigkill-'));
     const env = {
-      FETCH_ALLOW_HOSTS: '127.0.0.1',
       CPU_WORKER_CONCURRENCY: '1',
-      // A held URL download is what keeps a cpu worker busy in these tests.
-      INPUT_DOWNLOADS: 'in_worker',
+      ...HELD_DOWNLOAD_ENV,
     };
     try {
       // Seed a processing key while no server holds the DuckDB file.

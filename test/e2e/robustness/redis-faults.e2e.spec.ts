@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
-import { FileServer, startFileServer } from '../../support/file-server.js';
+import { FileServer, startFileServer, HELD_DOWNLOAD_ENV } from '../../support/file-server.js';
 import {
   type ChildRun,
   type PrivateRedis,
@@ -47,10 +47,8 @@ describe('Redis faults stay local', () => {
     REDIS_URL: redis.url,
     REDIS_QUEUE_PREFIX: 'faults',
     DATA_DIR: dataDir,
-    FETCH_ALLOW_HOSTS: '127.0.0.1',
-    // A held URL download is what keeps a cpu worker busy in these tests: held as long as
-    // a loaded machine may take to start the worker that takes the job over.
-    INPUT_DOWNLOADS: 'in_worker',
+    ...HELD_DOWNLOAD_ENV,
+    // Held as long as a loaded machine may take to start the worker that takes the job over.
     FETCH_TIMEOUT_MS: '600000',
     FETCH_DEADLINE_MS: '600000',
   });
