@@ -4,8 +4,9 @@
  * the encoder again (deep-trial.ts): each statement's cosines with every passage, whole page
  * and sentence of the document's form, the evidence, the default model's scores, Deep
  * Classify's before and after its second pass, and each statement's cosines with every
- * sentence layout.ts can say of any document (the form inventory).
- * Run: tsc -p tsconfig.bench.json && node dist/bench/classify-eval/deep-dump.js <file> [--holdout]
+ * sentence layout.ts can say of any document (the form inventory); with `--parts`, each
+ * criterion's parts' cosines with every passage (aggregation-trial.ts, record 0484).
+ * Run: tsc -p tsconfig.bench.json && node dist/bench/classify-eval/deep-dump.js <file> [--holdout] [--parts]
  */
 import fs from 'node:fs';
 import { ocrEffortOf } from '../../src/documents/classify/classify.task.js';
@@ -88,6 +89,28 @@ function formInventory(): string[] {
   ];
   return [...new Set(traits.flatMap((trait) => describeLayout({ ...plain, ...trait })))];
 }
+/**
+ * A criterion's parts where it enumerates (record 0484): split at commas, semicolons and
+ * colons of any script; `headed` puts the text before a colon in front of each item after
+ * it ("a text that presents: posters"). None for a criterion of one part.
+ */
+function partsOf(criterion: string, headed: boolean): string[] {
+  const pieces = (text: string) =>
+    text
+      .split(/[,;\uFF0C\uFF1B\u3001\u060C]/u)
+      .map((piece) => piece.trim())
+      .filter((piece) => /\p{L}/u.test(piece));
+  const [head, ...rest] = criterion.split(/[:\uFF1A]/u);
+  const items = rest.length > 0 ? pieces(rest.join(':')) : [];
+  const parts =
+    rest.length === 0
+      ? pieces(head)
+      : headed
+        ? items.map((item) => `${head.trim()}: ${item}`)
+        : [...pieces(head), ...items];
+  return parts.length > 1 ? parts : [];
+}
+const PART_KINDS = process.argv.includes('--parts') ? [false, true] : [];
 const inventory = formInventory();
 const inventoryVectors = encoder.embed(inventory);
 for (const set of REAL_EVAL_SETS) {
@@ -159,6 +182,19 @@ for (const set of REAL_EVAL_SETS) {
         ),
         pageCos: statementVectors.map((vs) =>
           vs.map((v) => pageVectors.map((p) => r(cosine(v, p)))),
+        ),
+        ...Object.fromEntries(
+          PART_KINDS.map((headed) => [
+            headed ? 'headedPartCos' : 'partCos',
+            schema.map((e) =>
+              e.criteria.map((criterion) => {
+                const parts = partsOf(criterion, headed);
+                return parts.length > 0
+                  ? encoder.embed(parts).map((v) => passageVectors.map((p) => r(cosine(v, p))))
+                  : [];
+              }),
+            ),
+          ]),
         ),
         formCos: statementVectors.map((vs) =>
           vs.map((v) => formVectors.map((p) => r(cosine(v, p)))),
