@@ -107,6 +107,17 @@ export class UploadController {
           }
         }
       } catch (error) {
+        // The parser stops at a second file part (`files: 1`), which is no size matter.
+        if ((error as { code?: string }).code === 'FST_FILES_LIMIT') {
+          throw new RequestValidationError([
+            {
+              loc: ['body', 'file'],
+              msg: 'Send one file per upload: the body has more than one file part',
+              type: 'too_long',
+              ctx: { max_files: 1 },
+            },
+          ]);
+        }
         if ((error as { statusCode?: number }).statusCode === 413) {
           throw tooLargeError(this.uploads.maxUploadBytes);
         }

@@ -81,6 +81,28 @@ describe('uploads and input resolution', () => {
     expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
+  it('refuses a body with two small files with 422 naming the one-file rule, not a size limit', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['Invoice number 7']), 'a.txt');
+    form.append('file', new Blob(['Invoice number 8']), 'b.txt');
+    const res = await fetch(`${t.baseUrl}/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await keyOf(t, 'org-upload')}` },
+      body: form,
+    });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toEqual({
+      detail: [
+        {
+          loc: ['body', 'file'],
+          msg: 'Send one file per upload: the body has more than one file part',
+          type: 'too_long',
+          ctx: { max_files: 1 },
+        },
+      ],
+    });
+  });
+
   it('refuses an empty file with 400 EMPTY_UPLOAD, multipart or presigned, and keeps nothing', async () => {
     const key = await keyOf(t, 'org-empty');
     const multipart = await uploadMultipart(t.baseUrl, key, '');
