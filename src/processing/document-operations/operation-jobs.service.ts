@@ -29,7 +29,11 @@ import {
 import { isWrittenJson } from '../../documents/executors/outcome-files.js';
 import { JobResults } from '../jobs/job-results.js';
 import { OPERATION_TASK } from '../core/task-kinds.js';
-import { type EditConfigDto, editJobRequest } from '../operations/edit/edit-request.dto.js';
+import {
+  type EditConfigDto,
+  editJobRequest,
+  inEditBody,
+} from '../operations/edit/edit-request.dto.js';
 
 /** The validated command of an operation job's stored request. */
 function operationCommandOf(job: JobRecord): OperationCommand {
@@ -76,11 +80,15 @@ export class OperationJobsService extends RunnerPipeline<JobOutcome> {
     });
   }
 
-  submitEditAsync(
+  async submitEditAsync(
     principal: ProcessingPrincipal,
     config: EditConfigDto,
   ): Promise<{ job_id: string }> {
-    return this.submitAsync('edit', principal, editJobRequest(config, true));
+    try {
+      return await this.submitAsync('edit', principal, editJobRequest(config, true));
+    } catch (error) {
+      throw inEditBody(error);
+    }
   }
 
   runEditSync(

@@ -392,6 +392,47 @@ describe('edit (fill forms) through the reductoai SDK', () => {
     );
   });
 
+  it('takes only an http(s) webhook url and names the body field webhook.url when refusing one', async () => {
+    const { bytes } = await makeFlatForm([{ label: 'Full name', type: 'text' }]);
+    const document_url = await upload(bytes, 'flat.pdf');
+    const submit = async (url: string) => {
+      const res = await fetch(`${t.baseUrl}/edit_async`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${org.processingKey}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          document_url,
+          edit_instructions: 'full name: Ada Lovelace',
+          webhook: { mode: 'direct', url },
+        }),
+      });
+      return { status: res.status, body: (await res.json()) as { detail: unknown[] } };
+    };
+    // A document input's schemes are no place to deliver to.
+    expect(await submit(document_url)).toEqual({
+      status: 422,
+      body: {
+        detail: [expect.objectContaining({ loc: ['body', 'webhook', 'url'], type: 'url_scheme' })],
+      },
+    });
+    expect(await submit('http://10.0.0.1/hooks')).toEqual({
+      status: 422,
+      body: {
+        detail: [expect.objectContaining({ loc: ['body', 'webhook', 'url'], type: 'url_blocked' })],
+      },
+    });
+    const doc = (await (await fetch(`${t.baseUrl}/openapi.json`)).json()) as {
+      components: {
+        schemas: Record<string, { properties: Record<string, { description?: string }> }>;
+      };
+    };
+    expect(doc.components.schemas.EditWebhook.properties.url.description ?? '').not.toContain(
+      'docproc://',
+    );
+  });
+
   it('reports a field with a malformed widget unfilled and fills the rest; a page without a MediaBox is written', async () => {
     const doc = await PDFDocument.create();
     const page = doc.addPage([612, 792]);

@@ -6,6 +6,7 @@ import {
   AsyncConfigDto,
   DirectWebhookConfigDto,
   HostedWebhookConfigDto,
+  httpUrlChecker,
   inputUrl,
   UploadResponseDto,
   type WebhookConfig,
@@ -216,7 +217,7 @@ class EditWebhookDto {
   @Check(oneOf(['disabled', 'svix', 'direct']), { optional: true })
   mode?: 'disabled' | 'svix' | 'direct';
 
-  @Check(inputUrl, { optional: true })
+  @Check(httpUrlChecker, { optional: true })
   url?: string;
 
   @Check(list(shortName, { maxItems: REQUEST_LIMITS.webhookChannels }), { optional: true })
@@ -315,4 +316,20 @@ export function editJobRequest(config: EditConfigDto, isAsync: boolean): EditJob
   if (config.edit_options !== undefined) request.edit_options = config.edit_options;
   if (config.alpha !== undefined) request.alpha = config.alpha;
   return request;
+}
+
+/**
+ * An error about the stored command's `async.webhook`, named as the edit body has it: the
+ * webhook is a top-level field there (`webhook.url`), so a client can find what to correct.
+ */
+export function inEditBody(error: unknown): unknown {
+  if (!(error instanceof RequestValidationError)) return error;
+  const stored = ['body', 'async', 'webhook'];
+  return new RequestValidationError(
+    error.detail.map((item) =>
+      stored.every((part, i) => item.loc[i] === part)
+        ? { ...item, loc: ['body', 'webhook', ...item.loc.slice(stored.length)] }
+        : item,
+    ),
+  );
 }
