@@ -20,13 +20,12 @@ export function RevisedDays({ orgId, start, end }) {
       them; exports made before hold older figures.
     </p>
     <ul>
-      ${days.map(
-        (d) =>
-          html`<li key=${d.date} data-revised-day=${d.date}>
-            ${d.date}: first exported ${formatTimestamp(d.firstExportedAt)}, changed
-            ${formatTimestamp(d.changedAt)}
-          </li>`,
-      )}
+      ${days.map((d) => {
+        // One string: htm drops whitespace holding a line break, which the formatter adds
+        // inside markup.
+        const times = `first exported ${formatTimestamp(d.firstExportedAt)}, changed ${formatTimestamp(d.changedAt)}`;
+        return html`<li key=${d.date} data-revised-day=${d.date}>${d.date}: ${times}</li>`;
+      })}
     </ul>
   </div>`;
 }

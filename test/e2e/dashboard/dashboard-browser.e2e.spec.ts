@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { HTTPRequest, Page } from 'puppeteer-core';
 import { ApiKeyService } from '../../../src/accounts/keys/api-key.service.js';
+import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import {
   collectPageErrors,
   launchBrowser,
@@ -13,6 +14,9 @@ import {
 } from '../../support/browser.js';
 import { DashboardDemo, seedDashboardDemo } from '../../support/dashboard-demo.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
+import { daysAgo, usageEvent } from '../../support/usage-events.js';
+import { ingestAll } from '../../support/usage-ingest.js';
+import { waitFor } from '../../support/wait.js';
 
 // Headless Chromium against a real server with the demo data (20,000 events over 60 days):
 // sign in, switch grouping and period, compare the chart with the export API, download the
@@ -236,6 +240,31 @@ describe('the dashboard in Chromium', () => {
     expect(body.data.length).toBeGreaterThan(0);
     expect(await axeCritical()).toEqual([]);
     await shot('usage');
+  });
+
+  it('lists a day changed after the page exported it, with both times written apart', async () => {
+    // Showing the period exported it: its days are marked once the answer went out.
+    const duckdb = t.app.get(DuckDbService);
+    await waitFor('the export marks of the usage view', async () => {
+      const [row] = await duckdb.all<{ n: bigint }>(
+        'SELECT count(*) AS n FROM usage_export_marks WHERE org_id = $1',
+        [demo.orgId],
+      );
+      return Number(row.n) > 0;
+    });
+    await ingestAll(t.app, [
+      usageEvent({ orgId: demo.orgId, credits: '2' }, { id: 'late-after-export', daysBack: 3 }),
+    ]);
+    await page.reload();
+    await settledQuery(/groupBy=product/);
+    const item = await page.waitForSelector(`#revised-days li[data-revised-day="${daysAgo(3)}"]`);
+    expect(
+      await item!.evaluate((li: HTMLElement) => li.textContent.replace(/\s+/g, ' ').trim()),
+    ).toMatch(
+      new RegExp(
+        `^${daysAgo(3)}: first exported \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC, changed \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC$`,
+      ),
+    );
   });
 
   it('groups by feature, API key (with names) and metadata key, totals equal to the export', async () => {
