@@ -40,7 +40,7 @@ function parseListQuery(query: Record<string, unknown>): JobListQuery {
   let limit = 100;
   if (query.limit !== undefined) {
     const raw = String(query.limit);
-    if (!/^\d+$/.test(raw)) {
+    if (!/^-?\d+$/.test(raw)) {
       issues.push({
         loc: ['query', 'limit'],
         type: 'int_parsing',

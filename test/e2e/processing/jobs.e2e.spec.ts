@@ -74,6 +74,10 @@ describe('jobs API', () => {
       (await api.get('/jobs?limit=1&exclude_configs=true')).body.jobs[0].raw_config,
     ).toBeUndefined();
     expect((await api.get('/jobs?limit=0')).status).toBe(422);
+    // A negative limit is a number out of range, not one that cannot be read.
+    expect((await api.get('/jobs?limit=-1')).body.detail).toEqual([
+      expect.objectContaining({ loc: ['query', 'limit'], type: 'greater_than_equal' }),
+    ]);
     expect((await api.get('/jobs?cursor=garbage')).status).toBe(400);
   });
 
