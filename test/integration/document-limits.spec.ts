@@ -5,6 +5,7 @@ import {
   DocumentLimitError,
   setDocumentLimits,
 } from '../../src/documents/readers/document-limits.js';
+import { CorruptDocumentError } from '../../src/documents/readers/document.errors.js';
 import { terminateOcr } from '../../src/documents/readers/ocr.engine.js';
 import { loadLayoutDocuments } from '../../src/documents/parse/layout.loader.js';
 import { makeDeepHtml, makeDocxBomb, makePngBomb } from '../support/bombs.js';
@@ -44,6 +45,21 @@ describe('document input limits, checked before decoding', () => {
     await expect(loadDocument(makePng('Invoice 42', 1275))).resolves.toMatchObject({
       fileType: 'image',
     });
+  });
+
+  it('reads a header cut short as corrupt, never from the memory beyond the document', async () => {
+    // The first 20 bytes of a PNG end inside its header, after the width; the bytes that
+    // follow them in memory (another document's, say) declare a height of 2^31 - 1.
+    const memory = Buffer.concat([
+      makePng('Invoice 42').subarray(0, 20),
+      Buffer.from('7fffffff', 'hex'),
+    ]);
+    const error = await loadDocument(memory.subarray(0, 20), 'cut.png').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(CorruptDocumentError);
+    expect((error as Error).message).toMatch(/^The image header cannot be read/);
   });
 
   it('refuses a DOCX whose XML inflates past the size or ratio limit, from its directory', async () => {

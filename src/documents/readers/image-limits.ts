@@ -11,7 +11,7 @@ export function checkImageHeader(bytes: Uint8Array): void {
   let width: number;
   let height: number;
   try {
-    ({ width, height } = imageSize(bytes));
+    ({ width, height } = imageSize(ownBuffer(bytes)));
   } catch (error) {
     throw new CorruptDocumentError(
       'image',
@@ -25,4 +25,14 @@ export function checkImageHeader(bytes: Uint8Array): void {
     (max) =>
       `The image is ${width} x ${height} = ${width * height} pixels; at most ${max} are read`,
   );
+}
+
+/**
+ * The bytes on an ArrayBuffer of their own. image-size reads through a DataView of the whole
+ * underlying buffer, so on a view into a larger one (Node's pooled buffers) a header cut short
+ * would be completed with whatever follows it in memory instead of failing.
+ */
+function ownBuffer(bytes: Uint8Array): Uint8Array {
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  return whole ? bytes : new Uint8Array(bytes);
 }
