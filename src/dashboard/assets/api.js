@@ -28,7 +28,10 @@ export function onUnauthorized(handler) {
   unauthorizedHandler = handler;
 }
 
-async function request(path, { method = 'GET', body, accept = 'application/json' } = {}) {
+async function request(
+  path,
+  { method = 'GET', body, accept = 'application/json', endsSession = true } = {},
+) {
   const headers = { accept };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
@@ -54,7 +57,7 @@ async function request(path, { method = 'GET', body, accept = 'application/json'
   } catch {
     // not the JSON error envelope (e.g. a proxy's page): keep the generic message
   }
-  if (response.status === 401) unauthorizedHandler(message);
+  if (response.status === 401 && endsSession) unauthorizedHandler(message);
   throw new ApiFailure(response.status, code, message);
 }
 
@@ -65,6 +68,19 @@ export async function getJson(path) {
 export async function send(method, path, body) {
   const response = await request(path, { method, body });
   return response.status === 204 ? null : response.json();
+}
+
+/**
+ * Exchanges an account key for a session. A refused key is the sign-in form's own error to
+ * show, not the end of a session.
+ */
+export async function signIn(key) {
+  const response = await request('/dashboard/session', {
+    method: 'POST',
+    body: { key },
+    endsSession: false,
+  });
+  return response.json();
 }
 
 /** The export as CSV, with the file name the server chose. */

@@ -1,7 +1,7 @@
 // Sign-in: an account API key is exchanged for an HTTP-only session cookie. The key lives
 // only in this form's input until the answer arrives; it is never stored in the browser.
 import { html, useEffect, useRef, useState } from './vendor/preact-htm.js';
-import { describeError, send } from './api.js';
+import { describeError, signIn } from './api.js';
 
 export function SignInView({ message, onSignedIn }) {
   const [key, setKey] = useState('');
@@ -14,7 +14,7 @@ export function SignInView({ message, onSignedIn }) {
     setBusy(true);
     setError('');
     try {
-      const session = await send('POST', '/dashboard/session', { key: key.trim() });
+      const session = await signIn(key.trim());
       setKey('');
       onSignedIn(session);
     } catch (e) {

@@ -205,6 +205,22 @@ describe('the dashboard in Chromium', () => {
     await shot('sign-in');
   });
 
+  it('refuses a wrong key with one message, in the form, and no session-ended notice', async () => {
+    await page.type('#account-key', 'dpa_0000000000000000_wrong');
+    await page.click('form button[type=submit]');
+    await page.waitForSelector('#sign-in-error');
+    expect(await page.$eval('#sign-in-error', (p: HTMLElement) => p.textContent)).toBe(
+      'The account API key is invalid or revoked',
+    );
+    expect(await page.$('#sign-in-message')).toBeNull();
+    // The refused sign-in itself is the only failed load.
+    expect(errors.splice(0)).toEqual([
+      'console: Failed to load resource: the server responded with a status of 401 (Unauthorized)',
+    ]);
+    await page.reload();
+    await page.waitForSelector('#account-key');
+  });
+
   it('signs in with an account key, which is kept nowhere in the browser', async () => {
     await page.type('#account-key', demo.accountKey);
     await page.click('form button[type=submit]');
