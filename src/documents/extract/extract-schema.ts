@@ -27,7 +27,13 @@ export function typeOf(schema: JsonSchema): string {
  * document libraries.
  */
 export function validateExtractRequest(request: { instructions?: { schema?: unknown } }): void {
-  validateSchema(request.instructions?.schema, ['body', 'instructions', 'schema']);
+  const loc = ['body', 'instructions', 'schema'];
+  if (request.instructions && request.instructions.schema === undefined) {
+    throw new RequestValidationError([
+      { loc, msg: 'Field required', type: 'missing', input: request.instructions },
+    ]);
+  }
+  validateSchema(request.instructions?.schema, loc);
 }
 
 /** Checks the schema is one extract can fill; 422 details point into `instructions.schema`. */

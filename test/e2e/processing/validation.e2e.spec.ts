@@ -320,6 +320,21 @@ describe('ClassifyConfig validation', () => {
     ]);
   });
 
+  it('names an extract schema left out as missing, not as a schema of the wrong type', async () => {
+    const res = await api.post('/extract', { input, instructions: {} });
+    expect([res.status, res.body.detail]).toEqual([
+      422,
+      [
+        {
+          loc: ['body', 'instructions', 'schema'],
+          type: 'missing',
+          msg: 'Field required',
+          input: {},
+        },
+      ],
+    ]);
+  });
+
   it('checks auth before the body', async () => {
     const res = await client(t.baseUrl, null).post('/classify_async', {});
     expect(res.status).toBe(401);
