@@ -22,6 +22,17 @@ export function installJsonBodyParser(
       body: string | Buffer,
       done: (err: Error | null, body?: unknown) => void,
     ) => {
+      // Bodies are read as sent: a compressed one would otherwise be reported as bad JSON.
+      const encoding = request.headers['content-encoding'];
+      if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+        done(
+          Object.assign(
+            new Error(`Content-Encoding ${encoding} is not supported: send the body uncompressed`),
+            { statusCode: 415 },
+          ),
+        );
+        return;
+      }
       const text = typeof body === 'string' ? body : body.toString('utf8');
       if (text.trim() === '') {
         done(null, undefined);

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
@@ -332,6 +333,27 @@ describe('ClassifyConfig validation', () => {
           input: {},
         },
       ],
+    ]);
+  });
+
+  it('refuses a compressed body with 415 saying so, not as malformed JSON', async () => {
+    const res = await fetch(`${t.baseUrl}/classify_async`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${await keyOf(t, 'key-validation')}`,
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+      },
+      body: gzipSync(JSON.stringify({ input })),
+    });
+    expect([res.status, await res.json()]).toEqual([
+      415,
+      {
+        error: {
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          message: 'Content-Encoding gzip is not supported: send the body uncompressed',
+        },
+      },
     ]);
   });
 
