@@ -23,3 +23,17 @@ export interface UsageAlertOutbox {
 }
 
 export const USAGE_ALERT_OUTBOX = Symbol('USAGE_ALERT_OUTBOX');
+
+/** Why webhook delivery would refuse `url` (a private address, a name that does not resolve), or null. */
+export type WebhookDestinationRefusal = (url: string) => Promise<string | null>;
+
+/**
+ * Where the processing plane lends the usage plane the check its webhook delivery applies,
+ * at start: a new alert rule whose URL delivery would refuse is refused with the rule, not
+ * accepted and retried until its first crossing fails.
+ */
+export interface UsageAlertDestinations {
+  checkWith(refusal: WebhookDestinationRefusal): void;
+}
+
+export const USAGE_ALERT_DESTINATIONS = Symbol('USAGE_ALERT_DESTINATIONS');

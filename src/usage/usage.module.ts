@@ -41,7 +41,7 @@ import { UsageAlertController } from './alerts/usage-alert.controller.js';
 import { USAGE_ALERT_STORE, UsageAlertRepository } from './alerts/usage-alert.repository.js';
 import { UsageAlertService } from './alerts/usage-alert.service.js';
 import { UsagePeriodTotalsRepository } from './alerts/usage-period-totals.repository.js';
-import { USAGE_ALERT_OUTBOX } from './usage-alerts.contract.js';
+import { USAGE_ALERT_DESTINATIONS, USAGE_ALERT_OUTBOX } from './usage-alerts.contract.js';
 import { SHARED_WEBHOOK_ENDPOINTS } from './webhook-endpoints.contract.js';
 import { ClickHouseWebhookEndpointsRepository } from './clickhouse/clickhouse-webhook-endpoints.repository.js';
 import { UsageExportMarks } from './export/usage-export-marks.service.js';
@@ -108,6 +108,7 @@ function byUsageStore(token: symbol, duckdb: Type, clickhouse: Type): Provider {
     ),
     UsageExportMarks,
     { provide: USAGE_ALERT_OUTBOX, useExisting: UsageAlertService },
+    { provide: USAGE_ALERT_DESTINATIONS, useExisting: UsageAlertService },
     ClickHouseWebhookEndpointsRepository,
     {
       // Hosted webhook endpoints every process shares; none with the DuckDB store.
@@ -151,6 +152,7 @@ function byUsageStore(token: symbol, duckdb: Type, clickhouse: Type): Provider {
     UsageKafkaModule,
     USAGE_EVENT_WRITER,
     USAGE_ALERT_OUTBOX,
+    USAGE_ALERT_DESTINATIONS,
     SHARED_WEBHOOK_ENDPOINTS,
     ClickHouseService,
   ],

@@ -53,7 +53,12 @@ describe('usage backfill --to clickhouse', () => {
       CLICKHOUSE_URL: testClickHouseUrl(),
       CLICKHOUSE_DATABASE: freshClickHouseDatabase(),
     };
-    const duck = await startTestApp({ ...clickhouse, DATA_DIR: dataDir });
+    // The alerts' webhooks are on this machine.
+    const duck = await startTestApp({
+      ...clickhouse,
+      DATA_DIR: dataDir,
+      FETCH_ALLOW_HOSTS: '127.0.0.1',
+    });
     apps.push(duck);
     const acme = await seedAccount(duck.app, 'Acme');
     await duck.app.get(MetadataKeyService).enable(acme.orgId, 'team');

@@ -39,7 +39,12 @@ const sent: SentStatement[] = [];
 beforeAll(async () => {
   const storeEnv = usageStoreEnv('clickhouse');
   database = storeEnv.CLICKHOUSE_DATABASE;
-  t = await startTestApp({ ...storeEnv, METADATA_KEY_MAX_DISTINCT: '12' });
+  t = await startTestApp({
+    ...storeEnv,
+    METADATA_KEY_MAX_DISTINCT: '12',
+    // The alert's webhook is on this machine.
+    FETCH_ALLOW_HOSTS: '127.0.0.1',
+  });
   acme = await seedAccount(t.app, 'Acme');
 }, 60_000);
 

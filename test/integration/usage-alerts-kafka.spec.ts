@@ -257,6 +257,8 @@ describe.each(USAGE_STORES)('usage alerts with the %s usage store (real Kafka)',
       [{ ...rule, metadataKey: 'team' }, 400, 'INVALID_ALERT_SCOPE'],
       [{ ...rule, metadataKey: 'nope', metadataValue: 'x' }, 400, 'METADATA_KEY_NOT_ENABLED'],
       [{ ...rule, webhookUrl: 'ftp://example.com/x' }, 400, 'INVALID_WEBHOOK_URL'],
+      // An address webhook delivery refuses (not among FETCH_ALLOW_HOSTS) is refused with the rule.
+      [{ ...rule, webhookUrl: 'http://10.0.0.1/alerts' }, 400, 'INVALID_WEBHOOK_URL'],
       [{ ...rule, period: 'week' }, 422, 'INVALID_BODY'],
       [{ ...rule, product: 'teleport' }, 422, 'INVALID_BODY'],
       [{ ...rule, extra: 1 }, 422, 'INVALID_BODY'],

@@ -8,7 +8,9 @@ import {
 } from '@nestjs/common';
 import { DuckDbService } from '../../database/duckdb.service.js';
 import {
+  USAGE_ALERT_DESTINATIONS,
   USAGE_ALERT_OUTBOX,
+  type UsageAlertDestinations,
   type UsageAlertNotification,
   type UsageAlertOutbox,
 } from '../../usage/usage-alerts.contract.js';
@@ -39,9 +41,14 @@ export class UsageAlertWebhookRelay implements OnApplicationBootstrap, OnModuleD
     private readonly repository: WebhooksRepository,
     private readonly webhooks: WebhooksService,
     @Optional() @Inject(USAGE_ALERT_OUTBOX) private readonly outbox?: UsageAlertOutbox,
+    @Optional()
+    @Inject(USAGE_ALERT_DESTINATIONS)
+    private readonly destinations?: UsageAlertDestinations,
   ) {}
 
   onApplicationBootstrap(): void {
+    // New rules are checked as their crossings will be delivered.
+    this.destinations?.checkWith((url) => this.webhooks.destinationRefusal(url));
     if (!this.outbox) return;
     this.running = true;
     this.outbox.onCrossing(() => this.kick());

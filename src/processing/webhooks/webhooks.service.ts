@@ -144,11 +144,13 @@ export class WebhooksService implements OnModuleInit, OnApplicationBootstrap {
     }
   }
 
+  /** Why delivery would refuse `url` (its address guard, its resolution), or null. */
+  destinationRefusal(url: string): Promise<string | null> {
+    return this.fetcher.destinationRefusal(url, this.config.processing.webhookResolveTimeoutMs);
+  }
+
   private async assertDeliverable(loc: string[], url: string): Promise<void> {
-    const refusal = await this.fetcher.destinationRefusal(
-      url,
-      this.config.processing.webhookResolveTimeoutMs,
-    );
+    const refusal = await this.destinationRefusal(url);
     if (refusal === null) return;
     throw new RequestValidationError([
       {

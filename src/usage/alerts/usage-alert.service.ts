@@ -7,7 +7,12 @@ import { formatCredits, parseCredits } from '../core/decimal-credits.js';
 import { truncateCodePoints } from '../core/metadata-values.js';
 import type { UsageEventColumns } from '../core/usage-event-columns.types.js';
 import { MetadataKeyService } from '../metadata/metadata-key.service.js';
-import type { UsageAlertNotification, UsageAlertOutbox } from '../usage-alerts.contract.js';
+import type {
+  UsageAlertDestinations,
+  UsageAlertNotification,
+  UsageAlertOutbox,
+  WebhookDestinationRefusal,
+} from '../usage-alerts.contract.js';
 import { USAGE_PERIOD_TOTALS, type UsagePeriodTotalsReader } from '../core/usage-store.ports.js';
 import type { CreateUsageAlertDto } from './usage-alert.dto.js';
 import { USAGE_ALERT_STORE, type UsageAlertStore } from './usage-alert.repository.js';
@@ -37,7 +42,9 @@ const SHARED_STATE_FRESH_MS = 1_000;
  * the crossing; at start-up the current periods are evaluated once too.
  */
 @Injectable()
-export class UsageAlertService implements UsageAlertOutbox, OnApplicationBootstrap {
+export class UsageAlertService
+  implements UsageAlertOutbox, UsageAlertDestinations, OnApplicationBootstrap
+{
   private readonly logger = new Logger(UsageAlertService.name);
   private readonly evaluations = new Mutex();
   private rulesByOrg: Promise<Map<string, AlertRule[]>> | null = null;
@@ -46,6 +53,7 @@ export class UsageAlertService implements UsageAlertOutbox, OnApplicationBootstr
   private readonly crossingListeners: (() => void)[] = [];
   private sharedStateReadAt = 0;
   private sharedRulesVersion: string | null = null;
+  private destinationRefusal: WebhookDestinationRefusal | null = null;
 
   constructor(
     @Inject(USAGE_ALERT_STORE) private readonly repository: UsageAlertStore,
@@ -67,6 +75,13 @@ export class UsageAlertService implements UsageAlertOutbox, OnApplicationBootstr
       await this.metadataKeys.assertUsable(orgId, input.metadataKey);
     }
     const webhookUrl = parseWebhookUrl(input.webhookUrl);
+    const refusal = await this.destinationRefusal?.(webhookUrl);
+    if (refusal) {
+      throw ApiError.badRequest(
+        'INVALID_WEBHOOK_URL',
+        `webhookUrl cannot be delivered to: ${refusal}`,
+      );
+    }
     const rules = await this.rules();
     const existing = rules.get(orgId) ?? [];
     if (existing.length >= MAX_ALERTS_PER_ORG) {
@@ -95,6 +110,10 @@ export class UsageAlertService implements UsageAlertOutbox, OnApplicationBootstr
     // A rule set below what the org already used this period fires now, not at the next event.
     await this.evaluate(new Map([[orgId, new Set([utcDay(new Date())])]]));
     return rule;
+  }
+
+  checkWith(refusal: WebhookDestinationRefusal): void {
+    this.destinationRefusal = refusal;
   }
 
   async list(orgId: string): Promise<AlertRule[]> {
