@@ -1,5 +1,10 @@
 import { IsIn } from 'class-validator';
-import { ClassificationCategoryDto, pageRange, type PageSelection } from './shared-fields.dto.js';
+import {
+  type ClassificationCategoryDto,
+  classificationSchema,
+  pageRange,
+  type PageSelection,
+} from './shared-fields.dto.js';
 import {
   ExtractSettingsDto,
   InstructionsDto,
@@ -62,7 +67,7 @@ class ClassifyStepDto {
    * and the like), checked in classify-limits.ts when the pipeline is created and run.
    */
   @Required()
-  @Check(list(model(ClassificationCategoryDto), { minItems: 1 }))
+  @Check(classificationSchema({ minItems: 1 }))
   classification_schema!: ClassificationCategoryDto[];
 
   @IsIn(['default', 'accurate'])

@@ -59,9 +59,20 @@ export class UploadResponseDto {
   presigned_url: string | null = null;
 }
 
+/** A category's label: the result names the category by it, so it is more than blanks. */
+const categoryLabel = checker({ ...nonEmptyStr.schema, pattern: '\\S' }, (v) => {
+  const checked = nonEmptyStr(v);
+  if (checked.issues.length > 0) return checked;
+  return /\S/.test(v as string)
+    ? ok(v)
+    : fail('string_pattern_mismatch', 'Input should be a category label, not blank', v, {
+        pattern: '\\S',
+      });
+});
+
 export class ClassificationCategoryDto {
   @Required()
-  @Check(str)
+  @Check(categoryLabel)
   category!: string;
 
   @Required()
@@ -253,3 +264,29 @@ function rangesOutOfOrder(value: PageSelection): Issue[] {
 
 /** Classify's page selection: classification reads at most MAX_SELECTED_PAGES pages. */
 export const pageRange: Checker = pageSelection(MAX_SELECTED_PAGES);
+
+/**
+ * A classification schema: categories whose labels are distinct, since the result names the
+ * chosen category by its label alone. `options` bound the number of categories.
+ */
+export function classificationSchema(options: { minItems?: number } = {}): Checker {
+  const categories = list(model(ClassificationCategoryDto), options);
+  return checker(categories.schema, (v) => {
+    const checked = categories(v);
+    if (checked.issues.length > 0) return checked;
+    const seen = new Set<string>();
+    const issues: Issue[] = [];
+    for (const [index, { category }] of (v as ClassificationCategoryDto[]).entries()) {
+      if (seen.has(category)) {
+        issues.push({
+          loc: [index, 'category'],
+          msg: `Duplicate category label "${category}"`,
+          type: 'value_error',
+          input: category,
+        });
+      }
+      seen.add(category);
+    }
+    return issues.length > 0 ? { issues } : checked;
+  });
+}

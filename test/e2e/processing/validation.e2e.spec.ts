@@ -321,6 +321,50 @@ describe('ClassifyConfig validation', () => {
     ]);
   });
 
+  it('refuses a classification schema with a blank or repeated label, for /classify and a pipeline step', async () => {
+    const classification_schema = [
+      { category: 'invoice', criteria: ['a bill'] },
+      { category: ' ', criteria: ['anything'] },
+      { category: 'invoice', criteria: ['another bill'] },
+    ];
+    const refusals = (at: (string | number)[]) => [
+      {
+        loc: [...at, 1, 'category'],
+        msg: 'Input should be a category label, not blank',
+        type: 'string_pattern_mismatch',
+        input: ' ',
+        ctx: { pattern: '\\S' },
+      },
+    ];
+    const classify = await api.post('/classify', { input, classification_schema });
+    expect([classify.status, classify.body.detail]).toEqual([
+      422,
+      refusals(['body', 'classification_schema']),
+    ]);
+    const repeated = classification_schema.filter(({ category }) => category !== ' ');
+    const duplicate = {
+      loc: ['body', 'classification_schema', 1, 'category'],
+      msg: 'Duplicate category label "invoice"',
+      type: 'value_error',
+      input: 'invoice',
+    };
+    const again = await api.post('/classify_async', { input, classification_schema: repeated });
+    expect([again.status, again.body.detail]).toEqual([422, [duplicate]]);
+    const pipeline = await api.post('/pipelines', {
+      name: 'classify',
+      steps: [{ classify: { classification_schema: repeated } }],
+    });
+    expect([pipeline.status, pipeline.body.detail]).toEqual([
+      422,
+      [
+        {
+          ...duplicate,
+          loc: ['body', 'steps', 0, 'classify', 'classification_schema', 1, 'category'],
+        },
+      ],
+    ]);
+  });
+
   it('names an extract schema left out as missing, not as a schema of the wrong type', async () => {
     const res = await api.post('/extract', { input, instructions: {} });
     expect([res.status, res.body.detail]).toEqual([

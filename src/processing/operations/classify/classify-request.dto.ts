@@ -1,7 +1,8 @@
 import { IsBoolean, IsIn } from 'class-validator';
 import {
   AsyncConfigDto,
-  ClassificationCategoryDto,
+  type ClassificationCategoryDto,
+  classificationSchema,
   classifyInput,
   pageRange,
   type PageSelection,
@@ -28,7 +29,7 @@ export class ClassifyConfigDto {
   @IsBoolean()
   force_url_result = false;
 
-  @Check(list(model(ClassificationCategoryDto)))
+  @Check(classificationSchema())
   classification_schema: ClassificationCategoryDto[] = [];
 
   @Check(dict(list(str)), { optional: true })
