@@ -107,6 +107,8 @@ export class UploadController {
           }
         }
       } catch (error) {
+        // The request is refused whole: a file stored before the fault goes with it.
+        if (stored) await this.uploads.discardUpload(stored);
         // The parser stops at a second file part (`files: 1`), which is no size matter.
         if ((error as { code?: string }).code === 'FST_FILES_LIMIT') {
           throw new RequestValidationError([

@@ -113,6 +113,17 @@ export class UploadService {
     return { file_id: `${FILE_SCHEME}${fileId}`, presigned_url: null };
   }
 
+  /**
+   * Takes back an upload its request refused after the file was stored (a part after the
+   * file broke the body's rules): the client got no file id, so nothing may stay counted
+   * against its organization.
+   */
+  async discardUpload(upload: UploadResponse): Promise<void> {
+    const { blob } = uploadSourceOf(upload.file_id);
+    await this.uploads.remove(blob);
+    await this.blobs.delete([blob]);
+  }
+
   async createPresigned(orgId: string, extension: string): Promise<UploadResponse> {
     const fileId = `${randomUUID()}.${extension}`;
     const ttl = this.config.processing.presignTtlSeconds;

@@ -78,6 +78,10 @@ export class UploadsRepository {
     return rows.length;
   }
 
+  async remove(fileId: string): Promise<void> {
+    await this.db.run(`DELETE FROM uploads WHERE file_id = $1`, [fileId]);
+  }
+
   /** The file ids whose bytes must be kept: complete uploads. */
   async completeFileIds(): Promise<Set<string>> {
     const rows = await this.db.all<{ file_id: string }>(

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
@@ -81,7 +83,12 @@ describe('uploads and input resolution', () => {
     expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
-  it('refuses a body with two small files with 422 naming the one-file rule, not a size limit', async () => {
+  it('refuses a body with two small files with 422 naming the one-file rule, not a size limit, and keeps neither', async () => {
+    // Uploaded files are blobs named by their file id (results have names of their own).
+    const folder = path.join(t.dataDir, 'blobs');
+    const blobs = () =>
+      fs.existsSync(folder) ? fs.readdirSync(folder).filter((name) => name.endsWith('.txt')) : [];
+    const before = blobs();
     const form = new FormData();
     form.append('file', new Blob(['Invoice number 7']), 'a.txt');
     form.append('file', new Blob(['Invoice number 8']), 'b.txt');
@@ -101,6 +108,7 @@ describe('uploads and input resolution', () => {
         },
       ],
     });
+    expect(blobs().sort()).toEqual(before.sort());
   });
 
   it('refuses an empty file with 400 EMPTY_UPLOAD, multipart or presigned, and keeps nothing', async () => {
