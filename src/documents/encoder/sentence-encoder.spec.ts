@@ -65,4 +65,27 @@ describe('sentence encoder (Universal Sentence Encoder multilingual v3)', () => 
       expect(vector.every(Number.isFinite)).toBe(true);
     }
   });
+
+  it.each([
+    ['en', 'the', 'spectrophotometer'],
+    ['de', 'und', 'kontoauszug'],
+    ['fr', 'le', 'thermodynamique'],
+    ['es', 'el', 'electrocardiograma'],
+    ['pt', 'de', 'eletrocardiograma'],
+    ['en', 'meeting', 'invoice'],
+  ])(
+    'gives a frequent %s word a higher log-probability than a rarer one (%s, %s)',
+    (_, common, rare) => {
+      const frequent = encoder?.wordLogProbability(common) ?? NaN;
+      expect(frequent).toBeLessThan(0);
+      expect(frequent).toBeGreaterThan(encoder?.wordLogProbability(rare) ?? NaN);
+    },
+  );
+
+  it('gives any text a finite log-probability, and none to empty text', () => {
+    for (const text of ['🎉', '\u0000\uFFFF', '東京', 'x'.repeat(500)]) {
+      expect(Number.isFinite(encoder?.wordLogProbability(text))).toBe(true);
+    }
+    expect(encoder?.wordLogProbability('')).toBe(-Infinity);
+  });
 });

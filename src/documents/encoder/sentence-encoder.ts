@@ -33,6 +33,15 @@ export class SentenceEncoder {
     return ids.length <= MAX_PIECES ? ids : [...ids.slice(0, MAX_PIECES - 1), ids[ids.length - 1]];
   }
 
+  /**
+   * A word's log-probability in the language at large: the tokenizer's unigram model's, for
+   * the word as it reads it in running text. Common words are one frequent piece, rare and
+   * specialised ones several rarer pieces, in any of the model's languages.
+   */
+  wordLogProbability(word: string): number {
+    return this.tokenizer.logProbability(word);
+  }
+
   /** One L2-normalized 512-dimension vector per text, in order. */
   embed(texts: readonly string[]): Float32Array[] {
     const out: (Float32Array | undefined)[] = texts.map((text) => this.cache.get(text));

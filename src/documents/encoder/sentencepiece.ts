@@ -212,7 +212,17 @@ export class SentencePieceTokenizer {
   /** Piece ids of `text`, with the begin and end of sentence ids around them. */
   encode(text: string): number[] {
     const normalized = this.normalizer.normalize(text);
-    return [BOS, ...(normalized ? this.viterbi(Array.from(normalized)) : [UNK]), EOS];
+    return [BOS, ...(normalized ? this.viterbi(Array.from(normalized)).ids : [UNK]), EOS];
+  }
+
+  /**
+   * Log-probability of `text` under its best segmentation: the sum of its pieces' scores,
+   * which the unigram model learned as log-probabilities over its training corpus (a word
+   * is read with its word-start marker, as in running text). -Infinity for empty text.
+   */
+  logProbability(text: string): number {
+    const normalized = this.normalizer.normalize(text);
+    return normalized ? this.viterbi(Array.from(normalized)).score : -Infinity;
   }
 
   /**
@@ -220,7 +230,7 @@ export class SentencePieceTokenizer {
    * earliest-starting on ties, as the reference lattice does), an unknown-piece node of one
    * character where no one-character piece matches.
    */
-  private viterbi(chars: string[]): number[] {
+  private viterbi(chars: string[]): { ids: number[]; score: number } {
     const length = chars.length;
     const best = new Float64Array(length + 1).fill(-1e38);
     best[0] = 0;
@@ -256,6 +266,6 @@ export class SentencePieceTokenizer {
     }
     const ids: number[] = [];
     for (let p = length; p > 0; p = startOf[p]) ids.push(pieceOf[p]);
-    return ids.length > 0 ? ids.reverse() : [UNK];
+    return { ids: ids.length > 0 ? ids.reverse() : [UNK], score: best[length] };
   }
 }
