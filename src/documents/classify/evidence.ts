@@ -21,6 +21,8 @@ import {
   lexicalMatch,
   termsOf,
   weightKeys,
+  wordTermsOf,
+  type Term,
   type TermBag,
   type WeightedKey,
 } from './lexical.js';
@@ -262,6 +264,48 @@ export function lexicalFactor(
   return Math.min(1, requestShare(keys, bag) / lexicalCoverage);
 }
 
+/** The request's words as lexical evidence reads them (keysOf). */
+export interface RequestKeys {
+  /** Per category, per statement (its name, then its criteria): its weighted stems. */
+  keys: WeightedKey[][][];
+  /** The same statements' stems with the words they were read from, in order. */
+  terms: Term[][][];
+  /** The language the statements are read in. */
+  language: Language;
+}
+
+/** The stems of each statement of `texts` (per category: its name, then its criteria). */
+export function keysOf(texts: readonly (readonly string[])[]): RequestKeys {
+  const language = detectLanguage(texts.flat().join('. '));
+  const terms = texts.map((group) =>
+    group.map((text) => wordTermsOf(text, language, 'content-or-all')),
+  );
+  const keys = weightKeys(terms.map((group) => group.map((text) => text.map((t) => t.key))));
+  return { keys, terms, language };
+}
+
+/**
+ * Lexical evidence of each statement of each category ([name, ...criteria]) in a document:
+ * its weighted share of words found, times lexicalFactor.
+ */
+export function lexicalEvidence(
+  texts: readonly (readonly string[])[],
+  { bag, pageCount, language }: Pick<DocumentReading, 'bag' | 'pageCount' | 'language'>,
+  options: EvidenceOptions,
+): number[][] {
+  const { keys, language: criteriaLanguage } = keysOf(texts);
+  const length = Math.max(1, bag.length / Math.max(1, pageCount));
+  const share = lexicalFactor(
+    keys,
+    bag,
+    language === undefined || language === criteriaLanguage,
+    options,
+  );
+  return keys.map((group) =>
+    group.map((statement) => share * lexicalMatch(statement, bag, length)),
+  );
+}
+
 /** What is read of a document, once, for all categories. */
 export interface DocumentReading {
   passages: readonly Passage[];
@@ -282,26 +326,17 @@ export interface DocumentReading {
 /** The evidence of each category of `schema` in a document, gathered as `options` say. */
 export function gatherEvidence(
   schema: readonly ClassificationCategory[],
-  { passages, bag, pageCount, form, language, voters, wholePages: pages }: DocumentReading,
+  reading: DocumentReading,
   options: EvidenceOptions = PAGE_READING,
 ): CategoryEvidence[] {
+  const { passages, form, voters, wholePages: pages } = reading;
   const { opening, centring } = options;
   const texts = schemaTexts(schema);
   const encoder = sentenceEncoder();
   const passageVectors = encoder ? encoder.embed(passages.map((p) => p.text)) : [];
   const formVectors = encoder ? encoder.embed(form) : [];
   const openingAt = opening && (passages[0]?.page ?? -1) >= 0 ? 0 : -1;
-  const criteriaLanguage = detectLanguage(texts.flat().join('. '));
-  const keys = weightKeys(
-    texts.map((group) => group.map((text) => termsOf(text, criteriaLanguage, 'content-or-all'))),
-  );
-  const length = Math.max(1, bag.length / Math.max(1, pageCount));
-  const lexicalShare = lexicalFactor(
-    keys,
-    bag,
-    language === undefined || language === criteriaLanguage,
-    options,
-  );
+  const lexical = lexicalEvidence(texts, reading, options);
   // Per category, per statement (its name, then its criteria): cosines with every passage.
   const statements = schema.map((entry) =>
     encoder ? encoder.embed([labelSentence(entry.category), ...entry.criteria]) : [],
@@ -321,7 +356,7 @@ export function gatherEvidence(
       return {
         semantic,
         passage,
-        lexical: lexicalShare * lexicalMatch(keys[c][i], bag, length),
+        lexical: lexical[c][i],
         layout:
           vector && formVectors.length > 0
             ? bestMatch(formVectors.map((f) => cosine(vector, f)))[0]

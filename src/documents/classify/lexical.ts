@@ -32,16 +32,22 @@ const MAX_CHARS = 200_000;
  */
 export type WordChoice = 'content' | 'content-or-all' | 'all';
 
-/** Stems of the words of `text` (see WordChoice), accents folded. */
-export function termsOf(
+/** A stem of a text and the word (lower-cased) it was read from. */
+export interface Term {
+  key: string;
+  word: string;
+}
+
+/** Visits each stem of the words of `text` (see WordChoice), accents folded, with its word. */
+function eachTerm(
   text: string,
   language: Language,
-  choice: WordChoice = 'content',
-): string[] {
+  choice: WordChoice,
+  visit: (key: string, word: string) => void,
+): void {
   const stop = stopwordsOf(language);
   const english = stopwordsOf('en');
   const stem = stemmerFor(language);
-  const out: string[] = [];
   const words = [...text.slice(0, MAX_CHARS).toLowerCase().matchAll(WORD)].map((match) =>
     match[0].replace(/['’-]+$/, ''),
   );
@@ -51,8 +57,29 @@ export function termsOf(
   for (const word of keep) {
     if (word.length < 2) continue;
     const key = stem(word).normalize('NFD').replace(MARKS, '');
-    if (key !== '') out.push(key);
+    if (key !== '') visit(key, word);
   }
+}
+
+/** Stems of the words of `text` (see WordChoice), accents folded. */
+export function termsOf(
+  text: string,
+  language: Language,
+  choice: WordChoice = 'content',
+): string[] {
+  const out: string[] = [];
+  eachTerm(text, language, choice, (key) => out.push(key));
+  return out;
+}
+
+/** termsOf with the word each stem was read from. */
+export function wordTermsOf(
+  text: string,
+  language: Language,
+  choice: WordChoice = 'content',
+): Term[] {
+  const out: Term[] = [];
+  eachTerm(text, language, choice, (key, word) => out.push({ key, word }));
   return out;
 }
 
@@ -87,7 +114,8 @@ const K1 = 1.2;
 const B = 0.5;
 const AVERAGE_LENGTH = 250;
 
-function saturation(count: number, length: number): number {
+/** A stem's share of its weight earned by `count` repetitions in a text of `length` words. */
+export function saturation(count: number, length: number): number {
   if (count <= 0) return 0;
   const k = K1 * (1 - B + (B * length) / AVERAGE_LENGTH);
   return Math.min(1, (count * (K1 + 1)) / (count + k));
