@@ -148,6 +148,32 @@ export function list(
   });
 }
 
+/**
+ * `items` (a list checker) with each item's `field` at most once: the answer names items by
+ * it. A repeat is a `value_error` "Duplicate <what>" at the repeated item's field.
+ */
+export function distinctBy(items: Checker, field: string, what: string): Checker {
+  return checker(items.schema, (v) => {
+    const checked = items(v);
+    if (checked.issues.length > 0) return checked;
+    const seen = new Set<unknown>();
+    const issues: Issue[] = [];
+    for (const [index, item] of (v as Record<string, unknown>[]).entries()) {
+      const value = item[field];
+      if (seen.has(value)) {
+        issues.push({
+          loc: [index, field],
+          msg: `Duplicate ${what} "${String(value)}"`,
+          type: 'value_error',
+          input: value,
+        });
+      }
+      seen.add(value);
+    }
+    return issues.length > 0 ? { issues } : checked;
+  });
+}
+
 export function dict(valueChecker: Checker, options: { maxEntries?: number } = {}): Checker {
   const { maxEntries } = options;
   const schema = {

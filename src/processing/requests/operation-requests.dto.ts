@@ -10,14 +10,13 @@ import {
   checker,
   type Checker,
   fail,
-  type Issue,
   isPlainObject,
   ok,
   quoteList,
   registerModel,
   Required,
 } from './request-validation.js';
-import { bool, int, list, model, nullable, text } from './field-checkers.js';
+import { bool, distinctBy, int, list, model, nullable, text } from './field-checkers.js';
 import { REQUEST_LIMITS } from './request-limits.js';
 
 /**
@@ -281,33 +280,15 @@ export class SplitCategoryDto {
   partition_key?: string | null;
 }
 
-const splitCategories = list(model(SplitCategoryDto), {
-  minItems: 1,
-  maxItems: REQUEST_LIMITS.stepCategories,
-});
-
 /**
  * A split's categories: at least one, at most REQUEST_LIMITS.stepCategories, each name once
  * (the result maps pages by name), refused with the request rather than when the job runs.
  */
-export const splitDescription = checker(splitCategories.schema, (v) => {
-  const checked = splitCategories(v);
-  if (checked.issues.length > 0) return checked;
-  const seen = new Set<string>();
-  const issues: Issue[] = [];
-  for (const [index, { name }] of (v as { name: string }[]).entries()) {
-    if (seen.has(name)) {
-      issues.push({
-        loc: [index, 'name'],
-        msg: `Duplicate section name "${name}"`,
-        type: 'value_error',
-        input: name,
-      });
-    }
-    seen.add(name);
-  }
-  return issues.length > 0 ? { issues } : checked;
-});
+export const splitDescription = distinctBy(
+  list(model(SplitCategoryDto), { minItems: 1, maxItems: REQUEST_LIMITS.stepCategories }),
+  'name',
+  'section name',
+);
 
 export class SplitSettingsDto {
   @Check(bool, { optional: true })

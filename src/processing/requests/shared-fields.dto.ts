@@ -13,7 +13,7 @@ import {
   registerModel,
   Required,
 } from './request-validation.js';
-import { int, list, model, nonEmptyStr, nullable, str } from './field-checkers.js';
+import { distinctBy, int, list, model, nonEmptyStr, nullable, str } from './field-checkers.js';
 import { countRequestedPages, MAX_SELECTED_PAGES } from '../../documents/readers/page-range.js';
 
 const INPUT_SCHEMES = ['http', 'https', 'docproc', 'jobid'];
@@ -270,23 +270,5 @@ export const pageRange: Checker = pageSelection(MAX_SELECTED_PAGES);
  * chosen category by its label alone. `options` bound the number of categories.
  */
 export function classificationSchema(options: { minItems?: number } = {}): Checker {
-  const categories = list(model(ClassificationCategoryDto), options);
-  return checker(categories.schema, (v) => {
-    const checked = categories(v);
-    if (checked.issues.length > 0) return checked;
-    const seen = new Set<string>();
-    const issues: Issue[] = [];
-    for (const [index, { category }] of (v as ClassificationCategoryDto[]).entries()) {
-      if (seen.has(category)) {
-        issues.push({
-          loc: [index, 'category'],
-          msg: `Duplicate category label "${category}"`,
-          type: 'value_error',
-          input: category,
-        });
-      }
-      seen.add(category);
-    }
-    return issues.length > 0 ? { issues } : checked;
-  });
+  return distinctBy(list(model(ClassificationCategoryDto), options), 'category', 'category label');
 }
