@@ -17,40 +17,8 @@
  * wrong. Ties by schema order.
  * Run: tsc -p tsconfig.bench.json && node dist/bench/classify-eval/aggregation-trial.js <dump.json> ['<rule>']
  */
-import fs from 'node:fs';
 import { LABEL_WEIGHT } from '../../src/documents/classify/fusion.js';
-
-type Evidence = [semantic: number, lexical: number, layout: number, opening: number, at: number];
-interface Row {
-  set: string;
-  variant: string;
-  id: string;
-  language: string;
-  expected: number;
-  defaultScores: number[];
-  shippedScores: number[];
-  evidence: Evidence[][];
-  votes: number[];
-  pageVotes: number[];
-  passagePages: number[];
-  inDefault: number[];
-  /** Per category, per statement ([name, ...criteria]): cosines with every passage. */
-  cos: number[][][];
-  /** The same with each sentence of the document's form. */
-  formCos: number[][][];
-  /** Per category, per criterion, per part (none for a criterion of one part): cosines. */
-  partCos?: number[][][][];
-  /** The same, with the text before a colon in front of each item after it. */
-  headedPartCos?: number[][][][];
-}
-interface Schema {
-  categories: string[];
-  statementCosines: number[][];
-}
-interface Dump {
-  schemas: Record<string, Schema>;
-  rows: Row[];
-}
+import { type DumpRow as Row, readDump } from './deep-dump.types.js';
 
 /** A category's criteria strengths, weighted (Deep Classify's distinct criteria), to one. */
 type Aggregate = (strengths: readonly number[], weights: readonly number[]) => number;
@@ -83,7 +51,7 @@ if (!file) {
   console.log('usage: aggregation-trial.js <deep-dump.json>');
   process.exit(2);
 }
-const { schemas, rows } = JSON.parse(fs.readFileSync(file, 'utf8')) as Dump;
+const { schemas, rows } = readDump(file);
 const WEIGHTS = [1, 0.4, 0.5, 0.3];
 const NEAR = 0.04;
 

@@ -23,6 +23,7 @@ import { cosine, sentenceEncoder } from '../../src/documents/encoder/sentence-en
 import { pagesOf } from '../../test/support/classify-eval.js';
 import { loadRealEvalSet, REAL_EVAL_SETS } from '../../test/support/classify-eval-real.js';
 import { SCHEMA_VARIANTS, schemaVariant } from '../../test/support/classify-eval-schemas.js';
+import type { Dump, DumpRow } from './deep-dump.types.js';
 
 const file = process.argv[2];
 const split = process.argv.includes('--holdout') ? 'holdout' : 'dev';
@@ -31,11 +32,8 @@ if (!file || !encoder) process.exit(2);
 encoder.rememberUpTo(60_000);
 warmUpClassifier();
 const r = (value: number) => Math.round(value * 1e4) / 1e4;
-const rows: unknown[] = [];
-const schemas: Record<
-  string,
-  { categories: string[]; statementCosines: number[][]; inventoryCosines: number[][][] }
-> = {};
+const rows: DumpRow[] = [];
+const schemas: Dump['schemas'] = {};
 
 /** Every sentence describeLayout says of some document: each trait alone on a plain one. */
 function formInventory(): string[] {
@@ -204,5 +202,6 @@ for (const set of REAL_EVAL_SETS) {
   }
   console.log(`${set}: ${loaded.documents.length} documents`);
 }
-fs.writeFileSync(file, JSON.stringify({ inventory, schemas, rows }));
+const dump: Dump = { inventory, schemas, rows };
+fs.writeFileSync(file, JSON.stringify(dump));
 console.log(`${rows.length} rows written to ${file}`);

@@ -9,38 +9,15 @@
  * differ from the bench's by a document.
  * Run: tsc -p tsconfig.bench.json && node dist/bench/classify-eval/deep-trial.js <dump.json>
  */
-import fs from 'node:fs';
 import { LABEL_WEIGHT } from '../../src/documents/classify/fusion.js';
-
-type Evidence = [semantic: number, lexical: number, layout: number, opening: number, at: number];
-interface Row {
-  set: string;
-  variant: string;
-  id: string;
-  expected: number;
-  defaultScores: number[];
-  firstScores: number[];
-  shippedScores: number[];
-  /** Per category: [name, ...criteria]. */
-  evidence: Evidence[][];
-  votes: number[];
-  pageVotes: number[];
-  form: string[];
-  /** Per category, per statement: cosines with every passage. */
-  cos: number[][][];
-}
-interface Dump {
-  inventory: string[];
-  schemas: Record<string, { statementCosines: number[][]; inventoryCosines: number[][][] }>;
-  rows: Row[];
-}
+import { type DumpRow as Row, readDump } from './deep-dump.types.js';
 
 const file = process.argv[2];
 if (!file) {
   console.log('usage: deep-trial.js <deep-dump.json>');
   process.exit(2);
 }
-const { inventory, schemas, rows } = JSON.parse(fs.readFileSync(file, 'utf8')) as Dump;
+const { inventory, schemas, rows } = readDump(file);
 const WEIGHTS = [1, 0.4, 0.5, 0.3];
 const NEAR = 0.04;
 

@@ -9,37 +9,9 @@
  * default / accurate, with the worst cell against the shipped rule. Ties by schema order.
  * Run: tsc -p tsconfig.bench.json && node dist/bench/classify-eval/hubness-trial.js <dump.json>
  */
-import fs from 'node:fs';
 import { LABEL_WEIGHT } from '../../src/documents/classify/fusion.js';
+import { type DumpRow as Row, readDump } from './deep-dump.types.js';
 
-type Evidence = [semantic: number, lexical: number, layout: number, opening: number, at: number];
-interface Row {
-  set: string;
-  variant: string;
-  id: string;
-  language: string;
-  expected: number;
-  defaultScores: number[];
-  shippedScores: number[];
-  evidence: Evidence[][];
-  votes: number[];
-  pageVotes: number[];
-  passagePages: number[];
-  inDefault: number[];
-  /** Per category, per statement ([name, ...criteria]): cosines with every passage. */
-  cos: number[][][];
-  /** The same with each sentence of the document's form. */
-  formCos: number[][][];
-}
-interface Schema {
-  categories: string[];
-  statementCosines: number[][];
-  inventoryCosines: number[][][];
-}
-interface Dump {
-  schemas: Record<string, Schema>;
-  rows: Row[];
-}
 /** Per category, per statement, per passage: the value whose best is the semantic evidence. */
 type Values = number[][][];
 interface Rule {
@@ -56,7 +28,7 @@ if (!file) {
   console.log('usage: hubness-trial.js <deep-dump.json>');
   process.exit(2);
 }
-const { schemas, rows } = JSON.parse(fs.readFileSync(file, 'utf8')) as Dump;
+const { schemas, rows } = readDump(file);
 const WEIGHTS = [1, 0.4, 0.5, 0.3];
 const NEAR = 0.04;
 
@@ -202,8 +174,9 @@ function printMisses() {
         const scores = scoresOf(row);
         const won = argmax(scores);
         const right = won === row.expected ? 1 : 0;
-        const language = languages.get(row.language) ?? [0, 0];
-        languages.set(row.language, [language[0] + right, language[1] + 1]);
+        const code = row.language ?? '?';
+        const language = languages.get(code) ?? [0, 0];
+        languages.set(code, [language[0] + right, language[1] + 1]);
         const own = truth.get(`${row.set}/${row.id}`) ?? '?';
         const category = categories.get(own) ?? [0, 0];
         categories.set(own, [category[0] + right, category[1] + 1]);

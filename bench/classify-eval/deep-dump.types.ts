@@ -1,0 +1,61 @@
+/**
+ * What deep-dump.ts writes and the trials replay (deep-trial, hubness-trial,
+ * aggregation-trial): one row per document and schema variant, the cosines of every
+ * statement of its schema with what the document's reading holds.
+ */
+import fs from 'node:fs';
+
+/** A statement's evidence as the service gathered it, and the passage of its semantic part. */
+export type Evidence = [
+  semantic: number,
+  lexical: number,
+  layout: number,
+  opening: number,
+  at: number,
+];
+
+export interface DumpRow {
+  set: string;
+  variant: string;
+  id: string;
+  language?: string;
+  pages: number;
+  expected: number;
+  defaultScores: number[];
+  firstScores: number[];
+  shippedScores: number[];
+  /** Per category: [name, ...criteria]. */
+  evidence: Evidence[][];
+  votes: number[];
+  pageVotes: number[];
+  form: readonly string[];
+  passagePages: number[];
+  inDefault: number[];
+  /** Per category, per statement ([name, ...criteria]): cosines with every passage. */
+  cos: number[][][];
+  /** The same with each page read whole. */
+  pageCos: number[][][];
+  /** The same with each sentence of the document's form. */
+  formCos: number[][][];
+  /** With `--parts`: per category, per criterion, per part (none for one part): cosines. */
+  partCos?: number[][][][];
+  /** The same, with the text before a colon in front of each item after it. */
+  headedPartCos?: number[][][][];
+}
+
+export interface DumpSchema {
+  categories: string[];
+  statementCosines: number[][];
+  inventoryCosines: number[][][];
+}
+
+export interface Dump {
+  /** Every sentence describeLayout can say of a document. */
+  inventory: string[];
+  schemas: Record<string, DumpSchema>;
+  rows: DumpRow[];
+}
+
+export function readDump(file: string): Dump {
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as Dump;
+}
