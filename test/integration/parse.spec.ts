@@ -202,6 +202,40 @@ describe('parse of documents without a text layer or page geometry', () => {
     expect(blocks.ocr?.words.length).toBeGreaterThan(4);
   }, 120_000);
 
+  it('types the headings of HTML and DOCX by their level, as in Markdown', async () => {
+    const html = Buffer.from(
+      '<h1>Service Agreement</h1><p>The parties agree as follows.</p>' +
+        '<h2>Payment</h2><p>Fees are due monthly.</p>',
+    );
+    const docx = await makeDocx([
+      { heading: 1, text: 'Service Agreement' },
+      'The parties agree as follows.',
+      { heading: 2, text: 'Payment' },
+      'Fees are due monthly.',
+    ]);
+    const markdown = Buffer.from(
+      '# Service Agreement\n\nThe parties agree as follows.\n\n## Payment\n\nFees are due monthly.',
+    );
+    for (const [bytes, name] of [
+      [html, 'agreement.html'],
+      [docx, 'agreement.docx'],
+      [markdown, 'agreement.md'],
+    ] as const) {
+      const blocks = parseDocument(await loadLayoutDocument(bytes, name), {
+        engine: 'line-blocks',
+      }).chunks[0].blocks;
+      expect([name, summary(blocks)]).toEqual([
+        name,
+        [
+          [1, 'Title', 'Service Agreement'],
+          [1, 'Text', 'The parties agree as follows.'],
+          [1, 'Section Header', 'Payment'],
+          [1, 'Text', 'Fees are due monthly.'],
+        ],
+      ]);
+    }
+  });
+
   it('gives DOCX pages estimated positions in paragraph order', async () => {
     const docx = await makeDocx(['Service Agreement', 'The parties agree as follows.']);
     const docxDoc = await loadLayoutDocument(docx);

@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
-import { Document, Packer, PageBreak, Paragraph, TextRun } from 'docx';
+import { Document, HeadingLevel, Packer, PageBreak, Paragraph, TextRun } from 'docx';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 const require = createRequire(import.meta.url);
@@ -105,14 +105,19 @@ export async function makeScannedPdf(pages: string[]): Promise<Buffer> {
 
 /**
  * A DOCX with one paragraph per entry. An entry that is exactly `PAGE_BREAK` becomes an
- * explicit page break.
+ * explicit page break; `{ heading, text }` a paragraph in Word's heading style of that level.
  */
 export const PAGE_BREAK = '\f';
-export async function makeDocx(paragraphs: string[]): Promise<Buffer> {
-  const children = paragraphs.map((text) =>
-    text === PAGE_BREAK
-      ? new Paragraph({ children: [new PageBreak()] })
-      : new Paragraph({ children: [new TextRun(text)] }),
+export async function makeDocx(
+  paragraphs: (string | { heading: 1 | 2; text: string })[],
+): Promise<Buffer> {
+  const levels = { 1: HeadingLevel.HEADING_1, 2: HeadingLevel.HEADING_2 };
+  const children = paragraphs.map((entry) =>
+    typeof entry !== 'string'
+      ? new Paragraph({ heading: levels[entry.heading], children: [new TextRun(entry.text)] })
+      : entry === PAGE_BREAK
+        ? new Paragraph({ children: [new PageBreak()] })
+        : new Paragraph({ children: [new TextRun(entry)] }),
   );
   const document = new Document({ sections: [{ children }] });
   return Packer.toBuffer(document);

@@ -18,7 +18,10 @@ interface LayoutLoadOptions {
 
 const DEFAULT_MAX_OPERATION_PAGES = 500;
 
-/** Markdown heading levels become larger text, so layout can type them as titles. */
+/**
+ * Markdown heading levels become larger text, so layout can type them as titles (HTML and
+ * DOCX headings arrive with the same marks).
+ */
 function markdownHeading(line: string): { text: string; scale: number } {
   const match = /^(#{1,6})\s+(.*)$/.exec(line);
   if (!match) return { text: line, scale: 1 };
@@ -37,7 +40,7 @@ function syntheticPage(text: string, pageNumber: number, fileType: DocumentFileT
   raw.forEach((line, index) => {
     if (line === '') return;
     const { text: content, scale } =
-      fileType === 'md' ? markdownHeading(line) : { text: line, scale: 1 };
+      fileType === 'txt' ? { text: line, scale: 1 } : markdownHeading(line);
     const width = Math.min(0.9, content.length * 0.009 * scale);
     const bbox = {
       left: 0.05,
@@ -71,6 +74,8 @@ const layoutPageReaders = (ocrEffort: OcrEffort): PageReaders<LayoutPage> => ({
       synthetic: false,
     };
   },
+  // Headings behind Markdown's marks, which the synthetic page types as larger text.
+  headings: 'marked',
   text: (fileType, texts) => async (local, pageNumber) =>
     syntheticPage(texts[local - 1], pageNumber, fileType),
 });
