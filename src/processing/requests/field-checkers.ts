@@ -73,6 +73,22 @@ export function nullable(inner: Checker): Checker {
 }
 
 /**
+ * `base`, and more than blanks (`what` names the value in the refusal): a name the answer or
+ * a registry refers to, so a blank one is refused rather than accepted and then unusable.
+ */
+export function notBlank(base: Checker, what: string): Checker {
+  return checker({ ...base.schema, minLength: 1, pattern: '\\S' }, (v) => {
+    const checked = base(v);
+    if (checked.issues.length > 0) return checked;
+    return /\S/.test(v as string)
+      ? ok(v)
+      : fail('string_pattern_mismatch', `Input should be ${what}, not blank`, v, {
+          pattern: '\\S',
+        });
+  });
+}
+
+/**
  * A string of at most `maxLength` characters (pydantic's `max_length`): the bound is in the
  * OpenAPI description, and checked before any engine reads the text.
  */

@@ -16,7 +16,7 @@ import {
   registerModel,
   Required,
 } from './request-validation.js';
-import { bool, distinctBy, int, list, model, nullable, text } from './field-checkers.js';
+import { bool, distinctBy, int, list, model, notBlank, nullable, text } from './field-checkers.js';
 import { REQUEST_LIMITS } from './request-limits.js';
 
 /**
@@ -56,15 +56,7 @@ const shortName = text({ maxLength: REQUEST_LIMITS.nameChars });
  * A model version pin (`alpha.*_model`): a name with something besides blanks in it, so the
  * description does not offer a blank pin the version registry then refuses.
  */
-export const versionPin = checker({ ...shortName.schema, minLength: 1, pattern: '\\S' }, (v) => {
-  const checked = shortName(v);
-  if (checked.issues.length > 0) return checked;
-  return /\S/.test(v as string)
-    ? ok(v)
-    : fail('string_pattern_mismatch', 'Input should be a version name, not blank', v, {
-        pattern: '\\S',
-      });
-});
+export const versionPin = notBlank(shortName, 'a version name');
 export const longText = text({ maxLength: REQUEST_LIMITS.descriptionChars });
 
 /** Parse, extract and split (and their pipeline steps): no page cap, they read every page. */

@@ -13,7 +13,16 @@ import {
   registerModel,
   Required,
 } from './request-validation.js';
-import { distinctBy, int, list, model, nonEmptyStr, nullable, str } from './field-checkers.js';
+import {
+  distinctBy,
+  int,
+  list,
+  model,
+  nonEmptyStr,
+  notBlank,
+  nullable,
+  str,
+} from './field-checkers.js';
 import { countRequestedPages, MAX_SELECTED_PAGES } from '../../documents/readers/page-range.js';
 
 const INPUT_SCHEMES = ['http', 'https', 'docproc', 'jobid'];
@@ -59,16 +68,8 @@ export class UploadResponseDto {
   presigned_url: string | null = null;
 }
 
-/** A category's label: the result names the category by it, so it is more than blanks. */
-const categoryLabel = checker({ ...nonEmptyStr.schema, pattern: '\\S' }, (v) => {
-  const checked = nonEmptyStr(v);
-  if (checked.issues.length > 0) return checked;
-  return /\S/.test(v as string)
-    ? ok(v)
-    : fail('string_pattern_mismatch', 'Input should be a category label, not blank', v, {
-        pattern: '\\S',
-      });
-});
+/** A category's label: the result names the category by it. */
+const categoryLabel = notBlank(nonEmptyStr, 'a category label');
 
 export class ClassificationCategoryDto {
   @Required()
