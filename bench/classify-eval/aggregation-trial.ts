@@ -19,6 +19,7 @@
  */
 import { LABEL_WEIGHT } from '../../src/documents/classify/fusion.js';
 import { type DumpRow as Row, readDump } from './deep-dump.types.js';
+import { argmax, cellsOf, mean, nearOf, printTrialTable, WEIGHTS } from './deep-replay.js';
 
 /** A category's criteria strengths, weighted (Deep Classify's distinct criteria), to one. */
 type Aggregate = (strengths: readonly number[], weights: readonly number[]) => number;
@@ -52,13 +53,7 @@ if (!file) {
   process.exit(2);
 }
 const { schemas, rows } = readDump(file);
-const WEIGHTS = [1, 0.4, 0.5, 0.3];
-const NEAR = 0.04;
 
-const mean = (values: readonly number[]) =>
-  values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
-const argmax = (values: readonly number[]) =>
-  values.reduce((best, value, i) => (value > values[best] ? i : best), 0);
 const schemaOf = (row: Row) => schemas[`${row.set}/${row.variant}`];
 
 const weightedMean: Aggregate = (values, weights) => {
@@ -170,11 +165,6 @@ function score(strengths: readonly number[], rule: Rule, weights?: readonly numb
   return (criteria.length > 0 ? aggregate(criteria, w) : strengths[0]) + labelWeight * strengths[0];
 }
 
-const nearOf = (scores: readonly number[]) => {
-  const best = Math.max(...scores);
-  return scores.flatMap((value, i) => (best - value <= NEAR ? [i] : []));
-};
-
 /** Deep Classify's shipped second pass (near-neighbours.ts) with the rule's aggregation. */
 function secondPass(row: Row, scores: number[], strengths: number[][], rule: Rule): number[] {
   const first = new Set(nearOf(scores));
@@ -215,7 +205,7 @@ function scoresOf(row: Row, given: Rule): [number[], number[]] {
   ];
 }
 
-const cells = [...new Set(rows.map((row) => `${row.set}/${row.variant}`))];
+const cells = cellsOf(rows);
 function evaluate(rule: Rule): [number, number][] {
   const counts = new Map(cells.map((cell) => [cell, [0, 0] as [number, number]]));
   for (const row of rows) {
@@ -379,25 +369,10 @@ for (const gamma of [0.5, 1, -0.5, -1]) {
   ]);
 }
 
-const base = evaluate({});
-console.log(
-  'rule'.padEnd(40) +
-    cells
-      .map((cell) => cell.replace('business', 'B').replace('unseen', 'U').padStart(11))
-      .join('') +
-    '      total  worst',
+printTrialTable(
+  cells,
+  trials.map(([name, rule]) => [name, evaluate(rule)] as const),
 );
-for (const [name, rule] of trials) {
-  const counts = evaluate(rule);
-  const worst = Math.min(...counts.flatMap((c, i) => [c[0] - base[i][0], c[1] - base[i][1]]));
-  const totals = counts.reduce((t, c) => [t[0] + c[0], t[1] + c[1]], [0, 0]);
-  console.log(
-    name.padEnd(40) +
-      counts.map((c) => `${c[0]}/${c[1]}`.padStart(11)).join('') +
-      `${totals[0]} / ${totals[1]}`.padStart(11) +
-      String(worst).padStart(7),
-  );
-}
 /**
  * How far any blend of the mean and the best criterion could go: per cell, the default
  * model's misses and how many of them some blend (0, 0.05, ..., 1), chosen per document

@@ -11,6 +11,7 @@
  */
 import { LABEL_WEIGHT } from '../../src/documents/classify/fusion.js';
 import { type DumpRow as Row, readDump } from './deep-dump.types.js';
+import { argmax, cellsOf, mean, NEAR, nearOf, shortCell, WEIGHTS } from './deep-replay.js';
 
 const file = process.argv[2];
 if (!file) {
@@ -18,23 +19,12 @@ if (!file) {
   process.exit(2);
 }
 const { inventory, schemas, rows } = readDump(file);
-const WEIGHTS = [1, 0.4, 0.5, 0.3];
-const NEAR = 0.04;
 
-const mean = (values: readonly number[]) =>
-  values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
-const argmax = (values: readonly number[]) =>
-  values.reduce((best, value, i) => (value > values[best] ? i : best), 0);
 const strength = (e: readonly number[], layout = WEIGHTS[2]) =>
   e[0] * WEIGHTS[0] + e[1] * WEIGHTS[1] + e[2] * layout + e[3] * WEIGHTS[3];
 /** The fusion rule's score of a category from its [name, ...criteria] values. */
 const fused = (perStatement: readonly number[]) =>
   mean(perStatement.slice(1)) + LABEL_WEIGHT * perStatement[0];
-
-function nearOf(scores: readonly number[], near = NEAR): number[] {
-  const best = Math.max(...scores);
-  return scores.flatMap((score, i) => (best - score <= near ? [i] : []));
-}
 
 /** Adds `weight` x (term - the near neighbours' mean term) to each near neighbour. */
 function centredPass(
@@ -215,7 +205,7 @@ for (const factor of [1.5, 2, 3]) {
   ]);
 }
 
-const cells = [...new Set(rows.map((row) => `${row.set}/${row.variant}`))];
+const cells = cellsOf(rows);
 const right = (trial: Trial) => {
   const counts = new Map(cells.map((cell) => [cell, 0]));
   for (const row of rows) {
@@ -227,9 +217,7 @@ const right = (trial: Trial) => {
 const base = right(trials[0][1]);
 console.log(
   'trial'.padEnd(36) +
-    cells
-      .map((cell) => cell.replace('business', 'B').replace('unseen', 'U').padStart(12))
-      .join('') +
+    cells.map((cell) => shortCell(cell).padStart(12)).join('') +
     '  total  ahead  worst',
 );
 for (const [name, trial] of trials) {

@@ -11,6 +11,7 @@
  */
 import { LABEL_WEIGHT } from '../../src/documents/classify/fusion.js';
 import { type DumpRow as Row, readDump } from './deep-dump.types.js';
+import { argmax, cellsOf, mean, NEAR, nearOf, printTrialTable, WEIGHTS } from './deep-replay.js';
 
 /** Per category, per statement, per passage: the value whose best is the semantic evidence. */
 type Values = number[][][];
@@ -29,19 +30,13 @@ if (!file) {
   process.exit(2);
 }
 const { schemas, rows } = readDump(file);
-const WEIGHTS = [1, 0.4, 0.5, 0.3];
-const NEAR = 0.04;
 
-const mean = (values: readonly number[]) =>
-  values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
 const sd = (values: readonly number[]) => {
   const m = mean(values);
   return Math.sqrt(mean(values.map((value) => (value - m) ** 2)));
 };
 const topMean = (values: readonly number[], k: number) =>
   mean([...values].sort((a, b) => b - a).slice(0, k));
-const argmax = (values: readonly number[]) =>
-  values.reduce((best, value, i) => (value > values[best] ? i : best), 0);
 const schemaOf = (row: Row) => schemas[`${row.set}/${row.variant}`];
 /** A passage's column over every statement of the request. */
 const column = (row: Row, k: number) => row.cos.flat().map((line) => line[k]);
@@ -110,11 +105,6 @@ function kindsOf(row: Row, deep: boolean, rule: Rule) {
   return { strengths, scores, kinds };
 }
 
-const nearOf = (scores: readonly number[]) => {
-  const best = Math.max(...scores);
-  return scores.flatMap((score, i) => (best - score <= NEAR ? [i] : []));
-};
-
 /** Deep Classify's shipped second pass (near-neighbours.ts) on the rule's scores. */
 function secondPass(row: Row, scores: number[], strengths: number[][]): number[] {
   const first = new Set(nearOf(scores));
@@ -140,7 +130,7 @@ function secondPass(row: Row, scores: number[], strengths: number[][]): number[]
   return voted.map((score, i) => score + 0.25 * ((terms.get(i) ?? centre) - centre));
 }
 
-const cells = [...new Set(rows.map((row) => `${row.set}/${row.variant}`))];
+const cells = cellsOf(rows);
 function evaluate(rule: Rule): [number, number][] {
   const counts = new Map(cells.map((cell) => [cell, [0, 0] as [number, number]]));
   for (const row of rows) {
@@ -329,23 +319,8 @@ for (const [label, kinds] of [
 }
 
 printMisses();
-const base = evaluate({});
-console.log(
-  '\n' +
-    'rule'.padEnd(46) +
-    cells
-      .map((cell) => cell.replace('business', 'B').replace('unseen', 'U').padStart(12))
-      .join('') +
-    '      total  worst',
+printTrialTable(
+  cells,
+  trials.map(([name, rule]) => [name, evaluate(rule)] as const),
+  '\n',
 );
-for (const [name, rule] of trials) {
-  const counts = evaluate(rule);
-  const worst = Math.min(...counts.flatMap((c, i) => [c[0] - base[i][0], c[1] - base[i][1]]));
-  const totals = counts.reduce((t, c) => [t[0] + c[0], t[1] + c[1]], [0, 0]);
-  console.log(
-    name.padEnd(46) +
-      counts.map((c) => `${c[0]} / ${c[1]}`.padStart(12)).join('') +
-      `${totals[0]} / ${totals[1]}`.padStart(11) +
-      String(worst).padStart(7),
-  );
-}

@@ -4,7 +4,7 @@ import type { CategoryEvidence } from './evidence.js';
 import { categoryScore, FUSION, type FusionWeights } from './fusion.js';
 
 /** Categories scoring within this of the best are near neighbours of it. */
-const NEAR = 0.04;
+export const NEAR = 0.04;
 /** Weight of the second reading's difference from the neighbours' mean (record 0391). */
 const SECOND_PASS_WEIGHT = 0.25;
 /**
