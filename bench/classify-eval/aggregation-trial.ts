@@ -19,7 +19,15 @@
  */
 import { LABEL_WEIGHT } from '../../src/documents/classify/fusion.js';
 import { type DumpRow as Row, readDump } from './deep-dump.types.js';
-import { argmax, cellsOf, mean, nearOf, printTrialTable, WEIGHTS } from './deep-replay.js';
+import {
+  argmax,
+  cellsOf,
+  mean,
+  printTrialTable,
+  secondPass,
+  statementIndices,
+  WEIGHTS,
+} from './deep-replay.js';
 
 /** A category's criteria strengths, weighted (Deep Classify's distinct criteria), to one. */
 type Aggregate = (strengths: readonly number[], weights: readonly number[]) => number;
@@ -165,30 +173,6 @@ function score(strengths: readonly number[], rule: Rule, weights?: readonly numb
   return (criteria.length > 0 ? aggregate(criteria, w) : strengths[0]) + labelWeight * strengths[0];
 }
 
-/** Deep Classify's shipped second pass (near-neighbours.ts) with the rule's aggregation. */
-function secondPass(row: Row, scores: number[], strengths: number[][], rule: Rule): number[] {
-  const first = new Set(nearOf(scores));
-  const voted = scores.map((value, i) =>
-    first.has(i) ? value + 0.2 * row.votes[i] + 0.1 * row.pageVotes[i] : value,
-  );
-  const near = nearOf(voted);
-  if (near.length < 2) return voted;
-  const cosines = schemaOf(row).statementCosines;
-  let at = 0;
-  const indices = row.evidence.map((category) => category.map(() => at++));
-  const terms = new Map(
-    near.map((c) => {
-      const others = near.filter((o) => o !== c).flatMap((o) => indices[o].slice(1));
-      const weights = indices[c]
-        .slice(1)
-        .map((a) => Math.max(0, 1 - Math.max(0, ...others.map((b) => cosines[a][b]))));
-      return [c, score(strengths[c], rule, weights)];
-    }),
-  );
-  const centre = mean([...terms.values()]);
-  return voted.map((value, i) => value + 0.25 * ((terms.get(i) ?? centre) - centre));
-}
-
 /** Per row: [default model's scores, Deep Classify's]. */
 function scoresOf(row: Row, given: Rule): [number[], number[]] {
   const plain = strengthsOf(row, false, given);
@@ -201,7 +185,7 @@ function scoresOf(row: Row, given: Rule): [number[], number[]] {
   const firstWide = wide.map((s, c) => score(s, first, weightsOf(c)));
   return [
     plain.map((s, c) => score(s, first, weightsOf(c))),
-    secondPass(row, firstWide, wide, rule),
+    secondPass(row, schemaOf(row), firstWide, (c, weights) => score(wide[c], rule, weights)),
   ];
 }
 
@@ -323,11 +307,6 @@ for (const t of [0.05, 0.1]) {
 for (const share of [0, 0.25, 0.5, 0.75, 1]) {
   trials.push([`layout: form sentences centred x${share}`, { layoutCentring: share }]);
 }
-/** Statement indices (flattened over the request) of each category: [name, ...criteria]. */
-const indicesOf = (row: Row) => {
-  let at = 0;
-  return row.evidence.map((category) => category.map(() => at++));
-};
 /**
  * Each criterion weighted by how distinct it is from every other category's criteria in the
  * request (1 - its highest cosine with them) to the power `gamma`; the names too with `names`.
@@ -336,7 +315,7 @@ const distinctWeights =
   (gamma: number, names: boolean) =>
   (row: Row, c: number): number[] => {
     const cosines = schemaOf(row).statementCosines;
-    const indices = indicesOf(row);
+    const indices = statementIndices(row);
     const others = indices.flatMap((own, o) => (o === c ? [] : names ? own : own.slice(1)));
     return indices[c]
       .slice(1)
@@ -355,7 +334,7 @@ const centralWeights =
   (gamma: number) =>
   (row: Row, c: number): number[] => {
     const cosines = schemaOf(row).statementCosines;
-    const own = indicesOf(row)[c];
+    const own = statementIndices(row)[c];
     return own
       .slice(1)
       .map(

@@ -5,8 +5,13 @@
  * documents right per cell.
  */
 import { FUSION } from '../../src/documents/classify/fusion.js';
-import { NEAR } from '../../src/documents/classify/near-neighbours.js';
-import type { DumpRow } from './deep-dump.types.js';
+import {
+  NEAR,
+  PAGE_VOTE_WEIGHT,
+  SECOND_PASS_WEIGHT,
+  VOTE_WEIGHT,
+} from '../../src/documents/classify/near-neighbours.js';
+import type { DumpRow, DumpSchema } from './deep-dump.types.js';
 
 export { NEAR };
 
@@ -29,6 +34,44 @@ export const argmax = (values: readonly number[]) =>
 export function nearOf(scores: readonly number[], near = NEAR): number[] {
   const best = Math.max(...scores);
   return scores.flatMap((score, i) => (best - score <= near ? [i] : []));
+}
+
+/** Per category: the indices of its statements ([name, ...criteria]) in the schema's order. */
+export function statementIndices(row: DumpRow): number[][] {
+  let at = 0;
+  return row.evidence.map((category) => category.map(() => at++));
+}
+
+/**
+ * Deep Classify's second pass (near-neighbours.ts) replayed on `scores`: the near neighbours
+ * gain their passage and page votes, then `termOf(c, weights)` reads each again with its
+ * criteria weighted by how distinct they are from the other neighbours'.
+ */
+export function secondPass(
+  row: DumpRow,
+  schema: DumpSchema,
+  scores: readonly number[],
+  termOf: (category: number, weights: number[]) => number,
+): number[] {
+  const first = new Set(nearOf(scores));
+  const voted = scores.map((score, i) =>
+    first.has(i) ? score + VOTE_WEIGHT * row.votes[i] + PAGE_VOTE_WEIGHT * row.pageVotes[i] : score,
+  );
+  const near = nearOf(voted);
+  if (near.length < 2) return voted;
+  const cosines = schema.statementCosines;
+  const indices = statementIndices(row);
+  const terms = new Map(
+    near.map((c) => {
+      const others = near.filter((o) => o !== c).flatMap((o) => indices[o].slice(1));
+      const weights = indices[c]
+        .slice(1)
+        .map((a) => Math.max(0, 1 - Math.max(0, ...others.map((b) => cosines[a][b]))));
+      return [c, termOf(c, weights)];
+    }),
+  );
+  const centre = mean([...terms.values()]);
+  return voted.map((score, i) => score + SECOND_PASS_WEIGHT * ((terms.get(i) ?? centre) - centre));
 }
 
 /** Each set and schema variant of the dump, in order of first appearance. */

@@ -11,7 +11,16 @@
  */
 import { LABEL_WEIGHT } from '../../src/documents/classify/fusion.js';
 import { type DumpRow as Row, readDump } from './deep-dump.types.js';
-import { argmax, cellsOf, mean, NEAR, nearOf, printTrialTable, WEIGHTS } from './deep-replay.js';
+import {
+  argmax,
+  cellsOf,
+  mean,
+  NEAR,
+  printTrialTable,
+  secondPass,
+  statementIndices,
+  WEIGHTS,
+} from './deep-replay.js';
 
 /** Per category, per statement, per passage: the value whose best is the semantic evidence. */
 type Values = number[][][];
@@ -70,10 +79,6 @@ function perStatement(
 }
 
 /** Indices of the request's statements (flattened) of each category. */
-function statementIndices(row: Row): number[][] {
-  let at = 0;
-  return row.evidence.map((category) => category.map(() => at++));
-}
 
 /** Per category, per kind (semantic, lexical, layout, opening): mean of criteria + name's. */
 function kindsOf(row: Row, deep: boolean, rule: Rule) {
@@ -105,31 +110,6 @@ function kindsOf(row: Row, deep: boolean, rule: Rule) {
   return { strengths, scores, kinds };
 }
 
-/** Deep Classify's shipped second pass (near-neighbours.ts) on the rule's scores. */
-function secondPass(row: Row, scores: number[], strengths: number[][]): number[] {
-  const first = new Set(nearOf(scores));
-  const voted = scores.map((score, i) =>
-    first.has(i) ? score + 0.2 * row.votes[i] + 0.1 * row.pageVotes[i] : score,
-  );
-  const near = nearOf(voted);
-  if (near.length < 2) return voted;
-  const cosines = schemaOf(row).statementCosines;
-  const indices = statementIndices(row);
-  const terms = new Map(
-    near.map((c) => {
-      const others = near.filter((o) => o !== c).flatMap((o) => indices[o].slice(1));
-      const weights = indices[c]
-        .slice(1)
-        .map((a) => Math.max(0, 1 - Math.max(0, ...others.map((b) => cosines[a][b]))));
-      const total = weights.reduce((sum, w) => sum + w, 0);
-      const criteria = strengths[c].slice(1).reduce((sum, v, i) => sum + weights[i] * v, 0);
-      return [c, (total > 0 ? criteria / total : 0) + LABEL_WEIGHT * strengths[c][0]];
-    }),
-  );
-  const centre = mean([...terms.values()]);
-  return voted.map((score, i) => score + 0.25 * ((terms.get(i) ?? centre) - centre));
-}
-
 const cells = cellsOf(rows);
 function evaluate(rule: Rule): [number, number][] {
   const counts = new Map(cells.map((cell) => [cell, [0, 0] as [number, number]]));
@@ -137,7 +117,12 @@ function evaluate(rule: Rule): [number, number][] {
     const count = counts.get(`${row.set}/${row.variant}`) ?? [0, 0];
     if (argmax(kindsOf(row, false, rule).scores) === row.expected) count[0]++;
     const wide = kindsOf(row, true, rule);
-    if (argmax(secondPass(row, wide.scores, wide.strengths)) === row.expected) count[1]++;
+    const deep = secondPass(row, schemaOf(row), wide.scores, (c, weights) => {
+      const total = weights.reduce((sum, w) => sum + w, 0);
+      const criteria = wide.strengths[c].slice(1).reduce((sum, v, i) => sum + weights[i] * v, 0);
+      return (total > 0 ? criteria / total : 0) + LABEL_WEIGHT * wide.strengths[c][0];
+    });
+    if (argmax(deep) === row.expected) count[1]++;
   }
   return cells.map((cell) => counts.get(cell) ?? [0, 0]);
 }

@@ -6,17 +6,17 @@ import { categoryScore, FUSION, type FusionWeights } from './fusion.js';
 /** Categories scoring within this of the best are near neighbours of it. */
 export const NEAR = 0.04;
 /** Weight of the second reading's difference from the neighbours' mean (record 0391). */
-const SECOND_PASS_WEIGHT = 0.25;
+export const SECOND_PASS_WEIGHT = 0.25;
 /**
  * Weight of a near neighbour's share of the votes of the passages only Deep Classify reads
  * (evidence.ts, records 0394, 0428).
  */
-const VOTE_WEIGHT = 0.2;
+export const VOTE_WEIGHT = 0.2;
 /**
  * Weight of its share of the votes of the document's pages read whole (evidence.ts
  * wholePages; record 0434).
  */
-const PAGE_VOTE_WEIGHT = 0.1;
+export const PAGE_VOTE_WEIGHT = 0.1;
 
 function nearBest(scores: readonly CategoryScore[]): number[] {
   const best = Math.max(...scores.map((score) => score.score));
