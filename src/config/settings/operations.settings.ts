@@ -10,7 +10,7 @@ export const OPERATIONS_SETTINGS = {
     cpuMaxDepth: optionalInt(
       'CPU_MAX_QUEUE_DEPTH',
       { min: 1 },
-      'Admission cap of the cpu queue (queued + running); past it 429 `QUEUE_FULL`. Unset: no cap.',
+      'Admission cap of the cpu queue (queued + running); past it 503 `QUEUE_FULL` with `Retry-After: 30`. Unset: no cap.',
     ),
     ioMaxDepth: optionalInt(
       'IO_MAX_QUEUE_DEPTH',
@@ -25,7 +25,7 @@ export const OPERATIONS_SETTINGS = {
     depthReadTimeoutMs: int(
       'QUEUE_DEPTH_READ_TIMEOUT_MS',
       { default: 1000, min: 1, max: 60_000, unit: 'ms' },
-      'Time limit of reading a queue depth for the cap; on failure the queue counts as empty (fail open).',
+      'Time limit of each background read of a queue depth from its store; a read that fails or passes it is logged (`queue_depth.reconcile_failed`) and the cap keeps holding on its live counts (it fails open only after `QUEUE_DEPTH_STALE_MS`).',
     ),
     depthReconcileMs: int(
       'QUEUE_DEPTH_RECONCILE_MS',
