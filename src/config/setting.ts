@@ -110,6 +110,12 @@ function integerSchema(range: Range): z.ZodType<number, string> {
     );
 }
 
+/**
+ * The longest delay a Node timer takes: past it `setTimeout` warns and fires after 1 ms, so
+ * a time limit set "very high" would cut every fetch, task or grace period at once.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 /** An integer; `scale` converts the unit people write (seconds) into the one code uses (ms). */
 export function int(
   env: string,
@@ -123,11 +129,15 @@ export function int(
 ): Setting<number> {
   const scale = options.scale ?? 1;
   const fallback = options.default;
+  const range =
+    options.unit === 'ms'
+      ? { ...options, max: Math.min(options.max ?? MAX_TIMER_MS, MAX_TIMER_MS) }
+      : options;
   return setting(
     env,
     {
-      type: `integer, ${rangeText(options)}${options.unit ? ` (${options.unit})` : ''}`,
-      schema: integerSchema(options).transform((value) => value * scale),
+      type: `integer, ${rangeText(range)}${options.unit ? ` (${options.unit})` : ''}`,
+      schema: integerSchema(range).transform((value) => value * scale),
       default: typeof fallback === 'function' ? fallback : fallback * scale,
       defaultText:
         options.defaultText ?? (typeof fallback === 'function' ? undefined : String(fallback)),

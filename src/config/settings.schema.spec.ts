@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { loadConfig } from './app-config.js';
 import { ConfigError } from './config-error.js';
+import { MAX_TIMER_MS } from './setting.js';
 import { NOT_SETTINGS, renderConfigurationDoc, settingNames } from './configuration-doc.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -72,6 +73,39 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ METADATA_KEY_MAX_DISTINCT_RATIO: '2' })).toThrow(
       /METADATA_KEY_MAX_DISTINCT_RATIO: must be a number from 0.01 to 1/,
     );
+  });
+
+  it('refuses a time limit longer than a Node timer can wait, which would fire after 1 ms', () => {
+    const timeLimits = [
+      'FETCH_TIMEOUT_MS',
+      'FETCH_DEADLINE_MS',
+      'WORKER_SHUTDOWN_GRACE_MS',
+      'QUEUE_POLL_INTERVAL_MS',
+      'WEBHOOK_RETRY_BASE_MS',
+      'WEBHOOK_RETRY_MAX_MS',
+      'WEBHOOK_TIMEOUT_MS',
+      'OUTBOX_RELAY_INTERVAL_MS',
+      'TASK_TIME_LIMIT_MS',
+      'EXECUTOR_IDLE_MS',
+    ];
+    for (const name of timeLimits) {
+      expect(() => loadConfig({ [name]: String(MAX_TIMER_MS + 1) })).toThrow(
+        new RegExp(`${name}: must be an integer \\d+ to ${MAX_TIMER_MS}, got`),
+      );
+      expect(() => loadConfig({ [name]: String(MAX_TIMER_MS) })).not.toThrow();
+    }
+  });
+
+  it('refuses link lifetimes and a retention past ten years, whose dates would overflow', () => {
+    for (const name of [
+      'PRESIGN_TTL_SECONDS',
+      'RESULT_URL_TTL_SECONDS',
+      'JOB_RESULT_RETENTION_SECONDS',
+    ]) {
+      expect(() => loadConfig({ [name]: '9007199254740991' })).toThrow(
+        new RegExp(`${name}: must be an integer \\d+ to 315360000, got`),
+      );
+    }
   });
 
   it('reports every bad variable at once', () => {

@@ -1,6 +1,6 @@
 import { bool, int, list, oneOf, optionalText } from '../setting.js';
 import { DOCUMENT_SETTINGS } from './documents.settings.js';
-import { KiB, MiB, numberOr } from './shared.js';
+import { KiB, MiB, numberOr, TEN_YEARS_SECONDS } from './shared.js';
 
 /* The document API: uploads and fetched inputs, jobs and their workers, webhooks, the outbox. */
 
@@ -62,17 +62,17 @@ export const PROCESSING_SETTINGS = {
   ),
   presignTtlSeconds: int(
     'PRESIGN_TTL_SECONDS',
-    { default: 3600, min: 1, unit: 'seconds' },
+    { default: 3600, min: 1, max: TEN_YEARS_SECONDS, unit: 'seconds' },
     'How long a presigned upload URL stays valid.',
   ),
   resultUrlTtlSeconds: int(
     'RESULT_URL_TTL_SECONDS',
-    { default: 3600, min: 1, unit: 'seconds' },
+    { default: 3600, min: 1, max: TEN_YEARS_SECONDS, unit: 'seconds' },
     'How long a `force_url_result` link stays valid.',
   ),
   resultRetentionSeconds: int(
     'JOB_RESULT_RETENTION_SECONDS',
-    { default: 7 * 24 * 3600, min: 0, unit: 'seconds' },
+    { default: 7 * 24 * 3600, min: 0, max: TEN_YEARS_SECONDS, unit: 'seconds' },
     'Job results are purged this long after completion unless `persist_results`; 0 keeps them.',
   ),
   jobMaxAttempts: int(
