@@ -1,4 +1,7 @@
 import 'reflect-metadata';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { applyHeapGrowth } from './common/heap-growth.js';
 import { makeDataDirPrivate } from './common/private-data-dir.js';
@@ -9,6 +12,10 @@ import { createApp } from './app.factory.js';
 
 /** Exit status of a process that stopped because its store failed (BSD EX_SOFTWARE). */
 const STORE_FAILED_EXIT_CODE = 70;
+/** Exit status of a start the environment prevents: data dir, address (BSD EX_OSERR). */
+const START_REFUSED_EXIT_CODE = 71;
+/** How long a start that cannot listen waits for its workers to stop before it exits. */
+const LISTEN_FAILED_CLOSE_MS = 10_000;
 
 async function main(): Promise<void> {
   let config;
@@ -21,11 +28,48 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  reportPrivateDataDir(config);
+  try {
+    reportPrivateDataDir(config);
+    probeDataDir(config.dataDir);
+  } catch (error) {
+    refuseToStart(`DATA_DIR ${config.dataDir} is not usable`, error);
+  }
   applyHeapGrowth(config.heapGrowingPercent);
   const app = await createApp(config);
   exitWhenTheStoreFails(app, config);
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    if (!isSystemError(error)) throw error;
+    // Workers already run: let them put back what they claimed before the process ends.
+    await Promise.race([app.close().catch(() => undefined), sleep(LISTEN_FAILED_CLOSE_MS)]);
+    refuseToStart(`cannot listen on ${config.host}:${config.port} (HOST, PORT)`, error);
+  }
+}
+
+/**
+ * Writes and removes a file in the data dir, so a read-only or full volume stops the start
+ * with its name instead of failing the first upload or job.
+ */
+function probeDataDir(dir: string): void {
+  const probe = path.join(dir, `.start-probe.${process.pid}`);
+  fs.writeFileSync(probe, 'docproc');
+  fs.rmSync(probe);
+}
+
+/** A system error (`EROFS`, `EADDRINUSE`, `ENOTFOUND`, ...): the environment, not a defect. */
+function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string';
+}
+
+/**
+ * Stops a start the environment prevents with one line naming what to change; a stack
+ * would only hide it. Anything else is a defect and keeps its stack (main's catch).
+ */
+function refuseToStart(what: string, error: unknown): never {
+  if (!isSystemError(error)) throw error;
+  process.stderr.write(`docproc: ${what}: ${error.message}\n`);
+  process.exit(START_REFUSED_EXIT_CODE);
 }
 
 function reportPrivateDataDir(config: AppConfig): void {

@@ -287,18 +287,51 @@ export function list<T = string>(
   return setting(env, { type: options.type, schema, default: [] }, doc);
 }
 
-const BYTE_SIZE = {
-  regex: /^\d+(\.\d+)?\s*(B|KB|MB|GB|KiB|MiB|GiB)$/i,
-  message: 'must be a size such as 256MB',
+const BYTE_SIZE = /^(\d+(?:\.\d+)?)\s*(B|KB|MB|GB|KiB|MiB|GiB)$/i;
+
+/** Bytes of each unit as DuckDB reads them (KB = 1000, KiB = 1024). */
+const BYTE_UNITS: Record<string, number> = {
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
 };
 
-/** A DuckDB size setting, passed on as written (`256MB`, `1GiB`). */
-export function byteSize(env: string, defaultValue: string, doc: string): Setting<string> {
-  return text(
+/**
+ * A DuckDB size setting, passed on as written (`256MB`, `1GiB`); `min` (in the same
+ * notation) refuses a size DuckDB cannot work with, which would otherwise fail the start
+ * half-way.
+ */
+export function byteSize(
+  env: string,
+  defaultValue: string,
+  doc: string,
+  options: { min?: string } = {},
+): Setting<string> {
+  const minBytes = options.min === undefined ? 0 : bytesOf(options.min);
+  const expected = `must be a size such as 256MB${options.min ? `, at least ${options.min}` : ''}`;
+  const schema = z
+    .string()
+    .trim()
+    .regex(BYTE_SIZE, expected)
+    .refine((value) => bytesOf(value) >= minBytes, expected);
+  return setting(
     env,
-    { default: defaultValue, pattern: BYTE_SIZE, type: 'size (e.g. 256MB, 1GiB)' },
+    {
+      type: `size (e.g. 256MB, 1GiB)${options.min ? `, at least ${options.min}` : ''}`,
+      schema,
+      default: defaultValue,
+    },
     doc,
   );
+}
+
+function bytesOf(size: string): number {
+  const [, amount, unit] = BYTE_SIZE.exec(size.trim()) ?? [];
+  return Number(amount) * (BYTE_UNITS[unit?.toLowerCase() ?? ''] ?? Number.NaN);
 }
 
 /** Every setting of a tree, in declaration order. */

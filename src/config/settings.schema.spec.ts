@@ -108,6 +108,18 @@ describe(loadConfig.name, () => {
     }
   });
 
+  it('refuses a DuckDB memory limit its start-up migrations do not fit in', () => {
+    expect(() => loadConfig({ DUCKDB_MEMORY_LIMIT: '8MB' })).toThrow(
+      /DUCKDB_MEMORY_LIMIT: must be a size such as 256MB, at least 16MB, got "8MB"/,
+    );
+    expect(() => loadConfig({ DUCKDB_MEMORY_LIMIT: '0MB' })).toThrow(/DUCKDB_MEMORY_LIMIT/);
+    expect(loadConfig({ DUCKDB_MEMORY_LIMIT: '16MB' }).duckdbMemoryLimit).toBe('16MB');
+    expect(loadConfig({ DUCKDB_MEMORY_LIMIT: '1GiB' }).duckdbMemoryLimit).toBe('1GiB');
+    expect(loadConfig({ DUCKDB_CHECKPOINT_THRESHOLD: '0MB' }).duckdbCheckpointThreshold).toBe(
+      '0MB',
+    );
+  });
+
   it('reports every bad variable at once', () => {
     let error: unknown;
     try {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, jest } from '@jest/globals';
@@ -28,6 +29,35 @@ describe('server start-up and logs', () => {
     expect(run.output()).toMatch(
       /docproc: Invalid environment variables: PORT: must be an integer 0 to 65535, got "eighty"; KAFKA_BROKERS: each broker must be host:port/,
     );
+  });
+
+  it('refuses a data dir it cannot write with one line naming DATA_DIR, not a stack', async () => {
+    const notADirectory = path.join(dataDir, 'not-a-directory');
+    fs.writeFileSync(notADirectory, '');
+    const run = spawnSource('src/main.ts', [], { DATA_DIR: notADirectory, PORT: '0' });
+    expect(await exited(run.child)).toBe(71);
+    expect(run.output()).toContain(`docproc: DATA_DIR ${notADirectory} is not usable: EEXIST`);
+    expect(run.output()).not.toMatch(/^\s+at /m);
+  });
+
+  it('refuses an address in use with one line naming HOST and PORT, not a stack', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as net.AddressInfo).port;
+    try {
+      const run = spawnSource('src/main.ts', [], {
+        DATA_DIR: path.join(dataDir, 'address-in-use'),
+        HOST: '127.0.0.1',
+        PORT: String(port),
+      });
+      expect(await exited(run.child)).toBe(71);
+      expect(run.output()).toContain(
+        `docproc: cannot listen on 127.0.0.1:${port} (HOST, PORT): listen EADDRINUSE`,
+      );
+      expect(run.output()).not.toMatch(/^\s+at /m);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 
   it('logs requests without authorization headers, cookies or URL signatures', async () => {

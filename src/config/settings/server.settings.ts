@@ -48,7 +48,8 @@ export const SERVER_SETTINGS = {
   duckdbMemoryLimit: byteSize(
     'DUCKDB_MEMORY_LIMIT',
     '256MB',
-    'Cap on DuckDB\'s buffer pool (DuckDB\'s own default is 80 % of RAM); beyond it DuckDB spills to disk or fails the statement, and a failure that leaves the store unusable fails `/ready` and restarts the process. Payloads (job results, uploads) are files, not rows, so the pool holds metadata, the queue and the usage store; the usage store holds no index over events (since migration 022), so the limit bounds memory whatever the history; table blocks it does not hold are read again from the file (usually from the OS page cache). Raise it when the usage rollups of the orgs exported most are larger (docs/operations.md, "Memory").',
+    'Cap on DuckDB\'s buffer pool (DuckDB\'s own default is 80 % of RAM); beyond it DuckDB spills to disk or fails the statement, and a failure that leaves the store unusable fails `/ready` and restarts the process. Payloads (job results, uploads) are files, not rows, so the pool holds metadata, the queue and the usage store; the usage store holds no index over events (since migration 022), so the limit bounds memory whatever the history; table blocks it does not hold are read again from the file (usually from the OS page cache). Raise it when the usage rollups of the orgs exported most are larger (docs/operations.md, "Memory"). Below 16MB the migrations at start do not fit.',
+    { min: '16MB' },
   ),
   duckdbThreads: int(
     'DUCKDB_THREADS',
