@@ -236,6 +236,72 @@ describe('parse of documents without a text layer or page geometry', () => {
     }
   });
 
+  it('reads Markdown pipe tables, and HTML and DOCX tables, as Table blocks', async () => {
+    const markdown = Buffer.from(
+      [
+        'Prices',
+        '',
+        '| Item | Price | Note |',
+        '|:-----|------:|:----:|',
+        '| Apple | 1.20 | red \\| green |',
+        'Pear | 2.00',
+        '| Plum | 3.10 | ripe | extra |',
+        '',
+        'After the table.',
+      ].join('\n'),
+    );
+    const html = Buffer.from(
+      '<p>Prices</p><table><tr><th>Item</th><th>Price</th><th>Note</th></tr>' +
+        '<tr><td>Apple</td><td>1.20</td><td>red | green</td></tr>' +
+        '<tr><td>Pear</td><td>2.00</td></tr>' +
+        '<tr><td>Plum</td><td>3.10</td><td>ripe</td></tr></table><p>After the table.</p>',
+    );
+    const docx = await makeDocx([
+      'Prices',
+      {
+        table: [
+          ['Item', 'Price', 'Note'],
+          ['Apple', '1.20', 'red | green'],
+          ['Pear', '2.00', ''],
+          ['Plum', '3.10', 'ripe'],
+        ],
+      },
+      'After the table.',
+    ]);
+    const rows = [
+      ['Item', 'Price', 'Note'],
+      ['Apple', '1.20', 'red | green'],
+      ['Pear', '2.00', ''],
+      ['Plum', '3.10', 'ripe'],
+    ];
+    for (const [bytes, name] of [
+      [markdown, 'prices.md'],
+      [html, 'prices.html'],
+      [docx, 'prices.docx'],
+    ] as const) {
+      const layout = await loadLayoutDocument(bytes, name);
+      const blocks = parseDocument(layout, { engine: 'paragraph-blocks' }).chunks[0].blocks;
+      expect([name, blocks.map((b) => [b.type, b.extra?.rows ?? b.content])]).toEqual([
+        name,
+        [
+          ['Text', 'Prices'],
+          ['Table', rows],
+          ['Text', 'After the table.'],
+        ],
+      ]);
+      expect(blocks[1].content.split('\n').slice(0, 3)).toEqual([
+        '| Item | Price | Note |',
+        '| --- | --- | --- |',
+        '| Apple | 1.20 | red \\| green |',
+      ]);
+      // Extract and split read a row's words, without pipes or the delimiter row.
+      expect(layout.pages[0].lines.map((line) => line.text).slice(1, 3)).toEqual([
+        'Item Price Note',
+        'Apple 1.20 red | green',
+      ]);
+    }
+  });
+
   it('gives DOCX pages estimated positions in paragraph order', async () => {
     const docx = await makeDocx(['Service Agreement', 'The parties agree as follows.']);
     const docxDoc = await loadLayoutDocument(docx);

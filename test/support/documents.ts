@@ -4,7 +4,17 @@
  */
 import { createRequire } from 'node:module';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
-import { Document, HeadingLevel, Packer, PageBreak, Paragraph, TextRun } from 'docx';
+import {
+  Document,
+  HeadingLevel,
+  Packer,
+  PageBreak,
+  Paragraph,
+  Table,
+  TableCell,
+  TableRow,
+  TextRun,
+} from 'docx';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 const require = createRequire(import.meta.url);
@@ -105,16 +115,28 @@ export async function makeScannedPdf(pages: string[]): Promise<Buffer> {
 
 /**
  * A DOCX with one paragraph per entry. An entry that is exactly `PAGE_BREAK` becomes an
- * explicit page break; `{ heading, text }` a paragraph in Word's heading style of that level.
+ * explicit page break; `{ heading, text }` a paragraph in Word's heading style of that level;
+ * `{ table }` a Word table of those rows of cells.
  */
 export const PAGE_BREAK = '\f';
 export async function makeDocx(
-  paragraphs: (string | { heading: 1 | 2; text: string })[],
+  paragraphs: (string | { heading: 1 | 2; text: string } | { table: string[][] })[],
 ): Promise<Buffer> {
   const levels = { 1: HeadingLevel.HEADING_1, 2: HeadingLevel.HEADING_2 };
   const children = paragraphs.map((entry) =>
     typeof entry !== 'string'
-      ? new Paragraph({ heading: levels[entry.heading], children: [new TextRun(entry.text)] })
+      ? 'table' in entry
+        ? new Table({
+            rows: entry.table.map(
+              (cells) =>
+                new TableRow({
+                  children: cells.map(
+                    (text) => new TableCell({ children: [new Paragraph({ text })] }),
+                  ),
+                }),
+            ),
+          })
+        : new Paragraph({ heading: levels[entry.heading], children: [new TextRun(entry.text)] })
       : entry === PAGE_BREAK
         ? new Paragraph({ children: [new PageBreak()] })
         : new Paragraph({ children: [new TextRun(entry)] }),

@@ -1,3 +1,4 @@
+import { writePipeTable } from '../readers/pipe-tables.js';
 import type { LayoutEngine } from '../versions/engines.js';
 import type { BoundingBox, LayoutLine, LayoutPage } from './layout.types.js';
 import { roundBox, unionBox } from './layout.types.js';
@@ -96,16 +97,6 @@ export function alignedColumns(header: LayoutLine, row: LayoutLine): boolean {
   });
 }
 
-function escapeCell(text: string): string {
-  return text.replace(/\|/g, '\\|');
-}
-
-function markdownTable(rows: string[][]): string {
-  const [header, ...body] = rows;
-  const line = (cells: string[]) => `| ${cells.map(escapeCell).join(' | ')} |`;
-  return [line(header), line(header.map(() => '---')), ...body.map(line)].join('\n');
-}
-
 /** Two lines belong to one paragraph when close vertically and aligned on the left. */
 function continuesParagraph(previous: LayoutLine, next: LayoutLine): boolean {
   const gap = next.bbox.top - (previous.bbox.top + previous.bbox.height);
@@ -138,7 +129,7 @@ function paragraphBlocks(lines: TypedLine[]): ParseBlock[] {
         blocks.push({
           type: 'Table',
           bbox: roundBox(unionBox(lines.slice(i, end).map((t) => t.line.bbox))),
-          content: markdownTable(rows),
+          content: writePipeTable(rows),
           confidence: current.confidence,
           extra: { rows },
         });

@@ -2,7 +2,8 @@ import { loadParts, type PageReaders } from '../readers/document-parts.js';
 import type { DocumentFileType, DocumentSource } from '../readers/document.types.js';
 import { recognizeLayout, type OcrEffort } from '../readers/ocr.engine.js';
 import type { PageRangeInput } from '../readers/page-range.js';
-import type { LayoutDocument, LayoutLine, LayoutPage } from './layout.types.js';
+import { readPipeTables } from '../readers/pipe-tables.js';
+import type { LayoutDocument, LayoutLine, LayoutPage, LineSegment } from './layout.types.js';
 import { selectOperationPages } from './page-selection.js';
 import type { ParsedDocument } from './parsed-layout.js';
 import { linesFromOcr, openPdfLayout } from './pdf-layout.reader.js';
@@ -28,27 +29,52 @@ function markdownHeading(line: string): { text: string; scale: number } {
   return { text: match[2], scale: match[1].length === 1 ? 2 : 1.5 };
 }
 
+/** Estimated horizontal extent of text at a size (characters of about 0.9 % of the width). */
+const textWidth = (text: string, scale: number) => text.length * 0.009 * scale;
+
+/**
+ * A table row drawn in equal columns across the page: a segment per cell (an empty cell
+ * too), so layout finds the table as it does in a PDF's aligned columns.
+ */
+function tableRow(cells: readonly string[]): { text: string; segments: LineSegment[] } {
+  const column = 0.9 / cells.length;
+  const segments = cells.map((cell, i) => {
+    const left = 0.05 + i * column;
+    return { text: cell, left, right: left + Math.min(0.95 * column, textWidth(cell, 1)) };
+  });
+  return { text: cells.filter((cell) => cell !== '').join(' '), segments };
+}
+
 /**
  * Lines with estimated positions for formats without page geometry (DOCX, HTML, text):
  * one line per text line, stacked down the page, so blocks and citations still carry a
- * page and an order. Marked `synthetic`.
+ * page and an order. Marked `synthetic`. Markdown (and HTML's and DOCX's text, written as
+ * Markdown) has its headings set larger and its pipe tables drawn in columns.
  */
 function syntheticPage(text: string, pageNumber: number, fileType: DocumentFileType): LayoutPage {
-  const raw = text.split('\n').map((l) => l.trim());
+  const trimmed = text.split('\n').map((l) => l.trim());
+  const raw = fileType === 'txt' ? trimmed.map((t) => ({ text: t })) : readPipeTables(trimmed);
   const lineHeight = Math.min(0.02, 0.9 / Math.max(1, raw.length));
   const lines: LayoutLine[] = [];
   raw.forEach((line, index) => {
-    if (line === '') return;
+    const top = 0.05 + index * lineHeight;
+    if ('cells' in line) {
+      const row = tableRow(line.cells);
+      const right = Math.max(...row.segments.map((segment) => segment.right));
+      const bbox = { left: 0.05, top, width: right - 0.05, height: lineHeight * 0.8 };
+      lines.push({
+        ...row,
+        bbox: { ...bbox, page: pageNumber },
+        size: lineHeight * 0.6,
+        words: [],
+      });
+      return;
+    }
+    if (line.text === '') return;
     const { text: content, scale } =
-      fileType === 'txt' ? { text: line, scale: 1 } : markdownHeading(line);
-    const width = Math.min(0.9, content.length * 0.009 * scale);
-    const bbox = {
-      left: 0.05,
-      top: 0.05 + index * lineHeight,
-      width,
-      height: lineHeight * 0.8,
-      page: pageNumber,
-    };
+      fileType === 'txt' ? { text: line.text, scale: 1 } : markdownHeading(line.text);
+    const width = Math.min(0.9, textWidth(content, scale));
+    const bbox = { left: 0.05, top, width, height: lineHeight * 0.8, page: pageNumber };
     lines.push({
       text: content,
       bbox,
@@ -74,8 +100,8 @@ const layoutPageReaders = (ocrEffort: OcrEffort): PageReaders<LayoutPage> => ({
       synthetic: false,
     };
   },
-  // Headings behind Markdown's marks, which the synthetic page types as larger text.
-  headings: 'marked',
+  // Headings and tables as Markdown writes them, which the synthetic page reads.
+  marks: 'marked',
   text: (fileType, texts) => async (local, pageNumber) =>
     syntheticPage(texts[local - 1], pageNumber, fileType),
 });

@@ -3,7 +3,7 @@ import type { DocumentFileType, DocumentSource } from './document.types.js';
 import { docxPages } from './docx.reader.js';
 import { DocumentLimitError } from './document-limits.js';
 import { decodeText, detectDocumentType } from './file-type.detector.js';
-import { htmlToText, type HeadingMarks } from './html.reader.js';
+import { htmlToText, type StructureMarks } from './html.reader.js';
 import { openImage, type RasterImage } from './image.decoder.js';
 import { checkDocumentInput, checkPageCount } from './input-limits.js';
 import { textPages } from './text.reader.js';
@@ -37,8 +37,8 @@ export interface PageReaders<P> {
   image(raster: RasterImage, documentPage: number): Promise<P>;
   /** DOCX, HTML, Markdown and plain text, already split into page texts. */
   text(fileType: DocumentFileType, texts: string[]): PageReader<P>;
-  /** How the headings of DOCX and HTML are written in those texts. */
-  headings: HeadingMarks;
+  /** How the headings and tables of DOCX and HTML are written in those texts. */
+  marks: StructureMarks;
 }
 
 function describe(error: unknown): string {
@@ -58,7 +58,7 @@ async function openPart<P>(
       return { fileType, totalPages: pdf.numPages, readPage: pdf.readPage, close: pdf.close };
     }
     case 'docx': {
-      const texts = await docxPages(source.bytes, readers.headings);
+      const texts = await docxPages(source.bytes, readers.marks);
       return {
         fileType,
         totalPages: texts.length,
@@ -81,7 +81,7 @@ async function openPart<P>(
     case 'txt': {
       const text = decodeText(source.bytes);
       if (text === undefined) throw new UnsupportedDocumentError('The document is not text');
-      const texts = fileType === 'html' ? [htmlToText(text, readers.headings)] : textPages(text);
+      const texts = fileType === 'html' ? [htmlToText(text, readers.marks)] : textPages(text);
       return {
         fileType,
         totalPages: texts.length,

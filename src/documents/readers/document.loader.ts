@@ -29,8 +29,8 @@ const textPageReaders = (ocr: OcrEffort): PageReaders<DocumentPage> => ({
     const size = { width: raster.width, height: raster.height, unit: 'px' as const };
     return { pageNumber, text, source: 'ocr', size };
   },
-  // What is read for meaning: headings as their words alone.
-  headings: 'plain',
+  // What is read for meaning: headings as their words alone, tables in columns of words.
+  marks: 'plain',
   text: (_fileType, texts) => async (local, pageNumber) => ({
     pageNumber,
     text: texts[local - 1],

@@ -1,6 +1,6 @@
 import mammoth from 'mammoth';
 import { CorruptDocumentError } from './document.errors.js';
-import { htmlToText, type HeadingMarks } from './html.reader.js';
+import { htmlToText, type StructureMarks } from './html.reader.js';
 
 /** A marker element mammoth emits for explicit page breaks; DOCX bodies never contain one. */
 const PAGE_BREAK_MARKER = 'hr.docproc-page-break';
@@ -9,11 +9,11 @@ const PAGE_BREAK = /<hr class="docproc-page-break"\s*\/?>/;
 /**
  * Text of a DOCX, one entry per page. Word files carry no fixed pagination, so a page is
  * what lies between explicit page breaks; a document without any is one page. Headings
- * come out as `headings` says (Word's heading styles are HTML headings to mammoth).
+ * and tables come out as `marks` says (Word's heading styles are HTML headings to mammoth).
  */
 export async function docxPages(
   bytes: Uint8Array,
-  headings: HeadingMarks = 'plain',
+  marks: StructureMarks = 'plain',
 ): Promise<string[]> {
   let html: string;
   try {
@@ -29,7 +29,7 @@ export async function docxPages(
       { cause: error },
     );
   }
-  const pages = html.split(PAGE_BREAK).map((part) => htmlToText(part, headings));
+  const pages = html.split(PAGE_BREAK).map((part) => htmlToText(part, marks));
   const kept = pages.filter((page, index) => page !== '' || index === 0);
   return kept.length > 0 ? kept : [''];
 }

@@ -1,12 +1,14 @@
 import { convert, type FormatCallback } from 'html-to-text';
 import { checkHtmlDepth } from './markup-depth.js';
+import { writePipeTable } from './pipe-tables.js';
 
 /**
- * How headings come out of the text: `plain` as their words (what classification and
- * extraction read), `marked` behind Markdown's `#` marks of their level, so the layout of a
- * format without type sizes (HTML, DOCX) can tell a heading as it does in Markdown.
+ * How headings and tables come out of the text: `plain` as their words, tables in columns
+ * of spaces (what classification reads), `marked` as Markdown writes them (headings behind
+ * the `#` marks of their level, tables as pipe tables), so the layout of a format without
+ * type sizes or cells (HTML, DOCX) can tell a heading and a table as it does in Markdown.
  */
-export type HeadingMarks = 'plain' | 'marked';
+export type StructureMarks = 'plain' | 'marked';
 
 const HEADING_LEVELS = [1, 2, 3, 4, 5, 6] as const;
 
@@ -20,10 +22,68 @@ const markedHeading: FormatCallback = (elem, walk, builder, options) => {
   builder.closeBlock({ trailingLineBreaks: 2 });
 };
 
-function optionsFor(headings: HeadingMarks) {
+/** Browsers cap `colspan` there; a larger one would only make empty cells. */
+const MAX_COLSPAN = 1000;
+
+/** The cells of a table on a grid, a spanning cell's text in its first place. */
+function gridOf(rows: { colspan: number; rowspan: number; text: string }[][]): string[][] {
+  const grid: string[][] = rows.map(() => []);
+  rows.forEach((cells, r) => {
+    let column = 0;
+    for (const cell of cells) {
+      while (grid[r][column] !== undefined) column++;
+      const colspan = Math.min(cell.colspan, MAX_COLSPAN);
+      for (let dr = 0; dr < cell.rowspan && r + dr < rows.length; dr++) {
+        for (let dc = 0; dc < colspan; dc++) {
+          grid[r + dr][column + dc] = dr === 0 && dc === 0 ? cell.text : '';
+        }
+      }
+      column += colspan;
+    }
+  });
+  const width = Math.max(0, ...grid.map((row) => row.length));
+  return grid.map((row) => Array.from({ length: width }, (_, c) => row[c] ?? ''));
+}
+
+/** A table as a Markdown pipe table, its first row the header (cells keep their case). */
+const markedTable: FormatCallback = (elem, walk, builder) => {
+  builder.openTable();
+  walkTable(elem);
+  builder.closeTable({
+    tableToString: (rows) => {
+      const grid = gridOf(rows);
+      return grid.length > 0 && grid[0].length > 0 ? writePipeTable(grid) : '';
+    },
+    leadingLineBreaks: 2,
+    trailingLineBreaks: 2,
+  });
+
+  function walkTable(node: typeof elem): void {
+    for (const child of node.children ?? []) {
+      if (child.type !== 'tag') continue;
+      if (['thead', 'tbody', 'tfoot', 'center'].includes(child.name ?? '')) {
+        walkTable(child);
+      } else if (child.name === 'tr') {
+        builder.openTableRow();
+        for (const cell of child.children) {
+          if (cell.type !== 'tag' || (cell.name !== 'td' && cell.name !== 'th')) continue;
+          builder.openTableCell();
+          walk(cell.children, builder);
+          builder.closeTableCell({
+            colspan: Number(cell.attribs?.colspan) || 1,
+            rowspan: Number(cell.attribs?.rowspan) || 1,
+          });
+        }
+        builder.closeTableRow();
+      }
+    }
+  }
+};
+
+function optionsFor(marks: StructureMarks) {
   return {
     wordwrap: false as const,
-    formatters: { markedHeading },
+    formatters: { markedHeading, markedTable },
     selectors: [
       { selector: 'a', options: { ignoreHref: true } },
       { selector: 'img', format: 'skip' },
@@ -36,10 +96,10 @@ function optionsFor(headings: HeadingMarks) {
       // The first three levels keep their case; the others are upper-cased as by default.
       ...HEADING_LEVELS.map((level) => ({
         selector: `h${level}`,
-        ...(headings === 'marked' ? { format: 'markedHeading' } : {}),
+        ...(marks === 'marked' ? { format: 'markedHeading' } : {}),
         options: { level, ...(level <= 3 ? { uppercase: false } : {}) },
       })),
-      { selector: 'table', format: 'dataTable' },
+      { selector: 'table', format: marks === 'marked' ? 'markedTable' : 'dataTable' },
     ],
   };
 }
@@ -50,9 +110,9 @@ const OPTIONS = { plain: optionsFor('plain'), marked: optionsFor('marked') };
  * Visible text of an HTML document: no tags, scripts, styles or link targets. The converter
  * recurses per element level, so the depth is checked first (DocumentLimitError).
  */
-export function htmlToText(html: string, headings: HeadingMarks = 'plain'): string {
+export function htmlToText(html: string, marks: StructureMarks = 'plain'): string {
   checkHtmlDepth(html);
-  return convert(html, OPTIONS[headings])
+  return convert(html, OPTIONS[marks])
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
