@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { RequestValidationError } from '../../src/common/validation-error.js';
 import { type JsonSchema, validateSchema } from '../../src/documents/extract/extract-schema.js';
+import { MAX_SCHEMA_NODES } from '../../src/documents/extract/schema-references.js';
 import { extractDocument } from '../../src/documents/extract/extract.operation.js';
 import { defaultSimilarity } from '../../src/documents/extract/schema-extract.js';
 import { loadLayoutDocument } from '../../src/documents/parse/layout.loader.js';
@@ -247,7 +248,98 @@ describe(validateSchema.name, () => {
   const loc = ['body', 'instructions', 'schema'];
 
   it('accepts an object schema', () => {
-    expect(validateSchema(schema, loc)).toBe(schema);
+    expect(validateSchema(schema, loc)).toEqual(schema);
+  });
+
+  it('reads a generated schema ($defs and $ref, optional fields as anyOf with null, allOf) as the same schema written out', () => {
+    const generated = {
+      type: 'object',
+      $defs: {
+        LineItem: {
+          type: 'object',
+          properties: {
+            description: { type: 'string' },
+            quantity: { type: 'integer' },
+            unit_price: { type: 'number' },
+            amount: { type: 'number' },
+          },
+        },
+        Money: { type: 'number' },
+      },
+      properties: {
+        invoice_number: { type: 'string' },
+        invoice_date: { anyOf: [{ type: 'string', format: 'date' }, { type: 'null' }] },
+        due_date: { allOf: [{ type: 'string' }, { format: 'date' }] },
+        customer_name: { anyOf: [{ type: 'string' }, { type: 'null' }], title: 'Customer' },
+        paid: { type: 'boolean' },
+        total: { anyOf: [{ $ref: '#/$defs/Money' }, { type: 'null' }], default: null },
+        ship_to: { type: 'string' },
+        shipping_carrier: { $ref: '#/$defs/Text', description: 'Carrier used for shipping' },
+        line_items: {
+          anyOf: [{ type: 'array', items: { $ref: '#/$defs/LineItem' } }, { type: 'null' }],
+        },
+      },
+    };
+    (generated.$defs as Record<string, unknown>).Text = { type: 'string' };
+    const read = validateSchema(generated, loc);
+    const options = { engine: 'label-typed', citations: false } as const;
+    const fromGenerated = extractDocument(doc, read, options);
+    expect(fromGenerated).toEqual(extractDocument(doc, schema, options));
+    expect(fromGenerated.result).toMatchObject({
+      total: 300,
+      line_items: expect.arrayContaining([
+        { description: 'Widget A', quantity: 10, unit_price: 12.5, amount: 125 },
+      ]),
+    });
+  });
+
+  it.each([
+    ['a reference outside the schema', 'https://example.com/item.json'],
+    ['a reference to nothing', '#/$defs/Missing'],
+    ['a reference that contains itself', '#/$defs/Node'],
+  ])('refuses %s with a 422 at the reference', (_name, reference) => {
+    const bad = {
+      type: 'object',
+      $defs: { Node: { type: 'object', properties: { child: { $ref: '#/$defs/Node' } } } },
+      properties: { part: { $ref: reference } },
+    };
+    try {
+      validateSchema(bad, loc);
+      throw new Error('accepted');
+    } catch (error) {
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect((error as RequestValidationError).detail[0]).toMatchObject({
+        type: 'schema_ref',
+        loc: expect.arrayContaining([...loc, 'properties', 'part']),
+      });
+    }
+  });
+
+  it('refuses a schema past MAX_SCHEMA_NODES, also when references multiply it', () => {
+    const wide = (count: number) => ({
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: count }, (_, i) => [`field_${i}`, { type: 'string' }]),
+      ),
+    });
+    expect(() => validateSchema(wide(MAX_SCHEMA_NODES - 1), loc)).not.toThrow();
+    // Each level refers to the one below twice: 2^20 fields from a few lines of schema.
+    const $defs: Record<string, unknown> = { L0: { type: 'string' } };
+    for (let level = 1; level <= 20; level++) {
+      const below = { $ref: `#/$defs/L${level - 1}` };
+      $defs[`L${level}`] = { type: 'object', properties: { a: below, b: below } };
+    }
+    for (const bad of [wide(MAX_SCHEMA_NODES), { ...($defs.L20 as object), $defs }]) {
+      expect(() => validateSchema(bad, loc)).toThrow(RequestValidationError);
+      try {
+        validateSchema(bad, loc);
+      } catch (error) {
+        expect((error as RequestValidationError).detail[0]).toMatchObject({
+          type: 'schema_too_large',
+          loc,
+        });
+      }
+    }
   });
 
   it.each([

@@ -1,4 +1,5 @@
 import { RequestValidationError, type ValidationErrorItem } from '../../common/validation-error.js';
+import { resolveReferences } from './schema-references.js';
 
 /** The part of JSON Schema extract understands; other keywords are ignored. */
 export interface JsonSchema {
@@ -36,9 +37,14 @@ export function validateExtractRequest(request: { instructions?: { schema?: unkn
   validateSchema(request.instructions?.schema, loc);
 }
 
-/** Checks the schema is one extract can fill; 422 details point into `instructions.schema`. */
-export function validateSchema(schema: unknown, loc: (string | number)[]): JsonSchema {
+/**
+ * Checks the schema is one extract can fill; 422 details point into `instructions.schema`.
+ * Returns it with its references resolved (schema-references.ts), as extract reads it.
+ */
+export function validateSchema(request: unknown, loc: (string | number)[]): JsonSchema {
   const errors: ValidationErrorItem[] = [];
+  const schema = resolveReferences(request, loc, errors);
+  if (errors.length > 0) throw new RequestValidationError(errors);
   const visit = (node: unknown, path: (string | number)[], root: boolean) => {
     if (typeof node !== 'object' || node === null || Array.isArray(node)) {
       errors.push({

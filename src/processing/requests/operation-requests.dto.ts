@@ -1,4 +1,4 @@
-import { Allow } from 'class-validator';
+import { MAX_SCHEMA_NODES } from '../../documents/extract/schema-references.js';
 import {
   AsyncConfigDto,
   classifyInput,
@@ -204,9 +204,22 @@ export class ParseOptionsDto {
   spreadsheet?: Record<string, unknown>;
 }
 
+/**
+ * `instructions.schema`, described here and checked by extract's own rules when the request
+ * arrives (422 at its location, extract-schema.ts).
+ */
+const extractSchema = checker(
+  {
+    description:
+      'A JSON Schema whose root is an object with `properties`. References within it ' +
+      '(`$ref` to `#/$defs/...`) are resolved, an `anyOf` of one schema and `null` reads as ' +
+      `that schema; at most ${MAX_SCHEMA_NODES} objects, arrays and fields once resolved.`,
+  },
+  ok,
+);
+
 export class InstructionsDto {
-  /** A JSON Schema; checked by the extract pipeline's own rules (422 at its location). */
-  @Allow()
+  @Check(extractSchema, { optional: true })
   schema?: unknown;
 
   @Check(longText, { optional: true })
