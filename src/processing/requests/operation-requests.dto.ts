@@ -273,8 +273,9 @@ registerModel(ParseOptionsDto);
 registerModel(ExtractSettingsDto);
 
 export class SplitCategoryDto {
+  /** The key of the section in the result, so it has to say something (as a category label). */
   @Required()
-  @Check(shortName)
+  @Check(notBlank(shortName, 'a section name'))
   name!: string;
 
   @Required()

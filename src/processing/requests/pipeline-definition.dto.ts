@@ -24,7 +24,7 @@ import {
   registerModel,
   Required,
 } from './request-validation.js';
-import { dict, list, model, nullable, str, text } from './field-checkers.js';
+import { dict, list, model, notBlank, nullable, str, text } from './field-checkers.js';
 
 const categories = REQUEST_LIMITS.stepCategories;
 
@@ -166,7 +166,7 @@ const storedParseOptions = checker(model(ParseOptionsDto).schema, (v) => {
 
 export class CreatePipelineDto {
   @Required()
-  @Check(text({ minLength: 1, maxLength: REQUEST_LIMITS.nameChars }))
+  @Check(notBlank(text({ maxLength: REQUEST_LIMITS.nameChars }), 'a pipeline name'))
   name!: string;
 
   @Check(nullable(text({ maxLength: REQUEST_LIMITS.descriptionChars })))

@@ -321,6 +321,36 @@ describe('ClassifyConfig validation', () => {
     ]);
   });
 
+  it('refuses a blank split section name and a blank pipeline name', async () => {
+    const split_description = [
+      { name: 'invoice', description: 'The invoice' },
+      { name: ' ', description: 'Anything else' },
+    ];
+    const blank = (loc: (string | number)[], what: string) => ({
+      loc,
+      msg: `Input should be ${what}, not blank`,
+      type: 'string_pattern_mismatch',
+      input: ' ',
+      ctx: { pattern: '\\S' },
+    });
+    const split = await api.post('/split', { input, split_description });
+    expect([split.status, split.body.detail]).toEqual([
+      422,
+      [blank(['body', 'split_description', 1, 'name'], 'a section name')],
+    ]);
+    const pipeline = await api.post('/pipelines', {
+      name: ' ',
+      steps: [{ split: { split_description } }],
+    });
+    expect([pipeline.status, pipeline.body.detail]).toEqual([
+      422,
+      [
+        blank(['body', 'name'], 'a pipeline name'),
+        blank(['body', 'steps', 0, 'split', 'split_description', 1, 'name'], 'a section name'),
+      ],
+    ]);
+  });
+
   it('refuses a classification schema with a blank or repeated label, for /classify and a pipeline step', async () => {
     const classification_schema = [
       { category: 'invoice', criteria: ['a bill'] },
