@@ -110,10 +110,10 @@ describe(loadConfig.name, () => {
 
   it('refuses a DuckDB memory limit its start-up migrations do not fit in', () => {
     expect(() => loadConfig({ DUCKDB_MEMORY_LIMIT: '8MB' })).toThrow(
-      /DUCKDB_MEMORY_LIMIT: must be a size such as 256MB, at least 16MB, got "8MB"/,
+      /DUCKDB_MEMORY_LIMIT: must be a size such as 256MB, at least 12MB, got "8MB"/,
     );
     expect(() => loadConfig({ DUCKDB_MEMORY_LIMIT: '0MB' })).toThrow(/DUCKDB_MEMORY_LIMIT/);
-    expect(loadConfig({ DUCKDB_MEMORY_LIMIT: '16MB' }).duckdbMemoryLimit).toBe('16MB');
+    expect(loadConfig({ DUCKDB_MEMORY_LIMIT: '12MB' }).duckdbMemoryLimit).toBe('12MB');
     expect(loadConfig({ DUCKDB_MEMORY_LIMIT: '1GiB' }).duckdbMemoryLimit).toBe('1GiB');
     expect(loadConfig({ DUCKDB_CHECKPOINT_THRESHOLD: '0MB' }).duckdbCheckpointThreshold).toBe(
       '0MB',

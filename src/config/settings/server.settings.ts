@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_DATA_DIR, dataDirOf } from '../data-dir.js';
 import { bool, byteSize, filePath, int, list, oneOf, optionalText, text } from '../setting.js';
-import { numberOr } from './shared.js';
+import { MiB, numberOr } from './shared.js';
 
 /* The HTTP server, its storage (data directory, DuckDB file) and authentication. */
 
@@ -32,6 +32,11 @@ export const SERVER_SETTINGS = {
     { default: DEFAULT_DATA_DIR, defaultText: `\`${DEFAULT_DATA_DIR}\``, type: 'directory' },
     'Where the DuckDB file, uploaded files (`blobs/`) and the admin endpoint file live. The admin CLI uses the same variable.',
   ),
+  dataDirMinFreeBytes: int(
+    'DATA_DIR_MIN_FREE_MB',
+    { default: 256, min: 0, max: 1_048_576, unit: 'MiB', scale: MiB },
+    'Free space kept on the volumes of `DATA_DIR` and `DATABASE_FILE`: below it new uploads and jobs are refused with 503 `STORAGE_FULL` (`Retry-After`) and `/ready` fails its `storage` check, while work already accepted finishes, so DuckDB never runs out of space mid-write (a full volume can leave its log unreadable until space is freed). 0 turns the reserve off.',
+  ),
   databaseFile: filePath(
     'DATABASE_FILE',
     {
@@ -48,8 +53,8 @@ export const SERVER_SETTINGS = {
   duckdbMemoryLimit: byteSize(
     'DUCKDB_MEMORY_LIMIT',
     '256MB',
-    'Cap on DuckDB\'s buffer pool (DuckDB\'s own default is 80 % of RAM); beyond it DuckDB spills to disk or fails the statement, and a failure that leaves the store unusable fails `/ready` and restarts the process. Payloads (job results, uploads) are files, not rows, so the pool holds metadata, the queue and the usage store; the usage store holds no index over events (since migration 022), so the limit bounds memory whatever the history; table blocks it does not hold are read again from the file (usually from the OS page cache). Raise it when the usage rollups of the orgs exported most are larger (docs/operations.md, "Memory"). Below 16MB the migrations at start do not fit.',
-    { min: '16MB' },
+    'Cap on DuckDB\'s buffer pool (DuckDB\'s own default is 80 % of RAM); beyond it DuckDB spills to disk or fails the statement, and a failure that leaves the store unusable fails `/ready` and restarts the process. Payloads (job results, uploads) are files, not rows, so the pool holds metadata, the queue and the usage store; the usage store holds no index over events (since migration 022), so the limit bounds memory whatever the history; table blocks it does not hold are read again from the file (usually from the OS page cache). Raise it when the usage rollups of the orgs exported most are larger (docs/operations.md, "Memory"). Below 12MB the migrations at start do not fit.',
+    { min: '12MB' },
   ),
   duckdbThreads: int(
     'DUCKDB_THREADS',
