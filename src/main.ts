@@ -53,8 +53,11 @@ async function main(): Promise<void> {
  */
 function probeDataDir(dir: string): void {
   const probe = path.join(dir, `.start-probe.${process.pid}`);
-  fs.writeFileSync(probe, 'docproc');
-  fs.rmSync(probe);
+  try {
+    fs.writeFileSync(probe, 'docproc');
+  } finally {
+    fs.rmSync(probe, { force: true });
+  }
 }
 
 /** A system error (`EROFS`, `EADDRINUSE`, `ENOTFOUND`, ...): the environment, not a defect. */

@@ -11,6 +11,7 @@ import { ApiError, boundedMessage } from './api-error.js';
 import { methodsAllowedInstead } from './http/allowed-methods.js';
 import { errorCodeOfStatus } from './http/error-statuses.js';
 import { malformedBodyError } from './http/malformed-body.js';
+import { isOutOfSpace, storageFullError } from './http/storage-full.js';
 import { RequestValidationError } from './validation-error.js';
 
 /**
@@ -26,7 +27,15 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
-    const exception = malformedBodyError(thrown, request) ?? thrown;
+    if (isOutOfSpace(thrown)) {
+      this.logger.error(
+        { err: thrown, requestId: request.id },
+        'out of disk space: request answered 503 STORAGE_FULL',
+      );
+    }
+    const exception = isOutOfSpace(thrown)
+      ? storageFullError()
+      : (malformedBodyError(thrown, request) ?? thrown);
 
     const allowed = methodsAllowedInstead(request);
     if (allowed) {

@@ -6,6 +6,7 @@ import { BlobStore, FileBlobStore, blobRootOf } from './blob-store.js';
 import { DatabaseMetrics } from './database.metrics.js';
 import { DuckDbService } from './duckdb.service.js';
 import { MigrationRunner } from './migration-runner.js';
+import { StorageReserve } from './storage-reserve.js';
 
 @Global()
 @Module({
@@ -13,23 +14,26 @@ import { MigrationRunner } from './migration-runner.js';
     DuckDbService,
     MigrationRunner,
     DatabaseMetrics,
+    StorageReserve,
     {
       provide: BlobStore,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => new FileBlobStore(blobRootOf(config.dataDir)),
     },
   ],
-  exports: [DuckDbService, BlobStore],
+  exports: [DuckDbService, BlobStore, StorageReserve],
 })
 export class DatabaseModule implements OnModuleInit {
   constructor(
     private readonly db: DuckDbService,
     private readonly migrations: MigrationRunner,
+    private readonly storage: StorageReserve,
     @Optional() private readonly readiness?: ReadinessService,
   ) {}
 
   async onModuleInit(): Promise<void> {
     this.readiness?.register(this.db);
+    this.readiness?.register(this.storage);
     await this.db.open();
     await this.migrations.migrate();
   }

@@ -4,6 +4,7 @@ import { ApiError } from '../../common/api-error.js';
 import { ReadinessService } from '../../common/health/readiness.service.js';
 import type { AppConfig } from '../../config/app-config.js';
 import type { DuckDbService, Transaction } from '../../database/duckdb.service.js';
+import type { StorageReserve } from '../../database/storage-reserve.js';
 import type { AdmissionService } from '../admission/admission.service.js';
 import type { InputResolver } from '../inputs/input-resolver.service.js';
 import type { UsageOutboxRelay } from '../outbox/usage-outbox.relay.js';
@@ -118,6 +119,7 @@ function setUp() {
       webhooks as unknown as WebhooksService,
       admission as unknown as AdmissionService,
       drain,
+      { assertRoom: () => undefined } as unknown as StorageReserve,
     ),
     {} as JobExecutor,
     new JobOutcomeRecorder(

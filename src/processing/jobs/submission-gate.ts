@@ -1,6 +1,7 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { ApiError } from '../../common/api-error.js';
+import { StorageReserve } from '../../database/storage-reserve.js';
 import { AdmissionService } from '../admission/admission.service.js';
 import { InputResolver } from '../inputs/input-resolver.service.js';
 import type { WebhookConfig } from '../requests/shared-fields.dto.js';
@@ -15,8 +16,8 @@ type ReleaseSlot = () => void;
 /**
  * What a submission passes before any job exists: its inputs are the caller's and
  * reachable, an async request's webhook is deliverable, the service is not stopping (503
- * SHUTTING_DOWN) and the admission cap lets it in (503 QUEUE_FULL otherwise). A refusal
- * creates nothing.
+ * SHUTTING_DOWN), the data volume has room (503 STORAGE_FULL) and the admission cap lets it
+ * in (503 QUEUE_FULL otherwise). A refusal creates nothing.
  */
 @Injectable()
 export class SubmissionGate {
@@ -25,10 +26,12 @@ export class SubmissionGate {
     private readonly webhooks: WebhooksService,
     private readonly admission: AdmissionService,
     private readonly drain: SyncRequestDrain,
+    private readonly storage: StorageReserve,
   ) {}
 
   async pass(principal: ProcessingPrincipal, submission: Submission): Promise<ReleaseSlot> {
     this.drain.assertAdmitting();
+    this.storage.assertRoom();
     try {
       await this.inputs.precheck(principal.orgId, submission.request.input);
     } catch (error) {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../../common/api-error.js';
+import { isOutOfSpace, storageFullError } from '../../common/http/storage-full.js';
 import type { UploadService } from './upload.service.js';
 
 /**
@@ -31,8 +32,9 @@ export function presignedPutPlugin(uploads: UploadService) {
 }
 
 function sendError(reply: FastifyReply, error: unknown): FastifyReply {
+  if (isOutOfSpace(error)) error = storageFullError();
   if (error instanceof ApiError) {
-    return reply.status(error.getStatus()).send(error.getResponse());
+    return reply.headers(error.headers).status(error.getStatus()).send(error.getResponse());
   }
   reply.log.error({ err: error }, 'presigned upload failed');
   return reply.status(500).send({

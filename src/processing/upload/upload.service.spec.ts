@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { ApiError } from '../../common/api-error.js';
+import { MetricsService } from '../../common/metrics/metrics.service.js';
+import { StorageReserve } from '../../database/storage-reserve.js';
 import { loadConfig } from '../../config/app-config.js';
 import { ProcessingError } from '../core/processing-error.js';
 import type { ProcessingSecretsRepository } from './processing-secrets.repository.js';
@@ -86,6 +88,7 @@ describe(UploadService.name, () => {
       signer,
       new FileBlobStore(blobRootOf(dataDir)),
       new StorageQuota(config, repository),
+      new StorageReserve(config, new MetricsService()),
     );
   });
   afterEach(() => {

@@ -5,6 +5,7 @@ import { ApiError } from '../../common/api-error.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { BlobStore } from '../../database/blob-store.js';
+import { StorageReserve } from '../../database/storage-reserve.js';
 import { ProcessingError } from '../core/processing-error.js';
 import { StorageQuota } from './storage-quota.js';
 import { UploadRecord, UploadsRepository } from './uploads.repository.js';
@@ -64,6 +65,7 @@ export class UploadService {
     private readonly signer: UrlSigner,
     private readonly blobs: BlobStore,
     private readonly quota: StorageQuota,
+    private readonly storage: StorageReserve,
   ) {}
 
   get maxUploadBytes(): number {
@@ -83,6 +85,7 @@ export class UploadService {
 
   /** Streams the bytes into the store under `fileId`; nothing stays when it fails. */
   private async write(orgId: string, fileId: string, source: AsyncIterable<Buffer>) {
+    this.storage.assertRoom();
     return this.quota.holding(orgId, async (counted) => {
       const stored = await this.blobs.write(
         fileId,
