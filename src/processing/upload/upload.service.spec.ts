@@ -115,6 +115,13 @@ describe(UploadService.name, () => {
       expect(sut.normalizeExtension(undefined, 'README')).toBe('bin');
     });
 
+    it.each(['scan.pdf~', 'photo.😀', 'invoice.PDF_', `data.${'x'.repeat(17)}`])(
+      'takes a file name %j whose suffix is no extension as naming none (bin), not as a 400',
+      (fileName) => {
+        expect(sut.normalizeExtension(undefined, fileName)).toBe('bin');
+      },
+    );
+
     it.each(['p df', '../pdf', 'a'.repeat(17), 'pdf!'])('refuses %j with 400', (raw) => {
       let error: unknown = null;
       try {

@@ -72,10 +72,21 @@ export class UploadService {
     return this.config.processing.maxUploadBytes;
   }
 
+  /**
+   * The `extension` asked for (400 when it is not 1-16 letters or digits), else the file
+   * name's when it is one, else `bin`. A file name is whatever the client's disk holds
+   * (`scan.pdf~`, `photo.😀`): it names no extension rather than failing the upload, and
+   * the document's type is read from its bytes either way.
+   */
   normalizeExtension(raw: string | undefined, fileName?: string): string {
-    const candidate = (raw ?? path.extname(fileName ?? '').slice(1) ?? '')
-      .replace(/^\./, '')
-      .toLowerCase();
+    if (raw === undefined) {
+      const fromName = path
+        .extname(fileName ?? '')
+        .slice(1)
+        .toLowerCase();
+      return EXTENSION.test(fromName) ? fromName : 'bin';
+    }
+    const candidate = raw.replace(/^\./, '').toLowerCase();
     if (candidate === '') return 'bin';
     if (!EXTENSION.test(candidate)) {
       throw ApiError.badRequest('INVALID_EXTENSION', 'extension must be 1-16 letters or digits');
