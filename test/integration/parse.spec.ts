@@ -302,6 +302,34 @@ describe('parse of documents without a text layer or page geometry', () => {
     }
   });
 
+  it('lays a table out in no more cells than its text has characters, however it pads or spans', async () => {
+    const wide = (cells: number) => `|${Array.from({ length: cells }, () => 'h').join('|')}|`;
+    const markdown = Buffer.from(
+      [wide(1000), `|${Array.from({ length: 1000 }, () => '-').join('|')}|`]
+        .concat(Array.from({ length: 20_000 }, () => '|x'))
+        .join('\n'),
+    );
+    const html = (rows: string) => Buffer.from(`<table>${rows}</table>`);
+    const headerOverOneCellRows = html(
+      `<tr>${'<td>h</td>'.repeat(1000)}</tr>${'<tr><td>x</td></tr>'.repeat(5000)}`,
+    );
+    const spans = html('<tr><td colspan="1000">x</td></tr>'.repeat(5000));
+    for (const [bytes, name] of [
+      [markdown, 'bomb.md'],
+      [headerOverOneCellRows, 'header.html'],
+      [spans, 'spans.html'],
+    ] as const) {
+      const lines = (await loadLayoutDocument(bytes, name)).pages.flatMap((page) => page.lines);
+      const cells = lines.reduce((sum, line) => sum + line.segments.length, 0);
+      expect([name, cells <= bytes.length]).toEqual([name, true]);
+      // Every written x is still read.
+      expect([name, lines.filter((line) => /x/.test(line.text)).length]).toEqual([
+        name,
+        name === 'bomb.md' ? 20_000 : 5000,
+      ]);
+    }
+  });
+
   it('gives DOCX pages estimated positions in paragraph order', async () => {
     const docx = await makeDocx(['Service Agreement', 'The parties agree as follows.']);
     const docxDoc = await loadLayoutDocument(docx);

@@ -25,24 +25,53 @@ const markedHeading: FormatCallback = (elem, walk, builder, options) => {
 /** Browsers cap `colspan` there; a larger one would only make empty cells. */
 const MAX_COLSPAN = 1000;
 
-/** The cells of a table on a grid, a spanning cell's text in its first place. */
-function gridOf(rows: { colspan: number; rowspan: number; text: string }[][]): string[][] {
+interface TableCell {
+  colspan: number;
+  rowspan: number;
+  text: string;
+}
+
+/**
+ * Cells a table of `written` cells may have once spans are spread and short rows padded: a
+ * few lines of HTML (`colspan="1000"` on every row) must not make millions of cells.
+ */
+const spreadCells = (written: number) => 4 * written + 64;
+
+/**
+ * The cells of a table on a grid, a spanning cell's text in its first place and short rows
+ * padded; rows as written (ragged) when that grid would pass `spreadCells`.
+ */
+function gridOf(table: TableCell[][]): string[][] {
+  const rows = table.filter((cells) => cells.length > 0);
+  const written = rows.reduce((sum, cells) => sum + cells.length, 0);
+  const span = (cell: TableCell, r: number) => ({
+    columns: Math.min(Math.max(1, cell.colspan), MAX_COLSPAN),
+    rows: Math.min(Math.max(1, cell.rowspan), rows.length - r),
+  });
+  let spread = 0;
+  rows.forEach((cells, r) => {
+    for (const cell of cells) spread += span(cell, r).columns * span(cell, r).rows;
+  });
+  if (spread > spreadCells(written)) return rows.map((cells) => cells.map((cell) => cell.text));
   const grid: string[][] = rows.map(() => []);
   rows.forEach((cells, r) => {
     let column = 0;
     for (const cell of cells) {
       while (grid[r][column] !== undefined) column++;
-      const colspan = Math.min(cell.colspan, MAX_COLSPAN);
-      for (let dr = 0; dr < cell.rowspan && r + dr < rows.length; dr++) {
-        for (let dc = 0; dc < colspan; dc++) {
+      const { columns, rows: down } = span(cell, r);
+      for (let dr = 0; dr < down; dr++) {
+        for (let dc = 0; dc < columns; dc++) {
           grid[r + dr][column + dc] = dr === 0 && dc === 0 ? cell.text : '';
         }
       }
-      column += colspan;
+      column += columns;
     }
   });
-  const width = Math.max(0, ...grid.map((row) => row.length));
-  return grid.map((row) => Array.from({ length: width }, (_, c) => row[c] ?? ''));
+  const width = grid.reduce((widest, row) => Math.max(widest, row.length), 0);
+  const padded = rows.length * width <= spreadCells(written);
+  return grid.map((row) =>
+    Array.from({ length: padded ? width : row.length }, (_, c) => row[c] ?? ''),
+  );
 }
 
 /** A table as a Markdown pipe table, its first row the header (cells keep their case). */

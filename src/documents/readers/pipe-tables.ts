@@ -38,8 +38,14 @@ function cellsOf(line: string): string[] | undefined {
  * delimiter row with as many cells (which is dropped), then the rows up to the first line
  * without a pipe. Every row has the header's number of cells: empty ones are added to a
  * short row, a long row's extra cells are dropped (as GitHub Flavored Markdown does).
+ *
+ * The tables of the text hold at most as many cells as it has characters: a written cell
+ * takes two or more, which leaves room for padding short rows, but a wide header over
+ * many one-cell rows cannot pad out into millions of cells. Past that, a table ends and its
+ * remaining rows are read as the text they are.
  */
 export function readPipeTables(lines: readonly string[]): MarkdownLine[] {
+  let cellsLeft = lines.reduce((sum, line) => sum + line.length, 0);
   const read: MarkdownLine[] = [];
   let i = 0;
   while (i < lines.length) {
@@ -49,15 +55,19 @@ export function readPipeTables(lines: readonly string[]): MarkdownLine[] {
       header !== undefined &&
       delimiter !== undefined &&
       delimiter.length === header.length &&
-      delimiter.every((cell) => DELIMITER_CELL.test(cell));
+      delimiter.every((cell) => DELIMITER_CELL.test(cell)) &&
+      header.length <= cellsLeft;
     if (!isTable) {
       read.push({ text: lines[i] });
       i++;
       continue;
     }
     read.push({ cells: header });
+    cellsLeft -= header.length;
     i += 2;
     for (let row = cellsOf(lines[i] ?? ''); row !== undefined; row = cellsOf(lines[i] ?? '')) {
+      if (header.length > cellsLeft) break;
+      cellsLeft -= header.length;
       read.push({ cells: header.map((_, column) => row?.[column] ?? '') });
       i++;
     }
