@@ -16,7 +16,10 @@ export type LivenessConfig = OperationsSettings['liveness'];
  * The three database-queue worker kinds of the spec, as roles of the process that owns
  * the DuckDB file (the workers run inside it: DuckDB is single-process).
  */
-type LegacyWorkerConfig = OperationsSettings['legacyWorkers'];
+type LegacyWorkerConfig = Pick<
+  OperationsSettings['legacyWorkers'],
+  'enabled' | 'priorityCount' | 'gpuEnabled' | 'gpuConcurrency'
+>;
 /** The new queue system (BullMQ), configured when REDIS_URL is set. */
 export type RedisQueueConfig = Omit<OperationsSettings['redis'], 'url'> & { url: string };
 

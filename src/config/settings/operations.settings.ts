@@ -77,6 +77,16 @@ export const OPERATIONS_SETTINGS = {
       { default: 0, min: 0, max: 256 },
       'Database-queue loops for the priority lane only.',
     ),
+    priorityReserve: int(
+      'WORKER_PRIORITY_RESERVE',
+      { default: 1, min: 0, max: 256 },
+      "`worker` loops (one executor each) kept for priority-lane work (sync requests, by default) while such work was queued or claimed within `WORKER_PRIORITY_RESERVE_HOLD_MS`: standard and batch work holds the others, so a sync request starts at once instead of after another organization's running task. At most `CPU_WORKER_CONCURRENCY` - 1 take effect; 0: every loop takes any lane.",
+    ),
+    priorityReserveHoldMs: int(
+      'WORKER_PRIORITY_RESERVE_HOLD_MS',
+      { default: 60_000, min: 0, unit: 'ms' },
+      'How long after the last priority-lane task was queued or claimed the `WORKER_PRIORITY_RESERVE` stays kept; then standard and batch work takes every loop again.',
+    ),
     gpuEnabled: bool(
       'GPU_WORKER_ENABLED',
       false,

@@ -31,7 +31,7 @@ export class DatabaseQueue implements QueuePort {
   async add<P extends object>(command: QueueCommand<P>, options: AddOptions): Promise<void> {
     const { queue, ...stored } = options;
     await this.store.enqueue(queue, command.kind, command.payload, stored);
-    this.workers.notify(queue);
+    this.workers.notify(queue, options.lane);
   }
 
   work<P extends object>(

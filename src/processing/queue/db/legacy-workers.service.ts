@@ -13,6 +13,7 @@ import {
   type DatabaseWorkerPool,
 } from '../../../config/operations.config.js';
 import { DatabaseQueueRepository } from './database-queue.repository.js';
+import { PriorityReserve } from './priority-reserve.js';
 import { type QueueTask } from '../queue-task.js';
 import {
   type ClaimFilter,
@@ -65,12 +66,24 @@ export class LegacyWorkers implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly emptyPolls = new Map<string, number>();
   private readonly inFlight = new Map<string, { task: QueueTask; startedAt: number }>();
   private readonly loops: Promise<void>[] = [];
+  /**
+   * The `worker` kind's loops kept for priority-lane work
+   * (docs/decisions/0487-worker-kept-for-priority-work-while-it-arrives.md).
+   */
+  private readonly reserve: PriorityReserve;
   private running = false;
 
   constructor(
     private readonly driver: DatabaseQueueRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    const legacy = config.operations.legacyWorkers;
+    this.reserve = new PriorityReserve(
+      config.processing.cpuWorkerConcurrency,
+      legacy.priorityReserve,
+      legacy.priorityReserveHoldMs,
+    );
+  }
 
   /** True once shutdown began: handlers must not record failures caused by it. */
   get stopping(): boolean {
@@ -128,7 +141,8 @@ export class LegacyWorkers implements OnApplicationBootstrap, OnModuleDestroy {
    * the store at once: those empty claims queued up on the pooled reader connections
    * ahead of the woken task's own reads (a webhook retry started ~200 ms late).
    */
-  notify(queue: QueueName): void {
+  notify(queue: QueueName, lane?: Lane): void {
+    if (queue === 'cpu' && lane === 'priority') this.reserve.sawPriorityWork();
     const kinds = new Set([...this.wakers[queue]].map((sleeper) => sleeper.kind));
     for (const kind of kinds) {
       this.emptyPolls.delete(kind);
@@ -187,24 +201,38 @@ export class LegacyWorkers implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async loop(pool: DatabaseWorkerPool): Promise<void> {
-    const { kind, queue, filter } = pool;
+    const { kind, queue } = pool;
+    const reserve = kind === 'worker' ? this.reserve : null;
     while (this.running) {
+      // Past the loops standard and batch work may hold, this claim takes priority work only.
+      const lowerLane = reserve?.admitLower() ?? true;
+      const filter: ClaimFilter = lowerLane ? pool.filter : { ...pool.filter, lanes: ['priority'] };
       let task: QueueTask | null = null;
       try {
         task = await this.driver.claim(queue, filter);
       } catch (error) {
-        if (!this.running) return;
+        if (!this.running) {
+          if (lowerLane) reserve?.releaseLowerLane();
+          return;
+        }
         this.logger.error({ err: error, queue, worker: kind }, 'queue claim failed');
       }
+      const heldLowerLane = lowerLane && task !== null && task.lane !== 'priority';
+      if (lowerLane && !heldLowerLane) reserve?.releaseLowerLane();
       if (!task) {
-        await this.idle(pool);
+        await this.idle({ ...pool, filter }, lowerLane ? null : reserve);
         continue;
       }
+      if (queue === 'cpu' && task.lane === 'priority') this.reserve.sawPriorityWork();
       this.emptyPolls.delete(kind);
       // There may be more (several retries came due at once): one sleeping loop of this
       // kind looks as well, and wakes the next if it finds work too.
       this.wakeOne(queue, kind);
-      await this.execute(task);
+      try {
+        await this.execute(task);
+      } finally {
+        if (heldLowerLane) reserve?.releaseLowerLane();
+      }
     }
   }
 
@@ -249,7 +277,17 @@ export class LegacyWorkers implements OnApplicationBootstrap, OnModuleDestroy {
    * statements, each taking a core from requests
    * (docs/decisions/0440-idle-queue-poll-backs-off.md).
    */
-  private async idle({ kind, queue, filter }: DatabaseWorkerPool): Promise<void> {
+  private async idle(
+    { kind, queue, filter }: DatabaseWorkerPool,
+    reserved: PriorityReserve | null,
+  ): Promise<void> {
+    // A loop kept for priority work looks again when the reserve lapses, to take any lane.
+    const lapse = reserved?.holdsFor() ?? null;
+    if (lapse !== null) {
+      const due = await this.nextDue(queue, filter);
+      await this.sleep(queue, kind, Math.min(lapse, due === null ? lapse : due - Date.now()));
+      return;
+    }
     const pollerDueAt = this.polling.get(kind);
     if (pollerDueAt !== undefined) {
       const due = await this.nextDue(queue, filter);

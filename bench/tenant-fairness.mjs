@@ -1,0 +1,180 @@
+// `npm run bench:fairness` (builds first; not part of the tests): one organization's sync
+// requests beside another's burst of async work, on the server as shipped (its default
+// settings, real executor processes). Per server run: organization A's burst alone (BURST
+// `parse_async` jobs on PAGES-page PDFs, or A_OPERATION's), timed from the first submission
+// to the last job completed; then organization B's small sync `/classify` requests alone
+// (the baseline, same run); then A's burst again with B sending one such request every
+// B_INTERVAL_MS until A's last job ended. Printed: B's latency p50/p95/max alone and beside
+// the burst, where B's answers beside it spent their time (queued, running: from the job
+// store), how many came while A still had jobs pending, and both burst times (throughput).
+// Environment: BURST (30), PAGES (200), A_OPERATION (parse), B_INTERVAL_MS (1000), ROUNDS
+// (1); FAIRNESS_ENVS, a JSON list of server environments the rounds alternate through,
+// e.g. '[{"WORKER_PRIORITY_RESERVE":"0"},{}]'.
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { apiCall, fileServer, percentile, startServer } from './lib/server-under-test.mjs';
+
+const BURST = Number(process.env.BURST ?? 30);
+const A_OPERATION = process.env.A_OPERATION ?? 'parse';
+const PAGES = Number(process.env.PAGES ?? 200);
+const ROUNDS = Number(process.env.ROUNDS ?? 1);
+const BASELINE_REQUESTS = 8;
+const B_INTERVAL_MS = Number(process.env.B_INTERVAL_MS ?? 1000);
+const ENVS = process.env.FAIRNESS_ENVS ? JSON.parse(process.env.FAIRNESS_ENVS) : [{}];
+const emit = (line) => process.stdout.write(`${line}\n`);
+
+const WORDS =
+  'the committee reviewed the quarterly figures and agreed on the schedule for the next ' +
+  'meeting while the members discussed budgets suppliers deliveries staffing and the plan';
+
+async function pdf(pages, seed) {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const words = WORDS.split(' ');
+  for (let p = 0; p < pages; p++) {
+    const page = doc.addPage([612, 792]);
+    for (let line = 0; line < 44; line++) {
+      const text = Array.from(
+        { length: 14 },
+        (_, i) => words[(seed * 7 + p * 13 + line * 3 + i) % words.length],
+      ).join(' ');
+      page.drawText(`${line + 1}. ${text}`, { x: 40, y: 750 - line * 16, size: 10, font });
+    }
+  }
+  return Buffer.from(await doc.save());
+}
+
+const SCHEMA = [
+  { category: 'minutes', criteria: ['records what a meeting discussed and decided'] },
+  { category: 'invoice', criteria: ['has an invoice number', 'lists amounts due'] },
+  { category: 'letter', criteria: ['addressed to a person, signed by the sender'] },
+];
+
+const files = new Map();
+for (let i = 0; i < BURST; i++) {
+  files.set(`/a-${i}.pdf`, { bytes: await pdf(PAGES, i), type: 'application/pdf' });
+}
+files.set('/b.pdf', { bytes: await pdf(1, 99), type: 'application/pdf' });
+const { server: fileHost, base: filesBase } = await fileServer(files);
+
+const stats = (values) => {
+  const r = (v) => Math.round(v);
+  return `p50 ${r(percentile(values, 50))} p95 ${r(percentile(values, 95))} max ${r(Math.max(...values))} ms (n=${values.length})`;
+};
+
+async function bRequest(server, key) {
+  const res = await apiCall(
+    server.base,
+    key,
+    'POST',
+    '/classify',
+    { input: `${filesBase}/b.pdf`, classification_schema: SCHEMA },
+    120_000,
+  );
+  if (res.status !== 200) throw new Error(`B's sync /classify: HTTP ${res.status}`);
+  return res.ms;
+}
+
+/** A's burst: every job submitted, then polled until each completed; resolves to seconds. */
+async function burst(server, a, onSubmitted) {
+  const started = performance.now();
+  const pending = new Set();
+  for (let i = 0; i < BURST; i++) {
+    const res = await apiCall(
+      server.base,
+      a,
+      'POST',
+      `/${A_OPERATION}_async`,
+      {
+        input: `${filesBase}/a-${i}.pdf`,
+        ...(A_OPERATION === 'classify' ? { classification_schema: SCHEMA } : {}),
+      },
+      60_000,
+    );
+    if (res.status !== 200) throw new Error(`A's ${A_OPERATION}_async: HTTP ${res.status}`);
+    pending.add(res.json.job_id);
+  }
+  onSubmitted?.(pending);
+  while (pending.size) {
+    for (const id of [...pending]) {
+      const res = await apiCall(server.base, a, 'GET', `/job/${id}`, undefined, 30_000);
+      const status = res.json?.status;
+      if (status === 'Completed') pending.delete(id);
+      else if (status === 'Failed') throw new Error(`A's job ${id} failed`);
+    }
+    if (pending.size) await sleep(200);
+  }
+  return (performance.now() - started) / 1000;
+}
+
+async function run(env) {
+  const server = await startServer(env);
+  try {
+    const a = await server.newOrgKey('tenant-a');
+    const b = await server.newOrgKey('tenant-b');
+    // The burst with no sync request anywhere: the throughput figure of a burst alone.
+    const burstAlone = await burst(server, a);
+    // B's first requests start its executor; the figure is the wait, not that start.
+    for (let i = 0; i < 2; i++) await bRequest(server, b);
+    const alone = [];
+    for (let i = 0; i < BASELINE_REQUESTS; i++) alone.push(await bRequest(server, b));
+    // The burst again, B sending one request every B_INTERVAL_MS (or on its previous
+    // answer, when that came later) until A's last job ended: a load of B's that does not
+    // grow with how fast B is answered, so A's throughput beside it compares.
+    let pending = null;
+    const beside = [];
+    let whilePending = 0;
+    const bLoad = (async () => {
+      while (!pending) await sleep(20);
+      while (pending.size) {
+        const next = performance.now() + B_INTERVAL_MS;
+        beside.push(await bRequest(server, b));
+        if (pending.size) whilePending++;
+        await sleep(Math.max(0, next - performance.now()));
+      }
+    })();
+    const burstBeside = await burst(server, a, (ids) => (pending = ids));
+    await bLoad;
+    await server.stop({ keepData: true });
+    const stages = await syncStages(server.dataDir, alone.length + 2);
+    return { alone, beside, whilePending, burstAlone, burstBeside, stages };
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * Where B's answers beside the burst spent their time, from the job store: queued (created
+ * to started) and running (started to finished), per sync job after the first `skip`.
+ */
+async function syncStages(dataDir, skip) {
+  const instance = await DuckDBInstance.create(path.join(dataDir, 'docproc.duckdb'));
+  const connection = await instance.connect();
+  const reader = await connection.runAndReadAll(
+    `SELECT epoch_ms(started_at) - epoch_ms(created_at) AS queued,
+            epoch_ms(finished_at) - epoch_ms(started_at) AS running
+     FROM processing_jobs WHERE NOT is_async ORDER BY created_at OFFSET ${skip}`,
+  );
+  const rows = reader.getRowObjects();
+  connection.closeSync();
+  instance.closeSync();
+  return { queued: rows.map((r) => Number(r.queued)), running: rows.map((r) => Number(r.running)) };
+}
+
+emit(
+  `tenant fairness: A ${BURST} ${A_OPERATION}_async of ${PAGES}-page PDFs, B sync /classify of a 1-page PDF`,
+);
+for (let round = 0; round < ROUNDS; round++) {
+  for (const env of ENVS) {
+    const { alone, beside, whilePending, burstAlone, burstBeside, stages } = await run(env);
+    emit(`env ${JSON.stringify(env)} round ${round + 1}`);
+    emit(`  B alone:        ${stats(alone)}`);
+    emit(`  B beside burst: ${stats(beside)}; ${whilePending} answered while A had jobs pending`);
+    emit(`    queued ${stats(stages.queued)}; running ${stats(stages.running)}`);
+    emit(`  A's burst alone ${burstAlone.toFixed(1)} s, beside B ${burstBeside.toFixed(1)} s`);
+  }
+}
+fileHost.close();
