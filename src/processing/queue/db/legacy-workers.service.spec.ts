@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { loadConfig } from '../../../config/app-config.js';
 import type { DatabaseQueueRepository } from './database-queue.repository.js';
 import type { QueueTask } from '../queue-task.js';
-import type { QueueName } from '../../../config/queue.types.js';
+import type { ClaimFilter, Lane, QueueName } from '../../../config/queue.types.js';
 import { LegacyWorkers } from './legacy-workers.service.js';
 
 /** An in-memory queue that counts how often the workers ask it for work. */
@@ -10,23 +10,32 @@ class CountingDriver {
   claims = 0;
   private readonly tasks: { queue: QueueName; task: QueueTask; availableAt: number }[] = [];
 
-  add(queue: QueueName, taskId: string, availableAt = Date.now()): void {
-    const task = { taskId, queue, lane: 'standard', kind: 'work', payload: {}, attempts: 0 };
+  add(queue: QueueName, taskId: string, availableAt = Date.now(), lane: Lane = 'standard'): void {
+    const task = { taskId, queue, lane, kind: 'work', payload: {}, attempts: 0 };
     this.tasks.push({ queue, task: task as unknown as QueueTask, availableAt });
   }
 
-  claim(queue: QueueName): Promise<QueueTask | null> {
+  /** Priority lane first, as the store claims; `filter.lanes` honoured. */
+  claim(queue: QueueName, filter: ClaimFilter = {}): Promise<QueueTask | null> {
     this.claims++;
-    const i = this.tasks.findIndex((t) => t.queue === queue && t.availableAt <= Date.now());
+    const claimable = (t: (typeof this.tasks)[number]) =>
+      t.queue === queue &&
+      t.availableAt <= Date.now() &&
+      (filter.lanes === undefined || filter.lanes.includes(t.task.lane));
+    let i = this.tasks.findIndex((t) => claimable(t) && t.task.lane === 'priority');
+    if (i < 0) i = this.tasks.findIndex(claimable);
     return Promise.resolve(i < 0 ? null : this.tasks.splice(i, 1)[0].task);
   }
 
   /** How long a read of the next due time takes (a slow store). */
   readDelayMs = 0;
 
-  async nextAvailableAt(queue: QueueName): Promise<Date | null> {
+  async nextAvailableAt(queue: QueueName, filter: ClaimFilter = {}): Promise<Date | null> {
     if (this.readDelayMs > 0) await sleep(this.readDelayMs);
-    const times = this.tasks.filter((t) => t.queue === queue).map((t) => t.availableAt);
+    const times = this.tasks
+      .filter((t) => t.queue === queue)
+      .filter((t) => filter.lanes === undefined || filter.lanes.includes(t.task.lane))
+      .map((t) => t.availableAt);
     return times.length ? new Date(Math.min(...times)) : null;
   }
 
@@ -151,6 +160,53 @@ describe(LegacyWorkers.name, () => {
     await elapse(300);
     expect(ranAt).toHaveLength(2);
     expect(ranAt[1] - ranAt[0]).toBeLessThan(200);
+  });
+
+  it('keeps a cpu loop for priority work while it arrives, and gives it back when the hold lapses', async () => {
+    const driver = new CountingDriver();
+    const config = loadConfig({
+      QUEUE_POLL_INTERVAL_MS: '20',
+      CPU_WORKER_CONCURRENCY: '2',
+      WORKER_PRIORITY_RESERVE_HOLD_MS: '1000',
+      WORKER_SHUTDOWN_GRACE_MS: '1000',
+    });
+    workers = new LegacyWorkers(driver as unknown as DatabaseQueueRepository, config);
+    const running = new Map<string, number>();
+    const started: string[] = [];
+    workers.register({
+      kind: 'work',
+      handle: async (task) => {
+        started.push(task.taskId);
+        running.set(task.lane, (running.get(task.lane) ?? 0) + 1);
+        await sleep(task.lane === 'priority' ? 10 : 400);
+        running.set(task.lane, running.get(task.lane)! - 1);
+      },
+    });
+    await workers.onApplicationBootstrap();
+    const add = (taskId: string, lane: Lane) => {
+      driver.add('cpu', taskId, Date.now(), lane);
+      workers!.notify('cpu', lane);
+    };
+    let standardAtOnce = 0;
+    const watch = setInterval(
+      () => (standardAtOnce = Math.max(standardAtOnce, running.get('standard') ?? 0)),
+      5,
+    );
+
+    add('sync-1', 'priority');
+    await elapse(50);
+    for (let i = 0; i < 4; i++) add(`async-${i}`, 'standard');
+    await elapse(100);
+    // Within the hold, standard work holds one loop of two; a priority task starts at once.
+    expect(running.get('standard')).toBe(1);
+    add('sync-2', 'priority');
+    await elapse(30);
+    expect(started).toContain('sync-2');
+    expect(running.get('standard')).toBe(1);
+    // Once no priority work came for the hold, standard work takes both loops again.
+    await elapse(1_500);
+    expect(standardAtOnce).toBe(2);
+    clearInterval(watch);
   });
 
   it('stops at once even when shutdown comes while idle loops are reading the store', async () => {
