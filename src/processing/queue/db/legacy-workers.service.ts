@@ -48,7 +48,9 @@ export interface StartupStep {
  * handler and go back for more. Enqueues wake idle loops at once; the poll interval is only
  * a fallback (and paces delayed retries). Of a kind's idle loops only one polls the store;
  * the others sleep until woken. Ten loops polling on their own kept DuckDB's read
- * connections busy enough to add tens of milliseconds to every request's reads.
+ * connections busy enough to add tens of milliseconds to every request's reads. While
+ * priority work arrives, the `worker` kind keeps loops for it (PriorityReserve), so a sync
+ * request does not wait for another organization's running tasks.
  */
 @Injectable()
 export class LegacyWorkers implements OnApplicationBootstrap, OnModuleDestroy {
