@@ -84,7 +84,7 @@ export const OPERATIONS_SETTINGS = {
     ),
     priorityReserveHoldMs: int(
       'WORKER_PRIORITY_RESERVE_HOLD_MS',
-      { default: 60_000, min: 0, unit: 'ms' },
+      { default: 60_000, min: 0, max: 3_600_000, unit: 'ms' },
       'How long after the last priority-lane task was queued or claimed the `WORKER_PRIORITY_RESERVE` stays kept; then standard and batch work takes every loop again.',
     ),
     gpuEnabled: bool(
