@@ -105,60 +105,86 @@ export function runLivenessProbe(env: Record<string, string>) {
   return runCommand('sh', [path.join(repoRoot, 'scripts/worker-liveness.sh')], env, 10_000);
 }
 
-/** A private redis-server (not the shared test one) that specs may pause or stop. */
-export interface PrivateRedis {
-  url: string;
-  pause(): void;
-  resume(): void;
-  stop(): Promise<void>;
+/** A redis-server on `port`, with its output kept for start-up errors. */
+function launchRedisServer(port: number, dir: string) {
+  let output = '';
+  const child = spawn(
+    'redis-server',
+    [
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const record = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8000));
+  child.stdout.on('data', record);
+  child.stderr.on('data', record);
+  return { child, output: () => output };
 }
 
 /** A redis-server on a free port (startOnFreePort). */
 async function spawnRedisServer(dir: string): Promise<{ child: ChildProcess; port: number }> {
   const { launched, port } = await startOnFreePort(
     'redis-server',
-    (port) => {
-      let output = '';
-      const child = spawn(
-        'redis-server',
-        [
-          '--bind',
-          '127.0.0.1',
-          '--port',
-          String(port),
-          '--save',
-          '',
-          '--appendonly',
-          'no',
-          '--dir',
-          dir,
-        ],
-        { stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      const record = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8000));
-      child.stdout.on('data', record);
-      child.stderr.on('data', record);
-      return { child, output: () => output };
-    },
+    (port) => launchRedisServer(port, dir),
     60_000,
   );
   return { child: launched.child, port };
 }
 
+/** A private redis-server (not the shared test one) that specs may pause, restart or stop. */
+export interface PrivateRedis {
+  url: string;
+  pause(): void;
+  resume(): void;
+  /** Ends the server (SIGTERM) and starts a new, empty one on the same port when it is back. */
+  restart(): Promise<{ back(): Promise<void> }>;
+  stop(): Promise<void>;
+}
+
 export async function startPrivateRedis(): Promise<PrivateRedis> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-redis-'));
-  const { child, port } = await spawnRedisServer(dir);
+  const spawned = await spawnRedisServer(dir);
+  let child = spawned.child;
+  const port = spawned.port;
   const url = `redis://127.0.0.1:${port}`;
+  const end = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGCONT');
+      child.kill('SIGTERM');
+      await exited(child);
+    }
+  };
   return {
     url,
     pause: () => child.kill('SIGSTOP'),
     resume: () => child.kill('SIGCONT'),
+    async restart() {
+      await end();
+      return {
+        async back() {
+          const launched = launchRedisServer(port, dir);
+          child = launched.child;
+          const deadline = Date.now() + 30_000;
+          while (!launched.output().includes('Ready to accept connections')) {
+            if (child.exitCode !== null || Date.now() > deadline) {
+              throw new Error(`redis-server did not start again on ${port}: ${launched.output()}`);
+            }
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+        },
+      };
+    },
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGCONT');
-        child.kill('SIGTERM');
-        await exited(child);
-      }
+      await end();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -4,10 +4,13 @@ import {
   Logger,
   OnApplicationBootstrap,
   OnApplicationShutdown,
+  Optional,
 } from '@nestjs/common';
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { ReadinessService } from '../../common/health/readiness.service.js';
 import { APP_CONFIG } from '../../config/config.module.js';
+import { legacyWorkersEnabled } from '../../config/operations.config.js';
 import type { AppConfig } from '../../config/app-config.js';
 import type { Transaction } from '../../database/duckdb.service.js';
 import { CLASSIFY_TASK } from '../core/task-kinds.js';
@@ -15,6 +18,7 @@ import { JobOutcomeRecorder } from './job-outcome.recorder.js';
 import { JobRunner } from './job-runner.service.js';
 import { ProcessingError } from '../core/processing-error.js';
 import { JobsRepository } from './jobs.repository.js';
+import { NewQueueHealth } from './new-queue-health.js';
 import type { QueuePort } from '../queue/queue-port.js';
 import {
   RedisDispatchRepository,
@@ -33,6 +37,9 @@ import {
   type RedisJobReport,
   type RedisJobResult,
 } from '../queue/redis/redis-queue.types.js';
+
+/** At most one log line of results-consumer errors per this interval. */
+const ERROR_LOG_INTERVAL_MS = 30_000;
 
 /**
  * The API process's half of the new queue system. Redis workers have no DuckDB, so their
@@ -58,12 +65,19 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
     private readonly runner: JobRunner,
     private readonly outcomes: JobOutcomeRecorder,
     private readonly dispatches: RedisDispatchRepository,
+    @Optional() private readonly readiness?: ReadinessService,
   ) {}
 
   onApplicationBootstrap(): void {
     const redis = this.config.operations.redis;
     if (!redis || !this.redis) return;
     this.connection = redisConnection(redis.url, true);
+    this.readiness?.register(
+      new NewQueueHealth(
+        this.connection,
+        legacyWorkersEnabled(this.config.operations.legacyWorkers),
+      ),
+    );
     this.worker = new (bullmq().Worker)<RedisJobReport>(
       RESULTS_QUEUE,
       (job) => this.consume(job.data),
@@ -75,9 +89,31 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
         removeOnFail: { age: 7 * 24 * 3600 },
       },
     );
-    this.worker.on('error', (error) => this.logger.warn({ err: error }, 'results consumer error'));
+    this.worker.on('error', (error) => this.logError(error));
     this.reconciler = setInterval(() => void this.reconcile(), redis.reconcileIntervalMs);
     this.reconciler.unref();
+  }
+
+  private lastErrorLoggedAt = 0;
+  private errorsNotLogged = 0;
+
+  /**
+   * While Redis is down BullMQ reports every reconnect attempt (several a second); one line
+   * per ERROR_LOG_INTERVAL_MS with the count of the others keeps the log readable, and
+   * `/ready` (`new_queue`) shows the outage itself.
+   */
+  private logError(error: Error): void {
+    const now = Date.now();
+    if (now - this.lastErrorLoggedAt < ERROR_LOG_INTERVAL_MS) {
+      this.errorsNotLogged += 1;
+      return;
+    }
+    this.logger.warn(
+      { err: error, similarErrorsNotLogged: this.errorsNotLogged },
+      'results consumer error',
+    );
+    this.lastErrorLoggedAt = now;
+    this.errorsNotLogged = 0;
   }
 
   async onApplicationShutdown(): Promise<void> {
