@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../../common/api-error.js';
+import { HttpStatus } from '../../common/nest-decorators.js';
 import { isOutOfSpace, storageFullError } from '../../common/http/storage-full.js';
 import type { UploadService } from './upload.service.js';
 
@@ -16,6 +17,15 @@ export function presignedPutPlugin(uploads: UploadService) {
       '/upload/:fileId',
       async (request, reply) => {
         try {
+          // A form is how `POST /upload` takes a file; PUT here, its boundaries and part
+          // headers would be stored around the file as the document.
+          if (/^\s*multipart\//i.test(request.headers['content-type'] ?? '')) {
+            throw new ApiError(
+              HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+              'UNSUPPORTED_MEDIA_TYPE',
+              "Send the file's bytes as the body of the PUT, not a multipart form (POST /upload takes a form)",
+            );
+          }
           await uploads.receivePresigned(
             request.params.fileId,
             request.query.expires,

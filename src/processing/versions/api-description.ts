@@ -124,7 +124,7 @@ function presignedUploadOperation(): OperationObject {
     summary: 'Upload the bytes of a file to a presigned upload URL',
     description:
       'Target of the `presigned_url` returned by `POST /upload` without a file. The query ' +
-      'carries the signature (no bearer key); the body is the raw file.',
+      'carries the signature (no bearer key); the body is the raw file (a multipart form is refused with 415).',
     tags: ['upload'],
     security: [],
     parameters: [

@@ -156,6 +156,26 @@ describe('uploads and input resolution', () => {
     expect(res.body.result).toEqual({ category: 'resume' });
   });
 
+  it('refuses a multipart form PUT to a presigned URL with 415, and the URL stays usable', async () => {
+    const api = client(t.baseUrl, await keyOf(t, 'org-presign-form'));
+    const created = await api.post('/upload?extension=txt');
+    const form = new FormData();
+    form.append('file', new Blob(['Work experience and education']), 'cv.txt');
+    const asForm = await fetch(created.body.presigned_url, { method: 'PUT', body: form });
+    expect([asForm.status, ((await asForm.json()) as Json).error.code]).toEqual([
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    ]);
+    expect((await api.post('/parse', { input: created.body.file_id })).status).toBe(409);
+    const put = await fetch(created.body.presigned_url, {
+      method: 'PUT',
+      body: 'Work experience and education',
+    });
+    expect(put.status).toBe(200);
+    const parsed = await api.post('/parse', { input: created.body.file_id });
+    expect(parsed.body.result.chunks[0].content).toBe('Work experience and education');
+  });
+
   it('concatenates an array of inputs in order', async () => {
     const a = files.put('/part-a.txt', 'Invoice number 9');
     const b = files.put('/part-b.txt', 'amount due 5');
