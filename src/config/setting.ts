@@ -52,6 +52,13 @@ interface Spec<T> {
   schema: z.ZodType<T, string>;
   default: Default<T>;
   defaultText?: string;
+  /** A credential: a refused value is described by its length, never echoed. */
+  secret?: boolean;
+}
+
+/** Credentials a URL may carry (`scheme://user:password@host`), hidden in messages. */
+function withoutCredentials(raw: string): string {
+  return raw.replace(/(\/\/)[^/@\s]*@/g, '$1[REDACTED]@');
 }
 
 function setting<T>(env: string, spec: Spec<T>, doc: string): Setting<T> {
@@ -72,7 +79,10 @@ function setting<T>(env: string, spec: Spec<T>, doc: string): Setting<T> {
       }
       const parsed = spec.schema.safeParse(raw);
       if (parsed.success) return parsed.data;
-      throw new ConfigError(env, `${parsed.error.issues[0].message}, got "${raw}"`);
+      const got = spec.secret
+        ? `a value of ${raw.length} characters (not shown)`
+        : `"${withoutCredentials(raw)}"`;
+      throw new ConfigError(env, `${parsed.error.issues[0].message}, got ${got}`);
     },
   };
 }
@@ -206,6 +216,7 @@ interface TextOptions<T> {
   /** Whole-value check, with the message naming what is expected. */
   pattern?: { regex: RegExp; message: string };
   type?: string;
+  secret?: boolean;
 }
 
 export function text(env: string, options: TextOptions<string>, doc: string): Setting<string> {

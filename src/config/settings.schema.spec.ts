@@ -120,6 +120,31 @@ describe(loadConfig.name, () => {
     );
   });
 
+  it('never echoes a refused secret or the credentials in a refused URL', () => {
+    const refusals = {
+      WEBHOOK_SIGNING_KEY: 'hunter2 is my signing key',
+      ADMIN_TOKEN: 'hunter2',
+      CLICKHOUSE_URL: 'ftp://default:hunter2@127.0.0.1:8123',
+      REDIS_URL: 'redis//:hunter2@127.0.0.1:6379',
+    };
+    for (const [name, value] of Object.entries(refusals)) {
+      let message = '';
+      try {
+        loadConfig({ [name]: value });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toContain(name);
+      expect(message).not.toContain('hunter2');
+    }
+    expect(() => loadConfig({ ADMIN_TOKEN: 'hunter2' })).toThrow(
+      /ADMIN_TOKEN: must be at least 16 characters, got a value of 7 characters \(not shown\)/,
+    );
+    expect(() => loadConfig({ REDIS_URL: 'redis//:hunter2@127.0.0.1:6379' })).toThrow(
+      /got "redis\/\/\[REDACTED\]@127.0.0.1:6379"/,
+    );
+  });
+
   it('reports every bad variable at once', () => {
     let error: unknown;
     try {

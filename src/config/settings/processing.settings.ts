@@ -130,6 +130,7 @@ export const PROCESSING_SETTINGS = {
     {
       pattern: { regex: /^\S{32,}$/, message: 'must be at least 32 characters without spaces' },
       type: 'secret',
+      secret: true,
       defaultText: 'unset: a random secret per organization, kept in `DATA_DIR`',
     },
     "Key every process derives each organization's webhook signing secret from (HMAC-SHA256 of the org id), so several processes (ClickHouse mode with more than one ingest process) sign an org's direct webhooks and usage alerts alike and `GET /webhooks/secret` answers the same everywhere. Set the same value on every process; setting or changing it changes every organization's secret.",

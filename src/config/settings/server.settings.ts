@@ -89,6 +89,8 @@ export const SERVER_SETTINGS = {
     'ADMIN_TOKEN',
     {
       pattern: { regex: /^.{16,}$/, message: 'must be at least 16 characters' },
+      type: 'secret',
+      secret: true,
       defaultText: 'generated per `DATA_DIR`',
     },
     'Bearer token of the local admin endpoint the CLI talks to (written to `DATA_DIR/admin.json`, mode 0600).',
