@@ -302,6 +302,25 @@ describe('parse of documents without a text layer or page geometry', () => {
     }
   });
 
+  it('reads a table inside an HTML cell as the words of that cell', async () => {
+    const html = Buffer.from(
+      '<table><tr><th>Item</th><th>Parts</th></tr>' +
+        '<tr><td>Kit</td><td><table><tr><td>bolt</td><td>nut</td></tr>' +
+        '<tr><td>washer</td></tr></table></td></tr></table>',
+    );
+    const layout = await loadLayoutDocument(html, 'kit.html');
+    const blocks = parseDocument(layout, { engine: 'paragraph-blocks' }).chunks[0].blocks;
+    expect(blocks.map((b) => [b.type, b.extra?.rows])).toEqual([
+      [
+        'Table',
+        [
+          ['Item', 'Parts'],
+          ['Kit', 'bolt nut washer'],
+        ],
+      ],
+    ]);
+  });
+
   it('lays a table out in no more cells than its text has characters, however it pads or spans', async () => {
     const wide = (cells: number) => `|${Array.from({ length: cells }, () => 'h').join('|')}|`;
     const markdown = Buffer.from(

@@ -74,13 +74,26 @@ function gridOf(table: TableCell[][]): string[][] {
   );
 }
 
-/** A table as a Markdown pipe table, its first row the header (cells keep their case). */
+/** True for an element inside a table cell. */
+function inCell(node: { parent?: { name?: string; parent?: unknown } | null }): boolean {
+  for (let at = node.parent; at; at = at.parent as typeof at) {
+    if (at.name === 'td' || at.name === 'th') return true;
+  }
+  return false;
+}
+
+/**
+ * A table as a Markdown pipe table, its first row the header (cells keep their case). A
+ * table inside a cell is its words, row after row: a pipe table has no cell within a cell.
+ */
 const markedTable: FormatCallback = (elem, walk, builder) => {
+  const nested = inCell(elem);
   builder.openTable();
   walkTable(elem);
   builder.closeTable({
     tableToString: (rows) => {
       const grid = gridOf(rows);
+      if (nested) return grid.map((cells) => cells.filter((c) => c !== '').join(' ')).join('\n');
       return grid.length > 0 && grid[0].length > 0 ? writePipeTable(grid) : '';
     },
     leadingLineBreaks: 2,
