@@ -44,7 +44,7 @@ export class ParsedInputs {
     if (job.type !== OPERATIONS.parse.jobType) {
       throw new ProcessingError(
         'NOT_A_PARSE_JOB',
-        `${url} is a ${job.type} job; only a parse job's document can be reused`,
+        `${url} is a job of type ${job.type}; only a parse job's document can be reused`,
         400,
       );
     }

@@ -150,8 +150,9 @@ describe('jobid:// inputs reuse a completed parse job', () => {
       input: `jobid://${extracted.job_id as string}`,
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Reducto.BadRequestError);
-    expect((error as { error: { error: Body } }).error.error).toMatchObject({
+    expect((error as { error: { error: Body } }).error.error).toEqual({
       code: 'NOT_A_PARSE_JOB',
+      message: `jobid://${extracted.job_id as string} is a job of type Extract; only a parse job's document can be reused`,
     });
     await expect(
       post('/extract', { instructions: { schema }, input: [`jobid://${parseJob}`, fileId] }),
