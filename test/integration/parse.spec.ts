@@ -244,6 +244,7 @@ describe('parse of documents without a text layer or page geometry', () => {
         '| Item | Price | Note |',
         '|:-----|------:|:----:|',
         '| Apple | 1.20 | red \\| green |',
+        '|  |  |  |',
         'Pear | 2.00',
         '| Plum | 3.10 | ripe | extra |',
         '',
@@ -253,7 +254,7 @@ describe('parse of documents without a text layer or page geometry', () => {
     const html = Buffer.from(
       '<p>Prices</p><table><tr><th>Item</th><th>Price</th><th>Note</th></tr>' +
         '<tr><td>Apple</td><td>1.20</td><td>red | green</td></tr>' +
-        '<tr><td>Pear</td><td>2.00</td></tr>' +
+        '<tr><td></td><td></td><td></td></tr><tr><td>Pear</td><td>2.00</td></tr>' +
         '<tr><td>Plum</td><td>3.10</td><td>ripe</td></tr></table><p>After the table.</p>',
     );
     const docx = await makeDocx([
@@ -294,6 +295,8 @@ describe('parse of documents without a text layer or page geometry', () => {
         '| --- | --- | --- |',
         '| Apple | 1.20 | red \\| green |',
       ]);
+      const lines = parseDocument(layout, { engine: 'line-blocks' }).chunks[0].blocks;
+      expect(lines.filter((b) => b.content.trim() === '')).toEqual([]);
       // Extract and split read a row's words, without pipes or the delimiter row.
       expect(layout.pages[0].lines.map((line) => line.text).slice(1, 3)).toEqual([
         'Item Price Note',

@@ -59,6 +59,8 @@ function syntheticPage(text: string, pageNumber: number, fileType: DocumentFileT
   raw.forEach((line, index) => {
     const top = 0.05 + index * lineHeight;
     if ('cells' in line) {
+      // A row of empty cells says nothing, as a blank line does.
+      if (line.cells.every((cell) => cell === '')) return;
       const row = tableRow(line.cells);
       const right = Math.max(...row.segments.map((segment) => segment.right));
       const bbox = { left: 0.05, top, width: right - 0.05, height: lineHeight * 0.8 };
