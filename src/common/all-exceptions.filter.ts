@@ -11,6 +11,10 @@ import { ApiError, boundedMessage } from './api-error.js';
 import { methodsAllowedInstead } from './http/allowed-methods.js';
 import { errorCodeOfStatus } from './http/error-statuses.js';
 import { malformedBodyError } from './http/malformed-body.js';
+import {
+  dependencyUnavailableError,
+  isDependencyUnreachable,
+} from './http/dependency-unavailable.js';
 import { isOutOfSpace, storageFullError } from './http/storage-full.js';
 import { RequestValidationError } from './validation-error.js';
 
@@ -27,15 +31,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
-    if (isOutOfSpace(thrown)) {
-      this.logger.error(
-        { err: thrown, requestId: request.id },
-        'out of disk space: request answered 503 STORAGE_FULL',
-      );
-    }
-    const exception = isOutOfSpace(thrown)
-      ? storageFullError()
-      : (malformedBodyError(thrown, request) ?? thrown);
+    const exception =
+      this.unavailable(thrown, request) ?? malformedBodyError(thrown, request) ?? thrown;
 
     const allowed = methodsAllowedInstead(request);
     if (allowed) {
@@ -82,6 +79,28 @@ export class AllExceptionsFilter implements ExceptionFilter {
         message: boundedMessage(clientMessage(exception, status)),
       },
     });
+  }
+
+  /**
+   * A full disk or an unreachable service is the server's condition, not a defect: the
+   * client gets a 503 to retry (logged once here, with the cause), never a 500.
+   */
+  private unavailable(thrown: unknown, request: FastifyRequest): ApiError | null {
+    if (isOutOfSpace(thrown)) {
+      this.logger.error(
+        { err: thrown, requestId: request.id },
+        'out of disk space: request answered 503 STORAGE_FULL',
+      );
+      return storageFullError();
+    }
+    if (isDependencyUnreachable(thrown) && !clientWentAway(thrown, request)) {
+      this.logger.error(
+        { err: thrown, requestId: request.id },
+        'a service this request needs is unreachable: answered 503 DEPENDENCY_UNAVAILABLE',
+      );
+      return dependencyUnavailableError();
+    }
+    return null;
   }
 }
 

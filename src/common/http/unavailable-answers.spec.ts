@@ -20,7 +20,14 @@ function render(thrown: unknown) {
       return reply;
     },
   };
-  const request = { id: 'req-1', method: 'POST', url: '/upload', routeOptions: {}, raw: {} };
+  const request = {
+    id: 'req-1',
+    method: 'POST',
+    url: '/upload',
+    headers: {},
+    routeOptions: {},
+    raw: { socket: { destroyed: false } },
+  };
   const host = {
     switchToHttp: () => ({ getResponse: () => reply, getRequest: () => request }),
   } as unknown as ArgumentsHost;
@@ -58,5 +65,28 @@ describe('a write that found the disk full', () => {
         message: 'The server is out of disk space for new work; retry later.',
       },
     });
+  });
+});
+
+describe('a request whose service is unreachable', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+
+  it.each(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH'])(
+    '(%s) answers 503 DEPENDENCY_UNAVAILABLE with Retry-After, not a 500',
+    (code) => {
+      const sent = render(Object.assign(new Error(`connect ${code} 127.0.0.1:8123`), { code }));
+      expect(sent.status).toBe(503);
+      expect(sent.headers['Retry-After']).toBe('10');
+      expect(sent.body).toEqual({
+        error: {
+          code: 'DEPENDENCY_UNAVAILABLE',
+          message: 'A service this request needs is unreachable; retry shortly.',
+        },
+      });
+    },
+  );
+
+  it('leaves other errors a 500', () => {
+    expect(render(new Error('boom')).status).toBe(500);
   });
 });
