@@ -60,6 +60,22 @@ describe('detectDocumentType', () => {
     ).toBe('html');
   });
 
+  it('reads UTF-16 text with a byte-order mark as text, though FF FE also opens an MPEG frame', async () => {
+    const words = 'Invoice number: Ü-42\nMontant dû: 12 €\n';
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(words, 'utf16le')]);
+    const be = Buffer.from(le.subarray(2)).swap16();
+    for (const bytes of [le, Buffer.concat([Buffer.from([0xfe, 0xff]), be])]) {
+      expect(await detectDocumentType(bytes, 'notes.txt')).toEqual({
+        fileType: 'txt',
+        mime: 'text/plain',
+      });
+      expect((await loadDocument(bytes, 'notes.txt')).pages[0].text).toBe(words.trim());
+    }
+    // Bytes after the mark that are not UTF-16 (an unpaired surrogate) are no text.
+    const unpaired = Buffer.from([0xff, 0xfe, 0x00, 0xd8, 0x41, 0x00]);
+    await expect(detectDocumentType(unpaired)).rejects.toThrow(UnsupportedDocumentError);
+  });
+
   it('refuses empty, binary and unsupported content with a typed error', async () => {
     await expect(detectDocumentType(new Uint8Array(0))).rejects.toThrow(UnsupportedDocumentError);
     await expect(

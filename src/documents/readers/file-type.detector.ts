@@ -33,23 +33,35 @@ function extensionOf(hint: string | undefined): string | undefined {
   return ext === '' ? undefined : ext;
 }
 
+/** The UTF-16 byte order a byte-order mark at the start announces, if any. */
+function utf16Order(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
+  if (bytes.length < 2) return undefined;
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  return undefined;
+}
+
 /**
  * Decodes bytes that carry no magic number as text: UTF-8 (or UTF-16 with a BOM). Returns
  * undefined for binary content, so unknown binaries are refused rather than read as garbage.
  */
 export function decodeText(bytes: Uint8Array): string | undefined {
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) {
-    return new TextDecoder('utf-16le').decode(bytes.subarray(2));
-  }
-  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) {
-    return new TextDecoder('utf-16be').decode(bytes.subarray(2));
-  }
   let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    // Legacy 8-bit text (Windows-1252) is still text if it has no control bytes.
-    text = new TextDecoder('windows-1252').decode(bytes);
+  const utf16 = utf16Order(bytes);
+  if (utf16) {
+    // Fatal: bytes that are not UTF-16 (an odd length, unpaired surrogates) are no text.
+    try {
+      text = new TextDecoder(utf16, { fatal: true }).decode(bytes.subarray(2));
+    } catch {
+      return undefined;
+    }
+  } else {
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    } catch {
+      // Legacy 8-bit text (Windows-1252) is still text if it has no control bytes.
+      text = new TextDecoder('windows-1252').decode(bytes);
+    }
   }
   let control = 0;
   for (let i = 0; i < text.length; i++) {
@@ -77,7 +89,10 @@ function looksLikeHtml(text: string): boolean {
  */
 export async function detectDocumentType(bytes: Uint8Array, hint?: string): Promise<DetectedType> {
   if (bytes.length === 0) throw new UnsupportedDocumentError('The document is empty');
-  const detected = await fileTypeFromBuffer(bytes);
+  // UTF-16 text (Windows' "Unicode" text and Excel's exports) opens with a byte-order mark,
+  // and FF FE also opens an MPEG audio frame: text that decodes whole is text first.
+  const bomText = utf16Order(bytes) ? decodeText(bytes) : undefined;
+  const detected = bomText === undefined ? await fileTypeFromBuffer(bytes) : undefined;
   if (detected) {
     if (detected.mime === 'application/pdf') return { fileType: 'pdf', mime: detected.mime };
     if (detected.mime === DOCX_MIME) return { fileType: 'docx', mime: detected.mime };
@@ -90,7 +105,7 @@ export async function detectDocumentType(bytes: Uint8Array, hint?: string): Prom
       );
     }
   }
-  const text = decodeText(bytes);
+  const text = bomText ?? decodeText(bytes);
   if (text === undefined) {
     throw new UnsupportedDocumentError(`Unrecognised binary content; ${SUPPORTED}`);
   }
