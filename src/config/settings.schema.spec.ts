@@ -145,6 +145,20 @@ describe(loadConfig.name, () => {
     );
   });
 
+  it('refuses a topic name Kafka would refuse', () => {
+    expect(() => loadConfig({ KAFKA_USAGE_TOPIC: 'usage:v1' })).toThrow(
+      /KAFKA_USAGE_TOPIC: must be a Kafka topic name/,
+    );
+    expect(() => loadConfig({ KAFKA_USAGE_TOPIC: '..' })).toThrow(/KAFKA_USAGE_TOPIC/);
+    expect(() => loadConfig({ KAFKA_USAGE_TOPIC: 'u'.repeat(246) })).toThrow(/KAFKA_USAGE_TOPIC/);
+    expect(() => loadConfig({ KAFKA_DLQ_TOPIC: 'dead letters' })).toThrow(/KAFKA_DLQ_TOPIC/);
+    const config = loadConfig({ KAFKA_BROKERS: 'a:1', KAFKA_USAGE_TOPIC: 'team-a.usage_v1' });
+    expect(config.kafka).toMatchObject({
+      usageTopic: 'team-a.usage_v1',
+      deadLetterTopic: 'team-a.usage_v1.dlq',
+    });
+  });
+
   it('reports every bad variable at once', () => {
     let error: unknown;
     try {

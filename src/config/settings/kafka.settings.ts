@@ -5,6 +5,18 @@ import { KiB, MiB } from './shared.js';
 
 const DEFAULT_USAGE_TOPIC = 'docproc.usage.v1';
 
+/**
+ * A name Kafka accepts for a topic (letters, digits, `.`, `_`, `-`; not `.` or `..`): any
+ * other stops the start here instead of a consumer retrying its creation for ever. The usage
+ * topic keeps room for the dead-letter topic's `.dlq`.
+ */
+function topicName(maxLength: number) {
+  return {
+    regex: new RegExp(`^(?!\\.{1,2}$)[A-Za-z0-9._-]{1,${maxLength}}$`),
+    message: `must be a Kafka topic name: up to ${maxLength} letters, digits, ".", "_" or "-"`,
+  };
+}
+
 export const KAFKA_SETTINGS = {
   brokers: list(
     'KAFKA_BROKERS',
@@ -21,7 +33,7 @@ export const KAFKA_SETTINGS = {
   ),
   usageTopic: text(
     'KAFKA_USAGE_TOPIC',
-    { default: DEFAULT_USAGE_TOPIC },
+    { default: DEFAULT_USAGE_TOPIC, pattern: topicName(245) },
     'Topic of usage CloudEvents (structured JSON, key = orgId).',
   ),
   deadLetterTopic: text(
@@ -29,6 +41,7 @@ export const KAFKA_SETTINGS = {
     {
       default: (env) => `${env.KAFKA_USAGE_TOPIC?.trim() || DEFAULT_USAGE_TOPIC}.dlq`,
       defaultText: '`$KAFKA_USAGE_TOPIC.dlq`',
+      pattern: topicName(249),
     },
     'Refused events: original bytes and headers plus `docproc-dlq-reason` headers.',
   ),
