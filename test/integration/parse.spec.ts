@@ -305,9 +305,9 @@ describe('parse of documents without a text layer or page geometry', () => {
     }
   });
 
-  it('reads a table inside an HTML cell as the words of that cell', async () => {
+  it('reads a table or a heading inside an HTML cell as the words of that cell', async () => {
     const html = Buffer.from(
-      '<table><tr><th>Item</th><th>Parts</th></tr>' +
+      '<table><tr><th>Item</th><th><h3>Parts</h3></th></tr>' +
         '<tr><td>Kit</td><td><table><tr><td>bolt</td><td>nut</td></tr>' +
         '<tr><td>washer</td></tr></table></td></tr></table>',
     );

@@ -12,10 +12,23 @@ export type StructureMarks = 'plain' | 'marked';
 
 const HEADING_LEVELS = [1, 2, 3, 4, 5, 6] as const;
 
-/** The built-in heading format, behind `level` marks (words upper-cased as the plain text has them). */
+/** True for an element inside a table cell. */
+function inCell(node: { parent?: { name?: string; parent?: unknown } | null }): boolean {
+  for (let at = node.parent; at; at = at.parent as typeof at) {
+    if (at.name === 'td' || at.name === 'th') return true;
+  }
+  return false;
+}
+
+/**
+ * The built-in heading format, behind `level` marks (words upper-cased as the plain text has
+ * them); in a table cell without them, as a cell holds words, not a heading.
+ */
 const markedHeading: FormatCallback = (elem, walk, builder, options) => {
   builder.openBlock({ leadingLineBreaks: 2 });
-  builder.addInline(`${'#'.repeat(Number(options.level))} `, { noWordTransform: true });
+  if (!inCell(elem)) {
+    builder.addInline(`${'#'.repeat(Number(options.level))} `, { noWordTransform: true });
+  }
   if (options.uppercase !== false) builder.pushWordTransform((word) => word.toUpperCase());
   walk(elem.children, builder);
   if (options.uppercase !== false) builder.popWordTransform();
@@ -72,14 +85,6 @@ function gridOf(table: TableCell[][]): string[][] {
   return grid.map((row) =>
     Array.from({ length: padded ? width : row.length }, (_, c) => row[c] ?? ''),
   );
-}
-
-/** True for an element inside a table cell. */
-function inCell(node: { parent?: { name?: string; parent?: unknown } | null }): boolean {
-  for (let at = node.parent; at; at = at.parent as typeof at) {
-    if (at.name === 'td' || at.name === 'th') return true;
-  }
-  return false;
 }
 
 /**
