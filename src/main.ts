@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { applyHeapGrowth } from './common/heap-growth.js';
 import { makeDataDirPrivate } from './common/private-data-dir.js';
+import { isDependencyUnreachable } from './common/http/dependency-unavailable.js';
 import { loadConfig, type AppConfig } from './config/app-config.js';
 import { ConfigError } from './config/config-error.js';
 import { DuckDbService } from './database/duckdb.service.js';
@@ -14,8 +15,8 @@ import { createApp } from './app.factory.js';
 const STORE_FAILED_EXIT_CODE = 70;
 /** Exit status of a start the environment prevents: data dir, address (BSD EX_OSERR). */
 const START_REFUSED_EXIT_CODE = 71;
-/** How long a start that cannot listen waits for its workers to stop before it exits. */
-const LISTEN_FAILED_CLOSE_MS = 10_000;
+/** How long a start that failed waits for its workers to stop before it exits. */
+const START_FAILED_CLOSE_MS = 10_000;
 
 async function main(): Promise<void> {
   let config;
@@ -37,14 +38,29 @@ async function main(): Promise<void> {
   applyHeapGrowth(config.heapGrowingPercent);
   const app = await createApp(config);
   exitWhenTheStoreFails(app, config);
+  // Started apart from listening, so a failure of either is named for what it is.
+  try {
+    await app.init();
+  } catch (error) {
+    if (!isDependencyUnreachable(error)) throw error;
+    await closeWithin(app);
+    refuseToStart(
+      'failed to start: a service it needs is unreachable (KAFKA_BROKERS, REDIS_URL, CLICKHOUSE_URL)',
+      error,
+    );
+  }
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     if (!isSystemError(error)) throw error;
-    // Workers already run: let them put back what they claimed before the process ends.
-    await Promise.race([app.close().catch(() => undefined), sleep(LISTEN_FAILED_CLOSE_MS)]);
+    await closeWithin(app);
     refuseToStart(`cannot listen on ${config.host}:${config.port} (HOST, PORT)`, error);
   }
+}
+
+/** Workers already run: lets them put back what they claimed before the process ends. */
+async function closeWithin(app: NestFastifyApplication): Promise<void> {
+  await Promise.race([app.close().catch(() => undefined), sleep(START_FAILED_CLOSE_MS)]);
 }
 
 /**

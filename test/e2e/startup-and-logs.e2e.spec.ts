@@ -60,6 +60,24 @@ describe('server start-up and logs', () => {
     }
   });
 
+  it('refuses to start when a service it needs is unreachable, naming the settings, not a stack', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const run = spawnSource('src/main.ts', [], {
+      DATA_DIR: path.join(dataDir, 'clickhouse-unreachable'),
+      PORT: '0',
+      USAGE_STORE: 'clickhouse',
+      CLICKHOUSE_URL: `http://127.0.0.1:${port}`,
+    });
+    expect(await exited(run.child)).toBe(71);
+    expect(run.output()).toContain(
+      `docproc: failed to start: a service it needs is unreachable (KAFKA_BROKERS, REDIS_URL, CLICKHOUSE_URL): connect ECONNREFUSED 127.0.0.1:${port}`,
+    );
+    expect(run.output()).not.toMatch(/^\s+at /m);
+  });
+
   it('logs requests without authorization headers, cookies or URL signatures', async () => {
     server = await startServerProcess('src/main.ts', dataDir, { LOG_LEVEL: 'info' }, 120_000);
     await server.healthy(120_000);
