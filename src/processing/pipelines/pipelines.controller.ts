@@ -6,11 +6,18 @@ import {
   HttpCode,
   Param,
   Post,
+  Query,
   Res,
   UseGuards,
 } from '@nestjs/common';
 import type { SyncAnswer } from '../jobs/job-pipeline.js';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
@@ -61,11 +68,22 @@ export class PipelinesController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List the stored pipelines' })
+  @ApiOperation({
+    summary: 'List the stored pipelines',
+    description:
+      'Oldest first, as many as fit in 4 MiB of definitions (at least one); `next_cursor` ' +
+      'asks for the rest.',
+  })
+  @ApiQuery({
+    name: 'cursor',
+    required: false,
+    schema: { type: 'string' },
+    description: '`next_cursor` of the previous page',
+  })
   @ApiOkResponse({ type: PipelineListBody })
-  async list(@CurrentPrincipal() principal: ProcessingPrincipal) {
-    const records = await this.pipelines.list(principal.orgId);
-    return { pipelines: records.map(presentPipeline) };
+  async list(@CurrentPrincipal() principal: ProcessingPrincipal, @Query('cursor') cursor?: string) {
+    const page = await this.pipelines.listPage(principal.orgId, cursor || null);
+    return { pipelines: page.records.map(presentPipeline), next_cursor: page.nextCursor };
   }
 
   @Get(':pipeline_id')

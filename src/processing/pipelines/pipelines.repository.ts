@@ -30,6 +30,12 @@ function toRecord(row: PipelineRow): PipelineRecord {
 
 const COLUMNS = 'pipeline_id, org_id, name, definition, created_at';
 
+/** Where a page of the listing starts: after this pipeline (its creation and id). */
+export interface PipelinePageCursor {
+  createdAtMicros: bigint;
+  pipelineId: string;
+}
+
 /** The `pipelines` table: each query scoped to the organization that owns the rows. */
 @Injectable()
 export class PipelinesRepository {
@@ -48,12 +54,50 @@ export class PipelinesRepository {
     );
   }
 
-  async list(orgId: string): Promise<PipelineRecord[]> {
-    const rows = await this.db.all<PipelineRow>(
-      `SELECT ${COLUMNS} FROM pipelines WHERE org_id = $1 ORDER BY created_at, pipeline_id`,
-      [orgId],
+  /**
+   * The organization's pipelines after `after` (oldest first) whose stored definitions add
+   * up to at most `maxBytes`, and at least one: their sizes are read first, then only the
+   * rows taken, so a listing never holds more definitions than that in memory.
+   */
+  async listPage(
+    orgId: string,
+    after: PipelinePageCursor | null,
+    maxBytes: number,
+  ): Promise<{ records: (PipelineRecord & { createdAtMicros: bigint })[]; more: boolean }> {
+    const sizes = await this.db.all<{ pipeline_id: string; bytes: number | bigint }>(
+      `SELECT pipeline_id, strlen(definition) AS bytes FROM pipelines
+       WHERE org_id = $1
+         AND (CAST($2 AS BIGINT) IS NULL OR epoch_us(created_at) > CAST($2 AS BIGINT)
+           OR (epoch_us(created_at) = CAST($2 AS BIGINT) AND pipeline_id > $3))
+       ORDER BY created_at, pipeline_id`,
+      [orgId, after ? after.createdAtMicros.toString() : null, after?.pipelineId ?? ''],
     );
-    return rows.map(toRecord);
+    let taken = 0;
+    let bytes = 0;
+    while (
+      taken < sizes.length &&
+      (taken === 0 || bytes + Number(sizes[taken].bytes) <= maxBytes)
+    ) {
+      bytes += Number(sizes[taken].bytes);
+      taken++;
+    }
+    if (taken === 0) return { records: [], more: false };
+    const rows = await this.db.all<PipelineRow & { created_us: bigint }>(
+      `SELECT ${COLUMNS}, epoch_us(created_at) AS created_us FROM pipelines
+       WHERE org_id = $1 AND list_contains(string_split($2, ','), pipeline_id)
+       ORDER BY created_at, pipeline_id`,
+      [
+        orgId,
+        sizes
+          .slice(0, taken)
+          .map((row) => row.pipeline_id)
+          .join(','),
+      ],
+    );
+    return {
+      records: rows.map((row) => ({ ...toRecord(row), createdAtMicros: BigInt(row.created_us) })),
+      more: taken < sizes.length,
+    };
   }
 
   async find(orgId: string, pipelineId: string): Promise<PipelineRecord | null> {

@@ -8,7 +8,11 @@ import { checkClassifyLimits, type ClassifyLimited } from '../requests/classify-
 import { VersionRegistry } from '../versions/version-registry.service.js';
 import type { CreatePipelineDto } from '../requests/pipeline-definition.dto.js';
 import { planPipeline, type PipelinePlan } from '../core/pipeline-plan.js';
-import { type PipelineRecord, PipelinesRepository } from './pipelines.repository.js';
+import {
+  type PipelinePageCursor,
+  type PipelineRecord,
+  PipelinesRepository,
+} from './pipelines.repository.js';
 
 type Body = Record<string, unknown>;
 
@@ -85,6 +89,25 @@ function checkClassifySteps(
   });
 }
 
+/**
+ * Definitions one page of `GET /pipelines` holds at most (besides its first): each may be
+ * megabytes (a long schema, 200 sections), and a listing of all of them at once held the
+ * server's memory in proportion.
+ */
+export const LIST_PAGE_BYTES = 4 * 1024 * 1024;
+
+function encodeCursor(createdAtMicros: bigint, pipelineId: string): string {
+  return Buffer.from(`${createdAtMicros}|${pipelineId}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): PipelinePageCursor {
+  const [micros, pipelineId] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!/^\d+$/.test(micros ?? '') || !pipelineId) {
+    throw ApiError.badRequest('INVALID_CURSOR', 'cursor is not one this service returned');
+  }
+  return { createdAtMicros: BigInt(micros), pipelineId };
+}
+
 /** Stored pipelines of an organization: created checked, listed, read and deleted. */
 @Injectable()
 export class PipelinesService {
@@ -111,8 +134,24 @@ export class PipelinesService {
     return record;
   }
 
-  list(orgId: string): Promise<PipelineRecord[]> {
-    return this.pipelines.list(orgId);
+  /**
+   * A page of the organization's pipelines, oldest first, after `cursor` (the `next_cursor`
+   * of the page before): as many as fit in LIST_PAGE_BYTES of definitions, at least one.
+   */
+  async listPage(
+    orgId: string,
+    cursor: string | null,
+  ): Promise<{ records: PipelineRecord[]; nextCursor: string | null }> {
+    const { records, more } = await this.pipelines.listPage(
+      orgId,
+      cursor === null ? null : decodeCursor(cursor),
+      LIST_PAGE_BYTES,
+    );
+    const last = records.at(-1);
+    return {
+      records,
+      nextCursor: more && last ? encodeCursor(last.createdAtMicros, last.pipelineId) : null,
+    };
   }
 
   /** The organization's pipeline; 404 for none, or one of another organization. */

@@ -32,8 +32,11 @@ export class PipelineBody {
 
 @ApiSchema({ name: 'PipelineList' })
 export class PipelineListBody {
-  @ApiProperty({ type: [PipelineBody] })
+  @ApiProperty({ type: [PipelineBody], description: 'Oldest first' })
   pipelines!: PipelineBody[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page' })
+  next_cursor!: string | null;
 }
 
 @ApiSchema({ name: 'DeletedPipeline' })

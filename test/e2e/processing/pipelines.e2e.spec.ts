@@ -64,6 +64,47 @@ describe('pipelines: stored sequences of parse, extract, split and classify', ()
       Object.entries(response as Body).filter(([key]) => key !== 'job_id' && key !== 'duration'),
     );
 
+  it('lists pipelines in pages of at most 4 MiB of definitions, at least one each, with a cursor', async () => {
+    const lister = new Reducto({
+      apiKey: (await seedAccount(t.app, 'Listing Co')).processingKey,
+      baseURL: t.baseUrl,
+      maxRetries: 0,
+    });
+    // Each definition about 1.5 MiB: two fit in a page, the third does not.
+    const long = (name: string) => ({
+      name,
+      steps: [
+        {
+          extract: {
+            instructions: {
+              schema: {
+                type: 'object',
+                properties: { a: { type: 'string', description: 'x'.repeat(1_500_000) } },
+              },
+            },
+          },
+        },
+      ],
+    });
+    const ids = new Set<string>();
+    for (const name of ['one', 'two', 'three'])
+      ids.add(((await post(lister, '/pipelines', long(name))) as Body).pipeline_id as string);
+    type Page = { pipelines: Body[]; next_cursor: string | null };
+    const first = (await lister.get('/pipelines')) as Page;
+    expect([first.pipelines.length, typeof first.next_cursor]).toEqual([2, 'string']);
+    const second = (await lister.get('/pipelines', {
+      query: { cursor: first.next_cursor },
+    })) as Page;
+    expect([second.pipelines.length, second.next_cursor]).toEqual([1, null]);
+    expect(new Set([...first.pipelines, ...second.pipelines].map((p) => p.pipeline_id))).toEqual(
+      ids,
+    );
+    const forged = await lister
+      .get('/pipelines', { query: { cursor: 'not-a-cursor' } })
+      .catch((e: unknown) => e);
+    expect(forged).toBeInstanceOf(Reducto.BadRequestError);
+  });
+
   it('POST, GET and DELETE /pipelines per organization', async () => {
     const definition = {
       name: 'invoices',
@@ -79,7 +120,7 @@ describe('pipelines: stored sequences of parse, extract, split and classify', ()
     // Another organization sees none of it.
     await expect(other.get(path)).rejects.toBeInstanceOf(Reducto.NotFoundError);
     await expect(other.delete(path)).rejects.toBeInstanceOf(Reducto.NotFoundError);
-    expect((await other.get('/pipelines')) as Body).toEqual({ pipelines: [] });
+    expect((await other.get('/pipelines')) as Body).toEqual({ pipelines: [], next_cursor: null });
     await expect(
       other.pipeline.run({ input: fileId, pipeline_id: created.pipeline_id }),
     ).rejects.toBeInstanceOf(Reducto.NotFoundError);
