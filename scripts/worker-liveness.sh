@@ -18,12 +18,25 @@ STALE_SEC="${WORKER_LIVENESS_WATCHDOG_STALE_SEC:-60}"
 STUCK_SEC="${WORKER_LIVENESS_STUCK_THRESHOLD_SEC:-1800}"
 ENABLED="${WORKER_LIVENESS_PROBE_ENABLED:-true}"
 
-case "$(printf '%s' "$ENABLED" | tr '[:upper:]' '[:lower:]')" in
+case "$(printf '%s' "$ENABLED" | tr -d '[:space:]' | tr '[:upper:]' '[:lower:]')" in
   false | 0 | no | off)
     echo "worker-liveness: probe disabled"
     exit 0
     ;;
 esac
+
+# A threshold that is not a number would make every comparison below an error, which `if`
+# takes as false: the probe would pass whatever the state. The server refuses such a value
+# at start; the probe fails naming it.
+for threshold in "WORKER_LIVENESS_WATCHDOG_STALE_SEC=${STALE_SEC}" \
+  "WORKER_LIVENESS_STUCK_THRESHOLD_SEC=${STUCK_SEC}"; do
+  case "${threshold#*=}" in
+    '' | *[!0-9]*)
+      echo "worker-liveness: FAIL: ${threshold%%=*} must be a whole number of seconds, got \"${threshold#*=}\"" >&2
+      exit 1
+      ;;
+  esac
+done
 
 if [ ! -f "$STATE_FILE" ]; then
   echo "worker-liveness: FAIL: no state file ${STATE_FILE} (watchdog not running)" >&2

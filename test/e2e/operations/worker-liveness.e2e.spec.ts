@@ -65,6 +65,23 @@ describe('worker liveness', () => {
     expect(probe.stdout).toMatch(/idle/);
   });
 
+  it('fails the probe, naming it, on a threshold that is not a number of seconds', async () => {
+    await until(() => fs.existsSync(stateFile), 'the state file');
+    for (const name of [
+      'WORKER_LIVENESS_WATCHDOG_STALE_SEC',
+      'WORKER_LIVENESS_STUCK_THRESHOLD_SEC',
+    ]) {
+      const probe = await runLivenessProbe({ ...probeEnv, [name]: '5s' });
+      expect([name, probe.code]).toEqual([name, 1]);
+      expect(probe.stderr).toContain(`${name} must be a whole number of seconds, got "5s"`);
+    }
+    const spaced = await runLivenessProbe({
+      ...probeEnv,
+      WORKER_LIVENESS_PROBE_ENABLED: ' false ',
+    });
+    expect(spaced.stdout).toMatch(/probe disabled/);
+  });
+
   it('warns at 80% of the stuck threshold and fails the probe past it (unless disabled)', async () => {
     const api = client(t.baseUrl, await keyOf(t, 'org-liveness'));
     const slow = files.hold('/stuck.txt', 'invoice number 1');
