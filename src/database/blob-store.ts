@@ -22,6 +22,8 @@ export abstract class BlobStore {
   abstract write(key: string, source: Buffer | AsyncIterable<Buffer>): Promise<StoredBlob>;
   /** The payload under `key`; rejects with a BlobNotFoundError when there is none. */
   abstract read(key: string): Promise<Buffer>;
+  /** The blob's size in bytes (BlobNotFoundError when absent), without reading it. */
+  abstract size(key: string): Promise<number>;
   /**
    * The payload under `key` as a stream, opened before it resolves (so a missing one
    * rejects with a BlobNotFoundError here, not in the middle of an answer).
@@ -137,6 +139,15 @@ export class FileBlobStore extends BlobStore {
   async read(key: string): Promise<Buffer> {
     try {
       return await fs.promises.readFile(this.pathOf(key));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(key);
+      throw error;
+    }
+  }
+
+  async size(key: string): Promise<number> {
+    try {
+      return (await fs.promises.stat(this.pathOf(key))).size;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(key);
       throw error;

@@ -94,7 +94,12 @@ export class JobsController {
   }
 
   @Get('jobs')
-  @ApiOperation({ summary: "List the organization's jobs, newest first" })
+  @ApiOperation({
+    summary: "List the organization's jobs, newest first",
+    description:
+      'At most `limit` jobs, fewer when their requests (`raw_config`) pass 4 MiB (at least ' +
+      'one): `next_cursor` asks for the rest.',
+  })
   @ApiQuery({
     name: 'limit',
     required: false,

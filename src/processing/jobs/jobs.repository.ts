@@ -190,12 +190,18 @@ export class JobsRepository {
     return this.one(rows);
   }
 
-  /** Newest first; the cursor is the (created_at, job_id) of the last row of the previous page. */
+  /**
+   * Newest first; the cursor is the (created_at, job_id) of the last row of the previous page.
+   * The requests of the rows read add up to at most `maxRequestBytes` (always one row): a
+   * request kept as a file may be megabytes, and a page of them was held whole. `cut` says
+   * rows were left for the next page because of it.
+   */
   async listForOrg(
     orgId: string,
     limit: number,
     after: JobPageCursor | null,
-  ): Promise<(JobRecord & { createdAtMicros: bigint })[]> {
+    maxRequestBytes: number,
+  ): Promise<{ records: (JobRecord & { createdAtMicros: bigint })[]; cut: boolean }> {
     const rows = await this.db.all<JobRow & { created_us: bigint }>(
       `SELECT ${COLUMNS}, epoch_us(created_at) AS created_us FROM processing_jobs
        WHERE org_id = $1
@@ -204,10 +210,21 @@ export class JobsRepository {
        ORDER BY created_at DESC, job_id DESC LIMIT $4`,
       [orgId, after ? after.createdAtMicros.toString() : null, after?.jobId ?? '', limit],
     );
-    return (await this.records(rows)).map(({ row, ...record }) => ({
-      ...record,
-      createdAtMicros: BigInt(row.created_us),
-    }));
+    let taken = 0;
+    let bytes = 0;
+    for (const row of rows) {
+      const size = row.request_key ? await this.blobs.size(row.request_key) : row.request.length;
+      if (taken > 0 && bytes + size > maxRequestBytes) break;
+      bytes += size;
+      taken++;
+    }
+    return {
+      records: (await this.records(rows.slice(0, taken))).map(({ row, ...record }) => ({
+        ...record,
+        createdAtMicros: BigInt(row.created_us),
+      })),
+      cut: taken < rows.length,
+    };
   }
 
   /**

@@ -36,6 +36,12 @@ const DOCUMENT_TYPES: Record<string, string> = {
 };
 const SWEEP_INTERVAL_MS = 60_000;
 
+/**
+ * Requests (`raw_config`) one page of `GET /jobs` holds at most (besides its first job): a
+ * request may be megabytes, and 500 of them were read into memory for one page.
+ */
+export const LIST_PAGE_REQUEST_BYTES = 4 * 1024 * 1024;
+
 export interface JobListQuery {
   cursor: string | null;
   limit: number;
@@ -200,14 +206,21 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     query: JobListQuery,
   ): Promise<{ jobs: Record<string, unknown>[]; next_cursor: string | null }> {
     const after = query.cursor ? decodeCursor(query.cursor) : null;
-    const rows = await this.jobs.listForOrg(orgId, query.limit + 1, after);
+    const { records: rows, cut } = await this.jobs.listForOrg(
+      orgId,
+      query.limit + 1,
+      after,
+      LIST_PAGE_REQUEST_BYTES,
+    );
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];
     const idle = await this.idleJobs(page);
     return {
       jobs: page.map((job) => presentListItem(job, !query.excludeConfigs, idle.has(job.jobId))),
       next_cursor:
-        rows.length > query.limit && last ? encodeCursor(last.createdAtMicros, last.jobId) : null,
+        (cut || rows.length > query.limit) && last
+          ? encodeCursor(last.createdAtMicros, last.jobId)
+          : null,
     };
   }
 

@@ -81,6 +81,30 @@ describe('jobs API', () => {
     expect((await api.get('/jobs?cursor=garbage')).status).toBe(400);
   });
 
+  it('ends a page of the listing at 4 MiB of requests, at least one job, with a cursor', async () => {
+    const api = client(t.baseUrl, await keyOf(t, 'org-jobs-large'));
+    // Each request about 1.5 MiB (kept as a file): two fit in a page, the third does not.
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'string', description: 'x'.repeat(1_500_000) } },
+    };
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (await api.post('/extract_async', { input: doc, instructions: { schema } })).body.job_id,
+      );
+    const first = await api.get('/jobs?limit=10');
+    expect([first.status, first.body.jobs.length, typeof first.body.next_cursor]).toEqual([
+      200,
+      2,
+      'string',
+    ]);
+    const second = await api.get(`/jobs?limit=10&cursor=${first.body.next_cursor}`);
+    expect([second.body.jobs.length, second.body.next_cursor]).toEqual([1, null]);
+    const listed = [...first.body.jobs, ...second.body.jobs] as { job_id: string }[];
+    expect(listed.map((j) => j.job_id)).toEqual([...ids].reverse());
+  });
+
   it('deletes jobs', async () => {
     const api = client(t.baseUrl, await keyOf(t, 'org-jobs-delete'));
     const id = (await api.post('/classify_async', { input: doc })).body.job_id;
