@@ -14,7 +14,7 @@ import { ProcessingError, toProcessingError } from '../core/processing-error.js'
 import type { QueuedWork } from '../queue/queue-port.js';
 import type { QueueName } from '../../config/queue.types.js';
 import { BullQueueDriver } from '../queue/redis/bull-queue.driver.js';
-import { redisConnection } from '../queue/redis/redis-connection.js';
+import { redisConnection, withTimeout } from '../queue/redis/redis-connection.js';
 import { bullmq } from '../queue/redis/redis-packages.js';
 import { RedisQueueClient } from '../queue/redis/redis-queue.client.js';
 import {
@@ -32,6 +32,11 @@ import { REDIS_JOB_COMMANDS, type RedisJobCommand } from '../queue/redis/redis-j
 import { InFlightTracker } from '../../common/health/in-flight.js';
 import { WorkerWatchdog } from '../../common/health/worker-watchdog.js';
 import { RedisTaskRunner } from './redis-task.runner.js';
+
+/** How long shutdown waits for Redis to answer a ping before it takes Redis for gone. */
+const REDIS_PING_MS = 1_000;
+/** Bound of each BullMQ close at shutdown (they wait for Redis). */
+const CLOSE_BOUND_MS = 3_000;
 
 /**
  * A worker process of the new queue system (`npm run start:worker`): a small fixed pool of
@@ -104,26 +109,53 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
     );
   }
 
+  /**
+   * Tasks in flight get the grace period to finish. BullMQ's closes wait for Redis, so with
+   * Redis gone (not answering a ping) the workers are closed at once, and every close is
+   * bounded: a close that never returns would leave BullMQ's timers holding the process
+   * for ever. What was in flight goes back to the queue as stalled jobs once Redis is back.
+   */
   async onApplicationShutdown(): Promise<void> {
     const graceMs = this.config.operations.terminationGraceSeconds * 1000;
+    const answers = await this.redisAnswers();
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), graceMs);
+      timer = setTimeout(() => resolve('timeout'), answers ? graceMs : 0);
     });
     const closing = Promise.allSettled(this.workers.map((w) => w.close()));
     const outcome = await Promise.race([closing, grace]);
     clearTimeout(timer);
     if (outcome === 'timeout') {
       this.logger.warn(
-        { inFlight: this.inFlight.size },
-        'grace period over; tasks in flight go back to the queue as stalled jobs',
+        { inFlight: this.inFlight.size, redisAnswers: answers },
+        answers
+          ? 'grace period over; tasks in flight go back to the queue as stalled jobs'
+          : 'Redis does not answer; stopping without waiting for tasks in flight (they go back to the queue as stalled jobs)',
       );
-      await Promise.allSettled(this.workers.map((w) => w.close(true)));
+      await this.bounded(
+        Promise.allSettled(this.workers.map((w) => w.close(true))),
+        'worker close',
+      );
     }
     this.watchdog?.stop();
-    await this.results?.close();
-    await this.client?.close();
+    await this.bounded(this.results?.close(), 'results queue close');
+    await this.bounded(this.client?.close(), 'queue client close');
     for (const connection of this.connections) connection.disconnect();
+  }
+
+  private async redisAnswers(): Promise<boolean> {
+    const connection = this.client?.connection;
+    if (!connection) return false;
+    return withTimeout(connection.ping(), REDIS_PING_MS, 'Redis ping').then(
+      () => true,
+      () => false,
+    );
+  }
+
+  private async bounded(work: Promise<unknown> | undefined, what: string): Promise<void> {
+    await withTimeout(Promise.resolve(work), CLOSE_BOUND_MS, what).catch((error: unknown) =>
+      this.logger.warn({ err: error }, `${what} did not finish; stopping anyway`),
+    );
   }
 
   private connect(url: string, blocking: boolean): Redis {
