@@ -9,6 +9,7 @@ import {
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { ReadinessService } from '../../common/health/readiness.service.js';
+import { ThrottledWarning } from '../../common/logging/throttled-warning.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import { legacyWorkersEnabled } from '../../config/operations.config.js';
 import type { AppConfig } from '../../config/app-config.js';
@@ -37,9 +38,6 @@ import {
   type RedisJobReport,
   type RedisJobResult,
 } from '../queue/redis/redis-queue.types.js';
-
-/** At most one log line of results-consumer errors per this interval. */
-const ERROR_LOG_INTERVAL_MS = 30_000;
 
 /**
  * The API process's half of the new queue system. Redis workers have no DuckDB, so their
@@ -89,31 +87,10 @@ export class RedisResultsConsumer implements OnApplicationBootstrap, OnApplicati
         removeOnFail: { age: 7 * 24 * 3600 },
       },
     );
-    this.worker.on('error', (error) => this.logError(error));
+    const errors = new ThrottledWarning(this.logger, 'results consumer error');
+    this.worker.on('error', (error) => errors.warn(error));
     this.reconciler = setInterval(() => void this.reconcile(), redis.reconcileIntervalMs);
     this.reconciler.unref();
-  }
-
-  private lastErrorLoggedAt = 0;
-  private errorsNotLogged = 0;
-
-  /**
-   * While Redis is down BullMQ reports every reconnect attempt (several a second); one line
-   * per ERROR_LOG_INTERVAL_MS with the count of the others keeps the log readable, and
-   * `/ready` (`new_queue`) shows the outage itself.
-   */
-  private logError(error: Error): void {
-    const now = Date.now();
-    if (now - this.lastErrorLoggedAt < ERROR_LOG_INTERVAL_MS) {
-      this.errorsNotLogged += 1;
-      return;
-    }
-    this.logger.warn(
-      { err: error, similarErrorsNotLogged: this.errorsNotLogged },
-      'results consumer error',
-    );
-    this.lastErrorLoggedAt = now;
-    this.errorsNotLogged = 0;
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -30,6 +30,7 @@ import {
 } from '../queue/redis/redis-queue.types.js';
 import { REDIS_JOB_COMMANDS, type RedisJobCommand } from '../queue/redis/redis-job.command.js';
 import { InFlightTracker } from '../../common/health/in-flight.js';
+import { ThrottledWarning } from '../../common/logging/throttled-warning.js';
 import { WorkerWatchdog } from '../../common/health/worker-watchdog.js';
 import { RedisTaskRunner } from './redis-task.runner.js';
 
@@ -94,7 +95,8 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
         lockDuration: redis.lockMs,
         stalledInterval: Math.max(500, Math.floor(redis.lockMs / 2)),
       });
-      worker.on('error', (error) => this.logger.warn({ err: error, queue }, 'worker error'));
+      const errors = new ThrottledWarning(this.logger, 'worker error');
+      worker.on('error', (error) => errors.warn(error, { queue }));
       this.workers.push(worker);
     }
     this.watchdog = new WorkerWatchdog(
