@@ -9,7 +9,12 @@
 // store), how many came while A still had jobs pending, and both burst times (throughput).
 // Environment: BURST (30), PAGES (200), A_OPERATION (parse), B_INTERVAL_MS (1000), ROUNDS
 // (1); FAIRNESS_ENVS, a JSON list of server environments the rounds alternate through,
-// e.g. '[{"WORKER_PRIORITY_RESERVE":"0"},{}]'.
+// e.g. '[{"WORKER_PRIORITY_RESERVE":"0"},{}]'. FAIRNESS_REDIS_URL: the new queue system
+// instead (REDIS_URL on that Redis, a key prefix of the run's own, every parse and classify
+// request routed to it, one worker process of dist/src/worker.js beside the API process,
+// both given the round's environment).
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -24,6 +29,7 @@ const ROUNDS = Number(process.env.ROUNDS ?? 1);
 const BASELINE_REQUESTS = 8;
 const B_INTERVAL_MS = Number(process.env.B_INTERVAL_MS ?? 1000);
 const ENVS = process.env.FAIRNESS_ENVS ? JSON.parse(process.env.FAIRNESS_ENVS) : [{}];
+const REDIS_URL = process.env.FAIRNESS_REDIS_URL;
 const emit = (line) => process.stdout.write(`${line}\n`);
 
 const WORDS =
@@ -110,8 +116,52 @@ async function burst(server, a, onSubmitted) {
   return (performance.now() - started) / 1000;
 }
 
+/**
+ * The new queue system's share of a run: the settings both processes need and, once the API
+ * process made the data directory, a worker process on it.
+ */
+function redisSetup(env) {
+  if (!REDIS_URL) return null;
+  const shared = {
+    ...env,
+    REDIS_URL,
+    REDIS_QUEUE_PREFIX: `docproc-bench-fairness-${randomUUID()}`,
+    FETCH_ALLOW_HOSTS: '127.0.0.1',
+  };
+  return {
+    apiEnv: { ...shared, ROLLOUT_RATIO_PARSE: '1', ROLLOUT_RATIO_CLASSIFY: '1' },
+    async startWorker(dataDir) {
+      const child = spawn(process.execPath, ['dist/src/worker.js'], {
+        env: {
+          PATH: process.env.PATH ?? '',
+          ...shared,
+          DATA_DIR: dataDir,
+          WORKER_STATE_FILE: path.join(dataDir, 'redis-worker-state'),
+          LOG_LEVEL: 'info',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk) => (output += chunk.toString()));
+      while (!output.includes('new-queue worker serving cpu and io')) {
+        if (child.exitCode !== null) throw new Error(`worker exited: ${output.slice(-2000)}`);
+        await sleep(100);
+      }
+      return async () => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        const gone = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await gone;
+      };
+    },
+  };
+}
+
 async function run(env) {
-  const server = await startServer(env);
+  const redis = redisSetup(env);
+  const server = await startServer(redis?.apiEnv ?? env);
+  const stopWorker = redis ? await redis.startWorker(server.dataDir) : null;
   try {
     const a = await server.newOrgKey('tenant-a');
     const b = await server.newOrgKey('tenant-b');
@@ -138,10 +188,12 @@ async function run(env) {
     })();
     const burstBeside = await burst(server, a, (ids) => (pending = ids));
     await bLoad;
+    await stopWorker?.();
     await server.stop({ keepData: true });
     const stages = await syncStages(server.dataDir, alone.length + 2);
     return { alone, beside, whilePending, burstAlone, burstBeside, stages };
   } finally {
+    await stopWorker?.();
     await server.stop();
   }
 }
@@ -165,7 +217,8 @@ async function syncStages(dataDir, skip) {
 }
 
 emit(
-  `tenant fairness: A ${BURST} ${A_OPERATION}_async of ${PAGES}-page PDFs, B sync /classify of a 1-page PDF`,
+  `tenant fairness: A ${BURST} ${A_OPERATION}_async of ${PAGES}-page PDFs, B sync /classify of a 1-page PDF` +
+    (REDIS_URL ? ', on the Redis queue' : ''),
 );
 for (let round = 0; round < ROUNDS; round++) {
   for (const env of ENVS) {
