@@ -10,7 +10,8 @@ import { testRedisUrl } from './redis.js';
 /**
  * What a spec of the new queue system needs around its API process: a private data dir and
  * queue prefix on the test Redis, a file server for inputs and one worker process
- * (`src/worker.ts`). `apiEnv` is the API process's share of the settings; add the spec's own.
+ * (`src/worker.ts`, given `workerEnv` besides). `apiEnv` is the API process's share of the
+ * settings; add the spec's own.
  */
 export interface NewQueueSetup {
   dataDir: string;
@@ -21,7 +22,10 @@ export interface NewQueueSetup {
   close(): Promise<void>;
 }
 
-export async function startNewQueueSetup(name: string): Promise<NewQueueSetup> {
+export async function startNewQueueSetup(
+  name: string,
+  workerEnv: Record<string, string> = {},
+): Promise<NewQueueSetup> {
   const prefix = `docproc-${name}-${randomUUID()}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `docproc-${name}-`));
   const files = await startFileServer();
@@ -32,6 +36,7 @@ export async function startNewQueueSetup(name: string): Promise<NewQueueSetup> {
     FETCH_ALLOW_HOSTS: '127.0.0.1',
   };
   const worker = await startWorkerProcess({
+    ...workerEnv,
     ...shared,
     WORKER_STATE_FILE: path.join(dataDir, 'worker-state'),
   });

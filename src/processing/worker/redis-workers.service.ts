@@ -14,6 +14,8 @@ import { ProcessingError, toProcessingError } from '../core/processing-error.js'
 import type { QueuedWork } from '../queue/queue-port.js';
 import type { QueueName } from '../../config/queue.types.js';
 import { BullQueueDriver } from '../queue/redis/bull-queue.driver.js';
+import { BullPriorityReserve } from '../queue/redis/bull-priority-reserve.js';
+import { PriorityReserve } from '../queue/priority-reserve.js';
 import { redisConnection, withTimeout } from '../queue/redis/redis-connection.js';
 import { bullmq } from '../queue/redis/redis-packages.js';
 import { RedisQueueClient } from '../queue/redis/redis-queue.client.js';
@@ -45,7 +47,9 @@ const CLOSE_BOUND_MS = 3_000;
  * `results` queue for the API process. The jobs are taken through BullQueueDriver's `work`
  * (revoked adds dropped, payloads validated as RedisJobCommand). SIGTERM: stop taking work, let tasks in flight finish
  * within TERMINATION_GRACE_PERIOD_SECONDS; the rest lose their lock and BullMQ puts them
- * back on the queue (stalled-job recovery), so another worker runs them.
+ * back on the queue (stalled-job recovery), so another worker runs them. While priority work
+ * arrives, the `cpu` Worker keeps slots for it as the database queue's loops do
+ * (PriorityReserve, docs/decisions/0487-worker-kept-for-priority-work-while-it-arrives.md).
  */
 @Injectable()
 export class RedisWorkersService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -59,6 +63,7 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
   private watchdog: WorkerWatchdog | null = null;
   private readonly name = `${os.hostname()}:${process.pid}`;
   private readonly connections: Redis[] = [];
+  private cpuReserve: BullPriorityReserve | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -78,12 +83,21 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
       prefix: redis.prefix,
     });
     this.results.on('error', () => undefined);
+    const legacy = this.config.operations.legacyWorkers;
+    this.cpuReserve = new BullPriorityReserve(
+      new PriorityReserve(
+        redis.cpuConcurrency,
+        legacy.priorityReserve,
+        legacy.priorityReserveHoldMs,
+      ),
+      this.client.get('cpu'),
+    );
     const pools: [QueueName, number][] = [
       ['cpu', redis.cpuConcurrency],
       ['io', redis.ioConcurrency],
     ];
     for (const [queue, concurrency] of pools) {
-      const worker = new (bullmq().Worker)(queue, (job) => this.process(queue, job), {
+      const worker = new (bullmq().Worker)(queue, (job, token) => this.process(queue, job, token), {
         connection: this.connect(redis.url, true),
         prefix: redis.prefix,
         concurrency,
@@ -97,6 +111,7 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
       });
       const errors = new ThrottledWarning(this.logger, 'worker error');
       worker.on('error', (error) => errors.warn(error, { queue }));
+      if (queue === 'cpu') this.cpuReserve.attach(worker);
       this.workers.push(worker);
     }
     this.watchdog = new WorkerWatchdog(
@@ -119,6 +134,7 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
    */
   async onApplicationShutdown(): Promise<void> {
     const graceMs = this.config.operations.terminationGraceSeconds * 1000;
+    this.cpuReserve?.stop();
     const answers = await this.redisAnswers();
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<'timeout'>((resolve) => {
@@ -166,7 +182,7 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
     return connection;
   }
 
-  private async process(queue: QueueName, job: Job): Promise<unknown> {
+  private async process(queue: QueueName, job: Job, token?: string): Promise<unknown> {
     const id = `${queue}:${job.id}`;
     this.inFlight.begin(id);
     try {
@@ -179,7 +195,9 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
         return reply;
       }
       // Every other job is an operation (its name), taken through the queue contract.
-      await this.bull!.take(queue, job);
+      const take = () => this.bull!.take(queue, job);
+      if (queue === 'cpu') await this.cpuReserve!.admit(job, token, take);
+      else await take();
       return null;
     } finally {
       this.inFlight.end(id);

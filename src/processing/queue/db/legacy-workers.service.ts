@@ -13,7 +13,7 @@ import {
   type DatabaseWorkerPool,
 } from '../../../config/operations.config.js';
 import { DatabaseQueueRepository } from './database-queue.repository.js';
-import { PriorityReserve } from './priority-reserve.js';
+import { PriorityReserve } from '../priority-reserve.js';
 import { type QueueTask } from '../queue-task.js';
 import {
   type ClaimFilter,
