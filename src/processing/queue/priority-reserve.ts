@@ -1,12 +1,13 @@
 /**
- * The `worker` loops kept for priority-lane work (sync requests, by default). A running task
- * is never interrupted, and each loop runs its task on one of the process's executors, so
- * once every loop held another organization's long async task, a sync request waited for
- * the first of them to end (seconds per multi-page document) however high its lane. While
- * priority work was seen within the hold, standard and batch work may hold at most
- * `loops - reserved` loops; the others take priority work only, so it starts at once. Out of
- * the hold every loop takes any lane again: a burst alone keeps every executor, and the
- * executors (the memory budget) stay as many as the loops.
+ * The `cpu` loops kept for priority-lane work (sync requests, by default), one rule for the
+ * database queue's `worker` loops (LegacyWorkers) and a Redis worker process's cpu slots
+ * (BullPriorityReserve). A running task is never interrupted, and each loop runs its task on
+ * one of the process's executors, so once every loop held another organization's long async
+ * task, a sync request waited for the first of them to end (seconds per multi-page
+ * document) however high its lane. While priority work was seen within the hold, standard and
+ * batch work may hold at most `loops - reserved` loops; the others take priority work only, so
+ * it starts at once. Out of the hold every loop takes any lane again: a burst alone keeps
+ * every executor, and the executors (the memory budget) stay as many as the loops.
  *
  * Loops ask before each claim (`admitLower`), on the event loop's one thread, so two loops
  * claiming at once never both take the last lower-lane loop.

@@ -66,7 +66,7 @@ export class BullPriorityReserve {
     } finally {
       this.reserve.releaseLowerLane();
       // A lower-lane slot is free again: a held-back Worker may fill it.
-      void this.worker?.resume();
+      if (!this.stopped) void this.worker?.resume();
     }
   }
 
@@ -81,8 +81,20 @@ export class BullPriorityReserve {
       void this.worker.resume();
       return false;
     }
-    this.watching ??= this.watch().finally(() => (this.watching = null));
+    this.lookOut();
     return true;
+  }
+
+  /**
+   * Starts the look-out unless one runs. One that is ending (it saw the Worker resumed) may
+   * miss a pause that came meanwhile, so it hands over to a new one.
+   */
+  private lookOut(): void {
+    if (this.watching || this.stopped) return;
+    this.watching = this.watch().finally(() => {
+      this.watching = null;
+      if (this.worker?.isPaused()) this.lookOut();
+    });
   }
 
   /** Resumes the paused Worker once priority work waits or the hold lapses. */
