@@ -9,7 +9,7 @@ import { LANE_PRIORITY, PRIORITY_LANE } from './redis-queue.types.js';
  * How often a Worker held back by the reserve asks Redis whether priority work waits: the
  * most a priority job that arrives meanwhile waits beyond its own run.
  */
-export const RESERVE_LOOK_MS = 100;
+const RESERVE_LOOK_MS = 100;
 
 /**
  * PriorityReserve applied to a BullMQ Worker of the `cpu` queue. A free BullMQ slot takes the
