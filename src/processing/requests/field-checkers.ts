@@ -73,14 +73,23 @@ export function nullable(inner: Checker): Checker {
 }
 
 /**
+ * A character a reader sees: white space, format characters such as U+200B or U+FEFF, marks
+ * with no base character and control characters all render as nothing, so a name of only
+ * those reads as blank however many code points it has.
+ */
+const VISIBLE_CHARACTER = /[^\p{White_Space}\p{Default_Ignorable_Code_Point}\p{M}\p{Cc}]/u;
+
+/**
  * `base`, and more than blanks (`what` names the value in the refusal): a name the answer or
  * a registry refers to, so a blank one is refused rather than accepted and then unusable.
+ * The description keeps the portable `\S` (OpenAPI fuzzers and generators read few Unicode
+ * properties); the refusal applies the whole rule, `VISIBLE_CHARACTER`.
  */
 export function notBlank(base: Checker, what: string): Checker {
   return checker({ ...base.schema, minLength: 1, pattern: '\\S' }, (v) => {
     const checked = base(v);
     if (checked.issues.length > 0) return checked;
-    return /\S/.test(v as string)
+    return VISIBLE_CHARACTER.test(v as string)
       ? ok(v)
       : fail('string_pattern_mismatch', `Input should be ${what}, not blank`, v, {
           pattern: '\\S',

@@ -77,7 +77,7 @@ export class ClassificationCategoryDto {
   category!: string;
 
   @Required()
-  @Check(list(str))
+  @Check(list(notBlank(str, 'a criterion')))
   criteria!: string[];
 }
 

@@ -395,6 +395,60 @@ describe('ClassifyConfig validation', () => {
     ]);
   });
 
+  it('reads a name of invisible characters as blank, and refuses a blank criterion', async () => {
+    // Zero-width space, non-joiner, joiner, word joiner, byte-order mark, a combining mark alone.
+    const invisible = ['\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF', '\u0301', '\u200B\u0301 '];
+    const blank = (loc: (string | number)[], what: string, value: string) => ({
+      loc,
+      msg: `Input should be ${what}, not blank`,
+      type: 'string_pattern_mismatch',
+      input: value,
+      ctx: { pattern: '\\S' },
+    });
+    const classification_schema = [
+      { category: 'invoice', criteria: ['a bill', '  '] },
+      ...invisible.map((category) => ({ category, criteria: ['anything'] })),
+    ];
+    const classify = await api.post('/classify', { input, classification_schema });
+    expect([classify.status, classify.body.detail]).toEqual([
+      422,
+      [
+        blank(['body', 'classification_schema', 0, 'criteria', 1], 'a criterion', '  '),
+        ...invisible.map((label, index) =>
+          blank(
+            ['body', 'classification_schema', index + 1, 'category'],
+            'a category label',
+            label,
+          ),
+        ),
+      ],
+    ]);
+    const pipeline = await api.post('/pipelines', {
+      name: '\u2060\uFEFF',
+      steps: [{ split: { split_description: [{ name: '\u200D', description: 'Anything' }] } }],
+    });
+    expect([pipeline.status, pipeline.body.detail]).toEqual([
+      422,
+      [
+        blank(['body', 'name'], 'a pipeline name', '\u2060\uFEFF'),
+        blank(
+          ['body', 'steps', 0, 'split', 'split_description', 0, 'name'],
+          'a section name',
+          '\u200D',
+        ),
+      ],
+    ]);
+    // Letters with marks, and scripts without Latin letters, stay names.
+    const named = await api.post('/classify_async', {
+      input,
+      classification_schema: [
+        { category: 'Re\u0301sume\u0301', criteria: ['\u8ACB\u6C42\u66F8'] },
+        { category: '\u0641\u0627\u062A\u0648\u0631\u0629', criteria: [] },
+      ],
+    });
+    expect([named.status, named.body.detail]).toEqual([200, undefined]);
+  });
+
   it('names an extract schema left out as missing, not as a schema of the wrong type', async () => {
     const res = await api.post('/extract', { input, instructions: {} });
     expect([res.status, res.body.detail]).toEqual([
