@@ -8,87 +8,16 @@ import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
 import { IS_DEEP_TASK } from '../queue/db/database-queue.repository.js';
 import type { Lane, QueueName } from '../../config/queue.types.js';
 import { attachDocumentPassword, detachDocumentPassword } from '../core/document-password.js';
-import { JobRecord, JobState, NewJob } from '../core/job.types.js';
+import { JobRecord, NewJob } from '../core/job.types.js';
+import { rowsWithinPage } from '../core/list-page.js';
 import { JOB_SECRET_KEY_FILE, JobSecretSealer } from './job-secret.sealer.js';
-
-interface JobRow {
-  job_id: string;
-  org_id: string;
-  api_key_id: string;
-  type: string;
-  status: string;
-  is_async: boolean;
-  kept_for_polling: boolean;
-  request: string;
-  request_key: string | null;
-  versions: string | null;
-  document_password: string | null;
-  metadata: string | null;
-  result_key: string | null;
-  document_key: string | null;
-  result_bytes: bigint | null;
-  reason: string | null;
-  error_code: string | null;
-  error_status: number | null;
-  progress: number;
-  attempts: number;
-  num_pages: number | null;
-  total_pages: number | null;
-  persist_result: boolean;
-  result_expired: boolean;
-  cancel_requested: boolean;
-  created_at: Date;
-  started_at: Date | null;
-  finished_at: Date | null;
-}
-
-const COLUMNS = `job_id, org_id, api_key_id, type, status, is_async, kept_for_polling, CAST(request AS VARCHAR) AS request, request_key, CAST(versions AS VARCHAR) AS versions, document_password,
-  CAST(metadata AS VARCHAR) AS metadata, result_key, document_key, result_bytes, reason, error_code,
-  error_status, progress, attempts, num_pages, total_pages, persist_result, result_expired,
-  cancel_requested, created_at, started_at, finished_at`;
+import { JOB_COLUMNS, type JobRow, toRecord, withoutRow } from './job-row.js';
 
 /**
  * Requests up to this size (as JSON) stay in the row; larger ones are files, so the
  * database keeps kilobytes per job whatever a request carries.
  */
 export const INLINE_REQUEST_MAX_BYTES = 4 * 1024;
-
-function withoutRow(record: JobRecord & { row: unknown }): JobRecord {
-  const plain: JobRecord & { row?: unknown } = { ...record };
-  delete plain.row;
-  return plain;
-}
-
-function toRecord(row: JobRow, request: Record<string, unknown>): JobRecord {
-  return {
-    jobId: row.job_id,
-    orgId: row.org_id,
-    apiKeyId: row.api_key_id,
-    type: row.type as JobRecord['type'],
-    state: row.status as JobState,
-    isAsync: row.is_async,
-    keptForPolling: row.kept_for_polling,
-    request,
-    versions: row.versions === null ? null : (JSON.parse(row.versions) as unknown),
-    metadata: row.metadata === null ? undefined : (JSON.parse(row.metadata) as unknown),
-    resultKey: row.result_key,
-    documentKey: row.document_key,
-    resultBytes: row.result_bytes === null ? null : Number(row.result_bytes),
-    reason: row.reason,
-    errorCode: row.error_code,
-    errorStatus: row.error_status === null ? null : Number(row.error_status),
-    progress: Number(row.progress),
-    attempts: Number(row.attempts),
-    numPages: row.num_pages === null ? null : Number(row.num_pages),
-    totalPages: row.total_pages === null ? null : Number(row.total_pages),
-    persistResult: row.persist_result,
-    resultExpired: row.result_expired,
-    cancelRequested: row.cancel_requested,
-    createdAt: row.created_at,
-    startedAt: row.started_at,
-    finishedAt: row.finished_at,
-  };
-}
 
 interface WaitingTask {
   queue: QueueName;
@@ -177,14 +106,14 @@ export class JobsRepository {
   }
 
   async find(jobId: string, tx?: Transaction): Promise<JobRecord | null> {
-    const sql = `SELECT ${COLUMNS} FROM processing_jobs WHERE job_id = $1`;
+    const sql = `SELECT ${JOB_COLUMNS} FROM processing_jobs WHERE job_id = $1`;
     const rows = tx ? await tx.all<JobRow>(sql, [jobId]) : await this.db.all<JobRow>(sql, [jobId]);
     return this.one(rows);
   }
 
   async findForOrg(orgId: string, jobId: string): Promise<JobRecord | null> {
     const rows = await this.db.all<JobRow>(
-      `SELECT ${COLUMNS} FROM processing_jobs WHERE job_id = $1 AND org_id = $2`,
+      `SELECT ${JOB_COLUMNS} FROM processing_jobs WHERE job_id = $1 AND org_id = $2`,
       [jobId, orgId],
     );
     return this.one(rows);
@@ -192,32 +121,24 @@ export class JobsRepository {
 
   /**
    * Newest first; the cursor is the (created_at, job_id) of the last row of the previous page.
-   * The requests of the rows read add up to at most `maxRequestBytes` (always one row): a
-   * request kept as a file may be megabytes, and a page of them was held whole. `cut` says
-   * rows were left for the next page because of it.
+   * As many rows as their requests fit in a page (`rowsWithinPage`); `cut`: rows were left.
    */
   async listForOrg(
     orgId: string,
     limit: number,
     after: JobPageCursor | null,
-    maxRequestBytes: number,
   ): Promise<{ records: (JobRecord & { createdAtMicros: bigint })[]; cut: boolean }> {
     const rows = await this.db.all<JobRow & { created_us: bigint }>(
-      `SELECT ${COLUMNS}, epoch_us(created_at) AS created_us FROM processing_jobs
+      `SELECT ${JOB_COLUMNS}, epoch_us(created_at) AS created_us FROM processing_jobs
        WHERE org_id = $1
          AND (CAST($2 AS BIGINT) IS NULL OR epoch_us(created_at) < CAST($2 AS BIGINT)
            OR (epoch_us(created_at) = CAST($2 AS BIGINT) AND job_id < $3))
        ORDER BY created_at DESC, job_id DESC LIMIT $4`,
       [orgId, after ? after.createdAtMicros.toString() : null, after?.jobId ?? '', limit],
     );
-    let taken = 0;
-    let bytes = 0;
-    for (const row of rows) {
-      const size = row.request_key ? await this.blobs.size(row.request_key) : row.request.length;
-      if (taken > 0 && bytes + size > maxRequestBytes) break;
-      bytes += size;
-      taken++;
-    }
+    const taken = await rowsWithinPage(rows, (row) =>
+      row.request_key ? this.blobs.size(row.request_key) : row.request.length,
+    );
     return {
       records: (await this.records(rows.slice(0, taken))).map(({ row, ...record }) => ({
         ...record,
@@ -373,7 +294,7 @@ export class JobsRepository {
   async withoutTask(kinds: readonly string[]): Promise<JobRecord[]> {
     const placeholders = kinds.map((_, i) => `$${i + 1}`).join(', ');
     const rows = await this.db.all<JobRow>(
-      `SELECT ${COLUMNS} FROM processing_jobs j
+      `SELECT ${JOB_COLUMNS} FROM processing_jobs j
        WHERE (j.is_async OR j.kept_for_polling) AND j.status IN ('queued', 'running')
          AND NOT EXISTS (
            SELECT 1 FROM queue_tasks t

@@ -36,12 +36,6 @@ const DOCUMENT_TYPES: Record<string, string> = {
 };
 const SWEEP_INTERVAL_MS = 60_000;
 
-/**
- * Requests (`raw_config`) one page of `GET /jobs` holds at most (besides its first job): a
- * request may be megabytes, and 500 of them were read into memory for one page.
- */
-export const LIST_PAGE_REQUEST_BYTES = 4 * 1024 * 1024;
-
 export interface JobListQuery {
   cursor: string | null;
   limit: number;
@@ -206,12 +200,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     query: JobListQuery,
   ): Promise<{ jobs: Record<string, unknown>[]; next_cursor: string | null }> {
     const after = query.cursor ? decodeCursor(query.cursor) : null;
-    const { records: rows, cut } = await this.jobs.listForOrg(
-      orgId,
-      query.limit + 1,
-      after,
-      LIST_PAGE_REQUEST_BYTES,
-    );
+    const { records: rows, cut } = await this.jobs.listForOrg(orgId, query.limit + 1, after);
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];
     const idle = await this.idleJobs(page);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DuckDbService } from '../../database/duckdb.service.js';
+import { rowsWithinPage } from '../core/list-page.js';
 
 /** A stored pipeline: its definition is the validated body it was created with. */
 export interface PipelineRecord {
@@ -55,14 +56,13 @@ export class PipelinesRepository {
   }
 
   /**
-   * The organization's pipelines after `after` (oldest first) whose stored definitions add
-   * up to at most `maxBytes`, and at least one: their sizes are read first, then only the
-   * rows taken, so a listing never holds more definitions than that in memory.
+   * The organization's pipelines after `after` (oldest first) whose stored definitions fit
+   * in a page (`rowsWithinPage`): their sizes are read first, then only the rows taken, so a
+   * listing never holds more definitions than that in memory.
    */
   async listPage(
     orgId: string,
     after: PipelinePageCursor | null,
-    maxBytes: number,
   ): Promise<{ records: (PipelineRecord & { createdAtMicros: bigint })[]; more: boolean }> {
     const sizes = await this.db.all<{ pipeline_id: string; bytes: number | bigint }>(
       `SELECT pipeline_id, strlen(definition) AS bytes FROM pipelines
@@ -72,15 +72,7 @@ export class PipelinesRepository {
        ORDER BY created_at, pipeline_id`,
       [orgId, after ? after.createdAtMicros.toString() : null, after?.pipelineId ?? ''],
     );
-    let taken = 0;
-    let bytes = 0;
-    while (
-      taken < sizes.length &&
-      (taken === 0 || bytes + Number(sizes[taken].bytes) <= maxBytes)
-    ) {
-      bytes += Number(sizes[taken].bytes);
-      taken++;
-    }
+    const taken = await rowsWithinPage(sizes, (row) => Number(row.bytes));
     if (taken === 0) return { records: [], more: false };
     const rows = await this.db.all<PipelineRow & { created_us: bigint }>(
       `SELECT ${COLUMNS}, epoch_us(created_at) AS created_us FROM pipelines

@@ -89,13 +89,6 @@ function checkClassifySteps(
   });
 }
 
-/**
- * Definitions one page of `GET /pipelines` holds at most (besides its first): each may be
- * megabytes (a long schema, 200 sections), and a listing of all of them at once held the
- * server's memory in proportion.
- */
-export const LIST_PAGE_BYTES = 4 * 1024 * 1024;
-
 function encodeCursor(createdAtMicros: bigint, pipelineId: string): string {
   return Buffer.from(`${createdAtMicros}|${pipelineId}`).toString('base64url');
 }
@@ -136,7 +129,7 @@ export class PipelinesService {
 
   /**
    * A page of the organization's pipelines, oldest first, after `cursor` (the `next_cursor`
-   * of the page before): as many as fit in LIST_PAGE_BYTES of definitions, at least one.
+   * of the page before): as many as fit in a page's bytes of definitions (LIST_PAGE_BYTES), at least one.
    */
   async listPage(
     orgId: string,
@@ -145,7 +138,6 @@ export class PipelinesService {
     const { records, more } = await this.pipelines.listPage(
       orgId,
       cursor === null ? null : decodeCursor(cursor),
-      LIST_PAGE_BYTES,
     );
     const last = records.at(-1);
     return {
