@@ -1,35 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, describe, jest } from '@jest/globals';
 import { FileServer, HELD_DOWNLOAD_ENV, startFileServer } from '../../support/file-server.js';
-import { client, keyOf } from '../../support/processing-client.js';
+import {
+  FETCH_LIMIT_MS,
+  RESERVE_HOLD_MS,
+  SYNC_TIMEOUT_MS,
+  tenantFairnessCases,
+} from '../../support/tenant-fairness.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
-import { negativeWindow, waitFor } from '../../support/wait.js';
 
 jest.setTimeout(300_000);
 
-/** Far beyond the spec's length, so the reserve never lapses under a loaded machine. */
-const HOLD_MS = 600_000;
-/** Bounds the other organization's sync wait: without the reserve it waits this long, then 504. */
-const SYNC_TIMEOUT_MS = 60_000;
-/** A held download outlasts that wait, so only its release ends a job of the burst. */
-const FETCH_LIMIT_MS = String(4 * SYNC_TIMEOUT_MS);
-/**
- * The window after organization A's first job started in which its next jobs take every loop
- * they may. No event marks a loop the reserve keeps idle, so the window stands in for it.
- */
-const CLAIM_WINDOW_MS = 2_000;
-
-const SCHEMA = [
-  { category: 'invoice', criteria: ['has an invoice number', 'lists amounts due'] },
-  { category: 'letter', criteria: ['addressed to a person, signed by the sender'] },
-];
-
-/**
- * One organization's burst of async work never keeps another's sync request waiting for the
- * burst's running tasks: each of A's jobs holds its cpu worker until its held download is
- * released (the slot a multi-page document's task holds for seconds), and B's sync
- * classification must answer while all of them still run or wait. A burst alone still takes
- * every worker.
- */
+/** The database queue's two cpu loops, one kept for priority work while it arrives. */
 describe("one organization's async burst and another's sync requests", () => {
   let t: TestApp;
   let files: FileServer;
@@ -40,7 +21,7 @@ describe("one organization's async burst and another's sync requests", () => {
       ...HELD_DOWNLOAD_ENV,
       CPU_WORKER_CONCURRENCY: '2',
       WORKER_PRIORITY_RESERVE: '1',
-      WORKER_PRIORITY_RESERVE_HOLD_MS: String(HOLD_MS),
+      WORKER_PRIORITY_RESERVE_HOLD_MS: String(RESERVE_HOLD_MS),
       SYNC_TIMEOUT_MS: String(SYNC_TIMEOUT_MS),
       FETCH_TIMEOUT_MS: FETCH_LIMIT_MS,
       FETCH_DEADLINE_MS: FETCH_LIMIT_MS,
@@ -51,60 +32,5 @@ describe("one organization's async burst and another's sync requests", () => {
     await files.close();
   });
 
-  async function burst(org: ReturnType<typeof client>, name: string, jobs: number) {
-    const held = Array.from({ length: jobs }, (_, i) =>
-      files.hold(`/${name}-${i}.txt`, `Invoice number ${i}. Total amount due: 10.00`),
-    );
-    const ids: string[] = [];
-    for (const h of held) {
-      const res = await org.post('/classify_async', {
-        input: h.url,
-        classification_schema: SCHEMA,
-      });
-      expect(res.status).toBe(200);
-      ids.push(res.body.job_id as string);
-    }
-    const started = () => files.requests.filter((r) => r.startsWith(`/${name}-`)).length;
-    return { held, ids, started };
-  }
-
-  async function waitCompleted(org: ReturnType<typeof client>, ids: string[]) {
-    for (const id of ids) {
-      await waitFor(`job ${id} to complete`, async () => {
-        const status = (await org.get(`/job/${id}`)).body.status;
-        expect(status).not.toBe('Failed');
-        return status === 'Completed';
-      });
-    }
-  }
-
-  it('lets a burst alone take every cpu worker', async () => {
-    const a = client(t.baseUrl, await keyOf(t, 'org-burst'));
-    const { held, ids, started } = await burst(a, 'alone', 3);
-    await waitFor('two of the burst running at once', () => started() >= 2);
-    for (const h of held) h.release();
-    await waitCompleted(a, ids);
-  });
-
-  it("answers the other organization's sync request while the burst's jobs still run", async () => {
-    const a = client(t.baseUrl, await keyOf(t, 'org-burst'));
-    const b = client(t.baseUrl, await keyOf(t, 'org-sync'));
-    const document = files.put('/b.txt', 'Invoice number 77. Total amount due: 120.00');
-    // B is a sync user: its requests are what the reserve is kept for.
-    expect(
-      (await b.post('/classify', { input: document, classification_schema: SCHEMA })).status,
-    ).toBe(200);
-
-    const { held, ids, started } = await burst(a, 'beside', 3);
-    await waitFor("the burst's first job running", () => started() >= 1);
-    await negativeWindow(CLAIM_WINDOW_MS);
-
-    const answer = await b.post('/classify', { input: document, classification_schema: SCHEMA });
-    expect(answer.status).toBe(200);
-    // None of A's jobs could end meanwhile: their downloads are still held.
-    for (const id of ids) expect((await a.get(`/job/${id}`)).body.status).toBe('Pending');
-
-    for (const h of held) h.release();
-    await waitCompleted(a, ids);
-  });
+  tenantFairnessCases({ app: () => t, files: () => files });
 });
