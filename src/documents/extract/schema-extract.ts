@@ -34,8 +34,8 @@ import { columnSums, findRows, type RowOptions } from './line-items.js';
 import { readable } from './passages.js';
 import { humanize } from './text-match.js';
 import {
+  answersText,
   firstDate,
-  restatesField,
   searchSentences,
   sentenceSearchOf,
   type SentenceSearch,
@@ -314,16 +314,6 @@ const PASSAGE_WORDS = 30;
 
 function runsOn(leaf: Leaf): boolean {
   return typeof leaf.value === 'string' && leaf.value.split(/\s+/).length > PASSAGE_WORDS;
-}
-
-/**
- * Whether a labelled text value answers its field: it has words, and does not say the
- * field's own words again ("Governing Law." under a "Governing Law" label is a heading;
- * "This Agreement shall be governed by..." is the clause the value is in).
- */
-function answersText(leaf: Leaf, field: ScalarField): boolean {
-  if (typeof leaf.value !== 'string') return true;
-  return /\p{L}{2}/u.test(leaf.value) && !restatesField(leaf.value, field);
 }
 
 /**

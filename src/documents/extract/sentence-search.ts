@@ -196,6 +196,24 @@ export function restatesField(
   return [...said].some((c) => named.has(c));
 }
 
+/** The number of a clause or list item ("8.", "8.1.", "(8)"), printed by its heading. */
+const CLAUSE_NUMBER = /^\(?\d{1,3}(?:\.\d{1,3})*[.)]$/;
+
+/**
+ * Whether a labelled text value answers its field: it has words or figures, and does not
+ * say the field's own words again ("Governing Law." under a "Governing Law" label is a heading;
+ * "This Agreement shall be governed by..." is the clause the value is in).
+ */
+export function answersText(leaf: Leaf, field: ScalarField): boolean {
+  if (typeof leaf.value !== 'string') return true;
+  // Figures without words ("42", "05.03.2024") cannot say the field's words again: they
+  // are the value printed beside the label ("Rechnungsnummer: 42"), unless they number the
+  // clause the label heads ("8.").
+  if (!/\p{L}{2}/u.test(leaf.value))
+    return /\p{N}/u.test(leaf.value) && !CLAUSE_NUMBER.test(leaf.value.trim());
+  return !restatesField(leaf.value, field);
+}
+
 /** Whether a sentence could hold a value of the field's kind, before reading it. */
 function couldHold(sentence: Sentence, field: ScalarField, context: DocumentContext): boolean {
   switch (field.kind) {

@@ -6,9 +6,14 @@ const STOPWORDS = new Set(
   ),
 );
 
-/** Lower case, punctuation to spaces, `#` read as "number", spaces collapsed. */
+/**
+ * Lower case, punctuation to spaces, `#` read as "number", spaces collapsed. Composed first
+ * (NFC): "ä" typed as "a" and a combining diaeresis is the same label as "ä", and a mark
+ * left alone would read as punctuation and split the word.
+ */
 export function normalize(text: string): string {
   return text
+    .normalize('NFC')
     .toLowerCase()
     .replace(/#/g, ' number ')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
