@@ -1,3 +1,5 @@
+import { ApiError } from '../../common/api-error.js';
+
 /**
  * Stored bodies one page of a listing (`GET /jobs`' requests, `GET /pipelines`'
  * definitions) holds at most, besides its first row: each may be megabytes, and a page of
@@ -24,4 +26,24 @@ export async function rowsWithinPage<T>(
     taken++;
   }
   return taken;
+}
+
+/** Where a listing's page ended: the last row's creation time (microseconds) and its id. */
+export interface PageCursor {
+  createdAtMicros: bigint;
+  id: string;
+}
+
+/** The `next_cursor` of a listing ordered by creation time, then id. */
+export function encodePageCursor({ createdAtMicros, id }: PageCursor): string {
+  return Buffer.from(`${createdAtMicros}|${id}`).toString('base64url');
+}
+
+/** A `cursor` back from a client; 400 for one no listing returned. */
+export function decodePageCursor(cursor: string): PageCursor {
+  const [micros, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!/^\d+$/.test(micros ?? '') || !id) {
+    throw ApiError.badRequest('INVALID_CURSOR', 'cursor is not one this service returned');
+  }
+  return { createdAtMicros: BigInt(micros), id };
 }

@@ -16,6 +16,7 @@ import { JobEvents } from './job-events.js';
 import { JobResults } from './job-results.js';
 import { JobView, presentJob, presentListItem } from './job.presenter.js';
 import { JobRecord } from '../core/job.types.js';
+import { decodePageCursor, encodePageCursor } from '../core/list-page.js';
 import { JobsRepository } from './jobs.repository.js';
 import { RunningJobs } from './running-jobs.js';
 import { SyncRequestDrain } from './sync-request-drain.js';
@@ -40,18 +41,6 @@ export interface JobListQuery {
   cursor: string | null;
   limit: number;
   excludeConfigs: boolean;
-}
-
-function encodeCursor(createdAtMicros: bigint, jobId: string): string {
-  return Buffer.from(`${createdAtMicros}|${jobId}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAtMicros: bigint; jobId: string } {
-  const [micros, jobId] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!/^\d+$/.test(micros ?? '') || !jobId) {
-    throw ApiError.badRequest('INVALID_CURSOR', 'cursor is not one this service returned');
-  }
-  return { createdAtMicros: BigInt(micros), jobId };
 }
 
 /** Reading and managing jobs: poll, list, cancel, delete, result URLs and retention. */
@@ -199,7 +188,8 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     orgId: string,
     query: JobListQuery,
   ): Promise<{ jobs: Record<string, unknown>[]; next_cursor: string | null }> {
-    const after = query.cursor ? decodeCursor(query.cursor) : null;
+    const cursor = query.cursor ? decodePageCursor(query.cursor) : null;
+    const after = cursor && { createdAtMicros: cursor.createdAtMicros, jobId: cursor.id };
     const { records: rows, cut } = await this.jobs.listForOrg(orgId, query.limit + 1, after);
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];
@@ -208,7 +198,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
       jobs: page.map((job) => presentListItem(job, !query.excludeConfigs, idle.has(job.jobId))),
       next_cursor:
         (cut || rows.length > query.limit) && last
-          ? encodeCursor(last.createdAtMicros, last.jobId)
+          ? encodePageCursor({ createdAtMicros: last.createdAtMicros, id: last.jobId })
           : null,
     };
   }

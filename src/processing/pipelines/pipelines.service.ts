@@ -7,12 +7,9 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import { checkClassifyLimits, type ClassifyLimited } from '../requests/classify-limits.js';
 import { VersionRegistry } from '../versions/version-registry.service.js';
 import type { CreatePipelineDto } from '../requests/pipeline-definition.dto.js';
+import { decodePageCursor, encodePageCursor } from '../core/list-page.js';
 import { planPipeline, type PipelinePlan } from '../core/pipeline-plan.js';
-import {
-  type PipelinePageCursor,
-  type PipelineRecord,
-  PipelinesRepository,
-} from './pipelines.repository.js';
+import { type PipelineRecord, PipelinesRepository } from './pipelines.repository.js';
 
 type Body = Record<string, unknown>;
 
@@ -89,18 +86,6 @@ function checkClassifySteps(
   });
 }
 
-function encodeCursor(createdAtMicros: bigint, pipelineId: string): string {
-  return Buffer.from(`${createdAtMicros}|${pipelineId}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): PipelinePageCursor {
-  const [micros, pipelineId] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!/^\d+$/.test(micros ?? '') || !pipelineId) {
-    throw ApiError.badRequest('INVALID_CURSOR', 'cursor is not one this service returned');
-  }
-  return { createdAtMicros: BigInt(micros), pipelineId };
-}
-
 /** Stored pipelines of an organization: created checked, listed, read and deleted. */
 @Injectable()
 export class PipelinesService {
@@ -135,14 +120,18 @@ export class PipelinesService {
     orgId: string,
     cursor: string | null,
   ): Promise<{ records: PipelineRecord[]; nextCursor: string | null }> {
+    const after = cursor === null ? null : decodePageCursor(cursor);
     const { records, more } = await this.pipelines.listPage(
       orgId,
-      cursor === null ? null : decodeCursor(cursor),
+      after && { createdAtMicros: after.createdAtMicros, pipelineId: after.id },
     );
     const last = records.at(-1);
     return {
       records,
-      nextCursor: more && last ? encodeCursor(last.createdAtMicros, last.pipelineId) : null,
+      nextCursor:
+        more && last
+          ? encodePageCursor({ createdAtMicros: last.createdAtMicros, id: last.pipelineId })
+          : null,
     };
   }
 

@@ -109,6 +109,9 @@ class WebhookDeliveryBody {
 
 @ApiSchema({ name: 'WebhookDeliveryList' })
 export class WebhookDeliveryListBody {
-  @ApiProperty({ type: [WebhookDeliveryBody] })
+  @ApiProperty({ type: [WebhookDeliveryBody], description: 'Newest first' })
   deliveries!: WebhookDeliveryBody[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page' })
+  next_cursor!: string | null;
 }

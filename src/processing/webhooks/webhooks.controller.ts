@@ -107,14 +107,27 @@ export class WebhooksController {
   @Get('deliveries')
   @ApiOperation({ summary: 'Webhook deliveries and every attempt' })
   @ApiQuery({ name: 'job_id', required: false, schema: { type: 'string' } })
+  @ApiQuery({
+    name: 'cursor',
+    required: false,
+    schema: { type: 'string' },
+    description: '`next_cursor` of the previous page',
+  })
   @ApiOkResponse({ type: WebhookDeliveryListBody })
+  @ApiErrors(400)
   async deliveries(
     @Query('job_id') jobId: string | undefined,
+    @Query('cursor') cursor: unknown,
     @CurrentPrincipal() principal: ProcessingPrincipal,
   ) {
-    const list = await this.webhooks.deliveries(principal.orgId, jobId || null);
+    const { deliveries, nextCursor } = await this.webhooks.deliveries(
+      principal.orgId,
+      jobId || null,
+      typeof cursor === 'string' && cursor !== '' ? cursor : null,
+    );
     return {
-      deliveries: list.map((d) => ({
+      next_cursor: nextCursor,
+      deliveries: deliveries.map((d) => ({
         delivery_id: d.deliveryId,
         job_id: d.jobId,
         mode: d.mode,

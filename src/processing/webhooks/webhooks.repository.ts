@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
+import type { PageCursor } from '../core/list-page.js';
 import type {
   WebhookEndpoint,
   WebhookEndpointStore,
@@ -227,17 +228,25 @@ export class WebhooksRepository implements WebhookEndpointStore {
     return rows.length ? toDelivery(rows[0]) : null;
   }
 
+  /**
+   * Up to `limit` deliveries of the organization (of one job when `jobId`), newest first,
+   * after `after`: the page before ended there.
+   */
   async listDeliveries(
     orgId: string,
     jobId: string | null,
     limit: number,
-  ): Promise<WebhookDelivery[]> {
-    const rows = await this.db.all<DeliveryRow>(
-      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
-       WHERE org_id = $1 AND ($2 = '' OR job_id = $2) ORDER BY created_at DESC, delivery_id LIMIT $3`,
-      [orgId, jobId ?? '', limit],
+    after: PageCursor | null,
+  ): Promise<(WebhookDelivery & { createdAtMicros: bigint })[]> {
+    const rows = await this.db.all<DeliveryRow & { created_us: bigint }>(
+      `SELECT ${DELIVERY_COLUMNS}, epoch_us(created_at) AS created_us FROM webhook_deliveries
+       WHERE org_id = $1 AND ($2 = '' OR job_id = $2)
+         AND (CAST($3 AS BIGINT) IS NULL OR epoch_us(created_at) < CAST($3 AS BIGINT)
+           OR (epoch_us(created_at) = CAST($3 AS BIGINT) AND delivery_id < $4))
+       ORDER BY created_at DESC, delivery_id DESC LIMIT $5`,
+      [orgId, jobId ?? '', after ? after.createdAtMicros.toString() : null, after?.id ?? '', limit],
     );
-    return rows.map(toDelivery);
+    return rows.map((row) => ({ ...toDelivery(row), createdAtMicros: BigInt(row.created_us) }));
   }
 
   async attemptsOf(deliveryIds: string[]): Promise<Map<string, WebhookAttempt[]>> {

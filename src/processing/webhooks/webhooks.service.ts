@@ -14,6 +14,7 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService, Transaction } from '../../database/duckdb.service.js';
 import type { JobRecord } from '../core/job.types.js';
+import { decodePageCursor, encodePageCursor } from '../core/list-page.js';
 import { command, commandType, DeliverWebhookCommand } from '../queue/queue-command.js';
 import { QUEUE, type QueuePort, type QueuedWork, type WorkResult } from '../queue/queue-port.js';
 import { LegacyWorkers } from '../queue/db/legacy-workers.service.js';
@@ -31,6 +32,8 @@ import {
 
 const WEBHOOK_TASK = 'webhook.deliver';
 const DELIVER_WEBHOOK = commandType(WEBHOOK_TASK, DeliverWebhookCommand);
+/** Deliveries in one page of `GET /webhooks/deliveries`: each carries its attempts. */
+const DELIVERIES_PAGE = 200;
 
 /**
  * Webhooks of async jobs: direct (`url`, signed with the org's secret) and hosted (every
@@ -184,13 +187,30 @@ export class WebhooksService implements OnModuleInit, OnApplicationBootstrap {
     return this.repository.orgSecret(orgId, randomSecret());
   }
 
+  /**
+   * A page of the organization's deliveries (of one job when `jobId`), newest first, each
+   * with every attempt, after `cursor`; `nextCursor` asks for the rest.
+   */
   async deliveries(
     orgId: string,
     jobId: string | null,
-  ): Promise<(WebhookDelivery & { attemptLog: WebhookAttempt[] })[]> {
-    const list = await this.repository.listDeliveries(orgId, jobId, 200);
-    const attempts = await this.repository.attemptsOf(list.map((d) => d.deliveryId));
-    return list.map((d) => ({ ...d, attemptLog: attempts.get(d.deliveryId) ?? [] }));
+    cursor: string | null,
+  ): Promise<{
+    deliveries: (WebhookDelivery & { attemptLog: WebhookAttempt[] })[];
+    nextCursor: string | null;
+  }> {
+    const after = cursor === null ? null : decodePageCursor(cursor);
+    const rows = await this.repository.listDeliveries(orgId, jobId, DELIVERIES_PAGE + 1, after);
+    const page = rows.slice(0, DELIVERIES_PAGE);
+    const attempts = await this.repository.attemptsOf(page.map((d) => d.deliveryId));
+    const last = page.at(-1);
+    return {
+      deliveries: page.map((d) => ({ ...d, attemptLog: attempts.get(d.deliveryId) ?? [] })),
+      nextCursor:
+        rows.length > DELIVERIES_PAGE && last
+          ? encodePageCursor({ createdAtMicros: last.createdAtMicros, id: last.deliveryId })
+          : null,
+    };
   }
 
   // ---- scheduling (inside the job's completion transaction) -------------------------------

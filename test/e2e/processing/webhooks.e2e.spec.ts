@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { startTestApp, TestApp } from '../../support/test-app.js';
+import { seedAccount } from '../../support/accounts.js';
+import { DuckDbService } from '../../../src/database/duckdb.service.js';
+import { WebhooksRepository } from '../../../src/processing/webhooks/webhooks.repository.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
 import { client, keyOf, type Json, waitForJob } from '../../support/processing-client.js';
 import { startWebhookReceiver, WebhookReceiver } from '../../support/webhook-receiver.js';
@@ -257,6 +260,47 @@ describe('webhooks', () => {
       loc: ['body', 'async', 'webhook', 'url'],
       type: 'url_blocked',
     });
+  });
+
+  it('pages the deliveries list with a cursor, none twice or left out', async () => {
+    const account = await seedAccount(t.app, 'org-many-deliveries');
+    const api = client(t.baseUrl, account.processingKey);
+    const repository = t.app.get(WebhooksRepository);
+    // More deliveries than one page holds, most of them created in the same microsecond.
+    const ids = Array.from({ length: 205 }, (_, i) => `dlv_page_${String(i).padStart(3, '0')}`);
+    await t.app.get(DuckDbService).transaction(async (tx) => {
+      for (const [i, deliveryId] of ids.entries()) {
+        await repository.insertDelivery(tx, {
+          deliveryId,
+          orgId: account.orgId,
+          jobId: i % 2 === 0 ? 'job_even' : 'job_odd',
+          mode: 'direct',
+          endpointId: null,
+          url: 'https://hooks.example.test/direct',
+          messageId: `msg_${deliveryId}`,
+          payload: '{}',
+          status: 'failed',
+          lastError: null,
+        });
+      }
+    });
+    const seen: string[] = [];
+    const pages: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor ? `?cursor=${encodeURIComponent(cursor)}` : '';
+      const res = await api.get(`/webhooks/deliveries${query}`);
+      expect(res.status).toBe(200);
+      seen.push(...res.body.deliveries.map((d: Json) => d.delivery_id as string));
+      pages.push(res.body.deliveries.length);
+      cursor = res.body.next_cursor;
+    } while (cursor !== null && pages.length < 5);
+    expect(pages).toEqual([200, 5]);
+    expect([...seen].sort()).toEqual(ids);
+    const first = (await api.get('/webhooks/deliveries?job_id=job_odd')).body;
+    expect([first.deliveries.length, first.next_cursor]).toEqual([102, null]);
+    const bad = await api.get('/webhooks/deliveries?cursor=not-a-cursor');
+    expect(bad.status).toBe(400);
   });
 
   it('keeps retry state across a restart', async () => {
