@@ -140,20 +140,26 @@ export class RedisWorkersService implements OnApplicationBootstrap, OnApplicatio
     const grace = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), answers ? graceMs : 0);
     });
-    const closing = Promise.allSettled(this.workers.map((w) => w.close()));
+    // A BullMQ worker closes once: a later close(true) returns the close under way, which
+    // waits for its jobs, so whether to force is decided by the first (forced, its lock
+    // extender stops at once instead of renewing the locks of jobs that cannot finish).
+    if (!answers) {
+      this.logger.warn(
+        { inFlight: this.inFlight.size },
+        'Redis does not answer; stopping without waiting for tasks in flight (they go back to the queue as stalled jobs)',
+      );
+    }
+    const closing = Promise.allSettled(this.workers.map((w) => w.close(!answers)));
     const outcome = await Promise.race([closing, grace]);
     clearTimeout(timer);
     if (outcome === 'timeout') {
-      this.logger.warn(
-        { inFlight: this.inFlight.size, redisAnswers: answers },
-        answers
-          ? 'grace period over; tasks in flight go back to the queue as stalled jobs'
-          : 'Redis does not answer; stopping without waiting for tasks in flight (they go back to the queue as stalled jobs)',
-      );
-      await this.bounded(
-        Promise.allSettled(this.workers.map((w) => w.close(true))),
-        'worker close',
-      );
+      if (answers) {
+        this.logger.warn(
+          { inFlight: this.inFlight.size },
+          'grace period over; tasks in flight go back to the queue as stalled jobs',
+        );
+      }
+      await this.bounded(closing, 'worker close');
     }
     this.watchdog?.stop();
     await this.bounded(this.results?.close(), 'results queue close');
