@@ -9,7 +9,7 @@ import { IS_DEEP_TASK } from '../queue/db/database-queue.repository.js';
 import type { Lane, QueueName } from '../../config/queue.types.js';
 import { attachDocumentPassword, detachDocumentPassword } from '../core/document-password.js';
 import { JobRecord, NewJob } from '../core/job.types.js';
-import { rowsWithinPage } from '../core/list-page.js';
+import { type PageCursor, rowsWithinPage } from '../core/list-page.js';
 import { JOB_SECRET_KEY_FILE, JobSecretSealer } from './job-secret.sealer.js';
 import { JOB_COLUMNS, type JobRow, toRecord, withoutRow } from './job-row.js';
 
@@ -24,11 +24,6 @@ interface WaitingTask {
   lane: Lane;
   /** Deep work, which only the gpu worker takes while one is configured. */
   deep: boolean;
-}
-
-interface JobPageCursor {
-  createdAtMicros: bigint;
-  jobId: string;
 }
 
 @Injectable()
@@ -126,7 +121,7 @@ export class JobsRepository {
   async listForOrg(
     orgId: string,
     limit: number,
-    after: JobPageCursor | null,
+    after: PageCursor | null,
   ): Promise<{ records: (JobRecord & { createdAtMicros: bigint })[]; cut: boolean }> {
     const rows = await this.db.all<JobRow & { created_us: bigint }>(
       `SELECT ${JOB_COLUMNS}, epoch_us(created_at) AS created_us FROM processing_jobs
@@ -134,7 +129,7 @@ export class JobsRepository {
          AND (CAST($2 AS BIGINT) IS NULL OR epoch_us(created_at) < CAST($2 AS BIGINT)
            OR (epoch_us(created_at) = CAST($2 AS BIGINT) AND job_id < $3))
        ORDER BY created_at DESC, job_id DESC LIMIT $4`,
-      [orgId, after ? after.createdAtMicros.toString() : null, after?.jobId ?? '', limit],
+      [orgId, after ? after.createdAtMicros.toString() : null, after?.id ?? '', limit],
     );
     const taken = await rowsWithinPage(rows, (row) =>
       row.request_key ? this.blobs.size(row.request_key) : row.request.length,

@@ -188,8 +188,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     orgId: string,
     query: JobListQuery,
   ): Promise<{ jobs: Record<string, unknown>[]; next_cursor: string | null }> {
-    const cursor = query.cursor ? decodePageCursor(query.cursor) : null;
-    const after = cursor && { createdAtMicros: cursor.createdAtMicros, jobId: cursor.id };
+    const after = query.cursor ? decodePageCursor(query.cursor) : null;
     const { records: rows, cut } = await this.jobs.listForOrg(orgId, query.limit + 1, after);
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DuckDbService } from '../../database/duckdb.service.js';
-import { rowsWithinPage } from '../core/list-page.js';
+import { type PageCursor, rowsWithinPage } from '../core/list-page.js';
 
 /** A stored pipeline: its definition is the validated body it was created with. */
 export interface PipelineRecord {
@@ -31,12 +31,6 @@ function toRecord(row: PipelineRow): PipelineRecord {
 
 const COLUMNS = 'pipeline_id, org_id, name, definition, created_at';
 
-/** Where a page of the listing starts: after this pipeline (its creation and id). */
-export interface PipelinePageCursor {
-  createdAtMicros: bigint;
-  pipelineId: string;
-}
-
 /** The `pipelines` table: each query scoped to the organization that owns the rows. */
 @Injectable()
 export class PipelinesRepository {
@@ -62,7 +56,7 @@ export class PipelinesRepository {
    */
   async listPage(
     orgId: string,
-    after: PipelinePageCursor | null,
+    after: PageCursor | null,
   ): Promise<{ records: (PipelineRecord & { createdAtMicros: bigint })[]; more: boolean }> {
     const sizes = await this.db.all<{ pipeline_id: string; bytes: number | bigint }>(
       `SELECT pipeline_id, strlen(definition) AS bytes FROM pipelines
@@ -70,7 +64,7 @@ export class PipelinesRepository {
          AND (CAST($2 AS BIGINT) IS NULL OR epoch_us(created_at) > CAST($2 AS BIGINT)
            OR (epoch_us(created_at) = CAST($2 AS BIGINT) AND pipeline_id > $3))
        ORDER BY created_at, pipeline_id`,
-      [orgId, after ? after.createdAtMicros.toString() : null, after?.pipelineId ?? ''],
+      [orgId, after ? after.createdAtMicros.toString() : null, after?.id ?? ''],
     );
     const taken = await rowsWithinPage(sizes, (row) => Number(row.bytes));
     if (taken === 0) return { records: [], more: false };

@@ -121,10 +121,7 @@ export class PipelinesService {
     cursor: string | null,
   ): Promise<{ records: PipelineRecord[]; nextCursor: string | null }> {
     const after = cursor === null ? null : decodePageCursor(cursor);
-    const { records, more } = await this.pipelines.listPage(
-      orgId,
-      after && { createdAtMicros: after.createdAtMicros, pipelineId: after.id },
-    );
+    const { records, more } = await this.pipelines.listPage(orgId, after);
     const last = records.at(-1);
     return {
       records,
