@@ -7,6 +7,9 @@ import { ApiError } from '../../common/api-error.js';
  */
 export const LIST_PAGE_BYTES = 4 * 1024 * 1024;
 
+/** LIST_PAGE_BYTES as the API description states it. */
+export const LIST_PAGE_SIZE_TEXT = `${LIST_PAGE_BYTES / (1024 * 1024)} MiB`;
+
 /**
  * How many of `rows`, in order, a page takes: while their sizes add up to at most
  * `maxBytes`, and always the first. Sizes are asked row by row, so rows past the cut are

@@ -31,6 +31,7 @@ import {
 } from '../responses/job.responses.js';
 import { JobView } from './job.presenter.js';
 import { JobListQuery, JobsService } from './jobs.service.js';
+import { LIST_PAGE_SIZE_TEXT } from '../core/list-page.js';
 
 const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
@@ -97,8 +98,8 @@ export class JobsController {
   @ApiOperation({
     summary: "List the organization's jobs, newest first",
     description:
-      'At most `limit` jobs, fewer when their requests (`raw_config`) pass 4 MiB (at least ' +
-      'one): `next_cursor` asks for the rest.',
+      'At most `limit` jobs, fewer when their requests (`raw_config`) pass ' +
+      `${LIST_PAGE_SIZE_TEXT} (at least one): \`next_cursor\` asks for the rest.`,
   })
   @ApiQuery({
     name: 'limit',

@@ -40,6 +40,7 @@ import {
   PipelineResponseBody,
 } from '../responses/pipeline.responses.js';
 import { PipelinesService, presentPipeline } from './pipelines.service.js';
+import { LIST_PAGE_SIZE_TEXT } from '../core/list-page.js';
 import { PipelineRunDto } from '../operations/pipeline/pipeline-request.dto.js';
 
 const runBody = new ValidatedBodyPipe(PipelineRunDto);
@@ -71,8 +72,8 @@ export class PipelinesController {
   @ApiOperation({
     summary: 'List the stored pipelines',
     description:
-      'Oldest first, as many as fit in 4 MiB of definitions (at least one); `next_cursor` ' +
-      'asks for the rest.',
+      `Oldest first, as many as fit in ${LIST_PAGE_SIZE_TEXT} of definitions (at least ` +
+      'one); `next_cursor` asks for the rest.',
   })
   @ApiQuery({
     name: 'cursor',
