@@ -49,4 +49,16 @@ export class ApiError extends HttpException {
   static notFound(code: string, message: string): ApiError {
     return new ApiError(HttpStatus.NOT_FOUND, code, message);
   }
+
+  /** A 503 the client retries after `retryAfterSeconds` (its `Retry-After`). */
+  static unavailable(
+    code: string,
+    message: string,
+    retryAfterSeconds: number,
+    details?: Record<string, unknown>,
+  ): ApiError {
+    return new ApiError(HttpStatus.SERVICE_UNAVAILABLE, code, message, details, {
+      'Retry-After': String(retryAfterSeconds),
+    });
+  }
 }

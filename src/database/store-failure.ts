@@ -1,5 +1,4 @@
 import { ApiError } from '../common/api-error.js';
-import { HttpStatus } from '../common/nest-decorators.js';
 
 /**
  * DuckDB errors after which the store cannot be trusted to go on: the database was
@@ -24,12 +23,10 @@ const STORE_FAILED_RETRY_AFTER_SECONDS = 10;
 
 /** What requests get once the store failed: the process is draining and will restart. */
 export function storeFailedError(cause: Error): ApiError {
-  const error = new ApiError(
-    HttpStatus.SERVICE_UNAVAILABLE,
+  const error = ApiError.unavailable(
     'STORE_UNAVAILABLE',
     'The data store failed; this instance is restarting. Retry shortly.',
-    {},
-    { 'Retry-After': String(STORE_FAILED_RETRY_AFTER_SECONDS) },
+    STORE_FAILED_RETRY_AFTER_SECONDS,
   );
   // Logs and a failed start name the store's own error; clients see only the 503.
   error.cause = cause;

@@ -1,5 +1,4 @@
 import { ApiError } from '../api-error.js';
-import { HttpStatus } from '../nest-decorators.js';
 
 /** Seconds a client is told to wait while a service docproc depends on is unreachable. */
 const DEPENDENCY_RETRY_AFTER_SECONDS = 10;
@@ -29,11 +28,9 @@ export function isDependencyUnreachable(error: unknown): boolean {
 
 /** What such a request gets: a 503 to retry, never a 500 (the log names the service). */
 export function dependencyUnavailableError(): ApiError {
-  return new ApiError(
-    HttpStatus.SERVICE_UNAVAILABLE,
+  return ApiError.unavailable(
     'DEPENDENCY_UNAVAILABLE',
     'A service this request needs is unreachable; retry shortly.',
-    {},
-    { 'Retry-After': String(DEPENDENCY_RETRY_AFTER_SECONDS) },
+    DEPENDENCY_RETRY_AFTER_SECONDS,
   );
 }

@@ -1,5 +1,4 @@
 import { ApiError } from '../api-error.js';
-import { HttpStatus } from '../nest-decorators.js';
 
 /** Seconds a client is told to wait while the data volume has no room. */
 const STORAGE_FULL_RETRY_AFTER_SECONDS = 60;
@@ -10,12 +9,10 @@ const STORAGE_FULL_RETRY_AFTER_SECONDS = 60;
  * names the volume meanwhile.
  */
 export function storageFullError(): ApiError {
-  return new ApiError(
-    HttpStatus.SERVICE_UNAVAILABLE,
+  return ApiError.unavailable(
     'STORAGE_FULL',
     'The server is out of disk space for new work; retry later.',
-    {},
-    { 'Retry-After': String(STORAGE_FULL_RETRY_AFTER_SECONDS) },
+    STORAGE_FULL_RETRY_AFTER_SECONDS,
   );
 }
 

@@ -1,5 +1,4 @@
 import {
-  HttpStatus,
   Inject,
   Injectable,
   Logger,
@@ -177,12 +176,11 @@ export class AdmissionService implements OnApplicationBootstrap, OnModuleDestroy
       },
       REJECTED_LOG,
     );
-    throw new ApiError(
-      HttpStatus.SERVICE_UNAVAILABLE,
+    throw ApiError.unavailable(
       'QUEUE_FULL',
       `The ${batch ? 'batch' : request.queue} queue is full; retry later`,
+      caps.retryAfterSeconds,
       { queue: request.queue, lane: request.lane },
-      { 'Retry-After': String(caps.retryAfterSeconds) },
     );
   }
 }

@@ -179,20 +179,17 @@ export class JobRunner {
     // restart is queued again and finishes (JobReconciler). A client that left is told
     // nothing; its job stays a sync one, failed as interrupted at the restart.
     if (outcome !== 'aborted' && !(await this.keptForPolling(jobId))) {
-      throw new ApiError(
-        HttpStatus.SERVICE_UNAVAILABLE,
+      throw ApiError.unavailable(
         'SHUTTING_DOWN',
         'The service is shutting down and could not keep the job; submit it again shortly',
-        undefined,
-        { 'Retry-After': String(SHUTDOWN_RETRY_AFTER_SECONDS) },
+        SHUTDOWN_RETRY_AFTER_SECONDS,
       );
     }
-    throw new ApiError(
-      HttpStatus.SERVICE_UNAVAILABLE,
+    throw ApiError.unavailable(
       'SHUTTING_DOWN',
       `The service is shutting down; the job is kept: poll GET /job/${jobId} or retry shortly`,
+      SHUTDOWN_RETRY_AFTER_SECONDS,
       { job_id: jobId },
-      { 'Retry-After': String(SHUTDOWN_RETRY_AFTER_SECONDS) },
     );
   }
 

@@ -1,4 +1,4 @@
-import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../../common/api-error.js';
 import {
   type ReadinessCheck,
@@ -54,12 +54,10 @@ export class SyncRequestDrain implements ReadinessCheck {
   /** Refuses a new submission once the stop began. */
   assertAdmitting(): void {
     if (this.admitting) return;
-    throw new ApiError(
-      HttpStatus.SERVICE_UNAVAILABLE,
+    throw ApiError.unavailable(
       'SHUTTING_DOWN',
       'The service is shutting down and takes no new jobs; retry shortly',
-      undefined,
-      { 'Retry-After': String(SHUTDOWN_RETRY_AFTER_SECONDS) },
+      SHUTDOWN_RETRY_AFTER_SECONDS,
     );
   }
 

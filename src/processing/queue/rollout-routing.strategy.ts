@@ -1,4 +1,4 @@
-import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../../common/api-error.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
@@ -111,12 +111,10 @@ export class RolloutRoutingStrategy implements QueuePort {
   ): Promise<void> {
     if (!legacyWorkersEnabled(this.config.operations.legacyWorkers)) {
       this.logger.error({ err: error, jobId }, 'new queue unavailable; request refused');
-      throw new ApiError(
-        HttpStatus.SERVICE_UNAVAILABLE,
+      throw ApiError.unavailable(
         'QUEUE_UNAVAILABLE',
         'The job queue is unavailable; retry later',
-        {},
-        { 'Retry-After': String(this.config.operations.admission.retryAfterSeconds) },
+        this.config.operations.admission.retryAfterSeconds,
       );
     }
     this.logger.warn(
