@@ -3,7 +3,7 @@ import type { Job, Queue, Worker } from 'bullmq';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PriorityReserve } from '../priority-reserve.js';
 import { bullmq } from './redis-packages.js';
-import { LANE_PRIORITY, PRIORITY_LANE } from './redis-queue.types.js';
+import { LANE_PRIORITY, laneOfJob } from './redis-queue.types.js';
 
 /**
  * How often a Worker held back by the reserve asks Redis whether priority work waits: the
@@ -50,8 +50,7 @@ export class BullPriorityReserve {
    * BullMQ's WaitingError (so the Worker neither completes nor fails it).
    */
   async admit<T>(job: Job, token: string | undefined, run: () => Promise<T>): Promise<T> {
-    const lane = PRIORITY_LANE[job.opts.priority ?? LANE_PRIORITY.standard] ?? 'standard';
-    if (lane === 'priority') {
+    if (laneOfJob(job) === 'priority') {
       this.reserve.sawPriorityWork();
       return run();
     }

@@ -13,12 +13,7 @@ import type {
 import type { QueueName } from '../../../config/queue.types.js';
 import { withTimeout } from './redis-connection.js';
 import { bullmq } from './redis-packages.js';
-import {
-  LANE_PRIORITY,
-  PRIORITY_LANE,
-  revokedKey,
-  REVOKED_TTL_SECONDS,
-} from './redis-queue.types.js';
+import { LANE_PRIORITY, laneOfJob, revokedKey, REVOKED_TTL_SECONDS } from './redis-queue.types.js';
 
 /** What the driver needs of a BullMQ producer (RedisQueueClient). */
 export interface BullQueues {
@@ -109,7 +104,7 @@ export class BullQueueDriver implements QueuePort {
         kind: job.name,
         payload: validateCommand(type, job.data),
         queue,
-        lane: PRIORITY_LANE[job.opts.priority ?? 2] ?? 'standard',
+        lane: laneOfJob(job),
         attempts: job.attemptsMade + 1,
         maxAttempts: job.opts.attempts ?? 1,
         enqueuedAt: new Date(job.timestamp),

@@ -5,7 +5,7 @@ import { LANES, type Lane, type QueueName, QUEUES } from '../../../config/queue.
 import type { RedisQueueConfig } from '../../../config/operations.config.js';
 import { redisConnection, withTimeout } from './redis-connection.js';
 import { bullmq } from './redis-packages.js';
-import { LANE_PRIORITY, PRIORITY_LANE } from './redis-queue.types.js';
+import { LANE_PRIORITY, laneOfJob, PRIORITY_LANE } from './redis-queue.types.js';
 
 /**
  * The producer side of the new queue system (BullMQ queues `cpu` and `io`): adds jobs and
@@ -79,8 +79,8 @@ export class RedisQueueClient {
       const lane = PRIORITY_LANE[Number(priority)];
       if (lane) lanes[lane].queued += count;
     }
-    for (const job of delayed) lanes[PRIORITY_LANE[job.opts.priority ?? 2] ?? 'standard'].queued++;
-    for (const job of active) lanes[PRIORITY_LANE[job.opts.priority ?? 2] ?? 'standard'].running++;
+    for (const job of delayed) lanes[laneOfJob(job)].queued++;
+    for (const job of active) lanes[laneOfJob(job)].running++;
     const active_ = LANES.reduce((n, l) => n + lanes[l].queued + lanes[l].running, 0);
     return { queue: name, active: active_, lanes };
   }

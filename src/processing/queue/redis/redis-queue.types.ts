@@ -9,6 +9,11 @@ export const RESULTS_QUEUE = 'results';
 export const LANE_PRIORITY: Record<Lane, number> = { priority: 1, standard: 2, batch: 3 };
 export const PRIORITY_LANE: Record<number, Lane> = { 1: 'priority', 2: 'standard', 3: 'batch' };
 
+/** The lane of a BullMQ job by its priority; a job added without one is standard work. */
+export function laneOfJob(job: { opts: { priority?: number } }): Lane {
+  return PRIORITY_LANE[job.opts.priority ?? LANE_PRIORITY.standard] ?? 'standard';
+}
+
 export const PING_JOB = 'ping';
 
 /**
