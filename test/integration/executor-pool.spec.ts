@@ -8,7 +8,7 @@ import {
 } from '../../src/documents/executors/executor.errors.js';
 import { TaskPool, type TaskPoolOptions } from '../../src/documents/executors/task.pool.js';
 import type { TestTask } from '../support/test-executor.js';
-import { waitFor } from '../support/wait.js';
+import { negativeWindow, waitFor } from '../support/wait.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -127,5 +127,32 @@ describe('TaskPool executor processes', () => {
     expect(await first).toMatchObject({ name: 'AbortError' });
     await waitFor(`executor ${pid} to exit`, () => !alive(pid), 30_000, 20);
     expect(await p.run({ kind: 'echo', value: 'next' })).toBe('next');
+  });
+
+  it('keeps the warm executors after a burst has gone quiet for longer than the idle time', async () => {
+    const idleMs = 1_000;
+    const p = track(pool({ maxExecutors: 2, warmExecutors: 1, settings: { idleMs } }));
+    const pids = (await Promise.all([p.run({ kind: 'pid' }), p.run({ kind: 'pid' })])) as number[];
+    expect(new Set(pids).size).toBe(2);
+    await waitFor('the executor beyond the warm one to exit', () => p.processes === 1, 30_000, 20);
+    // Both idle timers have expired by now; the warm executor must not have followed.
+    await negativeWindow(3 * idleMs);
+    expect(p.processes).toBe(1);
+    const [kept] = p.pids;
+    expect(pids).toContain(kept);
+    expect(alive(kept)).toBe(true);
+    expect(await p.run({ kind: 'pid' })).toBe(kept);
+  });
+
+  it('replaces a warm executor recycled for its size before the next task asks for one', async () => {
+    const p = track(pool({ maxExecutors: 1, warmExecutors: 1, settings: { recycleRssMb: 1 } }));
+    const recycled = (await p.run({ kind: 'pid' })) as number;
+    await waitFor(
+      'a fresh executor in place of the recycled one',
+      () => p.pids.length === 1 && p.pids[0] !== recycled,
+      60_000,
+      20,
+    );
+    await waitFor(`recycled executor ${recycled} to exit`, () => !alive(recycled), 30_000, 20);
   });
 });

@@ -283,24 +283,40 @@ export class TaskPool<T, R> {
 
   /** After a task: back to work, idle, or replaced when it died or grew too large. */
   private release(executor: ExecutorProcess): void {
-    if (executor.alive && executor.lastRss > this.settings.recycleRssMb * 1024 * 1024) {
-      executor.kill();
-    }
-    if (!executor.alive || this.closed) {
+    const recycled = executor.alive && executor.lastRss > this.settings.recycleRssMb * 1024 * 1024;
+    // Still `alive` right after the kill (its exit is reported later): not handed out again.
+    if (recycled || !executor.alive || this.closed) {
       this.forget(executor);
       executor.kill();
       // A freed slot: the next waiting task gets a fresh executor.
       const waiter = this.waiters.shift();
       if (waiter && !this.closed) this.start().then(waiter.resolve, waiter.reject);
+      // A recycled warm executor is replaced now, not by the next task's wait for a start.
+      // Only a recycled one: an executor that died would make a broken entry respawn forever.
+      else if (recycled && !this.closed && this.executors.size < this.warmExecutors) {
+        void this.start().then((fresh) => this.release(fresh));
+      }
       return;
     }
     const waiter = this.waiters.shift();
     if (waiter) return waiter.resolve(executor);
     this.idle.push(executor);
     if (this.executors.size > this.warmExecutors) {
-      executor.idleTimer = setTimeout(() => executor.kill(), this.settings.idleMs);
+      executor.idleTimer = setTimeout(() => this.retireIdle(executor), this.settings.idleMs);
       executor.idleTimer.unref();
     }
+  }
+
+  /**
+   * An idle executor past `idleMs` exits unless that would leave fewer than `warmExecutors`:
+   * every executor released while others were up has a timer, so without the count at
+   * expiry a quiet minute after a burst ended all of them, and the next request waited for
+   * a start. Forgotten at once, so timers expiring together count each other's exits.
+   */
+  private retireIdle(executor: ExecutorProcess): void {
+    if (this.executors.size <= this.warmExecutors) return;
+    this.forget(executor);
+    executor.kill();
   }
 
   private forget(executor: ExecutorProcess): void {
