@@ -31,6 +31,7 @@ export class ExportReplicaAppModule {
           dir: config.usage.snapshots.dir,
           prefix: USAGE_SNAPSHOT_PREFIX,
           pollMs: config.usage.snapshots.pollMs,
+          firstSnapshotWaitMs: config.usage.snapshots.firstSnapshotWaitMs,
         }),
         UsageExportReplicaModule,
       ],

@@ -8,12 +8,13 @@ import { makeDataDirPrivate } from './common/private-data-dir.js';
 import { isDependencyUnreachable } from './common/http/dependency-unavailable.js';
 import { loadConfig, type AppConfig } from './config/app-config.js';
 import { ConfigError } from './config/config-error.js';
+import { StartRefusedError } from './common/start-refused.error.js';
 import { DuckDbService } from './database/duckdb.service.js';
 import { createApp } from './app.factory.js';
 
 /** Exit status of a process that stopped because its store failed (BSD EX_SOFTWARE). */
 const STORE_FAILED_EXIT_CODE = 70;
-/** Exit status of a start the environment prevents: data dir, address (BSD EX_OSERR). */
+/** Exit status of a start the environment prevents: data dir, address, a replica's snapshot (BSD EX_OSERR). */
 const START_REFUSED_EXIT_CODE = 71;
 /** How long a start that failed waits for its workers to stop before it exits. */
 const START_FAILED_CLOSE_MS = 10_000;
@@ -42,6 +43,10 @@ async function main(): Promise<void> {
   try {
     await app.init();
   } catch (error) {
+    if (error instanceof StartRefusedError) {
+      await closeWithin(app);
+      refuseToStart(error.message);
+    }
     if (!isDependencyUnreachable(error)) throw error;
     await closeWithin(app);
     refuseToStart(
@@ -85,9 +90,9 @@ function isSystemError(error: unknown): error is NodeJS.ErrnoException {
  * Stops a start the environment prevents with one line naming what to change; a stack
  * would only hide it. Anything else is a defect and keeps its stack (main's catch).
  */
-function refuseToStart(what: string, error: unknown): never {
-  if (!isSystemError(error)) throw error;
-  process.stderr.write(`docproc: ${what}: ${error.message}\n`);
+function refuseToStart(what: string, error?: unknown): never {
+  if (error !== undefined && !isSystemError(error)) throw error;
+  process.stderr.write(`docproc: ${what}${error === undefined ? '' : `: ${error.message}`}\n`);
   process.exit(START_REFUSED_EXIT_CODE);
 }
 

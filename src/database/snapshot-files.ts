@@ -58,6 +58,20 @@ export class SnapshotFiles {
     return { name, file: path.join(this.dir, name) };
   }
 
+  /**
+   * Why the directory can never show a snapshot (a file in its place, not readable), as the
+   * system's error code; null when it can, including when the writer has not made it yet.
+   */
+  unusableDir(): string | null {
+    try {
+      fs.readdirSync(this.dir);
+      return null;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      return code === 'ENOENT' ? null : code;
+    }
+  }
+
   /** Leftovers of a publication interrupted by a crash. */
   removeTemporaryFiles(): void {
     if (!fs.existsSync(this.dir)) return;

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { StartRefusedError } from '../common/start-refused.error.js';
 import { DuckDbService } from './duckdb.service.js';
 import { SnapshotFiles } from './snapshot-files.js';
 
@@ -10,12 +11,14 @@ export interface SnapshotSource {
   prefix: string;
   /** How often to look for a newer snapshot. */
   pollMs: number;
+  /** How long a start waits for the writer's first snapshot (`USAGE_REPLICA_FIRST_SNAPSHOT_WAIT_SEC`). */
+  firstSnapshotWaitMs: number;
 }
 
 export const SNAPSHOT_SOURCE = Symbol('SNAPSHOT_SOURCE');
 
-/** How long a starting replica waits for the writer's first snapshot. */
-const FIRST_SNAPSHOT_TIMEOUT_MS = 120_000;
+/** How often a starting replica looks for the writer's first snapshot. */
+const FIRST_SNAPSHOT_POLL_MS = 500;
 
 /**
  * The replica's half: opens the current snapshot read-only at start (waiting for the first
@@ -40,21 +43,49 @@ export class SnapshotFollower implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onModuleInit(): Promise<void> {
-    const deadline = Date.now() + FIRST_SNAPSHOT_TIMEOUT_MS;
-    while (!(await this.follow())) {
-      if (Date.now() > deadline) {
-        throw new Error(
-          `no usage snapshot in ${this.source.dir} after ${FIRST_SNAPSHOT_TIMEOUT_MS / 1000} s: start the writer with USAGE_SNAPSHOT_INTERVAL_SEC`,
-        );
-      }
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+    await this.firstSnapshot();
     this.timer = setInterval(() => {
       this.follow().catch((error: unknown) =>
         this.logger.warn(`could not open the newer usage snapshot: ${String(error)}`),
       );
     }, this.source.pollMs);
     this.timer.unref();
+  }
+
+  /**
+   * Waits for the writer's first snapshot: a writer started beside the replica publishes
+   * within its interval. Without one by the deadline, or with a snapshot directory that
+   * cannot hold one (a file, unreadable), the start is refused in one line saying what to
+   * provide; the latter at once, as waiting cannot change it.
+   */
+  private async firstSnapshot(): Promise<void> {
+    const { dir, firstSnapshotWaitMs } = this.source;
+    const deadline = Date.now() + firstSnapshotWaitMs;
+    let waiting = false;
+    for (;;) {
+      const unusable = this.files.unusableDir();
+      if (unusable) {
+        throw new StartRefusedError(
+          `USAGE_SNAPSHOT_DIR ${dir} cannot hold usage snapshots (${unusable}): give the export replica the directory its writer publishes to`,
+        );
+      }
+      if (await this.follow()) return;
+      if (Date.now() >= deadline) {
+        throw new StartRefusedError(
+          `no usage snapshot in USAGE_SNAPSHOT_DIR ${dir} after ${firstSnapshotWaitMs / 1000} s (USAGE_REPLICA_FIRST_SNAPSHOT_WAIT_SEC): ` +
+            'an export replica serves the snapshots its writer publishes; start the writer with USAGE_SNAPSHOT_INTERVAL_SEC above 0 and the same USAGE_SNAPSHOT_DIR',
+        );
+      }
+      if (!waiting) {
+        waiting = true;
+        this.logger.warn(
+          `no usage snapshot in ${dir} yet; waiting up to ${firstSnapshotWaitMs / 1000} s for the writer's first (USAGE_SNAPSHOT_INTERVAL_SEC)`,
+        );
+      }
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.min(FIRST_SNAPSHOT_POLL_MS, Math.max(0, deadline - Date.now()))),
+      );
+    }
   }
 
   /** Calls `listener` after every swap to a newer snapshot. */

@@ -60,6 +60,41 @@ describe('server start-up and logs', () => {
     }
   });
 
+  it('refuses an export replica with no snapshot to serve in one line naming what to provide', async () => {
+    const snapshotDir = path.join(dataDir, 'no-snapshots-yet');
+    const run = spawnSource('src/main.ts', [], {
+      DATA_DIR: path.join(dataDir, 'replica-without-snapshot'),
+      PORT: '0',
+      DOCPROC_MODE: 'export-replica',
+      USAGE_SNAPSHOT_DIR: snapshotDir,
+      USAGE_REPLICA_FIRST_SNAPSHOT_WAIT_SEC: '2',
+    });
+    expect(await exited(run.child)).toBe(71);
+    expect(run.output()).toContain(
+      `docproc: no usage snapshot in USAGE_SNAPSHOT_DIR ${snapshotDir} after 2 s (USAGE_REPLICA_FIRST_SNAPSHOT_WAIT_SEC): an export replica serves the snapshots its writer publishes; start the writer with USAGE_SNAPSHOT_INTERVAL_SEC above 0 and the same USAGE_SNAPSHOT_DIR\n`,
+    );
+    expect(run.output()).not.toMatch(/^\s+at /m);
+  });
+
+  it('refuses an export replica whose snapshot directory cannot hold one at once, not after the wait', async () => {
+    const notADirectory = path.join(dataDir, 'snapshots-not-a-directory');
+    fs.writeFileSync(notADirectory, '');
+    const started = Date.now();
+    // The default wait (120 s) is left in place: a file cannot turn into the directory.
+    const run = spawnSource('src/main.ts', [], {
+      DATA_DIR: path.join(dataDir, 'replica-snapshot-file'),
+      PORT: '0',
+      DOCPROC_MODE: 'export-replica',
+      USAGE_SNAPSHOT_DIR: notADirectory,
+    });
+    expect(await exited(run.child)).toBe(71);
+    expect(Date.now() - started).toBeLessThan(100_000);
+    expect(run.output()).toContain(
+      `docproc: USAGE_SNAPSHOT_DIR ${notADirectory} cannot hold usage snapshots (ENOTDIR): give the export replica the directory its writer publishes to\n`,
+    );
+    expect(run.output()).not.toMatch(/^\s+at /m);
+  });
+
   it('refuses to start when a service it needs is unreachable, naming the settings, not a stack', async () => {
     const closed = net.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

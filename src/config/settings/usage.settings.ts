@@ -128,6 +128,11 @@ export const USAGE_SETTINGS = {
       'server',
       '`export-replica`: serve the usage export read-only from the newest snapshot in `USAGE_SNAPSHOT_DIR` instead of owning the DuckDB file (docs/operations.md, "Export replicas").',
     ),
+    firstSnapshotWaitMs: int(
+      'USAGE_REPLICA_FIRST_SNAPSHOT_WAIT_SEC',
+      { default: 120, min: 0, max: 86_400, unit: 'seconds', scale: 1000 },
+      "How long a starting export replica waits for the writer's first snapshot in `USAGE_SNAPSHOT_DIR` before it refuses to start (exit status 71); a writer started at the same time publishes within its interval.",
+    ),
     pollMs: fixed(1_000),
   },
 } as const;
