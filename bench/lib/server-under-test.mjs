@@ -96,11 +96,12 @@ function treeRssKb(pid) {
 
 /**
  * `extraEnv` adds to (or overrides) the server's environment; `options.dataDir` starts it on
- * an existing DATA_DIR (a restart), which `stop({ keepData: true })` leaves in place.
+ * an existing DATA_DIR (a restart), which `stop({ keepData: true })` leaves in place;
+ * `options.entry` starts another build (an absolute `.../dist/src/main.js`) for A/B runs.
  */
 export async function startServer(extraEnv, options = {}) {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-bench-'));
-  const server = await startServerProcess('dist/src/main.js', dataDir, {
+  const server = await startServerProcess(options.entry ?? 'dist/src/main.js', dataDir, {
     FETCH_ALLOW_HOSTS: '127.0.0.1',
     LOG_LEVEL: 'error',
     ...extraEnv,
