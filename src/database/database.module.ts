@@ -6,7 +6,7 @@ import { BlobStore, FileBlobStore, blobRootOf } from './blob-store.js';
 import { DatabaseMetrics } from './database.metrics.js';
 import { DuckDbService } from './duckdb.service.js';
 import { MigrationRunner } from './migration-runner.js';
-import { StorageReserve } from './storage-reserve.js';
+import { FREE_SPACE_PROBE, StorageReserve, statfsFreeBytes } from './storage-reserve.js';
 
 @Global()
 @Module({
@@ -15,6 +15,7 @@ import { StorageReserve } from './storage-reserve.js';
     MigrationRunner,
     DatabaseMetrics,
     StorageReserve,
+    { provide: FREE_SPACE_PROBE, useValue: statfsFreeBytes },
     {
       provide: BlobStore,
       inject: [APP_CONFIG],

@@ -10,6 +10,18 @@ import type { AppConfig } from '../config/app-config.js';
 /** How often the free space of the data volumes is measured (one statfs each). */
 const MEASURE_INTERVAL_MS = 1_000;
 
+/** Free bytes on the volume holding `dir` for an unprivileged writer; throws when `dir` is missing. */
+export type FreeSpaceProbe = (dir: string) => number;
+
+/** The probe StorageReserve measures with (specs give one they drive). */
+export const FREE_SPACE_PROBE = Symbol('FREE_SPACE_PROBE');
+
+/** The system's free space (one statfs). */
+export const statfsFreeBytes: FreeSpaceProbe = (dir) => {
+  const stats = fs.statfsSync(dir);
+  return stats.bavail * stats.bsize;
+};
+
 /**
  * Keeps `DATA_DIR_MIN_FREE_MB` free on the volumes of the data dir and the database file.
  * DuckDB that runs out of space mid-write aborts the process, and its log may not replay
@@ -25,10 +37,12 @@ export class StorageReserve implements ReadinessCheck, OnModuleInit, OnModuleDes
   private freeBytes: number | null = null;
   private timer: NodeJS.Timeout | null = null;
   private wasLow = false;
+  private readonly lowChangeListeners: Array<(low: boolean) => void> = [];
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: MetricsService,
+    @Inject(FREE_SPACE_PROBE) private readonly probe: FreeSpaceProbe,
   ) {
     const databaseDir =
       config.databaseFile === ':memory:' ? [] : [path.dirname(config.databaseFile)];
@@ -67,6 +81,19 @@ export class StorageReserve implements ReadinessCheck, OnModuleInit, OnModuleDes
     if (this.low()) throw storageFullError();
   }
 
+  /**
+   * Calls `listener` each time the free space crosses the reserve (true: now below it), so
+   * writers that do not pass through a request (usage ingestion) stop and start with it.
+   */
+  onLowChange(listener: (low: boolean) => void): void {
+    this.lowChangeListeners.push(listener);
+  }
+
+  /** Whether the free space is below the reserve now (as of the last measurement). */
+  isLow(): boolean {
+    return this.low();
+  }
+
   readiness(): ReadinessReport {
     const low = this.low();
     return {
@@ -89,8 +116,7 @@ export class StorageReserve implements ReadinessCheck, OnModuleInit, OnModuleDes
     let free: number | null = null;
     for (const volume of this.volumes) {
       try {
-        const stats = fs.statfsSync(volume);
-        const bytes = stats.bavail * stats.bsize;
+        const bytes = this.probe(volume);
         free = free === null ? bytes : Math.min(free, bytes);
       } catch {
         // A folder not made yet (the blob store makes its own): the others still count.
@@ -108,6 +134,7 @@ export class StorageReserve implements ReadinessCheck, OnModuleInit, OnModuleDes
         this.logger.log({ freeBytes: free }, 'free disk space back above DATA_DIR_MIN_FREE_MB');
       }
       this.wasLow = low;
+      for (const listener of this.lowChangeListeners) listener(low);
     }
   }
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { ApiError } from '../../common/api-error.js';
 import { MetricsService } from '../../common/metrics/metrics.service.js';
-import { StorageReserve } from '../../database/storage-reserve.js';
+import { StorageReserve, statfsFreeBytes } from '../../database/storage-reserve.js';
 import { loadConfig } from '../../config/app-config.js';
 import { ProcessingError } from '../core/processing-error.js';
 import type { ProcessingSecretsRepository } from './processing-secrets.repository.js';
@@ -88,7 +88,7 @@ describe(UploadService.name, () => {
       signer,
       new FileBlobStore(blobRootOf(dataDir)),
       new StorageQuota(config, repository),
-      new StorageReserve(config, new MetricsService()),
+      new StorageReserve(config, new MetricsService(), statfsFreeBytes),
     );
   });
   afterEach(() => {

@@ -9,6 +9,7 @@ export interface UsageConsumerMetrics {
   rebalances: Counter;
   lag: Gauge<'topic' | 'partition'>;
   ready: Gauge;
+  paused: Gauge<'reason'>;
 }
 
 /** The usage consumer's metrics, registered where it consumes (Kafka mode) only. */
@@ -51,6 +52,11 @@ export function usageConsumerMetrics(
     ready: metrics.gauge({
       name: 'docproc_usage_consumer_ready',
       help: '1 when the usage consumer is making progress (same rule as /ready), else 0',
+    }),
+    paused: metrics.gauge({
+      name: 'docproc_usage_consumer_paused',
+      help: '1 while the usage consumer stops fetching for the reason (storage: free disk space below DATA_DIR_MIN_FREE_MB), else 0',
+      labelNames: ['reason'],
     }),
   };
 }

@@ -23,6 +23,8 @@ import { refusedMessages, sendDeadLetters } from './dead-letter.js';
 import { usageConsumerOptions } from './kafka-client.js';
 import { KafkaClients } from './kafka-clients.service.js';
 import { usageConsumerMetrics } from './usage-consumer.metrics.js';
+import { ConsumerPause, pauseWhileStorageLow } from './consumer-pause.js';
+import { StorageReserve } from '../../../database/storage-reserve.js';
 
 const START_RETRY_MS = 2_000;
 
@@ -63,8 +65,11 @@ export class UsageKafkaConsumer
   private lagTimer: NodeJS.Timeout | null = null;
   private startTimer: NodeJS.Timeout | null = null;
   private shuttingDown = false;
-  /** Paused on purpose (operations, tests): not a stall to repair. */
-  private paused = false;
+  /** Paused on purpose (operations, tests, a full data volume): not a stall to repair. */
+  private readonly pauses = new ConsumerPause(
+    () => this.config.usageTopic,
+    (error) => this.logger.debug(`usage consumer paused at its next join: ${String(error)}`),
+  );
   /**
    * Bumped at each rebalance (REBALANCING, GROUP_JOIN): a batch fetched before may belong to
    * another member now, and kafkajs fetches again from the committed offsets after a join,
@@ -77,6 +82,7 @@ export class UsageKafkaConsumer
   private rebalances!: Counter;
   private lag!: Gauge<'topic' | 'partition'>;
   private ready!: Gauge;
+  private pausedFor!: Gauge<'reason'>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly appConfig: AppConfig,
@@ -84,6 +90,7 @@ export class UsageKafkaConsumer
     private readonly ingest: UsageIngestService,
     private readonly readinessService: ReadinessService,
     private readonly metrics: MetricsService,
+    private readonly storage: StorageReserve,
   ) {}
 
   /** The consumer's metrics exist only where it consumes (Kafka mode), so /metrics shows no idle gauges. */
@@ -95,6 +102,7 @@ export class UsageKafkaConsumer
       rebalances: this.rebalances,
       lag: this.lag,
       ready: this.ready,
+      paused: this.pausedFor,
     } = usageConsumerMetrics(this.metrics, () => this.progress));
   }
 
@@ -105,6 +113,10 @@ export class UsageKafkaConsumer
   onApplicationBootstrap(): void {
     if (!this.appConfig.kafka || !this.appConfig.kafka.consumerEnabled) return;
     this.registerMetrics();
+    // A usage store in ClickHouse does not write to the data volume: not paused for it.
+    if (this.appConfig.usage.store.kind === 'duckdb') {
+      pauseWhileStorageLow(this.pauses, this.storage, () => this.consumer, this.pausedFor);
+    }
     this.progress = new ConsumerProgress(this.config.stallTimeoutMs);
     this.readinessService.register(this);
     this.lagTimer = setInterval(() => void this.measureLag(), this.config.lagIntervalMs);
@@ -118,27 +130,18 @@ export class UsageKafkaConsumer
     if (!this.progress) return { ready: true, detail: { state: 'disabled' } };
     const report = this.progress.readiness();
     this.ready.set(report.ready ? 1 : 0);
-    return report;
+    if (!this.pauses.has('storage')) return report;
+    const reason = 'paused: free disk space below DATA_DIR_MIN_FREE_MB';
+    return { ready: false, detail: { ...report.detail, reason, pausedFor: this.pauses.held } };
   }
 
   /** Stops fetching (operations, tests); offsets stay where they are. */
   pause(): void {
-    this.paused = true;
-    if (this.consumer) this.pauseConsumer(this.consumer);
-  }
-
-  /** Before its first join kafkajs cannot pause a consumer (it throws): the join pauses it. */
-  private pauseConsumer(consumer: Consumer): void {
-    try {
-      consumer.pause([{ topic: this.config.usageTopic }]);
-    } catch (error) {
-      this.logger.debug(`usage consumer paused at its next join: ${String(error)}`);
-    }
+    this.pauses.hold('requested', this.consumer);
   }
 
   resume(): void {
-    this.paused = false;
-    this.consumer?.resume([{ topic: this.config.usageTopic }]);
+    this.pauses.release('requested', this.consumer);
   }
 
   private async startUntilRunning(): Promise<void> {
@@ -197,8 +200,7 @@ export class UsageKafkaConsumer
       if (!current()) return;
       this.rebalances.inc();
       this.membership++;
-      // kafkajs restarts a crashed consumer with a new group state, which forgets a pause.
-      if (this.paused) this.pauseConsumer(consumer);
+      this.pauses.apply(consumer);
       const partitions = event.payload.memberAssignment[this.config.usageTopic] ?? [];
       this.ingest.partitionsReassigned(partitions.map((p) => `${this.config.usageTopic}:${p}`));
       this.progress?.onGroupJoin(partitions);
@@ -370,7 +372,7 @@ export class UsageKafkaConsumer
 
   private replaceIfStalled(progress: ConsumerProgress): void {
     const consumer = this.consumer;
-    if (this.paused || !consumer || !progress.stalled()) return;
+    if (this.pauses.active || !consumer || !progress.stalled()) return;
     if (!this.replace(consumer)) return;
     progress.onReplaced();
     this.logger.error(
