@@ -80,7 +80,7 @@ export const OPERATIONS_SETTINGS = {
     priorityReserve: int(
       'WORKER_PRIORITY_RESERVE',
       { default: 1, min: 0, max: 256 },
-      "`worker` loops (one executor each) kept for priority-lane work (sync requests, by default) while such work was queued or claimed within `WORKER_PRIORITY_RESERVE_HOLD_MS`: standard and batch work holds the others, so a sync request starts at once instead of after another organization's running task. The same holds for a Redis worker process's cpu slots (`REDIS_CPU_WORKER_CONCURRENCY`). At most the loops - 1 take effect; 0: every loop takes any lane.",
+      "`worker` loops (one executor each) kept for priority-lane work (sync requests, by default) while such work was queued or claimed within `WORKER_PRIORITY_RESERVE_HOLD_MS`: standard and batch work holds the others, so a sync request starts at once instead of after another organization's running task. The same holds for a Redis worker process's cpu slots (`REDIS_CPU_WORKER_CONCURRENCY`), per process: each worker process keeps its own reserve, held from its own last priority job (docs/scaling.md). At most the loops - 1 take effect; 0: every loop takes any lane.",
     ),
     priorityReserveHoldMs: int(
       'WORKER_PRIORITY_RESERVE_HOLD_MS',
