@@ -60,7 +60,7 @@ export class SnapshotFollower implements OnModuleInit, OnApplicationShutdown {
    */
   private async firstSnapshot(): Promise<void> {
     const { dir, firstSnapshotWaitMs } = this.source;
-    const deadline = Date.now() + firstSnapshotWaitMs;
+    const deadline = performance.now() + firstSnapshotWaitMs;
     let waiting = false;
     for (;;) {
       const unusable = this.files.unusableDir();
@@ -70,7 +70,7 @@ export class SnapshotFollower implements OnModuleInit, OnApplicationShutdown {
         );
       }
       if (await this.follow()) return;
-      if (Date.now() >= deadline) {
+      if (performance.now() >= deadline) {
         throw new StartRefusedError(
           `no usage snapshot in USAGE_SNAPSHOT_DIR ${dir} after ${firstSnapshotWaitMs / 1000} s (USAGE_REPLICA_FIRST_SNAPSHOT_WAIT_SEC): ` +
             'an export replica serves the snapshots its writer publishes; start the writer with USAGE_SNAPSHOT_INTERVAL_SEC above 0 and the same USAGE_SNAPSHOT_DIR',
@@ -83,7 +83,10 @@ export class SnapshotFollower implements OnModuleInit, OnApplicationShutdown {
         );
       }
       await new Promise((resolve) =>
-        setTimeout(resolve, Math.min(FIRST_SNAPSHOT_POLL_MS, Math.max(0, deadline - Date.now()))),
+        setTimeout(
+          resolve,
+          Math.min(FIRST_SNAPSHOT_POLL_MS, Math.max(0, deadline - performance.now())),
+        ),
       );
     }
   }

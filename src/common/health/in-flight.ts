@@ -1,6 +1,11 @@
-/** Something that runs tasks and can tell the age of its oldest one (ms, -1 when idle). */
+/**
+ * Something that runs tasks and can tell the age of its oldest one (ms, -1 when idle). Ages
+ * are read on the monotonic clock (`performance.now()`): a step of the wall clock (NTP, a
+ * resumed VM) must not make a task look stuck for the liveness probe, which restarts the
+ * worker, nor hide one that is.
+ */
 export interface InFlightSource {
-  oldestInFlightMs(now?: number): number;
+  oldestInFlightMs(): number;
 }
 
 /** Tasks this process runs right now, by id, with their start times. */
@@ -8,7 +13,7 @@ export class InFlightTracker implements InFlightSource {
   private readonly started = new Map<string, number>();
 
   begin(id: string): void {
-    this.started.set(id, Date.now());
+    this.started.set(id, performance.now());
   }
 
   end(id: string): void {
@@ -19,7 +24,8 @@ export class InFlightTracker implements InFlightSource {
     return this.started.size;
   }
 
-  oldestInFlightMs(now = Date.now()): number {
+  oldestInFlightMs(): number {
+    const now = performance.now();
     let oldest = -1;
     for (const at of this.started.values()) oldest = Math.max(oldest, now - at);
     return oldest;

@@ -6,6 +6,7 @@ import { Logger } from '@nestjs/common';
 import { legacyDisableRefusals } from '../../operations/upgrade/legacy-disable.guard.js';
 import { databaseQueueWorkers } from '../../config/operations.config.js';
 import { ALL_ROLLOUT_KEYS } from '../../config/rollout-keys.js';
+import { InFlightTracker } from './in-flight.js';
 import { stateLine, WATCHDOG_WARNING_LOG, WorkerWatchdog } from './worker-watchdog.js';
 
 describe(WorkerWatchdog.name, () => {
@@ -38,7 +39,7 @@ describe(WorkerWatchdog.name, () => {
     const startedAt = Date.now();
     const sut = new WorkerWatchdog(
       { stateFile: file, intervalMs: 5000, staleSec: 60, stuckThresholdSec: 2, probeEnabled: true },
-      [{ oldestInFlightMs: (now = Date.now()) => now - startedAt }],
+      [{ oldestInFlightMs: () => Date.now() - startedAt }],
       'test',
     );
     const warnings = () =>
@@ -57,6 +58,24 @@ describe(WorkerWatchdog.name, () => {
       jest.useRealTimers();
       warn.mockRestore();
     }
+  });
+});
+
+describe(InFlightTracker.name, () => {
+  it('keeps a task young across a step of the wall clock', () => {
+    const tracker = new InFlightTracker();
+    tracker.begin('task');
+    const wallClock = Date.now();
+    // An NTP step or a resumed VM: the wall clock jumps an hour ahead.
+    const now = jest.spyOn(Date, 'now').mockReturnValue(wallClock + 3_600_000);
+    try {
+      expect(tracker.oldestInFlightMs()).toBeGreaterThanOrEqual(0);
+      expect(tracker.oldestInFlightMs()).toBeLessThan(60_000);
+    } finally {
+      now.mockRestore();
+    }
+    tracker.end('task');
+    expect(tracker.oldestInFlightMs()).toBe(-1);
   });
 });
 

@@ -48,8 +48,9 @@ export class WorkerWatchdog {
     this.warnTimer = null;
   }
 
+  /** `now`: the wall-clock time the line is stamped with (ages come from the sources). */
   tick(now = Date.now()): void {
-    const oldest = this.oldest(now);
+    const oldest = this.oldest();
     try {
       const tmp = `${this.config.stateFile}.${process.pid}.tmp`;
       fs.writeFileSync(tmp, stateLine(now, oldest));
@@ -60,8 +61,8 @@ export class WorkerWatchdog {
     this.checkWarning(oldest);
   }
 
-  private oldest(now: number): number {
-    return Math.max(-1, ...this.sources.map((s) => s.oldestInFlightMs(now)));
+  private oldest(): number {
+    return Math.max(-1, ...this.sources.map((s) => s.oldestInFlightMs()));
   }
 
   /**
@@ -77,7 +78,7 @@ export class WorkerWatchdog {
       this.warnTimer = setTimeout(
         () => {
           this.warnTimer = null;
-          this.checkWarning(this.oldest(Date.now()));
+          this.checkWarning(this.oldest());
         },
         Math.ceil(warnAtMs - oldest),
       );

@@ -153,7 +153,8 @@ export class LegacyWorkers implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** Age in ms of the oldest task in flight in this process, -1 when idle (the watchdog's input). */
-  oldestInFlightMs(now = Date.now()): number {
+  oldestInFlightMs(): number {
+    const now = performance.now();
     let oldest = -1;
     for (const { startedAt } of this.inFlight.values()) oldest = Math.max(oldest, now - startedAt);
     return oldest;
@@ -240,7 +241,7 @@ export class LegacyWorkers implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async execute(task: QueueTask): Promise<void> {
     const handler = this.handlers.get(task.kind);
-    this.inFlight.set(task.taskId, { task, startedAt: Date.now() });
+    this.inFlight.set(task.taskId, { task, startedAt: performance.now() });
     try {
       if (!handler) throw new Error(`no handler for task kind ${task.kind}`);
       await handler.handle(task);
