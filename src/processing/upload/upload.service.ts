@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import {
+  HttpStatus,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+} from '@nestjs/common';
 import { ApiError } from '../../common/api-error.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
@@ -22,6 +29,13 @@ export function uploadSourceOf(url: string): { blob: string; fileName: string } 
   return { blob: path.posix.basename(fileId), fileName: fileId };
 }
 const UPLOAD_PURPOSE = 'upload';
+/** How often presigned uploads never sent are looked for. */
+const PRESIGN_SWEEP_MS = 60_000;
+/**
+ * Past the row's expiry before it goes: the URL's own expiry is taken a moment later, in
+ * whole seconds, so the row never goes while its URL is still valid.
+ */
+const PRESIGN_EXPIRY_GRACE_SECONDS = 60;
 const EXTENSION = /^[a-z0-9]{1,16}$/;
 /** The `extension` query parameter as the description declares it: a leading dot, any case. */
 export const EXTENSION_PARAMETER_PATTERN = '^\\.?[A-Za-z0-9]{0,16}$';
@@ -58,7 +72,10 @@ async function* capped(source: AsyncIterable<Buffer>, maxBytes: number): AsyncGe
  * no complete row.
  */
 @Injectable()
-export class UploadService {
+export class UploadService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(UploadService.name);
+  private sweeper: NodeJS.Timeout | null = null;
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly uploads: UploadsRepository,
@@ -67,6 +84,32 @@ export class UploadService {
     private readonly quota: StorageQuota,
     private readonly storage: StorageReserve,
   ) {}
+
+  /**
+   * A presigned upload that is never sent kept its row for good: every `POST /upload`
+   * without a file added one, so the database grew with requests, not with data. Rows past
+   * their URL's expiry are removed once a minute.
+   */
+  onApplicationBootstrap(): void {
+    this.sweeper = setInterval(() => void this.sweepExpiredPresigned(), PRESIGN_SWEEP_MS);
+    this.sweeper.unref();
+  }
+
+  onModuleDestroy(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+  }
+
+  /** Removes presigned uploads whose URL expired unused; the number removed. */
+  async sweepExpiredPresigned(): Promise<number> {
+    try {
+      const removed = await this.uploads.removeExpiredPending(PRESIGN_EXPIRY_GRACE_SECONDS);
+      if (removed > 0) this.logger.log(`removed ${removed} presigned upload(s) never sent`);
+      return removed;
+    } catch (error) {
+      this.logger.warn(`presigned upload sweep failed: ${String(error)}`);
+      return 0;
+    }
+  }
 
   get maxUploadBytes(): number {
     return this.config.processing.maxUploadBytes;

@@ -78,6 +78,21 @@ export class UploadsRepository {
     return rows.length;
   }
 
+  /**
+   * Presigned uploads never sent whose URL expired over `graceSeconds` ago: nothing can
+   * complete them any more (a PUT under way holds them as `receiving`). Rows only; a
+   * pending upload has no file.
+   */
+  async removeExpiredPending(graceSeconds: number): Promise<number> {
+    const rows = await this.db.runReturning(
+      `DELETE FROM uploads WHERE status = 'pending'
+         AND expires_at < now() - to_seconds(CAST($1 AS BIGINT))
+       RETURNING file_id`,
+      [graceSeconds],
+    );
+    return rows.length;
+  }
+
   async remove(fileId: string): Promise<void> {
     await this.db.run(`DELETE FROM uploads WHERE file_id = $1`, [fileId]);
   }

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DuckDbService } from '../../../src/database/duckdb.service.js';
+import { UploadService } from '../../../src/processing/upload/upload.service.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
 import { Json, client, keyOf, waitForJob } from '../../support/processing-client.js';
@@ -188,6 +190,37 @@ describe('uploads and input resolution', () => {
       category: 'invoice',
       confidence: expect.any(Number),
     });
+  });
+
+  it('removes presigned uploads whose URL expired unsent, and only those', async () => {
+    const api = client(t.baseUrl, await keyOf(t, 'org-presign-sweep'));
+    const db = t.app.get(DuckDbService);
+    const fileIdOf = (created: Json) => String(created.body.file_id).slice('docproc://'.length);
+    const rowCount = async (fileId: string) =>
+      (await db.all(`SELECT file_id FROM uploads WHERE file_id = $1`, [fileId])).length;
+    const expired = await api.post('/upload?extension=txt');
+    const fresh = await api.post('/upload?extension=txt');
+    const sent = await api.post('/upload?extension=txt');
+    expect(
+      (await fetch(sent.body.presigned_url, { method: 'PUT', body: 'Invoice number 8' })).status,
+    ).toBe(200);
+    // Their URLs' expiry passed a while ago (the service's clock is not the spec's to move).
+    for (const created of [expired, sent]) {
+      await db.run(`UPDATE uploads SET expires_at = now() - INTERVAL 2 MINUTE WHERE file_id = $1`, [
+        fileIdOf(created),
+      ]);
+    }
+    expect(await t.app.get(UploadService).sweepExpiredPresigned()).toBe(1);
+    expect(await rowCount(fileIdOf(expired))).toBe(0);
+    expect(await rowCount(fileIdOf(fresh))).toBe(1);
+    expect(await rowCount(fileIdOf(sent))).toBe(1);
+    expect(
+      (await api.post('/classify', { input: sent.body.file_id, classification_schema: schema }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await fetch(fresh.body.presigned_url, { method: 'PUT', body: 'Invoice number 9' })).status,
+    ).toBe(200);
   });
 
   it('fails an async job whose URL cannot be fetched, with a reason and no usage', async () => {
