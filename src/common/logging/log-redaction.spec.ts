@@ -3,6 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import pino from 'pino';
 import {
   loggerParams,
+  LOGGED_VALUE_CHARS,
   REDACTED,
   redactUrl,
   redactUrlsIn,
@@ -42,6 +43,31 @@ describe(serializeRequest.name, () => {
       headers: { 'user-agent': 'curl' },
       remoteAddress: undefined,
     });
+  });
+});
+
+describe('a request line under long URLs and headers', () => {
+  it('keeps at most LOGGED_VALUE_CHARS of the URL and of each header, saying how much was cut', () => {
+    const path = `/nothing/${'z'.repeat(15_000)}`;
+    const line = serializeRequest({
+      method: 'GET',
+      url: `${path}?signature=${'s'.repeat(600)}`,
+      headers: { 'user-agent': 'u'.repeat(10_000), accept: '*/*' },
+    });
+    const url = String(line.url);
+    expect(url.startsWith(path.slice(0, LOGGED_VALUE_CHARS))).toBe(true);
+    expect(url).toBe(
+      `${path.slice(0, LOGGED_VALUE_CHARS)}...(${path.length + `?signature=${REDACTED}`.length - LOGGED_VALUE_CHARS} more characters)`,
+    );
+    expect(line.headers).toEqual({
+      'user-agent': `${'u'.repeat(LOGGED_VALUE_CHARS)}...(${10_000 - LOGGED_VALUE_CHARS} more characters)`,
+      accept: '*/*',
+    });
+  });
+
+  it('never keeps part of a signature a cut would have split', () => {
+    const url = `/upload/f.pdf?expires=1&signature=${'A'.repeat(2_000)}`;
+    expect(String(serializeRequest({ url }).url)).not.toContain('AAAA');
   });
 });
 

@@ -77,18 +77,32 @@ interface SerializedRequest {
   remoteAddress?: string;
 }
 
-/** What a request log line says of the request: no credentials, no signed URL. */
+/**
+ * The characters of a URL or header value a request line keeps. A client sets both (up to
+ * Node's 16 KiB of headers), and every request writes a line, 404s and 401s included: a
+ * flood of long URLs wrote its URLs to the log whole, 4 KiB a request for 4 KiB paths.
+ */
+export const LOGGED_VALUE_CHARS = 512;
+
+/** `text` cut to LOGGED_VALUE_CHARS, saying how much was left out. */
+function bounded(text: string): string {
+  if (text.length <= LOGGED_VALUE_CHARS) return text;
+  return `${text.slice(0, LOGGED_VALUE_CHARS)}...(${text.length - LOGGED_VALUE_CHARS} more characters)`;
+}
+
+/** What a request log line says of the request: no credentials, no signed URL, bounded. */
 export function serializeRequest(req: SerializedRequest): Record<string, unknown> {
   const headers = req.headers ?? {};
   return {
     id: req.id,
     method: req.method,
-    url: typeof req.url === 'string' ? redactUrl(req.url) : req.url,
+    // Redacted before it is cut, so a cut never leaves part of a signature.
+    url: typeof req.url === 'string' ? bounded(redactUrl(req.url)) : req.url,
     headers: Object.fromEntries(
-      LOGGED_HEADERS.filter((name) => headers[name] !== undefined).map((name) => [
-        name,
-        headers[name],
-      ]),
+      LOGGED_HEADERS.filter((name) => headers[name] !== undefined).map((name) => {
+        const value = headers[name];
+        return [name, typeof value === 'string' ? bounded(value) : value];
+      }),
     ),
     remoteAddress: req.remoteAddress,
   };
