@@ -304,22 +304,33 @@ export class JobsRepository {
 
   /**
    * Drops results finished more than `seconds` ago, unless the request asked to persist
-   * them; returns the keys of their files, which the caller deletes after the commit.
+   * them; returns the keys of their files, which the caller deletes after the commit. The
+   * keys are read before the update: an UPDATE's RETURNING gives the updated row, whose
+   * keys are already NULL, and the files then stayed in the data dir for good.
    */
   async expireResults(seconds: number): Promise<string[]> {
-    const rows = await this.db.transaction((tx) =>
-      tx.all<{ result_key: string | null; document_key: string | null }>(
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.all<{
+        job_id: string;
+        result_key: string | null;
+        document_key: string | null;
+      }>(
+        `SELECT job_id, result_key, document_key FROM processing_jobs
+         WHERE status = 'completed' AND NOT persist_result AND NOT result_expired
+           AND finished_at < now() - to_seconds(CAST($1 AS BIGINT))`,
+        [seconds],
+      );
+      if (rows.length === 0) return [];
+      await tx.run(
         `UPDATE processing_jobs SET result_key = NULL, result_bytes = NULL, result_sha256 = NULL,
            document_key = NULL,
            result_expired = true
-         WHERE status = 'completed' AND NOT persist_result AND NOT result_expired
-           AND finished_at < now() - to_seconds(CAST($1 AS BIGINT))
-         RETURNING result_key, document_key`,
-        [seconds],
-      ),
-    );
-    return rows.flatMap((row) =>
-      [row.result_key, row.document_key].filter((key): key is string => key !== null),
-    );
+         WHERE list_contains(CAST($1 AS VARCHAR[]), job_id)`,
+        [JSON.stringify(rows.map((row) => row.job_id))],
+      );
+      return rows.flatMap((row) =>
+        [row.result_key, row.document_key].filter((key): key is string => key !== null),
+      );
+    });
   }
 }

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
@@ -269,6 +271,9 @@ describe('result retention', () => {
         reason: expect.stringContaining('retention'),
       });
       expect((await api.get(`/job/${kept}`)).body.result).not.toBeNull();
+      // The dropped result's file is deleted from the data dir, the kept one's stays.
+      const resultFiles = fs.readdirSync(path.join(t.dataDir, 'blobs', 'results'));
+      expect(resultFiles).toEqual([`${kept}.json`]);
     } finally {
       await t.close();
       await files.close();
