@@ -1,4 +1,7 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
 import { ApiError } from '../../common/api-error.js';
+import type { ValidationErrorItem } from '../../common/validation-error.js';
 
 /**
  * Stored bodies one page of a listing (`GET /jobs`' requests, `GET /pipelines`'
@@ -49,4 +52,58 @@ export function decodePageCursor(cursor: string): PageCursor {
     throw ApiError.badRequest('INVALID_CURSOR', 'cursor is not one this service returned');
   }
   return { createdAtMicros: BigInt(micros), id };
+}
+
+/** A listing's `limit`: the most rows one page holds, and how many when the client names none. */
+export const PAGE_LIMIT = { minimum: 1, maximum: 500, default: 100 } as const;
+
+/** A listing's `limit` query value, or the 422 issue that refuses it. */
+export function readPageLimit(raw: unknown): { limit: number } | { issue: ValidationErrorItem } {
+  if (raw === undefined) return { limit: PAGE_LIMIT.default };
+  const text = String(raw);
+  if (!/^-?\d+$/.test(text)) {
+    return {
+      issue: {
+        loc: ['query', 'limit'],
+        type: 'int_parsing',
+        msg: 'Input should be a valid integer, unable to parse string as an integer',
+        input: raw,
+      },
+    };
+  }
+  const limit = Number(text);
+  if (limit < PAGE_LIMIT.minimum || limit > PAGE_LIMIT.maximum) {
+    return {
+      issue: {
+        loc: ['query', 'limit'],
+        type: limit < PAGE_LIMIT.minimum ? 'greater_than_equal' : 'less_than_equal',
+        msg: `Input should be between ${PAGE_LIMIT.minimum} and ${PAGE_LIMIT.maximum}`,
+        input: raw,
+        ctx: { ge: PAGE_LIMIT.minimum, le: PAGE_LIMIT.maximum },
+      },
+    };
+  }
+  return { limit };
+}
+
+/** A listing's `cursor` query value: `null` for the first page. */
+export function readPageCursorText(raw: unknown): string | null {
+  return typeof raw === 'string' && raw !== '' ? raw : null;
+}
+
+/** The `limit` and `cursor` query parameters of a listing, as the description states them. */
+export function ApiPageQuery(): MethodDecorator {
+  return applyDecorators(
+    ApiQuery({
+      name: 'limit',
+      required: false,
+      schema: { type: 'integer', ...PAGE_LIMIT },
+    }),
+    ApiQuery({
+      name: 'cursor',
+      required: false,
+      schema: { type: 'string' },
+      description: '`next_cursor` of the previous page',
+    }),
+  );
 }

@@ -31,33 +31,20 @@ import {
 } from '../responses/job.responses.js';
 import { JobView } from './job.presenter.js';
 import { JobListQuery, JobsService } from './jobs.service.js';
-import { LIST_PAGE_SIZE_TEXT } from '../core/list-page.js';
+import {
+  ApiPageQuery,
+  LIST_PAGE_SIZE_TEXT,
+  readPageCursorText,
+  readPageLimit,
+} from '../core/list-page.js';
 
 const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
-/** `limit` (1..500, default 100), `cursor`, `exclude_configs` as the reductoai SDK sends them. */
+/** `limit`, `cursor`, `exclude_configs` as the reductoai SDK sends them. */
 function parseListQuery(query: Record<string, unknown>): JobListQuery {
   const issues: ValidationErrorItem[] = [];
-  let limit = 100;
-  if (query.limit !== undefined) {
-    const raw = String(query.limit);
-    if (!/^-?\d+$/.test(raw)) {
-      issues.push({
-        loc: ['query', 'limit'],
-        type: 'int_parsing',
-        msg: 'Input should be a valid integer, unable to parse string as an integer',
-        input: query.limit,
-      });
-    } else if (Number(raw) < 1 || Number(raw) > 500) {
-      issues.push({
-        loc: ['query', 'limit'],
-        type: Number(raw) < 1 ? 'greater_than_equal' : 'less_than_equal',
-        msg: 'Input should be between 1 and 500',
-        input: query.limit,
-        ctx: { ge: 1, le: 500 },
-      });
-    } else limit = Number(raw);
-  }
+  const limit = readPageLimit(query.limit);
+  if ('issue' in limit) issues.push(limit.issue);
   let excludeConfigs = false;
   if (query.exclude_configs !== undefined) {
     const raw = String(query.exclude_configs).toLowerCase();
@@ -71,9 +58,8 @@ function parseListQuery(query: Record<string, unknown>): JobListQuery {
       });
     }
   }
-  if (issues.length) throw new RequestValidationError(issues);
-  const cursor = typeof query.cursor === 'string' && query.cursor !== '' ? query.cursor : null;
-  return { cursor, limit, excludeConfigs };
+  if (issues.length || 'issue' in limit) throw new RequestValidationError(issues);
+  return { cursor: readPageCursorText(query.cursor), limit: limit.limit, excludeConfigs };
 }
 
 @ApiTags('jobs')
@@ -101,17 +87,7 @@ export class JobsController {
       'At most `limit` jobs, fewer when their requests (`raw_config`) pass ' +
       `${LIST_PAGE_SIZE_TEXT} (at least one): \`next_cursor\` asks for the rest.`,
   })
-  @ApiQuery({
-    name: 'limit',
-    required: false,
-    schema: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
-  })
-  @ApiQuery({
-    name: 'cursor',
-    required: false,
-    schema: { type: 'string' },
-    description: '`next_cursor` of the previous page',
-  })
+  @ApiPageQuery()
   @ApiQuery({
     name: 'exclude_configs',
     required: false,

@@ -16,6 +16,8 @@ import { ValidatedBodyPipe } from '../requests/validated-body.pipe.js';
 import { CreateWebhookEndpointDto } from './webhook-endpoint.dto.js';
 import { WebhookEndpoint } from '../../usage/webhook-endpoints.contract.js';
 import { WebhooksService } from './webhooks.service.js';
+import { RequestValidationError } from '../../common/validation-error.js';
+import { ApiPageQuery, readPageCursorText, readPageLimit } from '../core/list-page.js';
 import {
   ApiCreatedResponse,
   ApiOkResponse,
@@ -105,26 +107,26 @@ export class WebhooksController {
   }
 
   @Get('deliveries')
-  @ApiOperation({ summary: 'Webhook deliveries and every attempt' })
-  @ApiQuery({ name: 'job_id', required: false, schema: { type: 'string' } })
-  @ApiQuery({
-    name: 'cursor',
-    required: false,
-    schema: { type: 'string' },
-    description: '`next_cursor` of the previous page',
+  @ApiOperation({
+    summary: 'Webhook deliveries and every attempt, newest first',
+    description: 'At most `limit` deliveries: `next_cursor` asks for the rest.',
   })
+  @ApiQuery({ name: 'job_id', required: false, schema: { type: 'string' } })
+  @ApiPageQuery()
   @ApiOkResponse({ type: WebhookDeliveryListBody })
+  @ApiValidationError()
   @ApiErrors(400)
   async deliveries(
-    @Query('job_id') jobId: string | undefined,
-    @Query('cursor') cursor: unknown,
+    @Query() query: Record<string, unknown>,
     @CurrentPrincipal() principal: ProcessingPrincipal,
   ) {
-    const { deliveries, nextCursor } = await this.webhooks.deliveries(
-      principal.orgId,
-      jobId || null,
-      typeof cursor === 'string' && cursor !== '' ? cursor : null,
-    );
+    const limit = readPageLimit(query.limit);
+    if ('issue' in limit) throw new RequestValidationError([limit.issue]);
+    const { deliveries, nextCursor } = await this.webhooks.deliveries(principal.orgId, {
+      jobId: typeof query.job_id === 'string' && query.job_id !== '' ? query.job_id : null,
+      limit: limit.limit,
+      cursor: readPageCursorText(query.cursor),
+    });
     return {
       next_cursor: nextCursor,
       deliveries: deliveries.map((d) => ({

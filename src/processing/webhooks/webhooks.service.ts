@@ -32,8 +32,6 @@ import {
 
 const WEBHOOK_TASK = 'webhook.deliver';
 const DELIVER_WEBHOOK = commandType(WEBHOOK_TASK, DeliverWebhookCommand);
-/** Deliveries in one page of `GET /webhooks/deliveries`: each carries its attempts. */
-const DELIVERIES_PAGE = 200;
 
 /**
  * Webhooks of async jobs: direct (`url`, signed with the org's secret) and hosted (every
@@ -189,25 +187,24 @@ export class WebhooksService implements OnModuleInit, OnApplicationBootstrap {
 
   /**
    * A page of the organization's deliveries (of one job when `jobId`), newest first, each
-   * with every attempt, after `cursor`; `nextCursor` asks for the rest.
+   * with every attempt: at most `limit`, after `cursor`; `nextCursor` asks for the rest.
    */
   async deliveries(
     orgId: string,
-    jobId: string | null,
-    cursor: string | null,
+    page: { jobId: string | null; limit: number; cursor: string | null },
   ): Promise<{
     deliveries: (WebhookDelivery & { attemptLog: WebhookAttempt[] })[];
     nextCursor: string | null;
   }> {
-    const after = cursor === null ? null : decodePageCursor(cursor);
-    const rows = await this.repository.listDeliveries(orgId, jobId, DELIVERIES_PAGE + 1, after);
-    const page = rows.slice(0, DELIVERIES_PAGE);
-    const attempts = await this.repository.attemptsOf(page.map((d) => d.deliveryId));
-    const last = page.at(-1);
+    const after = page.cursor === null ? null : decodePageCursor(page.cursor);
+    const rows = await this.repository.listDeliveries(orgId, page.jobId, page.limit + 1, after);
+    const listed = rows.slice(0, page.limit);
+    const attempts = await this.repository.attemptsOf(listed.map((d) => d.deliveryId));
+    const last = listed.at(-1);
     return {
-      deliveries: page.map((d) => ({ ...d, attemptLog: attempts.get(d.deliveryId) ?? [] })),
+      deliveries: listed.map((d) => ({ ...d, attemptLog: attempts.get(d.deliveryId) ?? [] })),
       nextCursor:
-        rows.length > DELIVERIES_PAGE && last
+        rows.length > page.limit && last
           ? encodePageCursor({ createdAtMicros: last.createdAtMicros, id: last.deliveryId })
           : null,
     };

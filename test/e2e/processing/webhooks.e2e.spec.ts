@@ -262,11 +262,11 @@ describe('webhooks', () => {
     });
   });
 
-  it('pages the deliveries list with a cursor, none twice or left out', async () => {
+  it('pages the deliveries list by limit and cursor, none twice or left out', async () => {
     const account = await seedAccount(t.app, 'org-many-deliveries');
     const api = client(t.baseUrl, account.processingKey);
     const repository = t.app.get(WebhooksRepository);
-    // More deliveries than one page holds, most of them created in the same microsecond.
+    // More deliveries than the default page holds, most created in the same microsecond.
     const ids = Array.from({ length: 205 }, (_, i) => `dlv_page_${String(i).padStart(3, '0')}`);
     await t.app.get(DuckDbService).transaction(async (tx) => {
       for (const [i, deliveryId] of ids.entries()) {
@@ -284,20 +284,32 @@ describe('webhooks', () => {
         });
       }
     });
-    const seen: string[] = [];
-    const pages: number[] = [];
-    let cursor: string | null = null;
-    do {
-      const query: string = cursor ? `?cursor=${encodeURIComponent(cursor)}` : '';
-      const res = await api.get(`/webhooks/deliveries${query}`);
-      expect(res.status).toBe(200);
-      seen.push(...res.body.deliveries.map((d: Json) => d.delivery_id as string));
-      pages.push(res.body.deliveries.length);
-      cursor = res.body.next_cursor;
-    } while (cursor !== null && pages.length < 5);
-    expect(pages).toEqual([200, 5]);
-    expect([...seen].sort()).toEqual(ids);
-    const first = (await api.get('/webhooks/deliveries?job_id=job_odd')).body;
+    const pageThrough = async (limit: string) => {
+      const seen: string[] = [];
+      const pages: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const query: string = new URLSearchParams({
+          ...(limit ? { limit } : {}),
+          ...(cursor ? { cursor } : {}),
+        }).toString();
+        const res = await api.get(`/webhooks/deliveries?${query}`);
+        expect(res.status).toBe(200);
+        seen.push(...res.body.deliveries.map((d: Json) => d.delivery_id as string));
+        pages.push(res.body.deliveries.length);
+        cursor = res.body.next_cursor;
+      } while (cursor !== null && pages.length < 10);
+      return { pages, seen: [...seen].sort() };
+    };
+    // The listings' one paging contract: 100 by default, 1 to 500 by `limit`.
+    expect(await pageThrough('')).toEqual({ pages: [100, 100, 5], seen: ids });
+    expect(await pageThrough('60')).toEqual({ pages: [60, 60, 60, 25], seen: ids });
+    expect(await pageThrough('500')).toEqual({ pages: [205], seen: ids });
+    for (const limit of ['0', '501', 'ten']) {
+      const refused = await api.get(`/webhooks/deliveries?limit=${limit}`);
+      expect([refused.status, refused.body.detail?.[0]?.loc]).toEqual([422, ['query', 'limit']]);
+    }
+    const first = (await api.get('/webhooks/deliveries?job_id=job_odd&limit=102')).body;
     expect([first.deliveries.length, first.next_cursor]).toEqual([102, null]);
     const bad = await api.get('/webhooks/deliveries?cursor=not-a-cursor');
     expect(bad.status).toBe(400);
