@@ -82,6 +82,7 @@ export function presentListItem(
     duration: durationSeconds(job),
     num_pages: job.numPages,
     total_pages: job.totalPages,
-    ...(includeConfig ? { raw_config: JSON.stringify(withoutDocumentPassword(job.request)) } : {}),
+    // Empty rather than absent when left out: the reductoai SDK types it as a string always.
+    raw_config: includeConfig ? JSON.stringify(withoutDocumentPassword(job.request)) : '',
   };
 }

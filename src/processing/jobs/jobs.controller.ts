@@ -92,7 +92,7 @@ export class JobsController {
     name: 'exclude_configs',
     required: false,
     schema: { type: 'boolean', default: false },
-    description: 'Leave out `raw_config`',
+    description: 'Leave `raw_config` empty',
   })
   @ApiOkResponse({ type: JobListBody })
   @ApiValidationError()

@@ -92,8 +92,8 @@ class JobListItemBody {
   @ApiProperty({ type: 'integer', nullable: true })
   total_pages!: number | null;
 
-  @ApiProperty({ required: false, description: 'The request as JSON; absent with exclude_configs' })
-  raw_config?: string;
+  @ApiProperty({ description: 'The request as JSON; empty with exclude_configs' })
+  raw_config!: string;
 }
 
 @ApiSchema({ name: 'JobList' })

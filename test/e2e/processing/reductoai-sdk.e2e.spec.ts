@@ -226,6 +226,9 @@ describe('reductoai SDK compatibility', () => {
       status: expect.any(String),
       raw_config: expect.any(String),
     });
+    // Left out, the request is an empty string: the SDK types `raw_config` as one always.
+    const light = await sdk.job.getAll({ limit: 1, exclude_configs: true });
+    expect(light.jobs.map((j) => j.raw_config)).toEqual(['']);
 
     await expect(sdk.job.cancel(job_id)).rejects.toBeInstanceOf(Reducto.ConflictError);
     const held = files.hold('/held.txt', 'invoice number');
