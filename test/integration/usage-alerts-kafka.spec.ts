@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { AccountsService } from '../../src/accounts/accounts.service.js';
 import { ApiKeyService } from '../../src/accounts/keys/api-key.service.js';
 import { MetadataKeyService } from '../../src/usage/metadata/metadata-key.service.js';
@@ -249,8 +250,25 @@ describe.each(USAGE_STORES)('usage alerts with the %s usage store (real Kafka)',
       expect.objectContaining({ alertId, threshold: '10', product: null }),
     );
 
+    // The description refuses the thresholds of no rule as the service does.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const doc = (await (await fetch(`${t.baseUrl}/openapi.json`)).json()) as any;
+    const threshold = new Ajv2020({ strict: false }).compile(
+      doc.components.schemas.CreateUsageAlert.properties.threshold,
+    );
+    expect(['0', '000.000', 0, -3, 1e12, '10', '0.5', 0.5].map((v) => threshold(v))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+    ]);
     for (const [body, status, code] of [
       [{ ...rule, threshold: '0' }, 400, 'INVALID_THRESHOLD'],
+      [{ ...rule, threshold: '000.000' }, 400, 'INVALID_THRESHOLD'],
       [{ ...rule, threshold: '-3' }, 400, 'INVALID_THRESHOLD'],
       [{ ...rule, threshold: '1.0000001' }, 400, 'INVALID_THRESHOLD'],
       [{ ...rule, measure: 'requests', threshold: '2.5' }, 400, 'INVALID_THRESHOLD'],

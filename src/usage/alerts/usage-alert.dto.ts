@@ -21,7 +21,12 @@ export class CreateUsageAlertDto {
   period!: (typeof ALERT_PERIODS)[number];
 
   @ApiProperty({
-    oneOf: [{ type: 'string', pattern: '^[0-9]{1,12}(\\.[0-9]{1,6})?$' }, { type: 'number' }],
+    // The service refuses zero however written (parseThreshold); the description says so too.
+    oneOf: [
+      { type: 'string', pattern: '^(?!0+(\\.0+)?$)[0-9]{1,12}(\\.[0-9]{1,6})?$' },
+      // The least a threshold can be (6 decimals) and the greatest double of 12 digits.
+      { type: 'number', minimum: 0.000001, maximum: 999999999999.9999 },
+    ],
     description:
       'Fires when the period total reaches it (>=); > 0. Credits: a decimal with at most 6 ' +
       'fractional digits (text keeps it exact); requests: a whole number',
