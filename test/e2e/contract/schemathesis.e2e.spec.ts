@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { seedAccount, type SeededAccount } from '../../support/accounts.js';
 import { buildDist, ChildApp } from '../../support/child-app.js';
+import { unexplainedRejections } from '../../support/explained-rejections.js';
 import { lostResources } from '../../support/har-resource-availability.js';
 import { startTestApp } from '../../support/test-app.js';
 
@@ -14,9 +15,10 @@ import { startTestApp } from '../../support/test-app.js';
  * scripts/schemathesis.sh) runs every check against the compiled server's /openapi.json, one
  * run per API surface with that surface's key, the stateful phase chaining operations through
  * the description's links. Every failure fails this spec except "schema-valid request
- * rejected" (ST202), which is counted: those are requests the schema cannot tell apart from
- * good ones (an input URL that does not resolve, a cursor the service never issued, a
- * metadata key not enabled yet), answered with a 4xx naming the reason.
+ * rejected" (ST202), which is counted when each refusal is one the schema cannot state (an
+ * input URL that does not resolve, a cursor the service never issued, a metadata key not
+ * enabled yet, a rule across fields: test/support/explained-rejections.ts); any other
+ * refusal is a description looser than the service, and fails it.
  *
  * SCHEMATHESIS_MAX_EXAMPLES and SCHEMATHESIS_SEED widen or vary a local run.
  */
@@ -166,15 +168,17 @@ describe('the API under a conformance fuzzer', () => {
         `counted ${JSON.stringify(counted.map((f) => [f.code, f.operations]))}`,
     );
     const failed = report.failures.filter((f) => !COUNTED.has(f.code) && !RECHECKED.has(f.code));
+    const unexplained = unexplainedRejections(output);
     // The failure message itself carries the fuzzer's account (only the summary of failing
     // tests may reach whoever reads a CI run): the JSON report names an error by its title
     // alone, the output's ERRORS section holds its exception and the request that caused it.
-    if (report.errors.length > 0 || failed.length > 0) {
+    if (report.errors.length > 0 || failed.length > 0 || unexplained.length > 0) {
       throw new Error(
-        `the fuzzer reported on the ${surface} API errors ${JSON.stringify(report.errors)} ` +
-          `and failures ${JSON.stringify(failed.map((f) => [f.code, f.title, f.operations]))}\n\n` +
+        `the fuzzer reported on the ${surface} API errors ${JSON.stringify(report.errors)}, ` +
+          `failures ${JSON.stringify(failed.map((f) => [f.code, f.title, f.operations]))} ` +
+          `and refusals of requests the description accepts ${JSON.stringify(unexplained)}\n\n` +
           (report.errors.length > 0 ? `${outputSection(output, 'ERRORS')}\n` : '') +
-          (failed.length > 0 ? outputSection(output, 'FAILURES') : ''),
+          (failed.length > 0 || unexplained.length > 0 ? outputSection(output, 'FAILURES') : ''),
       );
     }
     const har = JSON.parse(fs.readFileSync(harPath, 'utf8')) as { log: { entries: [] } };

@@ -1,0 +1,104 @@
+/**
+ * The requests the conformance fuzzer drew from the API description that the API then refused
+ * ("schema-valid request rejected"), read from the fuzzer's output, and whether each refusal
+ * is one a schema cannot express. Any other refusal means the description accepts what the
+ * service refuses: a client or generator trusting it sends requests that fail.
+ */
+
+/** A refusal the description cannot state, and why. */
+interface ExplainedRejection {
+  /** Matches `<status> <code or type>: <message>` of one refusal. */
+  reason: RegExp;
+  why: string;
+}
+
+export const EXPLAINED_REJECTIONS: readonly ExplainedRejection[] = [
+  {
+    reason:
+      /^4\d\d (INPUT_URL_BLOCKED|url_blocked|INVALID_WEBHOOK_URL): .*(FETCH_ALLOW_HOSTS|private|resolve)/,
+    why: 'a URL is refused by where its host resolves, which no schema knows',
+  },
+  { reason: /^400 INVALID_CURSOR: /, why: 'a cursor the service never issued' },
+  {
+    reason: /^400 METADATA_KEY_NOT_ENABLED: /,
+    why: 'a metadata key counts once its organization enabled it: state, not shape',
+  },
+  {
+    reason: /^422 model_version_unknown: /,
+    why: 'the model versions are the registry of the running build',
+  },
+  {
+    reason: /^422 pin_precondition_missing: /,
+    why: 'a version pin needs another field set: a rule across fields',
+  },
+  {
+    reason: /^422 value_error: .* is not a category of this step's classification_schema/,
+    why: "extract_by_category's keys name the step's own categories: a rule across fields",
+  },
+  {
+    reason: /^400 INVALID_DATE_RANGE: /,
+    why: 'endDate on or after startDate: a rule across fields',
+  },
+  {
+    reason: /^400 INVALID_ALERT_SCOPE: /,
+    why: 'metadataKey and metadataValue come together: a rule across fields',
+  },
+  {
+    reason:
+      /^400 INVALID_THRESHOLD: threshold must be (a whole number of requests|a decimal with at most)/,
+    why: 'a whole number for measure requests (a rule across fields); a number with more than 6 decimals (JSON Schema has no exact decimal multipleOf)',
+  },
+];
+
+/** One refusal of a drawn request: where, and its `<status> <code or type>: <message>`. */
+export interface Rejection {
+  operation: string;
+  reason: string;
+}
+
+/** The refusals listed in the FAILURES section of the fuzzer's output, one per reason. */
+export function rejections(output: string): Rejection[] {
+  const start = output.indexOf('= FAILURES =');
+  if (start < 0) return [];
+  const end = output.slice(start).search(/\n=+ [A-Z]+ =+/);
+  const section = output.slice(start, end < 0 ? undefined : start + end);
+  const found: Rejection[] = [];
+  for (const block of section.split(/\n(?=_{3,} .+ _{3,}\n)/)) {
+    const operation = /^_{3,} (.+?) _{3,}/.exec(block)?.[1] ?? 'unknown';
+    for (const testCase of block.split(/\n(?=\d+\. Test Case ID: )/)) {
+      if (!testCase.includes('- ST202 ')) continue;
+      const answer = /\n\[(\d{3})\][^\n]*\n\s*\n\s*`(.*)`\s*\n/.exec(testCase);
+      if (!answer) {
+        found.push({ operation, reason: 'no response shown' });
+        continue;
+      }
+      for (const reason of reasonsOf(answer[1], answer[2])) found.push({ operation, reason });
+    }
+  }
+  return found;
+}
+
+/** `<status> <code>: <message>` of an error envelope, one per item of a 422 `detail`. */
+function reasonsOf(status: string, body: string): string[] {
+  try {
+    const parsed = JSON.parse(body) as {
+      error?: { code?: string; message?: string };
+      detail?: { type?: string; msg?: string }[];
+    };
+    if (parsed.error) return [`${status} ${parsed.error.code}: ${parsed.error.message}`];
+    if (Array.isArray(parsed.detail)) {
+      return parsed.detail.map((item) => `${status} ${item.type}: ${item.msg}`);
+    }
+  } catch {
+    // A body the output shortened: its codes are still read below.
+  }
+  const codes = [...body.matchAll(/"(?:code|type)":"(\w+)"/g)].map((m) => m[1]);
+  return codes.length > 0 ? codes.map((code) => `${status} ${code}: `) : [`${status} ${body}`];
+}
+
+/** The refusals no entry of EXPLAINED_REJECTIONS accounts for. */
+export function unexplainedRejections(output: string): Rejection[] {
+  return rejections(output).filter(
+    ({ reason }) => !EXPLAINED_REJECTIONS.some((explained) => explained.reason.test(reason)),
+  );
+}
