@@ -14,6 +14,7 @@ import { TtlCache } from '../common/ttl-cache.js';
 import { newId } from './ids.js';
 import { OrganizationRepository } from './organization.repository.js';
 import { UserRepository } from './user.repository.js';
+import { hasVisibleCharacter } from '../common/visible-text.js';
 
 // A CommonJS module whose export is the function, with itself as `.default` (the typed name).
 const isEmail = isEmailModule.default;
@@ -42,7 +43,7 @@ export class AccountsService {
 
   async createOrg(name: string): Promise<Organization> {
     const trimmed = name.trim();
-    if (!trimmed || trimmed.length > MAX_NAME_LENGTH) {
+    if (!hasVisibleCharacter(trimmed) || trimmed.length > MAX_NAME_LENGTH) {
       throw ApiError.badRequest(
         'INVALID_NAME',
         `Organization name must be 1 to ${MAX_NAME_LENGTH} characters`,

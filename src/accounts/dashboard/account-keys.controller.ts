@@ -14,6 +14,7 @@ import { ApiKeyService } from '../keys/api-key.service.js';
 import type { AccountPrincipal } from '../principal.js';
 import { CreateAccountKeyDto } from './account-key.dto.js';
 import { bodyValidationPipe } from './body-validation.pipe.js';
+import { labelOrNull } from '../../common/visible-text.js';
 
 /** The dashboard's key page: the caller's own personal account API keys. */
 @ApiTags('account')
@@ -48,7 +49,7 @@ export class AccountKeysController {
       defaultOrgId,
       name: body.name,
     });
-    return { ...created, defaultOrgId, name: body.name?.trim() || null };
+    return { ...created, defaultOrgId, name: labelOrNull(body.name) };
   }
 
   @Delete(':keyId')

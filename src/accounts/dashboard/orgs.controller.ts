@@ -16,6 +16,7 @@ import { ApiKeyService } from '../keys/api-key.service.js';
 import type { AccountPrincipal } from '../principal.js';
 import { bodyValidationPipe } from './body-validation.pipe.js';
 import { CreateProcessingKeyDto } from './processing-key.dto.js';
+import { labelOrNull } from '../../common/visible-text.js';
 
 /** The account dashboard's view of the caller's organizations and their processing keys. */
 @ApiTags('account')
@@ -52,7 +53,7 @@ export class OrgsController {
       name: body.name,
       createdByUserId: principal.userId,
     });
-    return { ...created, orgId, name: body.name?.trim() || null };
+    return { ...created, orgId, name: labelOrNull(body.name) };
   }
 
   @Get(':orgId/processing-keys')

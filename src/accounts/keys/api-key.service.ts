@@ -6,6 +6,7 @@ import type { AccountPrincipal, ProcessingPrincipal } from '../principal.js';
 import { ApiKeyRepository, StoredAccountKey, StoredProcessingKey } from './api-key.repository.js';
 import { issueToken, parseToken } from './api-key-token.js';
 import { KeyRecordCache } from './key-record-cache.js';
+import { labelOrNull } from '../../common/visible-text.js';
 
 const MAX_KEY_NAME_LENGTH = 100;
 
@@ -155,12 +156,12 @@ function accountPrincipal(key: StoredAccountKey): AccountPrincipal {
 
 function checkName(name: string | null | undefined): string | null {
   if (name === null || name === undefined) return null;
-  const trimmed = name.trim();
-  if (trimmed.length > MAX_KEY_NAME_LENGTH) {
+  const label = labelOrNull(name);
+  if (label !== null && label.length > MAX_KEY_NAME_LENGTH) {
     throw ApiError.badRequest(
       'INVALID_NAME',
       `Key name must be at most ${MAX_KEY_NAME_LENGTH} characters`,
     );
   }
-  return trimmed || null;
+  return label;
 }

@@ -1,4 +1,5 @@
 import { MAX_VALIDATION_ERRORS } from '../../common/validation-error.js';
+import { hasVisibleCharacter, VISIBLE_TEXT_PATTERN } from '../../common/visible-text.js';
 import {
   append,
   checker,
@@ -73,67 +74,6 @@ export function nullable(inner: Checker): Checker {
 }
 
 /**
- * What reads as nothing: white space, format characters such as U+200B or U+FEFF, marks with
- * no base character and control characters all render as nothing, so a name of only those
- * reads as blank however many code points it has. The one definition of blank: the check
- * and the API description both come from it.
- */
-const INVISIBLE_CHARACTER = /[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{M}\p{Cc}]/u;
-
-const LAST_CODE_POINT = 0x10ffff;
-
-/** U+D800..U+DFFF: halves of a pair, no characters of their own (nor in a Python pattern). */
-function isSurrogate(codePoint: number): boolean {
-  return codePoint >= 0xd800 && codePoint <= 0xdfff;
-}
-
-/**
- * A code point in a pattern every reader of the description takes alike: `\uXXXX` in the
- * basic plane (JSON Schema's ECMA-262, Python's `re`, Rust's `regex`), the character itself
- * above it (ECMA-262 without the `u` flag has no escape for it, Python none of ECMA's).
- */
-function patternCodePoint(codePoint: number): string {
-  return codePoint > 0xffff
-    ? String.fromCodePoint(codePoint)
-    : `\\u${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
-}
-
-/**
- * `INVISIBLE_CHARACTER` spelt out as code point ranges, negated: a character a reader sees.
- * Listed rather than written with `\p{...}`, which OpenAPI fuzzers and generators translate
- * to narrower classes or not at all. Built from the regular expression of the running
- * Unicode version (about 60 ms, once per process), so it cannot drift from the check.
- */
-function visibleCharacterPattern(): string {
-  const ranges: string[] = [];
-  let start = -1;
-  for (let codePoint = 0; codePoint <= LAST_CODE_POINT + 1; codePoint++) {
-    const invisible =
-      codePoint <= LAST_CODE_POINT &&
-      !isSurrogate(codePoint) &&
-      INVISIBLE_CHARACTER.test(String.fromCodePoint(codePoint));
-    if (invisible && start < 0) start = codePoint;
-    if (!invisible && start >= 0) {
-      const end = codePoint - 1;
-      ranges.push(
-        start === end
-          ? patternCodePoint(start)
-          : `${patternCodePoint(start)}-${patternCodePoint(end)}`,
-      );
-      start = -1;
-    }
-  }
-  return `[^${ranges.join('')}]`;
-}
-
-/**
- * The `pattern` of a name that is not blank, as the description states it and as
- * `notBlank` checks it (a JSON Schema pattern matches anywhere in the value).
- */
-export const VISIBLE_TEXT_PATTERN = visibleCharacterPattern();
-const VISIBLE_CHARACTER = new RegExp(VISIBLE_TEXT_PATTERN, 'u');
-
-/**
  * `base`, and at least one character a reader sees (`what` names the value in the refusal):
  * a name the answer or a registry refers to, so a blank one is refused rather than accepted
  * and then unusable. The refusal names no `ctx.pattern`: the pattern runs to kilobytes, the
@@ -143,7 +83,7 @@ export function notBlank(base: Checker, what: string): Checker {
   return checker({ ...base.schema, minLength: 1, pattern: VISIBLE_TEXT_PATTERN }, (v) => {
     const checked = base(v);
     if (checked.issues.length > 0) return checked;
-    return VISIBLE_CHARACTER.test(v as string)
+    return hasVisibleCharacter(v as string)
       ? ok(v)
       : fail('string_pattern_mismatch', `Input should be ${what}, not blank`, v);
   });

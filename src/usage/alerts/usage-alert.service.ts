@@ -22,6 +22,7 @@ import {
   type AlertFiring,
   type AlertRule,
 } from './usage-alert.types.js';
+import { labelOrNull } from '../../common/visible-text.js';
 
 /** Rules one organization may keep: evaluation reads one total per rule and touched period. */
 export const MAX_ALERTS_PER_ORG = 100;
@@ -94,7 +95,7 @@ export class UsageAlertService
     const rule: AlertRule = {
       alertId: `al_${randomUUID().replaceAll('-', '')}`,
       orgId,
-      name: input.name?.trim() || `${input.measure} per ${input.period} >= ${threshold}`,
+      name: labelOrNull(input.name) ?? `${input.measure} per ${input.period} >= ${threshold}`,
       measure: input.measure,
       period: input.period,
       threshold,

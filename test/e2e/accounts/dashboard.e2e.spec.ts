@@ -99,6 +99,32 @@ describe('account dashboard: orgs and processing keys over HTTP', () => {
     expect(((await res.json()) as Json).name).toBeNull();
   });
 
+  it('keeps a key name of nothing visible as no name, and a visible one trimmed', async () => {
+    // Spaces, a zero-width space, a word joiner with a BIDI override, a combining mark alone.
+    const names = ['   ', '\u200B', '\u2060\u202E', ' \u0301 ', ' Re\u0301sume\u0301 '];
+    const kept = async (route: string, token: string, name: string) =>
+      ((await (await call('POST', route, token, { name })).json()) as Json).name;
+    const processing: unknown[] = [];
+    const account: unknown[] = [];
+    for (const name of names) {
+      processing.push(await kept(`/api/v1/orgs/${globex}/processing-keys`, bobKey, name));
+      account.push(await kept('/api/v1/account-keys', adaKey, name));
+    }
+    expect([processing, account]).toEqual([
+      [null, null, null, null, 'Re\u0301sume\u0301'],
+      [null, null, null, null, 'Re\u0301sume\u0301'],
+    ]);
+    const listed = (await (
+      await call('GET', `/api/v1/orgs/${globex}/processing-keys`, bobKey)
+    ).json()) as {
+      data: Json[];
+    };
+    expect(listed.data.map((k) => k.name)).not.toContain('\u200B');
+    await expect(accounts.createOrg('\u200B\u00A0')).rejects.toMatchObject({
+      code: 'INVALID_NAME',
+    });
+  });
+
   it('refuses non-members with 403 NOT_A_MEMBER on every key route, unknown orgs included', async () => {
     const keyOfAcme = await keys.createProcessingKey(acme);
     const attempts: [string, string, unknown?][] = [
