@@ -1,6 +1,7 @@
 import isLengthModule from 'validator/lib/isLength.js';
 import { MEMBER_ROLES } from '../accounts/accounts.types.js';
 import { ApiError } from '../common/api-error.js';
+import { unreadableFileReason } from './readable-file.js';
 
 // A CommonJS module whose export is the function, with itself as `.default` (the typed name).
 const isLength = isLengthModule.default;
@@ -25,6 +26,8 @@ interface FieldRule<T = string, Optional extends boolean = boolean> {
   readonly oneOf?: readonly T[];
   /** A boolean (IsBoolean): a command-line flag without a value. */
   readonly boolean?: boolean;
+  /** The absolute path of a regular file this process can read (it opens it). */
+  readonly readableFile?: boolean;
 }
 
 export type InputShape = Readonly<Record<string, FieldRule<unknown>>>;
@@ -44,6 +47,10 @@ function text(options: { maxLength?: number; notEmpty?: boolean } = {}): FieldRu
     notEmpty: options.notEmpty ?? true,
     maxLength: options.maxLength,
   };
+}
+
+function readableFile(): FieldRule<string, false> {
+  return { ...text(), readableFile: true };
 }
 
 function oneOf<T extends string>(values: readonly T[]): FieldRule<T, false> {
@@ -80,8 +87,8 @@ export const ORG_INPUT = { orgId: text() } as const;
 export const USER_INPUT = { userId: text() } as const;
 export const PROCESSING_KEY_REVOKE_INPUT = { orgId: text(), keyId: text() } as const;
 export const METADATA_KEY_INPUT = { orgId: text(), key: text({ maxLength: 256 }) } as const;
-export const FILE_INPUT = { file: text() } as const;
-export const USAGE_IMPORT_INPUT = { file: text(), allowLate: flag() } as const;
+export const FILE_INPUT = { file: readableFile() } as const;
+export const USAGE_IMPORT_INPUT = { file: readableFile(), allowLate: flag() } as const;
 export const BACKFILL_INPUT = { to: oneOf(['clickhouse'] as const) } as const;
 export const ACCOUNT_KEY_REVOKE_INPUT = { userId: text(), keyId: text() } as const;
 
@@ -105,6 +112,10 @@ function fieldMessages(field: string, rule: FieldRule<unknown>, value: unknown):
   }
   if (rule.boolean && typeof value !== 'boolean') {
     messages.push(`${field} must be a boolean value`);
+  }
+  if (rule.readableFile && messages.length === 0) {
+    const reason = unreadableFileReason(value as string);
+    if (reason !== null) messages.push(`${field}: cannot read ${String(value)}: ${reason}`);
   }
   return messages;
 }

@@ -138,6 +138,14 @@ const HANDLERS: { [Name in AdminCommandName]: AdminCommandHandler } = {
     input: FILE_INPUT,
     usagePlane: true,
     run: async (services, input) => {
+      // Refused before the file is read: without brokers there is nowhere to publish to.
+      if (services.get<AppConfig>(APP_CONFIG, { strict: false }).kafka === null) {
+        throw new ApiError(
+          HttpStatus.CONFLICT,
+          'KAFKA_NOT_CONFIGURED',
+          'KAFKA_BROKERS is not set for the process running the publish; a running server publishes with its own settings (docs/operations.md)',
+        );
+      }
       const { UsagePublishService } =
         await import('../usage/ingestion/kafka/usage-publish.service.js');
       return services.get(UsagePublishService, { strict: false }).publishFile(input.file);

@@ -1,8 +1,8 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import type { AdminCommandOption } from '../admin/admin-command.js';
 import type { AdminCommandSpec } from '../admin/admin-command-specs.js';
+import { unreadableFileReason } from '../admin/readable-file.js';
 import { CliError } from './cli-error.js';
 
 /** Runs one admin command by name with its input; the transport is the caller's business. */
@@ -68,13 +68,9 @@ export function buildProgram(
  */
 function readableFile(value: string, flags: string): string {
   const absolute = path.resolve(value);
-  try {
-    fs.accessSync(absolute, fs.constants.R_OK);
-    if (!fs.statSync(absolute).isFile()) throw new Error('not a regular file');
-  } catch (error) {
-    throw new CliError(
-      `${flags.split(' ')[0]}: cannot read ${absolute}: ${(error as Error).message}`,
-    );
+  const reason = unreadableFileReason(absolute);
+  if (reason !== null) {
+    throw new CliError(`${flags.split(' ')[0]}: cannot read ${absolute}: ${reason}`);
   }
   return absolute;
 }

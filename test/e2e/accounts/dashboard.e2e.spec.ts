@@ -298,6 +298,33 @@ describe('admin endpoint of a running server', () => {
     });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: Json }).error.code).toBe('INVALID_ARGUMENTS');
+    // Files the server cannot open are refused by name, not answered with a 500 mid-read; a
+    // publish without Kafka says so.
+    const missing = path.join(t.dataDir, 'missing.ndjson');
+    const answers: [number, string][] = [];
+    for (const [name, file] of [
+      ['usage.import', missing],
+      ['usage.import', t.dataDir],
+      ['usage.import', 'relative.ndjson'],
+      ['usage.publish', missing],
+    ] as const) {
+      const res = await post(`Bearer ${token}`, name, { file });
+      answers.push([res.status, ((await res.json()) as { error: { code: string } }).error.code]);
+    }
+    const events = path.join(t.dataDir, 'events.ndjson');
+    fs.writeFileSync(events, '');
+    const publish = await post(`Bearer ${token}`, 'usage.publish', { file: events });
+    answers.push([
+      publish.status,
+      ((await publish.json()) as { error: { code: string } }).error.code,
+    ]);
+    expect(answers).toEqual([
+      [400, 'INVALID_ARGUMENTS'],
+      [400, 'INVALID_ARGUMENTS'],
+      [400, 'INVALID_ARGUMENTS'],
+      [400, 'INVALID_ARGUMENTS'],
+      [409, 'KAFKA_NOT_CONFIGURED'],
+    ]);
   });
 
   it('does not accept an account key on the admin endpoint', async () => {
