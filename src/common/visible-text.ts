@@ -9,7 +9,9 @@
  * reads as blank however many code points it has. The one definition of blank: the check
  * and the API description both come from it.
  */
-const INVISIBLE_CHARACTER = /[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{M}\p{Cc}]/u;
+const INVISIBLE_CLASS = '\\p{White_Space}\\p{Default_Ignorable_Code_Point}\\p{M}\\p{Cc}';
+const INVISIBLE_CHARACTER = new RegExp(`[${INVISIBLE_CLASS}]`, 'u');
+const VISIBLE_CHARACTER = new RegExp(`[^${INVISIBLE_CLASS}]`, 'u');
 
 const LAST_CODE_POINT = 0x10ffff;
 
@@ -33,7 +35,8 @@ function patternCodePoint(codePoint: number): string {
  * `INVISIBLE_CHARACTER` spelt out as code point ranges, negated: a character a reader sees.
  * Listed rather than written with `\p{...}`, which OpenAPI fuzzers and generators translate
  * to narrower classes or not at all. Built from the regular expression of the running
- * Unicode version (about 60 ms, once per process), so it cannot drift from the check.
+ * Unicode version, so it cannot drift from the check; on first use, as it takes 60 to 150 ms
+ * (a process that describes no request, such as docproc-admin's, never builds it).
  */
 function visibleCharacterPattern(): string {
   const ranges: string[] = [];
@@ -57,12 +60,16 @@ function visibleCharacterPattern(): string {
   return `[^${ranges.join('')}]`;
 }
 
+let visibleTextPatternBuilt: string | null = null;
+
 /**
- * The `pattern` of a name that is not blank, as the description states it and as
- * the processing API's `notBlank` checks it (a JSON Schema pattern matches anywhere).
+ * The `pattern` of a name that is not blank, as the description states it: it matches
+ * where `hasVisibleCharacter` is true (a JSON Schema pattern matches anywhere).
  */
-export const VISIBLE_TEXT_PATTERN = visibleCharacterPattern();
-const VISIBLE_CHARACTER = new RegExp(VISIBLE_TEXT_PATTERN, 'u');
+export function visibleTextPattern(): string {
+  visibleTextPatternBuilt ??= visibleCharacterPattern();
+  return visibleTextPatternBuilt;
+}
 
 /** Whether `text` holds a character a reader sees: a name of none reads as blank. */
 export function hasVisibleCharacter(text: string): boolean {

@@ -1,5 +1,5 @@
 import { MAX_VALIDATION_ERRORS } from '../../common/validation-error.js';
-import { hasVisibleCharacter, VISIBLE_TEXT_PATTERN } from '../../common/visible-text.js';
+import { hasVisibleCharacter, visibleTextPattern } from '../../common/visible-text.js';
 import {
   append,
   checker,
@@ -80,7 +80,15 @@ export function nullable(inner: Checker): Checker {
  * description holds it, and the message says what is missing.
  */
 export function notBlank(base: Checker, what: string): Checker {
-  return checker({ ...base.schema, minLength: 1, pattern: VISIBLE_TEXT_PATTERN }, (v) => {
+  const schema = {
+    ...base.schema,
+    minLength: 1,
+    // Read when the description is built, not when a request model is declared.
+    get pattern() {
+      return visibleTextPattern();
+    },
+  };
+  return checker(schema, (v) => {
     const checked = base(v);
     if (checked.issues.length > 0) return checked;
     return hasVisibleCharacter(v as string)
