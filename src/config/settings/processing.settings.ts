@@ -15,6 +15,11 @@ export const PROCESSING_SETTINGS = {
     { default: 10 * 1024 * MiB, min: 0, unit: 'bytes' },
     "Bytes one organization may keep stored (its uploads plus its jobs' results until retention drops them); an upload that would pass it is refused with 413 `STORAGE_QUOTA_EXCEEDED`. 0 removes the quota.",
   ),
+  uploadRetentionSeconds: int(
+    'UPLOAD_RETENTION_SECONDS',
+    { default: 7 * 24 * 3600, min: 0, max: TEN_YEARS_SECONDS, unit: 'seconds' },
+    'Uploaded files are deleted this long after their upload (a `docproc://` id then answers 404), so uploads leave the data dir and the quota as results do; 0 keeps them.',
+  ),
   fetchTimeoutMs: int(
     'FETCH_TIMEOUT_MS',
     { default: 30_000, min: 100, unit: 'ms' },

@@ -29,8 +29,8 @@ export function uploadSourceOf(url: string): { blob: string; fileName: string } 
   return { blob: path.posix.basename(fileId), fileName: fileId };
 }
 const UPLOAD_PURPOSE = 'upload';
-/** How often presigned uploads never sent are looked for. */
-const PRESIGN_SWEEP_MS = 60_000;
+/** How often presigned uploads never sent and uploads past retention are looked for. */
+const UPLOAD_SWEEP_MS = 60_000;
 /**
  * Past the row's expiry before it goes: the URL's own expiry is taken a moment later, in
  * whole seconds, so the row never goes while its URL is still valid.
@@ -86,13 +86,39 @@ export class UploadService implements OnApplicationBootstrap, OnModuleDestroy {
   ) {}
 
   /**
-   * A presigned upload that is never sent kept its row for good: every `POST /upload`
-   * without a file added one, so the database grew with requests, not with data. Rows past
-   * their URL's expiry are removed once a minute.
+   * Once a minute: presigned uploads never sent (every `POST /upload` without a file added a
+   * row that stayed for good) and uploads past `UPLOAD_RETENTION_SECONDS` (with no way to
+   * delete an upload, an organization at its quota stayed refused for good).
    */
   onApplicationBootstrap(): void {
-    this.sweeper = setInterval(() => void this.sweepExpiredPresigned(), PRESIGN_SWEEP_MS);
+    const sweep = async () => {
+      await this.sweepExpiredPresigned();
+      await this.sweepPastRetention();
+    };
+    void sweep();
+    this.sweeper = setInterval(() => void sweep(), UPLOAD_SWEEP_MS);
     this.sweeper.unref();
+  }
+
+  /**
+   * Deletes uploads stored longer than `UPLOAD_RETENTION_SECONDS`: the row first, then the
+   * file (a file left by a crash in between is an orphan the start-up sweep removes).
+   */
+  async sweepPastRetention(): Promise<number> {
+    const seconds = this.config.processing.uploadRetentionSeconds;
+    if (seconds === 0) return 0;
+    try {
+      const fileIds = await this.uploads.removeUploadedBefore(seconds);
+      if (fileIds.length === 0) return 0;
+      await this.blobs.delete(
+        fileIds.map((fileId) => uploadSourceOf(`${FILE_SCHEME}${fileId}`).blob),
+      );
+      this.logger.log(`deleted ${fileIds.length} upload(s) past UPLOAD_RETENTION_SECONDS`);
+      return fileIds.length;
+    } catch (error) {
+      this.logger.warn(`upload retention sweep failed: ${String(error)}`);
+      return 0;
+    }
   }
 
   onModuleDestroy(): void {

@@ -93,6 +93,17 @@ export class UploadsRepository {
     return rows.length;
   }
 
+  /** Complete uploads stored more than `seconds` ago: their rows go; the file ids, whose files the caller deletes after. */
+  async removeUploadedBefore(seconds: number): Promise<string[]> {
+    const rows = await this.db.runReturning<{ file_id: string }>(
+      `DELETE FROM uploads WHERE status = 'complete'
+         AND uploaded_at < now() - to_seconds(CAST($1 AS BIGINT))
+       RETURNING file_id`,
+      [seconds],
+    );
+    return rows.map((row) => row.file_id);
+  }
+
   async remove(fileId: string): Promise<void> {
     await this.db.run(`DELETE FROM uploads WHERE file_id = $1`, [fileId]);
   }

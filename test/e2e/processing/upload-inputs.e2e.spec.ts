@@ -223,6 +223,36 @@ describe('uploads and input resolution', () => {
     ).toBe(200);
   });
 
+  it('deletes uploads past UPLOAD_RETENTION_SECONDS, row and file, and keeps the younger ones', async () => {
+    const key = await keyOf(t, 'org-upload-retention');
+    const api = client(t.baseUrl, key);
+    const old = await uploadMultipart(t.baseUrl, key, 'Invoice number 10, amount due 3');
+    const young = await uploadMultipart(t.baseUrl, key, 'Invoice number 11, amount due 4');
+    const fileIdOf = (uploaded: { body: Json }) =>
+      String(uploaded.body.file_id).slice('docproc://'.length);
+    const blobOf = (uploaded: { body: Json }) => path.join(t.dataDir, 'blobs', fileIdOf(uploaded));
+    expect(fs.existsSync(blobOf(old))).toBe(true);
+    // Uploaded eight days ago, past the default retention of seven.
+    await t.app
+      .get(DuckDbService)
+      .run(`UPDATE uploads SET uploaded_at = now() - INTERVAL 8 DAY WHERE file_id = $1`, [
+        fileIdOf(old),
+      ]);
+    expect(await t.app.get(UploadService).sweepPastRetention()).toBe(1);
+    expect(fs.existsSync(blobOf(old))).toBe(false);
+    const gone = await api.post('/classify', {
+      input: old.body.file_id,
+      classification_schema: schema,
+    });
+    expect([gone.status, gone.body.error?.code]).toEqual([404, 'FILE_NOT_FOUND']);
+    expect(fs.existsSync(blobOf(young))).toBe(true);
+    const kept = await api.post('/classify', {
+      input: young.body.file_id,
+      classification_schema: schema,
+    });
+    expect(kept.body.result).toEqual({ category: 'invoice' });
+  });
+
   it('fails an async job whose URL cannot be fetched, with a reason and no usage', async () => {
     const api = client(t.baseUrl, await keyOf(t, 'org-upload'));
     const submitted = await api.post('/classify_async', { input: `${files.baseUrl}/missing.txt` });
