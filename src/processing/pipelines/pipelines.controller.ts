@@ -11,13 +11,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import type { SyncAnswer } from '../jobs/job-pipeline.js';
-import {
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
@@ -40,7 +34,13 @@ import {
   PipelineResponseBody,
 } from '../responses/pipeline.responses.js';
 import { PipelinesService, presentPipeline } from './pipelines.service.js';
-import { LIST_PAGE_SIZE_TEXT } from '../core/list-page.js';
+import {
+  ApiPageQuery,
+  LIST_PAGE_SIZE_TEXT,
+  readPageCursorText,
+  readPageLimit,
+} from '../core/list-page.js';
+import { RequestValidationError } from '../../common/validation-error.js';
 import { PipelineRunDto } from '../operations/pipeline/pipeline-request.dto.js';
 
 const runBody = new ValidatedBodyPipe(PipelineRunDto);
@@ -72,18 +72,22 @@ export class PipelinesController {
   @ApiOperation({
     summary: 'List the stored pipelines',
     description:
-      `Oldest first, as many as fit in ${LIST_PAGE_SIZE_TEXT} of definitions (at least ` +
-      'one); `next_cursor` asks for the rest.',
+      `Oldest first, at most \`limit\`, fewer when their definitions pass ${LIST_PAGE_SIZE_TEXT} ` +
+      '(at least one); `next_cursor` asks for the rest.',
   })
-  @ApiQuery({
-    name: 'cursor',
-    required: false,
-    schema: { type: 'string' },
-    description: '`next_cursor` of the previous page',
-  })
+  @ApiPageQuery()
   @ApiOkResponse({ type: PipelineListBody })
-  async list(@CurrentPrincipal() principal: ProcessingPrincipal, @Query('cursor') cursor?: string) {
-    const page = await this.pipelines.listPage(principal.orgId, cursor || null);
+  @ApiValidationError()
+  async list(
+    @CurrentPrincipal() principal: ProcessingPrincipal,
+    @Query() query: Record<string, unknown>,
+  ) {
+    const limit = readPageLimit(query.limit);
+    if ('issue' in limit) throw new RequestValidationError([limit.issue]);
+    const page = await this.pipelines.listPage(principal.orgId, {
+      limit: limit.limit,
+      cursor: readPageCursorText(query.cursor),
+    });
     return { pipelines: page.records.map(presentPipeline), next_cursor: page.nextCursor };
   }
 

@@ -57,16 +57,18 @@ export class PipelinesRepository {
   async listPage(
     orgId: string,
     after: PageCursor | null,
+    limit: number,
   ): Promise<{ records: (PipelineRecord & { createdAtMicros: bigint })[]; more: boolean }> {
+    // One row past `limit` tells whether more follow.
     const sizes = await this.db.all<{ pipeline_id: string; bytes: number | bigint }>(
       `SELECT pipeline_id, strlen(definition) AS bytes FROM pipelines
        WHERE org_id = $1
          AND (CAST($2 AS BIGINT) IS NULL OR epoch_us(created_at) > CAST($2 AS BIGINT)
            OR (epoch_us(created_at) = CAST($2 AS BIGINT) AND pipeline_id > $3))
-       ORDER BY created_at, pipeline_id`,
-      [orgId, after ? after.createdAtMicros.toString() : null, after?.id ?? ''],
+       ORDER BY created_at, pipeline_id LIMIT $4`,
+      [orgId, after ? after.createdAtMicros.toString() : null, after?.id ?? '', limit + 1],
     );
-    const taken = await rowsWithinPage(sizes, (row) => Number(row.bytes));
+    const taken = await rowsWithinPage(sizes.slice(0, limit), (row) => Number(row.bytes));
     if (taken === 0) return { records: [], more: false };
     const rows = await this.db.all<PipelineRow & { created_us: bigint }>(
       `SELECT ${COLUMNS}, epoch_us(created_at) AS created_us FROM pipelines

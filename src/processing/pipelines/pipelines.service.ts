@@ -114,14 +114,15 @@ export class PipelinesService {
 
   /**
    * A page of the organization's pipelines, oldest first, after `cursor` (the `next_cursor`
-   * of the page before): as many as fit in a page's bytes of definitions (LIST_PAGE_BYTES), at least one.
+   * of the page before): at most `limit`, and as many as fit in a page's bytes of
+   * definitions (LIST_PAGE_BYTES), at least one.
    */
   async listPage(
     orgId: string,
-    cursor: string | null,
+    page: { limit: number; cursor: string | null },
   ): Promise<{ records: PipelineRecord[]; nextCursor: string | null }> {
-    const after = cursor === null ? null : decodePageCursor(cursor);
-    const { records, more } = await this.pipelines.listPage(orgId, after);
+    const after = page.cursor === null ? null : decodePageCursor(page.cursor);
+    const { records, more } = await this.pipelines.listPage(orgId, after, page.limit);
     const last = records.at(-1);
     return {
       records,

@@ -103,6 +103,21 @@ describe('pipelines: stored sequences of parse, extract, split and classify', ()
       .get('/pipelines', { query: { cursor: 'not-a-cursor' } })
       .catch((e: unknown) => e);
     expect(forged).toBeInstanceOf(Reducto.BadRequestError);
+    // `limit` as for the other listings: one a page here, under the bytes' cut.
+    const pages: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = (await lister.get('/pipelines', {
+        query: { limit: 1, ...(cursor ? { cursor } : {}) },
+      })) as Page;
+      pages.push(page.pipelines.length);
+      cursor = page.next_cursor;
+    } while (cursor !== null && pages.length < 5);
+    expect(pages).toEqual([1, 1, 1]);
+    for (const limit of [0, 501]) {
+      const refused = await lister.get('/pipelines', { query: { limit } }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(Reducto.UnprocessableEntityError);
+    }
   });
 
   it('POST, GET and DELETE /pipelines per organization', async () => {
