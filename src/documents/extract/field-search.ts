@@ -11,6 +11,8 @@ import type { DocumentContext } from './document-context.js';
 import { findDates, inDocumentOrder } from './dates.js';
 import type { JsonSchema } from './extract-schema.js';
 import type { FieldText, LabelSimilarity } from './label-similarity.js';
+import { currencyOf } from './amounts.js';
+import { inWordsOnly } from './number-words.js';
 import { kindOf, readValue, type ValueKind } from './value-parsers.js';
 import { entityKindOf, namesAHeading, type EntityKind } from './wordnet-kinds.js';
 import { humanize } from './text-match.js';
@@ -65,6 +67,14 @@ const RELATION_PRIOR: Record<Relation, number> = {
   inline: 0.75,
   line: 0.5,
 };
+
+/**
+ * A number in words no reader read ("zwölf", "a dozen") counts as this much of a value: its
+ * label still answers the field, with null, ahead of weaker labels' figures.
+ */
+const UNREAD_NUMBER = 0.6;
+
+const NUMERIC_KINDS: ReadonlySet<ValueKind> = new Set(['money', 'number', 'integer']);
 
 const labelKindCache = new Map<string, ValueKind>();
 
@@ -129,6 +139,11 @@ export interface SearchSettings {
   fallbacks: boolean;
 }
 
+/** Words where a number was asked for, and not a currency's name standing before it. */
+function unreadNumber(value: string): boolean {
+  return inWordsOnly(value) && currencyOf(value) === undefined;
+}
+
 export function scalarField(key: string, name: string, schema: JsonSchema): ScalarField {
   const kind = kindOf(name, schema);
   const words = humanize(name).split(' ');
@@ -172,7 +187,18 @@ export function scoreCandidates(
     if (field.entity && !wordy(candidate.value)) continue;
     if (field.kind === 'text' && candidate.relation === 'inline') continue;
     const read = readValue(candidate.value, field.kind, field.schema, context);
-    if (!read) continue;
+    if (!read) {
+      if (NUMERIC_KINDS.has(field.kind) && unreadNumber(candidate.value)) {
+        const score = labelScore * RELATION_PRIOR[candidate.relation] * UNREAD_NUMBER;
+        scored.push({
+          field,
+          candidate,
+          value: null,
+          score: candidate.crowded ? score * CROWDED : score,
+        });
+      }
+      continue;
+    }
     // An identifier that is all date is a date printed beside a "No." column.
     if (
       field.kind === 'identifier' &&
@@ -198,7 +224,8 @@ function leafOf(pick: Scored): Leaf {
   return {
     kind: 'leaf',
     value: pick.value,
-    citations: [pick.candidate.citation, ...(pick.candidate.more ?? [])],
+    // A number in words that was not read is no value to cite.
+    citations: pick.value === null ? [] : [pick.candidate.citation, ...(pick.candidate.more ?? [])],
     confidence: Math.min(1, pick.score),
     ...(pick.ambiguous ? { ambiguous: true } : {}),
   };

@@ -2,6 +2,7 @@
 import { currencyOf, findAmounts, findCurrencies, parsePercentage } from './amounts.js';
 import { findDates, type DateOrder } from './dates.js';
 import { typeOf, type JsonSchema } from './extract-schema.js';
+import { numberInWords } from './number-words.js';
 import { normalize } from './text-match.js';
 
 /** What the document says about how it writes values. */
@@ -10,6 +11,8 @@ export interface ValueContext {
   decimalComma: boolean;
   /** The currency the document's amounts are in, when one dominates. */
   currency?: string;
+  /** The document's language (ISO 639-1), for values written out in words. */
+  language?: string;
 }
 
 /** What a field holds, beyond its JSON type: from its format and its name's words. */
@@ -112,11 +115,19 @@ export function readValue(
     case 'money':
     case 'number':
     case 'integer': {
+      const language = context.language ?? '';
       const amounts = findAmounts(t, context.decimalComma).filter(
         (a) => kind !== 'integer' || Number.isInteger(a.value),
       );
       const amount = amounts[0];
-      if (!amount) return null;
+      if (!amount) {
+        const spelled = numberInWords(t, language);
+        if (!spelled || (kind === 'integer' && !Number.isInteger(spelled.value))) return null;
+        return { value: spelled.value, coverage: spelled.coverage };
+      }
+      // "twelve (12)", "thirty (30) days": the figure restates the words, it is no negative.
+      const spelled = amount.value < 0 ? numberInWords(t.slice(0, amount.index), language) : null;
+      const value = spelled?.value === -amount.value ? spelled.value : amount.value;
       const rest = t.slice(0, amount.index) + t.slice(amount.index + amount.length);
       // A value with letters around it ("12 items") is less a number than "12.00".
       let coverage = /\p{L}{3}/u.test(rest) ? 0.5 : 1;
@@ -126,7 +137,7 @@ export function readValue(
       // A zero total is printed for what did not apply (no discount, no rounding).
       if (kind === 'money' && amount.value === 0) coverage *= 0.25;
       return {
-        value: kind === 'integer' ? Math.round(amount.value) : amount.value,
+        value: kind === 'integer' ? Math.round(value) : value,
         coverage,
         end: amount.index + amount.length,
       };
