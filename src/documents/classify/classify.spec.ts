@@ -332,6 +332,40 @@ describe('evidence in general words', () => {
   });
 });
 
+describe('a document with no text', () => {
+  const portrait = { width: 595, height: 842, unit: 'pt' as const };
+  const formSchema: ClassificationCategory[] = [
+    { category: 'poster', criteria: ['a single large page'] },
+    { category: 'slides', criteria: ['many landscape pages with few words'] },
+    { category: 'letter', criteria: ['one portrait page of running text'] },
+  ];
+
+  it.each(['default', 'accurate'] as const)(
+    'gives every category chance, whatever the criteria say of form (%s)',
+    (model) => {
+      for (const classificationSchema of [schema, formSchema]) {
+        for (const pages of [[{ text: '', size: portrait }], ['', ' \n ', '']]) {
+          const output = classify({ pages, classificationSchema, model });
+          const chance = Math.round(10_000 / classificationSchema.length) / 10_000;
+          for (const category of output.response_confidence.categories)
+            expect(category.confidence).toBe(chance);
+          expect(output.result.category).not.toBeNull();
+        }
+      }
+    },
+  );
+
+  it('reads document_metadata as text: its evidence still decides', () => {
+    const output = classify({
+      pages: [''],
+      classificationSchema: schema,
+      documentMetadata: invoiceText,
+    });
+    expect(output.result.category).toBe('invoice');
+    expect(output.response_confidence.categories[0].confidence).toBeGreaterThan(0.5);
+  });
+});
+
 describe('groupOf', () => {
   it('returns the first group listing the category, else ungrouped', () => {
     const groups = { a: ['x'], b: ['x', 'y'] };

@@ -124,6 +124,8 @@ function passagesBeyond(reading: readonly Passage[], first: readonly Passage[]):
 export interface SchemaEvidence {
   schema: ClassificationCategory[];
   evidence: CategoryEvidence[];
+  /** Whether any text was read (a passage of the pages or of `document_metadata`). */
+  textRead: boolean;
 }
 
 /** The evidence of each category of the schema in the document, in schema order. */
@@ -132,7 +134,7 @@ export function schemaEvidence(input: ClassifyInput): SchemaEvidence {
     category: clipLongWords(entry.category),
     criteria: entry.criteria.map(clipLongWords),
   }));
-  if (schema.length === 0) return { schema, evidence: [] };
+  if (schema.length === 0) return { schema, evidence: [], textRead: false };
   const model = input.model ?? 'default';
   const pages = input.pages.map((page) => clipLongWords(pageText(page)));
   const metadata = clipLongWords(input.documentMetadata?.trim() ?? '') || undefined;
@@ -143,7 +145,24 @@ export function schemaEvidence(input: ClassifyInput): SchemaEvidence {
     reading.voters = passagesBeyond(reading.passages, first);
     reading.wholePages = wholePages(pages);
   }
-  return { schema, evidence: gatherEvidence(schema, reading, READING[model]) };
+  return {
+    schema,
+    evidence: gatherEvidence(schema, reading, READING[model]),
+    textRead: reading.passages.length > 0,
+  };
+}
+
+/**
+ * A document with no text read (blank or unreadable pages) ties every category at the best
+ * score: what differs between them is only how near each criterion's wording comes to the
+ * sentences describing the form, which the calibration never saw alone and which rates a
+ * criterion that contradicts the form as high as one that fits it (record 0491). The
+ * confidence is then chance, and the tie rule (confidence.ts) still picks by the criteria's
+ * strengths.
+ */
+function tiedWithoutText(scores: readonly CategoryScore[]): CategoryScore[] {
+  const best = Math.max(...scores.map((score) => score.score));
+  return scores.map((score) => ({ ...score, score: best }));
 }
 
 /**
@@ -152,11 +171,12 @@ export function schemaEvidence(input: ClassifyInput): SchemaEvidence {
  * them too).
  */
 export function scoreCategories(input: ClassifyInput): CategoryScore[] {
-  const { schema, evidence } = schemaEvidence(input);
+  const { schema, evidence, textRead } = schemaEvidence(input);
   if (schema.length === 0) return [];
   const scores = evidence.map((category) => ({
     score: categoryScore(category),
     criteria: category.criteria.map((criterion) => strength(criterion)),
   }));
+  if (!textRead) return tiedWithoutText(scores);
   return input.model === 'accurate' ? separateNeighbours(schema, evidence, scores) : scores;
 }
