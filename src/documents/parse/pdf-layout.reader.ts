@@ -1,5 +1,6 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/pdf.js';
 import { recognizeLayout, type OcrEffort, type OcrLine } from '../readers/ocr.engine.js';
+import { formFieldTexts } from '../readers/pdf-form-fields.js';
 import { openPdfDocument, renderPng } from '../readers/pdf.reader.js';
 import type { BoundingBox, LayoutLine, LayoutPage, LineSegment } from './layout.types.js';
 
@@ -14,6 +15,8 @@ interface Run {
   y: number;
   width: number;
   size: number;
+  /** A form field's value: a cell of its own, never run into the label beside it. */
+  field?: boolean;
 }
 
 interface PdfTextItem {
@@ -66,10 +69,11 @@ function linesOf(
     const words: LayoutLine['words'] = [];
     let text = '';
     let previousEnd = -Infinity;
+    let previousField = false;
     for (const run of group) {
       const gap = run.x - previousEnd;
       const current = segments.at(-1);
-      if (current && gap < 1.2 * size) {
+      if (current && gap < 1.2 * size && !run.field && !previousField) {
         const joiner = gap > 0.15 * size ? ' ' : '';
         current.text += joiner + run.text;
         current.right = (run.x + run.width) / pageWidth;
@@ -83,6 +87,7 @@ function linesOf(
         text += (text === '' ? '' : ' ') + run.text;
       }
       previousEnd = run.x + run.width;
+      previousField = run.field === true;
       const perChar = run.width / Math.max(1, run.text.length);
       for (const m of run.text.matchAll(/\S+/g)) {
         words.push({
@@ -191,8 +196,17 @@ async function readPage(
       const size = Math.hypot(c, d) || item.height || 10;
       runs.push(...splitPadded({ text: item.str, x, y, width: item.width, size }));
     }
-    const lines = linesOf(runs, documentPage, viewport.width, viewport.height);
-    const text = lines.map((l) => l.text).join('\n');
+    // A filled form's values sit on the lines of their labels; the baseline is where the
+    // line boxes (box() below) put it.
+    const fields = (await formFieldTexts(page)).map((field) => ({
+      ...field,
+      x: field.left,
+      y: field.top + 0.8 * field.size,
+      field: true,
+    }));
+    const lines = linesOf([...runs, ...fields], documentPage, viewport.width, viewport.height);
+    // Whether the page is a scan is decided on its own text, not on the fields over it.
+    const text = runs.map((run) => run.text).join('\n');
     const dimensions = { width: viewport.width, height: viewport.height };
     const textLayer: LayoutPage = {
       pageNumber: documentPage,
@@ -205,7 +219,10 @@ async function readPage(
     const png = await renderPng(page, pdf);
     const { width, height } = pngSize(png);
     const ocr = await recognizeLayout(png, ocrEffort);
-    const ocrLines = linesFromOcr(ocr.lines, documentPage, width, height);
+    const ocrLines = [
+      ...linesFromOcr(ocr.lines, documentPage, width, height),
+      ...linesOf(fields, documentPage, viewport.width, viewport.height),
+    ].sort((a, b) => a.bbox.top - b.bbox.top);
     return alnumCount(ocr.text) > alnumCount(text)
       ? { ...textLayer, source: 'ocr', lines: ocrLines }
       : textLayer;

@@ -5,6 +5,7 @@ import { CorruptDocumentError, DocumentPasswordError } from './document.errors.j
 import { documentLimits } from './document-limits.js';
 import type { PageSize, PageTextSource } from './document.types.js';
 import { recognizeImage, type OcrEffort } from './ocr.engine.js';
+import { formFieldTexts } from './pdf-form-fields.js';
 
 const require = createRequire(import.meta.url);
 
@@ -185,11 +186,16 @@ export async function openPdf(
         const size: PageSize = { width: Math.round(width), height: Math.round(height), unit: 'pt' };
         const content = await page.getTextContent();
         const text = textOf(content.items);
-        if (alnumCount(text) >= MIN_TEXT_LAYER_CHARS) return { text, source: 'text-layer', size };
+        // A filled form's values are annotations over the page, not its text: added to it,
+        // but whether the page is a scan is decided on its own text.
+        const fields = (await formFieldTexts(page)).map((field) => field.text);
+        const withFields = (read: string) => [read, ...fields].join('\n').trim();
+        if (alnumCount(text) >= MIN_TEXT_LAYER_CHARS)
+          return { text: withFields(text), source: 'text-layer', size };
         const ocrText = (await recognizeImage(await renderPng(page, pdf), ocr)).trim();
         return alnumCount(ocrText) > alnumCount(text)
-          ? { text: ocrText, source: 'ocr', size }
-          : { text, source: 'text-layer', size };
+          ? { text: withFields(ocrText), source: 'ocr', size }
+          : { text: withFields(text), source: 'text-layer', size };
       } finally {
         page.cleanup();
       }
