@@ -1,14 +1,13 @@
 import { warmUpLanguage } from '../classify/language.js';
 import { currencyOf } from './amounts.js';
 import { monthNumber } from './dates.js';
-import { warmUpNumberWords } from './number-words.js';
 import { sentenceEncoder } from '../encoder/sentence-encoder.js';
 import { entityKindOfWord } from './wordnet-kinds.js';
 
 /**
- * Builds what extract reads once per process (the sentence encoder, month and currency
- * names from Intl, WordNet's noun index, the language model, the number-word reader), so
- * the first request does not pay for it (about 0.5-1 s).
+ * Builds what extract reads once per process (the sentence encoder, month and
+ * currency names from Intl, WordNet's noun index, the language model), so the first
+ * request does not pay for it (about 0.5-1 s).
  */
 export function warmUpExtract(): Promise<void> {
   sentenceEncoder()?.embed(['Rechnungsnummer']);
@@ -16,6 +15,5 @@ export function warmUpExtract(): Promise<void> {
   currencyOf('€');
   entityKindOfWord('company');
   warmUpLanguage();
-  warmUpNumberWords();
   return Promise.resolve();
 }
