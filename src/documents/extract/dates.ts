@@ -87,6 +87,35 @@ const MONTH_DAY_YEAR = new RegExp(
   'gu',
 );
 
+/** Locales whose long dates put a word after the year, the month and the day ("2026年3月12日"). */
+const MARKED_DATE_LOCALES = ['zh', 'ja', 'ko'] as const;
+
+let markedDates: RegExp | undefined;
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Year, month and day each followed by its word, as the locales above write a long date:
+ * the words are CLDR's (Intl.DateTimeFormat), read from a formatted date.
+ */
+function markedDatePattern(): RegExp {
+  if (markedDates) return markedDates;
+  const sources = new Set<string>();
+  for (const locale of MARKED_DATE_LOCALES) {
+    const format = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' });
+    const written = format.format(new Date(Date.UTC(2020, 0, 15)));
+    if ((written.match(/\d+/g) ?? []).join(' ') !== '2020 1 15') continue;
+    const [, afterYear, afterMonth, afterDay] = written.split(/\d+/).map((w) => escape(w.trim()));
+    if (!afterYear || !afterMonth) continue;
+    sources.add(
+      `(?<!\\d)(\\d{4})\\s*${afterYear}\\s*(\\d{1,2})\\s*${afterMonth}\\s*(\\d{1,2})(?!\\d)\\s*(?:${afterDay})?`,
+    );
+  }
+  // A runtime without these locales' data reads none (an empty pattern would match anywhere).
+  markedDates = sources.size > 0 ? new RegExp([...sources].join('|'), 'gu') : /(?!)/gu;
+  return markedDates;
+}
+
 /**
  * Every date written in `text`, in text order. Numeric dates whose first two parts could
  * each be the month are read in `order` (day-first when not given) and marked ambiguous.
@@ -103,6 +132,10 @@ export function findDates(text: string, order: DateOrder = 'dmy'): FoundDate[] {
     found.push({ iso, index: start, length: match[0].length, ambiguous: false, ...extra });
   };
   for (const m of text.matchAll(ISO_DATE)) add(m, isoDate(+m[1], +m[2], +m[3]));
+  for (const m of text.matchAll(markedDatePattern())) {
+    const [year, month, day] = m.slice(1).filter((part) => part !== undefined);
+    add(m, isoDate(+year, +month, +day));
+  }
   for (const m of text.matchAll(NUMERIC_DATE)) {
     const first = +m[1];
     const second = +m[3];

@@ -117,6 +117,14 @@ describe('dates', () => {
     expect(parseDate('19-09-17 15:39 SH01')).toBe('2017-09-19');
   });
 
+  it('reads dates written with a word after year, month and day (Chinese, Japanese, Korean)', () => {
+    expect(parseDate('开票日期：2026年3月12日')).toBe('2026-03-12');
+    expect(parseDate('2026年 3 月 5日発行')).toBe('2026-03-05');
+    expect(parseDate('작성일 2026년 12월 1일')).toBe('2026-12-01');
+    expect(findDates('2026年13月1日')).toEqual([]);
+    expect(findDates('12026年3月1日')).toEqual([]);
+  });
+
   it('never throws on arbitrary text', () => {
     fc.assert(fc.property(fc.string(), (text) => void findDates(text)));
   });
