@@ -77,6 +77,11 @@ describe('refusals of requests the API description accepts', () => {
         '422',
         '{"detail":[{"loc":["body"],"type":"model_version_unknown","msg":"Unkn',
       ],
+      [
+        'POST /classify',
+        '422',
+        { detail: [{ type: 'value_error', msg: 'Value error, at most 10 pages can be selected' }] },
+      ],
     );
     expect(unexplainedRejections(text).map((r) => r.reason)).toEqual([
       '400 INVALID_THRESHOLD: threshold must be greater than 0, got 0',
