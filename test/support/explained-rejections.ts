@@ -20,6 +20,18 @@ export const EXPLAINED_REJECTIONS: readonly ExplainedRejection[] = [
   },
   { reason: /^400 INVALID_CURSOR: /, why: 'a cursor the service never issued' },
   {
+    reason: /^4\d\d (url_parsing: |INVALID_WEBHOOK_URL: webhookUrl must be an absolute)/,
+    why: "format uri is RFC 3986's; URLs are parsed as browsers parse them (WHATWG), which refuses some (http: without a host)",
+  },
+  {
+    reason: /^400 INVALID_TIME_ZONE: /,
+    why: 'the IANA time zones are those of the running ICU',
+  },
+  {
+    reason: /^400 METADATA_KEY_REQUIRED: /,
+    why: 'metadataValue and groupBy=metadata need metadataKey: a rule across parameters',
+  },
+  {
     reason: /^400 METADATA_KEY_NOT_ENABLED: /,
     why: 'a metadata key counts once its organization enabled it: state, not shape',
   },

@@ -25,6 +25,8 @@ import {
 } from './field-checkers.js';
 import { countRequestedPages, MAX_SELECTED_PAGES } from '../../documents/readers/page-range.js';
 
+import { urlSchemePattern } from '../../common/url-scheme-pattern.js';
+
 const INPUT_SCHEMES = ['http', 'https', 'docproc', 'jobid'];
 
 /**
@@ -34,7 +36,13 @@ const INPUT_SCHEMES = ['http', 'https', 'docproc', 'jobid'];
 function urlChecker(schemes: readonly string[], description?: string): Checker {
   const quoted = schemes.map((scheme) => `'${scheme}'`);
   const spoken = `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
-  return checker({ type: 'string', format: 'uri', ...(description && { description }) }, (v) => {
+  const schema = {
+    type: 'string',
+    format: 'uri',
+    pattern: urlSchemePattern(schemes),
+    ...(description && { description }),
+  };
+  return checker(schema, (v) => {
     const base = nonEmptyStr(v);
     if (base.issues.length) return base;
     let url: URL;

@@ -3,6 +3,7 @@ import { IsDefined, IsIn, IsString, Length, MaxLength } from 'class-validator';
 import { IsOmittable } from '../../accounts/dashboard/body-validation.pipe.js';
 import { PRODUCTS } from '../usage-event.js';
 import { ALERT_MEASURES, ALERT_PERIODS } from './usage-alert.types.js';
+import { urlSchemePattern } from '../../common/url-scheme-pattern.js';
 
 @ApiSchema({ name: 'CreateUsageAlert' })
 export class CreateUsageAlertDto {
@@ -58,6 +59,7 @@ export class CreateUsageAlertDto {
 
   @ApiProperty({
     format: 'uri',
+    pattern: urlSchemePattern(['http', 'https']),
     maxLength: 2048,
     description: 'Where the signed webhook goes (http or https)',
   })
