@@ -48,6 +48,10 @@ export const EXPLAINED_REJECTIONS: readonly ExplainedRejection[] = [
     why: "extract_by_category's keys name the step's own categories: a rule across fields",
   },
   {
+    reason: /^422 value_error: Value error, start must not be greater than end/,
+    why: "a page range's start against its end: a rule across fields",
+  },
+  {
     reason: /^422 value_error: Value error, at most \d+ pages can be selected/,
     why: 'page_range counts the distinct pages its ranges and numbers select: a sum over items',
   },
