@@ -23,6 +23,33 @@ export class SnapshotFiles {
     return `${this.prefix}-${String(publishedAt).padStart(15, '0')}-${String(seq).padStart(6, '0')}.duckdb`;
   }
 
+  /**
+   * The next snapshot's name: stamped `now`, or just after the newest one in the directory
+   * when the wall clock stepped back since (NTP, a restored VM). Older names are deleted by
+   * their order at each publication, so a new snapshot named before them was deleted as soon
+   * as it was published, while `CURRENT` named it, until the clock caught up again.
+   */
+  nextName(now: number, seq: number): string {
+    const newest = this.newestPublishedAt();
+    return this.nameOf(newest === null || now > newest ? now : newest + 1, seq);
+  }
+
+  private newestPublishedAt(): number | null {
+    let newest: number | null = null;
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.dir);
+    } catch {
+      return null;
+    }
+    for (const name of names) {
+      if (!this.pattern.test(name)) continue;
+      const at = Number(name.slice(this.prefix.length + 1, this.prefix.length + 16));
+      if (newest === null || at > newest) newest = at;
+    }
+    return newest;
+  }
+
   /** Path to write the next snapshot to (not yet visible to readers). */
   temporaryPath(name: string): string {
     fs.mkdirSync(this.dir, { recursive: true });

@@ -113,7 +113,7 @@ export class UsageSnapshotPublisher implements OnApplicationBootstrap, OnApplica
 
   /** Writes and publishes one snapshot; returns its name. */
   async publish(): Promise<string> {
-    const name = this.files.nameOf(Date.now(), this.seq++);
+    const name = this.files.nextName(Date.now(), this.seq++);
     const target = this.files.temporaryPath(name).replaceAll("'", "''");
     const started = Date.now();
     await this.db.withConnection(async (connection) => {
