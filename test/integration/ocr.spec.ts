@@ -112,6 +112,34 @@ describe('OCR of generated documents', () => {
     OCR_TIMEOUT,
   );
 
+  it.each([90, 180, 270] as const)(
+    'reads an image turned %i degrees as upright (orientation detected on a poor reading)',
+    async (turn) => {
+      const text = 'INVOICE 4711\nTotal amount due: 1250.00 USD\nPayment within thirty days';
+      const doc = await loadDocument(makePng(text, 1275, turn));
+      expect(words(doc.pages[0].text)).toEqual(
+        expect.arrayContaining(['invoice', '4711', 'total', 'amount', 'due', 'payment', 'thirty']),
+      );
+    },
+    OCR_TIMEOUT,
+  );
+
+  it(
+    'reads a scanned PDF page fed in sideways as upright',
+    async () => {
+      const pdf = await makeScannedPdf(
+        ['Patient discharge summary\nDiagnosis: acute bronchitis\nFollow up with your physician'],
+        90,
+      );
+      const doc = await loadDocument(pdf, 'scan.pdf');
+      expect(doc.pages[0].source).toBe('ocr');
+      expect(words(doc.pages[0].text)).toEqual(
+        expect.arrayContaining(['patient', 'discharge', 'diagnosis', 'bronchitis', 'physician']),
+      );
+    },
+    OCR_TIMEOUT,
+  );
+
   it(
     'reads a clean image the same with either effort',
     async () => {

@@ -62,17 +62,27 @@ export async function makePdf(pages: string[]): Promise<Buffer> {
   return Buffer.from(await pdf.save());
 }
 
-/** A PNG of black text on white, large enough for OCR (about 150 dpi for 12pt text). */
-export function makePng(text: string, width = 1275): Buffer {
+/** Quarter turns clockwise: how a scanned page lies when it was fed in turned. */
+export type PageTurn = 0 | 90 | 180 | 270;
+
+/**
+ * A PNG of black text on white, large enough for OCR (about 150 dpi for 12pt text), upright
+ * or turned clockwise by `turn` degrees.
+ */
+export function makePng(text: string, width = 1275, turn: PageTurn = 0): Buffer {
   ensureFont();
   const fontSize = 30;
   const lineHeight = Math.round(fontSize * 1.5);
   const lines = wrap(text, Math.floor(width / (fontSize * 0.6)));
   const height = Math.max(300, 120 + lines.length * lineHeight);
-  const canvas = createCanvas(width, height);
+  const sideways = turn === 90 || turn === 270;
+  const canvas = createCanvas(sideways ? height : width, sideways ? width : height);
   const context = canvas.getContext('2d');
   context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, width, height);
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.translate(canvas.width / 2, canvas.height / 2);
+  context.rotate((turn * Math.PI) / 180);
+  context.translate(-width / 2, -height / 2);
   context.fillStyle = '#000000';
   context.font = `${fontSize}px ${FONT_FAMILY}`;
   lines.forEach((line, index) => context.fillText(line, 60, 80 + index * lineHeight));
@@ -100,15 +110,19 @@ export function makeShadowedPng(lines: string[]): Buffer {
   return canvas.toBuffer('image/png');
 }
 
-/** A PDF whose pages are only images of text (no text layer), as a scanner makes them. */
-export async function makeScannedPdf(pages: string[]): Promise<Buffer> {
+/**
+ * A PDF whose pages are only images of text (no text layer), as a scanner makes them; with
+ * `turn`, each page's text lies turned by that many degrees clockwise.
+ */
+export async function makeScannedPdf(pages: string[], turn: PageTurn = 0): Promise<Buffer> {
   const pdf = await PDFDocument.create();
   for (const text of pages) {
-    const image = await pdf.embedPng(makePng(text));
+    const image = await pdf.embedPng(makePng(text, 1275, turn));
     const page = pdf.addPage([612, 792]);
-    const scale = 612 / image.width;
-    const height = Math.min(792, image.height * scale);
-    page.drawImage(image, { x: 0, y: 792 - height, width: 612, height });
+    // Fitted to the page whole, at its own aspect ratio (a page turned sideways is tall).
+    const scale = Math.min(612 / image.width, 792 / image.height);
+    const [width, height] = [image.width * scale, image.height * scale];
+    page.drawImage(image, { x: 0, y: 792 - height, width, height });
   }
   return Buffer.from(await pdf.save());
 }

@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import sharp from 'sharp';
+import { createWorker, OEM, type Worker } from 'tesseract.js';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Tesseract's orientation and script data, bundled by `@tesseract.js-data/osd` (same terms
+ * and layout as the English data): read from disk, never fetched.
+ */
+function bundledOsdPath(): string {
+  const pkg = path.dirname(require.resolve('@tesseract.js-data/osd/package.json'));
+  return path.join(pkg, '4.0.0');
+}
+
+/**
+ * Below this Tesseract orientation confidence a detected quarter turn is not trusted: a
+ * page of few glyphs or none gives a guess, and turning an upright page would lose it.
+ */
+const MIN_ORIENTATION_CONFIDENCE = 2;
+
+let worker: Promise<Worker> | undefined;
+
+async function startWorker(): Promise<Worker> {
+  const langPath = bundledOsdPath();
+  if (!fs.existsSync(path.join(langPath, 'osd.traineddata.gz'))) {
+    throw new Error(`Bundled orientation data missing at ${langPath}`);
+  }
+  // Orientation detection exists only in Tesseract's legacy engine, hence its own worker.
+  return createWorker('osd', OEM.TESSERACT_ONLY, {
+    langPath,
+    gzip: true,
+    cacheMethod: 'none',
+    cachePath: langPath,
+    legacyCore: true,
+    legacyLang: true,
+    errorHandler: () => undefined,
+  });
+}
+
+/** The orientation worker, started only when a page first needs it. */
+function orientationWorker(): Promise<Worker> {
+  if (!worker) {
+    worker = startWorker();
+    worker.catch(() => (worker = undefined));
+  }
+  return worker;
+}
+
+/** Decoded grey pixels of a binary PGM (image.decoder.ts), which sharp does not read. */
+function pgmPixels(image: Buffer): { data: Buffer; width: number; height: number } | undefined {
+  const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(image.subarray(0, 64).toString('latin1'));
+  if (!header) return undefined;
+  const [whole, width, height] = header;
+  return { data: image.subarray(whole.length), width: Number(width), height: Number(height) };
+}
+
+/** `image` turned clockwise by `degrees`, as a PGM (what Tesseract reads fastest). */
+async function turned(image: Buffer, degrees: number): Promise<Buffer> {
+  const pgm = pgmPixels(image);
+  const input = pgm
+    ? sharp(pgm.data, { raw: { width: pgm.width, height: pgm.height, channels: 1 } })
+    : sharp(image);
+  const { data, info } = await input
+    .rotate(degrees)
+    .greyscale()
+    .raw({ depth: 'uchar' })
+    .toBuffer({ resolveWithObject: true });
+  return Buffer.concat([Buffer.from(`P5\n${info.width} ${info.height}\n255\n`, 'ascii'), data]);
+}
+
+/**
+ * The page turned upright when Tesseract's orientation detection finds it lying on its side
+ * or upside down (a scan fed in turned), or undefined when it is upright or undecided.
+ */
+export async function uprightTurn(image: Uint8Array): Promise<Buffer | undefined> {
+  const bytes = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
+  const { data } = await (await orientationWorker()).detect(bytes);
+  const degrees = data.orientation_degrees;
+  if (!degrees || (data.orientation_confidence ?? 0) < MIN_ORIENTATION_CONFIDENCE) return undefined;
+  return turned(bytes, degrees);
+}
+
+/** Stops the orientation worker (tests, shutdown). */
+export async function terminateOrientation(): Promise<void> {
+  const current = worker;
+  worker = undefined;
+  if (current) await (await current).terminate();
+}
