@@ -112,8 +112,14 @@ function reasonsOf(status: string, body: string): string[] {
   } catch {
     // A body the output shortened: its codes are still read below.
   }
-  const codes = [...body.matchAll(/"(?:code|type)":"(\w+)"/g)].map((m) => m[1]);
-  return codes.length > 0 ? codes.map((code) => `${status} ${code}: `) : [`${status} ${body}`];
+  // Each 422 item begins with its `loc`; an envelope is one item. A cut item keeps what it has.
+  const items = body.split(/(?=\{"loc":)/).slice(body.includes('"detail"') ? 1 : 0);
+  const reasons = items.flatMap((item) => {
+    const code = /"(?:code|type)":"(\w+)"/.exec(item)?.[1];
+    const message = /"(?:message|msg)":"((?:[^"\\]|\\.)*)/.exec(item)?.[1] ?? '';
+    return code ? [`${status} ${code}: ${message}`] : [];
+  });
+  return reasons.length > 0 ? reasons : [`${status} ${body}`];
 }
 
 /** The refusals no entry of EXPLAINED_REJECTIONS accounts for. */

@@ -75,7 +75,8 @@ describe('refusals of requests the API description accepts', () => {
       [
         'POST /edit',
         '422',
-        '{"detail":[{"loc":["body"],"type":"model_version_unknown","msg":"Unkn',
+        '{"detail":[{"loc":["body"],"type":"model_version_unknown","msg":"Unknown"},' +
+          '{"loc":["body","page_range",0],"type":"value_error","msg":"Value error, start must not be greater than end // Output truncated...',
       ],
       [
         'POST /classify',
