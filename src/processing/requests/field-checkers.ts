@@ -37,7 +37,12 @@ export const bool = checker({ type: 'boolean' }, (v) =>
 );
 
 export function int(options: { ge?: number } = {}): Checker {
-  const schema = { type: 'integer', ...(options.ge !== undefined ? { minimum: options.ge } : {}) };
+  // Past 2^53 a JSON number is no exact integer here, and is refused: the bounds say so.
+  const schema = {
+    type: 'integer',
+    minimum: options.ge ?? Number.MIN_SAFE_INTEGER,
+    maximum: Number.MAX_SAFE_INTEGER,
+  };
   return checker(schema, (v) => {
     if (typeof v !== 'number' || !Number.isFinite(v) || typeof v === 'boolean') {
       return fail('int_type', 'Input should be a valid integer', v);

@@ -203,7 +203,7 @@ function pageSelectionSchema(maxPages?: number): JsonSchema {
     anyOf: [
       pageRef,
       { type: 'array', items: pageRef },
-      { type: 'array', items: { type: 'integer', minimum: 1 } },
+      { type: 'array', items: int({ ge: 1 }).schema },
       { type: 'null' },
     ],
     description: `1-indexed pages; ${ORDERED_RANGES}${cap}`,

@@ -276,6 +276,12 @@ describe('ClassifyConfig validation', () => {
     const pinned = await api.post('/parse', { input, settings: { alpha: { layout_model: ' ' } } });
     expect([pinned.status, pinned.body.detail[0].type]).toEqual([422, 'string_pattern_mismatch']);
 
+    // Past 2^53 an integer is refused (no exact JSON number here): the bounds say so.
+    const start = doc.components.schemas.PageRange.properties.start;
+    expect([accepts(start, 2 ** 53), accepts(start, 2 ** 53 - 1)]).toEqual([false, true]);
+    const huge = await api.post('/parse', { input, settings: { page_range: [2 ** 53] } });
+    expect([huge.status, huge.body.detail?.[0]?.type]).toEqual([422, 'int_type']);
+
     const upload = doc.paths['/upload'].post;
     const extension = upload.parameters.find((p: { name: string }) => p.name === 'extension');
     expect([accepts(extension.schema, 'p d f'), accepts(extension.schema, '.PDF')]).toEqual([
