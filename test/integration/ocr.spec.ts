@@ -141,6 +141,22 @@ describe('OCR of generated documents', () => {
   );
 
   it(
+    'reads a page turned 90 degrees into positioned lines in reading order (parse reads so)',
+    async () => {
+      const lines = ['Patient discharge summary', 'Diagnosis acute bronchitis', 'Follow up'];
+      const pdf = await makeScannedPdf([lines.join('\n')], 90);
+      const doc = await loadLayoutDocument(pdf, 'scan.pdf');
+      const read = doc.pages[0].lines.map((line) => words(line.text).join(' '));
+      expect(read).toEqual(lines.map((line) => words(line).join(' ')));
+      const tops = doc.pages[0].lines.map((line) => line.bbox.top);
+      expect(tops).toEqual([...tops].sort((a, b) => a - b));
+      for (const line of doc.pages[0].lines)
+        expect(line.bbox.left + line.bbox.width).toBeLessThanOrEqual(1);
+    },
+    OCR_TIMEOUT,
+  );
+
+  it(
     'reads a clean image the same with either effort',
     async () => {
       const png = makePng('Receipt 0042\nCash paid 12.00 EUR');

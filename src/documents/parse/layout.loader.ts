@@ -98,7 +98,12 @@ const layoutPageReaders = (ocrEffort: OcrEffort): PageReaders<LayoutPage> => ({
     return {
       pageNumber,
       source: 'ocr',
-      lines: linesFromOcr(ocr.lines, pageNumber, raster.width, raster.height),
+      lines: linesFromOcr(
+        ocr.lines,
+        pageNumber,
+        ocr.size?.width ?? raster.width,
+        ocr.size?.height ?? raster.height,
+      ),
       synthetic: false,
     };
   },

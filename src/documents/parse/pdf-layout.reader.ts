@@ -217,8 +217,9 @@ async function readPage(
     };
     if (alnumCount(text) >= MIN_TEXT_LAYER_CHARS) return textLayer;
     const png = await renderPng(page, pdf);
-    const { width, height } = pngSize(png);
     const ocr = await recognizeLayout(png, ocrEffort);
+    // A turned scan is read upright: its boxes are in the upright image's frame.
+    const { width, height } = ocr.size ?? pngSize(png);
     const ocrLines = [
       ...linesFromOcr(ocr.lines, documentPage, width, height),
       ...linesOf(fields, documentPage, viewport.width, viewport.height),

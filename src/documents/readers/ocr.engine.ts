@@ -154,7 +154,7 @@ export async function recognizeImage(
   if (!readSomething || reading.confidence >= TURNED_PAGE_CONFIDENCE) return reading.text;
   const upright = await uprightTurn(image);
   if (!upright) return reading.text;
-  const uprightReading = await readText(upright, effort);
+  const uprightReading = await readText(upright.image, effort);
   return uprightReading.confidence > reading.confidence ? uprightReading.text : reading.text;
 }
 
@@ -176,13 +176,25 @@ export interface OcrLine {
 
 /**
  * Lines and words of an image with their boxes, for parse's layout: one reading (`fast`), or
- * the better of two thresholdings (`thorough`, as `recognizeImage`).
+ * the better of two thresholdings (`thorough`, as `recognizeImage`). A page read poorly and
+ * found turned is read upright as `recognizeImage` does; `size` is then the upright image's,
+ * the frame its boxes are in.
  */
 export async function recognizeLayout(
   image: Uint8Array,
   effort: OcrEffort = 'fast',
-): Promise<{ text: string; lines: OcrLine[] }> {
-  const result = await bestRecognition(image, effort);
+): Promise<{ text: string; lines: OcrLine[]; size?: { width: number; height: number } }> {
+  let result = await bestRecognition(image, effort);
+  let size: { width: number; height: number } | undefined;
+  const readSomething = /[\p{L}\p{N}]/u.test(result.data.text);
+  if (readSomething && result.data.confidence < TURNED_PAGE_CONFIDENCE) {
+    const upright = await uprightTurn(image);
+    const uprightResult = upright && (await bestRecognition(upright.image, effort));
+    if (upright && uprightResult && uprightResult.data.confidence > result.data.confidence) {
+      result = uprightResult;
+      size = { width: upright.width, height: upright.height };
+    }
+  }
   const lines: OcrLine[] = [];
   for (const block of result.data.blocks ?? []) {
     for (const paragraph of block.paragraphs) {
@@ -200,5 +212,5 @@ export async function recognizeLayout(
       }
     }
   }
-  return { text: result.data.text, lines };
+  return { text: result.data.text, lines, ...(size ? { size } : {}) };
 }

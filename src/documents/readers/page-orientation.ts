@@ -57,8 +57,15 @@ function pgmPixels(image: Buffer): { data: Buffer; width: number; height: number
   return { data: image.subarray(whole.length), width: Number(width), height: Number(height) };
 }
 
-/** `image` turned clockwise by `degrees`, as a PGM (what Tesseract reads fastest). */
-async function turned(image: Buffer, degrees: number): Promise<Buffer> {
+/** A page turned upright: a PGM (what Tesseract reads fastest) and its size in pixels. */
+export interface UprightPage {
+  image: Buffer;
+  width: number;
+  height: number;
+}
+
+/** `image` turned clockwise by `degrees`. */
+async function turned(image: Buffer, degrees: number): Promise<UprightPage> {
   const pgm = pgmPixels(image);
   const input = pgm
     ? sharp(pgm.data, { raw: { width: pgm.width, height: pgm.height, channels: 1 } })
@@ -68,14 +75,15 @@ async function turned(image: Buffer, degrees: number): Promise<Buffer> {
     .greyscale()
     .raw({ depth: 'uchar' })
     .toBuffer({ resolveWithObject: true });
-  return Buffer.concat([Buffer.from(`P5\n${info.width} ${info.height}\n255\n`, 'ascii'), data]);
+  const header = Buffer.from(`P5\n${info.width} ${info.height}\n255\n`, 'ascii');
+  return { image: Buffer.concat([header, data]), width: info.width, height: info.height };
 }
 
 /**
  * The page turned upright when Tesseract's orientation detection finds it lying on its side
  * or upside down (a scan fed in turned), or undefined when it is upright or undecided.
  */
-export async function uprightTurn(image: Uint8Array): Promise<Buffer | undefined> {
+export async function uprightTurn(image: Uint8Array): Promise<UprightPage | undefined> {
   const bytes = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
   const { data } = await (await orientationWorker()).detect(bytes);
   const degrees = data.orientation_degrees;
