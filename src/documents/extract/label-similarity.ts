@@ -36,15 +36,10 @@ function fold(text: string): string {
   return normalize(text.normalize('NFD').replace(/\p{M}/gu, ''));
 }
 
-/** Word stems of a text in their order ("No." and "n°" read as "number"). */
-function stemsOf(text: string): string[] {
-  const words = fold(text.replace(/°|º/g, ' number ')).split(' ').filter(Boolean);
-  return words.filter((w) => !FUNCTION_WORDS.has(w) && !/^\d+$/.test(w)).map(stem);
-}
-
-/** Word stems a text is made of. */
+/** Word stems a text is made of ("No." and "n°" read as "number"). */
 export function conceptsOf(text: string): Set<string> {
-  return new Set(stemsOf(text));
+  const words = fold(text.replace(/°|º/g, ' number ')).split(' ').filter(Boolean);
+  return new Set(words.filter((w) => !FUNCTION_WORDS.has(w) && !/^\d+$/.test(w)).map(stem));
 }
 
 /**
@@ -61,63 +56,6 @@ function abbreviates(short: string, word: string): boolean {
     at++;
   }
   return true;
-}
-
-/** Whether `word` is among `words`, itself or abbreviated either way. */
-function among(word: string, words: Iterable<string>): boolean {
-  for (const w of words)
-    if (w === word || abbreviates(word, w) || abbreviates(w, word)) return true;
-  return false;
-}
-
-/**
- * At or above this encoder cosine two qualifiers say the same in two languages or words
- * ("Facture"/"invoice" 0.84, "Rechnung" 0.69, "customer"/"client" 0.88); qualifiers of
- * different things measure below it ("invoice"/"flight" 0.29, "order" 0.47, "total"/"tax"
- * 0.39).
- */
-const SAME_QUALIFIER = 0.5;
-const qualifierCosines = new Map<string, number>();
-
-function qualifierCosine(encoder: SentenceEncoder, a: string, b: string): number {
-  const key = `${a}\u0000${b}`;
-  const known = qualifierCosines.get(key);
-  if (known !== undefined) return known;
-  const [x, y] = encoder.embed([a, b]);
-  return remember(qualifierCosines, key, cosine(x, y), 10_000);
-}
-
-/**
- * Whether a label names another kind of the thing the field's name names: both end in the
- * same head word and qualify it differently ("Invoice number" for `flight_number`, "Total
- * amount" for `tax_amount`): none of the label's qualifiers is among the field's words
- * (name, title, description), none of the name's qualifiers is among the label's, and,
- * with an encoder, the two qualifiers do not mean the same ("Facture n°" still names
- * `invoice_number`). The shared head makes both measures rate such labels alike (the
- * encoder 0.5-0.9), though the label's value answers another field. Field names are
- * English, so the head is the last word.
- */
-export function qualifiesOtherwise(
-  label: string,
-  field: FieldText,
-  encoder: SentenceEncoder | null,
-): boolean {
-  const labelWords = stemsOf(label);
-  const nameWords = stemsOf(humanize(field.name));
-  if (labelWords.length < 2 || nameWords.length < 2) return false;
-  const labelHead = labelWords[labelWords.length - 1];
-  const nameHead = nameWords[nameWords.length - 1];
-  if (!among(labelHead, [nameHead])) return false;
-  const fieldWords = conceptsOf(
-    `${humanize(field.name)} ${field.title ?? ''} ${field.description ?? ''}`,
-  );
-  const lexicallyOther =
-    labelWords.slice(0, -1).every((q) => !among(q, fieldWords)) &&
-    nameWords.slice(0, -1).every((q) => !among(q, labelWords));
-  if (!lexicallyOther || !encoder) return lexicallyOther;
-  const labelQualifier = fold(label).split(' ').slice(0, -1).join(' ');
-  const nameQualifier = humanize(field.name).split(' ').slice(0, -1).join(' ');
-  return qualifierCosine(encoder, labelQualifier, nameQualifier) < SAME_QUALIFIER;
 }
 
 /** Weight of a description's words after its head phrase. */
@@ -187,11 +125,6 @@ export class LexicalLabelSimilarity implements LabelSimilarity {
   }
 
   score(label: string, field: FieldText): number {
-    return qualifiesOtherwise(label, field, null) ? 0 : this.overlap(label, field);
-  }
-
-  /** The words' similarity alone, whatever the qualifiers say (an encoder judges those). */
-  overlap(label: string, field: FieldText): number {
     const labelConcepts = this.labelConcepts(label);
     if (labelConcepts.size === 0) return 0;
     const { name, text, head } = this.fieldConcepts(field);
@@ -240,7 +173,7 @@ export class EncoderLabelSimilarity implements LabelSimilarity {
 
   constructor(
     private readonly encoder: SentenceEncoder,
-    private readonly lexical = new LexicalLabelSimilarity(),
+    private readonly lexical: LabelSimilarity = new LexicalLabelSimilarity(),
   ) {}
 
   /**
@@ -278,8 +211,7 @@ export class EncoderLabelSimilarity implements LabelSimilarity {
   }
 
   score(label: string, field: FieldText): number {
-    if (qualifiesOtherwise(label, field, this.encoder)) return 0;
-    const lexical = this.lexical.overlap(label, field);
+    const lexical = this.lexical.score(label, field);
     const vector = this.labelVectors.get(label.trim());
     const fieldVectors = this.fieldVectors.get(fieldKey(field));
     if (!vector || !fieldVectors) return lexical;

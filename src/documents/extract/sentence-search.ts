@@ -13,7 +13,7 @@ import { lineCitation } from './citation.js';
 import type { DocumentContext } from './document-context.js';
 import { findDates, inDocumentOrder } from './dates.js';
 import type { Leaf, ScalarField } from './field-search.js';
-import { conceptsOf, descriptionHead, qualifiesOtherwise } from './label-similarity.js';
+import { conceptsOf, descriptionHead } from './label-similarity.js';
 import { paragraphsOf, readable, sentencesOf, type Paragraph, type Sentence } from './passages.js';
 import { humanize } from './text-match.js';
 import { readValue } from './value-parsers.js';
@@ -270,19 +270,12 @@ export function searchSentences(
   }
   const order = scores.map((_, i) => i).sort((a, b) => scores[b] - scores[a]);
   for (const i of order) {
-    // "Invoice number INV-2026-0042" shares only its head word with `order_number`.
-    if (qualifiesOtherwise(leadOf(typed[i].sentence.text), field.text, encoder)) continue;
     const found = valueIn(typed[i].sentence, field, context, asked, encoder);
     if (!found) continue;
     const picked: Picked = { sentence: typed[i].sentence, score: scores[i], ...found };
     return leafOf(picked, search.lines);
   }
   return undefined;
-}
-
-/** The words a sentence opens with before its first colon or figure: a label's place. */
-function leadOf(text: string): string {
-  return text.split(/[:：]|\S*\d/u)[0];
 }
 
 function leafOf(picked: Picked, lines: readonly LayoutLine[]): Leaf {
