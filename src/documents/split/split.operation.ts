@@ -128,8 +128,7 @@ export function readSplitPages(
  * single lines, so a document's segment sees more of it), the latter's own vote taken from
  * both (the geometric mean of the two probabilities: the fuller reading alone finds more
  * stray matches on a page, which cut documents in pieces). A page has evidence of its own
- * only when the default reading finds it: among the fuller reading's many single lines one
- * often rates a section high on a page that fits none (an invoice page for "poem").
+ * when either reading finds it.
  */
 function readDeepSplitPages(
   document: LayoutDocument,
@@ -145,7 +144,7 @@ export function bothReadings(fast: SplitReading, deep: SplitReading): SplitReadi
     statementWeights: deep.statementWeights,
     scored: deep.scored.map((s, i) => ({
       ...s,
-      supported: fast.scored[i].supported,
+      supported: s.supported || fast.scored[i].supported,
     })),
     evidence: deep.evidence.map((e, i) => {
       const both = e.probabilities.map((p, k) => Math.sqrt(p * fast.evidence[i].probabilities[k]));
