@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { createWorker, OEM, type Worker } from 'tesseract.js';
-import { terminateOrientation, uprightTurn } from './page-orientation.js';
+import { terminateOrientation, uprightTurn, type UprightPage } from './page-orientation.js';
 
 const require = createRequire(import.meta.url);
 
@@ -61,13 +61,6 @@ const CONFIDENT_WORD = 70;
 /** Tesseract's `thresholding_method`: 0 global Otsu (its default), 2 tiled Sauvola. */
 type Thresholding = '0' | '2';
 
-interface Reading {
-  text: string;
-  confidentWords: number;
-  /** Tesseract's mean word confidence, 0-100. */
-  confidence: number;
-}
-
 /**
  * Below this mean word confidence a reading may be of a page turned on its side or upside
  * down, whose "words" are glyphs read across: only then is the page's orientation detected,
@@ -108,15 +101,6 @@ function confidentWordsOf({ data }: Recognition): number {
   ).length;
 }
 
-async function read(image: Uint8Array, thresholding: Thresholding): Promise<Reading> {
-  const recognition = await recognize(image, thresholding, true);
-  return {
-    text: recognition.data.text,
-    confidentWords: confidentWordsOf(recognition),
-    confidence: recognition.data.confidence,
-  };
-}
-
 /** The reading of `effort`: `thorough` keeps whichever thresholding read more words. */
 async function bestRecognition(image: Uint8Array, effort: OcrEffort): Promise<Recognition> {
   const otsu = await recognize(image, '0', true);
@@ -125,37 +109,40 @@ async function bestRecognition(image: Uint8Array, effort: OcrEffort): Promise<Re
   return confidentWordsOf(sauvola) > confidentWordsOf(otsu) ? sauvola : otsu;
 }
 
-/** The reading of `effort`: `thorough` keeps whichever thresholding read more words. */
-async function readText(
+/**
+ * `image` read by `readPage`, or, when it reads poorly and orientation detection finds it
+ * turned, the upright page read by `readPage` if that reads more confidently (with the
+ * upright page, the frame of its boxes): at most one detection and one more reading, and
+ * only for such pages.
+ */
+async function readUpright<R extends { data: { text: string; confidence: number } }>(
   image: Uint8Array,
-  effort: OcrEffort,
-): Promise<Pick<Reading, 'text' | 'confidence'>> {
-  if (effort === 'fast') {
-    const { data } = await recognize(image, '0', false);
-    return { text: data.text, confidence: data.confidence };
-  }
-  const otsu = await read(image, '0');
-  const sauvola = await read(image, '2');
-  return sauvola.confidentWords > otsu.confidentWords ? sauvola : otsu;
+  readPage: (image: Uint8Array) => Promise<R>,
+): Promise<{ reading: R; upright?: UprightPage }> {
+  const reading = await readPage(image);
+  const readSomething = /[\p{L}\p{N}]/u.test(reading.data.text);
+  if (!readSomething || reading.data.confidence >= TURNED_PAGE_CONFIDENCE) return { reading };
+  const upright = await uprightTurn(image);
+  if (!upright) return { reading };
+  const uprightReading = await readPage(upright.image);
+  return uprightReading.data.confidence > reading.data.confidence
+    ? { reading: uprightReading, upright }
+    : { reading };
 }
 
 /**
  * Text of an encoded image (the PGM of image.decoder.ts, a rendered PDF page as PNG). Calls
- * are queued on one worker. A page read poorly that orientation detection finds turned is
- * read once more upright, and the more confident reading is kept: at most one detection and
- * one more reading, and only for such pages.
+ * are queued on one worker. A page read poorly and found turned is read upright
+ * (readUpright).
  */
 export async function recognizeImage(
   image: Uint8Array,
   effort: OcrEffort = 'fast',
 ): Promise<string> {
-  const reading = await readText(image, effort);
-  const readSomething = /[\p{L}\p{N}]/u.test(reading.text);
-  if (!readSomething || reading.confidence >= TURNED_PAGE_CONFIDENCE) return reading.text;
-  const upright = await uprightTurn(image);
-  if (!upright) return reading.text;
-  const uprightReading = await readText(upright.image, effort);
-  return uprightReading.confidence > reading.confidence ? uprightReading.text : reading.text;
+  // Words and their boxes are read only where `thorough` compares the thresholdings by them.
+  const readPage = (page: Uint8Array) =>
+    effort === 'fast' ? recognize(page, '0', false) : bestRecognition(page, effort);
+  return (await readUpright(image, readPage)).reading.data.text;
 }
 
 /** Stops the OCR worker thread (tests, shutdown). The next call starts a new one. */
@@ -177,24 +164,16 @@ export interface OcrLine {
 /**
  * Lines and words of an image with their boxes, for parse's layout: one reading (`fast`), or
  * the better of two thresholdings (`thorough`, as `recognizeImage`). A page read poorly and
- * found turned is read upright as `recognizeImage` does; `size` is then the upright image's,
- * the frame its boxes are in.
+ * found turned is read upright (readUpright); `size` is then the upright image's, the frame
+ * its boxes are in.
  */
 export async function recognizeLayout(
   image: Uint8Array,
   effort: OcrEffort = 'fast',
 ): Promise<{ text: string; lines: OcrLine[]; size?: { width: number; height: number } }> {
-  let result = await bestRecognition(image, effort);
-  let size: { width: number; height: number } | undefined;
-  const readSomething = /[\p{L}\p{N}]/u.test(result.data.text);
-  if (readSomething && result.data.confidence < TURNED_PAGE_CONFIDENCE) {
-    const upright = await uprightTurn(image);
-    const uprightResult = upright && (await bestRecognition(upright.image, effort));
-    if (upright && uprightResult && uprightResult.data.confidence > result.data.confidence) {
-      result = uprightResult;
-      size = { width: upright.width, height: upright.height };
-    }
-  }
+  const { reading: result, upright } = await readUpright(image, (page) =>
+    bestRecognition(page, effort),
+  );
   const lines: OcrLine[] = [];
   for (const block of result.data.blocks ?? []) {
     for (const paragraph of block.paragraphs) {
@@ -212,5 +191,6 @@ export async function recognizeLayout(
       }
     }
   }
+  const size = upright && { width: upright.width, height: upright.height };
   return { text: result.data.text, lines, ...(size ? { size } : {}) };
 }
