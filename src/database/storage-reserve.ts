@@ -78,7 +78,7 @@ export class StorageReserve implements ReadinessCheck, OnModuleInit, OnModuleDes
 
   /** Throws 503 STORAGE_FULL while the free space is below the reserve. */
   assertRoom(): void {
-    if (this.low()) throw storageFullError();
+    if (this.isLow()) throw storageFullError();
   }
 
   /**
@@ -89,13 +89,8 @@ export class StorageReserve implements ReadinessCheck, OnModuleInit, OnModuleDes
     this.lowChangeListeners.push(listener);
   }
 
-  /** Whether the free space is below the reserve now (as of the last measurement). */
-  isLow(): boolean {
-    return this.low();
-  }
-
   readiness(): ReadinessReport {
-    const low = this.low();
+    const low = this.isLow();
     return {
       ready: !low,
       detail: {
@@ -107,7 +102,8 @@ export class StorageReserve implements ReadinessCheck, OnModuleInit, OnModuleDes
     };
   }
 
-  private low(): boolean {
+  /** Whether the free space is below the reserve now (as of the last measurement). */
+  isLow(): boolean {
     const reserve = this.config.dataDirMinFreeBytes;
     return reserve > 0 && this.freeBytes !== null && this.freeBytes < reserve;
   }
@@ -123,7 +119,7 @@ export class StorageReserve implements ReadinessCheck, OnModuleInit, OnModuleDes
       }
     }
     this.freeBytes = free;
-    const low = this.low();
+    const low = this.isLow();
     if (low !== this.wasLow) {
       if (low) {
         this.logger.error(

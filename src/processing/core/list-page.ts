@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
 import { ApiError } from '../../common/api-error.js';
-import type { ValidationErrorItem } from '../../common/validation-error.js';
+import { RequestValidationError, type ValidationErrorItem } from '../../common/validation-error.js';
 
 /**
  * Stored bodies one page of a listing (`GET /jobs`' requests, `GET /pipelines`'
@@ -89,6 +89,16 @@ export function readPageLimit(raw: unknown): { limit: number } | { issue: Valida
 /** A listing's `cursor` query value: `null` for the first page. */
 export function readPageCursorText(raw: unknown): string | null {
   return typeof raw === 'string' && raw !== '' ? raw : null;
+}
+
+/** A listing's `limit` and `cursor` query values; a `limit` out of its bounds is a 422. */
+export function readPageQuery(query: Record<string, unknown>): {
+  limit: number;
+  cursor: string | null;
+} {
+  const limit = readPageLimit(query.limit);
+  if ('issue' in limit) throw new RequestValidationError([limit.issue]);
+  return { limit: limit.limit, cursor: readPageCursorText(query.cursor) };
 }
 
 /** The `limit` and `cursor` query parameters of a listing, as the description states them. */

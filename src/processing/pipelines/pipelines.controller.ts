@@ -34,13 +34,7 @@ import {
   PipelineResponseBody,
 } from '../responses/pipeline.responses.js';
 import { PipelinesService, presentPipeline } from './pipelines.service.js';
-import {
-  ApiPageQuery,
-  LIST_PAGE_SIZE_TEXT,
-  readPageCursorText,
-  readPageLimit,
-} from '../core/list-page.js';
-import { RequestValidationError } from '../../common/validation-error.js';
+import { ApiPageQuery, LIST_PAGE_SIZE_TEXT, readPageQuery } from '../core/list-page.js';
 import { PipelineRunDto } from '../operations/pipeline/pipeline-request.dto.js';
 
 const runBody = new ValidatedBodyPipe(PipelineRunDto);
@@ -82,12 +76,7 @@ export class PipelinesController {
     @CurrentPrincipal() principal: ProcessingPrincipal,
     @Query() query: Record<string, unknown>,
   ) {
-    const limit = readPageLimit(query.limit);
-    if ('issue' in limit) throw new RequestValidationError([limit.issue]);
-    const page = await this.pipelines.listPage(principal.orgId, {
-      limit: limit.limit,
-      cursor: readPageCursorText(query.cursor),
-    });
+    const page = await this.pipelines.listPage(principal.orgId, readPageQuery(query));
     return { pipelines: page.records.map(presentPipeline), next_cursor: page.nextCursor };
   }
 

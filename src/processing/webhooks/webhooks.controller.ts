@@ -16,8 +16,7 @@ import { ValidatedBodyPipe } from '../requests/validated-body.pipe.js';
 import { CreateWebhookEndpointDto } from './webhook-endpoint.dto.js';
 import { WebhookEndpoint } from '../../usage/webhook-endpoints.contract.js';
 import { WebhooksService } from './webhooks.service.js';
-import { RequestValidationError } from '../../common/validation-error.js';
-import { ApiPageQuery, readPageCursorText, readPageLimit } from '../core/list-page.js';
+import { ApiPageQuery, readPageQuery } from '../core/list-page.js';
 import {
   ApiCreatedResponse,
   ApiOkResponse,
@@ -120,12 +119,9 @@ export class WebhooksController {
     @Query() query: Record<string, unknown>,
     @CurrentPrincipal() principal: ProcessingPrincipal,
   ) {
-    const limit = readPageLimit(query.limit);
-    if ('issue' in limit) throw new RequestValidationError([limit.issue]);
     const { deliveries, nextCursor } = await this.webhooks.deliveries(principal.orgId, {
       jobId: typeof query.job_id === 'string' && query.job_id !== '' ? query.job_id : null,
-      limit: limit.limit,
-      cursor: readPageCursorText(query.cursor),
+      ...readPageQuery(query),
     });
     return {
       next_cursor: nextCursor,
