@@ -24,6 +24,7 @@
  */
 import os from 'node:os';
 import { loadLayoutDocuments } from '../src/documents/parse/layout.loader.js';
+import { terminateOcr } from '../src/documents/readers/ocr.engine.js';
 import { pageText, type LayoutDocument } from '../src/documents/parse/layout.types.js';
 import { deepSplitDocument, splitDocument } from '../src/documents/split/split.operation.js';
 import { DEEP_SPLIT_ENGINES } from '../src/documents/versions/engines.js';
@@ -190,3 +191,5 @@ console.log(
       .map((l) => l.toFixed(1))
       .join(' ')} on ${os.availableParallelism()} cores`,
 );
+// Image pages started OCR workers; they would keep the process alive after the report.
+await terminateOcr();

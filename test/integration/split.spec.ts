@@ -136,6 +136,25 @@ describe('deep split', () => {
     expect(splits[1].pages[0]).toMatchObject({ evidence: 'Bank Statement', confidence: 'high' });
   });
 
+  it('deep-split-v2 gives a page that fits no section low confidence, as the default split does', async () => {
+    const invoice = await loadLayoutDocument(
+      await makePdf([
+        'INVOICE\nInvoice number: INV-2026-0042\nInvoice date: 14 March 2026\n' +
+          'Bill to: Globex Corporation, 12 Harbour Road, Springfield\n' +
+          'Description Qty Unit price Amount\nConsulting services, March 2026 10 120.00 1,200.00\n' +
+          'Travel expenses 1 50.00 50.00\nSubtotal 1,250.00\nVAT 20% 250.00\nTotal due 1,500.00 EUR\n' +
+          'Payment within 30 days to IBAN DE89 3704 0044 0532 0130 00. Thank you for your business.',
+      ]),
+      'invoice.pdf',
+    );
+    const poem: SplitSection[] = [{ name: 'poem', description: 'A poem written in verse' }];
+    expect(splitDocument(invoice, poem).splits[0]).toMatchObject({ pages: [1], conf: 'low' });
+    const { splits } = deepSplitDocument(invoice, poem, 'page-evidence-continuity');
+    expect(splits[0].pages).toEqual([
+      expect.objectContaining({ page_number: 1, confidence: 'low' }),
+    ]);
+  });
+
   it('deep-split-v1 (page-evidence) judges each page alone and leaves out pages without evidence', () => {
     const { splits } = deepSplitDocument(doc, sections, 'page-evidence');
     expect(splits.map((s) => [s.name, s.pages.map((p) => p.page_number)])).toEqual([

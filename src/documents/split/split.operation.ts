@@ -128,7 +128,10 @@ export function readSplitPages(
  * single lines, so a document's segment sees more of it), the latter's own vote taken from
  * both (the geometric mean of the two probabilities: the fuller reading alone finds more
  * stray matches on a page, which cut documents in pieces). A page has evidence of its own
- * when either reading finds it.
+ * when either reading finds it, which places more pages; but among the fuller reading's many
+ * single lines one often rates a section high on a page that fits none (an invoice page for
+ * "poem"), so a page the default reading finds no evidence on is never rated above `low`
+ * (assignDeepSplit).
  */
 function readDeepSplitPages(
   document: LayoutDocument,
@@ -237,13 +240,14 @@ export function assignDeepSplit(
   fullerCosts: SegmentCosts = DEEP_SEGMENT_COSTS,
   defaultCosts: SegmentCosts = SEGMENT_COSTS,
 ): Assignment[] {
-  return reviseUnsure(
+  const assignments = reviseUnsure(
     [
       { reading: fast, costs: defaultCosts, share: 1 },
       { reading: both, costs: fullerCosts, share: FULLER_READING_SHARE },
     ],
     UNSURE_MARGIN,
   );
+  return assignments.map((a, i) => (fast.scored[i].supported ? a : { ...a, confidence: 'low' }));
 }
 
 /**
