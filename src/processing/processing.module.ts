@@ -29,6 +29,7 @@ import { SyncRequestDrain } from './jobs/sync-request-drain.js';
 import { AdmissionService } from './admission/admission.service.js';
 import { JobResultController, JobsController } from './jobs/jobs.controller.js';
 import { JobsRepository } from './jobs/jobs.repository.js';
+import { JobHistoryRepository } from './jobs/job-history.repository.js';
 import { SyncJobRecoveryRepository } from './jobs/sync-job-recovery.repository.js';
 import { JobsService } from './jobs/jobs.service.js';
 import { UsageOutboxRelay } from './outbox/usage-outbox.relay.js';
@@ -98,6 +99,7 @@ const PROCESSING_ROUTES =
     JobEvents,
     RunningJobs,
     JobsRepository,
+    JobHistoryRepository,
     SyncJobRecoveryRepository,
     JobsService,
     JobRunner,

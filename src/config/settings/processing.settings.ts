@@ -80,6 +80,11 @@ export const PROCESSING_SETTINGS = {
     { default: 7 * 24 * 3600, min: 0, max: TEN_YEARS_SECONDS, unit: 'seconds' },
     'Job results are purged this long after completion unless `persist_results`; 0 keeps them.',
   ),
+  jobHistoryRetentionSeconds: int(
+    'JOB_HISTORY_RETENTION_SECONDS',
+    { default: 30 * 24 * 3600, min: 0, max: TEN_YEARS_SECONDS, unit: 'seconds' },
+    'Finished jobs are deleted this long after they finished, with their webhook deliveries and sent usage-outbox rows (`GET /job/{id}` then answers 404 `JOB_NOT_FOUND`), so the job tables hold the jobs of that window rather than every job ever run (the database file reuses little of the space freed: `docproc-admin database compact` gives it back, docs/operations.md); usage already recorded stays. Never a job still queued or running, one with `persist_results`, one whose result is still kept (a completed job goes only once `JOB_RESULT_RETENTION_SECONDS` dropped its result, so with a longer result retention, or 0, completed jobs stay that long), one with a webhook delivery still pending or a usage event not yet sent. 0 keeps every job.',
+  ),
   jobMaxAttempts: int(
     'JOB_MAX_ATTEMPTS',
     { default: 3, min: 1, max: 100 },

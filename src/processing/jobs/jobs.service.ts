@@ -18,6 +18,7 @@ import { JobView, presentJob, presentListItem } from './job.presenter.js';
 import { JobRecord } from '../core/job.types.js';
 import { decodePageCursor, encodePageCursor } from '../core/list-page.js';
 import { JobsRepository } from './jobs.repository.js';
+import { JobHistoryRepository } from './job-history.repository.js';
 import { RunningJobs } from './running-jobs.js';
 import { SyncRequestDrain } from './sync-request-drain.js';
 import { LegacyWorkers } from '../queue/db/legacy-workers.service.js';
@@ -36,6 +37,9 @@ const DOCUMENT_TYPES: Record<string, string> = {
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
 };
 const SWEEP_INTERVAL_MS = 60_000;
+/** Jobs one history transaction deletes, and transactions per pass (10 000 jobs a minute). */
+const HISTORY_BATCH = 1_000;
+const HISTORY_BATCHES_PER_PASS = 10;
 
 export interface JobListQuery {
   cursor: string | null;
@@ -52,6 +56,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly jobs: JobsRepository,
+    private readonly history: JobHistoryRepository,
     private readonly db: DuckDbService,
     private readonly signer: UrlSigner,
     private readonly events: JobEvents,
@@ -62,7 +67,8 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.processing.resultRetentionSeconds > 0) {
+    const { resultRetentionSeconds, jobHistoryRetentionSeconds } = this.config.processing;
+    if (resultRetentionSeconds > 0 || jobHistoryRetentionSeconds > 0) {
       void this.sweep();
       this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
       this.sweeper.unref();
@@ -75,9 +81,16 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     await this.drain.drain();
   }
 
-  async sweep(): Promise<number> {
+  /** The retention pass, once a minute: results past their retention, then old jobs. */
+  async sweep(): Promise<{ results: number; jobs: number }> {
+    return { results: await this.sweepResults(), jobs: await this.sweepHistory() };
+  }
+
+  private async sweepResults(): Promise<number> {
+    const seconds = this.config.processing.resultRetentionSeconds;
+    if (seconds === 0) return 0;
     try {
-      const keys = await this.jobs.expireResults(this.config.processing.resultRetentionSeconds);
+      const keys = await this.jobs.expireResults(seconds);
       await this.results.remove(keys);
       if (keys.length) this.logger.log(`dropped ${keys.length} job result(s) past retention`);
       return keys.length;
@@ -85,6 +98,29 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
       this.logger.error({ err: error }, 'result retention sweep failed');
       return 0;
     }
+  }
+
+  /**
+   * Deletes jobs past JOB_HISTORY_RETENTION_SECONDS in batches, each its own short
+   * transaction so submissions and polls are never held behind one long delete; a backlog
+   * (the first start after an upgrade) drains over the following passes.
+   */
+  private async sweepHistory(): Promise<number> {
+    const seconds = this.config.processing.jobHistoryRetentionSeconds;
+    if (seconds === 0) return 0;
+    let deleted = 0;
+    try {
+      for (let batch = 0; batch < HISTORY_BATCHES_PER_PASS; batch++) {
+        const { jobs, keys } = await this.history.deleteFinishedBefore(seconds, HISTORY_BATCH);
+        await this.results.remove(keys);
+        deleted += jobs;
+        if (jobs < HISTORY_BATCH) break;
+      }
+    } catch (error) {
+      this.logger.error({ err: error }, 'job history retention sweep failed');
+    }
+    if (deleted) this.logger.log(`deleted ${deleted} job(s) past JOB_HISTORY_RETENTION_SECONDS`);
+    return deleted;
   }
 
   /** Another org's job is indistinguishable from a missing one. */
