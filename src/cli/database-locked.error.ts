@@ -8,3 +8,14 @@ export class DatabaseLockedError extends Error {
     this.name = 'DatabaseLockedError';
   }
 }
+
+/** DuckDB's message when another process holds the file's write lock. */
+const LOCK_ERROR = /Could not set lock on file/i;
+
+/** `error` as a DatabaseLockedError when it is DuckDB's refusal to open a locked `file`. */
+export function asDatabaseLocked(error: unknown, file: string): DatabaseLockedError | null {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!LOCK_ERROR.test(message)) return null;
+  const pid = /PID (\d+)/.exec(message);
+  return new DatabaseLockedError(file, pid ? Number(pid[1]) : null);
+}

@@ -4,10 +4,7 @@ import { runAdminCommand } from '../admin/admin-command.run.js';
 import { ADMIN_COMMANDS } from '../admin/admin-commands.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { AdminTransport } from './admin-transport.js';
-import { DatabaseLockedError } from './database-locked.error.js';
-
-/** DuckDB's message when another process holds the file's write lock. */
-const LOCK_ERROR = /Could not set lock on file/i;
+import { asDatabaseLocked } from './database-locked.error.js';
 
 interface DirectContext extends ServiceLocator {
   close(): void | Promise<void>;
@@ -32,12 +29,7 @@ export class DirectTransport implements AdminTransport {
         : await AdminAccountsContext.open(config);
       return new DirectTransport(context);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (LOCK_ERROR.test(message)) {
-        const pid = /PID (\d+)/.exec(message);
-        throw new DatabaseLockedError(config.databaseFile, pid ? Number(pid[1]) : null);
-      }
-      throw error;
+      throw asDatabaseLocked(error, config.databaseFile) ?? error;
     }
   }
 

@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { CliError, EXIT } from './cli-error.js';
+import { asDatabaseLocked } from './database-locked.error.js';
 
 /**
- * Upgrade commands of docproc-admin. They talk to Redis and to the running HTTP process,
- * never to the DuckDB file, so they live beside the account commands rather than in the
- * shared admin command list. Each prints its JSON report; a failed check also exits 1 with
- * its reasons on stderr.
+ * Operations commands of docproc-admin. The upgrade ones talk to Redis and to the running
+ * HTTP process, never to the DuckDB file; `database compact` needs the file with no server
+ * on it. None has a running server's admin endpoint to go to, so they live beside the
+ * account commands rather than in the shared admin command list. Each prints its JSON
+ * report; a failed check also exits 1 with its reasons on stderr.
  */
 export function addOperationsCommands(program: Command, print: (result: unknown) => void): void {
   program
@@ -22,6 +24,37 @@ export function addOperationsCommands(program: Command, print: (result: unknown)
       print(report);
       if (!report.ok)
         throw new CliError(`preflight failed: ${report.reasons.join('; ')}`, EXIT.failed);
+    });
+  program
+    .command('database')
+    .description('compact')
+    .exitOverride()
+    .command('compact')
+    .description(
+      'With the server stopped: rewrite the DuckDB file without the space deleted rows left ' +
+        '(jobs past JOB_HISTORY_RETENTION_SECONDS); the former file stays as ' +
+        '<file>.before-compact until you delete it',
+    )
+    .exitOverride()
+    .action(async (_options: unknown, self: Command) => {
+      const { dataDir } = self.optsWithGlobals<{ dataDir?: string }>();
+      const env = dataDir ? { ...process.env, DATA_DIR: dataDir } : process.env;
+      const { loadConfig } = await import('../config/app-config.js');
+      const { compactDatabase } = await import('../database/database-compaction.js');
+      const config = loadConfig(env);
+      try {
+        print(await compactDatabase(config));
+      } catch (error) {
+        const locked = asDatabaseLocked(error, config.databaseFile);
+        if (!locked) throw error;
+        const holder =
+          locked.holderPid === null ? 'another process' : `process ${locked.holderPid}`;
+        throw new CliError(
+          `refusing to compact ${locked.file}: ${holder} holds it (the server?). Nothing was ` +
+            'changed; stop the server and run again.',
+          EXIT.busy,
+        );
+      }
     });
   const upgrade = program.command('upgrade').exitOverride();
   upgrade

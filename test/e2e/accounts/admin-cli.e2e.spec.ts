@@ -320,6 +320,16 @@ describe('docproc-admin', () => {
       expect(orgs.map((o) => o.name)).not.toContain('Never');
     });
 
+    it('refuses to compact the file while the server holds it, changing nothing', async () => {
+      const file = path.join(dataDir, 'docproc.duckdb');
+      const run = await runCli(dataDir, ['database', 'compact']);
+      expect(run.code).toBe(3);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/refusing to compact .*docproc\.duckdb: .*stop the server/);
+      expect(fs.existsSync(`${file}.before-compact`)).toBe(false);
+      expect(fs.existsSync(`${file}.compacting`)).toBe(false);
+    });
+
     it('removes admin.json on SIGTERM, after which the CLI opens the file directly', async () => {
       await server!.stop();
       // Nest's shutdown hooks clean up, then re-raise SIGTERM on themselves.
@@ -329,6 +339,16 @@ describe('docproc-admin', () => {
       expect(fs.existsSync(path.join(dataDir, 'admin.json'))).toBe(false);
       const orgs = (await ok(dataDir, ['org', 'list'])) as unknown as { name: string }[];
       expect(orgs.map((o) => o.name)).toContain('Made while serving');
+    });
+
+    it('compacts the file once the server is stopped, keeping every row and the former file', async () => {
+      const file = path.join(dataDir, 'docproc.duckdb');
+      const report = await ok(dataDir, ['database', 'compact']);
+      expect(report).toMatchObject({ file, previousFile: `${file}.before-compact` });
+      expect(fs.existsSync(`${file}.before-compact`)).toBe(true);
+      const orgs = (await ok(dataDir, ['org', 'list'])) as unknown as { name: string }[];
+      expect(orgs.map((o) => o.name).sort()).toEqual(['Acme', 'Made while serving', 'Other']);
+      fs.rmSync(`${file}.before-compact`);
     });
   });
 
