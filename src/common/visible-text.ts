@@ -71,6 +71,24 @@ export function visibleTextPattern(): string {
   return visibleTextPatternBuilt;
 }
 
+/**
+ * The `pattern` that a property decorator (`@ApiProperty`) writes for a name that must not
+ * be blank: decorators run when a module loads, so they name the pattern by this mark and
+ * the API description puts the pattern itself in when it is built
+ * (`withVisibleTextPatterns`), never in a process that describes nothing.
+ */
+export const VISIBLE_TEXT_PATTERN_MARK = '[visible text]';
+
+/** `schemas` with each `pattern` that is the mark replaced by the pattern it stands for. */
+export function withVisibleTextPatterns(schemas: Record<string, unknown>): void {
+  for (const schema of Object.values(schemas)) {
+    const properties = (schema as { properties?: Record<string, { pattern?: string }> }).properties;
+    for (const property of Object.values(properties ?? {})) {
+      if (property.pattern === VISIBLE_TEXT_PATTERN_MARK) property.pattern = visibleTextPattern();
+    }
+  }
+}
+
 /** Whether `text` holds a character a reader sees: a name of none reads as blank. */
 export function hasVisibleCharacter(text: string): boolean {
   return VISIBLE_CHARACTER.test(text);

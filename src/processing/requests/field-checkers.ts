@@ -103,6 +103,37 @@ export function notBlank(base: Checker, what: string): Checker {
 }
 
 /**
+ * Any JSON value whose keys, when it is an object, each hold a character a reader sees:
+ * `what` names the keys in the refusal. The keys of `async.metadata` are what usage is
+ * grouped and filtered by, so a blank one would be a group no one can name. A refused key
+ * is named in the issue's `loc` as pydantic does (`[..., key, "[key]"]`).
+ */
+export function anyJsonWithVisibleKeys(what: string): Checker {
+  const schema = {
+    description: `Any JSON value; when an object, each of its keys (${what}) must hold a visible character`,
+    propertyNames: {
+      // Read when the description is built, not when a request model is declared.
+      get pattern() {
+        return visibleTextPattern();
+      },
+    },
+  };
+  return checker(schema, (v) => {
+    if (!isPlainObject(v)) return ok(v);
+    const issues: Issue[] = Object.keys(v)
+      .filter((key) => !hasVisibleCharacter(key))
+      .slice(0, MAX_VALIDATION_ERRORS)
+      .map((key) => ({
+        loc: [key, '[key]'],
+        msg: `Input should be ${what} holding a visible character, not blank`,
+        type: 'string_pattern_mismatch',
+        input: key,
+      }));
+    return issues.length ? { issues } : ok(v);
+  });
+}
+
+/**
  * A string of at most `maxLength` characters (pydantic's `max_length`): the bound is in the
  * OpenAPI description, and checked before any engine reads the text.
  */

@@ -1,4 +1,4 @@
-import { Allow, IsBoolean, IsIn } from 'class-validator';
+import { IsBoolean, IsIn } from 'class-validator';
 import {
   Check,
   checker,
@@ -14,6 +14,7 @@ import {
   Required,
 } from './request-validation.js';
 import {
+  anyJsonWithVisibleKeys,
   distinctBy,
   int,
   list,
@@ -159,7 +160,7 @@ const webhookConfig: Checker = checker(
 
 export class AsyncConfigDto {
   /** Any JSON value; included in the webhook body, and in usage events when an object. */
-  @Allow()
+  @Check(anyJsonWithVisibleKeys('a metadata key'), { optional: true })
   metadata?: unknown;
 
   @IsBoolean()

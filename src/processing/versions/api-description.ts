@@ -6,6 +6,7 @@ import {
   type OperationObject,
 } from '@nestjs/swagger';
 import { ACCOUNT_KEY_SCHEME, PROCESSING_KEY_SCHEME } from '../../common/openapi/api-responses.js';
+import { withVisibleTextPatterns } from '../../common/visible-text.js';
 import { declareFrameworkResponses } from '../../common/openapi/framework-responses.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
@@ -51,6 +52,7 @@ function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
     ...document.components,
     schemas: { ...document.components?.schemas, ...requestModelSchemas() },
   };
+  withVisibleTextPatterns(document.components.schemas ?? {});
   document.paths['/upload/{fileId}'] = { put: presignedUploadOperation() };
   markPublicOperations(document);
   declareFrameworkResponses(document, {

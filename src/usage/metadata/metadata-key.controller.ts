@@ -15,11 +15,17 @@ import { AccountAuthGuard } from '../../accounts/auth/account-auth.guard.js';
 import { MANAGERS, MEMBERS, OrgAccess } from '../../accounts/auth/org-access.decorator.js';
 import { bodyValidationPipe } from '../../accounts/dashboard/body-validation.pipe.js';
 import { MetadataKeyService } from './metadata-key.service.js';
+import { VISIBLE_TEXT_PATTERN_MARK } from '../../common/visible-text.js';
 import type { MetadataKeyStatus } from './metadata-key.repository.js';
 
 @ApiSchema({ name: 'EnableMetadataKey' })
 export class EnableMetadataKeyDto {
-  @ApiProperty({ minLength: 1, maxLength: 256, description: 'A key of `async.metadata`' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 256,
+    pattern: VISIBLE_TEXT_PATTERN_MARK,
+    description: 'A key of `async.metadata`, holding a visible character',
+  })
   @IsString()
   @Length(1, 256)
   key!: string;

@@ -82,6 +82,18 @@ describe(MetadataKeyService.name, () => {
     expect(await errorOf(sut.enable(ORG, 'k'.repeat(1000)))).toMatchObject({ status: 400 });
   });
 
+  it('refuses a key of no visible character with 400 INVALID_METADATA_KEY naming it', async () => {
+    for (const key of [' ', '   ', '\u200b', '\t\u00a0']) {
+      expect(await errorOf(sut.enable(ORG, key))).toMatchObject({
+        status: 400,
+        code: 'INVALID_METADATA_KEY',
+        message: `metadata key ${JSON.stringify(key)} holds no visible character`,
+      });
+    }
+    expect(fake.repo.enable).not.toHaveBeenCalled();
+    await expect(sut.enable(ORG, ' team ')).resolves.toMatchObject({ enabled: true });
+  });
+
   it('refuses a key whose observed values are mostly distinct once there are 20 events', async () => {
     fake.observe('request_id', 20, 20);
     expect(await errorOf(sut.enable(ORG, 'request_id'))).toMatchObject({

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '../../common/nest-decorators.js';
 import { ApiError } from '../../common/api-error.js';
 import { TtlCache } from '../../common/ttl-cache.js';
+import { hasVisibleCharacter } from '../../common/visible-text.js';
 import { APP_CONFIG } from '../../config/app-config.token.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { METADATA_KEY_MAX_LENGTH } from '../core/metadata-values.js';
@@ -33,6 +34,14 @@ export class MetadataKeyService {
       throw ApiError.badRequest(
         'INVALID_METADATA_KEY',
         `metadata key must be 1 to ${METADATA_KEY_MAX_LENGTH} characters`,
+      );
+    }
+    // Requests refuse such keys in async.metadata: no event can carry one to group by.
+    if (!hasVisibleCharacter(key)) {
+      throw ApiError.badRequest(
+        'INVALID_METADATA_KEY',
+        `metadata key ${JSON.stringify(key)} holds no visible character`,
+        { metadataKey: key },
       );
     }
     const current = await this.keys.status(orgId, key);

@@ -107,6 +107,24 @@ describe('ClassifyConfig validation', () => {
     ]);
   });
 
+  it('refuses async.metadata keys that hold no visible character, naming each key', async () => {
+    const metadata = { team: 'ops', ' ': 1, '': 2, '\u200b\u00a0': 3, nested: { ' ': 'kept' } };
+    expect(await detail({ input, async: { metadata } })).toEqual(
+      [' ', '', '\u200b\u00a0'].map((key) => ({
+        loc: ['body', 'async', 'metadata', key, '[key]'],
+        msg: 'Input should be a metadata key holding a visible character, not blank',
+        type: 'string_pattern_mismatch',
+        input: key,
+      })),
+    );
+    // Only the keys usage is grouped by are names: nested keys and other values are free.
+    const accepted = await api.post('/classify_async', {
+      input,
+      async: { metadata: { ' team ': { ' ': 1 } } },
+    });
+    expect(accepted.status).toBe(200);
+  });
+
   it('validates both webhook variants, discriminated by mode', async () => {
     expect(await detail({ input, async: { webhook: { mode: 'direct' } } })).toEqual([
       {
