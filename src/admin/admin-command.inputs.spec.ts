@@ -67,12 +67,31 @@ describe(validateInput.name, () => {
     });
   });
 
-  it('treats anything but an object as an empty input and keeps only known fields', () => {
-    expect(outcome(NO_INPUT, 'text')).toEqual({ input: {} });
-    expect(outcome(NO_INPUT, [1])).toMatchObject({
-      body: { error: { message: 'property 0 should not exist', fields: ['0'] } },
-    });
+  it('treats no input as an empty one, refuses any other value than an object, keeps only known fields', () => {
+    expect(outcome(NO_INPUT, undefined)).toEqual({ input: {} });
+    for (const [raw, kind] of [
+      [null, 'null'],
+      ['text', 'string'],
+      [5, 'number'],
+      [true, 'boolean'],
+      [[], 'an array'],
+      [[1], 'an array'],
+    ] as const) {
+      expect(outcome(NO_INPUT, raw)).toEqual({
+        status: 400,
+        body: {
+          error: {
+            code: 'INVALID_ARGUMENTS',
+            message: `the input must be a JSON object, not ${kind}`,
+            fields: [],
+          },
+        },
+      });
+    }
     expect(outcome(MEMBER_ADD_INPUT, { orgId: 'o', userId: 'u' })).toEqual({
+      input: { orgId: 'o', userId: 'u' },
+    });
+    expect(outcome(MEMBER_ADD_INPUT, { orgId: 'o', userId: 'u', role: null })).toEqual({
       input: { orgId: 'o', userId: 'u' },
     });
   });

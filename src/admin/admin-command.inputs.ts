@@ -121,12 +121,18 @@ function fieldMessages(field: string, rule: FieldRule<unknown>, value: unknown):
 }
 
 /**
- * The input of a command checked against its shape: anything but an object counts as an
- * empty one, unknown fields are refused, and every failure becomes one 400
+ * The input of a command checked against its shape: no input (no body) counts as an empty
+ * object and any other value than an object is refused, unknown fields are refused, and every failure becomes one 400
  * `INVALID_ARGUMENTS` naming the fields.
  */
 export function validateInput<S extends InputShape>(shape: S, raw: unknown): InputOf<S> {
-  const record = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
+    const kind = raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw;
+    throw ApiError.badRequest('INVALID_ARGUMENTS', `the input must be a JSON object, not ${kind}`, {
+      fields: [],
+    });
+  }
+  const record = (raw ?? {}) as Record<string, unknown>;
   const failures: { field: string; messages: string[] }[] = [];
   for (const field of Object.keys(record)) {
     // A JSON `__proto__` key is dropped, as Nest's pipe did, rather than refused.
@@ -140,7 +146,9 @@ export function validateInput<S extends InputShape>(shape: S, raw: unknown): Inp
     const skipped = rule.optional && (value === null || value === undefined);
     const messages = skipped ? [] : fieldMessages(field, rule, value);
     if (messages.length > 0) failures.push({ field, messages });
-    else if (value !== undefined) input[field] = value;
+    // A null optional field is left out as an absent one: the command's own default applies
+    // (a null role reached the service, which refused it as no role).
+    else if (!skipped && value !== undefined) input[field] = value;
   }
   if (failures.length > 0) {
     throw ApiError.badRequest(

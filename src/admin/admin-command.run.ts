@@ -13,6 +13,6 @@ export async function runAdminCommand(
   rawInput: unknown,
 ): Promise<unknown> {
   const command = findAdminCommand(name);
-  const input = validateInput(command.input, rawInput ?? {});
+  const input = validateInput(command.input, rawInput);
   return (await command.run(services, input)) ?? { ok: true };
 }

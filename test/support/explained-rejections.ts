@@ -68,6 +68,14 @@ export const EXPLAINED_REJECTIONS: readonly ExplainedRejection[] = [
       /^400 INVALID_THRESHOLD: threshold must be (a whole number of requests|a decimal with at most)/,
     why: 'a whole number for measure requests (a rule across fields); a number with more than 6 decimals (JSON Schema has no exact decimal multipleOf)',
   },
+  {
+    reason: /^400 INVALID_EMAIL: /,
+    why: "an admin command's email address is checked by the accounts service's own rule",
+  },
+  {
+    reason: /^400 INVALID_ARGUMENTS: file: cannot read /,
+    why: 'an admin command reads a file of the server: whether a path is a readable file is a fact of that machine',
+  },
 ];
 
 /** One refusal of a drawn request: where, and its `<status> <code or type>: <message>`. */

@@ -6,6 +6,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { seedAccount, type SeededAccount } from '../../support/accounts.js';
 import { buildDist, ChildApp } from '../../support/child-app.js';
+import { ADMIN_COMMANDS } from '../../../src/admin/admin-commands.js';
+import { adminApiDescription } from '../../support/admin-openapi.js';
 import { unexplainedRejections } from '../../support/explained-rejections.js';
 import { lostResources } from '../../support/har-resource-availability.js';
 import { startTestApp } from '../../support/test-app.js';
@@ -18,7 +20,9 @@ import { startTestApp } from '../../support/test-app.js';
  * rejected" (ST202), which is counted when each refusal is one the schema cannot state (an
  * input URL that does not resolve, a cursor the service never issued, a metadata key not
  * enabled yet, a rule across fields: test/support/explained-rejections.ts); any other
- * refusal is a description looser than the service, and fails it.
+ * refusal is a description looser than the service, and fails it. The admin endpoint of
+ * docproc-admin, left out of /openapi.json, is fuzzed too, over a description built from its
+ * commands' input rules and with its own token.
  *
  * SCHEMATHESIS_MAX_EXAMPLES and SCHEMATHESIS_SEED widen or vary a local run.
  */
@@ -123,20 +127,21 @@ describe('the API under a conformance fuzzer', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it.each([
-    ['processing', 'processingKey', ['--exclude-path-regex', '^/api/v1/']],
-    ['dashboard', 'accountKey', ['--include-path-regex', '^/api/v1/']],
-  ] as const)('finds no contract failure on the %s API', async (surface, key, filter) => {
+  /**
+   * One fuzzer run over `location` (a description URL or file) with `token`; fails on any
+   * contract failure but the counted ones, and returns the report for the caller's checks.
+   */
+  async function fuzz(surface: string, location: string, token: string, filter: string[]) {
     const reportPath = path.join(dataDir, `schemathesis-${surface}.json`);
     const harPath = path.join(dataDir, `schemathesis-${surface}.har`);
     const output = await schemathesis(
       [
         'run',
-        `${app.baseUrl}/openapi.json`,
+        location,
         '--checks',
         'all',
         '--header',
-        `Authorization: Bearer ${account[key]}`,
+        `Authorization: Bearer ${token}`,
         ...filter,
         '--max-examples',
         MAX_EXAMPLES,
@@ -185,8 +190,31 @@ describe('the API under a conformance fuzzer', () => {
     expect(har.log.entries.length).toBeGreaterThan(100);
     expect(lostResources(har.log.entries)).toEqual([]);
     expect(report.operations.tested).toBe(report.operations.selected);
+    return report;
+  }
+
+  it.each([
+    ['processing', 'processingKey', ['--exclude-path-regex', '^/api/v1/']],
+    ['dashboard', 'accountKey', ['--include-path-regex', '^/api/v1/']],
+  ] as const)('finds no contract failure on the %s API', async (surface, key, filter) => {
+    const report = await fuzz(surface, `${app.baseUrl}/openapi.json`, account[key], [...filter]);
     // The stateful phase ran: it chains operations through the description's links.
     expect(report.phases.stateful.status).not.toBe('skip');
     expect(report.operations.tested).toBeGreaterThan(surface === 'dashboard' ? 10 : 25);
+  });
+
+  /*
+   * The admin endpoint docproc-admin talks to is no public API and has no /openapi.json of
+   * its own: its description is built here from the commands' input rules
+   * (test/support/admin-openapi.ts), and the fuzzer runs with the token of admin.json.
+   */
+  it('finds no contract failure on the admin endpoint', async () => {
+    const description = path.join(dataDir, 'admin-openapi.json');
+    fs.writeFileSync(description, JSON.stringify(adminApiDescription(app.baseUrl)));
+    const { token } = JSON.parse(fs.readFileSync(path.join(dataDir, 'admin.json'), 'utf8')) as {
+      token: string;
+    };
+    const report = await fuzz('admin', description, token, ['--url', app.baseUrl]);
+    expect(report.operations.tested).toBe(ADMIN_COMMANDS.length + 1);
   });
 });
