@@ -62,6 +62,24 @@ describe('TaskPool executor processes', () => {
     expect(p.pids).toEqual([pid]);
   });
 
+  it('starts the warm executors before the first task, which runs on one of them', async () => {
+    const p = track(pool({ maxExecutors: 3, warmExecutors: 2 }));
+    p.warmUp();
+    await waitFor('the two warm executors to start', () => p.processes === 2, 30_000, 20);
+    const warm = p.pids;
+    expect(warm).toHaveLength(2);
+    expect(warm).toContain(await p.run({ kind: 'pid' }));
+    expect(p.pids).toEqual(warm);
+  });
+
+  it('gives a task that arrives while the warm executor loads that executor, not another', async () => {
+    const p = track(pool({ maxExecutors: 2, warmExecutors: 1 }));
+    p.warmUp();
+    const [warm] = p.pids;
+    expect(await p.run({ kind: 'pid' })).toBe(warm);
+    expect(p.pids).toEqual([warm]);
+  });
+
   it('retries a task that kills its executor once, on a fresh executor', async () => {
     const p = track(pool());
     const marker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-exec-')), 'crashed');

@@ -98,7 +98,7 @@ export const PROCESSING_SETTINGS = {
   cpuWorkerWarmThreads: int(
     'CPU_WORKER_WARM_THREADS',
     { default: 1, min: 0, max: 256 },
-    'Threads each pool keeps loaded while idle (~100 MB each, 1-2 s to start); others start on demand and leave after a minute idle.',
+    'Executors each pool starts with the service and keeps loaded while idle (~100 MB each, 1-2 s to load), so the first request does not wait for one; others start on demand and leave after a minute idle.',
   ),
   ioWorkerConcurrency: int(
     'IO_WORKER_CONCURRENCY',

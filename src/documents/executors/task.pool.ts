@@ -82,9 +82,10 @@ function abortError(signal: AbortSignal): unknown {
  * the API's. Each executor runs one task at a time under a V8 heap ceiling, an RSS watchdog
  * and a wall-clock limit; past either limit the executor is killed and the task fails with
  * an ExecutorLimitError naming the setting. A task whose executor dies otherwise is retried
- * once on a fresh executor, then fails with ExecutorCrashedError. Executors start on first
- * use; `warmExecutors` stay loaded, the others exit after `idleMs`, and one whose resident
- * size grew past `recycleRssMb` is replaced after its task, so memory returns to idle.
+ * once on a fresh executor, then fails with ExecutorCrashedError. `warmExecutors` start with
+ * the service (warmUp) and stay loaded; others start on demand and exit after `idleMs`, and
+ * one whose resident size grew past `recycleRssMb` is replaced after its task, so memory
+ * returns to idle.
  * Typed document errors thrown in an executor are re-thrown here as the same classes.
  */
 export class TaskPool<T, R> {
@@ -98,6 +99,8 @@ export class TaskPool<T, R> {
   private readonly idle: ExecutorProcess[] = [];
   private readonly waiters: Waiter[] = [];
   private closed = false;
+  /** Warm executors started by warmUp that have not finished loading. */
+  private loading = 0;
 
   constructor(
     definition: TaskPoolDefinition<T, R>,
@@ -149,6 +152,22 @@ export class TaskPool<T, R> {
         );
       }
       first = attempt.exit;
+    }
+  }
+
+  /**
+   * Starts the warm executors now, in the background, so the first task after a start does
+   * not wait the 1-2 s an executor takes to load. Nothing waits for them; an executor that
+   * cannot start is forgotten, and the first task starts one and reports the failure.
+   */
+  warmUp(): void {
+    if (this.inline || this.closed) return;
+    for (let started = this.executors.size; started < this.warmExecutors; started++) {
+      this.loading++;
+      void this.start().then((executor) => {
+        this.loading--;
+        this.release(executor);
+      });
     }
   }
 
@@ -235,7 +254,10 @@ export class TaskPool<T, R> {
       clearTimeout(idle.idleTimer);
       return idle;
     }
-    if (this.executors.size < this.maxExecutors) return this.start(signal);
+    // A warm executor still loading is nearer than a new one: the task waits for it.
+    if (this.loading <= this.waiters.length && this.executors.size < this.maxExecutors) {
+      return this.start(signal);
+    }
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         resolve: (executor) => {

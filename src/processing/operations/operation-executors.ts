@@ -1,4 +1,9 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { poolOptionsFrom } from '../../documents/executors/task.pool.js';
@@ -23,7 +28,7 @@ import type {
  * once (CPU_WORKER_CONCURRENCY), whatever the mix of kinds.
  */
 @Injectable()
-export class OperationExecutors implements OnApplicationShutdown {
+export class OperationExecutors implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly pool: OperationPool;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
@@ -56,6 +61,11 @@ export class OperationExecutors implements OnApplicationShutdown {
     files?: OutcomeFiles,
   ): Promise<PipelineOutcome> {
     return this.pool.runPipeline(task, signal, files);
+  }
+
+  /** The warm executors load while the service starts, not during its first request. */
+  onApplicationBootstrap(): void {
+    this.pool.warmUp();
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,4 +1,9 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { blobRootOf, FileBlobStore } from '../../database/blob-store.js';
@@ -18,7 +23,7 @@ import type { RedisJobTask } from '../queue/redis/redis-queue.types.js';
  * process shares with its workers), never from DuckDB.
  */
 @Injectable()
-export class RedisTaskRunner implements OnApplicationShutdown {
+export class RedisTaskRunner implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly operations: OperationPool;
   /** The DATA_DIR volume's file store: a parse keeps the lines it read beside its result. */
   private readonly blobs: FileBlobStore;
@@ -32,6 +37,11 @@ export class RedisTaskRunner implements OnApplicationShutdown {
     this.operations = new OperationPool(
       poolOptionsFrom(config.processing, config.operations.redis?.cpuConcurrency ?? 1),
     );
+  }
+
+  /** The warm executors load while the worker starts, not during its first task. */
+  onApplicationBootstrap(): void {
+    this.operations.warmUp();
   }
 
   async onApplicationShutdown(): Promise<void> {
