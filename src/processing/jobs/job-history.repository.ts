@@ -70,4 +70,55 @@ export class JobHistoryRepository {
       };
     });
   }
+
+  /**
+   * Deletes, up to `limit` of each, the rows older than `seconds` whose job is gone already
+   * (`DELETE /job/{id}` removes the job row alone): finished webhook deliveries with their
+   * attempts and dead tasks, sent usage-outbox rows, dead tasks of the job. The number of
+   * rows deleted. Without this they would stay for good, no job row leading to them.
+   */
+  async deleteLeftBehindBefore(seconds: number, limit: number): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const params = [seconds, limit];
+      const before = `now() - to_seconds(CAST($1 AS BIGINT))`;
+      const jobGone = (column: string) =>
+        `NOT EXISTS (SELECT 1 FROM processing_jobs j WHERE j.job_id = ${column})`;
+      const deliveries = await tx.all<{ delivery_id: string }>(
+        `SELECT delivery_id FROM webhook_deliveries d
+         WHERE d.status <> 'pending' AND d.created_at < ${before} AND ${jobGone('d.job_id')}
+         LIMIT CAST($2 AS BIGINT)`,
+        params,
+      );
+      const ids = [JSON.stringify(deliveries.map((row) => row.delivery_id))];
+      const ofDeliveries = `list_contains(CAST($1 AS VARCHAR[]), delivery_id)`;
+      const counts = [
+        await tx.all<{ n: bigint }>(
+          `DELETE FROM queue_tasks WHERE state = 'dead' AND list_contains(CAST($1 AS VARCHAR[]),
+             json_extract_string(payload, '$.deliveryId')) RETURNING 1 AS n`,
+          ids,
+        ),
+        await tx.all(`DELETE FROM webhook_attempts WHERE ${ofDeliveries} RETURNING 1 AS n`, ids),
+        await tx.all(`DELETE FROM webhook_deliveries WHERE ${ofDeliveries} RETURNING 1 AS n`, ids),
+        await tx.all(
+          `DELETE FROM usage_outbox WHERE event_id IN (
+             SELECT event_id FROM usage_outbox o
+             WHERE o.sent_at IS NOT NULL AND o.created_at < ${before} AND ${jobGone('o.job_id')}
+             LIMIT CAST($2 AS BIGINT))
+           RETURNING 1 AS n`,
+          params,
+        ),
+        await tx.all(
+          `DELETE FROM queue_tasks WHERE task_id IN (
+             SELECT task_id FROM queue_tasks t
+             WHERE t.state = 'dead' AND t.enqueued_at < ${before}
+               AND json_extract_string(t.payload, '$.jobId') IS NOT NULL
+               AND ${jobGone("json_extract_string(t.payload, '$.jobId')")}
+             LIMIT CAST($2 AS BIGINT))
+           RETURNING 1 AS n`,
+          params,
+        ),
+      ];
+      return counts.reduce((sum, rows) => sum + rows.length, 0);
+    });
+  }
 }

@@ -81,9 +81,14 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     await this.drain.drain();
   }
 
-  /** The retention pass, once a minute: results past their retention, then old jobs. */
-  async sweep(): Promise<{ results: number; jobs: number }> {
-    return { results: await this.sweepResults(), jobs: await this.sweepHistory() };
+  /**
+   * The retention pass, once a minute: results past their retention, then old jobs, then
+   * the old rows of jobs deleted through the API.
+   */
+  async sweep(): Promise<{ results: number; jobs: number; leftBehind: number }> {
+    const results = await this.sweepResults();
+    const jobs = await this.sweepHistory();
+    return { results, jobs, leftBehind: await this.sweepLeftBehind() };
   }
 
   private async sweepResults(): Promise<number> {
@@ -121,6 +126,20 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     }
     if (deleted) this.logger.log(`deleted ${deleted} job(s) past JOB_HISTORY_RETENTION_SECONDS`);
     return deleted;
+  }
+
+  /** Rows a deleted job left (its deliveries, outbox row, dead tasks), once past retention. */
+  private async sweepLeftBehind(): Promise<number> {
+    const seconds = this.config.processing.jobHistoryRetentionSeconds;
+    if (seconds === 0) return 0;
+    try {
+      const rows = await this.history.deleteLeftBehindBefore(seconds, HISTORY_BATCH);
+      if (rows) this.logger.log(`deleted ${rows} row(s) left by deleted jobs past retention`);
+      return rows;
+    } catch (error) {
+      this.logger.error({ err: error }, 'job history retention sweep failed');
+      return 0;
+    }
   }
 
   /** Another org's job is indistinguishable from a missing one. */

@@ -107,7 +107,7 @@ describe('job history retention', () => {
     );
     await ageBy(DAY + 3600, [young]);
 
-    expect(await t.app.get(JobsService).sweep()).toEqual({ results: 4, jobs: 2 });
+    expect(await t.app.get(JobsService).sweep()).toEqual({ results: 4, jobs: 2, leftBehind: 0 });
 
     expect(await rowsOf(old)).toEqual({ job: 0, deliveries: 0, attempts: 0, outbox: 0, usage: 1 });
     expect((await rowsOf(failed)).job).toBe(0);
@@ -132,8 +132,68 @@ describe('job history retention', () => {
     expect((await rowsOf(pendingHook)).deliveries).toBe(1);
     // Once sent, the held-back job goes at the next pass.
     await db.run(`UPDATE usage_outbox SET sent_at = now() WHERE job_id = $1`, [unsentUsage]);
-    expect(await t.app.get(JobsService).sweep()).toEqual({ results: 0, jobs: 1 });
+    expect(await t.app.get(JobsService).sweep()).toEqual({ results: 0, jobs: 1, leftBehind: 0 });
     expect((await rowsOf(unsentUsage)).job).toBe(0);
     expect((await rowsOf(unsentUsage)).usage).toBe(1);
+  });
+
+  it('deletes what a job deleted through the API left behind, once past the retention', async () => {
+    const api = client(t.baseUrl, await keyOf(t, 'org-history-deleted'));
+    receiver.secrets.push((await api.get('/webhooks/secret')).body.secret);
+    const doc = files.put('/deleted.txt', 'invoice number 8');
+    const jobId = (
+      await api.post('/classify_async', {
+        input: doc,
+        async: { webhook: { url: `${receiver.baseUrl}/hook` } },
+      })
+    ).body.job_id as string;
+    await waitForJob(api, jobId);
+    await waitFor(
+      'the webhook delivered and the usage event sent',
+      async () => (await rowsOf(jobId)).attempts === 1 && (await rowsOf(jobId)).usage === 1,
+      60_000,
+      100,
+    );
+    await db.run(
+      `INSERT INTO queue_tasks (task_id, seq, queue, lane, kind, payload, state, attempts,
+         max_attempts, available_at, enqueued_at, last_error)
+       VALUES ('task-left', nextval('queue_tasks_seq'), 'cpu', 'standard', 'classify',
+         json_object('jobId', $1), 'dead', 3, 3, now(), now(), 'gave up')`,
+      [jobId],
+    );
+    expect((await api.delete(`/job/${jobId}`)).status).toBe(200);
+    const deadTasks = () =>
+      count(`SELECT count(*) AS n FROM queue_tasks WHERE task_id = $1`, 'task-left');
+    const sweep = () => t.app.get(JobsService).sweep();
+    // Younger than the retention: kept, as a job's own rows would be.
+    expect((await sweep()).leftBehind).toBe(0);
+    expect(await rowsOf(jobId)).toEqual({
+      job: 0,
+      deliveries: 1,
+      attempts: 1,
+      outbox: 1,
+      usage: 1,
+    });
+    await db.run(
+      `UPDATE webhook_deliveries SET created_at = created_at - INTERVAL 3 DAY WHERE job_id = $1`,
+      [jobId],
+    );
+    await db.run(
+      `UPDATE usage_outbox SET created_at = created_at - INTERVAL 3 DAY WHERE job_id = $1`,
+      [jobId],
+    );
+    await db.run(
+      `UPDATE queue_tasks SET enqueued_at = enqueued_at - INTERVAL 3 DAY WHERE task_id = 'task-left'`,
+    );
+    // The delivery, its attempt, the outbox row and the dead task.
+    expect((await sweep()).leftBehind).toBe(4);
+    expect(await rowsOf(jobId)).toEqual({
+      job: 0,
+      deliveries: 0,
+      attempts: 0,
+      outbox: 0,
+      usage: 1,
+    });
+    expect(await deadTasks()).toBe(0);
   });
 });
