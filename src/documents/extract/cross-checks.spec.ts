@@ -28,7 +28,7 @@ function scored(value: number, at: number, score: number): Scored {
     lineIndex: at,
     citation: { type: 'Key Value', content: text, bbox },
   };
-  return { field: total, candidate, value, score };
+  return { field: total, candidate, value, score, labelScore: score };
 }
 
 function check(rowSums: number[]): unknown {

@@ -128,6 +128,8 @@ export interface Scored {
   candidate: Candidate;
   value: unknown;
   score: number;
+  /** How well the candidate's label names the field (LabelSimilarity), before the rest. */
+  labelScore: number;
   ambiguous?: boolean;
 }
 
@@ -195,6 +197,7 @@ export function scoreCandidates(
           candidate,
           value: null,
           score: candidate.crowded ? score * CROWDED : score,
+          labelScore,
         });
       }
       continue;
@@ -215,7 +218,14 @@ export function scoreCandidates(
       const right = valueRight(candidate, read.end);
       if (!settings.moneyColumns.some((c) => Math.abs(c - right) < COLUMN_TOLERANCE)) score *= 0.75;
     }
-    scored.push({ field, candidate, value: read.value, score, ambiguous: read.ambiguous });
+    scored.push({
+      field,
+      candidate,
+      value: read.value,
+      score,
+      labelScore,
+      ambiguous: read.ambiguous,
+    });
   }
   return scored.sort((a, b) => b.score - a.score);
 }

@@ -32,6 +32,7 @@ import {
 } from './label-similarity.js';
 import { columnSums, findRows, type RowOptions } from './line-items.js';
 import { readable } from './passages.js';
+import { labelsOfOtherFields, withoutWithheld } from './label-owners.js';
 import { humanize } from './text-match.js';
 import {
   answersText,
@@ -207,9 +208,11 @@ function scalarPass(
     ...rowFieldsOf(root),
   ]);
   const settings = { similarity, fallbacks: true, moneyColumns: moneyColumns(lines) };
-  const ranked = new Map<string, Scored[]>(
+  const scored = new Map<string, Scored[]>(
     fields.map((f) => [f.key, scoreCandidates(f, candidates, context, settings, lines.length)]),
   );
+  const withheld = labelsOfOtherFields(scored);
+  const ranked = withoutWithheld(scored, withheld);
   const assigned = assignFields(fields, ranked);
   const rows = readRows(root, lines, context, similarity, rowOptions);
   const sums = [...rows].flatMap(([slot, found]) =>
@@ -224,7 +227,7 @@ function scalarPass(
       lines,
       context,
     );
-  searchRunningText(fields, assigned, lines, context, deep);
+  searchRunningText(fields, assigned, lines, context, deep, withheld);
   const takenDates = new Set([...assigned.values()].map((leaf) => String(leaf.value)));
   for (const field of fields) {
     const weak = (assigned.get(field.key)?.confidence ?? 0) < WEAK_LABELLED;
@@ -263,6 +266,7 @@ function searchRunningText(
   lines: readonly LayoutLine[],
   context: DocumentContext,
   deep: boolean,
+  withheld: ReadonlyMap<string, ReadonlySet<string>>,
 ): void {
   let search: SentenceSearch | undefined;
   const sentences = () => (search ??= sentenceSearchOf(lines, context));
@@ -291,7 +295,14 @@ function searchRunningText(
     const restated = current !== undefined && field.kind === 'text' && !answersText(current, field);
     const weakText = field.kind === 'text' && (current?.confidence ?? 0) < WEAK_TEXT_LABEL;
     if (current !== undefined && !restated && !weakText) continue;
-    const found = searchSentences(sentences(), field, context, encoder, deep);
+    const found = searchSentences(
+      sentences(),
+      field,
+      context,
+      encoder,
+      deep,
+      withheld.get(field.key),
+    );
     const better = found !== undefined && found.confidence > (current?.confidence ?? 0);
     // The document's own date is its first one (the fallback) unless a sentence says
     // outright that its date is the one asked for ("This lease ends on ...").

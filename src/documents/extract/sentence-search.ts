@@ -14,6 +14,7 @@ import type { DocumentContext } from './document-context.js';
 import { findDates, inDocumentOrder } from './dates.js';
 import type { Leaf, ScalarField } from './field-search.js';
 import { conceptsOf, descriptionHead } from './label-similarity.js';
+import { opensWithLabel } from './label-owners.js';
 import { paragraphsOf, readable, sentencesOf, type Paragraph, type Sentence } from './passages.js';
 import { humanize } from './text-match.js';
 import { readValue } from './value-parsers.js';
@@ -238,6 +239,7 @@ export function searchSentences(
   context: DocumentContext,
   encoder: SentenceEncoder | null,
   deep: boolean,
+  withheldLabels: ReadonlySet<string> = new Set(),
 ): Leaf | undefined {
   const asked = fieldConcepts(field);
   if (asked.size === 0) return undefined;
@@ -251,7 +253,10 @@ export function searchSentences(
   });
   shortlist.sort((a, b) => b.lexical - a.lexical || a.sentence.order - b.sentence.order);
   const typed = shortlist
-    .filter((s) => couldHold(s.sentence, field, context))
+    .filter(
+      (s) =>
+        couldHold(s.sentence, field, context) && !opensWithLabel(s.sentence.text, withheldLabels),
+    )
     .slice(0, deep ? RERANKED_DEEP : RERANKED);
   if (typed.length === 0) return undefined;
   let scores = typed.map((s) => s.lexical);

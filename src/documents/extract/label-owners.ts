@@ -1,0 +1,82 @@
+/**
+ * A label printed in a document is evidence for the schema field it names, not for every
+ * field it resembles: "Order number" is the order number's label, and an invoice number
+ * the document does not print is not read from it. The fields of one schema are weighed
+ * against each other by the label similarity the search already uses; nothing here is
+ * written for a field or a kind of document.
+ */
+import type { Scored } from './field-search.js';
+import { normalize } from './text-match.js';
+
+/**
+ * At or above this a label names a field (the encoder's nearest labels and the field's own
+ * words score 1). Labels that only resemble a field ("Date" for a due date, "Grand total"
+ * for a subtotal) score well below it and claim nothing.
+ */
+const NAMES_FIELD = 0.95;
+/**
+ * A label claimed by another field is withheld from this one only when it fits this one
+ * clearly less: labels naming two fields alike ("Invoice No" for an invoice number and an
+ * invoice total) stay evidence for both.
+ */
+const CLEARLY_LESS = 0.15;
+
+/**
+ * The labels each field may not take, by field key: a label is withheld from a field when
+ * another field of the schema takes it as its best candidate, names it, and the label fits
+ * this field clearly less. A label that another field only ranks below its own best one is
+ * not that field's, and stays evidence for the rest ("Invoice amount" for a total when the
+ * invoice number has its own label).
+ */
+export function labelsOfOtherFields(
+  ranked: ReadonlyMap<string, Scored[]>,
+): Map<string, Set<string>> {
+  const claims: { field: string; label: string; score: number }[] = [];
+  for (const [field, scored] of ranked) {
+    const best = scored[0];
+    if (best && best.labelScore >= NAMES_FIELD)
+      claims.push({ field, label: best.candidate.label, score: best.labelScore });
+  }
+  const withheld = new Map<string, Set<string>>();
+  for (const [field, scored] of ranked) {
+    for (const s of scored) {
+      const claimed = claims.some(
+        (c) =>
+          c.field !== field &&
+          c.label === s.candidate.label &&
+          s.labelScore <= c.score - CLEARLY_LESS,
+      );
+      if (!claimed) continue;
+      const labels = withheld.get(field) ?? new Set<string>();
+      labels.add(s.candidate.label);
+      withheld.set(field, labels);
+    }
+  }
+  return withheld;
+}
+
+/** The ranked candidates of each field without the labels other fields claim. */
+export function withoutWithheld(
+  ranked: ReadonlyMap<string, Scored[]>,
+  withheld: ReadonlyMap<string, ReadonlySet<string>>,
+): Map<string, Scored[]> {
+  return new Map(
+    [...ranked].map(([field, scored]) => {
+      const labels = withheld.get(field);
+      return [field, labels ? scored.filter((s) => !labels.has(s.candidate.label)) : scored];
+    }),
+  );
+}
+
+/**
+ * Whether a sentence of the running text opens with one of `labels` ("Order number: 4711"
+ * read as a sentence): its value is that label's, withheld as the label is.
+ */
+export function opensWithLabel(sentence: string, labels: ReadonlySet<string>): boolean {
+  const text = ` ${normalize(sentence)} `;
+  for (const label of labels) {
+    const words = normalize(label);
+    if (words !== '' && text.startsWith(` ${words} `)) return true;
+  }
+  return false;
+}
