@@ -56,42 +56,66 @@ const CURRENCY_LOCALES = [
 ];
 
 let symbolTable: Map<string, string> | undefined;
+let readingTable: Map<string, Set<string>> | undefined;
 let codeSet: Set<string> | undefined;
 
-function currencyCodes(): Set<string> {
+export function currencyCodes(): Set<string> {
   codeSet ??= new Set(Intl.supportedValuesOf('currency'));
   return codeSet;
+}
+
+/**
+ * A symbol as compared: compatibility forms folded ("￥" is "¥"), marks and case dropped,
+ * and an abbreviation's final point ("kr." is "kr").
+ */
+export function foldSymbol(text: string): string {
+  return foldName(text.normalize('NFKC')).replace(/\.$/, '');
 }
 
 function foldName(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
+/** How `locale` writes `code` ("¥" for CNY in zh, "CN¥" in en), or undefined. */
+export function symbolIn(
+  locale: string,
+  code: string,
+  display: 'symbol' | 'narrowSymbol' = 'symbol',
+): string | undefined {
+  try {
+    const symbol = new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency: code,
+      currencyDisplay: display,
+    })
+      .formatToParts(1)
+      .find((p) => p.type === 'currency')?.value;
+    return symbol === code ? undefined : symbol;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Symbol (or name) -> ISO code. A symbol several currencies share goes to the one whose
- * English symbol it is ("$" -> USD, "£" -> GBP), else the first locale that uses it.
+ * English symbol it is ("$" -> USD, "£" -> GBP), else the first locale that uses it; every
+ * currency a symbol is written for in some locale is kept too (see readingsOf).
  */
 function symbols(): Map<string, string> {
   if (symbolTable) return symbolTable;
   const table = new Map<string, string>();
+  const readings = new Map<string, Set<string>>();
   const codes = [...currencyCodes()];
   const learn = (locale: string, display: 'symbol' | 'narrowSymbol') => {
     for (const code of codes) {
-      let symbol: string | undefined;
-      try {
-        symbol = new Intl.NumberFormat(locale, {
-          style: 'currency',
-          currency: code,
-          currencyDisplay: display,
-        })
-          .formatToParts(1)
-          .find((p) => p.type === 'currency')?.value;
-      } catch {
-        continue;
-      }
-      if (!symbol || symbol === code) continue;
+      const symbol = symbolIn(locale, code, display);
+      if (!symbol) continue;
       const key = foldName(symbol);
       if (!table.has(key)) table.set(key, code);
+      const folded = foldSymbol(symbol);
+      const shared = readings.get(folded) ?? new Set<string>();
+      shared.add(code);
+      readings.set(folded, shared);
     }
   };
   learn('en', 'symbol');
@@ -107,7 +131,17 @@ function symbols(): Map<string, string> {
     }
   }
   symbolTable = table;
+  readingTable = readings;
   return table;
+}
+
+/**
+ * Every currency a symbol is written for in some locale ("¥": JPY and CNY; "kr": SEK,
+ * NOK, DKK, ISK); one code for a symbol no two currencies share, none for a code or name.
+ */
+export function readingsOf(symbol: string): ReadonlySet<string> {
+  symbols();
+  return readingTable!.get(foldSymbol(symbol)) ?? new Set();
 }
 
 /** The ISO 4217 code a symbol, code or currency name stands for, or undefined. */
@@ -170,19 +204,31 @@ function joinsWord(text: string, m: RegExpMatchArray, currency: string | undefin
   return isWordCharacter(text[hyphen - 1]);
 }
 
-/** Every amount in `text`, with the currency written next to it, in text order. */
-export function findAmounts(text: string, decimalComma = false): FoundAmount[] {
+/** Reads a currency's symbol, code or name as an ISO code (see currency-evidence.ts). */
+export type CurrencyReader = (token: string) => string | undefined;
+
+/**
+ * Every amount in `text`, with the currency written next to it, in text order; a symbol
+ * several currencies share is read by `readCurrency` (the document's evidence).
+ */
+export function findAmounts(
+  text: string,
+  decimalComma = false,
+  readCurrency: CurrencyReader = currencyOf,
+): FoundAmount[] {
   const found: FoundAmount[] = [];
   for (const m of text.matchAll(AMOUNT)) {
     // Groups: 1 "(", 2 and 4 a sign before or after the currency, 3 currency before, 5 the
     // number, 6 a sign after it, 7 currency after.
     const value = readNumber(m[5], decimalComma);
     if (value === null) continue;
-    const before = m[3] ? currencyOf(m[3]) : undefined;
+    const before = m[3] ? readCurrency(m[3]) : undefined;
     if (joinsWord(text, m, before)) continue;
     // A code after a count ("2 CUP") is a unit more often than a currency.
     const after =
-      m[7] && (!/^[A-Z]{3}$/.test(m[7]) || /[.,]\d{2}$/.test(m[5])) ? currencyOf(m[7]) : undefined;
+      m[7] && (!/^[A-Z]{3}$/.test(m[7]) || /[.,]\d{2}$/.test(m[5]))
+        ? readCurrency(m[7])
+        : undefined;
     // A hyphen after the number followed by a letter or digit joins it to what follows.
     const trailingSign = m[6] === '-' && !isWordCharacter(text[m.indices![6]![1]]);
     const negative = m[1] === '(' || m[2] === '-' || m[4] === '-' || trailingSign;
@@ -213,11 +259,12 @@ export function parsePercentage(text: string, decimalComma = false): number | nu
  * to a number ("RM 9.00", "12,00 €"), and currency signs (the Unicode class) anywhere. A
  * three-letter word elsewhere ("SDN BHD", "CUP") is not taken for a code.
  */
-export function findCurrencies(text: string): string[] {
+export function findCurrencies(text: string, readCurrency: CurrencyReader = currencyOf): string[] {
   const found: string[] = [];
-  for (const amount of findAmounts(text)) if (amount.currency) found.push(amount.currency);
+  for (const amount of findAmounts(text, false, readCurrency))
+    if (amount.currency) found.push(amount.currency);
   for (const m of text.matchAll(/\p{Sc}/gu)) {
-    const code = currencyOf(m[0]);
+    const code = readCurrency(m[0]);
     if (code) found.push(code);
   }
   return found;

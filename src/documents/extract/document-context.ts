@@ -2,6 +2,7 @@
 import { detectLanguage } from '../classify/language.js';
 import type { LayoutLine } from '../parse/layout.types.js';
 import { findCurrencies } from './amounts.js';
+import { currencyReaderOf } from './currency-evidence.js';
 import { documentDateOrder } from './dates.js';
 import type { ValueContext } from './value-parsers.js';
 
@@ -31,12 +32,14 @@ export function documentContext(lines: readonly LayoutLine[]): DocumentContext {
   // Two decimals after a comma ("34,73") against after a point ("34.73").
   const commas = (text.match(/\d,\d{2}(?!\d)/g) ?? []).length;
   const points = (text.match(/\d\.\d{2}(?!\d)/g) ?? []).length;
-  const currencies = findCurrencies(text);
+  const readCurrency = currencyReaderOf(text, language);
+  const currencies = findCurrencies(text, readCurrency);
   return {
     text,
     language,
     dateOrder: documentDateOrder(text, language, new Set(currencies)),
     decimalComma: commas > points,
     currency: mostFrequent(currencies),
+    readCurrency,
   };
 }

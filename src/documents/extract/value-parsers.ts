@@ -1,5 +1,11 @@
 /** Turning text found next to a label into a value of the schema's type. */
-import { currencyOf, findAmounts, findCurrencies, parsePercentage } from './amounts.js';
+import {
+  currencyOf,
+  findAmounts,
+  findCurrencies,
+  parsePercentage,
+  type CurrencyReader,
+} from './amounts.js';
 import { findDates, type DateOrder } from './dates.js';
 import { typeOf, type JsonSchema } from './extract-schema.js';
 import { numberInWords } from './number-words.js';
@@ -13,6 +19,8 @@ export interface ValueContext {
   currency?: string;
   /** The document's language (ISO 639-1), for values written out in words. */
   language?: string;
+  /** Reads a symbol several currencies share by the document's evidence. */
+  readCurrency?: CurrencyReader;
 }
 
 /** What a field holds, beyond its JSON type: from its format and its name's words. */
@@ -148,11 +156,12 @@ export function readValue(
     }
     case 'currency': {
       // Beside an amount, or the value itself ("EUR", "Euro", "zł").
+      const read = context.readCurrency ?? currencyOf;
       const found =
-        findCurrencies(t)[0] ??
+        findCurrencies(t, read)[0] ??
         t
           .split(/[\s,;:()]+/)
-          .map((token) => (token.length <= 12 ? currencyOf(token) : undefined))
+          .map((token) => (token.length <= 12 ? read(token) : undefined))
           .find(Boolean);
       return found ? { value: found, coverage: 1 } : null;
     }
