@@ -5,6 +5,7 @@
  */
 import type { BoundingBox, LayoutDocument, LayoutLine } from '../parse/layout.types.js';
 import { roundBox } from '../parse/layout.types.js';
+import { currencyOf } from './amounts.js';
 import { lineCitation, type Citation } from './citation.js';
 
 export type Relation = 'colon' | 'columns' | 'below' | 'header' | 'inline' | 'line';
@@ -231,13 +232,15 @@ export function collectCandidates(
           citation: cellCitation(line, cell, 'Key Value'),
         });
       }
-      const labelOnly = !cellColon || cellColon[2].trim() === '';
+      // "TL:RM   28.60": a currency alone after the colon is the unit of the next cell.
+      const unit = cellColon && currencyOf(cellColon[2]) !== undefined ? cellColon[2].trim() : '';
+      const labelOnly = !cellColon || cellColon[2].trim() === '' || unit !== '';
       // The value is the next cell; a cell of punctuation alone (":", "=") sits between.
       const next = /^[\s:：=\-–.]*$/u.test(cells[i + 1]?.text ?? '') ? i + 2 : i + 1;
       if (labelOnly && next < cells.length && !headerRow) {
         push({
           label,
-          value: cells[next].text,
+          value: unit === '' ? cells[next].text : `${unit} ${cells[next].text}`,
           relation: 'columns',
           lineIndex: index,
           citation: {

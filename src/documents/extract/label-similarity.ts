@@ -7,6 +7,7 @@
  * Nothing here is written for a field or a kind of document.
  */
 import { cosine, type SentenceEncoder } from '../encoder/sentence-encoder.js';
+import { currencyOf } from './amounts.js';
 import { humanize, normalize, stem } from './text-match.js';
 
 export interface FieldText {
@@ -79,6 +80,28 @@ export function descriptionHead(description: string): string {
   return head.join(' ').replace(/[,;:.]$/, '');
 }
 
+const unitlessCache = new Map<string, string>();
+
+/**
+ * A label less the currency its amounts are in ("TOTAL RM", "Amount (EUR)", "Betrag €"):
+ * the unit says how the value is written, not what it is. A currency is taken off at the
+ * label's end or in brackets, written in capitals or as a sign; a label that is only a
+ * currency stays whole.
+ */
+export function withoutCurrency(label: string): string {
+  const known = unitlessCache.get(label);
+  if (known !== undefined) return known;
+  const isCurrency = (token: string) =>
+    (token === token.toUpperCase() || /\p{Sc}/u.test(token)) && currencyOf(token) !== undefined;
+  let text = label.replace(/\s*[([]\s*([^()[\]]{1,12}?)\s*[)\]]/gu, (whole, inside: string) =>
+    isCurrency(inside) ? '' : whole,
+  );
+  const last = /\s+(\S+)\s*$/u.exec(text);
+  if (last && isCurrency(last[1])) text = text.slice(0, last.index);
+  const unitless = /\p{L}{2}/u.test(text) ? text.trim() : label;
+  return remember(unitlessCache, label, unitless, 10_000);
+}
+
 function fieldKey(field: FieldText): string {
   return `${field.name}\u0000${field.title ?? ''}\u0000${field.description ?? ''}`;
 }
@@ -124,7 +147,8 @@ export class LexicalLabelSimilarity implements LabelSimilarity {
     );
   }
 
-  score(label: string, field: FieldText): number {
+  score(printed: string, field: FieldText): number {
+    const label = withoutCurrency(printed);
     const labelConcepts = this.labelConcepts(label);
     if (labelConcepts.size === 0) return 0;
     const { name, text, head } = this.fieldConcepts(field);
@@ -192,7 +216,7 @@ export class EncoderLabelSimilarity implements LabelSimilarity {
   prepare(labels: Iterable<string>, fields: readonly FieldText[]): void {
     const distinct = new Set<string>();
     for (const label of labels) {
-      const text = label.trim();
+      const text = withoutCurrency(label.trim());
       if (text.length >= 2 && text.length <= MAX_LABEL_LENGTH && /\p{L}/u.test(text))
         distinct.add(text);
     }
@@ -212,7 +236,7 @@ export class EncoderLabelSimilarity implements LabelSimilarity {
 
   score(label: string, field: FieldText): number {
     const lexical = this.lexical.score(label, field);
-    const vector = this.labelVectors.get(label.trim());
+    const vector = this.labelVectors.get(withoutCurrency(label.trim()));
     const fieldVectors = this.fieldVectors.get(fieldKey(field));
     if (!vector || !fieldVectors) return lexical;
     const similarity = Math.max(...fieldVectors.map((f) => cosine(vector, f)));
