@@ -23,7 +23,6 @@ import {
   type SearchSettings,
 } from './field-search.js';
 import { cellsOf, looksLikeLabel } from './candidates.js';
-import { lineCitation } from './citation.js';
 import {
   EncoderLabelSimilarity,
   LexicalLabelSimilarity,
@@ -31,18 +30,9 @@ import {
   type LabelSimilarity,
 } from './label-similarity.js';
 import { columnSums, findRows, type RowOptions } from './line-items.js';
-import { readable } from './passages.js';
 import { labelsOfOtherFields, withoutWithheld } from './label-owners.js';
-import { humanize } from './text-match.js';
-import {
-  answersText,
-  firstDate,
-  searchSentences,
-  sentenceSearchOf,
-  type SentenceSearch,
-} from './sentence-search.js';
-import { documentTitle } from './unlabelled.js';
-import { cosine, sentenceEncoder, type SentenceEncoder } from '../encoder/sentence-encoder.js';
+import { searchRunningText } from './running-text.js';
+import { sentenceEncoder } from '../encoder/sentence-encoder.js';
 
 export type Found =
   | Leaf
@@ -242,109 +232,6 @@ function scalarPass(
     nearAlternatives(ranked.get(field.key) ?? [], deep),
   );
   return { lines, candidates, context, settings, assigned, rows };
-}
-
-/** Below this a text value found by a label is compared with the sentences' answer. */
-const WEAK_TEXT_LABEL = 0.6;
-/** The confidence of a title read from the document's title line. */
-const TITLE_CONFIDENCE = 0.6;
-/**
- * Below this a sentence says too little about the field for its value to be taken; the
- * field is left to the unlabelled fallbacks (the document's first date), or null.
- */
-const SENTENCE_ANSWER = 0.45;
-const SENTENCE_DATE_ANSWER = 0.6;
-
-/**
- * Fields no label answered are looked for in the document's running text: a title field
- * takes the document's title line, other fields the value of their type in the sentence
- * that says what they ask.
- */
-function searchRunningText(
-  fields: readonly ScalarField[],
-  assigned: Map<string, Leaf>,
-  lines: readonly LayoutLine[],
-  context: DocumentContext,
-  deep: boolean,
-  withheld: ReadonlyMap<string, ReadonlySet<string>>,
-): void {
-  let search: SentenceSearch | undefined;
-  const sentences = () => (search ??= sentenceSearchOf(lines, context));
-  const encoder = sentenceEncoder();
-  for (const field of fields) {
-    const current = assigned.get(field.key);
-    if (field.heading) {
-      const title = documentTitle(
-        sentences().paragraphs,
-        lines,
-        field.text.description ?? humanize(field.name),
-      );
-      if (title && (!current || titleFitsBetter(field, title.text, current, encoder)))
-        assigned.set(field.key, {
-          kind: 'leaf',
-          value: title.text,
-          citations: [lineCitation(title.line, 'Text')],
-          confidence: TITLE_CONFIDENCE,
-        });
-      continue;
-    }
-    // A party or a place unlabelled is the letterhead's (the fallbacks). A date, an
-    // amount or a code beside a label is the document's own word for the field; a text a
-    // label gave weakly may be a heading's next line, and a sentence can say better.
-    if (field.entity) continue;
-    const restated = current !== undefined && field.kind === 'text' && !answersText(current, field);
-    const weakText = field.kind === 'text' && (current?.confidence ?? 0) < WEAK_TEXT_LABEL;
-    if (current !== undefined && !restated && !weakText) continue;
-    const found = searchSentences(
-      sentences(),
-      field,
-      context,
-      encoder,
-      deep,
-      withheld.get(field.key),
-    );
-    const better = found !== undefined && found.confidence > (current?.confidence ?? 0);
-    // The document's own date is its first one (the fallback) unless a sentence says
-    // outright that its date is the one asked for ("This lease ends on ...").
-    const needed = field.kind === 'date' ? SENTENCE_DATE_ANSWER : SENTENCE_ANSWER;
-    if (found && found.confidence >= needed && (restated || better)) {
-      assigned.set(field.key, found);
-      continue;
-    }
-    // What only restates the field, or runs on for sentences, is no value of it.
-    if (restated || (weakText && current !== undefined && runsOn(current)))
-      assigned.delete(field.key);
-    // A date broken over two lines ("the 14th day / of July, 2021") is whole in its sentence.
-    const first = field.kind === 'date' && !current ? firstDate(sentences(), context) : undefined;
-    if (first) assigned.set(field.key, first);
-  }
-}
-
-/** A text value this long is a passage a label happened to stand above, not a value. */
-const PASSAGE_WORDS = 30;
-
-function runsOn(leaf: Leaf): boolean {
-  return typeof leaf.value === 'string' && leaf.value.split(/\s+/).length > PASSAGE_WORDS;
-}
-
-/**
- * Whether the document's title answers a title field better than the value a label gave
- * it ("Title: Vice President" under a signature names a person's office, not the
- * document's): the encoder puts it nearer the field's description.
- */
-function titleFitsBetter(
-  field: ScalarField,
-  title: string,
-  labelled: Leaf,
-  encoder: SentenceEncoder | null,
-): boolean {
-  if (!encoder || typeof labelled.value !== 'string') return labelled.value === null;
-  const [question, ofTitle, ofLabelled] = encoder.embed([
-    field.text.description ?? field.name,
-    readable(title),
-    readable(labelled.value),
-  ]);
-  return cosine(question, ofTitle) > cosine(question, ofLabelled);
 }
 
 /** The properties of the schema's arrays of objects (the columns of their tables). */
