@@ -82,6 +82,29 @@ describe("extract: a label is the evidence of the field it names, not of the sch
       });
   });
 
+  it('gives a code in running text to the field whose words stand before it', async () => {
+    const paragraph = async (text: string) =>
+      pdfOf([{ elements: [{ title: 'Invoice' }, { paragraph: text }] }]);
+    const orders = schemaOf({
+      order_number: { type: 'string', description: 'The order number' },
+      invoice_number: { type: 'string', description: 'The invoice number' },
+    });
+    for (const result of await extractBoth(
+      await paragraph('Thank you for your order number 4711 placed on 5 March 2024.'),
+      'order.pdf',
+      orders,
+    ))
+      expect(result).toEqual({ order_number: '4711', invoice_number: null });
+    for (const result of await extractBoth(
+      await paragraph(
+        'This is invoice number INV-2024-17 for your order number 4711 placed on 5 March 2024.',
+      ),
+      'invoice.pdf',
+      orders,
+    ))
+      expect(result).toEqual({ order_number: '4711', invoice_number: 'INV-2024-17' });
+  });
+
   it('withholds the label from a field asked as an integer, which may share values', async () => {
     const text = Buffer.from('ACME Supplies Ltd\nOrder number: 4711\nDate: 2024-03-05\n');
     const schema = schemaOf({

@@ -104,6 +104,13 @@ function valueRight(candidate: Candidate, end: number | undefined): number {
   );
 }
 
+/** Words a value under its label has at most; more make a sentence of running text. */
+const VALUE_WORDS = 8;
+
+function sentenceLike(value: string): boolean {
+  return value.trim().split(/\s+/).length > VALUE_WORDS;
+}
+
 /** Mostly letters: a name or an address rather than a code. */
 function wordy(text: string): boolean {
   const compact = text.replace(/\s/g, '');
@@ -188,6 +195,10 @@ export function scoreCandidates(
     // values with a shape (dates, amounts, codes).
     if (field.entity && !wordy(candidate.value)) continue;
     if (field.kind === 'text' && candidate.relation === 'inline') continue;
+    // A sentence under a line (a title over a paragraph) is running text, not the value a
+    // label stands over: a code or a figure in it is the sentence search's to read.
+    if (field.kind !== 'text' && candidate.relation === 'below' && sentenceLike(candidate.value))
+      continue;
     const read = readValue(candidate.value, field.kind, field.schema, context);
     if (!read) {
       if (NUMERIC_KINDS.has(field.kind) && unreadNumber(candidate.value)) {

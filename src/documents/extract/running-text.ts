@@ -46,6 +46,7 @@ export function searchRunningText(
   let search: SentenceSearch | undefined;
   const sentences = () => (search ??= sentenceSearchOf(lines, context));
   const encoder = sentenceEncoder();
+  const given = new SentenceAnswers(assigned);
   for (const field of fields) {
     const current = assigned.get(field.key);
     if (field.heading) {
@@ -83,7 +84,7 @@ export function searchRunningText(
     // outright that its date is the one asked for ("This lease ends on ...").
     const needed = field.kind === 'date' ? SENTENCE_DATE_ANSWER : SENTENCE_ANSWER;
     if (found && found.confidence >= needed && (restated || better)) {
-      assigned.set(field.key, found);
+      if (current !== undefined || given.take(field, found)) assigned.set(field.key, found);
       continue;
     }
     // What only restates the field, or runs on for sentences, is no value of it.
@@ -92,6 +93,33 @@ export function searchRunningText(
     // A date broken over two lines ("the 14th day / of July, 2021") is whole in its sentence.
     const first = field.kind === 'date' && !current ? firstDate(sentences(), context) : undefined;
     if (first) assigned.set(field.key, first);
+  }
+}
+
+/**
+ * A code or a name read from one sentence answers one field, as a label's does (see
+ * assignFields): the field whose question the sentence fits best. "Thank you for your
+ * order number 4711" answers the order number, not also an invoice number the document
+ * does not print.
+ */
+class SentenceAnswers {
+  private readonly byValue = new Map<string, { field: string; confidence: number }>();
+
+  constructor(private readonly assigned: Map<string, Leaf>) {}
+
+  /**
+   * Whether `field`, which had no answer, takes `found`; a field that took the same value
+   * from the same sentence less surely gives it up.
+   */
+  take(field: ScalarField, found: Leaf): boolean {
+    if (field.kind !== 'identifier' && field.kind !== 'text') return true;
+    const at = found.citations[0]?.bbox;
+    const key = `${String(found.value)}\u0000${at ? `${at.page}:${at.top}` : ''}`;
+    const holder = this.byValue.get(key);
+    if (holder && holder.confidence >= found.confidence) return false;
+    if (holder) this.assigned.delete(holder.field);
+    this.byValue.set(key, { field: field.key, confidence: found.confidence });
+    return true;
   }
 }
 

@@ -17,7 +17,7 @@ import { conceptsOf, descriptionHead } from './label-similarity.js';
 import { opensWithLabel } from './label-owners.js';
 import { paragraphsOf, readable, sentencesOf, type Paragraph, type Sentence } from './passages.js';
 import { humanize } from './text-match.js';
-import { readValue } from './value-parsers.js';
+import { identifierOf, readValue } from './value-parsers.js';
 import { entityKindOfWord } from './wordnet-kinds.js';
 
 /** Sentences the encoder reranks per field (it costs ~10-20 ms per sentence). */
@@ -159,6 +159,27 @@ function wholeName(text: string, name: string, field: ScalarField): string {
   return name;
 }
 
+/** Words before a code that say what it numbers ("your order number 4711"). */
+const WORDS_BEFORE_CODE = 3;
+
+/**
+ * The code of a sentence that the field's own words stand closest before: "invoice
+ * number INV-17 for your order number 4711" holds the invoice number and the order number.
+ * Undefined when no code follows any of the field's words.
+ */
+function codeAfterAsked(text: string, asked: ReadonlySet<string>): string | undefined {
+  const words = text.split(/\s+/);
+  let best: { code: string; named: number } | undefined;
+  words.forEach((word, i) => {
+    const code = identifierOf(word);
+    if (!code) return;
+    const before = words.slice(Math.max(0, i - WORDS_BEFORE_CODE), i).join(' ');
+    const named = [...conceptsOf(before)].filter((c) => asked.has(c)).length;
+    if (named > 0 && (!best || named > best.named)) best = { code, named };
+  });
+  return best?.code;
+}
+
 /** The value of the field's type in `sentence`, if it has one. */
 function valueIn(
   sentence: Sentence,
@@ -176,6 +197,10 @@ function valueIn(
     return name ? { value: name } : undefined;
   }
   if (field.kind === 'boolean') return undefined;
+  if (field.kind === 'identifier') {
+    const code = codeAfterAsked(sentence.text, asked);
+    if (code) return { value: code };
+  }
   const read = readValue(sentence.text, field.kind, field.schema, context);
   return read ? { value: read.value, ambiguous: read.ambiguous } : undefined;
 }

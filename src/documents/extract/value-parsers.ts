@@ -90,7 +90,7 @@ function share(part: string, whole: string): number {
 }
 
 /** An identifier: the first token with a digit ("INV-2026-0042", "TD01167104"). */
-function identifierOf(text: string): string | null {
+export function identifierOf(text: string): string | null {
   const tokens = text
     .trim()
     .split(/\s+/)
