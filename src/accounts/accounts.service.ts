@@ -46,7 +46,7 @@ export class AccountsService {
     if (!hasVisibleCharacter(trimmed) || trimmed.length > MAX_NAME_LENGTH) {
       throw ApiError.badRequest(
         'INVALID_NAME',
-        `Organization name must be 1 to ${MAX_NAME_LENGTH} characters`,
+        `Organization name must hold a visible character and be at most ${MAX_NAME_LENGTH} characters`,
       );
     }
     return this.orgs.insert(newId('org'), trimmed);

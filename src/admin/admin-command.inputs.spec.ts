@@ -62,6 +62,9 @@ describe(validateInput.name, () => {
     expect(outcome(ORG_CREATE_INPUT, { name: '\u{1F600}'.repeat(200) })).toEqual({
       input: { name: '\u{1F600}'.repeat(200) },
     });
+    expect(outcome(ORG_CREATE_INPUT, { name: '\u0091 \u200b' })).toMatchObject({
+      body: { error: { message: 'name should hold a visible character', fields: ['name'] } },
+    });
     expect(outcome(ORG_CREATE_INPUT, { name: 'a'.repeat(201) })).toMatchObject({
       body: { error: { message: 'name must be shorter than or equal to 200 characters' } },
     });

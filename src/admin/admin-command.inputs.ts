@@ -1,6 +1,7 @@
 import isLengthModule from 'validator/lib/isLength.js';
 import { MEMBER_ROLES } from '../accounts/accounts.types.js';
 import { ApiError } from '../common/api-error.js';
+import { hasVisibleCharacter } from '../common/visible-text.js';
 import { unreadableFileReason } from './readable-file.js';
 
 // A CommonJS module whose export is the function, with itself as `.default` (the typed name).
@@ -28,6 +29,8 @@ interface FieldRule<T = string, Optional extends boolean = boolean> {
   readonly boolean?: boolean;
   /** The absolute path of a regular file this process can read (it opens it). */
   readonly readableFile?: boolean;
+  /** Holds a character a reader sees (common/visible-text.ts): a name, never blank. */
+  readonly visible?: boolean;
 }
 
 export type InputShape = Readonly<Record<string, FieldRule<unknown>>>;
@@ -40,12 +43,15 @@ export type InputOf<S extends InputShape> = {
   -readonly [K in keyof S as S[K] extends FieldRule<unknown, true> ? K : never]?: ValueOf<S[K]>;
 };
 
-function text(options: { maxLength?: number; notEmpty?: boolean } = {}): FieldRule<string, false> {
+function text(
+  options: { maxLength?: number; notEmpty?: boolean; visible?: boolean } = {},
+): FieldRule<string, false> {
   return {
     optional: false,
     string: true,
     notEmpty: options.notEmpty ?? true,
     maxLength: options.maxLength,
+    visible: options.visible,
   };
 }
 
@@ -66,7 +72,7 @@ function optional<T>(rule: FieldRule<T, false>): FieldRule<T, true> {
 }
 
 export const NO_INPUT = {} as const satisfies InputShape;
-export const ORG_CREATE_INPUT = { name: text({ maxLength: 200 }) } as const;
+export const ORG_CREATE_INPUT = { name: text({ maxLength: 200, visible: true }) } as const;
 // The service validates the address itself, so both the CLI and HTTP paths say the same.
 export const USER_CREATE_INPUT = { email: text() } as const;
 export const MEMBER_ADD_INPUT = {
@@ -109,6 +115,9 @@ function fieldMessages(field: string, rule: FieldRule<unknown>, value: unknown):
   }
   if (rule.string && !(typeof value === 'string' || value instanceof String)) {
     messages.push(`${field} must be a string`);
+  }
+  if (rule.visible && typeof value === 'string' && value !== '' && !hasVisibleCharacter(value)) {
+    messages.push(`${field} should hold a visible character`);
   }
   if (rule.boolean && typeof value !== 'boolean') {
     messages.push(`${field} must be a boolean value`);

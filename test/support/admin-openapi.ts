@@ -1,5 +1,6 @@
 import { ADMIN_COMMANDS } from '../../src/admin/admin-commands.js';
 import type { InputShape } from '../../src/admin/admin-command.inputs.js';
+import { visibleTextPattern } from '../../src/common/visible-text.js';
 
 /**
  * An OpenAPI 3.1 description of the admin endpoint, for the conformance fuzzer only: the
@@ -98,6 +99,7 @@ function inputSchema(shape: InputShape): Record<string, unknown> {
         ...(rule.maxLength !== undefined ? { maxLength: rule.maxLength } : {}),
         // A file the server opens: an absolute path (whether it is readable, no schema knows).
         ...(rule.readableFile ? { pattern: '^/' } : {}),
+        ...(rule.visible ? { pattern: visibleTextPattern() } : {}),
       };
     }
     properties[field] = rule.optional ? { anyOf: [schema, { type: 'null' }] } : schema;
