@@ -159,6 +159,30 @@ describe('extract reads invoices in the languages it supports, with no labels in
   });
 });
 
+describe('extract matches labels in languages the encoder does not read', () => {
+  it('reads a field word with another language\'s ending ("Totalt", "Totale") as the word', async () => {
+    const totals: [string, string][] = [
+      ['Nordisk Handel AS\nFakturanummer: 42\nTotalt å betale: 1 250,00 kr\n', 'NOK'],
+      ['Rossi Forniture S.r.l.\nFattura n. 42\nTotale fattura: 1.250,00 €\n', 'EUR'],
+    ];
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: {
+        total: { type: 'number', description: 'The total amount paid' },
+        currency: { type: 'string' },
+      },
+    };
+    for (const [text, currency] of totals) {
+      const document = await loadLayoutDocument(Buffer.from(text, 'utf8'), 'invoice.txt');
+      const { result } = extractDocument(document, schema, {
+        engine: 'label-typed',
+        citations: false,
+      });
+      expect(result).toEqual({ total: 1250, currency });
+    }
+  });
+});
+
 describe('extract reports what it is unsure of', () => {
   it('a date both orders allow is read day-first and marked ambiguous; a missing value is null', async () => {
     const schema: JsonSchema = {

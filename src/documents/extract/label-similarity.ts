@@ -59,6 +59,22 @@ function abbreviates(short: string, word: string): boolean {
   return true;
 }
 
+/** The shortest word an ending is told from (shorter ones differ by more than an ending). */
+const INFLECTED_STEM = 5;
+
+/**
+ * Whether `word` is `stem` with one letter more at its end: an inflection in a language
+ * the field's words are not in ("totalt", "totale" of "total").
+ */
+function inflects(word: string, stem: string): boolean {
+  return (
+    stem.length >= INFLECTED_STEM &&
+    word.length === stem.length + 1 &&
+    word.startsWith(stem) &&
+    /\p{L}$/u.test(word)
+  );
+}
+
 /** Weight of a description's words after its head phrase. */
 const TAIL_WEIGHT = 0.3;
 
@@ -149,11 +165,15 @@ export class LexicalLabelSimilarity implements LabelSimilarity {
 
   score(printed: string, field: FieldText): number {
     const label = withoutCurrency(printed);
-    const labelConcepts = this.labelConcepts(label);
-    if (labelConcepts.size === 0) return 0;
+    const printedConcepts = this.labelConcepts(label);
+    if (printedConcepts.size === 0) return 0;
     const { name, text, head } = this.fieldConcepts(field);
     if (normalize(label) === humanize(field.name)) return 1;
     const fieldWords = [...name, ...text];
+    // "Totalt", "totale": a field word with a letter of another language's ending is it.
+    const labelConcepts = new Set(
+      [...printedConcepts].map((c) => fieldWords.find((w) => inflects(c, w)) ?? c),
+    );
     // "Qty", "Amt", "Desc", "Nr": a label word that abbreviates a field word stands for it.
     const known = new Set(labelConcepts);
     for (const c of labelConcepts) {
