@@ -132,6 +132,32 @@ describe('extract from running text', () => {
     }
   });
 
+  it('takes the title line over a label that only says "Title" again', async () => {
+    const pdf = await makeLayoutPdf([
+      {
+        elements: [
+          { title: 'HOSTING AGREEMENT' },
+          { paragraph: filler },
+          {
+            table: [
+              ['Name (type or print)', 'Date', 'Name (type or print)'],
+              ['Title', '', 'Title'],
+            ],
+          },
+        ],
+      },
+    ]);
+    const signed = await loadLayoutDocument(pdf.bytes, 'hosting.pdf');
+    for (const deep of [false, true]) {
+      const { result } = extractDocument(signed, schema, {
+        engine: 'label-typed',
+        deepEngine: deep ? 'fuzzy-synonyms-described' : undefined,
+        citations: false,
+      });
+      expect([deep, result.title]).toEqual([deep, 'HOSTING AGREEMENT']);
+    }
+  });
+
   it('bounds the encoder work of a schema with many unlabelled fields', () => {
     const many: JsonSchema = {
       type: 'object',

@@ -55,7 +55,10 @@ export function searchRunningText(
         lines,
         field.text.description ?? humanize(field.name),
       );
-      if (title && (!current || titleFitsBetter(field, title.text, current, encoder)))
+      // A label's value that only says the field's words again ("Title" beside "Title" in
+      // a signature block) is no title; the document's title line is.
+      const restates = current !== undefined && !answersText(current, field);
+      if (title && (!current || restates || titleFitsBetter(field, title.text, current, encoder)))
         assigned.set(field.key, {
           kind: 'leaf',
           value: title.text,
