@@ -4,6 +4,7 @@
  * its beginning (titles and first pages say most about what a document is) and from
  * passages spread evenly over the rest.
  */
+import { hasLetter, joinWords, wordsOf, type Word } from './words.js';
 
 export interface Chunk {
   text: string;
@@ -11,26 +12,23 @@ export interface Chunk {
   page: number;
 }
 
-/** Words per chunk: about one sentence or three short lines of a form. */
+/** Words per chunk (words.ts, in any script): about one sentence or three short lines of a form. */
 const CHUNK_WORDS = 24;
 /** A longer line is cut at this many words (a paragraph without line breaks). */
 const MAX_LINE_WORDS = 48;
 /** Characters of a page read for chunks (a page of a million characters is not read whole). */
 const PAGE_CHARS = 20_000;
 
-function linesOf(page: string): string[] {
-  const out: string[] = [];
+/** The lines of a page as their words with a letter, a long line cut every MAX_LINE_WORDS. */
+function linesOf(page: string): Word[][] {
+  const out: Word[][] = [];
   for (const raw of page.slice(0, PAGE_CHARS).split('\n')) {
     // Words only: numbers, amounts, codes, bullets and separators say nothing a criterion's
     // words can be compared with, and pull a passage's vector toward every other line of
     // figures (the layout evidence reads the document's form: layout.ts).
-    const words = raw
-      .trim()
-      .split(/\s+/)
-      .filter((word) => /\p{L}/u.test(word));
-    if (!words.some((word) => /\p{L}/u.test(word))) continue;
+    const words = wordsOf(raw).filter(hasLetter);
     for (let i = 0; i < words.length; i += MAX_LINE_WORDS) {
-      out.push(words.slice(i, i + MAX_LINE_WORDS).join(' '));
+      out.push(words.slice(i, i + MAX_LINE_WORDS));
     }
   }
   return out;
@@ -48,10 +46,9 @@ export function allChunks(pages: readonly string[]): Chunk[] {
       words = 0;
     };
     for (const line of linesOf(page)) {
-      const count = line.split(' ').length;
-      if (words > 0 && words + count > CHUNK_WORDS) flush();
-      current.push(line);
-      words += count;
+      if (words > 0 && words + line.length > CHUNK_WORDS) flush();
+      current.push(joinWords(line));
+      words += line.length;
     }
     flush();
   });
@@ -60,7 +57,9 @@ export function allChunks(pages: readonly string[]): Chunk[] {
 
 /** Every line of every page as a passage of its own (a form's field, a table's row). */
 export function allLines(pages: readonly string[]): Chunk[] {
-  return pages.flatMap((page, index) => linesOf(page).map((text) => ({ text, page: index })));
+  return pages.flatMap((page, index) =>
+    linesOf(page).map((line) => ({ text: joinWords(line), page: index })),
+  );
 }
 
 /**

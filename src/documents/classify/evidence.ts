@@ -26,6 +26,7 @@ import {
   type TermBag,
   type WeightedKey,
 } from './lexical.js';
+import { hasLetter, joinWords, wordsOf } from './words.js';
 
 export interface CriterionEvidence {
   /** Best cosine between the criterion and a passage, -1..1 (0 without the encoder). */
@@ -139,8 +140,8 @@ const WHOLE_PAGES = 16;
 export function wholePages(pages: readonly string[]): Passage[] {
   if (pages.length < 2) return [];
   return pages.slice(0, WHOLE_PAGES).flatMap((text, page) => {
-    const words = text.split(/\s+/).filter((word) => /\p{L}/u.test(word));
-    return words.length > 0 ? [{ text: words.slice(0, WHOLE_PAGE_WORDS).join(' '), page }] : [];
+    const words = wordsOf(text).filter(hasLetter);
+    return words.length > 0 ? [{ text: joinWords(words.slice(0, WHOLE_PAGE_WORDS)), page }] : [];
   });
 }
 

@@ -6,6 +6,7 @@
  * about form ("a few short bulleted lines per page", "a table of amounts") can match it.
  * The traits are measured the same way for every request; none is tied to a category.
  */
+import { hasLetter, wordsOf } from './words.js';
 
 /** A page's size as its reader knows it (PDF points, image pixels); see DocumentPage. */
 export interface PageDimensions {
@@ -59,8 +60,11 @@ function isHeading(line: string): boolean {
   const text = line.replace(/^#+\s*/, '').trim();
   const letters = text.replace(/[^\p{L}]/gu, '');
   if (letters.length < 3) return false;
-  const words = text.split(/\s+/).length;
-  return /^#+\s/.test(line) || (letters === letters.toUpperCase() && words <= 8);
+  if (/^#+\s/.test(line)) return true;
+  // Capitals mark a heading only in a script with case: a line of Chinese, Arabic or Thai
+  // has no lower case, so it is not a line "in capitals".
+  const capitals = letters === letters.toUpperCase() && letters !== letters.toLowerCase();
+  return capitals && wordsOf(text).length <= 8;
 }
 
 /** An A4 page in square points (595 x 842). */
@@ -114,7 +118,7 @@ export function layoutProfile(
   };
   for (const page of pages) {
     const text = page.slice(0, 40_000);
-    const pageWords = text.split(/\s+/).filter((word) => /\p{L}/u.test(word)).length;
+    const pageWords = wordsOf(text).filter(hasLetter).length;
     if (pageWords < EMPTY_PAGE_WORDS) counts.emptyPages++;
     counts.dates += text.match(DATE)?.length ?? 0;
     counts.times += text.match(TIME)?.length ?? 0;
@@ -123,12 +127,13 @@ export function layoutProfile(
       const line = raw.trimEnd();
       const lineTokens = line.trim().split(/\s+/).filter(Boolean);
       if (lineTokens.length === 0) continue;
+      // Lengths in words of any script (words.ts); figures are read from the tokens.
+      const lineWords = wordsOf(line);
       lines++;
-      tokens += lineTokens.length;
-      const lineWords = lineTokens.filter((token) => /\p{L}/u.test(token)).length;
-      words += lineWords;
-      if (lineTokens.length <= 4) counts.shortLines++;
-      if (lineTokens.length >= 15) counts.longLines++;
+      tokens += lineWords.length;
+      words += lineWords.filter(hasLetter).length;
+      if (lineWords.length <= 4) counts.shortLines++;
+      if (lineWords.length >= 15) counts.longLines++;
       if (BULLET.test(line)) counts.bullets++;
       if (TABLE_ROW.test(line)) counts.tableRows++;
       if (FIELD.test(line.trim())) counts.fields++;

@@ -8,6 +8,7 @@
  */
 import { stopwordsOf, type Language } from './language.js';
 import { stemmerFor } from './stemmers.js';
+import { hasSpacelessScript, wordsOf } from './words.js';
 
 export interface TermBag {
   counts: Map<string, number>;
@@ -48,9 +49,11 @@ function eachTerm(
   const stop = stopwordsOf(language);
   const english = stopwordsOf('en');
   const stem = stemmerFor(language);
-  const words = [...text.slice(0, MAX_CHARS).toLowerCase().matchAll(WORD)].map((match) =>
-    match[0].replace(/['’-]+$/, ''),
-  );
+  // A run of a script written without spaces is a sentence, not a word: cut into its words.
+  const words = [...text.slice(0, MAX_CHARS).toLowerCase().matchAll(WORD)].flatMap((match) => {
+    const word = match[0].replace(/['’-]+$/, '');
+    return hasSpacelessScript(word) ? wordsOf(word).map((part) => part.text) : [word];
+  });
   const content = words.filter((word) => word.length >= 2 && !stop.has(word) && !english.has(word));
   const keep =
     choice === 'all' || (choice === 'content-or-all' && content.length === 0) ? words : content;
