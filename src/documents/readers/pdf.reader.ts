@@ -42,7 +42,18 @@ interface PdfReader {
   close(): Promise<void>;
 }
 
-function textOf(items: readonly unknown[]): string {
+/**
+ * A space pdf.js puts between two text items that are both Chinese or Japanese characters
+ * (or their punctuation). Those scripts write no space between words, and a PDF that places
+ * each glyph on its own (common from TeX and design tools) comes out as "发 票 号 码": read
+ * so, no word of the page is whole for the encoder, the labels of extract or a
+ * criterion's words. Korean separates its words with spaces and is left as it is.
+ */
+const SPACE_INSIDE_CJK =
+  /(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff01-\uff60]) (?=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff01-\uff60])/gu;
+
+/** The text of a page from pdf.js's text items, in their order. */
+export function textOf(items: readonly unknown[]): string {
   let text = '';
   for (const item of items) {
     if (typeof item !== 'object' || item === null || !('str' in item)) continue;
@@ -51,6 +62,7 @@ function textOf(items: readonly unknown[]): string {
   }
   return text
     .replace(/[ \t]+/g, ' ')
+    .replace(SPACE_INSIDE_CJK, '')
     .replace(/ *\n */g, '\n')
     .trim();
 }
