@@ -16,7 +16,7 @@ import { inWordsOnly } from './number-words.js';
 import { kindOf, readValue, type ValueKind } from './value-parsers.js';
 import { entityKindOf, namesAHeading, type EntityKind } from './wordnet-kinds.js';
 import { humanize } from './text-match.js';
-import { unlabelledOrganization, unlabelledPlace } from './unlabelled.js';
+import { nameLike, unlabelledOrganization, unlabelledPlace } from './unlabelled.js';
 
 /** A found value, with where it was read and how sure the search is (0..1). */
 export interface Leaf {
@@ -194,6 +194,9 @@ export function scoreCandidates(
     // Names of parties are words, not codes; labels found inside running text are for
     // values with a shape (dates, amounts, codes).
     if (field.entity && !wordy(candidate.value)) continue;
+    // An organization is named, not reached: an address with a telephone and an e-mail
+    // under an office's label is where it is.
+    if (field.entity === 'organization' && !nameLike(candidate.value.split('\n')[0])) continue;
     if (field.kind === 'text' && candidate.relation === 'inline') continue;
     // A sentence under a line (a title over a paragraph) is running text, not the value a
     // label stands over: a code or a figure in it is the sentence search's to read.

@@ -99,7 +99,8 @@ function withoutRegistration(text: string): string {
     .trim();
 }
 
-function nameLike(text: string): boolean {
+/** Whether a text reads as a name: letters mostly, no label, date or contact in it. */
+export function nameLike(text: string): boolean {
   const t = withoutRegistration(text.trim());
   if (letters(t) < 3 || letters(t) / t.replace(/\s/g, '').length < 0.5) return false;
   if (LABEL_PAIR.test(t) || /[:：]$/u.test(t) || findDates(t).length > 0 || CONTACT.test(t))
