@@ -5,6 +5,7 @@ import { EXTRACT_PROFILES } from './extract.engines.js';
 import { countFields, type JsonSchema } from './extract-schema.js';
 import { collectEvidence as collectLegacy } from './document-evidence.js';
 import { LegacyFinder, type LegacyFound } from './legacy-finder.js';
+import { readableDocument } from './readable-text.js';
 import { schemaExtract, type Found } from './schema-extract.js';
 import type { LabelSimilarity } from './label-similarity.js';
 
@@ -78,17 +79,19 @@ function render(found: AnyFound, citations: boolean): unknown {
  * search every field by its name, description and type among the document's labels, table
  * headers and unlabelled evidence (see schema-extract.ts); with `deepEngine` the search
  * takes more candidates and checks values against each other. Pinned first versions
- * (label-exact, label-normalized) answer with their own matcher.
+ * (label-exact, label-normalized) answer with their own matcher. Both read the document's
+ * text as `readableDocument` gives it: digits of any script as ASCII, no bidi controls.
  */
 export function extractDocument(
   document: LayoutDocument,
   schema: JsonSchema,
   options: ExtractOptions,
 ): ExtractResult {
+  const readable = readableDocument(document);
   const found: AnyFound =
     LEGACY_ENGINES.has(options.engine) && !options.deepEngine
-      ? new LegacyFinder(collectLegacy(document), EXTRACT_PROFILES[options.engine]).find('', schema)
-      : schemaExtract(document, schema, {
+      ? new LegacyFinder(collectLegacy(readable), EXTRACT_PROFILES[options.engine]).find('', schema)
+      : schemaExtract(readable, schema, {
           deep: options.deepEngine !== undefined,
           arrayExtract: options.arrayExtract === true,
           similarity: options.similarity,
