@@ -54,7 +54,7 @@ function digitZeros(): Map<number, number> {
  * replaced by one character, so positions in a text without controls are kept.
  */
 export function readableText(text: string): string {
-  if (/^[\x00-\x7f]*$/.test(text)) return text;
+  if (!/[^\p{ASCII}]/u.test(text)) return text;
   const table = digitZeros();
   let folded = '';
   for (const char of text.replace(BIDI_CONTROLS, '')) {

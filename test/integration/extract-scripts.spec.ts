@@ -1,0 +1,93 @@
+import { describe, expect, it } from '@jest/globals';
+import type { JsonSchema } from '../../src/documents/extract/extract-schema.js';
+import { extractDocument } from '../../src/documents/extract/extract.operation.js';
+import { readableText } from '../../src/documents/extract/readable-text.js';
+import { loadLayoutDocument } from '../../src/documents/parse/layout.loader.js';
+import type { ExtractEngine } from '../../src/documents/versions/engines.js';
+import { makeDocx } from '../support/documents.js';
+
+const schema: JsonSchema = {
+  type: 'object',
+  properties: {
+    invoice_number: { type: 'string' },
+    invoice_date: { type: 'string', format: 'date' },
+    quantity: { type: 'integer' },
+    total: { type: 'number' },
+  },
+};
+
+const expected = {
+  invoice_number: '12345',
+  invoice_date: '2024-03-19',
+  quantity: 7,
+  total: 1250.5,
+};
+
+/** The same invoice lines, their digits in another script. */
+function invoiceLines(digits: string, point: string, comma: string): string[] {
+  const written = (ascii: string) =>
+    ascii
+      .replace(/\d/g, (d) => digits[Number(d)])
+      .replace(/\./g, point)
+      .replace(/,/g, comma);
+  return [
+    'ACME Trading',
+    `Invoice number: ${written('12345')}`,
+    `Invoice date: ${written('2024-03-19')}`,
+    `Quantity: ${written('7')}`,
+    `Total: ${written('1,250.50')} USD`,
+  ];
+}
+
+async function extract(bytes: Buffer, filename: string, engine: ExtractEngine = 'label-typed') {
+  const document = await loadLayoutDocument(bytes, filename);
+  return extractDocument(document, schema, { engine, citations: false }).result;
+}
+
+describe('extract reads the digits and the direction marks of every script', () => {
+  it.each([
+    ['Arabic-Indic', '٠١٢٣٤٥٦٧٨٩', '٫', '٬'],
+    ['Extended Arabic-Indic', '۰۱۲۳۴۵۶۷۸۹', '٫', '٬'],
+    ['Devanagari', '०१२३४५६७८९', '.', ','],
+    ['full-width', '０１２３４５６７８９', '．', '，'],
+  ])('reads %s digits as numbers, dates and identifiers', async (_script, digits, point, comma) => {
+    const lines = invoiceLines(digits, point, comma);
+    expect(await extract(Buffer.from(lines.join('\n')), 'invoice.txt')).toEqual(expected);
+    expect(await extract(await makeDocx(lines), 'invoice.docx')).toEqual(expected);
+    const html = `<html><body>${lines.map((l) => `<p>${l}</p>`).join('')}</body></html>`;
+    expect(await extract(Buffer.from(html), 'invoice.html', 'label-normalized')).toEqual(expected);
+  });
+
+  it('drops bidirectional controls inside values and between a label and its colon', async () => {
+    const lines = [
+      'ACME Trading',
+      'Invoice number\u200f: \u200f12345\u200e',
+      'Invoice date: \u20662024-03-19\u2069',
+      'Quantity: \u202b7\u202c',
+      'Total: \u200e1,250.50\u200e USD',
+    ];
+    expect(await extract(Buffer.from(lines.join('\n')), 'invoice.txt')).toEqual(expected);
+  });
+
+  it('reads a right-to-left label line with Arabic-Indic digits', async () => {
+    const document = Buffer.from('شركة الاختبار\nرقم الفاتورة: \u200f١٢٣٤٥\nالمبلغ: ٣٠٠\n');
+    const arabic = {
+      type: 'object',
+      properties: { 'رقم الفاتورة': { type: 'string' } },
+    } satisfies JsonSchema;
+    const found = extractDocument(await loadLayoutDocument(document, 'invoice.txt'), arabic, {
+      engine: 'label-typed',
+      citations: false,
+    }).result;
+    expect(found).toEqual({ 'رقم الفاتورة': '12345' });
+  });
+
+  it('keeps every position of a text whose digits it folds', () => {
+    const text = 'المبلغ ١٢٬٥٠٠٫٧٥ ر.س';
+    const readable = readableText(text);
+    expect(readable).toBe('المبلغ 12,500.75 ر.س');
+    expect(readable).toHaveLength(text.length);
+    // A comma or point of running text is no separator: only one between two digits is.
+    expect(readableText('北京市，朝阳区 ３，５')).toBe('北京市，朝阳区 3,5');
+  });
+});
