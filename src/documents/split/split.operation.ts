@@ -1,6 +1,8 @@
 import { collectEvidence } from '../extract/document-evidence.js';
+import { readableDocument } from '../extract/readable-text.js';
 import { labelVariants, normalize, similarity } from '../extract/text-match.js';
 import { distinctStatementWeights, readPageEvidence, type PageEvidence } from './page-evidence.js';
+import { headingWords, holdsPhrase } from './heading-words.js';
 import { readPageCues, type PageCues } from './page-cues.js';
 import {
   DEEP_SEGMENT_COSTS,
@@ -79,12 +81,15 @@ function medianSize(page: LayoutPage): number {
 /** A heading line of the page naming one of the sections (with its label variants). */
 function namingHeading(page: LayoutPage, sections: readonly SplitSection[]) {
   const body = medianSize(page);
-  const phrases = sections.map((section) => labelVariants(section.name, 16));
+  const phrases = sections.map((section) =>
+    labelVariants(section.name, 16).map((variant) => ({ variant, words: headingWords(variant) })),
+  );
   for (const [index, line] of page.lines.entries()) {
     if (!isHeading(line, index, body)) continue;
     const text = normalize(line.text);
+    const words = headingWords(line.text);
     const section = phrases.findIndex((variants) =>
-      variants.some((p) => ` ${text} `.includes(` ${p} `) || similarity(text, p) >= 0.85),
+      variants.some((p) => holdsPhrase(words, p.words) || similarity(text, p.variant) >= 0.85),
     );
     if (section >= 0) return { section, line: line.text.trim() };
   }
@@ -322,12 +327,16 @@ function check(sections: readonly SplitSection[]): void {
   if (sections.length === 0) throw new Error('split_description must not be empty');
 }
 
-/** Split: each page to the section it shows evidence for; pages without continue the last. */
+/**
+ * Split: each page to the section it shows evidence for; pages without continue the last.
+ * Pages are read as `readableDocument` gives them: values compare whatever their script.
+ */
 export function splitDocument(
-  document: LayoutDocument,
+  printed: LayoutDocument,
   sections: readonly SplitSection[],
 ): SplitResult {
   check(sections);
+  const document = readableDocument(printed);
   const assignments = assignBySegments(readSplitPages(document, sections, false));
   const splits = sections.map((section, index) => {
     const mine = assignments.filter((a) => a.section === index);
@@ -355,11 +364,12 @@ export function splitDocument(
  * judges each page alone and leaves out pages without evidence.
  */
 export function deepSplitDocument(
-  document: LayoutDocument,
+  printed: LayoutDocument,
   sections: readonly SplitSection[],
   engine: DeepSplitEngine,
 ): DeepSplitResult {
   check(sections);
+  const document = readableDocument(printed);
   const continuity = engine === 'page-evidence-continuity';
   const readings = continuity ? readDeepSplitPages(document, sections) : undefined;
   const assignments = readings

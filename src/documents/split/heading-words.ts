@@ -1,0 +1,63 @@
+/**
+ * The words of a heading and of a section's name as split compares them. Words are cut by
+ * Intl.Segmenter, which knows where words end in scripts written without spaces ("增值税专用
+ * 发票" is 增值|税|专用|发票, so a heading names the section "发票"), and a word of a script
+ * one Snowball stemmer serves is read as its stem, which drops what the script's languages
+ * join to a word ("الفاتورة" is the article and "فاتورة", so it names the section "فاتورة").
+ */
+import { createRequire } from 'node:module';
+import { normalize } from '../extract/text-match.js';
+
+const require = createRequire(import.meta.url);
+
+/** Scripts whose words one stemmer of `snowball-stemmers` reads, by that stemmer's name. */
+const STEMMER_OF_SCRIPT: [RegExp, string][] = [
+  [/\p{Script=Arabic}/u, 'arabic'],
+  [/\p{Script=Armenian}/u, 'armenian'],
+  [/\p{Script=Tamil}/u, 'tamil'],
+];
+
+let segmenter: Intl.Segmenter | undefined;
+const stemmers = new Map<string, (word: string) => string>();
+
+function stemmer(name: string): (word: string) => string {
+  let stem = stemmers.get(name);
+  if (!stem) {
+    const snowball = require('snowball-stemmers') as {
+      newStemmer(name: string): { stem(word: string): string };
+    };
+    const inner = snowball.newStemmer(name);
+    // A stemmer that throws on odd input (it never should) must not fail a request.
+    stem = (word) => {
+      try {
+        return inner.stem(word) || word;
+      } catch {
+        return word;
+      }
+    };
+    stemmers.set(name, stem);
+  }
+  return stem;
+}
+
+function stemOf(word: string): string {
+  const script = STEMMER_OF_SCRIPT.find(([letters]) => letters.test(word));
+  return script ? stemmer(script[1])(word) : word;
+}
+
+/** The words of `text`, normalized, cut where its script ends words, each script's stem. */
+export function headingWords(text: string): string[] {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
+  return [...segmenter.segment(normalize(text))]
+    .filter((part) => part.isWordLike)
+    .map((part) => stemOf(part.segment));
+}
+
+/** Whether `words` holds `phrase` as consecutive words. */
+export function holdsPhrase(words: readonly string[], phrase: readonly string[]): boolean {
+  if (phrase.length === 0) return false;
+  for (let start = 0; start + phrase.length <= words.length; start++) {
+    if (phrase.every((word, i) => words[start + i] === word)) return true;
+  }
+  return false;
+}
