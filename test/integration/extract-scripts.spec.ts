@@ -82,6 +82,18 @@ describe('extract reads the digits and the direction marks of every script', () 
     expect(found).toEqual({ 'رقم الفاتورة': '12345' });
   });
 
+  it('returns values with ASCII digits and cites the line as the document prints it', async () => {
+    const lines = invoiceLines('٠١٢٣٤٥٦٧٨٩', '٫', '٬');
+    const document = await loadLayoutDocument(Buffer.from(lines.join('\n')), 'invoice.txt');
+    const { result } = extractDocument(document, schema, {
+      engine: 'label-typed',
+      citations: true,
+    });
+    const number = result.invoice_number as { value: string; citations: { content: string }[] };
+    expect(number.value).toBe('12345');
+    expect(number.citations.map((citation) => citation.content)).toEqual(['Invoice number: ١٢٣٤٥']);
+  });
+
   it('keeps every position of a text whose digits it folds', () => {
     const text = 'المبلغ ١٢٬٥٠٠٫٧٥ ر.س';
     const readable = readableText(text);

@@ -38,9 +38,15 @@ function level(confidence: number): 'high' | 'low' {
   return confidence >= HIGH_EXTRACT_CONFIDENCE ? 'high' : 'low';
 }
 
+/** Citations quote the document as printed; `printed` gives back what reading changed. */
+interface Rendering {
+  citations: boolean;
+  printed(text: string): string;
+}
+
 function renderLeaf(
   leaf: { value: unknown; citations: Citation[]; confidence?: number; ambiguous?: boolean },
-  citations: boolean,
+  { citations, printed }: Rendering,
 ): unknown {
   if (!citations) return leaf.value;
   const confidence = leaf.value === null ? 0 : (leaf.confidence ?? 1);
@@ -49,6 +55,7 @@ function renderLeaf(
     value: leaf.value,
     citations: leaf.citations.map((c) => ({
       ...c,
+      content: printed(c.content),
       confidence: level(confidence),
       granular_confidence: { extract_confidence },
     })),
@@ -57,20 +64,20 @@ function renderLeaf(
   };
 }
 
-function render(found: AnyFound, citations: boolean): unknown {
+function render(found: AnyFound, rendering: Rendering): unknown {
   switch (found.kind) {
     case 'leaf':
-      return renderLeaf(found, citations);
+      return renderLeaf(found, rendering);
     case 'object':
       return Object.fromEntries(
-        Object.entries(found.fields).map(([k, v]) => [k, render(v, citations)]),
+        Object.entries(found.fields).map(([k, v]) => [k, render(v, rendering)]),
       );
     case 'rows':
       return found.rows.map((row) =>
-        render({ kind: 'object', fields: row } as AnyFound, citations),
+        render({ kind: 'object', fields: row } as AnyFound, rendering),
       );
     case 'list':
-      return found.items.map((item) => renderLeaf(item, citations));
+      return found.items.map((item) => renderLeaf(item, rendering));
   }
 }
 
@@ -87,7 +94,7 @@ export function extractDocument(
   schema: JsonSchema,
   options: ExtractOptions,
 ): ExtractResult {
-  const readable = readableDocument(document);
+  const { document: readable, printed } = readableDocument(document);
   const found: AnyFound =
     LEGACY_ENGINES.has(options.engine) && !options.deepEngine
       ? new LegacyFinder(collectLegacy(readable), EXTRACT_PROFILES[options.engine]).find('', schema)
@@ -97,7 +104,7 @@ export function extractDocument(
           similarity: options.similarity,
         });
   return {
-    result: render(found, options.citations) as Record<string, unknown>,
+    result: render(found, { citations: options.citations, printed }) as Record<string, unknown>,
     numFields: countFields(schema),
   };
 }

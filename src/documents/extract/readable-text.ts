@@ -65,19 +65,35 @@ export function readableText(text: string): string {
   return folded.replace(SEPARATOR_BETWEEN_DIGITS, (separator) => SEPARATORS[separator]);
 }
 
-function readableLine(line: LayoutLine): LayoutLine {
-  return {
-    ...line,
-    text: readableText(line.text),
-    segments: line.segments.map((segment) => ({ ...segment, text: readableText(segment.text) })),
-    words: line.words.map((word) => ({ ...word, text: readableText(word.text) })),
-  };
+/** A document as read, and the way back to what it printed (for citations, which quote it). */
+export interface ReadableDocument {
+  document: LayoutDocument;
+  /** The printed text of a line, cell or word text of `document` (trimmed or not); else itself. */
+  printed(text: string): string;
 }
 
 /** `document` with every line, segment and word as `readableText` reads it. */
-export function readableDocument(document: LayoutDocument): LayoutDocument {
+export function readableDocument(document: LayoutDocument): ReadableDocument {
+  const printedTexts = new Map<string, string>();
+  const read = (text: string): string => {
+    const readable = readableText(text);
+    if (readable !== text) {
+      printedTexts.set(readable, text);
+      printedTexts.set(readable.trim(), text.trim());
+    }
+    return readable;
+  };
+  const readLine = (line: LayoutLine): LayoutLine => ({
+    ...line,
+    text: read(line.text),
+    segments: line.segments.map((segment) => ({ ...segment, text: read(segment.text) })),
+    words: line.words.map((word) => ({ ...word, text: read(word.text) })),
+  });
   return {
-    ...document,
-    pages: document.pages.map((page) => ({ ...page, lines: page.lines.map(readableLine) })),
+    document: {
+      ...document,
+      pages: document.pages.map((page) => ({ ...page, lines: page.lines.map(readLine) })),
+    },
+    printed: (text) => printedTexts.get(text) ?? text,
   };
 }

@@ -336,7 +336,7 @@ export function splitDocument(
   sections: readonly SplitSection[],
 ): SplitResult {
   check(sections);
-  const document = readableDocument(printed);
+  const { document } = readableDocument(printed);
   const assignments = assignBySegments(readSplitPages(document, sections, false));
   const splits = sections.map((section, index) => {
     const mine = assignments.filter((a) => a.section === index);
@@ -369,7 +369,7 @@ export function deepSplitDocument(
   engine: DeepSplitEngine,
 ): DeepSplitResult {
   check(sections);
-  const document = readableDocument(printed);
+  const { document } = readableDocument(printed);
   const continuity = engine === 'page-evidence-continuity';
   const readings = continuity ? readDeepSplitPages(document, sections) : undefined;
   const assignments = readings
