@@ -94,6 +94,22 @@ describe('extract reads the digits and the direction marks of every script', () 
     expect(number.citations.map((citation) => citation.content)).toEqual(['Invoice number: ١٢٣٤٥']);
   });
 
+  it.each([
+    ['Russian', 'Дата счета: 14 июля 2021 г.'],
+    ['Ukrainian', 'Дата рахунку: 14 липня 2021 р.'],
+    ['Greek', 'Ημερομηνία τιμολογίου: 14 Ιουλίου 2021'],
+    ['Arabic', 'تاريخ الفاتورة: ١٤ يوليو ٢٠٢١'],
+    ['Hindi', 'चालान तिथि: 14 जुलाई 2021'],
+  ])('reads a date in %s with the month by name', async (_language, line) => {
+    const document = await loadLayoutDocument(Buffer.from(`ACME\n${line}\n`), 'invoice.txt');
+    const dated = { type: 'object', properties: { date: { type: 'string', format: 'date' } } };
+    const found = extractDocument(document, dated satisfies JsonSchema, {
+      engine: 'label-typed',
+      citations: false,
+    }).result;
+    expect(found).toEqual({ date: '2021-07-14' });
+  });
+
   it('keeps every position of a text whose digits it folds', () => {
     const text = 'المبلغ ١٢٬٥٠٠٫٧٥ ر.س';
     const readable = readableText(text);

@@ -4,8 +4,27 @@
  * from the runtime's CLDR data (Intl.DateTimeFormat), not from lists kept here.
  */
 
-/** Locales whose month names are recognised (the languages of classification). */
-export const DATE_LOCALES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl'] as const;
+/**
+ * Locales whose month names are recognised: the languages of classification, and the
+ * languages of other scripts whose long dates put the day, the month's name and the year
+ * in that order (Russian, Ukrainian, Greek, Arabic, Hindi). Chinese, Japanese and Korean
+ * dates are read by their marks (MARKED_DATE_LOCALES).
+ */
+export const DATE_LOCALES = [
+  'en',
+  'de',
+  'fr',
+  'es',
+  'it',
+  'nl',
+  'pt',
+  'pl',
+  'ru',
+  'uk',
+  'el',
+  'ar',
+  'hi',
+] as const;
 
 /** Day-first or month-first, for numeric dates whose first two parts are both <= 12. */
 export type DateOrder = 'dmy' | 'mdy';
@@ -74,7 +93,8 @@ function isoDate(year: number, month: number, day: number): string | null {
   return date.toISOString().slice(0, 10);
 }
 
-const LETTERS = '[\\p{L}]{3,12}\\.?';
+// A month's name: letters and the marks some scripts write its vowels with ("जुलाई").
+const LETTERS = '[\\p{L}\\p{M}]{3,12}\\.?';
 // Digits glued to letters before them ("HD03-04-06", "INV2020-01-05") are part of a code.
 const ISO_DATE = /(?<![\p{L}\d])(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/gu;
 const NUMERIC_DATE = /(?<![\p{L}\d.])(\d{1,2})\s?([-/.])\s?(\d{1,2})\2\s?(\d{4}|\d{2})(?![\d])/gu;
