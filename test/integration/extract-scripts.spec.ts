@@ -110,6 +110,29 @@ describe('extract reads the digits and the direction marks of every script', () 
     expect(found).toEqual({ date: '2021-07-14' });
   });
 
+  it.each([
+    ['Chinese', '经销协议', '本经销协议由北风贸易公司与康托索有限公司于2021年7月14日签订。'],
+    [
+      'Arabic',
+      'اتفاقية توزيع',
+      'أبرمت هذه الاتفاقية في 14 يوليو 2021 بين شركة نورثويند وشركة كونتوسو.',
+    ],
+  ])(
+    'reads the title of an agreement in %s above its first sentence',
+    async (_language, title, first) => {
+      const docx = await makeDocx([{ heading: 1, text: title }, first]);
+      const titled = {
+        type: 'object',
+        properties: { title: { type: 'string', description: 'The title of the agreement' } },
+      } satisfies JsonSchema;
+      const found = extractDocument(await loadLayoutDocument(docx, 'agreement.docx'), titled, {
+        engine: 'label-typed',
+        citations: false,
+      }).result;
+      expect(found).toEqual({ title });
+    },
+  );
+
   it('keeps every position of a text whose digits it folds', () => {
     const text = 'المبلغ ١٢٬٥٠٠٫٧٥ ر.س';
     const readable = readableText(text);

@@ -73,14 +73,34 @@ function pageShapes(lines: readonly LayoutLine[]): Map<number, PageShape> {
   return shapes;
 }
 
+let wordBreaker: Intl.Segmenter | undefined;
+
+/**
+ * Words of a line: spaces cut them, and inside a run of letters of a script without case
+ * (Chinese, Japanese, Thai are written without spaces) the runtime's word breaking does.
+ */
 function wordCount(text: string): number {
-  return text.trim().split(/\s+/).filter(Boolean).length;
+  wordBreaker ??= new Intl.Segmenter(undefined, { granularity: 'word' });
+  const breaker = wordBreaker;
+  const words = (token: string) =>
+    /\p{Lo}/u.test(token) ? [...breaker.segment(token)].filter((w) => w.isWordLike).length : 1;
+  return text
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .reduce((count, token) => count + words(token), 0);
 }
 
-/** A line that reads as the end of a sentence or a clause. */
+/** A line that reads as the end of a sentence or a clause, in any script ("。", "؟", "।"). */
 function endsSentence(text: string): boolean {
-  return /[.!?;:)"”’]\s*$/u.test(text.trim());
+  return /(?:\p{Sentence_Terminal}|[;:；：؛)）"”’」』])\s*$/u.test(text.trim());
 }
+
+/**
+ * A line that begins a sentence: a capital, a figure, an opening quote or bracket, or a
+ * letter of a script without case (Chinese, Arabic, Hindi), which begins one as a capital does.
+ */
+const BEGINS_SENTENCE = /^\s*[\p{Lu}\p{Lt}\p{Lo}\d"“(（「]/u;
 
 /** The document's lines grouped into paragraphs and headings, in reading order. */
 export function paragraphsOf(lines: readonly LayoutLine[]): Paragraph[] {
@@ -117,7 +137,7 @@ export function paragraphsOf(lines: readonly LayoutLine[]): Paragraph[] {
         shape !== undefined &&
         previous.bbox.width < SHORT_LINE * (shape.right - shape.left) &&
         wordCount(previous.text) <= HEADING_WORDS &&
-        /^\s*[\p{Lu}\d"“(]/u.test(line.text);
+        BEGINS_SENTENCE.test(line.text);
       if (newPage || wide || short || alone) close();
     }
     current.push(index);
