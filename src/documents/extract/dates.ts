@@ -93,8 +93,9 @@ function isoDate(year: number, month: number, day: number): string | null {
   return date.toISOString().slice(0, 10);
 }
 
-// A month's name: letters and the marks some scripts write its vowels with ("जुलाई").
-const LETTERS = '[\\p{L}\\p{M}]{3,12}\\.?';
+// A month's name: letters and the marks some scripts write vowels with ("जुलाई"); two
+// letters at least ("मई").
+const LETTERS = '[\\p{L}\\p{M}]{2,12}\\.?';
 // Digits glued to letters before them ("HD03-04-06", "INV2020-01-05") are part of a code.
 const ISO_DATE = /(?<![\p{L}\d])(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/gu;
 const NUMERIC_DATE = /(?<![\p{L}\d.])(\d{1,2})\s?([-/.])\s?(\d{1,2})\2\s?(\d{4}|\d{2})(?![\d])/gu;
