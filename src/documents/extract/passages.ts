@@ -5,6 +5,7 @@
  * of New York"), and a document's title is a line that stands alone above its first
  * paragraph; neither has a label to find it by.
  */
+import { wordsOf } from '../classify/words.js';
 import type { LayoutLine } from '../parse/layout.types.js';
 
 export interface Sentence {
@@ -73,22 +74,9 @@ function pageShapes(lines: readonly LayoutLine[]): Map<number, PageShape> {
   return shapes;
 }
 
-let wordBreaker: Intl.Segmenter | undefined;
-
-/**
- * Words of a line: spaces cut them, and inside a run of letters of a script without case
- * (Chinese, Japanese, Thai are written without spaces) the runtime's word breaking does.
- */
+/** Words of a line, cut where their script ends them (classify/words.ts). */
 function wordCount(text: string): number {
-  wordBreaker ??= new Intl.Segmenter(undefined, { granularity: 'word' });
-  const breaker = wordBreaker;
-  const words = (token: string) =>
-    /\p{Lo}/u.test(token) ? [...breaker.segment(token)].filter((w) => w.isWordLike).length : 1;
-  return text
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean)
-    .reduce((count, token) => count + words(token), 0);
+  return wordsOf(text).length;
 }
 
 /** A line that reads as the end of a sentence or a clause, in any script ("。", "؟", "।"). */

@@ -1,11 +1,12 @@
 /**
- * The words of a heading and of a section's name as split compares them. Words are cut by
- * Intl.Segmenter, which knows where words end in scripts written without spaces ("增值税专用
- * 发票" is 增值|税|专用|发票, so a heading names the section "发票"), and a word of a script
- * one Snowball stemmer serves is read as its stem, which drops what the script's languages
- * join to a word ("الفاتورة" is the article and "فاتورة", so it names the section "فاتورة").
+ * The words of a heading and of a section's name as split compares them. Words are cut where
+ * their script ends them (classify/words.ts: "增值税专用发票" is 增值|税|专用|发票, so a heading
+ * names the section "发票"), and a word of a script one Snowball stemmer serves is read as
+ * its stem, which drops what the script's languages join to a word ("الفاتورة" is the
+ * article and "فاتورة", so it names the section "فاتورة").
  */
 import { createRequire } from 'node:module';
+import { wordsOf } from '../classify/words.js';
 import { normalize } from '../extract/text-match.js';
 
 const require = createRequire(import.meta.url);
@@ -17,7 +18,6 @@ const STEMMER_OF_SCRIPT: [RegExp, string][] = [
   [/\p{Script=Tamil}/u, 'tamil'],
 ];
 
-let segmenter: Intl.Segmenter | undefined;
 const stemmers = new Map<string, (word: string) => string>();
 
 function stemmer(name: string): (word: string) => string {
@@ -45,12 +45,9 @@ function stemOf(word: string): string {
   return script ? stemmer(script[1])(word) : word;
 }
 
-/** The words of `text`, normalized, cut where its script ends words, each script's stem. */
+/** The words of `text`, normalized, cut where its script ends them, each script's stem. */
 export function headingWords(text: string): string[] {
-  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
-  return [...segmenter.segment(normalize(text))]
-    .filter((part) => part.isWordLike)
-    .map((part) => stemOf(part.segment));
+  return wordsOf(normalize(text)).map((word) => stemOf(word.text));
 }
 
 /** Whether `words` holds `phrase` as consecutive words. */
