@@ -49,15 +49,15 @@ export function searchRunningText(
   const given = new SentenceAnswers(assigned);
   for (const field of fields) {
     const current = assigned.get(field.key);
+    // A label's value that only says the field's words again ("Title" beside "Title" in a
+    // signature block) is no value of it.
+    const restates = current !== undefined && !answersText(current, field);
     if (field.heading) {
       const title = documentTitle(
         sentences().paragraphs,
         lines,
         field.text.description ?? humanize(field.name),
       );
-      // A label's value that only says the field's words again ("Title" beside "Title" in
-      // a signature block) is no title; the document's title line is.
-      const restates = current !== undefined && !answersText(current, field);
       if (title && (!current || restates || titleFitsBetter(field, title.text, current, encoder)))
         assigned.set(field.key, {
           kind: 'leaf',
@@ -71,7 +71,7 @@ export function searchRunningText(
     // amount or a code beside a label is the document's own word for the field; a text a
     // label gave weakly may be a heading's next line, and a sentence can say better.
     if (field.entity) continue;
-    const restated = current !== undefined && field.kind === 'text' && !answersText(current, field);
+    const restated = field.kind === 'text' && restates;
     const weakText = field.kind === 'text' && (current?.confidence ?? 0) < WEAK_TEXT_LABEL;
     if (current !== undefined && !restated && !weakText) continue;
     const found = searchSentences(
