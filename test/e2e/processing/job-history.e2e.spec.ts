@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { JobsService } from '../../../src/processing/jobs/jobs.service.js';
+import { UsageOutboxRelay } from '../../../src/processing/outbox/usage-outbox.relay.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
 import { client, keyOf, waitForJob } from '../../support/processing-client.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
@@ -96,6 +97,9 @@ describe('job history retention', () => {
     await db.run(`UPDATE webhook_deliveries SET status = 'pending' WHERE job_id = $1`, [
       pendingHook,
     ]);
+    // The relay would send the event again within its 50 ms interval: it waits meanwhile.
+    const relay = t.app.get(UsageOutboxRelay);
+    await relay.onModuleDestroy();
     await db.run(`UPDATE usage_outbox SET sent_at = NULL WHERE job_id = $1`, [unsentUsage]);
     await db.run(
       `UPDATE processing_jobs SET status = 'running', finished_at = NULL WHERE job_id = $1`,
@@ -135,6 +139,7 @@ describe('job history retention', () => {
     expect(await t.app.get(JobsService).sweep()).toEqual({ results: 0, jobs: 1, leftBehind: 0 });
     expect((await rowsOf(unsentUsage)).job).toBe(0);
     expect((await rowsOf(unsentUsage)).usage).toBe(1);
+    relay.onApplicationBootstrap();
   });
 
   it('deletes what a job deleted through the API left behind, once past the retention', async () => {
