@@ -24,6 +24,10 @@ export class InFlightTracker implements InFlightSource {
     return this.started.size;
   }
 
+  ids(): string[] {
+    return [...this.started.keys()];
+  }
+
   oldestInFlightMs(): number {
     const now = performance.now();
     let oldest = -1;

@@ -6,6 +6,7 @@ import {
   OnModuleDestroy,
 } from '@nestjs/common';
 import { isStoreFailure } from '../../../database/store-failure.js';
+import { InFlightTracker } from '../../../common/health/in-flight.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { AppConfig } from '../../../config/app-config.js';
 import {
@@ -66,7 +67,7 @@ export class LegacyWorkers implements OnApplicationBootstrap, OnModuleDestroy {
    * the poller's wait doubles with each, up to IDLE_POLL_BACKOFF_MAX intervals.
    */
   private readonly emptyPolls = new Map<string, number>();
-  private readonly inFlight = new Map<string, { task: QueueTask; startedAt: number }>();
+  private readonly inFlight = new InFlightTracker();
   private readonly loops: Promise<void>[] = [];
   /**
    * The `worker` kind's loops kept for priority-lane work
@@ -154,10 +155,7 @@ export class LegacyWorkers implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Age in ms of the oldest task in flight in this process, -1 when idle (the watchdog's input). */
   oldestInFlightMs(): number {
-    const now = performance.now();
-    let oldest = -1;
-    for (const { startedAt } of this.inFlight.values()) oldest = Math.max(oldest, now - startedAt);
-    return oldest;
+    return this.inFlight.oldestInFlightMs();
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -197,7 +195,7 @@ export class LegacyWorkers implements OnApplicationBootstrap, OnModuleDestroy {
     clearTimeout(timer);
     if (outcome === 'timeout') {
       this.logger.warn(
-        { inFlight: [...this.inFlight.keys()] },
+        { inFlight: this.inFlight.ids() },
         'shutdown grace period over; tasks still in flight will be retried at the next start',
       );
     }
@@ -241,7 +239,7 @@ export class LegacyWorkers implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async execute(task: QueueTask): Promise<void> {
     const handler = this.handlers.get(task.kind);
-    this.inFlight.set(task.taskId, { task, startedAt: performance.now() });
+    this.inFlight.begin(task.taskId);
     try {
       if (!handler) throw new Error(`no handler for task kind ${task.kind}`);
       await handler.handle(task);
@@ -265,7 +263,7 @@ export class LegacyWorkers implements OnApplicationBootstrap, OnModuleDestroy {
           this.logger.error({ err: e, taskId: task.taskId }, 'could not record job failure');
         });
     } finally {
-      this.inFlight.delete(task.taskId);
+      this.inFlight.end(task.taskId);
     }
   }
 
