@@ -20,7 +20,8 @@
  *                                                `--readings FILE` keeps the page readings;
  *                                                `--fit-boundaries` fits the boundary model;
  *                                                `--pool` chooses Deep Split's share of the
- *                                                fuller reading and its margin)
+ *                                                fuller reading and its margin; `--lend` the
+ *                                                weight of the fuller vote it lends)
  */
 import os from 'node:os';
 import { loadLayoutDocuments } from '../src/documents/parse/layout.loader.js';
@@ -91,6 +92,7 @@ if (process.argv.includes('--generated')) {
     fitBoundaries: process.argv.includes('--fit-boundaries'),
     readings: stringOption('--readings'),
     pool: process.argv.includes('--pool'),
+    lend: process.argv.includes('--lend'),
   });
   process.exit(0);
 }

@@ -17,6 +17,7 @@
  * Run: npm run bench:split-eval -- --generated [--set unseen] [--folds 5] [--per-fold 40]
  *      npm run bench:split-eval -- --generated --sweep
  *      npm run bench:split-eval -- --generated --pool   (Deep Split's share and margin)
+ *      npm run bench:split-eval -- --generated --lend   (the weight of the fuller vote lent)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -92,6 +93,8 @@ export interface GeneratedOptions {
   readings?: string;
   /** Choose Deep Split's share of the fuller reading and margin by cross-validation (poolSweep). */
   pool?: boolean;
+  /** Choose the weight of the fuller reading's vote lent to pages (lendSweep). */
+  lend?: boolean;
 }
 
 /** The readings as JSON: vectors as arrays, pages with their lines' text and boxes only. */
@@ -422,6 +425,7 @@ export async function runGenerated(options: GeneratedOptions): Promise<void> {
     );
   }
   if (options.pool) poolSweep(bundles, options);
+  if (options.lend) lendSweep(bundles, options);
   if (options.sweep) {
     // Each engine's weights chosen on the other folds' bundles, scored on the fold's own.
     for (const deep of [false, true]) {
@@ -543,4 +547,57 @@ function poolSweep(bundles: readonly ReadBundle[], options: GeneratedOptions): v
       `  share ${row.share} margin ${row.margin}: ${pct(sumOf(row.perFold))} (${sets}); per fold ${row.perFold.map(pct).join(' / ')}`,
     );
   }
+}
+
+/**
+ * The weights of the fuller reading's vote lent to pages and the majorities it must give one
+ * section the lend sweep tries (every combination; weight 0: none).
+ */
+const LENT_SETTINGS = [0, 0.25, 0.5, 0.75, 1].flatMap((weight) =>
+  (weight === 0 ? [0] : [0, 0.5, 0.6, 0.7, 0.8, 0.9]).map((majority) => ({ weight, majority })),
+);
+
+/**
+ * The weight of the fuller reading's vote Deep Split lends to pages the default reading finds
+ * no evidence on and the majority it must give one section (LENT_VOTE_WEIGHT and
+ * LENT_VOTE_MAJORITY, lendFullerVotes) chosen on the other folds' bundles and scored on the
+ * fold's own; then each setting's figure per set and per fold beside the default's.
+ */
+function lendSweep(bundles: readonly ReadBundle[], options: GeneratedOptions): void {
+  const rightOf = (bundle: ReadBundle, lent: { weight: number; majority: number }) =>
+    rightPages(
+      bundle.truth,
+      assignDeepSplit(bundle.fast, bundle.deep, DEEP_SEGMENT_COSTS, SEGMENT_COSTS, lent),
+    );
+  const rows = LENT_SETTINGS.map((lent) => bundles.map((bundle) => rightOf(bundle, lent)));
+  const defaults = bundles.map((b) => rightPages(b.truth, assignBySegments(b.fast, SEGMENT_COSTS)));
+  const over = (right: readonly number[], keep: (b: ReadBundle) => boolean): Score => ({
+    right: right.reduce((n, r, i) => n + (keep(bundles[i]) ? r : 0), 0),
+    total: bundles.reduce((n, b) => n + (keep(b) ? b.truth.length : 0), 0),
+  });
+  const folds = Array.from({ length: options.folds }, (_, fold) => fold);
+  const cv: Score = { right: 0, total: 0 };
+  for (const fold of folds) {
+    const trained = (j: number) => over(rows[j], (b) => b.fold !== fold).right;
+    const chosen = rows.reduce((best, _, j) => (trained(j) > trained(best) ? j : best), 0);
+    const held = over(rows[chosen], (b) => b.fold === fold);
+    cv.right += held.right;
+    cv.total += held.total;
+    console.log(
+      `lend fold ${fold}: ${JSON.stringify(LENT_SETTINGS[chosen])} -> held out ${pct(held)}`,
+    );
+  }
+  console.log(`lend cross-validated: ${pct(cv)}`);
+  const line = (name: string, right: readonly number[]) =>
+    `  ${name}: ${pct(over(right, () => true))} (${options.sets
+      .map((set) => `${set} ${pct(over(right, (b) => b.set === set))}`)
+      .join(', ')}); per set and fold ${options.sets
+      .map((set) =>
+        folds.map((f) => pct(over(right, (b) => b.set === set && b.fold === f))).join(' / '),
+      )
+      .join(' | ')}`;
+  console.log(line('default split', defaults));
+  LENT_SETTINGS.forEach((lent, j) =>
+    console.log(line(`lent weight ${lent.weight}, majority ${lent.majority}`, rows[j])),
+  );
 }

@@ -26,6 +26,11 @@ export interface PageEvidence {
   vector: Float32Array | null;
   /** Each section's evidence on this page alone (segments.ts reads documents from it). */
   sections: CategoryEvidence[];
+  /**
+   * Deep Split's reading of both (bothReadings): the fuller reading's own probabilities, before
+   * they are pooled with the default reading's (lendFullerVotes reads them).
+   */
+  fullerProbabilities?: number[];
 }
 
 /** Passages read per page: Deep Split reads more of each page. */

@@ -2,7 +2,13 @@ import { describe, expect, it } from '@jest/globals';
 import type { CategoryEvidence } from '../classify/evidence.js';
 import { EMBEDDING_SIZE } from '../encoder/use.network.js';
 import { pageLanguage } from './page-cues.js';
-import { boundaryCost, boundaryLogOdds, SEGMENT_COSTS, type SegmentPage } from './segments.js';
+import {
+  boundaryCost,
+  boundaryLogOdds,
+  lendFullerVotes,
+  SEGMENT_COSTS,
+  type SegmentPage,
+} from './segments.js';
 import { reviseUnsureSegments, segmentReadings, segmentSections } from './segment-cut.js';
 
 /** The hand-set boundary cost (no boundary model, no pooled vote). */
@@ -187,5 +193,45 @@ describe('a cut over two readings pooled as opinions', () => {
     expect(segmentReadings([cut])).toEqual([0, 0, 1, 1]);
     expect(reviseUnsureSegments([cut, fuller], 2)).toEqual([1, 1, 0, 0]);
     expect(reviseUnsureSegments([cut, fuller], 0)).toEqual([0, 0, 1, 1]);
+  });
+});
+
+describe("the fuller reading's vote lent to pages the default reading finds nothing on", () => {
+  const oneHot = (index: number) => {
+    const vector = new Float32Array(EMBEDDING_SIZE);
+    vector[index] = 1;
+    return vector;
+  };
+  // A document the default reading finds evidence on, then one it finds none on (its pages
+  // read unlike the first's), which the fuller reading finds to be section 1.
+  const found = { ...page('en'), vector: oneHot(0), pageProbabilities: [0.9, 0.1] };
+  const unfound = { ...page('en'), vector: oneHot(1), supported: false };
+  const pages = [found, found, unfound, unfound];
+  const fuller = [
+    { supported: true, probabilities: [0.2, 0.8] },
+    { supported: true, probabilities: [0.2, 0.8] },
+    { supported: true, probabilities: [0.02, 0.98] },
+    { supported: false, probabilities: [0.5, 0.5] },
+  ];
+
+  it('gives only such pages a vote, the fuller one drawn toward equal shares, and lets them start a document', () => {
+    const lent = lendFullerVotes(pages, fuller, 0.5);
+    expect(lent[0]).toBe(found);
+    expect(lent[1]).toBe(found);
+    expect(lent[2].supported).toBe(true);
+    expect(lent[2].pageProbabilities[0]).toBeCloseTo(0.26, 5);
+    expect(lent[2].pageProbabilities[1]).toBeCloseTo(0.74, 5);
+    expect(lent[3]).toBe(unfound);
+    expect(lendFullerVotes(pages, fuller, 0)).toEqual(pages);
+    // A page the fuller reading gives no section the majority asked for is lent nothing.
+    expect(lendFullerVotes(pages, fuller, 0.5, 0.99)).toEqual(pages);
+    // Readings without the fuller reading's own probabilities lend nothing.
+    const bare = fuller.map((f) => ({ ...f, probabilities: undefined }));
+    expect(lendFullerVotes(pages, bare, 0.5)).toEqual(pages);
+  });
+
+  it('cuts off the document the default reading finds nothing on only with the lent vote', () => {
+    expect(segmentSections(pages)).toEqual([0, 0, 0, 0]);
+    expect(segmentSections(lendFullerVotes(pages, fuller, 0.5))).toEqual([0, 0, 1, 1]);
   });
 });

@@ -171,6 +171,59 @@ export const DEEP_SEGMENT_COSTS: SegmentCosts = {
  */
 export const FULLER_READING_SHARE = 0.5;
 export const UNSURE_MARGIN = 2;
+/**
+ * Weight of the fuller reading's vote lent to a page the default reading finds no evidence on
+ * (lendFullerVotes): its probabilities drawn this far from equal shares. Chosen by
+ * cross-validation over the generated development bundles (`npm run bench:split-eval --
+ * --generated --lend`, docs/decisions/0506-deep-split-lends-the-fuller-reading-s-vote.md).
+ */
+export const LENT_VOTE_WEIGHT = 0.5;
+/**
+ * The share of its probability the fuller reading must give one section on such a page for
+ * the page to be lent its vote (a majority): a page it reads as several sections at once has
+ * only stray matches to lend. Chosen with LENT_VOTE_WEIGHT.
+ */
+export const LENT_VOTE_MAJORITY = 0.5;
+
+/** What the fuller reading says of one page (Deep Split's reading of both). */
+export interface FullerPage {
+  /** The fuller reading finds evidence of its own on the page. */
+  supported: boolean;
+  /** The fuller reading's own section probabilities for the page alone. */
+  probabilities: readonly number[] | undefined;
+}
+
+/**
+ * Deep Split's pages for the default's cut: a page the default reading finds no evidence on
+ * (a manual's page of running text in another language than the sections' descriptions, say)
+ * neither votes nor starts a document there, so a document of such pages is absorbed by its
+ * neighbour. Where the fuller reading (more passages and single lines) does find evidence and
+ * gives one section at least `majority` of its probability, the page votes with the fuller
+ * reading's own probabilities, drawn toward equal shares at `weight` (its single lines find
+ * stray matches too), and may start a document as any page with evidence may. Pages the
+ * default reading finds evidence on keep their own vote.
+ */
+export function lendFullerVotes(
+  pages: readonly SegmentPage[],
+  fuller: readonly FullerPage[],
+  weight = LENT_VOTE_WEIGHT,
+  majority = LENT_VOTE_MAJORITY,
+): SegmentPage[] {
+  return pages.map((page, i) => {
+    const { supported, probabilities } = fuller[i] ?? {
+      supported: false,
+      probabilities: undefined,
+    };
+    if (page.supported || !supported || !probabilities || weight <= 0) return page;
+    if (Math.max(...probabilities) < majority) return page;
+    const even = (1 - weight) / probabilities.length;
+    return {
+      ...page,
+      pageProbabilities: probabilities.map((p) => even + weight * p),
+      supported: true,
+    };
+  });
+}
 
 /** How unlike page `i` is to page `i - 1`, 0..1 (0.5 when either has no vector). */
 function change(pages: readonly SegmentPage[], i: number): number {

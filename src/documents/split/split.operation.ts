@@ -1,12 +1,15 @@
-import { collectEvidence } from '../extract/document-evidence.js';
 import { readableDocument } from '../extract/readable-text.js';
 import { labelVariants, normalize, similarity } from '../extract/text-match.js';
 import { distinctStatementWeights, readPageEvidence, type PageEvidence } from './page-evidence.js';
 import { headingWords, holdsPhrase } from './heading-words.js';
+import { partitionPages, partitionValues } from './partitions.js';
 import { readPageCues, type PageCues } from './page-cues.js';
 import {
   DEEP_SEGMENT_COSTS,
   FULLER_READING_SHARE,
+  LENT_VOTE_MAJORITY,
+  LENT_VOTE_WEIGHT,
+  lendFullerVotes,
   SEGMENT_COSTS,
   UNSURE_MARGIN,
   type SegmentCosts,
@@ -157,7 +160,11 @@ export function bothReadings(fast: SplitReading, deep: SplitReading): SplitReadi
     evidence: deep.evidence.map((e, i) => {
       const both = e.probabilities.map((p, k) => Math.sqrt(p * fast.evidence[i].probabilities[k]));
       const total = both.reduce((sum, value) => sum + value, 0) || 1;
-      return { ...e, probabilities: both.map((value) => value / total) };
+      return {
+        ...e,
+        probabilities: both.map((value) => value / total),
+        fullerProbabilities: e.probabilities,
+      };
     }),
   };
 }
@@ -234,25 +241,32 @@ export function assignByReadings(readings: readonly WeighedReading[]): Assignmen
 }
 
 /**
- * Deep Split's cut: the default's (its reading, weights and boundaries), with the section of
- * each document the default reading is unsure of (UNSURE_MARGIN) decided again by both
- * readings pooled, the fuller one at FULLER_READING_SHARE (reviseUnsureSegments). The fuller
- * reading reads whole business documents worse, so it never overturns a sure decision.
+ * Deep Split's cut: the default's (its reading, weights and boundary model), where a page the
+ * default reading finds no evidence on votes with the fuller reading's (lendFullerVotes), with
+ * the section of each document the default reading is unsure of (UNSURE_MARGIN) decided again
+ * by both readings pooled, the fuller one at FULLER_READING_SHARE (reviseUnsureSegments). The
+ * fuller reading reads whole business documents worse, so it never overturns a sure decision.
  */
 export function assignDeepSplit(
   fast: SplitReading,
   both: SplitReading,
   fullerCosts: SegmentCosts = DEEP_SEGMENT_COSTS,
   defaultCosts: SegmentCosts = SEGMENT_COSTS,
+  lent = { weight: LENT_VOTE_WEIGHT, majority: LENT_VOTE_MAJORITY },
 ): Assignment[] {
-  const assignments = reviseUnsure(
-    [
-      { reading: fast, costs: defaultCosts, share: 1 },
-      { reading: both, costs: fullerCosts, share: FULLER_READING_SHARE },
-    ],
-    UNSURE_MARGIN,
+  const [first, second] = segmentInputs([
+    { reading: fast, costs: defaultCosts, share: 1 },
+    { reading: both, costs: fullerCosts, share: FULLER_READING_SHARE },
+  ]);
+  const fuller = both.scored.map((s, i) => ({
+    supported: s.supported,
+    probabilities: both.evidence[i].fullerProbabilities,
+  }));
+  const pages = lendFullerVotes(first.pages, fuller, lent.weight, lent.majority);
+  const sections = reviseUnsureSegments([{ ...first, pages }, second], UNSURE_MARGIN);
+  return assignSections(both, sections).map((a, i) =>
+    fast.scored[i].supported ? a : { ...a, confidence: 'low' },
   );
-  return assignments.map((a, i) => (fast.scored[i].supported ? a : { ...a, confidence: 'low' }));
 }
 
 /**
@@ -289,38 +303,6 @@ function assignSections({ scored }: SplitReading, sections: readonly number[]): 
         : 'No evidence of its own; read with the pages that follow it as one document';
     return { page, section, confidence: 'low', evidence: evidenceText };
   });
-}
-
-/** The partition value of each page: the value of the `partition_key` label on it. */
-function partitionValues(document: LayoutDocument, key: string): Map<number, string> {
-  const labels = labelVariants(key);
-  const values = new Map<number, string>();
-  for (const page of document.pages) {
-    const evidence = collectEvidence({ ...document, pages: [page] });
-    const kv = evidence.keyValues.find((pair) =>
-      labels.some(
-        (label) =>
-          pair.normalizedLabel === label || similarity(pair.normalizedLabel, label) >= 0.85,
-      ),
-    );
-    if (kv && kv.value.trim() !== '') values.set(page.pageNumber, kv.value.trim());
-  }
-  return values;
-}
-
-/** Consecutive pages with the same value (pages without one continue the last). */
-function partitionPages(
-  pages: number[],
-  values: Map<number, string>,
-): { name: string; pages: number[] }[] {
-  const partitions: { name: string; pages: number[] }[] = [];
-  for (const page of pages) {
-    const value = values.get(page);
-    const last = partitions.at(-1);
-    if (last && (value === undefined || value === last.name)) last.pages.push(page);
-    else partitions.push({ name: value ?? 'unknown', pages: [page] });
-  }
-  return partitions;
 }
 
 function check(sections: readonly SplitSection[]): void {
