@@ -85,6 +85,23 @@ export class MetadataKeyStatusBody {
 
 @ApiSchema({ name: 'MetadataKeyStatusList' })
 export class MetadataKeyStatusListBody {
-  @ApiProperty({ type: [MetadataKeyStatusBody] })
+  @ApiProperty({
+    type: [MetadataKeyStatusBody],
+    description:
+      "The keys the organization's usage is broken out by (or that are enabled): keys first seen past `maxKeys` are not listed; they stay in the jobs' metadata and webhooks only",
+  })
   data!: MetadataKeyStatusBody[];
+
+  @ApiProperty({
+    type: 'integer',
+    description: 'Places taken under `maxKeys`: keys tracked, rejected or enabled',
+  })
+  keysHeld!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    description:
+      "Most metadata keys an organization's usage is broken out by (`METADATA_KEYS_MAX_PER_ORG`)",
+  })
+  maxKeys!: number;
 }

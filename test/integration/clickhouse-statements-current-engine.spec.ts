@@ -108,6 +108,27 @@ describe('ClickHouse statements on a current engine (chDB)', () => {
       ),
     );
     await ingest.ingest(tagged);
+    // An org sending more new keys than METADATA_KEYS_MAX_PER_ORG (100): the write drops the
+    // keys past it from the stored entries; a correction of such an event does too.
+    const flood = await seedAccount(t.app, 'Flood');
+    const flooding = Array.from({ length: 110 }, (_, i) =>
+      usageEvent({ orgId: flood.orgId, async: true, metadata: { team: 'a', [`k${i}`]: 'v' } }),
+    );
+    expect((await ingest.ingest(flooding)).rejected).toEqual([]);
+    const corrected = flooding[107];
+    await ingest.ingest([{ ...corrected, data: { ...corrected.data, credits: '2', version: 2 } }]);
+    expect(
+      await serverRows(
+        `SELECT uniqExact(meta_key) AS keys, sum(credits) AS credits FROM ${database}.usage_daily_metadata
+         WHERE org_id = '${flood.orgId}' AND meta_key = 'team'`,
+      ),
+    ).toEqual([{ keys: '1', credits: 111 }]);
+    expect(
+      await serverRows(
+        `SELECT uniqExact(meta_key) AS keys FROM ${database}.usage_daily_metadata
+         WHERE org_id = '${flood.orgId}'`,
+      ),
+    ).toEqual([{ keys: '100' }]);
     const today = new Date().toISOString().slice(0, 10);
     const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
     const period = { startDate: monthAgo, endDate: today };

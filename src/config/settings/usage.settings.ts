@@ -44,6 +44,11 @@ export const USAGE_SETTINGS = {
       { default: 0.5, min: 0.01, max: 1 },
       'A key whose distinct values per event exceed this ratio is identifier-like.',
     ),
+    maxKeysPerOrg: int(
+      'METADATA_KEYS_MAX_PER_ORG',
+      { default: 100, min: 1 },
+      "Distinct async-metadata keys an organization's usage is broken out by (tracked, enabled or rejected keys). Keys first seen past it stay in the job's metadata and its webhook, but get no usage rollups and cannot be enabled: one tenant's new key per request does not grow the usage store (docs/decisions/0509-*).",
+    ),
   },
   /** Where usage events and their rollups live (docs/scaling.md). */
   store: {

@@ -4,11 +4,7 @@ import { Injectable } from '@nestjs/common';
 import type { CardinalityRule } from '../../config/usage.types.js';
 import type { UsageEventColumns } from '../core/usage-event-columns.types.js';
 import { withoutRepeats } from '../ingestion/usage-store.repository.js';
-import { identifierLikeWhenIngesting } from '../metadata/cardinality-rule.js';
-import {
-  MetadataKeyRepository,
-  type ObservedKeyStats,
-} from '../metadata/metadata-key.repository.js';
+import { MetadataKeyRepository } from '../metadata/metadata-key.repository.js';
 import type {
   BatchWriteResult,
   UsageEventWriter,
@@ -16,6 +12,7 @@ import type {
 } from '../core/usage-store.ports.js';
 import { ClickHouseService } from './clickhouse.service.js';
 import { stagingRows, STAGING_COLUMNS, type StagingRows } from './clickhouse-staging.js';
+import { ALL_STAGED, leaveUntrackedKeysOut, trackCardinality } from './clickhouse-metadata-keys.js';
 
 /** Query-id prefix of the statements that store events (every ingest process's). */
 const WRITE_QUERY_PREFIX = 'docproc-write-';
@@ -159,7 +156,7 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
     } finally {
       // A session's tables would otherwise hold the write's rows on the server until the
       // session expires (a minute), one set per write.
-      for (const table of ['usage_staging', 'batch_new']) {
+      for (const table of ['usage_staging', 'batch_new', 'batch_untracked']) {
         await this.clickhouse
           .command(`DROP TEMPORARY TABLE IF EXISTS ${table}`, {}, session)
           .catch(() => undefined);
@@ -181,6 +178,15 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
       session,
     );
     await this.clickhouse.insertTabSeparated('usage_staging', chunks, session);
+    // Keys past their org's cap leave the staged events' entries (clickhouse-metadata-keys.ts).
+    const { untracked, staged } = carriesMetadata
+      ? await leaveUntrackedKeysOut(
+          this.clickhouse,
+          rule.maxKeysPerOrg,
+          (orgs) => this.metadataKeys.enabledKeys(orgs),
+          session,
+        )
+      : { untracked: [], staged: ALL_STAGED };
     await this.clickhouse.command(
       `CREATE TEMPORARY TABLE batch_new AS
        SELECT * FROM (
@@ -188,7 +194,7 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
                 toDateTime(event_seconds, 'UTC') AS event_time, event_ms, product, feature, api_key_id,
                 file_type, pages, toDecimal64(credits, 6) AS credits, job_id, is_async,
                 metadata_json, meta_keys, meta_values, version, ${NO_PREVIOUS_VERSION}
-         FROM usage_staging
+         FROM ${staged}
        )
        WHERE (day, event_key) NOT IN (
          SELECT day, event_key FROM ${db}.usage_events
@@ -198,7 +204,7 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
       { days, first: days[0], last: days[days.length - 1] },
       session,
     );
-    if (carriesVersions) await this.addCorrections(days, session);
+    if (carriesVersions) await this.addCorrections(days, staged, session);
     const inserted = await this.clickhouse.rows<{
       grp: number;
       n: string;
@@ -232,10 +238,13 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
         queryId: `${this.ownWrites}${randomUUID()}`,
       },
     );
-    const newlyRejectedKeys = carriesMetadata ? await this.trackCardinality(rule, session) : [];
+    const newlyRejectedKeys = carriesMetadata
+      ? await trackCardinality(this.clickhouse, this.metadataKeys, rule, session)
+      : [];
     return {
       groups: counts,
       newlyRejectedKeys,
+      untrackedKeys: untracked,
       orgs: [...new Set(inserted.flatMap((r) => r.orgs))],
       // Org ids hold no '|' (they are the service's own ids); the day is the last 10 characters.
       changedDays: [...new Set(inserted.flatMap((r) => r.org_days))].map((orgDay) => ({
@@ -250,7 +259,11 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
    * version join `batch_new`, carrying the stored version's values in their `prev_*`
    * columns; the retraction views of the one INSERT that stores them subtract those.
    */
-  private async addCorrections(days: string[], session: { sessionId: string }): Promise<void> {
+  private async addCorrections(
+    days: string[],
+    staged: string,
+    session: { sessionId: string },
+  ): Promise<void> {
     const db = this.clickhouse.database;
     await this.clickhouse.command(
       `INSERT INTO batch_new
@@ -264,7 +277,7 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
                 toDateTime(event_seconds, 'UTC') AS event_time, event_ms, product, feature, api_key_id,
                 file_type, pages, toDecimal64(credits, 6) AS credits, job_id, is_async,
                 metadata_json, meta_keys, meta_values, version
-         FROM usage_staging WHERE version > 1
+         FROM ${staged} WHERE version > 1
        ) AS s
        ANY INNER JOIN (
          SELECT day, event_key, max(version) AS prev_version,
@@ -286,73 +299,6 @@ export class ClickHouseUsageStoreRepository implements UsageEventWriter {
       { days, first: days[0], last: days[days.length - 1] },
       session,
     );
-  }
-
-  /**
-   * The identifier-like rule for the keys this write carried, from the store's own counts
-   * (shared by every ingest process): keys it turns identifier-like are recorded, and the
-   * metadata rollups' views stop taking their entries from the next write on.
-   */
-  private async trackCardinality(
-    rule: CardinalityRule,
-    session: { sessionId: string },
-  ): Promise<{ orgId: string; key: string }[]> {
-    const db = this.clickhouse.database;
-    const rows = await this.clickhouse.rows<{
-      org_id: string;
-      meta_key: string;
-      distinct_values: string;
-      events: string;
-    }>(
-      `SELECT org_id, meta_key, uniqExact(meta_value) AS distinct_values, sum(request_count) AS events
-       FROM ${db}.usage_daily_metadata
-       WHERE (org_id, meta_key) GLOBAL IN (
-         SELECT DISTINCT org_id, meta_key FROM batch_new ARRAY JOIN meta_keys AS meta_key
-       )
-         AND (org_id, meta_key) GLOBAL NOT IN (
-           SELECT org_id, meta_key FROM ${db}.metadata_key_rejections
-         )
-       GROUP BY org_id, meta_key`,
-      {},
-      session,
-    );
-    const observed: ObservedKeyStats[] = rows.map((r) => {
-      const stats = { eventCount: Number(r.events), distinctValues: Number(r.distinct_values) };
-      return {
-        orgId: r.org_id,
-        key: r.meta_key,
-        ...stats,
-        rejectedReason: identifierLikeWhenIngesting(rule, stats),
-      };
-    });
-    const rejected = observed.filter((o) => o.rejectedReason !== null);
-    for (const o of rejected) {
-      await this.clickhouse.command(
-        `INSERT INTO ${db}.metadata_key_rejections (org_id, meta_key, rejected_at, reason, shard_hint)
-         SELECT {org:String}, {key:String}, now(), {reason:String}, toUInt32(number)
-         FROM numbers({shards:UInt32})`,
-        {
-          org: o.orgId,
-          key: o.key,
-          reason: o.rejectedReason as string,
-          shards: await this.shards(),
-        },
-        { settings: { insert_distributed_sync: 1 } },
-      );
-    }
-    await this.metadataKeys.recordObserved(observed);
-    return rejected.map((o) => ({ orgId: o.orgId, key: o.key }));
-  }
-
-  /** Shards of CLICKHOUSE_CLUSTER (a rejected key is recorded on each), 1 on one server. */
-  private async shards(): Promise<number> {
-    const { cluster } = this.clickhouse;
-    if (cluster === null) return 1;
-    const [row] = await this.clickhouse.rows<{ n: string }>(
-      'SELECT uniqExact(shard_num) AS n FROM system.clusters WHERE cluster = {cluster:String}',
-      { cluster },
-    );
-    return Number(row.n);
   }
 
   /** Nothing to do: ClickHouse merges the rollups' rows of one key in the background. */

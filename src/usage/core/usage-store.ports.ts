@@ -15,6 +15,11 @@ export interface BatchWriteResult {
   groups: { inserted: number; duplicates: number }[];
   /** (org, key) pairs that this write turned identifier-like. */
   newlyRejectedKeys: { orgId: string; key: string }[];
+  /**
+   * Per org, the new metadata keys the write left out of usage: past the org's cap on
+   * tracked keys (metadata/metadata-key-cap.ts); their entries stay on the events only.
+   */
+  untrackedKeys?: UntrackedMetadataKeys[];
   /** Orgs that got new events (the export's result cache forgets their answers). */
   orgs: string[];
   /** The (org, UTC day) pairs of the new or corrected events (revised-day marks). */
@@ -26,6 +31,12 @@ export interface BatchWriteResult {
    * dedupe counts what this write did store.
    */
   superseded?: boolean;
+}
+
+/** How many new metadata keys a write left out of one org's usage. */
+export interface UntrackedMetadataKeys {
+  orgId: string;
+  keys: number;
 }
 
 /** Where a write's batches come from, and whether that may have been handed to another writer. */

@@ -9,6 +9,7 @@ export class UsageIngestMetrics {
   readonly duplicates: Counter;
   readonly rejected: Counter<'reason'>;
   readonly batchWrite: Histogram;
+  readonly untrackedKeys: Counter;
 
   constructor(metrics: MetricsService) {
     this.ingested = metrics.counter({
@@ -23,6 +24,10 @@ export class UsageIngestMetrics {
       name: 'docproc_usage_events_rejected_total',
       help: 'Usage events refused by validation, by reason',
       labelNames: ['reason'],
+    });
+    this.untrackedKeys = metrics.counter({
+      name: 'docproc_usage_metadata_keys_untracked_total',
+      help: "New async-metadata keys left out of usage: past their organization's cap (METADATA_KEYS_MAX_PER_ORG)",
     });
     this.batchWrite = metrics.histogram({
       name: 'docproc_usage_batch_write_seconds',

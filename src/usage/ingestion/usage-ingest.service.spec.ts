@@ -53,7 +53,12 @@ function setup(write: (groups: UsageEventColumns[]) => BatchWriteResult) {
         maxAgeMs: 730 * 86_400_000,
         lateWindowMs: 35 * 86_400_000,
       },
-      cardinality: { maxDistinctValues: 1000, minEventsForRatio: 200, maxDistinctRatio: 0.5 },
+      cardinality: {
+        maxDistinctValues: 1000,
+        minEventsForRatio: 200,
+        maxDistinctRatio: 0.5,
+        maxKeysPerOrg: 100,
+      },
     },
   } as AppConfig;
   const service = new UsageIngestService(

@@ -239,6 +239,13 @@ export class UsageIngestService {
         'metadata key rejected as identifier-like; grouping by it is refused',
       );
     }
+    for (const { orgId, keys } of written.untrackedKeys ?? []) {
+      this.metrics.untrackedKeys.inc(keys);
+      this.logger.warn(
+        { orgId, untrackedKeys: keys, maxKeys: this.config.usage.cardinality.maxKeysPerOrg },
+        "new metadata keys past the organization's cap are kept on the events but not broken out in usage",
+      );
+    }
     return written.groups;
   }
 }

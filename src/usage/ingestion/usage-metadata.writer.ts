@@ -1,18 +1,31 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import { duckdb } from '../../database/duckdb-api.js';
 import type { CardinalityRule } from '../../config/usage.types.js';
+import type { UntrackedMetadataKeys } from '../core/usage-store.ports.js';
 import { ingestionParameters } from '../metadata/cardinality-rule.js';
+import { keysToTrack, type NewMetadataKey } from '../metadata/metadata-key-cap.js';
 import { METADATA_STAGING } from './usage-event-staging.js';
+
+/** What the metadata statements of one write did beyond adding to the rollups. */
+export interface AppliedMetadata {
+  /** (org, key) pairs that this write turned identifier-like. */
+  newlyRejected: { orgId: string; key: string }[];
+  /** Per org, the new keys left out of its usage: past its cap on tracked keys. */
+  untracked: UntrackedMetadataKeys[];
+}
 
 /**
  * Cardinality tracking and the metadata rollups for the new events of one write, from
  * their daily totals per metadata combination (`batch_daily_meta`) and the staged
  * combinations: a few rows per (org, day, combination) instead of one per event and key.
+ * A key past its org's cap (metadata-key-cap.ts) gets no statistics row, so neither these
+ * rollups nor the quarter-hour ones (which take only keys with one) ever hold its entries.
  */
 export async function applyMetadata(
   connection: DuckDBConnection,
   dictionary: DuckDBValue,
   rule: CardinalityRule,
-): Promise<{ orgId: string; key: string }[]> {
+): Promise<AppliedMetadata> {
   await connection.run(
     `CREATE OR REPLACE TEMP TABLE batch_metadata AS
        SELECT d.org_id, d.day, d.product, d.feature, d.api_key_id, d.file_type, d.credits,
@@ -20,6 +33,7 @@ export async function applyMetadata(
        FROM ${METADATA_STAGING} m JOIN batch_daily_meta d ON d.meta_c = m.combo`,
     [dictionary],
   );
+  const untracked = await leaveUntrackedKeysOut(connection, rule.maxKeysPerOrg);
   await connection.run(
     `CREATE OR REPLACE TEMP TABLE batch_keys AS
        SELECT b.org_id, b.meta_key, sum(b.request_count) AS events, any_value(s.rejected_at) AS rejected_at
@@ -126,5 +140,74 @@ export async function applyMetadata(
          credits = usage_daily_metadata_value.credits + EXCLUDED.credits,
          request_count = usage_daily_metadata_value.request_count + EXCLUDED.request_count`,
   );
-  return newlyRejected;
+  return { newlyRejected, untracked };
+}
+
+/**
+ * Removes from `batch_metadata` the entries of keys the org's usage is not broken out by:
+ * new keys (no statistics row) that `keysToTrack` leaves past the cap. A write whose keys
+ * are all known already (nearly every write) costs one read that finds nothing new.
+ */
+async function leaveUntrackedKeysOut(
+  connection: DuckDBConnection,
+  cap: number,
+): Promise<UntrackedMetadataKeys[]> {
+  const newKeys = (
+    await connection.runAndReadAll(
+      `SELECT b.org_id, b.meta_key, sum(b.request_count) AS events,
+              bool_or(e.meta_key IS NOT NULL) AS enabled
+       FROM batch_metadata b
+       LEFT JOIN org_metadata_keys e ON e.org_id = b.org_id AND e.meta_key = b.meta_key
+       WHERE NOT EXISTS (
+         SELECT 1 FROM metadata_key_stats s WHERE s.org_id = b.org_id AND s.meta_key = b.meta_key
+       )
+       GROUP BY b.org_id, b.meta_key`,
+    )
+  ).getRowObjectsJS();
+  if (newKeys.length === 0) return [];
+  const byOrg = new Map<string, NewMetadataKey[]>();
+  for (const row of newKeys) {
+    const orgId = String(row.org_id);
+    let keys = byOrg.get(orgId);
+    if (!keys) byOrg.set(orgId, (keys = []));
+    keys.push({
+      key: String(row.meta_key),
+      events: Number(row.events),
+      enabled: row.enabled === true,
+    });
+  }
+  // Places an org holds: keys with statistics (tracked or rejected) and enabled keys.
+  const holds = new Map<string, number>();
+  const held = await connection.runAndReadAll(
+    `SELECT org_id, count(*) AS n FROM (
+       SELECT org_id, meta_key FROM metadata_key_stats WHERE list_contains($1, org_id)
+       UNION
+       SELECT org_id, meta_key FROM org_metadata_keys WHERE list_contains($1, org_id)
+     ) GROUP BY org_id`,
+    [duckdb.listValue([...byOrg.keys()])],
+  );
+  for (const row of held.getRowObjectsJS()) holds.set(String(row.org_id), Number(row.n));
+  const untrackedOrgs: string[] = [];
+  const untrackedKeys: string[] = [];
+  const untracked: UntrackedMetadataKeys[] = [];
+  for (const [orgId, keys] of byOrg) {
+    const left = keysToTrack(holds.get(orgId) ?? 0, keys, cap).untracked;
+    if (left.length === 0) continue;
+    untracked.push({ orgId, keys: left.length });
+    for (const key of left) {
+      untrackedOrgs.push(orgId);
+      untrackedKeys.push(key);
+    }
+  }
+  if (untracked.length === 0) return [];
+  await connection.run(
+    `CREATE OR REPLACE TEMP TABLE batch_untracked AS
+       SELECT unnest($1) AS org_id, unnest($2) AS meta_key`,
+    [duckdb.listValue(untrackedOrgs), duckdb.listValue(untrackedKeys)],
+  );
+  await connection.run(
+    `DELETE FROM batch_metadata
+     WHERE (org_id, meta_key) IN (SELECT (org_id, meta_key) FROM batch_untracked)`,
+  );
+  return untracked;
 }

@@ -32,6 +32,7 @@ const WRITE_TEMP_TABLES = [
   'batch_daily',
   'batch_metadata',
   'batch_keys',
+  'batch_untracked',
   'newly_rejected',
   ...CORRECTION_TEMP_TABLES,
 ];
@@ -310,11 +311,17 @@ export class UsageStoreRepository implements UsageEventWriter {
     );
     // Sync usage carries no metadata: a write of only such events skips the metadata
     // statements (about half of a small write's statements).
-    const newlyRejectedKeys = staged.carriesMetadata
+    const metadata = staged.carriesMetadata
       ? await applyMetadata(connection, dict, rule)
-      : [];
+      : { newlyRejected: [], untracked: [] };
     if (corrected) await dropEmptiedRollupRows(connection);
-    return { groups: counts, newlyRejectedKeys, orgs: [...orgs], changedDays };
+    return {
+      groups: counts,
+      newlyRejectedKeys: metadata.newlyRejected,
+      untrackedKeys: metadata.untracked,
+      orgs: [...orgs],
+      changedDays,
+    };
   }
 }
 

@@ -5,7 +5,12 @@ import {
   ingestionParameters,
 } from './cardinality-rule.js';
 
-const rule = { maxDistinctValues: 1000, minEventsForRatio: 200, maxDistinctRatio: 0.5 };
+const rule = {
+  maxDistinctValues: 1000,
+  minEventsForRatio: 200,
+  maxDistinctRatio: 0.5,
+  maxKeysPerOrg: 100,
+};
 
 describe('identifier-like metadata key rule', () => {
   it('gives ingestion its SQL parameters in the order the statement uses them', () => {

@@ -45,7 +45,7 @@ export class MetadataKeyController {
   @ApiOkResponse({ type: MetadataKeyStatusListBody })
   @ApiErrors(403, 404)
   async list(@Param('orgId') orgId: string) {
-    return { data: await this.metadataKeys.list(orgId) };
+    return this.metadataKeys.listWithCap(orgId);
   }
 
   @Post()

@@ -1,4 +1,5 @@
 import { Injectable } from '../../common/nest-decorators.js';
+import { duckdb } from '../../database/duckdb-api.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
 
 export interface MetadataKeyStatus {
@@ -93,6 +94,38 @@ export class MetadataKeyRepository {
         [o.orgId, o.key, o.eventCount, o.distinctValues, o.rejectedReason],
       );
     }
+  }
+
+  /**
+   * The places an org holds under its cap on metadata keys (metadata-key-cap.ts): keys with
+   * statistics (broken out or rejected) and enabled keys.
+   */
+  async heldKeys(orgId: string): Promise<number> {
+    const rows = await this.db.all<{ n: bigint | number }>(
+      `SELECT count(*) AS n FROM (
+         SELECT meta_key FROM metadata_key_stats WHERE org_id = $1
+         UNION
+         SELECT meta_key FROM org_metadata_keys WHERE org_id = $1
+       )`,
+      [orgId],
+    );
+    return Number(rows[0].n);
+  }
+
+  /** The enabled keys of these orgs, per org. */
+  async enabledKeys(orgIds: readonly string[]): Promise<Map<string, Set<string>>> {
+    const byOrg = new Map<string, Set<string>>();
+    if (orgIds.length === 0) return byOrg;
+    const rows = await this.db.all<{ org_id: string; meta_key: string }>(
+      'SELECT org_id, meta_key FROM org_metadata_keys WHERE list_contains($1, org_id)',
+      [duckdb.listValue([...orgIds])],
+    );
+    for (const row of rows) {
+      let keys = byOrg.get(row.org_id);
+      if (!keys) byOrg.set(row.org_id, (keys = new Set()));
+      keys.add(row.meta_key);
+    }
+    return byOrg;
   }
 
   async enable(orgId: string, key: string): Promise<void> {

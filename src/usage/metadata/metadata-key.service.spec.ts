@@ -7,7 +7,12 @@ import { MetadataKeyService } from './metadata-key.service.js';
 const ORG = 'org_1';
 const config = {
   usage: {
-    cardinality: { maxDistinctValues: 1000, minEventsForRatio: 200, maxDistinctRatio: 0.5 },
+    cardinality: {
+      maxDistinctValues: 1000,
+      minEventsForRatio: 200,
+      maxDistinctRatio: 0.5,
+      maxKeysPerOrg: 100,
+    },
   },
 } as unknown as AppConfig;
 
@@ -33,6 +38,7 @@ function fakeRepository() {
     list: jest.fn(async () => []),
     enable: jest.fn(async (_org: string, key: string) => void enabled.add(key)),
     disable: jest.fn(async (_org: string, key: string) => enabled.delete(key)),
+    heldKeys: jest.fn(async () => new Set([...stats.keys(), ...enabled]).size),
   };
   const observe = (key: string, eventCount: number, distinctValues: number, rejected?: string) =>
     stats.set(key, {
@@ -115,6 +121,19 @@ describe(MetadataKeyService.name, () => {
       code: 'METADATA_KEY_REJECTED',
       message: expect.stringMatching(/it has 1200 distinct values \(limit 1000\)/),
     });
+  });
+
+  it('refuses enabling a new key with 400 METADATA_KEY_LIMIT once the org holds the cap', async () => {
+    for (let i = 0; i < 99; i++) fake.observe(`k${i}`, 10, 2);
+    await expect(sut.enable(ORG, 'team')).resolves.toMatchObject({ enabled: true });
+    expect(await errorOf(sut.enable(ORG, 'region'))).toMatchObject({
+      status: 400,
+      code: 'METADATA_KEY_LIMIT',
+      message: expect.stringMatching(/"region" .* 100 metadata keys, the limit \(100\)/),
+    });
+    expect(fake.repo.enable).toHaveBeenCalledTimes(1);
+    // A key the org holds already stays enablable at the cap.
+    await expect(sut.enable(ORG, 'k7')).resolves.toMatchObject({ enabled: true });
   });
 
   it('assertUsable: 400 when not enabled, 400 when rejected, and caches a usable key', async () => {

@@ -6,6 +6,7 @@ import { APP_CONFIG } from '../../config/app-config.token.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { METADATA_KEY_MAX_LENGTH } from '../core/metadata-values.js';
 import { identifierLikeWhenEnabling } from './cardinality-rule.js';
+import { enableRefusal } from './metadata-key-cap.js';
 import { MetadataKeyRepository, MetadataKeyStatus } from './metadata-key.repository.js';
 
 const USABLE_CACHE_TTL_MS = 30_000;
@@ -54,6 +55,18 @@ export class MetadataKeyService {
         { metadataKey: key },
       );
     }
+    const refusal = enableRefusal(
+      key,
+      await this.keys.heldKeys(orgId),
+      current !== null,
+      this.config.usage.cardinality.maxKeysPerOrg,
+    );
+    if (refusal) {
+      throw ApiError.badRequest('METADATA_KEY_LIMIT', refusal, {
+        metadataKey: key,
+        maxKeys: this.config.usage.cardinality.maxKeysPerOrg,
+      });
+    }
     await this.keys.enable(orgId, key);
     return (await this.keys.status(orgId, key)) as MetadataKeyStatus;
   }
@@ -75,6 +88,17 @@ export class MetadataKeyService {
 
   list(orgId: string): Promise<MetadataKeyStatus[]> {
     return this.keys.list(orgId);
+  }
+
+  /** The org's keys, with the places they hold under the cap (metadata-key-cap.ts). */
+  async listWithCap(
+    orgId: string,
+  ): Promise<{ data: MetadataKeyStatus[]; keysHeld: number; maxKeys: number }> {
+    return {
+      data: await this.keys.list(orgId),
+      keysHeld: await this.keys.heldKeys(orgId),
+      maxKeys: this.config.usage.cardinality.maxKeysPerOrg,
+    };
   }
 
   /** Throws the export's 400 unless `key` is enabled for the org and not rejected. */
