@@ -19,6 +19,7 @@ import { labelSentence, passagesOf, wholePages } from '../../src/documents/class
 import { describeLayout, type LayoutProfile } from '../../src/documents/classify/layout.js';
 import { categoryScore, strength } from '../../src/documents/classify/fusion.js';
 import { separateNeighbours } from '../../src/documents/classify/near-neighbours.js';
+import { allChunks, allLines } from '../../src/documents/classify/chunks.js';
 import { cosine, sentenceEncoder } from '../../src/documents/encoder/sentence-encoder.js';
 import { pagesOf } from '../../test/support/classify-eval.js';
 import { loadRealEvalSet, REAL_EVAL_SETS } from '../../test/support/classify-eval-real.js';
@@ -108,6 +109,17 @@ function partsOf(criterion: string, headed: boolean): string[] {
         : [...pieces(head), ...items];
   return parts.length > 1 ? parts : [];
 }
+/**
+ * Other wordings of a category's name (`--extra`), each the same for every category: the
+ * bare name, a heading, a sentence of another form.
+ */
+export const EXTRA_LABELS: ((name: string) => string)[] = [
+  (name) => name,
+  (name) => `Document type: ${name}.`,
+  (name) => `This is a ${name}.`,
+];
+const EXTRA = process.argv.includes('--extra');
+const nameOf = (category: string) => category.replace(/[_-]+/g, ' ').trim();
 const PART_KINDS = process.argv.includes('--parts') ? [false, true] : [];
 const inventory = formInventory();
 const inventoryVectors = encoder.embed(inventory);
@@ -135,6 +147,8 @@ for (const set of REAL_EVAL_SETS) {
     const first = passagesOf(texts, undefined, 32, 24);
     const firstTexts = new Set(first.map((p) => p.text));
     const passageVectors = encoder.embed(reading.passages.map((p) => p.text));
+    const lineTexts = new Set(allLines(texts).map((line) => line.text));
+    const chunkTexts = new Set(allChunks(texts).map((chunk) => chunk.text));
     const whole = wholePages(texts);
     const pageVectors = encoder.embed(whole.map((p) => p.text));
     const formVectors = encoder.embed(reading.form);
@@ -194,6 +208,23 @@ for (const set of REAL_EVAL_SETS) {
             ),
           ]),
         ),
+        ...(EXTRA
+          ? {
+              passageLines: reading.passages.map((p) =>
+                lineTexts.has(p.text) && !chunkTexts.has(p.text) ? 1 : 0,
+              ),
+              passageWords: reading.passages.map((p) => p.text.split(/\s+/u).length),
+              labelCos: schema.map((e) =>
+                encoder
+                  .embed(EXTRA_LABELS.map((label) => label(nameOf(e.category))))
+                  .map((v) => passageVectors.map((p) => r(cosine(v, p)))),
+              ),
+              descriptionCos: schema.map((e) => {
+                const [v] = encoder.embed([`${nameOf(e.category)}: ${e.criteria.join('; ')}`]);
+                return passageVectors.map((p) => r(cosine(v, p)));
+              }),
+            }
+          : {}),
         formCos: statementVectors.map((vs) =>
           vs.map((v) => formVectors.map((p) => r(cosine(v, p)))),
         ),

@@ -41,6 +41,14 @@ export interface DumpRow {
   partCos?: number[][][][];
   /** The same, with the text before a colon in front of each item after it. */
   headedPartCos?: number[][][][];
+  /** With `--extra`: per passage, 1 for a single line, 0 for a chunk or metadata. */
+  passageLines?: number[];
+  /** With `--extra`: per passage, its words. */
+  passageWords?: number[];
+  /** With `--extra`: per category, per other wording of its name (EXTRA_LABELS), per passage. */
+  labelCos?: number[][][];
+  /** With `--extra`: per category, its name and criteria read as one text, per passage. */
+  descriptionCos?: number[][];
 }
 
 export interface DumpSchema {
