@@ -5,8 +5,11 @@
  * and sentence of the document's form, the evidence, the default model's scores, Deep
  * Classify's before and after its second pass, and each statement's cosines with every
  * sentence layout.ts can say of any document (the form inventory); with `--parts`, each
- * criterion's parts' cosines with every passage (aggregation-trial.ts, record 0484).
- * Run: tsc -p tsconfig.bench.json && node dist/bench/classify-eval/deep-dump.js <file> [--holdout] [--parts]
+ * criterion's parts' cosines with every passage (aggregation-trial.ts, record 0484); with
+ * `--extra`, which passages are single lines, each passage's words, other wordings of each
+ * category's name and the category read as one description (generality-trial.ts, record 0508).
+ * Run: tsc -p tsconfig.bench.json && node dist/bench/classify-eval/deep-dump.js <file> [--holdout]
+ *      [--parts] [--extra]
  */
 import fs from 'node:fs';
 import { ocrEffortOf } from '../../src/documents/classify/classify.task.js';
