@@ -236,10 +236,19 @@ families.push(['one description, w (0 / 0.25 / 0.5 / 1)', descriptionWeights.map
 const saysForm = (row: Row, sentence: string) => row.form.includes(sentence);
 const RUNNING = 'Long paragraphs of running text in full sentences.';
 const DENSE = 'Pages full of dense text.';
+const FORM_LIKE = [
+  'Labelled fields with a value after each label.',
+  'Mostly short lines of a few words each.',
+  'Tables with rows and columns of values.',
+];
 for (const [label, test] of [
   ['running text', (row: Row) => saysForm(row, RUNNING)],
   ['dense text', (row: Row) => saysForm(row, DENSE)],
   ['running or dense text', (row: Row) => saysForm(row, RUNNING) || saysForm(row, DENSE)],
+  [
+    'pages neither of fields, short lines nor tables',
+    (row: Row) => !FORM_LIKE.some((sentence) => saysForm(row, sentence)),
+  ],
 ] as const) {
   const rule = (d: number): Rule => ({
     passageOffset: (row, k) => (test(row) ? -d * (row.passageLines?.[k] ?? 0) : 0),
