@@ -49,11 +49,28 @@ const CURRENCY_LOCALES = [
   'ar',
   'he',
   'uk',
+  'bg',
+  'el',
   'de-CH',
   'en-ZA',
   'en-NG',
   'fil',
 ];
+
+/** Counts that take each plural form CLDR has (one, few, many, other; a fraction). */
+const COUNTS_OF_EACH_PLURAL = [1, 2, 5, 1.5];
+
+/** How `locale` names `code` after `count` ("円" after a count of yen in ja), or undefined. */
+function countName(locale: string, code: string, count: number): string | undefined {
+  const name = new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency: code,
+    currencyDisplay: 'name',
+  })
+    .formatToParts(count)
+    .find((p) => p.type === 'currency')?.value;
+  return name === code ? undefined : name;
+}
 
 let symbolTable: Map<string, string> | undefined;
 let readingTable: Map<string, Set<string>> | undefined;
@@ -130,6 +147,14 @@ function symbols(): Map<string, string> {
       if (!table.has(key)) table.set(key, code);
     }
   }
+  // The name a locale writes after a count of its own currency ("1,250円"), in each plural
+  // form ("български лев", "български лева"); other currencies' names only as above.
+  for (const locale of CURRENCY_LOCALES)
+    for (const count of COUNTS_OF_EACH_PLURAL)
+      for (const code of codes) {
+        const name = countName(locale, code, count);
+        if (name && !table.has(foldName(name))) table.set(foldName(name), code);
+      }
   symbolTable = table;
   readingTable = readings;
   return table;
@@ -207,6 +232,41 @@ function joinsWord(text: string, m: RegExpMatchArray, currency: string | undefin
 /** Reads a currency's symbol, code or name as an ISO code (see currency-evidence.ts). */
 export type CurrencyReader = (token: string) => string | undefined;
 
+const WORD_AFTER = /^[ \u00a0\u202f]?([\p{L}\p{M}]+(?:\.(?=\P{L}|$))?)/u;
+/** Scripts written without spaces: a currency's name may run into the next word. */
+const SPACELESS =
+  /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+/** Longest currency name looked for at the start of a word of such a script. */
+const MAX_SPACELESS_NAME = 6;
+
+/**
+ * A currency's name or symbol written as a word right after an amount ("1,250円",
+ * "1 250 руб.", "1,250 บาท", "100 Euro"): the currency and the characters it takes, or
+ * undefined. In a script written without spaces the name may be the word's beginning.
+ */
+function currencyWordAfter(
+  text: string,
+  end: number,
+  readCurrency: CurrencyReader,
+): { currency: string; length: number } | undefined {
+  const m = WORD_AFTER.exec(text.slice(end, end + 40));
+  if (!m) return undefined;
+  const word = m[1];
+  // A letter or two of a cased script is a unit more often ("3 L", "12 km", "5 ft").
+  if (!/\p{Lo}/u.test(word) && (word.match(/\p{L}/gu) ?? []).length < 3) return undefined;
+  const space = m[0].length - word.length;
+  const whole = readCurrency(word);
+  if (whole) return { currency: whole, length: m[0].length };
+  if (!SPACELESS.test(word)) return undefined;
+  const letters = [...word];
+  for (let n = Math.min(MAX_SPACELESS_NAME, letters.length - 1); n >= 1; n--) {
+    const prefix = letters.slice(0, n).join('');
+    const currency = readCurrency(prefix);
+    if (currency) return { currency, length: space + prefix.length };
+  }
+  return undefined;
+}
+
 /**
  * Every amount in `text`, with the currency written next to it, in text order; a symbol
  * several currencies share is read by `readCurrency` (the document's evidence).
@@ -229,14 +289,19 @@ export function findAmounts(
       m[7] && (!/^[A-Z]{3}$/.test(m[7]) || /[.,]\d{2}$/.test(m[5]))
         ? readCurrency(m[7])
         : undefined;
+    // A currency written as a word after the number (a name, a symbol of letters).
+    const word =
+      !m[7] && !before && !m[0].endsWith(')')
+        ? currencyWordAfter(text, m.index + m[0].length, readCurrency)
+        : undefined;
     // A hyphen after the number followed by a letter or digit joins it to what follows.
     const trailingSign = m[6] === '-' && !isWordCharacter(text[m.indices![6]![1]]);
     const negative = m[1] === '(' || m[2] === '-' || m[4] === '-' || trailingSign;
     found.push({
       value: negative && value > 0 ? -value : value,
-      currency: before ?? after,
+      currency: before ?? after ?? word?.currency,
       index: m.index,
-      length: m[0].length,
+      length: m[0].length + (word?.length ?? 0),
       decimals: /[.,]\d{1,2}$/.test(m[5].trim()) && !/[.,]\d{3}$/.test(m[5].trim()),
     });
   }
