@@ -7,8 +7,8 @@
 /**
  * Locales whose month names are recognised: the languages of classification, and the
  * languages of other scripts whose long dates put the day, the month's name and the year
- * in that order (Russian, Ukrainian, Greek, Arabic, Hindi). Chinese, Japanese and Korean
- * dates are read by their marks (MARKED_DATE_LOCALES).
+ * in that order (Russian, Ukrainian, Greek, Arabic, Hindi, Hebrew, Thai). Chinese,
+ * Japanese and Korean dates are read by their marks (MARKED_DATE_LOCALES).
  */
 export const DATE_LOCALES = [
   'en',
@@ -24,6 +24,8 @@ export const DATE_LOCALES = [
   'el',
   'ar',
   'hi',
+  'he',
+  'th',
 ] as const;
 
 /** Day-first or month-first, for numeric dates whose first two parts are both <= 12. */
@@ -42,16 +44,48 @@ interface FoundDate {
 
 /** Lower case without accents or a trailing dot: "Févr." -> "fevr". */
 function fold(word: string): string {
-  return word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\.$/, '');
+  return spelled(word.normalize('NFD').replace(/\p{M}/gu, ''));
 }
 
-let monthNames: Map<string, number> | undefined;
+/**
+ * Lower case without a trailing dot, marks kept: the vowel signs of some scripts tell months
+ * apart that their letters alone do not ("ม.ค." is January, "มี.ค." March).
+ */
+function spelled(word: string): string {
+  return word.normalize('NFC').toLowerCase().replace(/\.$/, '');
+}
 
-/** Every locale's long, short and in-a-date (genitive) month names, folded, to 1..12. */
-function months(): Map<string, number> {
+/** Month names as spelled and as folded (a name printed without its accents), to 1..12. */
+let monthNames: { spelled: Map<string, number>; folded: Map<string, number> } | undefined;
+/** Month names (as spelled) of a locale whose calendar numbers years otherwise: the offset. */
+const yearOffsets = new Map<string, number>();
+
+/**
+ * How many years the locale's default calendar counts ahead of the Gregorian one, when it
+ * numbers the same years otherwise (th: the Buddhist era, 2567 is 2024), else 0.
+ */
+function yearOffsetOf(locale: string): number {
+  const date = new Date(Date.UTC(2020, 5, 15));
+  const year = new Intl.DateTimeFormat(locale, { year: 'numeric', timeZone: 'UTC' })
+    .formatToParts(date)
+    .find((p) => p.type === 'year')?.value;
+  const offset = year !== undefined && /^\d+$/.test(year) ? Number(year) - 2020 : 0;
+  return Number.isFinite(offset) ? offset : 0;
+}
+
+/** Every locale's long, short and in-a-date (genitive) month names, to 1..12. */
+function months(): { spelled: Map<string, number>; folded: Map<string, number> } {
   if (monthNames) return monthNames;
-  const names = new Map<string, number>();
+  const names = { spelled: new Map<string, number>(), folded: new Map<string, number>() };
   for (const locale of DATE_LOCALES) {
+    const offset = yearOffsetOf(locale);
+    const learn = (name: string, month: number) => {
+      const [asSpelled, asFolded] = [spelled(name), fold(name)];
+      if (!names.folded.has(asFolded)) names.folded.set(asFolded, month);
+      if (names.spelled.has(asSpelled)) return;
+      names.spelled.set(asSpelled, month);
+      if (offset !== 0) yearOffsets.set(asSpelled, offset);
+    };
     const formats = [
       new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' }),
       new Intl.DateTimeFormat(locale, { month: 'short', timeZone: 'UTC' }),
@@ -61,13 +95,16 @@ function months(): Map<string, number> {
     for (let month = 0; month < 12; month++) {
       const date = new Date(Date.UTC(2020, month, 15));
       for (const format of formats) {
-        const part = format.formatToParts(date).find((p) => p.type === 'month');
-        if (!part) continue;
-        const name = fold(part.value);
-        if (!names.has(name)) names.set(name, month + 1);
+        const parts = format.formatToParts(date);
+        const at = parts.findIndex((p) => p.type === 'month');
+        if (at < 0) continue;
+        const name = spelled(parts[at].value);
+        learn(name, month + 1);
         // The first four letters ("sept", "janv") are a common abbreviation too.
-        const four = name.slice(0, 4);
-        if (name.length > 4 && !names.has(four)) names.set(four, month + 1);
+        if (fold(name).length > 4) learn(fold(name).slice(0, 4), month + 1);
+        // Letters a date joins to the month's name ("19 במרץ 2024": "ב", "in").
+        const joined = /[\p{L}\p{M}]+$/u.exec(parts[at - 1]?.value ?? '');
+        if (joined) learn(joined[0] + name, month + 1);
       }
     }
   }
@@ -77,13 +114,28 @@ function months(): Map<string, number> {
 
 /** 1..12 for a month name or abbreviation in any of DATE_LOCALES, else undefined. */
 export function monthNumber(word: string): number | undefined {
-  return months().get(fold(word));
+  const { spelled: bySpelling, folded } = months();
+  return bySpelling.get(spelled(word)) ?? folded.get(fold(word));
 }
 
 function fullYear(year: string): number {
   const n = Number(year);
   if (year.length === 4) return n;
   return n < 70 ? 2000 + n : 1900 + n;
+}
+
+/**
+ * The Gregorian year of a date written with `monthWord`: a month named in a locale whose
+ * calendar counts years ahead (Thai) takes the year in that calendar when that reading is
+ * nearer the present ("2567" is 2024; "2024" stays 2024 in a Thai date written so).
+ */
+function yearWithMonth(monthWord: string, year: string): number {
+  const written = fullYear(year.replace("'", ''));
+  months();
+  const offset = yearOffsets.get(spelled(monthWord)) ?? 0;
+  if (offset === 0) return written;
+  const now = new Date().getUTCFullYear();
+  return Math.abs(written - offset - now) < Math.abs(written - now) ? written - offset : written;
 }
 
 function isoDate(year: number, month: number, day: number): string | null {
@@ -95,7 +147,8 @@ function isoDate(year: number, month: number, day: number): string | null {
 
 // A month's name: letters and the marks some scripts write vowels with ("जुलाई"); two
 // letters at least ("मई").
-const LETTERS = '[\\p{L}\\p{M}]{2,12}\\.?';
+// A short name may have a point inside ("มี.ค.").
+const LETTERS = '(?:[\\p{L}\\p{M}]{1,4}\\.[\\p{L}\\p{M}]{1,4}|[\\p{L}\\p{M}]{2,12})\\.?';
 // Digits glued to letters before them ("HD03-04-06", "INV2020-01-05") are part of a code.
 const ISO_DATE = /(?<![\p{L}\d])(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/gu;
 const NUMERIC_DATE = /(?<![\p{L}\d.])(\d{1,2})\s?([-/.])\s?(\d{1,2})\2\s?(\d{4}|\d{2})(?![\d])/gu;
@@ -171,11 +224,11 @@ export function findDates(text: string, order: DateOrder = 'dmy'): FoundDate[] {
   }
   for (const m of text.matchAll(DAY_MONTH_YEAR)) {
     const month = monthNumber(m[2]);
-    if (month) add(m, isoDate(fullYear(m[3].replace("'", '')), month, +m[1]));
+    if (month) add(m, isoDate(yearWithMonth(m[2], m[3]), month, +m[1]));
   }
   for (const m of text.matchAll(MONTH_DAY_YEAR)) {
     const month = monthNumber(m[1]);
-    if (month) add(m, isoDate(+m[3], month, +m[2]));
+    if (month) add(m, isoDate(yearWithMonth(m[1], m[3]), month, +m[2]));
   }
   return found.sort((a, b) => a.index - b.index);
 }
@@ -185,12 +238,12 @@ function namedDates(text: string): Set<string> {
   const named = new Set<string>();
   for (const m of text.matchAll(DAY_MONTH_YEAR)) {
     const month = monthNumber(m[2]);
-    const iso = month && isoDate(fullYear(m[3].replace("'", '')), month, +m[1]);
+    const iso = month && isoDate(yearWithMonth(m[2], m[3]), month, +m[1]);
     if (iso) named.add(iso);
   }
   for (const m of text.matchAll(MONTH_DAY_YEAR)) {
     const month = monthNumber(m[1]);
-    const iso = month && isoDate(+m[3], month, +m[2]);
+    const iso = month && isoDate(yearWithMonth(m[1], m[3]), month, +m[2]);
     if (iso) named.add(iso);
   }
   return named;
