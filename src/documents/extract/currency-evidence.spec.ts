@@ -34,3 +34,12 @@ describe('currencyReaderOf', () => {
     expect([read('¥'), read('￥'), read('$')]).toEqual(['CNY', 'CNY', 'USD']);
   });
 });
+
+describe('currencyReaderOf in kanji alone', () => {
+  it('reads "¥" as the yen in Japanese written without kana, as the yuan in Chinese', () => {
+    const japanese = '株式会社山田 請求書番号 12345 合計 ¥1,250';
+    expect(currencyReaderOf(japanese, 'en')('¥')).toBe('JPY');
+    const chinese = '发票号码 12345 价税合计 ¥1,250.00';
+    expect(currencyReaderOf(chinese, 'en')('¥')).toBe('CNY');
+  });
+});

@@ -19,6 +19,7 @@ import {
   symbolIn,
   type CurrencyReader,
 } from './amounts.js';
+import { hanLanguage } from './han-language.js';
 
 /**
  * The evidence is looked for in the document's opening characters: its letterhead, its
@@ -94,11 +95,14 @@ function writtenIn(symbol: string, locale: string): string | undefined {
   return code;
 }
 
-/** The language a text's script says, for the scripts the language detector does not read. */
+/**
+ * The language a text's script says, for the scripts the language detector does not read;
+ * Han characters without kana by the characters themselves (han-language.ts).
+ */
 function languageOfScript(text: string, detected: string): string {
   if (/[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text)) return 'ja';
   if (/\p{Script=Hangul}/u.test(text)) return 'ko';
-  if (/\p{Script=Han}/u.test(text)) return 'zh';
+  if (/\p{Script=Han}/u.test(text)) return hanLanguage(text);
   return detected;
 }
 
