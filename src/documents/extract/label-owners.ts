@@ -20,6 +20,32 @@ const NAMES_FIELD = 0.95;
  * invoice total) stay evidence for both.
  */
 const CLEARLY_LESS = 0.15;
+/**
+ * A label below NAMES_FIELD still names its field when it fits that field at least this
+ * well and every other field of the schema at most WEAK_CLAIM_SHARE as well ("Purchase
+ * Order No." 0.83 for an order number, 0.33 for an invoice number). "Date" (0.86 for a
+ * due date, 0.68 for an invoice date) and "Grand total" (0.5 for a subtotal, 0.38 for a
+ * total) fit two fields alike and claim nothing.
+ */
+const WEAK_CLAIM_FLOOR = 0.5;
+const WEAK_CLAIM_SHARE = 0.5;
+
+/** How well each field's candidates fit a label (the best of its candidates with it). */
+function fitOf(scored: readonly Scored[], label: string): number {
+  let fit = 0;
+  for (const s of scored) if (s.candidate.label === label) fit = Math.max(fit, s.labelScore);
+  return fit;
+}
+
+/** Whether the field's best label names it, outright or clearly more than any other field. */
+function claims(field: string, best: Scored, ranked: ReadonlyMap<string, Scored[]>): boolean {
+  if (best.labelScore >= NAMES_FIELD) return true;
+  if (best.labelScore < WEAK_CLAIM_FLOOR) return false;
+  for (const [other, scored] of ranked)
+    if (other !== field && fitOf(scored, best.candidate.label) > best.labelScore * WEAK_CLAIM_SHARE)
+      return false;
+  return true;
+}
 
 /**
  * The labels each field may not take, by field key: a label is withheld from a field when
@@ -31,22 +57,22 @@ const CLEARLY_LESS = 0.15;
 export function labelsOfOtherFields(
   ranked: ReadonlyMap<string, Scored[]>,
 ): Map<string, Set<string>> {
-  const claims: { field: string; label: string; score: number }[] = [];
+  const claimed: { field: string; label: string; score: number }[] = [];
   for (const [field, scored] of ranked) {
     const best = scored[0];
-    if (best && best.labelScore >= NAMES_FIELD)
-      claims.push({ field, label: best.candidate.label, score: best.labelScore });
+    if (best && claims(field, best, ranked))
+      claimed.push({ field, label: best.candidate.label, score: best.labelScore });
   }
   const withheld = new Map<string, Set<string>>();
   for (const [field, scored] of ranked) {
     for (const s of scored) {
-      const claimed = claims.some(
+      const isClaimed = claimed.some(
         (c) =>
           c.field !== field &&
           c.label === s.candidate.label &&
           s.labelScore <= c.score - CLEARLY_LESS,
       );
-      if (!claimed) continue;
+      if (!isClaimed) continue;
       const labels = withheld.get(field) ?? new Set<string>();
       labels.add(s.candidate.label);
       withheld.set(field, labels);

@@ -37,9 +37,26 @@ function fold(text: string): string {
   return normalize(text.normalize('NFD').replace(/\p{M}/gu, ''));
 }
 
-/** Word stems a text is made of ("No." and "n°" read as "number"). */
+/**
+ * The numero sign and the letters Unicode decomposes it to ("№" is "No" in NFKC), as a
+ * label writes them after a word or with their point: "Order No", "ORDER NO", "No.",
+ * "order no.". "Yes/No" or a lone "No" is the word no.
+ */
+const NUMERO_LETTERS = '\u2116'.normalize('NFKC');
+const NUMERO = new RegExp(
+  [
+    '\u2116',
+    `(?<=^|\\s)(?:${NUMERO_LETTERS}|${NUMERO_LETTERS.toUpperCase()}|${NUMERO_LETTERS.toLowerCase()})\\.`,
+    `(?<=\\p{L}\\s+)(?:${NUMERO_LETTERS}|${NUMERO_LETTERS.toUpperCase()})(?=\\s*(?:[:#]|$))`,
+  ].join('|'),
+  'gu',
+);
+
+/** Word stems a text is made of ("No.", "№" and "n°" read as "number"). */
 export function conceptsOf(text: string): Set<string> {
-  const words = fold(text.replace(/°|º/g, ' number ')).split(' ').filter(Boolean);
+  const words = fold(text.replace(/(?<!\p{L})[Nn]?[°º]/gu, ' number ').replace(NUMERO, ' number '))
+    .split(' ')
+    .filter(Boolean);
   return new Set(words.filter((w) => !FUNCTION_WORDS.has(w) && !/^\d+$/.test(w)).map(stem));
 }
 
