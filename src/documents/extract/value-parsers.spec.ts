@@ -125,6 +125,37 @@ describe('dates', () => {
     expect(findDates('12026年3月1日')).toEqual([]);
   });
 
+  it('reads Hebrew months, joined to the letter a date writes before them', () => {
+    const march19 = new Date(Date.UTC(2024, 2, 19));
+    const hebrew = new Intl.DateTimeFormat('he', { dateStyle: 'long', timeZone: 'UTC' });
+    expect(parseDate(`תאריך: ${hebrew.format(march19)}`)).toBe('2024-03-19');
+    expect(parseDate('19 במרץ 2024')).toBe('2024-03-19');
+    expect(parseDate('19 מרץ 2024')).toBe('2024-03-19');
+  });
+
+  it('reads Thai months, long and short, and years of the Buddhist era', () => {
+    // As the runtime's Thai locale writes them: its calendar counts 2567 for 2024.
+    const thai = (options: Intl.DateTimeFormatOptions) =>
+      new Intl.DateTimeFormat('th', { ...options, timeZone: 'UTC' }).format(
+        new Date(Date.UTC(2024, 2, 19)),
+      );
+    expect(thai({ dateStyle: 'long' })).toContain('2567');
+    expect(parseDate(thai({ dateStyle: 'long' }))).toBe('2024-03-19');
+    expect(parseDate(thai({ day: 'numeric', month: 'short', year: 'numeric' }))).toBe('2024-03-19');
+    // January and March abbreviate alike but for a vowel sign.
+    expect(parseDate('5 ม.ค. 2567')).toBe('2024-01-05');
+    expect(parseDate('5 มี.ค. 2567')).toBe('2024-03-05');
+    // A Thai month with a Gregorian year keeps it.
+    expect(parseDate('19 มีนาคม 2024')).toBe('2024-03-19');
+    // Other languages' years are never shifted.
+    expect(parseDate('19 March 2567')).toBe('2567-03-19');
+  });
+
+  it('reads a month name printed with marks its CLDR name does not carry', () => {
+    // Arabic with its short vowels written ("يُولْيُو" for "يوليو").
+    expect(parseDate('14 \u064aُ\u0648\u0644\u0652\u064a\u064f\u0648 2021')).toBe('2021-07-14');
+  });
+
   it('never throws on arbitrary text', () => {
     fc.assert(fc.property(fc.string(), (text) => void findDates(text)));
   });
@@ -178,6 +209,28 @@ describe('amounts', () => {
     expect(currencyOf('XYZ')).toBeUndefined();
     expect(findAmounts('Total 12,00 €')[0]).toMatchObject({ value: 12, currency: 'EUR' });
   });
+
+  it.each([
+    ['1,250円', 'JPY'],
+    ['1,250 円', 'JPY'],
+    ['合計 1,250円(税込)', 'JPY'],
+    ['1,250元', 'CNY'],
+    ['1,250.00 บาท', 'THB'],
+    ['1.250,00 Euro', 'EUR'],
+  ])('reads the currency written as a word after the amount in %s', (text, currency) => {
+    const [amount] = findAmounts(text, /,\d{2}(?!\d)/.test(text));
+    expect(amount?.currency).toBe(currency);
+    expect(amount?.value).toBe(1250);
+    // The currency's word is part of the amount as written.
+    expect(text.slice(amount.index, amount.index + amount.length)).toMatch(/\p{L}\.?$/u);
+  });
+
+  it.each(['3 L', '12 km', '5 ft', '12 months', '2 Stück'])(
+    'reads no currency in the unit or word after %s',
+    (text) => {
+      expect(findAmounts(text)[0]?.currency).toBeUndefined();
+    },
+  );
 
   it('keeps the currency written before a sign ("Rs -40.00", "€ -5,00")', () => {
     expect(findAmounts('Discount of Rs -40.00,')[0]).toMatchObject({ value: -40, currency: 'INR' });

@@ -1,0 +1,107 @@
+import { describe, expect, it } from '@jest/globals';
+import type { JsonSchema } from '../../src/documents/extract/extract-schema.js';
+import { extractDocument } from '../../src/documents/extract/extract.operation.js';
+import { loadLayoutDocument } from '../../src/documents/parse/layout.loader.js';
+import { makeDocx } from '../support/documents.js';
+
+const invoice: JsonSchema = {
+  type: 'object',
+  properties: {
+    invoice_number: { type: 'string' },
+    invoice_date: { type: 'string', format: 'date' },
+    total: { type: 'number' },
+    currency: { type: 'string', description: 'The currency of the amounts, as an ISO 4217 code' },
+  },
+};
+
+/** Extract over the lines as a text file and as a DOCX, by default extract and deep. */
+async function extractEach(lines: string[], schema: JsonSchema = invoice) {
+  const results: Record<string, unknown>[] = [];
+  for (const [bytes, name] of [
+    [Buffer.from(lines.join('\n')), 'invoice.txt'],
+    [await makeDocx(lines), 'invoice.docx'],
+  ] as const) {
+    const document = await loadLayoutDocument(bytes, name);
+    for (const deepEngine of [undefined, 'fuzzy-synonyms-described' as const])
+      results.push(
+        extractDocument(document, schema, { engine: 'label-typed', deepEngine, citations: false })
+          .result,
+      );
+  }
+  return results;
+}
+
+describe('extract reads the currencies and dates of more scripts', () => {
+  it('reads a Japanese invoice written in kanji alone: its yen after the amount or as "¥"', async () => {
+    for (const total of ['1,250円', '¥1,250'])
+      for (const result of await extractEach([
+        '株式会社山田 請求書',
+        'Invoice number: 12345',
+        'Invoice date: 2024年3月19日',
+        `Total: ${total}`,
+      ]))
+        expect(result).toEqual({
+          invoice_number: '12345',
+          invoice_date: '2024-03-19',
+          total: 1250,
+          currency: 'JPY',
+        });
+  });
+
+  it('reads "¥" in a Chinese invoice as the yuan, and "元" after the amount', async () => {
+    for (const total of ['¥1,250.00', '1,250.00元'])
+      for (const result of await extractEach([
+        '北京阳光有限公司 发票',
+        'Invoice number: 12345',
+        `Total: ${total}`,
+      ]))
+        expect(result).toMatchObject({ total: 1250, currency: 'CNY' });
+  });
+
+  it('reads a Thai date in the Buddhist era and the baht written after the amount', async () => {
+    for (const result of await extractEach([
+      'บริษัท ตัวอย่าง จำกัด',
+      'Invoice number: 12345',
+      'Invoice date: 19 มีนาคม 2567',
+      'Total: 1,250.00 บาท',
+    ]))
+      expect(result).toEqual({
+        invoice_number: '12345',
+        invoice_date: '2024-03-19',
+        total: 1250,
+        currency: 'THB',
+      });
+  });
+
+  it('reads a Hebrew date, its month joined to the letter before it', async () => {
+    for (const result of await extractEach([
+      'חברה לדוגמה בע"מ',
+      'Invoice number: 12345',
+      'Invoice date: 19 במרץ 2024',
+      'Total: 1,250.00 ₪',
+    ]))
+      expect(result).toEqual({
+        invoice_number: '12345',
+        invoice_date: '2024-03-19',
+        total: 1250,
+        currency: 'ILS',
+      });
+  });
+
+  it('gives "Order No." to the order number, not to the schema\'s other numbers', async () => {
+    const numbers: JsonSchema = {
+      type: 'object',
+      properties: {
+        invoice_number: { type: 'integer' },
+        order_number: { type: 'integer' },
+        customer_number: { type: 'string' },
+      },
+    };
+    for (const label of ['Order No.', 'ORDER NO', 'Order №', 'Order Nº', 'Purchase order number'])
+      for (const result of await extractEach(
+        ['ACME Supplies Ltd', `${label}: 4711`, 'Date: 2024-03-05'],
+        numbers,
+      ))
+        expect(result).toEqual({ invoice_number: null, order_number: 4711, customer_number: null });
+  });
+});
