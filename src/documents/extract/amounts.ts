@@ -57,19 +57,33 @@ const CURRENCY_LOCALES = [
   'fil',
 ];
 
-/** Counts that take each plural form CLDR has (one, few, many, other; a fraction). */
-const COUNTS_OF_EACH_PLURAL = [1, 2, 5, 1.5];
+/** A count of each plural form CLDR has (one, two, few, many, other; a fraction). */
+const PLURAL_COUNTS = [1, 2, 3, 5, 1.5];
 
-/** How `locale` names `code` after `count` ("円" after a count of yen in ja), or undefined. */
-function countName(locale: string, code: string, count: number): string | undefined {
-  const name = new Intl.NumberFormat(locale, {
+/** Counts that take each of `locale`'s plural forms, one count a form. */
+function countsOfEachForm(locale: string): number[] {
+  const rules = new Intl.PluralRules(locale);
+  const seen = new Map<string, number>();
+  for (const count of PLURAL_COUNTS) {
+    const form = rules.select(count);
+    if (!seen.has(form)) seen.set(form, count);
+  }
+  return [...seen.values()];
+}
+
+/** How `locale` names `code` after each count ("円" after a count of yen in ja). */
+function countNames(locale: string, code: string, counts: readonly number[]): string[] {
+  const format = new Intl.NumberFormat(locale, {
     style: 'currency',
     currency: code,
     currencyDisplay: 'name',
-  })
-    .formatToParts(count)
-    .find((p) => p.type === 'currency')?.value;
-  return name === code ? undefined : name;
+  });
+  const names: string[] = [];
+  for (const count of counts) {
+    const name = format.formatToParts(count).find((p) => p.type === 'currency')?.value;
+    if (name && name !== code) names.push(name);
+  }
+  return names;
 }
 
 let symbolTable: Map<string, string> | undefined;
@@ -123,10 +137,13 @@ function symbols(): Map<string, string> {
   const table = new Map<string, string>();
   const readings = new Map<string, Set<string>>();
   const codes = [...currencyCodes()];
+  /** The currencies each locale writes with a symbol of their own (not their code). */
+  const withSymbol = new Map<string, string[]>();
   const learn = (locale: string, display: 'symbol' | 'narrowSymbol') => {
     for (const code of codes) {
       const symbol = symbolIn(locale, code, display);
       if (!symbol) continue;
+      if (display === 'symbol') withSymbol.set(locale, [...(withSymbol.get(locale) ?? []), code]);
       const key = foldName(symbol);
       if (!table.has(key)) table.set(key, code);
       const folded = foldSymbol(symbol);
@@ -147,14 +164,14 @@ function symbols(): Map<string, string> {
       if (!table.has(key)) table.set(key, code);
     }
   }
-  // The name a locale writes after a count of its own currency ("1,250円"), in each plural
-  // form ("български лев", "български лева"); other currencies' names only as above.
-  for (const locale of CURRENCY_LOCALES)
-    for (const count of COUNTS_OF_EACH_PLURAL)
-      for (const code of codes) {
-        const name = countName(locale, code, count);
-        if (name && !table.has(foldName(name))) table.set(foldName(name), code);
-      }
+  // The name a locale writes after a count of a currency it has a symbol for ("1,250円"),
+  // in each plural form ("български лев", "български лева"); the others' names as above.
+  for (const locale of CURRENCY_LOCALES) {
+    const counts = countsOfEachForm(locale);
+    for (const code of withSymbol.get(locale) ?? [])
+      for (const name of countNames(locale, code, counts))
+        if (!table.has(foldName(name))) table.set(foldName(name), code);
+  }
   symbolTable = table;
   readingTable = readings;
   return table;
