@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DuckDbService } from '../../src/database/duckdb.service.js';
 import { ClickHouseService } from '../../src/usage/clickhouse/clickhouse.service.js';
@@ -65,6 +68,9 @@ describe.each([...USAGE_STORES, 'clickhouse-cluster'] as const)(
     let quiet: SeededAccount;
     let noisy: SeededAccount;
     let planned: SeededAccount;
+    let raised: SeededAccount;
+    /** The app's environment but for the cap: a restart with it finds the same store. */
+    let appEnv: Record<string, string>;
 
     beforeAll(async () => {
       topic = await createTestTopic('usage-key-cap');
@@ -72,14 +78,18 @@ describe.each([...USAGE_STORES, 'clickhouse-cluster'] as const)(
       group = kafka.KAFKA_CONSUMER_GROUP;
       const storeEnv = usageStoreEnv(store);
       database = storeEnv.CLICKHOUSE_DATABASE ?? '';
-      t = await startTestApp({ ...storeEnv, ...kafka, METADATA_KEYS_MAX_PER_ORG: String(CAP) });
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-key-cap-'));
+      appEnv = { ...storeEnv, ...kafka, DATA_DIR: dataDir };
+      t = await startTestApp({ ...appEnv, METADATA_KEYS_MAX_PER_ORG: String(CAP) });
       quiet = await seedAccount(t.app, 'Quiet');
       noisy = await seedAccount(t.app, 'Noisy');
       planned = await seedAccount(t.app, 'Planned');
+      raised = await seedAccount(t.app, 'Raised');
     }, 120_000);
 
     afterAll(async () => {
       await t?.close();
+      if (appEnv) fs.rmSync(appEnv.DATA_DIR, { recursive: true, force: true });
     });
 
     async function publish(events: UsageCloudEvent[]): Promise<void> {
@@ -144,13 +154,14 @@ describe.each([...USAGE_STORES, 'clickhouse-cluster'] as const)(
       });
     }
 
-    async function groupedBy(org: SeededAccount, key: string): Promise<unknown> {
+    async function groupedBy(org: SeededAccount, key: string, timeZone?: string): Promise<unknown> {
       const params = new URLSearchParams({
         orgId: org.orgId,
         startDate: daysAgo(30),
         endDate: daysAgo(0),
         groupBy: 'metadata',
         metadataKey: key,
+        ...(timeZone ? { timeZone } : {}),
       });
       const res = await fetch(`${t.baseUrl}/api/v1/usage/export?${params}`, {
         headers: { authorization: `Bearer ${org.accountKey}` },
@@ -163,13 +174,19 @@ describe.each([...USAGE_STORES, 'clickhouse-cluster'] as const)(
       return parseExportBody(text).rows;
     }
 
-    function reference(org: SeededAccount, events: UsageCloudEvent[], key: string): unknown {
+    function reference(
+      org: SeededAccount,
+      events: UsageCloudEvent[],
+      key: string,
+      timeZone?: string,
+    ): unknown {
       return referenceExport(events, {
         orgId: org.orgId,
         startDate: daysAgo(30),
         endDate: daysAgo(0),
         groupBy: 'metadata',
         metadataKey: key,
+        ...(timeZone ? { timeZone } : {}),
       });
     }
 
@@ -260,5 +277,60 @@ describe.each([...USAGE_STORES, 'clickhouse-cluster'] as const)(
         reference(planned, events, 'cost_center'),
       );
     }, 120_000);
+
+    it('a correction of an event sent while its key was past the cap takes nothing from that key after the cap is raised', async () => {
+      // Kolkata's day starts at a half hour: the export reads the quarter-hour rollups.
+      const zone = 'Asia/Kolkata';
+      const fill = Array.from({ length: CAP }, (_, i) =>
+        usageEvent({ orgId: raised.orgId, async: true, metadata: { [`k${i}`]: 'a' } }),
+      );
+      await publish(fill);
+      // Sent past the cap: stored with its metadata, counted under no key's rows.
+      const early = usageEvent(
+        { orgId: raised.orgId, async: true, credits: '2', metadata: { later: 'a' } },
+        { id: `early-${store}`, daysBack: 1 },
+      );
+      await publish([early]);
+      expect((await enable(raised, 'later')).status).toBe(400);
+
+      // An operator raises the cap: the key takes a place with the next event carrying it.
+      await t.close();
+      t = await startTestApp({ ...appEnv, METADATA_KEYS_MAX_PER_ORG: String(CAP + 5) });
+      const after = usageEvent(
+        { orgId: raised.orgId, async: true, credits: '3', metadata: { later: 'a' } },
+        { daysBack: 1 },
+      );
+      await publish([after]);
+      expect((await enable(raised, 'later')).status).toBe(201);
+      // The early event never counted under the key: it is in no group of it ("unknown").
+      const uncounted = { ...early, data: { ...early.data, metadata: {} } };
+      const before = [...fill, uncounted, after];
+      expect(await groupedBy(raised, 'later')).toEqual(reference(raised, before, 'later'));
+      expect(await groupedBy(raised, 'later', zone)).toEqual(
+        reference(raised, before, 'later', zone),
+      );
+
+      // Its correction, a write after the key took its place, counts; the version it
+      // replaces, never counted, is taken from nothing.
+      const correction: UsageCloudEvent = {
+        ...early,
+        data: { ...early.data, credits: '5', metadata: { later: 'a' }, version: 2 },
+      };
+      await publish([correction]);
+      const all = [...before, correction];
+      expect(await groupedBy(raised, 'later')).toEqual(reference(raised, all, 'later'));
+      expect(await groupedBy(raised, 'later', zone)).toEqual(reference(raised, all, 'later', zone));
+      // And a second correction moves the key's rows by the difference only.
+      const again: UsageCloudEvent = {
+        ...early,
+        data: { ...early.data, credits: '1.5', metadata: { later: 'b' }, version: 3 },
+      };
+      await publish([again]);
+      const last = [...all, again];
+      expect(await groupedBy(raised, 'later')).toEqual(reference(raised, last, 'later'));
+      expect(await groupedBy(raised, 'later', zone)).toEqual(
+        reference(raised, last, 'later', zone),
+      );
+    }, 180_000);
   },
 );

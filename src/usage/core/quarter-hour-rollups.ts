@@ -1,6 +1,7 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { BUCKET_SECONDS, BUCKET_START_QUARTERS } from './time-zone.js';
 import { METADATA_KEY_MAX_LENGTH, METADATA_VALUE_MAX_CODE_POINTS } from './metadata-values.js';
+import { countedMetadataEntry } from './counted-metadata-entries.js';
 
 /*
  * The quarter-hour rollups (usage_quarter_hour, usage_quarter_hour_metadata) are built from
@@ -150,15 +151,15 @@ export function quarterHourRowsSql(
 
 /**
  * The groupable metadata entries of the event rows of `source` matching `where`, one row per
- * (event, key), by the normalizer's rule (metadata-values.ts), for keys not rejected as
- * identifier-like (as in the daily rollups). Events written since migration 122 name their
+ * (event, key), by the normalizer's rule (metadata-values.ts), for the keys the daily
+ * rollups count them under (countedMetadataEntry: not rejected, tracked when written). Events written since migration 122 name their
  * combination of entries as the write stored it (`metadata_combo`, joined to
  * `usage_metadata_combinations`); older ones are read from their JSON.
  */
 function metadataEntriesSql(source: string, where: string, bucketing: Bucketing): string {
   return `SELECT e.* FROM (
       SELECT ev.org_id, ev.quarter, ev.product, ev.feature, ev.api_key_id, ev.file_type,
-             ev.credits, c.meta_key, c.meta_value
+             ev.credits, ev.batch_id, c.meta_key, c.meta_value
       FROM (
         SELECT org_id, ${bucketOf(bucketing)} AS quarter, product, feature, api_key_id, file_type,
                credits, batch_id, metadata_combo
@@ -171,7 +172,7 @@ function metadataEntriesSql(source: string, where: string, bucketing: Bucketing)
       ${metadataEntriesFromJsonSql(source, `(${where}) AND metadata_combo IS NULL`, bucketing)}
     ) e
     SEMI JOIN metadata_key_stats s
-      ON s.org_id = e.org_id AND s.meta_key = e.meta_key AND s.rejected_at IS NULL
+      ON s.org_id = e.org_id AND s.meta_key = e.meta_key AND ${countedMetadataEntry('e.batch_id')}
     WHERE e.meta_value IS NOT NULL`;
 }
 
@@ -184,7 +185,7 @@ function metadataEntriesSql(source: string, where: string, bucketing: Bucketing)
  */
 function metadataEntriesFromJsonSql(source: string, where: string, bucketing: Bucketing): string {
   const utf16Length = `(length(entry.key) + length(regexp_replace(entry.key, '[^\\x{10000}-\\x{10FFFF}]', '', 'g')))`;
-  return `SELECT org_id, quarter, product, feature, api_key_id, file_type, credits,
+  return `SELECT org_id, quarter, product, feature, api_key_id, file_type, credits, batch_id,
              entry.key AS meta_key,
              CASE json_type(entry.value)
                WHEN 'VARCHAR' THEN left(json_extract_string(entry.value, '$'), ${METADATA_VALUE_MAX_CODE_POINTS})
@@ -195,7 +196,7 @@ function metadataEntriesFromJsonSql(source: string, where: string, bucketing: Bu
              END AS meta_value
       FROM (
         SELECT org_id, ${bucketOf(bucketing)} AS quarter, product, feature, api_key_id, file_type,
-               credits,
+               credits, batch_id,
                unnest(map_entries(CAST(CAST(metadata_json AS JSON) AS MAP(VARCHAR, JSON)))) AS entry
         FROM ${source}
         WHERE (${where}) AND is_async AND metadata_json IS NOT NULL

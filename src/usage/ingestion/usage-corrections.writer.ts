@@ -1,4 +1,5 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import { countedMetadataEntry } from '../core/counted-metadata-entries.js';
 import { groupableEntries } from '../core/metadata-values.js';
 import {
   insertQuarterHourAndNarrowRows,
@@ -81,14 +82,17 @@ export async function retractReplaced(
 
 /**
  * The metadata rollups' share of the replaced events: their entries follow from the stored
- * JSON by the normalizer's own rule (run here, not re-implemented in SQL), and only keys
- * not rejected as identifier-like were ever added.
+ * JSON by the normalizer's own rule (run here, not re-implemented in SQL), and only the
+ * entries countedMetadataEntry allows were ever added: keys not rejected as identifier-like,
+ * tracked under the org's cap when the replaced event was written (a key that got its place
+ * later, after the cap was raised, never counted that event).
  */
 async function retractMetadata(connection: DuckDBConnection): Promise<void> {
   const rows = (
     await connection.runAndReadAll(
       `SELECT org_id, CAST(day AS VARCHAR) AS day, product, feature, api_key_id,
-              file_type, CAST(credits AS VARCHAR) AS credits, metadata_json
+              file_type, CAST(credits AS VARCHAR) AS credits, CAST(batch_id AS VARCHAR) AS batch_id,
+              metadata_json
        FROM batch_retracted WHERE is_async AND metadata_json IS NOT NULL`,
     )
   ).getRowObjectsJS();
@@ -104,6 +108,7 @@ async function retractMetadata(connection: DuckDBConnection): Promise<void> {
         row.api_key_id as string,
         row.file_type as string,
         row.credits as string,
+        row.batch_id as string,
         key,
         value,
       ]);
@@ -113,19 +118,19 @@ async function retractMetadata(connection: DuckDBConnection): Promise<void> {
   await connection.run(
     `CREATE OR REPLACE TEMP TABLE batch_retracted_metadata (
        org_id VARCHAR, day DATE, product VARCHAR, feature VARCHAR,
-       api_key_id VARCHAR, file_type VARCHAR, credits DECIMAL(18, 6), meta_key VARCHAR,
-       meta_value VARCHAR)`,
+       api_key_id VARCHAR, file_type VARCHAR, credits DECIMAL(18, 6), batch_id BIGINT,
+       meta_key VARCHAR, meta_value VARCHAR)`,
   );
   for (const entry of entries) {
     await connection.run(
       `INSERT INTO batch_retracted_metadata VALUES ($1, CAST($2 AS DATE), $3, $4, $5, $6,
-         CAST($7 AS DECIMAL(18, 6)), $8, $9)`,
+         CAST($7 AS DECIMAL(18, 6)), CAST($8 AS BIGINT), $9, $10)`,
       entry,
     );
   }
   const counted = `FROM batch_retracted_metadata b
      SEMI JOIN metadata_key_stats s
-       ON s.org_id = b.org_id AND s.meta_key = b.meta_key AND s.rejected_at IS NULL`;
+       ON s.org_id = b.org_id AND s.meta_key = b.meta_key AND ${countedMetadataEntry('b.batch_id')}`;
   await connection.run(
     `INSERT INTO usage_daily_metadata
      SELECT b.org_id, b.meta_key, b.day, b.meta_value, b.product, b.feature, b.api_key_id,

@@ -20,11 +20,15 @@ export interface AppliedMetadata {
  * combinations: a few rows per (org, day, combination) instead of one per event and key.
  * A key past its org's cap (metadata-key-cap.ts) gets no statistics row, so neither these
  * rollups nor the quarter-hour ones (which take only keys with one) ever hold its entries.
+ * A key's row records the write that gave it its place (`tracked_from_batch`, this write's
+ * first batch for a new key): the events stored before, while it was past the cap, stay
+ * out of its rollups for good (countedMetadataEntry); this write's events all count.
  */
 export async function applyMetadata(
   connection: DuckDBConnection,
   dictionary: DuckDBValue,
   rule: CardinalityRule,
+  firstBatchId: bigint,
 ): Promise<AppliedMetadata> {
   await connection.run(
     `CREATE OR REPLACE TEMP TABLE batch_metadata AS
@@ -64,7 +68,8 @@ export async function applyMetadata(
                 WHEN coalesce(s.event_count, 0) + k.events >= $2
                  AND v.n > $3 * (coalesce(s.event_count, 0) + k.events)
                 THEN 'has ' || v.n || ' distinct values in ' || (coalesce(s.event_count, 0) + k.events) || ' events'
-              END
+              END,
+              coalesce(s.tracked_from_batch, $4)
        FROM batch_keys k
        LEFT JOIN metadata_key_stats s ON s.org_id = k.org_id AND s.meta_key = k.meta_key
        LEFT JOIN (
@@ -78,7 +83,7 @@ export async function applyMetadata(
          rejected_at = EXCLUDED.rejected_at,
          rejected_reason = EXCLUDED.rejected_reason
        RETURNING org_id, meta_key, rejected_at`,
-    ingestionParameters(rule),
+    [...ingestionParameters(rule), firstBatchId],
   );
   const wasRejected = new Set(
     (

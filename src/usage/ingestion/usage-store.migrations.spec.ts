@@ -132,7 +132,8 @@ describe('usage store migrations on an existing store', () => {
          (2, 3, 'team', 'blue'), (2, 3, 'doc', 'd2'), (2, 1, 'team', 'green'), (1, 3, 'team', 'grey')`,
     );
     await db.run(
-      `INSERT INTO metadata_key_stats VALUES
+      `INSERT INTO metadata_key_stats
+         (org_id, meta_key, event_count, distinct_values, rejected_at, rejected_reason) VALUES
          ('org_1', 'team', 2, 1, NULL, NULL), ('org_1', 'n', 1, 1, NULL, NULL),
          ('org_1', 'flag', 1, 1, NULL, NULL), ('org_1', 'doc', 300, 300, now(), 'identifier-like')`,
     );
@@ -149,6 +150,55 @@ describe('usage store migrations on an existing store', () => {
       { meta_key: 'flag', meta_value: 'true', credits: '1.250000', n: 1 },
       { meta_key: 'n', meta_value: '1e+21', credits: '1.250000', n: 1 },
       { meta_key: 'team', meta_value: 'blue', credits: '3.250000', n: 2 },
+    ]);
+  });
+
+  it('133 keeps counting every event of the keys tracked before; a key tracked later counts from its write on', async () => {
+    await applyMigrations(db, undefined, migrationsUpTo('132'));
+    const insertEvent = (id: string, batch: number, json: string, combo: number | null) =>
+      db.run(
+        `INSERT INTO usage_events (event_key, source, event_id, org_id, event_time, day, product,
+           feature, api_key_id, file_type, pages, credits, job_id, is_async, metadata_json,
+           batch_id, ingested_at, version, metadata_combo)
+         VALUES (md5_number('s' || chr(0) || $1), 's', $1, 'org_1',
+           TIMESTAMPTZ '2026-11-01 10:07:00+00', DATE '2026-11-01', 'parse', 'parse', 'key_1',
+           'pdf', 1, 1.000000, NULL, true, $2, $3, now(), 1, $4)`,
+        [id, json, batch, combo],
+      );
+    // Written while `later` was past the cap (no statistics row): one read from its JSON,
+    // one from its write's combinations.
+    await insertEvent('e1', 1, '{"team":"blue","later":"a"}', null);
+    await insertEvent('e2', 2, '{"team":"blue","later":"a"}', 1);
+    await db.run(
+      `INSERT INTO usage_metadata_combinations VALUES (2, 1, 'team', 'blue'), (2, 1, 'later', 'a')`,
+    );
+    await db.run(`INSERT INTO metadata_key_stats VALUES ('org_1', 'team', 2, 1, NULL, NULL)`);
+
+    expect(await applyMigrations(db)).toContain('133_metadata_key_tracked_from.sql');
+
+    // The cap raised, the write of batch 3 gave `later` its place.
+    await insertEvent('e3', 3, '{"team":"blue","later":"a"}', null);
+    await insertEvent('e4', 4, '{"team":"blue","later":"a"}', 1);
+    await db.run(
+      `INSERT INTO usage_metadata_combinations VALUES (4, 1, 'team', 'blue'), (4, 1, 'later', 'a')`,
+    );
+    await db.run(
+      `INSERT INTO metadata_key_stats
+         (org_id, meta_key, event_count, distinct_values, rejected_at, rejected_reason, tracked_from_batch)
+       VALUES ('org_1', 'later', 2, 1, NULL, NULL, 3)`,
+    );
+    await db.run('UPDATE usage_quarter_hour_watermark SET rolled_batch_id = 0');
+
+    expect(await db.exclusive((connection) => rollUpStep(connection))).toBe(4);
+
+    expect(
+      await db.all(
+        `SELECT meta_key, CAST(sum(request_count) AS INTEGER) AS n
+         FROM usage_quarter_hour_metadata GROUP BY ALL ORDER BY meta_key`,
+      ),
+    ).toEqual([
+      { meta_key: 'later', n: 2 },
+      { meta_key: 'team', n: 4 },
     ]);
   });
 });

@@ -312,7 +312,7 @@ export class UsageStoreRepository implements UsageEventWriter {
     // Sync usage carries no metadata: a write of only such events skips the metadata
     // statements (about half of a small write's statements).
     const metadata = staged.carriesMetadata
-      ? await applyMetadata(connection, dict, rule)
+      ? await applyMetadata(connection, dict, rule, firstBatchId)
       : { newlyRejected: [], untracked: [] };
     if (corrected) await dropEmptiedRollupRows(connection);
     return {
