@@ -5,10 +5,12 @@ let csrfToken = null;
 let unauthorizedHandler = () => {};
 
 export class ApiFailure extends Error {
-  constructor(status, code, message) {
+  /** `details`: the error envelope's other fields (e.g. the key and limit of a refusal). */
+  constructor(status, code, message, details = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.details = details;
   }
 }
 
@@ -50,15 +52,17 @@ async function request(
   if (response.ok) return response;
   let code = 'HTTP_' + response.status;
   let message = `The server answered ${response.status}`;
+  let details = {};
   try {
     const envelope = await response.json();
     code = envelope.error?.code ?? code;
     message = envelope.error?.message ?? message;
+    details = envelope.error ?? details;
   } catch {
     // not the JSON error envelope (e.g. a proxy's page): keep the generic message
   }
   if (response.status === 401 && endsSession) unauthorizedHandler(message);
-  throw new ApiFailure(response.status, code, message);
+  throw new ApiFailure(response.status, code, message, details);
 }
 
 export async function getJson(path) {

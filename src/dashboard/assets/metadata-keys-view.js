@@ -1,7 +1,8 @@
 // Metadata keys view: the async-metadata keys seen in this organization's usage, which are
-// enabled for grouping, and why a key was refused (values that look like identifiers).
+// enabled for grouping, why a key was refused (values that look like identifiers), and how
+// many of the organization's places for keys are held (METADATA_KEYS_MAX_PER_ORG).
 import { html, useEffect, useState } from './vendor/preact-htm.js';
-import { describeError, getJson, send } from './api.js';
+import { ApiFailure, describeError, getJson, send } from './api.js';
 import { formatCount, formatTimestamp } from './format.js';
 import { MANAGER_ROLES } from './keys-view.js';
 
@@ -10,8 +11,41 @@ function statusOf(k) {
   return k.enabled ? `Enabled ${formatTimestamp(k.enabledAt)}` : 'Not enabled';
 }
 
+/**
+ * What to say when enabling `key` failed: a refusal for the limit on keys says what it means
+ * for the tenant (its jobs keep the key, usage is not grouped by it) and what to do.
+ */
+function enableFailure(error, key) {
+  if (!(error instanceof ApiFailure) || error.code !== 'METADATA_KEY_LIMIT') {
+    return describeError(error);
+  }
+  const limit = error.details.maxKeys;
+  return (
+    `${key} cannot be enabled: usage of this organization is already broken out by ` +
+    `${limit} metadata keys, its limit. Jobs keep ${key} in their ` +
+    'metadata and webhooks, but usage is not grouped or filtered by it. A key keeps its ' +
+    "place once seen: ask the service's operator to raise the limit."
+  );
+}
+
+/** "3 of 100 metadata keys held", with what reaching the limit means. */
+function Places({ held }) {
+  if (held === null) return '';
+  const full = held.keysHeld >= held.maxKeys;
+  return html`<p id="metadata-key-places" class=${full ? 'state notice' : 'muted'}>
+    <strong>${formatCount(held.keysHeld)} of ${formatCount(held.maxKeys)}</strong> metadata keys
+    held.
+    ${
+      full
+        ? ' At the limit: new keys stay in jobs and webhooks, but usage is not broken out by them.'
+        : ' Each key seen in usage or enabled holds a place.'
+    }
+  </p>`;
+}
+
 export function MetadataKeysView({ org, onChanged }) {
   const [keys, setKeys] = useState(null);
+  const [held, setHeld] = useState(null);
   const [error, setError] = useState('');
   const [message, setMessage] = useState('');
   const [name, setName] = useState('');
@@ -19,14 +53,18 @@ export function MetadataKeysView({ org, onChanged }) {
   const path = `/api/v1/orgs/${encodeURIComponent(org.orgId)}/metadata-keys`;
   const reload = () =>
     getJson(path).then(
-      (body) => setKeys(body.data),
+      (body) => {
+        setKeys(body.data);
+        setHeld({ keysHeld: body.keysHeld, maxKeys: body.maxKeys });
+      },
       (e) => setError(describeError(e)),
     );
   useEffect(() => {
     setKeys(null);
+    setHeld(null);
     reload();
   }, [path]);
-  const act = async (work, done) => {
+  const act = async (work, done, failure = describeError) => {
     setError('');
     setMessage('');
     try {
@@ -35,10 +73,15 @@ export function MetadataKeysView({ org, onChanged }) {
       await reload();
       onChanged();
     } catch (e) {
-      setError(describeError(e));
+      setError(failure(e));
     }
   };
-  const enable = (key) => act(() => send('POST', path, { key }), `Metadata key ${key} enabled.`);
+  const enable = (key) =>
+    act(
+      () => send('POST', path, { key }),
+      `Metadata key ${key} enabled.`,
+      (e) => enableFailure(e, key),
+    );
   const disable = (key) =>
     act(
       () => send('DELETE', `${path}/${encodeURIComponent(key)}`),
@@ -56,6 +99,7 @@ export function MetadataKeysView({ org, onChanged }) {
       values look like per-request identifiers (a document id, a signature) is refused: grouping
       needs few distinct values.
     </p>
+    <${Places} held=${held} />
     ${error ? html`<p class="state error" role="alert" id="metadata-error">${error}</p>` : ''}
     <p class="muted" role="status">${message}</p>
     ${

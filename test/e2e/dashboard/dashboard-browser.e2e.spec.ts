@@ -172,8 +172,10 @@ async function openView(hash: string, heading: string) {
 }
 
 beforeAll(async () => {
-  // The alert made in the alerts view has its webhook on this machine.
-  t = await startTestApp({ FETCH_ALLOW_HOSTS: '127.0.0.1' });
+  // The alert made in the alerts view has its webhook on this machine. The demo org's three
+  // metadata keys (team, env, documentId) hold its places under a cap of three, so the
+  // metadata keys view shows an org at its limit and refuses a fourth key.
+  t = await startTestApp({ FETCH_ALLOW_HOSTS: '127.0.0.1', METADATA_KEYS_MAX_PER_ORG: '3' });
   demo = await seedDashboardDemo(t.app);
   chromium = await launchBrowser();
   page = await chromium.browser.newPage();
@@ -425,6 +427,36 @@ describe('the dashboard in Chromium', () => {
     errors.splice(refusal, 1);
     expect(await axeCritical()).toEqual([]);
     await shot('metadata-keys');
+  });
+
+  it('shows the places held under the limit on metadata keys, and why a key past it is refused', async () => {
+    await openView('metadata', 'Metadata keys');
+    await page.waitForSelector('#metadata-key-places');
+    expect(await page.$eval('#metadata-key-places', (e) => e.textContent)).toMatch(
+      /3 of 3\s+metadata keys\s+held\.\s+At the limit: new keys stay in jobs and webhooks/,
+    );
+    // The previous refusal leaves its key in the field: selected and deleted as a user would.
+    await page.click('#metadata-key-name', { clickCount: 3 });
+    await page.keyboard.press('Backspace');
+    await page.type('#metadata-key-name', 'project');
+    await page.waitForFunction(
+      () => (document.getElementById('metadata-key-name') as HTMLInputElement).value === 'project',
+    );
+    await page.click('form.inline-form button[type=submit]');
+    await page.waitForFunction(() =>
+      /^project cannot be enabled/.test(document.getElementById('metadata-error')?.textContent),
+    );
+    expect(await page.$eval('#metadata-error', (e) => e.textContent)).toBe(
+      'project cannot be enabled: usage of this organization is already broken out by 3 ' +
+        'metadata keys, its limit. Jobs keep project in their metadata and ' +
+        'webhooks, but usage is not grouped or filtered by it. A key keeps its place once ' +
+        "seen: ask the service's operator to raise the limit.",
+    );
+    const refusal = errors.findIndex((e) => /status of 400/.test(e));
+    expect(refusal).toBeGreaterThanOrEqual(0);
+    errors.splice(refusal, 1);
+    expect(await axeCritical()).toEqual([]);
+    await shot('metadata-keys-at-the-limit');
   });
 
   it('creates a usage alert in the alerts view and lists it, with no crossing yet', async () => {
