@@ -246,6 +246,16 @@ for (const [label, test] of [
   ['dense text', (row: Row) => saysForm(row, DENSE)],
   ['running or dense text', (row: Row) => saysForm(row, RUNNING) || saysForm(row, DENSE)],
   [
+    'documents of 16 chunks or more',
+    (row: Row) =>
+      (row.passageLines ?? []).filter((flag, k) => flag === 0 && row.inDefault[k]).length >= 16,
+  ],
+  [
+    'documents of 32 chunks or more',
+    (row: Row) =>
+      (row.passageLines ?? []).filter((flag, k) => flag === 0 && row.inDefault[k]).length >= 32,
+  ],
+  [
     'pages neither of fields, short lines nor tables',
     (row: Row) => !FORM_LIKE.some((sentence) => saysForm(row, sentence)),
   ],
