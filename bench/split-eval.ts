@@ -21,7 +21,9 @@
  *                                                `--fit-boundaries` fits the boundary model;
  *                                                `--pool` chooses Deep Split's share of the
  *                                                fuller reading and its margin; `--lend` the
- *                                                weight of the fuller vote it lends)
+ *                                                weight of the fuller vote it lends;
+ *                                                `--boundary-share` the share of its boundaries
+ *                                                read with the fuller reading's vectors)
  */
 import os from 'node:os';
 import { loadLayoutDocuments } from '../src/documents/parse/layout.loader.js';
@@ -93,6 +95,7 @@ if (process.argv.includes('--generated')) {
     readings: stringOption('--readings'),
     pool: process.argv.includes('--pool'),
     lend: process.argv.includes('--lend'),
+    boundaryShare: process.argv.includes('--boundary-share'),
   });
   process.exit(0);
 }

@@ -18,6 +18,7 @@
  *      npm run bench:split-eval -- --generated --sweep
  *      npm run bench:split-eval -- --generated --pool   (Deep Split's share and margin)
  *      npm run bench:split-eval -- --generated --lend   (the weight of the fuller vote lent)
+ *      npm run bench:split-eval -- --generated --boundary-share   (the boundaries' fuller share)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -95,6 +96,8 @@ export interface GeneratedOptions {
   pool?: boolean;
   /** Choose the weight of the fuller reading's vote lent to pages (lendSweep). */
   lend?: boolean;
+  /** Choose the share of the boundary log-odds read with the fuller reading (boundaryShareSweep). */
+  boundaryShare?: boolean;
 }
 
 /** The readings as JSON: vectors as arrays, pages with their lines' text and boxes only. */
@@ -426,6 +429,7 @@ export async function runGenerated(options: GeneratedOptions): Promise<void> {
   }
   if (options.pool) poolSweep(bundles, options);
   if (options.lend) lendSweep(bundles, options);
+  if (options.boundaryShare) boundaryShareSweep(bundles, options);
   if (options.sweep) {
     // Each engine's weights chosen on the other folds' bundles, scored on the fold's own.
     for (const deep of [false, true]) {
@@ -557,19 +561,44 @@ const LENT_SETTINGS = [0, 0.25, 0.5, 0.75, 1].flatMap((weight) =>
   (weight === 0 ? [0] : [0, 0.5, 0.6, 0.7, 0.8, 0.9]).map((majority) => ({ weight, majority })),
 );
 
+/** The shares of the boundary log-odds read with the fuller reading's vectors (0: none). */
+const CHANGE_SHARES = [0, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.75, 1];
+
 /**
  * The weight of the fuller reading's vote Deep Split lends to pages the default reading finds
  * no evidence on and the majority it must give one section (LENT_VOTE_WEIGHT and
- * LENT_VOTE_MAJORITY, lendFullerVotes) chosen on the other folds' bundles and scored on the
- * fold's own; then each setting's figure per set and per fold beside the default's.
+ * LENT_VOTE_MAJORITY, lendFullerVotes), each chosen on the other folds' bundles.
  */
 function lendSweep(bundles: readonly ReadBundle[], options: GeneratedOptions): void {
-  const rightOf = (bundle: ReadBundle, lent: { weight: number; majority: number }) =>
-    rightPages(
-      bundle.truth,
-      assignDeepSplit(bundle.fast, bundle.deep, DEEP_SEGMENT_COSTS, SEGMENT_COSTS, lent),
-    );
-  const rows = LENT_SETTINGS.map((lent) => bundles.map((bundle) => rightOf(bundle, lent)));
+  settingSweep(bundles, options, 'lend', LENT_SETTINGS, (bundle, lent) =>
+    assignDeepSplit(bundle.fast, bundle.deep, DEEP_SEGMENT_COSTS, SEGMENT_COSTS, lent),
+  );
+}
+
+/**
+ * The share of Deep Split's boundary log-odds read with the fuller reading's passage vectors
+ * (FULLER_CHANGE_SHARE, blendedBoundaryCosts), chosen on the other folds' bundles.
+ */
+function boundaryShareSweep(bundles: readonly ReadBundle[], options: GeneratedOptions): void {
+  settingSweep(bundles, options, 'boundary share', CHANGE_SHARES, (bundle, share) =>
+    assignDeepSplit(bundle.fast, bundle.deep, DEEP_SEGMENT_COSTS, SEGMENT_COSTS, undefined, share),
+  );
+}
+
+/**
+ * One of Deep Split's settings chosen on the other folds' bundles and scored on the fold's
+ * own; then each setting's figure per set and per fold beside the default's.
+ */
+function settingSweep<Setting>(
+  bundles: readonly ReadBundle[],
+  options: GeneratedOptions,
+  name: string,
+  settings: readonly Setting[],
+  assign: (bundle: ReadBundle, setting: Setting) => Assignment[],
+): void {
+  const rows = settings.map((setting) =>
+    bundles.map((bundle) => rightPages(bundle.truth, assign(bundle, setting))),
+  );
   const defaults = bundles.map((b) => rightPages(b.truth, assignBySegments(b.fast, SEGMENT_COSTS)));
   const over = (right: readonly number[], keep: (b: ReadBundle) => boolean): Score => ({
     right: right.reduce((n, r, i) => n + (keep(bundles[i]) ? r : 0), 0),
@@ -584,12 +613,12 @@ function lendSweep(bundles: readonly ReadBundle[], options: GeneratedOptions): v
     cv.right += held.right;
     cv.total += held.total;
     console.log(
-      `lend fold ${fold}: ${JSON.stringify(LENT_SETTINGS[chosen])} -> held out ${pct(held)}`,
+      `${name} fold ${fold}: ${JSON.stringify(settings[chosen])} -> held out ${pct(held)}`,
     );
   }
-  console.log(`lend cross-validated: ${pct(cv)}`);
-  const line = (name: string, right: readonly number[]) =>
-    `  ${name}: ${pct(over(right, () => true))} (${options.sets
+  console.log(`${name} cross-validated: ${pct(cv)}`);
+  const line = (label: string, right: readonly number[]) =>
+    `  ${label}: ${pct(over(right, () => true))} (${options.sets
       .map((set) => `${set} ${pct(over(right, (b) => b.set === set))}`)
       .join(', ')}); per set and fold ${options.sets
       .map((set) =>
@@ -597,7 +626,7 @@ function lendSweep(bundles: readonly ReadBundle[], options: GeneratedOptions): v
       )
       .join(' | ')}`;
   console.log(line('default split', defaults));
-  LENT_SETTINGS.forEach((lent, j) =>
-    console.log(line(`lent weight ${lent.weight}, majority ${lent.majority}`, rows[j])),
+  settings.forEach((setting, j) =>
+    console.log(line(`${name} ${JSON.stringify(setting)}`, rows[j])),
   );
 }

@@ -30,6 +30,11 @@ export interface SegmentReading {
   statementWeights: readonly (readonly number[])[] | null;
   /** Its share of each segment's score beside the other readings'. */
   share: number;
+  /**
+   * The cost of a new segment at each page (index 0 unused), where a reading's boundaries are
+   * read otherwise than by boundaryCost over its pages; only the first reading's count.
+   */
+  boundaryCosts?: readonly number[];
 }
 
 /**
@@ -135,12 +140,14 @@ export function segmentReadings(readings: readonly SegmentReading[]): number[] {
   const n = first.pages.length;
   if (n === 0) return [];
   const count = first.pages[0].sections.length;
+  const costAt = (i: number) =>
+    first.boundaryCosts?.[i] ?? boundaryCost(first.pages, i, first.costs);
   // best[b]: score of the best cut of pages 0..b-1; from[b]: start and section of its last segment.
   const best = new Float64Array(n + 1).fill(-Infinity);
   const from: { start: number; section: number }[] = new Array(n + 1);
   best[0] = 0;
   for (let start = 0; start < n; start++) {
-    const entry = best[start] - (start > 0 ? boundaryCost(first.pages, start, first.costs) : 0);
+    const entry = best[start] - (start > 0 ? costAt(start) : 0);
     if (entry === -Infinity) continue;
     const segment = new PooledSegment(readings, count);
     for (let end = start; end < n; end++) {

@@ -3,6 +3,7 @@ import type { CategoryEvidence } from '../classify/evidence.js';
 import { EMBEDDING_SIZE } from '../encoder/use.network.js';
 import { pageLanguage } from './page-cues.js';
 import {
+  blendedBoundaryCosts,
   boundaryCost,
   boundaryLogOdds,
   lendFullerVotes,
@@ -233,5 +234,42 @@ describe("the fuller reading's vote lent to pages the default reading finds noth
   it('cuts off the document the default reading finds nothing on only with the lent vote', () => {
     expect(segmentSections(pages)).toEqual([0, 0, 0, 0]);
     expect(segmentSections(lendFullerVotes(pages, fuller, 0.5))).toEqual([0, 0, 1, 1]);
+  });
+});
+
+describe("Deep Split's boundaries read with the fuller reading's passages too", () => {
+  const oneHot = (index: number) => {
+    const vector = new Float32Array(EMBEDDING_SIZE);
+    vector[index] = 1;
+    return vector;
+  };
+  // Four pages in one language, the first two leaning to section 0, the last two to 1, which
+  // the default reading's passages read alike; the fuller reading's read the last two unlike
+  // the first two.
+  const lean0 = [evidence(0.56), evidence(0.5)];
+  const lean1 = [evidence(0.5), evidence(0.56)];
+  const pages = [lean0, lean0, lean1, lean1].map((sections) => ({
+    ...page('en', sections),
+    vector: oneHot(0),
+  }));
+  const fullerVectors = [oneHot(0), oneHot(0), oneHot(1), oneHot(1)];
+
+  it("is the default's boundary cost at share 0, and cheaper where the fuller passages change", () => {
+    const alone = blendedBoundaryCosts(pages, fullerVectors, 0);
+    expect(alone.slice(1)).toEqual([1, 2, 3].map((i) => boundaryCost(pages, i)));
+    const blended = blendedBoundaryCosts(pages, fullerVectors, 0.5);
+    expect(blended[2]).toBeLessThan(alone[2]);
+    expect(blended[1]).toBeCloseTo(alone[1], 9);
+    expect(blended[3]).toBeCloseTo(alone[3], 9);
+    // A page without evidence of its own and no cue still cannot start a document.
+    const unsupported = pages.map((p, i) => (i === 2 ? { ...p, supported: false } : p));
+    expect(blendedBoundaryCosts(unsupported, fullerVectors, 0.5)[2]).toBe(Infinity);
+  });
+
+  it('cuts where the blended costs say, the reading itself unchanged', () => {
+    const reading = { pages, costs: SEGMENT_COSTS, statementWeights: null, share: 1 };
+    expect(segmentReadings([reading])).toEqual([0, 0, 0, 0]);
+    const boundaryCosts = blendedBoundaryCosts(pages, fullerVectors, 1);
+    expect(segmentReadings([{ ...reading, boundaryCosts }])).toEqual([0, 0, 1, 1]);
   });
 });

@@ -185,6 +185,37 @@ export const LENT_VOTE_WEIGHT = 0.5;
  */
 export const LENT_VOTE_MAJORITY = 0.5;
 
+/**
+ * The share of Deep Split's boundary log-odds read with the fuller reading's passage vectors
+ * (blendedBoundaryCosts). Chosen by cross-validation over the generated development bundles
+ * (`npm run bench:split-eval -- --generated --boundary-share`,
+ * docs/decisions/0512-deep-split-boundaries-from-the-fuller-reading.md).
+ */
+export const FULLER_CHANGE_SHARE = 0.2;
+
+/**
+ * The cost of a new segment at each page (index 0 unused) for Deep Split's cut: the boundary
+ * model's log-odds over the default reading's pages and over the same pages with the fuller
+ * reading's passage vectors (more passages of each page, so how unlike a page is to the one
+ * before is read from more of both), mixed at `share`. Every other cue, and whether a page
+ * may start a document at all, is the default reading's pages' own.
+ */
+export function blendedBoundaryCosts(
+  pages: readonly SegmentPage[],
+  fullerVectors: readonly (Float32Array | null)[],
+  share = FULLER_CHANGE_SHARE,
+  costs: SegmentCosts = SEGMENT_COSTS,
+): number[] {
+  const fuller = pages.map((page, i) => ({ ...page, vector: fullerVectors[i] ?? null }));
+  return pages.map((_, i) => {
+    if (i === 0) return 0;
+    const cost = boundaryCost(pages, i, costs);
+    if (cost === Infinity || share <= 0 || costs.boundaryWeight <= 0) return cost;
+    const odds = (1 - share) * boundaryLogOdds(pages, i) + share * boundaryLogOdds(fuller, i);
+    return -costs.boundaryWeight * odds;
+  });
+}
+
 /** What the fuller reading says of one page (Deep Split's reading of both). */
 export interface FullerPage {
   /** The fuller reading finds evidence of its own on the page. */

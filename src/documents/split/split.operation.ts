@@ -5,7 +5,9 @@ import { headingWords, holdsPhrase } from './heading-words.js';
 import { partitionPages, partitionValues } from './partitions.js';
 import { readPageCues, type PageCues } from './page-cues.js';
 import {
+  blendedBoundaryCosts,
   DEEP_SEGMENT_COSTS,
+  FULLER_CHANGE_SHARE,
   FULLER_READING_SHARE,
   LENT_VOTE_MAJORITY,
   LENT_VOTE_WEIGHT,
@@ -242,7 +244,8 @@ export function assignByReadings(readings: readonly WeighedReading[]): Assignmen
 
 /**
  * Deep Split's cut: the default's (its reading, weights and boundary model), where a page the
- * default reading finds no evidence on votes with the fuller reading's (lendFullerVotes), with
+ * default reading finds no evidence on votes with the fuller reading's (lendFullerVotes) and
+ * the change of passages from page to page is read in both readings (blendedBoundaryCosts), with
  * the section of each document the default reading is unsure of (UNSURE_MARGIN) decided again
  * by both readings pooled, the fuller one at FULLER_READING_SHARE (reviseUnsureSegments). The
  * fuller reading reads whole business documents worse, so it never overturns a sure decision.
@@ -253,6 +256,7 @@ export function assignDeepSplit(
   fullerCosts: SegmentCosts = DEEP_SEGMENT_COSTS,
   defaultCosts: SegmentCosts = SEGMENT_COSTS,
   lent = { weight: LENT_VOTE_WEIGHT, majority: LENT_VOTE_MAJORITY },
+  changeShare = FULLER_CHANGE_SHARE,
 ): Assignment[] {
   const [first, second] = segmentInputs([
     { reading: fast, costs: defaultCosts, share: 1 },
@@ -263,7 +267,12 @@ export function assignDeepSplit(
     probabilities: both.evidence[i].fullerProbabilities,
   }));
   const pages = lendFullerVotes(first.pages, fuller, lent.weight, lent.majority);
-  const sections = reviseUnsureSegments([{ ...first, pages }, second], UNSURE_MARGIN);
+  const vectors = second.pages.map((page) => page.vector);
+  const boundaryCosts = blendedBoundaryCosts(pages, vectors, changeShare, defaultCosts);
+  const sections = reviseUnsureSegments(
+    [{ ...first, pages, boundaryCosts }, second],
+    UNSURE_MARGIN,
+  );
   return assignSections(both, sections).map((a, i) =>
     fast.scored[i].supported ? a : { ...a, confidence: 'low' },
   );
