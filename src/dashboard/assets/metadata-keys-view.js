@@ -43,6 +43,29 @@ function Places({ held }) {
   </p>`;
 }
 
+/**
+ * The action a manager has on a listed key. A key refused as identifier-like stays refused
+ * (record 0008) and the API answers METADATA_KEY_REJECTED to enabling it, so it offers no
+ * Enable; an enabled key can still be disabled, refused or not.
+ */
+function KeyAction({ k, enable, disable }) {
+  if (k.enabled) {
+    return html`<button
+      type="button"
+      aria-label=${`Disable ${k.key}`}
+      onClick=${() => disable(k.key)}
+    >
+      Disable
+    </button>`;
+  }
+  if (k.rejectedReason) {
+    return html`<span class="muted">Cannot be enabled</span>`;
+  }
+  return html`<button type="button" aria-label=${`Enable ${k.key}`} onClick=${() => enable(k.key)}>
+    Enable
+  </button>`;
+}
+
 export function MetadataKeysView({ org, onChanged }) {
   const [keys, setKeys] = useState(null);
   const [held, setHeld] = useState(null);
@@ -153,25 +176,7 @@ export function MetadataKeysView({ org, onChanged }) {
                         <td class="num">${formatCount(k.distinctValues)}</td>
                         <td>${statusOf(k)}</td>
                         <td>
-                          ${
-                            !canManage
-                              ? ''
-                              : k.enabled
-                                ? html`<button
-                                    type="button"
-                                    aria-label=${`Disable ${k.key}`}
-                                    onClick=${() => disable(k.key)}
-                                  >
-                                    Disable
-                                  </button>`
-                                : html`<button
-                                    type="button"
-                                    aria-label=${`Enable ${k.key}`}
-                                    onClick=${() => enable(k.key)}
-                                  >
-                                    Enable
-                                  </button>`
-                          }
+                          ${canManage ? html`<${KeyAction} k=${k} enable=${enable} disable=${disable} />` : ''}
                         </td>
                       </tr>`,
                   )}

@@ -411,6 +411,21 @@ describe('the dashboard in Chromium', () => {
 
   it('shows why an identifier-like metadata key is refused', async () => {
     await openView('metadata', 'Metadata keys');
+    // The demo's documentId was refused at ingestion, for good: its row offers no Enable (the
+    // API would refuse it), while env, never refused, still does.
+    await page.waitForSelector('tr[data-metadata-key="documentId"]');
+    expect(
+      await page.$eval('tr[data-metadata-key="documentId"]', (tr) => ({
+        status: tr.querySelector('td:nth-of-type(3)')?.textContent,
+        action: tr.querySelector('td:nth-of-type(4)')?.textContent?.trim(),
+        buttons: tr.querySelectorAll('button').length,
+      })),
+    ).toEqual({
+      status: expect.stringMatching(/^Refused: has \d+ distinct values/),
+      action: 'Cannot be enabled',
+      buttons: 0,
+    });
+    expect(await page.$('button[aria-label="Enable env"]')).not.toBeNull();
     await page.type('#metadata-key-name', 'documentId');
     await page.waitForFunction(
       () =>
