@@ -23,7 +23,9 @@
  *                                                fuller reading and its margin; `--lend` the
  *                                                weight of the fuller vote it lends;
  *                                                `--boundary-share` the share of its boundaries
- *                                                read with the fuller reading's vectors)
+ *                                                read with the fuller reading's vectors;
+ *                                                `--lent-start` where a lent page may start
+ *                                                a document)
  */
 import os from 'node:os';
 import { loadLayoutDocuments } from '../src/documents/parse/layout.loader.js';
@@ -96,6 +98,7 @@ if (process.argv.includes('--generated')) {
     pool: process.argv.includes('--pool'),
     lend: process.argv.includes('--lend'),
     boundaryShare: process.argv.includes('--boundary-share'),
+    lentStart: process.argv.includes('--lent-start'),
   });
   process.exit(0);
 }

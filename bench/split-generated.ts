@@ -19,6 +19,7 @@
  *      npm run bench:split-eval -- --generated --pool   (Deep Split's share and margin)
  *      npm run bench:split-eval -- --generated --lend   (the weight of the fuller vote lent)
  *      npm run bench:split-eval -- --generated --boundary-share   (the boundaries' fuller share)
+ *      npm run bench:split-eval -- --generated --lent-start   (where a lent page starts a document)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -98,6 +99,8 @@ export interface GeneratedOptions {
   lend?: boolean;
   /** Choose the share of the boundary log-odds read with the fuller reading (boundaryShareSweep). */
   boundaryShare?: boolean;
+  /** Choose the log-odds a page lent its vote needs to start a document (lentStartSweep). */
+  lentStart?: boolean;
 }
 
 /** The readings as JSON: vectors as arrays, pages with their lines' text and boxes only. */
@@ -430,6 +433,7 @@ export async function runGenerated(options: GeneratedOptions): Promise<void> {
   if (options.pool) poolSweep(bundles, options);
   if (options.lend) lendSweep(bundles, options);
   if (options.boundaryShare) boundaryShareSweep(bundles, options);
+  if (options.lentStart) lentStartSweep(bundles, options);
   if (options.sweep) {
     // Each engine's weights chosen on the other folds' bundles, scored on the fold's own.
     for (const deep of [false, true]) {
@@ -561,6 +565,9 @@ const LENT_SETTINGS = [0, 0.25, 0.5, 0.75, 1].flatMap((weight) =>
   (weight === 0 ? [0] : [0, 0.5, 0.6, 0.7, 0.8, 0.9]).map((majority) => ({ weight, majority })),
 );
 
+/** The log-odds a page lent its vote must show to start a document (-Infinity: any). */
+const LENT_STARTS = [-Infinity, -2, -1, 0, 1, 2];
+
 /** The shares of the boundary log-odds read with the fuller reading's vectors (0: none). */
 const CHANGE_SHARES = [0, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.75, 1];
 
@@ -586,6 +593,24 @@ function boundaryShareSweep(bundles: readonly ReadBundle[], options: GeneratedOp
 }
 
 /**
+ * The boundary log-odds a page with evidence only by a lent vote must show to start a
+ * document in Deep Split's cut (LENT_START_LOG_ODDS), chosen on the other folds' bundles.
+ */
+function lentStartSweep(bundles: readonly ReadBundle[], options: GeneratedOptions): void {
+  settingSweep(bundles, options, 'lent start', LENT_STARTS, (bundle, start) =>
+    assignDeepSplit(
+      bundle.fast,
+      bundle.deep,
+      DEEP_SEGMENT_COSTS,
+      SEGMENT_COSTS,
+      undefined,
+      undefined,
+      start,
+    ),
+  );
+}
+
+/**
  * One of Deep Split's settings chosen on the other folds' bundles and scored on the fold's
  * own; then each setting's figure per set and per fold beside the default's.
  */
@@ -596,6 +621,9 @@ function settingSweep<Setting>(
   settings: readonly Setting[],
   assign: (bundle: ReadBundle, setting: Setting) => Assignment[],
 ): void {
+  // -Infinity (no threshold) reads as null in JSON.
+  const label = (setting: Setting) =>
+    typeof setting === 'number' ? String(setting) : JSON.stringify(setting);
   const rows = settings.map((setting) =>
     bundles.map((bundle) => rightPages(bundle.truth, assign(bundle, setting))),
   );
@@ -612,9 +640,7 @@ function settingSweep<Setting>(
     const held = over(rows[chosen], (b) => b.fold === fold);
     cv.right += held.right;
     cv.total += held.total;
-    console.log(
-      `${name} fold ${fold}: ${JSON.stringify(settings[chosen])} -> held out ${pct(held)}`,
-    );
+    console.log(`${name} fold ${fold}: ${label(settings[chosen])} -> held out ${pct(held)}`);
   }
   console.log(`${name} cross-validated: ${pct(cv)}`);
   const line = (label: string, right: readonly number[]) =>
@@ -626,7 +652,5 @@ function settingSweep<Setting>(
       )
       .join(' | ')}`;
   console.log(line('default split', defaults));
-  settings.forEach((setting, j) =>
-    console.log(line(`${name} ${JSON.stringify(setting)}`, rows[j])),
-  );
+  settings.forEach((setting, j) => console.log(line(`${name} ${label(setting)}`, rows[j])));
 }

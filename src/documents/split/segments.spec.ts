@@ -266,6 +266,25 @@ describe("Deep Split's boundaries read with the fuller reading's passages too", 
     expect(blendedBoundaryCosts(unsupported, fullerVectors, 0.5)[2]).toBe(Infinity);
   });
 
+  it('lets a page with evidence only by a lent vote start a document only where the cues say one begins', () => {
+    const own = pages.map((p, i) => (i === 2 ? { ...p, supported: false } : p));
+    // Page 2 is lent its vote: with no more than the change of passages it starts no document.
+    expect(blendedBoundaryCosts(pages, fullerVectors, 0.5, SEGMENT_COSTS, own)[2]).toBe(Infinity);
+    expect(
+      blendedBoundaryCosts(pages, fullerVectors, 0.5, SEGMENT_COSTS, own, -Infinity)[2],
+    ).toBeCloseTo(blendedBoundaryCosts(pages, fullerVectors, 0.5)[2], 9);
+    // Where its language and passages change, the cues say a document begins: it may start one.
+    const english = pages.map((p, i) =>
+      i < 2 ? { ...p, cues: { ...p.cues, language: 'de' } } : { ...p, vector: oneHot(1) },
+    );
+    const odds = boundaryLogOdds(english, 2);
+    expect(odds).toBeGreaterThan(0);
+    expect(blendedBoundaryCosts(english, fullerVectors, 0, SEGMENT_COSTS, own)[2]).toBeCloseTo(
+      -SEGMENT_COSTS.boundaryWeight * odds,
+      9,
+    );
+  });
+
   it('cuts where the blended costs say, the reading itself unchanged', () => {
     const reading = { pages, costs: SEGMENT_COSTS, statementWeights: null, share: 1 };
     expect(segmentReadings([reading])).toEqual([0, 0, 0, 0]);

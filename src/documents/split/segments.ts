@@ -194,24 +194,42 @@ export const LENT_VOTE_MAJORITY = 0.5;
 export const FULLER_CHANGE_SHARE = 0.2;
 
 /**
+ * The boundary log-odds (blended) above which a page that has evidence only by a lent vote
+ * (lendFullerVotes) may start a document: a lent vote for a neighbour's section on one page
+ * (a closing page, a page of code) otherwise starts a stray document of that section. Chosen
+ * on the generated development bundles (`npm run bench:split-eval -- --generated
+ * --lent-start`, docs/decisions/0512-deep-split-boundaries-from-the-fuller-reading.md).
+ */
+export const LENT_START_LOG_ODDS = 0;
+
+/**
  * The cost of a new segment at each page (index 0 unused) for Deep Split's cut: the boundary
  * model's log-odds over the default reading's pages and over the same pages with the fuller
  * reading's passage vectors (more passages of each page, so how unlike a page is to the one
  * before is read from more of both), mixed at `share`. Every other cue, and whether a page
- * may start a document at all, is the default reading's pages' own.
+ * may start a document at all, is the default reading's pages' own; a page that has evidence
+ * only by a lent vote (supported in `pages`, not in `ownPages`) starts one only where the
+ * mixed log-odds exceed `lentStart`.
  */
 export function blendedBoundaryCosts(
   pages: readonly SegmentPage[],
   fullerVectors: readonly (Float32Array | null)[],
   share = FULLER_CHANGE_SHARE,
   costs: SegmentCosts = SEGMENT_COSTS,
+  ownPages: readonly SegmentPage[] = pages,
+  lentStart = LENT_START_LOG_ODDS,
 ): number[] {
   const fuller = pages.map((page, i) => ({ ...page, vector: fullerVectors[i] ?? null }));
   return pages.map((_, i) => {
     if (i === 0) return 0;
     const cost = boundaryCost(pages, i, costs);
-    if (cost === Infinity || share <= 0 || costs.boundaryWeight <= 0) return cost;
-    const odds = (1 - share) * boundaryLogOdds(pages, i) + share * boundaryLogOdds(fuller, i);
+    if (cost === Infinity || costs.boundaryWeight <= 0) return cost;
+    const odds =
+      share > 0
+        ? (1 - share) * boundaryLogOdds(pages, i) + share * boundaryLogOdds(fuller, i)
+        : boundaryLogOdds(pages, i);
+    const lentOnly = pages[i].supported && !ownPages[i].supported;
+    if (lentOnly && odds <= lentStart) return Infinity;
     return -costs.boundaryWeight * odds;
   });
 }

@@ -9,6 +9,7 @@ import {
   DEEP_SEGMENT_COSTS,
   FULLER_CHANGE_SHARE,
   FULLER_READING_SHARE,
+  LENT_START_LOG_ODDS,
   LENT_VOTE_MAJORITY,
   LENT_VOTE_WEIGHT,
   lendFullerVotes,
@@ -244,11 +245,11 @@ export function assignByReadings(readings: readonly WeighedReading[]): Assignmen
 
 /**
  * Deep Split's cut: the default's (its reading, weights and boundary model), where a page the
- * default reading finds no evidence on votes with the fuller reading's (lendFullerVotes) and
- * the change of passages from page to page is read in both readings (blendedBoundaryCosts), with
- * the section of each document the default reading is unsure of (UNSURE_MARGIN) decided again
- * by both readings pooled, the fuller one at FULLER_READING_SHARE (reviseUnsureSegments). The
- * fuller reading reads whole business documents worse, so it never overturns a sure decision.
+ * default reading finds no evidence on votes with the fuller reading's (lendFullerVotes), the
+ * boundaries read in both readings (blendedBoundaryCosts), and each document the default
+ * reading is unsure of (UNSURE_MARGIN) decided again by both readings pooled, the fuller one
+ * at FULLER_READING_SHARE (reviseUnsureSegments). The fuller reading reads whole business
+ * documents worse, so it never overturns a sure decision.
  */
 export function assignDeepSplit(
   fast: SplitReading,
@@ -257,6 +258,7 @@ export function assignDeepSplit(
   defaultCosts: SegmentCosts = SEGMENT_COSTS,
   lent = { weight: LENT_VOTE_WEIGHT, majority: LENT_VOTE_MAJORITY },
   changeShare = FULLER_CHANGE_SHARE,
+  lentStart = LENT_START_LOG_ODDS,
 ): Assignment[] {
   const [first, second] = segmentInputs([
     { reading: fast, costs: defaultCosts, share: 1 },
@@ -268,7 +270,14 @@ export function assignDeepSplit(
   }));
   const pages = lendFullerVotes(first.pages, fuller, lent.weight, lent.majority);
   const vectors = second.pages.map((page) => page.vector);
-  const boundaryCosts = blendedBoundaryCosts(pages, vectors, changeShare, defaultCosts);
+  const boundaryCosts = blendedBoundaryCosts(
+    pages,
+    vectors,
+    changeShare,
+    defaultCosts,
+    first.pages,
+    lentStart,
+  );
   const sections = reviseUnsureSegments(
     [{ ...first, pages, boundaryCosts }, second],
     UNSURE_MARGIN,
