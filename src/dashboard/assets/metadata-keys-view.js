@@ -44,11 +44,45 @@ function Places({ held }) {
 }
 
 /**
+ * Disabling a key ingestion has refused as identifier-like is for good: the service checks the
+ * stored refusal before anything else when enabling (METADATA_KEY_REJECTED) and no write clears
+ * it, so this asks first and says so. Nothing else is lost: the export already refuses the key,
+ * and it keeps its place under the limit on keys.
+ */
+function DisableRefusedButton({ k, disable }) {
+  const [confirming, setConfirming] = useState(false);
+  if (!confirming) {
+    return html`<button
+      type="button"
+      aria-label=${`Disable ${k.key}`}
+      onClick=${() => setConfirming(true)}
+    >
+      Disable
+    </button>`;
+  }
+  return html`<span class="confirm" role="group" aria-label=${`Disable ${k.key} for good?`}>
+    <span>${k.key} was refused: once disabled, it cannot be enabled again.</span>
+    <button
+      type="button"
+      class="danger"
+      aria-label=${`Confirm disabling ${k.key}`}
+      onClick=${() => disable(k.key)}
+    >
+      Disable for good
+    </button>
+    <button type="button" onClick=${() => setConfirming(false)}>Cancel</button>
+  </span>`;
+}
+
+/**
  * The action a manager has on a listed key. A key refused as identifier-like stays refused
  * (record 0008) and the API answers METADATA_KEY_REJECTED to enabling it, so it offers no
- * Enable; an enabled key can still be disabled, refused or not.
+ * Enable; an enabled key can still be disabled, after a confirmation when it was refused.
  */
 function KeyAction({ k, enable, disable }) {
+  if (k.enabled && k.rejectedReason) {
+    return html`<${DisableRefusedButton} k=${k} disable=${disable} />`;
+  }
   if (k.enabled) {
     return html`<button
       type="button"

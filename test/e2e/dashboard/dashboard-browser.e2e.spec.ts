@@ -474,6 +474,57 @@ describe('the dashboard in Chromium', () => {
     await shot('metadata-keys-at-the-limit');
   });
 
+  it('asks before disabling an enabled key refused later, which cannot be enabled again', async () => {
+    // team was enabled with few values; events giving it a new value each make ingestion
+    // refuse it (METADATA_KEY_MAX_DISTINCT, 1,000) while it stays enabled.
+    await ingestAll(
+      t.app,
+      Array.from({ length: 1_000 }, (_, i) =>
+        usageEvent({ orgId: demo.orgId, async: true, metadata: { team: `team-${i}` } }),
+      ),
+    );
+    await openView('usage', 'Usage');
+    await openView('metadata', 'Metadata keys');
+    await page.waitForFunction(() =>
+      /^Refused: /.test(
+        document.querySelector('tr[data-metadata-key="team"] td:nth-of-type(3)')?.textContent ?? '',
+      ),
+    );
+    await (await page.waitForSelector('button[aria-label="Disable team"]'))!.click();
+    const confirm = await page.waitForSelector('button[aria-label="Confirm disabling team"]');
+    expect(
+      await page.$eval('tr[data-metadata-key="team"] td:nth-of-type(4)', (td) => td.textContent),
+    ).toMatch(/team was refused: once disabled, it cannot be enabled again\./);
+    // Asking is all the first click did: the key is still enabled in the service.
+    const listed = async () => {
+      const res = await fetch(`${t.baseUrl}/api/v1/orgs/${demo.orgId}/metadata-keys`, {
+        headers: { authorization: `Bearer ${demo.accountKey}` },
+      });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { data: { key: string; enabled: boolean }[] };
+      return body.data.find((k) => k.key === 'team');
+    };
+    expect(await listed()).toMatchObject({ enabled: true });
+    expect(await axeCritical()).toEqual([]);
+    await shot('metadata-keys-disable-refused');
+    await confirm!.click();
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('tr[data-metadata-key="team"] td:nth-of-type(4)')
+          ?.textContent?.trim() === 'Cannot be enabled',
+    );
+    expect(await listed()).toMatchObject({ enabled: false });
+    // What the confirmation said: the service refuses enabling it again.
+    const again = await fetch(`${t.baseUrl}/api/v1/orgs/${demo.orgId}/metadata-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${demo.accountKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ key: 'team' }),
+    });
+    expect(again.status).toBe(400);
+    expect(await again.json()).toMatchObject({ error: { code: 'METADATA_KEY_REJECTED' } });
+  });
+
   it('creates a usage alert in the alerts view and lists it, with no crossing yet', async () => {
     await openView('alerts', 'Alerts');
     await page.type('#alert-threshold', '123456789');
