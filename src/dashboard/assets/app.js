@@ -19,7 +19,7 @@ function viewFromHash() {
   return VIEWS.some((v) => v.id === id) ? id : 'usage';
 }
 
-/** What the signed-in user's organization needs besides usage: key names, metadata keys. */
+/** What the signed-in user's organization needs besides usage: key names, usable metadata keys. */
 function useOrgContext(orgId) {
   const [context, setContext] = useState({ keyNames: new Map(), metadataKeys: [] });
   const [version, setVersion] = useState(0);
@@ -31,8 +31,10 @@ function useOrgContext(orgId) {
       (body) => new Map(body.data.filter((k) => k.name).map((k) => [k.keyId, k.name])),
       () => new Map(),
     );
+    // Only keys the export accepts: one enabled before ingestion refused it stays enabled, yet
+    // grouping, filtering or alerting on it is answered with METADATA_KEY_REJECTED.
     const metadata = getJson(`${base}/metadata-keys`).then(
-      (body) => body.data.filter((k) => k.enabled).map((k) => k.key),
+      (body) => body.data.filter((k) => k.enabled && !k.rejectedAt).map((k) => k.key),
       () => [],
     );
     Promise.all([names, metadata]).then(([keyNames, metadataKeys]) =>

@@ -7,6 +7,12 @@ import { formatCount, formatTimestamp } from './format.js';
 import { MANAGER_ROLES } from './keys-view.js';
 
 function statusOf(k) {
+  // A key enabled before ingestion refused it stays enabled; "Refused" alone would hide that,
+  // and "Enabled" alone would promise grouping the export refuses.
+  if (k.enabled && k.rejectedReason) {
+    return html`Still enabled, but refused: ${k.rejectedReason}.<br />
+      <span class="muted">Usage is not grouped or filtered by it.</span>`;
+  }
   if (k.rejectedReason) return `Refused: ${k.rejectedReason}`;
   return k.enabled ? `Enabled ${formatTimestamp(k.enabledAt)}` : 'Not enabled';
 }

@@ -474,7 +474,7 @@ describe('the dashboard in Chromium', () => {
     await shot('metadata-keys-at-the-limit');
   });
 
-  it('asks before disabling an enabled key refused later, which cannot be enabled again', async () => {
+  it('offers an enabled key refused later neither to group nor to filter by, and says it is still enabled', async () => {
     // team was enabled with few values; events giving it a new value each make ingestion
     // refuse it (METADATA_KEY_MAX_DISTINCT, 1,000) while it stays enabled.
     await ingestAll(
@@ -483,13 +483,44 @@ describe('the dashboard in Chromium', () => {
         usageEvent({ orgId: demo.orgId, async: true, metadata: { team: `team-${i}` } }),
       ),
     );
+    // The page loads the organization's keys afresh, as a manager coming back would see them.
+    await page.reload();
     await openView('usage', 'Usage');
-    await openView('metadata', 'Metadata keys');
-    await page.waitForFunction(() =>
-      /^Refused: /.test(
-        document.querySelector('tr[data-metadata-key="team"] td:nth-of-type(3)')?.textContent ?? '',
-      ),
+    await page.select('#group-by', 'api_key');
+    const byKey = await settledQuery(/groupBy=api_key/);
+    // Key names and metadata keys arrive together: once names show, the choices are final.
+    await page.waitForFunction(
+      (label: string) => document.querySelector('#usage-table tbody')?.textContent?.includes(label),
+      {},
+      `${demo.processingKeys[0]!.name} (${demo.processingKeys[0]!.keyId})`,
     );
+    const optionValues = (select: string) =>
+      page.$$eval(`${select} option`, (options) =>
+        options.map((o) => (o as { value: string }).value),
+      );
+    expect((await optionValues('#group-by')).filter((v) => v.startsWith('metadata:'))).toEqual([]);
+    expect(await optionValues('#filter-metadata-key')).toEqual(['']);
+    // What choosing it would have met: the export refuses the key.
+    const byTeam = await fetch(
+      `${t.baseUrl}${byKey.replace('groupBy=api_key', 'groupBy=metadata&metadataKey=team')}`,
+      { headers: { authorization: `Bearer ${demo.accountKey}` } },
+    );
+    expect(byTeam.status).toBe(400);
+    expect(await byTeam.json()).toMatchObject({ error: { code: 'METADATA_KEY_REJECTED' } });
+    await openView('metadata', 'Metadata keys');
+    expect(
+      await page.$eval('tr[data-metadata-key="team"] td:nth-of-type(3)', (td) => td.textContent),
+    ).toMatch(
+      /^Still enabled, but refused: has \d+ distinct values.*Usage is not grouped or filtered by it\.$/,
+    );
+    // Alerts are refused the key as well (METADATA_KEY_REJECTED), so their form leaves it out.
+    await openView('alerts', 'Alerts');
+    expect(await optionValues('#alert-metadata-key')).toEqual(['']);
+  });
+
+  it('asks before disabling an enabled key refused later, which cannot be enabled again', async () => {
+    // team, refused while enabled in the test above, still offers Disable.
+    await openView('metadata', 'Metadata keys');
     await (await page.waitForSelector('button[aria-label="Disable team"]'))!.click();
     const confirm = await page.waitForSelector('button[aria-label="Confirm disabling team"]');
     expect(
