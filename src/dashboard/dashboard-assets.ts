@@ -27,6 +27,7 @@ const OWN_FILES: Record<string, string> = {
   'usage-filters.js': JS,
   'keys-view.js': JS,
   'metadata-keys-view.js': JS,
+  'org-metadata-keys.js': JS,
   'alerts-view.js': JS,
   'revised-days.js': JS,
   'sign-in-view.js': JS,

@@ -4,6 +4,7 @@ import { describeError, getJson, onUnauthorized, send, setCsrfToken, Unreachable
 import { AlertsView } from './alerts-view.js';
 import { KeysView } from './keys-view.js';
 import { MetadataKeysView } from './metadata-keys-view.js';
+import { useMetadataKeys, useRefreshOnView } from './org-metadata-keys.js';
 import { SignInView } from './sign-in-view.js';
 import { UsageView } from './usage-view.js';
 
@@ -19,37 +20,31 @@ function viewFromHash() {
   return VIEWS.some((v) => v.id === id) ? id : 'usage';
 }
 
-/** What the signed-in user's organization needs besides usage: key names, usable metadata keys. */
-function useOrgContext(orgId) {
-  const [context, setContext] = useState({ keyNames: new Map(), metadataKeys: [] });
-  const [version, setVersion] = useState(0);
+/** Names of the organization's processing keys, to label usage by key. */
+function useKeyNames(orgId) {
+  const [keyNames, setKeyNames] = useState(new Map());
   useEffect(() => {
     if (!orgId) return;
-    const base = `/api/v1/orgs/${encodeURIComponent(orgId)}`;
     // A member who may not list keys still sees usage, by key id only.
-    const names = getJson(`${base}/processing-keys`).then(
-      (body) => new Map(body.data.filter((k) => k.name).map((k) => [k.keyId, k.name])),
-      () => new Map(),
+    getJson(`/api/v1/orgs/${encodeURIComponent(orgId)}/processing-keys`).then(
+      (body) => setKeyNames(new Map(body.data.filter((k) => k.name).map((k) => [k.keyId, k.name]))),
+      () => setKeyNames(new Map()),
     );
-    // Only keys the export accepts: one enabled before ingestion refused it stays enabled, yet
-    // grouping, filtering or alerting on it is answered with METADATA_KEY_REJECTED.
-    const metadata = getJson(`${base}/metadata-keys`).then(
-      (body) => body.data.filter((k) => k.enabled && !k.rejectedAt).map((k) => k.key),
-      () => [],
-    );
-    Promise.all([names, metadata]).then(([keyNames, metadataKeys]) =>
-      setContext({ keyNames, metadataKeys }),
-    );
-  }, [orgId, version]);
-  return [context, () => setVersion((v) => v + 1)];
+  }, [orgId]);
+  return keyNames;
 }
+
+// Views that offer metadata keys to choose from; the Metadata keys view loads the listing itself.
+const VIEWS_OFFERING_METADATA_KEYS = ['usage', 'alerts'];
 
 function Dashboard({ session, onSignOut }) {
   const [orgs, setOrgs] = useState(null);
   const [error, setError] = useState('');
   const [orgId, setOrgId] = useState(null);
   const [view, setView] = useState(viewFromHash);
-  const [context, refreshContext] = useOrgContext(orgId);
+  const keyNames = useKeyNames(orgId);
+  const metadataKeys = useMetadataKeys(orgId);
+  useRefreshOnView(view, VIEWS_OFFERING_METADATA_KEYS, metadataKeys.load);
   const loadOrgs = () => {
     setError('');
     getJson('/api/v1/orgs').then(
@@ -69,8 +64,8 @@ function Dashboard({ session, onSignOut }) {
   }, []);
   useEffect(() => document.getElementById('view-title')?.focus(), [view]);
   const labelOfKey = useCallback(
-    (id) => (context.keyNames.has(id) ? `${context.keyNames.get(id)} (${id})` : id),
-    [context.keyNames],
+    (id) => (keyNames.has(id) ? `${keyNames.get(id)} (${id})` : id),
+    [keyNames],
   );
   const org = orgs?.find((o) => o.orgId === orgId);
 
@@ -128,12 +123,12 @@ function Dashboard({ session, onSignOut }) {
               : view === 'keys'
                 ? html`<${KeysView} org=${org} session=${session} />`
                 : view === 'metadata'
-                  ? html`<${MetadataKeysView} org=${org} onChanged=${refreshContext} />`
+                  ? html`<${MetadataKeysView} org=${org} loadKeys=${metadataKeys.load} />`
                   : view === 'alerts'
-                    ? html`<${AlertsView} org=${org} metadataKeys=${context.metadataKeys} />`
+                    ? html`<${AlertsView} org=${org} metadataKeys=${metadataKeys.usableKeys} />`
                     : html`<${UsageView}
                         orgId=${org.orgId}
-                        metadataKeys=${context.metadataKeys}
+                        metadataKeys=${metadataKeys.usableKeys}
                         labelOfKey=${labelOfKey}
                       />`
       }

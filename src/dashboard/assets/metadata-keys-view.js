@@ -2,7 +2,7 @@
 // enabled for grouping, why a key was refused (values that look like identifiers), and how
 // many of the organization's places for keys are held (METADATA_KEYS_MAX_PER_ORG).
 import { html, useEffect, useState } from './vendor/preact-htm.js';
-import { ApiFailure, describeError, getJson, send } from './api.js';
+import { ApiFailure, describeError, send } from './api.js';
 import { formatCount, formatTimestamp } from './format.js';
 import { MANAGER_ROLES } from './keys-view.js';
 
@@ -106,7 +106,11 @@ function KeyAction({ k, enable, disable }) {
   </button>`;
 }
 
-export function MetadataKeysView({ org, onChanged }) {
+/**
+ * `loadKeys` fetches the organization's listing through the dashboard's one holder of it, so
+ * what the usage view and the alert form offer follows every load of this table.
+ */
+export function MetadataKeysView({ org, loadKeys }) {
   const [keys, setKeys] = useState(null);
   const [held, setHeld] = useState(null);
   const [error, setError] = useState('');
@@ -115,7 +119,7 @@ export function MetadataKeysView({ org, onChanged }) {
   const canManage = MANAGER_ROLES.includes(org.role);
   const path = `/api/v1/orgs/${encodeURIComponent(org.orgId)}/metadata-keys`;
   const reload = () =>
-    getJson(path).then(
+    loadKeys().then(
       (body) => {
         setKeys(body.data);
         setHeld({ keysHeld: body.keysHeld, maxKeys: body.maxKeys });
@@ -126,7 +130,7 @@ export function MetadataKeysView({ org, onChanged }) {
     setKeys(null);
     setHeld(null);
     reload();
-  }, [path]);
+  }, [loadKeys]);
   const act = async (work, done, failure = describeError) => {
     setError('');
     setMessage('');
@@ -134,7 +138,6 @@ export function MetadataKeysView({ org, onChanged }) {
       await work();
       setMessage(done);
       await reload();
-      onChanged();
     } catch (e) {
       setError(failure(e));
     }

@@ -474,48 +474,73 @@ describe('the dashboard in Chromium', () => {
     await shot('metadata-keys-at-the-limit');
   });
 
-  it('offers an enabled key refused later neither to group nor to filter by, and says it is still enabled', async () => {
-    // team was enabled with few values; events giving it a new value each make ingestion
-    // refuse it (METADATA_KEY_MAX_DISTINCT, 1,000) while it stays enabled.
-    await ingestAll(
-      t.app,
-      Array.from({ length: 1_000 }, (_, i) =>
-        usageEvent({ orgId: demo.orgId, async: true, metadata: { team: `team-${i}` } }),
-      ),
-    );
-    // The page loads the organization's keys afresh, as a manager coming back would see them.
-    await page.reload();
-    await openView('usage', 'Usage');
-    await page.select('#group-by', 'api_key');
-    const byKey = await settledQuery(/groupBy=api_key/);
-    // Key names and metadata keys arrive together: once names show, the choices are final.
-    await page.waitForFunction(
-      (label: string) => document.querySelector('#usage-table tbody')?.textContent?.includes(label),
-      {},
-      `${demo.processingKeys[0]!.name} (${demo.processingKeys[0]!.keyId})`,
-    );
+  it('stops offering a key refused while the page is open, listing keys once a view switch', async () => {
     const optionValues = (select: string) =>
       page.$$eval(`${select} option`, (options) =>
         options.map((o) => (o as { value: string }).value),
       );
-    expect((await optionValues('#group-by')).filter((v) => v.startsWith('metadata:'))).toEqual([]);
-    expect(await optionValues('#filter-metadata-key')).toEqual(['']);
-    // What choosing it would have met: the export refuses the key.
-    const byTeam = await fetch(
-      `${t.baseUrl}${byKey.replace('groupBy=api_key', 'groupBy=metadata&metadataKey=team')}`,
-      { headers: { authorization: `Bearer ${demo.accountKey}` } },
-    );
-    expect(byTeam.status).toBe(400);
-    expect(await byTeam.json()).toMatchObject({ error: { code: 'METADATA_KEY_REJECTED' } });
-    await openView('metadata', 'Metadata keys');
-    expect(
-      await page.$eval('tr[data-metadata-key="team"] td:nth-of-type(3)', (td) => td.textContent),
-    ).toMatch(
-      /^Still enabled, but refused: has \d+ distinct values.*Usage is not grouped or filtered by it\.$/,
-    );
-    // Alerts are refused the key as well (METADATA_KEY_REJECTED), so their form leaves it out.
-    await openView('alerts', 'Alerts');
-    expect(await optionValues('#alert-metadata-key')).toEqual(['']);
+    const offers = (select: string, value: string, offered: boolean) =>
+      page.waitForFunction(
+        (s: string, v: string, o: boolean) =>
+          Array.from(document.querySelectorAll(`${s} option`)).some(
+            (option) => (option as { value: string }).value === v,
+          ) === o,
+        { timeout: 10_000 },
+        select,
+        value,
+        offered,
+      );
+    // The page, open since sign-in, offers team while it is enabled and accepted.
+    await openView('usage', 'Usage');
+    await offers('#group-by', 'metadata:team', true);
+    const listings: string[] = [];
+    const countListing = (request: HTTPRequest) => {
+      if (request.method() === 'GET' && /\/metadata-keys$/.test(new URL(request.url()).pathname)) {
+        listings.push(request.url());
+      }
+    };
+    page.on('request', countListing);
+    try {
+      // team was enabled with few values; events giving it a new value each make ingestion
+      // refuse it (METADATA_KEY_MAX_DISTINCT, 1,000) while it stays enabled. No reload follows:
+      // each view offering keys lists them afresh when shown.
+      await ingestAll(
+        t.app,
+        Array.from({ length: 1_000 }, (_, i) =>
+          usageEvent({ orgId: demo.orgId, async: true, metadata: { team: `team-${i}` } }),
+        ),
+      );
+      // Alerts are refused the key as well (METADATA_KEY_REJECTED), so their form leaves it out.
+      await openView('alerts', 'Alerts');
+      await offers('#alert-metadata-key', 'team', false);
+      expect(await optionValues('#alert-metadata-key')).toEqual(['']);
+      await openView('usage', 'Usage');
+      await offers('#group-by', 'metadata:team', false);
+      expect((await optionValues('#group-by')).filter((v) => v.startsWith('metadata:'))).toEqual(
+        [],
+      );
+      expect(await optionValues('#filter-metadata-key')).toEqual(['']);
+      await page.select('#group-by', 'api_key');
+      const byKey = await settledQuery(/groupBy=api_key/);
+      // What choosing it would have met: the export refuses the key.
+      const byTeam = await fetch(
+        `${t.baseUrl}${byKey.replace('groupBy=api_key', 'groupBy=metadata&metadataKey=team')}`,
+        { headers: { authorization: `Bearer ${demo.accountKey}` } },
+      );
+      expect(byTeam.status).toBe(400);
+      expect(await byTeam.json()).toMatchObject({ error: { code: 'METADATA_KEY_REJECTED' } });
+      await openView('metadata', 'Metadata keys');
+      expect(
+        await page.$eval('tr[data-metadata-key="team"] td:nth-of-type(3)', (td) => td.textContent),
+      ).toMatch(
+        /^Still enabled, but refused: has \d+ distinct values.*Usage is not grouped or filtered by it\.$/,
+      );
+      // Three view switches, one listing each: the Metadata keys view's own load is the one
+      // the usage view and the alert form are offered from.
+      expect(listings).toHaveLength(3);
+    } finally {
+      page.off('request', countListing);
+    }
   });
 
   it('asks before disabling an enabled key refused later, which cannot be enabled again', async () => {
