@@ -5,6 +5,8 @@
  * CLDR data (Intl.NumberFormat, Intl.DisplayNames), not from lists kept here.
  */
 
+import { hasSpacelessScript } from '../classify/words.js';
+
 interface FoundAmount {
   value: number;
   /** ISO 4217 code of a currency written next to the number. */
@@ -250,10 +252,7 @@ function joinsWord(text: string, m: RegExpMatchArray, currency: string | undefin
 export type CurrencyReader = (token: string) => string | undefined;
 
 const WORD_AFTER = /^[ \u00a0\u202f]?([\p{L}\p{M}]+(?:\.(?=\P{L}|$))?)/u;
-/** Scripts written without spaces: a currency's name may run into the next word. */
-const SPACELESS =
-  /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
-/** Longest currency name looked for at the start of a word of such a script. */
+/** Longest currency name looked for at the start of a word of a script without spaces. */
 const MAX_SPACELESS_NAME = 6;
 
 /**
@@ -274,8 +273,9 @@ function currencyWordAfter(
   const space = m[0].length - word.length;
   const whole = readCurrency(word);
   if (whole) return { currency: whole, length: m[0].length };
-  if (!SPACELESS.test(word)) return undefined;
+  // In a script written without spaces a currency's name may run into the next word.
   const letters = [...word];
+  if (!hasSpacelessScript(letters[0])) return undefined;
   for (let n = Math.min(MAX_SPACELESS_NAME, letters.length - 1); n >= 1; n--) {
     const prefix = letters.slice(0, n).join('');
     const currency = readCurrency(prefix);

@@ -55,10 +55,15 @@ function spelled(word: string): string {
   return word.normalize('NFC').toLowerCase().replace(/\.$/, '');
 }
 
-/** Month names as spelled and as folded (a name printed without its accents), to 1..12. */
-let monthNames: { spelled: Map<string, number>; folded: Map<string, number> } | undefined;
-/** Month names (as spelled) of a locale whose calendar numbers years otherwise: the offset. */
-const yearOffsets = new Map<string, number>();
+interface MonthNames {
+  /** As spelled and as folded (a name printed without its accents), to 1..12. */
+  spelled: Map<string, number>;
+  folded: Map<string, number>;
+  /** Names (as spelled) of a locale whose calendar numbers years otherwise: the offset. */
+  yearOffsets: Map<string, number>;
+}
+
+let monthNames: MonthNames | undefined;
 
 /**
  * How many years the locale's default calendar counts ahead of the Gregorian one, when it
@@ -74,9 +79,9 @@ function yearOffsetOf(locale: string): number {
 }
 
 /** Every locale's long, short and in-a-date (genitive) month names, to 1..12. */
-function months(): { spelled: Map<string, number>; folded: Map<string, number> } {
+function months(): MonthNames {
   if (monthNames) return monthNames;
-  const names = { spelled: new Map<string, number>(), folded: new Map<string, number>() };
+  const names: MonthNames = { spelled: new Map(), folded: new Map(), yearOffsets: new Map() };
   for (const locale of DATE_LOCALES) {
     const offset = yearOffsetOf(locale);
     const learn = (name: string, month: number) => {
@@ -84,7 +89,7 @@ function months(): { spelled: Map<string, number>; folded: Map<string, number> }
       if (!names.folded.has(asFolded)) names.folded.set(asFolded, month);
       if (names.spelled.has(asSpelled)) return;
       names.spelled.set(asSpelled, month);
-      if (offset !== 0) yearOffsets.set(asSpelled, offset);
+      if (offset !== 0) names.yearOffsets.set(asSpelled, offset);
     };
     const formats = [
       new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' }),
@@ -131,8 +136,7 @@ function fullYear(year: string): number {
  */
 function yearWithMonth(monthWord: string, year: string): number {
   const written = fullYear(year.replace("'", ''));
-  months();
-  const offset = yearOffsets.get(spelled(monthWord)) ?? 0;
+  const offset = months().yearOffsets.get(spelled(monthWord)) ?? 0;
   if (offset === 0) return written;
   const now = new Date().getUTCFullYear();
   return Math.abs(written - offset - now) < Math.abs(written - now) ? written - offset : written;

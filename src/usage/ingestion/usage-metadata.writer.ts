@@ -4,6 +4,7 @@ import type { CardinalityRule } from '../../config/usage.types.js';
 import type { UntrackedMetadataKeys } from '../core/usage-store.ports.js';
 import { ingestionParameters } from '../metadata/cardinality-rule.js';
 import { keysToTrack, type NewMetadataKey } from '../metadata/metadata-key-cap.js';
+import { HELD_KEYS_PER_ORG_SQL } from '../metadata/metadata-key.repository.js';
 import { METADATA_STAGING } from './usage-event-staging.js';
 
 /** What the metadata statements of one write did beyond adding to the rollups. */
@@ -181,16 +182,10 @@ async function leaveUntrackedKeysOut(
       enabled: row.enabled === true,
     });
   }
-  // Places an org holds: keys with statistics (tracked or rejected) and enabled keys.
   const holds = new Map<string, number>();
-  const held = await connection.runAndReadAll(
-    `SELECT org_id, count(*) AS n FROM (
-       SELECT org_id, meta_key FROM metadata_key_stats WHERE list_contains($1, org_id)
-       UNION
-       SELECT org_id, meta_key FROM org_metadata_keys WHERE list_contains($1, org_id)
-     ) GROUP BY org_id`,
-    [duckdb.listValue([...byOrg.keys()])],
-  );
+  const held = await connection.runAndReadAll(HELD_KEYS_PER_ORG_SQL, [
+    duckdb.listValue([...byOrg.keys()]),
+  ]);
   for (const row of held.getRowObjectsJS()) holds.set(String(row.org_id), Number(row.n));
   const untrackedOrgs: string[] = [];
   const untrackedKeys: string[] = [];

@@ -2,6 +2,17 @@ import { Injectable } from '../../common/nest-decorators.js';
 import { duckdb } from '../../database/duckdb-api.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
 
+/**
+ * The places each of the orgs `$1` (a list of ids) holds under its cap on metadata keys
+ * (metadata-key-cap.ts): keys with statistics (broken out or rejected) and enabled keys, as
+ * (org_id, n); an org holding none has no row. Read when enabling and by the ingestion write.
+ */
+export const HELD_KEYS_PER_ORG_SQL = `SELECT org_id, count(*) AS n FROM (
+    SELECT org_id, meta_key FROM metadata_key_stats WHERE list_contains($1, org_id)
+    UNION
+    SELECT org_id, meta_key FROM org_metadata_keys WHERE list_contains($1, org_id)
+  ) GROUP BY org_id`;
+
 export interface MetadataKeyStatus {
   key: string;
   enabled: boolean;
@@ -96,20 +107,12 @@ export class MetadataKeyRepository {
     }
   }
 
-  /**
-   * The places an org holds under its cap on metadata keys (metadata-key-cap.ts): keys with
-   * statistics (broken out or rejected) and enabled keys.
-   */
+  /** The places an org holds under its cap on metadata keys (HELD_KEYS_PER_ORG_SQL). */
   async heldKeys(orgId: string): Promise<number> {
-    const rows = await this.db.all<{ n: bigint | number }>(
-      `SELECT count(*) AS n FROM (
-         SELECT meta_key FROM metadata_key_stats WHERE org_id = $1
-         UNION
-         SELECT meta_key FROM org_metadata_keys WHERE org_id = $1
-       )`,
-      [orgId],
-    );
-    return Number(rows[0].n);
+    const rows = await this.db.all<{ n: bigint | number }>(HELD_KEYS_PER_ORG_SQL, [
+      duckdb.listValue([orgId]),
+    ]);
+    return Number(rows[0]?.n ?? 0);
   }
 
   /** The enabled keys of these orgs, per org. */
