@@ -73,6 +73,18 @@ describe('extract reads the currencies and dates of more scripts', () => {
       });
   });
 
+  it('reads the currency abbreviations CLDR lists, written after the amount', async () => {
+    for (const [opening, total, currency] of [
+      ['ООО «Ромашка» Счёт-фактура', '1 250,00 руб.', 'RUB'],
+      ['ТОВ «Сонях» Рахунок-фактура', '1 250,00 грн', 'UAH'],
+      ['Örnek Ticaret A.Ş. Fatura', '1.250,00 TL', 'TRY'],
+      ['Пример ЕООД Фактура', '1 250,00 лв.', 'BGN'],
+      ['Primjer d.o.o. Račun', '1.250,00 kn', 'HRK'],
+    ])
+      for (const result of await extractEach([opening, 'Invoice number: 12345', `Total: ${total}`]))
+        expect(result).toMatchObject({ total: 1250, currency });
+  });
+
   it('reads a Hebrew date, its month joined to the letter before it', async () => {
     for (const result of await extractEach([
       'חברה לדוגמה בע"מ',

@@ -6,6 +6,7 @@
  */
 
 import { hasSpacelessScript } from '../classify/words.js';
+import { cldrSymbols } from './cldr-currency-symbols.js';
 
 interface FoundAmount {
   value: number;
@@ -90,6 +91,8 @@ function countNames(locale: string, code: string, counts: readonly number[]): st
 
 let symbolTable: Map<string, string> | undefined;
 let readingTable: Map<string, Set<string>> | undefined;
+/** Symbols as a currency's own countries write them, exactly (see CldrSymbol.own). */
+let ownSymbolSet: Set<string> | undefined;
 let codeSet: Set<string> | undefined;
 
 export function currencyCodes(): Set<string> {
@@ -174,9 +177,27 @@ function symbols(): Map<string, string> {
       for (const name of countNames(locale, code, counts))
         if (!table.has(foldName(name))) table.set(foldName(name), code);
   }
+  // CLDR's symbols beyond Intl's ("TL", "грн", "руб."): a symbol Intl already gave keeps
+  // its readings; a new one is read as the first currency listing it.
+  const own = new Set<string>();
+  for (const { symbol, code, own: isOwn } of cldrSymbols(new Set(codes))) {
+    if (isOwn) own.add(symbol);
+    const key = foldName(symbol);
+    if (table.has(key) && table.get(key) !== code) continue;
+    table.set(key, code);
+    const folded = foldSymbol(symbol);
+    readings.set(folded, (readings.get(folded) ?? new Set<string>()).add(code));
+  }
   symbolTable = table;
   readingTable = readings;
+  ownSymbolSet = own;
   return table;
+}
+
+/** Whether `word` is spelled exactly as a country using its currency writes the symbol. */
+function isOwnSymbol(word: string): boolean {
+  symbols();
+  return ownSymbolSet!.has(word);
 }
 
 /**
@@ -268,16 +289,18 @@ function currencyWordAfter(
   const m = WORD_AFTER.exec(text.slice(end, end + 40));
   if (!m) return undefined;
   const word = m[1];
-  // A letter or two of a cased script is a unit more often ("3 L", "12 km", "5 ft").
-  if (!/\p{Lo}/u.test(word) && (word.match(/\p{L}/gu) ?? []).length < 3) return undefined;
+  // A letter or two of a cased script is a unit more often ("3 L", "12 km", "5 ft"), unless
+  // two are spelled as the currency's own countries write it ("kn", "лв.", "TL").
+  const letters = (word.match(/\p{L}/gu) ?? []).length;
+  if (!/\p{Lo}/u.test(word) && letters < 3 && (letters < 2 || !isOwnSymbol(word))) return undefined;
   const space = m[0].length - word.length;
   const whole = readCurrency(word);
   if (whole) return { currency: whole, length: m[0].length };
   // In a script written without spaces a currency's name may run into the next word.
-  const letters = [...word];
-  if (!hasSpacelessScript(letters[0])) return undefined;
-  for (let n = Math.min(MAX_SPACELESS_NAME, letters.length - 1); n >= 1; n--) {
-    const prefix = letters.slice(0, n).join('');
+  const characters = [...word];
+  if (!hasSpacelessScript(characters[0])) return undefined;
+  for (let n = Math.min(MAX_SPACELESS_NAME, characters.length - 1); n >= 1; n--) {
+    const prefix = characters.slice(0, n).join('');
     const currency = readCurrency(prefix);
     if (currency) return { currency, length: space + prefix.length };
   }

@@ -217,6 +217,17 @@ describe('amounts', () => {
     ['1,250元', 'CNY'],
     ['1,250.00 บาท', 'THB'],
     ['1.250,00 Euro', 'EUR'],
+    // CLDR's symbols Intl does not format: a variant, another language's narrow symbol.
+    ['1 250,00 руб.', 'RUB'],
+    ['1 250,00 грн', 'UAH'],
+    ['1.250,00 TL', 'TRY'],
+    // Two letters, written as the currency's own country writes them.
+    ['1 250,00 лв.', 'BGN'],
+    ['1.250,00 kn', 'HRK'],
+    ['1 250,00 Kč', 'CZK'],
+    ['1 250,00 zł', 'PLN'],
+    ['1 250 Ft', 'HUF'],
+    ['1.250,00 lei', 'RON'],
   ])('reads the currency written as a word after the amount in %s', (text, currency) => {
     const [amount] = findAmounts(text, /,\d{2}(?!\d)/.test(text));
     expect(amount?.currency).toBe(currency);
@@ -225,7 +236,7 @@ describe('amounts', () => {
     expect(text.slice(amount.index, amount.index + amount.length)).toMatch(/\p{L}\.?$/u);
   });
 
-  it.each(['3 L', '12 km', '5 ft', '12 months', '2 Stück'])(
+  it.each(['3 L', '12 km', '5 ft', '12 months', '2 Stück', '4 tl', '1 250 р.'])(
     'reads no currency in the unit or word after %s',
     (text) => {
       expect(findAmounts(text)[0]?.currency).toBeUndefined();
