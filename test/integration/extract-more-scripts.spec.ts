@@ -85,6 +85,25 @@ describe('extract reads the currencies and dates of more scripts', () => {
         expect(result).toMatchObject({ total: 1250, currency });
   });
 
+  it('reads a Thai numeric date in the Buddhist era, and a Gregorian one as written', async () => {
+    for (const [written, iso] of [
+      ['31/12/2567', '2024-12-31'],
+      ['31/12/2024', '2024-12-31'],
+    ])
+      for (const result of await extractEach([
+        'บริษัท ตัวอย่าง จำกัด ใบแจ้งหนี้',
+        'เลขที่ใบแจ้งหนี้ / Invoice number: 12345',
+        `วันที่ / Invoice date: ${written}`,
+        'ยอดรวม / Total: 1,250.00 บาท',
+      ]))
+        expect(result).toEqual({
+          invoice_number: '12345',
+          invoice_date: iso,
+          total: 1250,
+          currency: 'THB',
+        });
+  });
+
   it('reads a Hebrew date, its month joined to the letter before it', async () => {
     for (const result of await extractEach([
       'חברה לדוגמה בע"מ',

@@ -65,7 +65,9 @@ function repeatsOf(value: unknown, field: ScalarField, context: DocumentContext)
       (a) => Math.abs(a.value - value) < CENT,
     ).length;
   } else if (typeof value === 'string' && field.kind === 'date') {
-    places = findDates(context.text, context.dateOrder).filter((d) => d.iso === value).length;
+    places = findDates(context.text, context.dateOrder, context.calendar).filter(
+      (d) => d.iso === value,
+    ).length;
   } else if (typeof value === 'string' && value.trim().length >= 2) {
     const needle = normalized(value);
     const text = normalized(context.text);

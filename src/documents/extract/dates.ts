@@ -4,6 +4,8 @@
  * from the runtime's CLDR data (Intl.DateTimeFormat), not from lists kept here.
  */
 
+import { readInCalendar } from './calendars.js';
+
 /**
  * Locales whose month names are recognised: the languages of classification, and the
  * languages of other scripts whose long dates put the day, the month's name and the year
@@ -196,9 +198,10 @@ function markedDatePattern(): RegExp {
 
 /**
  * Every date written in `text`, in text order. Numeric dates whose first two parts could
- * each be the month are read in `order` (day-first when not given) and marked ambiguous.
+ * each be the month are read in `order` (day-first when not given) and marked ambiguous;
+ * `calendar` is the one the document numbers its dates in when not the Gregorian one.
  */
-export function findDates(text: string, order: DateOrder = 'dmy'): FoundDate[] {
+export function findDates(text: string, order: DateOrder = 'dmy', calendar?: string): FoundDate[] {
   const found: FoundDate[] = [];
   const taken: [number, number][] = [];
   const add = (match: RegExpExecArray, iso: string | null, extra: Partial<FoundDate> = {}) => {
@@ -209,7 +212,9 @@ export function findDates(text: string, order: DateOrder = 'dmy'): FoundDate[] {
     taken.push([start, end]);
     found.push({ iso, index: start, length: match[0].length, ambiguous: false, ...extra });
   };
-  for (const m of text.matchAll(ISO_DATE)) add(m, isoDate(+m[1], +m[2], +m[3]));
+  const numeric = (year: string, month: number, day: number) =>
+    readInCalendar(calendar, isoDate(fullYear(year), month, day), year, month, day);
+  for (const m of text.matchAll(ISO_DATE)) add(m, numeric(m[1], +m[2], +m[3]));
   for (const m of text.matchAll(markedDatePattern())) {
     const [year, month, day] = m.slice(1).filter((part) => part !== undefined);
     add(m, isoDate(+year, +month, +day));
@@ -217,9 +222,8 @@ export function findDates(text: string, order: DateOrder = 'dmy'): FoundDate[] {
   for (const m of text.matchAll(NUMERIC_DATE)) {
     const first = +m[1];
     const second = +m[3];
-    const year = fullYear(m[4]);
-    const dayFirst = isoDate(year, second, first);
-    const monthFirst = isoDate(year, first, second);
+    const dayFirst = numeric(m[4], second, first);
+    const monthFirst = numeric(m[4], first, second);
     if (dayFirst && monthFirst && dayFirst !== monthFirst) {
       add(m, order === 'dmy' ? dayFirst : monthFirst, { ambiguous: true, order });
     } else {
@@ -317,6 +321,10 @@ export function inDocumentOrder(date: FoundDate, order: DateOrder): boolean {
 }
 
 /** The first date in `text` as yyyy-mm-dd, or null. */
-export function parseDate(text: string, order: DateOrder = 'dmy'): string | null {
-  return findDates(text, order)[0]?.iso ?? null;
+export function parseDate(
+  text: string,
+  order: DateOrder = 'dmy',
+  calendar?: string,
+): string | null {
+  return findDates(text, order, calendar)[0]?.iso ?? null;
 }

@@ -3,7 +3,8 @@ import { detectLanguage } from '../classify/language.js';
 import type { LayoutLine } from '../parse/layout.types.js';
 import { findCurrencies } from './amounts.js';
 import { currencyReaderOf } from './currency-evidence.js';
-import { documentDateOrder } from './dates.js';
+import { documentCalendar } from './calendars.js';
+import { DATE_LOCALES, documentDateOrder } from './dates.js';
 import type { ValueContext } from './value-parsers.js';
 
 export interface DocumentContext extends ValueContext {
@@ -38,6 +39,7 @@ export function documentContext(lines: readonly LayoutLine[]): DocumentContext {
     text,
     language,
     dateOrder: documentDateOrder(text, language, new Set(currencies)),
+    calendar: documentCalendar(text, DATE_LOCALES),
     decimalComma: commas > points,
     currency: mostFrequent(currencies),
     readCurrency,

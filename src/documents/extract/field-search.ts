@@ -318,7 +318,7 @@ export function fallbackFor(
     // is taken first.
     let disagreeing: Leaf | undefined;
     for (const line of lines) {
-      for (const date of findDates(line.text, context.dateOrder)) {
+      for (const date of findDates(line.text, context.dateOrder, context.calendar)) {
         if (taken.has(date.iso)) continue;
         const leaf = low(date.iso, line, date.ambiguous ? { ambiguous: true } : {});
         if (inDocumentOrder(date, context.dateOrder)) return leaf;

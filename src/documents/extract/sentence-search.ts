@@ -189,7 +189,7 @@ function valueIn(
   encoder: SentenceEncoder | null,
 ): { value: unknown; ambiguous?: boolean } | undefined {
   if (field.kind === 'date') {
-    const date = findDates(sentence.text, context.dateOrder)[0];
+    const date = findDates(sentence.text, context.dateOrder, context.calendar)[0];
     return date ? { value: date.iso, ambiguous: date.ambiguous || undefined } : undefined;
   }
   if (field.kind === 'text') {
@@ -244,7 +244,7 @@ export function answersText(leaf: Leaf, field: ScalarField): boolean {
 function couldHold(sentence: Sentence, field: ScalarField, context: DocumentContext): boolean {
   switch (field.kind) {
     case 'date':
-      return findDates(sentence.text, context.dateOrder).length > 0;
+      return findDates(sentence.text, context.dateOrder, context.calendar).length > 0;
     case 'text':
       return /\p{Lu}/u.test(sentence.text);
     case 'boolean':
@@ -324,7 +324,7 @@ export function firstDate(search: SentenceSearch, context: DocumentContext): Lea
   // A date written in the document's order comes before one valid only in the other (a code).
   let disagreeing: Leaf | undefined;
   for (const sentence of search.sentences) {
-    for (const date of findDates(sentence.text, context.dateOrder)) {
+    for (const date of findDates(sentence.text, context.dateOrder, context.calendar)) {
       const leaf = {
         ...leafOf({ sentence, value: date.iso, score: FIRST_DATE_CONFIDENCE }, search.lines),
         ...(date.ambiguous ? { ambiguous: true } : {}),

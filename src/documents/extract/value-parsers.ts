@@ -14,6 +14,8 @@ import { normalize } from './text-match.js';
 /** What the document says about how it writes values. */
 export interface ValueContext {
   dateOrder: DateOrder;
+  /** The calendar the document numbers its dates in, when not the Gregorian one. */
+  calendar?: string;
   decimalComma: boolean;
   /** The currency the document's amounts are in, when one dominates. */
   currency?: string;
@@ -111,7 +113,7 @@ export function readValue(
   if (t === '') return null;
   switch (kind) {
     case 'date': {
-      const date = findDates(t, context.dateOrder)[0];
+      const date = findDates(t, context.dateOrder, context.calendar)[0];
       if (!date) return null;
       const value = schema.format === 'date' || typeOf(schema) === 'string' ? date.iso : date.iso;
       return {
