@@ -135,4 +135,31 @@ describe('extract reads the currencies and dates of more scripts', () => {
       ))
         expect(result).toEqual({ invoice_number: null, order_number: 4711, customer_number: null });
   });
+
+  it('gives a label qualified by an initialism that names another thing to no field', async () => {
+    for (const [label, field] of [
+      ['PO No.', 'invoice_number'],
+      ['PO #', 'invoice_number'],
+      ['P.O. No.', 'customer_number'],
+      ['VAT No.', 'invoice_number'],
+    ])
+      for (const result of await extractEach(['ACME Supplies Ltd', `${label}: 4711`], {
+        type: 'object',
+        properties: { [field]: { type: 'string' } },
+      }))
+        expect(result).toEqual({ [field]: null });
+    // The initialism's head word is the field's ("PO": purchase order), or begins it.
+    for (const [label, field] of [
+      ['PO No.', 'order_number'],
+      ['PO No.', 'purchase_order_number'],
+      ['P.O. Number', 'purchase_order_number'],
+      ['VAT No.', 'tax_number'],
+      ['INV No.', 'invoice_number'],
+    ])
+      for (const result of await extractEach(['ACME Supplies Ltd', `${label}: 4711`], {
+        type: 'object',
+        properties: { [field]: { type: 'string' } },
+      }))
+        expect(result).toEqual({ [field]: '4711' });
+  });
 });

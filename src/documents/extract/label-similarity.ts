@@ -8,6 +8,7 @@
  */
 import { cosine, type SentenceEncoder } from '../encoder/sentence-encoder.js';
 import { currencyOf } from './amounts.js';
+import { initialismsOf } from './label-initialisms.js';
 import { humanize, normalize, stem } from './text-match.js';
 
 export interface FieldText {
@@ -90,6 +91,18 @@ function inflects(word: string, stem: string): boolean {
     word.startsWith(stem) &&
     /\p{L}$/u.test(word)
   );
+}
+
+/**
+ * The run of `words` (in order) whose first letters an initialism spells ("po" of
+ * "purchase order"), or none.
+ */
+function spelledOut(initialism: string, words: readonly string[]): string[] {
+  for (let at = 0; at + initialism.length <= words.length; at++) {
+    const run = words.slice(at, at + initialism.length);
+    if (run.map((w) => w[0]).join('') === initialism) return run;
+  }
+  return [];
 }
 
 /** Weight of a description's words after its head phrase. */
@@ -197,9 +210,19 @@ export class LexicalLabelSimilarity implements LabelSimilarity {
       const full = fieldWords.find((w) => !labelConcepts.has(w) && abbreviates(c, w));
       if (full) known.add(full);
     }
+    // "PO No.", "P.O. #": an initialism stands for the field's words it spells out.
+    const spelled = new Set<string>();
+    for (const initialism of initialismsOf(label)) {
+      const run = spelledOut(initialism, [...name]);
+      if (run.length === 0) continue;
+      // Written "PO" it is one word of the label, written "P.O." one word a letter.
+      for (const word of [initialism, ...initialism]) spelled.add(stem(word));
+      for (const word of run) known.add(word);
+    }
     const inName = [...name].filter((c) => known.has(c)).length;
     const inText = [...labelConcepts].filter(
-      (c) => text.has(c) || name.has(c) || fieldWords.some((w) => abbreviates(c, w)),
+      (c) =>
+        text.has(c) || name.has(c) || spelled.has(c) || fieldWords.some((w) => abbreviates(c, w)),
     ).length;
     const nameCover = name.size === 0 ? 0 : inName / name.size;
     const labelPrecision = inText / labelConcepts.size;

@@ -30,6 +30,7 @@ import {
   type LabelSimilarity,
 } from './label-similarity.js';
 import { columnSums, findRows, type RowOptions } from './line-items.js';
+import { labelsNamingOtherThings } from './label-initialisms.js';
 import { labelsOfOtherFields, withoutWithheld } from './label-owners.js';
 import { searchRunningText } from './running-text.js';
 import { sentenceEncoder } from '../encoder/sentence-encoder.js';
@@ -202,6 +203,8 @@ function scalarPass(
     fields.map((f) => [f.key, scoreCandidates(f, candidates, context, settings, lines.length)]),
   );
   const withheld = labelsOfOtherFields(scored);
+  for (const [field, labels] of labelsNamingOtherThings(scored))
+    withheld.set(field, new Set([...(withheld.get(field) ?? []), ...labels]));
   const ranked = withoutWithheld(scored, withheld);
   const assigned = assignFields(fields, ranked);
   const rows = readRows(root, lines, context, similarity, rowOptions);

@@ -59,6 +59,18 @@ export function parseBoolean(text: string, lenient: boolean): boolean | null {
   return null;
 }
 
+/** JSON Schema's words for an identifier's value ("number", "id", "code"), as kindOf reads them. */
+export const IDENTIFIER_WORDS: ReadonlySet<string> = new Set([
+  'number',
+  'no',
+  'id',
+  'code',
+  'ref',
+  'reference',
+  'nr',
+  'num',
+]);
+
 /**
  * The kind of value a field holds. The words looked at are JSON Schema's own vocabulary
  * for value shapes (a date, a number, a code), not names of document fields.
@@ -81,8 +93,7 @@ export function kindOf(name: string, schema: JsonSchema): ValueKind {
   if (type === 'number') return 'money';
   if (words.has('currency')) return 'currency';
   if (words.has('date') || words.has('dated')) return 'date';
-  if (['number', 'no', 'id', 'code', 'ref', 'reference', 'nr', 'num'].some((w) => words.has(w)))
-    return 'identifier';
+  if ([...IDENTIFIER_WORDS].some((w) => words.has(w))) return 'identifier';
   return 'text';
 }
 

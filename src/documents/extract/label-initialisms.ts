@@ -1,0 +1,96 @@
+/**
+ * A label qualified by an initialism that names another thing than the field ("PO No." for
+ * an invoice number: a purchase order's number) is no evidence for that field, when the
+ * label fits no field of the schema well. An initialism is read by its spelling (capitals
+ * in a label written in lower case too, letters with points: "P.O.", or two or three
+ * capitals before the identifier's word alone: "PO #"); an initialism's
+ * last letter is its head word's first ("PO": purchase order), as English compounds end on
+ * their head. Nothing here is written for a field or a kind of document.
+ */
+import { currencyOf } from './amounts.js';
+import type { Scored } from './field-search.js';
+import { humanize, normalize } from './text-match.js';
+import { IDENTIFIER_WORDS } from './value-parsers.js';
+
+/** A label fitting some field of the schema at least this well is left to the search. */
+const FITS_A_FIELD = 0.5;
+
+/** Capitals alone ("PO", "VAT") or letters each with a point ("P.O."), as written. */
+const INITIALISM = /(?<![\p{L}\p{N}])(?:\p{Lu}{2,4}|(?:\p{L}\.){2,4})(?![\p{L}\p{N}])/gu;
+const DOTTED = /(?<![\p{L}\p{N}])(?:\p{L}\.){2,4}/u;
+
+/** The longest initialism told from a word in a label written in capitals alone. */
+const CAPITALS_INITIALISM = 3;
+
+/**
+ * Whether the initialisms of `label` can be told from its words: letters with points are
+ * one ("P.O. #"); capitals are one in a label written in lower case too, or as two or three
+ * before the identifier's own word alone ("PO #", "VAT NO."), which no word could be else.
+ */
+function toldFromWords(label: string): boolean {
+  if (DOTTED.test(label) || /\p{Ll}/u.test(label.replace(INITIALISM, ''))) return true;
+  const words = normalize(label).split(' ');
+  return (
+    words.length === 2 &&
+    words[0].length <= CAPITALS_INITIALISM &&
+    /^\p{L}+$/u.test(words[0]) &&
+    IDENTIFIER_WORDS.has(words[1])
+  );
+}
+
+/** The initialisms of a label, lower-cased without points ("P.O. No." -> "po"). */
+export function initialismsOf(label: string): string[] {
+  if (!toldFromWords(label)) return [];
+  const found: string[] = [];
+  for (const [written] of label.matchAll(INITIALISM)) {
+    const letters = written.replace(/\./g, '').toLowerCase();
+    // A currency ("Total RM") or the identifier's own word ("ID", "NO", "REF") qualifies nothing.
+    if (currencyOf(written) !== undefined || IDENTIFIER_WORDS.has(letters)) continue;
+    found.push(letters);
+  }
+  return found;
+}
+
+/** The words of a field's name and title that say what it belongs to ("invoice" of "invoice number"). */
+function qualifiersOf(scored: Scored): string[] {
+  const { name, title } = scored.field.text;
+  return normalize(`${humanize(name)} ${title ?? ''}`)
+    .split(' ')
+    .filter((w) => w.length > 1 && !IDENTIFIER_WORDS.has(w));
+}
+
+/**
+ * Whether an initialism may name the field: it is one of the field's words, or begins one
+ * ("INV" of "invoice"), or its head letter begins one ("PO" for an order number).
+ */
+function mayName(initialism: string, qualifiers: readonly string[]): boolean {
+  const head = initialism[initialism.length - 1];
+  return qualifiers.some(
+    (word) => word === initialism || word.startsWith(initialism) || word.startsWith(head),
+  );
+}
+
+/**
+ * The labels withheld from each field (by field key) because an initialism in them names
+ * another thing than the field, and no field of the schema fits them at FITS_A_FIELD.
+ */
+export function labelsNamingOtherThings(
+  ranked: ReadonlyMap<string, Scored[]>,
+): Map<string, Set<string>> {
+  const bestFit = new Map<string, number>();
+  for (const scored of ranked.values())
+    for (const s of scored)
+      bestFit.set(s.candidate.label, Math.max(bestFit.get(s.candidate.label) ?? 0, s.labelScore));
+  const withheld = new Map<string, Set<string>>();
+  for (const [field, scored] of ranked) {
+    for (const s of scored) {
+      const label = s.candidate.label;
+      if ((bestFit.get(label) ?? 0) >= FITS_A_FIELD) continue;
+      const qualifiers = qualifiersOf(s);
+      if (qualifiers.length === 0) continue;
+      if (initialismsOf(label).every((initialism) => mayName(initialism, qualifiers))) continue;
+      withheld.set(field, (withheld.get(field) ?? new Set<string>()).add(label));
+    }
+  }
+  return withheld;
+}
