@@ -39,6 +39,18 @@ export class OpenApiConformance {
     }) as F;
   }
 
+  /**
+   * Whether the description's JSON request body of the operation accepts `body`: a body the
+   * service refuses should be one the description refuses too, so a client or generator
+   * trusting it does not send it.
+   */
+  acceptsRequest(method: string, pathname: string, body: unknown): boolean {
+    const route = this.routes.find((r) => r.method === method && r.pattern.test(pathname));
+    const schema = route?.op.requestBody?.content?.['application/json']?.schema;
+    if (!schema) throw new Error(`${method} ${pathname}: no JSON request body described`);
+    return this.ajv.compile(rebase(schema))(body);
+  }
+
   async check(method: string, pathname: string, res: CheckedResponse): Promise<void> {
     const where = `${method} ${pathname} ${res.status}`;
     const route = this.routes.find((r) => r.method === method && r.pattern.test(pathname));

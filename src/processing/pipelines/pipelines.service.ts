@@ -19,29 +19,15 @@ function definitionOf(dto: CreatePipelineDto): Body {
 }
 
 /**
- * The rules of a definition beyond each step's own fields: one step of each kind (the
- * response has one place per kind), and a classify-then-extract branch names categories of
- * its classify step and stands instead of a separate extract step.
+ * A classify-then-extract branch names categories of its classify step (the rules across
+ * steps are the definition's own: pipeline-definition.dto.ts).
  */
-function checkShape(definition: Body): void {
-  const steps = definition.steps as Body[];
-  const seen = new Map<string, number>();
+function checkBranchCategories(definition: Body): void {
   const errors: RequestValidationError['detail'] = [];
-  steps.forEach((step, index) => {
-    const kind = Object.keys(step)[0];
-    if (seen.has(kind)) {
-      errors.push({
-        loc: ['body', 'steps', index],
-        msg: `A pipeline has at most one ${kind} step (step ${seen.get(kind)} is one)`,
-        type: 'value_error',
-      });
-    }
-    seen.set(kind, index);
-    if (kind !== 'classify') return;
-    const classify = step.classify as {
-      classification_schema: { category: string }[];
-      extract_by_category?: Body;
-    };
+  (definition.steps as Body[]).forEach((step, index) => {
+    const classify = step.classify as
+      { classification_schema: { category: string }[]; extract_by_category?: Body } | undefined;
+    if (!classify) return;
     const categories = new Set(classify.classification_schema.map((c) => c.category));
     for (const category of Object.keys(classify.extract_by_category ?? {})) {
       if (!categories.has(category)) {
@@ -53,14 +39,6 @@ function checkShape(definition: Body): void {
       }
     }
   });
-  const classify = steps.find((step) => 'classify' in step)?.classify as Body | undefined;
-  if (classify?.extract_by_category && seen.has('extract')) {
-    errors.push({
-      loc: ['body', 'steps', seen.get('extract')!],
-      msg: 'A pipeline whose classify step extracts by category has no separate extract step',
-      type: 'value_error',
-    });
-  }
   if (errors.length > 0) throw new RequestValidationError(errors);
 }
 
@@ -97,7 +75,7 @@ export class PipelinesService {
 
   async create(orgId: string, dto: CreatePipelineDto): Promise<PipelineRecord> {
     const definition = definitionOf(dto);
-    checkShape(definition);
+    checkBranchCategories(definition);
     checkClassifySteps(definition, this.config.processing.classifyLimits, ['body']);
     // Refuses a definition no run could accept (schemas, pins and their preconditions).
     planPipeline(definition, this.registry);

@@ -17,11 +17,12 @@ import {
 import { REQUEST_LIMITS } from './request-limits.js';
 import {
   Check,
+  type CheckResult,
   checker,
   fail,
   isPlainObject,
+  ok,
   prefix,
-  registerModel,
   Required,
 } from './request-validation.js';
 import { dict, list, model, notBlank, nullable, str, text } from './field-checkers.js';
@@ -109,20 +110,77 @@ class PipelineStepDto {
 
 const MAX_STEPS = 8;
 
+const stepList = list(model(PipelineStepDto), { minItems: 1 });
+
+const STEP_MODELS = {
+  extract: model(ExtractStepDto),
+  split: model(SplitStepDto),
+  classify: model(ClassifyStepDto),
+} as const;
+
+/** A step that is a classify step extracting by category (the classify-then-extract branch). */
+const BRANCH_STEP = {
+  required: ['classify'],
+  properties: { classify: { required: ['extract_by_category'] } },
+};
+
+/**
+ * The rules across steps, stated as JSON Schema too so a client or generator reading the
+ * description sends only definitions the service takes: one step of each kind at most (the
+ * response has one place per kind), and no separate extract step beside a classify step that
+ * extracts by category (the branch is the pipeline's extract).
+ */
+function stepRules(steps: Record<string, unknown>[]): CheckResult {
+  const issues: CheckResult['issues'] = [];
+  const seen = new Map<string, number>();
+  let branchAt: number | undefined;
+  for (const [index, step] of steps.entries()) {
+    const kind = Object.keys(step)[0];
+    const first = seen.get(kind);
+    if (first !== undefined) {
+      const msg = `A pipeline has at most one ${kind} step (step ${first} is one)`;
+      issues.push(...prefix([index], fail('value_error', msg, step).issues));
+    } else seen.set(kind, index);
+    const classify = step.classify as { extract_by_category?: unknown } | undefined;
+    if (classify?.extract_by_category !== undefined) branchAt ??= index;
+  }
+  const extractAt = seen.get('extract');
+  if (branchAt !== undefined && extractAt !== undefined) {
+    const msg = 'A pipeline whose classify step extracts by category has no separate extract step';
+    issues.push(...prefix([extractAt], fail('value_error', msg, steps[extractAt]).issues));
+  }
+  return issues.length > 0 ? { issues } : ok(steps);
+}
+
 const pipelineSteps = checker(
   {
     type: 'array',
     minItems: 1,
     maxItems: MAX_STEPS,
+    // Each step is exactly one kind: one branch per kind, so the description is generable
+    // (an object with one of several optional keys is not, for a generator drawing objects).
     items: {
-      allOf: [
-        { $ref: `#/components/schemas/${registerModel(PipelineStepDto)}` },
-        { minProperties: 1, maxProperties: 1 },
-      ],
+      oneOf: STEP_KINDS.map((kind) => ({
+        type: 'object',
+        properties: { [kind]: STEP_MODELS[kind].schema },
+        required: [kind],
+        additionalProperties: false,
+      })),
     },
+    allOf: [
+      ...STEP_KINDS.map((kind) => ({
+        contains: { required: [kind] },
+        minContains: 0,
+        maxContains: 1,
+      })),
+      { if: { contains: BRANCH_STEP }, then: { not: { contains: { required: ['extract'] } } } },
+    ],
+    description:
+      'At most one step of each kind; a classify step with extract_by_category stands ' +
+      'instead of an extract step.',
   },
   (v) => {
-    const checked = list(model(PipelineStepDto), { minItems: 1 })(v);
+    const checked = stepList(v);
     if (checked.issues.length > 0) return checked;
     const steps = v as Record<string, unknown>[];
     if (steps.length > MAX_STEPS) {
@@ -142,7 +200,8 @@ const pipelineSteps = checker(
         return { issues: prefix([index], issue.issues) };
       }
     }
-    return checked;
+    const ruled = stepRules(steps);
+    return ruled.issues.length > 0 ? ruled : checked;
   },
 );
 
@@ -150,19 +209,27 @@ const pipelineSteps = checker(
  * A stored pipeline's parse options: those of a parse request, but no `document_password`,
  * which a stored definition would keep for good; a run sends it in its `settings`.
  */
-const storedParseOptions = checker(model(ParseOptionsDto).schema, (v) => {
-  const checked = model(ParseOptionsDto)(v);
-  if (checked.issues.length > 0) return checked;
-  const settings = (checked.value as ParseOptionsDto).settings;
-  if (settings?.document_password == null) return checked;
-  return fail(
-    'value_error',
-    "A stored pipeline keeps no password: send document_password with each run's settings",
-    '[hidden]',
-    undefined,
-    ['settings', 'document_password'],
-  );
-});
+const storedParseOptions = checker(
+  {
+    allOf: [
+      model(ParseOptionsDto).schema,
+      { properties: { settings: { properties: { document_password: { type: 'null' } } } } },
+    ],
+  },
+  (v) => {
+    const checked = model(ParseOptionsDto)(v);
+    if (checked.issues.length > 0) return checked;
+    const settings = (checked.value as ParseOptionsDto).settings;
+    if (settings?.document_password == null) return checked;
+    return fail(
+      'value_error',
+      "A stored pipeline keeps no password: send document_password with each run's settings",
+      '[hidden]',
+      undefined,
+      ['settings', 'document_password'],
+    );
+  },
+);
 
 export class CreatePipelineDto {
   @Required()

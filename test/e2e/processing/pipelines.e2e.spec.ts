@@ -197,6 +197,43 @@ describe('pipelines: stored sequences of parse, extract, split and classify', ()
     await refused({ name: 'x', steps: [] });
   });
 
+  it('refuses the rules across steps at the step concerned, and its description refuses them too', async () => {
+    const description = new OpenApiConformance(
+      await (await fetch(`${t.baseUrl}/openapi.json`)).json(),
+    );
+    const extract = { extract: { instructions: { schema: invoiceSchema } } };
+    const split = {
+      split: { split_description: [{ name: 'invoice', description: 'An invoice' }] },
+    };
+    const branch = {
+      classify: {
+        classification_schema: classificationSchema,
+        extract_by_category: { invoice: { instructions: { schema: invoiceSchema } } },
+      },
+    };
+    const cases: [Body, (string | number)[] | null][] = [
+      [{ name: 'x', steps: [split, extract, split] }, ['body', 'steps', 2]],
+      [{ name: 'x', steps: [extract, extract] }, ['body', 'steps', 1]],
+      [{ name: 'x', steps: [branch, extract] }, ['body', 'steps', 1]],
+      [{ name: 'x', steps: [extract, branch] }, ['body', 'steps', 0]],
+      // A stored definition keeps no password; null is no password.
+      [
+        { name: 'x', parse: { settings: { document_password: 'secret' } }, steps: [extract] },
+        ['body', 'parse', 'settings', 'document_password'],
+      ],
+      [{ name: 'x', parse: { settings: { document_password: null } }, steps: [extract] }, null],
+      [{ name: 'x', steps: [split, branch] }, null],
+    ];
+    for (const [definition, refusedAt] of cases) {
+      const answer = await post(sdk, '/pipelines', definition).catch((e: unknown) => e);
+      const detail = (answer as { error?: { detail?: { loc: unknown[] }[] } }).error?.detail;
+      expect([
+        detail?.map((d) => d.loc),
+        description.acceptsRequest('POST', '/pipelines', definition),
+      ]).toEqual(refusedAt ? [[refusedAt], false] : [undefined, true]);
+    }
+  });
+
   it('client.pipeline.run: parse then extract answers as /parse and /extract do, billed per step', async () => {
     const extract = {
       instructions: { schema: invoiceSchema },
