@@ -433,6 +433,36 @@ describe('edit (fill forms) through the reductoai SDK', () => {
     );
   });
 
+  it('refuses a direct webhook without url, and its description says so', async () => {
+    const document_url = await upload(
+      (await makeFlatForm([{ label: 'Name', type: 'text' }])).bytes,
+      'f.pdf',
+    );
+    const body = (webhook: unknown) => ({ document_url, edit_instructions: 'name: Ada', webhook });
+    for (const path of ['/edit', '/edit_async']) {
+      const refused = await fetch(`${t.baseUrl}${path}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${org.processingKey}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(body({ mode: 'direct', channels: [] })),
+      });
+      expect([refused.status, ((await refused.json()) as { detail: unknown[] }).detail]).toEqual([
+        422,
+        [expect.objectContaining({ loc: ['body', 'webhook', 'url'], type: 'missing' })],
+      ]);
+      expect(conformance.acceptsRequest('POST', path, body({ mode: 'direct' }))).toBe(false);
+      for (const fine of [
+        { mode: 'direct', url: 'https://hooks.example.com/x' },
+        { mode: 'svix' },
+        {},
+      ]) {
+        expect(conformance.acceptsRequest('POST', path, body(fine))).toBe(true);
+      }
+    }
+  });
+
   it('reports a field with a malformed widget unfilled and fills the rest; a page without a MediaBox is written', async () => {
     const doc = await PDFDocument.create();
     const page = doc.addPage([612, 792]);

@@ -228,6 +228,31 @@ class EditWebhookDto {
   metadata?: unknown;
 }
 
+/**
+ * The edit's webhook: a direct one needs its `url`, said in the description too (`if` mode is
+ * `direct` `then` `url` is required), so a client reading it does not send one without.
+ */
+const editWebhook = checker(
+  {
+    allOf: [
+      model(EditWebhookDto).schema,
+      {
+        if: { required: ['mode'], properties: { mode: { const: 'direct' } } },
+        then: { required: ['url'] },
+      },
+    ],
+  },
+  (v) => {
+    const checked = model(EditWebhookDto)(v);
+    if (checked.issues.length > 0) return checked;
+    const webhook = checked.value as EditWebhookDto;
+    if (webhook.mode === 'direct' && webhook.url === undefined) {
+      return fail('missing', 'Field required: a direct webhook needs url', v, undefined, ['url']);
+    }
+    return checked;
+  },
+);
+
 const formSchema = nullable(
   list(model(EditWidgetDto), { maxItems: REQUEST_LIMITS.formSchemaWidgets }),
 );
@@ -255,7 +280,7 @@ export class EditConfigDto {
   @Check(oneOf(['auto', 'default', 'batch']), { optional: true })
   queue_priority?: 'auto' | 'default' | 'batch';
 
-  @Check(model(EditWebhookDto), { optional: true })
+  @Check(editWebhook, { optional: true })
   webhook?: EditWebhookDto;
 
   /** Pin of the edit model version (spec "Versioning"), at the top level as deep split's. */
@@ -289,16 +314,6 @@ function asyncWebhookOf(webhook: EditWebhookDto | undefined): WebhookConfig | nu
  * stored command is read back through EditJobRequestDto.
  */
 export function editJobRequest(config: EditConfigDto, isAsync: boolean): EditJobRequestDto {
-  if (config.webhook?.mode === 'direct' && !config.webhook.url) {
-    throw new RequestValidationError([
-      {
-        loc: ['body', 'webhook', 'url'],
-        msg: 'Field required: a direct webhook needs url',
-        type: 'missing',
-        input: config.webhook,
-      },
-    ]);
-  }
   const webhook = isAsync ? asyncWebhookOf(config.webhook) : null;
   const metadata = isAsync ? config.webhook?.metadata : undefined;
   const request = Object.assign(new EditJobRequestDto(), {
