@@ -56,6 +56,10 @@ export const EXPLAINED_REJECTIONS: readonly ExplainedRejection[] = [
     why: 'page_range counts the distinct pages its ranges and numbers select: a sum over items',
   },
   {
+    reason: /^422 value_error: Duplicate (category label|section name) /,
+    why: 'labels distinct across the items of a list: uniqueness by one property of an object, which uniqueItems cannot state',
+  },
+  {
     reason: /^400 INVALID_DATE_RANGE: /,
     why: 'endDate on or after startDate: a rule across fields',
   },

@@ -69,7 +69,7 @@ export function validateSchema(request: unknown, loc: (string | number)[]): Json
     if (type === 'object') {
       if (
         s.properties !== undefined &&
-        (typeof s.properties !== 'object' || s.properties === null)
+        (typeof s.properties !== 'object' || s.properties === null || Array.isArray(s.properties))
       ) {
         errors.push({
           loc: [...path, 'properties'],

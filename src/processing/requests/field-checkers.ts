@@ -214,7 +214,10 @@ export function list(
  * it. A repeat is a `value_error` "Duplicate <what>" at the repeated item's field.
  */
 export function distinctBy(items: Checker, field: string, what: string): Checker {
-  return checker(items.schema, (v) => {
+  // Said in words: JSON Schema's uniqueItems compares whole items, not one field of them.
+  const said = `Each ${what} (\`${field}\`) at most once.`;
+  const description = [items.schema.description, said].filter(Boolean).join(' ');
+  return checker({ ...items.schema, description }, (v) => {
     const checked = items(v);
     if (checked.issues.length > 0) return checked;
     const seen = new Set<unknown>();

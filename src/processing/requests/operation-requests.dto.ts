@@ -208,8 +208,20 @@ export class ParseOptionsDto {
  * `instructions.schema`, described here and checked by extract's own rules when the request
  * arrives (422 at its location, extract-schema.ts).
  */
+/** Keywords a schema's root may be reached through instead of its own `properties`. */
+const RESOLVED_ROOTS = ['$ref', 'allOf', 'anyOf', 'oneOf'];
+
 const extractSchema = checker(
   {
+    type: 'object',
+    // What validateSchema refuses first, so a client reading the description does not send it:
+    // a root with neither `properties` nor a keyword it is resolved through, and fields that
+    // are not schemas (objects) themselves.
+    anyOf: ['properties', ...RESOLVED_ROOTS].map((key) => ({ required: [key] })),
+    properties: {
+      properties: { type: 'object', additionalProperties: { type: 'object' } },
+      $ref: { type: 'string', pattern: '^#' },
+    },
     description:
       'A JSON Schema whose root is an object with `properties`. References within it ' +
       '(`$ref` to `#/$defs/...`) are resolved, an `anyOf` of one schema and `null` reads as ' +
@@ -219,8 +231,10 @@ const extractSchema = checker(
 );
 
 export class InstructionsDto {
-  @Check(extractSchema, { optional: true })
-  schema?: unknown;
+  /** Required wherever instructions are sent (validateExtractRequest, validateSchema). */
+  @Required()
+  @Check(extractSchema)
+  schema!: unknown;
 
   @Check(longText, { optional: true })
   system_prompt?: string;

@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
+import { OpenApiConformance } from '../../support/openapi-conformance.js';
 import { client, keyOf } from '../../support/processing-client.js';
 
 /** 422 bodies of /classify_async: pydantic-like loc/type/msg/input/ctx for each rule of the spec. */
@@ -507,6 +508,41 @@ describe('ClassifyConfig validation', () => {
         },
       ],
     ]);
+  });
+
+  it('describes what it refuses of an extract schema first: no object, no root fields, fields that are not schemas', async () => {
+    const description = new OpenApiConformance(
+      await (await fetch(`${t.baseUrl}/openapi.json`)).json(),
+    );
+    const refused: [unknown, (string | number)[], string][] = [
+      [null, [], 'schema_type'],
+      [[{ type: 'object' }], [], 'schema_type'],
+      [{}, [], 'schema_root'],
+      [{ type: 'object', properties: [{ type: 'string' }] }, ['properties'], 'schema_properties'],
+      [{ type: 'object', properties: { total: 5 } }, ['properties', 'total'], 'schema_type'],
+    ];
+    for (const [schema, at, type] of refused) {
+      const body = { input, instructions: { schema } };
+      const res = await api.post('/extract', body);
+      expect([
+        res.status,
+        res.body.detail,
+        description.acceptsRequest('POST', '/extract', body),
+      ]).toEqual([
+        422,
+        [expect.objectContaining({ loc: ['body', 'instructions', 'schema', ...at], type })],
+        false,
+      ]);
+    }
+    const accepted = [
+      { type: 'object', properties: { total: { type: 'number' } } },
+      { $ref: '#/$defs/Invoice', $defs: { Invoice: { type: 'object', properties: {} } } },
+    ];
+    for (const schema of accepted) {
+      expect(
+        description.acceptsRequest('POST', '/extract', { input, instructions: { schema } }),
+      ).toBe(true);
+    }
   });
 
   it('refuses a compressed body with 415 saying so, not as malformed JSON', async () => {
