@@ -222,6 +222,16 @@ export function pageSelection(maxPages?: number): Checker {
   return checker(pageSelectionSchema(maxPages), (v) => {
     if (v === null) return ok(null);
     let result: CheckResult;
+    if (Array.isArray(v) && v.some((item) => typeof item === 'string')) {
+      // The SDK's type takes sheet names here, which select the sheets of a spreadsheet.
+      return fail(
+        'value_error',
+        'Value error, sheet names select sheets of a spreadsheet, and spreadsheets are not ' +
+          'read here: select pages by number (integers or PageRange objects)',
+        v,
+        { error: 'sheet names select sheets of a spreadsheet' },
+      );
+    }
     if (Array.isArray(v)) {
       result =
         v.length > 0 && typeof v[0] === 'number'

@@ -82,6 +82,23 @@ describe('page ranges are checked at the request', () => {
     ]);
   });
 
+  it.each(operations)(
+    '$path answers sheet names (the SDK types them) with a 422 saying what they select',
+    async (op) => {
+      const res = await api.post(op.path, { input: fileId, ...op.body(['Sheet1', '2']) });
+      expect([res.status, res.body.detail]).toEqual([
+        422,
+        [
+          expect.objectContaining({
+            loc: ['body', ...op.field],
+            type: 'value_error',
+            msg: expect.stringContaining('sheet names select sheets of a spreadsheet'),
+          }),
+        ],
+      ]);
+    },
+  );
+
   it.each(operations)('$path still accepts an ordered range', async (op) => {
     for (const range of [{ start: 2, end: 3 }, { start: 2, end: 2 }, { start: 2 }, [1, 3]]) {
       const res = await api.post(op.path, { input: fileId, ...op.body(range) });
