@@ -60,6 +60,18 @@ describe('detectDocumentType', () => {
     ).toBe('html');
   });
 
+  it('reads a zip named .docx as a DOCX, so one cut before its directory is corrupt, not "a zip"', async () => {
+    const docx = await makeDocx(['Invoice number 42', 'Amount due 100 EUR']);
+    const cut = docx.subarray(0, Math.floor(docx.length / 2));
+    expect(await detectDocumentType(cut, 'f.docx')).toEqual({
+      fileType: 'docx',
+      mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    });
+    await expect(loadDocument(cut, 'f.docx')).rejects.toBeInstanceOf(CorruptDocumentError);
+    // Not named a DOCX, the same bytes are a zip, which is no document read here.
+    await expect(loadDocument(cut, 'f.bin')).rejects.toBeInstanceOf(UnsupportedDocumentError);
+  });
+
   it('reads UTF-16 text with a byte-order mark as text, though FF FE also opens an MPEG frame', async () => {
     const words = 'Invoice number: Ü-42\nMontant dû: 12 €\n';
     const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(words, 'utf16le')]);

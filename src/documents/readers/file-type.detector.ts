@@ -96,6 +96,10 @@ export async function detectDocumentType(bytes: Uint8Array, hint?: string): Prom
   if (detected) {
     if (detected.mime === 'application/pdf') return { fileType: 'pdf', mime: detected.mime };
     if (detected.mime === DOCX_MIME) return { fileType: 'docx', mime: detected.mime };
+    // A DOCX is known by its parts, listed in the zip's directory at its end: one cut short
+    // reads as a bare zip. Named a DOCX, it is read as one, so the answer says it is broken.
+    if (detected.mime === 'application/zip' && extensionOf(hint) === 'docx')
+      return { fileType: 'docx', mime: DOCX_MIME };
     if (IMAGE_MIMES.has(detected.mime)) return { fileType: 'image', mime: detected.mime };
     // file-type reports XHTML and other XML this way; only HTML is a document we read.
     if (detected.mime !== 'application/xml' && detected.mime !== 'text/xml') {
