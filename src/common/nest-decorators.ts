@@ -11,5 +11,6 @@ import 'reflect-metadata';
  */
 export { Injectable } from '@nestjs/common/decorators/core/injectable.decorator.js';
 export { Inject } from '@nestjs/common/decorators/core/inject.decorator.js';
+export { Optional } from '@nestjs/common/decorators/core/optional.decorator.js';
 export { HttpException } from '@nestjs/common/exceptions/http.exception.js';
 export { HttpStatus } from '@nestjs/common/enums/http-status.enum.js';

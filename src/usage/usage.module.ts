@@ -15,6 +15,8 @@ import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/app-config.js';
 import { MetadataKeyRepository } from './metadata/metadata-key.repository.js';
 import { MetadataKeyService } from './metadata/metadata-key.service.js';
+import { DuckDbMetadataKeyPlaces, METADATA_KEY_PLACES } from './metadata/metadata-key-places.js';
+import { ClickHouseMetadataKeyPlaces } from './clickhouse/clickhouse-metadata-key-places.js';
 import { MetadataKeyController } from './metadata/metadata-key.controller.js';
 import { UsageExportRepository } from './export/usage-export.repository.js';
 import { UsageExportEarlyAnswer } from './export/usage-export.early-answer.js';
@@ -132,6 +134,9 @@ function byUsageStore(token: symbol, duckdb: Type, clickhouse: Type): Provider {
         config.kafka ? kafka : inProcess,
     },
     MetadataKeyRepository,
+    DuckDbMetadataKeyPlaces,
+    ClickHouseMetadataKeyPlaces,
+    byUsageStore(METADATA_KEY_PLACES, DuckDbMetadataKeyPlaces, ClickHouseMetadataKeyPlaces),
     MetadataKeyService,
     UsageExportRepository,
     UsageExportService,

@@ -81,20 +81,55 @@ export class MetadataKeyStatusBody {
 
   @ApiProperty({ type: String, nullable: true, description: 'e.g. too many distinct values' })
   rejectedReason!: string | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      "When a manager deleted the key's usage tracking: its rollups were dropped, it holds no place under `maxKeys`, and usage is not broken out by it again",
+  })
+  trackingDeletedAt!: string | null;
+}
+
+@ApiSchema({ name: 'MetadataKeyEnableRefusal' })
+export class MetadataKeyEnableRefusalBody {
+  @ApiProperty({
+    enum: ['METADATA_KEY_REJECTED', 'METADATA_KEY_LIMIT'],
+    description: 'The error code enabling the key is answered with',
+  })
+  code!: 'METADATA_KEY_REJECTED' | 'METADATA_KEY_LIMIT';
+
+  @ApiProperty({ description: 'The error message enabling the key is answered with' })
+  message!: string;
+}
+
+@ApiSchema({ name: 'ListedMetadataKey' })
+export class ListedMetadataKeyBody extends MetadataKeyStatusBody {
+  @ApiProperty({ description: 'Whether enabling the key now would be accepted' })
+  canEnable!: boolean;
+
+  @ApiProperty({
+    type: MetadataKeyEnableRefusalBody,
+    nullable: true,
+    description: 'Why enabling the key would be refused; null when `canEnable`',
+  })
+  enableRefusal!: MetadataKeyEnableRefusalBody | null;
 }
 
 @ApiSchema({ name: 'MetadataKeyStatusList' })
 export class MetadataKeyStatusListBody {
   @ApiProperty({
-    type: [MetadataKeyStatusBody],
+    type: [ListedMetadataKeyBody],
     description:
       "The keys the organization's usage is broken out by (or that are enabled): keys first seen past `maxKeys` are not listed; they stay in the jobs' metadata and webhooks only",
   })
-  data!: MetadataKeyStatusBody[];
+  data!: ListedMetadataKeyBody[];
 
   @ApiProperty({
     type: 'integer',
-    description: 'Places taken under `maxKeys`: keys tracked, rejected or enabled',
+    description:
+      'Places taken under `maxKeys`: keys tracked, rejected or enabled (not those whose tracking was deleted)',
   })
   keysHeld!: number;
 

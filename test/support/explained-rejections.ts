@@ -36,6 +36,11 @@ export const EXPLAINED_REJECTIONS: readonly ExplainedRejection[] = [
     why: 'a metadata key counts once its organization enabled it: state, not shape',
   },
   {
+    reason:
+      /^400 (METADATA_KEY_REJECTED|METADATA_KEY_LIMIT): metadata key ".*" (looks like|cannot be enabled)/,
+    why: "whether a key may be enabled follows its observed values, a deleted tracking and the places its organization holds: state, not shape (the listing's canEnable says it)",
+  },
+  {
     reason: /^422 model_version_unknown: /,
     why: 'the model versions are the registry of the running build',
   },

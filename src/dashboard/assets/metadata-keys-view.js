@@ -7,6 +7,10 @@ import { formatCount, formatTimestamp } from './format.js';
 import { MANAGER_ROLES } from './keys-view.js';
 
 function statusOf(k) {
+  if (k.trackingDeletedAt) {
+    return html`Tracking deleted ${formatTimestamp(k.trackingDeletedAt)}.<br />
+      <span class="muted">Usage is not broken out by it again; it holds no place.</span>`;
+  }
   // A key enabled before ingestion refused it stays enabled; "Refused" alone would hide that,
   // and "Enabled" alone would promise grouping the export refuses.
   if (k.enabled && k.rejectedReason) {
@@ -30,7 +34,8 @@ function enableFailure(error, key) {
     `${key} cannot be enabled: usage of this organization is already broken out by ` +
     `${limit} metadata keys, its limit. Jobs keep ${key} in their ` +
     'metadata and webhooks, but usage is not grouped or filtered by it. A key keeps its ' +
-    "place once seen: ask the service's operator to raise the limit."
+    'place once seen: delete the tracking of a key you do not need (below) to free its ' +
+    "place, or ask the service's operator to raise the limit."
   );
 }
 
@@ -43,10 +48,31 @@ function Places({ held }) {
     held.
     ${
       full
-        ? ' At the limit: new keys stay in jobs and webhooks, but usage is not broken out by them.'
+        ? ' At the limit: new keys stay in jobs and webhooks, but usage is not broken out by ' +
+          "them. Deleting a key's tracking frees its place."
         : ' Each key seen in usage or enabled holds a place.'
     }
   </p>`;
+}
+
+/**
+ * A button that asks before an action that cannot be undone: `question` says what is lost,
+ * `confirmLabel` names the action on the confirming button.
+ */
+function ConfirmingButton({ label, ariaLabel, question, confirmLabel, confirmAria, onConfirm }) {
+  const [confirming, setConfirming] = useState(false);
+  if (!confirming) {
+    return html`<button type="button" aria-label=${ariaLabel} onClick=${() => setConfirming(true)}>
+      ${label}
+    </button>`;
+  }
+  return html`<span class="confirm" role="group" aria-label=${question}>
+    <span>${question}</span>
+    <button type="button" class="danger" aria-label=${confirmAria} onClick=${onConfirm}>
+      ${confirmLabel}
+    </button>
+    <button type="button" onClick=${() => setConfirming(false)}>Cancel</button>
+  </span>`;
 }
 
 /**
@@ -56,54 +82,63 @@ function Places({ held }) {
  * and it keeps its place under the limit on keys.
  */
 function DisableRefusedButton({ k, disable }) {
-  const [confirming, setConfirming] = useState(false);
-  if (!confirming) {
-    return html`<button
-      type="button"
-      aria-label=${`Disable ${k.key}`}
-      onClick=${() => setConfirming(true)}
-    >
-      Disable
-    </button>`;
-  }
-  return html`<span class="confirm" role="group" aria-label=${`Disable ${k.key} for good?`}>
-    <span>${k.key} was refused: once disabled, it cannot be enabled again.</span>
-    <button
-      type="button"
-      class="danger"
-      aria-label=${`Confirm disabling ${k.key}`}
-      onClick=${() => disable(k.key)}
-    >
-      Disable for good
-    </button>
-    <button type="button" onClick=${() => setConfirming(false)}>Cancel</button>
-  </span>`;
+  return html`<${ConfirmingButton}
+    label="Disable"
+    ariaLabel=${`Disable ${k.key}`}
+    question=${`${k.key} was refused: once disabled, it cannot be enabled again.`}
+    confirmLabel="Disable for good"
+    confirmAria=${`Confirm disabling ${k.key}`}
+    onConfirm=${() => disable(k.key)}
+  />`;
 }
 
 /**
- * The action a manager has on a listed key. A key refused as identifier-like stays refused
- * (record 0008) and the API answers METADATA_KEY_REJECTED to enabling it, so it offers no
- * Enable; an enabled key can still be disabled, after a confirmation when it was refused.
+ * Deleting a key's tracking frees its place under the limit on keys: the service drops its
+ * usage rollups and never breaks usage out by it again (its earlier events could not be counted
+ * back), so this asks first and says so.
  */
-function KeyAction({ k, enable, disable }) {
-  if (k.enabled && k.rejectedReason) {
-    return html`<${DisableRefusedButton} k=${k} disable=${disable} />`;
+function DeleteTrackingButton({ k, deleteTracking }) {
+  return html`<${ConfirmingButton}
+    label="Delete tracking"
+    ariaLabel=${`Delete tracking of ${k.key}`}
+    question=${`Delete ${k.key}'s usage figures and free its place? Usage is never broken out by it again; jobs keep it.`}
+    confirmLabel="Delete for good"
+    confirmAria=${`Confirm deleting tracking of ${k.key}`}
+    onConfirm=${() => deleteTracking(k.key)}
+  />`;
+}
+
+/**
+ * The actions a manager has on a listed key. Enable is offered exactly where the listing says
+ * the API accepts it (`canEnable`, the service's one rule); otherwise the refusal is shown. An
+ * enabled key can be disabled, after a confirmation when it was refused; a key usage is broken
+ * out by can have its tracking deleted, to free its place.
+ */
+function KeyAction({ k, enable, disable, deleteTracking }) {
+  const actions = [];
+  if (k.enabled && k.rejectedReason && !k.trackingDeletedAt) {
+    actions.push(html`<${DisableRefusedButton} k=${k} disable=${disable} />`);
+  } else if (k.enabled) {
+    actions.push(
+      html`<button type="button" aria-label=${`Disable ${k.key}`} onClick=${() => disable(k.key)}>
+        Disable
+      </button>`,
+    );
+  } else if (k.canEnable) {
+    actions.push(
+      html`<button type="button" aria-label=${`Enable ${k.key}`} onClick=${() => enable(k.key)}>
+        Enable
+      </button>`,
+    );
+  } else {
+    actions.push(
+      html`<span class="muted" title=${k.enableRefusal?.message ?? ''}>Cannot be enabled</span>`,
+    );
   }
-  if (k.enabled) {
-    return html`<button
-      type="button"
-      aria-label=${`Disable ${k.key}`}
-      onClick=${() => disable(k.key)}
-    >
-      Disable
-    </button>`;
+  if (k.eventCount > 0 && !k.trackingDeletedAt) {
+    actions.push(html`<${DeleteTrackingButton} k=${k} deleteTracking=${deleteTracking} />`);
   }
-  if (k.rejectedReason) {
-    return html`<span class="muted">Cannot be enabled</span>`;
-  }
-  return html`<button type="button" aria-label=${`Enable ${k.key}`} onClick=${() => enable(k.key)}>
-    Enable
-  </button>`;
+  return html`<span class="actions">${actions}</span>`;
 }
 
 /**
@@ -152,6 +187,11 @@ export function MetadataKeysView({ org, loadKeys }) {
     act(
       () => send('DELETE', `${path}/${encodeURIComponent(key)}`),
       `Metadata key ${key} disabled.`,
+    );
+  const deleteTracking = (key) =>
+    act(
+      () => send('DELETE', `${path}/${encodeURIComponent(key)}/tracking`),
+      `Tracking of metadata key ${key} deleted: its place is free.`,
     );
 
   return html`<section
@@ -219,7 +259,16 @@ export function MetadataKeysView({ org, loadKeys }) {
                         <td class="num">${formatCount(k.distinctValues)}</td>
                         <td>${statusOf(k)}</td>
                         <td>
-                          ${canManage ? html`<${KeyAction} k=${k} enable=${enable} disable=${disable} />` : ''}
+                          ${
+                            canManage
+                              ? html`<${KeyAction}
+                                  k=${k}
+                                  enable=${enable}
+                                  disable=${disable}
+                                  deleteTracking=${deleteTracking}
+                                />`
+                              : ''
+                          }
                         </td>
                       </tr>`,
                   )}

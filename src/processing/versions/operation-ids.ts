@@ -51,6 +51,7 @@ const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/v1/orgs/{orgId}/metadata-keys': 'listMetadataKeys',
   'POST /api/v1/orgs/{orgId}/metadata-keys': 'enableMetadataKey',
   'DELETE /api/v1/orgs/{orgId}/metadata-keys/{key}': 'disableMetadataKey',
+  'DELETE /api/v1/orgs/{orgId}/metadata-keys/{key}/tracking': 'deleteMetadataKeyTracking',
   'GET /api/v1/orgs/{orgId}/alerts': 'listUsageAlerts',
   'POST /api/v1/orgs/{orgId}/alerts': 'createUsageAlert',
   'DELETE /api/v1/orgs/{orgId}/alerts/{alertId}': 'deleteUsageAlert',

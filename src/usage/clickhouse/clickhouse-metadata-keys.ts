@@ -8,6 +8,7 @@ import type {
 } from '../metadata/metadata-key.repository.js';
 import type { ClickHouseService } from './clickhouse.service.js';
 import { escaped, STAGING_COLUMNS } from './clickhouse-staging.js';
+import { TRACKING_DELETED_REASON } from '../metadata/metadata-key-places.js';
 
 /** The staged events of a write, for the statements that select from them. */
 export const ALL_STAGED = 'usage_staging';
@@ -31,6 +32,23 @@ const TRACKED_STAGED = `(
          arrayFilter((v, k) -> (org_id, k) NOT IN batch_untracked, staged_values, staged_keys) AS meta_values
   FROM (SELECT ${PLAIN_COLUMNS}, meta_keys AS staged_keys, meta_values AS staged_values FROM usage_staging)
 )`;
+
+/**
+ * The (org_id, meta_key) pairs holding places in `metadata_keys_tracked` for the orgs
+ * `{orgs:Array(String)}`: every tracked key but those whose tracking a manager deleted
+ * (recorded as rejections with TRACKING_DELETED_REASON). The ingestion write and enabling
+ * both count these.
+ */
+export function heldPlacesSql(db: string): string {
+  return `SELECT org_id, meta_key FROM ${db}.metadata_keys_tracked
+     WHERE has({orgs:Array(String)}, org_id)
+       AND (org_id, meta_key) GLOBAL NOT IN (
+         SELECT org_id, meta_key FROM ${db}.metadata_key_rejections
+         WHERE has({orgs:Array(String)}, org_id) AND reason = {deletedReason:String}
+       )`;
+}
+
+export const HELD_PLACES_PARAMS = { deletedReason: TRACKING_DELETED_REASON };
 
 export interface UntrackedInWrite {
   untracked: UntrackedMetadataKeys[];
@@ -79,9 +97,8 @@ export async function leaveUntrackedKeysOut(
   }
   // Places an org holds: keys tracked (by any process) and keys enabled here, once each.
   const held = await clickhouse.rows<{ org_id: string; keys: string[] }>(
-    `SELECT org_id, groupUniqArray(meta_key) AS keys FROM ${db}.metadata_keys_tracked
-     WHERE has({orgs:Array(String)}, org_id) GROUP BY org_id`,
-    { orgs: orgIds },
+    `SELECT org_id, groupUniqArray(meta_key) AS keys FROM (${heldPlacesSql(db)}) GROUP BY org_id`,
+    { orgs: orgIds, ...HELD_PLACES_PARAMS },
   );
   const holds = new Map<string, number>();
   for (const orgId of orgIds) {
@@ -161,21 +178,29 @@ export async function trackCardinality(
   });
   const rejected = observed.filter((o) => o.rejectedReason !== null);
   for (const o of rejected) {
-    await clickhouse.command(
-      `INSERT INTO ${db}.metadata_key_rejections (org_id, meta_key, rejected_at, reason, shard_hint)
-       SELECT {org:String}, {key:String}, now(), {reason:String}, toUInt32(number)
-       FROM numbers({shards:UInt32})`,
-      {
-        org: o.orgId,
-        key: o.key,
-        reason: o.rejectedReason as string,
-        shards: await shards(clickhouse),
-      },
-      { settings: { insert_distributed_sync: 1 } },
-    );
+    await recordRejection(clickhouse, o.orgId, o.key, o.rejectedReason as string);
   }
   await metadataKeys.recordObserved(observed);
   return rejected.map((o) => ({ orgId: o.orgId, key: o.key }));
+}
+
+/**
+ * Records (org, key) rejected on every shard (the rollups' views on each read their own
+ * copy): its later entries, and a correction's retraction of earlier ones, are not taken.
+ */
+export async function recordRejection(
+  clickhouse: ClickHouseService,
+  orgId: string,
+  key: string,
+  reason: string,
+): Promise<void> {
+  await clickhouse.command(
+    `INSERT INTO ${clickhouse.database}.metadata_key_rejections (org_id, meta_key, rejected_at, reason, shard_hint)
+     SELECT {org:String}, {key:String}, now(), {reason:String}, toUInt32(number)
+     FROM numbers({shards:UInt32})`,
+    { org: orgId, key, reason, shards: await shards(clickhouse) },
+    { settings: { insert_distributed_sync: 1 } },
+  );
 }
 
 /** Shards of CLICKHOUSE_CLUSTER (a rejected key is recorded on each), 1 on one server. */

@@ -55,6 +55,7 @@ export async function applyMetadata(
   );
   const rejectedRows = await connection.runAndReadAll(
     `INSERT INTO metadata_key_stats
+       (org_id, meta_key, event_count, distinct_values, rejected_at, rejected_reason, tracked_from_batch)
        SELECT k.org_id, k.meta_key, coalesce(s.event_count, 0) + k.events,
               CASE WHEN k.rejected_at IS NOT NULL THEN s.distinct_values ELSE v.n END,
               CASE

@@ -1,9 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  ENABLE_MIN_EVENTS,
-  identifierLikeWhenEnabling,
-  ingestionParameters,
-} from './cardinality-rule.js';
+import { identifierLikeWhenIngesting, ingestionParameters } from './cardinality-rule.js';
 
 const rule = {
   maxDistinctValues: 1000,
@@ -17,20 +13,17 @@ describe('identifier-like metadata key rule', () => {
     expect(ingestionParameters(rule)).toEqual([1000, 200, 0.5]);
   });
 
-  it('refuses enabling a mostly distinct key once it has a few dozen events', () => {
-    expect(
-      identifierLikeWhenEnabling(rule, {
-        eventCount: ENABLE_MIN_EVENTS,
-        distinctValues: ENABLE_MIN_EVENTS,
-      }),
-    ).toBe(`has ${ENABLE_MIN_EVENTS} distinct values in ${ENABLE_MIN_EVENTS} events`);
+  it('judges the ratio only from METADATA_KEY_MIN_EVENTS events on', () => {
+    expect(identifierLikeWhenIngesting(rule, { eventCount: 199, distinctValues: 199 })).toBeNull();
+    expect(identifierLikeWhenIngesting(rule, { eventCount: 200, distinctValues: 100 })).toBeNull();
+    expect(identifierLikeWhenIngesting(rule, { eventCount: 200, distinctValues: 101 })).toBe(
+      'has 101 distinct values in 200 events',
+    );
   });
 
-  it('lets a key through with too few events or a low distinct ratio', () => {
-    expect(identifierLikeWhenEnabling(rule, { eventCount: 19, distinctValues: 19 })).toBeNull();
-    expect(identifierLikeWhenEnabling(rule, { eventCount: 100, distinctValues: 50 })).toBeNull();
-    expect(
-      identifierLikeWhenEnabling(rule, { eventCount: 100, distinctValues: 51 }),
-    ).not.toBeNull();
+  it('refuses a key at METADATA_KEY_MAX_DISTINCT values whatever its events', () => {
+    expect(identifierLikeWhenIngesting(rule, { eventCount: 5000, distinctValues: 1000 })).toBe(
+      'has 1000 distinct values (limit 1000)',
+    );
   });
 });

@@ -3,33 +3,15 @@ import type { CardinalityRule } from '../../config/usage.types.js';
 /*
  * Spec "Rules for grouping by async metadata", rule 4: when a metadata key's values look
  * like per-request identifiers. The one place of the rule: ingestion evaluates it in SQL
- * with `ingestionParameters` (usage-metadata.writer.ts marks the key rejected), enabling
- * evaluates it here with `identifierLikeWhenEnabling` (metadata-key.service.ts refuses it).
+ * with `ingestionParameters` (usage-metadata.writer.ts marks the key rejected), the
+ * ClickHouse store and enabling (enable-rule.ts) with `identifierLikeWhenIngesting`: a key
+ * is refused for grouping by the same thresholds wherever it is judged.
  * The thresholds are settings (`METADATA_KEY_*`, config/settings/usage.settings.ts).
  */
-
-/**
- * Events that suffice for the ratio when a key is being enabled: enabling asks for more
- * than ingestion (whose minimum is `minEventsForRatio`), refusing a key whose values are
- * mostly distinct as soon as there are a few dozen events, before ingestion would mark it.
- */
-export const ENABLE_MIN_EVENTS = 20;
 
 /** `$1`, `$2`, `$3` of ingestion's rejection SQL: max distinct values, min events, max ratio. */
 export function ingestionParameters(rule: CardinalityRule): [number, number, number] {
   return [rule.maxDistinctValues, rule.minEventsForRatio, rule.maxDistinctRatio];
-}
-
-/** Why a key with these observed counts may not be enabled, or null when it may. */
-export function identifierLikeWhenEnabling(
-  rule: CardinalityRule,
-  observed: { eventCount: number; distinctValues: number },
-): string | null {
-  const { eventCount, distinctValues } = observed;
-  if (eventCount >= ENABLE_MIN_EVENTS && distinctValues > rule.maxDistinctRatio * eventCount) {
-    return `has ${distinctValues} distinct values in ${eventCount} events`;
-  }
-  return null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { enableRefusal, keysToTrack, type NewMetadataKey } from './metadata-key-cap.js';
+import { capRefusal, keysToTrack, type NewMetadataKey } from './metadata-key-cap.js';
 
 const key = (name: string, events = 1, enabled = false): NewMetadataKey => ({
   key: name,
@@ -59,9 +59,9 @@ describe('cap on the metadata keys an org is broken out by', () => {
   });
 
   it('refuses enabling a key the org does not hold once it holds the cap, naming key and cap', () => {
-    expect(enableRefusal('batch', 99, false, 100)).toBeNull();
-    expect(enableRefusal('team', 100, true, 100)).toBeNull();
-    expect(enableRefusal('batch', 100, false, 100)).toBe(
+    expect(capRefusal('batch', 99, false, 100)).toBeNull();
+    expect(capRefusal('team', 100, true, 100)).toBeNull();
+    expect(capRefusal('batch', 100, false, 100)).toBe(
       'metadata key "batch" cannot be enabled: the organization\'s usage is already broken out ' +
         'by 100 metadata keys, the limit (100); jobs keep the key in their metadata and ' +
         'webhooks, but usage is not grouped by it',

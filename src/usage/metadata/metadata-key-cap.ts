@@ -5,7 +5,7 @@
  * tenant sending a new key per request would grow them, and every dashboard read of that
  * store, without bound. The one place of the rule: the DuckDB store (usage-metadata.writer.ts)
  * and the ClickHouse store (clickhouse-usage-store.repository.ts) each count what the org
- * holds and ask `keysToTrack`; enabling asks `enableRefusal` (metadata-key.service.ts).
+ * holds and ask `keysToTrack`; enabling asks `capRefusal` through `enableRefusal` (enable-rule.ts).
  * The cap is `METADATA_KEYS_MAX_PER_ORG` (config/settings/usage.settings.ts).
  */
 
@@ -31,8 +31,9 @@ export interface KeysToTrack {
  * already. The others take the places left, the keys most of the write's events carry first
  * (a dimension a client sends on every request, not the one-off keys beside it), then in
  * code-unit order of the key so that the choice does not depend on how a batch was read.
- * A place is never given back: a key left out stays out while the org is at the cap, so
- * the rollups of a key never miss part of its events.
+ * A key keeps its place: a key left out stays out while the org is at the cap, so the
+ * rollups of a key never miss part of its events. Only deleting a key's tracking frees a
+ * place (docs/decisions/0514-*), and that key is never tracked again.
  */
 export function keysToTrack(
   holds: number,
@@ -63,7 +64,7 @@ export function keysToTrack(
  * Why `key` may not be enabled for an org that holds `holds` places, or null when it may:
  * a key the org already holds (tracked or enabled) always may.
  */
-export function enableRefusal(
+export function capRefusal(
   key: string,
   holds: number,
   alreadyHeld: boolean,

@@ -69,4 +69,18 @@ export class MetadataKeyController {
   async disable(@Param('orgId') orgId: string, @Param('key') key: string): Promise<void> {
     await this.metadataKeys.disable(orgId, key);
   }
+
+  @Delete(':key/tracking')
+  @OrgAccess(MANAGERS)
+  @HttpCode(204)
+  @ApiOperation({
+    summary: "Delete a metadata key's usage tracking",
+    description:
+      "Frees the key's place under the organization's limit on metadata keys: its usage rollups are dropped, it is disabled, and usage is not broken out by it again (jobs and webhooks keep it in their metadata). Cannot be undone.",
+  })
+  @ApiNoContentResponse({ description: 'Tracking deleted' })
+  @ApiErrors(403, 404)
+  async deleteTracking(@Param('orgId') orgId: string, @Param('key') key: string): Promise<void> {
+    await this.metadataKeys.deleteTracking(orgId, key);
+  }
 }

@@ -1,17 +1,40 @@
 import { Injectable } from '../../common/nest-decorators.js';
 import { duckdb } from '../../database/duckdb-api.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
+import type { RecordedPlaces } from './metadata-key-places.js';
 
 /**
- * The places each of the orgs `$1` (a list of ids) holds under its cap on metadata keys
- * (metadata-key-cap.ts): keys with statistics (broken out or rejected) and enabled keys, as
- * (org_id, n); an org holding none has no row. Read when enabling and by the ingestion write.
+ * The keys holding places under the caps of the orgs `$1` (a list of ids) on metadata keys
+ * (metadata-key-cap.ts), as (org_id, meta_key): keys with statistics (broken out or
+ * rejected) whose tracking no manager deleted, and enabled keys.
  */
-export const HELD_KEYS_PER_ORG_SQL = `SELECT org_id, count(*) AS n FROM (
-    SELECT org_id, meta_key FROM metadata_key_stats WHERE list_contains($1, org_id)
+const HELD_KEYS_SQL = `SELECT org_id, meta_key FROM metadata_key_stats
+    WHERE list_contains($1, org_id) AND tracking_deleted_at IS NULL
     UNION
-    SELECT org_id, meta_key FROM org_metadata_keys WHERE list_contains($1, org_id)
-  ) GROUP BY org_id`;
+    SELECT org_id, meta_key FROM org_metadata_keys WHERE list_contains($1, org_id)`;
+
+/**
+ * The places each of the orgs `$1` holds (HELD_KEYS_SQL), as (org_id, n); an org holding
+ * none has no row. Read when enabling and by the ingestion write.
+ */
+export const HELD_KEYS_PER_ORG_SQL = `SELECT org_id, count(*) AS n FROM (${HELD_KEYS_SQL}) GROUP BY org_id`;
+
+const NOTHING_RECORDED: RecordedPlaces = { held: [], deleted: [] };
+
+/**
+ * The org's (`$1`) keys holding places: its own (HELD_KEYS_SQL) but those whose tracking
+ * the usage store records as deleted (`deleted`, a JSON array: deleted through another
+ * process, whose DuckDB file is not this one), and the keys the store records as held.
+ */
+function heldWithRecordedSql(held: string, deleted: string): string {
+  return `SELECT meta_key FROM (${HELD_KEYS_SQL})
+    WHERE meta_key NOT IN (SELECT unnest(from_json(${deleted}, '["VARCHAR"]')))
+    UNION SELECT unnest(from_json(${held}, '["VARCHAR"]')) AS meta_key`;
+}
+
+function recordedParams(recorded: RecordedPlaces): [string, string] {
+  return [JSON.stringify(recorded.held), JSON.stringify(recorded.deleted)];
+}
 
 export interface MetadataKeyStatus {
   key: string;
@@ -21,6 +44,8 @@ export interface MetadataKeyStatus {
   distinctValues: number;
   rejectedAt: string | null;
   rejectedReason: string | null;
+  /** When a manager deleted the key's usage tracking: it holds no place, never counts again. */
+  trackingDeletedAt: string | null;
 }
 
 const STATUS_SELECT = `
@@ -30,9 +55,20 @@ const STATUS_SELECT = `
          coalesce(s.event_count, 0) AS event_count,
          coalesce(s.distinct_values, 0) AS distinct_values,
          epoch_ms(s.rejected_at) AS rejected_at,
-         s.rejected_reason
+         s.rejected_reason,
+         epoch_ms(s.tracking_deleted_at) AS tracking_deleted_at
   FROM (SELECT * FROM org_metadata_keys WHERE org_id = $1) e
   FULL OUTER JOIN (SELECT * FROM metadata_key_stats WHERE org_id = $1) s ON s.meta_key = e.meta_key`;
+
+/** The tables holding rows of one (org, key) beside its statistics and enabled state. */
+const METADATA_ROWS_OF_A_KEY = [
+  'usage_daily_metadata',
+  'usage_daily_metadata_value',
+  'usage_quarter_hour_metadata',
+  'usage_quarter_hour_metadata_value',
+  'metadata_key_values',
+  'org_metadata_keys',
+];
 
 export interface ObservedKeyStats {
   orgId: string;
@@ -51,6 +87,7 @@ interface StatusRow {
   distinct_values: bigint | number;
   rejected_at: bigint | number | null;
   rejected_reason: string | null;
+  tracking_deleted_at: bigint | number | null;
 }
 
 /** Timestamps leave as RFC 3339 (`2026-11-26T05:49:49.833Z`), not DuckDB's text form. */
@@ -67,6 +104,7 @@ function toStatus(row: StatusRow): MetadataKeyStatus {
     distinctValues: Number(row.distinct_values),
     rejectedAt: rfc3339(row.rejected_at),
     rejectedReason: row.rejected_reason,
+    trackingDeletedAt: rfc3339(row.tracking_deleted_at),
   };
 }
 
@@ -107,11 +145,15 @@ export class MetadataKeyRepository {
     }
   }
 
-  /** The places an org holds under its cap on metadata keys (HELD_KEYS_PER_ORG_SQL). */
-  async heldKeys(orgId: string): Promise<number> {
-    const rows = await this.db.all<{ n: bigint | number }>(HELD_KEYS_PER_ORG_SQL, [
-      duckdb.listValue([orgId]),
-    ]);
+  /**
+   * The places an org holds under its cap on metadata keys (HELD_KEYS_SQL), with what the
+   * usage store records itself (`recorded`: the ClickHouse store's places).
+   */
+  async heldKeys(orgId: string, recorded: RecordedPlaces = NOTHING_RECORDED): Promise<number> {
+    const rows = await this.db.all<{ n: bigint | number }>(
+      `SELECT count(*) AS n FROM (${heldWithRecordedSql('$2', '$3')})`,
+      [duckdb.listValue([orgId]), ...recordedParams(recorded)],
+    );
     return Number(rows[0]?.n ?? 0);
   }
 
@@ -131,11 +173,53 @@ export class MetadataKeyRepository {
     return byOrg;
   }
 
-  async enable(orgId: string, key: string): Promise<void> {
-    await this.db.run(
-      'INSERT INTO org_metadata_keys (org_id, meta_key, enabled_at) VALUES ($1, $2, now()) ON CONFLICT DO NOTHING',
-      [orgId, key],
+  /**
+   * Enables `key` unless that would make the org hold more than `cap` places, counting what
+   * the usage store records itself (`recorded`) with its own: one statement, so a write giving new keys places (which holds the one writer)
+   * cannot take the last place between the count and the insert. False when refused.
+   */
+  async enableWithinCap(
+    orgId: string,
+    key: string,
+    cap: number,
+    recorded: RecordedPlaces = NOTHING_RECORDED,
+  ): Promise<boolean> {
+    const rows = await this.db.runReturning<{ enabled: boolean }>(
+      `INSERT INTO org_metadata_keys (org_id, meta_key, enabled_at)
+       WITH held AS (${heldWithRecordedSql('$4', '$5')})
+       SELECT $1[1], $2, now()
+       WHERE $2 IN (SELECT meta_key FROM held) OR (SELECT count(*) FROM held) < $3
+       ON CONFLICT DO NOTHING
+       RETURNING true AS enabled`,
+      [duckdb.listValue([orgId]), key, cap, ...recordedParams(recorded)],
     );
+    if (rows.length > 0) return true;
+    return (await this.status(orgId, key))?.enabled ?? false;
+  }
+
+  /**
+   * Deletes the key's usage tracking: its rollups and tracked values are dropped, it is
+   * disabled and marked rejected (its later entries and a correction of an earlier event are
+   * never counted: countedMetadataEntry), and it holds no place under the cap any more. The
+   * events keep it in their metadata. False when the org has no statistics for it.
+   */
+  async deleteTracking(orgId: string, key: string, reason: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const marked = await tx.all<{ meta_key: string }>(
+        `UPDATE metadata_key_stats
+         SET rejected_at = coalesce(rejected_at, now()),
+             rejected_reason = coalesce(rejected_reason, $3),
+             tracking_deleted_at = coalesce(tracking_deleted_at, now())
+         WHERE org_id = $1 AND meta_key = $2
+         RETURNING meta_key`,
+        [orgId, key, reason],
+      );
+      if (marked.length === 0) return false;
+      for (const table of METADATA_ROWS_OF_A_KEY) {
+        await tx.run(`DELETE FROM ${table} WHERE org_id = $1 AND meta_key = $2`, [orgId, key]);
+      }
+      return true;
+    });
   }
 
   async disable(orgId: string, key: string): Promise<boolean> {

@@ -31,14 +31,20 @@ function fakeRepository() {
       distinctValues: observed?.distinctValues ?? 0,
       rejectedAt: observed?.rejectedAt ?? null,
       rejectedReason: observed?.rejectedReason ?? null,
+      trackingDeletedAt: null,
     };
   });
   const repo = {
     status,
-    list: jest.fn(async () => []),
-    enable: jest.fn(async (_org: string, key: string) => void enabled.add(key)),
+    list: jest.fn(async (): Promise<MetadataKeyStatus[]> => []),
+    enableWithinCap: jest.fn(async (_org: string, key: string) => {
+      enabled.add(key);
+      return true;
+    }),
     disable: jest.fn(async (_org: string, key: string) => enabled.delete(key)),
-    heldKeys: jest.fn(async () => new Set([...stats.keys(), ...enabled]).size),
+    heldKeys: jest.fn(async (_org: string, recorded: { held: string[] } = { held: [] }) => {
+      return new Set([...stats.keys(), ...enabled, ...recorded.held]).size;
+    }),
   };
   const observe = (key: string, eventCount: number, distinctValues: number, rejected?: string) =>
     stats.set(key, {
@@ -46,6 +52,7 @@ function fakeRepository() {
       distinctValues,
       rejectedAt: rejected ? '2026-11-02 00:00:00' : null,
       rejectedReason: rejected ?? null,
+      trackingDeletedAt: null,
     });
   return { repo, observe, status };
 }
@@ -96,22 +103,73 @@ describe(MetadataKeyService.name, () => {
         message: `metadata key ${JSON.stringify(key)} holds no visible character`,
       });
     }
-    expect(fake.repo.enable).not.toHaveBeenCalled();
+    expect(fake.repo.enableWithinCap).not.toHaveBeenCalled();
     await expect(sut.enable(ORG, ' team ')).resolves.toMatchObject({ enabled: true });
   });
 
-  it('refuses a key whose observed values are mostly distinct once there are 20 events', async () => {
-    fake.observe('request_id', 20, 20);
+  it("judges a key by ingestion's rule: the ratio only from METADATA_KEY_MIN_EVENTS on", async () => {
+    fake.observe('new_key', 199, 199);
+    await expect(sut.enable(ORG, 'new_key')).resolves.toMatchObject({ enabled: true });
+    fake.observe('request_id', 200, 101);
     expect(await errorOf(sut.enable(ORG, 'request_id'))).toMatchObject({
       status: 400,
       code: 'METADATA_KEY_REJECTED',
+      message: expect.stringMatching(/it has 101 distinct values in 200 events/),
     });
-    expect(fake.repo.enable).not.toHaveBeenCalled();
+    expect(fake.repo.enableWithinCap).toHaveBeenCalledTimes(1);
   });
 
-  it('does not judge a key on fewer than 20 events', async () => {
-    fake.observe('new_key', 19, 19);
-    await expect(sut.enable(ORG, 'new_key')).resolves.toMatchObject({ enabled: true });
+  it('lists each key with the answer enabling it would get', async () => {
+    for (let i = 0; i < 97; i++) fake.observe(`k${i}`, 10, 2);
+    fake.observe('small', 199, 199);
+    fake.observe('request_id', 200, 101);
+    fake.observe('trace', 5000, 1200, 'has 1200 distinct values (limit 1000)');
+    const keys = ['small', 'request_id', 'trace', 'k0'];
+    fake.repo.list.mockImplementation(async () =>
+      Promise.all(keys.map(async (k) => (await fake.status(ORG, k)) as MetadataKeyStatus)),
+    );
+    const listing = await sut.listWithCap(ORG);
+    expect(listing).toMatchObject({ keysHeld: 100, maxKeys: 100 });
+    const answers = listing.data.map((k) => [k.key, k.canEnable, k.enableRefusal?.code ?? null]);
+    expect(answers).toEqual([
+      ['small', true, null],
+      ['request_id', false, 'METADATA_KEY_REJECTED'],
+      ['trace', false, 'METADATA_KEY_REJECTED'],
+      ['k0', true, null],
+    ]);
+    for (const k of listing.data) {
+      const refused = await errorOf(sut.enable(ORG, k.key)).catch(() => null);
+      expect(refused ? { code: refused.code, message: refused.message } : null).toEqual(
+        k.enableRefusal,
+      );
+    }
+  });
+
+  it('counts the places the store records itself (ClickHouse) when enabling', async () => {
+    const places = {
+      recorded: jest.fn(async () => ({
+        held: Array.from({ length: 100 }, (_, i) => `t${i}`),
+        deleted: ['gone'],
+      })),
+      claim: jest.fn(async () => undefined),
+      deleteTracking: jest.fn(async () => undefined),
+    };
+    sut = new MetadataKeyService(config, fake.repo as unknown as MetadataKeyRepository, places);
+    expect(await errorOf(sut.enable(ORG, 'team'))).toMatchObject({ code: 'METADATA_KEY_LIMIT' });
+    await expect(sut.enable(ORG, 't5')).resolves.toMatchObject({ enabled: true });
+    expect(places.claim.mock.calls).toEqual([[ORG, 't5']]);
+    expect(await errorOf(sut.enable(ORG, 'gone'))).toMatchObject({
+      code: 'METADATA_KEY_REJECTED',
+      message: expect.stringMatching(/tracking was deleted/),
+    });
+  });
+
+  it('answers METADATA_KEY_LIMIT when a write took the last place before the insert', async () => {
+    fake.repo.enableWithinCap.mockImplementationOnce(async () => false);
+    expect(await errorOf(sut.enable(ORG, 'team'))).toMatchObject({
+      status: 400,
+      code: 'METADATA_KEY_LIMIT',
+    });
   });
 
   it('refuses a key ingestion already marked rejected, naming its reason', async () => {
@@ -131,7 +189,7 @@ describe(MetadataKeyService.name, () => {
       code: 'METADATA_KEY_LIMIT',
       message: expect.stringMatching(/"region" .* 100 metadata keys, the limit \(100\)/),
     });
-    expect(fake.repo.enable).toHaveBeenCalledTimes(1);
+    expect(fake.repo.enableWithinCap).toHaveBeenCalledTimes(1);
     // A key the org holds already stays enablable at the cap.
     await expect(sut.enable(ORG, 'k7')).resolves.toMatchObject({ enabled: true });
   });

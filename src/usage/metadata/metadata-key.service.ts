@@ -1,13 +1,26 @@
-import { Inject, Injectable } from '../../common/nest-decorators.js';
+import { Inject, Injectable, Optional } from '../../common/nest-decorators.js';
 import { ApiError } from '../../common/api-error.js';
 import { TtlCache } from '../../common/ttl-cache.js';
 import { hasVisibleCharacter } from '../../common/visible-text.js';
 import { APP_CONFIG } from '../../config/app-config.token.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { METADATA_KEY_MAX_LENGTH } from '../core/metadata-values.js';
-import { identifierLikeWhenEnabling } from './cardinality-rule.js';
-import { enableRefusal } from './metadata-key-cap.js';
+import { enableRefusal, type EnableRefusal } from './enable-rule.js';
+import { capRefusal } from './metadata-key-cap.js';
+import {
+  DuckDbMetadataKeyPlaces,
+  METADATA_KEY_PLACES,
+  TRACKING_DELETED_REASON,
+  type MetadataKeyPlaces,
+} from './metadata-key-places.js';
 import { MetadataKeyRepository, MetadataKeyStatus } from './metadata-key.repository.js';
+
+/** A key of the listing, with whether enabling it would be accepted (enable-rule.ts). */
+export interface ListedMetadataKey extends MetadataKeyStatus {
+  canEnable: boolean;
+  /** Why enabling it is refused (the error enabling answers), null when it would be accepted. */
+  enableRefusal: EnableRefusal | null;
+}
 
 const USABLE_CACHE_TTL_MS = 30_000;
 const USABLE_CACHE_MAX_ENTRIES = 10_000;
@@ -25,10 +38,19 @@ export class MetadataKeyService {
    */
   private readonly usableKeys = new TtlCache<true>(USABLE_CACHE_TTL_MS, USABLE_CACHE_MAX_ENTRIES);
 
+  private readonly places: MetadataKeyPlaces;
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly keys: MetadataKeyRepository,
-  ) {}
+    @Optional() @Inject(METADATA_KEY_PLACES) places?: MetadataKeyPlaces,
+  ) {
+    this.places = places ?? new DuckDbMetadataKeyPlaces();
+  }
+
+  private get cap(): number {
+    return this.config.usage.cardinality.maxKeysPerOrg;
+  }
 
   async enable(orgId: string, key: string): Promise<MetadataKeyStatus> {
     if (key.length === 0 || key.length > METADATA_KEY_MAX_LENGTH) {
@@ -46,34 +68,52 @@ export class MetadataKeyService {
       );
     }
     const current = await this.keys.status(orgId, key);
-    const identifierLike =
-      current?.rejectedReason ?? (current ? this.looksLikeIdentifier(current) : null);
-    if (identifierLike) {
-      throw ApiError.badRequest(
-        'METADATA_KEY_REJECTED',
-        `metadata key "${key}" looks like a per-request identifier: it ${identifierLike}; keys must have low cardinality`,
-        { metadataKey: key },
-      );
-    }
+    const recorded = await this.places.recorded(orgId);
     const refusal = enableRefusal(
       key,
-      await this.keys.heldKeys(orgId),
-      current !== null,
-      this.config.usage.cardinality.maxKeysPerOrg,
+      current,
+      {
+        holds: await this.keys.heldKeys(orgId, recorded),
+        cap: this.cap,
+        held: current !== null || recorded.held.includes(key),
+        trackingDeleted: current?.trackingDeletedAt != null || recorded.deleted.includes(key),
+      },
+      this.config.usage.cardinality,
     );
-    if (refusal) {
-      throw ApiError.badRequest('METADATA_KEY_LIMIT', refusal, {
-        metadataKey: key,
-        maxKeys: this.config.usage.cardinality.maxKeysPerOrg,
-      });
+    if (refusal) throw this.refused(key, refusal);
+    // Counted again in the insert: a write may have taken the last place meanwhile.
+    if (!(await this.keys.enableWithinCap(orgId, key, this.cap, recorded))) {
+      const message = capRefusal(key, this.cap, false, this.cap) as string;
+      throw this.refused(key, { code: 'METADATA_KEY_LIMIT', message });
     }
-    await this.keys.enable(orgId, key);
+    await this.places.claim(orgId, key);
     return (await this.keys.status(orgId, key)) as MetadataKeyStatus;
   }
 
-  /** The identifier-like rule as enabling applies it (cardinality-rule.ts). */
-  private looksLikeIdentifier(status: MetadataKeyStatus): string | null {
-    return identifierLikeWhenEnabling(this.config.usage.cardinality, status);
+  private refused(key: string, refusal: EnableRefusal): ApiError {
+    const details =
+      refusal.code === 'METADATA_KEY_LIMIT'
+        ? { metadataKey: key, maxKeys: this.cap }
+        : { metadataKey: key };
+    return ApiError.badRequest(refusal.code, refusal.message, details);
+  }
+
+  /**
+   * Deletes the key's usage tracking: its rollups are dropped, it is disabled, its place is
+   * freed, and usage is not broken out by it again (its events keep it). 404 when the org's
+   * usage was never broken out by it.
+   */
+  async deleteTracking(orgId: string, key: string): Promise<void> {
+    this.forgetUsable(orgId, key);
+    const tracked = (await this.keys.status(orgId, key))?.eventCount ?? 0;
+    if (tracked === 0 && !(await this.places.recorded(orgId)).held.includes(key)) {
+      throw ApiError.notFound(
+        'METADATA_KEY_NOT_TRACKED',
+        `usage of this organization is not broken out by metadata key "${key}"`,
+      );
+    }
+    await this.places.deleteTracking(orgId, key);
+    await this.keys.deleteTracking(orgId, key, TRACKING_DELETED_REASON);
   }
 
   async disable(orgId: string, key: string): Promise<void> {
@@ -90,15 +130,32 @@ export class MetadataKeyService {
     return this.keys.list(orgId);
   }
 
-  /** The org's keys, with the places they hold under the cap (metadata-key-cap.ts). */
+  /**
+   * The org's keys, each with whether enabling it would be accepted (the rule `enable`
+   * applies), and the places they hold under the cap (metadata-key-cap.ts).
+   */
   async listWithCap(
     orgId: string,
-  ): Promise<{ data: MetadataKeyStatus[]; keysHeld: number; maxKeys: number }> {
-    return {
-      data: await this.keys.list(orgId),
-      keysHeld: await this.keys.heldKeys(orgId),
-      maxKeys: this.config.usage.cardinality.maxKeysPerOrg,
-    };
+  ): Promise<{ data: ListedMetadataKey[]; keysHeld: number; maxKeys: number }> {
+    const recorded = await this.places.recorded(orgId);
+    const keys = await this.keys.list(orgId);
+    const keysHeld = await this.keys.heldKeys(orgId, recorded);
+    const data = keys.map((status) => {
+      const refusal = enableRefusal(
+        status.key,
+        status,
+        {
+          holds: keysHeld,
+          cap: this.cap,
+          held: true,
+          trackingDeleted:
+            status.trackingDeletedAt !== null || recorded.deleted.includes(status.key),
+        },
+        this.config.usage.cardinality,
+      );
+      return { ...status, canEnable: refusal === null, enableRefusal: refusal };
+    });
+    return { data, keysHeld, maxKeys: this.cap };
   }
 
   /** Throws the export's 400 unless `key` is enabled for the org and not rejected. */

@@ -82,6 +82,13 @@ describe('organization roles over HTTP', () => {
     expect(await errorCode(enable)).toBe('INSUFFICIENT_ROLE');
     const disable = await call('DELETE', `/api/v1/orgs/${org}/metadata-keys/team`, key.member);
     expect(disable.status).toBe(403);
+    const deleteTracking = await call(
+      'DELETE',
+      `/api/v1/orgs/${org}/metadata-keys/team/tracking`,
+      key.member,
+    );
+    expect(deleteTracking.status).toBe(403);
+    expect(await errorCode(deleteTracking)).toBe('INSUFFICIENT_ROLE');
     const asAdmin = await call('POST', `/api/v1/orgs/${org}/metadata-keys`, key.admin, {
       key: 'team',
     });
@@ -94,6 +101,7 @@ describe('organization roles over HTTP', () => {
       ['POST', `/api/v1/orgs/${org}/processing-keys`, {}],
       ['GET', `/api/v1/orgs/${org}/metadata-keys`],
       ['POST', `/api/v1/orgs/${org}/metadata-keys`, { key: 'team' }],
+      ['DELETE', `/api/v1/orgs/${org}/metadata-keys/team/tracking`],
       ['GET', `/api/v1/usage/export?orgId=${org}`],
       ['POST', '/api/v1/account-keys', { defaultOrgId: org }],
     ];

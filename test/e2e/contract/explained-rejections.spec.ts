@@ -83,10 +83,27 @@ describe('refusals of requests the API description accepts', () => {
         '422',
         { detail: [{ type: 'value_error', msg: 'Value error, at most 10 pages can be selected' }] },
       ],
+      [
+        'POST /api/v1/orgs/{orgId}/metadata-keys',
+        '400',
+        {
+          error: {
+            code: 'METADATA_KEY_REJECTED',
+            message:
+              'metadata key "team" cannot be enabled: its usage tracking was deleted, and usage is not broken out by it again',
+          },
+        },
+      ],
+      [
+        'POST /api/v1/orgs/{orgId}/metadata-keys',
+        '400',
+        { error: { code: 'METADATA_KEY_REJECTED', message: 'key refused for another reason' } },
+      ],
     );
     expect(unexplainedRejections(text).map((r) => r.reason)).toEqual([
       '400 INVALID_THRESHOLD: threshold must be greater than 0, got 0',
       '422 string_pattern_mismatch: Input should be a category label',
+      '400 METADATA_KEY_REJECTED: key refused for another reason',
     ]);
   });
 

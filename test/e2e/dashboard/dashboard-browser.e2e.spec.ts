@@ -152,6 +152,26 @@ async function shot(name: string, fullPage = false) {
   await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage });
 }
 
+/** The listed keys offering Enable in the metadata keys view. */
+async function enableOffered(): Promise<string[]> {
+  return page.$$eval('#metadata-keys tr[data-metadata-key]', (rows) =>
+    rows
+      .filter((tr) => tr.querySelector('button[aria-label^="Enable "]') !== null)
+      .map((tr) => tr.getAttribute('data-metadata-key') as string),
+  );
+}
+
+/** The listed keys, not enabled yet, that the API says it would enable (`canEnable`). */
+async function enableAccepted(): Promise<string[]> {
+  const res = await fetch(`${t.baseUrl}/api/v1/orgs/${demo.orgId}/metadata-keys`, {
+    headers: { authorization: `Bearer ${demo.accountKey}` },
+  });
+  const body = (await res.json()) as {
+    data: { key: string; enabled: boolean; canEnable: boolean }[];
+  };
+  return body.data.filter((k) => !k.enabled && k.canEnable).map((k) => k.key);
+}
+
 async function openView(hash: string, heading: string) {
   await page.waitForSelector(`nav a[href="#${hash}"]`);
   await page.click(`nav a[href="#${hash}"]`);
@@ -412,20 +432,22 @@ describe('the dashboard in Chromium', () => {
   it('shows why an identifier-like metadata key is refused', async () => {
     await openView('metadata', 'Metadata keys');
     // The demo's documentId was refused at ingestion, for good: its row offers no Enable (the
-    // API would refuse it), while env, never refused, still does.
+    // API would refuse it), while env, never refused, still does: each row offers Enable
+    // exactly where the listing says the API accepts it.
     await page.waitForSelector('tr[data-metadata-key="documentId"]');
     expect(
       await page.$eval('tr[data-metadata-key="documentId"]', (tr) => ({
         status: tr.querySelector('td:nth-of-type(3)')?.textContent,
-        action: tr.querySelector('td:nth-of-type(4)')?.textContent?.trim(),
-        buttons: tr.querySelectorAll('button').length,
+        action: tr.querySelector('td:nth-of-type(4) .muted')?.textContent?.trim(),
+        buttons: [...tr.querySelectorAll('button')].map((b) => b.getAttribute('aria-label')),
       })),
     ).toEqual({
       status: expect.stringMatching(/^Refused: has \d+ distinct values/),
       action: 'Cannot be enabled',
-      buttons: 0,
+      buttons: ['Delete tracking of documentId'],
     });
     expect(await page.$('button[aria-label="Enable env"]')).not.toBeNull();
+    expect(await enableOffered()).toEqual(await enableAccepted());
     await page.type('#metadata-key-name', 'documentId');
     await page.waitForFunction(
       () =>
@@ -465,7 +487,8 @@ describe('the dashboard in Chromium', () => {
       'project cannot be enabled: usage of this organization is already broken out by 3 ' +
         'metadata keys, its limit. Jobs keep project in their metadata and ' +
         'webhooks, but usage is not grouped or filtered by it. A key keeps its place once ' +
-        "seen: ask the service's operator to raise the limit.",
+        'seen: delete the tracking of a key you do not need (below) to free its place, or ' +
+        "ask the service's operator to raise the limit.",
     );
     const refusal = errors.findIndex((e) => /status of 400/.test(e));
     expect(refusal).toBeGreaterThanOrEqual(0);
@@ -567,7 +590,7 @@ describe('the dashboard in Chromium', () => {
     await page.waitForFunction(
       () =>
         document
-          .querySelector('tr[data-metadata-key="team"] td:nth-of-type(4)')
+          .querySelector('tr[data-metadata-key="team"] td:nth-of-type(4) .muted')
           ?.textContent?.trim() === 'Cannot be enabled',
     );
     expect(await listed()).toMatchObject({ enabled: false });
@@ -579,6 +602,67 @@ describe('the dashboard in Chromium', () => {
     });
     expect(again.status).toBe(400);
     expect(await again.json()).toMatchObject({ error: { code: 'METADATA_KEY_REJECTED' } });
+  });
+
+  it("frees a place by deleting a key's tracking, after asking; the key enabled next is offered by the usage view", async () => {
+    // The org holds 3 of 3 places (team, env, documentId): project was refused above.
+    await openView('metadata', 'Metadata keys');
+    await (await page.waitForSelector('button[aria-label="Delete tracking of env"]'))!.click();
+    const confirm = await page.waitForSelector(
+      'button[aria-label="Confirm deleting tracking of env"]',
+    );
+    expect(
+      await page.$eval('tr[data-metadata-key="env"] td:nth-of-type(4)', (td) => td.textContent),
+    ).toMatch(
+      /Delete env's usage figures and free its place\? Usage is never broken out by it again; jobs keep it\./,
+    );
+    expect(await axeCritical()).toEqual([]);
+    await shot('metadata-keys-delete-tracking');
+    await confirm!.click();
+    await page.waitForFunction(() =>
+      /^Tracking deleted/.test(
+        document.querySelector('tr[data-metadata-key="env"] td:nth-of-type(3)')?.textContent ?? '',
+      ),
+    );
+    expect(await page.$eval('#metadata-key-places', (e) => e.textContent)).toMatch(
+      /2 of 3\s+metadata keys\s+held\./,
+    );
+    expect(await page.$('button[aria-label="Enable env"]')).toBeNull();
+    expect(await enableOffered()).toEqual(await enableAccepted());
+
+    // The freed place takes the key enabled next; the usage view offers it when shown.
+    await page.click('#metadata-key-name', { clickCount: 3 });
+    await page.keyboard.press('Backspace');
+    await page.type('#metadata-key-name', 'project');
+    await page.waitForFunction(
+      () => (document.getElementById('metadata-key-name') as HTMLInputElement).value === 'project',
+    );
+    await page.click('form.inline-form button[type=submit]');
+    await page.waitForFunction(() =>
+      /3 of 3/.test(document.getElementById('metadata-key-places')?.textContent ?? ''),
+    );
+    expect(await page.$eval('main [role=status]', (e) => e.textContent)).toBe(
+      'Metadata key project enabled.',
+    );
+    await openView('usage', 'Usage');
+    await page.waitForFunction(
+      () => document.querySelector('#group-by option[value="metadata:project"]') !== null,
+      { timeout: 10_000 },
+    );
+    // Disabled again, it leaves the usage view's choices when that view is shown next.
+    await openView('metadata', 'Metadata keys');
+    await (await page.waitForSelector('button[aria-label="Disable project"]'))!.click();
+    // Never sent, it held its place only by being enabled: it leaves the list and the place.
+    await page.waitForFunction(
+      () =>
+        document.querySelector('tr[data-metadata-key="project"]') === null &&
+        /2 of 3/.test(document.getElementById('metadata-key-places')?.textContent ?? ''),
+    );
+    await openView('usage', 'Usage');
+    await page.waitForFunction(
+      () => document.querySelector('#group-by option[value="metadata:project"]') === null,
+      { timeout: 10_000 },
+    );
   });
 
   it('creates a usage alert in the alerts view and lists it, with no crossing yet', async () => {
