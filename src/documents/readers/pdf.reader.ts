@@ -6,6 +6,7 @@ import { documentLimits } from './document-limits.js';
 import type { PageSize, PageTextSource } from './document.types.js';
 import { recognizeImage, type OcrEffort } from './ocr.engine.js';
 import { formFieldTexts } from './pdf-form-fields.js';
+import { installPdfWorker } from './pdfjs-worker.js';
 
 const require = createRequire(import.meta.url);
 
@@ -18,9 +19,12 @@ const OCR_MAX_SIDE = 3000;
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjs: Promise<PdfJs> | undefined;
 
-/** The legacy build is the one meant for Node; loaded once on first use. */
+/**
+ * The legacy build is the one meant for Node; loaded once on first use, with the worker that
+ * keeps right-to-left ligatures in logical order.
+ */
 function loadPdfJs(): Promise<PdfJs> {
-  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  pdfjs ??= installPdfWorker().then(() => import('pdfjs-dist/legacy/build/pdf.mjs'));
   return pdfjs;
 }
 

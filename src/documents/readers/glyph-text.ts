@@ -1,0 +1,37 @@
+/** Letters of the scripts written right to left. */
+const RIGHT_TO_LEFT_LETTER =
+  /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}]/u;
+/** Letters, marks and spaces of those scripts: a glyph's text made only of these is one right-to-left run. */
+const RIGHT_TO_LEFT_RUN =
+  /^(?:[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}]|\p{M}| )+$/u;
+/**
+ * Forms Unicode encodes only for compatibility, read as the plain letters they show (NFKC):
+ * Hebrew and Arabic presentation forms (a lam-alef ligature is one of them) and fullwidth
+ * Latin letters and digits. Fullwidth punctuation stays: it keeps CJK text joined.
+ */
+const COMPATIBILITY_FORMS =
+  /[\ufb1d-\ufb4f\ufb50-\ufdff\ufe70-\ufefc\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]+/gu;
+const HAS_COMPATIBILITY_FORM =
+  /[\ufb1d-\ufb4f\ufb50-\ufdff\ufe70-\ufefc\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]/u;
+
+/**
+ * The text of one glyph, as pdf.js should add it to a page's run of glyphs before it reorders
+ * the run. A PDF places right-to-left text in visual order and pdf.js reverses each
+ * right-to-left run into logical order; a glyph standing for several letters (a lam-alef
+ * ligature, a Hebrew letter with its point, "ﷲ") carries them in logical order already, so the
+ * reversal would turn them around ("اإل" read for "الإ"). Given reversed here, they come out
+ * in reading order. Compatibility forms are read as their letters first, so a ligature encoded
+ * as one code point comes out as its letters too. Anything else is returned as it is.
+ */
+export function glyphText(text: string): string {
+  const hasForms = HAS_COMPATIBILITY_FORM.test(text);
+  if (!hasForms && !RIGHT_TO_LEFT_LETTER.test(text)) return text;
+  const letters = hasForms
+    ? text.replace(COMPATIBILITY_FORMS, (forms) => forms.normalize('NFKC'))
+    : text;
+  const codePoints = [...letters];
+  // Digits inside a right-to-left run keep their own left-to-right order.
+  if (codePoints.length < 2 || !RIGHT_TO_LEFT_RUN.test(letters) || /\p{N}/u.test(letters))
+    return letters;
+  return codePoints.reverse().join('');
+}
