@@ -10,8 +10,7 @@ const require = createRequire(import.meta.url);
 /**
  * The statement of pdf.js's text extraction that adds one glyph's text to the run of glyphs it
  * later reorders (bidi) into logical order. Found once in the version `package.json` pins; a
- * pdf.js that no longer has it fails every PDF read (and the specs) instead of reading
- * right-to-left ligatures backwards again.
+ * pdf.js that no longer has it keeps its own worker, and the specs of right-to-left text fail.
  */
 const GLYPH_TEXT_STATEMENT = 'textChunk.str.push(glyphUnicode);';
 
@@ -56,10 +55,22 @@ async function loadWorker(): Promise<WorkerModule> {
 
 let installed: Promise<void> | undefined;
 
-/** Installs the worker once per thread, before pdf.js is first asked for a document. */
+/**
+ * Installs the worker once per thread, before pdf.js is first asked for a document. Where it
+ * cannot be installed (no writable temporary directory, as under a read-only root file
+ * system, or a pdf.js without the statement) pdf.js keeps its bundled worker: every document
+ * is still read, with right-to-left ligatures backwards, and a warning says why.
+ */
 export function installPdfWorker(): Promise<void> {
-  installed ??= loadWorker().then((worker) => {
-    (globalThis as { pdfjsWorker?: WorkerModule }).pdfjsWorker = worker;
-  });
+  installed ??= loadWorker().then(
+    (worker) => {
+      (globalThis as { pdfjsWorker?: WorkerModule }).pdfjsWorker = worker;
+    },
+    (error: unknown) => {
+      process.emitWarning(
+        `pdf: bundled text reader kept, right-to-left ligatures may read backwards: ${String(error)}`,
+      );
+    },
+  );
   return installed;
 }
