@@ -1,7 +1,7 @@
 // Metadata keys view: the async-metadata keys seen in this organization's usage, which are
 // enabled for grouping, why a key was refused (values that look like identifiers), and how
 // many of the organization's places for keys are held (METADATA_KEYS_MAX_PER_ORG).
-import { html, useEffect, useState } from './vendor/preact-htm.js';
+import { html, useEffect, useLayoutEffect, useRef, useState } from './vendor/preact-htm.js';
 import { ApiFailure, describeError, send } from './api.js';
 import { formatCount, formatTimestamp } from './format.js';
 import { MANAGER_ROLES } from './keys-view.js';
@@ -56,68 +56,98 @@ function Places({ held }) {
 }
 
 /**
- * A button that asks before an action that cannot be undone: `question` says what is lost,
- * `confirmLabel` names the action on the confirming button.
+ * The question before an action that cannot be undone, with the confirming button and
+ * *Cancel* side by side (as revoking an API key asks). While it asks, it is all the row's
+ * actions show, and keyboard focus starts on *Cancel*: Enter or Space then keeps the key.
+ * Focus moves as the confirmation is drawn (a layout effect), not a frame later.
  */
-function ConfirmingButton({ label, ariaLabel, question, confirmLabel, confirmAria, onConfirm }) {
-  const [confirming, setConfirming] = useState(false);
-  if (!confirming) {
-    return html`<button type="button" aria-label=${ariaLabel} onClick=${() => setConfirming(true)}>
-      ${label}
-    </button>`;
-  }
-  return html`<span class="confirm" role="group" aria-label=${question}>
-    <span>${question}</span>
-    <button type="button" class="danger" aria-label=${confirmAria} onClick=${onConfirm}>
-      ${confirmLabel}
-    </button>
-    <button type="button" onClick=${() => setConfirming(false)}>Cancel</button>
-  </span>`;
+function Confirmation({ question, confirmLabel, confirmAria, onConfirm, onCancel }) {
+  const cancel = useRef(null);
+  useLayoutEffect(() => cancel.current?.focus(), []);
+  return html`<div class="asking" role="group" aria-label=${question}>
+    <p>${question}</p>
+    <span class="confirm">
+      <button type="button" class="danger" aria-label=${confirmAria} onClick=${onConfirm}>
+        ${confirmLabel}
+      </button>
+      <button type="button" ref=${cancel} onClick=${onCancel}>Cancel</button>
+    </span>
+  </div>`;
 }
 
 /**
- * Disabling a key ingestion has refused as identifier-like is for good: the service checks the
- * stored refusal before anything else when enabling (METADATA_KEY_REJECTED) and no write clears
- * it, so this asks first and says so. Nothing else is lost: the export already refuses the key,
- * and it keeps its place under the limit on keys.
+ * What each action that asks first says. Disabling a key ingestion has refused as
+ * identifier-like is for good: the service checks the stored refusal before anything else
+ * when enabling (METADATA_KEY_REJECTED) and no write clears it; nothing else is lost (the
+ * export already refuses the key, and it keeps its place under the limit on keys). Deleting a
+ * key's tracking drops its usage rollups and frees its place; usage is never broken out by it
+ * again (its earlier events could not be counted back).
  */
-function DisableRefusedButton({ k, disable }) {
-  return html`<${ConfirmingButton}
-    label="Disable"
-    ariaLabel=${`Disable ${k.key}`}
-    question=${`${k.key} was refused: once disabled, it cannot be enabled again.`}
-    confirmLabel="Disable for good"
-    confirmAria=${`Confirm disabling ${k.key}`}
-    onConfirm=${() => disable(k.key)}
-  />`;
-}
-
-/**
- * Deleting a key's tracking frees its place under the limit on keys: the service drops its
- * usage rollups and never breaks usage out by it again (its earlier events could not be counted
- * back), so this asks first and says so.
- */
-function DeleteTrackingButton({ k, deleteTracking }) {
-  return html`<${ConfirmingButton}
-    label="Delete tracking"
-    ariaLabel=${`Delete tracking of ${k.key}`}
-    question=${`Delete ${k.key}'s usage figures and free its place? Usage is never broken out by it again; jobs keep it.`}
-    confirmLabel="Delete for good"
-    confirmAria=${`Confirm deleting tracking of ${k.key}`}
-    onConfirm=${() => deleteTracking(k.key)}
-  />`;
-}
+const QUESTIONS = {
+  disableRefused: (key) => ({
+    label: 'Disable',
+    ariaLabel: `Disable ${key}`,
+    question: `${key} was refused: once disabled, it cannot be enabled again.`,
+    confirmLabel: 'Disable for good',
+    confirmAria: `Confirm disabling ${key}`,
+  }),
+  deleteTracking: (key) => ({
+    label: 'Delete tracking',
+    ariaLabel: `Delete tracking of ${key}`,
+    question: `Delete ${key}'s usage figures and free its place? Usage is never broken out by it again; jobs keep it.`,
+    confirmLabel: 'Delete for good',
+    confirmAria: `Confirm deleting tracking of ${key}`,
+  }),
+};
 
 /**
  * The actions a manager has on a listed key. Enable is offered exactly where the listing says
  * the API accepts it (`canEnable`, the service's one rule); otherwise the refusal is shown. An
  * enabled key can be disabled, after a confirmation when it was refused; a key usage is broken
- * out by can have its tracking deleted, to free its place.
+ * out by can have its tracking deleted, to free its place. Cancelling a confirmation gives
+ * keyboard focus back to the button that asked.
  */
 function KeyAction({ k, enable, disable, deleteTracking }) {
+  const [asking, setAsking] = useState(null);
+  const actionsRef = useRef(null);
+  const askedBy = useRef(null);
+  useLayoutEffect(() => {
+    if (asking !== null || askedBy.current === null) return;
+    actionsRef.current?.querySelector(`button[data-asks="${askedBy.current}"]`)?.focus();
+    askedBy.current = null;
+  }, [asking]);
+  const run = { disableRefused: () => disable(k.key), deleteTracking: () => deleteTracking(k.key) };
+  if (asking !== null) {
+    const { question, confirmLabel, confirmAria } = QUESTIONS[asking](k.key);
+    return html`<${Confirmation}
+      question=${question}
+      confirmLabel=${confirmLabel}
+      confirmAria=${confirmAria}
+      onConfirm=${() => {
+        askedBy.current = null;
+        setAsking(null);
+        run[asking]();
+      }}
+      onCancel=${() => {
+        askedBy.current = asking;
+        setAsking(null);
+      }}
+    />`;
+  }
+  const asker = (kind) => {
+    const { label, ariaLabel } = QUESTIONS[kind](k.key);
+    return html`<button
+      type="button"
+      data-asks=${kind}
+      aria-label=${ariaLabel}
+      onClick=${() => setAsking(kind)}
+    >
+      ${label}
+    </button>`;
+  };
   const actions = [];
   if (k.enabled && k.rejectedReason && !k.trackingDeletedAt) {
-    actions.push(html`<${DisableRefusedButton} k=${k} disable=${disable} />`);
+    actions.push(asker('disableRefused'));
   } else if (k.enabled) {
     actions.push(
       html`<button type="button" aria-label=${`Disable ${k.key}`} onClick=${() => disable(k.key)}>
@@ -135,10 +165,8 @@ function KeyAction({ k, enable, disable, deleteTracking }) {
       html`<span class="muted" title=${k.enableRefusal?.message ?? ''}>Cannot be enabled</span>`,
     );
   }
-  if (k.eventCount > 0 && !k.trackingDeletedAt) {
-    actions.push(html`<${DeleteTrackingButton} k=${k} deleteTracking=${deleteTracking} />`);
-  }
-  return html`<span class="actions">${actions}</span>`;
+  if (k.eventCount > 0 && !k.trackingDeletedAt) actions.push(asker('deleteTracking'));
+  return html`<span class="actions" ref=${actionsRef}>${actions}</span>`;
 }
 
 /**

@@ -172,6 +172,29 @@ async function enableAccepted(): Promise<string[]> {
   return body.data.filter((k) => !k.enabled && k.canEnable).map((k) => k.key);
 }
 
+/**
+ * What the row of `key` shows while it asks to confirm: the labels of its buttons, the
+ * focused button's label, and whether the confirming button and Cancel sit side by side
+ * (one line, at most a gap apart).
+ */
+async function confirmationIn(key: string) {
+  return page.$eval(`tr[data-metadata-key="${key}"]`, (tr: HTMLElement) => {
+    const buttons = [...tr.querySelectorAll('button')] as HTMLElement[];
+    const [confirm, cancel] = buttons.map((b) => b.getBoundingClientRect());
+    return {
+      buttons: buttons.map((b) => b.textContent.trim()),
+      focused: tr.contains(document.activeElement)
+        ? document.activeElement.textContent.trim()
+        : null,
+      sideBySide:
+        buttons.length === 2 &&
+        Math.abs(confirm.top - cancel.top) < 2 &&
+        cancel.left > confirm.right &&
+        cancel.left - confirm.right < 16,
+    };
+  });
+}
+
 async function openView(hash: string, heading: string) {
   await page.waitForSelector(`nav a[href="#${hash}"]`);
   await page.click(`nav a[href="#${hash}"]`);
@@ -571,6 +594,12 @@ describe('the dashboard in Chromium', () => {
     await openView('metadata', 'Metadata keys');
     await (await page.waitForSelector('button[aria-label="Disable team"]'))!.click();
     const confirm = await page.waitForSelector('button[aria-label="Confirm disabling team"]');
+    // While it asks, the row shows the question and its two buttons only (not Delete tracking).
+    expect(await confirmationIn('team')).toEqual({
+      buttons: ['Disable for good', 'Cancel'],
+      focused: 'Cancel',
+      sideBySide: true,
+    });
     expect(
       await page.$eval('tr[data-metadata-key="team"] td:nth-of-type(4)', (td) => td.textContent),
     ).toMatch(/team was refused: once disabled, it cannot be enabled again\./);
@@ -607,7 +636,30 @@ describe('the dashboard in Chromium', () => {
   it("frees a place by deleting a key's tracking, after asking; the key enabled next is offered by the usage view", async () => {
     // The org holds 3 of 3 places (team, env, documentId): project was refused above.
     await openView('metadata', 'Metadata keys');
-    await (await page.waitForSelector('button[aria-label="Delete tracking of env"]'))!.click();
+    const deleteEnv = 'button[aria-label="Delete tracking of env"]';
+    await (await page.waitForSelector(deleteEnv))!.click();
+    await page.waitForSelector('button[aria-label="Confirm deleting tracking of env"]');
+    // While it asks, the row shows the question and its two buttons only (not Enable), with
+    // keyboard focus on Cancel: Enter keeps the key and gives focus back to Delete tracking.
+    expect(await confirmationIn('env')).toEqual({
+      buttons: ['Delete for good', 'Cancel'],
+      focused: 'Cancel',
+      sideBySide: true,
+    });
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      (selector: string) => document.activeElement === document.querySelector(selector),
+      {},
+      deleteEnv,
+    );
+    expect(await page.$('button[aria-label="Enable env"]')).not.toBeNull();
+    const kept = await fetch(`${t.baseUrl}/api/v1/orgs/${demo.orgId}/metadata-keys`, {
+      headers: { authorization: `Bearer ${demo.accountKey}` },
+    });
+    const keys = ((await kept.json()) as { data: { key: string; trackingDeletedAt: unknown }[] })
+      .data;
+    expect(keys.find((k) => k.key === 'env')).toMatchObject({ trackingDeletedAt: null });
+    await page.click(deleteEnv);
     const confirm = await page.waitForSelector(
       'button[aria-label="Confirm deleting tracking of env"]',
     );
