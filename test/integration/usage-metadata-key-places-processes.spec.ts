@@ -19,7 +19,8 @@ import { parseExportBody, referenceExport } from '../support/usage-reference.js'
  * (docs/decisions/0514-*): each process keeps its own DuckDB file, so before, a process that
  * had not written the org's events counted none of its places and enabled keys past the cap.
  * Enabling now counts the places the store records (and records the place it gives), and
- * deleting a key's tracking through either process frees its place for both.
+ * deleting a key's tracking through either process frees its place for both, and both list
+ * the key as deleted.
  */
 
 const CAP = 3;
@@ -81,9 +82,20 @@ afterAll(async () => {
   await started?.close();
 });
 
+interface Listed {
+  key: string;
+  enabled: boolean;
+  eventCount: number;
+  trackingDeletedAt: string | null;
+  canEnable: boolean;
+}
+
+async function listing(child: ChildApp): Promise<{ data: Listed[]; keysHeld: number }> {
+  return (await call(child, 'GET')).json() as Promise<{ data: Listed[]; keysHeld: number }>;
+}
+
 describe('metadata key places with two ingest processes (ClickHouse)', () => {
   it('both processes refuse a key past the cap, and a place freed through one serves the other', async () => {
-    const [first, second] = processes;
     const fill = ['k0', 'k1', 'k2', 'k3'].map((key) =>
       usageEvent(
         { orgId: org.orgId, async: true, metadata: { [key]: 'a' } },
@@ -92,21 +104,34 @@ describe('metadata key places with two ingest processes (ClickHouse)', () => {
     );
     await publish(fill);
     expect(await keysWithRows()).toBe('k0,k1,k2');
+    // The process that wrote the events has their statistics in its DuckDB file; the key is
+    // deleted through the other one, whose file knows nothing of it.
+    const counted = await Promise.all(
+      processes.map(async (child) => (await listing(child)).data.some((k) => k.eventCount > 0)),
+    );
+    expect(counted).toContain(true);
+    const writer = processes[counted.indexOf(true)];
+    const other = processes.find((child) => child !== writer) as ChildApp;
     // Whichever process wrote them, both count the places the store records.
-    expect(await enableAnswer(first, 'extra')).toBe('METADATA_KEY_LIMIT');
-    expect(await enableAnswer(second, 'extra')).toBe('METADATA_KEY_LIMIT');
-    for (const child of processes) {
-      const listing = (await (await call(child, 'GET')).json()) as { keysHeld: number };
-      expect(listing.keysHeld).toBe(CAP);
-    }
+    expect(await enableAnswer(writer, 'extra')).toBe('METADATA_KEY_LIMIT');
+    expect(await enableAnswer(other, 'extra')).toBe('METADATA_KEY_LIMIT');
+    for (const child of processes) expect((await listing(child)).keysHeld).toBe(CAP);
 
-    // Freed through the second process, the place takes the key enabled through the first;
+    // Freed through the other process, the place takes the key enabled through the writer;
     // the deleted key is refused through both.
-    expect((await call(second, 'DELETE', '/k0/tracking')).status).toBe(204);
-    expect(await enableAnswer(first, 'extra')).toBe('enabled');
-    expect(await enableAnswer(second, 'other')).toBe('METADATA_KEY_LIMIT');
-    expect(await enableAnswer(first, 'k0')).toBe('METADATA_KEY_REJECTED');
-    expect(await enableAnswer(second, 'k0')).toBe('METADATA_KEY_REJECTED');
+    expect((await call(other, 'DELETE', '/k0/tracking')).status).toBe(204);
+    // The writing process lists k0 as deleted, as the deleting one would: it reads the
+    // deletion the store records, not only its own file.
+    expect((await listing(writer)).data.find((k) => k.key === 'k0')).toMatchObject({
+      enabled: false,
+      eventCount: 1,
+      trackingDeletedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      canEnable: false,
+    });
+    expect(await enableAnswer(writer, 'extra')).toBe('enabled');
+    expect(await enableAnswer(other, 'other')).toBe('METADATA_KEY_LIMIT');
+    expect(await enableAnswer(writer, 'k0')).toBe('METADATA_KEY_REJECTED');
+    expect(await enableAnswer(other, 'k0')).toBe('METADATA_KEY_REJECTED');
 
     // The writing process breaks usage out by the key enabled elsewhere, and by no more.
     const later = [
@@ -132,7 +157,7 @@ describe('metadata key places with two ingest processes (ClickHouse)', () => {
       groupBy: 'metadata',
       metadataKey: 'extra',
     } as const;
-    const res = await fetch(`${first.baseUrl}/api/v1/usage/export?${new URLSearchParams(query)}`, {
+    const res = await fetch(`${writer.baseUrl}/api/v1/usage/export?${new URLSearchParams(query)}`, {
       headers: { authorization: `Bearer ${org.accountKey}` },
     });
     expect(res.status).toBe(200);

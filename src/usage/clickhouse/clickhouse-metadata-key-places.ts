@@ -21,12 +21,21 @@ export class ClickHouseMetadataKeyPlaces implements MetadataKeyPlaces {
       `SELECT DISTINCT meta_key FROM (${heldPlacesSql(db)})`,
       { orgs: [orgId], ...HELD_PLACES_PARAMS },
     );
-    const deleted = await this.clickhouse.rows<{ meta_key: string }>(
-      `SELECT DISTINCT meta_key FROM ${db}.metadata_key_rejections
-       WHERE org_id = {org:String} AND reason = {deletedReason:String}`,
+    // One row per shard on a cluster, and per deletion until the table merges: the first.
+    const deleted = await this.clickhouse.rows<{ meta_key: string; deleted_at: number | string }>(
+      `SELECT meta_key, min(toUnixTimestamp(rejected_at)) AS deleted_at
+       FROM ${db}.metadata_key_rejections
+       WHERE org_id = {org:String} AND reason = {deletedReason:String}
+       GROUP BY meta_key`,
       { org: orgId, ...HELD_PLACES_PARAMS },
     );
-    return { held: held.map((row) => row.meta_key), deleted: deleted.map((row) => row.meta_key) };
+    return {
+      held: held.map((row) => row.meta_key),
+      deleted: deleted.map((row) => ({
+        key: row.meta_key,
+        deletedAt: new Date(Number(row.deleted_at) * 1000).toISOString(),
+      })),
+    };
   }
 
   async claim(orgId: string, key: string): Promise<void> {

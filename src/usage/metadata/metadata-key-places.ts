@@ -35,7 +35,18 @@ export interface MetadataKeyPlaces {
 
 export interface RecordedPlaces {
   held: string[];
-  deleted: string[];
+  deleted: DeletedTracking[];
+}
+
+/** A key whose usage tracking a manager deleted, and when (RFC 3339). */
+export interface DeletedTracking {
+  key: string;
+  deletedAt: string;
+}
+
+/** When the store records `key`'s tracking as deleted, null when it does not. */
+export function recordedDeletion(recorded: RecordedPlaces, key: string): string | null {
+  return recorded.deleted.find((d) => d.key === key)?.deletedAt ?? null;
 }
 
 export const METADATA_KEY_PLACES = Symbol('METADATA_KEY_PLACES');

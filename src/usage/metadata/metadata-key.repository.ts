@@ -33,7 +33,7 @@ function heldWithRecordedSql(held: string, deleted: string): string {
 }
 
 function recordedParams(recorded: RecordedPlaces): [string, string] {
-  return [JSON.stringify(recorded.held), JSON.stringify(recorded.deleted)];
+  return [JSON.stringify(recorded.held), JSON.stringify(recorded.deleted.map((d) => d.key))];
 }
 
 export interface MetadataKeyStatus {

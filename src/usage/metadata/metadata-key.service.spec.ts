@@ -149,7 +149,7 @@ describe(MetadataKeyService.name, () => {
     const places = {
       recorded: jest.fn(async () => ({
         held: Array.from({ length: 100 }, (_, i) => `t${i}`),
-        deleted: ['gone'],
+        deleted: [{ key: 'gone', deletedAt: '2026-11-03T00:00:00.000Z' }],
       })),
       claim: jest.fn(async () => undefined),
       deleteTracking: jest.fn(async () => undefined),
@@ -162,6 +162,52 @@ describe(MetadataKeyService.name, () => {
       code: 'METADATA_KEY_REJECTED',
       message: expect.stringMatching(/tracking was deleted/),
     });
+  });
+
+  it('lists a key whose tracking the store records as deleted (through another process) as deleted', async () => {
+    const deletedAt = '2026-11-03T00:00:00.000Z';
+    const places = {
+      recorded: jest.fn(async () => ({
+        held: ['gone', 'kept'],
+        deleted: [{ key: 'gone', deletedAt }],
+      })),
+      claim: jest.fn(async () => undefined),
+      deleteTracking: jest.fn(async () => undefined),
+    };
+    sut = new MetadataKeyService(config, fake.repo as unknown as MetadataKeyRepository, places);
+    // This process's file has the key enabled, with the statistics it wrote; no deletion.
+    fake.observe('gone', 50, 2);
+    fake.observe('kept', 50, 2);
+    await fake.repo.enableWithinCap(ORG, 'gone');
+    fake.repo.list.mockImplementation(async () =>
+      Promise.all(
+        ['gone', 'kept'].map(async (k) => (await fake.status(ORG, k)) as MetadataKeyStatus),
+      ),
+    );
+    const deleted = {
+      key: 'gone',
+      enabled: false,
+      enabledAt: null,
+      eventCount: 50,
+      rejectedAt: deletedAt,
+      rejectedReason: 'had its usage tracking deleted',
+      trackingDeletedAt: deletedAt,
+    };
+    const listing = await sut.listWithCap(ORG);
+    expect(listing.data[0]).toMatchObject({
+      ...deleted,
+      canEnable: false,
+      enableRefusal: { code: 'METADATA_KEY_REJECTED' },
+    });
+    expect(listing.data[1]).toMatchObject({
+      key: 'kept',
+      trackingDeletedAt: null,
+      canEnable: true,
+    });
+    expect(await sut.list(ORG)).toEqual([
+      expect.objectContaining(deleted),
+      expect.objectContaining({ key: 'kept', trackingDeletedAt: null }),
+    ]);
   });
 
   it('answers METADATA_KEY_LIMIT when a write took the last place before the insert', async () => {

@@ -10,8 +10,10 @@ import { capRefusal } from './metadata-key-cap.js';
 import {
   DuckDbMetadataKeyPlaces,
   METADATA_KEY_PLACES,
+  recordedDeletion,
   TRACKING_DELETED_REASON,
   type MetadataKeyPlaces,
+  type RecordedPlaces,
 } from './metadata-key-places.js';
 import { MetadataKeyRepository, MetadataKeyStatus } from './metadata-key.repository.js';
 
@@ -76,7 +78,8 @@ export class MetadataKeyService {
         holds: await this.keys.heldKeys(orgId, recorded),
         cap: this.cap,
         held: current !== null || recorded.held.includes(key),
-        trackingDeleted: current?.trackingDeletedAt != null || recorded.deleted.includes(key),
+        trackingDeleted:
+          current?.trackingDeletedAt != null || recordedDeletion(recorded, key) !== null,
       },
       this.config.usage.cardinality,
     );
@@ -126,8 +129,21 @@ export class MetadataKeyService {
     }
   }
 
-  list(orgId: string): Promise<MetadataKeyStatus[]> {
-    return this.keys.list(orgId);
+  async list(orgId: string): Promise<MetadataKeyStatus[]> {
+    return this.listed(orgId, await this.places.recorded(orgId));
+  }
+
+  /**
+   * The org's keys as this process's DuckDB file has them, each whose tracking the usage
+   * store records as deleted shown as deleted: with several ClickHouse ingest processes it
+   * may have been deleted through another one, whose file is not this one. The one place
+   * the listings read the store's deletions.
+   */
+  private async listed(orgId: string, recorded: RecordedPlaces): Promise<MetadataKeyStatus[]> {
+    const keys = await this.keys.list(orgId);
+    return keys.map((status) =>
+      withRecordedDeletion(status, recordedDeletion(recorded, status.key)),
+    );
   }
 
   /**
@@ -138,7 +154,7 @@ export class MetadataKeyService {
     orgId: string,
   ): Promise<{ data: ListedMetadataKey[]; keysHeld: number; maxKeys: number }> {
     const recorded = await this.places.recorded(orgId);
-    const keys = await this.keys.list(orgId);
+    const keys = await this.listed(orgId, recorded);
     const keysHeld = await this.keys.heldKeys(orgId, recorded);
     const data = keys.map((status) => {
       const refusal = enableRefusal(
@@ -148,8 +164,7 @@ export class MetadataKeyService {
           holds: keysHeld,
           cap: this.cap,
           held: true,
-          trackingDeleted:
-            status.trackingDeletedAt !== null || recorded.deleted.includes(status.key),
+          trackingDeleted: status.trackingDeletedAt !== null,
         },
         this.config.usage.cardinality,
       );
@@ -195,6 +210,26 @@ export class MetadataKeyService {
   forgetUsable(orgId: string, key: string): void {
     this.usableKeys.delete(cacheKey(orgId, key));
   }
+}
+
+/**
+ * `status` as deleting its tracking leaves a key (MetadataKeyRepository.deleteTracking):
+ * disabled, refused, its tracking deleted at `deletedAt`. Unchanged when the store records
+ * no deletion (null) or the DuckDB file has its own.
+ */
+function withRecordedDeletion(
+  status: MetadataKeyStatus,
+  deletedAt: string | null,
+): MetadataKeyStatus {
+  if (deletedAt === null || status.trackingDeletedAt !== null) return status;
+  return {
+    ...status,
+    enabled: false,
+    enabledAt: null,
+    rejectedAt: status.rejectedAt ?? deletedAt,
+    rejectedReason: status.rejectedReason ?? TRACKING_DELETED_REASON,
+    trackingDeletedAt: deletedAt,
+  };
 }
 
 function cacheKey(orgId: string, key: string): string {
