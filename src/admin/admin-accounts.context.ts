@@ -9,8 +9,33 @@ import type { AppConfig } from '../config/app-config.js';
 import { DuckDbService } from '../database/duckdb.service.js';
 import { applyMigrations } from '../database/migrations.js';
 import { MetadataKeyRepository } from '../usage/metadata/metadata-key.repository.js';
+import type { MetadataKeyPlaces } from '../usage/metadata/metadata-key-places.js';
 import { MetadataKeyService } from '../usage/metadata/metadata-key.service.js';
 import type { ServiceLocator } from './admin-command.js';
+
+/** The places a ClickHouse usage store records under the cap on metadata keys, and its client's end. */
+interface SharedPlaces {
+  places: MetadataKeyPlaces;
+  close(): Promise<void>;
+}
+
+/**
+ * In ClickHouse mode, the store's own places (metadata-key-places.ts): a key enabled here is
+ * counted and claimed there for every ingest process, and deleting a key's tracking records
+ * its refusal and drops its rows there. Imported only then, like the ClickHouse client.
+ */
+async function sharedPlaces(config: AppConfig): Promise<SharedPlaces | null> {
+  if (config.usage.store.kind !== 'clickhouse') return null;
+  const [{ ClickHouseService }, { ClickHouseMetadataKeyPlaces }] = await Promise.all([
+    import('../usage/clickhouse/clickhouse.service.js'),
+    import('../usage/clickhouse/clickhouse-metadata-key-places.js'),
+  ]);
+  const clickhouse = new ClickHouseService(config);
+  return {
+    places: new ClickHouseMetadataKeyPlaces(clickhouse),
+    close: () => clickhouse.onApplicationShutdown(),
+  };
+}
 
 /**
  * The services of the account commands, built by hand over the DuckDB file: the same
@@ -23,23 +48,32 @@ export class AdminAccountsContext implements ServiceLocator {
   private constructor(
     private readonly db: DuckDbService,
     private readonly services: ReadonlyMap<Type<unknown>, unknown>,
+    private readonly shared: SharedPlaces | null,
   ) {}
 
   static async open(config: AppConfig): Promise<AdminAccountsContext> {
     const db = new DuckDbService(config);
+    let shared: SharedPlaces | null = null;
     try {
       await db.open();
       await applyMigrations(db);
+      shared = await sharedPlaces(config);
+      const metadataKeys = new MetadataKeyService(
+        config,
+        new MetadataKeyRepository(db),
+        shared?.places,
+      );
       const accounts = new AccountsService(new OrganizationRepository(db), new UserRepository(db));
       const services = new Map<Type<unknown>, unknown>([
         [AccountsService, accounts],
         [ApiKeyService, new ApiKeyService(new ApiKeyRepository(db), accounts)],
-        [MetadataKeyService, new MetadataKeyService(config, new MetadataKeyRepository(db))],
+        [MetadataKeyService, metadataKeys],
       ]);
       await ensureDefaultOrg(config, accounts);
-      return new AdminAccountsContext(db, services);
+      return new AdminAccountsContext(db, services, shared);
     } catch (error) {
       db.onApplicationShutdown();
+      await shared?.close();
       throw error;
     }
   }
@@ -51,7 +85,8 @@ export class AdminAccountsContext implements ServiceLocator {
     return this.services.get(type) as T;
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.db.onApplicationShutdown();
+    await this.shared?.close();
   }
 }

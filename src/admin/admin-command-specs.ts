@@ -106,6 +106,17 @@ export const ADMIN_COMMAND_SPECS = [
     ],
   },
   {
+    name: 'metadata-key.delete-tracking',
+    description:
+      "Delete a metadata key's usage tracking: its usage figures are dropped, its place under " +
+      'METADATA_KEYS_MAX_PER_ORG is freed, and usage is never broken out by it again (jobs keep ' +
+      'it); refused when usage was never broken out by it',
+    options: [
+      { ...org, required: true },
+      { flags: '--key <key>', field: 'key', description: 'metadata key', required: true },
+    ],
+  },
+  {
     name: 'metadata-key.list',
     description: 'List the metadata keys of an organization: enabled, observed, rejected',
     options: [{ ...org, required: true }],

@@ -115,6 +115,16 @@ const HANDLERS: { [Name in AdminCommandName]: AdminCommandHandler } = {
       return services.get(MetadataKeyService, { strict: false }).enable(input.orgId, input.key);
     },
   }),
+  'metadata-key.delete-tracking': defineHandler({
+    input: METADATA_KEY_INPUT,
+    run: async (services, input) => {
+      await services.get(AccountsService, { strict: false }).requireOrg(input.orgId);
+      await services
+        .get(MetadataKeyService, { strict: false })
+        .deleteTracking(input.orgId, input.key);
+      return { orgId: input.orgId, key: input.key, trackingDeleted: true };
+    },
+  }),
   'metadata-key.list': defineHandler({
     input: ORG_INPUT,
     run: async (services, input) => {

@@ -6,7 +6,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { buildDist } from '../../support/child-app.js';
 import { startServerProcess, type ServerProcess } from '../../support/server-process.mjs';
+import { clickhouseQuery } from '../../support/clickhouse-ingest-processes.js';
 import { exited, until } from '../../support/operations.js';
+import { usageEvent } from '../../support/usage-events.js';
+import { USAGE_STORES, usageStoreEnv } from '../../support/usage-stores.js';
 
 /**
  * docproc-admin as a user runs it: the compiled CLI as a child process, against a real
@@ -29,12 +32,16 @@ interface CliRun {
   json: () => Record<string, unknown>;
 }
 
-function runCli(dataDir: string, args: string[]): Promise<CliRun> {
+function runCli(
+  dataDir: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<CliRun> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [cliJs, ...args],
-      { env: { PATH: process.env.PATH, DATA_DIR: dataDir }, timeout: 60000 },
+      { env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...env }, timeout: 60000 },
       (error, stdout, stderr) => {
         const failure = error as { code?: unknown; signal?: string | null } | null;
         const code = failure ? (failure.code as number) : 0;
@@ -46,8 +53,12 @@ function runCli(dataDir: string, args: string[]): Promise<CliRun> {
 }
 
 /** Runs a command that must succeed and returns its JSON output. */
-async function ok(dataDir: string, args: string[]): Promise<Record<string, unknown>> {
-  const run = await runCli(dataDir, args);
+async function ok(
+  dataDir: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<Record<string, unknown>> {
+  const run = await runCli(dataDir, args, env);
   if (run.code !== 0) {
     throw new Error(`${args.join(' ')} failed (${run.signal ?? run.code}): ${run.stderr}`);
   }
@@ -382,3 +393,98 @@ describe('docproc-admin', () => {
     });
   });
 });
+
+describe.each(USAGE_STORES)(
+  'docproc-admin metadata-key delete-tracking (direct mode, %s store)',
+  (store) => {
+    let dataDir: string;
+    let env: Record<string, string>;
+
+    beforeAll(() => {
+      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-cli-keys-'));
+      env = usageStoreEnv(store);
+    });
+    afterAll(() => {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    /** The org's rollup rows of `key` in the ClickHouse store. */
+    const clickhouseRows = async (orgId: string, key: string) =>
+      Number(
+        await clickhouseQuery(
+          `SELECT count() FROM ${env.CLICKHOUSE_DATABASE}.usage_daily_metadata
+         WHERE org_id = '${orgId}' AND meta_key = '${key}'`,
+        ),
+      );
+
+    it("deletes a key's tracking through the service's rule: refused again, its rows gone, unknown keys refused", async () => {
+      const orgId = String((await ok(dataDir, ['org', 'create', '--name', 'Keys'], env)).orgId);
+      const events = Array.from({ length: 6 }, (_, i) =>
+        usageEvent({ orgId, async: true, metadata: { team: `t${i % 2}`, env: 'prod' } }),
+      );
+      const file = path.join(dataDir, 'events.ndjson');
+      fs.writeFileSync(file, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
+      expect(await ok(dataDir, ['usage', 'import', '--file', file], env)).toMatchObject({
+        accepted: 6,
+      });
+      const listed = async () =>
+        (await ok(dataDir, ['metadata-key', 'list', '--org', orgId], env)) as unknown as {
+          key: string;
+          enabled: boolean;
+          eventCount: number;
+          trackingDeletedAt: string | null;
+        }[];
+      expect((await listed()).find((k) => k.key === 'team')).toMatchObject({
+        eventCount: 6,
+        trackingDeletedAt: null,
+      });
+      await ok(dataDir, ['metadata-key', 'enable', '--org', orgId, '--key', 'team'], env);
+      if (store === 'clickhouse') expect(await clickhouseRows(orgId, 'team')).toBeGreaterThan(0);
+
+      expect(
+        await ok(
+          dataDir,
+          ['metadata-key', 'delete-tracking', '--org', orgId, '--key', 'team'],
+          env,
+        ),
+      ).toEqual({ orgId, key: 'team', trackingDeleted: true });
+      expect((await listed()).find((k) => k.key === 'team')).toMatchObject({
+        enabled: false,
+        trackingDeletedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      });
+      expect((await listed()).find((k) => k.key === 'env')).toMatchObject({
+        trackingDeletedAt: null,
+      });
+      const again = await runCli(
+        dataDir,
+        ['metadata-key', 'enable', '--org', orgId, '--key', 'team'],
+        env,
+      );
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/tracking was deleted.*METADATA_KEY_REJECTED/);
+      if (store === 'clickhouse') {
+        // Recorded in the store every ingest process reads, and the key's rows dropped there.
+        const reason = await clickhouseQuery(
+          `SELECT any(reason) FROM ${env.CLICKHOUSE_DATABASE}.metadata_key_rejections
+         WHERE org_id = '${orgId}' AND meta_key = 'team'`,
+        );
+        expect(reason).toBe('had its usage tracking deleted');
+        await until(
+          async () => (await clickhouseRows(orgId, 'team')) === 0,
+          'the rows of team to go',
+        );
+        expect(await clickhouseRows(orgId, 'env')).toBeGreaterThan(0);
+      }
+
+      const never = await runCli(
+        dataDir,
+        ['metadata-key', 'delete-tracking', '--org', orgId, '--key', 'never-sent'],
+        env,
+      );
+      expect(never.code).toBe(1);
+      expect(never.stderr).toMatch(
+        /not broken out by metadata key "never-sent".*METADATA_KEY_NOT_TRACKED/,
+      );
+    });
+  },
+);
