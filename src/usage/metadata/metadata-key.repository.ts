@@ -201,7 +201,9 @@ export class MetadataKeyRepository {
    * Deletes the key's usage tracking: its rollups and tracked values are dropped, it is
    * disabled and marked rejected (its later entries and a correction of an earlier event are
    * never counted: countedMetadataEntry), and it holds no place under the cap any more. The
-   * events keep it in their metadata. False when the org has no statistics for it.
+   * events keep it in their metadata. False when the org has no statistics for it; an enabled
+   * key is disabled all the same (in ClickHouse mode a key enabled here and never written by
+   * this process has its place in the store only).
    */
   async deleteTracking(orgId: string, key: string, reason: string): Promise<boolean> {
     return this.db.transaction(async (tx) => {
@@ -214,11 +216,10 @@ export class MetadataKeyRepository {
          RETURNING meta_key`,
         [orgId, key, reason],
       );
-      if (marked.length === 0) return false;
       for (const table of METADATA_ROWS_OF_A_KEY) {
         await tx.run(`DELETE FROM ${table} WHERE org_id = $1 AND meta_key = $2`, [orgId, key]);
       }
-      return true;
+      return marked.length > 0;
     });
   }
 

@@ -476,6 +476,18 @@ describe.each(USAGE_STORES)(
         expect(await clickhouseRows(orgId, 'env')).toBeGreaterThan(0);
       }
 
+      if (store === 'clickhouse') {
+        // Enabled here and never sent, the key holds its place in the store alone; deleting its
+        // tracking frees it there and disables it in this file too.
+        await ok(dataDir, ['metadata-key', 'enable', '--org', orgId, '--key', 'fresh'], env);
+        await ok(
+          dataDir,
+          ['metadata-key', 'delete-tracking', '--org', orgId, '--key', 'fresh'],
+          env,
+        );
+        expect((await listed()).find((k) => k.key === 'fresh')).toBeUndefined();
+      }
+
       const never = await runCli(
         dataDir,
         ['metadata-key', 'delete-tracking', '--org', orgId, '--key', 'never-sent'],
