@@ -5,6 +5,7 @@ import {
   CHECK,
   type Checker,
   type Class,
+  fieldsRuleOf,
   type JsonSchema,
   registerModel,
   registeredModels,
@@ -43,6 +44,7 @@ function requestModelSchema(cls: Class<object>): JsonSchema {
     properties,
     ...(required.length ? { required: [...new Set(required)] } : {}),
     additionalProperties: false,
+    ...fieldsRuleOf(cls)?.schema,
   };
 }
 

@@ -177,6 +177,27 @@ export function quoteList(values: unknown[]): string {
 }
 
 /**
+ * A rule across a request model's fields: the JSON Schema keywords that state it, merged into
+ * the model's own schema (request-schema.ts), and its check, run once every field is valid.
+ */
+export interface FieldsRule {
+  schema: JsonSchema;
+  check: (instance: object) => Issue[];
+}
+const fieldsRules = new Map<Class<object>, FieldsRule>();
+
+/** Declares the model's rule across fields (`@AcrossFields({ schema, check })`). */
+export function AcrossFields(rule: FieldsRule): ClassDecorator {
+  return (target) => {
+    fieldsRules.set(target as unknown as Class<object>, rule);
+  };
+}
+
+export function fieldsRuleOf(cls: Class<object>): FieldsRule | undefined {
+  return fieldsRules.get(cls);
+}
+
+/**
  * Validates a JSON value against a DTO class: unknown fields are `extra_forbidden`,
  * defaults come from the class's property initializers. Returns the DTO instance when
  * there are no issues.
@@ -226,5 +247,7 @@ export function validateModel<T extends object>(
     }
   }
   stash.delete(instance);
+  const rule = fieldsRules.get(cls);
+  if (issues.length === 0 && rule) append(issues, prefix(loc, rule.check(instance)));
   return issues.length > 0 ? { issues } : { instance, issues };
 }

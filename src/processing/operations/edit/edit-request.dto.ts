@@ -12,6 +12,7 @@ import {
   type WebhookConfig,
 } from '../../requests/shared-fields.dto.js';
 import {
+  AcrossFields,
   Check,
   checker,
   fail,
@@ -212,7 +213,28 @@ class EditAlphaDto {
 registerModel(EditOptionsDto);
 registerModel(EditAlphaDto);
 
-/** The SDK's WebhookConfigNew: `disabled`, `svix` (hosted) or `direct` with `url`. */
+/**
+ * The SDK's WebhookConfigNew: `disabled`, `svix` (hosted) or `direct` with `url`. The rule
+ * is stated on the model itself (`if` mode is `direct` `then` `url` is required): a fuzzer's
+ * threads drawing the field through a wrapper around its reference failed to replay.
+ */
+@AcrossFields({
+  schema: {
+    if: { required: ['mode'], properties: { mode: { const: 'direct' } } },
+    then: { required: ['url'] },
+  },
+  check: (webhook: EditWebhookDto) =>
+    webhook.mode === 'direct' && webhook.url === undefined
+      ? [
+          {
+            loc: ['url'],
+            msg: 'Field required: a direct webhook needs url',
+            type: 'missing',
+            input: webhook,
+          },
+        ]
+      : [],
+})
 class EditWebhookDto {
   @Check(oneOf(['disabled', 'svix', 'direct']), { optional: true })
   mode?: 'disabled' | 'svix' | 'direct';
@@ -227,31 +249,6 @@ class EditWebhookDto {
   @Allow()
   metadata?: unknown;
 }
-
-/**
- * The edit's webhook: a direct one needs its `url`, said in the description too (`if` mode is
- * `direct` `then` `url` is required), so a client reading it does not send one without.
- */
-const editWebhook = checker(
-  {
-    allOf: [
-      model(EditWebhookDto).schema,
-      {
-        if: { required: ['mode'], properties: { mode: { const: 'direct' } } },
-        then: { required: ['url'] },
-      },
-    ],
-  },
-  (v) => {
-    const checked = model(EditWebhookDto)(v);
-    if (checked.issues.length > 0) return checked;
-    const webhook = checked.value as EditWebhookDto;
-    if (webhook.mode === 'direct' && webhook.url === undefined) {
-      return fail('missing', 'Field required: a direct webhook needs url', v, undefined, ['url']);
-    }
-    return checked;
-  },
-);
 
 const formSchema = nullable(
   list(model(EditWidgetDto), { maxItems: REQUEST_LIMITS.formSchemaWidgets }),
@@ -280,7 +277,7 @@ export class EditConfigDto {
   @Check(oneOf(['auto', 'default', 'batch']), { optional: true })
   queue_priority?: 'auto' | 'default' | 'batch';
 
-  @Check(editWebhook, { optional: true })
+  @Check(model(EditWebhookDto), { optional: true })
   webhook?: EditWebhookDto;
 
   /** Pin of the edit model version (spec "Versioning"), at the top level as deep split's. */
