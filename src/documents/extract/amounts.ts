@@ -194,12 +194,6 @@ function symbols(): Map<string, string> {
   return table;
 }
 
-/** Whether `word` is spelled exactly as a country using its currency writes the symbol. */
-function isOwnSymbol(word: string): boolean {
-  symbols();
-  return ownSymbolSet!.has(word);
-}
-
 /**
  * Every currency a symbol is written for in some locale ("¥": JPY and CNY; "kr": SEK,
  * NOK, DKK, ISK); one code for a symbol no two currencies share, none for a code or name.
@@ -244,10 +238,47 @@ export function readNumber(raw: string, decimalComma = false): number | null {
 }
 
 const NUMBER = String.raw`\d{1,3}(?:[.,\s\u00a0\u202f']\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?`;
-const AMOUNT = new RegExp(
-  String.raw`(\(?)(-?)\s*([\p{Sc}]|(?<!\p{L})[A-Z]{3}\b|(?<!\p{L})[\p{L}]{1,3}\$|(?<!\p{L})R[Ss]?\b|(?<!\p{L})RM\b|zł|(?<!\p{L})kr\.?|Kč|(?<!\p{L})Ft|(?<!\p{L})lei)?\s*(-?)\s*(${NUMBER})(-?)\s*([\p{Sc}]|[A-Z]{3}\b|zł|kr\.?|Kč|Ft\b|lei\b|RM\b)?\)?`,
-  'dgu',
-);
+
+function escaped(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/**
+ * Symbols of letters (of a cased script) as a currency's own countries write them ("zł",
+ * "Kč", "kr", "RM", "Rs", "R"), longest first, as alternatives of a regular expression.
+ * After an amount two letters or more: one is a unit ("3 L"). Before it, where no unit
+ * stands, one letter too ("R 100") when one space alone parts it from the number (joined
+ * to a digit it is a code's: "R1", "Q4"; at a line's end it is the line's), and in capitals
+ * as a label in capitals writes them ("RS 50").
+ */
+function letterSymbols(): { before: string; after: string } {
+  symbols();
+  const byLength = (a: string, b: string) => b.length - a.length || a.localeCompare(b);
+  const written = [...ownSymbolSet!].filter((symbol) => /^[\p{Lu}\p{Ll}]+\.?$/u.test(symbol));
+  const letters = (symbol: string) => symbol.replace(/\.$/, '').length;
+  const alternatives = (symbols: Iterable<string>) =>
+    [...new Set(symbols)].sort(byLength).map(escaped).join('|');
+  const several = written.filter((symbol) => letters(symbol) > 1);
+  const single = written.filter((symbol) => letters(symbol) === 1);
+  const capitals = several.map((symbol) => symbol.toUpperCase());
+  return {
+    before: String.raw`(?<!\p{L})(?:${alternatives([...several, ...capitals])})(?!\p{L})|(?<!\p{L})(?:${alternatives(single)})(?=[ \u00a0\u202f]-?\d)`,
+    after: String.raw`(?:${alternatives(several)})(?!\p{L})`,
+  };
+}
+
+let amountPattern: RegExp | undefined;
+
+/** An amount with what may be written around it: see findAmounts for its groups. */
+function amountRegExp(): RegExp {
+  if (amountPattern) return amountPattern;
+  const { before, after } = letterSymbols();
+  amountPattern = new RegExp(
+    String.raw`(\(?)(-?)\s*([\p{Sc}]|(?<!\p{L})[A-Z]{3}\b|(?<!\p{L})[\p{L}]{1,3}\$|${before})?\s*(-?)\s*(${NUMBER})(-?)\s*([\p{Sc}]|[A-Z]{3}\b|${after})?\)?`,
+    'dgu',
+  );
+  return amountPattern;
+}
 
 const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 
@@ -289,10 +320,10 @@ function currencyWordAfter(
   const m = WORD_AFTER.exec(text.slice(end, end + 40));
   if (!m) return undefined;
   const word = m[1];
-  // A letter or two of a cased script is a unit more often ("3 L", "12 km", "5 ft"), unless
-  // two are spelled as the currency's own countries write it ("kn", "лв.", "TL").
+  // A letter or two of a cased script is a unit more often ("3 L", "12 km", "5 ft"); two
+  // written as the currency's own countries write them ("kn", "TL") were read as a symbol.
   const letters = (word.match(/\p{L}/gu) ?? []).length;
-  if (!/\p{Lo}/u.test(word) && letters < 3 && (letters < 2 || !isOwnSymbol(word))) return undefined;
+  if (!/\p{Lo}/u.test(word) && letters < 3) return undefined;
   const space = m[0].length - word.length;
   const whole = readCurrency(word);
   if (whole) return { currency: whole, length: m[0].length };
@@ -317,7 +348,7 @@ export function findAmounts(
   readCurrency: CurrencyReader = currencyOf,
 ): FoundAmount[] {
   const found: FoundAmount[] = [];
-  for (const m of text.matchAll(AMOUNT)) {
+  for (const m of text.matchAll(amountRegExp())) {
     // Groups: 1 "(", 2 and 4 a sign before or after the currency, 3 currency before, 5 the
     // number, 6 a sign after it, 7 currency after.
     const value = readNumber(m[5], decimalComma);

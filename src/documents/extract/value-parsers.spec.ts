@@ -243,6 +243,30 @@ describe('amounts', () => {
     },
   );
 
+  it.each([
+    ['RM 9.00', 'MYR'],
+    ['RM9.00', 'MYR'],
+    ['R 100.00', 'ZAR'],
+    ['kr 12,50', 'SEK'],
+    ['zł 12,50', 'PLN'],
+    ['TL 12,50', 'TRY'],
+    // A label in capitals writes the symbol in capitals.
+    ['RS 50.00', 'INR'],
+    ['KČ 100,00', 'CZK'],
+  ])(
+    'reads the symbol written before the amount in %s as its own countries write it',
+    (text, currency) => {
+      expect(findAmounts(text, text.includes(','))[0]?.currency).toBe(currency);
+    },
+  );
+
+  it.each(['R1 000', 'Q4 2024', 'Size S12', 'Size L\n12.00', 'km 12', '12 kg'])(
+    'reads no currency before the amount in %s',
+    (text) => {
+      expect(findAmounts(text).every((amount) => amount.currency === undefined)).toBe(true);
+    },
+  );
+
   it('keeps the currency written before a sign ("Rs -40.00", "€ -5,00")', () => {
     expect(findAmounts('Discount of Rs -40.00,')[0]).toMatchObject({ value: -40, currency: 'INR' });
     expect(findAmounts('€ -5,00', true)[0]).toMatchObject({ value: -5, currency: 'EUR' });
