@@ -53,3 +53,32 @@ describe('label-value candidates of a key-value block', () => {
     );
   });
 });
+
+describe('labels written as initialisms with points', () => {
+  it('split "P.O. #: 4711" into its label and value, on a line and in two columns', () => {
+    const { candidates } = collectCandidates(
+      documentOf([
+        line(0, [['P.O. #: 4711', 0.05, 0.3]]),
+        line(1, [
+          ['A.B.N.', 0.05, 0.15],
+          ['51 824 753 556', 0.3, 0.5],
+        ]),
+      ]),
+      options,
+    );
+    expect(candidates.map((c) => [c.label, c.value])).toEqual(
+      expect.arrayContaining([
+        ['P.O. #', '4711'],
+        ['A.B.N.', '51 824 753 556'],
+      ]),
+    );
+  });
+
+  it('take no lone letter with a point for a label', () => {
+    const { candidates } = collectCandidates(
+      documentOf([line(0, [['A.: 4711', 0.05, 0.3]]), line(1, [['Q. 12', 0.05, 0.3]])]),
+      options,
+    );
+    expect(candidates).toEqual([]);
+  });
+});

@@ -58,10 +58,17 @@ export function cellsOf(line: LayoutLine): Cell[] {
   return cells;
 }
 
-/** Text that can be a label: has letters, is short, and is not itself a number or date. */
+/** Letters each with a point, written as an initialism ("P.O.", "A.B.N."): a word. */
+const DOTTED_INITIALISM = /(?<![\p{L}\p{N}])(?:\p{L}\.\s?){2,}/u;
+
+/**
+ * Text that can be a label: has a word (two letters in a row, or an initialism written with
+ * points: "P.O. #"), is short, and is not itself a number or date.
+ */
 export function looksLikeLabel(text: string): boolean {
   const t = text.trim();
-  if (!/\p{L}{2}/u.test(t) || /\S@\S+\.\p{L}|www\.|:\/\//iu.test(t)) return false;
+  if (!/\p{L}{2}/u.test(t) && !DOTTED_INITIALISM.test(t)) return false;
+  if (/\S@\S+\.\p{L}|www\.|:\/\//iu.test(t)) return false;
   const words = t.split(/\s+/);
   if (words.length > MAX_LABEL_WORDS || t.length > 60) return false;
   const digits = (t.match(/\d/g) ?? []).length;
