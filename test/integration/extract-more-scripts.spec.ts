@@ -142,6 +142,8 @@ describe('extract reads the currencies and dates of more scripts', () => {
       ['PO #', 'invoice_number'],
       ['P.O. No.', 'customer_number'],
       ['VAT No.', 'invoice_number'],
+      ['VAT REG NO', 'invoice_number'],
+      ['GST REG NO', 'customer_number'],
     ])
       for (const result of await extractEach(['ACME Supplies Ltd', `${label}: 4711`], {
         type: 'object',
@@ -155,6 +157,9 @@ describe('extract reads the currencies and dates of more scripts', () => {
       ['P.O. Number', 'purchase_order_number'],
       ['VAT No.', 'tax_number'],
       ['INV No.', 'invoice_number'],
+      ['P.O. #', 'purchase_order_number'],
+      ['VAT REG NO', 'tax_number'],
+      ['TAX INVOICE NO', 'invoice_number'],
     ])
       for (const result of await extractEach(['ACME Supplies Ltd', `${label}: 4711`], {
         type: 'object',

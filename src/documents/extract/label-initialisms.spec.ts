@@ -9,9 +9,13 @@ describe(initialismsOf.name, () => {
     expect(initialismsOf('P.O. #')).toEqual(['po']);
   });
 
-  it('reads two or three capitals before the identifier word alone in a label in capitals', () => {
+  it("reads a label in capitals' first word of two or three letters when the identifier's word ends it", () => {
     expect(initialismsOf('PO #')).toEqual(['po']);
     expect(initialismsOf('GST NO.')).toEqual(['gst']);
+    // Later words of a label in capitals are words ("REG" of registration).
+    expect(initialismsOf('VAT REG NO')).toEqual(['vat']);
+    expect(initialismsOf('SST ID NO')).toEqual(['sst']);
+    expect(initialismsOf('A REG NO')).toEqual([]);
     // Words of a label in capitals are not told from initialisms.
     expect(initialismsOf('GRAND TOTAL')).toEqual([]);
     expect(initialismsOf('BILL NO')).toEqual([]);

@@ -19,34 +19,33 @@ const FITS_A_FIELD = 0.5;
 const INITIALISM = /(?<![\p{L}\p{N}])(?:\p{Lu}{2,4}|(?:\p{L}\.){2,4})(?![\p{L}\p{N}])/gu;
 const DOTTED = /(?<![\p{L}\p{N}])(?:\p{L}\.){2,4}/u;
 
-/** The longest initialism told from a word in a label written in capitals alone. */
-const CAPITALS_INITIALISM = 3;
-
 /**
- * Whether the initialisms of `label` can be told from its words: letters with points are
- * one ("P.O. #"); capitals are one in a label written in lower case too, or as two or three
- * before the identifier's own word alone ("PO #", "VAT NO."), which no word could be else.
+ * How the initialisms of `label` are told from its words: letters with points are one
+ * ("P.O. #"), and capitals are one in a label written in lower case too ("PO Number");
+ * in a label in capitals alone only its first word, of two or three letters, when the label
+ * ends on the identifier's own word ("PO #", "GST NO.", "VAT REG NO"): a word there names
+ * what the number belongs to, and a short one is read as letters, the others as words.
  */
-function toldFromWords(label: string): boolean {
-  if (DOTTED.test(label) || /\p{Ll}/u.test(label.replace(INITIALISM, ''))) return true;
+function toldFromWords(label: string): 'all' | 'first' | 'none' {
+  if (DOTTED.test(label) || /\p{Ll}/u.test(label.replace(INITIALISM, ''))) return 'all';
   const words = normalize(label).split(' ');
-  return (
-    words.length === 2 &&
-    words[0].length <= CAPITALS_INITIALISM &&
-    /^\p{L}+$/u.test(words[0]) &&
-    IDENTIFIER_WORDS.has(words[1])
-  );
+  return words.length >= 2 &&
+    /^\p{L}{2,3}$/u.test(words[0]) &&
+    IDENTIFIER_WORDS.has(words[words.length - 1])
+    ? 'first'
+    : 'none';
 }
 
 /** The initialisms of a label, lower-cased without points ("P.O. No." -> "po"). */
 export function initialismsOf(label: string): string[] {
-  if (!toldFromWords(label)) return [];
+  const told = toldFromWords(label);
+  if (told === 'none') return [];
   const found: string[] = [];
   for (const [written] of label.matchAll(INITIALISM)) {
     const letters = written.replace(/\./g, '').toLowerCase();
     // A currency ("Total RM") or the identifier's own word ("ID", "NO", "REF") qualifies nothing.
-    if (currencyOf(written) !== undefined || IDENTIFIER_WORDS.has(letters)) continue;
-    found.push(letters);
+    if (currencyOf(written) === undefined && !IDENTIFIER_WORDS.has(letters)) found.push(letters);
+    if (told === 'first') break;
   }
   return found;
 }
