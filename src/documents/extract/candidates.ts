@@ -5,7 +5,7 @@
  */
 import type { BoundingBox, LayoutDocument, LayoutLine } from '../parse/layout.types.js';
 import { roundBox } from '../parse/layout.types.js';
-import { currencyOf } from './amounts.js';
+import { currencyOf } from './currency-table.js';
 import { lineCitation, type Citation } from './citation.js';
 
 export type Relation = 'colon' | 'columns' | 'below' | 'header' | 'inline' | 'line';

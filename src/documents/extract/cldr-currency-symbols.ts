@@ -64,19 +64,13 @@ function currencyRegions(): Map<string, Set<string>> {
 
 /**
  * Every symbol of a currency in `inUse` that a locale of an official language lists, once
- * per symbol and currency; none when the packages are missing (Intl's symbols still serve).
+ * per symbol and currency. The packages are dependencies: an install without them fails here
+ * rather than reading amounts without the letter symbols ("RM", "zł") only they give.
  */
 export function cldrSymbols(inUse: ReadonlySet<string>): CldrSymbol[] {
-  let languages: Map<string, Set<string>>;
-  let usedIn: Map<string, Set<string>>;
-  let dir: string;
-  try {
-    languages = officialRegions();
-    usedIn = currencyRegions();
-    dir = path.join(path.dirname(require.resolve('cldr-numbers-full/package.json')), 'main');
-  } catch {
-    return [];
-  }
+  const languages = officialRegions();
+  const usedIn = currencyRegions();
+  const dir = path.join(path.dirname(require.resolve('cldr-numbers-full/package.json')), 'main');
   const found = new Map<string, CldrSymbol>();
   for (const [locale, regions] of languages) {
     let currencies: Record<string, CurrencyEntry>;

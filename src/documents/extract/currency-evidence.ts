@@ -11,14 +11,8 @@
  *  4. else the symbol's most common reading (currencyOf).
  * Symbols, names, countries and their locales all come from the runtime's CLDR data.
  */
-import {
-  currencyCodes,
-  currencyOf,
-  foldSymbol,
-  readingsOf,
-  symbolIn,
-  type CurrencyReader,
-} from './amounts.js';
+import { type CurrencyReader } from './amounts.js';
+import { currencyCodes, currencyOf, foldSymbol, readingsOf, symbolIn } from './currency-table.js';
 import { hanLanguage } from './han-language.js';
 
 /**

@@ -11,7 +11,7 @@ import type { DocumentContext } from './document-context.js';
 import { findDates, inDocumentOrder } from './dates.js';
 import type { JsonSchema } from './extract-schema.js';
 import type { FieldText, LabelSimilarity } from './label-similarity.js';
-import { currencyOf } from './amounts.js';
+import { currencyOf } from './currency-table.js';
 import { inWordsOnly } from './number-words.js';
 import { kindOf, readValue, type ValueKind } from './value-parsers.js';
 import { entityKindOf, namesAHeading, type EntityKind } from './wordnet-kinds.js';

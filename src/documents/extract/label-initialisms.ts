@@ -7,7 +7,7 @@
  * last letter is its head word's first ("PO": purchase order), as English compounds end on
  * their head. Nothing here is written for a field or a kind of document.
  */
-import { currencyOf } from './amounts.js';
+import { currencyOf } from './currency-table.js';
 import type { Scored } from './field-search.js';
 import { humanize, normalize } from './text-match.js';
 import { IDENTIFIER_WORDS } from './value-parsers.js';

@@ -7,7 +7,7 @@
  * Nothing here is written for a field or a kind of document.
  */
 import { cosine, type SentenceEncoder } from '../encoder/sentence-encoder.js';
-import { currencyOf } from './amounts.js';
+import { currencyOf } from './currency-table.js';
 import { initialismsOf } from './label-initialisms.js';
 import { humanize, normalize, stem } from './text-match.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { currencyOf, findAmounts, parseNumber, parsePercentage, readNumber } from './amounts.js';
+import { findAmounts, parseNumber, parsePercentage, readNumber } from './amounts.js';
+import { currencyOf } from './currency-table.js';
 import { DATE_LOCALES, documentDateOrder, findDates, monthNumber, parseDate } from './dates.js';
 import { kindOf, readValue } from './value-parsers.js';
 import type { LayoutLine } from '../parse/layout.types.js';

@@ -1,11 +1,6 @@
 /** Turning text found next to a label into a value of the schema's type. */
-import {
-  currencyOf,
-  findAmounts,
-  findCurrencies,
-  parsePercentage,
-  type CurrencyReader,
-} from './amounts.js';
+import { findAmounts, findCurrencies, parsePercentage, type CurrencyReader } from './amounts.js';
+import { currencyOf } from './currency-table.js';
 import { findDates, type DateOrder } from './dates.js';
 import { typeOf, type JsonSchema } from './extract-schema.js';
 import { numberInWords } from './number-words.js';

@@ -1,5 +1,5 @@
 import { warmUpLanguage } from '../classify/language.js';
-import { currencyOf } from './amounts.js';
+import { currencyOf } from './currency-table.js';
 import { monthNumber } from './dates.js';
 import { sentenceEncoder } from '../encoder/sentence-encoder.js';
 import { entityKindOfWord } from './wordnet-kinds.js';
