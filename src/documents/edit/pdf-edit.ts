@@ -178,7 +178,10 @@ export async function editAcroForm(
   const fields = readPdfForm(doc, phrases);
   if (fields.length === 0) {
     throw new UnsupportedDocumentError(
-      'The PDF has no form fields; send form_schema with the boxes to write into',
+      'The PDF has no form fields; send form_schema, a list of the boxes to write into, ' +
+        'each {"bbox": {"page": 1, "left": 0.1, "top": 0.2, "width": 0.3, "height": 0.03}, ' +
+        '"description": "what the box asks for", "type": "text"} (bbox in fractions of the ' +
+        'page; type text, checkbox, radio, dropdown or barcode)',
     );
   }
   const plan = planEdits(request.edit_instructions, fields, scorer);

@@ -230,9 +230,21 @@ const extractSchema = checker(
   ok,
 );
 
+/**
+ * What an extract request without instructions is told to send: the SDK's types leave
+ * `instructions` optional, and there is nothing to extract without a schema.
+ */
+export const INSTRUCTIONS_TO_SEND =
+  'send `instructions` with `schema`, a JSON Schema of the fields to extract whose root is ' +
+  'an object with `properties`, e.g. {"schema": {"type": "object", "properties": ' +
+  '{"name": {"type": "string"}}}}';
+
 export class InstructionsDto {
   /** Required wherever instructions are sent (validateExtractRequest, validateSchema). */
-  @Required()
+  @Required(
+    'send `schema`, a JSON Schema of the fields to extract whose root is an object with ' +
+      '`properties`, e.g. {"type": "object", "properties": {"name": {"type": "string"}}}',
+  )
   @Check(extractSchema)
   schema!: unknown;
 

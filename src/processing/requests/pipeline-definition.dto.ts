@@ -8,6 +8,7 @@ import {
 import {
   ExtractSettingsDto,
   InstructionsDto,
+  INSTRUCTIONS_TO_SEND,
   ParseOptionsDto,
   SplitAlphaDto,
   SplitCategoryDto,
@@ -38,7 +39,7 @@ const categories = REQUEST_LIMITS.stepCategories;
 
 /** An extract step: the fields of an extract request that say what to extract. */
 class ExtractStepDto {
-  @Required()
+  @Required(INSTRUCTIONS_TO_SEND)
   @Check(model(InstructionsDto))
   instructions!: InstructionsDto;
 

@@ -88,9 +88,17 @@ export function prefix(loc: Loc, issues: Issue[]): Issue[] {
   return issues.map((issue) => ({ ...issue, loc: [...loc, ...issue.loc] }));
 }
 
-/** A required field: present in the body (null is a present value, checked by the type). */
-export function Required(): PropertyDecorator {
-  return ValidateBy({ name: REQUIRED, validator: { validate: (value) => value !== undefined } });
+/**
+ * A required field: present in the body (null is a present value, checked by the type).
+ * `whatToSend` completes the 422's "Field required" where the field's name alone does not
+ * say what a client has to send (a field the SDK's types leave optional).
+ */
+export function Required(whatToSend?: string): PropertyDecorator {
+  const message = whatToSend ? `Field required: ${whatToSend}` : 'Field required';
+  return ValidateBy({
+    name: REQUIRED,
+    validator: { validate: (value) => value !== undefined, defaultMessage: () => message },
+  });
 }
 
 /**
@@ -239,7 +247,8 @@ export function validateModel<T extends object>(
     const names = Object.keys(error.constraints ?? {});
     const fieldLoc = [...loc, error.property];
     if (names.includes(REQUIRED)) {
-      issues.push({ loc: fieldLoc, type: 'missing', msg: 'Field required', input: value });
+      const msg = error.constraints?.[REQUIRED] ?? 'Field required';
+      issues.push({ loc: fieldLoc, type: 'missing', msg, input: value });
     } else if (names.includes(CHECK)) {
       append(issues, prefix(fieldLoc, stash.get(instance)?.get(error.property) ?? []));
     } else if (names.length > 0) {

@@ -227,7 +227,8 @@ export function pageSelection(maxPages?: number): Checker {
       return fail(
         'value_error',
         'Value error, sheet names select sheets of a spreadsheet, and spreadsheets are not ' +
-          'read here: select pages by number (integers or PageRange objects)',
+          'read here: select pages by number instead, a list of page numbers such as [1, 2] ' +
+          'or a PageRange such as {"start": 1, "end": 3}',
         v,
         { error: 'sheet names select sheets of a spreadsheet' },
       );

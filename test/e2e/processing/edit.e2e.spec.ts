@@ -367,10 +367,19 @@ describe('edit (fill forms) through the reductoai SDK', () => {
       message: expect.stringContaining('encrypted'),
     });
     const { bytes, boxes } = await makeFlatForm([{ label: 'Full name', type: 'text' }]);
-    expect(await refusal(bytes, 'flat.pdf')).toMatchObject({
+    const flat = await refusal(bytes, 'flat.pdf');
+    expect(flat).toMatchObject({
       code: 'UNSUPPORTED_DOCUMENT',
-      message: expect.stringContaining('form_schema'),
+      message: expect.stringContaining('send form_schema'),
     });
+    // The box the message shows is one the service takes.
+    const example = JSON.parse(/each (\{.*\}) \(bbox/.exec(flat.message)![1]) as object;
+    const filled = await sdk.edit.run({
+      document_url: await upload(bytes, 'flat.pdf'),
+      edit_instructions: 'name: Ada Lovelace',
+      form_schema: [example] as never,
+    });
+    expect(filled.document_url).toEqual(expect.any(String));
     // A form_schema box on a page the document does not have.
     const [box] = boxes;
     const offPage = await sdk.edit

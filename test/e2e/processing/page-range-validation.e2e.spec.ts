@@ -96,6 +96,14 @@ describe('page ranges are checked at the request', () => {
           }),
         ],
       ]);
+      // What the message says to send instead is taken, in both of its shapes.
+      const msg = (res.body.detail as { msg: string }[])[0].msg;
+      const numbers = /such as (\[[^\]]*\])/.exec(msg)![1];
+      const range = /such as (\{[^}]*\})/.exec(msg)![1];
+      for (const instead of [numbers, range]) {
+        const sent = await api.post(op.path, { input: fileId, ...op.body(JSON.parse(instead)) });
+        expect([sent.status, sent.body.detail]).toEqual([200, undefined]);
+      }
     },
   );
 

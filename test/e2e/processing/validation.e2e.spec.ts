@@ -503,11 +503,26 @@ describe('ClassifyConfig validation', () => {
         {
           loc: ['body', 'instructions', 'schema'],
           type: 'missing',
-          msg: 'Field required',
+          msg: expect.stringMatching(/^Field required: send `schema`, a JSON Schema/),
           input: {},
         },
       ],
     ]);
+  });
+
+  it('tells an extract without instructions (optional in the SDK) what to send, and that works', async () => {
+    const res = await api.post('/extract', { input });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([
+      expect.objectContaining({ loc: ['body', 'instructions'], type: 'missing' }),
+    ]);
+    const msg = (res.body.detail as { msg: string }[])[0].msg;
+    expect(msg).toMatch(/^Field required: send `instructions` with `schema`/);
+    // The example the message gives is a request the service takes (the job then fails only
+    // on the unreachable input).
+    const example = JSON.parse(/e\.g\. (\{.*\})$/.exec(msg)![1]) as Record<string, unknown>;
+    const sent = await api.post('/extract_async', { input, instructions: example });
+    expect([sent.status, sent.body.detail]).toEqual([200, undefined]);
   });
 
   it('describes what it refuses of an extract schema first: no object, no root fields, fields that are not schemas', async () => {

@@ -1,6 +1,7 @@
 import {
   ExtractSettingsDto,
   InstructionsDto,
+  INSTRUCTIONS_TO_SEND,
   OperationBaseDto,
   ParseOptionsDto,
 } from '../../requests/operation-requests.dto.js';
@@ -9,7 +10,7 @@ import { model } from '../../requests/field-checkers.js';
 
 /** The body of `/extract` and `/extract_async`. */
 export class ExtractConfigDto extends OperationBaseDto {
-  @Required()
+  @Required(INSTRUCTIONS_TO_SEND)
   @Check(model(InstructionsDto))
   instructions!: InstructionsDto;
 
