@@ -19,6 +19,9 @@ export const DEFAULT_DOCUMENT_LIMITS = {
   // A 600 dpi A4 scan is 35 megapixels; decoding 50 takes ~200 MB as RGBA.
   maxImagePixels: 50_000_000,
   maxPages: 2_000,
+  // Parse's layout of 500 text pages holds ~370 MB and takes ~3 s; of 2000 ~800 MB, near an
+  // executor's memory limit (EXECUTOR_RSS_LIMIT_MB) before chunking and the result.
+  maxParsePages: 500,
   maxZipUncompressedBytes: 256 * 1024 * 1024,
   // Word XML compresses 5-20x; zip bombs 1000x and more.
   maxZipCompressionRatio: 200,

@@ -5,7 +5,10 @@ import {
   DocumentLimitError,
   setDocumentLimits,
 } from '../../src/documents/readers/document-limits.js';
-import { CorruptDocumentError } from '../../src/documents/readers/document.errors.js';
+import {
+  CorruptDocumentError,
+  PageSelectionError,
+} from '../../src/documents/readers/document.errors.js';
 import { terminateOcr } from '../../src/documents/readers/ocr.engine.js';
 import { loadLayoutDocuments } from '../../src/documents/parse/layout.loader.js';
 import { makeDeepHtml, makeDocxBomb, makePngBomb } from '../support/bombs.js';
@@ -104,5 +107,31 @@ describe('document input limits, checked before decoding', () => {
     );
     expect(error.limit).toBe('MAX_DOCUMENT_PAGES');
     expect(error.message).toContain('4 pages');
+  });
+
+  it('reads at most MAX_PARSE_PAGES PDF pages for parse, naming the setting and page_range', async () => {
+    setDocumentLimits({ ...DEFAULT_DOCUMENT_LIMITS, maxParsePages: 2 });
+    const pdf = await makePdf(['one', 'two', 'three']);
+    const error = await loadLayoutDocuments([{ bytes: pdf, name: 'a.pdf' }]).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(PageSelectionError);
+    const refusal = error as PageSelectionError;
+    expect(refusal.kind).toBe('too_many_pages');
+    expect(refusal.message).toContain('MAX_PARSE_PAGES=2');
+    expect(refusal.message).toContain('page_range');
+    expect(refusal.ctx).toEqual({ limit: 2, selected: 3, setting: 'MAX_PARSE_PAGES' });
+    const selected = await loadLayoutDocuments([{ bytes: pdf, name: 'a.pdf' }], {
+      pageRange: { start: 2, end: 3 },
+    });
+    expect(selected.pages.map((page) => page.pageNumber)).toEqual([2, 3]);
+    // Pages of other documents given with the PDF are read whole and not counted.
+    const mixed = await loadLayoutDocuments([
+      { bytes: await makeDocx(['a letter']), name: 'a.docx' },
+      { bytes: await makePdf(['one', 'two']), name: 'b.pdf' },
+    ]);
+    expect(mixed.totalPages).toBeGreaterThan(2);
+    expect(mixed.pages.length).toBe(mixed.totalPages);
   });
 });

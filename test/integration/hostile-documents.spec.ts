@@ -31,6 +31,9 @@ beforeAll(async () => {
     // Here an executor that ends must have ended on a document, so neither applies.
     EXECUTOR_RECYCLE_RSS_MB: '8192',
     EXECUTOR_IDLE_MS: String(3_600_000),
+    // Lower than the default (500) so that a 4-page PDF is past it; the other cases parse
+    // PDFs of one page.
+    MAX_PARSE_PAGES: '3',
   });
   await app.start();
 }, 600_000);
@@ -224,6 +227,21 @@ describe('hostile documents on the real server', () => {
       expect(rssMb(executor)).toBeLessThan((before.get(executor) ?? 500) + 300);
     }
   }, 120_000);
+
+  it('answers a PDF past MAX_PARSE_PAGES with a 422 naming the setting, and reads what page_range selects', async () => {
+    const fileId = await upload(await makePdf(['one', 'two', 'three', 'four']), 'pdf');
+    const whole = await post('/parse', { input: fileId });
+    expect(whole.status).toBe(422);
+    expect(whole.body.error.code).toBe('PAGE_RANGE_INVALID');
+    expect(whole.body.error.message).toContain('MAX_PARSE_PAGES=3');
+    expect(whole.body.error.message).toContain('page_range');
+    const selected = await post('/parse', {
+      input: fileId,
+      settings: { page_range: { start: 2, end: 4 } },
+    });
+    expect(selected.status).toBe(200);
+    expect(selected.body.usage.num_pages).toBe(3);
+  }, 60_000);
 
   it('answers deeply nested HTML with a 422 naming MAX_MARKUP_DEPTH', async () => {
     const fileId = await upload(makeDeepHtml(100_000), 'html');

@@ -14,7 +14,12 @@ export const DOCUMENT_SETTINGS = {
     maxPages: int(
       'MAX_DOCUMENT_PAGES',
       { default: DEFAULT_DOCUMENT_LIMITS.maxPages, min: 1 },
-      "Pages of one request's documents together.",
+      "Pages of one request's documents together, counted before any page is read (every operation; 413 beyond).",
+    ),
+    maxParsePages: int(
+      'MAX_PARSE_PAGES',
+      { default: DEFAULT_DOCUMENT_LIMITS.maxParsePages, min: 1 },
+      'PDF pages that parse, extract and split (and pipelines) read in one request: all of them, or those `page_range` selects (422 `PAGE_RANGE_INVALID` beyond: select fewer with `page_range`). Classification reads at most 10, edit reads whole documents within `MAX_DOCUMENT_PAGES`.',
     ),
     maxZipUncompressedBytes: int(
       'MAX_ZIP_UNCOMPRESSED_BYTES',

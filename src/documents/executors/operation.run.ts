@@ -40,11 +40,11 @@ function run(task: OperationTask): Promise<ExecutorOutcome> {
     case 'classify':
       return runClassifyTask(task);
     case 'parse':
-      return runParse(task.documents, task.request, task.versions, task.maxPages, task.parsed);
+      return runParse(task.documents, task.request, task.versions, task.parsed);
     case 'extract':
-      return runExtract(task.documents, task.request, task.versions, task.maxPages, task.parsed);
+      return runExtract(task.documents, task.request, task.versions, task.parsed);
     case 'split':
-      return runSplit(task.documents, task.request, task.versions, task.maxPages, task.parsed);
+      return runSplit(task.documents, task.request, task.versions, task.parsed);
     case 'edit':
       return runEdit(task.documents, task.request, task.versions, task.maxPages);
     case 'pipeline':

@@ -18,7 +18,6 @@ export type DocumentOperationTask =
       documents: DocumentSource[];
       request: ParseRequest;
       versions: { layout: ResolvedVersion };
-      maxPages?: number;
       parsed?: ParsedDocument;
     }
   | {
@@ -26,7 +25,6 @@ export type DocumentOperationTask =
       documents: DocumentSource[];
       request: ExtractRequest;
       versions: { extract: ResolvedVersion; deepExtract?: ResolvedVersion };
-      maxPages?: number;
       parsed?: ParsedDocument;
     }
   | {
@@ -34,7 +32,6 @@ export type DocumentOperationTask =
       documents: DocumentSource[];
       request: SplitRequest;
       versions: { deepSplit?: ResolvedVersion };
-      maxPages?: number;
       parsed?: ParsedDocument;
     }
   | {

@@ -34,13 +34,11 @@ export async function runExtract(
   documents: readonly DocumentSource[],
   request: ExtractRequest,
   versions: { extract: ResolvedVersion; deepExtract?: ResolvedVersion },
-  maxPages?: number,
   parsed?: ParsedDocument,
 ): Promise<ExtractOutcome> {
   validateSchema(request.instructions?.schema, ['body', 'instructions', 'schema']);
   const document = await layoutOf(documents, parsed, {
     pageRange: request.parsing?.settings?.page_range,
-    maxPages,
     // Deep Extract reads image pages with both thresholdings (a photo's uneven light).
     ocr: request.settings?.deep_extract === true ? 'thorough' : 'fast',
   });

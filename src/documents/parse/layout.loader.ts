@@ -11,13 +11,9 @@ import { linesFromOcr, openPdfLayout } from './pdf-layout.reader.js';
 interface LayoutLoadOptions {
   /** `settings.page_range`; applies to PDF pages only. */
   pageRange?: PageRangeInput;
-  /** Cap on the number of PDF pages read in one request. */
-  maxPages?: number;
   /** How image pages are read (default `fast`; Deep Extract reads them `thorough`ly). */
   ocr?: OcrEffort;
 }
-
-const DEFAULT_MAX_OPERATION_PAGES = 500;
 
 /**
  * Markdown heading levels become larger text, so layout can type them as titles (HTML and
@@ -116,18 +112,14 @@ const layoutPageReaders = (ocrEffort: OcrEffort): PageReaders<LayoutPage> => ({
 /**
  * Loads documents (concatenated in order, page numbers continuing across parts) as pages
  * of positioned lines (see `loadParts`). `page_range` selects PDF pages, at most
- * `maxPages` of them; other types are always read whole, as for classification.
+ * MAX_PARSE_PAGES of them; other types are always read whole, as for classification.
  */
 export async function loadLayoutDocuments(
   sources: readonly DocumentSource[],
   options: LayoutLoadOptions = {},
 ): Promise<LayoutDocument> {
-  return loadParts(sources, layoutPageReaders(options.ocr ?? 'fast'), (totalPages) =>
-    selectOperationPages(
-      options.pageRange,
-      totalPages,
-      options.maxPages ?? DEFAULT_MAX_OPERATION_PAGES,
-    ),
+  return loadParts(sources, layoutPageReaders(options.ocr ?? 'fast'), (totalPages, isPdfPage) =>
+    selectOperationPages(options.pageRange, totalPages, isPdfPage),
   );
 }
 

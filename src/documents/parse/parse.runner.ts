@@ -42,12 +42,10 @@ export async function runParse(
   documents: readonly DocumentSource[],
   request: ParseRequest,
   versions: { layout: ResolvedVersion },
-  maxPages?: number,
   parsed?: ParsedDocument,
 ): Promise<ParseOutcome> {
   const document = await layoutOf(documents, parsed, {
     pageRange: request.settings?.page_range,
-    maxPages,
   });
   return { ...parseLoaded(document, request, versions), layout: document };
 }

@@ -46,7 +46,6 @@ export interface PipelineTask {
   kind: 'pipeline';
   documents: DocumentSource[];
   parsed?: ParsedDocument;
-  maxPages?: number;
   parse: { request: ParseRequest; versions: { layout: ResolvedVersion } };
   steps: PipelineStep[];
 }
@@ -90,7 +89,6 @@ function classifyStep(layout: LayoutDocument, request: ClassifyStepRequest): Cla
 export async function runPipeline(task: PipelineTask): Promise<PipelineOutcome> {
   const layout = await layoutOf(task.documents, task.parsed, {
     pageRange: task.parse.request.settings?.page_range,
-    maxPages: task.maxPages,
   });
   const parsed = parseLoaded(layout, task.parse.request, task.parse.versions);
   const parse: PipelineOutcome['parse'] = {

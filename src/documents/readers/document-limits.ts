@@ -12,6 +12,7 @@ export { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits };
 const DOCUMENT_LIMIT_SETTINGS: Record<keyof DocumentLimits, string> = {
   maxImagePixels: 'MAX_IMAGE_PIXELS',
   maxPages: 'MAX_DOCUMENT_PAGES',
+  maxParsePages: 'MAX_PARSE_PAGES',
   maxZipUncompressedBytes: 'MAX_ZIP_UNCOMPRESSED_BYTES',
   maxZipCompressionRatio: 'MAX_ZIP_COMPRESSION_RATIO',
   maxMarkupDepth: 'MAX_MARKUP_DEPTH',
@@ -30,6 +31,11 @@ export function setDocumentLimits(limits: DocumentLimits | undefined): void {
 
 export function documentLimits(): Readonly<DocumentLimits> {
   return current;
+}
+
+/** The setting (environment variable) an error about the limit `key` names. */
+export function documentLimitSetting(key: keyof DocumentLimits): string {
+  return DOCUMENT_LIMIT_SETTINGS[key];
 }
 
 /** A document past one of the limits; `limit` is its setting's name. */

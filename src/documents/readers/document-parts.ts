@@ -130,7 +130,7 @@ async function readPage<P>(
 export async function loadParts<P>(
   sources: readonly DocumentSource[],
   readers: PageReaders<P>,
-  selectPdfPages: (totalPages: number) => Iterable<number>,
+  selectPdfPages: (totalPages: number, isPdfPage: (page: number) => boolean) => Iterable<number>,
 ): Promise<{ fileType: DocumentFileType; totalPages: number; pages: P[] }> {
   if (sources.length === 0) throw new UnsupportedDocumentError('No document was given');
   const parts: OpenedPart<P>[] = [];
@@ -147,7 +147,15 @@ export async function loadParts<P>(
     const totalPages = parts.reduce((sum, part) => sum + part.totalPages, 0);
     checkPageCount(totalPages);
     const hasPdf = parts.some((part) => part.fileType === 'pdf');
-    const selected = new Set(hasPdf ? selectPdfPages(totalPages) : []);
+    const isPdfPage = (documentPage: number) => {
+      let offset = 0;
+      for (const part of parts) {
+        if (documentPage <= offset + part.totalPages) return part.fileType === 'pdf';
+        offset += part.totalPages;
+      }
+      return false;
+    };
+    const selected = new Set(hasPdf ? selectPdfPages(totalPages, isPdfPage) : []);
 
     const pages: P[] = [];
     let offset = 0;

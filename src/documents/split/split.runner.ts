@@ -108,13 +108,11 @@ export async function runSplit(
   documents: readonly DocumentSource[],
   request: SplitRequest,
   versions: { deepSplit?: ResolvedVersion },
-  maxPages?: number,
   parsed?: ParsedDocument,
 ): Promise<SplitOutcome> {
   validateSplitDescription(request.split_description);
   const document = await layoutOf(documents, parsed, {
     pageRange: request.parsing?.settings?.page_range,
-    maxPages,
   });
   return splitLoaded(document, request, versions);
 }

@@ -59,8 +59,17 @@ const shortName = text({ maxLength: REQUEST_LIMITS.nameChars });
 export const versionPin = notBlank(shortName, 'a version name');
 export const longText = text({ maxLength: REQUEST_LIMITS.descriptionChars });
 
-/** Parse, extract and split (and their pipeline steps): no page cap, they read every page. */
-const operationPageRange: Checker = pageSelection();
+/**
+ * Parse, extract and split (and their pipeline steps) read every page unless `page_range`
+ * selects some; the caps depend on the document's page count, so the loader checks them.
+ */
+const operationPageRange: Checker = pageSelection(
+  undefined,
+  'PDF pages only, other types are read whole. Default: every page. At most MAX_PARSE_PAGES ' +
+    '(default 500) PDF pages are read in one request (422 PAGE_RANGE_INVALID beyond), and ' +
+    "a request's documents have at most MAX_DOCUMENT_PAGES (default 2000) pages together " +
+    '(413 DOCUMENT_LIMIT_EXCEEDED beyond); both are settings of the deployment',
+);
 
 const CHUNK_MODES = ['variable', 'section', 'page', 'disabled', 'block', 'page_sections'];
 const BLOCK_TYPES = [

@@ -197,9 +197,9 @@ export type PageSelection = PageRangeDto | PageRangeDto[] | number[] | null;
 const ORDERED_RANGES = "a range's start must not be greater than its end";
 
 /** PageRange | PageRange[] | int[] | null, in JSON Schema. */
-function pageSelectionSchema(maxPages?: number): JsonSchema {
+function pageSelectionSchema(maxPages?: number, limits?: string): JsonSchema {
   const pageRef = { $ref: `#/components/schemas/${registerModel(PageRangeDto)}` };
-  const cap = maxPages ? `; at most ${maxPages} pages selected` : '';
+  const cap = maxPages ? `; at most ${maxPages} pages selected` : limits ? `; ${limits}` : '';
   return {
     anyOf: [
       pageRef,
@@ -214,12 +214,13 @@ function pageSelectionSchema(maxPages?: number): JsonSchema {
 /**
  * The one place of the page-selection rules, for every operation and pipeline step:
  * PageRange | PageRange[] | int[] | null, each range in order (start <= end), and, given
- * `maxPages`, at most that many selected pages. Open-ended ranges are counted when the
+ * `maxPages`, at most that many selected pages (`limits` says in words a cap the document
+ * loader enforces instead). Open-ended ranges are counted when the
  * document's page count is known (by the document loader), closed ones here. A request that
  * breaks a rule gets a 422 at the request naming the field, never a failed job later.
  */
-export function pageSelection(maxPages?: number): Checker {
-  return checker(pageSelectionSchema(maxPages), (v) => {
+export function pageSelection(maxPages?: number, limits?: string): Checker {
+  return checker(pageSelectionSchema(maxPages, limits), (v) => {
     if (v === null) return ok(null);
     let result: CheckResult;
     if (Array.isArray(v) && v.some((item) => typeof item === 'string')) {
