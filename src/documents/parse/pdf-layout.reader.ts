@@ -3,6 +3,7 @@ import { recognizeLayout, type OcrEffort, type OcrLine } from '../readers/ocr.en
 import { formFieldTexts } from '../readers/pdf-form-fields.js';
 import { openPdfDocument, renderPng } from '../readers/pdf.reader.js';
 import type { BoundingBox, LayoutLine, LayoutPage, LineSegment } from './layout.types.js';
+import { isRightToLeft, readingOrder } from './line-order.js';
 
 /** Same rule as the documents library: fewer letters/digits than this means a scan. */
 const MIN_TEXT_LAYER_CHARS = 16;
@@ -38,13 +39,14 @@ function splitPadded(run: Run): Run[] {
   const parts = [...run.text.matchAll(/\S+(?: {1,2}\S+)*/g)];
   if (parts.length <= 1) return [{ ...run, text: run.text.trim() }];
   const perChar = run.width / Math.max(1, run.text.length);
-  return parts.map((m) => ({
-    text: m[0],
-    x: run.x + (m.index ?? 0) * perChar,
-    y: run.y,
-    width: m[0].length * perChar,
-    size: run.size,
-  }));
+  const rightToLeft = isRightToLeft(run.text);
+  return parts.map((m) => {
+    const offset = (m.index ?? 0) * perChar;
+    const width = m[0].length * perChar;
+    // A right-to-left run's text (reading order) starts at its right end.
+    const x = rightToLeft ? run.x + run.width - offset - width : run.x + offset;
+    return { text: m[0], x, y: run.y, width, size: run.size };
+  });
 }
 
 /** Groups runs into lines (shared baseline) and lines into segments (wide gaps). */
@@ -65,18 +67,21 @@ function linesOf(
   return groups.map((group) => {
     group.sort((a, b) => a.x - b.x);
     const size = Math.max(...group.map((r) => r.size));
+    const { rightToLeft, runs: ordered } = readingOrder(group, 0.15 * size);
     const segments: LineSegment[] = [];
     const words: LayoutLine['words'] = [];
     let text = '';
-    let previousEnd = -Infinity;
     let previousField = false;
-    for (const run of group) {
-      const gap = run.x - previousEnd;
+    for (const { run, gap, directionChange } of ordered) {
       const current = segments.at(-1);
       if (current && gap < 1.2 * size && !run.field && !previousField) {
-        const joiner = gap > 0.15 * size ? ' ' : '';
+        const joiner = gap > 0.15 * size || directionChange ? ' ' : '';
         current.text += joiner + run.text;
-        current.right = (run.x + run.width) / pageWidth;
+        if (rightToLeft) {
+          // Read right to left, a segment grows leftwards, a Latin run in it rightwards.
+          current.left = Math.min(current.left, run.x / pageWidth);
+          current.right = Math.max(current.right, (run.x + run.width) / pageWidth);
+        } else current.right = (run.x + run.width) / pageWidth;
         text += joiner + run.text;
       } else {
         segments.push({
@@ -86,14 +91,15 @@ function linesOf(
         });
         text += (text === '' ? '' : ' ') + run.text;
       }
-      previousEnd = run.x + run.width;
       previousField = run.field === true;
       const perChar = run.width / Math.max(1, run.text.length);
+      const runRightToLeft = isRightToLeft(run.text);
       for (const m of run.text.matchAll(/\S+/g)) {
-        words.push({
-          text: m[0],
-          bbox: box(run.x + (m.index ?? 0) * perChar, run.y, m[0].length * perChar, size),
-        });
+        const offset = (m.index ?? 0) * perChar;
+        const width = m[0].length * perChar;
+        // A right-to-left run's first letter is at its right end.
+        const x = runRightToLeft ? run.x + run.width - offset - width : run.x + offset;
+        words.push({ text: m[0], bbox: box(x, run.y, width, size) });
       }
     }
     const left = Math.min(...group.map((r) => r.x));
