@@ -195,6 +195,20 @@ async function confirmationIn(key: string) {
   });
 }
 
+/** Enters `key` in the enable field as a user would (what is there selected and deleted) and submits. */
+async function submitMetadataKey(key: string) {
+  await page.click('#metadata-key-name', { clickCount: 3 });
+  await page.keyboard.press('Backspace');
+  await page.type('#metadata-key-name', key);
+  await page.waitForFunction(
+    (typed: string) =>
+      (document.getElementById('metadata-key-name') as HTMLInputElement).value === typed,
+    {},
+    key,
+  );
+  await page.click('form.inline-form button[type=submit]');
+}
+
 async function openView(hash: string, heading: string) {
   await page.waitForSelector(`nav a[href="#${hash}"]`);
   await page.click(`nav a[href="#${hash}"]`);
@@ -471,12 +485,7 @@ describe('the dashboard in Chromium', () => {
     });
     expect(await page.$('button[aria-label="Enable env"]')).not.toBeNull();
     expect(await enableOffered()).toEqual(await enableAccepted());
-    await page.type('#metadata-key-name', 'documentId');
-    await page.waitForFunction(
-      () =>
-        (document.getElementById('metadata-key-name') as HTMLInputElement).value === 'documentId',
-    );
-    await page.click('form.inline-form button[type=submit]');
+    await submitMetadataKey('documentId');
     await page.waitForSelector('#metadata-error');
     expect(await page.$eval('#metadata-error', (e) => e.textContent)).toMatch(
       /per-request identifier/,
@@ -495,14 +504,8 @@ describe('the dashboard in Chromium', () => {
     expect(await page.$eval('#metadata-key-places', (e) => e.textContent)).toMatch(
       /3 of 3\s+metadata keys\s+held\.\s+At the limit: new keys stay in jobs and webhooks/,
     );
-    // The previous refusal leaves its key in the field: selected and deleted as a user would.
-    await page.click('#metadata-key-name', { clickCount: 3 });
-    await page.keyboard.press('Backspace');
-    await page.type('#metadata-key-name', 'project');
-    await page.waitForFunction(
-      () => (document.getElementById('metadata-key-name') as HTMLInputElement).value === 'project',
-    );
-    await page.click('form.inline-form button[type=submit]');
+    // The previous refusal leaves its key in the field.
+    await submitMetadataKey('project');
     await page.waitForFunction(() =>
       /^project cannot be enabled/.test(document.getElementById('metadata-error')?.textContent),
     );
@@ -683,13 +686,7 @@ describe('the dashboard in Chromium', () => {
     expect(await enableOffered()).toEqual(await enableAccepted());
 
     // The freed place takes the key enabled next; the usage view offers it when shown.
-    await page.click('#metadata-key-name', { clickCount: 3 });
-    await page.keyboard.press('Backspace');
-    await page.type('#metadata-key-name', 'project');
-    await page.waitForFunction(
-      () => (document.getElementById('metadata-key-name') as HTMLInputElement).value === 'project',
-    );
-    await page.click('form.inline-form button[type=submit]');
+    await submitMetadataKey('project');
     await page.waitForFunction(() =>
       /3 of 3/.test(document.getElementById('metadata-key-places')?.textContent ?? ''),
     );
