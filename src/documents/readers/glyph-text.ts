@@ -1,18 +1,16 @@
 /** Letters of the scripts written right to left. */
-const RIGHT_TO_LEFT_LETTER =
-  /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}]/u;
+const RIGHT_TO_LEFT_SCRIPTS = String.raw`\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}`;
+const RIGHT_TO_LEFT_LETTER = new RegExp(`[${RIGHT_TO_LEFT_SCRIPTS}]`, 'u');
 /** Letters, marks and spaces of those scripts: a glyph's text made only of these is one right-to-left run. */
-const RIGHT_TO_LEFT_RUN =
-  /^(?:[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}]|\p{M}| )+$/u;
+const RIGHT_TO_LEFT_RUN = new RegExp(`^(?:[${RIGHT_TO_LEFT_SCRIPTS}]|\\p{M}| )+$`, 'u');
 /**
  * Forms Unicode encodes only for compatibility, read as the plain letters they show (NFKC):
  * Hebrew and Arabic presentation forms (a lam-alef ligature is one of them) and fullwidth
  * Latin letters and digits. Fullwidth punctuation stays: it keeps CJK text joined.
  */
-const COMPATIBILITY_FORMS =
-  /[\ufb1d-\ufb4f\ufb50-\ufdff\ufe70-\ufefc\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]+/gu;
-const HAS_COMPATIBILITY_FORM =
-  /[\ufb1d-\ufb4f\ufb50-\ufdff\ufe70-\ufefc\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]/u;
+const COMPATIBILITY_FORM = String.raw`[\ufb1d-\ufb4f\ufb50-\ufdff\ufe70-\ufefc\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]`;
+const COMPATIBILITY_FORMS = new RegExp(`${COMPATIBILITY_FORM}+`, 'gu');
+const HAS_COMPATIBILITY_FORM = new RegExp(COMPATIBILITY_FORM, 'u');
 
 /**
  * The text of one glyph, as pdf.js should add it to a page's run of glyphs before it reorders
