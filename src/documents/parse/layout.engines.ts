@@ -2,6 +2,7 @@ import { writePipeTable } from '../readers/pipe-tables.js';
 import type { LayoutEngine } from '../versions/engines.js';
 import type { BoundingBox, LayoutLine, LayoutPage } from './layout.types.js';
 import { roundBox, unionBox } from './layout.types.js';
+import { isRightToLeft } from './line-order.js';
 
 /** Block types, as the reductoai SDK names them. */
 export type BlockType =
@@ -97,12 +98,37 @@ export function alignedColumns(header: LayoutLine, row: LayoutLine): boolean {
   });
 }
 
-/** Two lines belong to one paragraph when close vertically and aligned on the left. */
-function continuesParagraph(previous: LayoutLine, next: LayoutLine): boolean {
+/**
+ * The edges a paragraph's lines share: the left edge, or the right one where the lines read
+ * right to left (a right-aligned Arabic or Hebrew paragraph has a ragged left edge, and a
+ * justified one's last line ends on the right).
+ */
+type Alignment = 'left' | 'right';
+const ALIGNMENTS: readonly Alignment[] = ['left', 'right'];
+
+/**
+ * Whether `next` continues the paragraph `previous` ends, and how: of the alignments the
+ * paragraph's lines have shared so far, those `next` shares with `previous` (edges within 5%
+ * of the page width). Empty when it does not continue it: too far below, another size, or
+ * aligned otherwise. Right edges count only between right-to-left lines: in left-to-right
+ * text they also line up a right-aligned date or amount with the paragraph above it, and
+ * centred lines with each other, which read as blocks of their own.
+ */
+function continuedAlignments(
+  previous: LayoutLine,
+  next: LayoutLine,
+  alignments: readonly Alignment[],
+): Alignment[] {
   const gap = next.bbox.top - (previous.bbox.top + previous.bbox.height);
-  const aligned = Math.abs(next.bbox.left - previous.bbox.left) < 0.05;
   const similarSize = Math.abs(next.size - previous.size) <= 0.15 * previous.size;
-  return gap >= -0.002 && gap < 0.9 * previous.bbox.height && aligned && similarSize;
+  if (gap < -0.002 || gap >= 0.9 * previous.bbox.height || !similarSize) return [];
+  const edge = (box: BoundingBox, alignment: Alignment) =>
+    alignment === 'left' ? box.left : box.left + box.width;
+  return alignments.filter(
+    (alignment) =>
+      (alignment === 'left' || (isRightToLeft(previous.text) && isRightToLeft(next.text))) &&
+      Math.abs(edge(next.bbox, alignment) - edge(previous.bbox, alignment)) < 0.05,
+  );
 }
 
 /**
@@ -139,6 +165,7 @@ function paragraphBlocks(lines: TypedLine[]): ParseBlock[] {
     }
     if (current.type === 'Text' || current.type === 'List Item') {
       const group = [current.line];
+      let alignments = ALIGNMENTS;
       let end = i + 1;
       while (end < lines.length) {
         const next = lines[end];
@@ -149,8 +176,10 @@ function paragraphBlocks(lines: TypedLine[]): ParseBlock[] {
           const gap = next.line.bbox.top - (previousLine.bbox.top + previousLine.bbox.height);
           if (next.line.bbox.left <= current.line.bbox.left + 0.005) break;
           if (gap >= 0.9 * previousLine.bbox.height) break;
-        } else if (!continuesParagraph(previousLine, next.line)) {
-          break;
+        } else {
+          const shared = continuedAlignments(previousLine, next.line, alignments);
+          if (shared.length === 0) break;
+          alignments = shared;
         }
         group.push(next.line);
         end++;
