@@ -126,8 +126,8 @@ function continuedAlignments(
     alignment === 'left' ? box.left : box.left + box.width;
   return alignments.filter(
     (alignment) =>
-      (alignment === 'left' || (isRightToLeft(previous.text) && isRightToLeft(next.text))) &&
-      Math.abs(edge(next.bbox, alignment) - edge(previous.bbox, alignment)) < 0.05,
+      Math.abs(edge(next.bbox, alignment) - edge(previous.bbox, alignment)) < 0.05 &&
+      (alignment === 'left' || (isRightToLeft(previous.text) && isRightToLeft(next.text))),
   );
 }
 
