@@ -5,10 +5,12 @@ const RIGHT_TO_LEFT_LETTER = new RegExp(`[${RIGHT_TO_LEFT_SCRIPTS}]`, 'u');
 const RIGHT_TO_LEFT_RUN = new RegExp(`^(?:[${RIGHT_TO_LEFT_SCRIPTS}]|\\p{M}| )+$`, 'u');
 /**
  * Forms Unicode encodes only for compatibility, read as the plain letters they show (NFKC):
- * Hebrew and Arabic presentation forms (a lam-alef ligature is one of them) and fullwidth
- * Latin letters and digits. Fullwidth punctuation stays: it keeps CJK text joined.
+ * Hebrew and Arabic presentation forms (a lam-alef ligature is one of them), fullwidth Latin
+ * letters and digits, and halfwidth katakana with their punctuation (its voiced marks become
+ * the combining ones, composed with the letter before by `addGlyphText`). Fullwidth
+ * punctuation stays: it keeps CJK text joined.
  */
-const COMPATIBILITY_FORM = String.raw`[\ufb1d-\ufb4f\ufb50-\ufdff\ufe70-\ufefc\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]`;
+const COMPATIBILITY_FORM = String.raw`[\ufb1d-\ufb4f\ufb50-\ufdff\ufe70-\ufefc\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\uff61-\uff9f]`;
 const COMPATIBILITY_FORMS = new RegExp(`${COMPATIBILITY_FORM}+`, 'gu');
 const HAS_COMPATIBILITY_FORM = new RegExp(COMPATIBILITY_FORM, 'u');
 
@@ -32,4 +34,26 @@ export function glyphText(text: string): string {
   if (codePoints.length < 2 || !RIGHT_TO_LEFT_RUN.test(letters) || /\p{N}/u.test(letters))
     return letters;
   return codePoints.reverse().join('');
+}
+
+/** The combining voiced and semi-voiced sound marks of kana (a halfwidth ﾞ or ﾟ read). */
+const KANA_VOICED_MARK = /^[\u3099\u309a]$/u;
+
+/**
+ * Adds one glyph's text (`glyphText`) to the run of glyphs pdf.js is building. A halfwidth
+ * katakana voiced mark is a glyph of its own after its letter ("ｶ" "ﾞ"); read as the
+ * combining mark, it is composed with the letter the run ends with ("ガ"), as NFKC composes
+ * the two when they stand together. A mark that composes with nothing is added as it is.
+ */
+export function addGlyphText(run: string[], text: string): void {
+  const read = glyphText(text);
+  const last = run.at(-1);
+  if (last !== undefined && KANA_VOICED_MARK.test(read)) {
+    const composed = (last + read).normalize('NFC');
+    if (composed.length === last.length) {
+      run[run.length - 1] = composed;
+      return;
+    }
+  }
+  run.push(read);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import { openPdfLayout } from '../parse/pdf-layout.reader.js';
-import { glyphText } from './glyph-text.js';
+import { addGlyphText, glyphText } from './glyph-text.js';
 import { openPdf } from './pdf.reader.js';
 
 /**
@@ -90,6 +90,65 @@ describe('the text of glyphs read from a PDF', () => {
   });
 });
 
+/**
+ * Halfwidth katakana, each voiced mark a glyph of its own: "ﾊﾟｽﾜｰﾄﾞ" four times and "｡"
+ * (letters enough for a text layer, not a scan to read).
+ */
+const KANA = {
+  p: '\uff8a', // ﾊ
+  q: '\uff9f', // ﾟ, the semi-voiced mark
+  s: '\uff7d', // ｽ
+  w: '\uff9c', // ﾜ
+  x: '\uff70', // ｰ
+  t: '\uff84', // ﾄ
+  v: '\uff9e', // ﾞ, the voiced mark
+  o: '\uff61', // ｡
+  ' ': ' ',
+};
+const KANA_LINE = 'pqswxtv pqswxtv pqswxtv pqswxtvo';
+const KANA_TEXT = 'パスワード パスワード パスワード パスワード。';
+
+describe('halfwidth katakana read from a PDF', () => {
+  it('reads them as fullwidth katakana, a voiced mark composed with its letter', async () => {
+    const bytes = await pdfWithGlyphs(KANA, [KANA_LINE]);
+    const pdf = await openPdf(bytes);
+    try {
+      // Page text writes no space inside Japanese (as it reads CJK text everywhere).
+      expect((await pdf.readPage(1)).text).toBe(KANA_TEXT.replaceAll(' ', ''));
+    } finally {
+      await pdf.close();
+    }
+    const layout = await openPdfLayout(bytes);
+    try {
+      const page = await layout.readPage(1, 1);
+      expect(page.lines.map((line) => line.text)).toEqual([KANA_TEXT]);
+    } finally {
+      await layout.close();
+    }
+  });
+});
+
+describe(addGlyphText.name, () => {
+  const added = (...glyphs: string[]) => {
+    const run: string[] = [];
+    for (const glyph of glyphs) addGlyphText(run, glyph);
+    return run;
+  };
+
+  it('composes a halfwidth voiced mark with the letter before, as NFKC does with the two', () => {
+    expect(added('\uff76', '\uff9e')).toEqual(['\u30ac']);
+    expect(added('\uff8a', '\uff9f', '\uff73', '\uff9e').join('')).toBe(
+      '\uff8a\uff9f\uff73\uff9e'.normalize('NFKC'),
+    );
+  });
+
+  it('adds a mark that composes with nothing as the combining mark, and other glyphs as read', () => {
+    expect(added(' ', '\uff9e')).toEqual([' ', '\u3099']);
+    expect(added('\uff71', '\uff9e')).toEqual(['\u30a2', '\u3099']);
+    expect(added('\u0644\u0625', 'e')).toEqual(['\u0625\u0644', 'e']);
+  });
+});
+
 describe(glyphText.name, () => {
   it("reverses a right-to-left glyph's letters, so the run's reversal gives them back in order", () => {
     expect(glyphText('\u0644\u0625')).toBe('\u0625\u0644');
@@ -102,6 +161,7 @@ describe(glyphText.name, () => {
     expect(glyphText('\ufefb')).toBe('\u0627\u0644');
     expect(glyphText('\ufdf2')).toBe([...'\u0627\u0644\u0644\u0647'].reverse().join(''));
     expect(glyphText('\uff29\uff2e\uff17')).toBe('IN7');
+    expect(glyphText('\uff76\uff70\uff84\uff9e\uff64')).toBe('カード、');
   });
 
   it('leaves single letters, left-to-right glyphs and digits as they are', () => {

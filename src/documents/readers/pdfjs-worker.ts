@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { glyphText } from './glyph-text.js';
+import { addGlyphText } from './glyph-text.js';
 
 const require = createRequire(import.meta.url);
 
@@ -16,12 +16,13 @@ const GLYPH_TEXT_STATEMENT = 'textChunk.str.push(glyphUnicode);';
 
 interface WorkerModule {
   WorkerMessageHandler: unknown;
-  setGlyphText(read: (text: string) => string): void;
+  setAddGlyphText(add: (run: string[], text: string) => void): void;
 }
 
 /**
- * pdf.js's worker module with one change: each glyph's text passes through `glyphText`
- * before the run is reordered, the only place a glyph standing for several letters is still
+ * pdf.js's worker module with one change: each glyph's text is added to the run through
+ * `addGlyphText` (its `glyphText`, a kana voiced mark composed with its letter) before the
+ * run is reordered, the only place a glyph standing for several letters is still
  * one glyph (after it, "لا" read from a ligature and "ال" read from two glyphs are the same
  * text). pdf.js runs its worker in this thread in Node and takes it from
  * `globalThis.pdfjsWorker` when set, so this module replaces the bundled one.
@@ -35,9 +36,10 @@ async function loadWorker(): Promise<WorkerModule> {
     );
   }
   const patched =
-    'let glyphText = (text) => text;\nexport function setGlyphText(read) { glyphText = read; }\n' +
+    'let addGlyphText = (run, text) => run.push(text);\n' +
+    'export function setAddGlyphText(add) { addGlyphText = add; }\n' +
     source.slice(0, at) +
-    'textChunk.str.push(glyphText(glyphUnicode));' +
+    'addGlyphText(textChunk.str, glyphUnicode);' +
     source.slice(at + GLYPH_TEXT_STATEMENT.length);
   // Imported from a file of a private directory made for it (a data: URL would keep the 3 MB
   // URL and its source alive, about 35 MB more per process); gone once the module is loaded.
@@ -46,7 +48,7 @@ async function loadWorker(): Promise<WorkerModule> {
     const file = path.join(directory, 'pdf.worker.mjs');
     await writeFile(file, patched, { mode: 0o600 });
     const worker = (await import(pathToFileURL(file).href)) as WorkerModule;
-    worker.setGlyphText(glyphText);
+    worker.setAddGlyphText(addGlyphText);
     return worker;
   } finally {
     await rm(directory, { recursive: true, force: true });
