@@ -65,6 +65,10 @@ export const EXPLAINED_REJECTIONS: readonly ExplainedRejection[] = [
     why: 'labels distinct across the items of a list: uniqueness by one property of an object, which uniqueItems cannot state',
   },
   {
+    reason: /^422 schema_ref: ".*" (does not point at a schema in this schema|contains itself)/,
+    why: 'what a JSON Pointer in an extract schema reaches, and whether that holds the pointer again, is a fact of the whole schema, which no schema of it states',
+  },
+  {
     reason: /^400 INVALID_DATE_RANGE: /,
     why: 'endDate on or after startDate: a rule across fields',
   },

@@ -224,16 +224,18 @@ const extractSchema = checker(
   {
     type: 'object',
     // What validateSchema refuses first, so a client reading the description does not send it:
-    // a root with neither `properties` nor a keyword it is resolved through, and fields that
-    // are not schemas (objects) themselves.
+    // a root with neither `properties` nor a keyword it is resolved through, fields that are
+    // not schemas (objects) themselves, and a root reference that is no JSON Pointer into the
+    // schema (`#` alone is the root itself: a schema of no finite depth).
     anyOf: ['properties', ...RESOLVED_ROOTS].map((key) => ({ required: [key] })),
     properties: {
       properties: { type: 'object', additionalProperties: { type: 'object' } },
-      $ref: { type: 'string', pattern: '^#' },
+      $ref: { type: 'string', pattern: '^#/' },
     },
     description:
       'A JSON Schema whose root is an object with `properties`. References within it ' +
-      '(`$ref` to `#/$defs/...`) are resolved, an `anyOf` of one schema and `null` reads as ' +
+      '(`$ref` to `#/$defs/...`) are resolved; one that points at nothing or at a schema ' +
+      'containing it is refused. An `anyOf` of one schema and `null` reads as ' +
       `that schema; at most ${MAX_SCHEMA_NODES} objects, arrays and fields once resolved.`,
   },
   ok,

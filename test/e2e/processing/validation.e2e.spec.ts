@@ -525,7 +525,7 @@ describe('ClassifyConfig validation', () => {
     expect([sent.status, sent.body.detail]).toEqual([200, undefined]);
   });
 
-  it('describes what it refuses of an extract schema first: no object, no root fields, fields that are not schemas', async () => {
+  it('describes what it refuses of an extract schema first: no object, no root fields, fields that are not schemas, a root reference to itself', async () => {
     const description = new OpenApiConformance(
       await (await fetch(`${t.baseUrl}/openapi.json`)).json(),
     );
@@ -535,6 +535,8 @@ describe('ClassifyConfig validation', () => {
       [{}, [], 'schema_root'],
       [{ type: 'object', properties: [{ type: 'string' }] }, ['properties'], 'schema_properties'],
       [{ type: 'object', properties: { total: 5 } }, ['properties', 'total'], 'schema_type'],
+      // `#` is the root itself, which holds this reference: a schema of no finite depth.
+      [{ $ref: '#' }, ['$ref'], 'schema_ref'],
     ];
     for (const [schema, at, type] of refused) {
       const body = { input, instructions: { schema } };
