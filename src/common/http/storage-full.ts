@@ -1,7 +1,10 @@
 import { ApiError } from '../api-error.js';
 
 /** Seconds a client is told to wait while the data volume has no room. */
-const STORAGE_FULL_RETRY_AFTER_SECONDS = 60;
+export const STORAGE_FULL_RETRY_AFTER_SECONDS = 60;
+
+/** The code of every answer and job failure a full data volume causes. */
+export const STORAGE_FULL = 'STORAGE_FULL';
 
 /**
  * What a request that would write gets while the data volume is (nearly) full: a 503 the
@@ -10,7 +13,7 @@ const STORAGE_FULL_RETRY_AFTER_SECONDS = 60;
  */
 export function storageFullError(): ApiError {
   return ApiError.unavailable(
-    'STORAGE_FULL',
+    STORAGE_FULL,
     'The server is out of disk space for new work; retry later.',
     STORAGE_FULL_RETRY_AFTER_SECONDS,
   );

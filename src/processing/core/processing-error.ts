@@ -1,4 +1,5 @@
 import { boundedMessage } from '../../common/api-error.js';
+import { isOutOfSpace, STORAGE_FULL } from '../../common/http/storage-full.js';
 import type { ValidationErrorItem } from '../../common/validation-error.js';
 import {
   CorruptDocumentError,
@@ -49,6 +50,16 @@ export function toProcessingError(error: unknown): unknown {
   // runs on a wrong shape (a bug or an incompatible release, hence 500).
   if (error instanceof InvalidCommandError)
     return new ProcessingError('INVALID_JOB_REQUEST', error.message, 500);
+  // The data volume filled while the job ran (its result or an intermediate file did not
+  // fit, the disk-space reserve off or too small): a 503 the client retries once space is
+  // freed, as an upload meeting a full volume answers, never an internal error.
+  if (isOutOfSpace(error)) {
+    return new ProcessingError(
+      STORAGE_FULL,
+      'The server ran out of disk space while processing the document; submit it again later',
+      503,
+    );
+  }
   return error;
 }
 

@@ -102,6 +102,23 @@ describe(JobExecutor.name, () => {
     });
   });
 
+  it('records a job the full data volume failed as STORAGE_FULL (503), logged, not as an internal error', async () => {
+    const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    // As an executor's write error arrives: rebuilt from its name and message only.
+    t.pipeline.run.mockRejectedValueOnce(new Error('ENOSPC: no space left on device, write'));
+    await t.execute();
+    expect(logged).toHaveBeenCalledWith(
+      expect.objectContaining({ jobId: 'job_1', kind: 'classify' }),
+      'out of disk space: job failed STORAGE_FULL',
+    );
+    logged.mockRestore();
+    expect(t.outcomes.failed.mock.calls[0][1]).toMatchObject({
+      code: 'STORAGE_FULL',
+      message: expect.stringMatching(/^The server ran out of disk space/),
+      status: 503,
+    });
+  });
+
   it('records a job cancelled while it ran as cancelled', async () => {
     t.pipeline.run.mockImplementationOnce(async (...args: unknown[]) => {
       t.running.abort('job_1');

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { STORAGE_FULL } from '../../common/http/storage-full.js';
 import { isStoreFailure } from '../../database/store-failure.js';
 import { InputResolver } from '../inputs/input-resolver.service.js';
 import { LegacyWorkers } from '../queue/db/legacy-workers.service.js';
@@ -79,7 +80,16 @@ export class JobExecutor {
     // POST /cancel ended the task: recorded as cancelled (cancel_requested is set).
     if (signal.aborted) return new ProcessingError('JOB_CANCELLED', 'The job was cancelled', 409);
     const mapped = toProcessingError(error);
-    if (mapped instanceof ProcessingError) return mapped;
+    if (mapped instanceof ProcessingError) {
+      // The operator's to mend, as an upload meeting a full volume is logged.
+      if (mapped.code === STORAGE_FULL) {
+        this.logger.error(
+          { err: error, jobId, kind },
+          'out of disk space: job failed STORAGE_FULL',
+        );
+      }
+      return mapped;
+    }
     this.logger.error({ err: error, jobId, kind }, 'job failed');
     return new ProcessingError(
       'PROCESSING_FAILED',

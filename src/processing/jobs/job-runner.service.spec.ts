@@ -298,6 +298,30 @@ describe(JobRunner.name, () => {
       });
     });
 
+    it('answers a job the full data volume failed with 503 STORAGE_FULL, Retry-After and its job_id', async () => {
+      t.finishWith({
+        state: 'failed',
+        errorStatus: 503,
+        errorCode: 'STORAGE_FULL',
+        reason: 'The server ran out of disk space while processing the document',
+      });
+      const error = await t.sut.runSync(pipeline, principal, sync()).then(
+        () => null,
+        (e: unknown) => e as ApiError,
+      );
+      expect([error?.getStatus(), error?.headers, error?.getResponse()]).toEqual([
+        503,
+        { 'Retry-After': '60' },
+        {
+          error: {
+            code: 'STORAGE_FULL',
+            message: 'The server ran out of disk space while processing the document',
+            job_id: expect.any(String),
+          },
+        },
+      ]);
+    });
+
     it('answers 409 for a cancelled job and 504 SYNC_TIMEOUT for one still running', async () => {
       t.finishWith({ state: 'cancelled' });
       expect(await apiErrorOf(t.sut.runSync(pipeline, principal, sync()))).toMatchObject({

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { ApiError } from '../../common/api-error.js';
+import { STORAGE_FULL, STORAGE_FULL_RETRY_AFTER_SECONDS } from '../../common/http/storage-full.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { DuckDbService } from '../../database/duckdb.service.js';
@@ -161,12 +162,19 @@ export class JobRunner {
     if (job.state === 'failed') {
       throw (
         pipeline.syncFailure?.(job) ??
-        new ApiError(
-          (job.errorStatus ?? 500) as HttpStatus,
-          job.errorCode ?? 'PROCESSING_FAILED',
-          job.reason ?? 'Processing failed',
-          { job_id: jobId },
-        )
+        (job.errorCode === STORAGE_FULL
+          ? ApiError.unavailable(
+              STORAGE_FULL,
+              job.reason ?? 'The server is out of disk space',
+              STORAGE_FULL_RETRY_AFTER_SECONDS,
+              { job_id: jobId },
+            )
+          : new ApiError(
+              (job.errorStatus ?? 500) as HttpStatus,
+              job.errorCode ?? 'PROCESSING_FAILED',
+              job.reason ?? 'Processing failed',
+              { job_id: jobId },
+            ))
       );
     }
     if (outcome === 'timeout') throw syncTimeoutError(jobId, timeoutMs);
