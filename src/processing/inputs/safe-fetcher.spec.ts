@@ -153,6 +153,28 @@ describe(SafeFetcher.name, () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it("names a webhook post's own time limit when the receiver does not answer in it", async () => {
+    const silent = http.createServer(() => {
+      // never answers
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const silentPort = (silent.address() as AddressInfo).port;
+    // FETCH_TIMEOUT_MS stays at its 30 s: the post's own 300 ms is what ran out.
+    const sut = new ScriptedDnsFetcher({}, { FETCH_ALLOW_HOSTS: '127.0.0.1' });
+    try {
+      await expect(
+        sut.post(`http://127.0.0.1:${silentPort}/hook`, '{}', {}, 300),
+      ).rejects.toMatchObject({
+        code: 'INPUT_FETCH_TIMEOUT',
+        message: `Fetching 127.0.0.1:${silentPort} took longer than 300 ms`,
+      });
+    } finally {
+      await sut.beforeApplicationShutdown();
+      silent.closeAllConnections();
+      await new Promise((r) => silent.close(r));
+    }
+  });
+
   it('lets allow-listed hosts through at submission as at delivery', async () => {
     const sut = new ScriptedDnsFetcher({}, { FETCH_ALLOW_HOSTS: '127.0.0.1' });
     expect(await sut.destinationRefusal('http://127.0.0.1:9/h', 1000)).toBeNull();

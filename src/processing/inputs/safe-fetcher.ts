@@ -289,7 +289,7 @@ export class SafeFetcher implements BeforeApplicationShutdown {
       if (error instanceof ProcessingError) throw error;
       const cause = (error as { cause?: unknown }).cause;
       if (cause instanceof ProcessingError) throw cause;
-      throw this.upstreamError(url, error, false);
+      throw this.upstreamError(url, error, false, timeout);
     }
   }
 
@@ -297,10 +297,15 @@ export class SafeFetcher implements BeforeApplicationShutdown {
    * What a failed fetch answers: past the time limit (headers or body) 504
    * `INPUT_FETCH_TIMEOUT`; the connection failing while the body was read (a reset) 502
    * `INPUT_FETCH_INTERRUPTED`; any other failure to connect 400 `INPUT_FETCH_FAILED`.
-   * Each names the host and the reason.
+   * Each names the host and the reason; a time-out names the limit the request had (a
+   * webhook's is WEBHOOK_TIMEOUT_MS, not FETCH_TIMEOUT_MS).
    */
-  private upstreamError(url: URL, error: unknown, readingBody: boolean): ProcessingError {
-    const timeoutMs = this.config.processing.fetchTimeoutMs;
+  private upstreamError(
+    url: URL,
+    error: unknown,
+    readingBody: boolean,
+    timeoutMs = this.config.processing.fetchTimeoutMs,
+  ): ProcessingError {
     if (isTimeout(error)) {
       return new ProcessingError(
         'INPUT_FETCH_TIMEOUT',
