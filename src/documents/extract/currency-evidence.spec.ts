@@ -43,3 +43,26 @@ describe('currencyReaderOf in kanji alone', () => {
     expect(currencyReaderOf(chinese, 'en')('¥')).toBe('CNY');
   });
 });
+
+describe('currencyReaderOf for a symbol of one letter before an amount', () => {
+  it('reads none where nothing else in the document supports it (a size, a row)', () => {
+    expect(currencies('Jacket, size L 32. Total 45.00')).toEqual([]);
+    expect(currencies('Shirt S 12 Total 19.90')).toEqual([]);
+    expect(currencies('Total: R 129.99')).toEqual([]);
+  });
+
+  it('reads the same letter before two amounts as the currency', () => {
+    expect(currencies('Bread R 12.99 Total: R 129.99')).toEqual(['ZAR', 'ZAR']);
+  });
+
+  it('reads the letter of a currency the document names, or of the countries it names', () => {
+    expect(currencies('Total: R 129.99, all prices in ZAR')).toEqual(['ZAR']);
+    expect(currencies('Amounts in South African rand. Total: R 129.99')).toEqual(['ZAR']);
+    expect(currencies('San Pedro Sula, Honduras. Total: L 320.00', 'es')).toEqual(['HNL']);
+    expect(currencies('Gaborone, Botswana. Total: P 45.00')).toEqual(['BWP']);
+  });
+
+  it("reads the letter the document's language writes in its likeliest country", () => {
+    expect(currencies('Totaal: R 129.99 Dankie vir u besigheid', 'af')).toEqual(['ZAR']);
+  });
+});

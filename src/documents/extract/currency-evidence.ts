@@ -10,6 +10,10 @@
  *     currency its locale writes with the symbol ("¥" in Chinese is the yuan);
  *  4. else the symbol's most common reading (currencyOf).
  * Symbols, names, countries and their locales all come from the runtime's CLDR data.
+ *
+ * A symbol of one letter before an amount ("R 12", "L 32", "S 12": a size or a row as
+ * often) is read only where the document supports it besides the letter: steps 1-3 above,
+ * or the same letter before another amount of the document.
  */
 import { type CurrencyReader } from './amounts.js';
 import { currencyCodes, currencyOf, foldSymbol, readingsOf, symbolIn } from './currency-table.js';
@@ -180,8 +184,12 @@ function codesWritten(text: string): Set<string> {
   return codes;
 }
 
-/** The reading named by its code, name or a symbol of its own, when one alone is. */
+/**
+ * The reading named by its code, name or a symbol of its own, when one alone is; the
+ * symbol being read is not its own evidence ("R" of "R 12" names nothing).
+ */
 function namedReading(
+  symbol: string,
   readings: ReadonlySet<string>,
   searched: Searched,
   codes: ReadonlySet<string>,
@@ -193,7 +201,8 @@ function namedReading(
       const name = nameOf(locale, 'currency', code);
       if (name && mentions(searched, name)) return true;
       const own = symbolIn(locale, code);
-      if (own && readingsOf(own).size === 1 && mentions(searched, own)) return true;
+      const other = own !== undefined && foldSymbol(own) !== foldSymbol(symbol);
+      if (other && readingsOf(own).size === 1 && mentions(searched, own)) return true;
     }
     return false;
   });
@@ -219,6 +228,21 @@ function countriesReading(
   return found.size === 1 ? [...found][0] : undefined;
 }
 
+/** A symbol of one letter of a cased script ("R", "L", "K"), with or without its point. */
+const ONE_LETTER = /^[\p{Lu}\p{Ll}]\.?$/u;
+
+/** Before-amount uses of a symbol that make it the document's own: this one and another. */
+const LETTER_USES = 2;
+
+/** How often `letter` stands before an amount in `text` ("R 12.00 … R 3.50"). */
+function usesBeforeAmounts(text: string, letter: string): number {
+  const before = new RegExp(
+    String.raw`(?<!\p{L})${letter.replace('.', String.raw`\.`)}[ \u00a0\u202f]-?\d`,
+    'gu',
+  );
+  return (text.match(before) ?? []).length;
+}
+
 /**
  * A reader of currencies for one document: `language` is the detected one (ISO 639-1).
  * Each shared symbol is decided once, when first read.
@@ -226,24 +250,35 @@ function countriesReading(
 export function currencyReaderOf(text: string, language: string): CurrencyReader {
   const read = new Map<string, string | undefined>();
   let evidence: { searched: Searched; codes: Set<string>; language: string } | undefined;
-  const decide = (token: string): string | undefined => {
-    const common = currencyOf(token);
-    if (common === undefined) return undefined;
-    const readings = readingsOf(token);
-    if (readings.size <= 1 || !readings.has(common)) return common;
+  const evidenceOf = () => {
     const opening = text.slice(0, EVIDENCE_CHARS);
     evidence ??= {
       searched: searchedOf(opening),
       codes: codesWritten(opening),
       language: languageOfScript(opening, language),
     };
-    const { searched, codes } = evidence;
+    return evidence;
+  };
+  /** The document's reading of `token`, by what it names, its countries and its language. */
+  const supported = (token: string, readings: ReadonlySet<string>) => {
+    const { searched, codes, language: written } = evidenceOf();
     return (
-      namedReading(readings, searched, codes, evidence.language) ??
-      countriesReading(token, searched, evidence.language) ??
-      writtenIn(token, likelyLocale(evidence.language) ?? evidence.language) ??
-      common
+      namedReading(token, readings, searched, codes, written) ??
+      countriesReading(token, searched, written) ??
+      writtenIn(token, likelyLocale(written) ?? written)
     );
+  };
+  const decide = (token: string): string | undefined => {
+    const common = currencyOf(token);
+    if (common === undefined) return undefined;
+    const readings = readingsOf(token);
+    if (ONE_LETTER.test(token)) {
+      const own = supported(token, readings);
+      if (own) return own;
+      return usesBeforeAmounts(text, token) >= LETTER_USES ? common : undefined;
+    }
+    if (readings.size <= 1 || !readings.has(common)) return common;
+    return supported(token, readings) ?? common;
   };
   return (token) => {
     if (!read.has(token)) read.set(token, decide(token));
