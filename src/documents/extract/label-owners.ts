@@ -95,14 +95,23 @@ export function withoutWithheld(
 }
 
 /**
+ * A label as a sentence may open with it: whole, or its end after a point and a space, where
+ * a sentence segmenter cuts it ("P.O. Number: 4711" is read as "… P.O." and "Number: 4711").
+ */
+function openingsOf(label: string): string[] {
+  const openings = [normalize(label)];
+  for (const point of label.matchAll(/\.\s+/gu))
+    openings.push(normalize(label.slice(point.index + point[0].length)));
+  return openings.filter((words) => words !== '');
+}
+
+/**
  * Whether a sentence of the running text opens with one of `labels` ("Order number: 4711"
  * read as a sentence): its value is that label's, withheld as the label is.
  */
 export function opensWithLabel(sentence: string, labels: ReadonlySet<string>): boolean {
   const text = ` ${normalize(sentence)} `;
-  for (const label of labels) {
-    const words = normalize(label);
-    if (words !== '' && text.startsWith(` ${words} `)) return true;
-  }
+  for (const label of labels)
+    if (openingsOf(label).some((words) => text.startsWith(` ${words} `))) return true;
   return false;
 }

@@ -9,7 +9,9 @@
 import { cosine, type SentenceEncoder } from '../encoder/sentence-encoder.js';
 import { currencyOf } from './currency-table.js';
 import { initialismsOf } from './label-initialisms.js';
-import { humanize, normalize, stem } from './text-match.js';
+import { descriptionHead, FUNCTION_WORDS, humanize, normalize, stem } from './text-match.js';
+
+export { descriptionHead };
 
 export interface FieldText {
   name: string;
@@ -26,13 +28,6 @@ export interface LabelSimilarity {
   prepare?(labels: Iterable<string>, fields: readonly FieldText[]): void;
   score(label: string, field: FieldText): number;
 }
-
-/** Function words never counted as evidence (English: field names are English). */
-const FUNCTION_WORDS = new Set(
-  'a an and are as at be by for from has have in is it its of on or that the this to was were will with which who what when where your our their'.split(
-    ' ',
-  ),
-);
 
 function fold(text: string): string {
   return normalize(text.normalize('NFD').replace(/\p{M}/gu, ''));
@@ -107,24 +102,6 @@ function spelledOut(initialism: string, words: readonly string[]): string[] {
 
 /** Weight of a description's words after its head phrase. */
 const TAIL_WEIGHT = 0.3;
-
-/**
- * The head phrase of a description: its words up to the first clause or preposition
- * ("The total amount of the invoice, including taxes" -> "The total amount").
- */
-export function descriptionHead(description: string): string {
-  const words = description.split(/\s+/);
-  const end = words.findIndex(
-    (w, i) =>
-      i > 0 &&
-      (/^[,;:(]/.test(w) ||
-        /^(of|that|which|who|whose|where|when|for|on|in|at|to|from|by|with|as|including|excluding|per)$/i.test(
-          w.replace(/[,;:.]$/, ''),
-        )),
-  );
-  const head = end < 0 ? words : words.slice(0, end);
-  return head.join(' ').replace(/[,;:.]$/, '');
-}
 
 const unitlessCache = new Map<string, string>();
 

@@ -31,6 +31,7 @@ import {
 } from './label-similarity.js';
 import { columnSums, findRows, type RowOptions } from './line-items.js';
 import { labelsNamingOtherThings } from './label-initialisms.js';
+import { labelsOfOtherNouns } from './label-nouns.js';
 import { labelsOfOtherFields, withoutWithheld } from './label-owners.js';
 import { searchRunningText } from './running-text.js';
 import { sentenceEncoder } from '../encoder/sentence-encoder.js';
@@ -203,7 +204,9 @@ function scalarPass(
     fields.map((f) => [f.key, scoreCandidates(f, candidates, context, settings, lines.length)]),
   );
   const withheld = labelsOfOtherFields(scored);
-  for (const [field, labels] of labelsNamingOtherThings(scored))
+  for (const [field, labels] of labelsNamingOtherThings(scored, context.language))
+    withheld.set(field, new Set([...(withheld.get(field) ?? []), ...labels]));
+  for (const [field, labels] of labelsOfOtherNouns(scored, sentenceEncoder(), context.language))
     withheld.set(field, new Set([...(withheld.get(field) ?? []), ...labels]));
   const ranked = withoutWithheld(scored, withheld);
   const assigned = assignFields(fields, ranked);

@@ -126,3 +126,28 @@ export function labelVariants(label: string, limit = 64): string[] {
   }
   return [...new Set(variants)].slice(0, limit);
 }
+
+/** Function words never counted as evidence (English: field names are English). */
+export const FUNCTION_WORDS: ReadonlySet<string> = new Set(
+  'a an and are as at be by for from has have in is it its of on or that the this to was were will with which who what when where your our their'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The head phrase of a description: its words up to the first clause or preposition
+ * ("The total amount of the invoice, including taxes" -> "The total amount").
+ */
+export function descriptionHead(description: string): string {
+  const words = description.split(/\s+/);
+  const end = words.findIndex(
+    (w, i) =>
+      i > 0 &&
+      (/^[,;:(]/.test(w) ||
+        /^(of|that|which|who|whose|where|when|for|on|in|at|to|from|by|with|as|including|excluding|per)$/i.test(
+          w.replace(/[,;:.]$/, ''),
+        )),
+  );
+  const head = end < 0 ? words : words.slice(0, end);
+  return head.join(' ').replace(/[,;:.]$/, '');
+}

@@ -1,0 +1,92 @@
+/**
+ * A weak label "<noun> No." is no evidence for a number field qualified by a noun of
+ * another meaning: "Flight No." for an invoice number, "Invoice No." for a customer
+ * number. Such a label fits every `*_number` field by its identifier's word alone (0.38);
+ * whether its noun and the field's are related is read from the sentence encoder, any
+ * language it reads ("Rechnungs Nr." for an invoice number). Nothing here is written for a
+ * field or a kind of document.
+ */
+import { cosine, type SentenceEncoder } from '../encoder/sentence-encoder.js';
+import type { Scored } from './field-search.js';
+import { initialismsOf, isFunctionWord } from './label-initialisms.js';
+import { humanize, normalize } from './text-match.js';
+import { IDENTIFIER_WORDS } from './value-parsers.js';
+
+/** A label fitting the field at least this well says more than its identifier's word. */
+const WEAK = 0.5;
+/**
+ * Below this cosine a label's noun and the field's name other things ("flight" and
+ * "invoice" 0.29, "seat" 0.22, "job" 0.26); related ones ("bill" 0.65, "document" 0.51,
+ * "account" 0.57 for an invoice; "client" 0.88, "account" 0.43 for a customer) lie above.
+ */
+const RELATED = 0.4;
+
+/** The words a label says besides the identifier's ("Flight No." -> "flight"), or none. */
+function nounsOf(label: string, language: string): string | undefined {
+  const words = normalize(label).split(' ').filter(Boolean);
+  if (words.length < 2 || !IDENTIFIER_WORDS.has(words[words.length - 1])) return undefined;
+  if (initialismsOf(label, language).length > 0) return undefined;
+  const nouns = words.filter(
+    (w) => !IDENTIFIER_WORDS.has(w) && !isFunctionWord(w, language) && /\p{L}{2}/u.test(w),
+  );
+  return nouns.length > 0 ? nouns.join(' ') : undefined;
+}
+
+/** The field's words besides the identifier's ("invoice" of `invoice_number`). */
+function fieldNounsOf(scored: Scored): string | undefined {
+  const { name, title } = scored.field.text;
+  const words = normalize(`${humanize(name)} ${title ?? ''}`)
+    .split(' ')
+    .filter(Boolean);
+  if (words.length < 2 || !words.some((w) => IDENTIFIER_WORDS.has(w))) return undefined;
+  const nouns = words.filter((w) => !IDENTIFIER_WORDS.has(w));
+  return nouns.length > 0 ? nouns.join(' ') : undefined;
+}
+
+/** Whether a label word is or shortens a field word ("cust" of "customer", "inv" of "invoice"). */
+function shortens(word: string, fieldWords: readonly string[]): boolean {
+  return fieldWords.some((f) => {
+    if (f === word || f.startsWith(word) || word.startsWith(f)) return true;
+    if (word[0] !== f[0]) return false;
+    let at = 1;
+    for (const ch of word.slice(1)) {
+      at = f.indexOf(ch, at);
+      if (at < 0) return false;
+      at++;
+    }
+    return true;
+  });
+}
+
+/**
+ * The labels withheld from each field (by field key): weak "<noun> No." labels whose noun
+ * the encoder does not relate to the field's. Without an encoder nothing is withheld.
+ */
+export function labelsOfOtherNouns(
+  ranked: ReadonlyMap<string, Scored[]>,
+  encoder: SentenceEncoder | null,
+  language = 'en',
+): Map<string, Set<string>> {
+  const withheld = new Map<string, Set<string>>();
+  if (!encoder) return withheld;
+  const pairs: { field: string; label: string; nouns: string; fieldNouns: string }[] = [];
+  for (const [field, scored] of ranked)
+    for (const s of scored) {
+      if (s.labelScore >= WEAK) continue;
+      const fieldNouns = fieldNounsOf(s);
+      const nouns = fieldNouns && nounsOf(s.candidate.label, language);
+      if (!fieldNouns || !nouns) continue;
+      const fieldWords = fieldNouns.split(' ');
+      if (nouns.split(' ').some((w) => shortens(w, fieldWords))) continue;
+      pairs.push({ field, label: s.candidate.label, nouns, fieldNouns });
+    }
+  if (pairs.length === 0) return withheld;
+  const texts = [...new Set(pairs.flatMap((p) => [p.nouns, p.fieldNouns]))];
+  const vectors = new Map(encoder.embed(texts).map((v, i) => [texts[i], v]));
+  for (const p of pairs) {
+    const similarity = cosine(vectors.get(p.nouns)!, vectors.get(p.fieldNouns)!);
+    if (similarity < RELATED)
+      withheld.set(p.field, (withheld.get(p.field) ?? new Set<string>()).add(p.label));
+  }
+  return withheld;
+}
