@@ -104,6 +104,17 @@ describe('unseen-category evaluation set: manifest and schemas', () => {
     expect(unseen.filter((entry) => businessIds.has(entry.id))).toEqual([]);
   });
 
+  it('takes manuals, datasheets and certificates from several sources, a third not in English', () => {
+    // A category from one source measures that source's style, not the category: the set
+    // once had only one program's manuals, so manuals of devices read as datasheets never showed.
+    for (const category of ['user_manual', 'datasheet', 'certificate']) {
+      const entries = unseen.filter((e) => e.category === category);
+      expect(new Set(entries.map((e) => e.source.repo)).size).toBeGreaterThanOrEqual(5);
+      const notEnglish = entries.filter((e) => e.language !== 'en').length;
+      expect(notEnglish / entries.length).toBeGreaterThanOrEqual(1 / 3);
+    }
+  });
+
   it('gives every category a dev part and a holdout part no larger than dev', () => {
     for (const [category, total] of count(unseen, (e) => e.category)) {
       const holdout = unseen.filter((e) => e.category === category && e.split === 'holdout');
