@@ -99,6 +99,9 @@ export class DuckDbService implements OnApplicationShutdown, ReadinessCheck {
       memory_limit: this.config.duckdbMemoryLimit,
       ...threadsOption(this.config.duckdbThreads),
     };
+    // A log left by a process that ended without its shutdown checkpoint (kill -9, a crash,
+    // the exit after a failed store) is replayed by the open below.
+    const replaysLog = file !== ':memory:' && fs.existsSync(`${file}.wal`);
     try {
       this.instance = await openWithRetry(file, options);
     } catch (error) {
@@ -107,6 +110,12 @@ export class DuckDbService implements OnApplicationShutdown, ReadinessCheck {
       this.instance = await openWithRetry(file, options);
     }
     this.writerConnection = await this.instance.connect();
+    // DuckDB 1.5 replays a log's rows into the secondary indexes (CREATE INDEX) only once a
+    // statement binds them; should this process end first, its shutdown checkpoint writes
+    // those indexes without the replayed rows, and deleting such a row later is a fatal
+    // "Failed to delete all rows from index", at every start again (an open DuckDB bug).
+    // A checkpoint made by a statement binds them first, so the replayed rows are written.
+    if (replaysLog) await this.writerConnection.run('CHECKPOINT');
     for (let i = 0; i < READERS; i++)
       this.readers.push(new ReaderConnection(await this.instance.connect()));
   }
