@@ -1,10 +1,11 @@
 /**
- * A weak label "<noun> No." is no evidence for a number field qualified by a noun of
- * another meaning: "Flight No." for an invoice number, "Invoice No." for a customer
- * number. Such a label fits every `*_number` field by its identifier's word alone (0.38);
- * whether its noun and the field's are related is read from the sentence encoder, any
- * language it reads ("Rechnungs Nr." for an invoice number). Nothing here is written for a
- * field or a kind of document.
+ * A label "<noun> No." is no evidence for a number field qualified by a noun of another
+ * meaning: "Flight No." for an invoice number, "Invoice No." for a customer number. Such a
+ * label fits every `*_number` field by its identifier's word (0.38), and the encoder fits
+ * "<noun> Number" to any other "<noun> number" at 0.5-0.7 ("Customer Number" 0.62 for an
+ * invoice number); whether the two nouns are related is read from the sentence encoder,
+ * word to word, any language it reads ("Rechnungs Nr." for an invoice number). Nothing
+ * here is written for a field or a kind of document.
  */
 import { cosine, type SentenceEncoder } from '../encoder/sentence-encoder.js';
 import type { Scored } from './field-search.js';
@@ -12,8 +13,8 @@ import { initialismsOf, isFunctionWord } from './label-initialisms.js';
 import { humanize, normalize } from './text-match.js';
 import { IDENTIFIER_WORDS } from './value-parsers.js';
 
-/** A label fitting the field at least this well says more than its identifier's word. */
-const WEAK = 0.5;
+/** At or above this a label names the field outright (label-owners.ts): its noun is the field's. */
+const NAMES_FIELD = 0.95;
 /**
  * Below this cosine a label's noun and the field's name other things ("flight" and
  * "invoice" 0.29, "seat" 0.22, "job" 0.26); related ones ("bill" 0.65, "document" 0.51,
@@ -59,8 +60,9 @@ function shortens(word: string, fieldWords: readonly string[]): boolean {
 }
 
 /**
- * The labels withheld from each field (by field key): weak "<noun> No." labels whose noun
- * the encoder does not relate to the field's. Without an encoder nothing is withheld.
+ * The labels withheld from each field (by field key): "<noun> No." labels not naming it
+ * outright whose noun the encoder does not relate to the field's. Without an encoder
+ * nothing is withheld.
  */
 export function labelsOfOtherNouns(
   ranked: ReadonlyMap<string, Scored[]>,
@@ -72,7 +74,7 @@ export function labelsOfOtherNouns(
   const pairs: { field: string; label: string; nouns: string; fieldNouns: string }[] = [];
   for (const [field, scored] of ranked)
     for (const s of scored) {
-      if (s.labelScore >= WEAK) continue;
+      if (s.labelScore >= NAMES_FIELD) continue;
       const fieldNouns = fieldNounsOf(s);
       const nouns = fieldNouns && nounsOf(s.candidate.label, language);
       if (!fieldNouns || !nouns) continue;
