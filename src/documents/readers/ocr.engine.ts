@@ -1,49 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { createRequire } from 'node:module';
-import { createWorker, OEM, type Worker } from 'tesseract.js';
-import { terminateOrientation, uprightTurn, type UprightPage } from './page-orientation.js';
-
-const require = createRequire(import.meta.url);
-
-/**
- * English LSTM data bundled by `@tesseract.js-data/eng`. An absolute local directory makes
- * tesseract.js read the file from disk; it only fetches when langPath is a URL or unset.
- */
-export function bundledLangPath(): string {
-  const pkg = path.dirname(require.resolve('@tesseract.js-data/eng/package.json'));
-  return path.join(pkg, '4.0.0_best_int');
-}
-
-let worker: Promise<Worker> | undefined;
-
-async function startWorker(): Promise<Worker> {
-  const langPath = bundledLangPath();
-  if (!fs.existsSync(path.join(langPath, 'eng.traineddata.gz'))) {
-    // Refuse instead of letting tesseract.js fall back to a download.
-    throw new Error(`Bundled OCR data missing at ${langPath}`);
-  }
-  return createWorker('eng', OEM.LSTM_ONLY, {
-    langPath,
-    gzip: true,
-    // 'none' neither reads nor writes a cache copy in the working directory.
-    cacheMethod: 'none',
-    cachePath: langPath,
-    // Without a handler tesseract.js also throws a failed job's error from its message
-    // listener, an uncaught exception that would take the process down; the job's promise
-    // is rejected either way, and that is where callers handle it.
-    errorHandler: () => undefined,
-  });
-}
-
-/** The process-wide OCR worker, started on first use (a worker thread of its own). */
-function ocrWorker(): Promise<Worker> {
-  if (!worker) {
-    worker = startWorker();
-    worker.catch(() => (worker = undefined));
-  }
-  return worker;
-}
+import { detectPage, terminateOrientation, type UprightPage } from './page-orientation.js';
+import { modelOfReading, modelOfScript, type OcrLanguageModel } from './ocr-languages.js';
+import { ocrWorker, terminateOcrWorkers } from './ocr-workers.js';
 
 /**
  * How hard to read an image. `fast` reads it once with Tesseract's global (Otsu) threshold.
@@ -75,16 +32,17 @@ const TURNED_PAGE_CONFIDENCE = 60;
  */
 let lastReading: Promise<unknown> = Promise.resolve();
 
-function recognize(image: Uint8Array, thresholding: Thresholding, blocks: boolean) {
+function recognize(image: Uint8Array, thresholding: Thresholding, model: OcrLanguageModel) {
   const reading = lastReading.then(async () => {
-    const w = await ocrWorker();
+    const w = await ocrWorker(model);
     await w.setParameters({ thresholding_method: thresholding });
-    // Words with their confidences and boxes (`blocks`) only where a caller reads them.
-    return w.recognize(
+    // Words with their confidences and boxes: readings are compared by them.
+    const recognition = await w.recognize(
       Buffer.from(image.buffer, image.byteOffset, image.byteLength),
       {},
-      { text: true, blocks },
+      { text: true, blocks: true },
     );
+    return { ...recognition, thresholding };
   });
   lastReading = reading.catch(() => undefined);
   return reading;
@@ -92,65 +50,83 @@ function recognize(image: Uint8Array, thresholding: Thresholding, blocks: boolea
 
 type Recognition = Awaited<ReturnType<typeof recognize>>;
 
+/**
+ * A word read confidently: 2+ letters or digits, or one letter of a script written without
+ * spaces (Chinese and Japanese read a character as a word), so readings in any script compare.
+ */
+const READ_WORD = /[\p{L}\p{N}]{2}|[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]/u;
+
 function confidentWordsOf({ data }: Recognition): number {
   const words = (data.blocks ?? []).flatMap((block) =>
     block.paragraphs.flatMap((paragraph) => paragraph.lines.flatMap((line) => line.words)),
   );
-  return words.filter(
-    (word) => word.confidence >= CONFIDENT_WORD && /[\p{L}\p{N}]{2}/u.test(word.text),
-  ).length;
+  return words.filter((word) => word.confidence >= CONFIDENT_WORD && READ_WORD.test(word.text))
+    .length;
 }
 
-/** The reading of `effort`: `thorough` keeps whichever thresholding read more words. */
+/** The reading of `effort` in English: `thorough` keeps whichever thresholding read more words. */
 async function bestRecognition(image: Uint8Array, effort: OcrEffort): Promise<Recognition> {
-  const otsu = await recognize(image, '0', true);
+  const otsu = await recognize(image, '0', 'eng');
   if (effort === 'fast') return otsu;
-  const sauvola = await recognize(image, '2', true);
+  const sauvola = await recognize(image, '2', 'eng');
   return confidentWordsOf(sauvola) > confidentWordsOf(otsu) ? sauvola : otsu;
 }
 
 /**
- * `image` read by `readPage`, or, when it reads poorly and orientation detection finds it
- * turned, the upright page read by `readPage` if that reads more confidently (with the
- * upright page, the frame of its boxes): at most one detection and one more reading, and
- * only for such pages.
+ * `image` read in English (bestRecognition), then in the page's own language when that is
+ * another bundled one, the reading with more confidently read words kept. A page read poorly
+ * has its orientation and script detected (one detection, only for such pages): turned, it
+ * is read upright if that reads more confidently (with the upright page, the frame of its
+ * boxes); written in a script other than Latin, it is read in that script's model. A page
+ * in Latin script is read again in the language eld finds in the English reading. The
+ * second reading takes the thresholding the English reading kept.
  */
-async function readUpright<R extends { data: { text: string; confidence: number } }>(
+async function readPage(
   image: Uint8Array,
-  readPage: (image: Uint8Array) => Promise<R>,
-): Promise<{ reading: R; upright?: UprightPage }> {
-  const reading = await readPage(image);
+  effort: OcrEffort,
+): Promise<{ reading: Recognition; upright?: UprightPage }> {
+  let reading = await bestRecognition(image, effort);
+  let page = image;
+  let upright: UprightPage | undefined;
+  let script: string | undefined;
   const readSomething = /[\p{L}\p{N}]/u.test(reading.data.text);
-  if (!readSomething || reading.data.confidence >= TURNED_PAGE_CONFIDENCE) return { reading };
-  const upright = await uprightTurn(image);
-  if (!upright) return { reading };
-  const uprightReading = await readPage(upright.image);
-  return uprightReading.data.confidence > reading.data.confidence
-    ? { reading: uprightReading, upright }
-    : { reading };
+  if (readSomething && reading.data.confidence < TURNED_PAGE_CONFIDENCE) {
+    const detected = await detectPage(image);
+    script = detected.script;
+    if (detected.upright) {
+      const uprightReading = await bestRecognition(detected.upright.image, effort);
+      if (uprightReading.data.confidence > reading.data.confidence) {
+        reading = uprightReading;
+        upright = detected.upright;
+        page = upright.image;
+      }
+    }
+  }
+  const model =
+    script && script !== 'Latin' ? modelOfScript(script) : modelOfReading(reading.data.text);
+  if (!model || model === 'eng') return { reading, upright };
+  const inLanguage = await recognize(page, reading.thresholding, model);
+  return {
+    reading: confidentWordsOf(inLanguage) > confidentWordsOf(reading) ? inLanguage : reading,
+    upright,
+  };
 }
 
 /**
- * Text of an encoded image (the PGM of image.decoder.ts, a rendered PDF page as PNG). Calls
- * are queued on one worker. A page read poorly and found turned is read upright
- * (readUpright).
+ * Text of an encoded image (the PGM of image.decoder.ts, a rendered PDF page as PNG), read
+ * in the page's language (readPage). Calls are queued: one reading at a time.
  */
 export async function recognizeImage(
   image: Uint8Array,
   effort: OcrEffort = 'fast',
 ): Promise<string> {
-  // Words and their boxes are read only where `thorough` compares the thresholdings by them.
-  const readPage = (page: Uint8Array) =>
-    effort === 'fast' ? recognize(page, '0', false) : bestRecognition(page, effort);
-  return (await readUpright(image, readPage)).reading.data.text;
+  return (await readPage(image, effort)).reading.data.text;
 }
 
-/** Stops the OCR worker thread (tests, shutdown). The next call starts a new one. */
+/** Stops the OCR worker threads (tests, shutdown). The next call starts what it needs. */
 export async function terminateOcr(): Promise<void> {
-  const current = worker;
-  worker = undefined;
   await terminateOrientation();
-  if (current) await (await current).terminate();
+  await terminateOcrWorkers();
 }
 
 /** A recognized line with pixel boxes (x0,y0 top-left; x1,y1 bottom-right). */
@@ -162,18 +138,15 @@ export interface OcrLine {
 }
 
 /**
- * Lines and words of an image with their boxes, for parse's layout: one reading (`fast`), or
- * the better of two thresholdings (`thorough`, as `recognizeImage`). A page read poorly and
- * found turned is read upright (readUpright); `size` is then the upright image's, the frame
+ * Lines and words of an image with their boxes, for parse's layout, read as `recognizeImage`
+ * reads (readPage); `size` is the upright image's when the page was found turned, the frame
  * its boxes are in.
  */
 export async function recognizeLayout(
   image: Uint8Array,
   effort: OcrEffort = 'fast',
 ): Promise<{ text: string; lines: OcrLine[]; size?: { width: number; height: number } }> {
-  const { reading: result, upright } = await readUpright(image, (page) =>
-    bestRecognition(page, effort),
-  );
+  const { reading: result, upright } = await readPage(image, effort);
   const lines: OcrLine[] = [];
   for (const block of result.data.blocks ?? []) {
     for (const paragraph of block.paragraphs) {

@@ -21,6 +21,9 @@ function bundledOsdPath(): string {
  */
 const MIN_ORIENTATION_CONFIDENCE = 2;
 
+/** Below this script confidence the detected script is a guess and the page is read in English. */
+const MIN_SCRIPT_CONFIDENCE = 2;
+
 let worker: Promise<Worker> | undefined;
 
 async function startWorker(): Promise<Worker> {
@@ -80,15 +83,23 @@ async function turned(image: Buffer, degrees: number): Promise<UprightPage> {
 }
 
 /**
- * The page turned upright when Tesseract's orientation detection finds it lying on its side
- * or upside down (a scan fed in turned), or undefined when it is upright or undecided.
+ * What Tesseract's orientation and script detection finds on a page: the page turned upright
+ * when it lies on its side or upside down (a scan fed in turned), undefined when upright or
+ * undecided; and the script it is written in (Tesseract's name: "Latin", "Han", "Arabic",
+ * ...) when the detection is sure of it.
  */
-export async function uprightTurn(image: Uint8Array): Promise<UprightPage | undefined> {
+export async function detectPage(
+  image: Uint8Array,
+): Promise<{ upright?: UprightPage; script?: string }> {
   const bytes = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
   const { data } = await (await orientationWorker()).detect(bytes);
+  const script =
+    data.script && (data.script_confidence ?? 0) >= MIN_SCRIPT_CONFIDENCE ? data.script : undefined;
   const degrees = data.orientation_degrees;
-  if (!degrees || (data.orientation_confidence ?? 0) < MIN_ORIENTATION_CONFIDENCE) return undefined;
-  return turned(bytes, degrees);
+  if (!degrees || (data.orientation_confidence ?? 0) < MIN_ORIENTATION_CONFIDENCE) {
+    return script ? { script } : {};
+  }
+  return { upright: await turned(bytes, degrees), ...(script ? { script } : {}) };
 }
 
 /** Stops the orientation worker (tests, shutdown). */

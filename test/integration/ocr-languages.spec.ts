@@ -1,0 +1,100 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { loadDocument } from '../../src/documents/readers/document.loader.js';
+import { terminateOcr } from '../../src/documents/readers/ocr.engine.js';
+import {
+  bundledModelFile,
+  OcrLanguageMissingError,
+} from '../../src/documents/readers/ocr-languages.js';
+import { makePng } from '../support/documents.js';
+
+// OCR runs tesseract.js (WASM) with the bundled language data: slow, so few cases and
+// generous time-outs.
+const OCR_TIMEOUT = 120_000;
+
+/** Words of a reading in any Latin-script language, lower-cased. */
+const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+afterAll(async () => {
+  await terminateOcr();
+});
+
+describe('OCR in the language of the page', () => {
+  it(
+    'reads a German page with its umlauts and ß',
+    async () => {
+      const doc = await loadDocument(
+        makePng(
+          'Kassenbon Bäckerei Müller\n' +
+            'Rückgeld und Wechselgeld werden gezählt\n' +
+            'Vielen Dank für Ihren Einkauf, schöne Grüße aus Straßburg\n' +
+            'Die Öffnungszeiten ändern sich nächste Woche',
+        ),
+      );
+      expect(doc.pages[0].source).toBe('ocr');
+      expect(words(doc.pages[0].text)).toEqual(
+        expect.arrayContaining([
+          'bäckerei',
+          'müller',
+          'rückgeld',
+          'gezählt',
+          'für',
+          'schöne',
+          'grüße',
+          'straßburg',
+          'öffnungszeiten',
+          'ändern',
+          'nächste',
+        ]),
+      );
+    },
+    OCR_TIMEOUT,
+  );
+
+  it(
+    'reads an English page as before',
+    async () => {
+      const doc = await loadDocument(
+        makePng('INVOICE 4711\nTotal amount due: 1250.00 USD\nThank you for your business'),
+      );
+      expect(words(doc.pages[0].text)).toEqual([
+        'invoice',
+        '4711',
+        'total',
+        'amount',
+        'due',
+        '1250',
+        '00',
+        'usd',
+        'thank',
+        'you',
+        'for',
+        'your',
+        'business',
+      ]);
+    },
+    OCR_TIMEOUT,
+  );
+});
+
+describe('bundled OCR language data', () => {
+  it('finds every bundled model in node_modules', () => {
+    expect(bundledModelFile('deu')).toMatch(
+      /@tesseract\.js-data\/deu\/4\.0\.0_best_int\/deu\.traineddata\.gz$/,
+    );
+  });
+
+  it('refuses a language whose package is missing, naming it, instead of fetching it', () => {
+    const missing = () => {
+      throw new Error("Cannot find module '@tesseract.js-data/deu/package.json'");
+    };
+    expect(() => bundledModelFile('deu', missing)).toThrow(OcrLanguageMissingError);
+    expect(() => bundledModelFile('deu', missing)).toThrow(
+      /OCR data for "deu" missing .*install @tesseract\.js-data\/deu .*never downloaded/,
+    );
+  });
+
+  it('refuses a language whose package lacks its data file', () => {
+    const emptyPackage = () => '/nonexistent/@tesseract.js-data/deu/package.json';
+    expect(() => bundledModelFile('deu', emptyPackage)).toThrow(OcrLanguageMissingError);
+  });
+});
