@@ -1,8 +1,11 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { loadDocument } from '../../src/documents/readers/document.loader.js';
 import { terminateOcr } from '../../src/documents/readers/ocr.engine.js';
+import { eld } from 'eld/small';
 import {
   bundledModelFile,
+  modelOfReading,
+  modelOfScript,
   OcrLanguageMissingError,
 } from '../../src/documents/readers/ocr-languages.js';
 import { makePng } from '../support/documents.js';
@@ -96,5 +99,32 @@ describe('bundled OCR language data', () => {
   it('refuses a language whose package lacks its data file', () => {
     const emptyPackage = () => '/nonexistent/@tesseract.js-data/deu/package.json';
     expect(() => bundledModelFile('deu', emptyPackage)).toThrow(OcrLanguageMissingError);
+  });
+});
+
+describe('the model a page is read again in', () => {
+  const german =
+    'Vielen Dank für Ihren Einkauf. Die Rechnung enthält die Mehrwertsteuer und wird ' +
+    'innerhalb von vierzehn Tagen ohne Abzug bezahlt.';
+
+  it('is the language of the English reading, whatever the shared detector is narrowed to', () => {
+    eld.setLanguageSubset(['en', 'fr']);
+    try {
+      expect(modelOfReading(german)).toBe('deu');
+    } finally {
+      eld.setLanguageSubset(false);
+    }
+  });
+
+  it('is none for a reading too short to tell its language', () => {
+    expect(modelOfReading('Summe 12,40')).toBeUndefined();
+  });
+
+  it("is the script's model for a script other than Latin", () => {
+    expect([modelOfScript('Han'), modelOfScript('Greek'), modelOfScript('Latin')]).toEqual([
+      'chi_sim',
+      'ell',
+      undefined,
+    ]);
   });
 });

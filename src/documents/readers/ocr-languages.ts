@@ -63,12 +63,20 @@ export function modelOfScript(script: string | undefined): OcrLanguageModel | un
 const MIN_LETTERS = 40;
 
 /**
+ * An eld instance of OCR's own: classification narrows the shared one to the languages it
+ * stems, so a page's reading would otherwise be judged among other languages depending on
+ * whether the process had classified before. This one weighs every language eld knows.
+ */
+let detector: typeof eld | undefined;
+
+/**
  * The model of the language `text` (a first reading in English) is written in, when the
  * detection is reliable and that language's model is bundled; 'eng' for English.
  */
 export function modelOfReading(text: string): OcrLanguageModel | undefined {
   if ((text.match(/\p{L}/gu) ?? []).length < MIN_LETTERS) return undefined;
-  const detected = eld.detect(text);
+  detector ??= eld.newInstance();
+  const detected = detector.detect(text);
   return detected.isReliable() ? MODEL_OF_LANGUAGE[detected.language] : undefined;
 }
 
