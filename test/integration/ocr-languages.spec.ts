@@ -54,6 +54,34 @@ describe('OCR in the language of the page', () => {
   );
 
   it(
+    "reads a page in Greek script in the script's model",
+    async () => {
+      const doc = await loadDocument(
+        makePng(
+          'Πανεπιστήμιο Αθηνών\nΠτυχίο Μηχανικού Ηλεκτρονικών Υπολογιστών\n' +
+            'Η Γραμματεία της Σχολής βεβαιώνει ότι ο φοιτητής ολοκλήρωσε τις σπουδές του',
+        ),
+      );
+      expect(words(doc.pages[0].text)).toEqual(
+        expect.arrayContaining([
+          'αθηνών',
+          'πτυχίο',
+          'μηχανικού',
+          'ηλεκτρονικών',
+          'υπολογιστών',
+          'γραμματεία',
+          'σχολής',
+          'βεβαιώνει',
+          'φοιτητής',
+          'ολοκλήρωσε',
+          'σπουδές',
+        ]),
+      );
+    },
+    OCR_TIMEOUT,
+  );
+
+  it(
     'reads an English page as before',
     async () => {
       const doc = await loadDocument(
