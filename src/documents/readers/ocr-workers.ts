@@ -7,9 +7,11 @@ import { bundledModelFile, type OcrLanguageModel } from './ocr-languages.js';
 /**
  * Workers reading in a language other than English kept at once, besides the English one:
  * the least recently used is ended when another language is needed. Each holds its model
- * beside English's (60-120 MB resident), so two keep an executor far below its RSS ceiling.
+ * beside English's (60-140 MB resident): an executor with the sentence encoder, English's
+ * worker and one language worker rests near 490 MB, with two near 630 MB, at the size past
+ * which an idle executor is replaced (EXECUTOR_RECYCLE_RSS_MB, 640), so one is kept.
  */
-const LANGUAGE_WORKERS = 2;
+const LANGUAGE_WORKERS = 1;
 
 /** The workers by what they read ('eng', or a language with English: 'deu+eng'), in use order. */
 const workers = new Map<string, Promise<Worker>>();
