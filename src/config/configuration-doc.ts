@@ -30,7 +30,8 @@ export function renderConfigurationDoc(): string {
     'does not fit its type or range stops the server (exit status 78), the worker and the',
     'admin CLI with a message naming the variable, e.g.',
     '`docproc: Invalid environment variable PORT: must be an integer 0 to 65535, got "http"`.',
-    'Unset and empty mean the default. Booleans take `true/false`, `1/0`, `yes/no`, `on/off`.',
+    'Unset and empty mean the default, unless a setting says what empty means. Booleans take',
+    '`true/false`, `1/0`, `yes/no`, `on/off`.',
     '',
   ];
   for (const section of SETTINGS_SECTIONS) {

@@ -52,6 +52,8 @@ interface Spec<T> {
   schema: z.ZodType<T, string>;
   default: Default<T>;
   defaultText?: string;
+  /** The value of a variable set to empty text, when that differs from leaving it unset. */
+  empty?: T;
   /** A credential: a refused value is described by its length, never echoed. */
   secret?: boolean;
 }
@@ -72,6 +74,7 @@ function setting<T>(env: string, spec: Spec<T>, doc: string): Setting<T> {
       (typeof spec.default === 'function' ? 'derived' : formatDefault(spec.default)),
     read(values: Env): T {
       const raw = values[env];
+      if (raw !== undefined && raw.trim() === '' && spec.empty !== undefined) return spec.empty;
       if (raw === undefined || raw.trim() === '') {
         return typeof spec.default === 'function'
           ? (spec.default as (e: Env) => T)(values)
@@ -281,6 +284,12 @@ export function list<T = string>(
     type: string;
     lowercase?: boolean;
     map?: (item: string) => T;
+    /** Unset (default: empty). */
+    default?: T[];
+    /** Set to empty text (default: as unset). */
+    empty?: T[];
+    /** Why the items together cannot be used (completes "VAR: ..."), or undefined. */
+    validate?: (items: string[]) => string | undefined;
   },
   doc: string,
 ): Setting<T[]> {
@@ -294,8 +303,12 @@ export function list<T = string>(
         .filter(Boolean),
     )
     .pipe(z.array(z.string().regex(options.item.regex, options.item.message)))
+    .superRefine((items, context) => {
+      const problem = options.validate?.(items);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    })
     .transform((items) => items.map(map));
-  return setting(env, { type: options.type, schema, default: [] }, doc);
+  return setting(env, { ...options, schema, default: options.default ?? [] }, doc);
 }
 
 const BYTE_SIZE = /^(\d+(?:\.\d+)?)\s*(B|KB|MB|GB|KiB|MiB|GiB)$/i;

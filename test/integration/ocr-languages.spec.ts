@@ -1,4 +1,10 @@
+import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it } from '@jest/globals';
+import { loadConfig } from '../../src/config/app-config.js';
+import { ConfigError } from '../../src/config/config-error.js';
+import { OCR_LANGUAGE_CODES, ocrLanguagesProblem } from '../../src/config/ocr-language-data.js';
+import type { ParseOutcome } from '../../src/documents/parse/parse.runner.js';
+import { poolOptionsFrom } from '../../src/documents/executors/task.pool.js';
 import { loadDocument } from '../../src/documents/readers/document.loader.js';
 import { terminateOcr } from '../../src/documents/readers/ocr.engine.js';
 import { eld } from 'eld/small';
@@ -9,6 +15,7 @@ import {
   OcrLanguageMissingError,
 } from '../../src/documents/readers/ocr-languages.js';
 import { makePng } from '../support/documents.js';
+import { DEFAULT_LAYOUT, executorPool } from '../support/operation-executors.js';
 
 // OCR runs tesseract.js (WASM) with the bundled language data: slow, so few cases and
 // generous time-outs.
@@ -21,18 +28,17 @@ afterAll(async () => {
   await terminateOcr();
 });
 
+const GERMAN_PAGE =
+  'Kassenbon Bäckerei Müller\n' +
+  'Rückgeld und Wechselgeld werden gezählt\n' +
+  'Vielen Dank für Ihren Einkauf, schöne Grüße aus Straßburg\n' +
+  'Die Öffnungszeiten ändern sich nächste Woche';
+
 describe('OCR in the language of the page', () => {
   it(
     'reads a German page with its umlauts and ß',
     async () => {
-      const doc = await loadDocument(
-        makePng(
-          'Kassenbon Bäckerei Müller\n' +
-            'Rückgeld und Wechselgeld werden gezählt\n' +
-            'Vielen Dank für Ihren Einkauf, schöne Grüße aus Straßburg\n' +
-            'Die Öffnungszeiten ändern sich nächste Woche',
-        ),
-      );
+      const doc = await loadDocument(makePng(GERMAN_PAGE));
       expect(doc.pages[0].source).toBe('ocr');
       expect(words(doc.pages[0].text)).toEqual(
         expect.arrayContaining([
@@ -155,4 +161,60 @@ describe('the model a page is read again in', () => {
       undefined,
     ]);
   });
+});
+
+describe('OCR_LANGUAGES', () => {
+  const ocrLanguages = (value?: string) =>
+    loadConfig(value === undefined ? {} : { OCR_LANGUAGES: value }).processing.ocrLanguages;
+
+  it('is every bundled language when unset, English only when empty, as listed otherwise', () => {
+    expect(ocrLanguages()).toEqual([...OCR_LANGUAGE_CODES]);
+    expect(ocrLanguages('')).toEqual([]);
+    expect(ocrLanguages(' deu, FRA ')).toEqual(['deu', 'fra']);
+  });
+
+  it('refuses the start for an unknown code, naming it and the installed ones', () => {
+    expect(() => ocrLanguages('deu,xyz')).toThrow(ConfigError);
+    expect(() => ocrLanguages('deu,xyz')).toThrow(
+      /OCR_LANGUAGES: "xyz" is not a language OCR can read a page again in; installed: deu,fra,spa,por,ita,nld,chi_sim,jpn,ara,ell,heb,hin/,
+    );
+  });
+
+  it('refuses a bundled code whose package is not installed', () => {
+    const withoutGerman = (id: string) => {
+      if (id.startsWith('@tesseract.js-data/deu/')) throw new Error(`Cannot find module '${id}'`);
+      return createRequire(import.meta.url).resolve(id);
+    };
+    expect(ocrLanguagesProblem(['fra', 'deu'], withoutGerman)).toMatch(
+      /^"deu" is not installed; installed: fra,spa,/,
+    );
+  });
+
+  it(
+    'empty: an executor reads a German page in English only',
+    async () => {
+      const pool = executorPool(
+        poolOptionsFrom(
+          { ...loadConfig({ OCR_LANGUAGES: '' }).processing, cpuWorkerWarmThreads: 1 },
+          1,
+        ),
+      );
+      try {
+        const outcome = (await pool.run({
+          kind: 'parse',
+          documents: [{ bytes: makePng(GERMAN_PAGE), name: 'receipt.png' }],
+          request: {},
+          versions: { layout: DEFAULT_LAYOUT },
+        })) as ParseOutcome;
+        const read = words(outcome.result.chunks.map((chunk) => chunk.content).join('\n'));
+        // Read, but not in German: the German model reads these words (the first case).
+        expect(read).toEqual(expect.arrayContaining(['kassenbon', 'und', 'woche']));
+        expect(read).not.toEqual(expect.arrayContaining(['straßburg']));
+        expect(read).not.toEqual(expect.arrayContaining(['grüße']));
+      } finally {
+        await pool.close();
+      }
+    },
+    OCR_TIMEOUT * 2,
+  );
 });

@@ -1,5 +1,10 @@
+import {
+  OCR_LANGUAGE_CODES,
+  type OcrLanguageCode,
+  ocrLanguagesProblem,
+} from '../ocr-language-data.js';
 import { DEFAULT_DOCUMENT_LIMITS } from '../processing.config.js';
-import { int } from '../setting.js';
+import { int, list } from '../setting.js';
 
 /* The document engines: limits on what a document may be, classify input sizes and the
  * executor processes that run the engines. Part of PROCESSING_SETTINGS (one reference section). */
@@ -42,6 +47,22 @@ export const DOCUMENT_SETTINGS = {
       'JSON size of one parse, extract or split result, measured in the executor that made it: a larger one fails with 413 before it reaches the API process (which holds a result a few times over while storing it). Select fewer pages (`page_range`) to stay under it.',
     ),
   },
+  ocrLanguages: list<OcrLanguageCode>(
+    'OCR_LANGUAGES',
+    {
+      item: {
+        regex: /^[a-z_]+$/,
+        message: 'each entry must be a Tesseract language code such as deu',
+      },
+      type: 'list of Tesseract language codes',
+      lowercase: true,
+      default: [...OCR_LANGUAGE_CODES],
+      empty: [],
+      validate: (codes) => ocrLanguagesProblem(codes),
+      map: (code) => code as OcrLanguageCode,
+    },
+    'Languages OCR may read an image or scanned page again in, besides English, when the page is in one of them (its script, or the language of its English reading): codes of the bundled `@tesseract.js-data` packages. Set to empty text for English only (every page is read in English first): fastest, least memory. Each language read costs such a page 1.5-3.5× the OCR time of English alone, and an executor about 65 MB more while its language worker is loaded. A code not installed refuses the start.',
+  ),
   classifyLimits: {
     maxCriterionChars: int(
       'MAX_CRITERION_CHARS',

@@ -1,4 +1,6 @@
+import type { OcrLanguageCode } from '../../config/ocr-language-data.js';
 import { setDocumentLimits, type DocumentLimits } from '../readers/document-limits.js';
+import { setOcrLanguages } from '../readers/ocr-languages.js';
 import { serializeError, type TaskReply } from './task-reply.js';
 
 /** Parent -> executor. */
@@ -7,6 +9,8 @@ export interface RunMessage<T> {
   id: number;
   task: T;
   limits?: DocumentLimits;
+  /** OCR_LANGUAGES (undefined: every bundled language). */
+  ocrLanguages?: readonly OcrLanguageCode[];
 }
 
 /** Executor -> parent: started (after warm-up), or a task's reply and the resident size after it. */
@@ -28,6 +32,7 @@ export function serveTasks<T, R>(
   process.on('message', (message: RunMessage<T>) => {
     if (message?.type !== 'run') return;
     setDocumentLimits(message.limits);
+    setOcrLanguages(message.ocrLanguages);
     void work(message.task)
       .then(
         (result): TaskReply<R> => ({ ok: true, result }),

@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import type { Readable } from 'node:stream';
+import type { OcrLanguageCode } from '../../config/ocr-language-data.js';
 import type { DocumentLimits } from '../readers/document-limits.js';
 import type { ExecutorMessage, RunMessage } from './executor.child.js';
 import type { TaskReply } from './task-reply.js';
@@ -133,12 +134,16 @@ export class ExecutorProcess {
   }
 
   /** Sends one task; resolves with its reply, or with the exit of the process. */
-  send<T>(task: T, limits: DocumentLimits | undefined): Promise<TaskOutcome> {
+  send<T>(
+    task: T,
+    limits: DocumentLimits | undefined,
+    ocrLanguages?: readonly OcrLanguageCode[],
+  ): Promise<TaskOutcome> {
     if (this.exit) return Promise.resolve({ kind: 'exit', exit: this.exit });
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.pending = { id, resolve };
-      this.child.send({ type: 'run', id, task, limits } satisfies RunMessage<T>);
+      this.child.send({ type: 'run', id, task, limits, ocrLanguages } satisfies RunMessage<T>);
     });
   }
 

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { OcrLanguageCode } from '../../config/ocr-language-data.js';
 import type { ExecutorSettings, ProcessingConfig } from '../../config/processing.config.js';
 import type { DocumentLimits } from '../readers/document-limits.js';
 import { setDocumentLimits } from '../readers/document-limits.js';
+import { setOcrLanguages } from '../readers/ocr-languages.js';
 import { ExecutorCrashedError, ExecutorLimitError } from './executor.errors.js';
 import { type ExecutorExit, ExecutorProcess, type TaskOutcome } from './executor.process.js';
 import { deserializeError } from './task-reply.js';
@@ -27,6 +29,8 @@ export interface TaskPoolOptions {
   settings?: Partial<ExecutorSettings>;
   /** Input limits every task is checked against (default: DEFAULT_DOCUMENT_LIMITS). */
   limits?: DocumentLimits;
+  /** Languages OCR may read a page again in besides English (default: every bundled one). */
+  ocrLanguages?: readonly OcrLanguageCode[];
   /**
    * Run tasks in this process instead of executors. Default: true under jest (its
    * TypeScript transform does not reach child processes) and when the compiled entry is
@@ -55,7 +59,10 @@ interface Waiter {
 
 /** A pool's options from the processing settings: `maxExecutors` run tasks at once. */
 export function poolOptionsFrom(
-  processing: Pick<ProcessingConfig, 'cpuWorkerWarmThreads' | 'executors' | 'documentLimits'>,
+  processing: Pick<
+    ProcessingConfig,
+    'cpuWorkerWarmThreads' | 'executors' | 'documentLimits' | 'ocrLanguages'
+  >,
   maxExecutors: number,
 ): TaskPoolOptions {
   return {
@@ -63,6 +70,7 @@ export function poolOptionsFrom(
     warmExecutors: processing.cpuWorkerWarmThreads,
     settings: processing.executors,
     limits: processing.documentLimits,
+    ocrLanguages: processing.ocrLanguages,
   };
 }
 
@@ -136,6 +144,7 @@ export class TaskPool<T, R> {
     if (this.inline) {
       signal?.throwIfAborted();
       setDocumentLimits(this.options.limits);
+      setOcrLanguages(this.options.ocrLanguages);
       return this.runInline(task);
     }
     let first: ExecutorExit | undefined;
@@ -197,7 +206,7 @@ export class TaskPool<T, R> {
           executor.kill();
           reject(error);
         };
-        void executor.send(task, this.options.limits).then((outcome) => {
+        void executor.send(task, this.options.limits, this.options.ocrLanguages).then((outcome) => {
           if (outcome.kind === 'exit' && outcome.exit.heapExhausted) {
             reject(
               new ExecutorLimitError(

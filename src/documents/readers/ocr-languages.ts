@@ -1,32 +1,34 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { createRequire } from 'node:module';
 import { eld } from 'eld/small';
+import {
+  installedOcrDataFile,
+  OCR_LANGUAGE_CODES,
+  type OcrLanguageCode,
+  ocrDataPathIn,
+} from '../../config/ocr-language-data.js';
 
-const require = createRequire(import.meta.url);
+/** English, or a bundled model a page may be read in besides it (config/ocr-language-data.ts). */
+export type OcrLanguageModel = OcrLanguageCode | 'eng';
 
-/**
- * Tesseract models of the languages a page may be read in besides English, each bundled by
- * its `@tesseract.js-data/<code>` package (MIT, like the English data). Chosen for the
- * languages the sentence encoder reads and the evaluation sets hold (Latin script: German,
- * French, Spanish, Portuguese, Italian, Dutch; Chinese, Japanese, Arabic) and three small
- * ones extract reads (Greek, Hebrew, Hindi). Russian has no package.
+/*
+ * The languages OCR_LANGUAGES lets this process read a page again in. Plain data like the
+ * document limits, so it travels with each task into the executor processes.
  */
-export const OCR_LANGUAGE_MODELS = [
-  'deu',
-  'fra',
-  'spa',
-  'por',
-  'ita',
-  'nld',
-  'chi_sim',
-  'jpn',
-  'ara',
-  'ell',
-  'heb',
-  'hin',
-] as const;
-export type OcrLanguageModel = (typeof OCR_LANGUAGE_MODELS)[number] | 'eng';
+let allowed: ReadonlySet<OcrLanguageModel> = new Set(OCR_LANGUAGE_CODES);
+
+/** Sets the languages this process's OCR may read again in (undefined: every bundled one). */
+export function setOcrLanguages(codes: readonly OcrLanguageCode[] | undefined): void {
+  allowed = new Set(codes ?? OCR_LANGUAGE_CODES);
+}
+
+/** Whether a page may be read again in `model` (English is always read). */
+export function ocrLanguageAllowed(model: OcrLanguageModel): boolean {
+  return model === 'eng' || allowed.has(model);
+}
+
+/** Whether OCR_LANGUAGES leaves any language besides English. */
+export function anyOcrLanguageAllowed(): boolean {
+  return allowed.size > 0;
+}
 
 /** The model of a language eld names (ISO 639-1), for the Latin-script languages bundled. */
 const MODEL_OF_LANGUAGE: Record<string, OcrLanguageModel> = {
@@ -102,15 +104,10 @@ export class OcrLanguageMissingError extends Error {
  */
 export function bundledModelFile(
   model: OcrLanguageModel,
-  resolve: (id: string) => string = require.resolve,
+  resolve?: (id: string) => string,
 ): string {
-  let file = path.join(`@tesseract.js-data/${model}`, '4.0.0_best_int', `${model}.traineddata.gz`);
-  try {
-    const pkg = path.dirname(resolve(`@tesseract.js-data/${model}/package.json`));
-    file = path.join(pkg, '4.0.0_best_int', `${model}.traineddata.gz`);
-  } catch {
-    throw new OcrLanguageMissingError(model, file);
-  }
-  if (!fs.existsSync(file)) throw new OcrLanguageMissingError(model, file);
+  const file = installedOcrDataFile(model, resolve);
+  if (!file)
+    throw new OcrLanguageMissingError(model, ocrDataPathIn(`@tesseract.js-data/${model}`, model));
   return file;
 }

@@ -1,5 +1,11 @@
 import { detectPage, terminateOrientation, type UprightPage } from './page-orientation.js';
-import { modelOfReading, modelOfScript, type OcrLanguageModel } from './ocr-languages.js';
+import {
+  anyOcrLanguageAllowed,
+  modelOfReading,
+  modelOfScript,
+  ocrLanguageAllowed,
+  type OcrLanguageModel,
+} from './ocr-languages.js';
 import { ocrWorker, terminateOcrWorkers } from './ocr-workers.js';
 
 /**
@@ -74,12 +80,12 @@ async function bestRecognition(image: Uint8Array, effort: OcrEffort): Promise<Re
 
 /**
  * `image` read in English (bestRecognition), then in the page's own language when that is
- * another bundled one, the reading with more confidently read words kept. A page read poorly
- * has its orientation and script detected (one detection, only for such pages): turned, it
- * is read upright if that reads more confidently (with the upright page, the frame of its
- * boxes); written in a script other than Latin, it is read in that script's model. A page
- * in Latin script is read again in the language eld finds in the English reading. The
- * second reading takes the thresholding the English reading kept.
+ * another bundled one OCR_LANGUAGES allows, the reading with more confidently read words
+ * kept. A page read poorly has its orientation and script detected (one detection, only for
+ * such pages): turned, it is read upright if that reads more confidently (with the upright
+ * page, the frame of its boxes); written in a script other than Latin, it is read in that
+ * script's model. A page in Latin script is read again in the language eld finds in the
+ * English reading. The second reading takes the thresholding the English reading kept.
  */
 async function readPage(
   image: Uint8Array,
@@ -102,9 +108,10 @@ async function readPage(
       }
     }
   }
+  if (!anyOcrLanguageAllowed()) return { reading, upright };
   const model =
     script && script !== 'Latin' ? modelOfScript(script) : modelOfReading(reading.data.text);
-  if (!model || model === 'eng') return { reading, upright };
+  if (!model || model === 'eng' || !ocrLanguageAllowed(model)) return { reading, upright };
   const inLanguage = await recognize(page, reading.thresholding, model);
   return {
     reading: confidentWordsOf(inLanguage) > confidentWordsOf(reading) ? inLanguage : reading,
