@@ -1,5 +1,6 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it, jest } from '@jest/globals';
 import { loadConfig } from '../../src/config/app-config.js';
 import { ConfigError } from '../../src/config/config-error.js';
 import { OCR_LANGUAGE_CODES, ocrLanguagesProblem } from '../../src/config/ocr-language-data.js';
@@ -55,6 +56,35 @@ describe('OCR in the language of the page', () => {
           'nächste',
         ]),
       );
+    },
+    OCR_TIMEOUT,
+  );
+
+  it(
+    'keeps the English reading, with a warning, when the language worker cannot start',
+    async () => {
+      await terminateOcr();
+      // The language worker links its models into a temporary directory: none can be made
+      // (a read-only file system).
+      const noTemporaryDirectory = jest.spyOn(fs, 'mkdtempSync').mockImplementation(() => {
+        throw Object.assign(new Error('EROFS: read-only file system, mkdtemp'), { code: 'EROFS' });
+      });
+      const warned = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+      try {
+        // Another page than the first case's, which may be read from a cache.
+        const doc = await loadDocument(makePng(`Quittung\n${GERMAN_PAGE}`));
+        expect(words(doc.pages[0].text)).toEqual(
+          expect.arrayContaining(['quittung', 'kassenbon', 'wechselgeld', 'vielen', 'dank']),
+        );
+        expect(words(doc.pages[0].text)).not.toContain('straßburg');
+        expect(warned).toHaveBeenCalledWith(
+          expect.stringMatching(/^OCR: page kept in its English reading, the deu reading failed/),
+        );
+      } finally {
+        warned.mockRestore();
+        noTemporaryDirectory.mockRestore();
+        await terminateOcr();
+      }
     },
     OCR_TIMEOUT,
   );

@@ -112,7 +112,18 @@ async function readPage(
   const model =
     script && script !== 'Latin' ? modelOfScript(script) : modelOfReading(reading.data.text);
   if (!model || model === 'eng' || !ocrLanguageAllowed(model)) return { reading, upright };
-  const inLanguage = await recognize(page, reading.thresholding, model);
+  let inLanguage: Recognition;
+  try {
+    inLanguage = await recognize(page, reading.thresholding, model);
+  } catch (error) {
+    // The second reading only improves on the first: a language worker that cannot start
+    // (its package gone, no writable temporary directory for its models) leaves the page
+    // read in English, as before the languages were bundled, and says why.
+    process.emitWarning(
+      `OCR: page kept in its English reading, the ${model} reading failed: ${String(error)}`,
+    );
+    return { reading, upright };
+  }
   return {
     reading: confidentWordsOf(inLanguage) > confidentWordsOf(reading) ? inLanguage : reading,
     upright,
