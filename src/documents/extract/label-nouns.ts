@@ -10,7 +10,7 @@
 import { cosine, type SentenceEncoder } from '../encoder/sentence-encoder.js';
 import type { Scored } from './field-search.js';
 import { initialismsOf, isFunctionWord } from './label-initialisms.js';
-import { humanize, normalize } from './text-match.js';
+import { humanize, keepsLettersInOrder, normalize } from './text-match.js';
 import { IDENTIFIER_WORDS } from './value-parsers.js';
 
 /** At or above this a label names the field outright (label-owners.ts): its noun is the field's. */
@@ -48,14 +48,7 @@ function fieldNounsOf(scored: Scored): string | undefined {
 function shortens(word: string, fieldWords: readonly string[]): boolean {
   return fieldWords.some((f) => {
     if (f === word || f.startsWith(word) || word.startsWith(f)) return true;
-    if (word[0] !== f[0]) return false;
-    let at = 1;
-    for (const ch of word.slice(1)) {
-      at = f.indexOf(ch, at);
-      if (at < 0) return false;
-      at++;
-    }
-    return true;
+    return keepsLettersInOrder(word, f);
   });
 }
 

@@ -9,7 +9,14 @@
 import { cosine, type SentenceEncoder } from '../encoder/sentence-encoder.js';
 import { currencyOf } from './currency-table.js';
 import { initialismsOf } from './label-initialisms.js';
-import { descriptionHead, FUNCTION_WORDS, humanize, normalize, stem } from './text-match.js';
+import {
+  descriptionHead,
+  FUNCTION_WORDS,
+  humanize,
+  keepsLettersInOrder,
+  normalize,
+  stem,
+} from './text-match.js';
 
 export { descriptionHead };
 
@@ -62,14 +69,7 @@ export function conceptsOf(text: string): Set<string> {
  */
 function abbreviates(short: string, word: string): boolean {
   if (short.length < 2 || short.length > 5 || word.length < short.length + 2) return false;
-  if (short[0] !== word[0] || FUNCTION_WORDS.has(short)) return false;
-  let at = 1;
-  for (const ch of short.slice(1)) {
-    at = word.indexOf(ch, at);
-    if (at < 0) return false;
-    at++;
-  }
-  return true;
+  return !FUNCTION_WORDS.has(short) && keepsLettersInOrder(short, word);
 }
 
 /** The shortest word an ending is told from (shorter ones differ by more than an ending). */

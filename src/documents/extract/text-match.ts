@@ -151,3 +151,18 @@ export function descriptionHead(description: string): string {
   const head = end < 0 ? words : words.slice(0, end);
   return head.join(' ').replace(/[,;:.]$/, '');
 }
+
+/**
+ * Whether `short` could be written for `word` by leaving letters out: the same first letter
+ * and its other letters in the word's order ("qty" of "quantity", "cust" of "customer").
+ */
+export function keepsLettersInOrder(short: string, word: string): boolean {
+  if (short.length === 0 || short[0] !== word[0]) return false;
+  let at = 1;
+  for (const ch of short.slice(1)) {
+    at = word.indexOf(ch, at);
+    if (at < 0) return false;
+    at++;
+  }
+  return true;
+}
