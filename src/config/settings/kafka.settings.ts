@@ -58,7 +58,7 @@ export const KAFKA_SETTINGS = {
   createTopics: bool(
     'KAFKA_CREATE_TOPICS',
     true,
-    'Create the usage and dead-letter topics at start when missing.',
+    'Create the usage and dead-letter topics at start when missing. Off: a missing one fails `/ready` at once, naming it and its setting.',
   ),
   topicPartitions: int(
     'KAFKA_TOPIC_PARTITIONS',

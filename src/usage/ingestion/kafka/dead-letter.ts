@@ -1,5 +1,6 @@
 import type { IHeaders, KafkaMessage, Message } from 'kafkajs';
 import type { UsageEventRejection } from '../normalized-usage-event.js';
+import { isUnknownTopicError, MissingTopicError, type TopicPresence } from './kafka-topics.js';
 import type { UsageEventProducer } from './usage-event.producer.js';
 
 /** Headers a dead-lettered usage event carries on top of its original headers. */
@@ -54,18 +55,40 @@ export function refusedMessages(
   return rejected.map(({ index, rejection }) => ({ message: messages[index], rejection }));
 }
 
-/** Sends the refused messages of one fetched batch to the dead-letter topic (acks = all). */
+/** Where dead letters go: the producer, and the topic with what is known of its presence. */
+export interface DeadLetterTarget {
+  producer: () => UsageEventProducer;
+  presence: TopicPresence;
+}
+
+const HELD_BACK =
+  "the batch's offsets stay uncommitted, so its events are consumed again once it exists (nothing is lost)";
+
+/**
+ * Sends the refused messages of one fetched batch to the dead-letter topic (acks = all).
+ * A topic known to be missing is listed again (it may have been created since) rather than
+ * sent to: kafkajs would retry for about 40 s and then fail without naming the topic.
+ */
 export async function sendDeadLetters(
-  producer: UsageEventProducer,
-  deadLetterTopic: string,
+  target: DeadLetterTarget,
   source: DeadLetterSource,
   refused: { message: KafkaMessage; rejection: UsageEventRejection }[],
 ): Promise<void> {
+  const { presence } = target;
+  const topic = presence.deadLetterTopic();
+  if (presence.isMissing(topic.topic)) await presence.require(topic.topic, HELD_BACK);
   const failedAt = new Date();
-  await producer.sendTo(
-    deadLetterTopic,
-    refused.map(({ message, rejection }) =>
-      deadLetterMessage(message, source, rejection, failedAt),
-    ),
-  );
+  try {
+    await target.producer().sendTo(
+      topic.topic,
+      refused.map(({ message, rejection }) =>
+        deadLetterMessage(message, source, rejection, failedAt),
+      ),
+    );
+  } catch (error) {
+    if (!isUnknownTopicError(error)) throw error;
+    // Readiness says so from now on (and the next batches fail at once).
+    await presence.check().catch(() => undefined);
+    throw new MissingTopicError(topic, HELD_BACK, { cause: error });
+  }
 }

@@ -6,7 +6,6 @@ import {
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import type { Consumer, EachBatchPayload } from 'kafkajs';
-import type { Counter, Gauge } from 'prom-client';
 import type { AppConfig, KafkaConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import { MetricsService } from '../../../common/metrics/metrics.service.js';
@@ -19,10 +18,11 @@ import { UsageIngestService } from '../usage-ingest.service.js';
 import type { WriteOwnership } from '../../core/usage-store.ports.js';
 import { OrderedCommits } from './ordered-commits.js';
 import { ConsumerProgress, topicAndGroupOffsets } from './consumer-progress.js';
-import { refusedMessages, sendDeadLetters } from './dead-letter.js';
+import { type DeadLetterTarget, refusedMessages, sendDeadLetters } from './dead-letter.js';
 import { usageConsumerOptions } from './kafka-client.js';
 import { KafkaClients } from './kafka-clients.service.js';
-import { usageConsumerMetrics } from './usage-consumer.metrics.js';
+import { MISSING_TOPIC_RETRY_MS, MissingTopicError, TopicPresence } from './kafka-topics.js';
+import { usageConsumerMetrics, type UsageConsumerMetrics } from './usage-consumer.metrics.js';
 import { ConsumerPause, pauseWhileStorageLow } from './consumer-pause.js';
 import { StorageReserve } from '../../../database/storage-reserve.js';
 
@@ -76,13 +76,16 @@ export class UsageKafkaConsumer
    * so it is neither stored after the fence nor committed (docs/decisions/0375-*).
    */
   private membership = 0;
-  private deadLettered!: Counter<'reason'>;
-  private batches!: Counter<'outcome'>;
-  private crashes!: Counter;
-  private rebalances!: Counter;
-  private lag!: Gauge<'topic' | 'partition'>;
-  private ready!: Gauge;
-  private pausedFor!: Gauge<'reason'>;
+  private meters!: UsageConsumerMetrics;
+  private readonly topics = new TopicPresence(
+    () => this.config,
+    async () => (await this.clients.admin()).listTopics(),
+    this.logger,
+  );
+  private readonly deadLetters: DeadLetterTarget = {
+    producer: () => this.clients.producer(),
+    presence: this.topics,
+  };
 
   constructor(
     @Inject(APP_CONFIG) private readonly appConfig: AppConfig,
@@ -93,29 +96,17 @@ export class UsageKafkaConsumer
     private readonly storage: StorageReserve,
   ) {}
 
-  /** The consumer's metrics exist only where it consumes (Kafka mode), so /metrics shows no idle gauges. */
-  private registerMetrics(): void {
-    ({
-      deadLettered: this.deadLettered,
-      batches: this.batches,
-      crashes: this.crashes,
-      rebalances: this.rebalances,
-      lag: this.lag,
-      ready: this.ready,
-      paused: this.pausedFor,
-    } = usageConsumerMetrics(this.metrics, () => this.progress));
-  }
-
   private get config(): KafkaConfig {
     return this.clients.config;
   }
 
   onApplicationBootstrap(): void {
     if (!this.appConfig.kafka || !this.appConfig.kafka.consumerEnabled) return;
-    this.registerMetrics();
+    // The consumer's metrics exist only where it consumes (Kafka mode): no idle gauges.
+    this.meters = usageConsumerMetrics(this.metrics, () => this.progress);
     // A usage store in ClickHouse does not write to the data volume: not paused for it.
     if (this.appConfig.usage.store.kind === 'duckdb') {
-      pauseWhileStorageLow(this.pauses, this.storage, () => this.consumer, this.pausedFor);
+      pauseWhileStorageLow(this.pauses, this.storage, () => this.consumer, this.meters.paused);
     }
     this.progress = new ConsumerProgress(this.config.stallTimeoutMs);
     this.readinessService.register(this);
@@ -129,7 +120,10 @@ export class UsageKafkaConsumer
   readiness(): ReadinessReport {
     if (!this.progress) return { ready: true, detail: { state: 'disabled' } };
     const report = this.progress.readiness();
-    this.ready.set(report.ready ? 1 : 0);
+    const missingTopics = this.topics.readinessFailure();
+    if (missingTopics)
+      Object.assign(report, { ready: false, detail: { ...report.detail, ...missingTopics } });
+    this.meters.ready.set(report.ready ? 1 : 0);
     if (!this.pauses.has('storage')) return report;
     const reason = 'paused: free disk space below DATA_DIR_MIN_FREE_MB';
     return { ready: false, detail: { ...report.detail, reason, pausedFor: this.pauses.held } };
@@ -150,9 +144,12 @@ export class UsageKafkaConsumer
     } catch (error) {
       if (this.shuttingDown) return;
       this.progress?.onBatchFailed(error);
-      this.logger.error(
-        `usage consumer could not start, retrying in ${START_RETRY_MS} ms: ${String(error)}`,
-      );
+      // A missing topic was logged once when found missing; not again at each retry.
+      if (!(error instanceof MissingTopicError)) {
+        this.logger.error(
+          `usage consumer could not start, retrying in ${START_RETRY_MS} ms: ${String(error)}`,
+        );
+      }
       const consumer = this.consumer;
       this.consumer = null;
       await consumer?.disconnect().catch(() => undefined);
@@ -164,6 +161,7 @@ export class UsageKafkaConsumer
     const config = this.config;
     this.ingest.prepareForRawBatches();
     if (config.createTopics) await this.clients.ensureTopics();
+    await this.topics.require(config.usageTopic, 'the consumer starts once it exists');
     const consumer = this.clients.kafka().consumer(usageConsumerOptions(config));
     this.consumer = consumer;
     this.commits = new OrderedCommits(UNCOMMITTED_WRITES * this.ingest.maxEventsPerWrite, (error) =>
@@ -198,7 +196,7 @@ export class UsageKafkaConsumer
     const current = () => this.consumer === consumer && !this.shuttingDown;
     consumer.on(GROUP_JOIN, (event) => {
       if (!current()) return;
-      this.rebalances.inc();
+      this.meters.rebalances.inc();
       this.membership++;
       this.pauses.apply(consumer);
       const partitions = event.payload.memberAssignment[this.config.usageTopic] ?? [];
@@ -218,7 +216,7 @@ export class UsageKafkaConsumer
       else if (this.consumer !== consumer) this.retire(consumer);
     });
     consumer.on(CRASH, (event) => {
-      this.crashes.inc();
+      this.meters.crashes.inc();
       const { error, restart } = event.payload;
       if (!current()) {
         // kafkajs sets its restart timer right after this event; the disconnect clears it.
@@ -271,26 +269,22 @@ export class UsageKafkaConsumer
         // again from the committed offset (fenced off without a rebalance here: restart).
         if ((await written).superseded || ownership.lost()) {
           if (!ownership.lost()) throw new Error(`write of ${topic}[${partition}] fenced off`);
-          this.batches.inc({ outcome: 'superseded' });
+          this.meters.batches.inc({ outcome: 'superseded' });
           return;
         }
         if (refused.length > 0) {
           // Awaited: the broker acknowledged every dead letter before any offset moves.
           const source = { topic, partition };
-          await sendDeadLetters(
-            this.clients.producer(),
-            this.config.deadLetterTopic,
-            source,
-            refused,
-          );
-          for (const { rejection } of refused) this.deadLettered.inc({ reason: rejection.reason });
+          await sendDeadLetters(this.deadLetters, source, refused);
+          for (const { rejection } of refused)
+            this.meters.deadLettered.inc({ reason: rejection.reason });
         }
         const next = String(Number(last) + 1);
         await consumer.commitOffsets([{ topic, partition, offset: next }]).catch((error) => {
           // A lost commit costs a redelivery, which the store dedupes; not a failure.
           this.logger.warn(`usage offset commit ${topic}[${partition}]@${next}: ${String(error)}`);
         });
-        this.batches.inc({ outcome: 'ok' });
+        this.meters.batches.inc({ outcome: 'ok' });
         this.progress?.onBatchWritten(partition, Number(next));
       });
       // The fetch position moves on now (autoCommit is off: nothing is committed by
@@ -320,21 +314,23 @@ export class UsageKafkaConsumer
    * batches of the failed one's partition were never committed).
    */
   private restartAfter(failed: Consumer, error: unknown): void {
-    this.batches.inc({ outcome: 'error' });
+    this.meters.batches.inc({ outcome: 'error' });
     this.progress?.onBatchFailed(error);
-    if (this.replace(failed)) {
+    const missingTopic = error instanceof MissingTopicError;
+    if (this.replace(failed, missingTopic ? MISSING_TOPIC_RETRY_MS : START_RETRY_MS)) {
+      const what = missingTopic ? 'not committed' : 'not written';
       this.logger.error(
-        `usage batch not written; the consumer restarts from the committed offsets: ${String(error)}`,
+        `usage batch ${what}; the consumer restarts from the committed offsets: ${String(error)}`,
       );
     }
   }
 
   /**
    * Disconnects `failed` and starts a new consumer (with a fresh chain of commits) after
-   * START_RETRY_MS; it fetches again from the committed offsets. False when `failed` is no
+   * `delayMs`; it fetches again from the committed offsets. False when `failed` is no
    * longer the current consumer or the process is shutting down.
    */
-  private replace(failed: Consumer): boolean {
+  private replace(failed: Consumer, delayMs = START_RETRY_MS): boolean {
     if (this.shuttingDown || this.consumer !== failed) return false;
     this.consumer = null;
     this.commits = null;
@@ -343,7 +339,7 @@ export class UsageKafkaConsumer
       .catch(() => undefined)
       .then(() => {
         if (!this.shuttingDown) {
-          this.startTimer = setTimeout(() => void this.startUntilRunning(), START_RETRY_MS);
+          this.startTimer = setTimeout(() => void this.startUntilRunning(), delayMs);
         }
       });
     return true;
@@ -353,14 +349,17 @@ export class UsageKafkaConsumer
     const progress = this.progress;
     if (!progress || this.shuttingDown) return;
     try {
-      const { usageTopic, consumerGroup } = this.config;
+      const { usageTopic, consumerGroup, createTopics } = this.config;
+      // With topic creation off, a topic deleted or created since is noticed here.
+      if (!createTopics || this.topics.missing.length > 0) await this.topics.check();
+      if (this.topics.isMissing(usageTopic)) return void this.readiness();
       const { high, committed } = await topicAndGroupOffsets(
         await this.clients.admin(),
         usageTopic,
         consumerGroup,
       );
       for (const p of progress.onLagMeasured(high, committed)) {
-        this.lag.set({ topic: usageTopic, partition: String(p.partition) }, p.lag);
+        this.meters.lag.set({ topic: usageTopic, partition: String(p.partition) }, p.lag);
       }
     } catch (error) {
       progress.onLagUnmeasurable();
