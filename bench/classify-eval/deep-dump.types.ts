@@ -64,6 +64,22 @@ export interface Dump {
   rows: DumpRow[];
 }
 
+/** The length sentences of record 0465's trial, by the most words each describes. */
+export const LENGTH_SENTENCES: [number, string][] = [
+  [150, 'A very short text of a few lines.'],
+  [600, 'A short text of a few paragraphs.'],
+  [3000, 'A text of some length, in several sections.'],
+  [Infinity, 'A long text of many sections.'],
+];
+
+/** What length-dump.ts writes. */
+export interface LengthDump {
+  /** Per `${set}/${id}`: words, or absent when the document has pages. */
+  unpaged: Record<string, number>;
+  /** Per `${set}/${variant}`, per category, per statement: cosines with each length sentence. */
+  cosines: Record<string, number[][][]>;
+}
+
 export function readDump(file: string): Dump {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as Dump;
 }

@@ -9,11 +9,20 @@
  * gets the shipped second pass. Every family's parameter is also chosen by cross-validation
  * over documents (FOLDS folds by document id, a document's rows in one fold): each fold is
  * scored with the parameter that gets most rows right on the other folds, and the held-out
- * counts are printed per cell.
+ * counts are printed per cell. With length-dump.ts's output as a second argument, it also
+ * replays unpaged documents described by their length (record 0465) and its combination with
+ * single lines of running text discounted (record 0526).
  * Run: tsc -p tsconfig.bench.json && node dist/bench/classify-eval/generality-trial.js <dump.json>
+ *      [lengths.json]
  */
 import { LABEL_WEIGHT } from '../../src/documents/classify/fusion.js';
-import { type DumpRow as Row, readDump } from './deep-dump.types.js';
+import fs from 'node:fs';
+import {
+  type DumpRow as Row,
+  LENGTH_SENTENCES,
+  type LengthDump,
+  readDump,
+} from './deep-dump.types.js';
 import {
   argmax,
   cellsOf,
@@ -51,6 +60,8 @@ interface Rule {
   lexicalScale?: (categories: number) => number;
   /** The default model's near neighbours gain this times their share of its passages' votes. */
   defaultVotes?: number;
+  /** A statement's layout evidence instead of the dumped one (by category and statement). */
+  layout?: (row: Row, c: number, s: number) => number;
   /** A term added to each category's score, from the centred values and what was read. */
   extra?: (row: Row, c: number, values: number[][][], read: readonly boolean[]) => number;
 }
@@ -80,7 +91,7 @@ function scoresOf(row: Row, deep: boolean, rule: Rule) {
       const kinds = [
         Number.isFinite(best) ? best - off : 0,
         e[1] * (rule.lexicalScale?.(row.evidence.length) ?? 1),
-        e[2],
+        rule.layout ? rule.layout(row, c, s) : e[2],
         opens ? values[c][s][0] - off : 0,
       ];
       return kinds.reduce((sum, value, k) => sum + WEIGHTS[k] * value, 0);
@@ -315,6 +326,50 @@ families.push([
   "default's votes, w (0 / 0.1 / 0.2 / 0.3)",
   voteWeights.map((w) => ({ defaultVotes: w })),
 ]);
+
+const lengthFile = process.argv[3];
+if (lengthFile) {
+  const lengths = JSON.parse(fs.readFileSync(lengthFile, 'utf8')) as LengthDump;
+  const unpagedLayout = (row: Row, c: number, s: number): number => {
+    const words = lengths.unpaged[`${row.set}/${row.id}`];
+    const others = row.formCos[c][s].slice(1);
+    if (words === undefined) return Math.max(...row.formCos[c][s]);
+    const at = LENGTH_SENTENCES.findIndex(([most]) => words < most);
+    return Math.max(lengths.cosines[`${row.set}/${row.variant}`][c][s][at], ...others);
+  };
+  const runningLines = (d: number): Rule => ({
+    passageOffset: (row, k) => (saysForm(row, RUNNING) ? -d * (row.passageLines?.[k] ?? 0) : 0),
+  });
+  add('unpaged described by length', { layout: unpagedLayout });
+  /** An unpaged document's form without a sentence of its pages (0 when nothing is left). */
+  const pagelessLayout = (row: Row, c: number, s: number): number => {
+    if (lengths.unpaged[`${row.set}/${row.id}`] === undefined)
+      return Math.max(...row.formCos[c][s]);
+    const others = row.formCos[c][s].slice(1);
+    return others.length > 0 ? Math.max(...others) : 0;
+  };
+  add('unpaged without a page sentence', { layout: pagelessLayout });
+  for (const d of lineDiscounts.slice(1)) {
+    add(`unpaged without a page sentence + single lines of running text less ${d}`, {
+      ...runningLines(d),
+      layout: pagelessLayout,
+    });
+  }
+  families.push(['unpaged without a page sentence (off / on)', [{}, { layout: pagelessLayout }]]);
+  for (const d of lineDiscounts.slice(1)) {
+    add(`unpaged by length + single lines of running text less ${d}`, {
+      ...runningLines(d),
+      layout: unpagedLayout,
+    });
+  }
+  families.push(['unpaged by length (off / on)', [{}, { layout: unpagedLayout }]]);
+  families.push([
+    'unpaged by length (off / on) x running-text lines less d',
+    [false, true].flatMap((on) =>
+      lineDiscounts.map((d) => ({ ...runningLines(d), ...(on ? { layout: unpagedLayout } : {}) })),
+    ),
+  ]);
+}
 
 printTrialTable(cells, trials, '\n');
 printTrialTable(
