@@ -78,3 +78,8 @@ export function selectChunks(chunks: readonly Chunk[], budget: number): Chunk[] 
   );
   return [...chunks.slice(0, head), ...picked];
 }
+
+/** At most `budget` chunks of the document (selectChunks). */
+export function documentChunks(pages: readonly string[], budget: number): Chunk[] {
+  return selectChunks(allChunks(pages), budget);
+}

@@ -22,7 +22,7 @@ import {
 import { categoryScore, strength } from './fusion.js';
 import { groupOf } from './grouping.js';
 import { documentLanguage, warmUpLanguage } from './language.js';
-import { describeLayout, isRunningText, layoutProfile, type PageDimensions } from './layout.js';
+import { describeLayout, layoutProfile, type PageDimensions } from './layout.js';
 import { clipLongWords } from './long-words.js';
 import { stemmerFor } from './stemmers.js';
 
@@ -100,13 +100,11 @@ export function readDocument(
   sizes: readonly (PageDimensions | undefined)[] = [],
 ): DocumentReading {
   const language = documentLanguage(pages, metadata);
-  const profile = layoutProfile(pages, sizes);
   return {
     passages: passagesOf(pages, metadata, chunkBudget, lineBudget),
     bag: documentBag(pages, metadata, language),
     pageCount: pages.length,
-    form: describeLayout(profile),
-    runningText: isRunningText(profile),
+    form: describeLayout(layoutProfile(pages, sizes)),
     language,
   };
 }

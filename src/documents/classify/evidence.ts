@@ -12,7 +12,7 @@
  */
 import { cosine, sentenceEncoder } from '../encoder/sentence-encoder.js';
 import type { ClassificationCategory } from './classify.types.js';
-import { allChunks, allLines, selectChunks } from './chunks.js';
+import { allLines, documentChunks, selectChunks, type Chunk } from './chunks.js';
 import { LABEL_WEIGHT } from './fusion.js';
 import { detectLanguage, documentLanguage, type Language } from './language.js';
 
@@ -54,8 +54,6 @@ export interface Passage {
   text: string;
   /** Page index of a chunk; -1 for metadata and the form's description. */
   page: number;
-  /** A single line read apart from the chunks (a line that is not also a chunk). */
-  singleLine?: boolean;
 }
 
 /** How a reading's evidence is gathered (gatherEvidence). */
@@ -83,9 +81,6 @@ export interface EvidenceOptions {
   /** Also each category's share of the passages' votes (passageVotes). */
   votes: boolean;
 }
-
-/** Off a single line's centred cosines in running text: a sentence's fragment (0526). */
-export const RUNNING_TEXT_LINE_DISCOUNT = 0.05;
 
 /**
  * A page read alone (split): its best passage and half its lexical evidence across
@@ -184,14 +179,11 @@ export function passagesOf(
   chunkBudget: number,
   lineBudget = 0,
 ): Passage[] {
-  const every = allChunks(pages);
-  const chunkTexts = new Set(every.map((chunk) => chunk.text));
-  const passages: Passage[] = [
-    ...selectChunks(every, chunkBudget).map((chunk) => ({ text: chunk.text, page: chunk.page })),
-    ...selectChunks(allLines(pages), lineBudget).map(({ text, page }) =>
-      chunkTexts.has(text) ? { text, page } : { text, page, singleLine: true },
-    ),
+  const chunks: Chunk[] = [
+    ...documentChunks(pages, chunkBudget),
+    ...selectChunks(allLines(pages), lineBudget),
   ];
+  const passages: Passage[] = chunks.map((chunk) => ({ text: chunk.text, page: chunk.page }));
   if (metadata) passages.push({ text: metadata, page: -1 });
   return passages;
 }
@@ -324,8 +316,6 @@ export interface DocumentReading {
   pageCount: number;
   /** Sentences describing the document's form (layout.ts). */
   form: readonly string[];
-  /** Whether its lines are mostly long ones (layout.ts isRunningText). */
-  runningText?: boolean;
   /** The language its words are stemmed in. */
   language?: Language;
   /** Indices of the passages whose votes are counted (passageVotes); all without it. */
@@ -355,12 +345,9 @@ export function gatherEvidence(
   const cosines = statements.map((vectors) =>
     vectors.map((vector) => passageVectors.map((passage) => cosine(vector, passage))),
   );
-  const lineOffset = reading.runningText ? RUNNING_TEXT_LINE_DISCOUNT : 0;
   const offsets =
     centring > 0
-      ? passageMeans(cosines.flat(), passageVectors.length).map(
-          (mean, k) => centring * mean + (passages[k].singleLine ? lineOffset : 0),
-        )
+      ? passageMeans(cosines.flat(), passageVectors.length).map((mean) => centring * mean)
       : undefined;
   const evidence = texts.map((group, c): CategoryEvidence => {
     const criteria = group.map((_, i): CriterionEvidence => {

@@ -175,11 +175,6 @@ function pagesPhrase(pages: number): string {
   return `A long document of ${pages} pages.`;
 }
 
-/** Whether most of a document's lines are long ones: paragraphs of running text. */
-export function isRunningText(profile: LayoutProfile): boolean {
-  return profile.longLines > 0.4;
-}
-
 /** Sentences describing the notable traits of a document's form, in plain English. */
 export function describeLayout(profile: LayoutProfile): string[] {
   const out = [pagesPhrase(profile.pages)];
@@ -196,7 +191,7 @@ export function describeLayout(profile: LayoutProfile): string[] {
   }
   if (profile.wordsPerPage < 60) out.push('Very few words on each page.');
   else if (profile.wordsPerPage > 450) out.push('Pages full of dense text.');
-  if (isRunningText(profile)) out.push('Long paragraphs of running text in full sentences.');
+  if (profile.longLines > 0.4) out.push('Long paragraphs of running text in full sentences.');
   else if (profile.shortLines > 0.6) out.push('Mostly short lines of a few words each.');
   if (profile.bullets > 0.15) out.push('Bulleted or numbered lists of short points.');
   if (profile.tableRows > 0.15) out.push('Tables with rows and columns of values.');
