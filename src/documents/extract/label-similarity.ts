@@ -18,8 +18,6 @@ import {
   stem,
 } from './text-match.js';
 
-export { descriptionHead };
-
 export interface FieldText {
   name: string;
   title?: string;

@@ -204,10 +204,12 @@ function scalarPass(
     fields.map((f) => [f.key, scoreCandidates(f, candidates, context, settings, lines.length)]),
   );
   const withheld = labelsOfOtherFields(scored);
-  for (const [field, labels] of labelsNamingOtherThings(scored, context.language))
-    withheld.set(field, new Set([...(withheld.get(field) ?? []), ...labels]));
-  for (const [field, labels] of labelsOfOtherNouns(scored, sentenceEncoder(), context.language))
-    withheld.set(field, new Set([...(withheld.get(field) ?? []), ...labels]));
+  for (const more of [
+    labelsNamingOtherThings(scored, context.language),
+    labelsOfOtherNouns(scored, sentenceEncoder(), context.language),
+  ])
+    for (const [field, labels] of more)
+      withheld.set(field, new Set([...(withheld.get(field) ?? []), ...labels]));
   const ranked = withoutWithheld(scored, withheld);
   const assigned = assignFields(fields, ranked);
   const rows = readRows(root, lines, context, similarity, rowOptions);

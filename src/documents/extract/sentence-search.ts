@@ -13,10 +13,10 @@ import { lineCitation } from './citation.js';
 import type { DocumentContext } from './document-context.js';
 import { findDates, inDocumentOrder } from './dates.js';
 import type { Leaf, ScalarField } from './field-search.js';
-import { conceptsOf, descriptionHead } from './label-similarity.js';
+import { conceptsOf } from './label-similarity.js';
 import { opensWithLabel } from './label-owners.js';
 import { paragraphsOf, readable, sentencesOf, type Paragraph, type Sentence } from './passages.js';
-import { humanize } from './text-match.js';
+import { descriptionHead, humanize } from './text-match.js';
 import { identifierOf, readValue } from './value-parsers.js';
 import { entityKindOfWord } from './wordnet-kinds.js';
 
