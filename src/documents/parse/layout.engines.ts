@@ -131,6 +131,87 @@ function continuedAlignments(
   );
 }
 
+const rightEdge = (box: BoundingBox) => box.left + box.width;
+
+/**
+ * Whether `next` continues the list item starting at `item` whose last line so far is
+ * `previous`: close below it and indented under the item's text, not under its marker. The
+ * marker stands where the item's line starts reading: on the left of a left-to-right line,
+ * on the right of a right-to-left one (`rightToLeft`), so the indent is on that side.
+ */
+function continuesListItem(
+  item: LayoutLine,
+  rightToLeft: boolean,
+  previous: LayoutLine,
+  next: LayoutLine,
+): boolean {
+  const gap = next.bbox.top - (previous.bbox.top + previous.bbox.height);
+  if (gap >= 0.9 * previous.bbox.height) return false;
+  if (rightToLeft) return rightEdge(next.bbox) < rightEdge(item.bbox) - 0.005;
+  return next.bbox.left > item.bbox.left + 0.005;
+}
+
+const tableable = (t: TypedLine) => t.type === 'Text' || t.type === 'Section Header';
+
+/**
+ * The columns of `row` that the segments of `next` continue, one each in order, when `next`
+ * holds wrapped lines of the row's cells: both read right to left, `next` close below
+ * `previous` (the row's line or its last wrapped line) and of a similar size, with fewer
+ * segments than the row, each under one column only and sharing its right or left edge or
+ * its centre (within 3% of the page width). Null otherwise. Left-to-right tables are not
+ * read so: there a line under some columns only is as often a row with empty cells.
+ */
+function wrappedCells(row: LayoutLine, previous: LayoutLine, next: LayoutLine): number[] | null {
+  if (next.segments.length >= row.segments.length) return null;
+  const gap = next.bbox.top - (previous.bbox.top + previous.bbox.height);
+  const similarSize = Math.abs(next.size - previous.size) <= 0.15 * previous.size;
+  if (gap < -0.002 || gap >= 0.9 * previous.bbox.height || !similarSize) return null;
+  const columns: number[] = [];
+  for (const segment of next.segments) {
+    const under = row.segments.flatMap((column, index) =>
+      segment.left < column.right && segment.right > column.left ? [index] : [],
+    );
+    if (under.length !== 1 || (columns.length > 0 && under[0] <= columns[columns.length - 1])) {
+      return null;
+    }
+    const column = row.segments[under[0]];
+    const aligned =
+      Math.abs(segment.right - column.right) < 0.03 ||
+      Math.abs(segment.left - column.left) < 0.03 ||
+      Math.abs(segment.left + segment.right - column.left - column.right) / 2 < 0.03;
+    if (!aligned) return null;
+    columns.push(under[0]);
+  }
+  // Directions last: the geometry above already turns most lines away.
+  return isRightToLeft(row.text) && isRightToLeft(next.text) ? columns : null;
+}
+
+/**
+ * A table from line `start` (a line of two segments or more): the lines whose columns line
+ * up with it, each a row, with the wrapped lines of a row's cells added to those cells.
+ * `end` is the index after its last line.
+ */
+function tableFrom(lines: readonly TypedLine[], start: number): { rows: string[][]; end: number } {
+  const header = lines[start].line;
+  const rows = [header.segments.map((s) => s.text)];
+  let row = header;
+  let end = start + 1;
+  while (end < lines.length && tableable(lines[end])) {
+    const next = lines[end].line;
+    if (alignedColumns(header, next)) {
+      rows.push(next.segments.map((s) => s.text));
+      row = next;
+    } else {
+      const columns = wrappedCells(row, lines[end - 1].line, next);
+      if (columns === null) break;
+      const cells = rows[rows.length - 1];
+      columns.forEach((column, k) => (cells[column] += ' ' + next.segments[k].text));
+    }
+    end++;
+  }
+  return { rows, end };
+}
+
 /**
  * layout-v4: table detection over runs of multi-column lines, then paragraphs from
  * consecutive text lines, list items with their continuation lines.
@@ -140,31 +221,23 @@ function paragraphBlocks(lines: TypedLine[]): ParseBlock[] {
   let i = 0;
   while (i < lines.length) {
     const current = lines[i];
-    const tableable = (t: TypedLine) => t.type === 'Text' || t.type === 'Section Header';
     if (tableable(current) && current.line.segments.length >= 2) {
-      let end = i + 1;
-      while (
-        end < lines.length &&
-        tableable(lines[end]) &&
-        alignedColumns(current.line, lines[end].line)
-      ) {
-        end++;
-      }
-      if (end - i >= 2) {
-        const rows = lines.slice(i, end).map((t) => t.line.segments.map((s) => s.text));
+      const table = tableFrom(lines, i);
+      if (table.rows.length >= 2) {
         blocks.push({
           type: 'Table',
-          bbox: roundBox(unionBox(lines.slice(i, end).map((t) => t.line.bbox))),
-          content: writePipeTable(rows),
+          bbox: roundBox(unionBox(lines.slice(i, table.end).map((t) => t.line.bbox))),
+          content: writePipeTable(table.rows),
           confidence: current.confidence,
-          extra: { rows },
+          extra: { rows: table.rows },
         });
-        i = end;
+        i = table.end;
         continue;
       }
     }
     if (current.type === 'Text' || current.type === 'List Item') {
       const group = [current.line];
+      const rightToLeftItem = current.type === 'List Item' && isRightToLeft(current.line.text);
       let alignments = ALIGNMENTS;
       let end = i + 1;
       while (end < lines.length) {
@@ -172,10 +245,7 @@ function paragraphBlocks(lines: TypedLine[]): ParseBlock[] {
         const previousLine = group[group.length - 1];
         if (next.type !== 'Text' || next.line.segments.length >= 2) break;
         if (current.type === 'List Item') {
-          // A wrapped list item continues indented under its text, not under the marker.
-          const gap = next.line.bbox.top - (previousLine.bbox.top + previousLine.bbox.height);
-          if (next.line.bbox.left <= current.line.bbox.left + 0.005) break;
-          if (gap >= 0.9 * previousLine.bbox.height) break;
+          if (!continuesListItem(current.line, rightToLeftItem, previousLine, next.line)) break;
         } else {
           const shared = continuedAlignments(previousLine, next.line, alignments);
           if (shared.length === 0) break;
