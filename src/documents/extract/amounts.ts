@@ -105,6 +105,29 @@ function joinsWord(text: string, m: RegExpMatchArray, currency: string | undefin
   return isWordCharacter(text[hyphen - 1]);
 }
 
+/**
+ * A number sign as documents write it before an identifier ("Facture n° 2024-17", "Invoice
+ * #4711", "Счёт № 17", "Rechnung Nr. 17", "Order No. 12"): what follows names a thing, it
+ * counts or costs nothing. A lone lower-case "no" is the word no.
+ */
+const NUMBER_SIGN_BEFORE =
+  /(?:#|\u2116|(?<!\p{L})(?:[Nn][\u00b0\u00ba]|N[Oo]\.?|no\.|N[Rr]\.?|nr\.?))[ \t\u00a0\u202f]*$/u;
+
+/** Whether a text ends on a number sign ("Facture n°", "Invoice #", "Счёт №", "Nr."). */
+export function endsOnNumberSign(text: string): boolean {
+  return NUMBER_SIGN_BEFORE.test(text.replace(/[\s:：]+$/u, ''));
+}
+
+/**
+ * Whether the number read at `start`..`end` is (part of) an identifier: after a number sign,
+ * or joined by a hyphen or slash to more digits ("2024-17", "2024/17", "12/05/2024").
+ */
+function identifierNumber(text: string, start: number, end: number): boolean {
+  if (NUMBER_SIGN_BEFORE.test(text.slice(Math.max(0, start - 12), start))) return true;
+  if (/^[-/\u2010\u2011]\d/u.test(text.slice(end, end + 2))) return true;
+  return /\d[/\u2010\u2011]$/u.test(text.slice(Math.max(0, start - 2), start));
+}
+
 /** Reads a currency's symbol, code or name as an ISO code (see currency-evidence.ts). */
 export type CurrencyReader = (token: string) => string | undefined;
 
@@ -160,6 +183,7 @@ export function findAmounts(
     if (value === null) continue;
     const before = m[3] ? readCurrency(m[3]) : undefined;
     if (joinsWord(text, m, before)) continue;
+    if (identifierNumber(text, m.indices![5]![0], m.indices![5]![1])) continue;
     // A code after a count ("2 CUP") is a unit more often than a currency.
     const after =
       m[7] && (!/^[A-Z]{3}$/.test(m[7]) || /[.,]\d{2}$/.test(m[5]))

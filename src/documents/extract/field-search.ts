@@ -13,7 +13,7 @@ import type { JsonSchema } from './extract-schema.js';
 import type { FieldText, LabelSimilarity } from './label-similarity.js';
 import { currencyOf } from './currency-table.js';
 import { inWordsOnly } from './number-words.js';
-import { kindOf, readValue, type ValueKind } from './value-parsers.js';
+import { announcesIdentifier, kindOf, readValue, type ValueKind } from './value-parsers.js';
 import { entityKindOf, namesAHeading, type EntityKind } from './wordnet-kinds.js';
 import { humanize } from './text-match.js';
 import { nameLike, unlabelledOrganization, unlabelledPlace } from './unlabelled.js';
@@ -198,6 +198,14 @@ export function scoreCandidates(
     // under an office's label is where it is.
     if (field.entity === 'organization' && !nameLike(candidate.value.split('\n')[0])) continue;
     if (field.kind === 'text' && candidate.relation === 'inline') continue;
+    // A value after a number sign names a thing ("Facture n° 2024-17", "Invoice # 4711"):
+    // no amount or count, unless the field asks for that identifier as a number.
+    if (
+      NUMERIC_KINDS.has(field.kind) &&
+      labelKinds(field.name) !== 'identifier' &&
+      announcesIdentifier(candidate.label)
+    )
+      continue;
     // A sentence under a line (a title over a paragraph) is running text, not the value a
     // label stands over: a code or a figure in it is the sentence search's to read.
     if (field.kind !== 'text' && candidate.relation === 'below' && sentenceLike(candidate.value))

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { findAmounts, parseNumber, parsePercentage, readNumber } from './amounts.js';
 import { currencyOf } from './currency-table.js';
 import { DATE_LOCALES, documentDateOrder, findDates, monthNumber, parseDate } from './dates.js';
-import { kindOf, readValue } from './value-parsers.js';
+import { announcesIdentifier, kindOf, readValue } from './value-parsers.js';
 import type { LayoutLine } from '../parse/layout.types.js';
 import { documentContext } from './document-context.js';
 import { fallbackFor, scalarField } from './field-search.js';
@@ -294,8 +294,34 @@ describe('amounts', () => {
   );
 
   it('reads no minus sign in a hyphen that joins a number to what follows', () => {
-    expect(findAmounts('2024-11').map((amount) => amount.value)).toEqual([2024]);
     expect(findAmounts('Invoice INV-42 total 100.00').map((amount) => amount.value)).toEqual([100]);
+  });
+
+  it.each([
+    'Facture n° 2024-17',
+    'Factura Nº 17',
+    'Счёт № 17',
+    'Rechnung Nr. 17',
+    'Invoice No. 17',
+    'ORDER NO 17',
+    'Invoice #4711',
+    'Invoice # 4711',
+    '2024-11',
+    '2024/17',
+    '12/05/2024',
+    '2024\u201117',
+  ])('reads no amount in the identifier of %s', (text) => {
+    expect(findAmounts(text)).toEqual([]);
+  });
+
+  it('still reads the amounts beside an identifier, and a number after a word ending in "no"', () => {
+    expect(findAmounts('Invoice No. 2024-17 Total: 56,02 €', true).map((a) => a.value)).toEqual([
+      56.02,
+    ]);
+    expect(findAmounts('Order no. 4711, amount 120.50').map((a) => a.value)).toEqual([120.5]);
+    expect(findAmounts('Casino 12.00').map((a) => a.value)).toEqual([12]);
+    expect(findAmounts('Total: -12.50').map((a) => a.value)).toEqual([-12.5]);
+    expect(findAmounts('no 3 items').map((a) => a.value)).toEqual([3]);
   });
 
   it('reads percentages as the number written', () => {
@@ -318,5 +344,21 @@ describe(readValue.name, () => {
     );
     expect(readValue('[x]', 'boolean', {}, context)?.value).toBe(true);
     expect(readValue('no date here', 'date', {}, context)).toBeNull();
+  });
+
+  it('reads a number after a number sign as an identifier, never as an amount', () => {
+    expect(readValue('Facture n° 2024-17', 'money', {}, context)).toBeNull();
+    expect(readValue('Facture n° 2024-17', 'identifier', {}, context)?.value).toBe('2024-17');
+    for (const label of [
+      'Facture n°',
+      'Invoice #',
+      'Счёт №',
+      'Rechnung Nr.',
+      'Order No',
+      'Kunden-Nr.',
+    ])
+      expect(announcesIdentifier(label)).toBe(true);
+    for (const label of ['Total', 'Number of items', 'Casino', 'Amount due'])
+      expect(announcesIdentifier(label)).toBe(false);
   });
 });

@@ -1,5 +1,11 @@
 /** Turning text found next to a label into a value of the schema's type. */
-import { findAmounts, findCurrencies, parsePercentage, type CurrencyReader } from './amounts.js';
+import {
+  endsOnNumberSign,
+  findAmounts,
+  findCurrencies,
+  parsePercentage,
+  type CurrencyReader,
+} from './amounts.js';
 import { currencyOf } from './currency-table.js';
 import { findDates, type DateOrder } from './dates.js';
 import { typeOf, type JsonSchema } from './extract-schema.js';
@@ -65,6 +71,17 @@ export const IDENTIFIER_WORDS: ReadonlySet<string> = new Set([
   'nr',
   'num',
 ]);
+
+/**
+ * Whether a label announces an identifier: it ends on a number sign or an identifier's word
+ * ("Facture n°", "Invoice #", "Счёт №", "Order No.", "Kunden-Nr."). Its value names a thing;
+ * it is no amount or count ("Facture n° 2024" is no total of 2024).
+ */
+export function announcesIdentifier(label: string): boolean {
+  if (endsOnNumberSign(label)) return true;
+  const words = normalize(label).split(' ');
+  return IDENTIFIER_WORDS.has(words[words.length - 1]);
+}
 
 /**
  * The kind of value a field holds. The words looked at are JSON Schema's own vocabulary
