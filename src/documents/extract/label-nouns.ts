@@ -4,13 +4,22 @@
  * label fits every `*_number` field by its identifier's word (0.38), and the encoder fits
  * "<noun> Number" to any other "<noun> number" at 0.5-0.7 ("Customer Number" 0.62 for an
  * invoice number); whether the two nouns are related is read from the sentence encoder,
- * word to word, any language it reads ("Rechnungs Nr." for an invoice number). Nothing
- * here is written for a field or a kind of document.
+ * word to word, any language it reads ("Rechnungs Nr." for an invoice number). A noun the
+ * field's description says ("The customer or debtor number") is the field's own whatever
+ * the encoder reads: the request's words are the evidence of what it calls the thing.
+ * Nothing here is written for a field or a kind of document.
  */
 import { cosine, type SentenceEncoder } from '../encoder/sentence-encoder.js';
 import type { Scored } from './field-search.js';
 import { initialismsOf, isFunctionWord } from './label-initialisms.js';
-import { humanize, keepsLettersInOrder, normalize } from './text-match.js';
+import {
+  descriptionHead,
+  FUNCTION_WORDS,
+  humanize,
+  keepsLettersInOrder,
+  normalize,
+  stem,
+} from './text-match.js';
 import { IDENTIFIER_WORDS } from './value-parsers.js';
 
 /** At or above this a label names the field outright (label-owners.ts): its noun is the field's. */
@@ -22,10 +31,20 @@ const NAMES_FIELD = 0.95;
  */
 const RELATED = 0.4;
 
-/** The words a label says besides the identifier's ("Flight No." -> "flight"), or none. */
+/** "n°", "nº" and "№" as the identifier's word they stand for ("N° client"). */
+function withNumberWords(label: string): string {
+  return label.replace(/(?<!\p{L})[Nn][\u00b0\u00ba]\.?|\u2116/gu, ' number ');
+}
+
+/**
+ * The words a label says besides the identifier's, which ends or opens it ("Flight No." ->
+ * "flight", "N° client" -> "client"), or none.
+ */
 function nounsOf(label: string, language: string): string | undefined {
-  const words = normalize(label).split(' ').filter(Boolean);
-  if (words.length < 2 || !IDENTIFIER_WORDS.has(words[words.length - 1])) return undefined;
+  const words = normalize(withNumberWords(label)).split(' ').filter(Boolean);
+  const identifierAtAnEnd =
+    IDENTIFIER_WORDS.has(words[words.length - 1]) || IDENTIFIER_WORDS.has(words[0]);
+  if (words.length < 2 || !identifierAtAnEnd) return undefined;
   if (initialismsOf(label, language).length > 0) return undefined;
   const nouns = words.filter(
     (w) => !IDENTIFIER_WORDS.has(w) && !isFunctionWord(w, language) && /\p{L}{2}/u.test(w),
@@ -42,6 +61,37 @@ function fieldNounsOf(scored: Scored): string | undefined {
   if (words.length < 2 || !words.some((w) => IDENTIFIER_WORDS.has(w))) return undefined;
   const nouns = words.filter((w) => !IDENTIFIER_WORDS.has(w));
   return nouns.length > 0 ? nouns.join(' ') : undefined;
+}
+
+/** Words of a description's word shorter than this are told apart by their letters only. */
+const SHORTEST_SHARED_BEGINNING = 4;
+
+/**
+ * The words a field's description names it by: the head of each of its clauses ("The
+ * customer or debtor number, as the supplier's accounts keep it" -> customer, debtor), less
+ * function words and the identifier's words. The words after a preposition say what the
+ * field belongs to ("printed on the invoice"), not what it is; a clause opening with one
+ * is all tail.
+ */
+function describedWords(description: string | undefined): string[] {
+  if (!description) return [];
+  return description
+    .split(/[,;:()[\]]+/u)
+    .flatMap((clause) => {
+      // A stand-in first word: descriptionHead cuts at a preposition after the first word.
+      const head = descriptionHead(`_ ${clause.trim()}`).slice(2);
+      return normalize(head).split(' ');
+    })
+    .filter((w) => w.length >= 3 && !FUNCTION_WORDS.has(w) && !IDENTIFIER_WORDS.has(w));
+}
+
+/** Whether a label word is a word of the description, or the same word inflected. */
+function described(word: string, words: readonly string[]): boolean {
+  return words.some((d) => {
+    if (d === word || stem(d) === stem(word)) return true;
+    const [shorter, longer] = d.length <= word.length ? [d, word] : [word, d];
+    return shorter.length >= SHORTEST_SHARED_BEGINNING && longer.startsWith(shorter);
+  });
 }
 
 /** Whether a label word is or shortens a field word ("cust" of "customer", "inv" of "invoice"). */
@@ -65,7 +115,8 @@ export function labelsOfOtherNouns(
   const withheld = new Map<string, Set<string>>();
   if (!encoder) return withheld;
   const pairs: { field: string; label: string; nouns: string; fieldNouns: string }[] = [];
-  for (const [field, scored] of ranked)
+  for (const [field, scored] of ranked) {
+    const description = describedWords(scored[0]?.field.text.description);
     for (const s of scored) {
       if (s.labelScore >= NAMES_FIELD) continue;
       const fieldNouns = fieldNounsOf(s);
@@ -73,8 +124,10 @@ export function labelsOfOtherNouns(
       if (!fieldNouns || !nouns) continue;
       const fieldWords = fieldNouns.split(' ');
       if (nouns.split(' ').some((w) => shortens(w, fieldWords))) continue;
+      if (nouns.split(' ').some((w) => described(w, description))) continue;
       pairs.push({ field, label: s.candidate.label, nouns, fieldNouns });
     }
+  }
   if (pairs.length === 0) return withheld;
   const texts = [...new Set(pairs.flatMap((p) => [p.nouns, p.fieldNouns]))];
   const vectors = new Map(encoder.embed(texts).map((v, i) => [texts[i], v]));

@@ -255,6 +255,23 @@ function couldHold(sentence: Sentence, field: ScalarField, context: DocumentCont
 }
 
 /**
+ * Whether a sentence opens with a label withheld from the field, or runs over a line that
+ * does ("ACME Supplies Ltd" over "Invoice Number: 4711" read as one sentence): the value
+ * after the label is the label's, withheld as the label is.
+ */
+function holdsWithheldLabel(
+  sentence: Sentence,
+  lines: readonly LayoutLine[],
+  labels: ReadonlySet<string>,
+): boolean {
+  if (labels.size === 0) return false;
+  if (opensWithLabel(sentence.text, labels)) return true;
+  for (let k = sentence.lineIndex + 1; k <= sentence.lastLine; k++)
+    if (opensWithLabel(lines[k]?.text ?? '', labels)) return true;
+  return false;
+}
+
+/**
  * The best sentence answer for `field`, or undefined when no sentence shares a word with
  * what the field asks or none holds a value of its type.
  */
@@ -280,7 +297,8 @@ export function searchSentences(
   const typed = shortlist
     .filter(
       (s) =>
-        couldHold(s.sentence, field, context) && !opensWithLabel(s.sentence.text, withheldLabels),
+        couldHold(s.sentence, field, context) &&
+        !holdsWithheldLabel(s.sentence, search.lines, withheldLabels),
     )
     .slice(0, deep ? RERANKED_DEEP : RERANKED);
   if (typed.length === 0) return undefined;
