@@ -108,6 +108,16 @@ describe('the reading order of a line read from a PDF', () => {
     expect(line.segments[0].left).toBeGreaterThan(line.segments[1].right);
   });
 
+  it('reads cells of numbers and Latin side by side in a right-to-left row from the right, each on its own', async () => {
+    // Drawn from the left: a quantity, a model number and a label, wide gaps between them.
+    const line = await lineOf([
+      { text: '1', gap: 0 },
+      { text: 'AC-2040', gap: 100 },
+      { text: 'ALB', arabic: true, gap: 100 },
+    ]);
+    expect(line.segments.map((segment) => segment.text)).toEqual(['بلا', 'AC-2040', '1']);
+  });
+
   it("boxes a right-to-left run's first word at its right end", async () => {
     const line = await lineOf([{ text: 'NALB BALN', arabic: true, gap: 0 }]);
     expect(line.words.map((word) => word.text)).toEqual(['نلاب', 'بلان']);
@@ -143,6 +153,14 @@ describe(readingOrder.name, () => {
       'Python',
     ]);
     expect(ordered.map((entry) => entry.gap)).toEqual([-Infinity, 2, 3, 4]);
+  });
+
+  it('keeps a left-to-right phrase of a right-to-left line in its order, but not across a cell gap', () => {
+    const runs = [run('2040', 0, 20), run('AC', 24, 10), run('رقم', 40, 15)];
+    const words = readingOrder(runs, 2).runs.map((entry) => entry.run.text);
+    expect(words).toEqual(['رقم', '2040', 'AC']);
+    const cells = readingOrder(runs, 2, 3).runs.map((entry) => entry.run.text);
+    expect(cells).toEqual(['رقم', 'AC', '2040']);
   });
 
   it('leaves a left-to-right line in left-to-right order', () => {

@@ -57,11 +57,15 @@ export function isRightToLeft(text: string): boolean {
  * orders them: each run's level is resolved over the line's text in a right-to-left
  * paragraph, and the runs are reordered by rule L2, so runs of Latin words or numbers
  * keep their own left-to-right order inside a line read from right to left. The run's
- * own text is already in reading order (pdf.js's).
+ * own text is already in reading order (pdf.js's). A gap of `cellGap` or wider parts two
+ * cells: it stands for a tab, a segment separator read at the line's own level (rule L1),
+ * so cells of numbers or Latin words side by side are still read from the right, each on
+ * its own, not as one left-to-right phrase.
  */
 export function readingOrder<R extends PlacedRun>(
   runs: readonly R[],
   spaceWidth: number,
+  cellGap = Infinity,
 ): { rightToLeft: boolean; runs: OrderedRun<R>[] } {
   const visual = [...runs].sort((a, b) => a.x - b.x);
   if (!isRightToLeft(visual.map((run) => run.text).join(' '))) {
@@ -72,13 +76,18 @@ export function readingOrder<R extends PlacedRun>(
     }));
     return { rightToLeft: false, runs: ordered };
   }
-  const levels = runLevels(visual, spaceWidth);
+  const levels = runLevels(visual, spaceWidth, cellGap);
   // Between two runs of the line lies a neutral stretch: the space the gap stands for,
-  // at the lower of the two runs' levels (rules N1 and N2).
+  // at the lower of the two runs' levels (rules N1 and N2), or a cell's tab at the line's.
   const tokens: { level: number; index: number; separator: boolean }[] = [];
-  visual.forEach((_, i) => {
-    if (i > 0)
-      tokens.push({ level: Math.min(levels[i - 1], levels[i]), index: i, separator: true });
+  visual.forEach((run, i) => {
+    if (i > 0) {
+      const level =
+        cellGap <= gapBetween(visual[i - 1], run)
+          ? RIGHT_TO_LEFT_LINE
+          : Math.min(levels[i - 1], levels[i]);
+      tokens.push({ level, index: i, separator: true });
+    }
     tokens.push({ level: levels[i], index: i, separator: false });
   });
   reorder(tokens);
@@ -109,19 +118,29 @@ export function readingOrder<R extends PlacedRun>(
   return { rightToLeft: true, runs: ordered };
 }
 
+/** The embedding level of a right-to-left line (its paragraph level). */
+const RIGHT_TO_LEFT_LINE = 1;
+
+/** The page distance from `left`'s right end to `right`'s start. */
+function gapBetween(left: PlacedRun, right: PlacedRun): number {
+  return right.x - (left.x + left.width);
+}
+
 /**
  * Each run's embedding level in a right-to-left paragraph made of the runs left to right,
  * a space between two runs only where a gap wider than `spaceWidth` parts them (so "1403",
  * "/", "09" drawn apart still read as one number): the lowest level of its characters (a
  * run holding right-to-left letters is read as right-to-left; Latin words and numbers rise
- * to the level above).
+ * to the level above). A gap of `cellGap` or wider is a tab.
  */
-function runLevels(visual: readonly PlacedRun[], spaceWidth: number): number[] {
+function runLevels(visual: readonly PlacedRun[], spaceWidth: number, cellGap: number): number[] {
   const starts: number[] = [];
   let text = '';
   visual.forEach((run, i) => {
     const previous = visual[i - 1];
-    if (previous && run.x - (previous.x + previous.width) > spaceWidth) text += ' ';
+    const gap = previous ? gapBetween(previous, run) : -Infinity;
+    if (gap >= cellGap) text += '\t';
+    else if (gap > spaceWidth) text += ' ';
     starts.push(text.length);
     text += run.text;
   });

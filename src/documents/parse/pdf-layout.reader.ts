@@ -67,14 +67,16 @@ function linesOf(
   return groups.map((group) => {
     group.sort((a, b) => a.x - b.x);
     const size = Math.max(...group.map((r) => r.size));
-    const { rightToLeft, runs: ordered } = readingOrder(group, 0.15 * size);
+    // A gap this wide parts two cells (segments) of the line.
+    const cellGap = 1.2 * size;
+    const { rightToLeft, runs: ordered } = readingOrder(group, 0.15 * size, cellGap);
     const segments: LineSegment[] = [];
     const words: LayoutLine['words'] = [];
     let text = '';
     let previousField = false;
     for (const { run, gap, directionChange } of ordered) {
       const current = segments.at(-1);
-      if (current && gap < 1.2 * size && !run.field && !previousField) {
+      if (current && gap < cellGap && !run.field && !previousField) {
         const joiner = gap > 0.15 * size || directionChange ? ' ' : '';
         current.text += joiner + run.text;
         if (rightToLeft) {

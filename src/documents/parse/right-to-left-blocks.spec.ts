@@ -202,6 +202,24 @@ describe('right-to-left tables of the paragraph-blocks layout', () => {
     ]);
   });
 
+  it('reads a Hebrew row whose model number and quantity cells sit side by side as a row of the table', async () => {
+    // Columns ending at 460, 320 and 160: a label, a model number and a quantity.
+    const blocks = await blocksOf([
+      { text: 'SBR TMY', script: 'hebrew', right: 460, y: 60 },
+      { text: 'DBR ALM', script: 'hebrew', right: 320, y: 60 },
+      { text: 'MLK', script: 'hebrew', right: 160, y: 60 },
+      { text: 'WSBR', script: 'hebrew', right: 460, y: 60 + LINE },
+      { text: 'TMY', script: 'hebrew', right: 460, y: 60 + 3 * LINE },
+      { text: 'AC-2040', script: 'latin', left: 260, y: 60 + 3 * LINE },
+      { text: '2', script: 'latin', left: 150, y: 60 + 3 * LINE },
+    ]);
+    expect(blocks.map((block) => block.type)).toEqual(['Table']);
+    expect(blocks[0].extra?.rows).toEqual([
+      [read('SBR TMY WSBR', HEBREW), read('DBR ALM', HEBREW), read('MLK', HEBREW)],
+      [read('TMY', HEBREW), 'AC-2040', '2'],
+    ]);
+  });
+
   it('reads a left-to-right line under some columns of a table as before, not as a wrapped cell', async () => {
     const blocks = await blocksOf([
       { text: 'Date', script: 'latin', left: 40, y: 60 },
