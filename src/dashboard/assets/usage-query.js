@@ -61,16 +61,25 @@ function todayIn(now, timeZone) {
   return Date.parse(`${local}T00:00:00Z`);
 }
 
+/**
+ * "Last N days": from the day N days before today through today (so far), the export's own
+ * rule for its default period (the service spec: startDate "30 days before today", endDate
+ * "today"). "Last 30 days" is therefore exactly what an export without dates answers, and
+ * a finance user comparing the two sees the same totals; every "Last N days" follows it.
+ */
+export function lastDays(days, today) {
+  return { start: isoDay(today - days * DAY_MS), end: isoDay(today) };
+}
+
 /** Inclusive date range of a preset, relative to `now`, in local days of `timeZone`. */
 export function presetRange(preset, now = new Date(), timeZone = 'UTC') {
   const today = todayIn(now, timeZone);
   const at = new Date(today);
-  const back = (days) => ({ start: isoDay(today - (days - 1) * DAY_MS), end: isoDay(today) });
   switch (preset) {
     case '7d':
-      return back(7);
+      return lastDays(7, today);
     case '90d':
-      return back(90);
+      return lastDays(90, today);
     case 'this-month':
       return {
         start: isoDay(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1)),
@@ -82,7 +91,7 @@ export function presetRange(preset, now = new Date(), timeZone = 'UTC') {
         end: isoDay(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 0)),
       };
     default:
-      return back(30);
+      return lastDays(30, today);
   }
 }
 

@@ -11,6 +11,12 @@ export { GROUP_BY_VALUES, type GroupBy, type UsageExportQuery };
 
 /** Dimensions one export can group by at once (`groupBy` repeated or a comma list). */
 export const MAX_GROUP_BY = 2;
+/**
+ * The default period: from this many days before endDate through endDate, both included
+ * (the service spec: startDate "30 days before today", endDate "today"). The dashboard's
+ * "Last N days" presets follow the same rule (`lastDays` in its usage-query.js), so its
+ * "Last 30 days" shows what an export without dates answers.
+ */
 export const DEFAULT_PERIOD_DAYS = 30;
 export const MAX_PERIOD_DAYS = 366;
 

@@ -318,6 +318,26 @@ describe('the dashboard in Chromium', () => {
     await shot('usage');
   });
 
+  it('shows under Last 30 days, its default, what an export without dates answers, to the credit', async () => {
+    await page.reload();
+    const query = await settledQuery(/groupBy=product/);
+    expect(await page.$eval('#range-preset', (select: HTMLElement) => select.value)).toBe('30d');
+    const byDefault = (await (
+      await exportFor(`/api/v1/usage/export?orgId=${demo.orgId}&groupBy=product`)
+    ).json()) as { startDate: string; endDate: string; data: ExportRow[] };
+    const shown = await chartTotals(query, 'credits');
+    expect(new URLSearchParams(query.split('?')[1]).get('startDate')).toBe(byDefault.startDate);
+    expect(new URLSearchParams(query.split('?')[1]).get('endDate')).toBe(byDefault.endDate);
+    expect(shown.shownMicros).toBe(
+      byDefault.data.reduce((sum, row) => sum + micros(row.credits), 0),
+    );
+    expect(shown.shownRequests).toBe(
+      byDefault.data.reduce((sum, row) => sum + row.requestCount, 0),
+    );
+    // The period's first day has usage: a page one day short of the export would differ.
+    expect(byDefault.data.some((row) => row.date === byDefault.startDate)).toBe(true);
+  });
+
   it('lists a day changed after the page exported it, with both times written apart', async () => {
     // Showing the period exported it: its days are marked once the answer went out.
     const duckdb = t.app.get(DuckDbService);
@@ -367,7 +387,8 @@ describe('the dashboard in Chromium', () => {
       (Date.parse(new URL(query, t.baseUrl).searchParams.get('endDate')!) -
         Date.parse(new URL(query, t.baseUrl).searchParams.get('startDate')!)) /
       86_400_000;
-    expect(days).toBe(89);
+    // From 90 days before today through today, the export's rule for its default period.
+    expect(days).toBe(90);
     await page.click('input[name=metric][value=requests]');
     await expectChartMatchesExport(query, 'requests');
     await page.select('#range-preset', '7d');
