@@ -32,6 +32,21 @@ describe('Kafka usage ingestion with a topic missing and topic creation off', ()
     logs.restore();
   });
 
+  async function readinessCheck(name: string): Promise<{
+    status: number;
+    ready: boolean;
+    detail: Record<string, unknown>;
+  } | null> {
+    const res = await fetch(`${t!.baseUrl}/ready`);
+    type Check = { ready: boolean; detail: Record<string, unknown> };
+    const body = (await res.json()) as {
+      checks?: Record<string, Check>;
+      error?: { checks: Record<string, Check> };
+    };
+    const check = (body.checks ?? body.error!.checks)[name];
+    return check ? { status: res.status, ...check } : null;
+  }
+
   async function consumerCheck(): Promise<{
     status: number;
     ready: boolean;
@@ -106,16 +121,35 @@ describe('Kafka usage ingestion with a topic missing and topic creation off', ()
       committed: -1,
     });
 
+    // Held for a while first: the held batch is taken up by the topic's creation, not by a
+    // restart that happens to come later (the consumer used to restart after 30 s).
+    await waitFor(
+      'the consumer to hold the batch for a while',
+      async () => Number((await consumerCheck()).detail.secondsSinceProgress) >= 3,
+    );
     await createTopic(deadLetterTopic);
-    await waitFor('/ready once the topic exists', async () => (await consumerCheck()).ready);
+    const created = Date.now();
     await waitFor(
       'the held-back batch to be committed',
       () => groupCaughtUp(topic, env.KAFKA_CONSUMER_GROUP),
       90_000,
     );
+    const takenUpMs = Date.now() - created;
+    process.stderr.write(`held batch committed ${takenUpMs} ms after the topic's creation\n`);
+    await waitFor('/ready once the topic exists', async () => (await consumerCheck()).ready);
+    // The topic is listed again within 5 s (a bounded backoff), then the consumer joins
+    // its group (the broker's initial rebalance delay is 3 s); far below the 30 s before.
+    expect(takenUpMs).toBeLessThan(20_000);
     const dead = await consumeAll(deadLetterTopic, 30_000, { atLeast: 1 });
     expect(dead.map((d) => d.headers['docproc-dlq-reason'])).toEqual(['malformed_json']);
     expect(dead[0].value?.toString()).toBe('{"not": "a usage event"');
+    // Nothing lost or doubled: the good event of the held batch is counted once.
+    const usage = await fetch(
+      `${t.baseUrl}/api/v1/usage/export?orgId=${org.orgId}&groupBy=product`,
+      { headers: { authorization: `Bearer ${org.accountKey}` } },
+    );
+    const { data } = (await usage.json()) as { data: { requestCount: number }[] };
+    expect(data.reduce((n, row) => n + row.requestCount, 0)).toBe(1);
     // Found missing once at start: not logged again at each lag measurement.
     expect(
       errorsNaming(deadLetterTopic).filter((m) => !m.includes('usage batch not committed')),
@@ -162,6 +196,43 @@ describe('Kafka usage ingestion with a topic missing and topic creation off', ()
     await waitFor('/ready once the topic exists', async () => (await consumerCheck()).ready);
     // The consumer's start was retried every 2 s meanwhile, each time finding it missing.
     expect(errorsNaming(topic)).toEqual([expect.stringContaining('KAFKA_USAGE_TOPIC')]);
+    expect(logs.entries.map((e) => String(e.msg))).toContain(
+      `Kafka usage topic "${topic}" (KAFKA_USAGE_TOPIC) exists now`,
+    );
+  }, 120_000);
+  it('names a missing usage topic at once in a server that only publishes usage', async () => {
+    const topic = `usage-publish-only.${randomUUID().slice(0, 8)}`;
+    const env = kafkaAppEnv(topic, {
+      KAFKA_CREATE_TOPICS: 'false',
+      KAFKA_CONSUMER_ENABLED: 'false',
+    });
+    t = await startTestApp(env);
+
+    await waitFor(
+      '/ready to name the missing usage topic',
+      async () => {
+        const check = await readinessCheck('usagePublisher');
+        expect(check).toMatchObject({ status: 503, ready: false });
+        expect(check!.detail.missingTopics).toEqual([topic]);
+        expect(check!.detail.reason).toEqual(
+          expect.stringContaining(`"${topic}" (KAFKA_USAGE_TOPIC) does not exist`),
+        );
+        expect(check!.detail.reason).toEqual(expect.stringContaining('KAFKA_CREATE_TOPICS=true'));
+        return true;
+      },
+      AT_ONCE_MS,
+    );
+    // No consumer here: the dead-letter topic is not this process's concern.
+    expect(await readinessCheck('usageConsumer')).toBeNull();
+    expect(errorsNaming(topic)).toEqual([
+      expect.stringMatching(/KAFKA_USAGE_TOPIC.*wait in the outbox/),
+    ]);
+
+    await createTopic(topic);
+    await waitFor('/ready once the topic exists', async () => {
+      const check = await readinessCheck('usagePublisher');
+      return check?.status === 200 && check.ready && check.detail.state === 'exists';
+    });
     expect(logs.entries.map((e) => String(e.msg))).toContain(
       `Kafka usage topic "${topic}" (KAFKA_USAGE_TOPIC) exists now`,
     );

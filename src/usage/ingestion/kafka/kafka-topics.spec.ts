@@ -1,7 +1,12 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import type { Logger } from '@nestjs/common';
 import type { KafkaConfig } from '../../../config/app-config.js';
-import { isUnknownTopicError, TopicPresence } from './kafka-topics.js';
+import {
+  isUnknownTopicError,
+  MISSING_TOPIC_CHECK_MAX_MS,
+  nextTopicCheckMs,
+  TopicPresence,
+} from './kafka-topics.js';
 
 const config = { usageTopic: 'usage.v1', deadLetterTopic: 'usage.v1.dlq' } as KafkaConfig;
 
@@ -46,6 +51,52 @@ describe(TopicPresence.name, () => {
     await expect(presence.require('usage.v1', 'held back')).rejects.toThrow(
       /^Kafka usage topic "usage.v1" \(KAFKA_USAGE_TOPIC\) does not exist: .*; held back$/,
     );
+  });
+});
+
+describe('waiting for a missing topic', () => {
+  it('waits 250 ms, then twice as long each time, never more than 5 s', () => {
+    const waits = [nextTopicCheckMs(null)];
+    while (waits.length < 8) waits.push(nextTopicCheckMs(waits[waits.length - 1]));
+    expect(waits).toEqual([250, 500, 1000, 2000, 4000, 5000, 5000, 5000]);
+    expect(MISSING_TOPIC_CHECK_MAX_MS).toBe(5000);
+  });
+
+  it('calls back once the topic is listed, at the first check after its creation', async () => {
+    jest.useFakeTimers();
+    try {
+      const topics = ['usage.v1'];
+      const { presence } = presenceOf(topics);
+      const found = jest.fn();
+      presence.whenPresent('usage.v1.dlq', found);
+      for (const wait of [250, 500, 1000, 2000, 4000, 5000]) {
+        await jest.advanceTimersByTimeAsync(wait);
+        expect(found).not.toHaveBeenCalled();
+      }
+      topics.push('usage.v1.dlq');
+      await jest.advanceTimersByTimeAsync(4_999);
+      expect(found).not.toHaveBeenCalled();
+      await jest.advanceTimersByTimeAsync(1);
+      expect(found).toHaveBeenCalledTimes(1);
+      await jest.advanceTimersByTimeAsync(60_000);
+      expect(found).toHaveBeenCalledTimes(1);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('stops waiting when told to (shutdown)', async () => {
+    jest.useFakeTimers();
+    try {
+      const { presence } = presenceOf(['usage.v1', 'usage.v1.dlq']);
+      const found = jest.fn();
+      presence.whenPresent('usage.v1.dlq', found);
+      presence.stopWaiting();
+      await jest.advanceTimersByTimeAsync(10_000);
+      expect(found).not.toHaveBeenCalled();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
 

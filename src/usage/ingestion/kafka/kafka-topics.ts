@@ -8,11 +8,13 @@ export interface NeededTopic {
   role: 'usage topic' | 'dead-letter topic';
 }
 
+/** The topics the usage consumer needs: the usage topic and the dead-letter topic. */
 export function neededTopics(config: KafkaConfig): NeededTopic[] {
-  return [
-    { topic: config.usageTopic, setting: 'KAFKA_USAGE_TOPIC', role: 'usage topic' },
-    deadLetterTopicOf(config),
-  ];
+  return [usageTopicOf(config), deadLetterTopicOf(config)];
+}
+
+export function usageTopicOf(config: KafkaConfig): NeededTopic {
+  return { topic: config.usageTopic, setting: 'KAFKA_USAGE_TOPIC', role: 'usage topic' };
 }
 
 export function deadLetterTopicOf(config: KafkaConfig): NeededTopic {
@@ -28,10 +30,19 @@ export function missingTopicText({ topic, setting, role }: NeededTopic): string 
 }
 
 /**
- * The usage consumer's restart delay after a batch held back by a missing topic: every
- * restart rebalances the whole group, and a topic is rarely created within seconds.
+ * After a batch held back by a missing topic the consumer stays stopped (each restart would
+ * rebalance the whole group to meet the same batch again) and the topic is listed again,
+ * first after this long, then twice as long each time up to `MISSING_TOPIC_CHECK_MAX_MS`:
+ * the held batch is consumed again within that bound of the topic's creation.
  */
-export const MISSING_TOPIC_RETRY_MS = 30_000;
+export const MISSING_TOPIC_CHECK_FIRST_MS = 250;
+export const MISSING_TOPIC_CHECK_MAX_MS = 5_000;
+
+/** The wait before the next listing of a missing topic, after one of `previousMs`. */
+export function nextTopicCheckMs(previousMs: number | null): number {
+  if (previousMs === null) return MISSING_TOPIC_CHECK_FIRST_MS;
+  return Math.min(previousMs * 2, MISSING_TOPIC_CHECK_MAX_MS);
+}
 
 /** A dead-letter send or consumer start that cannot happen because its topic is missing. */
 export class MissingTopicError extends Error {
@@ -62,18 +73,29 @@ export function isUnknownTopicError(error: unknown): boolean {
   return false;
 }
 
+/** What the usage consumer holds back while `missing` does not exist. */
+function heldBackFromConsumer(missing: NeededTopic): string {
+  return missing.setting === 'KAFKA_USAGE_TOPIC'
+    ? 'usage events are not consumed until it exists'
+    : 'a batch with a refused usage event stays uncommitted in the usage topic until it exists (nothing is lost)';
+}
+
 /**
- * Which of the usage consumer's topics exist on the broker, checked when it starts and
- * with each lag measurement while topic creation is off (or a topic was found missing). A
- * missing topic fails readiness at once with what to do; the log says so once per change.
+ * Which of the usage consumer's topics (or a publisher's: `needed`) exist on the broker,
+ * checked when it starts and with each lag measurement while topic creation is off (or a
+ * topic was found missing). A missing topic fails readiness at once with what to do; the
+ * log says so once per change.
  */
 export class TopicPresence {
   private missingTopics: NeededTopic[] = [];
+  private wait: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly config: () => KafkaConfig,
     private readonly listTopics: () => Promise<string[]>,
     private readonly logger: Logger,
+    private readonly needed: (config: KafkaConfig) => NeededTopic[] = neededTopics,
+    private readonly heldBack: (missing: NeededTopic) => string = heldBackFromConsumer,
   ) {}
 
   deadLetterTopic(): NeededTopic {
@@ -91,15 +113,11 @@ export class TopicPresence {
   /** Lists the broker's topics (no metadata request for a named topic: that may create it). */
   async check(): Promise<readonly NeededTopic[]> {
     const existing = new Set(await this.listTopics());
-    const missing = neededTopics(this.config()).filter((t) => !existing.has(t.topic));
+    const missing = this.needed(this.config()).filter((t) => !existing.has(t.topic));
     const before = this.missingTopics;
     this.missingTopics = missing;
     for (const m of missing.filter((t) => !before.some((b) => b.topic === t.topic))) {
-      const held =
-        m.setting === 'KAFKA_USAGE_TOPIC'
-          ? 'usage events are not consumed until it exists'
-          : 'a batch with a refused usage event stays uncommitted in the usage topic until it exists (nothing is lost)';
-      this.logger.error(`${missingTopicText(m)}; ${held}`);
+      this.logger.error(`${missingTopicText(m)}; ${this.heldBack(m)}`);
     }
     for (const found of before.filter((b) => !missing.some((t) => t.topic === b.topic))) {
       this.logger.log(`Kafka ${found.role} "${found.topic}" (${found.setting}) exists now`);
@@ -111,6 +129,35 @@ export class TopicPresence {
   async require(topic: string, consequence: string): Promise<void> {
     const missing = (await this.check()).find((m) => m.topic === topic);
     if (missing) throw new MissingTopicError(missing, consequence);
+  }
+
+  /**
+   * Calls `then` once `topic` exists, listing the topics after each wait of a bounded
+   * backoff (nextTopicCheckMs); a listing that fails counts as the topic still missing.
+   * One wait at a time; stopWaiting (shutdown) ends it.
+   */
+  whenPresent(topic: string, then: () => unknown, previousWaitMs: number | null = null): void {
+    const waitMs = nextTopicCheckMs(previousWaitMs);
+    this.stopWaiting();
+    const wait = setTimeout(() => {
+      void this.check()
+        .then(
+          (missing) => missing.some((m) => m.topic === topic),
+          () => true,
+        )
+        .then((stillMissing) => {
+          if (this.wait !== wait) return;
+          this.wait = null;
+          if (stillMissing) this.whenPresent(topic, then, waitMs);
+          else then();
+        });
+    }, waitMs);
+    this.wait = wait;
+  }
+
+  stopWaiting(): void {
+    if (this.wait) clearTimeout(this.wait);
+    this.wait = null;
   }
 
   /** The readiness failure of missing topics, or null when every topic exists. */

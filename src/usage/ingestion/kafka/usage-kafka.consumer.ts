@@ -21,7 +21,7 @@ import { ConsumerProgress, topicAndGroupOffsets } from './consumer-progress.js';
 import { type DeadLetterTarget, refusedMessages, sendDeadLetters } from './dead-letter.js';
 import { usageConsumerOptions } from './kafka-client.js';
 import { KafkaClients } from './kafka-clients.service.js';
-import { MISSING_TOPIC_RETRY_MS, MissingTopicError, TopicPresence } from './kafka-topics.js';
+import { MissingTopicError, TopicPresence } from './kafka-topics.js';
 import { usageConsumerMetrics, type UsageConsumerMetrics } from './usage-consumer.metrics.js';
 import { ConsumerPause, pauseWhileStorageLow } from './consumer-pause.js';
 import { StorageReserve } from '../../../database/storage-reserve.js';
@@ -316,21 +316,21 @@ export class UsageKafkaConsumer
   private restartAfter(failed: Consumer, error: unknown): void {
     this.meters.batches.inc({ outcome: 'error' });
     this.progress?.onBatchFailed(error);
-    const missingTopic = error instanceof MissingTopicError;
-    if (this.replace(failed, missingTopic ? MISSING_TOPIC_RETRY_MS : START_RETRY_MS)) {
+    const missingTopic = error instanceof MissingTopicError ? error.missing.topic : null;
+    if (this.replace(failed, missingTopic)) {
       const what = missingTopic ? 'not committed' : 'not written';
       this.logger.error(
-        `usage batch ${what}; the consumer restarts from the committed offsets: ${String(error)}`,
+        `usage batch ${what}; the consumer restarts from the committed offsets${missingTopic ? ' once the topic exists' : ''}: ${String(error)}`,
       );
     }
   }
 
   /**
-   * Disconnects `failed` and starts a new consumer (with a fresh chain of commits) after
-   * `delayMs`; it fetches again from the committed offsets. False when `failed` is no
-   * longer the current consumer or the process is shutting down.
+   * Disconnects `failed` and starts a new consumer (fresh chain of commits, from the committed
+   * offsets) after START_RETRY_MS, or once `awaitedTopic` exists (a restart before would
+   * meet the same batch). False when `failed` is not current or the process shuts down.
    */
-  private replace(failed: Consumer, delayMs = START_RETRY_MS): boolean {
+  private replace(failed: Consumer, awaitedTopic: string | null = null): boolean {
     if (this.shuttingDown || this.consumer !== failed) return false;
     this.consumer = null;
     this.commits = null;
@@ -338,9 +338,10 @@ export class UsageKafkaConsumer
       .disconnect()
       .catch(() => undefined)
       .then(() => {
-        if (!this.shuttingDown) {
-          this.startTimer = setTimeout(() => void this.startUntilRunning(), delayMs);
-        }
+        if (this.shuttingDown) return;
+        if (awaitedTopic !== null)
+          this.topics.whenPresent(awaitedTopic, () => this.startUntilRunning());
+        else this.startTimer = setTimeout(() => void this.startUntilRunning(), START_RETRY_MS);
       });
     return true;
   }
@@ -383,6 +384,7 @@ export class UsageKafkaConsumer
     this.shuttingDown = true;
     if (this.lagTimer) clearInterval(this.lagTimer);
     if (this.startTimer) clearTimeout(this.startTimer);
+    this.topics.stopWaiting();
     this.readinessService.unregister(this.name);
     // No new batches; the ones in hand finish their writes and commit (kafkajs commits
     // only while its consumer runs), so DuckDB is not closed under a write.
