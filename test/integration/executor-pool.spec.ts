@@ -130,6 +130,23 @@ describe('TaskPool executor processes', () => {
     expect(fs.readlinkSync(`/proc/${pid}/exe`)).toBe(fs.realpathSync(process.execPath));
   });
 
+  it('starts executors with two malloc arenas unless the environment says otherwise', async () => {
+    const environmentOf = (pid: number) =>
+      fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    const before = process.env.MALLOC_ARENA_MAX;
+    try {
+      delete process.env.MALLOC_ARENA_MAX;
+      const pid = (await track(pool()).run({ kind: 'pid' })) as number;
+      expect(environmentOf(pid)).toContain('MALLOC_ARENA_MAX=2');
+      process.env.MALLOC_ARENA_MAX = '4';
+      const own = (await track(pool()).run({ kind: 'pid' })) as number;
+      expect(environmentOf(own)).toContain('MALLOC_ARENA_MAX=4');
+    } finally {
+      if (before === undefined) delete process.env.MALLOC_ARENA_MAX;
+      else process.env.MALLOC_ARENA_MAX = before;
+    }
+  });
+
   it('cancelling a running task ends its executor; a queued one never starts', async () => {
     const p = track(pool({ maxExecutors: 1 }));
     const pid = (await p.run({ kind: 'pid' })) as number;

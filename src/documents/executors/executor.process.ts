@@ -60,6 +60,18 @@ function withoutCoreDumps(nodeArgs: string[]): { execPath?: string; execArgv: st
 }
 
 /**
+ * glibc's malloc spreads a process's threads over up to 8 arenas per core and gives little of
+ * an arena back to the system. OCR starts a thread for each language worker and ends the one
+ * before when the language changes (ocr-workers.ts): an executor reading German, Greek and
+ * Japanese pages in turn grew about 1.2 MB a page (720 to 755 MB over 40 pages, 779 at most;
+ * above EXECUTOR_RECYCLE_RSS_MB, so replaced after most tasks). Two arenas held it flat
+ * near 575 MB at the same speed (docs/decisions/0531-*). An operator's own value is kept.
+ */
+function executorEnvironment(): NodeJS.ProcessEnv {
+  return { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
+}
+
+/**
  * One executor child process, seen from the parent: started with a V8 heap ceiling, ready
  * once it has warmed up, running at most one task at a time. Its stderr is passed through
  * to the parent's, and read for V8's out-of-memory report.
@@ -82,6 +94,7 @@ export class ExecutorProcess {
       ...withoutCoreDumps(nodeArgs),
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+      env: executorEnvironment(),
     });
     if (options.nice && this.child.pid !== undefined) {
       try {
