@@ -15,8 +15,9 @@
  * A recalibration moves only the winner's share, so no family changes which category wins.
  *
  * Run: tsc -p tsconfig.bench.json &&
- *      node dist/bench/classify-eval/winner-calibration-trial.js <evidence dump>... [--tables] [--deal <k>]
+ *      node dist/bench/classify-eval/winner-calibration-trial.js <evidence dump>... [--tables] [--deal <k>] [--languages <file>]
  */
+import fs from 'node:fs';
 import {
   categoryConfidences,
   chooseCategory,
@@ -34,6 +35,7 @@ import { calibration, type Prediction } from '../../test/support/classify-eval-m
 import type { EvalDocument } from '../../test/support/classify-eval.js';
 import { evidenceOf, readEvidenceDumps, type EvidenceDump } from './evidence-rows.js';
 import type { EvidenceRow } from './evidence-dump.js';
+import type { LanguageDump } from './language-dump.js';
 import { printReliability } from './report.js';
 
 const FOLDS = 5;
@@ -108,8 +110,26 @@ function inputsOf(item: Item, softmax: Calibration): Inputs {
     margin: rest.length > 0 ? best - Math.max(...rest) : 0,
     best,
     categories: item.values.length,
-    otherLanguage: (item.row.language ?? REQUEST_LANGUAGE) === REQUEST_LANGUAGE ? 0 : 1,
+    otherLanguage: languageOf(item) === requestLanguageOf(item) ? 0 : 1,
   };
+}
+
+/**
+ * `--languages <file>` (language-dump.ts): the languages the service detects in the document
+ * as each model reads it and in the request; else the set manifest's, against English.
+ */
+const languageFile = process.argv.includes('--languages')
+  ? process.argv[process.argv.indexOf('--languages') + 1]
+  : '';
+const detected = languageFile
+  ? (JSON.parse(fs.readFileSync(languageFile, 'utf8')) as LanguageDump)
+  : undefined;
+function languageOf(item: Item): string {
+  const { set, model, id, language } = item.row;
+  return detected ? detected.documents[`${set}/${model}/${id}`] : (language ?? REQUEST_LANGUAGE);
+}
+function requestLanguageOf(item: Item): string {
+  return detected ? detected.requests[`${item.row.set}/${item.row.variant}`] : REQUEST_LANGUAGE;
 }
 
 interface Family {
@@ -276,9 +296,13 @@ function predictionOf(item: Item, confidence: number): Prediction {
 
 const files = process.argv
   .slice(2)
-  .filter((arg, i, all) => !arg.startsWith('--') && all[i - 1] !== '--deal');
+  .filter(
+    (arg, i, all) => !arg.startsWith('--') && !['--deal', '--languages'].includes(all[i - 1]),
+  );
 if (files.length === 0) {
-  console.log('usage: winner-calibration-trial.js <evidence dump>... [--tables]');
+  console.log(
+    'usage: winner-calibration-trial.js <evidence dump>... [--tables] [--deal <k>] [--languages <file>]',
+  );
   process.exit(2);
 }
 const dump = readEvidenceDumps(files);
