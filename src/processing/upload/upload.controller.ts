@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Controller, Delete, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { ProcessingPrincipal } from '../../accounts/principal.js';
 import { CurrentPrincipal } from '../../accounts/auth/current-principal.decorator.js';
@@ -8,6 +8,8 @@ import {
   ApiConsumes,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
+  ApiProperty,
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
@@ -20,13 +22,23 @@ import { RequestValidationError } from '../../common/validation-error.js';
 import { UploadResponseDto } from '../requests/shared-fields.dto.js';
 import { modelName, registerModel } from '../requests/request-validation.js';
 import {
+  DeletedUpload,
   EXTENSION_PARAMETER_PATTERN,
+  FILE_REFERENCE_MAX_CHARS,
   tooLargeError,
   UploadResponse,
   UploadService,
 } from './upload.service.js';
 
 registerModel(UploadResponseDto);
+
+class DeletedUploadBody {
+  @ApiProperty({ description: 'The deleted upload, as `POST /upload` named it' })
+  file_id!: string;
+
+  @ApiProperty({ enum: [true] })
+  deleted!: true;
+}
 
 /**
  * The multipart file's bytes, failing at its end when the parser cut it at the size limit:
@@ -136,5 +148,29 @@ export class UploadController {
       principal.orgId,
       this.uploads.normalizeExtension(extension || undefined),
     );
+  }
+
+  @Delete('upload/:fileId')
+  @ApiOperation({
+    summary: 'Delete an uploaded file',
+    description:
+      'The file and its record go and stop counting against the storage quota. Jobs already ' +
+      'run keep their results; a job still waiting for the file fails with 404 ' +
+      '`FILE_NOT_FOUND`. A presigned upload not sent yet goes too; 409 `UPLOAD_IN_PROGRESS` ' +
+      'while its bytes are being PUT.',
+  })
+  @ApiParam({
+    name: 'fileId',
+    description: 'The `file_id` of `POST /upload`, with or without its `docproc://` prefix',
+    // Bounded as file ids are, so a value past any of them is one a client can draw to be refused.
+    schema: { type: 'string', minLength: 1, maxLength: FILE_REFERENCE_MAX_CHARS },
+  })
+  @ApiOkResponse({ type: DeletedUploadBody })
+  @ApiErrors(404, 409)
+  remove(
+    @Param('fileId') fileId: string,
+    @CurrentPrincipal() principal: ProcessingPrincipal,
+  ): Promise<DeletedUpload> {
+    return this.uploads.deleteUpload(principal.orgId, fileId);
   }
 }

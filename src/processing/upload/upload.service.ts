@@ -37,12 +37,19 @@ const UPLOAD_SWEEP_MS = 60_000;
  */
 const PRESIGN_EXPIRY_GRACE_SECONDS = 60;
 const EXTENSION = /^[a-z0-9]{1,16}$/;
+/** The longest `file_id` an upload is given: the scheme, a UUID, a dot and a 16-character extension. */
+export const FILE_REFERENCE_MAX_CHARS = FILE_SCHEME.length + 36 + 1 + 16;
 /** The `extension` query parameter as the description declares it: a leading dot, any case. */
 export const EXTENSION_PARAMETER_PATTERN = '^\\.?[A-Za-z0-9]{0,16}$';
 
 export interface UploadResponse {
   file_id: string;
   presigned_url: string | null;
+}
+
+export interface DeletedUpload {
+  file_id: string;
+  deleted: true;
 }
 
 export function tooLargeError(maxBytes: number): ApiError {
@@ -87,8 +94,8 @@ export class UploadService implements OnApplicationBootstrap, OnModuleDestroy {
 
   /**
    * Once a minute: presigned uploads never sent (every `POST /upload` without a file added a
-   * row that stayed for good) and uploads past `UPLOAD_RETENTION_SECONDS` (with no way to
-   * delete an upload, an organization at its quota stayed refused for good).
+   * row that stayed for good) and uploads past `UPLOAD_RETENTION_SECONDS` (a client that never
+   * deletes its uploads would otherwise keep its organization at its quota for good).
    */
   onApplicationBootstrap(): void {
     const sweep = async () => {
@@ -205,6 +212,34 @@ export class UploadService implements OnApplicationBootstrap, OnModuleDestroy {
     const { blob } = uploadSourceOf(upload.file_id);
     await this.uploads.remove(blob);
     await this.blobs.delete([blob]);
+  }
+
+  /**
+   * `DELETE /upload/{file_id}`: the organization's upload goes, bytes and row, and stops
+   * counting against its storage quota; jobs already run keep their results, a job still
+   * waiting for it fails with 404 `FILE_NOT_FOUND`. A presigned upload not sent yet goes
+   * too (its URL then answers 404). Refused with 409 while a PUT streams the bytes.
+   */
+  async deleteUpload(orgId: string, reference: string): Promise<DeletedUpload> {
+    const fileId = reference.startsWith(FILE_SCHEME)
+      ? reference.slice(FILE_SCHEME.length)
+      : reference;
+    const removed = await this.uploads.removeOwned(fileId, orgId);
+    if (removed === null) {
+      const record = await this.uploads.find(fileId);
+      if (record?.orgId === orgId && record.status === 'receiving') {
+        throw new ApiError(
+          HttpStatus.CONFLICT,
+          'UPLOAD_IN_PROGRESS',
+          `The bytes of ${FILE_SCHEME}${fileId} are being uploaded; delete it once the PUT ended`,
+        );
+      }
+      throw ApiError.notFound('FILE_NOT_FOUND', `No uploaded file ${FILE_SCHEME}${fileId}`);
+    }
+    if (removed === 'complete') {
+      await this.blobs.delete([uploadSourceOf(`${FILE_SCHEME}${fileId}`).blob]);
+    }
+    return { file_id: `${FILE_SCHEME}${fileId}`, deleted: true };
   }
 
   async createPresigned(orgId: string, extension: string): Promise<UploadResponse> {

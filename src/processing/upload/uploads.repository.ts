@@ -104,6 +104,19 @@ export class UploadsRepository {
     return rows.map((row) => row.file_id);
   }
 
+  /**
+   * Deletes an organization's upload unless a presigned PUT is streaming its bytes; the
+   * status it had, or null when no such row was deleted (unknown, another org's, or receiving).
+   */
+  async removeOwned(fileId: string, orgId: string): Promise<UploadRecord['status'] | null> {
+    const rows = await this.db.runReturning<{ status: string }>(
+      `DELETE FROM uploads WHERE file_id = $1 AND org_id = $2 AND status <> 'receiving'
+       RETURNING status`,
+      [fileId, orgId],
+    );
+    return rows.length > 0 ? (rows[0].status as UploadRecord['status']) : null;
+  }
+
   async remove(fileId: string): Promise<void> {
     await this.db.run(`DELETE FROM uploads WHERE file_id = $1`, [fileId]);
   }

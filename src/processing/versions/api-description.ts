@@ -53,7 +53,10 @@ function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
     schemas: { ...document.components?.schemas, ...requestModelSchemas() },
   };
   withVisibleTextPatterns(document.components.schemas ?? {});
-  document.paths['/upload/{fileId}'] = { put: presignedUploadOperation() };
+  document.paths['/upload/{fileId}'] = {
+    ...document.paths['/upload/{fileId}'],
+    put: presignedUploadOperation(),
+  };
   markPublicOperations(document);
   declareFrameworkResponses(document, {
     isProcessing,

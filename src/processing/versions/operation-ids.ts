@@ -26,6 +26,7 @@ const OPERATION_IDS: Readonly<Record<string, string>> = {
   'DELETE /pipelines/{pipeline_id}': 'deletePipeline',
   'POST /upload': 'upload',
   'PUT /upload/{fileId}': 'presignedUpload',
+  'DELETE /upload/{fileId}': 'deleteUpload',
   'GET /job/{job_id}': 'getJob',
   'DELETE /job/{job_id}': 'deleteJob',
   'GET /job/{job_id}/result': 'getJobResult',

@@ -253,6 +253,45 @@ describe('uploads and input resolution', () => {
     expect(kept.body.result).toEqual({ category: 'invoice' });
   });
 
+  it('deletes an upload on DELETE /upload/{file_id}, file and row, for its organization only', async () => {
+    const key = await keyOf(t, 'org-upload-delete');
+    const api = client(t.baseUrl, key);
+    const stranger = client(t.baseUrl, await keyOf(t, 'org-upload-delete-other'));
+    const first = await uploadMultipart(t.baseUrl, key, 'Invoice number 12, amount due 5');
+    const second = await uploadMultipart(t.baseUrl, key, 'Invoice number 13, amount due 6');
+    const fileIdOf = (uploaded: { body: Json }) =>
+      String(uploaded.body.file_id).slice('docproc://'.length);
+    const blobOf = (uploaded: { body: Json }) => path.join(t.dataDir, 'blobs', fileIdOf(uploaded));
+
+    const foreign = await stranger.delete(`/upload/${fileIdOf(first)}`);
+    expect([foreign.status, foreign.body.error?.code]).toEqual([404, 'FILE_NOT_FOUND']);
+    expect(fs.existsSync(blobOf(first))).toBe(true);
+
+    // The bare id, or the file_id as POST /upload gave it (the SDK sends either).
+    const bare = await api.delete(`/upload/${fileIdOf(first)}`);
+    expect([bare.status, bare.body]).toEqual([200, { file_id: first.body.file_id, deleted: true }]);
+    const prefixed = await api.delete(`/upload/${encodeURIComponent(second.body.file_id)}`);
+    expect([prefixed.status, prefixed.body]).toEqual([
+      200,
+      { file_id: second.body.file_id, deleted: true },
+    ]);
+    expect([fs.existsSync(blobOf(first)), fs.existsSync(blobOf(second))]).toEqual([false, false]);
+    const gone = await api.post('/classify', {
+      input: first.body.file_id,
+      classification_schema: schema,
+    });
+    expect([gone.status, gone.body.error?.code]).toEqual([404, 'FILE_NOT_FOUND']);
+    const again = await api.delete(`/upload/${fileIdOf(first)}`);
+    expect([again.status, again.body.error?.code]).toEqual([404, 'FILE_NOT_FOUND']);
+
+    // A presigned upload not sent yet goes too: its URL then finds no upload.
+    const presigned = await api.post('/upload?extension=txt');
+    const dropped = await api.delete(`/upload/${encodeURIComponent(presigned.body.file_id)}`);
+    expect(dropped.status).toBe(200);
+    const late = await fetch(presigned.body.presigned_url, { method: 'PUT', body: 'An invoice' });
+    expect(late.status).toBe(404);
+  });
+
   it('fails an async job whose URL cannot be fetched, with a reason and no usage', async () => {
     const api = client(t.baseUrl, await keyOf(t, 'org-upload'));
     const submitted = await api.post('/classify_async', { input: `${files.baseUrl}/missing.txt` });
