@@ -5,6 +5,7 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import type { InputDocument, InputSource } from '../core/input-document.js';
 import { ProcessingError } from '../core/processing-error.js';
+import { inputsTooLarge } from './input-size-errors.js';
 import { SafeFetcher } from './safe-fetcher.js';
 import { readParsedSource } from './parsed-inputs.js';
 import { StagedInputs } from './staged-inputs.js';
@@ -45,7 +46,12 @@ export class InputDocuments {
           ? await this.readBlob(source)
           : 'staged' in source
             ? await this.readStaged(source, budget)
-            : await fetchInputDocument(this.fetcher, source.url, budget);
+            : await fetchInputDocument(
+                this.fetcher,
+                source.url,
+                budget,
+                this.config.processing.maxUploadBytes,
+              );
       documents.push(document);
       budget -= document.bytes.length;
     }
@@ -66,8 +72,7 @@ export class InputDocuments {
         400,
       );
     }
-    if (bytes.length > budget)
-      throw new ProcessingError('INPUT_TOO_LARGE', 'Inputs exceed the size limit', 413);
+    if (bytes.length > budget) throw inputsTooLarge(this.config.processing.maxUploadBytes);
     return { bytes, fileName: source.fileName, contentType: null };
   }
 
@@ -89,9 +94,9 @@ async function fetchInputDocument(
   fetcher: SafeFetcher,
   url: string,
   budget: number,
+  limit: number,
 ): Promise<InputDocument> {
-  if (budget <= 0)
-    throw new ProcessingError('INPUT_TOO_LARGE', 'Inputs exceed the size limit', 413);
+  if (budget <= 0) throw inputsTooLarge(limit);
   const fetched = await fetcher.fetchDocument(url, budget);
   const name = path.posix.basename(new URL(fetched.finalUrl).pathname) || 'document';
   return { bytes: fetched.bytes, fileName: safeDecode(name), contentType: fetched.contentType };

@@ -89,6 +89,7 @@ describe(SafeFetcher.name, () => {
     const sut = new ScriptedDnsFetcher({}, { FETCH_ALLOW_PRIVATE: 'true' });
     await expect(sut.fetchDocument(`http://127.0.0.1:${port}/`, 3)).rejects.toMatchObject({
       code: 'INPUT_TOO_LARGE',
+      message: expect.stringContaining('larger than 3 bytes, what MAX_UPLOAD_BYTES leaves for it'),
     });
     await sut.beforeApplicationShutdown();
   });
@@ -113,6 +114,21 @@ describe(SafeFetcher.name, () => {
   ])('refuses %s before connecting', (url) => {
     const sut = new ScriptedDnsFetcher({});
     expect(() => sut.assertAllowedUrl(new URL(url))).toThrow(BlockedAddressError);
+  });
+
+  it('says which setting lets a refused host through, unless the allow-list refused it', () => {
+    const guarded = new ScriptedDnsFetcher({});
+    expect(() => guarded.assertAllowedUrl(new URL('http://10.1.2.3/a.pdf'))).toThrow(
+      'Refusing to connect to 10.1.2.3: private IPv4 address; to allow it, list the host in ' +
+        'FETCH_ALLOW_HOSTS (or set FETCH_ALLOW_PRIVATE)',
+    );
+    const listed = new ScriptedDnsFetcher(
+      {},
+      { FETCH_ALLOW_HOSTS: 'files.test', FETCH_ALLOWED_HOSTS_ONLY: 'true' },
+    );
+    expect(() => listed.assertAllowedUrl(new URL('http://docs.example/a.pdf'))).toThrow(
+      /^Refusing to connect to docs\.example: not in FETCH_ALLOW_HOSTS$/,
+    );
   });
 
   it('says how to write a jobid:// or docproc:// reference that reached it in another form', () => {

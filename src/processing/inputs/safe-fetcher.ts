@@ -12,13 +12,22 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { ProcessingError } from '../core/processing-error.js';
 import { blockedAddressReason } from './address-guard.js';
+import { inputsTooLarge, tooLarge } from './input-size-errors.js';
+
+/** The reason the egress allow-list gives, which names its setting already. */
+const OUTSIDE_ALLOW_LIST = 'not in FETCH_ALLOW_HOSTS';
 
 export class BlockedAddressError extends ProcessingError {
   constructor(
     host: string,
     readonly reason = 'private, loopback or link-local address',
   ) {
-    super('INPUT_URL_BLOCKED', `Refusing to connect to ${host}: ${reason}`, 400);
+    // Says how a self-hosted install reaches its own hosts, which the guard refuses by default.
+    const remedy =
+      reason === OUTSIDE_ALLOW_LIST
+        ? ''
+        : '; to allow it, list the host in FETCH_ALLOW_HOSTS (or set FETCH_ALLOW_PRIVATE)';
+    super('INPUT_URL_BLOCKED', `Refusing to connect to ${host}: ${reason}${remedy}`, 400);
   }
 }
 
@@ -85,7 +94,7 @@ export class SafeFetcher implements BeforeApplicationShutdown {
 
   private readonly guardedLookup: LookupFunction = (hostname, options, callback) => {
     if (this.outsideAllowList(hostname)) {
-      return callback(new BlockedAddressError(hostname, 'not in FETCH_ALLOW_HOSTS'), '', 4);
+      return callback(new BlockedAddressError(hostname, OUTSIDE_ALLOW_LIST), '', 4);
     }
     this.resolveAll(hostname, Number(options.family ?? 0), (error, addresses) => {
       if (error) return callback(error, '', 4);
@@ -115,8 +124,7 @@ export class SafeFetcher implements BeforeApplicationShutdown {
       );
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (this.outsideAllowList(host))
-      throw new BlockedAddressError(host, 'not in FETCH_ALLOW_HOSTS');
+    if (this.outsideAllowList(host)) throw new BlockedAddressError(host, OUTSIDE_ALLOW_LIST);
     if (this.allowed(host)) return;
     if (ipaddr.isValid(host)) {
       const reason = blockedAddressReason(host);
@@ -200,7 +208,7 @@ export class SafeFetcher implements BeforeApplicationShutdown {
     const counted = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         budget.remaining -= chunk.length;
-        if (budget.remaining < 0) done(tooLarge(budget.limit));
+        if (budget.remaining < 0) done(inputsTooLarge(budget.limit));
         else done(null, chunk);
       },
     });
@@ -307,9 +315,11 @@ export class SafeFetcher implements BeforeApplicationShutdown {
     timeoutMs = this.config.processing.fetchTimeoutMs,
   ): ProcessingError {
     if (isTimeout(error)) {
+      const setting =
+        timeoutMs === this.config.processing.fetchTimeoutMs ? ' (FETCH_TIMEOUT_MS)' : '';
       return new ProcessingError(
         'INPUT_FETCH_TIMEOUT',
-        `Fetching ${url.host} took longer than ${timeoutMs} ms`,
+        `Fetching ${url.host} took longer than ${timeoutMs} ms${setting}`,
         504,
       );
     }
@@ -366,10 +376,6 @@ function refusalOf(host: string, addresses: dns.LookupAddress[]): BlockedAddress
 function contentTypeOf(response: Dispatcher.ResponseData): string | null {
   const type = response.headers['content-type'];
   return typeof type === 'string' ? type : null;
-}
-
-function tooLarge(maxBytes: number): ProcessingError {
-  return new ProcessingError('INPUT_TOO_LARGE', `Input is larger than ${maxBytes} bytes`, 413);
 }
 
 /** Aborts a response body without an unhandled 'error' event (which would crash the process). */

@@ -57,7 +57,7 @@ describe('upstream failures of a URL input', () => {
     const started = Date.now();
     const error = await failureOf(sut, `${base}/trickle`);
     expect([error.status, error.code]).toEqual([504, 'INPUT_FETCH_TIMEOUT']);
-    expect(error.message).toContain('700 ms');
+    expect(error.message).toContain('700 ms (FETCH_TIMEOUT_MS)');
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
