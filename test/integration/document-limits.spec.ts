@@ -1,4 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import JSZip from 'jszip';
 import { loadDocument, loadDocuments } from '../../src/documents/readers/document.loader.js';
 import {
   DEFAULT_DOCUMENT_LIMITS,
@@ -94,6 +95,26 @@ describe('document input limits, checked before decoding', () => {
     setDocumentLimits({ ...DEFAULT_DOCUMENT_LIMITS, maxMarkupDepth: 5 });
     const docx = await limitError(loadDocument(await makeDocx(['nested'])));
     expect(docx.message).toContain('word/');
+  });
+
+  it('refuses a DOCX part declaring a document type as corrupt, saying so, before any entity is read', async () => {
+    const zip = await JSZip.loadAsync(await makeDocx(['Invoice number 7']));
+    const part = await zip.file('word/document.xml')!.async('string');
+    const entities =
+      '<!DOCTYPE w:document [<!ENTITY a "lol"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>';
+    zip.file(
+      'word/document.xml',
+      part.replace(/^(<\?xml[^>]*\?>)?/, (declaration) => declaration + entities),
+    );
+    const error = await loadDocument(await zip.generateAsync({ type: 'nodebuffer' })).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(CorruptDocumentError);
+    expect((error as Error).message).toBe(
+      'The DOCX part word/document.xml declares a document type (<!DOCTYPE>), which Office ' +
+        'documents never carry; it is not read (save the document again from its editor)',
+    );
   });
 
   it('refuses more pages than MAX_DOCUMENT_PAGES before reading any', async () => {

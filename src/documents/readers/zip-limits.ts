@@ -58,7 +58,8 @@ function gaugeEntry(zip: ZipFile, entry: Entry, what: string): Promise<void> {
 /**
  * Checks a zip-based document (DOCX) before any reader inflates it: the inflated size and
  * compression ratio its central directory declares, then the nesting depth of its XML
- * parts named by `isMarkup`. Throws DocumentLimitError or CorruptDocumentError.
+ * parts named by `isMarkup` (none may declare a document type). Throws DocumentLimitError
+ * or CorruptDocumentError.
  */
 export async function checkZipDocument(
   bytes: Uint8Array,
@@ -88,7 +89,7 @@ export async function checkZipDocument(
       if (isMarkup(entry.fileName)) await gaugeEntry(zip, entry, `${name} part ${entry.fileName}`);
     }
   } catch (error) {
-    if (error instanceof DocumentLimitError) throw error;
+    if (error instanceof DocumentLimitError || error instanceof CorruptDocumentError) throw error;
     throw new CorruptDocumentError(
       fileType,
       `The ${fileType.toUpperCase()} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
