@@ -105,6 +105,29 @@ describe('detectDocumentType', () => {
     bmp.writeUInt16LE(24, 28);
     await expect(detectDocumentType(bmp)).rejects.toThrow(/image\/bmp/);
   });
+
+  it('refuses an SVG image, which is markup, rather than reading its markup as text', async () => {
+    const svg = (head: string) =>
+      Buffer.from(
+        `${head}<svg xmlns="http://www.w3.org/2000/svg"><text x="1" y="9">Invoice</text></svg>`,
+      );
+    for (const head of [
+      '',
+      '<?xml version="1.0" encoding="UTF-8"?>\n<!-- drawn by hand -->\n',
+      '<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">',
+    ]) {
+      await expect(detectDocumentType(svg(head), 'drawing.txt')).rejects.toThrow(
+        /^SVG images are not read: convert the image to PNG or PDF/,
+      );
+    }
+    // Text that mentions or embeds an svg element is still text or HTML.
+    await expect(
+      detectDocumentType(Buffer.from('Use <svg> for icons.'), 'notes.txt'),
+    ).resolves.toMatchObject({ fileType: 'txt' });
+    await expect(
+      detectDocumentType(Buffer.from('<html><body><svg></svg><p>Hi</p></body></html>')),
+    ).resolves.toMatchObject({ fileType: 'html' });
+  });
 });
 
 describe('loadDocument', () => {

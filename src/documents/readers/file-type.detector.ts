@@ -73,6 +73,17 @@ export function decodeText(bytes: Uint8Array): string | undefined {
   return text;
 }
 
+/**
+ * An SVG image: its root element, after any XML declaration, comments and document type, is
+ * `svg`. Its text is drawing instructions (and may reference other files), not the picture.
+ */
+function looksLikeSvg(text: string): boolean {
+  const head = text
+    .slice(0, 4096)
+    .replace(/^\s*(<\?xml[^>]*\?>|<!--[\s\S]*?-->|<!doctype[^>[]*(\[[\s\S]*?\])?\s*>|\s)*/i, '');
+  return /^<(?:[\w.-]+:)?svg[\s>/]/i.test(head);
+}
+
 function looksLikeHtml(text: string): boolean {
   const head = text.slice(0, 2048).trimStart().toLowerCase();
   return (
@@ -112,6 +123,12 @@ export async function detectDocumentType(bytes: Uint8Array, hint?: string): Prom
   const text = bomText ?? decodeText(bytes);
   if (text === undefined) {
     throw new UnsupportedDocumentError(`Unrecognised binary content; ${SUPPORTED}`);
+  }
+  if (looksLikeSvg(text)) {
+    throw new UnsupportedDocumentError(
+      `SVG images are not read: convert the image to PNG or PDF; ${SUPPORTED}`,
+      'image/svg+xml',
+    );
   }
   const ext = extensionOf(hint);
   if (looksLikeHtml(text) || (ext !== undefined && HTML_HINTS.has(ext))) {
