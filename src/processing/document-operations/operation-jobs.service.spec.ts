@@ -265,9 +265,18 @@ describe(OperationJobsService.name, () => {
         model_versions: outcome.model_versions,
         result: outcome.result,
       };
-      expect(await result('parse')).toEqual({ ...common, pdf_url: null, studio_link: null });
-      expect(await result('extract')).toEqual({ ...common, studio_link: null });
-      expect(await result('split')).toEqual(common);
+      expect(await result('parse')).toEqual({
+        ...common,
+        response_type: 'parse',
+        pdf_url: null,
+        studio_link: null,
+      });
+      expect(await result('extract')).toEqual({
+        ...common,
+        response_type: 'v3_extract',
+        studio_link: null,
+      });
+      expect(await result('split')).toEqual({ ...common, response_type: 'split' });
     });
 
     it('refuses to bill a classify job as an operation', () => {

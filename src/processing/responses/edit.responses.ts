@@ -1,5 +1,5 @@
 import { ApiExtraModels, ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { ModelVersionUsedBody, modelVersions } from './result.responses.js';
+import { ModelVersionUsedBody, modelVersions, responseType } from './result.responses.js';
 import { BoundingBoxBody } from './operation.responses.js';
 
 /** The edit response: the reductoai SDK's EditResponse plus docproc's per-field report. */
@@ -91,6 +91,9 @@ class EditUsageBody {
 export class EditResponseBody {
   @ApiProperty()
   job_id!: string;
+
+  @ApiProperty(responseType('edit'))
+  response_type?: 'edit';
 
   @ApiProperty({ description: 'Seconds' })
   duration!: number;

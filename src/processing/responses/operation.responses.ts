@@ -10,6 +10,7 @@ import {
   ModelVersionUsedBody,
   modelVersions,
   PageUsageBody,
+  responseType,
   UrlResultBody,
 } from './result.responses.js';
 
@@ -115,6 +116,9 @@ export class ParseResponseBody {
   @ApiProperty()
   job_id!: string;
 
+  @ApiProperty(responseType('parse'))
+  response_type?: 'parse';
+
   @ApiProperty({ description: 'Seconds' })
   duration!: number;
 
@@ -147,6 +151,9 @@ class ExtractUsageBody extends PageUsageBody {
 export class ExtractResponseBody {
   @ApiProperty()
   job_id!: string;
+
+  @ApiProperty(responseType('v3_extract'))
+  response_type?: 'v3_extract';
 
   @ApiProperty({ description: 'Seconds' })
   duration!: number;
@@ -261,6 +268,9 @@ class DeepSplitResultBody {
 export class SplitResponseBody {
   @ApiProperty()
   job_id!: string;
+
+  @ApiProperty(responseType('split'))
+  response_type?: 'split';
 
   @ApiProperty({ description: 'Seconds' })
   duration!: number;

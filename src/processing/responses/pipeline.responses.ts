@@ -1,5 +1,10 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { ModelVersionUsedBody, modelVersions, PageUsageBody } from './result.responses.js';
+import {
+  ModelVersionUsedBody,
+  modelVersions,
+  PageUsageBody,
+  responseType,
+} from './result.responses.js';
 
 /** Bodies of the stored pipeline routes and of a pipeline run (reductoai PipelineResponse). */
 
@@ -50,7 +55,10 @@ export class DeletedPipelineBody {
 
 @ApiSchema({ name: 'PipelineResult' })
 class PipelineResultBody {
-  @ApiProperty({ ...anyObject, description: 'The parse step: a ParseResponse without job_id' })
+  @ApiProperty({
+    ...anyObject,
+    description: "The parse step: a ParseResponse whose job_id is the pipeline's",
+  })
   parse!: Record<string, unknown>;
 
   @ApiProperty({
@@ -87,6 +95,9 @@ class PipelineUsageBody extends PageUsageBody {
 export class PipelineResponseBody {
   @ApiProperty()
   job_id!: string;
+
+  @ApiProperty(responseType('pipeline'))
+  response_type?: 'pipeline';
 
   @ApiProperty({ description: 'Seconds' })
   duration!: number;

@@ -59,3 +59,15 @@ export class AsyncJobResponseBody {
   @ApiProperty({ description: 'Poll with `GET /job/{job_id}`' })
   job_id!: string;
 }
+
+/**
+ * `response_type`, the tag the reductoai SDK tells responses apart by. Optional: results
+ * stored before it was added are read without it.
+ */
+export function responseType(tag: string) {
+  return {
+    enum: [tag],
+    required: false,
+    description: `\`${tag}\`; absent from results stored by versions that did not send it`,
+  } as const;
+}

@@ -88,6 +88,7 @@ describe('edit (fill forms) through the reductoai SDK', () => {
   /** `client.edit.run`, counting the credits billed. */
   async function run(body: Reducto.EditRunParams) {
     const response = await sdk.edit.run(body);
+    expect((response as unknown as { response_type: unknown }).response_type).toBe('edit');
     billed += response.usage?.credits ?? 0;
     return response;
   }

@@ -247,6 +247,12 @@ describe('pipelines: stored sequences of parse, extract, split and classify', ()
     const parsed = (await post(sdk, '/parse', { input: fileId })) as Body;
     const extracted = (await post(sdk, '/extract', { ...extract, input: fileId })) as Body;
     expect(response.result.parse.result).toEqual(parsed.result);
+    // Each part tagged as its own response is, the parse's with the pipeline's job id.
+    expect([
+      response.response_type,
+      response.result.parse.response_type,
+      response.result.parse.job_id,
+    ]).toEqual(['pipeline', 'parse', response.job_id]);
     expect(withoutTiming(response.result.extract)).toEqual(withoutTiming(extracted));
     expect(response.result.split).toBeNull();
     expect(response.result.classify).toBeNull();

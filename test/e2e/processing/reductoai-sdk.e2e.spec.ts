@@ -119,7 +119,12 @@ describe('reductoai SDK compatibility', () => {
 
   it('parse.run / parse.runJob, with settings.force_url_result', async () => {
     const full = await sdk.parse.run({ input: pdfId });
-    expect(full).toMatchObject({ result: { type: 'full' }, usage: { num_pages: 2 } });
+    // response_type: the tag the SDK's later versions tell responses apart by.
+    expect(full).toMatchObject({
+      response_type: 'parse',
+      result: { type: 'full' },
+      usage: { num_pages: 2 },
+    });
     const asUrl = (await sdk.parse.run({
       input: pdfId,
       settings: { force_url_result: true },
@@ -143,7 +148,11 @@ describe('reductoai SDK compatibility', () => {
       schema: { type: 'object', properties: { invoice_number: { type: 'string' } } },
     };
     const full = (await sdk.extract.run({ input: pdfId, instructions })) as { result: unknown };
-    expect(full.result).toMatchObject({ invoice_number: 'INV-7' });
+    // An object in the schema's shape: the SDK's `v3_extract` (its `extract` is a list).
+    expect(full).toMatchObject({
+      response_type: 'v3_extract',
+      result: { invoice_number: 'INV-7' },
+    });
     const asUrl = (await sdk.extract.run({
       input: pdfId,
       instructions,
@@ -162,6 +171,7 @@ describe('reductoai SDK compatibility', () => {
       { name: 'Contract', description: 'Service agreement with terms between parties' },
     ];
     const full = await sdk.split.run({ input: pdfId, split_description });
+    expect(full).toMatchObject({ response_type: 'split' });
     expect(full.result).toMatchObject({
       splits: [
         { name: 'Invoice', pages: [1] },

@@ -17,6 +17,6 @@ export const EDIT = documentOperation({
   resolveVersions: resolveEditVersions,
   responseFields: (outcome) => {
     const { form_schema, report } = (outcome as EditOutcome).result;
-    return { document_url: null, form_schema, report };
+    return { response_type: 'edit', document_url: null, form_schema, report };
   },
 });

@@ -16,5 +16,11 @@ export const EXTRACT = documentOperation({
     validateExtractRequest(body);
     return resolveExtractVersions(body, resolver);
   },
-  responseFields: (outcome) => ({ result: outcome.result, studio_link: null }),
+  // `v3_extract`: the reductoai SDK's tag for a result in the schema's own shape (an object),
+  // which its `extract` tag reserves for a list of them.
+  responseFields: (outcome) => ({
+    response_type: 'v3_extract',
+    result: outcome.result,
+    studio_link: null,
+  }),
 });

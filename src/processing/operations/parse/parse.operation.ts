@@ -11,5 +11,10 @@ export const PARSE = documentOperation({
   isDeep: () => false,
   documentPassword: (request) => request.settings?.document_password ?? undefined,
   resolveVersions: resolveParseVersions,
-  responseFields: (outcome) => ({ result: outcome.result, pdf_url: null, studio_link: null }),
+  responseFields: (outcome) => ({
+    response_type: 'parse',
+    result: outcome.result,
+    pdf_url: null,
+    studio_link: null,
+  }),
 });

@@ -76,7 +76,10 @@ export const PIPELINE: Operation<PipelineCommand, PipelineOutcome, PipelineTask>
       breakdown[charge.feature] = (breakdown[charge.feature] ?? 0) + creditsOf(index).credits;
     });
     const parts: Record<string, unknown> = {
+      // The parse ran in this job: its id is the pipeline's (the SDK's ParseResponse needs one).
       parse: {
+        job_id: jobId,
+        response_type: 'parse',
         duration,
         result: outcome.parse.result,
         usage: { ...outcome.parse.usage, ...creditsOf(0) },
@@ -95,6 +98,7 @@ export const PIPELINE: Operation<PipelineCommand, PipelineOutcome, PipelineTask>
         continue;
       }
       parts[step.kind] = {
+        response_type: step.kind === 'extract' ? 'v3_extract' : step.kind,
         result: step.outcome.result,
         usage,
         model_versions: step.outcome.model_versions,
@@ -104,6 +108,7 @@ export const PIPELINE: Operation<PipelineCommand, PipelineOutcome, PipelineTask>
     }
     return {
       job_id: jobId,
+      response_type: 'pipeline',
       duration,
       result: parts,
       usage: {

@@ -12,5 +12,5 @@ export const SPLIT = documentOperation({
   isDeep: (request) => settingsOf(request).deep_split === true,
   documentPassword: (request) => request.parsing?.settings?.document_password ?? undefined,
   resolveVersions: resolveSplitVersions,
-  responseFields: (outcome) => ({ result: outcome.result }),
+  responseFields: (outcome) => ({ response_type: 'split', result: outcome.result }),
 });
