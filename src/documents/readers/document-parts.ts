@@ -3,6 +3,7 @@ import type { DocumentFileType, DocumentSource } from './document.types.js';
 import { docxPages } from './docx.reader.js';
 import { DocumentLimitError } from './document-limits.js';
 import { decodeText, detectDocumentType } from './file-type.detector.js';
+import { plainLetters } from './glyph-text.js';
 import { htmlToText, type StructureMarks } from './html.reader.js';
 import { openImage, type RasterImage } from './image.decoder.js';
 import { checkDocumentInput, checkPageCount } from './input-limits.js';
@@ -58,7 +59,7 @@ async function openPart<P>(
       return { fileType, totalPages: pdf.numPages, readPage: pdf.readPage, close: pdf.close };
     }
     case 'docx': {
-      const texts = await docxPages(source.bytes, readers.marks);
+      const texts = (await docxPages(source.bytes, readers.marks)).map(plainLetters);
       return {
         fileType,
         totalPages: texts.length,
@@ -81,7 +82,9 @@ async function openPart<P>(
     case 'txt': {
       const text = decodeText(source.bytes);
       if (text === undefined) throw new UnsupportedDocumentError('The document is not text');
-      const texts = fileType === 'html' ? [htmlToText(text, readers.marks)] : textPages(text);
+      const texts = (fileType === 'html' ? [htmlToText(text, readers.marks)] : textPages(text)).map(
+        plainLetters,
+      );
       return {
         fileType,
         totalPages: texts.length,

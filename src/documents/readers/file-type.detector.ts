@@ -1,6 +1,7 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { UnsupportedDocumentError } from './document.errors.js';
 import type { DocumentFileType } from './document.types.js';
+import { decodeTextBytes, utf16Order } from './text-encoding.js';
 
 interface DetectedType {
   fileType: DocumentFileType;
@@ -33,36 +34,14 @@ function extensionOf(hint: string | undefined): string | undefined {
   return ext === '' ? undefined : ext;
 }
 
-/** The UTF-16 byte order a byte-order mark at the start announces, if any. */
-function utf16Order(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
-  if (bytes.length < 2) return undefined;
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
-  return undefined;
-}
-
 /**
- * Decodes bytes that carry no magic number as text: UTF-8 (or UTF-16 with a BOM). Returns
- * undefined for binary content, so unknown binaries are refused rather than read as garbage.
+ * Decodes bytes that carry no magic number as text, in the encoding they declare or are
+ * detected in (text-encoding.ts). Returns undefined for binary content, so unknown binaries
+ * are refused rather than read as garbage.
  */
 export function decodeText(bytes: Uint8Array): string | undefined {
-  let text: string;
-  const utf16 = utf16Order(bytes);
-  if (utf16) {
-    // Fatal: bytes that are not UTF-16 (an odd length, unpaired surrogates) are no text.
-    try {
-      text = new TextDecoder(utf16, { fatal: true }).decode(bytes.subarray(2));
-    } catch {
-      return undefined;
-    }
-  } else {
-    try {
-      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-    } catch {
-      // Legacy 8-bit text (Windows-1252) is still text if it has no control bytes.
-      text = new TextDecoder('windows-1252').decode(bytes);
-    }
-  }
+  const text = decodeTextBytes(bytes);
+  if (text === undefined) return undefined;
   let control = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);

@@ -13,6 +13,18 @@ const RIGHT_TO_LEFT_RUN = new RegExp(`^(?:[${RIGHT_TO_LEFT_SCRIPTS}]|\\p{M}| )+$
 const COMPATIBILITY_FORM = String.raw`[\ufb1d-\ufb4f\ufb50-\ufdff\ufe70-\ufefc\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\uff61-\uff9f]`;
 const COMPATIBILITY_FORMS = new RegExp(`${COMPATIBILITY_FORM}+`, 'gu');
 const HAS_COMPATIBILITY_FORM = new RegExp(COMPATIBILITY_FORM, 'u');
+/** The same forms and the Latin ligatures ("ﬁ"), which pdf.js already reads as their letters. */
+const TEXT_COMPATIBILITY_FORMS = new RegExp(`(?:[\ufb00-\ufb06]|${COMPATIBILITY_FORM})+`, 'gu');
+
+/**
+ * The text of a document that is not a PDF (DOCX, HTML, Markdown, plain text) with the
+ * compatibility forms a PDF's glyphs are read as plain letters (`glyphText`) and Latin
+ * ligatures read so too: "ｾｲｷｭｳｼｮ" is "セイキュウショ", "ﬁnance" "finance", whatever the
+ * format. A halfwidth voiced mark after its letter is composed with it ("ﾊﾟ" -> "パ").
+ */
+export function plainLetters(text: string): string {
+  return text.replace(TEXT_COMPATIBILITY_FORMS, (forms) => forms.normalize('NFKC'));
+}
 
 /**
  * The text of one glyph, as pdf.js should add it to a page's run of glyphs before it reorders
