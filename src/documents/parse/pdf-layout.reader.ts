@@ -4,6 +4,7 @@ import { formFieldTexts } from '../readers/pdf-form-fields.js';
 import { openPdfDocument, renderPng } from '../readers/pdf.reader.js';
 import type { BoundingBox, LayoutLine, LayoutPage, LineSegment } from './layout.types.js';
 import { isRightToLeft, readingOrder } from './line-order.js';
+import { columnLines, withColumns, type VerticalRun } from './vertical-columns.js';
 
 /** Same rule as the documents library: fewer letters/digits than this means a scan. */
 const MIN_TEXT_LAYER_CHARS = 16;
@@ -25,6 +26,7 @@ interface PdfTextItem {
   transform: number[];
   width: number;
   height: number;
+  fontName: string;
 }
 
 function isTextItem(item: unknown): item is PdfTextItem {
@@ -197,12 +199,24 @@ async function readPage(
     const viewport = page.getViewport({ scale: 1 });
     const content = await page.getTextContent();
     const runs: Run[] = [];
+    const verticalRuns: VerticalRun[] = [];
+    const styles = content.styles as Record<string, { vertical?: boolean } | undefined>;
     for (const item of content.items) {
       if (!isTextItem(item) || item.str.trim() === '') continue;
       const [, , c, d, e, f] = item.transform;
       const [x, y] = viewport.convertToViewportPoint(e, f) as [number, number];
       const size = Math.hypot(c, d) || item.height || 10;
-      runs.push(...splitPadded({ text: item.str, x, y, width: item.width, size }));
+      if (styles[item.fontName]?.vertical) {
+        const text = item.str.trim();
+        verticalRuns.push({
+          text,
+          x,
+          top: y,
+          width: item.width || size,
+          length: item.height,
+          size,
+        });
+      } else runs.push(...splitPadded({ text: item.str, x, y, width: item.width, size }));
     }
     // A filled form's values sit on the lines of their labels; the baseline is where the
     // line boxes (box() below) put it.
@@ -212,9 +226,12 @@ async function readPage(
       y: field.top + 0.8 * field.size,
       field: true,
     }));
-    const lines = linesOf([...runs, ...fields], documentPage, viewport.width, viewport.height);
+    const lines = withColumns(
+      linesOf([...runs, ...fields], documentPage, viewport.width, viewport.height),
+      columnLines(verticalRuns, documentPage, viewport.width, viewport.height),
+    );
     // Whether the page is a scan is decided on its own text, not on the fields over it.
-    const text = runs.map((run) => run.text).join('\n');
+    const text = [...runs, ...verticalRuns].map((run) => run.text).join('\n');
     const dimensions = { width: viewport.width, height: viewport.height };
     const textLayer: LayoutPage = {
       pageNumber: documentPage,
