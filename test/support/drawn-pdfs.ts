@@ -1,8 +1,45 @@
 /**
- * PDFs whose text is drawn the ways producers draw it beyond one run per line: Chinese and
- * Japanese through a CID font the PDF does not embed, addressed by a predefined Unicode
- * CMap, in horizontal or vertical writing.
+ * PDFs whose text is drawn the ways producers draw it beyond one run per line: accents as
+ * glyphs of their own with the letter drawn back over them (TeX), text overprinted with a
+ * slight offset (a "bold" of fonts without one), Chinese and Japanese through a CID font
+ * the PDF does not embed, addressed by a predefined Unicode CMap, in horizontal or
+ * vertical writing.
  */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import fontkit from '@pdf-lib/fontkit';
+import { PDFDocument } from 'pdf-lib';
+
+const require = createRequire(import.meta.url);
+const SIZE = 12;
+
+/**
+ * One line per entry, each of parts drawn at its own position (DejaVu Sans embedded). A part
+ * ending in an accent is followed by the next part drawn back over most of the accent's
+ * width, as TeX places `\'o`; `overprint` draws every line again at these offsets.
+ */
+export async function makeDrawnPdf(
+  lines: readonly (readonly string[])[],
+  overprint: readonly number[] = [],
+): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  pdf.registerFontkit(fontkit);
+  const file = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
+  const font = await pdf.embedFont(fs.readFileSync(file), { subset: true });
+  const page = pdf.addPage([595, 842]);
+  lines.forEach((parts, row) => {
+    for (const offset of [0, ...overprint]) {
+      let x = 50 + offset;
+      for (const part of parts) {
+        page.drawText(part, { x, y: 780 - row * 24, size: SIZE, font });
+        const last = [...part].at(-1) ?? '';
+        const backOver = /[\p{Sk}\p{Lm}]/u.test(last) ? 0.8 : 0;
+        x += font.widthOfTextAtSize(part, SIZE) - backOver * font.widthOfTextAtSize(last, SIZE);
+      }
+    }
+  });
+  return Buffer.from(await pdf.save());
+}
 
 /** Which CID font collection and predefined CMap a script's text is addressed through. */
 const COLLECTIONS = {

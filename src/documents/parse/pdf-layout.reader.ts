@@ -1,6 +1,7 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/pdf.js';
 import { recognizeLayout, type OcrEffort, type OcrLine } from '../readers/ocr.engine.js';
 import { formFieldTexts } from '../readers/pdf-form-fields.js';
+import { mendTextItems } from '../readers/pdf-text-items.js';
 import { openPdfDocument, renderPng } from '../readers/pdf.reader.js';
 import type { BoundingBox, LayoutLine, LayoutPage, LineSegment } from './layout.types.js';
 import { isRightToLeft, readingOrder } from './line-order.js';
@@ -201,7 +202,7 @@ async function readPage(
     const runs: Run[] = [];
     const verticalRuns: VerticalRun[] = [];
     const styles = content.styles as Record<string, { vertical?: boolean } | undefined>;
-    for (const item of content.items) {
+    for (const item of mendTextItems(content.items)) {
       if (!isTextItem(item) || item.str.trim() === '') continue;
       const [, , c, d, e, f] = item.transform;
       const [x, y] = viewport.convertToViewportPoint(e, f) as [number, number];

@@ -6,6 +6,7 @@ import { documentLimits } from './document-limits.js';
 import type { PageSize, PageTextSource } from './document.types.js';
 import { recognizeImage, type OcrEffort } from './ocr.engine.js';
 import { formFieldTexts } from './pdf-form-fields.js';
+import { mendTextItems } from './pdf-text-items.js';
 import { installPdfWorker } from './pdfjs-worker.js';
 
 const require = createRequire(import.meta.url);
@@ -56,10 +57,10 @@ interface PdfReader {
 const SPACE_INSIDE_CJK =
   /(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff01-\uff60]) (?=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff01-\uff60])/gu;
 
-/** The text of a page from pdf.js's text items, in their order. */
+/** The text of a page from pdf.js's text items (mended: pdf-text-items.ts), in their order. */
 export function textOf(items: readonly unknown[]): string {
   let text = '';
-  for (const item of items) {
+  for (const item of mendTextItems(items)) {
     if (typeof item !== 'object' || item === null || !('str' in item)) continue;
     const { str, hasEOL } = item as { str: string; hasEOL?: boolean };
     text += str + (hasEOL ? '\n' : ' ');
