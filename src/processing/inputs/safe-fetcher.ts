@@ -12,6 +12,13 @@ import { APP_CONFIG } from '../../config/config.module.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { ProcessingError } from '../core/processing-error.js';
 import { blockedAddressReason } from './address-guard.js';
+import { isTimeout, redirectTarget } from './fetch-failures.js';
+import {
+  ACCEPT_ENCODING,
+  contentCodingsOf,
+  corruptEncodingError,
+  decodingStage,
+} from './content-codings.js';
 import { inputsTooLarge, tooLarge } from './input-size-errors.js';
 
 /** The reason the egress allow-list gives, which names its setting already. */
@@ -164,27 +171,29 @@ export class SafeFetcher implements BeforeApplicationShutdown {
     return refusalOf(host, addresses)?.message ?? null;
   }
 
-  /** GETs a document with a size cap and time-out, following a few redirects, each checked. */
+  /**
+   * GETs a document with a size cap and time-out, following a few redirects, each checked.
+   * A body with a Content-Encoding is decoded; the cap counts the decoded bytes.
+   */
   async fetchDocument(
     rawUrl: string,
     maxBytes: number,
     signal?: AbortSignal,
   ): Promise<FetchedBody> {
-    const { response, url } = await this.open(rawUrl, maxBytes, signal);
+    const { response, url, codings } = await this.open(rawUrl, maxBytes, signal);
     const chunks: Buffer[] = [];
     let size = 0;
     try {
-      for await (const chunk of response.body) {
-        size += (chunk as Buffer).length;
-        if (size > maxBytes) {
-          discard(response.body);
-          throw tooLarge(maxBytes);
+      await pipeline(response.body, decodingStage(codings), async (decoded) => {
+        for await (const chunk of decoded) {
+          size += chunk.length;
+          if (size > maxBytes) throw tooLarge(maxBytes);
+          chunks.push(chunk);
         }
-        chunks.push(chunk as Buffer);
-      }
+      });
     } catch (error) {
       discard(response.body);
-      throw error instanceof ProcessingError ? error : this.upstreamError(url, error, true);
+      throw this.bodyError(url, codings, error);
     }
     return {
       bytes: Buffer.concat(chunks),
@@ -204,7 +213,7 @@ export class SafeFetcher implements BeforeApplicationShutdown {
     budget: ByteBudget,
     signal?: AbortSignal,
   ): Promise<FetchedFile> {
-    const { response, url } = await this.open(rawUrl, budget.remaining, signal);
+    const { response, url, codings } = await this.open(rawUrl, budget.remaining, signal);
     const counted = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         budget.remaining -= chunk.length;
@@ -213,24 +222,35 @@ export class SafeFetcher implements BeforeApplicationShutdown {
       },
     });
     try {
-      await pipeline(response.body, counted, fs.createWriteStream(file, { mode: 0o600 }));
+      const written = fs.createWriteStream(file, { mode: 0o600 });
+      await pipeline(response.body, decodingStage(codings), counted, written);
     } catch (error) {
       discard(response.body);
-      throw error instanceof ProcessingError ? error : this.upstreamError(url, error, true);
+      throw this.bodyError(url, codings, error);
     }
     return { contentType: contentTypeOf(response), finalUrl: url.toString() };
   }
 
-  /** The response of a GET, after redirects, with a success status and an admissible length. */
+  /** What a failure while the body was read or decoded answers. */
+  private bodyError(url: URL, codings: readonly string[], error: unknown): ProcessingError {
+    if (error instanceof ProcessingError) return error;
+    return corruptEncodingError(error, url.host, codings) ?? this.upstreamError(url, error, true);
+  }
+
+  /**
+   * The response of a GET, after redirects, with a success status, an admissible length
+   * (an encoded body longer than the cap decodes longer still) and codings decoded here.
+   */
   private async open(
     rawUrl: string,
     maxBytes: number,
     signal?: AbortSignal,
-  ): Promise<{ response: Dispatcher.ResponseData; url: URL }> {
+  ): Promise<{ response: Dispatcher.ResponseData; url: URL; codings: string[] }> {
     let url = new URL(rawUrl);
+    const headers = { 'accept-encoding': ACCEPT_ENCODING };
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       this.assertAllowedUrl(url);
-      const response = await this.send(url, { method: 'GET', signal });
+      const response = await this.send(url, { method: 'GET', headers, signal });
       if ([301, 302, 303, 307, 308].includes(response.statusCode)) {
         const location = response.headers.location;
         await response.body.dump();
@@ -251,7 +271,16 @@ export class SafeFetcher implements BeforeApplicationShutdown {
         discard(response.body);
         throw tooLarge(maxBytes);
       }
-      return { response, url };
+      try {
+        return {
+          response,
+          url,
+          codings: contentCodingsOf(response.headers['content-encoding'], url.host),
+        };
+      } catch (error) {
+        discard(response.body);
+        throw error;
+      }
     }
     throw new ProcessingError('INPUT_FETCH_FAILED', 'Too many redirects', 400);
   }
@@ -337,30 +366,6 @@ export class SafeFetcher implements BeforeApplicationShutdown {
   async beforeApplicationShutdown(): Promise<void> {
     await this.agent?.destroy().catch(() => undefined);
   }
-}
-
-/** A redirect's target, or 502 `INPUT_REDIRECT_INVALID` when its Location is no URL. */
-function redirectTarget(location: string, from: URL): URL {
-  try {
-    return new URL(location, from);
-  } catch {
-    throw new ProcessingError(
-      'INPUT_REDIRECT_INVALID',
-      `Fetching ${from.host} redirected to an invalid URL: ${JSON.stringify(location.slice(0, 200))}`,
-      502,
-    );
-  }
-}
-
-/** undici's header and body time-outs, and the abort of the request's overall time limit. */
-function isTimeout(error: unknown): boolean {
-  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
-  return (
-    name === 'TimeoutError' ||
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT' ||
-    code === 'UND_ERR_CONNECT_TIMEOUT'
-  );
 }
 
 /** The refusal of a host whose addresses include a blocked one (or that has none). */
