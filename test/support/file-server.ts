@@ -3,8 +3,13 @@ import type { AddressInfo } from 'node:net';
 
 export interface FileServer {
   baseUrl: string;
-  /** Serves `body` at `path` (with an optional content type). */
-  put(path: string, body: string | Buffer, contentType?: string): string;
+  /** Serves `body` at `path` (with an optional content type and further headers). */
+  put(
+    path: string,
+    body: string | Buffer,
+    contentType?: string,
+    headers?: Record<string, string>,
+  ): string;
   /** Serves `body` at `path` only once `release()` is called (holds a worker busy). */
   hold(path: string, body: string): { url: string; release(): void };
   requests: string[];
@@ -19,7 +24,10 @@ export const HELD_DOWNLOAD_ENV = { FETCH_ALLOW_HOSTS: '127.0.0.1', INPUT_DOWNLOA
 
 /** A local HTTP server with documents for `input` URLs (reached through FETCH_ALLOW_HOSTS). */
 export async function startFileServer(): Promise<FileServer> {
-  const files = new Map<string, { body: Buffer; type: string; gate?: Promise<void> }>();
+  const files = new Map<
+    string,
+    { body: Buffer; type: string; headers?: Record<string, string>; gate?: Promise<void> }
+  >();
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
     requests.push(req.url ?? '');
@@ -30,7 +38,11 @@ export async function startFileServer(): Promise<FileServer> {
     }
     void (file.gate ?? Promise.resolve()).then(() =>
       res
-        .writeHead(200, { 'content-type': file.type, 'content-length': file.body.length })
+        .writeHead(200, {
+          'content-type': file.type,
+          'content-length': file.body.length,
+          ...file.headers,
+        })
         .end(file.body),
     );
   });
@@ -39,10 +51,11 @@ export async function startFileServer(): Promise<FileServer> {
   return {
     baseUrl,
     requests,
-    put(path, body, contentType = 'text/plain') {
+    put(path, body, contentType = 'text/plain', headers = {}) {
       files.set(path, {
         body: Buffer.isBuffer(body) ? body : Buffer.from(body),
         type: contentType,
+        headers,
       });
       return `${baseUrl}${path}`;
     },

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DuckDbService } from '../../../src/database/duckdb.service.js';
 import { UploadService } from '../../../src/processing/upload/upload.service.js';
 import { startTestApp, TestApp } from '../../support/test-app.js';
+import { makePdf } from '../../support/documents.js';
 import { FileServer, startFileServer } from '../../support/file-server.js';
 import { Json, client, keyOf, waitForJob } from '../../support/processing-client.js';
 
@@ -189,6 +191,31 @@ describe('uploads and input resolution', () => {
     expect(res.body.response_confidence.categories[0]).toMatchObject({
       category: 'invoice',
       confidence: expect.any(Number),
+    });
+  });
+
+  it('reads a PDF its server sent gzipped, and stops a gzip bomb at MAX_UPLOAD_BYTES', async () => {
+    const pdf = await makePdf(['Invoice number 4711, amount due 120 EUR']);
+    expect(pdf.length).toBeLessThan(4096);
+    const gzip = { 'content-encoding': 'gzip' };
+    const served = files.put('/gzipped.pdf', zlib.gzipSync(pdf), 'application/pdf', gzip);
+    const api = client(t.baseUrl, await keyOf(t, 'org-upload'));
+    const read = await api.post('/classify', { input: served, classification_schema: schema });
+    expect(read.status).toBe(200);
+    expect(read.body.usage.num_pages).toBe(1);
+    expect(read.body.response_confidence.categories[0].category).toBe('invoice');
+
+    const bomb = files.put(
+      '/bomb.pdf',
+      zlib.gzipSync(Buffer.alloc(1_000_000)),
+      'application/pdf',
+      gzip,
+    );
+    const refused = await api.post('/classify', { input: bomb, classification_schema: schema });
+    expect(refused.status).toBe(413);
+    expect(refused.body.error).toMatchObject({
+      code: 'INPUT_TOO_LARGE',
+      message: expect.stringContaining('MAX_UPLOAD_BYTES'),
     });
   });
 
