@@ -244,6 +244,35 @@ describe('extract from "Label value" lines with no separator', () => {
   });
 });
 
+describe('extract a total whose description names the document type as a heading does', () => {
+  // "Invoice 42" heads the page with no number sign; the description "invoice total" says
+  // the document's type. The field's own label, "Total", with an amount in its currency
+  // after it, answers it, on its own line or after the heading on the same line.
+  it.each([
+    [['Invoice 42', 'Total 10.00 EUR'], 'invoice total'],
+    [['Invoice 42', 'Total 10.00 EUR'], 'The total amount due'],
+    [['Invoice 42 Total 10.00 EUR'], 'invoice total'],
+    [['Invoice 42 Total 10.00 EUR'], 'The total amount due'],
+    [['Invoice No. 42', 'Total: 10.00 EUR'], 'invoice total'],
+  ])('reads 10 from %j described as "%s"', async (drawnLines, description) => {
+    const pdf = await makeLayoutPdf([{ elements: [{ lines: drawnLines }] }]);
+    const lines = await loadLayoutDocument(pdf.bytes);
+    const totalSchema: JsonSchema = {
+      type: 'object',
+      properties: { total: { type: 'number', description } },
+    };
+    for (const deepEngine of [undefined, 'fuzzy-synonyms-described'] as const) {
+      const { result } = extractDocument(lines, totalSchema, {
+        engine: 'label-typed',
+        deepEngine,
+        citations: false,
+        similarity: defaultSimilarity(),
+      });
+      expect([deepEngine, result.total]).toEqual([deepEngine, 10]);
+    }
+  });
+});
+
 describe(validateSchema.name, () => {
   const loc = ['body', 'instructions', 'schema'];
 

@@ -82,3 +82,27 @@ describe('labels written as initialisms with points', () => {
     expect(candidates).toEqual([]);
   });
 });
+
+describe('labels followed on their line by their values with no separator', () => {
+  const pairs = (text: string, inline: boolean) =>
+    collectCandidates(documentOf([line(0, [[text, 0.05, 0.6]])]), { ...options, inline })
+      .candidates.filter((c) => c.relation === 'inline')
+      .map((c) => [c.label, c.value]);
+
+  it('read an amount with the currency written after it as the value', () => {
+    expect(pairs('Total 10.00 EUR', false)).toEqual([['Total', '10.00 EUR']]);
+  });
+
+  it('read every pair of a line of several, also for deep extract', () => {
+    const expected = [
+      ['Invoice', '42'],
+      ['Total', '10.00 EUR'],
+    ];
+    expect(pairs('Invoice 42 Total 10.00 EUR', false)).toEqual(expected);
+    expect(pairs('Invoice 42 Total 10.00 EUR', true)).toEqual(expect.arrayContaining(expected));
+  });
+
+  it('keep a date in words after its label whole, no month labelling the year', () => {
+    expect(pairs('Issued 12 March 2024', false)).toEqual([]);
+  });
+});

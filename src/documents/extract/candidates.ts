@@ -7,6 +7,7 @@ import type { BoundingBox, LayoutDocument, LayoutLine } from '../parse/layout.ty
 import { roundBox } from '../parse/layout.types.js';
 import { currencyOf } from './currency-table.js';
 import { lineCitation, type Citation } from './citation.js';
+import { findDates } from './dates.js';
 
 export type Relation = 'colon' | 'columns' | 'below' | 'header' | 'inline' | 'line';
 
@@ -173,17 +174,40 @@ function labelOfPair(line: LayoutLine, cell: Cell): boolean {
   return looksLikeLabel(label);
 }
 
+/** A currency written as a code or a sign ("EUR", "€"): the unit of the figure before it. */
+function currencyWord(word: string): boolean {
+  return (word === word.toUpperCase() || /\p{Sc}/u.test(word)) && currencyOf(word) !== undefined;
+}
+
 /**
- * A label followed on the same cell by a value with a shape (a code or a number): the
- * leading words, none with a digit, and the last word, which has one.
+ * The labels of a cell followed on it by values with a shape, with no separator: runs of
+ * words with no digit, each followed by its value, a word with a digit and any currency
+ * written after it ("Invoice number INV-77", "Total 10.00 EUR", "Invoice 42 Total 10.00
+ * EUR"). Every word belongs to a pair or the cell is none; a date written in words across
+ * them ("Date 12 March 2024") is one value, not a series of pairs.
  */
-function ownValue(text: string): { label: string; value: string } | undefined {
+function ownValues(text: string): { label: string; value: string }[] {
   const words = text.trim().split(/\s+/);
-  if (words.length < 2) return undefined;
-  const value = words[words.length - 1];
-  const label = words.slice(0, -1).join(' ');
-  if (!/\d/.test(value) || /\d/.test(label) || !looksLikeLabel(label)) return undefined;
-  return { label, value };
+  const pairs: { label: string; value: string }[] = [];
+  let label: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    if (!/\d/.test(words[i])) {
+      label.push(words[i]);
+      continue;
+    }
+    if (label.length === 0 || !looksLikeLabel(label.join(' '))) return [];
+    let value = words[i];
+    while (i + 1 < words.length && currencyWord(words[i + 1])) value += ` ${words[++i]}`;
+    pairs.push({ label: label.join(' '), value });
+    label = [];
+  }
+  if (label.length > 0) return [];
+  if (
+    pairs.length > 1 &&
+    findDates(text).some((d) => /\s/u.test(text.slice(d.index, d.index + d.length)))
+  )
+    return [];
+  return pairs;
 }
 
 /** Every label-value candidate of the document, in reading order. */
@@ -216,17 +240,20 @@ export function collectCandidates(
       const cellColon = COLON.exec(cell.text);
       const label = cellColon ? cellColon[1] : cell.text.replace(/[:：]\s*$/, '');
       // "Invoice number INV-77" alone on its line is a label with its own value after it:
-      // that value answers the label, and the line below belongs to its own label.
-      const own = !cellColon && cells.length === 1 ? ownValue(cell.text) : undefined;
-      if (own) {
-        if (!options.inline)
-          push({
-            label: own.label,
-            value: own.value,
-            relation: 'inline',
-            lineIndex: index,
-            citation: lineCitation(line, 'Text'),
-          });
+      // that value answers the label, and the line below belongs to its own label. Deep's
+      // inline reading takes the line's first label; later ones ("Invoice 42 Total 10.00
+      // EUR") only a series of pairs finds.
+      const own = !cellColon && cells.length === 1 ? ownValues(cell.text) : [];
+      if (own.length > 0) {
+        if (!options.inline || own.length > 1)
+          for (const pair of own)
+            push({
+              label: pair.label,
+              value: pair.value,
+              relation: 'inline',
+              lineIndex: index,
+              citation: lineCitation(line, 'Text'),
+            });
         return;
       }
       if (!looksLikeLabel(label)) return;
