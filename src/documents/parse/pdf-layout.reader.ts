@@ -5,6 +5,7 @@ import { mendTextItems } from '../readers/pdf-text-items.js';
 import { openPdfDocument, renderPng } from '../readers/pdf.reader.js';
 import type { BoundingBox, LayoutLine, LayoutPage, LineSegment } from './layout.types.js';
 import { isRightToLeft, readingOrder } from './line-order.js';
+import { bulletRuns, paintedShapes } from './vector-bullets.js';
 import { columnLines, withColumns, type VerticalRun } from './vertical-columns.js';
 
 /** Same rule as the documents library: fewer letters/digits than this means a scan. */
@@ -227,8 +228,14 @@ async function readPage(
       y: field.top + 0.8 * field.size,
       field: true,
     }));
+    // Bullets drawn as shapes (Chromium, symbol fonts turned into outlines) read as the
+    // bullet glyph their line would otherwise start with.
+    const bullets =
+      runs.length === 0
+        ? []
+        : bulletRuns(await paintedShapes(page, Math.max(...runs.map((r) => r.size))), runs);
     const lines = withColumns(
-      linesOf([...runs, ...fields], documentPage, viewport.width, viewport.height),
+      linesOf([...runs, ...bullets, ...fields], documentPage, viewport.width, viewport.height),
       columnLines(verticalRuns, documentPage, viewport.width, viewport.height),
     );
     // Whether the page is a scan is decided on its own text, not on the fields over it.
