@@ -8,6 +8,8 @@ export const NOT_SETTINGS: Record<string, string> = {
     'read by `scripts/build-info.mjs` at build time (the API version suffix), not by the server',
   DOCPROC_ENCODER_DIR:
     "an install-layout override read by the executor processes: the folder of the sentence encoder's files when they are not in `models/use-multilingual-v3` of the install (`scripts/install-encoder.mjs` puts them there)",
+  MALLOC_ARENA_MAX:
+    "glibc's own variable, passed to the executor processes as 2 unless the operator sets it: one malloc arena per thread let OCR's language workers grow an executor past its recycle size (record 0531)",
 };
 
 /** Every variable name the schema knows. */
