@@ -5,7 +5,7 @@ import { mendTextItems } from '../readers/pdf-text-items.js';
 import { openPdfDocument, renderPng } from '../readers/pdf.reader.js';
 import type { BoundingBox, LayoutLine, LayoutPage, LineSegment } from './layout.types.js';
 import { isRightToLeft, readingOrder } from './line-order.js';
-import { bulletRuns, paintedShapes } from './vector-bullets.js';
+import { bulletRuns, paintedShapes } from '../readers/vector-bullets.js';
 import { columnLines, withColumns, type VerticalRun } from './vertical-columns.js';
 
 /** Same rule as the documents library: fewer letters/digits than this means a scan. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import { formBlocks, type ParseBlock } from './layout.engines.js';
+import { openPdf } from '../readers/pdf.reader.js';
 import { openPdfLayout } from './pdf-layout.reader.js';
 
 /** Bytes of Helvetica's glyphs standing for Hebrew letters (through a ToUnicode map). */
@@ -77,6 +78,16 @@ async function blocksOf(pieces: Piece[]): Promise<ParseBlock[]> {
     return formBlocks('paragraph-blocks', [await layout.readPage(1, 1)]);
   } finally {
     await layout.close();
+  }
+}
+
+/** The page text classification and extract read (not parse's lines). */
+async function pageTextOf(pieces: Piece[]): Promise<string> {
+  const reader = await openPdf(await pdfOf(pieces));
+  try {
+    return (await reader.readPage(1)).text;
+  } finally {
+    await reader.close();
   }
 }
 
@@ -215,5 +226,39 @@ describe('bullets drawn as shapes', () => {
       { text: '- Dashed item', left: 62, y: 60 },
     ]);
     expect(typed(blocks)).toEqual([['List Item', '- Dashed item']]);
+  });
+});
+
+describe('bullets drawn as shapes in the page text', () => {
+  it('starts each item a shape marks with the marker, left to right and right to left', async () => {
+    const text = await pageTextOf([
+      { text: 'Items follow.', left: 40, y: 60 },
+      disc(54, 60 + LINE - 3.5, 2),
+      { text: 'First item', left: 62, y: 60 + LINE },
+      rectangle(52, 60 + 2 * LINE - 5.5, 4, 4),
+      { text: 'Second item', left: 62, y: 60 + 2 * LINE },
+      disc(448, 60 + 3 * LINE - 3.5, 2),
+      { hebrew: 'SBL MRA', right: 440, y: 60 + 3 * LINE },
+    ]);
+    const hebrew = [...'SBL MRA'].map((b) => HEBREW[b] ?? b).join('');
+    expect(text.split('\n')).toEqual([
+      'Items follow.',
+      '• First item',
+      '• Second item',
+      `• ${hebrew}`,
+    ]);
+  });
+
+  it('adds no marker for a dot between two words, a box larger than the text or a glyph bullet', async () => {
+    const text = await pageTextOf([
+      { text: 'Name', left: 62, y: 60 },
+      disc(100, 60 - 3.5, 2),
+      { text: 'Title', left: 106, y: 60 },
+      rectangle(46, 60 + LINE - 10, 11, 11, 'S'),
+      { text: 'Accept the terms', left: 62, y: 60 + LINE },
+      disc(54, 60 + 2 * LINE - 3.5, 2),
+      { text: '- Dashed item', left: 62, y: 60 + 2 * LINE },
+    ]);
+    expect(text.split('\n')).toEqual(['Name Title', 'Accept the terms', '- Dashed item']);
   });
 });

@@ -1,5 +1,5 @@
 import type { PDFPageProxy } from 'pdfjs-dist/types/src/pdf.js';
-import { isRightToLeft } from './line-order.js';
+import { isRightToLeft } from './text-direction.js';
 
 /** A box on the page in points, top-left origin (the page's viewport at scale 1). */
 export interface ShapeBox {
@@ -10,7 +10,7 @@ export interface ShapeBox {
 }
 
 /** A text run as pdf-layout.reader places it: `y` is its baseline from the top. */
-interface PlacedTextRun {
+export interface PlacedTextRun {
   text: string;
   x: number;
   y: number;
@@ -144,6 +144,27 @@ export function bulletRuns<R extends PlacedTextRun>(
   shapes: readonly ShapeBox[],
   runs: readonly R[],
 ): PlacedTextRun[] {
+  const bullets: PlacedTextRun[] = [];
+  for (const [run, box] of markedRuns(shapes, runs)) {
+    bullets.push({
+      text: BULLET_TEXT,
+      x: box.left,
+      y: run.y,
+      width: box.right - box.left,
+      size: run.size,
+    });
+  }
+  return bullets;
+}
+
+/**
+ * The runs of `runs` that shapes mark as list items (the rule of `bulletRuns`), each with
+ * the box of its marker.
+ */
+export function markedRuns<R extends PlacedTextRun>(
+  shapes: readonly ShapeBox[],
+  runs: readonly R[],
+): Map<R, ShapeBox> {
   // A bullet may be drawn as several shapes (a shaded ball as stacked discs): the shapes
   // before one run make one marker, their union judged as one shape.
   const marking = new Map<R, ShapeBox>();
@@ -163,18 +184,10 @@ export function bulletRuns<R extends PlacedTextRun>(
         : shape,
     );
   }
-  const bullets: PlacedTextRun[] = [];
   for (const [run, box] of marking) {
-    if (runMarkedBy(box, runs) !== run) continue;
-    bullets.push({
-      text: BULLET_TEXT,
-      x: box.left,
-      y: run.y,
-      width: box.right - box.left,
-      size: run.size,
-    });
+    if (runMarkedBy(box, runs) !== run) marking.delete(run);
   }
-  return bullets;
+  return marking;
 }
 
 /** The run `shape` marks as a list item (see `bulletRuns`), or null. */
