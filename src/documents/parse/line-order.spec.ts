@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
+import { mappedHelvetica } from '../../../test/support/mapped-helvetica.js';
 import { openPdfLayout } from './pdf-layout.reader.js';
 import { isRightToLeft, readingOrder } from './line-order.js';
 
@@ -19,28 +20,7 @@ async function pdfOfPieces(
   const pdf = await PDFDocument.create();
   const page = pdf.addPage([500, 60]);
   const helvetica = await pdf.embedFont(StandardFonts.Helvetica);
-  const entries = Object.entries(ARABIC).map(
-    ([byte, letter]) =>
-      `<${byte.charCodeAt(0).toString(16)}> <${letter.charCodeAt(0).toString(16).padStart(4, '0')}>`,
-  );
-  const cmap = [
-    '/CIDInit /ProcSet findresource begin 12 dict begin begincmap',
-    '/CMapName /Letters def /CMapType 2 def',
-    '1 begincodespacerange <00> <ff> endcodespacerange',
-    `${entries.length} beginbfchar`,
-    ...entries,
-    'endbfchar endcmap CMapName currentdict /CMap defineresource pop end end',
-  ].join('\n');
-  const font = (toUnicode: boolean) =>
-    pdf.context.register(
-      pdf.context.obj({
-        Type: 'Font',
-        Subtype: 'Type1',
-        BaseFont: 'Helvetica',
-        Encoding: 'WinAnsiEncoding',
-        ...(toUnicode ? { ToUnicode: pdf.context.register(pdf.context.stream(cmap)) } : {}),
-      }),
-    );
+  const font = (toUnicode: boolean) => mappedHelvetica(pdf, toUnicode ? ARABIC : undefined);
   page.node.setFontDictionary(PDFName.of('Ar'), font(true));
   page.node.setFontDictionary(PDFName.of('La'), font(false));
   let x = 20;

@@ -5,23 +5,11 @@ import { mendTextItems } from '../readers/pdf-text-items.js';
 import { openPdfDocument, renderPng } from '../readers/pdf.reader.js';
 import type { BoundingBox, LayoutLine, LayoutPage, LineSegment } from './layout.types.js';
 import { isRightToLeft, readingOrder } from './line-order.js';
-import { bulletRuns, paintedShapes } from '../readers/vector-bullets.js';
+import { bulletRuns, paintedShapes, type PlacedTextRun } from '../readers/vector-bullets.js';
 import { columnLines, withColumns, type VerticalRun } from './vertical-columns.js';
 
 /** Same rule as the documents library: fewer letters/digits than this means a scan. */
 const MIN_TEXT_LAYER_CHARS = 16;
-
-/** A positioned text run from pdf.js, in top-left page coordinates (points). */
-interface Run {
-  text: string;
-  x: number;
-  /** Baseline from the top of the page. */
-  y: number;
-  width: number;
-  size: number;
-  /** A form field's value: a cell of its own, never run into the label beside it. */
-  field?: boolean;
-}
 
 interface PdfTextItem {
   str: string;
@@ -39,7 +27,7 @@ function isTextItem(item: unknown): item is PdfTextItem {
  * Splits a run at wide runs of spaces: PDF producers often pad table columns with spaces
  * inside one text item; each part becomes its own run, positioned by character share.
  */
-function splitPadded(run: Run): Run[] {
+function splitPadded(run: PlacedTextRun): PlacedTextRun[] {
   const parts = [...run.text.matchAll(/\S+(?: {1,2}\S+)*/g)];
   if (parts.length <= 1) return [{ ...run, text: run.text.trim() }];
   const perChar = run.width / Math.max(1, run.text.length);
@@ -55,13 +43,13 @@ function splitPadded(run: Run): Run[] {
 
 /** Groups runs into lines (shared baseline) and lines into segments (wide gaps). */
 function linesOf(
-  runs: Run[],
+  runs: PlacedTextRun[],
   pageNumber: number,
   pageWidth: number,
   pageHeight: number,
 ): LayoutLine[] {
   const sorted = [...runs].sort((a, b) => a.y - b.y || a.x - b.x);
-  const groups: Run[][] = [];
+  const groups: PlacedTextRun[][] = [];
   for (const run of sorted) {
     const last = groups.at(-1);
     if (last && Math.abs(last[0].y - run.y) < 0.5 * Math.min(last[0].size, run.size))
@@ -200,7 +188,7 @@ async function readPage(
   try {
     const viewport = page.getViewport({ scale: 1 });
     const content = await page.getTextContent();
-    const runs: Run[] = [];
+    const runs: PlacedTextRun[] = [];
     const verticalRuns: VerticalRun[] = [];
     const styles = content.styles as Record<string, { vertical?: boolean } | undefined>;
     for (const item of mendTextItems(content.items)) {

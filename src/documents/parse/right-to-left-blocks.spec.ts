@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
+import { mappedHelvetica } from '../../../test/support/mapped-helvetica.js';
 import { formBlocks, type ParseBlock } from './layout.engines.js';
 import { openPdfLayout } from './pdf-layout.reader.js';
 
@@ -54,30 +55,7 @@ async function pdfOf(pieces: Piece[]): Promise<Buffer> {
   const pdf = await PDFDocument.create();
   const page = pdf.addPage([500, 400]);
   const helvetica = await pdf.embedFont(StandardFonts.Helvetica);
-  const font = (letters?: Record<string, string>) => {
-    const entries = Object.entries(letters ?? {}).map(
-      ([byte, letter]) =>
-        `<${byte.charCodeAt(0).toString(16)}> <${letter.charCodeAt(0).toString(16).padStart(4, '0')}>`,
-    );
-    entries.push('<20> <0020>');
-    const cmap = [
-      '/CIDInit /ProcSet findresource begin 12 dict begin begincmap',
-      '/CMapName /Letters def /CMapType 2 def',
-      '1 begincodespacerange <00> <ff> endcodespacerange',
-      `${entries.length} beginbfchar`,
-      ...entries,
-      'endbfchar endcmap CMapName currentdict /CMap defineresource pop end end',
-    ].join('\n');
-    return pdf.context.register(
-      pdf.context.obj({
-        Type: 'Font',
-        Subtype: 'Type1',
-        BaseFont: 'Helvetica',
-        Encoding: 'WinAnsiEncoding',
-        ...(letters ? { ToUnicode: pdf.context.register(pdf.context.stream(cmap)) } : {}),
-      }),
-    );
-  };
+  const font = (letters?: Record<string, string>) => mappedHelvetica(pdf, letters);
   page.node.setFontDictionary(PDFName.of('Ar'), font(ARABIC));
   page.node.setFontDictionary(PDFName.of('He'), font(HEBREW));
   page.node.setFontDictionary(PDFName.of('La'), font());

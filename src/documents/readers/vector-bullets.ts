@@ -9,13 +9,15 @@ export interface ShapeBox {
   bottom: number;
 }
 
-/** A text run as pdf-layout.reader places it: `y` is its baseline from the top. */
+/** A positioned text run from pdf.js, in top-left page coordinates (points). */
 export interface PlacedTextRun {
   text: string;
   x: number;
+  /** Baseline from the top of the page. */
   y: number;
   width: number;
   size: number;
+  /** A form field's value: a cell of its own, never run into the label beside it. */
   field?: boolean;
 }
 
