@@ -3,6 +3,7 @@ import { PDFDocument, PDFName } from 'pdf-lib';
 import { openPdfLayout } from '../parse/pdf-layout.reader.js';
 import { addGlyphText, glyphText } from './glyph-text.js';
 import { openPdf } from './pdf.reader.js';
+import { mappedHelvetica } from '../../../test/support/mapped-helvetica.js';
 
 /**
  * A one-page PDF whose text is drawn as a producer of right-to-left text draws it: glyphs
@@ -11,30 +12,10 @@ import { openPdf } from './pdf.reader.js';
  * byte to the text it stands for and `lines` are the bytes drawn, one line each from the top.
  */
 async function pdfWithGlyphs(glyphs: Record<string, string>, lines: string[]): Promise<Buffer> {
-  const hex = (text: string) =>
-    [...text].map((unit) => unit.charCodeAt(0).toString(16).padStart(4, '0')).join('');
-  const entries = Object.entries(glyphs).map(
-    ([byte, text]) => `<${byte.charCodeAt(0).toString(16).padStart(2, '0')}> <${hex(text)}>`,
-  );
-  const cmap = [
-    '/CIDInit /ProcSet findresource begin 12 dict begin begincmap',
-    '/CMapName /Glyphs def /CMapType 2 def',
-    '1 begincodespacerange <00> <ff> endcodespacerange',
-    `${entries.length} beginbfchar`,
-    ...entries,
-    'endbfchar endcmap CMapName currentdict /CMap defineresource pop end end',
-  ].join('\n');
   const pdf = await PDFDocument.create();
   const height = 30 + 30 * lines.length;
   const page = pdf.addPage([400, height]);
-  const font = pdf.context.obj({
-    Type: 'Font',
-    Subtype: 'Type1',
-    BaseFont: 'Helvetica',
-    Encoding: 'WinAnsiEncoding',
-    ToUnicode: pdf.context.register(pdf.context.stream(cmap)),
-  });
-  page.node.setFontDictionary(PDFName.of('F1'), pdf.context.register(font));
+  page.node.setFontDictionary(PDFName.of('F1'), mappedHelvetica(pdf, glyphs));
   const shown = lines.map(
     (line, i) => `BT /F1 14 Tf 20 ${height - 30 * (i + 1)} Td (${line}) Tj ET`,
   );
