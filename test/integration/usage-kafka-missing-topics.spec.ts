@@ -52,13 +52,27 @@ describe('Kafka usage ingestion with a topic missing and topic creation off', ()
     ready: boolean;
     detail: Record<string, unknown>;
   }> {
-    const res = await fetch(`${t!.baseUrl}/ready`);
-    type Check = { ready: boolean; detail: Record<string, unknown> };
-    const body = (await res.json()) as {
-      checks?: Record<string, Check>;
-      error?: { checks: Record<string, Check> };
-    };
-    return { status: res.status, ...(body.checks ?? body.error!.checks).usageConsumer };
+    const check = await readinessCheck('usageConsumer');
+    if (!check) throw new Error('/ready has no usageConsumer check');
+    return check;
+  }
+
+  /** Waits until /ready fails at once naming `topic`, the setting that names it and the fix. */
+  async function awaitMissingTopicNamed(topic: string, setting: string): Promise<void> {
+    await waitFor(
+      `/ready to name the missing topic ${topic}`,
+      async () => {
+        const check = await consumerCheck();
+        expect(check).toMatchObject({ status: 503, ready: false });
+        expect(check.detail.missingTopics).toEqual([topic]);
+        expect(check.detail.reason).toEqual(
+          expect.stringContaining(`"${topic}" (${setting}) does not exist`),
+        );
+        expect(check.detail.reason).toEqual(expect.stringContaining('KAFKA_CREATE_TOPICS=true'));
+        return true;
+      },
+      AT_ONCE_MS,
+    );
   }
 
   /** Error lines of the log that name `topic`. */
@@ -83,20 +97,7 @@ describe('Kafka usage ingestion with a topic missing and topic creation off', ()
     const env = kafkaAppEnv(topic, { KAFKA_CREATE_TOPICS: 'false' });
     t = await startTestApp(env);
 
-    await waitFor(
-      '/ready to name the missing dead-letter topic',
-      async () => {
-        const check = await consumerCheck();
-        expect(check).toMatchObject({ status: 503, ready: false });
-        expect(check.detail.missingTopics).toEqual([deadLetterTopic]);
-        expect(check.detail.reason).toEqual(
-          expect.stringContaining(`"${deadLetterTopic}" (KAFKA_DLQ_TOPIC) does not exist`),
-        );
-        expect(check.detail.reason).toEqual(expect.stringContaining('KAFKA_CREATE_TOPICS=true'));
-        return true;
-      },
-      AT_ONCE_MS,
-    );
+    await awaitMissingTopicNamed(deadLetterTopic, 'KAFKA_DLQ_TOPIC');
     expect(errorsNaming(deadLetterTopic)).toEqual([
       expect.stringMatching(/KAFKA_DLQ_TOPIC.*KAFKA_CREATE_TOPICS=true/),
     ]);
@@ -165,20 +166,7 @@ describe('Kafka usage ingestion with a topic missing and topic creation off', ()
     await createTopic(env.KAFKA_DLQ_TOPIC);
     t = await startTestApp(env);
 
-    await waitFor(
-      '/ready to name the missing usage topic',
-      async () => {
-        const check = await consumerCheck();
-        expect(check).toMatchObject({ status: 503, ready: false });
-        expect(check.detail.missingTopics).toEqual([topic]);
-        expect(check.detail.reason).toEqual(
-          expect.stringContaining(`"${topic}" (KAFKA_USAGE_TOPIC) does not exist`),
-        );
-        expect(check.detail.reason).toEqual(expect.stringContaining('KAFKA_CREATE_TOPICS=true'));
-        return true;
-      },
-      AT_ONCE_MS,
-    );
+    await awaitMissingTopicNamed(topic, 'KAFKA_USAGE_TOPIC');
     // Long enough for retried starts (every 2 s) and lag measurements (every 200 ms).
     await waitFor(
       'the consumer to go without a start for a while',
