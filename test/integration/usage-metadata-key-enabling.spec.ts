@@ -203,26 +203,32 @@ describe.each([...USAGE_STORES, 'clickhouse-cluster'] as const)(
       };
       await publish([later, corrected]);
       expect(await rollupRows(full.orgId, victim as string)).toBe(0);
-      const params = new URLSearchParams({
+      // Usage reaches exports through Kafka, asynchronously: the export is awaited as a
+      // condition (it once lagged the group's commit on a loaded two-shard cluster).
+      const startDate = daysAgo(30);
+      const endDate = daysAgo(0);
+      const expected = referenceExport([...fill, later, corrected], {
         orgId: full.orgId,
-        startDate: daysAgo(30),
-        endDate: daysAgo(0),
+        startDate,
+        endDate,
         groupBy: 'metadata',
         metadataKey: 'project',
       });
-      const res = await fetch(`${t.baseUrl}/api/v1/usage/export?${params}`, {
-        headers: { authorization: `Bearer ${full.accountKey}` },
+      const params = new URLSearchParams({
+        orgId: full.orgId,
+        startDate,
+        endDate,
+        groupBy: 'metadata',
+        metadataKey: 'project',
       });
-      expect(res.status).toBe(200);
-      expect(parseExportBody(await res.text()).rows).toEqual(
-        referenceExport([...fill, later, corrected], {
-          orgId: full.orgId,
-          startDate: daysAgo(30),
-          endDate: daysAgo(0),
-          groupBy: 'metadata',
-          metadataKey: 'project',
-        }),
-      );
+      await waitFor('the export to count the later event and the correction', async () => {
+        const res = await fetch(`${t.baseUrl}/api/v1/usage/export?${params}`, {
+          headers: { authorization: `Bearer ${full.accountKey}` },
+        });
+        expect(res.status).toBe(200);
+        expect(parseExportBody(await res.text()).rows).toEqual(expected);
+        return true;
+      });
       expect((await call(full, 'DELETE', '/never-seen/tracking')).status).toBe(404);
     }, 180_000);
   },
