@@ -27,6 +27,9 @@ export const DEFAULT_DOCUMENT_LIMITS = {
   maxZipCompressionRatio: 200,
   // Real documents nest a few dozen levels; the HTML converter recurses per level.
   maxMarkupDepth: 256,
+  // A sheet of 10,000 rows by 20 columns; each cell becomes a table cell of parse's layout,
+  // and a workbook of a million cells compresses into a few MB.
+  maxSheetCells: 200_000,
   // A 1.1 MB text file parses to ~5 MB of JSON, 100,000 HTML paragraphs to 17 MB.
   maxResultBytes: 64 * 1024 * 1024,
 } as const;

@@ -29,7 +29,7 @@ export const DOCUMENT_SETTINGS = {
     maxZipUncompressedBytes: int(
       'MAX_ZIP_UNCOMPRESSED_BYTES',
       { default: DEFAULT_DOCUMENT_LIMITS.maxZipUncompressedBytes, min: 1, unit: 'bytes' },
-      'Inflated size of a zip-based document (DOCX), from its central directory.',
+      'Inflated size of a zip-based document (DOCX, PPTX, XLSX), from its central directory.',
     ),
     maxZipCompressionRatio: int(
       'MAX_ZIP_COMPRESSION_RATIO',
@@ -39,7 +39,12 @@ export const DOCUMENT_SETTINGS = {
     maxMarkupDepth: int(
       'MAX_MARKUP_DEPTH',
       { default: DEFAULT_DOCUMENT_LIMITS.maxMarkupDepth, min: 1 },
-      "Element nesting depth of HTML and of a DOCX's XML.",
+      'Element nesting depth of HTML and of the XML of a DOCX, PPTX or XLSX.',
+    ),
+    maxSheetCells: int(
+      'MAX_SHEET_CELLS',
+      { default: DEFAULT_DOCUMENT_LIMITS.maxSheetCells, min: 1 },
+      'Cells of a spreadsheet read into tables: the cells an XLSX writes (all its sheets together), those of a CSV file, and the rows × columns of the table each sheet or file becomes (413 beyond).',
     ),
     maxResultBytes: int(
       'MAX_RESULT_BYTES',

@@ -16,6 +16,7 @@ const DOCUMENT_LIMIT_SETTINGS: Record<keyof DocumentLimits, string> = {
   maxZipUncompressedBytes: 'MAX_ZIP_UNCOMPRESSED_BYTES',
   maxZipCompressionRatio: 'MAX_ZIP_COMPRESSION_RATIO',
   maxMarkupDepth: 'MAX_MARKUP_DEPTH',
+  maxSheetCells: 'MAX_SHEET_CELLS',
   maxResultBytes: 'MAX_RESULT_BYTES',
 };
 

@@ -1,5 +1,6 @@
 import { CorruptDocumentError, UnsupportedDocumentError } from './document.errors.js';
-import type { DocumentFileType, DocumentSource } from './document.types.js';
+import { csvPages } from './csv.reader.js';
+import type { DocumentFileType, DocumentSource, PageSize } from './document.types.js';
 import { docxPages } from './docx.reader.js';
 import { DocumentLimitError } from './document-limits.js';
 import { decodeText, detectDocumentType } from './file-type.detector.js';
@@ -7,7 +8,10 @@ import { plainLetters } from './glyph-text.js';
 import { htmlToText, type StructureMarks } from './html.reader.js';
 import { openImage, type RasterImage } from './image.decoder.js';
 import { checkDocumentInput, checkPageCount } from './input-limits.js';
+import { officePageText, type OfficePage } from './office-blocks.js';
+import { pptxPages } from './pptx.reader.js';
 import { textPages } from './text.reader.js';
+import { xlsxPages } from './xlsx.reader.js';
 
 /** Reads one page: its number within its part (1-based) and within the combined document. */
 type PageReader<P> = (localPage: number, documentPage: number) => Promise<P>;
@@ -36,9 +40,16 @@ export interface PageReaders<P> {
   }>;
   /** One decoded page of an image (a TIFF has several); throws when it cannot be recognized. */
   image(raster: RasterImage, documentPage: number): Promise<P>;
-  /** DOCX, HTML, Markdown and plain text, already split into page texts. */
-  text(fileType: DocumentFileType, texts: string[]): PageReader<P>;
-  /** How the headings and tables of DOCX and HTML are written in those texts. */
+  /**
+   * DOCX, PPTX, XLSX, CSV, HTML, Markdown and plain text, already split into page texts;
+   * `sizes[i]`, when known, is the size of page i + 1 (a slide's).
+   */
+  text(
+    fileType: DocumentFileType,
+    texts: string[],
+    sizes?: (PageSize | undefined)[],
+  ): PageReader<P>;
+  /** How the headings, lists and tables of DOCX, HTML, slides and sheets are written in those texts. */
   marks: StructureMarks;
 }
 
@@ -46,11 +57,24 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The pages of a slide deck, workbook or CSV file (`fileType` one of those). */
+async function officePages(
+  fileType: DocumentFileType,
+  source: DocumentSource,
+): Promise<OfficePage[]> {
+  if (fileType === 'pptx') return pptxPages(source.bytes);
+  if (fileType === 'xlsx') return xlsxPages(source.bytes);
+  const text = decodeText(source.bytes);
+  if (text === undefined) throw new UnsupportedDocumentError('The CSV file is not text');
+  const name = (source.name ?? '').toLowerCase();
+  return csvPages(text, name.endsWith('tsv') || name.endsWith('tab'));
+}
+
 async function openPart<P>(
   source: DocumentSource,
   readers: PageReaders<P>,
 ): Promise<OpenedPart<P>> {
-  const { fileType } = await detectDocumentType(source.bytes, source.name);
+  const { fileType } = await detectDocumentType(source.bytes, source.name, source.contentType);
   await checkDocumentInput(source.bytes, fileType);
   const withoutResources = { close: async () => undefined };
   switch (fileType) {
@@ -64,6 +88,21 @@ async function openPart<P>(
         fileType,
         totalPages: texts.length,
         readPage: readers.text(fileType, texts),
+        ...withoutResources,
+      };
+    }
+    case 'pptx':
+    case 'xlsx':
+    case 'csv': {
+      const pages = await officePages(fileType, source);
+      return {
+        fileType,
+        totalPages: pages.length,
+        readPage: readers.text(
+          fileType,
+          pages.map((page) => plainLetters(officePageText(page.blocks, readers.marks))),
+          pages.map((page) => page.size),
+        ),
         ...withoutResources,
       };
     }

@@ -31,11 +31,10 @@ const textPageReaders = (ocr: OcrEffort): PageReaders<DocumentPage> => ({
   },
   // What is read for meaning: headings as their words alone, tables in columns of words.
   marks: 'plain',
-  text: (_fileType, texts) => async (local, pageNumber) => ({
-    pageNumber,
-    text: texts[local - 1],
-    source: 'native',
-  }),
+  text: (_fileType, texts, sizes) => async (local, pageNumber) => {
+    const size = sizes?.[local - 1];
+    return { pageNumber, text: texts[local - 1], source: 'native', ...(size && { size }) };
+  },
 });
 
 /**

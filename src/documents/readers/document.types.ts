@@ -1,5 +1,9 @@
-/** Document types docproc reads. `image` covers PNG, JPEG, TIFF, WebP, GIF and AVIF. */
-export type DocumentFileType = 'pdf' | 'docx' | 'image' | 'txt' | 'md' | 'html';
+/**
+ * Document types docproc reads. `image` covers PNG, JPEG, TIFF, WebP, GIF and AVIF; `csv`
+ * comma-, semicolon-, tab- and bar-separated values.
+ */
+export type DocumentFileType =
+  'pdf' | 'docx' | 'pptx' | 'xlsx' | 'csv' | 'image' | 'txt' | 'md' | 'html';
 
 /** Where a page's text came from: a PDF text layer, OCR, or the format's own text. */
 export type PageTextSource = 'text-layer' | 'ocr' | 'native';
@@ -10,8 +14,9 @@ export interface DocumentPage {
   text: string;
   source: PageTextSource;
   /**
-   * The page's size: PDF pages in points (1/72 inch), images in pixels (only their shape
-   * counts); absent for formats without pages of their own (text, Markdown, HTML, DOCX).
+   * The page's size: PDF pages and slides in points (1/72 inch), images in pixels (only their
+   * shape counts); absent for formats without pages of their own (text, Markdown, HTML, DOCX,
+   * sheets, CSV).
    */
   size?: PageSize;
 }
@@ -40,6 +45,8 @@ export interface DocumentSource {
   bytes: Uint8Array;
   /** File name (`report.md`) or bare extension (`md`, `.md`); only a hint. */
   name?: string;
+  /** The content type a URL input was served with (`text/csv`); only a hint. */
+  contentType?: string;
   /** Opens a PDF encrypted with a user password (the request's `document_password`). */
   password?: string;
 }

@@ -20,8 +20,28 @@ const IMAGE_MIMES = new Set([
 ]);
 /** What the refusals of other content list. */
 const SUPPORTED =
-  'supported: PDF, DOCX, PNG, JPEG, TIFF, WebP, GIF, AVIF, plain text, Markdown, HTML';
+  'supported: PDF, DOCX, PPTX, XLSX, CSV, PNG, JPEG, TIFF, WebP, GIF, AVIF, plain text, Markdown, HTML';
 const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+const PPTX_MIME = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
+const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** Office Open XML formats read, by their MIME type and by the extension naming one. */
+const OFFICE_TYPES: Record<string, { fileType: DocumentFileType; mime: string }> = {
+  docx: { fileType: 'docx', mime: DOCX_MIME },
+  pptx: { fileType: 'pptx', mime: PPTX_MIME },
+  xlsx: { fileType: 'xlsx', mime: XLSX_MIME },
+};
+const OFFICE_MIMES = new Map(Object.values(OFFICE_TYPES).map((type) => [type.mime, type]));
+/** Macro-enabled and template variants hold the same parts as the formats they vary. */
+const OFFICE_VARIANT_MIMES: Record<string, { fileType: DocumentFileType; mime: string }> = {
+  'application/vnd.ms-powerpoint.presentation.macroenabled.12': OFFICE_TYPES.pptx,
+  'application/vnd.ms-excel.sheet.macroenabled.12': OFFICE_TYPES.xlsx,
+  'application/vnd.ms-excel.template.macroenabled.12': OFFICE_TYPES.xlsx,
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.template': OFFICE_TYPES.xlsx,
+  'application/vnd.openxmlformats-officedocument.presentationml.template': OFFICE_TYPES.pptx,
+  'application/vnd.ms-powerpoint.template.macroenabled.12': OFFICE_TYPES.pptx,
+};
+const CSV_HINTS = new Set(['csv', 'tsv', 'tab']);
+const CSV_CONTENT_TYPES = new Set(['text/csv', 'text/tab-separated-values', 'application/csv']);
 const MARKDOWN_HINTS = new Set(['md', 'markdown', 'mdown', 'mkd']);
 const HTML_HINTS = new Set(['html', 'htm', 'xhtml']);
 
@@ -73,11 +93,29 @@ function looksLikeHtml(text: string): boolean {
   );
 }
 
+/** A content type's media type alone, lower-cased (`text/CSV; charset=utf-8` -> `text/csv`). */
+function mediaType(contentType: string | undefined): string | undefined {
+  return contentType?.split(';')[0].trim().toLowerCase() || undefined;
+}
+
+/** Whether text is read as delimited values: named `.csv`/`.tsv`, or served as `text/csv`. */
+export function isDelimitedText(hint?: string, contentType?: string): boolean {
+  const ext = extensionOf(hint);
+  return (
+    (ext !== undefined && CSV_HINTS.has(ext)) || CSV_CONTENT_TYPES.has(mediaType(contentType) ?? '')
+  );
+}
+
 /**
- * Detects the document type from content (magic bytes) first; the name/extension hint only
- * decides between text flavours (plain text vs Markdown vs HTML), which carry no magic.
+ * Detects the document type from content (magic bytes) first; the name/extension hint and
+ * a URL input's content type only decide between text flavours (plain text vs Markdown vs
+ * HTML vs CSV), which carry no magic, and name a zip cut short.
  */
-export async function detectDocumentType(bytes: Uint8Array, hint?: string): Promise<DetectedType> {
+export async function detectDocumentType(
+  bytes: Uint8Array,
+  hint?: string,
+  contentType?: string,
+): Promise<DetectedType> {
   if (bytes.length === 0) throw new UnsupportedDocumentError('The document is empty');
   // UTF-16 text (Windows' "Unicode" text and Excel's exports) opens with a byte-order mark,
   // and FF FE also opens an MPEG audio frame: text that decodes whole is text first.
@@ -85,11 +123,16 @@ export async function detectDocumentType(bytes: Uint8Array, hint?: string): Prom
   const detected = bomText === undefined ? await fileTypeFromBuffer(bytes) : undefined;
   if (detected) {
     if (detected.mime === 'application/pdf') return { fileType: 'pdf', mime: detected.mime };
-    if (detected.mime === DOCX_MIME) return { fileType: 'docx', mime: detected.mime };
-    // A DOCX is known by its parts, listed in the zip's directory at its end: one cut short
-    // reads as a bare zip. Named a DOCX, it is read as one, so the answer says it is broken.
-    if (detected.mime === 'application/zip' && extensionOf(hint) === 'docx')
-      return { fileType: 'docx', mime: DOCX_MIME };
+    const office = OFFICE_MIMES.get(detected.mime) ?? OFFICE_VARIANT_MIMES[detected.mime];
+    if (office) return office;
+    // An Office file is known by its parts, listed in the zip's directory at its end: one cut
+    // short reads as a bare zip. Named (or served) as one, it is read as one, so the answer
+    // says it is broken.
+    if (detected.mime === 'application/zip') {
+      const named =
+        OFFICE_TYPES[extensionOf(hint) ?? ''] ?? OFFICE_MIMES.get(mediaType(contentType) ?? '');
+      if (named) return named;
+    }
     if (IMAGE_MIMES.has(detected.mime)) return { fileType: 'image', mime: detected.mime };
     // file-type reports XHTML and other XML this way; only HTML is a document we read.
     if (detected.mime !== 'application/xml' && detected.mime !== 'text/xml') {
@@ -110,6 +153,7 @@ export async function detectDocumentType(bytes: Uint8Array, hint?: string): Prom
     );
   }
   const ext = extensionOf(hint);
+  if (isDelimitedText(hint, contentType)) return { fileType: 'csv', mime: 'text/csv' };
   if (looksLikeHtml(text) || (ext !== undefined && HTML_HINTS.has(ext))) {
     return { fileType: 'html', mime: 'text/html' };
   }

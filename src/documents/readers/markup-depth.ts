@@ -14,7 +14,12 @@ export class MarkupDepthGauge {
   private depth = 0;
   private readonly parser: Parser;
 
-  constructor(what: string, xmlMode: boolean) {
+  constructor(
+    what: string,
+    xmlMode: boolean,
+    /** The Office format whose part this is, as its errors name it. */
+    fileType = 'docx',
+  ) {
     this.parser = new Parser(
       {
         onopentag: () => {
@@ -35,7 +40,7 @@ export class MarkupDepthGauge {
         onprocessinginstruction: (name) => {
           if (xmlMode && name.toLowerCase() === '!doctype') {
             throw new CorruptDocumentError(
-              'docx',
+              fileType,
               `The ${what} declares a document type (<!DOCTYPE>), which Office documents never ` +
                 'carry; it is not read (save the document again from its editor)',
             );

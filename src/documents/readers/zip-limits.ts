@@ -6,7 +6,7 @@ import { MarkupDepthGauge } from './markup-depth.js';
 /** Below this inflated size the ratio is not checked: a small file cannot exhaust anything. */
 const RATIO_FLOOR_BYTES = 8 * 1024 * 1024;
 
-function openZip(bytes: Uint8Array): Promise<ZipFile> {
+export function openZip(bytes: Uint8Array): Promise<ZipFile> {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return new Promise((resolve, reject) =>
     yauzl.fromBuffer(
@@ -18,7 +18,7 @@ function openZip(bytes: Uint8Array): Promise<ZipFile> {
 }
 
 /** Every entry of the central directory (nothing is inflated). */
-function listEntries(zip: ZipFile): Promise<Entry[]> {
+export function listEntries(zip: ZipFile): Promise<Entry[]> {
   return new Promise((resolve, reject) => {
     const entries: Entry[] = [];
     zip.on('entry', (entry: Entry) => {
@@ -35,11 +35,11 @@ function listEntries(zip: ZipFile): Promise<Entry[]> {
  * Streams one entry through the depth gauge. yauzl stops an entry that inflates past the
  * size its directory claims, so the claims checked before bound this too.
  */
-function gaugeEntry(zip: ZipFile, entry: Entry, what: string): Promise<void> {
+function gaugeEntry(zip: ZipFile, entry: Entry, what: string, fileType: string): Promise<void> {
   return new Promise((resolve, reject) => {
     zip.openReadStream(entry, (error, stream) => {
       if (error) return reject(error);
-      const gauge = new MarkupDepthGauge(what, true);
+      const gauge = new MarkupDepthGauge(what, true, fileType);
       stream.setEncoding('utf8');
       stream.on('data', (chunk: string) => {
         try {
@@ -56,7 +56,7 @@ function gaugeEntry(zip: ZipFile, entry: Entry, what: string): Promise<void> {
 }
 
 /**
- * Checks a zip-based document (DOCX) before any reader inflates it: the inflated size and
+ * Checks a zip-based document (DOCX, PPTX, XLSX) before any reader inflates it: the inflated size and
  * compression ratio its central directory declares, then the nesting depth of its XML
  * parts named by `isMarkup` (none may declare a document type). Throws DocumentLimitError
  * or CorruptDocumentError.
@@ -86,7 +86,8 @@ export async function checkZipDocument(
       );
     }
     for (const entry of entries) {
-      if (isMarkup(entry.fileName)) await gaugeEntry(zip, entry, `${name} part ${entry.fileName}`);
+      if (isMarkup(entry.fileName))
+        await gaugeEntry(zip, entry, `${name} part ${entry.fileName}`, fileType);
     }
   } catch (error) {
     if (error instanceof DocumentLimitError || error instanceof CorruptDocumentError) throw error;
