@@ -63,7 +63,7 @@ export class InputDownloads {
         deadline ??= AbortSignal.timeout(fetchDeadlineMs);
         const file = this.staged.fileOf(jobId, position);
         const fetched = await this.fetcher.fetchToFile(url, file, budget, ended());
-        names[position] = fileNameOf(fetched.finalUrl);
+        names[position] = fileNameOf(fetched.finalUrl, fetched.contentType);
       } finally {
         release();
       }
@@ -93,12 +93,30 @@ export class InputDownloads {
   }
 }
 
-/** A download's name: the last path segment of the URL it ended at. */
-function fileNameOf(finalUrl: string): string {
-  const name = path.posix.basename(new URL(finalUrl).pathname) || 'document';
+/**
+ * Extensions of the content types whose documents carry no mark of their type: delimited
+ * values read as plain text unless their name or type says otherwise, and a download keeps
+ * only its name.
+ */
+const UNMARKED_TYPE_EXTENSIONS: Record<string, string> = {
+  'text/csv': 'csv',
+  'application/csv': 'csv',
+  'text/tab-separated-values': 'tsv',
+};
+
+/**
+ * A download's name: the last path segment of the URL it ended at, with the extension of
+ * its content type added when it has none and its type cannot be told from its content
+ * (`/export` served as `text/csv` is `export.csv`).
+ */
+function fileNameOf(finalUrl: string, contentType: string | null): string {
+  const raw = path.posix.basename(new URL(finalUrl).pathname) || 'document';
+  let name = raw;
   try {
-    return decodeURIComponent(name);
+    name = decodeURIComponent(raw);
   } catch {
-    return name;
+    // kept as sent
   }
+  const extension = UNMARKED_TYPE_EXTENSIONS[contentType?.split(';')[0].trim().toLowerCase() ?? ''];
+  return extension && !name.includes('.') ? `${name}.${extension}` : name;
 }

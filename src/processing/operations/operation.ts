@@ -6,7 +6,13 @@ import type { JobType } from '../core/job.types.js';
 import type { Class } from '../requests/request-validation.js';
 
 /** A job's documents as its inputs were read: bytes, or the parse a jobid:// input names. */
-export type TaskDocuments = { bytes: Uint8Array; fileName: string; parsed?: ParsedDocument }[];
+export type TaskDocuments = {
+  bytes: Uint8Array;
+  fileName: string;
+  /** A URL input's content type: a hint for types without magic bytes (`text/csv`). */
+  contentType?: string | null;
+  parsed?: ParsedDocument;
+}[];
 
 /** What one billable completion records: the usage event's dimensions and page counts. */
 export interface Billing {
@@ -92,6 +98,7 @@ export function sourcesOf(
   return documents.map((d) => ({
     bytes: d.bytes,
     name: d.fileName,
+    ...(d.contentType && { contentType: d.contentType }),
     ...(password && { password }),
   }));
 }

@@ -65,7 +65,7 @@ export const longText = text({ maxLength: REQUEST_LIMITS.descriptionChars });
  */
 const operationPageRange: Checker = pageSelection(
   undefined,
-  'PDF pages only, other types are read whole. Default: every page. At most MAX_PARSE_PAGES ' +
+  'PDF pages only, other types (slides and sheets too) are read whole. Default: every page. At most MAX_PARSE_PAGES ' +
     '(default 500) PDF pages are read in one request (422 PAGE_RANGE_INVALID beyond), and ' +
     "a request's documents have at most MAX_DOCUMENT_PAGES (default 2000) pages together " +
     '(413 DOCUMENT_LIMIT_EXCEEDED beyond); both are settings of the deployment',

@@ -65,7 +65,7 @@ export const httpUrlChecker: Checker = urlChecker(['http', 'https']);
 
 export const inputUrl: Checker = urlChecker(
   INPUT_SCHEMES,
-  'A public http(s) URL, a `docproc://<file_id>` from `POST /upload`, or `jobid://<job_id>` of a completed parse job (its parsed document is reused)',
+  'A public http(s) URL, a `docproc://<file_id>` from `POST /upload`, or `jobid://<job_id>` of a completed parse job (its parsed document is reused). Documents read: PDF, DOCX, PPTX (a page per slide), XLSX (a page per sheet), CSV/TSV (named `.csv`/`.tsv` or served as `text/csv`), PNG, JPEG, TIFF, WebP, GIF, AVIF, plain text, Markdown, HTML',
 );
 
 export class UploadResponseDto {

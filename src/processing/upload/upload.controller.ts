@@ -70,7 +70,8 @@ export class UploadController {
     summary: 'Upload a file, or get a presigned URL to PUT it to',
     description:
       'With a multipart `file`: stored, `presigned_url` is null. Without: `presigned_url` ' +
-      'is a signed, expiring URL to PUT the bytes to. `file_id` is a document input.',
+      'is a signed, expiring URL to PUT the bytes to. `file_id` is a document input; its ' +
+      'extension tells the types content does not (`csv`, `tsv`, `md`).',
   })
   @ApiConsumes('multipart/form-data')
   @ApiBody({
