@@ -132,6 +132,17 @@ export async function makeDocxBomb(inflatedBytes: number): Promise<Buffer> {
   ]);
 }
 
+/**
+ * A PPTX- or XLSX-looking zip (by its part name, e.g. `xl/worksheets/sheet1.xml`) whose part
+ * really inflates to about `inflatedBytes` of empty elements, compressed ~1000:1.
+ */
+export async function makeOfficeBomb(part: string, inflatedBytes: number): Promise<Buffer> {
+  const chunk = Buffer.from('<a/>'.repeat(262_144)); // 1 MiB
+  const count = Math.ceil(inflatedBytes / chunk.length);
+  const { data, crc } = await deflateRepeated([{ chunk, count }], true);
+  return zipArchive([{ name: part, method: 8, data, crc, size: chunk.length * count }]);
+}
+
 /** HTML nested `depth` elements deep (unclosed `<div>`s). */
 export function makeDeepHtml(depth: number): Buffer {
   return Buffer.from(`<!doctype html><html><body>${'<div>'.repeat(depth)}deep</body></html>`);
