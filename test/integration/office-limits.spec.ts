@@ -102,7 +102,7 @@ describe('slide decks, workbooks and CSV files past the input limits', () => {
     });
     const error = await rejection(loadDocument(book, 'sparse.xlsx'));
     expect(error).toMatchObject({ limit: 'MAX_SHEET_CELLS' });
-    expect(error.message).toContain('spans 2000 rows by 2000 columns');
+    expect(error.message).toContain('up to 2000 rows by 2000 columns');
   });
 
   it('refuses a CSV file of a million cells at MAX_SHEET_CELLS', async () => {

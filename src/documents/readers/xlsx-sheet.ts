@@ -1,5 +1,6 @@
 import { Parser } from 'htmlparser2';
 import { enforceLimit } from './document-limits.js';
+import { sheetRegions, type PlacedCell } from './sheet-regions.js';
 import { shownNumber, type NumberKind } from './xlsx-values.js';
 
 /** What the cells of a sheet are read with: the workbook's strings, styles and date system. */
@@ -197,28 +198,40 @@ function cellText(
 }
 
 /**
- * A sheet's used range as rows of cells: a merged range's text once, in its first cell;
- * rows and columns without any text left out (so a stray cell far off adds one row and
- * column, not the empty range between). Throws DocumentLimitError when that table would
- * pass MAX_SHEET_CELLS.
+ * A sheet's tables: its cells with text (a merged range's text once, in its first cell),
+ * apart where empty rows run between them (`sheetRegions`), each as rows of
+ * cells with the rows and columns without text left out (so a stray cell far off adds one
+ * row and column, not the empty range between). Throws DocumentLimitError when the tables
+ * together would pass MAX_SHEET_CELLS.
  */
-export function sheetTable(cells: SheetCells, sheetName: string, cellLimit: number): string[][] {
+export function sheetTables(cells: SheetCells, sheetName: string, cellLimit: number): string[][][] {
   clearMergedCells(cells, cellLimit);
-  const rowNumbers = [...cells.rows.keys()].filter((r) => (cells.rows.get(r)?.size ?? 0) > 0);
-  rowNumbers.sort((a, b) => a - b);
-  const columnSet = new Set<number>();
-  for (const r of rowNumbers) for (const c of cells.rows.get(r)?.keys() ?? []) columnSet.add(c);
-  const columns = [...columnSet].sort((a, b) => a - b);
-  const spanned = rowNumbers.length * columns.length;
+  const placed: PlacedCell[] = [];
+  for (const [row, columns] of cells.rows) {
+    for (const [column, text] of columns) placed.push({ row, column, text });
+  }
+  const tables = sheetRegions(placed).map((region) => {
+    const rowNumbers = [...new Set(region.map((cell) => cell.row))].sort((a, b) => a - b);
+    const columns = [...new Set(region.map((cell) => cell.column))].sort((a, b) => a - b);
+    return { region, rowNumbers, columns };
+  });
+  const spanned = tables.reduce((sum, t) => sum + t.rowNumbers.length * t.columns.length, 0);
+  const widest = tables.reduce((most, t) => Math.max(most, t.columns.length), 0);
+  const tallest = tables.reduce((most, t) => Math.max(most, t.rowNumbers.length), 0);
   enforceLimit(
     'maxSheetCells',
     spanned,
     (max) =>
-      `The XLSX sheet "${sheetName}" spans ${rowNumbers.length} rows by ${columns.length} columns of cells (${spanned}); at most ${max} are read`,
+      `The XLSX sheet "${sheetName}" spans ${spanned} cells in tables (up to ${tallest} rows by ${widest} columns); at most ${max} are read`,
   );
-  return rowNumbers.map((r) => {
-    const row = cells.rows.get(r);
-    return columns.map((c) => row?.get(c) ?? '');
+  return tables.map(({ region, rowNumbers, columns }) => {
+    const rowIndex = new Map(rowNumbers.map((row, i) => [row, i]));
+    const columnIndex = new Map(columns.map((column, i) => [column, i]));
+    const grid = rowNumbers.map(() => columns.map(() => ''));
+    for (const cell of region) {
+      grid[rowIndex.get(cell.row) ?? 0][columnIndex.get(cell.column) ?? 0] = cell.text;
+    }
+    return grid;
   });
 }
 

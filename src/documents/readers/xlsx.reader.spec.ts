@@ -26,11 +26,11 @@ describe('xlsxPages', () => {
     expect(await texts(book)).toEqual([
       '# Invoices\n\n| Number | Issued | Paid | Amount |\n| --- | --- | --- | --- |\n' +
         '| A-1 | 2024-01-01 | TRUE | 12.5 |\n| A-2 | 2024-01-02 12:00 | FALSE | n/a |',
-      '# Notes\n\n| checked |\n| --- |',
+      '# Notes\n\nchecked',
     ]);
   });
 
-  it("keeps a merged range's text once and leaves rows and columns without text out", async () => {
+  it("keeps a merged range's text once, parts tables at empty rows, leaves empty columns out", async () => {
     const book = await makeXlsx([
       {
         name: 'Report',
@@ -45,7 +45,26 @@ describe('xlsxPages', () => {
       },
     ]);
     expect(await texts(book)).toEqual([
-      '# Report\n\n| Quarter report |  |  |\n| --- | --- | --- |\n|  | Region | Sales |\n|  | EMEA | 10 |',
+      '# Report\n\nQuarter report\n\n| Region | Sales |\n| --- | --- |\n| EMEA | 10 |',
+    ]);
+  });
+
+  it('keeps blocks side by side in one table, as a form keeps its labels beside their values', async () => {
+    const book = await makeXlsx([
+      {
+        name: 'Form',
+        rows: [
+          ['Invoice', null, null, 'No.', 'A-7'],
+          ['Customer', null, 'ACME', null, null],
+          [null, null, null, null, null],
+          ['Item', 'Price', null, null, null],
+          ['Tea', 3, null, null, null],
+        ],
+      },
+    ]);
+    expect(await texts(book)).toEqual([
+      '# Form\n\n| Invoice |  | No. | A-7 |\n| --- | --- | --- | --- |\n| Customer | ACME |  |  |\n\n' +
+        '| Item | Price |\n| --- | --- |\n| Tea | 3 |',
     ]);
   });
 
@@ -60,8 +79,10 @@ describe('xlsxPages', () => {
   });
 
   it('reads dates in the 1904 date system', async () => {
-    const book = await makeXlsx([{ name: 'Mac', rows: [[{ date: 0 }]] }], { date1904: true });
-    expect(await texts(book)).toEqual(['# Mac\n\n| 1904-01-01 |\n| --- |']);
+    const book = await makeXlsx([{ name: 'Mac', rows: [[{ date: 0 }, { date: 1 }]] }], {
+      date1904: true,
+    });
+    expect(await texts(book)).toEqual(['# Mac\n\n| 1904-01-01 | 1904-01-02 |\n| --- | --- |']);
   });
 
   it('is a workbook of sheets, without page sizes', async () => {

@@ -1,7 +1,7 @@
 import { CorruptDocumentError } from './document.errors.js';
 import { documentLimits } from './document-limits.js';
 import { checkPageCount } from './input-limits.js';
-import type { OfficePage } from './office-blocks.js';
+import type { OfficeBlock, OfficePage } from './office-blocks.js';
 import {
   attribute,
   child,
@@ -14,7 +14,7 @@ import { officeError, openOfficeZip, type OfficeZip } from './office-zip.js';
 import {
   sharedStringsReader,
   sheetReader,
-  sheetTable,
+  sheetTables,
   type WorkbookContext,
 } from './xlsx-sheet.js';
 import { numberKinds } from './xlsx-values.js';
@@ -40,7 +40,8 @@ async function workbookPartOf(zip: OfficeZip): Promise<string> {
 
 /**
  * The sheets of an XLSX as pages, in the workbook's order: each sheet with text a page
- * holding its name as the heading and its used range as a table. Hidden sheets are left
+ * holding its name as the heading and its used range as tables, apart where empty rows
+ * run between them (a cell standing alone a paragraph). Hidden sheets are left
  * out, as are sheets without text and chart sheets (they hold no cells); a workbook with
  * none left is one empty page
  * (docs/decisions/0543-slide-decks-spreadsheets-and-csv-as-inputs.md).
@@ -87,14 +88,15 @@ export async function xlsxPages(bytes: Uint8Array): Promise<OfficePage[]> {
         );
       }
       const cells = reader.end();
-      const rows = sheetTable(cells, name, documentLimits().maxSheetCells);
-      if (rows.length === 0) continue;
-      pages.push({
-        blocks: [
-          { kind: 'heading', level: 1, text: name },
-          { kind: 'table', rows },
-        ],
-      });
+      const tables = sheetTables(cells, name, documentLimits().maxSheetCells);
+      if (tables.length === 0) continue;
+      // A cell standing alone (a title, a note) is a paragraph, not a table of one cell.
+      const blocks = tables.map((rows): OfficeBlock =>
+        rows.length === 1 && rows[0].length === 1
+          ? { kind: 'paragraph', text: rows[0][0] }
+          : { kind: 'table', rows },
+      );
+      pages.push({ blocks: [{ kind: 'heading', level: 1, text: name }, ...blocks] });
     }
     return pages.length > 0 ? pages : [{ blocks: [] }];
   } catch (error) {
