@@ -197,12 +197,18 @@ describe.each([...USAGE_STORES, 'clickhouse-cluster' as const])(
           usageEvent({ orgId: org.orgId, product: 'classify', credits: '0.5' }, { daysBack: 3 }),
           usageEvent({ orgId: org.orgId, product: 'classify', credits: '9' }, { daysBack: 45 }),
         ]);
+        const askedOn = daysAgo(0, Date.now());
         const { body, rows } = await exportRows({}, org.accountKey);
+        const answeredOn = daysAgo(0, Date.now());
+        // The default end is the service's today, read while it answered: a run crossing
+        // midnight sees either day, and the start follows from the end the service chose.
+        const endDate = String(body.endDate);
+        expect([askedOn, answeredOn]).toContain(endDate);
         expect(body).toEqual(
           expect.objectContaining({
             orgId: org.orgId,
-            startDate: daysAgo(30),
-            endDate: daysAgo(0),
+            startDate: daysAgo(30, Date.parse(endDate)),
+            endDate,
             groupBy: 'product',
           }),
         );
@@ -464,7 +470,10 @@ describe.each([...USAGE_STORES, 'clickhouse-cluster' as const])(
                 ...(groupBy === 'metadata' ? { metadataKey: 'team' } : {}),
                 ...(products ? { products } : {}),
               };
-              const params: Record<string, string | string[]> = { groupBy };
+              // The reference's period given: the service's default one would move on at
+              // midnight, and the events stay on the spec's days.
+              const period = { startDate: query.startDate, endDate: query.endDate };
+              const params: Record<string, string | string[]> = { ...period, groupBy };
               if (query.metadataKey) params.metadataKey = query.metadataKey;
               if (products) params.product = products;
               const { rows } = await exportRows(params, org.accountKey);
@@ -472,7 +481,7 @@ describe.each([...USAGE_STORES, 'clickhouse-cluster' as const])(
 
               if (groupBy === 'metadata') {
                 const totals = await exportRows(
-                  products ? { product: products } : {},
+                  products ? { ...period, product: products } : period,
                   org.accountKey,
                 );
                 const sum = (list: { credits: string }[]) =>

@@ -6,7 +6,7 @@ import { MetadataKeyService } from '../../src/usage/metadata/metadata-key.servic
 import type { UsageCloudEvent } from '../../src/usage/usage-event.js';
 import { seedAccount, SeededAccount } from '../support/accounts.js';
 import { startTestApp, TestApp } from '../support/test-app.js';
-import { usageEvent } from '../support/usage-events.js';
+import { daysAgo, usageEvent } from '../support/usage-events.js';
 import { parseExportBody } from '../support/usage-reference.js';
 import { ingestAll } from '../support/usage-ingest.js';
 
@@ -36,7 +36,7 @@ function events(orgId: string, count: number, salt: number): UsageCloudEvent[] {
 
 async function exportRows(params: Record<string, string | string[]>) {
   const search = new URLSearchParams({
-    startDate: new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10),
+    startDate: daysAgo(40),
   });
   for (const [name, value] of Object.entries(params)) {
     for (const v of Array.isArray(value) ? value : [value]) search.append(name, v);

@@ -16,7 +16,7 @@ import { MetadataKeyService } from '../../src/usage/metadata/metadata-key.servic
 import { seedAccount, type SeededAccount } from '../support/accounts.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { usageEventMix } from '../support/usage-event-mix.js';
-import { usageEvent } from '../support/usage-events.js';
+import { daysAgo, usageEvent } from '../support/usage-events.js';
 import { waitFor } from '../support/wait.js';
 import { usageStoreEnv } from '../support/usage-stores.js';
 
@@ -129,18 +129,24 @@ describe('ClickHouse statements on a current engine (chDB)', () => {
          WHERE org_id = '${flood.orgId}'`,
       ),
     ).toEqual([{ keys: '100' }]);
-    const today = new Date().toISOString().slice(0, 10);
-    const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    const today = daysAgo(0);
+    const monthAgo = daysAgo(30);
     const period = { startDate: monthAgo, endDate: today };
-    // Alerts and export marks (shared in this mode): a rule crossed at once, its crossing
-    // listed, the rule deleted; an export marked, a later write checked against the marks,
-    // the revised days listed. Before the exports below, whose rows are compared with the
-    // server's at the end: the event written here is in both.
-    const orgApi = async (method: string, route: string, body?: unknown) => {
-      const res = await fetch(`${t.baseUrl}/api/v1/orgs/${acme.orgId}/${route}`, {
+    // Alerts and export marks (shared in this mode): a rule read against the current day at
+    // its creation, crossed by a write, its crossing listed, the rule deleted; an export
+    // marked, a later write checked against the marks, the revised days listed. Before the
+    // exports below, whose rows are compared with the server's at the end: the event written
+    // here is in both.
+    const orgApi = async (
+      org: SeededAccount,
+      method: string,
+      route: string,
+      body?: unknown,
+    ): Promise<Record<string, unknown> | null> => {
+      const res = await fetch(`${t.baseUrl}/api/v1/orgs/${org.orgId}/${route}`, {
         method,
         headers: {
-          authorization: `Bearer ${acme.accountKey}`,
+          authorization: `Bearer ${org.accountKey}`,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -148,15 +154,24 @@ describe('ClickHouse statements on a current engine (chDB)', () => {
       expect({ route, ok: res.ok }).toEqual({ route, ok: true });
       return res.status === 204 ? null : ((await res.json()) as Record<string, unknown>);
     };
-    const rule = await orgApi('POST', 'alerts', {
+    // An org without usage: the rule's reading at creation (the service's own today) finds
+    // nothing to cross whatever the day, and the write's crossing is of the event's day.
+    const alerted = await seedAccount(t.app, 'Alerted');
+    const rule = await orgApi(alerted, 'POST', 'alerts', {
       measure: 'credits',
       period: 'day',
       threshold: '0.1',
       webhookUrl: 'http://127.0.0.1:9/alerts',
     });
-    expect(((await orgApi('GET', 'fired-alerts')) as { data: unknown[] }).data).toHaveLength(1);
-    await orgApi('DELETE', `alerts/${(rule as { alertId: string }).alertId}`);
-    const longAgo = new Date(Date.now() - 45 * 86_400_000).toISOString().slice(0, 10);
+    expect(((await orgApi(alerted, 'GET', 'fired-alerts')) as { data: unknown[] }).data).toEqual(
+      [],
+    );
+    await ingest.ingest([usageEvent({ orgId: alerted.orgId, credits: '0.5' })]);
+    expect(((await orgApi(alerted, 'GET', 'fired-alerts')) as { data: unknown[] }).data).toEqual([
+      expect.objectContaining({ periodStart: today }),
+    ]);
+    await orgApi(alerted, 'DELETE', `alerts/${(rule as { alertId: string }).alertId}`);
+    const longAgo = daysAgo(45);
     await exportBody({ startDate: longAgo, endDate: longAgo, groupBy: 'product' });
     const clickhouse = t.app.get(ClickHouseService);
     await waitFor('the export marks', async () => {
@@ -166,7 +181,7 @@ describe('ClickHouse statements on a current engine (chDB)', () => {
       return Number(marked.n) > 0;
     });
     await ingest.ingest([usageEvent({ orgId: acme.orgId, credits: '1' }, { daysBack: 3 })]);
-    await orgApi('GET', `revised-days?startDate=${monthAgo}&endDate=${today}`);
+    await orgApi(acme, 'GET', `revised-days?startDate=${monthAgo}&endDate=${today}`);
     for (const groupBy of ['product', 'feature', 'api_key', 'file_type']) {
       await exportBody({ ...period, groupBy });
       await exportBody({ ...period, groupBy, product: ['classify', 'parse'] });

@@ -9,7 +9,7 @@ import { seedAccount, type SeededAccount } from '../support/accounts.js';
 import { createTestTopic, produce } from '../support/kafka.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { groupCaughtUp, kafkaAppEnv, waitFor, usageMessagesOf } from '../support/usage-kafka.js';
-import { usageEvent } from '../support/usage-events.js';
+import { daysAgo, usageEvent } from '../support/usage-events.js';
 import { USAGE_STORES, usageStoreEnv } from '../support/usage-stores.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -30,12 +30,12 @@ interface AlertPayload {
   total: string;
 }
 
-/** Noon UTC `daysBack` days ago: every event of a spec's day lands on one UTC day. */
+/**
+ * Noon UTC `daysBack` days before the spec's day, taken once: the events of one of its days and
+ * the periods expected of them name the same UTC day even when the run crosses midnight.
+ */
 function noonDaysAgo(daysBack: number): string {
-  const now = new Date();
-  return new Date(
-    Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - daysBack, 12),
-  ).toISOString();
+  return `${daysAgo(daysBack)}T12:00:00.000Z`;
 }
 
 describe.each(USAGE_STORES)('usage alerts with the %s usage store (real Kafka)', (store) => {

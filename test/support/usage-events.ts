@@ -16,18 +16,31 @@ export const DEFAULT_NORMALIZER_POLICY: NormalizerPolicy = {
   lateWindowMs: USAGE_SETTINGS.normalizer.lateWindowMs.read({}),
 };
 
-export function daysAgo(days: number, now = new Date()): string {
-  return new Date(now.getTime() - days * DAY_MS).toISOString().slice(0, 10);
+/**
+ * The instant a spec file counts its days from, read once when the file loads: the events it
+ * places `daysBack` days ago and the dates it expects of them (`daysAgo`) name the same UTC
+ * day even when a run crosses midnight between the two. Never later than the service's clock,
+ * so no such event is in its future; a check of what the service takes as today reads the
+ * service's answer instead.
+ */
+export const SPEC_NOW = Date.now();
+
+/** The UTC date (yyyy-mm-dd) `days` days before `now` (the spec's own instant by default). */
+export function daysAgo(days: number, now: Date | number = SPEC_NOW): string {
+  return new Date(new Date(now).getTime() - days * DAY_MS).toISOString().slice(0, 10);
 }
 
-/** A valid usage CloudEvent; `daysBack` places it that many days before now (UTC noon-ish). */
+/**
+ * A valid usage CloudEvent; `daysBack` places it that many days before the spec's instant, a
+ * minute earlier unless that would leave the day `daysAgo(daysBack)` names.
+ */
 export function usageEvent(
   data: Partial<UsageEventData> & { orgId: string },
   options: { id?: string; daysBack?: number; time?: string } = {},
 ): UsageCloudEvent {
-  const now = Date.now();
-  const time =
-    options.time ?? new Date(now - (options.daysBack ?? 0) * DAY_MS - 60_000).toISOString();
+  const instant = SPEC_NOW - (options.daysBack ?? 0) * DAY_MS;
+  const dayStart = Math.floor(instant / DAY_MS) * DAY_MS;
+  const time = options.time ?? new Date(Math.max(dayStart, instant - 60_000)).toISOString();
   return {
     specversion: '1.0',
     id: options.id ?? `evt_${randomUUID()}`,
