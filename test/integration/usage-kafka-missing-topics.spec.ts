@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { KafkaUsageSink } from '../../src/usage/ingestion/kafka/kafka-usage.sink.js';
+import { MissingTopicError } from '../../src/usage/ingestion/kafka/kafka-topics.js';
 import { seedAccount } from '../support/accounts.js';
 import { consumeAll, createTestTopic, produce, testKafkaBrokers } from '../support/kafka.js';
 import { recordLogs } from '../support/operations.js';
@@ -212,6 +214,25 @@ describe('Kafka usage ingestion with a topic missing and topic creation off', ()
     );
     // No consumer here: the dead-letter topic is not this process's concern.
     expect(await readinessCheck('usageConsumer')).toBeNull();
+
+    // A send is refused at once in the same words, not after kafkajs' retries (~35-40 s),
+    // and the relay's next sends do not queue behind a hung one: each is refused as fast.
+    const org = await seedAccount(t.app, 'PublishOnly');
+    const sink = t.app.get(KafkaUsageSink);
+    const event = usageEvent({ orgId: org.orgId }, { id: `publish-only-${randomUUID()}` });
+    for (let send = 0; send < 3; send++) {
+      const started = Date.now();
+      const refused = await sink.publish([event]).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(Date.now() - started).toBeLessThan(AT_ONCE_MS / 3);
+      expect(refused).toBeInstanceOf(MissingTopicError);
+      const message = String((refused as Error).message);
+      expect(message).toContain(`"${topic}" (KAFKA_USAGE_TOPIC) does not exist`);
+      expect(message).toContain('usage events wait in the outbox until it exists');
+    }
+    // Said once in the log, by the readiness check and the refused sends together.
     expect(errorsNaming(topic)).toEqual([
       expect.stringMatching(/KAFKA_USAGE_TOPIC.*wait in the outbox/),
     ]);
@@ -224,5 +245,9 @@ describe('Kafka usage ingestion with a topic missing and topic creation off', ()
     expect(logs.entries.map((e) => String(e.msg))).toContain(
       `Kafka usage topic "${topic}" (KAFKA_USAGE_TOPIC) exists now`,
     );
+    // Once it exists the same event is sent and is on the topic.
+    await sink.publish([event]);
+    const sent = await consumeAll(topic, 30_000, { atLeast: 1 });
+    expect(sent.map((m) => JSON.parse(String(m.value)).id)).toEqual([event.id]);
   }, 120_000);
 });

@@ -88,6 +88,7 @@ function heldBackFromConsumer(missing: NeededTopic): string {
  */
 export class TopicPresence {
   private missingTopics: NeededTopic[] = [];
+  private answered = false;
   private wait: NodeJS.Timeout | null = null;
 
   constructor(
@@ -106,6 +107,11 @@ export class TopicPresence {
     return this.missingTopics;
   }
 
+  /** Whether a listing has answered yet: before one, no topic is known to exist. */
+  get listed(): boolean {
+    return this.answered;
+  }
+
   isMissing(topic: string): boolean {
     return this.missingTopics.some((m) => m.topic === topic);
   }
@@ -113,6 +119,7 @@ export class TopicPresence {
   /** Lists the broker's topics (no metadata request for a named topic: that may create it). */
   async check(): Promise<readonly NeededTopic[]> {
     const existing = new Set(await this.listTopics());
+    this.answered = true;
     const missing = this.needed(this.config()).filter((t) => !existing.has(t.topic));
     const before = this.missingTopics;
     this.missingTopics = missing;

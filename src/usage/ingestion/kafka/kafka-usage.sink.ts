@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../../config/app-config.js';
 import { APP_CONFIG } from '../../../config/config.module.js';
 import type { UsageCloudEvent, UsageEventSink } from '../../usage-event.js';
-import { KafkaClients } from './kafka-clients.service.js';
+import { KafkaClients, USAGE_OUTBOX_WAITS } from './kafka-clients.service.js';
 
 interface Pending {
   events: readonly UsageCloudEvent[];
@@ -19,6 +19,8 @@ const MAX_EVENTS_PER_REQUEST = 2_000;
  * the idempotent producer. Concurrent publishes within a few milliseconds share one produce
  * request (the idempotent producer allows one request in flight), and each caller's promise
  * settles with the broker's acknowledgement of its own events.
+ *
+ * A missing usage topic refuses a send at once, naming it (`KafkaClients.toUsageTopic`).
  */
 @Injectable()
 export class KafkaUsageSink implements UsageEventSink, BeforeApplicationShutdown {
@@ -57,7 +59,8 @@ export class KafkaUsageSink implements UsageEventSink, BeforeApplicationShutdown
 
   private async send(batch: Pending[]): Promise<void> {
     try {
-      await this.clients.producer().publish(batch.flatMap((p) => p.events));
+      const events = batch.flatMap((p) => p.events);
+      await this.clients.toUsageTopic((producer) => producer.publish(events), USAGE_OUTBOX_WAITS);
       for (const p of batch) p.resolve();
     } catch (error) {
       for (const p of batch) p.reject(error);

@@ -31,6 +31,9 @@ export class UsageEventProducer {
     readonly topic: string,
   ) {
     this.producer = kafka.producer({
+      // Topics are created by KAFKA_CREATE_TOPICS or the operator, with their partitions,
+      // never as a send's side effect on a broker that auto-creates with its defaults.
+      allowAutoTopicCreation: false,
       idempotent: true,
       // kafkajs assigns sequence numbers when a request is built; with more than one request
       // in flight a retried request can arrive out of sequence and fail the producer.

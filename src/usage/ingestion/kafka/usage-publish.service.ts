@@ -27,7 +27,10 @@ export class UsagePublishService {
     const report: PublishReport = { topic: producer.topic, published: 0, unkeyed: 0 };
     let batch: string[] = [];
     const flush = async () => {
-      const keys = await producer.publishRaw(batch);
+      const keys = await this.clients.toUsageTopic(
+        (usage) => usage.publishRaw(batch),
+        `${report.published} lines were published before this batch; run the file again once it exists (the consumer counts each event once)`,
+      );
       report.published += batch.length;
       report.unkeyed += keys.filter((k) => k === null).length;
       batch = [];

@@ -13,7 +13,6 @@ import {
   ReadinessService,
 } from '../../../common/health/readiness.service.js';
 import { KafkaClients } from './kafka-clients.service.js';
-import { TopicPresence, usageTopicOf } from './kafka-topics.js';
 
 /**
  * A server that publishes usage to Kafka without consuming it (`KAFKA_CONSUMER_ENABLED=false`:
@@ -21,9 +20,10 @@ import { TopicPresence, usageTopicOf } from './kafka-topics.js';
  * consumer does (docs/decisions/0527-*): created at start when `KAFKA_CREATE_TOPICS` is on,
  * listed at start and every `KAFKA_LAG_INTERVAL_MS` while it is off or the topic was found
  * missing. A missing topic fails `/ready` at once naming it, its setting and the fix (events
- * wait in the outbox meanwhile); otherwise each send would fail after kafkajs' ~40 s of
- * retries with an error that names no topic. A broker that cannot be reached does not fail
- * the check: `usage_sink` shows it, and the outbox keeps the events.
+ * wait in the outbox meanwhile), and the usage sink, which shares what this check listed,
+ * refuses its sends at once with the same words instead of after kafkajs' ~40 s of retries.
+ * A broker that cannot be reached does not fail the check: `usage_sink` shows it, and the
+ * outbox keeps the events.
  */
 @Injectable()
 export class UsagePublisherTopic
@@ -34,19 +34,17 @@ export class UsagePublisherTopic
   private timer: NodeJS.Timeout | null = null;
   private listed = false;
   private lastError: string | null = null;
-  private readonly topics = new TopicPresence(
-    () => this.clients.config,
-    async () => (await this.clients.admin()).listTopics(),
-    this.logger,
-    (config) => [usageTopicOf(config)],
-    () => 'usage events wait in the outbox until it exists (nothing is lost)',
-  );
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clients: KafkaClients,
     private readonly readinessService: ReadinessService,
   ) {}
+
+  /** Shared with the usage sink: a send refuses at once what this check found missing. */
+  private get topics() {
+    return this.clients.usageTopicPresence();
+  }
 
   onApplicationBootstrap(): void {
     const kafka = this.config.kafka;
