@@ -1,20 +1,33 @@
 import { pipeline, Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { ProcessingError } from '../core/processing-error.js';
+import { TruncatedZstdFrameError, zstdFramesDecoded } from './zstd-frames.js';
 
 /**
  * What a document fetch sends as Accept-Encoding: exactly the codings decoded here. Without
- * the header any coding is acceptable to a server (RFC 9110), zstd included.
+ * the header any coding is acceptable to a server (RFC 9110).
  */
-export const ACCEPT_ENCODING = 'gzip, deflate, br';
+export const ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 
-/** Coding names (lower case) and the decoder of each; `head` is the body's first bytes. */
-const DECODERS: Record<string, (head: Buffer) => NodeJS.ReadWriteStream> = {
-  gzip: () => zlib.createGunzip(),
-  'x-gzip': () => zlib.createGunzip(),
+/**
+ * The largest zstd window decoded, as a power of two: 8 MiB, the most the zstd content
+ * coding may use (RFC 9659), so a frame cannot make a decoder hold more (zstd's own default
+ * allows 128 MiB). A frame asking for more is refused.
+ */
+const ZSTD_WINDOW_LOG_MAX = 23;
+
+/** Coding names (lower case) and the decoding of each, as the body streams. */
+const DECODINGS: Record<string, BodyStage> = {
+  gzip: (encoded) => decodedBy(() => zlib.createGunzip(), encoded),
+  'x-gzip': (encoded) => decodedBy(() => zlib.createGunzip(), encoded),
   // "deflate" is the zlib format, but servers long sent raw deflate under that name.
-  deflate: (head) => (isZlibHeader(head) ? zlib.createInflate() : zlib.createInflateRaw()),
-  br: () => zlib.createBrotliDecompress(),
+  deflate: (encoded) =>
+    decodedBy(
+      (head) => (isZlibHeader(head) ? zlib.createInflate() : zlib.createInflateRaw()),
+      encoded,
+    ),
+  br: (encoded) => decodedBy(() => zlib.createBrotliDecompress(), encoded),
+  zstd: (encoded) => zstdFramesDecoded(encoded, ZSTD_WINDOW_LOG_MAX),
 };
 
 /** More codings stacked than any server applies: each decoder holds its own window. */
@@ -33,12 +46,12 @@ export function contentCodingsOf(header: string | string[] | undefined, host: st
     .flatMap((value) => value.split(','))
     .map((coding) => coding.trim().toLowerCase())
     .filter((coding) => coding !== '' && coding !== 'identity');
-  const unknown = listed.find((coding) => !Object.hasOwn(DECODERS, coding));
+  const unknown = listed.find((coding) => !Object.hasOwn(DECODINGS, coding));
   if (unknown !== undefined) {
     throw new ProcessingError(
       'INPUT_ENCODING_UNSUPPORTED',
       `Fetching ${host} answered with Content-Encoding ${JSON.stringify(unknown.slice(0, 50))}, ` +
-        `which is not decoded here (${Object.keys(DECODERS).join(', ')} are)`,
+        `which is not decoded here (${Object.keys(DECODINGS).join(', ')} are)`,
       400,
     );
   }
@@ -60,7 +73,7 @@ export function contentCodingsOf(header: string | string[] | undefined, host: st
 export function decodingStage(codings: readonly string[]): BodyStage {
   return async function* decoded(source) {
     yield* codings.reduceRight<AsyncIterable<Buffer>>(
-      (encoded, coding) => decodedBy(DECODERS[coding], encoded),
+      (encoded, coding) => DECODINGS[coding](encoded),
       source,
     );
   };
@@ -75,7 +88,15 @@ export function corruptEncodingError(
   host: string,
   codings: readonly string[],
 ): ProcessingError | null {
-  if (!isDecoderError(error)) return null;
+  if (isDecoderError(error) && error.code === 'ZSTD_error_frameParameter_windowTooLarge') {
+    return new ProcessingError(
+      'INPUT_ENCODING_UNSUPPORTED',
+      `Fetching ${host} answered a zstd body whose window is larger than ` +
+        `${2 ** (ZSTD_WINDOW_LOG_MAX - 20)} MiB, the most the zstd content coding may use (RFC 9659)`,
+      400,
+    );
+  }
+  if (!isDecoderError(error) && !(error instanceof TruncatedZstdFrameError)) return null;
   return new ProcessingError(
     'INPUT_ENCODING_CORRUPT',
     `Fetching ${host} answered a body that does not decode as its Content-Encoding ` +
@@ -122,15 +143,16 @@ function isZlibHeader(head: Buffer): boolean {
 }
 
 /**
- * zlib reports its failures with `Z_` codes, brotli with `ERR__ERROR_` ones, both with an
- * errno. Read by shape: an error made by Node's own realm is no `instanceof` of another's.
+ * zlib reports its failures with `Z_` codes, brotli with `ERR__ERROR_` ones, zstd with
+ * `ZSTD_error_` ones, each with an errno. Read by shape: an error made by Node's own realm
+ * is no `instanceof` of another's.
  */
-function isDecoderError(error: unknown): error is { message: string } {
+function isDecoderError(error: unknown): error is { message: string; code: string } {
   const { code, errno, message } = (error ?? {}) as Record<string, unknown>;
   return (
     typeof errno === 'number' &&
     typeof message === 'string' &&
     typeof code === 'string' &&
-    /^(Z_|ERR__ERROR_)/.test(code)
+    /^(Z_|ERR__ERROR_|ZSTD_error_)/.test(code)
   );
 }

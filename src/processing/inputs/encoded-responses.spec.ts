@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,23 @@ interface Answer {
 }
 
 const LIMIT = 1_000_000;
+
+/**
+ * `size` bytes of a zstd stream written with a 128 MiB window: streamed, so the encoder
+ * cannot shrink the window to a size it knows in advance, and varied, so it is used.
+ */
+async function wideWindowZstd(size: number): Promise<Buffer> {
+  const encoder = zlib.createZstdCompress({
+    params: { [zlib.constants.ZSTD_c_windowLog]: 27, [zlib.constants.ZSTD_c_compressionLevel]: 1 },
+  });
+  const chunks: Buffer[] = [];
+  encoder.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise((resolve) => encoder.on('end', resolve));
+  for (let at = 0; at < size; at += 2 ** 20) encoder.write(crypto.randomBytes(2 ** 20));
+  encoder.end();
+  await ended;
+  return Buffer.concat(chunks);
+}
 
 describe('URL inputs served with a content encoding', () => {
   let server: http.Server;
@@ -44,11 +62,52 @@ describe('URL inputs served with a content encoding', () => {
     answers.set('/plain.pdf', { body: pdf });
     answers.set('/empty', { encoding: 'gzip', body: Buffer.alloc(0) });
     answers.set('/bomb.pdf', { encoding: 'gzip', body: bomb });
-    answers.set('/zstd.pdf', { encoding: 'zstd', body: pdf });
+    const zstd = zlib.zstdCompressSync(pdf, {
+      params: { [zlib.constants.ZSTD_c_checksumFlag]: 1 },
+    });
+    answers.set('/zstd.pdf', { encoding: 'zstd', body: zstd });
+    answers.set('/stacked-zstd.pdf', {
+      encoding: 'gzip, zstd',
+      body: zlib.zstdCompressSync(gzipped),
+    });
+    // The document in two frames, as a server compressing as it sends may write it.
+    const half = pdf.length >> 1;
+    answers.set('/frames-zstd.pdf', {
+      encoding: 'zstd',
+      body: Buffer.concat([
+        zlib.zstdCompressSync(pdf.subarray(0, half)),
+        zlib.zstdCompressSync(pdf.subarray(half)),
+      ]),
+    });
+    // A skippable frame before the document's: read past, as the format says.
+    const skippable = Buffer.concat([
+      Buffer.from([0x50, 0x2a, 0x4d, 0x18, 3, 0, 0, 0]),
+      Buffer.from('abc'),
+    ]);
+    answers.set('/skippable-zstd.pdf', {
+      encoding: 'zstd',
+      body: Buffer.concat([skippable, zstd]),
+    });
+    answers.set('/zstd-bomb.pdf', {
+      encoding: 'zstd',
+      body: zlib.zstdCompressSync(Buffer.alloc(64 * LIMIT)),
+    });
+    // Cut inside its last block, and before its checksum: Node's decoder ends either quietly.
+    answers.set('/truncated-zstd.pdf', {
+      encoding: 'zstd',
+      body: zstd.subarray(0, zstd.length >> 1),
+    });
+    answers.set('/zstd-without-checksum.pdf', {
+      encoding: 'zstd',
+      body: zstd.subarray(0, zstd.length - 4),
+    });
+    answers.set('/not-zstd.pdf', { encoding: 'zstd', body: pdf });
+    answers.set('/compress.pdf', { encoding: 'compress', body: pdf });
     answers.set('/corrupt.pdf', { encoding: 'gzip', body: pdf });
     answers.set('/truncated.pdf', { encoding: 'gzip', body: gzipped.subarray(0, 200) });
     answers.set('/wrong-coding.pdf', { encoding: 'br', body: gzipped });
     answers.set('/too-many.pdf', { encoding: 'gzip, gzip, gzip, gzip, gzip', body: gzipped });
+    answers.set('/wide-zstd.pdf', { encoding: 'zstd', body: await wideWindowZstd(16 * 2 ** 20) });
     server = http.createServer((req, res) => {
       acceptEncodings.push(req.headers['accept-encoding']);
       if (req.url === '/reset.pdf') {
@@ -109,7 +168,7 @@ describe('URL inputs served with a content encoding', () => {
 
   it('asks for the codings it decodes', async () => {
     await sut.fetchDocument(`${base}/plain.pdf`, LIMIT);
-    expect(acceptEncodings.at(-1)).toBe('gzip, deflate, br');
+    expect(acceptEncodings.at(-1)).toBe('gzip, deflate, br, zstd');
   });
 
   it.each([
@@ -119,6 +178,10 @@ describe('URL inputs served with a content encoding', () => {
     '/raw-deflate.pdf',
     '/br.pdf',
     '/stacked.pdf',
+    '/zstd.pdf',
+    '/stacked-zstd.pdf',
+    '/skippable-zstd.pdf',
+    '/frames-zstd.pdf',
     '/identity.pdf',
     '/plain.pdf',
   ])('reads the document served at %s as it was before encoding', async (urlPath) => {
@@ -138,20 +201,29 @@ describe('URL inputs served with a content encoding', () => {
     expect(fetched.bytes.length).toBe(0);
   });
 
-  it('stops a gzip bomb at the limit with the 413 an oversize plain body gets', async () => {
-    const started = Date.now();
-    const error = await failureOf('/bomb.pdf');
-    expect([error.status, error.code]).toEqual([413, 'INPUT_TOO_LARGE']);
-    expect(error.message).toContain('MAX_UPLOAD_BYTES');
-    // Decoding stopped near the limit: 64 MB inflated would take far longer on a loaded machine.
-    expect(Date.now() - started).toBeLessThan(10_000);
-  });
+  it.each(['/bomb.pdf', '/zstd-bomb.pdf'])(
+    'stops the bomb at %s at the limit with the 413 an oversize plain body gets',
+    async (urlPath) => {
+      const started = Date.now();
+      const error = await failureOf(urlPath);
+      expect([error.status, error.code]).toEqual([413, 'INPUT_TOO_LARGE']);
+      expect(error.message).toContain('MAX_UPLOAD_BYTES');
+      // Decoding stopped near the limit: 64 MB decoded would take far longer on a loaded machine.
+      expect(Date.now() - started).toBeLessThan(10_000);
+    },
+  );
 
   it('refuses a coding it does not decode with a 400 naming it', async () => {
-    const error = await failureOf('/zstd.pdf');
+    const error = await failureOf('/compress.pdf');
     expect([error.status, error.code]).toEqual([400, 'INPUT_ENCODING_UNSUPPORTED']);
-    expect(error.message).toContain('Content-Encoding "zstd"');
-    expect(error.message).toContain('gzip, x-gzip, deflate, br');
+    expect(error.message).toContain('Content-Encoding "compress"');
+    expect(error.message).toContain('gzip, x-gzip, deflate, br, zstd');
+  });
+
+  it('refuses a zstd frame whose window is over the 8 MiB the coding allows, with a 400 saying so', async () => {
+    const error = await failureOf('/wide-zstd.pdf');
+    expect([error.status, error.code]).toEqual([400, 'INPUT_ENCODING_UNSUPPORTED']);
+    expect(error.message).toContain('window is larger than 8 MiB');
   });
 
   it('refuses more codings stacked than it decodes', async () => {
@@ -164,6 +236,9 @@ describe('URL inputs served with a content encoding', () => {
     ['/corrupt.pdf', 'gzip'],
     ['/truncated.pdf', 'gzip'],
     ['/wrong-coding.pdf', 'br'],
+    ['/truncated-zstd.pdf', 'zstd'],
+    ['/zstd-without-checksum.pdf', 'zstd'],
+    ['/not-zstd.pdf', 'zstd'],
   ])('refuses %s, whose body does not decode as declared, with a 400', async (urlPath, coding) => {
     const error = await failureOf(urlPath);
     expect([error.status, error.code]).toEqual([400, 'INPUT_ENCODING_CORRUPT']);
