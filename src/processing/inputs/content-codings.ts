@@ -1,7 +1,12 @@
 import { pipeline, Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { ProcessingError } from '../core/processing-error.js';
-import { TruncatedZstdFrameError, zstdFramesDecoded } from './zstd-frames.js';
+import {
+  MAX_SKIPPABLE_BYTES,
+  TruncatedZstdFrameError,
+  ZstdSkippableFramesError,
+  zstdFramesDecoded,
+} from './zstd-frames.js';
 
 /**
  * What a document fetch sends as Accept-Encoding: exactly the codings decoded here. Without
@@ -93,6 +98,14 @@ export function corruptEncodingError(
       'INPUT_ENCODING_UNSUPPORTED',
       `Fetching ${host} answered a zstd body whose window is larger than ` +
         `${2 ** (ZSTD_WINDOW_LOG_MAX - 20)} MiB, the most the zstd content coding may use (RFC 9659)`,
+      400,
+    );
+  }
+  if (error instanceof ZstdSkippableFramesError) {
+    return new ProcessingError(
+      'INPUT_ENCODING_UNSUPPORTED',
+      `Fetching ${host} answered a zstd body whose skippable frames hold more than ` +
+        `${MAX_SKIPPABLE_BYTES} bytes: they decode to nothing, so the size limit could not bound them`,
       400,
     );
   }

@@ -88,6 +88,11 @@ describe('URL inputs served with a content encoding', () => {
       encoding: 'zstd',
       body: Buffer.concat([skippable, zstd]),
     });
+    // Skippable frames decode to nothing: past 1 MiB of them the size limit would count none.
+    const padding = Buffer.alloc(8 + 2 ** 20 + 1);
+    padding.writeUInt32LE(0x184d2a50, 0);
+    padding.writeUInt32LE(2 ** 20 + 1, 4);
+    answers.set('/padded-zstd.pdf', { encoding: 'zstd', body: Buffer.concat([padding, zstd]) });
     answers.set('/zstd-bomb.pdf', {
       encoding: 'zstd',
       body: zlib.zstdCompressSync(Buffer.alloc(64 * LIMIT)),
@@ -218,6 +223,12 @@ describe('URL inputs served with a content encoding', () => {
     expect([error.status, error.code]).toEqual([400, 'INPUT_ENCODING_UNSUPPORTED']);
     expect(error.message).toContain('Content-Encoding "compress"');
     expect(error.message).toContain('gzip, x-gzip, deflate, br, zstd');
+  });
+
+  it('refuses zstd skippable frames holding more than 1 MiB, with a 400 saying so', async () => {
+    const error = await failureOf('/padded-zstd.pdf');
+    expect([error.status, error.code]).toEqual([400, 'INPUT_ENCODING_UNSUPPORTED']);
+    expect(error.message).toContain('skippable frames hold more than 1048576 bytes');
   });
 
   it('refuses a zstd frame whose window is over the 8 MiB the coding allows, with a 400 saying so', async () => {

@@ -16,6 +16,20 @@ const SKIPPABLE_MAGIC = 0x184d2a50;
 const RLE_BLOCK = 1;
 const RESERVED_BLOCK = 3;
 
+/**
+ * The most bytes of skippable frames one body may hold. They decode to nothing, so the size
+ * cap, which counts decoded bytes, would not stop a body of them; real ones carry a few
+ * bytes of metadata (pzstd's frame sizes: 12).
+ */
+export const MAX_SKIPPABLE_BYTES = 2 ** 20;
+
+/** A zstd body whose skippable frames hold more than `MAX_SKIPPABLE_BYTES`. */
+export class ZstdSkippableFramesError extends Error {
+  constructor() {
+    super(`the zstd stream's skippable frames hold more than ${MAX_SKIPPABLE_BYTES} bytes`);
+  }
+}
+
 /** A zstd body that ended inside a frame; read by the fetch as a body that does not decode. */
 export class TruncatedZstdFrameError extends Error {
   constructor(readonly bytesRead: number) {
@@ -152,8 +166,8 @@ class FrameWalk {
 
 /**
  * `encoded` decoded as it streams, each zstd frame by a decoder of its own (a window of at
- * most 2^`windowLogMax` bytes), skippable frames left out; throws
- * `TruncatedZstdFrameError` when the body ends inside a frame.
+ * most 2^`windowLogMax` bytes), skippable frames left out (`MAX_SKIPPABLE_BYTES` of them at
+ * most); throws `TruncatedZstdFrameError` when the body ends inside a frame.
  */
 export async function* zstdFramesDecoded(
   encoded: AsyncIterable<Buffer>,
@@ -165,6 +179,7 @@ export async function* zstdFramesDecoded(
     if (!walk.whole) throw new TruncatedZstdFrameError(walk.bytesRead);
   })();
   let pending = await segments.next();
+  let skipped = 0;
   // The bytes of the frame `pending` begins, up to its end; the body's end (or its error) comes with its last frame.
   async function* frame(): AsyncGenerator<Buffer> {
     while (!pending.done) {
@@ -177,7 +192,10 @@ export async function* zstdFramesDecoded(
   try {
     while (!pending.done) {
       if (pending.value.kind === 'skippable') {
-        for await (const skipped of frame()) void skipped;
+        for await (const bytes of frame()) {
+          skipped += bytes.length;
+          if (skipped > MAX_SKIPPABLE_BYTES) throw new ZstdSkippableFramesError();
+        }
         continue;
       }
       const decoder = zlib.createZstdDecompress({
