@@ -1,27 +1,15 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/pdf.js';
 import { recognizeLayout, type OcrEffort, type OcrLine } from '../readers/ocr.engine.js';
 import { formFieldTexts } from '../readers/pdf-form-fields.js';
-import { mendTextItems } from '../readers/pdf-text-items.js';
+import { readTextPage } from '../readers/pdf-text-page.js';
 import { openPdfDocument, renderPng } from '../readers/pdf.reader.js';
 import type { BoundingBox, LayoutLine, LayoutPage, LineSegment } from './layout.types.js';
 import { isRightToLeft, readingOrder } from './line-order.js';
-import { bulletRuns, paintedShapes, type PlacedTextRun } from '../readers/vector-bullets.js';
-import { columnLines, withColumns, type VerticalRun } from './vertical-columns.js';
+import { bulletRuns, type PlacedTextRun } from '../readers/vector-bullets.js';
+import { columnLines, withColumns } from './vertical-columns.js';
 
 /** Same rule as the documents library: fewer letters/digits than this means a scan. */
 const MIN_TEXT_LAYER_CHARS = 16;
-
-interface PdfTextItem {
-  str: string;
-  transform: number[];
-  width: number;
-  height: number;
-  fontName: string;
-}
-
-function isTextItem(item: unknown): item is PdfTextItem {
-  return typeof item === 'object' && item !== null && 'str' in item && 'transform' in item;
-}
 
 /**
  * Splits a run at wide runs of spaces: PDF producers often pad table columns with spaces
@@ -187,27 +175,9 @@ async function readPage(
   const page = await pdf.getPage(localPage);
   try {
     const viewport = page.getViewport({ scale: 1 });
-    const content = await page.getTextContent();
-    const runs: PlacedTextRun[] = [];
-    const verticalRuns: VerticalRun[] = [];
-    const styles = content.styles as Record<string, { vertical?: boolean } | undefined>;
-    for (const item of mendTextItems(content.items)) {
-      if (!isTextItem(item) || item.str.trim() === '') continue;
-      const [, , c, d, e, f] = item.transform;
-      const [x, y] = viewport.convertToViewportPoint(e, f) as [number, number];
-      const size = Math.hypot(c, d) || item.height || 10;
-      if (styles[item.fontName]?.vertical) {
-        const text = item.str.trim();
-        verticalRuns.push({
-          text,
-          x,
-          top: y,
-          width: item.width || size,
-          length: item.height,
-          size,
-        });
-      } else runs.push(...splitPadded({ text: item.str, x, y, width: item.width, size }));
-    }
+    const textPage = await readTextPage(page);
+    const { verticalRuns } = textPage;
+    const runs = textPage.runs.flatMap(splitPadded);
     // A filled form's values sit on the lines of their labels; the baseline is where the
     // line boxes (box() below) put it.
     const fields = (await formFieldTexts(page)).map((field) => ({
@@ -221,7 +191,7 @@ async function readPage(
     const bullets =
       runs.length === 0
         ? []
-        : bulletRuns(await paintedShapes(page, Math.max(...runs.map((r) => r.size))), runs);
+        : bulletRuns(await textPage.shapes(Math.max(...runs.map((r) => r.size))), runs);
     const lines = withColumns(
       linesOf([...runs, ...bullets, ...fields], documentPage, viewport.width, viewport.height),
       columnLines(verticalRuns, documentPage, viewport.width, viewport.height),

@@ -1,21 +1,5 @@
+import type { VerticalRun } from '../readers/pdf-text-page.js';
 import type { BoundingBox, LayoutLine } from './layout.types.js';
-
-/**
- * Text written in vertical columns (Japanese, Chinese: a font with a vertical writing mode,
- * `-V` CMaps), in top-left page coordinates (points). Its lines are columns read top to
- * bottom, the columns right to left; grouped by baseline as horizontal lines are, every
- * column of a block would share one "line" read left to right, last column first.
- */
-export interface VerticalRun {
-  text: string;
-  /** The column's middle. */
-  x: number;
-  top: number;
-  /** The column's width (the glyphs' width) and length down the page. */
-  width: number;
-  length: number;
-  size: number;
-}
 
 /** Runs of one column: the same middle, each starting where the one above ends. */
 function columnsOf(runs: readonly VerticalRun[]): VerticalRun[][] {

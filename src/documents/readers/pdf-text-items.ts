@@ -10,6 +10,8 @@ export interface PdfTextItem {
   str: string;
   transform?: number[];
   width?: number;
+  /** The run's extent across its writing direction, or along it for vertical writing. */
+  height?: number;
   hasEOL?: boolean;
   fontName?: string;
 }

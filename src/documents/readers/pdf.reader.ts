@@ -6,9 +6,10 @@ import { documentLimits } from './document-limits.js';
 import type { PageSize, PageTextSource } from './document.types.js';
 import { recognizeImage, type OcrEffort } from './ocr.engine.js';
 import { formFieldTexts } from './pdf-form-fields.js';
-import { mendTextItems, type PdfTextItem } from './pdf-text-items.js';
+import { mendTextItems } from './pdf-text-items.js';
+import { readTextPage, type PdfTextPage } from './pdf-text-page.js';
 import { installPdfWorker } from './pdfjs-worker.js';
-import { BULLET_TEXT, markedRuns, paintedShapes } from './vector-bullets.js';
+import { BULLET_TEXT, markedRuns } from './vector-bullets.js';
 
 const require = createRequire(import.meta.url);
 
@@ -89,24 +90,10 @@ function joinedText(
  * The text items of a page that a bullet drawn as a shape marks as list items, by parse's
  * rule (vector-bullets.ts), so the page text counts those lists as it counts glyph bullets.
  */
-async function itemsMarkedByShapes(
-  page: PDFPageProxy,
-  items: readonly unknown[],
-  styles: Record<string, { vertical?: boolean } | undefined>,
-): Promise<Set<PdfTextItem>> {
-  const viewport = page.getViewport({ scale: 1 });
-  const runs = items.flatMap((item) => {
-    const text = item as PdfTextItem & { height?: number };
-    if (typeof text?.str !== 'string' || text.str.trim() === '' || !text.transform) return [];
-    if (text.fontName && styles[text.fontName]?.vertical) return [];
-    const [, , c, d, e, f] = text.transform;
-    const [x, y] = viewport.convertToViewportPoint(e, f) as [number, number];
-    const size = Math.hypot(c, d) || text.height || 10;
-    return [{ item: text, text: text.str, x, y, width: text.width ?? 0, size }];
-  });
+async function itemsMarkedByShapes({ runs, shapes }: PdfTextPage): Promise<Set<unknown>> {
   if (runs.length === 0) return new Set();
-  const shapes = await paintedShapes(page, Math.max(...runs.map((run) => run.size)));
-  return new Set([...markedRuns(shapes, runs).keys()].map((run) => run.item));
+  const painted = await shapes(Math.max(...runs.map((run) => run.size)));
+  return new Set([...markedRuns(painted, runs).keys()].map((run) => run.item));
 }
 
 function alnumCount(text: string): number {
@@ -238,17 +225,19 @@ export async function openPdf(
       try {
         const { width, height } = page.getViewport({ scale: 1 });
         const size: PageSize = { width: Math.round(width), height: Math.round(height), unit: 'pt' };
-        const content = await page.getTextContent();
-        const items = mendTextItems(content.items);
-        const text = joinedText(items);
+        const textPage = await readTextPage(page);
+        const text = joinedText(textPage.items);
         // A filled form's values are annotations over the page, not its text: added to it,
         // but whether the page is a scan is decided on its own text.
         const fields = (await formFieldTexts(page)).map((field) => field.text);
         const withFields = (read: string) => [read, ...fields].join('\n').trim();
         if (alnumCount(text) >= MIN_TEXT_LAYER_CHARS) {
-          const styles = content.styles as Record<string, { vertical?: boolean } | undefined>;
-          const listItems = await itemsMarkedByShapes(page, items, styles);
-          return { text: withFields(joinedText(items, listItems)), source: 'text-layer', size };
+          const listItems = await itemsMarkedByShapes(textPage);
+          return {
+            text: withFields(joinedText(textPage.items, listItems)),
+            source: 'text-layer',
+            size,
+          };
         }
         const ocrText = (await recognizeImage(await renderPng(page, pdf), ocr)).trim();
         return alnumCount(ocrText) > alnumCount(text)
