@@ -175,7 +175,7 @@ async function readPage(
   const page = await pdf.getPage(localPage);
   try {
     const viewport = page.getViewport({ scale: 1 });
-    const textPage = await readTextPage(page);
+    const textPage = await readTextPage(pdf, page);
     const { verticalRuns } = textPage;
     const runs = textPage.runs.flatMap(splitPadded);
     // A filled form's values sit on the lines of their labels; the baseline is where the

@@ -1,11 +1,18 @@
 /**
  * A text page of a PDF as both page readers take it (the text of classification and the
- * positioned lines of parse, extract and split): its items mended (pdf-text-items.ts) and
- * placed on the page, so both read the same runs in the same places.
+ * positioned lines of parse, extract and split): read by pdf.js in one pass, its items
+ * mended (pdf-text-items.ts) and placed on the page, so both read the same runs in the same
+ * places, and the outlines the same pass painted for the bullets drawn as shapes.
  */
-import type { PDFPageProxy } from 'pdfjs-dist/types/src/pdf.js';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/pdf.js';
+import {
+  paintedPathsFromOperatorList,
+  shapeBoxes,
+  withPaintedPaths,
+  type ShapeBox,
+} from './painted-paths.js';
 import { mendTextItems, type PdfTextItem } from './pdf-text-items.js';
-import { paintedShapes, type PlacedTextRun, type ShapeBox } from './vector-bullets.js';
+import type { PlacedTextRun } from './vector-bullets.js';
 
 /** A run of horizontal text placed on the page, with the text item it was read from. */
 export interface ItemRun extends PlacedTextRun {
@@ -40,9 +47,20 @@ export interface PdfTextPage {
   shapes(maxSide: number): Promise<ShapeBox[]>;
 }
 
-/** Reads the text page `page`. */
-export async function readTextPage(page: PDFPageProxy): Promise<PdfTextPage> {
-  const content = await page.getTextContent();
+/**
+ * The name pdf.js's worker gives the document (`g_` and the loading task's id), which its
+ * text extraction tells the outlines it reads by.
+ */
+const workerDocId = (pdf: PDFDocumentProxy) => `g_${pdf.loadingTask.docId}`;
+
+/** Reads the text page `page` of `pdf`. */
+export async function readTextPage(
+  pdf: PDFDocumentProxy,
+  page: PDFPageProxy,
+): Promise<PdfTextPage> {
+  const { result: content, painted } = await withPaintedPaths(page, workerDocId(pdf), () =>
+    page.getTextContent(),
+  );
   const viewport = page.getViewport({ scale: 1 });
   const styles = content.styles as Record<string, { vertical?: boolean } | undefined>;
   const items = mendTextItems(content.items);
@@ -70,6 +88,7 @@ export async function readTextPage(page: PDFPageProxy): Promise<PdfTextPage> {
     items,
     runs,
     verticalRuns,
-    shapes: (maxSide) => paintedShapes(page, maxSide),
+    shapes: async (maxSide) =>
+      shapeBoxes(painted ?? (await paintedPathsFromOperatorList(page)), page, maxSide),
   };
 }

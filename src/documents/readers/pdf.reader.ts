@@ -225,7 +225,7 @@ export async function openPdf(
       try {
         const { width, height } = page.getViewport({ scale: 1 });
         const size: PageSize = { width: Math.round(width), height: Math.round(height), unit: 'pt' };
-        const textPage = await readTextPage(page);
+        const textPage = await readTextPage(pdf, page);
         const text = joinedText(textPage.items);
         // A filled form's values are annotations over the page, not its text: added to it,
         // but whether the page is a scan is decided on its own text.

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { addGlyphText } from './glyph-text.js';
+import { recordedPathCount, recordPathOperator, startPathRecording } from './painted-paths.js';
 
 const require = createRequire(import.meta.url);
 
@@ -14,9 +15,43 @@ const require = createRequire(import.meta.url);
  */
 const GLYPH_TEXT_STATEMENT = 'textChunk.str.push(glyphUnicode);';
 
+/**
+ * The statements of pdf.js's text extraction where it has read an operator (the path
+ * operators among them, which it otherwise passes over), where it starts reading a form, and
+ * where it marks a form without text to be skipped when drawn again: with the calls added
+ * there, the same pass gives the closed outlines a page paints (painted-paths.ts), so a page
+ * is read once. Each found once; a pdf.js without them reads outlines from its operator list.
+ */
+const OPERATOR_READ_STATEMENT = 'currentTextState ||= textState.clone();';
+const FORM_READ_STATEMENT = 'enqueueInvoked: false,';
+const FORM_SKIPPED_STATEMENT = 'if (!sinkWrapper.enqueueInvoked) {';
+
 interface WorkerModule {
   WorkerMessageHandler: unknown;
   setAddGlyphText(add: (run: string[], text: string) => void): void;
+  setPathRecording(record: typeof recordPathOperator, count: typeof recordedPathCount): void;
+}
+
+/** Whether `statement` is in `source` exactly once. */
+function foundOnce(source: string, statement: string): boolean {
+  const at = source.indexOf(statement);
+  return at >= 0 && source.indexOf(statement, at + 1) < 0;
+}
+
+/** `source` with the path recording calls added, or undefined where a statement is missing. */
+function withPathRecording(source: string): string | undefined {
+  const statements = [OPERATOR_READ_STATEMENT, FORM_READ_STATEMENT, FORM_SKIPPED_STATEMENT];
+  if (!statements.every((statement) => foundOnce(source, statement))) return undefined;
+  return source
+    .replace(
+      OPERATOR_READ_STATEMENT,
+      `${OPERATOR_READ_STATEMENT} recordPathOperator(self, operation.fn, operation.args, stateManager.state);`,
+    )
+    .replace(FORM_READ_STATEMENT, `${FORM_READ_STATEMENT} pathsBefore: recordedPathCount(self),`)
+    .replace(
+      FORM_SKIPPED_STATEMENT,
+      'if (!sinkWrapper.enqueueInvoked && recordedPathCount(self) === sinkWrapper.pathsBefore) {',
+    );
 }
 
 /**
@@ -28,19 +63,29 @@ interface WorkerModule {
  * `globalThis.pdfjsWorker` when set, so this module replaces the bundled one.
  */
 async function loadWorker(): Promise<WorkerModule> {
-  const source = await readFile(require.resolve('pdfjs-dist/legacy/build/pdf.worker.mjs'), 'utf8');
-  const at = source.indexOf(GLYPH_TEXT_STATEMENT);
-  if (at < 0 || source.indexOf(GLYPH_TEXT_STATEMENT, at + 1) >= 0) {
+  const bundled = await readFile(require.resolve('pdfjs-dist/legacy/build/pdf.worker.mjs'), 'utf8');
+  if (!foundOnce(bundled, GLYPH_TEXT_STATEMENT)) {
     throw new Error(
       "pdf.js's worker does not add a glyph's text where it is expected: right-to-left ligatures would be read backwards",
     );
   }
+  const recordingPaths = withPathRecording(bundled);
+  if (recordingPaths === undefined) {
+    process.emitWarning(
+      "pdf: pdf.js's text extraction does not read operators where expected: painted shapes are read in a second pass",
+    );
+  }
+  const source = recordingPaths ?? bundled;
   const patched =
     'let addGlyphText = (run, text) => run.push(text);\n' +
     'export function setAddGlyphText(add) { addGlyphText = add; }\n' +
-    source.slice(0, at) +
-    'addGlyphText(textChunk.str, glyphUnicode);' +
-    source.slice(at + GLYPH_TEXT_STATEMENT.length);
+    'let recordPathOperator = () => undefined;\n' +
+    'let recordedPathCount = () => 0;\n' +
+    'export function setPathRecording(record, count) {\n' +
+    '  recordPathOperator = record;\n' +
+    '  recordedPathCount = count;\n' +
+    '}\n' +
+    source.replace(GLYPH_TEXT_STATEMENT, 'addGlyphText(textChunk.str, glyphUnicode);');
   // Imported from a file of a private directory made for it (a data: URL would keep the 3 MB
   // URL and its source alive, about 35 MB more per process); gone once the module is loaded.
   const directory = await mkdtemp(path.join(os.tmpdir(), 'docproc-pdfjs-'));
@@ -49,6 +94,10 @@ async function loadWorker(): Promise<WorkerModule> {
     await writeFile(file, patched, { mode: 0o600 });
     const worker = (await import(pathToFileURL(file).href)) as WorkerModule;
     worker.setAddGlyphText(addGlyphText);
+    if (recordingPaths !== undefined) {
+      worker.setPathRecording(recordPathOperator, recordedPathCount);
+      await startPathRecording();
+    }
     return worker;
   } finally {
     await rm(directory, { recursive: true, force: true });

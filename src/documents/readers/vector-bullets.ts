@@ -1,13 +1,5 @@
-import type { PDFPageProxy } from 'pdfjs-dist/types/src/pdf.js';
+import type { ShapeBox } from './painted-paths.js';
 import { isRightToLeft } from './text-direction.js';
-
-/** A box on the page in points, top-left origin (the page's viewport at scale 1). */
-export interface ShapeBox {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
 
 /** A positioned text run from pdf.js, in top-left page coordinates (points). */
 export interface PlacedTextRun {
@@ -19,111 +11,6 @@ export interface PlacedTextRun {
   size: number;
   /** A form field's value: a cell of its own, never run into the label beside it. */
   field?: boolean;
-}
-
-type Matrix = [number, number, number, number, number, number];
-
-const multiply = (m: Matrix, n: Matrix): Matrix => [
-  m[0] * n[0] + m[2] * n[1],
-  m[1] * n[0] + m[3] * n[1],
-  m[0] * n[2] + m[2] * n[3],
-  m[1] * n[2] + m[3] * n[3],
-  m[0] * n[4] + m[2] * n[5] + m[4],
-  m[1] * n[4] + m[3] * n[5] + m[5],
-];
-
-/** pdf.js's path drawing codes in a constructPath's data (DrawOPS). */
-const MOVE_TO = 0;
-const CLOSE_PATH = 4;
-/** Points each DrawOPS code takes (moveTo, lineTo, curveTo, quadraticCurveTo, closePath). */
-const DRAW_OP_POINTS = [1, 1, 3, 2, 0];
-
-/**
- * Whether a path is one closed outline: a single subpath that is closed, or ends where it
- * starts. Several subpaths are table rules or boxes drawn together, an open one a stroke.
- */
-function isClosedOutline(data: ArrayLike<number>): boolean {
-  let subpaths = 0;
-  let closed = false;
-  let start: [number, number] | null = null;
-  let last: [number, number] | null = null;
-  for (let i = 0; i < data.length;) {
-    const code = data[i++];
-    if (code === MOVE_TO) subpaths++;
-    if (code === CLOSE_PATH) closed = true;
-    const points = DRAW_OP_POINTS[code];
-    if (points === undefined) return false;
-    if (points > 0) {
-      last = [data[i + 2 * points - 2], data[i + 2 * points - 1]];
-      if (code === MOVE_TO) start = last;
-      i += 2 * points;
-    }
-  }
-  if (subpaths !== 1 || start === null || last === null) return false;
-  return closed || (Math.abs(start[0] - last[0]) < 0.01 && Math.abs(start[1] - last[1]) < 0.01);
-}
-
-/**
- * The boxes of the closed outlines a page paints (filled or stroked), in points from the
- * top-left as the viewport has them; only those at most `maxSide` points wide and tall,
- * since a bullet is the size of a letter. Clipping paths paint nothing and are left out.
- */
-export async function paintedShapes(page: PDFPageProxy, maxSide: number): Promise<ShapeBox[]> {
-  const { AnnotationMode, OPS } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const painting = new Set<number>([
-    OPS.fill,
-    OPS.eoFill,
-    OPS.stroke,
-    OPS.closeStroke,
-    OPS.fillStroke,
-    OPS.eoFillStroke,
-    OPS.closeFillStroke,
-    OPS.closeEOFillStroke,
-  ]);
-  const viewport = page.getViewport({ scale: 1 });
-  // The page's own content only: annotations (form fields' boxes and values) are read
-  // apart, and drawing their appearances costs time for no line of text.
-  const list = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
-  const shapes: ShapeBox[] = [];
-  const stack: Matrix[] = [];
-  let matrix: Matrix = [1, 0, 0, 1, 0, 0];
-  for (let k = 0; k < list.fnArray.length; k++) {
-    const fn = list.fnArray[k];
-    const args = list.argsArray[k] as unknown[] | null;
-    if (fn === OPS.save) stack.push(matrix);
-    else if (fn === OPS.restore) matrix = stack.pop() ?? matrix;
-    else if (fn === OPS.transform) matrix = multiply(matrix, args as Matrix);
-    else if (fn === OPS.paintFormXObjectBegin) {
-      // A form is drawn as save, its own matrix, its content, restore.
-      stack.push(matrix);
-      const formMatrix = args?.[0] as Matrix | null | undefined;
-      if (formMatrix) matrix = multiply(matrix, formMatrix);
-    } else if (fn === OPS.paintFormXObjectEnd) matrix = stack.pop() ?? matrix;
-    else if (fn === OPS.constructPath && args) {
-      const [op, [data], minMax] = args as [number, [ArrayLike<number> | null], number[] | null];
-      if (!painting.has(op) || !minMax || !data || !isClosedOutline(data)) continue;
-      const corners = [
-        [minMax[0], minMax[1]],
-        [minMax[2], minMax[1]],
-        [minMax[0], minMax[3]],
-        [minMax[2], minMax[3]],
-      ].map(([x, y]) => {
-        const pageX = matrix[0] * x + matrix[2] * y + matrix[4];
-        const pageY = matrix[1] * x + matrix[3] * y + matrix[5];
-        return viewport.convertToViewportPoint(pageX, pageY) as [number, number];
-      });
-      const xs = corners.map((c) => c[0]);
-      const ys = corners.map((c) => c[1]);
-      const box = {
-        left: Math.min(...xs),
-        top: Math.min(...ys),
-        right: Math.max(...xs),
-        bottom: Math.max(...ys),
-      };
-      if (box.right - box.left <= maxSide && box.bottom - box.top <= maxSide) shapes.push(box);
-    }
-  }
-  return shapes;
 }
 
 /** The marker a bullet drawn as a shape reads as: the one a bullet glyph reads as. */
