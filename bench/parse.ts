@@ -1,7 +1,9 @@
 /**
  * Parse throughput in pages per second on one core (this process, single-threaded, after
  * warm-up), per layout engine, against the documents library's plain text-layer read of
- * the same PDF in the same process (the baseline: no positions, no blocks).
+ * the same PDF in the same process (the baseline: no positions, no blocks); the p50 and p95
+ * latency of one call of each path (the whole document), and the process's peak RSS after a
+ * fixed number of calls of each text-layer path and at the end (scanned pages included).
  * Run: npm run bench:parse
  */
 import { loadDocument } from '../src/documents/readers/document.loader.js';
@@ -54,6 +56,8 @@ interface Path {
   run: () => Promise<number>;
   pages: number;
   ms: number;
+  /** Each counted call's time (ms). */
+  calls: number[];
 }
 
 const preloaded = await loadLayoutDocument(bytes);
@@ -85,7 +89,17 @@ const paths: Path[] = [
       },
     },
   ]),
-].map((p) => ({ ...p, pages: 0, ms: 0 }));
+].map((p) => ({ ...p, pages: 0, ms: 0, calls: [] as number[] }));
+
+/** Peak resident set size of this process so far, in MB. */
+const peakRssMb = () => process.resourceUsage().maxRSS / 1024;
+// Peak RSS over a fixed amount of work, before the timed rounds: those run for a fixed time,
+// so a faster build makes more calls there and leaves more garbage to peak on.
+const RSS_CALLS = 20;
+for (let call = 0; call < RSS_CALLS; call++) {
+  for (const path of paths) await path.run();
+}
+const fixedWorkPeakRss = peakRssMb();
 
 // Interleaved rounds, so load from other processes on this shared machine hits every path
 // alike; the first round warms up pdf.js, fonts and the JIT and is not counted.
@@ -95,15 +109,23 @@ for (let round = 0; performance.now() - started < MIN_MS * paths.length; round++
     const t = performance.now();
     const pages = await path.run();
     if (round > 0) {
-      path.ms += performance.now() - t;
+      const ms = performance.now() - t;
+      path.ms += ms;
       path.pages += pages;
+      path.calls.push(ms);
     }
   }
 }
+/** The `share` quantile of `values` (nearest rank). */
+function quantile(values: readonly number[], share: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)];
+}
 const baseline = paths[0].pages / (paths[0].ms / 1000);
-const rows: [string, number, number][] = paths.map((p) => {
+const rows: [string, number, number, string][] = paths.map((p) => {
   const rate = p.pages / (p.ms / 1000);
-  return [p.name, rate, rate / baseline];
+  const latency = `${quantile(p.calls, 0.5).toFixed(1)} / ${quantile(p.calls, 0.95).toFixed(1)}`;
+  return [p.name, rate, rate / baseline, latency];
 });
 
 // OCR pages are another order of magnitude: a few pages, measured once after warm-up.
@@ -115,12 +137,16 @@ for (let i = 0; i < ocrRounds; i++) {
   parseDocument(await loadLayoutDocument(scanned), { engine: 'paragraph-blocks' });
 }
 const ocr = (2 * ocrRounds) / ((performance.now() - ocrStart) / 1000);
-rows.push(['parse, scanned pages (OCR), paragraph-blocks', ocr, ocr / baseline]);
+rows.push(['parse, scanned pages (OCR), paragraph-blocks', ocr, ocr / baseline, '']);
 await terminateOcr();
 
 console.log(`parse benchmark: ${PAGES}-page text-layer PDF, one core (single thread)`);
-console.log('| path | pages/s | ratio to baseline |');
-console.log('|---|---:|---:|');
-for (const [name, rate, ratio] of rows) {
-  console.log(`| ${name} | ${rate.toFixed(1)} | ${ratio.toFixed(2)} |`);
+console.log('| path | pages/s | ratio to baseline | call p50 / p95 (ms) |');
+console.log('|---|---:|---:|---:|');
+for (const [name, rate, ratio, latency] of rows) {
+  console.log(`| ${name} | ${rate.toFixed(1)} | ${ratio.toFixed(2)} | ${latency} |`);
 }
+console.log(
+  `peak RSS: ${fixedWorkPeakRss.toFixed(0)} MB after ${RSS_CALLS} calls of each text-layer ` +
+    `path, ${peakRssMb().toFixed(0)} MB at the end (scanned pages included)`,
+);
