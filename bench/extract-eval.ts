@@ -80,12 +80,21 @@ for (const doc of documents) {
       count(`${mode}|language|${language}`, right);
       count(`${mode}|set|${doc.set}`, right);
       count(`${mode}|all|all`, right);
+      // Fill rate and precision: how often a value is given at all, and how often a given
+      // value is right (a wrong value costs a user more than an empty one).
+      const given = !isEmpty(predictions[mode][field]);
+      count(`${mode}|filled|${doc.set}`, given);
+      if (given) count(`${mode}|precise|${doc.set}`, right);
       if (!right && verbose && mode !== 'regex')
         failures.push(
           `${mode.padEnd(7)} ${doc.id} ${field}: got ${JSON.stringify(predictions[mode][field])}, expected ${JSON.stringify(truth)}`,
         );
     }
   }
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === null || value === undefined || value === '';
 }
 
 const pct = (key: string) => {
@@ -106,8 +115,10 @@ const median = (values: number[]) =>
 console.log(
   `extract evaluation, ${split} part: ${documents.length} documents; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(2)}`,
 );
-for (const group of ['field', 'set', 'language', 'all']) {
-  console.log(`\nper ${group}`.padEnd(32) + MODES.map((m) => m.padEnd(20)).join(''));
+for (const group of ['field', 'set', 'filled', 'precise', 'language', 'all']) {
+  const title =
+    { filled: 'fill rate per set', precise: 'precision per set' }[group] ?? `per ${group}`;
+  console.log(`\n${title}`.padEnd(32) + MODES.map((m) => m.padEnd(20)).join(''));
   for (const key of keys(group))
     console.log(
       `  ${key}`.padEnd(32) + MODES.map((m) => pct(`${m}|${group}|${key}`).padEnd(20)).join(''),
