@@ -7,9 +7,12 @@
  * word to word, any language it reads ("Rechnungs Nr." for an invoice number). A noun the
  * field's description says ("The customer or debtor number") is the field's own whatever
  * the encoder reads: the request's words are the evidence of what it calls the thing.
- * Nothing here is written for a field or a kind of document.
+ * A label written as one word ("Kundennummer", "Factuurnummer") is read as the words it is
+ * compounded of (decompounding.ts). Nothing here is written for a field or a kind of
+ * document.
  */
 import { cosine, type SentenceEncoder } from '../encoder/sentence-encoder.js';
+import { compoundParts } from './decompounding.js';
 import type { Scored } from './field-search.js';
 import { initialismsOf, isFunctionWord } from './label-initialisms.js';
 import {
@@ -30,6 +33,16 @@ const NAMES_FIELD = 0.95;
  * "account" 0.57 for an invoice; "client" 0.88, "account" 0.43 for a customer) lie above.
  */
 const RELATED = 0.4;
+/**
+ * A label's noun must bring it at least this share of the way from what the identifier's
+ * word alone says of the field to naming it: "Seat Number" is as near "flight number" as
+ * "number" alone is (0.662 both: the noun adds nothing, though "seat" and "flight" are
+ * 0.45 apart as words), "Account Number" is 0.742 from "customer number" where "number" is
+ * 0.693 (0.16 of the way).
+ */
+const NOUN_ADDS = 0.05;
+/** At or above this cosine a compound's last part is the field's identifier's word ("nummer"). */
+const SAME_WORD = 0.8;
 
 /** "n°", "nº" and "№" as the identifier's word they stand for ("N° client"). */
 function withNumberWords(label: string): string {
@@ -52,15 +65,34 @@ function nounsOf(label: string, language: string): string | undefined {
   return nouns.length > 0 ? nouns.join(' ') : undefined;
 }
 
-/** The field's words besides the identifier's ("invoice" of `invoice_number`). */
-function fieldNounsOf(scored: Scored): string | undefined {
+/**
+ * A label of one word compounded of a noun and a last part ("Kundennummer" -> "kunden",
+ * "nummer"), or none.
+ */
+function compoundOf(
+  label: string,
+  encoder: SentenceEncoder,
+): { nouns: string; head: string } | undefined {
+  const words = normalize(label).split(' ').filter(Boolean);
+  if (words.length !== 1) return undefined;
+  const parts = compoundParts(words[0], encoder);
+  if (parts.length < 2) return undefined;
+  return { nouns: parts.slice(0, -1).join(' '), head: parts[parts.length - 1] };
+}
+
+/**
+ * The field's words besides the identifier's ("invoice" of `invoice_number`), and the
+ * identifier's word its name says ("number").
+ */
+function fieldNounsOf(scored: Scored): { nouns: string; identifier: string } | undefined {
   const { name, title } = scored.field.text;
   const words = normalize(`${humanize(name)} ${title ?? ''}`)
     .split(' ')
     .filter(Boolean);
-  if (words.length < 2 || !words.some((w) => IDENTIFIER_WORDS.has(w))) return undefined;
+  const identifier = words.findLast((w) => IDENTIFIER_WORDS.has(w));
+  if (words.length < 2 || !identifier) return undefined;
   const nouns = words.filter((w) => !IDENTIFIER_WORDS.has(w));
-  return nouns.length > 0 ? nouns.join(' ') : undefined;
+  return nouns.length > 0 ? { nouns: nouns.join(' '), identifier } : undefined;
 }
 
 /** Words of a description's word shorter than this are told apart by their letters only. */
@@ -102,10 +134,21 @@ function shortens(word: string, fieldWords: readonly string[]): boolean {
   });
 }
 
+interface Pair {
+  field: string;
+  label: string;
+  nouns: string;
+  fieldNouns: string;
+  identifier: string;
+  /** The last part of a label written as one word, which must be the identifier's word. */
+  head?: string;
+}
+
 /**
- * The labels withheld from each field (by field key): "<noun> No." labels not naming it
- * outright whose noun the encoder does not relate to the field's. Without an encoder
- * nothing is withheld.
+ * The labels withheld from each field (by field key): "<noun> No." labels (or compounds of a
+ * noun and the identifier's word) not naming it outright whose noun the encoder does not
+ * relate to the field's, or relates no nearer than the identifier's word alone does.
+ * Without an encoder nothing is withheld.
  */
 export function labelsOfOtherNouns(
   ranked: ReadonlyMap<string, Scored[]>,
@@ -114,27 +157,63 @@ export function labelsOfOtherNouns(
 ): Map<string, Set<string>> {
   const withheld = new Map<string, Set<string>>();
   if (!encoder) return withheld;
-  const pairs: { field: string; label: string; nouns: string; fieldNouns: string }[] = [];
+  const pairs: Pair[] = [];
   for (const [field, scored] of ranked) {
     const description = describedWords(scored[0]?.field.text.description);
     for (const s of scored) {
       if (s.labelScore >= NAMES_FIELD) continue;
-      const fieldNouns = fieldNounsOf(s);
-      const nouns = fieldNouns && nounsOf(s.candidate.label, language);
-      if (!fieldNouns || !nouns) continue;
-      const fieldWords = fieldNouns.split(' ');
+      const ofField = fieldNounsOf(s);
+      if (!ofField) continue;
+      const label = s.candidate.label;
+      const apart = nounsOf(label, language);
+      const compound = apart === undefined ? compoundOf(label, encoder) : undefined;
+      const nouns = apart ?? compound?.nouns;
+      if (!nouns) continue;
+      const fieldWords = ofField.nouns.split(' ');
       if (nouns.split(' ').some((w) => shortens(w, fieldWords))) continue;
       if (nouns.split(' ').some((w) => described(w, description))) continue;
-      pairs.push({ field, label: s.candidate.label, nouns, fieldNouns });
+      pairs.push({
+        field,
+        label,
+        nouns,
+        fieldNouns: ofField.nouns,
+        identifier: ofField.identifier,
+        head: compound?.head,
+      });
     }
   }
-  if (pairs.length === 0) return withheld;
-  const texts = [...new Set(pairs.flatMap((p) => [p.nouns, p.fieldNouns]))];
-  const vectors = new Map(encoder.embed(texts).map((v, i) => [texts[i], v]));
-  for (const p of pairs) {
-    const similarity = cosine(vectors.get(p.nouns)!, vectors.get(p.fieldNouns)!);
-    if (similarity < RELATED)
-      withheld.set(p.field, (withheld.get(p.field) ?? new Set<string>()).add(p.label));
-  }
+  // Embedded in three batches, each for the pairs the one before left undecided: the
+  // encoder's cost is per call and per text, and most labels are settled by their nouns.
+  const cosines = (texts: [string, string][]): number[] => {
+    const distinct = [...new Set(texts.flat())];
+    const vectors = new Map(encoder.embed(distinct).map((v, i) => [distinct[i], v]));
+    return texts.map(([a, b]) => cosine(vectors.get(a)!, vectors.get(b)!));
+  };
+  const withhold = (p: Pair) =>
+    withheld.set(p.field, (withheld.get(p.field) ?? new Set<string>()).add(p.label));
+  // A compound whose last part is not the identifier's word ("Kundenname") is no "<noun> No.".
+  const compounds = pairs.filter((p) => p.head !== undefined);
+  const heads = cosines(compounds.map((p) => [p.head!, p.identifier]));
+  const named = pairs.filter((p) => !p.head || heads[compounds.indexOf(p)] >= SAME_WORD);
+  const nouns = cosines(named.map((p) => [p.nouns, p.fieldNouns]));
+  const related: Pair[] = [];
+  named.forEach((p, i) => {
+    if (nouns[i] < RELATED) withhold(p);
+    else related.push(p);
+  });
+  // How near the field's name the label comes against how near the identifier's word alone.
+  const fits = cosines(
+    related.flatMap((p): [string, string][] => {
+      const fieldName = `${p.fieldNouns} ${p.identifier}`;
+      return [
+        [p.identifier, fieldName],
+        [`${p.nouns} ${p.identifier}`, fieldName],
+      ];
+    }),
+  );
+  related.forEach((p, i) => {
+    const [alone, whole] = [fits[2 * i], fits[2 * i + 1]];
+    if ((whole - alone) / (1 - alone) < NOUN_ADDS) withhold(p);
+  });
   return withheld;
 }
