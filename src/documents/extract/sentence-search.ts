@@ -11,6 +11,7 @@ import type { LayoutLine } from '../parse/layout.types.js';
 import { cosine, type SentenceEncoder } from '../encoder/sentence-encoder.js';
 import { lineCitation } from './citation.js';
 import type { DocumentContext } from './document-context.js';
+import { findAmounts } from './amounts.js';
 import { findDates, inDocumentOrder } from './dates.js';
 import type { Leaf, ScalarField } from './field-search.js';
 import { conceptsOf } from './label-similarity.js';
@@ -40,6 +41,8 @@ export interface SentenceSearch {
   sentences: Sentence[];
   concepts: Set<string>[];
   idf: Map<string, number>;
+  /** Indexes of the lines that stand alone as headings ("3 Total costs"). */
+  headingLines: Set<number>;
   /** Sentences embedded so far for this document (see ENCODED_PER_DOCUMENT). */
   encoded: number;
 }
@@ -56,7 +59,8 @@ export function sentenceSearchOf(
   for (const set of concepts) for (const c of set) counts.set(c, (counts.get(c) ?? 0) + 1);
   const idf = new Map<string, number>();
   for (const [c, n] of counts) idf.set(c, Math.log((sentences.length + 1) / (n + 0.5)));
-  return { lines, paragraphs, sentences, concepts, idf, encoded: 0 };
+  const headingLines = new Set(paragraphs.filter((p) => p.heading).flatMap((p) => p.lines));
+  return { lines, paragraphs, sentences, concepts, idf, headingLines, encoded: 0 };
 }
 
 /** What the field asks, as the words the sentences are matched on. */
@@ -180,6 +184,29 @@ function codeAfterAsked(text: string, asked: ReadonlySet<string>): string | unde
   return best?.code;
 }
 
+/** Cents: a decimal part of two digits ends the number ("10.00", "1.250,00"). */
+const CENTS = /\d[.,]\d{2}(?!\d)/u;
+
+/**
+ * The amount of money a heading states, if any. A heading's figures mostly number it ("3
+ * Total costs", "3.2 Sum insured", "Section 3: Total costs", "Invoice 42"): the figure it
+ * opens with is its number, and another counts as money only written as money, with its
+ * currency or its cents.
+ */
+function headingAmount(text: string, context: DocumentContext): number | undefined {
+  const amounts = findAmounts(text, context.decimalComma, context.readCurrency);
+  const money = amounts.find((a) => {
+    if (/^[\s\p{P}]*$/u.test(text.slice(0, a.index))) return false;
+    return a.currency !== undefined || CENTS.test(text.slice(a.index, a.index + a.length));
+  });
+  return money?.value;
+}
+
+/** Whether a sentence is a heading standing alone on its line. */
+function isHeading(sentence: Sentence, search: SentenceSearch): boolean {
+  return search.headingLines.has(sentence.lineIndex) && sentence.lastLine === sentence.lineIndex;
+}
+
 /** The value of the field's type in `sentence`, if it has one. */
 function valueIn(
   sentence: Sentence,
@@ -187,6 +214,7 @@ function valueIn(
   context: DocumentContext,
   asked: ReadonlySet<string>,
   encoder: SentenceEncoder | null,
+  heading: boolean,
 ): { value: unknown; ambiguous?: boolean } | undefined {
   if (field.kind === 'date') {
     const date = findDates(sentence.text, context.dateOrder, context.calendar)[0];
@@ -200,6 +228,10 @@ function valueIn(
   if (field.kind === 'identifier') {
     const code = codeAfterAsked(sentence.text, asked);
     if (code) return { value: code };
+  }
+  if (field.kind === 'money' && heading) {
+    const amount = headingAmount(sentence.text, context);
+    return amount === undefined ? undefined : { value: amount };
   }
   const read = readValue(sentence.text, field.kind, field.schema, context);
   return read ? { value: read.value, ambiguous: read.ambiguous } : undefined;
@@ -241,7 +273,13 @@ export function answersText(leaf: Leaf, field: ScalarField): boolean {
 }
 
 /** Whether a sentence could hold a value of the field's kind, before reading it. */
-function couldHold(sentence: Sentence, field: ScalarField, context: DocumentContext): boolean {
+function couldHold(
+  sentence: Sentence,
+  field: ScalarField,
+  context: DocumentContext,
+  heading: boolean,
+): boolean {
+  if (field.kind === 'money' && heading) return headingAmount(sentence.text, context) !== undefined;
   switch (field.kind) {
     case 'date':
       return findDates(sentence.text, context.dateOrder, context.calendar).length > 0;
@@ -297,7 +335,7 @@ export function searchSentences(
   const typed = shortlist
     .filter(
       (s) =>
-        couldHold(s.sentence, field, context) &&
+        couldHold(s.sentence, field, context, isHeading(s.sentence, search)) &&
         !holdsWithheldLabel(s.sentence, search.lines, withheldLabels),
     )
     .slice(0, deep ? RERANKED_DEEP : RERANKED);
@@ -318,7 +356,8 @@ export function searchSentences(
   }
   const order = scores.map((_, i) => i).sort((a, b) => scores[b] - scores[a]);
   for (const i of order) {
-    const found = valueIn(typed[i].sentence, field, context, asked, encoder);
+    const sentence = typed[i].sentence;
+    const found = valueIn(sentence, field, context, asked, encoder, isHeading(sentence, search));
     if (!found) continue;
     const picked: Picked = { sentence: typed[i].sentence, score: scores[i], ...found };
     return leafOf(picked, search.lines);
