@@ -30,6 +30,9 @@ export const DEFAULT_DOCUMENT_LIMITS = {
   // A sheet of 10,000 rows by 20 columns; each cell becomes a table cell of parse's layout,
   // and a workbook of a million cells compresses into a few MB.
   maxSheetCells: 200_000,
+  // 200,000 cells of 80 characters; a shared string of a megabyte in each of them would be
+  // 200 GB of text from a few MB of zip.
+  maxOfficeTextChars: 16_000_000,
   // A 1.1 MB text file parses to ~5 MB of JSON, 100,000 HTML paragraphs to 17 MB.
   maxResultBytes: 64 * 1024 * 1024,
 } as const;

@@ -105,6 +105,41 @@ describe('slide decks, workbooks and CSV files past the input limits', () => {
     expect(error.message).toContain('up to 2000 rows by 2000 columns');
   });
 
+  it('refuses a shared string repeated past MAX_OFFICE_TEXT_CHARS before writing it out', async () => {
+    // One 100,000-character string in 1,000 cells: 100 million characters from a small zip.
+    const long = 'x'.repeat(100_000);
+    const cells = '<c t="s"><v>0</v></c>'.repeat(1_000);
+    const book = await makeXlsx([{ name: 'Echo', rows: [[long]] }], {
+      sheetXml: { Echo: `<worksheet><sheetData><row r="1">${cells}</row></sheetData></worksheet>` },
+    });
+    expect(book.length).toBeLessThan(100_000);
+    const rss = process.memoryUsage.rss();
+    const used = await cpuMilliseconds(async () => {
+      const error = await rejection(loadDocument(book, 'echo.xlsx'));
+      expect(error).toMatchObject({ limit: 'MAX_OFFICE_TEXT_CHARS', status: 413 });
+    });
+    expect(used).toBeLessThan(2_000);
+    expect(process.memoryUsage.rss() - rss).toBeLessThan(100 * 1024 * 1024);
+  });
+
+  it('refuses a slide listed 2,000 times past MAX_OFFICE_TEXT_CHARS in bounded time; within it, each listing is a page', async () => {
+    const boxes = Array.from({ length: 100 }, (_, i) => ({
+      text: ['y'.repeat(100)],
+      at: [1, i / 20] as [number, number],
+    }));
+    const deck = await makePptx(
+      Array.from({ length: 2_000 }, () => ({ shapes: boxes })),
+      { partOrder: Array.from({ length: 2_000 }, () => 1) },
+    );
+    const used = await cpuMilliseconds(async () => {
+      const error = await rejection(loadDocument(deck, 'echo.pptx'));
+      expect(error).toMatchObject({ limit: 'MAX_OFFICE_TEXT_CHARS', status: 413 });
+    });
+    expect(used).toBeLessThan(3_000);
+    setDocumentLimits({ ...DEFAULT_DOCUMENT_LIMITS, maxOfficeTextChars: 100_000_000 });
+    await expect(loadDocument(deck, 'echo.pptx')).resolves.toMatchObject({ totalPages: 2_000 });
+  });
+
   it('refuses a CSV file of a million cells at MAX_SHEET_CELLS', async () => {
     const csv = Buffer.from('1,2,3,4,5,6,7,8,9,10\n'.repeat(100_000));
     const used = await cpuMilliseconds(async () => {

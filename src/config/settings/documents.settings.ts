@@ -46,6 +46,11 @@ export const DOCUMENT_SETTINGS = {
       { default: DEFAULT_DOCUMENT_LIMITS.maxSheetCells, min: 1 },
       'Cells of a spreadsheet read into tables: the cells an XLSX writes (all its sheets together), those of a CSV file, and the rows × columns of the table each sheet or file becomes (413 beyond).',
     ),
+    maxOfficeTextChars: int(
+      'MAX_OFFICE_TEXT_CHARS',
+      { default: DEFAULT_DOCUMENT_LIMITS.maxOfficeTextChars, min: 1 },
+      'Characters of text a slide deck or workbook (PPTX, XLSX) gives, counted as it is read: a shared string repeated in many cells counts each time (413 beyond).',
+    ),
     maxResultBytes: int(
       'MAX_RESULT_BYTES',
       { default: DEFAULT_DOCUMENT_LIMITS.maxResultBytes, min: 1024, unit: 'bytes' },

@@ -17,6 +17,7 @@ const DOCUMENT_LIMIT_SETTINGS: Record<keyof DocumentLimits, string> = {
   maxZipCompressionRatio: 'MAX_ZIP_COMPRESSION_RATIO',
   maxMarkupDepth: 'MAX_MARKUP_DEPTH',
   maxSheetCells: 'MAX_SHEET_CELLS',
+  maxOfficeTextChars: 'MAX_OFFICE_TEXT_CHARS',
   maxResultBytes: 'MAX_RESULT_BYTES',
 };
 

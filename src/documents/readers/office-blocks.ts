@@ -21,6 +21,16 @@ export interface OfficePage {
   size?: PageSize;
 }
 
+/** Characters of the blocks' text (cells of tables too), as limits count them. */
+export function blockCharacters(blocks: readonly OfficeBlock[]): number {
+  let characters = 0;
+  for (const block of blocks) {
+    if (block.kind !== 'table') characters += block.text.length;
+    else for (const row of block.rows) for (const cell of row) characters += cell.length;
+  }
+  return characters;
+}
+
 /** The widest a column of a plain table is padded to, as the HTML converter's tables. */
 const MAX_COLUMN_WIDTH = 60;
 

@@ -1,6 +1,7 @@
 import { CorruptDocumentError } from './document.errors.js';
 import { checkPageCount } from './input-limits.js';
-import type { OfficePage } from './office-blocks.js';
+import { blockCharacters, type OfficeBlock, type OfficePage } from './office-blocks.js';
+import { enforceLimit } from './document-limits.js';
 import { openOfficeZip, officeError, type OfficeZip } from './office-zip.js';
 import {
   attribute,
@@ -63,11 +64,21 @@ function placeholdersOf(part: XmlElement | undefined, into: Placeholders): void 
   }
 }
 
-/** A slide's layout and master placeholders (empty when the slide names neither). */
-async function slidePlaceholders(zip: OfficeZip, slidePart: string): Promise<Placeholders> {
+/**
+ * A slide's layout and master placeholders (empty when the slide names neither), each
+ * layout read once however many slides use it (`layouts`, by part name).
+ */
+async function slidePlaceholders(
+  zip: OfficeZip,
+  slidePart: string,
+  layouts: Map<string, Placeholders>,
+): Promise<Placeholders> {
   const placeholders: Placeholders = { byIndex: new Map(), byType: new Map() };
   const layoutPart = await relatedPart(zip, slidePart, 'slideLayout');
   if (layoutPart === undefined) return placeholders;
+  const known = layouts.get(layoutPart);
+  if (known) return known;
+  layouts.set(layoutPart, placeholders);
   const layout = await zip.part(layoutPart);
   if (layout !== undefined) placeholdersOf(parseXml(layout), placeholders);
   const masterPart = await relatedPart(zip, layoutPart, 'slideMaster');
@@ -110,24 +121,45 @@ export async function pptxPages(bytes: Uint8Array): Promise<OfficePage[]> {
     );
     const slideIds = childrenNamed(child(presentation, 'sldIdLst'), 'sldId');
     checkPageCount(slideIds.length);
+    const pageSize = size && size.width > 0 && size.height > 0 ? { size } : {};
     const pages: OfficePage[] = [];
+    // A slide part listed again is read once; its text counts again, as it is given again.
+    const slides = new Map<string, OfficeBlock[] | 'hidden'>();
+    const layouts = new Map<string, Placeholders>();
+    let characters = 0;
     for (const [position, slideId] of slideIds.entries()) {
       const id = attribute(slideId, 'r:id') ?? '';
       const slidePart = relationships.get(id);
-      const slideXml = slidePart !== undefined ? await zip.part(slidePart) : undefined;
-      if (slidePart === undefined || slideXml === undefined) {
-        throw new CorruptDocumentError(
-          'pptx',
-          `The PPTX lists slide ${position + 1} (relationship ${id || 'without an id'}) but has no such slide part`,
-        );
+      let blocks = slidePart !== undefined ? slides.get(slidePart) : undefined;
+      if (blocks === undefined) {
+        const slideXml = slidePart !== undefined ? await zip.part(slidePart) : undefined;
+        if (slidePart === undefined || slideXml === undefined) {
+          throw new CorruptDocumentError(
+            'pptx',
+            `The PPTX lists slide ${position + 1} (relationship ${id || 'without an id'}) but has no such slide part`,
+          );
+        }
+        const slide = parseXml(slideXml);
+        const show = attribute(slide, 'show');
+        blocks =
+          show === '0' || show === 'false'
+            ? 'hidden'
+            : slideBlocks(
+                path(slide, 'cSld', 'spTree'),
+                await slidePlaceholders(zip, slidePart, layouts),
+              );
+        slides.set(slidePart, blocks);
       }
-      const slide = parseXml(slideXml);
-      if (attribute(slide, 'show') === '0' || attribute(slide, 'show') === 'false') continue;
-      const placeholders = await slidePlaceholders(zip, slidePart);
-      const blocks = slideBlocks(path(slide, 'cSld', 'spTree'), placeholders);
-      pages.push({ blocks, ...(size && size.width > 0 && size.height > 0 ? { size } : {}) });
+      if (blocks === 'hidden') continue;
+      characters += blockCharacters(blocks);
+      enforceLimit(
+        'maxOfficeTextChars',
+        characters,
+        (max) => `The PPTX holds more than ${max} characters of text`,
+      );
+      pages.push({ blocks, ...pageSize });
     }
-    return pages.length > 0 ? pages : [{ blocks: [], ...(size ? { size } : {}) }];
+    return pages.length > 0 ? pages : [{ blocks: [], ...pageSize }];
   } catch (error) {
     throw officeError('pptx', error);
   } finally {

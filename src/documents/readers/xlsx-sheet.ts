@@ -10,6 +10,8 @@ export interface WorkbookContext {
   date1904: boolean;
   /** Cells read so far in the workbook, against MAX_SHEET_CELLS. */
   cellsRead: number;
+  /** Characters of the cells read so far, against MAX_OFFICE_TEXT_CHARS. */
+  charactersRead: number;
 }
 
 /** A sheet's non-empty cells, row -> column -> text (both 1-based), and its merged ranges. */
@@ -153,6 +155,12 @@ export function sheetReader(context: WorkbookContext, sheetName: string): SheetR
         else if (local === 'c' && cell) {
           const text = cellText(cell, context).trim();
           if (text !== '') {
+            context.charactersRead += text.length;
+            enforceLimit(
+              'maxOfficeTextChars',
+              context.charactersRead,
+              (max) => `The ${what} holds more than ${max} characters of text`,
+            );
             let cells = rows.get(row);
             if (!cells) rows.set(row, (cells = new Map()));
             cells.set(column, text);

@@ -73,6 +73,7 @@ export async function xlsxPages(bytes: Uint8Array): Promise<OfficePage[]> {
       numberKinds: numberKinds(stylesPart ? await zip.part(stylesPart) : undefined),
       date1904,
       cellsRead: 0,
+      charactersRead: 0,
     };
     const pages: OfficePage[] = [];
     for (const [position, sheet] of sheets.entries()) {
