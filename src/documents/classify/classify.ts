@@ -19,6 +19,7 @@ import {
   type Passage,
   wholePages,
 } from './evidence.js';
+import { layoutWithinContent } from './form-shortlist.js';
 import { categoryScore, strength } from './fusion.js';
 import { groupOf } from './grouping.js';
 import { documentLanguage, warmUpLanguage } from './language.js';
@@ -145,9 +146,12 @@ export function schemaEvidence(input: ClassifyInput): SchemaEvidence {
     reading.voters = passagesBeyond(reading.passages, first);
     reading.wholePages = wholePages(pages);
   }
+  const evidence = gatherEvidence(schema, reading, READING[model]);
+  // One page of a size the reader does not know: its form is assumed, not seen.
+  const unpaged = pages.length === 1 && !sizes[0];
   return {
     schema,
-    evidence: gatherEvidence(schema, reading, READING[model]),
+    evidence: unpaged ? layoutWithinContent(evidence) : evidence,
     textRead: reading.passages.length > 0,
   };
 }
