@@ -29,6 +29,21 @@ export interface ParseBlock {
 const HEADER_ZONE = 0.07;
 const FOOTER_ZONE = 0.93;
 const LIST_MARKER = /^(?:[•·▪◦‣●○■\-*–]|\(?\d{1,2}[.)]|\(?[a-z][.)])\s+/i;
+/** A number marker written in the digits of any script ("١.", "۲)", "३."). */
+const NUMBER_MARKER = /^\(?\p{Nd}{1,2}[.)]\s+/u;
+/**
+ * A number marker of a right-to-left line: "1." stands with its dot on the left of the
+ * number, and where the run, without right-to-left letters, reads as drawn, it is ".1" at
+ * the line's start.
+ */
+const RIGHT_TO_LEFT_NUMBER_MARKER = /^[.)]\p{Nd}{1,2}\s+/u;
+
+/** Whether `text` (a line's, trimmed) starts with a list marker. */
+const startsWithListMarker = (text: string) =>
+  LIST_MARKER.test(text) ||
+  NUMBER_MARKER.test(text) ||
+  (RIGHT_TO_LEFT_NUMBER_MARKER.test(text) && isRightToLeft(text));
+
 const PAGE_NUMBER = /^(?:page\s+)?\d{1,4}(?:\s*(?:of|\/)\s*\d{1,4})?$|^-\s*\d{1,4}\s*-$/i;
 
 interface TypedLine {
@@ -75,7 +90,7 @@ function typeLines(pages: readonly LayoutPage[], detailed: boolean): TypedLine[]
       }
       if (relative >= 1.6) return { line, type: 'Title', confidence };
       if (relative >= 1.15) return { line, type: 'Section Header', confidence };
-      if (LIST_MARKER.test(text)) return { line, type: 'List Item', confidence };
+      if (startsWithListMarker(text)) return { line, type: 'List Item', confidence };
       return { line, type: 'Text', confidence };
     }),
   );

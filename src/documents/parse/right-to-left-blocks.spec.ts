@@ -19,6 +19,8 @@ const ARABIC: Record<string, string> = {
   T: '\u062a', // teh
   W: '\u0648', // waw
   Y: '\u064a', // yeh
+  1: '\u0661', // Arabic-Indic one
+  2: '\u0662', // Arabic-Indic two
 };
 
 /** The same bytes standing for Hebrew letters. */
@@ -124,6 +126,37 @@ describe('right-to-left list items of the paragraph-blocks layout', () => {
     expect(blocks.map((block) => [block.type, block.content])).toEqual([
       ['List Item', `- ${read('SBR ALM DBR TMY', HEBREW)}`],
       ['Text', read('ALM TMY', HEBREW)],
+    ]);
+  });
+
+  it('reads numbered Hebrew items whose marker is drawn ".1" (the number right of its dot) as list items', async () => {
+    // "1." in a right-to-left line: its dot stands left of the number, and a run without
+    // right-to-left letters reads left to right.
+    const blocks = await blocksOf([
+      { text: '.1', script: 'latin', left: 446, y: 60 },
+      { text: 'SBR ALM', script: 'hebrew', right: 440, y: 60 },
+      { text: 'DBR TMY', script: 'hebrew', right: 430, y: 60 + LINE },
+      { text: '.2', script: 'latin', left: 446, y: 60 + 2 * LINE },
+      { text: 'ALM TMY', script: 'hebrew', right: 440, y: 60 + 2 * LINE },
+      { text: 'MN ALM', script: 'hebrew', right: 456, y: 60 + 3 * LINE },
+    ]);
+    expect(blocks.map((block) => [block.type, block.content])).toEqual([
+      ['List Item', `.1 ${read('SBR ALM DBR TMY', HEBREW)}`],
+      ['List Item', `.2 ${read('ALM TMY', HEBREW)}`],
+      ['Text', read('MN ALM', HEBREW)],
+    ]);
+  });
+
+  it('reads Arabic items numbered in Arabic-Indic digits as list items', async () => {
+    const blocks = await blocksOf([
+      { text: '1.', script: 'arabic', right: 456, y: 60 },
+      { text: 'ALKTAB', script: 'arabic', right: 440, y: 60 },
+      { text: '2.', script: 'arabic', right: 456, y: 60 + LINE },
+      { text: 'MN ALKTAB', script: 'arabic', right: 440, y: 60 + LINE },
+    ]);
+    expect(blocks.map((block) => [block.type, block.content])).toEqual([
+      ['List Item', `\u0661. ${read('ALKTAB', ARABIC)}`],
+      ['List Item', `\u0662. ${read('MN ALKTAB', ARABIC)}`],
     ]);
   });
 
