@@ -2,7 +2,8 @@ import chardet from 'chardet';
 
 /**
  * The character encoding of text that carries no magic number (plain text, Markdown, HTML).
- * In order: a byte-order mark; UTF-8 when the bytes are valid UTF-8 (text in another
+ * In order: a byte-order mark; UTF-16 by the NUL bytes of its Latin characters
+ * (`unmarkedUtf16Order`); UTF-8 when the bytes are valid UTF-8 (text in another
  * encoding beyond ASCII practically never is); the charset an HTML or XML document declares
  * in its first bytes; else the encoding a maintained detector (`chardet`, the byte statistics
  * of each legacy encoding: Shift_JIS, EUC-JP, GB18030, Big5, EUC-KR, ISO-8859-x,
@@ -22,6 +23,36 @@ export function utf16Order(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | undefin
   if (bytes.length < 2) return undefined;
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  return undefined;
+}
+
+/** Bytes read to tell UTF-16 without a byte-order mark by where its NUL bytes fall. */
+const UTF16_SAMPLE = 4096;
+
+/**
+ * The UTF-16 byte order of text written without a byte-order mark (exports of some Windows
+ * programs, text cut from a UTF-16 file), told by its NUL bytes: every character of the
+ * Basic Latin and Latin-1 blocks (spaces, line breaks, digits, punctuation, and so every
+ * text in a Latin script) has a NUL high byte, which falls on odd offsets in little-endian
+ * order and on even ones in big-endian order; text in an 8-bit or multi-byte encoding has
+ * no NUL byte at all. NULs on one side (at least one code unit in a hundred) and hardly any
+ * on the other are UTF-16 in that order.
+ */
+export function unmarkedUtf16Order(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
+  if (bytes.length < 4 || bytes.length % 2 !== 0) return undefined;
+  const sample = bytes.subarray(0, Math.min(bytes.length, UTF16_SAMPLE));
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < sample.length; i++) {
+    if (sample[i] !== 0) continue;
+    if (i % 2 === 0) even++;
+    else odd++;
+  }
+  const units = sample.length / 2;
+  const enough = (count: number) => count >= Math.max(2, units / 100);
+  // A character whose low byte is 0 (U+4E00, U+0100) puts a NUL on the other side too.
+  if (enough(odd) && even <= odd / 10) return 'utf-16le';
+  if (enough(even) && odd <= even / 10) return 'utf-16be';
   return undefined;
 }
 
@@ -80,6 +111,14 @@ export function decodeTextBytes(bytes: Uint8Array): string | undefined {
       return new TextDecoder(utf16, { fatal: true }).decode(bytes.subarray(2));
     } catch {
       return undefined;
+    }
+  }
+  const unmarked = unmarkedUtf16Order(bytes);
+  if (unmarked) {
+    try {
+      return new TextDecoder(unmarked, { fatal: true }).decode(bytes);
+    } catch {
+      // Not UTF-16 after all (unpaired surrogates): read by the rules below.
     }
   }
   let text: string;
