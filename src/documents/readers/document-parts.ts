@@ -6,6 +6,7 @@ import { DocumentLimitError } from './document-limits.js';
 import { decodeText, detectDocumentType } from './file-type.detector.js';
 import { plainLetters } from './glyph-text.js';
 import { htmlToText, type StructureMarks } from './html.reader.js';
+import { markdownText } from './markdown-text.js';
 import { openImage, type RasterImage } from './image.decoder.js';
 import { checkDocumentInput, checkPageCount } from './input-limits.js';
 import { officePageText, type OfficePage } from './office-blocks.js';
@@ -70,6 +71,17 @@ async function officePages(
   return csvPages(text, name.endsWith('tsv') || name.endsWith('tab'));
 }
 
+/**
+ * The page texts of HTML, Markdown and plain text. Markdown read for its words (`plain`)
+ * loses its link targets and marks as rendered (markdown-text.ts); read for its layout
+ * (`marked`) it stays as written, the marks layout reads headings and tables by.
+ */
+function readText(fileType: 'html' | 'md' | 'txt', text: string, marks: StructureMarks): string[] {
+  if (fileType === 'html') return [htmlToText(text, marks)];
+  const pages = textPages(text);
+  return fileType === 'md' && marks === 'plain' ? pages.map(markdownText) : pages;
+}
+
 async function openPart<P>(
   source: DocumentSource,
   readers: PageReaders<P>,
@@ -121,9 +133,7 @@ async function openPart<P>(
     case 'txt': {
       const text = decodeText(source.bytes);
       if (text === undefined) throw new UnsupportedDocumentError('The document is not text');
-      const texts = (fileType === 'html' ? [htmlToText(text, readers.marks)] : textPages(text)).map(
-        plainLetters,
-      );
+      const texts = readText(fileType, text, readers.marks).map(plainLetters);
       return {
         fileType,
         totalPages: texts.length,

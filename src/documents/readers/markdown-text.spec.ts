@@ -1,0 +1,75 @@
+import { describe, expect, it } from '@jest/globals';
+import { loadLayoutDocument } from '../parse/layout.loader.js';
+import { loadDocument } from './document.loader.js';
+import { markdownText } from './markdown-text.js';
+
+const pageTexts = async (bytes: Uint8Array, name: string) =>
+  (await loadDocument(bytes, name)).pages.map((page) => page.text);
+
+const MARKDOWN = [
+  '# Safety *precautions*',
+  '',
+  'Read the [installation guide](https://example.com/docs/install_guide.html "Guide") and',
+  'the **warnings** below. ![Board photo](images/board_v2.png) See <https://example.com>.',
+  'Use `config_file` and snake_case_names as written; see [the terms][terms].',
+  '',
+  '[terms]: https://example.com/terms',
+  '',
+  '| Symbol | Meaning |',
+  '| --- | --- |',
+  '|**Warning**|A [hazard](https://example.com/hazard)|',
+  '',
+  'Device scope',
+  '------------',
+  '',
+  '> *Note:* limits apply.',
+  '',
+  '```bash',
+  'make install',
+  '```',
+  '<!-- internal',
+  'comment -->',
+  '- first item',
+].join('\n');
+
+describe('Markdown read as rendered for classification', () => {
+  it('keeps link text and drops targets, images, emphasis, pipes and fences', async () => {
+    const [text] = await pageTexts(Buffer.from(MARKDOWN), 'manual.md');
+    expect(text).toBe(
+      [
+        '# Safety precautions',
+        '',
+        'Read the installation guide and',
+        'the warnings below.  See https://example.com.',
+        'Use config_file and snake_case_names as written; see the terms.',
+        '',
+        '',
+        'Symbol | Meaning',
+        'Warning | A hazard',
+        '',
+        '## Device scope',
+        '',
+        'Note: limits apply.',
+        '',
+        'make install',
+        '',
+        '',
+        '- first item',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps the marks for parse, whose layout reads headings and tables by them', async () => {
+    const document = await loadLayoutDocument(Buffer.from(MARKDOWN), 'manual.md');
+    const lines = document.pages[0].lines;
+    expect(lines.some((line) => line.segments.length === 2)).toBe(true);
+    expect(lines.map((line) => line.text)).toContain('Safety *precautions*');
+  });
+
+  it('reads unclosed marks on a long line in linear time', () => {
+    const line = '**a [b ` _c '.repeat(20_000);
+    const started = performance.now();
+    expect(markdownText(line)).toContain('**a [b');
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
