@@ -1,14 +1,14 @@
 /**
  * PDFs whose text is drawn the ways producers draw it beyond one run per line: accents as
  * glyphs of their own with the letter drawn back over them (TeX), text overprinted with a
- * slight offset (a "bold" of fonts without one), Chinese and Japanese through a CID font
- * the PDF does not embed, addressed by a predefined Unicode CMap, in horizontal or
- * vertical writing.
+ * slight offset (a "bold" of fonts without one), a font without a Unicode map, Chinese and
+ * Japanese through a CID font the PDF does not embed, addressed by a predefined Unicode CMap,
+ * in horizontal or vertical writing.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import fontkit from '@pdf-lib/fontkit';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 
 const require = createRequire(import.meta.url);
 const SIZE = 12;
@@ -16,11 +16,13 @@ const SIZE = 12;
 /**
  * One line per entry, each of parts drawn at its own position (DejaVu Sans embedded). A part
  * ending in an accent is followed by the next part drawn back over most of the accent's
- * width, as TeX places `\'o`; `overprint` draws every line again at these offsets.
+ * width, as TeX places `\'o`; `overprint` draws every line again at these offsets; lines are
+ * `leading` points apart.
  */
 export async function makeDrawnPdf(
   lines: readonly (readonly string[])[],
   overprint: readonly number[] = [],
+  leading = 24,
 ): Promise<Buffer> {
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
@@ -31,7 +33,7 @@ export async function makeDrawnPdf(
     for (const offset of [0, ...overprint]) {
       let x = 50 + offset;
       for (const part of parts) {
-        page.drawText(part, { x, y: 780 - row * 24, size: SIZE, font });
+        page.drawText(part, { x, y: 780 - row * leading, size: SIZE, font });
         const last = [...part].at(-1) ?? '';
         const backOver = /[\p{Sk}\p{Lm}]/u.test(last) ? 0.8 : 0;
         x += font.widthOfTextAtSize(part, SIZE) - backOver * font.widthOfTextAtSize(last, SIZE);
@@ -92,4 +94,32 @@ export function makeCidFontPdf(
   out += offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, 'latin1');
+}
+
+/**
+ * A one-page PDF of `lines` (DejaVu Sans embedded as a subset) whose font has no ToUnicode
+ * map, as some producers write it: a reader gets the glyph numbers, not the letters. With
+ * `mappedLines`, a second font (Helvetica, mapped) draws those lines below them.
+ */
+export async function makeUnmappedFontPdf(
+  lines: readonly string[],
+  mappedLines: readonly string[] = [],
+): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  pdf.registerFontkit(fontkit);
+  const file = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
+  const font = await pdf.embedFont(fs.readFileSync(file), { subset: true });
+  const helvetica = await pdf.embedFont(StandardFonts.Helvetica);
+  const page = pdf.addPage([595, 842]);
+  lines.forEach((line, row) => page.drawText(line, { x: 50, y: 780 - row * 24, size: 14, font }));
+  mappedLines.forEach((line, row) =>
+    page.drawText(line, { x: 50, y: 780 - (lines.length + row) * 24, size: 14, font: helvetica }),
+  );
+  const drawn = await PDFDocument.load(await pdf.save());
+  for (const [, object] of drawn.context.enumerateIndirectObjects()) {
+    if (object instanceof PDFDict && object.has(PDFName.of('ToUnicode'))) {
+      object.delete(PDFName.of('ToUnicode'));
+    }
+  }
+  return Buffer.from(await drawn.save());
 }

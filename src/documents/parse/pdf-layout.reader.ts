@@ -206,7 +206,8 @@ async function readPage(
       synthetic: false,
       dimensions,
     };
-    if (alnumCount(text) >= MIN_TEXT_LAYER_CHARS) return textLayer;
+    // A page mostly of fonts without a Unicode map is read as a scan (pdf-unmapped-fonts.ts).
+    if (alnumCount(text) >= MIN_TEXT_LAYER_CHARS && !textPage.unread) return textLayer;
     const png = await renderPng(page, pdf);
     const ocr = await recognizeLayout(png, ocrEffort);
     // A turned scan is read upright: its boxes are in the upright image's frame.

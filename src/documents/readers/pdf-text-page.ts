@@ -12,6 +12,7 @@ import {
   type ShapeBox,
 } from './painted-paths.js';
 import { mendTextItems, type PdfTextItem } from './pdf-text-items.js';
+import { readableItems } from './pdf-unmapped-fonts.js';
 import type { PlacedTextRun } from './vector-bullets.js';
 
 /** A run of horizontal text placed on the page, with the text item it was read from. */
@@ -37,8 +38,13 @@ export interface VerticalRun {
 }
 
 export interface PdfTextPage {
-  /** pdf.js's text items of the page, mended, in pdf.js's order. */
+  /**
+   * pdf.js's text items of the page, mended, in pdf.js's order, without those of fonts
+   * without a Unicode map (pdf-unmapped-fonts.ts).
+   */
   items: unknown[];
+  /** Whether most of the page's text is such fonts' codes or unread characters: a scan's. */
+  unread: boolean;
   /** Each horizontal item holding more than spaces, placed (top-left points, baseline). */
   runs: ItemRun[];
   /** Each item of a vertical writing mode holding more than spaces, placed. */
@@ -63,7 +69,7 @@ export async function readTextPage(
   );
   const viewport = page.getViewport({ scale: 1 });
   const styles = content.styles as Record<string, { vertical?: boolean } | undefined>;
-  const items = mendTextItems(content.items);
+  const { items, unread } = readableItems(mendTextItems(content.items));
   const runs: ItemRun[] = [];
   const verticalRuns: VerticalRun[] = [];
   for (const entry of items) {
@@ -86,6 +92,7 @@ export async function readTextPage(
   }
   return {
     items,
+    unread,
     runs,
     verticalRuns,
     shapes: async (maxSide) =>

@@ -231,7 +231,9 @@ export async function openPdf(
         // but whether the page is a scan is decided on its own text.
         const fields = (await formFieldTexts(page)).map((field) => field.text);
         const withFields = (read: string) => [read, ...fields].join('\n').trim();
-        if (alnumCount(text) >= MIN_TEXT_LAYER_CHARS) {
+        // Text of fonts without a Unicode map is their codes (pdf-unmapped-fonts.ts): a page
+        // mostly of it is read as a scan is.
+        if (alnumCount(text) >= MIN_TEXT_LAYER_CHARS && !textPage.unread) {
           const listItems = await itemsMarkedByShapes(textPage);
           return {
             text: withFields(joinedText(textPage.items, listItems)),
