@@ -1,3 +1,8 @@
+import {
+  joinParagraphLines,
+  writtenWords,
+  type WrittenWords,
+} from '../readers/line-hyphenation.js';
 import { writePipeTable } from '../readers/pipe-tables.js';
 import type { LayoutEngine } from '../versions/engines.js';
 import type { BoundingBox, LayoutLine, LayoutPage } from './layout.types.js';
@@ -231,7 +236,7 @@ function tableFrom(lines: readonly TypedLine[], start: number): { rows: string[]
  * layout-v4: table detection over runs of multi-column lines, then paragraphs from
  * consecutive text lines, list items with their continuation lines.
  */
-function paragraphBlocks(lines: TypedLine[]): ParseBlock[] {
+function paragraphBlocks(lines: TypedLine[], words: WrittenWords): ParseBlock[] {
   const blocks: ParseBlock[] = [];
   let i = 0;
   while (i < lines.length) {
@@ -272,7 +277,11 @@ function paragraphBlocks(lines: TypedLine[]): ParseBlock[] {
       blocks.push({
         type: current.type,
         bbox: roundBox(unionBox(group.map((l) => l.bbox))),
-        content: group.map((l) => l.text.trim()).join(' '),
+        // A word broken at a line's end reads whole (readers/line-hyphenation.ts).
+        content: joinParagraphLines(
+          group.map((l) => l.text),
+          words,
+        ),
         confidence: current.confidence,
       });
       i = end;
@@ -287,6 +296,11 @@ function paragraphBlocks(lines: TypedLine[]): ParseBlock[] {
 /** Blocks of every page in reading order, formed as the layout engine decides. */
 export function formBlocks(engine: LayoutEngine, pages: readonly LayoutPage[]): ParseBlock[] {
   const typed = typeLines(pages, engine !== 'line-blocks-basic');
-  if (engine === 'paragraph-blocks') return typed.flatMap(paragraphBlocks);
+  if (engine === 'paragraph-blocks') {
+    const words = writtenWords(
+      pages.flatMap((page) => page.lines.map((line) => line.text)).join('\n'),
+    );
+    return typed.flatMap((lines) => paragraphBlocks(lines, words));
+  }
   return typed.flatMap((lines) => lines.map(lineBlock));
 }

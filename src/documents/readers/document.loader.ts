@@ -1,4 +1,5 @@
 import { loadParts, type PageReaders } from './document-parts.js';
+import { joinHyphenatedLines, writtenWords } from './line-hyphenation.js';
 import { UnsupportedDocumentError } from './document.errors.js';
 import type { DocumentPage, DocumentSource, LoadedDocument } from './document.types.js';
 import { recognizeImage, type OcrEffort } from './ocr.engine.js';
@@ -39,15 +40,22 @@ const textPageReaders = (ocr: OcrEffort): PageReaders<DocumentPage> => ({
 
 /**
  * Loads one or more documents as one, in order, as page texts (see `loadParts`);
- * `page_range` selects PDF pages of the combined document.
+ * `page_range` selects PDF pages of the combined document. Words broken at a line's end are
+ * read whole (line-hyphenation.ts), a compound told by how the whole document writes it.
  */
 export async function loadDocuments(
   sources: readonly DocumentSource[],
   options: LoadOptions = {},
 ): Promise<LoadedDocument> {
-  return loadParts(sources, textPageReaders(options.ocr ?? 'fast'), (totalPages) =>
+  const loaded = await loadParts(sources, textPageReaders(options.ocr ?? 'fast'), (totalPages) =>
     selectPages(options.pageRange, totalPages),
   );
+  const words = writtenWords(loaded.pages.map((page) => page.text).join('\n'));
+  const pages = loaded.pages.map((page) => ({
+    ...page,
+    text: joinHyphenatedLines(page.text, words),
+  }));
+  return { ...loaded, pages };
 }
 
 /** Loads a single document. `name` is a file name or extension hint (e.g. `notes.md`). */
