@@ -1,5 +1,5 @@
 import type { DocumentPage } from '../readers/document.types.js';
-import { joinHyphenatedLines, writtenWords } from '../readers/line-hyphenation.js';
+import { classificationText } from '../readers/line-hyphenation.js';
 import { DEFAULT_SELECTED_PAGES, selectPages, type PageRangeInput } from '../readers/page-range.js';
 import type { LayoutDocument } from './layout.types.js';
 import { pageText } from './layout.types.js';
@@ -32,12 +32,10 @@ export function classificationPages(
       : layout.fileType === 'pdf'
         ? pagesIn(layout, new Set(selectPages(pageRange, layout.totalPages)))
         : layout.pages;
-  // Words broken at a line's end read whole, as the loader of a document's own pages reads them.
-  const texts = chosen.map(pageText);
-  const words = writtenWords(texts.join('\n'));
-  const pages = chosen.map((page, i) => ({
+  // Read as the loader of a document's own pages reads them (soft hyphens joined).
+  const pages = chosen.map((page) => ({
     pageNumber: page.pageNumber,
-    text: joinHyphenatedLines(texts[i], words),
+    text: classificationText(pageText(page)),
     source: page.source,
   }));
   return { fileType: layout.fileType, totalPages: layout.totalPages, pages };

@@ -1,5 +1,5 @@
 import { loadParts, type PageReaders } from './document-parts.js';
-import { joinHyphenatedLines, writtenWords } from './line-hyphenation.js';
+import { classificationText } from './line-hyphenation.js';
 import { UnsupportedDocumentError } from './document.errors.js';
 import type { DocumentPage, DocumentSource, LoadedDocument } from './document.types.js';
 import { recognizeImage, type OcrEffort } from './ocr.engine.js';
@@ -40,8 +40,10 @@ const textPageReaders = (ocr: OcrEffort): PageReaders<DocumentPage> => ({
 
 /**
  * Loads one or more documents as one, in order, as page texts (see `loadParts`);
- * `page_range` selects PDF pages of the combined document. Words broken at a line's end are
- * read whole (line-hyphenation.ts), a compound told by how the whole document writes it.
+ * `page_range` selects PDF pages of the combined document. A word broken at a soft hyphen
+ * at a line's end is read whole, and soft hyphens elsewhere dropped (line-hyphenation.ts);
+ * a hyphen at a line's end stays as written (record 0539: joining those reads the words
+ * right but moves dev documents the classifier holds on a knife's edge).
  */
 export async function loadDocuments(
   sources: readonly DocumentSource[],
@@ -50,11 +52,7 @@ export async function loadDocuments(
   const loaded = await loadParts(sources, textPageReaders(options.ocr ?? 'fast'), (totalPages) =>
     selectPages(options.pageRange, totalPages),
   );
-  const words = writtenWords(loaded.pages.map((page) => page.text).join('\n'));
-  const pages = loaded.pages.map((page) => ({
-    ...page,
-    text: joinHyphenatedLines(page.text, words),
-  }));
+  const pages = loaded.pages.map((page) => ({ ...page, text: classificationText(page.text) }));
   return { ...loaded, pages };
 }
 

@@ -59,17 +59,18 @@ const HYPHENATED = [
 
 describe('words broken at a line end', () => {
   it.each(HYPHENATED)(
-    'reads $language words broken in a PDF whole, for classification and in parse blocks',
+    'reads $language words broken in a PDF whole in parse blocks; classification reads the lines as written',
     async ({ lines, words }) => {
       // A title above the paragraph, which is set in lines 15 points apart.
       const pdf = await makeDrawnPdf([['1.'], [], ...lines.map((line) => [line])], [], 15);
-      const [text] = await pageTexts(pdf, 'report.pdf');
-      const tokens = text.split(/\s+/);
-      for (const word of words) expect(tokens).toContain(word);
-      // The word is completed on its first line; the line of the fragment alone is gone.
-      expect(text.split('\n')[1]).toMatch(new RegExp(`${words[0]}$`, 'u'));
       const blocks = await parsedBlocks(pdf, 'report.pdf');
       for (const word of words) expect(blocks.join(' ').split(' ')).toContain(word);
+      const [text] = await pageTexts(pdf, 'report.pdf');
+      expect(text.split('\n').slice(1)).toEqual(lines);
+      // Read by the general rule, the page's lines complete each word on its first line.
+      const joined = joinHyphenatedLines(text);
+      for (const word of words) expect(joined.split(/\s+/)).toContain(word);
+      expect(joined.split('\n')[1]).toMatch(new RegExp(`${words[0]}$`, 'u'));
     },
   );
 
@@ -100,10 +101,10 @@ describe('words broken at a line end', () => {
     expect(joinHyphenatedLines(text)).toBe('THE ANNUAL REPORT\nTHE ANNUAL REPORT\nOF THE BOARD');
   });
 
-  it('drops soft hyphens, joining the word at a line end', async () => {
-    const text = 'An infor\u00admation sheet on the docu\u00ad\nment.';
+  it('drops soft hyphens, joining the word at a line end, for classification too', async () => {
+    const text = 'An infor\u00admation sheet on the docu\u00ad\nment, and a well-\nknown one.';
     expect(await pageTexts(Buffer.from(text), 'sheet.txt')).toEqual([
-      'An information sheet on the document.',
+      'An information sheet on the document,\nand a well-\nknown one.',
     ]);
   });
 

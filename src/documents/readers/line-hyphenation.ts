@@ -114,15 +114,22 @@ function normalized(word: string): string {
 }
 
 /**
+ * Which line-end hyphens `joinHyphenatedLines` reads: every one by the rule at the top of the
+ * file, or only soft hyphens (what classification's page text joins: record 0539).
+ */
+export type LineBreaks = 'all' | 'soft';
+
+/**
  * The text with every word broken at a line's end read whole (the rule at the top of the
- * file): the word is completed on its first line and the rest of the next line stays a line
- * of its own (a line left empty is dropped), so lines keep their number and their order.
- * Soft hyphens elsewhere are dropped. `words` are the document's written words
- * (`writtenWords`), the page's own when not given.
+ * file; with `breaks` 'soft', only words broken at a soft hyphen): the word is completed on
+ * its first line and the rest of the next line stays a line of its own (a line left empty is
+ * dropped), so lines keep their order. Soft hyphens elsewhere are dropped. `words` are the
+ * document's written words (`writtenWords`), the page's own when not given.
  */
 export function joinHyphenatedLines(
   text: string,
   words: WrittenWords = writtenWords(text),
+  breaks: LineBreaks = 'all',
 ): string {
   if (!text.includes('\n')) return text.replaceAll(SOFT_HYPHEN, '');
   const lines = text.split('\n');
@@ -133,7 +140,7 @@ export function joinHyphenatedLines(
       const trimmed = line.trimEnd();
       const start = CONTINUED_START.exec(lines[i + 1]);
       const end = BROKEN_END.exec(trimmed);
-      if (!start || !end) break;
+      if (!start || !end || (breaks === 'soft' && end[2] !== SOFT_HYPHEN)) break;
       const join = joinAcrossLines(end[0], start[2], words);
       if (!join) break;
       line = trimmed.slice(0, trimmed.length - end[0].length) + join.joined;
@@ -181,4 +188,13 @@ export function joinParagraphLines(
     }
   }
   return text.replaceAll(SOFT_HYPHEN, '');
+}
+
+/**
+ * A page's text as classification reads it: words broken at a soft hyphen joined, soft hyphens
+ * dropped, every other hyphen as written (record 0539). The parsed pages of a `jobid://` input
+ * are read the same way.
+ */
+export function classificationText(text: string): string {
+  return text.includes(SOFT_HYPHEN) ? joinHyphenatedLines(text, new Set(), 'soft') : text;
 }
