@@ -4,7 +4,9 @@
  * categories one after the other, the request's `split_description` names each category as a
  * section with the set's criteria as its description. Reports the share of pages assigned to
  * their own section by the default split, by each deep split engine and by a naive per-page
- * word-overlap baseline. Documents come from `node scripts/fetch-classify-eval.mjs`.
+ * word-overlap baseline, and each engine's milliseconds per bundle (Deep Split read first, so
+ * that no passage of the bundle is remembered for it, as for a request). Documents come from
+ * `node scripts/fetch-classify-eval.mjs`.
  *
  * Members are PDF pages: a PDF's first pages (`--max-pages`, default 12), a Markdown or text
  * document printed onto A4 pages; documents in scripts the font cannot print are left out.
@@ -25,7 +27,8 @@
  *                                                `--boundary-share` the share of its boundaries
  *                                                read with the fuller reading's vectors;
  *                                                `--lent-start` where a lent page may start
- *                                                a document)
+ *                                                a document; `--whole` the classifier's share
+ *                                                when Deep Split reads a run's sides whole)
  */
 import os from 'node:os';
 import { loadLayoutDocuments } from '../src/documents/parse/layout.loader.js';
@@ -84,6 +87,14 @@ async function bundleDocument(members: readonly Member[]): Promise<LayoutDocumen
 
 const methods = ['default', ...DEEP_SPLIT_ENGINES.map((e) => `deep ${e}`), 'baseline'];
 const showKinds = process.argv.includes('--kinds');
+/** Milliseconds each method took per bundle (its reading and cut, the layout read once before). */
+const millis: Record<string, number[]> = {};
+function timed<T>(method: string, run: () => T): T {
+  const began = performance.now();
+  const result = run();
+  (millis[method] ??= []).push(performance.now() - began);
+  return result;
+}
 const kindsByMethod: Record<string, WrongPageKinds> = {};
 const totals: Record<string, Record<string, { right: number; total: number }>> = {};
 if (process.argv.includes('--generated')) {
@@ -99,6 +110,7 @@ if (process.argv.includes('--generated')) {
     lend: process.argv.includes('--lend'),
     boundaryShare: process.argv.includes('--boundary-share'),
     lentStart: process.argv.includes('--lent-start'),
+    whole: process.argv.includes('--whole'),
   });
   process.exit(0);
 }
@@ -131,12 +143,18 @@ for (const set of sets) {
       .map((c) => c.category)
       .filter((c) => bundle.members.some((m) => m.category === c));
     const sections = sectionsFor(categories, schema);
+    // Deep Split (the last engine) first: it reads each page both ways, and no passage of the
+    // bundle is remembered yet, as for a request.
+    const deep = [...DEEP_SPLIT_ENGINES]
+      .reverse()
+      .map((engine) =>
+        timed(`deep ${engine}`, () => assignedPages(deepSplitDocument(document, sections, engine))),
+      )
+      .reverse();
     const assignments = [
-      assignedPages(splitDocument(document, sections)),
-      ...DEEP_SPLIT_ENGINES.map((engine) =>
-        assignedPages(deepSplitDocument(document, sections, engine)),
-      ),
-      wordOverlapSplit(document.pages.map(pageText), sections),
+      timed('default', () => assignedPages(splitDocument(document, sections))),
+      ...deep,
+      timed('baseline', () => wordOverlapSplit(document.pages.map(pageText), sections)),
     ];
     const outcomes = assignments.map((assigned) => pagesRight(truth, assigned));
     if (showPages) {
@@ -188,6 +206,14 @@ console.log(`\npages assigned to their own section, ${split} part`);
 console.log(`${'set'.padEnd(10)}${methods.map((m) => m.padStart(32)).join('')}`);
 for (const [set, byMethod] of Object.entries(totals)) {
   console.log(`${set.padEnd(10)}${methods.map((m) => pct(byMethod[m]).padStart(32)).join('')}`);
+}
+const median = (values: readonly number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+console.log(`\nms per bundle (median / total), ${split} part, every set`);
+for (const method of methods) {
+  const values = millis[method] ?? [];
+  const total = values.reduce((sum, value) => sum + value, 0);
+  console.log(`${method.padEnd(32)}${median(values).toFixed(0).padStart(8)} / ${total.toFixed(0)}`);
 }
 for (const [method, kinds] of Object.entries(kindsByMethod)) {
   console.log(`\nwrong pages, ${method}:\n${formatKinds(kinds)}`);

@@ -20,12 +20,15 @@
  *      npm run bench:split-eval -- --generated --lend   (the weight of the fuller vote lent)
  *      npm run bench:split-eval -- --generated --boundary-share   (the boundaries' fuller share)
  *      npm run bench:split-eval -- --generated --lent-start   (where a lent page starts a document)
+ *      npm run bench:split-eval -- --generated --whole   (the classifier's share reading runs whole)
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import crypto from 'node:crypto';
+import { accurateWholeReader } from '../src/documents/split/whole-documents.js';
 import {
   assignByReadings,
+  assignDeepSplitWhole,
   reviseUnsure,
   assignBySegments,
   assignDeepSplit,
@@ -101,6 +104,8 @@ export interface GeneratedOptions {
   boundaryShare?: boolean;
   /** Choose the log-odds a page lent its vote needs to start a document (lentStartSweep). */
   lentStart?: boolean;
+  /** Choose the classifier's share when Deep Split reads a run's sides whole (wholeSweep). */
+  whole?: boolean;
 }
 
 /** The readings as JSON: vectors as arrays, pages with their lines' text and boxes only. */
@@ -434,6 +439,7 @@ export async function runGenerated(options: GeneratedOptions): Promise<void> {
   if (options.lend) lendSweep(bundles, options);
   if (options.boundaryShare) boundaryShareSweep(bundles, options);
   if (options.lentStart) lentStartSweep(bundles, options);
+  if (options.whole) wholeSweep(bundles, options);
   if (options.sweep) {
     // Each engine's weights chosen on the other folds' bundles, scored on the fold's own.
     for (const deep of [false, true]) {
@@ -653,4 +659,29 @@ function settingSweep<Setting>(
       .join(' | ')}`;
   console.log(line('default split', defaults));
   settings.forEach((setting, j) => console.log(line(`${name} ${label(setting)}`, rows[j])));
+}
+
+/** The classifier's shares Deep Split's whole reading of a run's sides tries (0: the cut's alone). */
+const WHOLE_SHARES = [0, 0.25, 0.5, 0.75, 1];
+
+/**
+ * The classifier's share beside the cut's own reading when Deep Split reads the two sides of
+ * a run whole (WHOLE_READING_SHARE, cutWhereWholeReadingsDiffer), chosen on the other folds'
+ * bundles. Each side is classified once per bundle whatever the share (accurateWholeReader
+ * remembers its answers), so this reads for minutes, not hours.
+ */
+function wholeSweep(bundles: readonly ReadBundle[], options: GeneratedOptions): void {
+  const readers = new Map(
+    bundles.map((bundle) => {
+      const schema = readCriteria(bundle.set);
+      const categories = schema
+        .map((c) => c.category)
+        .filter((c) => bundle.members.some((m) => m.category === c));
+      const pages = bundle.fast.scored.map((s) => s.page);
+      return [bundle, accurateWholeReader(pages, sectionsFor(categories, schema))] as const;
+    }),
+  );
+  settingSweep(bundles, options, 'whole share', WHOLE_SHARES, (bundle, share) =>
+    assignDeepSplitWhole(bundle.fast, bundle.deep, readers.get(bundle)!, share),
+  );
 }

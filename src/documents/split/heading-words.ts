@@ -7,7 +7,8 @@
  */
 import { createRequire } from 'node:module';
 import { wordsOf } from '../classify/words.js';
-import { normalize } from '../extract/text-match.js';
+import { labelVariants, normalize, similarity } from '../extract/text-match.js';
+import type { LayoutLine, LayoutPage } from '../parse/layout.types.js';
 
 const require = createRequire(import.meta.url);
 
@@ -57,4 +58,32 @@ export function holdsPhrase(words: readonly string[], phrase: readonly string[])
     if (phrase.every((word, i) => words[start + i] === word)) return true;
   }
   return false;
+}
+
+/** Lines near the top of a page or in a larger font say what the page is. */
+function isHeading(line: LayoutLine, index: number, bodySize: number): boolean {
+  return index < 2 || line.size >= 1.15 * bodySize;
+}
+
+function medianSize(page: LayoutPage): number {
+  const sizes = page.lines.map((l) => l.size).sort((a, b) => a - b);
+  return sizes[Math.floor(sizes.length / 2)] ?? 0;
+}
+
+/** A heading line of the page naming one of the sections (with its label variants). */
+export function namingHeading(page: LayoutPage, sections: readonly { name: string }[]) {
+  const body = medianSize(page);
+  const phrases = sections.map((section) =>
+    labelVariants(section.name, 16).map((variant) => ({ variant, words: headingWords(variant) })),
+  );
+  for (const [index, line] of page.lines.entries()) {
+    if (!isHeading(line, index, body)) continue;
+    const text = normalize(line.text);
+    const words = headingWords(line.text);
+    const section = phrases.findIndex((variants) =>
+      variants.some((p) => holdsPhrase(words, p.words) || similarity(text, p.variant) >= 0.85),
+    );
+    if (section >= 0) return { section, line: line.text.trim() };
+  }
+  return undefined;
 }

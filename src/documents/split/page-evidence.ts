@@ -59,7 +59,7 @@ const MAX_STATEMENTS = 12;
  * semicolon or line, so each is matched on its own as a classification criterion is (one
  * vector for a long description blurs what each statement says).
  */
-function statementsOf(description: string): string[] {
+export function statementsOf(description: string): string[] {
   const statements = description
     .split(/[;\n]+|(?<=[.!?])\s+/u)
     .map((text) => text.trim())

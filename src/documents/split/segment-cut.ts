@@ -198,3 +198,19 @@ export function reviseUnsureSegments(
   }
   return sections;
 }
+
+/**
+ * Each section's score for pages [start, end) read as one segment over the readings pooled
+ * (PooledSegment), as the cut scores a segment: per page, a log-probability.
+ */
+export function segmentScores(
+  readings: readonly SegmentReading[],
+  start: number,
+  end: number,
+): number[] {
+  const count = readings[0].pages[0]?.sections.length ?? 0;
+  const segment = new PooledSegment(readings, count);
+  let values: Float64Array = new Float64Array(count);
+  for (let i = start; i < end; i++) values = segment.grow(i);
+  return [...values].map((value) => value / Math.max(1, end - start));
+}

@@ -1,7 +1,6 @@
 import { readableDocument } from '../extract/readable-text.js';
-import { labelVariants, normalize, similarity } from '../extract/text-match.js';
 import { distinctStatementWeights, readPageEvidence, type PageEvidence } from './page-evidence.js';
-import { headingWords, holdsPhrase } from './heading-words.js';
+import { namingHeading } from './heading-words.js';
 import { partitionPages, partitionValues } from './partitions.js';
 import { readPageCues, type PageCues } from './page-cues.js';
 import {
@@ -16,16 +15,33 @@ import {
   SEGMENT_COSTS,
   UNSURE_MARGIN,
   type SegmentCosts,
-  type SegmentPage,
 } from './segments.js';
-import { reviseUnsureSegments, segmentReadings, segmentSections } from './segment-cut.js';
 import {
-  pageText,
-  type LayoutDocument,
-  type LayoutLine,
-  type LayoutPage,
-} from '../parse/layout.types.js';
+  reviseUnsureSegments,
+  segmentReadings,
+  segmentSections,
+  type SegmentReading,
+} from './segment-cut.js';
+import {
+  accurateWholeReader,
+  cutReader,
+  cutWhereWholeReadingsDiffer,
+  WHOLE_CUT_LOG_ODDS,
+  WHOLE_READING_SHARE,
+  type WholeReader,
+} from './whole-documents.js';
+import { pageText, type LayoutDocument, type LayoutPage } from '../parse/layout.types.js';
 import type { DeepSplitEngine } from '../versions/engines.js';
+import {
+  assignEachPage,
+  assignSections,
+  segmentInputs,
+  segmentPages,
+  type Assignment,
+  type WeighedReading,
+} from './assignments.js';
+
+export { assignEachPage, segmentPages, type Assignment, type WeighedReading };
 
 /** A `split_description` entry (reductoai SplitCategory). */
 export interface SplitSection {
@@ -60,8 +76,8 @@ export interface DeepSplitResult {
   }[];
 }
 
-/** Lines near the top of a page or in a larger font say what the page is. */
-interface PageScore {
+/** A page read alone: its sections' probabilities, its evidence and its cues. */
+export interface PageScore {
   page: LayoutPage;
   /** Each section's probability for the page alone. */
   scores: number[];
@@ -73,33 +89,6 @@ interface PageScore {
   supported: boolean;
   /** What the page shows of its document apart from its words (segments.ts). */
   cues: PageCues;
-}
-
-function isHeading(line: LayoutLine, index: number, bodySize: number): boolean {
-  return index < 2 || line.size >= 1.15 * bodySize;
-}
-
-function medianSize(page: LayoutPage): number {
-  const sizes = page.lines.map((l) => l.size).sort((a, b) => a - b);
-  return sizes[Math.floor(sizes.length / 2)] ?? 0;
-}
-
-/** A heading line of the page naming one of the sections (with its label variants). */
-function namingHeading(page: LayoutPage, sections: readonly SplitSection[]) {
-  const body = medianSize(page);
-  const phrases = sections.map((section) =>
-    labelVariants(section.name, 16).map((variant) => ({ variant, words: headingWords(variant) })),
-  );
-  for (const [index, line] of page.lines.entries()) {
-    if (!isHeading(line, index, body)) continue;
-    const text = normalize(line.text);
-    const words = headingWords(line.text);
-    const section = phrases.findIndex((variants) =>
-      variants.some((p) => holdsPhrase(words, p.words) || similarity(text, p.variant) >= 0.85),
-    );
-    if (section >= 0) return { section, line: line.text.trim() };
-  }
-  return undefined;
 }
 
 /** What split reads of a document's pages, each alone, before they are cut into documents. */
@@ -172,45 +161,6 @@ export function bothReadings(fast: SplitReading, deep: SplitReading): SplitReadi
   };
 }
 
-export interface Assignment {
-  page: number;
-  section: number | undefined;
-  confidence: 'high' | 'medium' | 'low';
-  evidence: string;
-}
-
-/** The page's own section and confidence, from its evidence alone. */
-function ownAssignment(s: PageScore): Assignment {
-  const top = s.scores[s.best] ?? 0;
-  const second = Math.max(0, ...s.scores.filter((_, i) => i !== s.best));
-  const confidence = s.headingMatch ? 'high' : top >= 2 * second ? 'medium' : 'low';
-  return { page: s.page.pageNumber, section: s.best, confidence, evidence: s.evidence };
-}
-
-/** Each page judged alone (deep-split-v1): pages without evidence of their own are left out. */
-export function assignEachPage({ scored }: SplitReading): Assignment[] {
-  return scored.map((s) =>
-    s.supported && s.evidence !== ''
-      ? ownAssignment(s)
-      : { page: s.page.pageNumber, section: undefined, confidence: 'low', evidence: '' },
-  );
-}
-
-/** What the cut reads of each page (segments.ts). */
-export function segmentPages({ scored, evidence }: SplitReading): SegmentPage[] {
-  return scored.map((s, i) => ({
-    sections: evidence[i].sections,
-    vector: evidence[i].vector,
-    cues: s.cues,
-    namedSection: s.headingMatch ? s.best : undefined,
-    // A page without evidence of its own (a continued table, a signature page) does not vote.
-    pageProbabilities: s.supported
-      ? evidence[i].probabilities
-      : evidence[i].probabilities.map(() => 1 / evidence[i].probabilities.length),
-    supported: s.supported,
-  }));
-}
-
 /**
  * Every page to the section of the document it belongs to (segments.ts): the pages are cut
  * into documents and each document is read whole. A page whose own evidence names its
@@ -224,13 +174,6 @@ export function assignBySegments(
     reading,
     segmentSections(segmentPages(reading), costs, reading.statementWeights),
   );
-}
-
-/** One reading of the pages counted by the cut at its weights and share (segmentReadings). */
-export interface WeighedReading {
-  reading: SplitReading;
-  costs: SegmentCosts;
-  share: number;
 }
 
 /**
@@ -260,6 +203,28 @@ export function assignDeepSplit(
   changeShare = FULLER_CHANGE_SHARE,
   lentStart = LENT_START_LOG_ODDS,
 ): Assignment[] {
+  const readings = deepReadings(
+    fast,
+    both,
+    fullerCosts,
+    defaultCosts,
+    lent,
+    changeShare,
+    lentStart,
+  );
+  return deepAssignments(fast, both, reviseUnsureSegments(readings, UNSURE_MARGIN));
+}
+
+/** The two readings of Deep Split's cut (assignDeepSplit): the default one first. */
+function deepReadings(
+  fast: SplitReading,
+  both: SplitReading,
+  fullerCosts: SegmentCosts,
+  defaultCosts: SegmentCosts,
+  lent: { weight: number; majority: number },
+  changeShare: number,
+  lentStart: number,
+): SegmentReading[] {
   const [first, second] = segmentInputs([
     { reading: fast, costs: defaultCosts, share: 1 },
     { reading: both, costs: fullerCosts, share: FULLER_READING_SHARE },
@@ -278,10 +243,49 @@ export function assignDeepSplit(
     first.pages,
     lentStart,
   );
-  const sections = reviseUnsureSegments(
-    [{ ...first, pages, boundaryCosts }, second],
-    UNSURE_MARGIN,
+  return [{ ...first, pages, boundaryCosts }, second];
+}
+
+/**
+ * Deep Split's cut (assignDeepSplit) with each run of pages it gives one section read again
+ * as whole documents where the cues say one may begin inside it, the cut's own reading of
+ * each side pooled with the classifier's (cutWhereWholeReadingsDiffer).
+ */
+export function assignDeepSplitWhole(
+  fast: SplitReading,
+  both: SplitReading,
+  readWhole: WholeReader,
+  share = WHOLE_READING_SHARE,
+  minLogOdds = WHOLE_CUT_LOG_ODDS,
+): Assignment[] {
+  const lent = { weight: LENT_VOTE_WEIGHT, majority: LENT_VOTE_MAJORITY };
+  const readings = deepReadings(
+    fast,
+    both,
+    DEEP_SEGMENT_COSTS,
+    SEGMENT_COSTS,
+    lent,
+    FULLER_CHANGE_SHARE,
+    LENT_START_LOG_ODDS,
   );
+  const cut = reviseUnsureSegments(readings, UNSURE_MARGIN);
+  const sections = cutWhereWholeReadingsDiffer(
+    cut,
+    segmentPages(fast),
+    cutReader(readings),
+    readWhole,
+    share,
+    minLogOdds,
+  );
+  return deepAssignments(fast, both, sections);
+}
+
+/** Deep Split's assignments: a page the default reading finds no evidence on is never above low. */
+function deepAssignments(
+  fast: SplitReading,
+  both: SplitReading,
+  sections: readonly number[],
+): Assignment[] {
   return assignSections(both, sections).map((a, i) =>
     fast.scored[i].supported ? a : { ...a, confidence: 'low' },
   );
@@ -294,33 +298,6 @@ export function assignDeepSplit(
 export function reviseUnsure(readings: readonly WeighedReading[], margin: number): Assignment[] {
   const sections = reviseUnsureSegments(segmentInputs(readings), margin);
   return assignSections(readings[readings.length - 1].reading, sections);
-}
-
-/** The cut's input from each weighed reading: its pages, weights and share. */
-function segmentInputs(readings: readonly WeighedReading[]) {
-  return readings.map(({ reading, costs, share }) => ({
-    pages: segmentPages(reading),
-    costs,
-    statementWeights: reading.statementWeights,
-    share,
-  }));
-}
-
-/** Each page's assignment once the cut has given it its section. */
-function assignSections({ scored }: SplitReading, sections: readonly number[]): Assignment[] {
-  const lastPage = new Map<number, number>();
-  return scored.map((s, i): Assignment => {
-    const section = sections[i];
-    const page = s.page.pageNumber;
-    const before = lastPage.get(section);
-    lastPage.set(section, page);
-    if (s.supported && s.best === section) return ownAssignment(s);
-    const evidenceText =
-      before !== undefined && sections[i - 1] === section
-        ? `No evidence of its own; continues the section of page ${before}`
-        : 'No evidence of its own; read with the pages that follow it as one document';
-    return { page, section, confidence: 'low', evidence: evidenceText };
-  });
 }
 
 function check(sections: readonly SplitSection[]): void {
@@ -360,8 +337,8 @@ export function splitDocument(
 /**
  * Deep split: per-page evidence read more fully (more passages per page), reported for
  * every page. `page-evidence-continuity` cuts the pages into documents as the default split
- * does, with the fuller reading's opinion pooled in (assignDeepSplit); `page-evidence`
- * judges each page alone and leaves out pages without evidence.
+ * does, the fuller reading pooled in, runs read again whole (assignDeepSplitWhole);
+ * `page-evidence` judges each page alone and leaves out pages without evidence.
  */
 export function deepSplitDocument(
   printed: LayoutDocument,
@@ -373,7 +350,11 @@ export function deepSplitDocument(
   const continuity = engine === 'page-evidence-continuity';
   const readings = continuity ? readDeepSplitPages(document, sections) : undefined;
   const assignments = readings
-    ? assignDeepSplit(readings.fast, readings.both)
+    ? assignDeepSplitWhole(
+        readings.fast,
+        readings.both,
+        accurateWholeReader(document.pages, sections),
+      )
     : assignEachPage(readSplitPages(document, sections, true));
   const toPage = (a: Assignment): DeepSplitPage => ({
     page_number: a.page,
