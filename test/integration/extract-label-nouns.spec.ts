@@ -1,25 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { JsonSchema } from '../../src/documents/extract/extract-schema.js';
-import { extractDocument } from '../../src/documents/extract/extract.operation.js';
-import { loadLayoutDocument } from '../../src/documents/parse/layout.loader.js';
-import { makeDocx } from '../support/documents.js';
+import { extractEach } from '../support/extract-each.js';
 
-/** Extract over the lines as a text file and as a DOCX, by default extract and deep. */
-async function extractEach(lines: string[], schema: JsonSchema) {
-  const results: Record<string, unknown>[] = [];
-  for (const [bytes, name] of [
-    [Buffer.from(lines.join('\n')), 'document.txt'],
-    [await makeDocx(lines), 'document.docx'],
-  ] as const) {
-    const document = await loadLayoutDocument(bytes, name);
-    for (const deepEngine of [undefined, 'fuzzy-synonyms-described' as const])
-      results.push(
-        extractDocument(document, schema, { engine: 'label-typed', deepEngine, citations: false })
-          .result,
-      );
-  }
-  return results;
-}
 
 const lone = (field: string, description?: string): JsonSchema => ({
   type: 'object',

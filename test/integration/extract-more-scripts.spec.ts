@@ -1,8 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { JsonSchema } from '../../src/documents/extract/extract-schema.js';
-import { extractDocument } from '../../src/documents/extract/extract.operation.js';
-import { loadLayoutDocument } from '../../src/documents/parse/layout.loader.js';
-import { makeDocx } from '../support/documents.js';
+import { extractEach } from '../support/extract-each.js';
 
 const invoice: JsonSchema = {
   type: 'object',
@@ -14,27 +12,15 @@ const invoice: JsonSchema = {
   },
 };
 
-/** Extract over the lines as a text file and as a DOCX, by default extract and deep. */
-async function extractEach(lines: string[], schema: JsonSchema = invoice) {
-  const results: Record<string, unknown>[] = [];
-  for (const [bytes, name] of [
-    [Buffer.from(lines.join('\n')), 'invoice.txt'],
-    [await makeDocx(lines), 'invoice.docx'],
-  ] as const) {
-    const document = await loadLayoutDocument(bytes, name);
-    for (const deepEngine of [undefined, 'fuzzy-synonyms-described' as const])
-      results.push(
-        extractDocument(document, schema, { engine: 'label-typed', deepEngine, citations: false })
-          .result,
-      );
-  }
-  return results;
+/** The four extractions of `lines` (support/extract-each.ts), by the invoice schema unless told. */
+function extractInvoice(lines: string[], schema: JsonSchema = invoice) {
+  return extractEach(lines, schema, 'invoice');
 }
 
 describe('extract reads the currencies and dates of more scripts', () => {
   it('reads a Japanese invoice written in kanji alone: its yen after the amount or as "¥"', async () => {
     for (const total of ['1,250円', '¥1,250'])
-      for (const result of await extractEach([
+      for (const result of await extractInvoice([
         '株式会社山田 請求書',
         'Invoice number: 12345',
         'Invoice date: 2024年3月19日',
@@ -50,7 +36,7 @@ describe('extract reads the currencies and dates of more scripts', () => {
 
   it('reads "¥" in a Chinese invoice as the yuan, and "元" after the amount', async () => {
     for (const total of ['¥1,250.00', '1,250.00元'])
-      for (const result of await extractEach([
+      for (const result of await extractInvoice([
         '北京阳光有限公司 发票',
         'Invoice number: 12345',
         `Total: ${total}`,
@@ -59,7 +45,7 @@ describe('extract reads the currencies and dates of more scripts', () => {
   });
 
   it('reads a Thai date in the Buddhist era and the baht written after the amount', async () => {
-    for (const result of await extractEach([
+    for (const result of await extractInvoice([
       'บริษัท ตัวอย่าง จำกัด',
       'Invoice number: 12345',
       'Invoice date: 19 มีนาคม 2567',
@@ -81,7 +67,7 @@ describe('extract reads the currencies and dates of more scripts', () => {
       ['Пример ЕООД Фактура', '1 250,00 лв.', 'BGN'],
       ['Primjer d.o.o. Račun', '1.250,00 kn', 'HRK'],
     ])
-      for (const result of await extractEach([opening, 'Invoice number: 12345', `Total: ${total}`]))
+      for (const result of await extractInvoice([opening, 'Invoice number: 12345', `Total: ${total}`]))
         expect(result).toMatchObject({ total: 1250, currency });
   });
 
@@ -90,7 +76,7 @@ describe('extract reads the currencies and dates of more scripts', () => {
       ['31/12/2567', '2024-12-31'],
       ['31/12/2024', '2024-12-31'],
     ])
-      for (const result of await extractEach([
+      for (const result of await extractInvoice([
         'บริษัท ตัวอย่าง จำกัด ใบแจ้งหนี้',
         'เลขที่ใบแจ้งหนี้ / Invoice number: 12345',
         `วันที่ / Invoice date: ${written}`,
@@ -105,7 +91,7 @@ describe('extract reads the currencies and dates of more scripts', () => {
   });
 
   it('reads a Hebrew date, its month joined to the letter before it', async () => {
-    for (const result of await extractEach([
+    for (const result of await extractInvoice([
       'חברה לדוגמה בע"מ',
       'Invoice number: 12345',
       'Invoice date: 19 במרץ 2024',
@@ -129,7 +115,7 @@ describe('extract reads the currencies and dates of more scripts', () => {
       },
     };
     for (const label of ['Order No.', 'ORDER NO', 'Order №', 'Order Nº', 'Purchase order number'])
-      for (const result of await extractEach(
+      for (const result of await extractInvoice(
         ['ACME Supplies Ltd', `${label}: 4711`, 'Date: 2024-03-05'],
         numbers,
       ))
@@ -145,7 +131,7 @@ describe('extract reads the currencies and dates of more scripts', () => {
       ['VAT REG NO', 'invoice_number'],
       ['GST REG NO', 'customer_number'],
     ])
-      for (const result of await extractEach(['ACME Supplies Ltd', `${label}: 4711`], {
+      for (const result of await extractInvoice(['ACME Supplies Ltd', `${label}: 4711`], {
         type: 'object',
         properties: { [field]: { type: 'string' } },
       }))
@@ -161,7 +147,7 @@ describe('extract reads the currencies and dates of more scripts', () => {
       ['VAT REG NO', 'tax_number'],
       ['TAX INVOICE NO', 'invoice_number'],
     ])
-      for (const result of await extractEach(['ACME Supplies Ltd', `${label}: 4711`], {
+      for (const result of await extractInvoice(['ACME Supplies Ltd', `${label}: 4711`], {
         type: 'object',
         properties: { [field]: { type: 'string' } },
       }))
@@ -172,13 +158,13 @@ describe('extract reads the currencies and dates of more scripts', () => {
     // "PO Number": the encoder fits it to a customer number at 0.65, an invoice number at 0.5.
     for (const label of ['PO Number', 'PO NUMBER', 'P.O. Number'])
       for (const field of ['customer_number', 'invoice_number', 'tax_number'])
-        for (const result of await extractEach(['ACME Supplies Ltd', `${label}: 4711`], {
+        for (const result of await extractInvoice(['ACME Supplies Ltd', `${label}: 4711`], {
           type: 'object',
           properties: { [field]: { type: 'string' } },
         }))
           expect(result).toEqual({ [field]: null });
     for (const field of ['order_number', 'purchase_order_number'])
-      for (const result of await extractEach(['ACME Supplies Ltd', 'PO Number: 4711'], {
+      for (const result of await extractInvoice(['ACME Supplies Ltd', 'PO Number: 4711'], {
         type: 'object',
         properties: { [field]: { type: 'string' } },
       }))
@@ -187,7 +173,7 @@ describe('extract reads the currencies and dates of more scripts', () => {
 
   it('reads a function word of a label in capitals as the word, not as an initialism', async () => {
     for (const label of ['OUR REF NO', 'Our Ref No'])
-      for (const result of await extractEach(['ACME Supplies Ltd', `${label}: 4711`], {
+      for (const result of await extractInvoice(['ACME Supplies Ltd', `${label}: 4711`], {
         type: 'object',
         properties: { invoice_number: { type: 'string' } },
       }))
@@ -204,7 +190,7 @@ describe('extract reads the currencies and dates of more scripts', () => {
       },
     };
     for (const label of ['Flight No.', 'FLIGHT NO', 'Flight Number'])
-      for (const result of await extractEach(['ACME Airways', `${label}: LX318`], numbers))
+      for (const result of await extractInvoice(['ACME Airways', `${label}: LX318`], numbers))
         expect(result).toEqual({
           invoice_number: null,
           customer_number: null,
@@ -214,14 +200,14 @@ describe('extract reads the currencies and dates of more scripts', () => {
 
   it('reads a letter before an amount as a currency only where the document supports it', async () => {
     // A size: no currency.
-    for (const result of await extractEach(['ACME Outfitters', 'Size: L 32', 'Total: 45.00']))
+    for (const result of await extractInvoice(['ACME Outfitters', 'Size: L 32', 'Total: 45.00']))
       expect(result).toMatchObject({ total: 45, currency: null });
     // The same letter before two amounts, or the currency's countries named.
     for (const lines of [
       ['Woolworths', 'Bread R 12.99', 'Total: R 129.99'],
       ['Pick n Pay, Johannesburg, South Africa', 'Total: R 129.99'],
     ])
-      for (const result of await extractEach(lines))
+      for (const result of await extractInvoice(lines))
         expect(result).toMatchObject({ total: 129.99, currency: 'ZAR' });
   });
 
@@ -238,7 +224,7 @@ describe('extract reads the currencies and dates of more scripts', () => {
       ['Invoice Number', 'customer_number'],
       ['Kunden-Nr.', 'invoice_number'],
     ])
-      for (const result of await extractEach(['ACME Supplies Ltd', `${label}: 4711`], {
+      for (const result of await extractInvoice(['ACME Supplies Ltd', `${label}: 4711`], {
         type: 'object',
         properties: { [field]: { type: 'string' } },
       }))
@@ -257,7 +243,7 @@ describe('extract reads the currencies and dates of more scripts', () => {
       ['Account Number', 'customer_number'],
       ['Client Number', 'customer_number'],
     ])
-      for (const result of await extractEach(['ACME Supplies Ltd', `${label}: 4711`], {
+      for (const result of await extractInvoice(['ACME Supplies Ltd', `${label}: 4711`], {
         type: 'object',
         properties: { [field]: { type: 'string' } },
       }))
@@ -278,9 +264,9 @@ describe('extract reads the currencies and dates of more scripts', () => {
       'Invoice No. 2024/17',
     ])
       for (const schema of [amount, { type: 'object', properties: { amount: { type: 'number' } } }])
-        for (const result of await extractEach(['ACME Supplies Ltd', line], schema as JsonSchema))
+        for (const result of await extractInvoice(['ACME Supplies Ltd', line], schema as JsonSchema))
           expect(result).toEqual({ amount: null });
-    for (const result of await extractEach(
+    for (const result of await extractInvoice(
       ['ACME SARL', 'Facture n° 2024-17', 'Total TTC : 56,02 €'],
       amount,
     ))
@@ -294,12 +280,12 @@ describe('extract reads the currencies and dates of more scripts', () => {
     });
     // The encoder puts debtor at 0.35 from customer: named by the field alone it is withheld.
     for (const label of ['Debtor Number', 'Debtor No.']) {
-      for (const result of await extractEach(['ACME Supplies Ltd', `${label}: 4711`], {
+      for (const result of await extractInvoice(['ACME Supplies Ltd', `${label}: 4711`], {
         type: 'object',
         properties: { customer_number: { type: 'string' } },
       }))
         expect(result).toEqual({ customer_number: null });
-      for (const result of await extractEach(
+      for (const result of await extractInvoice(
         ['ACME Supplies Ltd', `${label}: 4711`],
         described('The customer or debtor number'),
       ))
@@ -310,7 +296,7 @@ describe('extract reads the currencies and dates of more scripts', () => {
       ['Flight No.', 'The customer or debtor number'],
       ['Invoice No.', 'The customer number printed on the invoice'],
     ])
-      for (const result of await extractEach(
+      for (const result of await extractInvoice(
         ['ACME Supplies Ltd', `${label}: 4711`],
         described(description),
       ))
@@ -324,7 +310,7 @@ describe('extract reads the currencies and dates of more scripts', () => {
       ['flight_number', null],
       ['invoice_number', null],
     ] as const)
-      for (const result of await extractEach(['ACME SARL', 'N° client: 4711'], {
+      for (const result of await extractInvoice(['ACME SARL', 'N° client: 4711'], {
         type: 'object',
         properties: { [field]: { type: 'string' } },
       }))
