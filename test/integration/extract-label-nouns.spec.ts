@@ -2,7 +2,6 @@ import { describe, expect, it } from '@jest/globals';
 import type { JsonSchema } from '../../src/documents/extract/extract-schema.js';
 import { extractEach } from '../support/extract-each.js';
 
-
 const lone = (field: string, description?: string): JsonSchema => ({
   type: 'object',
   properties: { [field]: { type: 'string', ...(description ? { description } : {}) } },

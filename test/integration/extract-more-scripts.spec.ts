@@ -67,7 +67,11 @@ describe('extract reads the currencies and dates of more scripts', () => {
       ['Пример ЕООД Фактура', '1 250,00 лв.', 'BGN'],
       ['Primjer d.o.o. Račun', '1.250,00 kn', 'HRK'],
     ])
-      for (const result of await extractInvoice([opening, 'Invoice number: 12345', `Total: ${total}`]))
+      for (const result of await extractInvoice([
+        opening,
+        'Invoice number: 12345',
+        `Total: ${total}`,
+      ]))
         expect(result).toMatchObject({ total: 1250, currency });
   });
 
@@ -264,7 +268,10 @@ describe('extract reads the currencies and dates of more scripts', () => {
       'Invoice No. 2024/17',
     ])
       for (const schema of [amount, { type: 'object', properties: { amount: { type: 'number' } } }])
-        for (const result of await extractInvoice(['ACME Supplies Ltd', line], schema as JsonSchema))
+        for (const result of await extractInvoice(
+          ['ACME Supplies Ltd', line],
+          schema as JsonSchema,
+        ))
           expect(result).toEqual({ amount: null });
     for (const result of await extractInvoice(
       ['ACME SARL', 'Facture n° 2024-17', 'Total TTC : 56,02 €'],
