@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import { LABEL_WEIGHT } from '../../src/documents/classify/fusion.js';
 import { type DumpRow as Row, readDump } from './deep-dump.types.js';
 import { argmax, cellsOf, mean, printTrialTable, secondPass, WEIGHTS } from './deep-replay.js';
+import { countCells as countRows, heldOutRights, type RowRights } from './trial-folds.js';
 
 const file = process.argv[2];
 if (!file) {
@@ -38,7 +39,6 @@ const unpaged = new Set(
     : [],
 );
 const schemaOf = (row: Row) => schemas[`${row.set}/${row.variant}`];
-const FOLDS = 5;
 const SEMANTIC = 0;
 const LEXICAL = 1;
 const LAYOUT = 2;
@@ -125,38 +125,14 @@ function rightOf(row: Row, rule: Rule): [number, number] {
 }
 
 const cells = cellsOf(rows);
-function countCells(results: readonly [number, number][]): [number, number][] {
-  const counts = new Map(cells.map((cell) => [cell, [0, 0] as [number, number]]));
-  rows.forEach((row, i) => {
-    const count = counts.get(`${row.set}/${row.variant}`) ?? [0, 0];
-    count[0] += results[i][0];
-    count[1] += results[i][1];
-  });
-  return cells.map((cell) => counts.get(cell) ?? [0, 0]);
-}
-
-function foldOf(id: string): number {
-  let hash = 0;
-  for (const char of id) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  return hash % FOLDS;
-}
-const folds = rows.map((row) => foldOf(`${row.set}/${row.id}`));
+const countCells = (results: readonly RowRights[]) => countRows(rows, results);
 
 /** The family's rule chosen per fold on the other folds (ties to the first), scored on it. */
-function crossValidated(family: readonly Rule[]): [number, number][] {
+function crossValidated(family: readonly Rule[]): RowRights[] {
   const results = family.map((rule) => rows.map((row) => rightOf(row, rule)));
-  const held: [number, number][] = rows.map(() => [0, 0]);
-  for (let fold = 0; fold < FOLDS; fold++) {
-    const totals = results.map((result) =>
-      result.reduce((sum, [a, b], i) => (folds[i] === fold ? sum : sum + a + b), 0),
-    );
-    const chosen = argmax(totals);
-    console.log(`  fold ${fold}: chose t ${family[chosen].t}`);
-    rows.forEach((_, i) => {
-      if (folds[i] === fold) held[i] = results[chosen][i];
-    });
-  }
-  return countCells(held);
+  const onChoice = (fold: number, r: number) =>
+    console.log(`  fold ${fold}: chose t ${family[r].t}`);
+  return countCells(heldOutRights(rows, results, { onChoice }));
 }
 
 const CONTENT = [SEMANTIC, LEXICAL, OPENING];
@@ -226,36 +202,17 @@ console.log('\ncross-validated (t among shipped and the gaps):');
  * The same, choosing on the other folds only among the rules that keep every cell of those
  * folds within `slack` documents of the shipped rule (the record's bar), then most rows right.
  */
-function crossValidatedKeeping(family: readonly Rule[], slack: number): [number, number][] {
+function crossValidatedKeeping(family: readonly Rule[], slack: number): RowRights[] {
   const results = family.map((rule) => rows.map((row) => rightOf(row, rule)));
-  const held: [number, number][] = rows.map(() => [0, 0]);
-  for (let fold = 0; fold < FOLDS; fold++) {
-    const training = (i: number) => folds[i] !== fold;
-    const cellsOfRule = (result: [number, number][]) => {
-      const counts = new Map<string, number[]>();
-      rows.forEach((row, i) => {
-        if (!training(i)) return;
-        const count = counts.get(`${row.set}/${row.variant}`) ?? [0, 0];
-        count[0] += result[i][0];
-        count[1] += result[i][1];
-        counts.set(`${row.set}/${row.variant}`, count);
-      });
-      return [...counts.values()].flat();
-    };
-    const base = cellsOfRule(results[0]);
-    const allowed = results.map((result) =>
-      cellsOfRule(result).every((count, j) => count >= base[j] - slack),
-    );
-    const totals = results.map((result, r) =>
-      allowed[r] ? result.reduce((sum, [a, b], i) => (training(i) ? sum + a + b : sum), 0) : -1,
-    );
-    const chosen = argmax(totals);
-    console.log(`  fold ${fold}: chose t ${family[chosen].t} (keeping cells within ${slack})`);
-    rows.forEach((_, i) => {
-      if (folds[i] === fold) held[i] = results[chosen][i];
-    });
-  }
-  return countCells(held);
+  const allowed = (r: number, training: (i: number) => boolean) => {
+    const base = countRows(rows, results[0], training).flat();
+    return countRows(rows, results[r], training)
+      .flat()
+      .every((count, j) => count >= base[j] - slack);
+  };
+  const onChoice = (fold: number, r: number) =>
+    console.log(`  fold ${fold}: chose t ${family[r].t} (keeping cells within ${slack})`);
+  return countCells(heldOutRights(rows, results, { allowed, onChoice }));
 }
 
 const family = [

@@ -15,6 +15,7 @@
 import { categoryConfidences } from '../../src/documents/classify/confidence.js';
 import { type DumpRow as Row, readDump } from './deep-dump.types.js';
 import { argmax, cellsOf, printTrialTable, shortCell } from './deep-replay.js';
+import { foldOf } from './trial-folds.js';
 
 const file = process.argv[2];
 if (!file) {
@@ -23,7 +24,6 @@ if (!file) {
 }
 const { rows } = readDump(file);
 const cells = cellsOf(rows);
-const FOLDS = 5;
 
 /** The best score's lead over the second. */
 function margin(scores: readonly number[]): number {
@@ -32,13 +32,6 @@ function margin(scores: readonly number[]): number {
 }
 const confidence = (scores: readonly number[]) =>
   Math.max(...categoryConfidences(scores.map((score) => ({ score, criteria: [] }))));
-
-/** A fold per document id, the same for every set and schema variant. */
-function foldOf(id: string): number {
-  let hash = 0;
-  for (const char of id) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  return hash % FOLDS;
-}
 
 type Rule = (row: Row, threshold: number) => number[];
 interface Family {

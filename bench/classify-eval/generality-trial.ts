@@ -7,7 +7,7 @@
  * criteria in one text). Each rule is the same for every category and request. Both
  * readings, as hubness-trial.ts: the default model's passages and Deep Classify's, which then
  * gets the shipped second pass. Every family's parameter is also chosen by cross-validation
- * over documents (FOLDS folds by document id, a document's rows in one fold): each fold is
+ * over documents (5 folds by document id, a document's rows in one fold): each fold is
  * scored with the parameter that gets most rows right on the other folds, and the held-out
  * counts are printed per cell. With length-dump.ts's output as a second argument, it also
  * replays unpaged documents described by their length (record 0465) and its combination with
@@ -32,6 +32,7 @@ import {
   secondPass,
   WEIGHTS,
 } from './deep-replay.js';
+import { countCells as countRows, heldOutRights, type RowRights } from './trial-folds.js';
 
 const file = process.argv[2];
 if (!file) {
@@ -44,7 +45,6 @@ if (!rows[0]?.passageLines) {
   process.exit(2);
 }
 const schemaOf = (row: Row) => schemas[`${row.set}/${row.variant}`];
-const FOLDS = 5;
 
 /** What a rule changes; every field defaults to the shipped reading. */
 interface Rule {
@@ -146,46 +146,17 @@ function rightOf(row: Row, rule: Rule): [number, number] {
 }
 
 const cells = cellsOf(rows);
-function countCells(
-  results: readonly [number, number][],
-  only?: (i: number) => boolean,
-): [number, number][] {
-  const counts = new Map(cells.map((cell) => [cell, [0, 0] as [number, number]]));
-  rows.forEach((row, i) => {
-    if (only && !only(i)) return;
-    const count = counts.get(`${row.set}/${row.variant}`) ?? [0, 0];
-    count[0] += results[i][0];
-    count[1] += results[i][1];
-  });
-  return cells.map((cell) => counts.get(cell) ?? [0, 0]);
-}
-
-/** A stable fold per document id. */
-function foldOf(id: string): number {
-  let hash = 0;
-  for (const char of id) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  return hash % FOLDS;
-}
-const folds = rows.map((row) => foldOf(`${row.set}/${row.id}`));
+const countCells = (results: readonly RowRights[], only?: (i: number) => boolean) =>
+  countRows(rows, results, only);
 
 /**
  * A family's parameter chosen per fold on the other folds (most rows right, both models,
  * ties to the first, which is the shipped value when the family contains it), scored on the
  * fold.
  */
-function crossValidated(family: readonly Rule[]): [number, number][] {
+function crossValidated(family: readonly Rule[]): RowRights[] {
   const results = family.map((rule) => rows.map((row) => rightOf(row, rule)));
-  const held: [number, number][] = rows.map(() => [0, 0]);
-  for (let fold = 0; fold < FOLDS; fold++) {
-    const totals = results.map((result) =>
-      result.reduce((sum, [a, b], i) => (folds[i] === fold ? sum : sum + a + b), 0),
-    );
-    const chosen = argmax(totals);
-    rows.forEach((_, i) => {
-      if (folds[i] === fold) held[i] = results[chosen][i];
-    });
-  }
-  return countCells(held);
+  return countCells(heldOutRights(rows, results));
 }
 
 const trials: [string, [number, number][]][] = [];

@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import { LABEL_WEIGHT } from '../../src/documents/classify/fusion.js';
 import { type DumpRow as Row, readDump } from './deep-dump.types.js';
 import { argmax, cellsOf, mean, printTrialTable, secondPass, WEIGHTS } from './deep-replay.js';
+import { countCells as countRows, heldOutRights, type RowRights } from './trial-folds.js';
 
 const [file, contextFile] = process.argv.slice(2);
 if (!file || !contextFile) {
@@ -24,7 +25,6 @@ if (!file || !contextFile) {
 const { schemas, rows } = readDump(file);
 const contexts = JSON.parse(fs.readFileSync(contextFile, 'utf8')) as Record<string, number[]>;
 const schemaOf = (row: Row) => schemas[`${row.set}/${row.variant}`];
-const FOLDS = 5;
 
 type Kind = 'blend' | 'cap';
 interface Rule {
@@ -81,35 +81,14 @@ function rightOf(row: Row, rule: Rule): [number, number] {
 }
 
 const cells = cellsOf(rows);
-function countCells(results: readonly [number, number][]): [number, number][] {
-  const counts = new Map(cells.map((cell) => [cell, [0, 0] as [number, number]]));
-  rows.forEach((row, i) => {
-    const count = counts.get(`${row.set}/${row.variant}`) ?? [0, 0];
-    count[0] += results[i][0];
-    count[1] += results[i][1];
-  });
-  return cells.map((cell) => counts.get(cell) ?? [0, 0]);
-}
-function foldOf(id: string): number {
-  let hash = 0;
-  for (const char of id) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  return hash % FOLDS;
-}
-const folds = rows.map((row) => foldOf(`${row.set}/${row.id}`));
-function crossValidated(family: readonly Rule[]): [number, number][] {
+const countCells = (results: readonly RowRights[]) => countRows(rows, results);
+
+/** The family's rule chosen per fold on the other folds (ties to the first), scored on it. */
+function crossValidated(family: readonly Rule[]): RowRights[] {
   const results = family.map((rule) => rows.map((row) => rightOf(row, rule)));
-  const held: [number, number][] = rows.map(() => [0, 0]);
-  for (let fold = 0; fold < FOLDS; fold++) {
-    const totals = results.map((result) =>
-      result.reduce((sum, [a, b], i) => (folds[i] === fold ? sum : sum + a + b), 0),
-    );
-    const chosen = argmax(totals);
-    console.log(`  fold ${fold}: chose ${family[chosen].kind} ${family[chosen].value}`);
-    rows.forEach((_, i) => {
-      if (folds[i] === fold) held[i] = results[chosen][i];
-    });
-  }
-  return countCells(held);
+  const onChoice = (fold: number, r: number) =>
+    console.log(`  fold ${fold}: chose ${family[r].kind} ${family[r].value}`);
+  return countCells(heldOutRights(rows, results, { onChoice }));
 }
 
 const diffAt = process.argv.indexOf('--diff');

@@ -29,6 +29,7 @@ import { sentenceEncoder } from '../../src/documents/encoder/sentence-encoder.js
 import { pagesOf, type EvalDocument } from '../../test/support/classify-eval.js';
 import { loadRealEvalSet, REAL_EVAL_SETS } from '../../test/support/classify-eval-real.js';
 import { SCHEMA_VARIANTS, schemaVariant } from '../../test/support/classify-eval-schemas.js';
+import { foldOf } from './trial-folds.js';
 
 warmUpClassifier();
 sentenceEncoder()?.rememberUpTo(200_000);
@@ -263,12 +264,6 @@ for (const n of ruleNames) {
   const sum = totals[n].reduce((s, v) => s + v, 0);
   const delta = totals[n].map((v, i) => v - totals.default[i]);
   console.log(`${n} | ${totals[n].join(' | ')} | ${sum} | vs default ${delta.join(' ')}`);
-}
-/** A fold per document id, the same for every set and schema variant (as gate-trial.ts). */
-function foldOf(id: string): number {
-  let hash = 0;
-  for (const char of id) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  return hash % FOLDS;
 }
 const FOLDS = 5;
 /**
