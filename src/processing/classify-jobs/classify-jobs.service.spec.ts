@@ -165,7 +165,9 @@ describe(ClassifyJobsService.name, () => {
       expect(t.executors.runClassify).toHaveBeenCalledWith(
         expect.objectContaining({
           kind: 'classify',
-          documents: [{ bytes: documents[0]!.bytes, name: 'a.pdf' }],
+          documents: [
+            { bytes: documents[0]!.bytes, name: 'a.pdf', contentType: 'application/pdf' },
+          ],
           model: 'accurate',
           pageRange: [1, 2],
         }),
