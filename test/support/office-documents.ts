@@ -112,6 +112,19 @@ const MASTER = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><p:sldMas
 <p:sp><p:nvSpPr><p:cNvPr id="3" name="Body"/><p:cNvSpPr/><p:nvPr><p:ph type="body" idx="1"/></p:nvPr></p:nvSpPr><p:spPr><a:xfrm><a:off x="${emu(0.5)}" y="${emu(1.5)}"/><a:ext cx="${emu(9)}" cy="${emu(4)}"/></a:xfrm></p:spPr></p:sp>
 </p:spTree></p:cSld></p:sldMaster>`;
 
+/** The package parts every OOXML file opens with: its content types and its main part. */
+function addPackage(zip: JSZip, mainPart: string, mainContentType: string): void {
+  zip.file(
+    '[Content_Types].xml',
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>' +
+      `<Override PartName="/${mainPart}" ContentType="${mainContentType}"/></Types>`,
+  );
+  zip.file(
+    '_rels/.rels',
+    relationships([{ id: 'rId1', type: 'officeDocument', target: mainPart }]),
+  );
+}
+
 /**
  * A PPTX of the slides, in that presentation order; `partOrder` names the slide part each
  * slide is written to (slide`n`.xml), so order by part name and by the presentation differ.
@@ -128,13 +141,10 @@ export async function makePptx(
   const zip = new JSZip();
   const [width, height] = options.size ?? [10, 5.625];
   const partOf = (i: number) => options.partOrder?.[i] ?? i + 1;
-  zip.file(
-    '[Content_Types].xml',
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/></Types>',
-  );
-  zip.file(
-    '_rels/.rels',
-    relationships([{ id: 'rId1', type: 'officeDocument', target: 'ppt/presentation.xml' }]),
+  addPackage(
+    zip,
+    'ppt/presentation.xml',
+    'application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml',
   );
   const slideIds = slides
     .map((_, i) => `<p:sldId id="${256 + i}" r:id="rIdS${partOf(i)}"/>`)
@@ -221,13 +231,10 @@ export async function makeXlsx(
     }
     return shared.get(text);
   };
-  zip.file(
-    '[Content_Types].xml',
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>',
-  );
-  zip.file(
-    '_rels/.rels',
-    relationships([{ id: 'rId1', type: 'officeDocument', target: 'xl/workbook.xml' }]),
+  addPackage(
+    zip,
+    'xl/workbook.xml',
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml',
   );
   const sheetEntries = sheets
     .map(
