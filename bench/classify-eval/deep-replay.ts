@@ -4,7 +4,7 @@
  * service so a replay never scores with stale constants, and the counting and printing of
  * documents right per cell.
  */
-import { FUSION } from '../../src/documents/classify/fusion.js';
+import { FUSION, LABEL_WEIGHT } from '../../src/documents/classify/fusion.js';
 import {
   NEAR,
   PAGE_VOTE_WEIGHT,
@@ -40,6 +40,16 @@ export function nearOf(scores: readonly number[], near = NEAR): number[] {
 export function statementIndices(row: DumpRow): number[][] {
   let at = 0;
   return row.evidence.map((category) => category.map(() => at++));
+}
+
+/**
+ * A category's second-pass score from its statement strengths (its label first): its
+ * criteria averaged with secondPass's `weights`, plus the label's share.
+ */
+export function weightedStrength(strengths: readonly number[], weights: readonly number[]): number {
+  const total = weights.reduce((sum, w) => sum + w, 0);
+  const criteria = strengths.slice(1).reduce((sum, v, i) => sum + weights[i] * v, 0);
+  return (total > 0 ? criteria / total : 0) + LABEL_WEIGHT * strengths[0];
 }
 
 /**

@@ -16,7 +16,15 @@
 import fs from 'node:fs';
 import { LABEL_WEIGHT } from '../../src/documents/classify/fusion.js';
 import { type DumpRow as Row, readDump } from './deep-dump.types.js';
-import { argmax, cellsOf, mean, printTrialTable, secondPass, WEIGHTS } from './deep-replay.js';
+import {
+  argmax,
+  cellsOf,
+  mean,
+  printTrialTable,
+  secondPass,
+  WEIGHTS,
+  weightedStrength,
+} from './deep-replay.js';
 import { countCells as countRows, heldOutRights, type RowRights } from './trial-folds.js';
 
 const file = process.argv[2];
@@ -116,11 +124,12 @@ function rightOf(row: Row, rule: Rule): [number, number] {
   const strengths = wideKinds.map((category) =>
     category.map((x) => x.reduce((sum, v, k) => sum + WEIGHTS[k] * v, 0)),
   );
-  const deep = secondPass(row, schemaOf(row), wide, (c, weights) => {
-    const total = weights.reduce((sum, w) => sum + w, 0);
-    const criteria = strengths[c].slice(1).reduce((sum, v, i) => sum + weights[i] * v, 0);
-    return (total > 0 ? criteria / total : 0) + LABEL_WEIGHT * strengths[c][0] - cuts[c];
-  });
+  const deep = secondPass(
+    row,
+    schemaOf(row),
+    wide,
+    (c, weights) => weightedStrength(strengths[c], weights) - cuts[c],
+  );
   return [argmax(plain) === row.expected ? 1 : 0, argmax(deep) === row.expected ? 1 : 0];
 }
 

@@ -31,6 +31,7 @@ import {
   printTrialTable,
   secondPass,
   WEIGHTS,
+  weightedStrength,
 } from './deep-replay.js';
 import { countCells as countRows, heldOutRights, type RowRights } from './trial-folds.js';
 
@@ -137,11 +138,9 @@ function defaultScores(row: Row, rule: Rule): number[] {
 function rightOf(row: Row, rule: Rule): [number, number] {
   const plain = argmax(defaultScores(row, rule)) === row.expected ? 1 : 0;
   const wide = scoresOf(row, true, rule);
-  const deep = secondPass(row, schemaOf(row), wide.scores, (c, weights) => {
-    const total = weights.reduce((sum, w) => sum + w, 0);
-    const criteria = wide.strengths[c].slice(1).reduce((sum, v, i) => sum + weights[i] * v, 0);
-    return (total > 0 ? criteria / total : 0) + LABEL_WEIGHT * wide.strengths[c][0];
-  });
+  const deep = secondPass(row, schemaOf(row), wide.scores, (c, weights) =>
+    weightedStrength(wide.strengths[c], weights),
+  );
   return [plain, argmax(deep) === row.expected ? 1 : 0];
 }
 

@@ -14,7 +14,15 @@
 import fs from 'node:fs';
 import { LABEL_WEIGHT } from '../../src/documents/classify/fusion.js';
 import { type DumpRow as Row, readDump } from './deep-dump.types.js';
-import { argmax, cellsOf, mean, printTrialTable, secondPass, WEIGHTS } from './deep-replay.js';
+import {
+  argmax,
+  cellsOf,
+  mean,
+  printTrialTable,
+  secondPass,
+  WEIGHTS,
+  weightedStrength,
+} from './deep-replay.js';
 import { countCells as countRows, heldOutRights, type RowRights } from './trial-folds.js';
 
 const [file, contextFile] = process.argv.slice(2);
@@ -72,11 +80,9 @@ const scoreOf = (category: number[]) => mean(category.slice(1)) + LABEL_WEIGHT *
 function rightOf(row: Row, rule: Rule): [number, number] {
   const plain = strengthsOf(row, false, rule).map(scoreOf);
   const strengths = strengthsOf(row, true, rule);
-  const deep = secondPass(row, schemaOf(row), strengths.map(scoreOf), (c, weights) => {
-    const total = weights.reduce((sum, w) => sum + w, 0);
-    const criteria = strengths[c].slice(1).reduce((sum, v, i) => sum + weights[i] * v, 0);
-    return (total > 0 ? criteria / total : 0) + LABEL_WEIGHT * strengths[c][0];
-  });
+  const deep = secondPass(row, schemaOf(row), strengths.map(scoreOf), (c, weights) =>
+    weightedStrength(strengths[c], weights),
+  );
   return [argmax(plain) === row.expected ? 1 : 0, argmax(deep) === row.expected ? 1 : 0];
 }
 
