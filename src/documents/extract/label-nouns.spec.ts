@@ -34,8 +34,20 @@ describe(labelsOfOtherNouns.name, () => {
     expect(withheldFrom('flight_number', 'Flight No.')).toBe(false);
     for (const label of ['Account No.', 'Client No.', 'Kunden-Nr.', 'Buyer No.'])
       expect(withheldFrom('customer_number', label)).toBe(false);
-    for (const label of ['Bill No.', 'Receipt No.', 'Document No.', 'Beleg Nr.', 'Folio No.'])
+    for (const label of ['Bill No.', 'Document No.', 'Beleg Nr.', 'Inv. #', 'Tax Invoice No.'])
       expect(withheldFrom('invoice_number', label)).toBe(false);
+    expect(withheldFrom('invoice_number', 'N° de facture', 'fr')).toBe(false);
+    expect(withheldFrom('invoice_number', 'Factuurnummer', 'nl')).toBe(false);
+    // Not English: WordNet's page number is not read into a Spanish invoice's "Folio".
+    expect(withheldFrom('invoice_number', 'Folio No.', 'es')).toBe(false);
+  });
+
+  it("withholds from a document's number a label numbering another thing", () => {
+    // The encoder relates these nouns to an invoice (8-38 % of the way to "invoice number").
+    for (const label of ['Order No.', 'Account No.', 'Debtor Number', 'Booking No.', 'Receipt No.'])
+      expect(withheldFrom('invoice_number', label)).toBe(true);
+    // A party's number is printed under other nouns: only a document's number is read so.
+    expect(withheldFrom('customer_number', 'Account No.')).toBe(false);
   });
 
   it('reads a label written as one word as the noun and the identifier it is compounded of', () => {

@@ -24,6 +24,7 @@ import {
   stem,
 } from './text-match.js';
 import { IDENTIFIER_WORDS } from './value-parsers.js';
+import { namesADocument, namesTheSameThing } from './wordnet-kinds.js';
 
 /** At or above this a label names the field outright (label-owners.ts): its noun is the field's. */
 const NAMES_FIELD = 0.95;
@@ -134,6 +135,31 @@ function shortens(word: string, fieldWords: readonly string[]): boolean {
   });
 }
 
+/** Label nouns shorter than this are not looked up in WordNet. */
+const SHORTEST_NOUN = 4;
+
+const lastWord = (words: string): string => words.slice(words.lastIndexOf(' ') + 1);
+
+/**
+ * Whether a label numbers another thing than the document a field numbers: "Order No.",
+ * "Account No.", "Debtor Number" for an invoice's number. A document is identified by its
+ * own number, so a label's noun must name that document, what it is a kind of ("Document
+ * No.") or a kind of it, as WordNet reads the two nouns; the encoder relates an order, an
+ * account or a debtor to an invoice as subjects (0.47-0.59, and "<noun> number" 8-38 % of
+ * the way to "invoice number", where "Document No." is 9 %), so it cannot tell them apart.
+ * Only for a document's number (a party's number is printed under many other nouns: an
+ * account, a membership) and only in English, the language WordNet reads ("Folio" is a
+ * Spanish invoice's number and an English page number).
+ */
+function numbersAnotherThing(pair: Pair, language: string): boolean {
+  if (language !== 'en') return false;
+  const [labelNoun, fieldNoun] = [lastWord(pair.nouns), lastWord(pair.fieldNouns)];
+  // A word this short may be a shortening ("Doc No.", "Ref No."), which WordNet reads as
+  // another word (a doctor, a referee): the encoder's rules below read it.
+  if (labelNoun.length < SHORTEST_NOUN || !namesADocument(fieldNoun)) return false;
+  return namesTheSameThing(labelNoun, fieldNoun) === false;
+}
+
 interface Pair {
   field: string;
   label: string;
@@ -194,7 +220,12 @@ export function labelsOfOtherNouns(
   // A compound whose last part is not the identifier's word ("Kundenname") is no "<noun> No.".
   const compounds = pairs.filter((p) => p.head !== undefined);
   const heads = cosines(compounds.map((p) => [p.head!, p.identifier]));
-  const named = pairs.filter((p) => !p.head || heads[compounds.indexOf(p)] >= SAME_WORD);
+  const named = pairs.filter((p) => {
+    if (p.head && heads[compounds.indexOf(p)] < SAME_WORD) return false;
+    if (!numbersAnotherThing(p, language)) return true;
+    withhold(p);
+    return false;
+  });
   const nouns = cosines(named.map((p) => [p.nouns, p.fieldNouns]));
   const related: Pair[] = [];
   named.forEach((p, i) => {

