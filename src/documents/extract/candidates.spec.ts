@@ -106,3 +106,33 @@ describe('labels followed on their line by their values with no separator', () =
     expect(pairs('Issued 12 March 2024', false)).toEqual([]);
   });
 });
+
+describe('a currency drawn in a cell of its own between a label and its amount', () => {
+  it('is read with the amount after it as the value', () => {
+    const { candidates } = collectCandidates(
+      documentOf([
+        line(0, [
+          ['TOTAL', 0.05, 0.15],
+          ['RM', 0.5, 0.55],
+          ['86.00', 0.7, 0.8],
+        ]),
+      ]),
+      options,
+    );
+    expect(candidates.filter((c) => c.label === 'TOTAL').map((c) => c.value)).toEqual(['RM 86.00']);
+  });
+
+  it('leaves a word that is no currency as the value', () => {
+    const { candidates } = collectCandidates(
+      documentOf([
+        line(0, [
+          ['NAME', 0.05, 0.15],
+          ['ACME', 0.5, 0.6],
+          ['12', 0.7, 0.8],
+        ]),
+      ]),
+      options,
+    );
+    expect(candidates.filter((c) => c.label === 'NAME').map((c) => c.value)).toEqual(['ACME']);
+  });
+});

@@ -271,22 +271,34 @@ export function collectCandidates(
       const labelOnly = !cellColon || cellColon[2].trim() === '' || unit !== '';
       // The value is the next cell; a cell of punctuation alone (":", "=") sits between.
       const next = /^[\s:：=\-–.]*$/u.test(cells[i + 1]?.text ?? '') ? i + 2 : i + 1;
+      // "TOTAL   RM   86.00": a currency alone in the next cell is the unit of the one after.
+      const last =
+        unit === '' &&
+        next + 1 < cells.length &&
+        currencyOf(cells[next].text) !== undefined &&
+        /\d/u.test(cells[next + 1].text)
+          ? next + 1
+          : next;
       if (labelOnly && next < cells.length && !headerRow) {
+        const value = cells
+          .slice(next, last + 1)
+          .map((c) => c.text)
+          .join(' ');
         push({
           label,
-          value: unit === '' ? cells[next].text : `${unit} ${cells[next].text}`,
+          value: unit === '' ? value : `${unit} ${value}`,
           relation: 'columns',
           lineIndex: index,
           citation: {
             type: 'Key Value',
             content: cells
-              .slice(i, next + 1)
+              .slice(i, last + 1)
               .map((c) => c.text)
               .join(' '),
-            bbox: boxOf(line, cell.left, cells[next].right),
+            bbox: boxOf(line, cell.left, cells[last].right),
           },
           // More numbers after the value: a table's totals row, one column of several.
-          ...(cells.slice(next + 1).some((c) => /\d/.test(c.text)) ? { crowded: true } : {}),
+          ...(cells.slice(last + 1).some((c) => /\d/.test(c.text)) ? { crowded: true } : {}),
         });
       }
       if (!labelOnly) return;

@@ -1,7 +1,7 @@
 /** What a whole document says about how it writes values: its language, dates, numbers. */
 import { detectLanguage } from '../classify/language.js';
 import type { LayoutLine } from '../parse/layout.types.js';
-import { findCurrencies } from './amounts.js';
+import { findAmounts, findCurrencies } from './amounts.js';
 import { currencyReaderOf } from './currency-evidence.js';
 import { documentCalendar } from './calendars.js';
 import { DATE_LOCALES, documentDateOrder } from './dates.js';
@@ -10,6 +10,11 @@ import type { ValueContext } from './value-parsers.js';
 export interface DocumentContext extends ValueContext {
   language: string;
   text: string;
+  /**
+   * The largest amount the document writes as money, with its cents or its currency: a bare
+   * integer below it beside a total's label is a count of items or pages.
+   */
+  largestMoney?: number;
 }
 
 /** The most frequent of `values`, if any. */
@@ -35,13 +40,18 @@ export function documentContext(lines: readonly LayoutLine[]): DocumentContext {
   const points = (text.match(/\d\.\d{2}(?!\d)/g) ?? []).length;
   const readCurrency = currencyReaderOf(text, language);
   const currencies = findCurrencies(text, readCurrency);
+  const decimalComma = commas > points;
+  const money = findAmounts(text, decimalComma, readCurrency)
+    .filter((a) => a.decimals || a.currency !== undefined)
+    .map((a) => Math.abs(a.value));
   return {
     text,
     language,
     dateOrder: documentDateOrder(text, language, new Set(currencies)),
     calendar: documentCalendar(text, DATE_LOCALES),
-    decimalComma: commas > points,
+    decimalComma,
     currency: mostFrequent(currencies),
+    ...(money.length > 0 ? { largestMoney: Math.max(...money) } : {}),
     readCurrency,
   };
 }

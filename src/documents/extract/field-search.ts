@@ -12,9 +12,10 @@ import { findDates, inDocumentOrder } from './dates.js';
 import type { JsonSchema } from './extract-schema.js';
 import type { FieldText, LabelSimilarity } from './label-similarity.js';
 import { currencyOf } from './currency-table.js';
+import { findAmounts } from './amounts.js';
 import { inWordsOnly } from './number-words.js';
 import { announcesIdentifier, kindOf, readValue, type ValueKind } from './value-parsers.js';
-import { entityKindOf, namesAHeading, type EntityKind } from './wordnet-kinds.js';
+import { entityKindOf, namesADocument, namesAHeading, type EntityKind } from './wordnet-kinds.js';
 import { humanize } from './text-match.js';
 import { nameLike, unlabelledOrganization, unlabelledPlace } from './unlabelled.js';
 
@@ -148,6 +149,39 @@ export interface SearchSettings {
   fallbacks: boolean;
 }
 
+/** Whether a value is a whole number written bare: digits alone, no currency, no cents. */
+function bareDigits(value: string, context: DocumentContext): boolean {
+  const amount = findAmounts(value, context.decimalComma, context.readCurrency)[0];
+  if (!amount || amount.currency !== undefined) return false;
+  // "1,250" or "1.250" is grouped as an amount is.
+  return /^\d+$/u.test(value.slice(amount.index, amount.index + amount.length).trim());
+}
+
+/**
+ * A whole number written bare ("Total 3") in a document that writes larger amounts as money
+ * (with cents or a currency) counts something, items or pages: the money it would be a
+ * total of is written otherwise.
+ */
+function countBesideMoney(value: string, read: unknown, context: DocumentContext): boolean {
+  if (typeof read !== 'number' || context.largestMoney === undefined) return false;
+  return bareDigits(value, context) && Math.abs(read) < context.largestMoney;
+}
+
+/**
+ * A document's name with a bare number after it ("Invoice 42", a heading) gives the
+ * document's number, as "Invoice No. 42" does, not an amount of it: a field described
+ * "invoice amount" is near the label by its modifier only.
+ */
+function documentAndItsNumber(label: string, value: string, context: DocumentContext): boolean {
+  const words = label.trim().split(/\s+/u);
+  return (
+    words.length === 1 &&
+    /^\p{L}{3,}$/u.test(words[0]) &&
+    namesADocument(words[0]) &&
+    bareDigits(value, context)
+  );
+}
+
 /** Words where a number was asked for, and not a currency's name standing before it. */
 function unreadNumber(value: string): boolean {
   return inWordsOnly(value) && currencyOf(value) === undefined;
@@ -203,7 +237,8 @@ export function scoreCandidates(
     if (
       NUMERIC_KINDS.has(field.kind) &&
       labelKinds(field.name) !== 'identifier' &&
-      announcesIdentifier(candidate.label)
+      (announcesIdentifier(candidate.label) ||
+        documentAndItsNumber(candidate.label, candidate.value, context))
     )
       continue;
     // A sentence under a line (a title over a paragraph) is running text, not the value a
@@ -230,6 +265,7 @@ export function scoreCandidates(
       findDates(candidate.value)[0]?.length === candidate.value.trim().length
     )
       continue;
+    if (field.kind === 'money' && countBesideMoney(candidate.value, read.value, context)) continue;
     let score = labelScore * RELATION_PRIOR[candidate.relation] * (0.6 + 0.4 * read.coverage);
     if (candidate.crowded) score *= CROWDED;
     if (field.kind === 'money') {

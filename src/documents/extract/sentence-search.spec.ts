@@ -10,14 +10,19 @@ const total = scalarField('total', 'total', {
   description: 'The total amount due',
 });
 
+const invoiceAmount = scalarField('amount', 'amount', {
+  type: 'number',
+  description: 'invoice amount',
+});
+
 /** The running-text search's answer for `total` in a text document of these lines. */
-async function totalIn(lines: string[]): Promise<unknown> {
+async function totalIn(lines: string[], field = total): Promise<unknown> {
   const document = await loadLayoutDocument(Buffer.from(lines.join('\n')), 'terms.txt');
   const all = document.pages.flatMap((page) => page.lines);
   const context = documentContext(all);
   const found = searchSentences(
     sentenceSearchOf(all, context),
-    total,
+    field,
     context,
     sentenceEncoder(),
     false,
@@ -52,5 +57,11 @@ describe('the running-text search for an amount', () => {
         'The total costs of the works are 1,250.00 EUR.',
       ]),
     ).toBe(1250);
+  });
+
+  it('reads the amount a sentence writes as money ahead of a bare figure before it', async () => {
+    expect(await totalIn(['Invoice 42', 'Sum 10.00 EUR'], invoiceAmount)).toBe(10);
+    // A bare figure alone is still read.
+    expect(await totalIn(['Invoice 42', 'Sum 10'], invoiceAmount)).toBe(42);
   });
 });

@@ -188,15 +188,14 @@ function codeAfterAsked(text: string, asked: ReadonlySet<string>): string | unde
 const CENTS = /\d[.,]\d{2}(?!\d)/u;
 
 /**
- * The amount of money a heading states, if any. A heading's figures mostly number it ("3
- * Total costs", "3.2 Sum insured", "Section 3: Total costs", "Invoice 42"): the figure it
- * opens with is its number, and another counts as money only written as money, with its
- * currency or its cents.
+ * The first amount a text writes as money, with its currency or its cents. A heading's
+ * figures mostly number it ("3 Total costs", "3.2 Sum insured", "Section 3: Total costs",
+ * "Invoice 42"): the figure it opens with is its number whatever it is written as.
  */
-function headingAmount(text: string, context: DocumentContext): number | undefined {
+function moneyAmount(text: string, context: DocumentContext, heading: boolean): number | undefined {
   const amounts = findAmounts(text, context.decimalComma, context.readCurrency);
   const money = amounts.find((a) => {
-    if (/^[\s\p{P}]*$/u.test(text.slice(0, a.index))) return false;
+    if (heading && /^[\s\p{P}]*$/u.test(text.slice(0, a.index))) return false;
     return a.currency !== undefined || CENTS.test(text.slice(a.index, a.index + a.length));
   });
   return money?.value;
@@ -229,9 +228,12 @@ function valueIn(
     const code = codeAfterAsked(sentence.text, asked);
     if (code) return { value: code };
   }
-  if (field.kind === 'money' && heading) {
-    const amount = headingAmount(sentence.text, context);
-    return amount === undefined ? undefined : { value: amount };
+  if (field.kind === 'money') {
+    // A heading states money only written as money; in a sentence ("Invoice 42 Sum 10.00
+    // EUR") an amount so written is the money, ahead of a bare figure that numbers or counts.
+    const amount = moneyAmount(sentence.text, context, heading);
+    if (amount !== undefined || heading)
+      return amount === undefined ? undefined : { value: amount };
   }
   const read = readValue(sentence.text, field.kind, field.schema, context);
   return read ? { value: read.value, ambiguous: read.ambiguous } : undefined;
@@ -279,7 +281,8 @@ function couldHold(
   context: DocumentContext,
   heading: boolean,
 ): boolean {
-  if (field.kind === 'money' && heading) return headingAmount(sentence.text, context) !== undefined;
+  if (field.kind === 'money' && heading)
+    return moneyAmount(sentence.text, context, true) !== undefined;
   switch (field.kind) {
     case 'date':
       return findDates(sentence.text, context.dateOrder, context.calendar).length > 0;
