@@ -7,9 +7,13 @@
  * sentence layout.ts can say of any document (the form inventory); with `--parts`, each
  * criterion's parts' cosines with every passage (aggregation-trial.ts, record 0484); with
  * `--extra`, which passages are single lines, each passage's words, other wordings of each
- * category's name and the category read as one description (generality-trial.ts, record 0508).
+ * category's name and the category read as one description (generality-trial.ts, record 0508);
+ * with `--register`, how the document addresses its reader (register.ts), whether its pages
+ * are unpaged (one page of unknown size), each passage's cosine with the name sentence's
+ * template words (TEMPLATES) and each statement's cosines with the register sentences
+ * (register-trial.ts, record 0544).
  * Run: tsc -p tsconfig.bench.json && node dist/bench/classify-eval/deep-dump.js <file> [--holdout]
- *      [--parts] [--extra]
+ *      [--parts] [--extra] [--register]
  */
 import fs from 'node:fs';
 import { ocrEffortOf } from '../../src/documents/classify/classify.task.js';
@@ -19,6 +23,7 @@ import {
   warmUpClassifier,
 } from '../../src/documents/classify/classify.js';
 import { labelSentence, passagesOf, wholePages } from '../../src/documents/classify/evidence.js';
+import { registerProfile } from '../../src/documents/classify/register.js';
 import { describeLayout, type LayoutProfile } from '../../src/documents/classify/layout.js';
 import { categoryScore, strength } from '../../src/documents/classify/fusion.js';
 import { separateNeighbours } from '../../src/documents/classify/near-neighbours.js';
@@ -27,7 +32,7 @@ import { cosine, sentenceEncoder } from '../../src/documents/encoder/sentence-en
 import { pagesOf } from '../../test/support/classify-eval.js';
 import { loadRealEvalSet, REAL_EVAL_SETS } from '../../test/support/classify-eval-real.js';
 import { SCHEMA_VARIANTS, schemaVariant } from '../../test/support/classify-eval-schemas.js';
-import type { Dump, DumpRow } from './deep-dump.types.js';
+import { REGISTER_SENTENCES, type Dump, type DumpRow } from './deep-dump.types.js';
 
 const file = process.argv[2];
 const split = process.argv.includes('--holdout') ? 'holdout' : 'dev';
@@ -122,6 +127,12 @@ export const EXTRA_LABELS: ((name: string) => string)[] = [
   (name) => `This is a ${name}.`,
 ];
 const EXTRA = process.argv.includes('--extra');
+const REGISTER = process.argv.includes('--register');
+/** The name sentence's own words without a name (labelSentence), and the bare noun. */
+const TEMPLATES = ['A document.', labelSentence('').replace(/\s+\./u, '.')];
+const registerSentences = [...REGISTER_SENTENCES];
+const registerVectors = REGISTER ? encoder.embed(registerSentences) : [];
+const templateVectors = REGISTER ? encoder.embed(TEMPLATES) : [];
 const nameOf = (category: string) => category.replace(/[_-]+/g, ' ').trim();
 const PART_KINDS = process.argv.includes('--parts') ? [false, true] : [];
 const inventory = formInventory();
@@ -139,6 +150,15 @@ for (const set of REAL_EVAL_SETS) {
           .embed([labelSentence(e.category), ...e.criteria])
           .map((v) => inventoryVectors.map((f) => r(cosine(v, f)))),
       ),
+      ...(REGISTER
+        ? {
+            registerCosines: variant.schema.map((e) =>
+              encoder
+                .embed([labelSentence(e.category), ...e.criteria])
+                .map((v) => registerVectors.map((f) => r(cosine(v, f)))),
+            ),
+          }
+        : {}),
     };
   }
   const loaded = await loadRealEvalSet([split], undefined, ocrEffortOf('accurate'), set);
@@ -211,6 +231,13 @@ for (const set of REAL_EVAL_SETS) {
             ),
           ]),
         ),
+        ...(REGISTER
+          ? {
+              unpaged: texts.length === 1 && !sizes[0],
+              register: registerProfile(texts, reading.language ?? 'en'),
+              templateCos: templateVectors.map((t) => passageVectors.map((p) => r(cosine(t, p)))),
+            }
+          : {}),
         ...(EXTRA
           ? {
               passageLines: reading.passages.map((p) =>
@@ -236,6 +263,6 @@ for (const set of REAL_EVAL_SETS) {
   }
   console.log(`${set}: ${loaded.documents.length} documents`);
 }
-const dump: Dump = { inventory, schemas, rows };
+const dump: Dump = { inventory, schemas, rows, ...(REGISTER ? { registerSentences } : {}) };
 fs.writeFileSync(file, JSON.stringify(dump));
 console.log(`${rows.length} rows written to ${file}`);

@@ -4,6 +4,7 @@
  * statement of its schema with what the document's reading holds.
  */
 import fs from 'node:fs';
+import type { RegisterProfile } from '../../src/documents/classify/register.js';
 
 /** A statement's evidence as the service gathered it, and the passage of its semantic part. */
 export type Evidence = [
@@ -41,6 +42,12 @@ export interface DumpRow {
   partCos?: number[][][][];
   /** The same, with the text before a colon in front of each item after it. */
   headedPartCos?: number[][][][];
+  /** With `--register`: one page of a size the reader does not know (its form assumed). */
+  unpaged?: boolean;
+  /** With `--register`: how the document addresses its reader (register.ts). */
+  register?: RegisterProfile;
+  /** With `--register`: per template (deep-dump's TEMPLATES), cosines with every passage. */
+  templateCos?: number[][];
   /** With `--extra`: per passage, 1 for a single line, 0 for a chunk or metadata. */
   passageLines?: number[];
   /** With `--extra`: per passage, its words. */
@@ -55,6 +62,8 @@ export interface DumpSchema {
   categories: string[];
   statementCosines: number[][];
   inventoryCosines: number[][][];
+  /** With `--register`: per category, per statement, cosines with each register sentence. */
+  registerCosines?: number[][][];
 }
 
 export interface Dump {
@@ -62,6 +71,8 @@ export interface Dump {
   inventory: string[];
   schemas: Record<string, DumpSchema>;
   rows: DumpRow[];
+  /** With `--register`: REGISTER_SENTENCES. */
+  registerSentences?: string[];
 }
 
 /** The length sentences of record 0465's trial, by the most words each describes. */
@@ -79,6 +90,19 @@ export interface LengthDump {
   /** Per `${set}/${variant}`, per category, per statement: cosines with each length sentence. */
   cosines: Record<string, number[][][]>;
 }
+
+/**
+ * The first phrasing of the register traits' sentences measured (record 0544): second person,
+ * first person singular, first person plural, questions, and none of the persons (the
+ * impersonal sentence). The second phrasing (register-phrasing-dump.ts) is the record's.
+ */
+export const REGISTER_SENTENCES = [
+  'Written to the reader, addressing them directly as you.',
+  'Written in the first person by one writer, as I.',
+  'Written in the first person plural, as we.',
+  'Many of its sentences are questions.',
+  'Impersonal text in the third person, never addressing the reader.',
+] as const;
 
 export function readDump(file: string): Dump {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as Dump;
