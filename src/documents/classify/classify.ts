@@ -24,6 +24,7 @@ import { categoryScore, strength } from './fusion.js';
 import { groupOf } from './grouping.js';
 import { documentLanguage, warmUpLanguage } from './language.js';
 import { describeLayout, layoutProfile, type PageDimensions } from './layout.js';
+import { describeRegister, registerProfile } from './register.js';
 import { clipLongWords } from './long-words.js';
 import { stemmerFor } from './stemmers.js';
 
@@ -146,6 +147,12 @@ export function schemaEvidence(input: ClassifyInput): SchemaEvidence {
     reading.voters = passagesBeyond(reading.passages, first);
     reading.wholePages = wholePages(pages);
   }
+  // How the whole text addresses its reader is part of its form (record 0544); split's pages
+  // are read without it.
+  reading.form = [
+    ...reading.form,
+    ...describeRegister(registerProfile(pages, reading.language ?? 'en')),
+  ];
   const evidence = gatherEvidence(schema, reading, READING[model]);
   // One page of a size the reader does not know: its form is assumed, not seen.
   const unpaged = pages.length === 1 && !sizes[0];

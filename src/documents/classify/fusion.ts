@@ -10,7 +10,8 @@
  * cosines centred on its mean over the request's statements (record 0393); lexical: share of
  * its words found (0..1), none across languages, in proportion to how much of the document's
  * text is the request's words below 5 % (record 0444); layout: best cosine of the criterion with
- * a sentence describing the document's form (layout.ts); opening: cosine of the criterion
+ * a sentence describing the document's form (layout.ts) or how its text addresses the reader
+ * (register.ts, record 0544); opening: cosine of the criterion
  * with the document's opening passage (record 0390). Deep Classify reads its near
  * neighbours again (near-neighbours.ts). The weights were measured on
  * the development sets (business categories and categories unlike them) and are not tuned
