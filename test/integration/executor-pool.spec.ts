@@ -6,7 +6,11 @@ import {
   ExecutorCrashedError,
   ExecutorLimitError,
 } from '../../src/documents/executors/executor.errors.js';
-import { TaskPool, type TaskPoolOptions } from '../../src/documents/executors/task.pool.js';
+import {
+  type ExecutorMemoryReport,
+  TaskPool,
+  type TaskPoolOptions,
+} from '../../src/documents/executors/task.pool.js';
 import type { TestTask } from '../support/test-executor.js';
 import { negativeWindow, waitFor } from '../support/wait.js';
 
@@ -189,5 +193,57 @@ describe('TaskPool executor processes', () => {
       20,
     );
     await waitFor(`recycled executor ${recycled} to exit`, () => !alive(recycled), 30_000, 20);
+  });
+
+  it('answers every task that takes its executor past the recycle size, queued ones too, and reports each peak', async () => {
+    const reports: ExecutorMemoryReport[] = [];
+    const p = track(
+      pool({
+        maxExecutors: 1,
+        warmExecutors: 1,
+        settings: { recycleRssMb: 64 },
+        onTaskMemory: (report) => reports.push(report),
+      }),
+    );
+    // Started together on one executor: three wait while each one before them is recycled.
+    const pids = await Promise.all([1, 2, 3, 4].map(() => p.run({ kind: 'keep-native', mb: 96 })));
+    expect(new Set(pids).size).toBe(4);
+    // The last report comes once its executor has tried to let go of what it holds.
+    await waitFor('every task reported', () => reports.length === 4, 60_000, 20);
+    expect(reports.map((r) => r.pid)).toEqual(pids);
+    for (const report of reports) {
+      expect(report).toMatchObject({ recycled: true, recycleRssMb: 64 });
+      expect(report.rssMb).toBeGreaterThan(96);
+      expect(report.peakMb).toBeGreaterThanOrEqual(report.rssMb);
+    }
+    // Below the size an executor is kept, and says so.
+    const kept = track(pool({ maxExecutors: 1, onTaskMemory: (report) => reports.push(report) }));
+    const first = await kept.run({ kind: 'pid' });
+    expect(await kept.run({ kind: 'pid' })).toBe(first);
+    await waitFor('both tasks reported', () => reports.length === 6, 60_000, 20);
+    expect(reports.slice(4).map((r) => r.recycled)).toEqual([false, false]);
+  });
+
+  it('keeps an executor whose release brings it back below the recycle size, its answer unchanged', async () => {
+    const reports: ExecutorMemoryReport[] = [];
+    const p = track(
+      pool({
+        maxExecutors: 1,
+        settings: { recycleRssMb: 400 },
+        execArgv: ['--import', path.join(ROOT, 'test/support/ts-register.mjs'), '--expose-gc'],
+        onTaskMemory: (report) => reports.push(report),
+      }),
+    );
+    const first = await p.run({ kind: 'keep-native', mb: 512, releasable: true });
+    await waitFor('the first task reported', () => reports.length === 1, 60_000, 20);
+    expect(reports[0].rssMb).toBeGreaterThan(512);
+    expect(reports[0].restedMb).toBeLessThan(400);
+    expect(reports[0].recycled).toBe(false);
+    // The same executor takes the next task: it was kept, not replaced.
+    expect(await p.run({ kind: 'keep-native', mb: 512 })).toBe(first);
+    await waitFor('the second task reported', () => reports.length === 2, 60_000, 20);
+    // What it cannot let go of keeps it above: replaced, as before.
+    expect(reports[1]).toMatchObject({ recycled: true });
+    expect(reports[1].restedMb).toBeGreaterThan(400);
   });
 });

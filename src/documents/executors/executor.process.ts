@@ -86,6 +86,16 @@ export class ExecutorProcess {
   private stderrTail = '';
   /** Resident size the executor reported after its last task, bytes. */
   lastRss = 0;
+  /** The highest resident size during its last task, bytes (0: not known). */
+  lastPeakRss = 0;
+  /** Resident size after its last task, before the executor let go of anything, bytes. */
+  lastTaskRss = 0;
+  /**
+   * Set while the executor lets go of what it holds between tasks (it was above the
+   * recycle size); resolves once it says how large it rests (`lastRss`), or exits.
+   */
+  resting: Promise<void> | null = null;
+  private rested: (() => void) | null = null;
   idleTimer: NodeJS.Timeout | undefined;
 
   constructor(options: ExecutorSpawnOptions) {
@@ -116,6 +126,7 @@ export class ExecutorProcess {
         void pipeClosed(this.child.stderr, STDERR_DRAIN_MS).then(() => {
           this.exit = { code, signal, heapExhausted: HEAP_LIMIT_MESSAGE.test(this.stderrTail) };
           this.settle({ kind: 'exit', exit: this.exit });
+          this.endRest();
           resolve(this.exit);
         });
       });
@@ -125,8 +136,16 @@ export class ExecutorProcess {
     this.ready = new Promise((resolve, reject) => {
       this.child.on('message', (message: ExecutorMessage<unknown>) => {
         if (message.type === 'ready') resolve();
-        else if (message.type === 'done' && this.pending?.id === message.id) {
+        else if (message.type === 'rested') {
           this.lastRss = message.rss;
+          this.endRest();
+        } else if (message.type === 'done' && this.pending?.id === message.id) {
+          this.lastRss = message.rss;
+          this.lastTaskRss = message.rss;
+          this.lastPeakRss = message.peakRss;
+          if (message.releasing) {
+            this.resting = new Promise((resolve) => (this.rested = resolve));
+          }
           this.settle({ kind: 'reply', reply: message.reply });
         }
       });
@@ -151,13 +170,28 @@ export class ExecutorProcess {
     task: T,
     limits: DocumentLimits | undefined,
     ocrLanguages?: readonly OcrLanguageCode[],
+    recycleRssMb?: number,
   ): Promise<TaskOutcome> {
     if (this.exit) return Promise.resolve({ kind: 'exit', exit: this.exit });
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.pending = { id, resolve };
-      this.child.send({ type: 'run', id, task, limits, ocrLanguages } satisfies RunMessage<T>);
+      this.child.send({
+        type: 'run',
+        id,
+        task,
+        limits,
+        ocrLanguages,
+        recycleRssMb,
+      } satisfies RunMessage<T>);
     });
+  }
+
+  private endRest(): void {
+    const rested = this.rested;
+    this.rested = null;
+    this.resting = null;
+    rested?.();
   }
 
   private settle(outcome: TaskOutcome): void {

@@ -12,8 +12,17 @@ import { runOperationTask } from './operation.run.js';
 // The sentence encoder, language model, extract's tables and pdf.js load once per process,
 // when it starts (the executor says `ready` after; the API's start-up and /health never
 // wait for it).
-serveTasks(runOperationTask, async () => {
-  await warmUpExtract();
-  warmUpClassifier();
-  await warmUpPdf();
-});
+// Above EXECUTOR_RECYCLE_RSS_MB after a task, OCR's workers (English's, the language one,
+// orientation's; 60-140 MB each) are ended before the executor is judged: they start again
+// on the next page that needs them (about a second), where a recycle would reload the whole
+// executor (docs/decisions/0547-*).
+serveTasks(
+  runOperationTask,
+  async () => {
+    await warmUpExtract();
+    warmUpClassifier();
+    await warmUpPdf();
+  },
+  // Imported when needed: an executor that never read a page by OCR has nothing to end.
+  async () => (await import('../readers/ocr.engine.js')).terminateOcr(),
+);

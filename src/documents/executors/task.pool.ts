@@ -8,6 +8,8 @@ import { setOcrLanguages } from '../readers/ocr-languages.js';
 import { ExecutorCrashedError, ExecutorLimitError } from './executor.errors.js';
 import { type ExecutorExit, ExecutorProcess, type TaskOutcome } from './executor.process.js';
 import { deserializeError } from './task-reply.js';
+import { type ExecutorMemoryReport, memoryReport } from './executor-memory.js';
+export type { ExecutorMemoryReport };
 
 const DEFAULT_EXECUTOR_SETTINGS: Readonly<ExecutorSettings> = {
   heapMb: 1_024,
@@ -41,6 +43,8 @@ export interface TaskPoolOptions {
   entry?: string;
   /** Node flags of the executors (tests: a TypeScript loader). */
   execArgv?: string[];
+  /** Told after every task an executor answered: its memory, whether it is recycled. */
+  onTaskMemory?: (report: ExecutorMemoryReport) => void;
 }
 
 interface TaskPoolDefinition<T, R> {
@@ -200,13 +204,20 @@ export class TaskPool<T, R> {
     let timer: NodeJS.Timeout | undefined;
     let watch: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
+    let answered = false;
     try {
       return await new Promise<TaskOutcome>((resolve, reject) => {
         const stop = (error: unknown) => {
           executor.kill();
           reject(error);
         };
-        void executor.send(task, this.options.limits, this.options.ocrLanguages).then((outcome) => {
+        const sent = executor.send(
+          task,
+          this.options.limits,
+          this.options.ocrLanguages,
+          this.settings.recycleRssMb,
+        );
+        void sent.then((outcome) => {
           if (outcome.kind === 'exit' && outcome.exit.heapExhausted) {
             reject(
               new ExecutorLimitError(
@@ -215,7 +226,10 @@ export class TaskPool<T, R> {
                 413,
               ),
             );
-          } else resolve(outcome);
+          } else {
+            answered = outcome.kind === 'reply';
+            resolve(outcome);
+          }
         });
         timer = setTimeout(
           () =>
@@ -250,7 +264,8 @@ export class TaskPool<T, R> {
       clearTimeout(timer);
       clearInterval(watch);
       if (onAbort) signal?.removeEventListener('abort', onAbort);
-      this.release(executor);
+      if (answered) this.afterTask(executor);
+      else this.release(executor);
     }
   }
 
@@ -312,9 +327,28 @@ export class TaskPool<T, R> {
     return executor;
   }
 
+  /** Whether an executor is past the recycle size after its last task (replaced then). */
+  private oversized(executor: ExecutorProcess): boolean {
+    return executor.alive && executor.lastRss > this.settings.recycleRssMb * 1024 * 1024;
+  }
+
+  /**
+   * After a task it answered: once the executor has let go of what it holds between tasks
+   * (when it was above the recycle size), its memory is reported and it is released, so the
+   * recycle is judged on the size it rests at. Meanwhile it takes no task.
+   */
+  private afterTask(executor: ExecutorProcess): void {
+    const done = () => {
+      this.options.onTaskMemory?.(memoryReport(executor, this.settings, this.oversized(executor)));
+      this.release(executor);
+    };
+    if (executor.resting) void executor.resting.then(done);
+    else done();
+  }
+
   /** After a task: back to work, idle, or replaced when it died or grew too large. */
   private release(executor: ExecutorProcess): void {
-    const recycled = executor.alive && executor.lastRss > this.settings.recycleRssMb * 1024 * 1024;
+    const recycled = this.oversized(executor);
     // Still `alive` right after the kill (its exit is reported later): not handed out again.
     if (recycled || !executor.alive || this.closed) {
       this.forget(executor);

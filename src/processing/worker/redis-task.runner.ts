@@ -1,6 +1,7 @@
 import {
   Inject,
   Injectable,
+  Logger,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
@@ -14,6 +15,7 @@ import { outcomeFilesFor } from '../jobs/job-results.js';
 import { poolOptionsFrom } from '../../documents/executors/task.pool.js';
 import { OperationPool } from '../../documents/executors/operation.pool.js';
 import type { RedisJobTask } from '../queue/redis/redis-queue.types.js';
+import { logExecutorMemory } from '../operations/executor-memory-log.js';
 
 /**
  * One operation in a Redis worker process: the same executors (OperationPool, one task
@@ -34,9 +36,10 @@ export class RedisTaskRunner implements OnApplicationBootstrap, OnApplicationShu
   ) {
     // As many executors as this process takes cpu tasks at once: the small fixed pool.
     this.blobs = new FileBlobStore(blobRootOf(config.dataDir));
-    this.operations = new OperationPool(
-      poolOptionsFrom(config.processing, config.operations.redis?.cpuConcurrency ?? 1),
-    );
+    this.operations = new OperationPool({
+      ...poolOptionsFrom(config.processing, config.operations.redis?.cpuConcurrency ?? 1),
+      onTaskMemory: logExecutorMemory(new Logger(RedisTaskRunner.name)),
+    });
   }
 
   /** The warm executors load while the worker starts, not during its first task. */

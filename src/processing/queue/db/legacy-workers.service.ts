@@ -81,9 +81,11 @@ export class LegacyWorkers implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     const legacy = config.operations.legacyWorkers;
+    // Priority workers' loops (each with its executor) are kept for priority work already:
+    // the reserve keeps `worker` loops only for what they do not cover.
     this.reserve = new PriorityReserve(
       config.processing.cpuWorkerConcurrency,
-      legacy.priorityReserve,
+      Math.max(0, legacy.priorityReserve - legacy.priorityCount),
       legacy.priorityReserveHoldMs,
     );
   }

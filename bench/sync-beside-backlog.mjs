@@ -1,0 +1,136 @@
+// `npm run bench:sync-beside-backlog` (builds first; not part of the tests): the latency of
+// one organization's sync requests while another organization's async backlog is queued,
+// on the server as shipped (real executor processes). Per server run: organization A submits
+// BACKLOG `parse_async` jobs on PAGES-page PDFs; as soon as they are queued, organization B
+// sends SYNC sync `/parse` requests of a 1-page PDF, one after the other, the first of them
+// with no priority work seen before (the "first sync request after a quiet while"). Printed
+// per run: B's first answer, p50/p95/max of all of B's answers, and where they spent their
+// time from the job store (queued: created to started; running: started to finished).
+// Environment: BACKLOG (50), PAGES (20), SYNC (10), ROUNDS (1); BACKLOG_ENVS, a JSON list of
+// server environments the rounds alternate through, e.g. '[{"WORKER_PRIORITY_COUNT":"1"},{}]'.
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { apiCall, fileServer, percentile, startServer } from './lib/server-under-test.mjs';
+
+const BACKLOG = Number(process.env.BACKLOG ?? 50);
+const PAGES = Number(process.env.PAGES ?? 20);
+const SYNC = Number(process.env.SYNC ?? 10);
+const ROUNDS = Number(process.env.ROUNDS ?? 1);
+const ENVS = process.env.BACKLOG_ENVS ? JSON.parse(process.env.BACKLOG_ENVS) : [{}];
+const emit = (line) => process.stdout.write(`${line}\n`);
+
+const WORDS =
+  'the committee reviewed the quarterly figures and agreed on the schedule for the next ' +
+  'meeting while the members discussed budgets suppliers deliveries staffing and the plan';
+
+async function pdf(pages, seed) {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const words = WORDS.split(' ');
+  for (let p = 0; p < pages; p++) {
+    const page = doc.addPage([612, 792]);
+    for (let line = 0; line < 44; line++) {
+      const text = Array.from(
+        { length: 14 },
+        (_, i) => words[(seed * 7 + p * 13 + line * 3 + i) % words.length],
+      ).join(' ');
+      page.drawText(`${line + 1}. ${text}`, { x: 40, y: 750 - line * 16, size: 10, font });
+    }
+  }
+  return Buffer.from(await doc.save());
+}
+
+const files = new Map();
+for (let i = 0; i < BACKLOG; i++) {
+  files.set(`/a-${i}.pdf`, { bytes: await pdf(PAGES, i), type: 'application/pdf' });
+}
+files.set('/b.pdf', { bytes: await pdf(1, 99), type: 'application/pdf' });
+const { server: fileHost, base: filesBase } = await fileServer(files);
+
+const stats = (values) => {
+  const r = (v) => Math.round(v);
+  return `p50 ${r(percentile(values, 50))} p95 ${r(percentile(values, 95))} max ${r(Math.max(...values))} ms (n=${values.length})`;
+};
+
+async function run(env) {
+  const server = await startServer(env);
+  try {
+    const a = await server.newOrgKey('tenant-a');
+    const b = await server.newOrgKey('tenant-b');
+    for (let i = 0; i < BACKLOG; i++) {
+      const res = await apiCall(
+        server.base,
+        a,
+        'POST',
+        '/parse_async',
+        { input: `${filesBase}/a-${i}.pdf` },
+        60_000,
+      );
+      if (res.status !== 200) throw new Error(`A's parse_async: HTTP ${res.status}`);
+    }
+    const answers = [];
+    for (let i = 0; i < SYNC; i++) {
+      const res = await apiCall(
+        server.base,
+        b,
+        'POST',
+        '/parse',
+        { input: `${filesBase}/b.pdf` },
+        120_000,
+      );
+      if (res.status !== 200) throw new Error(`B's sync /parse: HTTP ${res.status}`);
+      answers.push(res.ms);
+    }
+    await server.stop({ keepData: true });
+    return { answers, stages: await syncStages(server.dataDir) };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Queued (created to started) and running (started to finished) of B's sync jobs. */
+async function syncStages(dataDir) {
+  const instance = await DuckDBInstance.create(path.join(dataDir, 'docproc.duckdb'));
+  const connection = await instance.connect();
+  const reader = await connection.runAndReadAll(
+    `SELECT epoch_ms(started_at) - epoch_ms(created_at) AS queued,
+            epoch_ms(finished_at) - epoch_ms(started_at) AS running
+     FROM processing_jobs WHERE NOT is_async AND started_at IS NOT NULL ORDER BY created_at`,
+  );
+  const rows = reader.getRowObjects();
+  // A's tasks: how long each ran, the first ones on executors that were still loading.
+  const backlog = (
+    await connection.runAndReadAll(
+      `SELECT epoch_ms(finished_at) - epoch_ms(started_at) AS running
+       FROM processing_jobs WHERE is_async AND started_at IS NOT NULL ORDER BY started_at`,
+    )
+  ).getRowObjects();
+  connection.closeSync();
+  instance.closeSync();
+  return {
+    queued: rows.map((r) => Number(r.queued)),
+    running: rows.map((r) => Number(r.running)),
+    backlog: backlog.map((r) => Number(r.running)),
+  };
+}
+
+emit(
+  `sync beside a backlog: A ${BACKLOG} parse_async of ${PAGES}-page PDFs queued, ` +
+    `then B ${SYNC} sync /parse of a 1-page PDF in turn`,
+);
+for (let round = 0; round < ROUNDS; round++) {
+  for (const env of ENVS) {
+    const { answers, stages } = await run(env);
+    emit(`env ${JSON.stringify(env)} round ${round + 1}`);
+    emit(
+      `  B first ${Math.round(answers[0])} ms (queued ${stages.queued[0]}, running ${stages.running[0]})`,
+    );
+    emit(`  B all:  ${stats(answers)}`);
+    emit(`    queued ${stats(stages.queued)}; running ${stats(stages.running)}`);
+    emit(
+      `  A's tasks ran ${stats(stages.backlog)}; the first three ${stages.backlog.slice(0, 3).join(', ')} ms`,
+    );
+  }
+}
+fileHost.close();
