@@ -126,6 +126,12 @@ try {
       } catch (e) {
         error = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
       }
+      // An executor above the recycle size reports once it has let go of OCR's workers,
+      // after the answer: a moment later.
+      const reportBy = Date.now() + 5_000;
+      while (reports.length === before && Date.now() < reportBy) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       const report = reports.length > before ? reports[reports.length - 1] : undefined;
       if (report)
         byOperation.set(operation, [...(byOperation.get(operation) ?? []), report.peakMb]);
@@ -137,6 +143,7 @@ try {
           operation,
           peakMb: report?.peakMb,
           rssMb: report?.rssMb,
+          restedMb: report?.restedMb,
           recycled: report?.recycled,
           ms: Date.now() - at,
           ...(error ? { error: error.slice(0, 120) } : {}),
@@ -159,6 +166,7 @@ try {
     JSON.stringify({
       tasks: reports.length,
       recycled: reports.filter((r) => r.recycled).length,
+      released: reports.filter((r) => r.restedMb < r.rssMb).length,
       withoutAnswer: failed,
       recycleRssMb: processing.executors.recycleRssMb,
       rssLimitMb: processing.executors.rssLimitMb,

@@ -246,4 +246,23 @@ describe('TaskPool executor processes', () => {
     expect(reports[1]).toMatchObject({ recycled: true });
     expect(reports[1].restedMb).toBeGreaterThan(400);
   });
+
+  it('keeps a spare executor loaded beside busy ones, past the idle time, until work ends', async () => {
+    const idleMs = 200;
+    const p = track(
+      pool({ maxExecutors: 3, warmExecutors: 1, spareExecutors: 1, settings: { idleMs } }),
+    );
+    const marker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'docproc-spare-')), 'done');
+    const busy = [p.run({ kind: 'until', marker }), p.run({ kind: 'until', marker })];
+    await waitFor('a third executor beside the two busy ones', () => p.processes === 3, 60_000, 20);
+    await negativeWindow(3 * idleMs);
+    expect(p.processes).toBe(3);
+    // The spare takes the next task at once, while both others are still busy.
+    const spare = (await p.run({ kind: 'pid' })) as number;
+    fs.writeFileSync(marker, '');
+    const busyPids = (await Promise.all(busy)) as number[];
+    expect(busyPids).not.toContain(spare);
+    // Quiet again: back to the warm one.
+    await waitFor('the pool back to one executor', () => p.processes === 1, 60_000, 20);
+  });
 });

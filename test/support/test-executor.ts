@@ -11,6 +11,8 @@ export type TestTask =
   | { kind: 'grow-native' }
   | { kind: 'grow-heap' }
   | { kind: 'pid' }
+  /** Runs until the file `marker` exists (work the spec ends), then its pid. */
+  | { kind: 'until'; marker: string }
   /**
    * Touches `mb` MB of native memory it keeps (resident after the task), then its pid;
    * `releasable`: let go of when the executor is above its recycle size after the task.
@@ -26,6 +28,9 @@ serveTasks(
       case 'echo':
         return task.value;
       case 'pid':
+        return process.pid;
+      case 'until':
+        while (!fs.existsSync(task.marker)) await new Promise((resolve) => setTimeout(resolve, 10));
         return process.pid;
       case 'keep-native':
         (task.releasable ? releasable : hold).push(Buffer.alloc(task.mb * 1024 * 1024, 1));

@@ -75,7 +75,7 @@ export const OPERATIONS_SETTINGS = {
     priorityCount: int(
       'WORKER_PRIORITY_COUNT',
       { default: 0, min: 0, max: 256 },
-      'Database-queue loops for the priority lane only.',
+      "Database-queue loops for the priority lane only, each with an executor of its own beside the `worker` loops' (memory budget: one more executor each); they count toward `WORKER_PRIORITY_RESERVE`, so the `worker` loops keep only the rest of it. With 1, another organization's sync request starts at once beside a backlog, even the first after a quiet while (docs/decisions/0547-*).",
     ),
     priorityReserve: int(
       'WORKER_PRIORITY_RESERVE',

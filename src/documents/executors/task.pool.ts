@@ -1,51 +1,18 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { OcrLanguageCode } from '../../config/ocr-language-data.js';
-import type { ExecutorSettings, ProcessingConfig } from '../../config/processing.config.js';
-import type { DocumentLimits } from '../readers/document-limits.js';
+import type { ExecutorSettings } from '../../config/processing.config.js';
 import { setDocumentLimits } from '../readers/document-limits.js';
 import { setOcrLanguages } from '../readers/ocr-languages.js';
 import { ExecutorCrashedError, ExecutorLimitError } from './executor.errors.js';
 import { type ExecutorExit, ExecutorProcess, type TaskOutcome } from './executor.process.js';
 import { deserializeError } from './task-reply.js';
-import { type ExecutorMemoryReport, memoryReport } from './executor-memory.js';
-export type { ExecutorMemoryReport };
-
-const DEFAULT_EXECUTOR_SETTINGS: Readonly<ExecutorSettings> = {
-  heapMb: 1_024,
-  rssLimitMb: 1_280,
-  recycleRssMb: 640,
-  taskTimeLimitMs: 120_000,
-  idleMs: 60_000,
-  nice: 10,
-};
+import { memoryReport } from './executor-memory.js';
+import { DEFAULT_EXECUTOR_SETTINGS, type TaskPoolOptions } from './task-pool.options.js';
+export type { ExecutorMemoryReport } from './executor-memory.js';
+export { poolOptionsFrom, type TaskPoolOptions } from './task-pool.options.js';
 
 /** How often the parent reads a busy executor's resident size. */
 const RSS_WATCH_MS = 200;
-
-export interface TaskPoolOptions {
-  /** Executor processes running tasks at once (default 1). */
-  maxExecutors?: number;
-  /** Executors kept loaded while idle once started (default: the definition's, else 1). */
-  warmExecutors?: number;
-  settings?: Partial<ExecutorSettings>;
-  /** Input limits every task is checked against (default: DEFAULT_DOCUMENT_LIMITS). */
-  limits?: DocumentLimits;
-  /** Languages OCR may read a page again in besides English (default: every bundled one). */
-  ocrLanguages?: readonly OcrLanguageCode[];
-  /**
-   * Run tasks in this process instead of executors. Default: true under jest (its
-   * TypeScript transform does not reach child processes) and when the compiled entry is
-   * missing (running from TypeScript sources); false otherwise.
-   */
-  inline?: boolean;
-  /** The executor's entry file (default: the definition's); tests pass a `.ts` with execArgv. */
-  entry?: string;
-  /** Node flags of the executors (tests: a TypeScript loader). */
-  execArgv?: string[];
-  /** Told after every task an executor answered: its memory, whether it is recycled. */
-  onTaskMemory?: (report: ExecutorMemoryReport) => void;
-}
 
 interface TaskPoolDefinition<T, R> {
   /** The compiled executor entry (a `serveTasks(...)` module), next to the caller. */
@@ -59,23 +26,6 @@ interface TaskPoolDefinition<T, R> {
 interface Waiter {
   resolve(executor: ExecutorProcess): void;
   reject(error: unknown): void;
-}
-
-/** A pool's options from the processing settings: `maxExecutors` run tasks at once. */
-export function poolOptionsFrom(
-  processing: Pick<
-    ProcessingConfig,
-    'cpuWorkerWarmThreads' | 'executors' | 'documentLimits' | 'ocrLanguages'
-  >,
-  maxExecutors: number,
-): TaskPoolOptions {
-  return {
-    maxExecutors,
-    warmExecutors: processing.cpuWorkerWarmThreads,
-    settings: processing.executors,
-    limits: processing.documentLimits,
-    ocrLanguages: processing.ocrLanguages,
-  };
 }
 
 function compiledEntry(url: URL): string | undefined {
@@ -107,6 +57,7 @@ export class TaskPool<T, R> {
   private readonly settings: ExecutorSettings;
   private readonly maxExecutors: number;
   private readonly warmExecutors: number;
+  private readonly spareExecutors: number;
   private readonly executors = new Set<ExecutorProcess>();
   private readonly idle: ExecutorProcess[] = [];
   private readonly waiters: Waiter[] = [];
@@ -127,6 +78,7 @@ export class TaskPool<T, R> {
       options.warmExecutors ?? definition.defaultWarmExecutors ?? 1,
       this.maxExecutors,
     );
+    this.spareExecutors = Math.min(options.spareExecutors ?? 0, this.maxExecutors);
   }
 
   /** Live executor processes (0 inline, and before the first task). */
@@ -184,6 +136,25 @@ export class TaskPool<T, R> {
     }
   }
 
+  /**
+   * Starts executors in the background until `spareExecutors` are idle or loading (at most
+   * maxExecutors in all): the task that next finds the busy ones taken (a priority worker's
+   * sync request beside a backlog) takes a loaded one instead of waiting for a start.
+   */
+  private keepSpare(): void {
+    while (
+      !this.closed &&
+      this.idle.length + this.loading < this.spareExecutors &&
+      this.executors.size < this.maxExecutors
+    ) {
+      this.loading++;
+      void this.start().then((executor) => {
+        this.loading--;
+        this.release(executor);
+      });
+    }
+  }
+
   /** Ends every executor; tasks waiting for one are rejected. */
   async close(): Promise<void> {
     this.closed = true;
@@ -200,6 +171,7 @@ export class TaskPool<T, R> {
   /** One run of the task on one executor, under the pool's limits. */
   private async attempt(task: T, signal?: AbortSignal): Promise<TaskOutcome> {
     const executor = await this.acquire(signal);
+    this.keepSpare();
     const { taskTimeLimitMs, rssLimitMb } = this.settings;
     let timer: NodeJS.Timeout | undefined;
     let watch: NodeJS.Timeout | undefined;
@@ -379,7 +351,8 @@ export class TaskPool<T, R> {
    * a start. Forgotten at once, so timers expiring together count each other's exits.
    */
   private retireIdle(executor: ExecutorProcess): void {
-    if (this.executors.size <= this.warmExecutors) return;
+    if (this.executors.size <= this.warmExecutors || this.idle.length <= this.spareExecutors)
+      return;
     this.forget(executor);
     executor.kill();
   }

@@ -56,6 +56,9 @@ export class OperationExecutors implements OnApplicationBootstrap, OnApplication
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.pool = new OperationPool({
       ...poolOptionsFrom(config.processing, executorCountOf(config)),
+      // A priority worker's executor is kept loaded beside busy ones: the first sync request
+      // after a quiet while would otherwise wait for one to load (seconds on a busy machine).
+      spareExecutors: config.operations.legacyWorkers.priorityCount,
       onTaskMemory: logExecutorMemory(new Logger(OperationExecutors.name)),
     });
   }
