@@ -1,9 +1,9 @@
 /**
  * How a text addresses its reader (its register): the share of its sentences written in the
  * first person singular ("I"), the first person plural ("we"), addressed to the reader
- * ("you"), and asked as questions. A manual speaks to its reader, a letter says "I", minutes
- * and papers say "we", a statute or a form says none of these: what a document is for shows
- * in how it is written, which its topic does not say. The persons are read from a table of
+ * ("you"), and asked as questions. Whether a text speaks to its reader, for its writer, for
+ * a group or for no one in particular shows what it is written for, which its topic does not
+ * say; the request's own criteria decide what that means. The persons are read from a table of
  * the personal pronouns and possessives of each language the lexical evidence knows (and of
  * Chinese and Japanese, written without spaces): grammar, the same closed class of words in
  * every document, chosen for no category.
@@ -201,8 +201,8 @@ export function registerProfile(pages: readonly string[], language: Language): R
 }
 
 /**
- * The sentence said of a text that addresses its reader, in the plain words a user's criteria
- * use for manuals, recipes and guides ("instructions"). Said when at least
+ * The sentence said of a text that addresses its reader, in plain words of what such a text
+ * does: it tells its reader what to do. Said when at least
  * SECOND_PERSON_SHARE of its sentences are in the second person: the 70th percentile of that
  * share over the development documents of both evaluation sets, the level chosen on every
  * fold but one of a cross-validation over documents (record 0544). The other traits of the
