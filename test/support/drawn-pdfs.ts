@@ -43,6 +43,35 @@ export async function makeDrawnPdf(
   return Buffer.from(await pdf.save());
 }
 
+/** A run drawn at its own size, `gap` ems of its size after the run before it (0: touching). */
+export interface SizedRun {
+  text: string;
+  size: number;
+  gap?: number;
+}
+
+/**
+ * One line per entry of runs drawn each at its own size on one baseline (DejaVu Sans
+ * embedded), as TeX sets small capitals ("E" at 14 pt, "ARLY" at 11 pt touching it) and
+ * words without space glyphs (a gap of a third of an em between them).
+ */
+export async function makeSizedRunsPdf(lines: readonly (readonly SizedRun[])[]): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  pdf.registerFontkit(fontkit);
+  const file = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
+  const font = await pdf.embedFont(fs.readFileSync(file), { subset: true });
+  const page = pdf.addPage([595, 842]);
+  lines.forEach((runs, row) => {
+    let x = 50;
+    for (const { text, size, gap = 0 } of runs) {
+      x += gap * size;
+      page.drawText(text, { x, y: 780 - row * 30, size, font });
+      x += font.widthOfTextAtSize(text, size);
+    }
+  });
+  return Buffer.from(await pdf.save());
+}
+
 /** Which CID font collection and predefined CMap a script's text is addressed through. */
 const COLLECTIONS = {
   ja: { ordering: 'Japan1', font: 'KozMinPr6N-Regular', cmap: 'UniJIS-UTF16' },

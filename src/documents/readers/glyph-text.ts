@@ -1,6 +1,8 @@
 /** Letters of the scripts written right to left. */
 const RIGHT_TO_LEFT_SCRIPTS = String.raw`\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}`;
 const RIGHT_TO_LEFT_LETTER = new RegExp(`[${RIGHT_TO_LEFT_SCRIPTS}]`, 'u');
+/** Whether `text` holds a letter of a script written right to left. */
+export const hasRightToLeftLetter = (text: string) => RIGHT_TO_LEFT_LETTER.test(text);
 /** Letters, marks and spaces of those scripts: a glyph's text made only of these is one right-to-left run. */
 const RIGHT_TO_LEFT_RUN = new RegExp(`^(?:[${RIGHT_TO_LEFT_SCRIPTS}]|\\p{M}| )+$`, 'u');
 /**
@@ -68,4 +70,46 @@ export function addGlyphText(run: string[], text: string): void {
     }
   }
   run.push(read);
+}
+
+/** Text that says nothing of a glyph's letters: none, U+FFFD, private-use or control codes. */
+const UNREAD_GLYPH_TEXT = /^[\p{Co}\p{Cc}\ufffd]*$/u;
+
+/** Whether a font's map gives `text` for a glyph that tells none of its letters. */
+export function unreadGlyphText(text: string | undefined): boolean {
+  return text === undefined || UNREAD_GLYPH_TEXT.test(text);
+}
+
+/** A glyph name of code points written as four hex digits each, "uni" first ("uni00740069"). */
+const UNI_SEQUENCE = /^uni((?:[0-9A-F]{4})+)$/;
+
+/**
+ * The letters a glyph's name spells by the Adobe Glyph List's rules, for a ligature name pdf.js
+ * does not read: its components joined by underscores ("t_i", "f_f_i", "uni0074_uni0069"), a
+ * variant after a period ("t_i.liga"), several code points after "uni" ("uni00740069"). A
+ * single letter's variant ("A.sc", a small capital TeX draws for "a") is left to pdf.js,
+ * which reads the code it is drawn with: its name says the capital, the text the letter. `codeOf`
+ * is pdf.js's reading of one component (the glyph list, "uniXXXX", "uXXXX"), -1 for none.
+ * A font that maps a ligature glyph to nothing, U+FFFD or a private-use code point but names
+ * it so is then read as its letters ("consumption", not "consump�on"). Undefined where any
+ * part of the name is not a glyph name pdf.js knows.
+ */
+export function glyphNameLetters(
+  name: string,
+  codeOf: (component: string) => number,
+): string | undefined {
+  const base = name.split('.')[0];
+  if (!base.includes('_') && !(base === name && UNI_SEQUENCE.test(base))) return undefined;
+  let letters = '';
+  for (const component of base.split('_')) {
+    const sequence = UNI_SEQUENCE.exec(component);
+    const codes = sequence
+      ? (sequence[1].match(/.{4}/g) ?? []).map((hex) => parseInt(hex, 16))
+      : [codeOf(component)];
+    for (const code of codes) {
+      if (!(code > 0 && code <= 0x10ffff) || (code >= 0xd800 && code <= 0xdfff)) return undefined;
+      letters += String.fromCodePoint(code);
+    }
+  }
+  return UNREAD_GLYPH_TEXT.test(letters) ? undefined : letters;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import { openPdfLayout } from '../parse/pdf-layout.reader.js';
-import { addGlyphText, glyphText } from './glyph-text.js';
+import { addGlyphText, glyphNameLetters, glyphText } from './glyph-text.js';
 import { openPdf } from './pdf.reader.js';
 import { mappedHelvetica } from '../../../test/support/mapped-helvetica.js';
 
@@ -9,13 +9,18 @@ import { mappedHelvetica } from '../../../test/support/mapped-helvetica.js';
  * A one-page PDF whose text is drawn as a producer of right-to-left text draws it: glyphs
  * left to right in visual order, each glyph's letters given by the font's ToUnicode map. The
  * glyphs shown are Helvetica's (the page's look does not matter), `glyphs` maps each drawn
- * byte to the text it stands for and `lines` are the bytes drawn, one line each from the top.
+ * byte to the text it stands for and `lines` are the bytes drawn, one line each from the top;
+ * `glyphNames` names a byte's glyph in the font's encoding.
  */
-async function pdfWithGlyphs(glyphs: Record<string, string>, lines: string[]): Promise<Buffer> {
+async function pdfWithGlyphs(
+  glyphs: Record<string, string> | undefined,
+  lines: string[],
+  glyphNames?: Record<string, string>,
+): Promise<Buffer> {
   const pdf = await PDFDocument.create();
   const height = 30 + 30 * lines.length;
   const page = pdf.addPage([400, height]);
-  page.node.setFontDictionary(PDFName.of('F1'), mappedHelvetica(pdf, glyphs));
+  page.node.setFontDictionary(PDFName.of('F1'), mappedHelvetica(pdf, glyphs, glyphNames));
   const shown = lines.map(
     (line, i) => `BT /F1 14 Tf 20 ${height - 30 * (i + 1)} Td (${line}) Tj ET`,
   );
@@ -153,5 +158,71 @@ describe(glyphText.name, () => {
     // Fullwidth punctuation keeps Chinese and Japanese text joined (see textOf).
     expect(glyphText('\uff1a')).toBe('\uff1a');
     expect(glyphText('\u0644a')).toBe('\u0644a');
+  });
+});
+
+/** Ligature glyphs as producers name them, one a variant ("f_i.liga"), one by code points. */
+const LIGATURE_NAMES = { A: 't_i', B: 'f_f_i', D: 'f_i.liga', E: 'uni00740074', F: 'T_h' };
+const LIGATURE_LINE = 'ConsumpAon eBcient Dnal, waEer; Fe end.';
+const LIGATURE_TEXT = 'Consumption efficient final, watter; The end.';
+
+describe('ligature glyphs read by their names', () => {
+  it("reads a glyph named for its letters that the font's encoding alone gives", async () => {
+    const pdf = await openPdf(await pdfWithGlyphs(undefined, [LIGATURE_LINE], LIGATURE_NAMES));
+    try {
+      expect((await pdf.readPage(1)).text).toBe(LIGATURE_TEXT);
+    } finally {
+      await pdf.close();
+    }
+  });
+
+  it('reads a glyph its ToUnicode map gives as U+FFFD, a private-use code or nothing by its name', async () => {
+    const unread = { A: '\ufffd', B: '\ue000', D: '', a: 'a' };
+    const bytes = await pdfWithGlyphs(unread, [LIGATURE_LINE], LIGATURE_NAMES);
+    const pdf = await openPdf(bytes);
+    try {
+      expect((await pdf.readPage(1)).text).toBe(LIGATURE_TEXT);
+    } finally {
+      await pdf.close();
+    }
+    const layout = await openPdfLayout(bytes);
+    try {
+      const page = await layout.readPage(1, 1);
+      expect(page.lines.map((line) => line.text)).toEqual([LIGATURE_TEXT]);
+    } finally {
+      await layout.close();
+    }
+  });
+
+  it("keeps a ToUnicode map's letters over a glyph's name", async () => {
+    const mapped = { A: 'ti', B: 'ffi', D: 'fi', E: 'tt', F: 'Th' };
+    const pdf = await openPdf(
+      await pdfWithGlyphs(mapped, [LIGATURE_LINE], { ...LIGATURE_NAMES, A: 'x_y' }),
+    );
+    try {
+      expect((await pdf.readPage(1)).text).toBe(LIGATURE_TEXT);
+    } finally {
+      await pdf.close();
+    }
+  });
+});
+
+describe(glyphNameLetters.name, () => {
+  const codeOf = (name: string) => ({ t: 0x74, i: 0x69, f: 0x66, a: 0x61 })[name] ?? -1;
+
+  it("spells ligatures, variants and code point sequences by the glyph list's rules", () => {
+    expect(glyphNameLetters('t_i', codeOf)).toBe('ti');
+    expect(glyphNameLetters('f_f_i.alt1', codeOf)).toBe('ffi');
+    expect(glyphNameLetters('uni00740069', codeOf)).toBe('ti');
+    expect(glyphNameLetters('uni0074_i', codeOf)).toBe('ti');
+  });
+
+  it('reads no name with a part it does not know, nor one pdf.js reads alone', () => {
+    expect(glyphNameLetters('t_q', codeOf)).toBeUndefined();
+    expect(glyphNameLetters('t', codeOf)).toBeUndefined();
+    expect(glyphNameLetters('a.sc', codeOf)).toBeUndefined();
+    expect(glyphNameLetters('.notdef', codeOf)).toBeUndefined();
+    expect(glyphNameLetters('uniE000', codeOf)).toBeUndefined();
+    expect(glyphNameLetters('uniD800', codeOf)).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { makeDrawnPdf } from '../../../test/support/drawn-pdfs.js';
+import { makeDrawnPdf, makeSizedRunsPdf, type SizedRun } from '../../../test/support/drawn-pdfs.js';
 import { loadLayoutDocument } from '../parse/layout.loader.js';
 import { loadDocument } from './document.loader.js';
 
@@ -40,6 +40,32 @@ describe('PDF text drawn glyph by glyph', () => {
       [0.2, 0.4],
     );
     const expected = ['Fatura de serviços', 'Faktura nr. 42, beløb i alt', 'Total à payer'];
+    const { text, lines } = await readings(pdf);
+    expect(text).toBe(expected.join('\n'));
+    expect(lines).toEqual(expected);
+  });
+
+  it('reads small capitals, a larger capital touching smaller ones, as one word', async () => {
+    /** A word in small capitals as TeX sets it, a third of an em after the word before. */
+    const smallCaps = (word: string, first: boolean): SizedRun[] => [
+      { text: word[0], size: 14, gap: first ? 0 : 0.33 },
+      { text: word.slice(1).toUpperCase(), size: 11 },
+    ];
+    const title = (words: string[]) => words.flatMap((word, i) => smallCaps(word, i === 0));
+    const pdf = await makeSizedRunsPdf([
+      title(['Early', 'Text', 'Classification']),
+      title(['Früherkennung', 'Über', 'Ölpreise']),
+      [
+        { text: 'Heading', size: 16 },
+        { text: 'and', size: 10, gap: 0.3 },
+        { text: 'text', size: 12, gap: 0.25 },
+      ],
+    ]);
+    const expected = [
+      'EARLY TEXT CLASSIFICATION',
+      'FRÜHERKENNUNG ÜBER ÖLPREISE',
+      'Heading and text',
+    ];
     const { text, lines } = await readings(pdf);
     expect(text).toBe(expected.join('\n'));
     expect(lines).toEqual(expected);

@@ -5,6 +5,8 @@
  * here, so both read the same words.
  */
 
+import { hasRightToLeftLetter } from './glyph-text.js';
+
 /** A text item as pdf.js gives it; `transform` and `width` in the page's user space. */
 export interface PdfTextItem {
   str: string;
@@ -150,6 +152,61 @@ export function mendTextItems<T>(items: readonly T[]): (T | PdfTextItem)[] {
     }
     out.push(item);
     last = { at: out.length - 1, placed: here };
+  }
+  return out;
+}
+
+/** Letters or digits at the end of one item and the start of the next: parts of one word. */
+const WORD_END = /[\p{L}\p{N}]$/u;
+const WORD_START = /^[\p{L}\p{N}]/u;
+/**
+ * The widest gap, in ems of the smaller of two runs, that still reads as no space: pdf.js
+ * itself reads a gap of about a tenth of an em inside a run as a space, and a space is a
+ * quarter to a third of an em.
+ */
+const NO_SPACE_GAP = 0.1;
+
+/** Whether `next` continues `previous`'s word on its baseline with no space between them. */
+function continuesWord(previous: Placed, next: Placed): boolean {
+  if (previous.item.hasEOL) return false;
+  if (!WORD_END.test(previous.item.str) || !WORD_START.test(next.item.str)) return false;
+  // Runs of both directions meet without a gap where the direction changes: two words.
+  if (hasRightToLeftLetter(previous.item.str) !== hasRightToLeftLetter(next.item.str)) return false;
+  const smaller = Math.min(previous.size, next.size);
+  const gap = next.x - previous.end;
+  return (
+    Math.abs(previous.y - next.y) < NO_SPACE_GAP * smaller &&
+    gap < NO_SPACE_GAP * smaller &&
+    gap > -2 * NO_SPACE_GAP * smaller
+  );
+}
+
+/**
+ * The items of a page with the parts of one word drawn as runs of their own joined: pdf.js
+ * starts a run at each change of font or size, and small capitals (a larger capital, then
+ * smaller ones: "E" "ARLY") or a word changing font inside it would be read with a space in
+ * it ("E ARLY"). Parts on one baseline with less than a space between them are one run, as
+ * they are one word on the page; a blank item between two runs is a space pdf.js saw.
+ */
+export function joinedWordParts<T>(items: readonly T[]): (T | PdfTextItem)[] {
+  const out: (T | PdfTextItem)[] = [];
+  let last: Placed | undefined;
+  for (const item of items) {
+    const text = item as unknown as PdfTextItem;
+    const here = typeof text?.str === 'string' ? placed(text) : undefined;
+    if (last && here && continuesWord(last, here)) {
+      const joined: PdfTextItem = {
+        ...last.item,
+        str: last.item.str + text.str,
+        width: here.end - last.x,
+        hasEOL: text.hasEOL,
+      };
+      out[out.length - 1] = joined;
+      last = placed(joined);
+      continue;
+    }
+    out.push(item);
+    last = here;
   }
   return out;
 }

@@ -11,7 +11,7 @@ import {
   withPaintedPaths,
   type ShapeBox,
 } from './painted-paths.js';
-import { mendTextItems, type PdfTextItem } from './pdf-text-items.js';
+import { joinedWordParts, mendTextItems, type PdfTextItem } from './pdf-text-items.js';
 import { readableItems } from './pdf-unmapped-fonts.js';
 import type { PlacedTextRun } from './vector-bullets.js';
 
@@ -69,7 +69,9 @@ export async function readTextPage(
   );
   const viewport = page.getViewport({ scale: 1 });
   const styles = content.styles as Record<string, { vertical?: boolean } | undefined>;
-  const { items, unread } = readableItems(mendTextItems(content.items));
+  const readable = readableItems(mendTextItems(content.items));
+  const items = joinedWordParts(readable.items);
+  const unread = readable.unread;
   const runs: ItemRun[] = [];
   const verticalRuns: VerticalRun[] = [];
   for (const entry of items) {

@@ -6,7 +6,7 @@ import { documentLimits } from './document-limits.js';
 import type { PageSize, PageTextSource } from './document.types.js';
 import { recognizeImage, type OcrEffort } from './ocr.engine.js';
 import { formFieldTexts } from './pdf-form-fields.js';
-import { mendTextItems } from './pdf-text-items.js';
+import { joinedWordParts, mendTextItems } from './pdf-text-items.js';
 import { readTextPage, type PdfTextPage } from './pdf-text-page.js';
 import { installPdfWorker } from './pdfjs-worker.js';
 import { BULLET_TEXT, markedRuns } from './vector-bullets.js';
@@ -61,7 +61,7 @@ const SPACE_INSIDE_CJK =
 
 /** The text of a page from pdf.js's text items (mended: pdf-text-items.ts), in their order. */
 export function textOf(items: readonly unknown[]): string {
-  return joinedText(mendTextItems(items));
+  return joinedText(joinedWordParts(mendTextItems(items)));
 }
 
 /**

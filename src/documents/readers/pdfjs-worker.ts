@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { addGlyphText } from './glyph-text.js';
+import { addGlyphText, glyphNameLetters, unreadGlyphText } from './glyph-text.js';
 import { recordedPathCount, recordPathOperator, startPathRecording } from './painted-paths.js';
 
 const require = createRequire(import.meta.url);
@@ -26,9 +26,21 @@ const OPERATOR_READ_STATEMENT = 'currentTextState ||= textState.clone();';
 const FORM_READ_STATEMENT = 'enqueueInvoked: false,';
 const FORM_SKIPPED_STATEMENT = 'if (!sinkWrapper.enqueueInvoked) {';
 
+/**
+ * The statement of pdf.js's reading of a simple font's encoding where a glyph name gave a code
+ * point (or none), and the one where it lets a font's ToUnicode map keep a code the encoding's
+ * names would read: with the calls added there, a ligature glyph pdf.js cannot name ("t_i",
+ * "f_f_i", "t_i.liga") is read by its name's letters (`glyphNameLetters`), and one the map reads
+ * as nothing, U+FFFD or a private-use code point by its name when the name reads as letters.
+ * Each found once; a pdf.js without them reads such glyphs as before.
+ */
+const GLYPH_NAME_CODE_STATEMENT = 'if (code > 0 && code <= 0x10ffff && Number.isInteger(code)) {';
+const MAPPED_CODE_KEPT_STATEMENT = 'if (properties.toUnicode.has(charCode)) {';
+
 interface WorkerModule {
   WorkerMessageHandler: unknown;
   setAddGlyphText(add: (run: string[], text: string) => void): void;
+  setGlyphNames(letters: typeof glyphNameLetters, unread: typeof unreadGlyphText): void;
   setPathRecording(record: typeof recordPathOperator, count: typeof recordedPathCount): void;
 }
 
@@ -54,12 +66,32 @@ function withPathRecording(source: string): string | undefined {
     );
 }
 
+/** `source` reading glyphs by their names' letters, or undefined where a statement is missing. */
+function withGlyphNames(source: string): string | undefined {
+  const statements = [GLYPH_NAME_CODE_STATEMENT, MAPPED_CODE_KEPT_STATEMENT];
+  if (!statements.every((statement) => foundOnce(source, statement))) return undefined;
+  return source
+    .replace(
+      GLYPH_NAME_CODE_STATEMENT,
+      'if (!(code > 0 && code <= 0x10ffff && Number.isInteger(code))) {' +
+        ' const letters = glyphNameLetters(glyphName, (part) => getUnicodeForGlyph(part, glyphsUnicodeMap));' +
+        ' if (letters !== undefined) { toUnicode[charcode] = letters; continue; } } ' +
+        GLYPH_NAME_CODE_STATEMENT,
+    )
+    .replace(
+      MAPPED_CODE_KEPT_STATEMENT,
+      'if ((properties.toUnicode.has(charCode) && !unreadGlyphText(properties.toUnicode.get(charCode))) ||' +
+        ' unreadGlyphText(properties.fallbackToUnicode[charCode])) {',
+    );
+}
+
 /**
- * pdf.js's worker module with one change: each glyph's text is added to the run through
- * `addGlyphText` (its `glyphText`, a kana voiced mark composed with its letter) before the
- * run is reordered, the only place a glyph standing for several letters is still
- * one glyph (after it, "لا" read from a ligature and "ال" read from two glyphs are the same
- * text). pdf.js runs its worker in this thread in Node and takes it from
+ * pdf.js's worker module with these changes: glyphs read by their names where pdf.js cannot
+ * (`withGlyphNames`), outlines recorded (`withPathRecording`), and each glyph's text added
+ * to the run through `addGlyphText` (its `glyphText`, a kana voiced mark composed with its
+ * letter) before the run is reordered, the only place a glyph standing for several letters
+ * is still one glyph (after it, "لا" read from a ligature and "ال" read from two glyphs are
+ * the same text). pdf.js runs its worker in this thread in Node and takes it from
  * `globalThis.pdfjsWorker` when set, so this module replaces the bundled one.
  */
 async function loadWorker(): Promise<WorkerModule> {
@@ -75,10 +107,22 @@ async function loadWorker(): Promise<WorkerModule> {
       "pdf: pdf.js's text extraction does not read operators where expected: painted shapes are read in a second pass",
     );
   }
-  const source = recordingPaths ?? bundled;
+  const readingNames = withGlyphNames(recordingPaths ?? bundled);
+  if (readingNames === undefined) {
+    process.emitWarning(
+      "pdf: pdf.js's font reading does not read glyph names where expected: ligatures it cannot name are read as before",
+    );
+  }
+  const source = readingNames ?? recordingPaths ?? bundled;
   const patched =
     'let addGlyphText = (run, text) => run.push(text);\n' +
     'export function setAddGlyphText(add) { addGlyphText = add; }\n' +
+    'let glyphNameLetters = () => undefined;\n' +
+    'let unreadGlyphText = () => false;\n' +
+    'export function setGlyphNames(letters, unread) {\n' +
+    '  glyphNameLetters = letters;\n' +
+    '  unreadGlyphText = unread;\n' +
+    '}\n' +
     'let recordPathOperator = () => undefined;\n' +
     'let recordedPathCount = () => 0;\n' +
     'export function setPathRecording(record, count) {\n' +
@@ -94,6 +138,7 @@ async function loadWorker(): Promise<WorkerModule> {
     await writeFile(file, patched, { mode: 0o600 });
     const worker = (await import(pathToFileURL(file).href)) as WorkerModule;
     worker.setAddGlyphText(addGlyphText);
+    worker.setGlyphNames(glyphNameLetters, unreadGlyphText);
     if (recordingPaths !== undefined) {
       worker.setPathRecording(recordPathOperator, recordedPathCount);
       await startPathRecording();
