@@ -6,11 +6,12 @@ import { DocumentLimitError } from './document-limits.js';
 import { decodeText, detectDocumentType } from './file-type.detector.js';
 import { plainLetters } from './glyph-text.js';
 import { htmlToText, type StructureMarks } from './html.reader.js';
-import { markdownText } from './markdown-text.js';
+import { markdownSource, markdownText } from './markdown-text.js';
 import { openImage, type RasterImage } from './image.decoder.js';
 import { checkDocumentInput, checkPageCount } from './input-limits.js';
 import { officePageText, type OfficePage } from './office-blocks.js';
 import { pptxPages } from './pptx.reader.js';
+import { restructuredText } from './restructured-text.js';
 import { textPages } from './text.reader.js';
 import { xlsxPages } from './xlsx.reader.js';
 
@@ -74,12 +75,15 @@ async function officePages(
 /**
  * The page texts of HTML, Markdown and plain text. Markdown read for its words (`plain`)
  * loses its link targets and marks as rendered (markdown-text.ts); read for its layout
- * (`marked`) it stays as written, the marks layout reads headings and tables by.
+ * (`marked`) it stays as written, the marks layout reads headings and tables by, less what a
+ * renderer never shows (front matter's settings, comments, lines of HTML tags only). Plain
+ * text written in reStructuredText loses its explicit markup (restructured-text.ts).
  */
 function readText(fileType: 'html' | 'md' | 'txt', text: string, marks: StructureMarks): string[] {
   if (fileType === 'html') return [htmlToText(text, marks)];
   const pages = textPages(text);
-  return fileType === 'md' && marks === 'plain' ? pages.map(markdownText) : pages;
+  if (fileType === 'md') return pages.map(marks === 'plain' ? markdownText : markdownSource);
+  return pages.map((page) => restructuredText(page).trim());
 }
 
 async function openPart<P>(

@@ -73,3 +73,53 @@ describe('Markdown read as rendered for classification', () => {
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
+
+/** A pandoc document: its settings in front matter, a comment and a centred image in HTML. */
+const PANDOC = [
+  '---',
+  'title: "Declaration: of conformity"',
+  'pdf-engine: xelatex',
+  'geometry: margin=1.5cm',
+  'mainfont: Gentium Basic',
+  'abstract: |',
+  '  The product below meets the directives.',
+  'author:',
+  '  - name: Ada Lovelace',
+  '---',
+  '<!-- pandoc declaration.md \\',
+  '  -o declaration.pdf -->',
+  '<p align="center">',
+  '  <img src="board.png" width="300">',
+  '</p>',
+  '',
+  'The <b>product</b> conforms.',
+].join('\n');
+
+describe('Markdown front matter, comments and HTML', () => {
+  it('reads front matter as a renderer shows it: the title and abstract, not the settings', async () => {
+    const [text] = await pageTexts(Buffer.from(PANDOC), 'declaration.md');
+    expect(text.split('\n').filter((line) => line.trim() !== '')).toEqual([
+      '# Declaration: of conformity',
+      'The product below meets the directives.',
+      'Ada Lovelace',
+      'The product conforms.',
+    ]);
+  });
+
+  it('gives parse the same title and text, without settings, comments or lines of tags', async () => {
+    const document = await loadLayoutDocument(Buffer.from(PANDOC), 'declaration.md');
+    expect(document.pages[0].lines.map((line) => line.text)).toEqual([
+      'Declaration: of conformity',
+      'The product below meets the directives.',
+      'Ada Lovelace',
+      'The <b>product</b> conforms.',
+    ]);
+  });
+
+  it('reads a rule and text between two rules at the top as text, not front matter', async () => {
+    const ruled = ['---', 'Terms of sale apply.', '---', 'Price: 40 EUR'].join('\n');
+    const [text] = await pageTexts(Buffer.from(ruled), 'terms.md');
+    expect(text).toContain('Terms of sale apply.');
+    expect(text).toContain('Price: 40 EUR');
+  });
+});

@@ -3,6 +3,7 @@
  * without its target, no images (their path and alt text are not the page's words, as an
  * HTML page's images are skipped), no emphasis or code marks, no link reference
  * definitions, fences, rules or HTML tags and comments, block quotes without their marks,
+ * front matter as a renderer shows it (its title and description, not its settings),
  * tables as rows of cells set apart by " | " (the delimiter row dropped). What a layout
  * reading measures stays: headings keep their `#` marks (a setext heading gets them) and
  * list items their markers; neither is a word of the passages classification embeds.
@@ -11,6 +12,7 @@
  * parser (no package in the dependencies reads Markdown): inline spans are matched within a
  * bounded length, so a line of unclosed marks costs linear time.
  */
+import { frontMatterEnd, frontMatterText } from './front-matter.js';
 import { readPipeTables } from './pipe-tables.js';
 
 /** Longest inline span (emphasis, link text, code) matched. */
@@ -29,6 +31,8 @@ const LIST_OR_QUOTE_OR_HEADING = /^ {0,3}([-+*]|\d{1,9}[.)]|#{1,6}|>)(?:[ \t]|$)
 const HOLDER = 0xf0000;
 const HELD = /[\u{f0000}-\u{fffff}]/gu;
 const HOLDS_MARK = /[\u{f0000}-\u{fffff}]/u;
+/** A line of HTML tags only (`<p align="center">`, `<img src=...>`, `</div>`): no text of it is shown. */
+const TAGS_ONLY = /^\s*(?:<\/?[A-Za-z][A-Za-z0-9-]{0,30}(?:\s[^<>]{0,2000})?\/?>\s*)+$/;
 
 const SPAN_PATTERNS: [RegExp, string][] = [
   // Images (inline and by reference) are dropped whole; a badge inside a link goes with it.
@@ -112,7 +116,7 @@ function readBlocks(lines: readonly string[], out: string[]): void {
 }
 
 /** HTML comments, which may run over lines, dropped (an unclosed one runs to the end). */
-function withoutComments(text: string): string {
+export function withoutComments(text: string): string {
   let out = '';
   let at = 0;
   for (let open = text.indexOf('<!--'); open >= 0; open = text.indexOf('<!--', at)) {
@@ -126,21 +130,12 @@ function withoutComments(text: string): string {
   return out + text.slice(at);
 }
 
-/** Front matter (YAML between `---` lines at the start): its lines kept, the fences dropped. */
-function frontMatterEnd(lines: readonly string[]): number {
-  if (lines[0]?.trim() !== '---') return -1;
-  for (let i = 1; i < Math.min(lines.length, 200); i++) {
-    if (lines[i].trim() === '---' || lines[i].trim() === '...') return i;
-  }
-  return -1;
-}
-
 /** A Markdown page's text as its rendering shows it (see the top of the file). */
 export function markdownText(markdown: string): string {
   const lines = withoutComments(markdown).split('\n');
   const out: string[] = [];
   const end = frontMatterEnd(lines);
-  if (end > 0) out.push(...lines.slice(1, end));
+  if (end > 0) out.push(...frontMatterText(lines.slice(1, end)));
   let run: string[] = [];
   let fence: string | undefined;
   for (const line of lines.slice(end + 1)) {
@@ -161,4 +156,26 @@ export function markdownText(markdown: string): string {
   }
   readBlocks(run, out);
   return out.join('\n');
+}
+
+/**
+ * A Markdown page as parse reads it: as written (its marks are what layout reads headings and
+ * tables by) but for what a renderer never shows as text: front matter's settings (its shown
+ * fields stay, the title as a heading), HTML comments and lines made of HTML tags only.
+ */
+export function markdownSource(markdown: string): string {
+  const lines = withoutComments(markdown).split('\n');
+  const end = frontMatterEnd(lines);
+  const body = lines.slice(end + 1);
+  let fence: string | undefined;
+  const kept = body.filter((line) => {
+    const marks = FENCE.exec(line)?.[1];
+    if (fence !== undefined) {
+      if (marks && marks[0] === fence[0] && line.trim() === marks) fence = undefined;
+      return true;
+    }
+    if (marks) fence = marks;
+    return !TAGS_ONLY.test(line);
+  });
+  return [...(end > 0 ? frontMatterText(lines.slice(1, end)) : []), ...kept].join('\n');
 }
