@@ -13,6 +13,7 @@ import {
   bundledModelFile,
   modelOfReading,
   modelOfScript,
+  modelsOfScript,
   OcrLanguageMissingError,
 } from '../../src/documents/readers/ocr-languages.js';
 import { makePng } from '../support/documents.js';
@@ -118,6 +119,32 @@ describe('OCR in the language of the page', () => {
   );
 
   it(
+    'reads a page of Greek capitals, which read well as Latin letters, in Greek',
+    async () => {
+      const doc = await loadDocument(
+        makePng(
+          'ΕΛΛΗΝΙΚΗ ΔΗΜΟΚΡΑΤΙΑ\nΑΡΙΘΜΟΣ ΜΗΤΡΩΟΥ 4470\nΠΑΝΕΠΙΣΤΗΜΙΟ ΑΘΗΝΩΝ\n' +
+            'ΠΤΥΧΙΟ ΜΗΧΑΝΙΚΟΥ ΗΛΕΚΤΡΟΝΙΚΩΝ ΥΠΟΛΟΓΙΣΤΩΝ',
+        ),
+      );
+      // Read in English: "EAAHNIKH AHMOKPATIA", "MANEMNIZTHMIO AGHNQN".
+      expect(words(doc.pages[0].text)).toEqual(
+        expect.arrayContaining([
+          'ελληνικη',
+          'δημοκρατια',
+          'αριθμος',
+          'μητρωου',
+          'πανεπιστημιο',
+          'αθηνων',
+          'πτυχιο',
+          'μηχανικου',
+        ]),
+      );
+    },
+    OCR_TIMEOUT,
+  );
+
+  it(
     'reads an English page as before',
     async () => {
       const doc = await loadDocument(
@@ -190,6 +217,13 @@ describe('the model a page is read again in', () => {
       'ell',
       undefined,
     ]);
+  });
+
+  it('is every bundled cased script model for a cased script, whose capitals detection confuses', () => {
+    expect(modelsOfScript('Cyrillic')).toEqual(['ell']);
+    expect(modelsOfScript('Greek')).toEqual(['ell']);
+    expect(modelsOfScript('Arabic')).toEqual(['ara']);
+    expect(modelsOfScript('Latin')).toEqual([]);
   });
 });
 

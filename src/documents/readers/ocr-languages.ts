@@ -61,6 +61,27 @@ export function modelOfScript(script: string | undefined): OcrLanguageModel | un
   return script ? MODEL_OF_SCRIPT[script] : undefined;
 }
 
+/**
+ * Scripts other than Latin written in capitals and small letters, whose capitals share their
+ * shapes with each other's and Latin's (Α Β Ε Η Ι Κ Μ Ν Ο Ρ Τ Χ, А В Е Н К М О Р С Т Х):
+ * Tesseract's script detection names a page of Greek capitals Cyrillic.
+ */
+const CASED_SCRIPTS = ['Greek', 'Cyrillic', 'Armenian', 'Georgian'];
+
+/**
+ * The models a page of `script` is read again in, the most confident reading kept: its own
+ * model; for a cased script, the bundled model of every cased script, since the detection
+ * tells them apart poorly.
+ */
+export function modelsOfScript(script: string | undefined): OcrLanguageModel[] {
+  if (!script || !CASED_SCRIPTS.includes(script)) {
+    const model = modelOfScript(script);
+    return model ? [model] : [];
+  }
+  const models = CASED_SCRIPTS.map((cased) => MODEL_OF_SCRIPT[cased]);
+  return [...new Set(models.filter((model) => model !== undefined))];
+}
+
 /** Below this many letters a reading says too little for its language to be trusted. */
 const MIN_LETTERS = 40;
 

@@ -2,7 +2,7 @@ import { detectPage, terminateOrientation, type UprightPage } from './page-orien
 import {
   anyOcrLanguageAllowed,
   modelOfReading,
-  modelOfScript,
+  modelsOfScript,
   ocrLanguageAllowed,
   type OcrLanguageModel,
 } from './ocr-languages.js';
@@ -83,9 +83,11 @@ async function bestRecognition(image: Uint8Array, effort: OcrEffort): Promise<Re
  * another bundled one OCR_LANGUAGES allows, the reading with more confidently read words
  * kept. A page read poorly has its orientation and script detected (one detection, only for
  * such pages): turned, it is read upright if that reads more confidently (with the upright
- * page, the frame of its boxes); written in a script other than Latin, it is read in that
- * script's model. A page in Latin script is read again in the language eld finds in the
- * English reading. The second reading takes the thresholding the English reading kept.
+ * page, the frame of its boxes). A page whose English reading is not English has its script
+ * detected too (Greek capitals read well as Latin letters, in no language). A page is read
+ * again in the models of a script other than Latin it is written in (modelsOfScript) and in
+ * the language eld finds in the English reading, the reading with most confident words
+ * kept. These readings take the thresholding the English reading kept.
  */
 async function readPage(
   image: Uint8Array,
@@ -109,25 +111,37 @@ async function readPage(
     }
   }
   if (!anyOcrLanguageAllowed()) return { reading, upright };
-  const model =
-    script && script !== 'Latin' ? modelOfScript(script) : modelOfReading(reading.data.text);
-  if (!model || model === 'eng' || !ocrLanguageAllowed(model)) return { reading, upright };
-  let inLanguage: Recognition;
-  try {
-    inLanguage = await recognize(page, reading.thresholding, model);
-  } catch (error) {
-    // The second reading only improves on the first: a language worker that cannot start
-    // (its package gone, no writable temporary directory for its models) leaves the page
-    // read in English, as before the languages were bundled, and says why.
-    process.emitWarning(
-      `OCR: page kept in its English reading, the ${model} reading failed: ${String(error)}`,
-    );
-    return { reading, upright };
+  const language = modelOfReading(reading.data.text);
+  // A page not read as English may be in a script English letters stand in for (Greek or
+  // Cyrillic capitals read as "EAAHNIKH"): its script is detected too, if not yet.
+  if (readSomething && script === undefined && language !== 'eng') {
+    script = (await detectPage(page)).script;
   }
-  return {
-    reading: confidentWordsOf(inLanguage) > confidentWordsOf(reading) ? inLanguage : reading,
-    upright,
-  };
+  // The script's models and the language's: a detection of a non-Latin script on a page eld
+  // reads as a Latin-script language may be wrong, and the most confident reading is kept.
+  const candidates = [
+    ...(script && script !== 'Latin' ? modelsOfScript(script) : []),
+    ...(language ? [language] : []),
+  ];
+  const models = [...new Set(candidates)].filter(
+    (model) => model !== 'eng' && ocrLanguageAllowed(model),
+  );
+  for (const model of models) {
+    let inLanguage: Recognition;
+    try {
+      inLanguage = await recognize(page, reading.thresholding, model);
+    } catch (error) {
+      // The second reading only improves on the first: a language worker that cannot start
+      // (its package gone, no writable temporary directory for its models) leaves the page
+      // read in English, as before the languages were bundled, and says why.
+      process.emitWarning(
+        `OCR: page kept in its English reading, the ${model} reading failed: ${String(error)}`,
+      );
+      continue;
+    }
+    if (confidentWordsOf(inLanguage) > confidentWordsOf(reading)) reading = inLanguage;
+  }
+  return { reading, upright };
 }
 
 /**
