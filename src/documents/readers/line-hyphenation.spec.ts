@@ -4,7 +4,7 @@ import { makePdf } from '../../../test/support/documents.js';
 import { formBlocks } from '../parse/layout.engines.js';
 import { loadLayoutDocument } from '../parse/layout.loader.js';
 import { loadDocument } from './document.loader.js';
-import { joinHyphenatedLines, joinParagraphLines } from './line-hyphenation.js';
+import { joinHyphenatedLines, joinParagraphLines, writtenWords } from './line-hyphenation.js';
 
 const pageTexts = async (bytes: Uint8Array, name: string) =>
   (await loadDocument(bytes, name)).pages.map((page) => page.text);
@@ -113,5 +113,31 @@ describe('words broken at a line end', () => {
     expect(await pageTexts(Buffer.from(text), 'list.txt')).toEqual([text]);
     const pdf = await makePdf(['Pages 10-\n20 of the annex']);
     expect(await pageTexts(pdf, 'annex.pdf')).toEqual(['Pages 10-\n20 of the annex']);
+  });
+
+  it.each([
+    {
+      language: 'de',
+      lines: [
+        'Die Zölle für die Ein-',
+        'und Ausfuhr oder für Import-',
+        'oder Exportgeschäfte und Steuern.',
+      ],
+      text: 'Die Zölle für die Ein- und Ausfuhr oder für Import- oder Exportgeschäfte und Steuern.',
+    },
+    {
+      language: 'en',
+      lines: ['The data need pre-', 'and post-processing and the docu-', 'ment and its copy.'],
+      text: 'The data need pre- and post-processing and the document and its copy.',
+    },
+    {
+      language: 'fr',
+      lines: ['Les données et le pré-', 'et post-traitement et les résul-', 'tats et leur copie.'],
+      text: 'Les données et le pré- et post-traitement et les résultats et leur copie.',
+    },
+  ])('keeps a $language suspended hyphen and the space after it', async ({ lines, text }) => {
+    expect(joinParagraphLines(lines, writtenWords(lines.join('\n')))).toBe(text);
+    const pdf = await makeDrawnPdf([['1.'], [], ...lines.map((line) => [line])], [], 15);
+    expect(await parsedBlocks(pdf, 'tariffs.pdf')).toContain(text);
   });
 });

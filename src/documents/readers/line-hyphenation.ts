@@ -11,6 +11,9 @@
  * - how the document writes the word elsewhere decides first: only with its hyphen
  *   ("self-employed") it is a compound, kept whole with its hyphen; only without it, the
  *   word joined;
+ * - a suspended hyphen ("Ein-" "und Ausfuhr", "pre-" "and post-processing": a short
+ *   lower-case word, then a hyphenated compound or a capital as the broken part has) keeps
+ *   its hyphen and the space after it (record 0545);
  * - otherwise, the next line starting with a lower-case letter of the same script is a
  *   hyphenation: the word is joined without its hyphen;
  * - any other line end (a capital or a digit after the hyphen, another script) stays as
@@ -63,7 +66,10 @@ function sameCasedScript(a: string, b: string): boolean {
 /** The words a document writes, lower-cased, hyphenated forms whole (`writtenWords`). */
 export type WrittenWords = ReadonlySet<string>;
 
-/** Words of a text, lower-cased, as the document writes them. */
+/**
+ * Words of a text, lower-cased, as the document writes them; a word written after another on
+ * a line is also kept marked as such, for `writesInside`.
+ */
 export function writtenWords(text: string): Set<string> {
   const words = new Set<string>();
   for (const line of text.split('\n')) {
@@ -73,22 +79,58 @@ export function writtenWords(text: string): Set<string> {
     const found = trimmed.replaceAll(SOFT_HYPHEN, '').match(WORD) ?? [];
     const whole = broken ? found.slice(0, -1) : found;
     for (const word of whole) words.add(normalized(word));
+    // A line's first word may be the rest of a word broken on the line before.
+    for (const word of whole.slice(1)) words.add(INSIDE + normalized(word));
   }
   return words;
 }
 
+/** Marks a word the document writes inside a line (`writtenWords`): never a broken word's rest. */
+const INSIDE = '\u0000';
+
 /** How a line ending and the next line's start are joined: undefined when they are not. */
 export type LineJoin = { joined: string; hyphenated: boolean };
+
+/** The longest word read as the short word of a suspended hyphen ("und", "and", "oder", "et"). */
+const SHORT_WORD = 4;
+/** The word that follows the next line's first token. */
+const FOLLOWING_WORD = /^\s+([\p{L}\p{M}\p{N}]+(?:[-\u2010][\p{L}\p{M}\p{N}]+)*)/u;
+
+/**
+ * Whether a hyphen at a line's end is a suspended one, a compound's first part standing for
+ * the whole before a short word and the compound that shares its head: "Ein-" "und Ausfuhr",
+ * "pre-" "and post-processing". The next line opens with a short lower-case word the
+ * document writes inside its lines too (the rest of a broken word stands at a line's start
+ * only), and the word after it is a compound written with a hyphen, or opens with a capital
+ * as the broken part does (a noun written in capitals).
+ */
+function suspendedHyphen(
+  left: string,
+  next: string,
+  start: string,
+  after: string,
+  words: WrittenWords,
+): boolean {
+  if (next !== start || [...next].length > SHORT_WORD || !/^\p{Ll}+$/u.test(next)) return false;
+  if (!words.has(INSIDE + normalized(next))) return false;
+  const following = FOLLOWING_WORD.exec(after)?.[1];
+  if (following === undefined) return false;
+  if (/\p{L}[-\u2010]\p{L}/u.test(following)) return true;
+  return /^\p{Lu}/u.test(left) && /^\p{Lu}/u.test(following);
+}
 
 /**
  * `end` (a line's last word with its hyphen) and `start` (the next line's first token) as one
  * word, by the rule at the top of the file; undefined when they stay two lines. `words` are
- * the document's written words (`writtenWords`), for telling a compound from a hyphenation.
+ * the document's written words (`writtenWords`), for telling a compound from a hyphenation;
+ * `after` is the rest of the next line, for telling a suspended hyphen ("Ein-" "und
+ * Ausfuhr"), which keeps its hyphen and the space after it.
  */
 export function joinAcrossLines(
   end: string,
   start: string,
   words: WrittenWords = new Set(),
+  after = '',
 ): LineJoin | undefined {
   const broken = BROKEN_END.exec(end);
   const next = LEADING_WORD.exec(start)?.[0];
@@ -104,6 +146,9 @@ export function joinAcrossLines(
   const dropped = { joined: left + start, hyphenated: false };
   // How the document writes the word elsewhere decides first, whatever the case.
   if (writesCompound !== writesWord) return writesCompound ? kept : dropped;
+  if (!writesWord && suspendedHyphen(left, next, start, after, words)) {
+    return { joined: `${left}${hyphen} ${start}`, hyphenated: true };
+  }
   if (!/^\p{Ll}$/u.test(first) || !sameCasedScript(last, first)) return undefined;
   return dropped;
 }
@@ -141,7 +186,7 @@ export function joinHyphenatedLines(
       const start = CONTINUED_START.exec(lines[i + 1]);
       const end = BROKEN_END.exec(trimmed);
       if (!start || !end || (breaks === 'soft' && end[2] !== SOFT_HYPHEN)) break;
-      const join = joinAcrossLines(end[0], start[2], words);
+      const join = joinAcrossLines(end[0], start[2], words, start[3]);
       if (!join) break;
       line = trimmed.slice(0, trimmed.length - end[0].length) + join.joined;
       const rest = start[3].trim();
@@ -177,7 +222,7 @@ export function joinParagraphLines(
     }
     const end = BROKEN_END.exec(text);
     const start = CONTINUED_START.exec(line);
-    const join = end && start ? joinAcrossLines(end[0], start[2], words) : undefined;
+    const join = end && start ? joinAcrossLines(end[0], start[2], words, start[3]) : undefined;
     if (join) {
       text = text.slice(0, text.length - end![0].length) + join.joined + start![3];
     } else if (end && end[2] !== SOFT_HYPHEN && LEADING_WORD.test(line)) {
