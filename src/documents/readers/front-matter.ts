@@ -1,11 +1,12 @@
 /**
  * YAML front matter of a Markdown file (`---` lines around it at the top), read as a renderer
  * shows it: pandoc's title block and a static site's page show the document's title,
- * subtitle, author, date and abstract or description and nothing else, while the other keys
+ * subtitle, author, date, abstract or description and its tags, keywords or categories and
+ * nothing else, while the other keys
  * set up the engine, the layout or the site (`pdf-engine: xelatex`, `geometry: margin=1.5cm`,
  * `layout: post`), none of them a word of the document. The shown fields are the metadata
- * fields of these formats (Dublin Core's title, creator, date and description), whatever the
- * document is about.
+ * fields of these formats (Dublin Core's title, creator, date, description and subject),
+ * whatever the document is about.
  */
 
 /** Keys whose values a renderer shows as the document's text, the title first. */
@@ -18,6 +19,9 @@ const SHOWN_KEYS = new Set([
   'abstract',
   'description',
   'summary',
+  'tags',
+  'keywords',
+  'categories',
 ]);
 const KEY_LINE = /^([A-Za-z][\w-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$/;
 /** A block scalar's indicator (`|`, `>-`, ...): its text is on the indented lines after. */
