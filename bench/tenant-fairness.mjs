@@ -19,7 +19,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { numberedLinesPdf } from './lib/numbered-lines-pdf.mjs';
 import { apiCall, fileServer, percentile, startServer } from './lib/server-under-test.mjs';
 
 const BURST = Number(process.env.BURST ?? 30);
@@ -32,27 +32,6 @@ const ENVS = process.env.FAIRNESS_ENVS ? JSON.parse(process.env.FAIRNESS_ENVS) :
 const REDIS_URL = process.env.FAIRNESS_REDIS_URL;
 const emit = (line) => process.stdout.write(`${line}\n`);
 
-const WORDS =
-  'the committee reviewed the quarterly figures and agreed on the schedule for the next ' +
-  'meeting while the members discussed budgets suppliers deliveries staffing and the plan';
-
-async function pdf(pages, seed) {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const words = WORDS.split(' ');
-  for (let p = 0; p < pages; p++) {
-    const page = doc.addPage([612, 792]);
-    for (let line = 0; line < 44; line++) {
-      const text = Array.from(
-        { length: 14 },
-        (_, i) => words[(seed * 7 + p * 13 + line * 3 + i) % words.length],
-      ).join(' ');
-      page.drawText(`${line + 1}. ${text}`, { x: 40, y: 750 - line * 16, size: 10, font });
-    }
-  }
-  return Buffer.from(await doc.save());
-}
-
 const SCHEMA = [
   { category: 'minutes', criteria: ['records what a meeting discussed and decided'] },
   { category: 'invoice', criteria: ['has an invoice number', 'lists amounts due'] },
@@ -61,9 +40,9 @@ const SCHEMA = [
 
 const files = new Map();
 for (let i = 0; i < BURST; i++) {
-  files.set(`/a-${i}.pdf`, { bytes: await pdf(PAGES, i), type: 'application/pdf' });
+  files.set(`/a-${i}.pdf`, { bytes: await numberedLinesPdf(PAGES, i), type: 'application/pdf' });
 }
-files.set('/b.pdf', { bytes: await pdf(1, 99), type: 'application/pdf' });
+files.set('/b.pdf', { bytes: await numberedLinesPdf(1, 99), type: 'application/pdf' });
 const { server: fileHost, base: filesBase } = await fileServer(files);
 
 const stats = (values) => {
