@@ -31,6 +31,9 @@ import { EditJobRequestDto } from '../operations/edit/edit-request.dto.js';
 const principal = { orgId: 'org_1', keyId: 'pk_1' } as ProcessingPrincipal;
 const config = {
   processing: { cpuWorkerConcurrency: 1, cpuWorkerWarmThreads: 0, executors: {} },
+  operations: {
+    legacyWorkers: { enabled: true, priorityCount: 0, gpuEnabled: false, gpuConcurrency: 1 },
+  },
 } as unknown as AppConfig;
 const input = 'https://files.test/a.pdf';
 const schema = { type: 'object', properties: { total: { type: 'number' } } };
