@@ -123,3 +123,53 @@ describe('Markdown front matter, comments and HTML', () => {
     expect(text).toContain('Price: 40 EUR');
   });
 });
+
+/** A static site's page: Liquid tags, an HTML tag spread over lines, a fence showing a tag. */
+const SITE_PAGE = [
+  '{% include base_path %}',
+  'Published on {{ page.date | date: "%B %Y" }} by the team.',
+  '',
+  '<img',
+  '  src="images/portrait.png"',
+  '  alt="Portrait of the author"',
+  '  width="200">',
+  '',
+  '<ul>{% for post in site.publications %}',
+  '  {% include archive-single.html %}',
+  '{% endfor %}</ul>',
+  '{% comment %}',
+  'draft note',
+  '{% endcomment %}',
+  '{# a Jinja note #}Use `{{ site.title }}` for the title; {% raw %}{{ kept }}{% endraw %} here.',
+  '',
+  '```liquid',
+  '{% include footer.html %}',
+  '```',
+].join('\n');
+
+describe('Markdown template tags and HTML tags over several lines', () => {
+  it('drops template tags and reads a tag spread over lines as a tag, not as words', () => {
+    const lines = markdownText(SITE_PAGE)
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '');
+    expect(lines).toEqual([
+      'Published on  by the team.',
+      'Use {{ site.title }} for the title; {{ kept }} here.',
+      '{% include footer.html %}',
+    ]);
+  });
+
+  it('gives parse the page without template tags or the spread tag', async () => {
+    const document = await loadLayoutDocument(Buffer.from(SITE_PAGE), 'cv.md');
+    const text = document.pages[0].lines.map((line) => line.text).join('\n');
+    expect(text).toContain('Published on  by the team.');
+    expect(text).not.toMatch(/base_path|site\.publications|endfor|draft note|Jinja|Portrait|src=/);
+    expect(text).toContain('{{ kept }} here.');
+    expect(text).toContain('{% include footer.html %}');
+  });
+
+  it('keeps text with a "<" before a letter that is no tag', () => {
+    expect(markdownText('if a <b then\n\nc> d holds')).toBe('if a <b then\n\nc> d holds');
+  });
+});

@@ -2,11 +2,12 @@
  * Markdown read as its rendering shows it, for the text classification reads: link text
  * without its target, no images (their path and alt text are not the page's words, as an
  * HTML page's images are skipped), no emphasis or code marks, no link reference
- * definitions, fences, rules or HTML tags and comments, block quotes without their marks,
- * front matter as a renderer shows it (its title and description, not its settings),
- * tables as rows of cells set apart by " | " (the delimiter row dropped). What a layout
- * reading measures stays: headings keep their `#` marks (a setext heading gets them) and
- * list items their markers; neither is a word of the passages classification embeds.
+ * definitions, fences, rules, HTML tags (one spread over lines too) and comments or a static
+ * site's template tags, block quotes without their marks, front matter as a renderer shows
+ * it (its title and description, not its settings), tables as rows of cells set apart by
+ * " | " (the delimiter row dropped). What a layout reading measures stays: headings keep
+ * their `#` marks (a setext heading gets them) and list items their markers; neither is a
+ * word of the passages classification embeds.
  *
  * A small reader of CommonMark's and GitHub's constructs written for this, not a full
  * parser (no package in the dependencies reads Markdown): inline spans are matched within a
@@ -115,6 +116,76 @@ function readBlocks(lines: readonly string[], out: string[]): void {
   }
 }
 
+/**
+ * Template tags of a static site's page (Liquid's and Jinja's `{% include base_path %}`,
+ * `{{ site.title }}`, `{# note #}`, Hugo's `{{< figure >}}`): the site fills them in when it
+ * builds, so what they show is not in the file, and their names are no words of the page.
+ * A `raw` block shows its text as written, a `comment` block nothing; a code span is kept.
+ */
+const TEMPLATE_TAG = new RegExp(
+  [
+    String.raw`(\`+)[^\`\n]{1,${SPAN}}?\1`,
+    String.raw`\{%-?\s*raw\s*-?%\}([\s\S]{0,${SPAN * 4}}?)\{%-?\s*endraw\s*-?%\}`,
+    String.raw`\{%-?\s*comment\s*-?%\}[\s\S]{0,${SPAN * 4}}?\{%-?\s*endcomment\s*-?%\}`,
+    String.raw`\{%[\s\S]{0,${SPAN}}?%\}`,
+    String.raw`\{\{[^{}]{0,${SPAN}}\}\}`,
+    String.raw`\{#[^#]{0,${SPAN}}#\}`,
+  ].join('|'),
+  'g',
+);
+/**
+ * An HTML tag whose attributes run over lines (CommonMark's open tag: a name, attributes,
+ * whitespace that may hold line ends): read as one line, the tag it is, not as words.
+ */
+const SPREAD_TAG = new RegExp(
+  String.raw`<[A-Za-z][A-Za-z0-9-]{0,30}(?:\s+[A-Za-z_:][\w.:-]{0,60}(?:\s*=\s*(?:"[^"]{0,${SPAN}}"|'[^']{0,${SPAN}}'|[^\s"'=<>\`]{1,${SPAN}}))?){0,60}\s*\/?>`,
+  'g',
+);
+
+function withoutTemplateTags(text: string): string {
+  return text.replace(TEMPLATE_TAG, (tag: string, ticks?: string, raw?: string) =>
+    ticks ? tag : (raw ?? ''),
+  );
+}
+
+/**
+ * Lines outside fenced code with template tags dropped and HTML tags spread over lines set
+ * on one (code in a fence shows its tags as written).
+ */
+function renderedLines(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  let run: string[] = [];
+  const flush = () => {
+    if (run.length === 0) return;
+    const text = withoutTemplateTags(run.join('\n')).replace(SPREAD_TAG, (tag) =>
+      // A blank line ends an HTML block in CommonMark: no tag runs over one.
+      tag.includes('\n') && !/\n[ \t]*\n/.test(tag) ? tag.replace(/\s*\n\s*/g, ' ') : tag,
+    );
+    out.push(...text.split('\n'));
+    run = [];
+  };
+  let fence: string | undefined;
+  for (const line of lines) {
+    const marks = FENCE.exec(line)?.[1];
+    if (fence !== undefined) {
+      if (marks && marks[0] === fence[0] && marks.length >= fence.length && line.trim() === marks) {
+        fence = undefined;
+      }
+      out.push(line);
+      continue;
+    }
+    if (marks) {
+      flush();
+      fence = marks;
+      out.push(line);
+      continue;
+    }
+    run.push(line);
+  }
+  flush();
+  return out;
+}
+
 /** HTML comments, which may run over lines, dropped (an unclosed one runs to the end). */
 export function withoutComments(text: string): string {
   let out = '';
@@ -132,7 +203,7 @@ export function withoutComments(text: string): string {
 
 /** A Markdown page's text as its rendering shows it (see the top of the file). */
 export function markdownText(markdown: string): string {
-  const lines = withoutComments(markdown).split('\n');
+  const lines = renderedLines(withoutComments(markdown).split('\n'));
   const out: string[] = [];
   const end = frontMatterEnd(lines);
   if (end > 0) out.push(...frontMatterText(lines.slice(1, end)));
@@ -161,10 +232,11 @@ export function markdownText(markdown: string): string {
 /**
  * A Markdown page as parse reads it: as written (its marks are what layout reads headings and
  * tables by) but for what a renderer never shows as text: front matter's settings (its shown
- * fields stay, the title as a heading), HTML comments and lines made of HTML tags only.
+ * fields stay, the title as a heading), template tags, HTML comments and lines made of HTML
+ * tags only (a tag spread over lines set on one).
  */
 export function markdownSource(markdown: string): string {
-  const lines = withoutComments(markdown).split('\n');
+  const lines = renderedLines(withoutComments(markdown).split('\n'));
   const end = frontMatterEnd(lines);
   const body = lines.slice(end + 1);
   let fence: string | undefined;
