@@ -43,11 +43,17 @@ export async function makeDrawnPdf(
   return Buffer.from(await pdf.save());
 }
 
-/** A run drawn at its own size, `gap` ems of its size after the run before it (0: touching). */
+/**
+ * A run drawn at its own size, `gap` ems of its size after the run before it (0: touching),
+ * `rise` ems of its size above the line's baseline (below for a negative one: a superscript,
+ * a subscript); `drawnFirst` draws it before the line's other runs, wherever it stands.
+ */
 export interface SizedRun {
   text: string;
   size: number;
   gap?: number;
+  rise?: number;
+  drawnFirst?: boolean;
 }
 
 /**
@@ -63,11 +69,17 @@ export async function makeSizedRunsPdf(lines: readonly (readonly SizedRun[])[]):
   const page = pdf.addPage([595, 842]);
   lines.forEach((runs, row) => {
     let x = 50;
-    for (const { text, size, gap = 0 } of runs) {
+    const drawn = runs.map(({ text, size, gap = 0, rise = 0, drawnFirst = false }) => {
       x += gap * size;
-      page.drawText(text, { x, y: 780 - row * 30, size, font });
+      const at = { text, x, y: 780 - row * 30 + rise * size, size, drawnFirst };
       x += font.widthOfTextAtSize(text, size);
-    }
+      return at;
+    });
+    const inOrder = [
+      ...drawn.filter((run) => run.drawnFirst),
+      ...drawn.filter((run) => !run.drawnFirst),
+    ];
+    for (const { text, ...at } of inOrder) page.drawText(text, { ...at, font });
   });
   return Buffer.from(await pdf.save());
 }

@@ -166,19 +166,89 @@ const WORD_START = /^[\p{L}\p{N}]/u;
  */
 const NO_SPACE_GAP = 0.1;
 
-/** Whether `next` continues `previous`'s word on its baseline with no space between them. */
-function continuesWord(previous: Placed, next: Placed): boolean {
-  if (previous.item.hasEOL) return false;
-  if (!WORD_END.test(previous.item.str) || !WORD_START.test(next.item.str)) return false;
-  // Runs of both directions meet without a gap where the direction changes: two words.
-  if (hasRightToLeftLetter(previous.item.str) !== hasRightToLeftLetter(next.item.str)) return false;
+/** Sizes this far apart are two sizes (small capitals: 11 of 14 pt; a superscript: 7 of 10). */
+const SMALLER = 0.9;
+/** How far from its base's baseline a superscript or subscript stands, in its base's ems. */
+const MOST_SHIFT = 0.6;
+
+/** Whether `next` starts touching the end of `previous`: less than a space between them. */
+function touches(previous: Placed, next: Placed): boolean {
   const smaller = Math.min(previous.size, next.size);
   const gap = next.x - previous.end;
+  return gap < NO_SPACE_GAP * smaller && gap > -2 * NO_SPACE_GAP * smaller;
+}
+
+/** Whether `previous` ends and `next` starts a word: letters or digits of one direction. */
+function meetInWord(previous: Placed, next: Placed): boolean {
+  if (!WORD_END.test(previous.item.str) || !WORD_START.test(next.item.str)) return false;
+  // Runs of both directions meet without a gap where the direction changes: two words.
+  return hasRightToLeftLetter(previous.item.str) === hasRightToLeftLetter(next.item.str);
+}
+
+/**
+ * Whether `next` continues `previous`'s word on its baseline with no space between them.
+ * Across a change of size only letters join letters and digits digits: small capitals are
+ * letters throughout, while a label beside a number set smaller ("July" "08" under a
+ * chart's axis, "12" "kg") is two words however close.
+ */
+function continuesWord(previous: Placed, next: Placed): boolean {
+  if (previous.item.hasEOL || !meetInWord(previous, next)) return false;
+  const smaller = Math.min(previous.size, next.size);
+  if (smaller < SMALLER * Math.max(previous.size, next.size)) {
+    const digitEnd = /\p{N}$/u.test(previous.item.str);
+    if (digitEnd !== /^\p{N}/u.test(next.item.str)) return false;
+  }
+  return Math.abs(previous.y - next.y) < NO_SPACE_GAP * smaller && touches(previous, next);
+}
+
+/**
+ * Whether `shifted` is a superscript or subscript of `base`: smaller, starting where `base`
+ * ends, its baseline off `base`'s but within `base`'s height.
+ */
+function shiftedFrom(base: Placed, shifted: Placed): boolean {
+  if (shifted.size >= SMALLER * base.size) return false;
+  const shift = Math.abs(shifted.y - base.y);
   return (
-    Math.abs(previous.y - next.y) < NO_SPACE_GAP * smaller &&
-    gap < NO_SPACE_GAP * smaller &&
-    gap > -2 * NO_SPACE_GAP * smaller
+    shift >= NO_SPACE_GAP * shifted.size && shift < MOST_SHIFT * base.size && touches(base, shifted)
   );
+}
+
+/**
+ * A superscript or subscript after its base, on its base's baseline: one word with it ("2"
+ * "nd", "H" "2" "O") or, raised digits after a word (a footnote's mark, an exponent), a
+ * word of its own after it, as a reader reads it, in either order they were drawn.
+ */
+function withShiftedRun(base: Placed, shifted: Placed): PdfTextItem[] {
+  const [a, b, c, d, x] = shifted.item.transform ?? [];
+  const onBaseline = { ...shifted.item, transform: [a, b, c, d, x, base.y] };
+  const raisedDigits = shifted.y > base.y && /^\p{N}/u.test(shifted.item.str);
+  const hasEOL = Boolean(base.item.hasEOL || shifted.item.hasEOL);
+  if (!meetInWord(base, shifted) || (raisedDigits && /\p{L}$/u.test(base.item.str))) {
+    return [
+      { ...base.item, hasEOL: false },
+      { ...onBaseline, hasEOL },
+    ];
+  }
+  const str = base.item.str + shifted.item.str;
+  return [{ ...base.item, str, width: shifted.end - base.x, hasEOL }];
+}
+
+/** How many items back a superscript or subscript drawn before its base is looked for. */
+const DRAWN_BEFORE = 16;
+
+/** Where among the last items of `out` a superscript or subscript of `base` is, or -1. */
+function drawnBefore(out: readonly unknown[], base: Placed): number {
+  for (let at = out.length - 1; at >= Math.max(0, out.length - DRAWN_BEFORE); at--) {
+    const earlier = placedItem(out[at]);
+    if (earlier && earlier.item.str.trim() !== '' && shiftedFrom(base, earlier)) return at;
+  }
+  return -1;
+}
+
+/** Where an item that may be a text item stands; undefined for anything else. */
+function placedItem(item: unknown): Placed | undefined {
+  const text = item as PdfTextItem | undefined;
+  return typeof text?.str === 'string' ? placed(text) : undefined;
 }
 
 /**
@@ -186,15 +256,25 @@ function continuesWord(previous: Placed, next: Placed): boolean {
  * starts a run at each change of font or size, and small capitals (a larger capital, then
  * smaller ones: "E" "ARLY") or a word changing font inside it would be read with a space in
  * it ("E ARLY"). Parts on one baseline with less than a space between them are one run, as
- * they are one word on the page; a blank item between two runs is a space pdf.js saw.
+ * they are one word on the page; a blank item between two runs is a space pdf.js saw. A
+ * superscript or subscript touching the end of its base is read after it on its baseline,
+ * wherever the PDF drew it (pdf.js gives runs in drawing order), so it is neither a line of
+ * its own for parse nor read before its base.
  */
 export function joinedWordParts<T>(items: readonly T[]): (T | PdfTextItem)[] {
   const out: (T | PdfTextItem)[] = [];
   let last: Placed | undefined;
   for (const item of items) {
     const text = item as unknown as PdfTextItem;
-    const here = typeof text?.str === 'string' ? placed(text) : undefined;
-    if (last && here && continuesWord(last, here)) {
+    const here = placedItem(item);
+    // A superscript or subscript drawn before its base (a line's marks drawn first) waits for it.
+    const early = here ? drawnBefore(out, here) : -1;
+    const waiting = early >= 0 ? placedItem(out.splice(early, 1)[0]) : undefined;
+    if (waiting) last = placedItem(out.at(-1));
+    if (last && here && !last.item.hasEOL && shiftedFrom(last, here)) {
+      out.splice(out.length - 1, 1, ...withShiftedRun(last, here));
+      last = placedItem(out.at(-1));
+    } else if (last && here && continuesWord(last, here)) {
       const joined: PdfTextItem = {
         ...last.item,
         str: last.item.str + text.str,
@@ -203,10 +283,14 @@ export function joinedWordParts<T>(items: readonly T[]): (T | PdfTextItem)[] {
       };
       out[out.length - 1] = joined;
       last = placed(joined);
-      continue;
+    } else {
+      out.push(item);
+      last = here;
     }
-    out.push(item);
-    last = here;
+    if (waiting && last) {
+      out.splice(out.length - 1, 1, ...withShiftedRun(last, waiting));
+      last = placedItem(out.at(-1));
+    }
   }
   return out;
 }
