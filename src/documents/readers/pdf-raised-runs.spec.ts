@@ -37,17 +37,27 @@ describe('PDF runs raised or lowered from their base, and runs at another size',
     expect(lines).toEqual(expected);
   });
 
-  it('keeps raised digits after a word (a footnote mark) a word of their own, on its line', async () => {
+  it('keeps other raised runs (a footnote mark, a trademark) words of their own, on the line', async () => {
     const pdf = await makeSizedRunsPdf([
       [
         { text: 'Paris', size: 10 },
         { text: '3', size: 7, rise: 0.4, drawnFirst: true },
         { text: 'and Lyon', size: 10, gap: 0.3 },
       ],
+      [
+        { text: 'Total $5,000', size: 10 },
+        { text: '1', size: 7, rise: 0.4 },
+        { text: 'due', size: 10, gap: 0.3 },
+      ],
+      [
+        { text: 'Call PAY-TAX', size: 10 },
+        { text: 'TM', size: 6, rise: 0.5 },
+        { text: 'now', size: 10, gap: 0.3 },
+      ],
     ]);
     const { text, lines } = await readings(pdf);
-    expect(text).toBe('Paris 3 and Lyon');
-    expect(lines).toHaveLength(1);
+    expect(text).toBe('Paris 3 and Lyon\nTotal $5,000 1 due\nCall PAY-TAX TM now');
+    expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^Paris ?3 and Lyon$/);
   });
 

@@ -214,16 +214,18 @@ function shiftedFrom(base: Placed, shifted: Placed): boolean {
 }
 
 /**
- * A superscript or subscript after its base, on its base's baseline: one word with it ("2"
- * "nd", "H" "2" "O") or, raised digits after a word (a footnote's mark, an exponent), a
- * word of its own after it, as a reader reads it, in either order they were drawn.
+ * A superscript or subscript after its base, on its base's baseline: one word with it (a
+ * subscript: "H" "2" "O", "x" "ij"; an ordinal: "2" "nd") or any other raised run a word
+ * of its own after it ("$5,000" "1", "TAX" "TM"), as a reader reads it.
  */
 function withShiftedRun(base: Placed, shifted: Placed): PdfTextItem[] {
   const [a, b, c, d, x] = shifted.item.transform ?? [];
   const onBaseline = { ...shifted.item, transform: [a, b, c, d, x, base.y] };
-  const raisedDigits = shifted.y > base.y && /^\p{N}/u.test(shifted.item.str);
+  // Raised, only letters after a number are part of it (an ordinal); raised digits are a
+  // footnote's mark or an exponent, raised letters after a word a mark ("TM") or a power.
+  const ordinal = /\p{N}$/u.test(base.item.str) && /^\p{L}/u.test(shifted.item.str);
   const hasEOL = Boolean(base.item.hasEOL || shifted.item.hasEOL);
-  if (!meetInWord(base, shifted) || (raisedDigits && /\p{L}$/u.test(base.item.str))) {
+  if (!meetInWord(base, shifted) || (shifted.y > base.y && !ordinal)) {
     return [
       { ...base.item, hasEOL: false },
       { ...onBaseline, hasEOL },
