@@ -52,11 +52,12 @@ describe('PDF runs raised or lowered from their base, and runs at another size',
       [
         { text: 'Call PAY-TAX', size: 10 },
         { text: 'TM', size: 6, rise: 0.5 },
-        { text: 'now', size: 10, gap: 0.3 },
+        { text: 'or 888-1040', size: 10, gap: 0.3 },
+        { text: 'TM', size: 6, rise: 0.5 },
       ],
     ]);
     const { text, lines } = await readings(pdf);
-    expect(text).toBe('Paris 3 and Lyon\nTotal $5,000 1 due\nCall PAY-TAX TM now');
+    expect(text).toBe('Paris 3 and Lyon\nTotal $5,000 1 due\nCall PAY-TAX TM or 888-1040 TM');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^Paris ?3 and Lyon$/);
   });

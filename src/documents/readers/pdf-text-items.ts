@@ -221,9 +221,10 @@ function shiftedFrom(base: Placed, shifted: Placed): boolean {
 function withShiftedRun(base: Placed, shifted: Placed): PdfTextItem[] {
   const [a, b, c, d, x] = shifted.item.transform ?? [];
   const onBaseline = { ...shifted.item, transform: [a, b, c, d, x, base.y] };
-  // Raised, only letters after a number are part of it (an ordinal); raised digits are a
-  // footnote's mark or an exponent, raised letters after a word a mark ("TM") or a power.
-  const ordinal = /\p{N}$/u.test(base.item.str) && /^\p{L}/u.test(shifted.item.str);
+  // Raised, only small letters after a number are part of it (an ordinal: "2nd", "1er");
+  // raised digits are a footnote's mark or an exponent, raised capitals a mark ("TM") and
+  // raised letters after a word a mark or a power.
+  const ordinal = /\p{N}$/u.test(base.item.str) && /^\p{Ll}/u.test(shifted.item.str);
   const hasEOL = Boolean(base.item.hasEOL || shifted.item.hasEOL);
   if (!meetInWord(base, shifted) || (shifted.y > base.y && !ordinal)) {
     return [
