@@ -14,8 +14,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { numberedLinesPdf } from './lib/numbered-lines-pdf.mjs';
-import { apiCall, fileServer, percentile, startServer } from './lib/server-under-test.mjs';
+import { backlogFiles } from './lib/numbered-lines-pdf.mjs';
+import { apiCall, fileServer, latencySummary, startServer } from './lib/server-under-test.mjs';
 
 const BACKLOG = Number(process.env.BACKLOG ?? 50);
 const PAGES = Number(process.env.PAGES ?? 20);
@@ -26,17 +26,8 @@ const ROUNDS = Number(process.env.ROUNDS ?? 1);
 const ENVS = process.env.BACKLOG_ENVS ? JSON.parse(process.env.BACKLOG_ENVS) : [{}];
 const emit = (line) => process.stdout.write(`${line}\n`);
 
-const files = new Map();
-for (let i = 0; i < BACKLOG; i++) {
-  files.set(`/a-${i}.pdf`, { bytes: await numberedLinesPdf(PAGES, i), type: 'application/pdf' });
-}
-files.set('/b.pdf', { bytes: await numberedLinesPdf(1, 99), type: 'application/pdf' });
+const files = await backlogFiles(BACKLOG, PAGES);
 const { server: fileHost, base: filesBase } = await fileServer(files);
-
-const stats = (values) => {
-  const r = (v) => Math.round(v);
-  return `p50 ${r(percentile(values, 50))} p95 ${r(percentile(values, 95))} max ${r(Math.max(...values))} ms (n=${values.length})`;
-};
 
 async function run(env) {
   const server = await startServer(env);
@@ -136,10 +127,10 @@ for (let round = 0; round < ROUNDS; round++) {
     emit(
       `  B first ${Math.round(answers[0])} ms (queued ${stages.queued[0]}, running ${stages.running[0]})`,
     );
-    emit(`  B all:  ${stats(answers)}`);
-    emit(`    queued ${stats(stages.queued)}; running ${stats(stages.running)}`);
+    emit(`  B all:  ${latencySummary(answers)}`);
+    emit(`    queued ${latencySummary(stages.queued)}; running ${latencySummary(stages.running)}`);
     emit(
-      `  A's tasks ran ${stats(stages.backlog)}; the first three ${stages.backlog.slice(0, 3).join(', ')} ms`,
+      `  A's tasks ran ${latencySummary(stages.backlog)}; the first three ${stages.backlog.slice(0, 3).join(', ')} ms`,
     );
   }
 }

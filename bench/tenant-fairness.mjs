@@ -19,8 +19,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { numberedLinesPdf } from './lib/numbered-lines-pdf.mjs';
-import { apiCall, fileServer, percentile, startServer } from './lib/server-under-test.mjs';
+import { backlogFiles } from './lib/numbered-lines-pdf.mjs';
+import { apiCall, fileServer, latencySummary, startServer } from './lib/server-under-test.mjs';
 
 const BURST = Number(process.env.BURST ?? 30);
 const A_OPERATION = process.env.A_OPERATION ?? 'parse';
@@ -38,17 +38,8 @@ const SCHEMA = [
   { category: 'letter', criteria: ['addressed to a person, signed by the sender'] },
 ];
 
-const files = new Map();
-for (let i = 0; i < BURST; i++) {
-  files.set(`/a-${i}.pdf`, { bytes: await numberedLinesPdf(PAGES, i), type: 'application/pdf' });
-}
-files.set('/b.pdf', { bytes: await numberedLinesPdf(1, 99), type: 'application/pdf' });
+const files = await backlogFiles(BURST, PAGES);
 const { server: fileHost, base: filesBase } = await fileServer(files);
-
-const stats = (values) => {
-  const r = (v) => Math.round(v);
-  return `p50 ${r(percentile(values, 50))} p95 ${r(percentile(values, 95))} max ${r(Math.max(...values))} ms (n=${values.length})`;
-};
 
 async function bRequest(server, key) {
   const res = await apiCall(
@@ -203,9 +194,11 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const env of ENVS) {
     const { alone, beside, whilePending, burstAlone, burstBeside, stages } = await run(env);
     emit(`env ${JSON.stringify(env)} round ${round + 1}`);
-    emit(`  B alone:        ${stats(alone)}`);
-    emit(`  B beside burst: ${stats(beside)}; ${whilePending} answered while A had jobs pending`);
-    emit(`    queued ${stats(stages.queued)}; running ${stats(stages.running)}`);
+    emit(`  B alone:        ${latencySummary(alone)}`);
+    emit(
+      `  B beside burst: ${latencySummary(beside)}; ${whilePending} answered while A had jobs pending`,
+    );
+    emit(`    queued ${latencySummary(stages.queued)}; running ${latencySummary(stages.running)}`);
     emit(`  A's burst alone ${burstAlone.toFixed(1)} s, beside B ${burstBeside.toFixed(1)} s`);
   }
 }

@@ -22,3 +22,16 @@ export async function numberedLinesPdf(pages, seed) {
   }
   return Buffer.from(await doc.save());
 }
+
+/**
+ * The files the tenant benchmarks serve: `/a-<i>.pdf` for i < `count`, each of `pages` pages
+ * (one organization's backlog), and `/b.pdf`, one page (the other organization's request).
+ */
+export async function backlogFiles(count, pages) {
+  const files = new Map();
+  for (let i = 0; i < count; i++) {
+    files.set(`/a-${i}.pdf`, { bytes: await numberedLinesPdf(pages, i), type: 'application/pdf' });
+  }
+  files.set('/b.pdf', { bytes: await numberedLinesPdf(1, 99), type: 'application/pdf' });
+  return files;
+}

@@ -16,6 +16,12 @@ export function percentile(values, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+/** Latencies in ms as one line: p50, p95, max and how many. */
+export function latencySummary(values) {
+  const r = (v) => Math.round(v);
+  return `p50 ${r(percentile(values, 50))} p95 ${r(percentile(values, 95))} max ${r(Math.max(...values))} ms (n=${values.length})`;
+}
+
 /**
  * One call to the server at `base` as `key`: a FormData body goes as is, any other as JSON.
  * Gives the status, the body parsed (null when not JSON), its length and the time taken; a
