@@ -18,7 +18,7 @@
  * Run: tsc -p tsconfig.bench.json && node dist/bench/classify-eval/aggregation-trial.js <dump.json> ['<rule>']
  */
 import { LABEL_WEIGHT } from '../../src/documents/classify/fusion.js';
-import { type DumpRow as Row, readDump } from './deep-dump.types.js';
+import { type DumpRow as Row, readDumpArgument } from './deep-dump.types.js';
 import {
   argmax,
   cellsOf,
@@ -55,12 +55,7 @@ interface Rule {
   partLevel?: boolean;
 }
 
-const file = process.argv[2];
-if (!file) {
-  console.log('usage: aggregation-trial.js <deep-dump.json>');
-  process.exit(2);
-}
-const { schemas, rows } = readDump(file);
+const { schemas, rows } = readDumpArgument('aggregation-trial.js <deep-dump.json>');
 
 const schemaOf = (row: Row) => schemas[`${row.set}/${row.variant}`];
 

@@ -107,3 +107,13 @@ export const REGISTER_SENTENCES = [
 export function readDump(file: string): Dump {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as Dump;
 }
+
+/** The dump named by a trial's first argument; without one, `usage` is printed and it exits. */
+export function readDumpArgument(usage: string): Dump {
+  const file = process.argv[2];
+  if (!file) {
+    console.log(`usage: ${usage}`);
+    process.exit(2);
+  }
+  return readDump(file);
+}

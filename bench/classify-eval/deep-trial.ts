@@ -10,15 +10,10 @@
  * Run: tsc -p tsconfig.bench.json && node dist/bench/classify-eval/deep-trial.js <dump.json>
  */
 import { LABEL_WEIGHT } from '../../src/documents/classify/fusion.js';
-import { type DumpRow as Row, readDump } from './deep-dump.types.js';
+import { type DumpRow as Row, readDumpArgument } from './deep-dump.types.js';
 import { argmax, cellsOf, mean, NEAR, nearOf, shortCell, WEIGHTS } from './deep-replay.js';
 
-const file = process.argv[2];
-if (!file) {
-  console.log('usage: deep-trial.js <deep-dump.json>');
-  process.exit(2);
-}
-const { inventory, schemas, rows } = readDump(file);
+const { inventory, schemas, rows } = readDumpArgument('deep-trial.js <deep-dump.json>');
 
 const strength = (e: readonly number[], layout = WEIGHTS[2]) =>
   e[0] * WEIGHTS[0] + e[1] * WEIGHTS[1] + e[2] * layout + e[3] * WEIGHTS[3];

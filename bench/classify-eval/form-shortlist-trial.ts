@@ -15,7 +15,7 @@
  */
 import fs from 'node:fs';
 import { LABEL_WEIGHT } from '../../src/documents/classify/fusion.js';
-import { type DumpRow as Row, readDump } from './deep-dump.types.js';
+import { type DumpRow as Row, readDumpArgument } from './deep-dump.types.js';
 import {
   argmax,
   cellsOf,
@@ -27,12 +27,7 @@ import {
 } from './deep-replay.js';
 import { countCells as countRows, heldOutRights, type RowRights } from './trial-folds.js';
 
-const file = process.argv[2];
-if (!file) {
-  console.log('usage: form-shortlist-trial.js <deep-dump.json> [--diff t]');
-  process.exit(2);
-}
-const { schemas, rows } = readDump(file);
+const { schemas, rows } = readDumpArgument('form-shortlist-trial.js <deep-dump.json> [--diff t]');
 const unpagedAt = process.argv.indexOf('--unpaged');
 /** Per `${set}/${id}`: documents of one page of unknown size (length-dump.ts's output). */
 const unpaged = new Set(

@@ -13,16 +13,11 @@
  * Run: tsc -p tsconfig.bench.json && node dist/bench/classify-eval/gate-trial.js <dump.json>
  */
 import { categoryConfidences } from '../../src/documents/classify/confidence.js';
-import { type DumpRow as Row, readDump } from './deep-dump.types.js';
+import { type DumpRow as Row, readDumpArgument } from './deep-dump.types.js';
 import { argmax, cellsOf, printTrialTable, shortCell } from './deep-replay.js';
 import { foldOf } from './trial-folds.js';
 
-const file = process.argv[2];
-if (!file) {
-  console.log('usage: gate-trial.js <deep-dump.json>');
-  process.exit(2);
-}
-const { rows } = readDump(file);
+const { rows } = readDumpArgument('gate-trial.js <deep-dump.json>');
 const cells = cellsOf(rows);
 
 /** The best score's lead over the second. */

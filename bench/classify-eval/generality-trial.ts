@@ -21,7 +21,7 @@ import {
   type DumpRow as Row,
   LENGTH_SENTENCES,
   type LengthDump,
-  readDump,
+  readDumpArgument,
 } from './deep-dump.types.js';
 import {
   argmax,
@@ -35,12 +35,9 @@ import {
 } from './deep-replay.js';
 import { countCells as countRows, heldOutRights, type RowRights } from './trial-folds.js';
 
-const file = process.argv[2];
-if (!file) {
-  console.log('usage: generality-trial.js <deep-dump.json written with --extra>');
-  process.exit(2);
-}
-const { schemas, rows } = readDump(file);
+const { schemas, rows } = readDumpArgument(
+  'generality-trial.js <deep-dump.json written with --extra>',
+);
 if (!rows[0]?.passageLines) {
   console.log('the dump has no --extra fields');
   process.exit(2);

@@ -10,7 +10,7 @@
  * Run: tsc -p tsconfig.bench.json && node dist/bench/classify-eval/hubness-trial.js <dump.json>
  */
 import { LABEL_WEIGHT } from '../../src/documents/classify/fusion.js';
-import { type DumpRow as Row, readDump } from './deep-dump.types.js';
+import { type DumpRow as Row, readDumpArgument } from './deep-dump.types.js';
 import {
   argmax,
   cellsOf,
@@ -33,12 +33,7 @@ interface Rule {
   combine?: (kinds: number[][]) => number[];
 }
 
-const file = process.argv[2];
-if (!file) {
-  console.log('usage: hubness-trial.js <deep-dump.json>');
-  process.exit(2);
-}
-const { schemas, rows } = readDump(file);
+const { schemas, rows } = readDumpArgument('hubness-trial.js <deep-dump.json>');
 
 const sd = (values: readonly number[]) => {
   const m = mean(values);

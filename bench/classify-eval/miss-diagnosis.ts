@@ -8,16 +8,11 @@
  *      [set]
  */
 import { LABEL_WEIGHT } from '../../src/documents/classify/fusion.js';
-import { type DumpRow, readDump } from './deep-dump.types.js';
+import { type DumpRow, readDumpArgument } from './deep-dump.types.js';
 import { argmax, mean, WEIGHTS } from './deep-replay.js';
 
-const file = process.argv[2];
 const onlySet = process.argv[3] ?? 'unseen';
-if (!file) {
-  console.log('usage: miss-diagnosis.js <deep-dump.json> [set]');
-  process.exit(2);
-}
-const { schemas, rows } = readDump(file);
+const { schemas, rows } = readDumpArgument('miss-diagnosis.js <deep-dump.json> [set]');
 const KINDS = ['semantic', 'lexical', 'layout', 'opening'];
 
 /** Per category, each kind's weighted part of its score as the default model reads. */

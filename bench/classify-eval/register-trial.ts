@@ -29,15 +29,12 @@ import {
   WEIGHTS,
   weightedStrength,
 } from './deep-replay.js';
-import { readDump, type DumpRow as Row } from './deep-dump.types.js';
+import { readDumpArgument, type DumpRow as Row } from './deep-dump.types.js';
 import { countCells as countRows, heldOutRights, type RowRights } from './trial-folds.js';
 
-const file = process.argv[2];
-if (!file) {
-  console.log('usage: register-trial.js <deep-dump.json> [--diff <rule>]');
-  process.exit(2);
-}
-const { schemas, rows, registerSentences } = readDump(file);
+const { schemas, rows, registerSentences } = readDumpArgument(
+  'register-trial.js <deep-dump.json> [--diff <rule>]',
+);
 if (!registerSentences || rows.some((row) => !row.register || !row.templateCos)) {
   console.log('the dump was written without --register');
   process.exit(2);
