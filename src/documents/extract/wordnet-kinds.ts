@@ -82,6 +82,14 @@ function rootsOf(wn: Nouns, kind: WordKind): Set<number> {
   return new Set(ROOTS[kind].flatMap((lemma) => (wn.index.get(lemma) ?? []).slice(0, 1)));
 }
 
+/** A word's WordNet lemma: itself, or its singular; undefined when WordNet has neither. */
+function lemmaOf(wn: Nouns, word: string): string | undefined {
+  const key = word.toLowerCase();
+  if (wn.index.has(key)) return key;
+  const singular = key.replace(/ies$/, 'y').replace(/s$/, '');
+  return wn.index.has(singular) ? singular : undefined;
+}
+
 /** The kind a noun's main sense belongs to, if a party, a place or a document; cached. */
 function kindOfWord(word: string): WordKind | undefined {
   const key = word.toLowerCase();
@@ -89,8 +97,8 @@ function kindOfWord(word: string): WordKind | undefined {
   let kind: WordKind | undefined;
   try {
     const wn = load();
-    const lemma = wn.index.has(key) ? key : key.replace(/ies$/, 'y').replace(/s$/, '');
-    const senses = (wn.index.get(lemma) ?? []).slice(0, SENSES);
+    const lemma = lemmaOf(wn, key);
+    const senses = lemma ? wn.index.get(lemma)!.slice(0, SENSES) : [];
     const roots = (['document', 'heading', 'place', 'organization', 'person'] as const).map(
       (k) => [k, rootsOf(wn, k)] as const,
     );
@@ -149,13 +157,6 @@ function ancestry(wn: Nouns, sense: number): Set<number> {
   return seen;
 }
 
-function lemmaOf(wn: Nouns, word: string): string | undefined {
-  const key = word.toLowerCase();
-  if (wn.index.has(key)) return key;
-  const singular = key.replace(/ies$/, 'y').replace(/s$/, '');
-  return wn.index.has(singular) ? singular : undefined;
-}
-
 /**
  * Whether a label's noun names the thing a field's noun names, read from WordNet: the same
  * synset ("bill" and "invoice"), a kind of it or what it is a kind of ("document" of an
@@ -171,9 +172,11 @@ export function namesTheSameThing(labelNoun: string, fieldNoun: string): boolean
     const fieldSenses = wn.index.get(field)!;
     const fieldAncestry = new Set(fieldSenses.flatMap((s) => [...ancestry(wn, s)]));
     const labelSenses = wn.index.get(label)!.slice(0, Math.max(1, wn.attested.get(label) ?? 0));
-    return labelSenses.some(
-      (sense) => fieldAncestry.has(sense) || fieldSenses.some((f) => ancestry(wn, sense).has(f)),
-    );
+    return labelSenses.some((sense) => {
+      if (fieldAncestry.has(sense)) return true;
+      const labelAncestry = ancestry(wn, sense);
+      return fieldSenses.some((f) => labelAncestry.has(f));
+    });
   } catch {
     return undefined;
   }
